@@ -1,0 +1,265 @@
+package ryf
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Character is what the rules need of a character: its attributes, its
+// skill ranks by canonical skill name (a missing skill has rank 0), its
+// specialization and whether it is a non-player character.
+type Character struct {
+	Attributes     map[Attr]int   `json:"attributes"`
+	Skills         map[string]int `json:"skills"`
+	Specialization string         `json:"specialization,omitempty"`
+	NPC            bool           `json:"npc,omitempty"`
+}
+
+// Rank returns the character's rank in a skill (0 when it has none).
+func (c Character) Rank(skill string) int { return c.Skills[skill] }
+
+// MaxHP returns the character's maximum hit points: Resistencia × 4.
+func (c Character) MaxHP() int { return c.Attributes[Resistencia] * 4 }
+
+// The rules ValidateCharacter names in its violations.
+const (
+	RuleAttributeMissing = "attribute_missing"    // every attribute of the campaign is required
+	RuleAttributeUnknown = "attribute_unknown"    // C without the carisma rule, or no such letter
+	RuleAttributeRange   = "attribute_range"      // 2..10
+	RuleAttributeBudget  = "attribute_budget"     // PCs: sum at most 40, 45 with carisma, or the campaign's
+	RuleSkillUnknown     = "skill_unknown"        // skills are keyed by canonical names
+	RuleSkillRange       = "skill_range"          // 0..10
+	RuleSkillCreationMax = "skill_creation_max"   // PCs: at most 5 at creation
+	RuleSkillBudget      = "skill_budget"         // PCs: sum at most 40 (ryf) or 34 (galaxia)
+	RuleAttributePlus    = "attribute_plus_skill" // PCs: skill + its default attribute at most 15
+	RuleSpecialization   = "specialization"       // PCs: exactly one existing skill; NPCs: none or one
+)
+
+// Violation is one broken creation rule.
+type Violation struct {
+	Rule    string `json:"rule"`              // one of the Rule... names
+	Subject string `json:"subject,omitempty"` // the attribute letter or skill name
+	Message string `json:"message"`
+}
+
+// String returns "rule: message".
+func (v Violation) String() string { return v.Rule + ": " + v.Message }
+
+// InvalidCharacterError lists every rule a character breaks. It wraps
+// ErrInvalidCharacter.
+type InvalidCharacterError struct {
+	Violations []Violation `json:"violations"`
+}
+
+// Error lists the violations: "invalid character: rule: message; ...".
+func (e *InvalidCharacterError) Error() string {
+	parts := make([]string, len(e.Violations))
+	for i, v := range e.Violations {
+		parts[i] = v.String()
+	}
+	return ErrInvalidCharacter.Error() + ": " + strings.Join(parts, "; ")
+}
+
+// Unwrap returns ErrInvalidCharacter.
+func (e *InvalidCharacterError) Unwrap() error { return ErrInvalidCharacter }
+
+// ValidateCharacter checks a character against the campaign's creation
+// rules (RULES.md 1.3) and returns nil or an *InvalidCharacterError listing
+// every violation at once, in a stable order (attributes, skills, budgets,
+// specialization).
+//
+// All characters: every campaign attribute present and 2..10, no other
+// attribute, skills named canonically and ranked 0..10. Player characters
+// also: attribute sum at most the budget, skills at most 5, skill sum at
+// most the skill budget, skill + its default attribute at most 15, and
+// exactly one specialization, a skill of the campaign. A non-player
+// character may have a specialization (it must exist) or none.
+func (r *Rules) ValidateCharacter(c Character) error {
+	var vs []Violation
+	add := func(rule, subject, format string, args ...any) {
+		vs = append(vs, Violation{Rule: rule, Subject: subject, Message: fmt.Sprintf(format, args...)})
+	}
+	pc := !c.NPC
+
+	attrSum := 0
+	for _, a := range r.attrs {
+		v, ok := c.Attributes[a]
+		if !ok {
+			add(RuleAttributeMissing, string(a), "%s (%s) is missing", a, a.Name())
+			continue
+		}
+		attrSum += v
+		if v < MinAttribute || v > MaxAttribute {
+			add(RuleAttributeRange, string(a), "%s (%s) = %d, want %d..%d", a, a.Name(), v, MinAttribute, MaxAttribute)
+		}
+	}
+	var unknownAttrs []string
+	for a := range c.Attributes {
+		if !r.hasAttr(a) {
+			unknownAttrs = append(unknownAttrs, string(a))
+		}
+	}
+	sort.Strings(unknownAttrs)
+	for _, a := range unknownAttrs {
+		add(RuleAttributeUnknown, a, "%q is not an attribute of this campaign", a)
+	}
+
+	skillSum := 0
+	for _, s := range r.skills {
+		v, ok := c.Skills[s.Name]
+		if !ok {
+			continue
+		}
+		skillSum += v
+		if v < MinRank || v > MaxRank {
+			add(RuleSkillRange, s.Name, "%s = %d, want %d..%d", s.Name, v, MinRank, MaxRank)
+			continue
+		}
+		if !pc {
+			continue
+		}
+		if v > MaxCreationRank {
+			add(RuleSkillCreationMax, s.Name, "%s = %d, at most %d at creation", s.Name, v, MaxCreationRank)
+		}
+		if av, ok := c.Attributes[s.Attr]; ok && av >= MinAttribute && av <= MaxAttribute && v+av > MaxCreationSum {
+			add(RuleAttributePlus, s.Name, "%s %d + %s %d = %d, at most %d at creation", s.Name, v, s.Attr.Name(), av, v+av, MaxCreationSum)
+		}
+	}
+	var unknownSkills []string
+	for name := range c.Skills {
+		if _, ok := r.skillByName[name]; !ok {
+			unknownSkills = append(unknownSkills, name)
+		}
+	}
+	sort.Strings(unknownSkills)
+	for _, name := range unknownSkills {
+		msg := fmt.Sprintf("%q is not a skill of this campaign", name)
+		if s, err := r.LookupSkill(name); err == nil {
+			msg += fmt.Sprintf(" (write %q)", s.Name)
+		}
+		add(RuleSkillUnknown, name, "%s", msg)
+	}
+
+	if pc {
+		if b := r.AttributeBudget(); attrSum > b {
+			add(RuleAttributeBudget, "", "attributes sum to %d, budget %d", attrSum, b)
+		}
+		if b := r.SkillBudget(); skillSum > b {
+			add(RuleSkillBudget, "", "skills sum to %d, budget %d", skillSum, b)
+		}
+	}
+	switch _, ok := r.skillByName[c.Specialization]; {
+	case c.Specialization == "" && pc:
+		add(RuleSpecialization, "", "missing: choose exactly one skill")
+	case c.Specialization != "" && !ok:
+		msg := fmt.Sprintf("%q is not a skill of this campaign", c.Specialization)
+		if s, err := r.LookupSkill(c.Specialization); err == nil {
+			msg += fmt.Sprintf(" (write %q)", s.Name)
+		}
+		add(RuleSpecialization, c.Specialization, "%s", msg)
+	}
+	if len(vs) == 0 {
+		return nil
+	}
+	return &InvalidCharacterError{Violations: vs}
+}
+
+// ParseAttributes reads attributes as "F=8,R=7,D=9,I=8,P=8": comma- or
+// semicolon-separated pairs of an attribute (letter or name, see
+// LookupAttribute) and an integer, with '=' or ':' between. It refuses
+// duplicates and unknown attributes; ranges and budgets are
+// ValidateCharacter's.
+func (r *Rules) ParseAttributes(s string) (map[Attr]int, error) {
+	out := make(map[Attr]int)
+	err := pairs(s, func(name string, v int) error {
+		a, err := r.LookupAttribute(name)
+		if err != nil {
+			return err
+		}
+		if _, dup := out[a]; dup {
+			return fmt.Errorf("%w: %s (%s) given twice", ErrSyntax, a, a.Name())
+		}
+		out[a] = v
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("attributes %q: %w", s, err)
+	}
+	return out, nil
+}
+
+// ParseSkills reads skill ranks as "Pelea=5,Sigilo=3" (names as
+// LookupSkill takes them, '=' or ':', ',' or ';') into a map by canonical
+// skill name. "" is no skills. It refuses duplicates and unknown or
+// ambiguous names; ranges and budgets are ValidateCharacter's.
+func (r *Rules) ParseSkills(s string) (map[string]int, error) {
+	out := make(map[string]int)
+	if strings.TrimSpace(s) == "" {
+		return out, nil
+	}
+	err := pairs(s, func(name string, v int) error {
+		sk, err := r.LookupSkill(name)
+		if err != nil {
+			return err
+		}
+		if _, dup := out[sk.Name]; dup {
+			return fmt.Errorf("%w: %s given twice", ErrSyntax, sk.Name)
+		}
+		out[sk.Name] = v
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("skills %q: %w", s, err)
+	}
+	return out, nil
+}
+
+// pairs splits "name=value,name=value" and calls f for each pair.
+func pairs(s string, f func(name string, v int) error) error {
+	if strings.TrimSpace(s) == "" {
+		return fmt.Errorf("%w: empty list", ErrSyntax)
+	}
+	n := 0
+	for _, item := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ';' }) {
+		if strings.TrimSpace(item) == "" {
+			continue
+		}
+		n++
+		name, value, ok := strings.Cut(item, "=")
+		if !ok {
+			name, value, ok = strings.Cut(item, ":")
+		}
+		if !ok {
+			return fmt.Errorf("%w: %q: want name=value", ErrSyntax, strings.TrimSpace(item))
+		}
+		v, err := number(value)
+		if err != nil {
+			return fmt.Errorf("%w: %q: %w", ErrSyntax, strings.TrimSpace(item), err)
+		}
+		if err := f(strings.TrimSpace(name), v); err != nil {
+			return err
+		}
+	}
+	if n == 0 {
+		return fmt.Errorf("%w: empty list", ErrSyntax)
+	}
+	return nil
+}
+
+// number reads a short signed integer.
+func number(s string) (int, error) {
+	t := strings.TrimSpace(s)
+	neg := strings.HasPrefix(t, "-")
+	if neg || strings.HasPrefix(t, "+") {
+		t = t[1:]
+	}
+	n, err := digits(t)
+	if err != nil {
+		return 0, err
+	}
+	if neg {
+		n = -n
+	}
+	return n, nil
+}

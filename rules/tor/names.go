@@ -1,0 +1,94 @@
+package tor
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+)
+
+// Normalize folds a name for lookup: lower case, accents removed (á→a, ñ→n,
+// ü→u, …, and combining marks dropped), surrounding space trimmed and inner
+// runs of space collapsed to one. "  Canción " and "CANCION" both give
+// "cancion".
+func Normalize(name string) string {
+	var b strings.Builder
+	b.Grow(len(name))
+	space := false
+	for _, r := range strings.ToLower(name) {
+		switch {
+		case unicode.Is(unicode.Mn, r):
+			continue
+		case unicode.IsSpace(r):
+			space = true
+			continue
+		}
+		if space && b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		space = false
+		b.WriteRune(fold(r))
+	}
+	return b.String()
+}
+
+// fold removes the accent from a lower-case Latin letter.
+func fold(r rune) rune {
+	switch r {
+	case 'á', 'à', 'â', 'ä', 'ã', 'å':
+		return 'a'
+	case 'é', 'è', 'ê', 'ë':
+		return 'e'
+	case 'í', 'ì', 'î', 'ï':
+		return 'i'
+	case 'ó', 'ò', 'ô', 'ö', 'õ':
+		return 'o'
+	case 'ú', 'ù', 'û', 'ü':
+		return 'u'
+	case 'ñ':
+		return 'n'
+	case 'ç':
+		return 'c'
+	case 'ý', 'ÿ':
+		return 'y'
+	}
+	return r
+}
+
+// resolve finds the one candidate that input names. Each candidate is a list
+// of names, the first one canonical. A normalized exact match with any name
+// wins; otherwise input must be a prefix of names of exactly one candidate.
+// what names the kind of thing in messages; unknown is the sentinel for no
+// match.
+func resolve(what, input string, cands [][]string, unknown error) (int, error) {
+	key := Normalize(input)
+	if key == "" {
+		return -1, fmt.Errorf("%w: empty %s name", unknown, what)
+	}
+	for i, names := range cands {
+		for _, n := range names {
+			if Normalize(n) == key {
+				return i, nil
+			}
+		}
+	}
+	var found []int
+	for i, names := range cands {
+		for _, n := range names {
+			if strings.HasPrefix(Normalize(n), key) {
+				found = append(found, i)
+				break
+			}
+		}
+	}
+	switch len(found) {
+	case 0:
+		return -1, fmt.Errorf("%w %q", unknown, input)
+	case 1:
+		return found[0], nil
+	}
+	names := make([]string, len(found))
+	for j, i := range found {
+		names[j] = cands[i][0]
+	}
+	return -1, fmt.Errorf("%w: %s %q could be %s", ErrAmbiguous, what, input, strings.Join(names, ", "))
+}
