@@ -1,0 +1,58 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// bar is one row of a text histogram.
+type bar struct {
+	label string
+	value float64 // what the bar's length shows
+	note  string  // printed after the bar
+}
+
+// histogram prints rows as a compact horizontal bar chart, the longest bar
+// width cells wide, with eighth-block resolution.
+func histogram(w io.Writer, rows []bar, width int) {
+	maxV, labelW := 0.0, 0
+	for _, r := range rows {
+		maxV = max(maxV, r.value)
+		labelW = max(labelW, len([]rune(r.label)))
+	}
+	for _, r := range rows {
+		fmt.Fprintf(w, "  %*s %s %s\n", labelW, r.label, barCells(r.value, maxV, width), r.note)
+	}
+}
+
+var eighths = []string{"", "▏", "▎", "▍", "▌", "▋", "▊", "▉"}
+
+// barCells renders v/maxV of width cells, padded to width.
+func barCells(v, maxV float64, width int) string {
+	if maxV <= 0 || v <= 0 {
+		return strings.Repeat(" ", width)
+	}
+	n := int(v / maxV * float64(width*8))
+	if n == 0 {
+		n = 1 // a non-zero value always shows
+	}
+	s := strings.Repeat("█", n/8) + eighths[n%8]
+	pad := width - n/8
+	if n%8 != 0 {
+		pad--
+	}
+	return s + strings.Repeat(" ", max(pad, 0))
+}
+
+// percent formats a probability as a percentage with sensible precision.
+func percent(p float64) string {
+	switch {
+	case p == 0:
+		return "0%"
+	case p < 0.0001:
+		return fmt.Sprintf("%.2g%%", p*100)
+	default:
+		return fmt.Sprintf("%.2f%%", p*100)
+	}
+}

@@ -1,0 +1,220 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/campaign-journal/journal/command"
+	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/projections"
+)
+
+// recordedJSON is how a recorded event prints with --json.
+type recordedJSON struct {
+	Seq   uint64       `json:"seq"`
+	Text  string       `json:"text"`
+	Event events.Event `json:"event"`
+}
+
+// report prints what a command recorded: one transcript line per event,
+// with its event id; or the events as JSON.
+func (a *app) report(res command.Result, before *projections.Campaign) error {
+	lines := describe(before, res.Events)
+	if a.jsonOut {
+		out := make([]recordedJSON, len(res.Events))
+		for i, r := range res.Events {
+			out[i] = recordedJSON{Seq: r.Seq, Text: lines[i], Event: r.Event}
+		}
+		return a.emit(map[string]any{"recorded": out}, nil)
+	}
+	for i, r := range res.Events {
+		fmt.Fprintf(a.stdout, "%s\n    event %s · seq %d\n", lines[i], r.Event.ID, r.Seq)
+	}
+	return nil
+}
+
+// describe renders the lines of freshly recorded events, folding them onto
+// a copy of the state before them.
+func describe(before *projections.Campaign, recs []events.Recorded) []string {
+	tr := &projections.Transcript{Campaign: before}
+	for _, r := range recs {
+		if err := tr.Apply(r); err != nil {
+			tr.Lines = append(tr.Lines, projections.Line{Text: r.Event.Type})
+		}
+	}
+	out := make([]string, len(tr.Lines))
+	for i, l := range tr.Lines {
+		out[i] = l.Text
+	}
+	return out
+}
+
+// run wraps a command handler: open the journal, fold the state before the
+// command (to describe what it recorded), run it, report.
+func (a *app) record(c *cobra.Command, do func(j *command.Journal, campaign string) (command.Result, error)) error {
+	ctx := c.Context()
+	campaign, err := a.campaignID()
+	if err != nil {
+		return err
+	}
+	j, err := a.journal(ctx)
+	if err != nil {
+		return err
+	}
+	res, err := do(j, campaign)
+	if err != nil {
+		return err
+	}
+	// The state before: refold up to the sequence before the first event.
+	before := projections.NewCampaign(campaign)
+	if len(res.Events) > 0 {
+		if b, err := j.Load(ctx, campaign, res.Events[0].Seq-1); err == nil && res.Events[0].Seq > 1 {
+			before = b
+		}
+	}
+	return a.report(res, before)
+}
+
+func (a *app) campaignID() (string, error) {
+	if a.campaign == "" {
+		return "", fmt.Errorf("no campaign: pass -c/--campaign ID or set $JOURNAL_CAMPAIGN")
+	}
+	return a.campaign, nil
+}
+
+func (a *app) campaignCommand() *cobra.Command {
+	cmd := &cobra.Command{Use: "campaign", Short: "Create and show campaigns"}
+	var req command.CreateCampaign
+	create := &cobra.Command{
+		Use:   "create ID --system ryf|galaxia|tor",
+		Short: "Create a campaign",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			req.ID = args[0]
+			a.campaign = args[0]
+			return a.record(c, func(j *command.Journal, _ string) (command.Result, error) {
+				return j.CreateCampaign(c.Context(), req)
+			})
+		},
+	}
+	create.Flags().StringVar(&req.System, "system", "", "ryf, galaxia or tor")
+	create.Flags().StringVar(&req.Name, "name", "", "display name")
+	create.Flags().BoolVar(&req.Carisma, "carisma", false, "optional rule: the sixth attribute C (Carisma), budget 45")
+	create.Flags().BoolVar(&req.HardDefense, "hard-defense", false, "optional rule: Defense + 6 instead of + 5")
+	create.Flags().IntVar(&req.AttrBudget, "attr-budget", 0, "a lower attribute budget for player characters")
+	_ = create.MarkFlagRequired("system")
+	show := &cobra.Command{
+		Use:   "show",
+		Short: "Show the campaign: rules, characters, sessions, combat",
+		Args:  cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			camp, err := a.load(c, 0)
+			if err != nil {
+				return err
+			}
+			return a.emit(camp, func(w io.Writer) { printCampaign(w, camp) })
+		},
+	}
+	cmd.AddCommand(create, show)
+	return cmd
+}
+
+// load folds the campaign as of sequence at (0: now).
+func (a *app) load(c *cobra.Command, at uint64) (*projections.Campaign, error) {
+	campaign, err := a.campaignID()
+	if err != nil {
+		return nil, err
+	}
+	j, err := a.journal(c.Context())
+	if err != nil {
+		return nil, err
+	}
+	camp, err := j.Load(c.Context(), campaign, at)
+	if err != nil {
+		return nil, err
+	}
+	if camp.System == "" {
+		return nil, fmt.Errorf("campaign %s does not exist%s", campaign, atSuffix(at))
+	}
+	return camp, nil
+}
+
+func atSuffix(at uint64) string {
+	if at == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" at sequence %d", at)
+}
+
+func (a *app) weaponCommand() *cobra.Command {
+	cmd := &cobra.Command{Use: "weapon", Short: "Define the campaign's weapons"}
+	var w events.WeaponDefined
+	var ranges string
+	define := &cobra.Command{
+		Use:   "define NAME --damage 1d10 [--skill S] [--precision N] [--ranges 35/60/120] [--magazine N]",
+		Short: "Define (or redefine) a weapon",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			w.Name = args[0]
+			if ranges != "" {
+				parts := strings.Split(ranges, "/")
+				if len(parts) != 3 {
+					return fmt.Errorf("--ranges %q: want SHORT/MEDIUM/LONG in metres, e.g. 35/60/120", ranges)
+				}
+				var ns [3]int
+				for i, p := range parts {
+					n, err := strconv.Atoi(strings.TrimSpace(p))
+					if err != nil {
+						return fmt.Errorf("--ranges %q: %q is not a number of metres", ranges, p)
+					}
+					ns[i] = n
+				}
+				w.Short, w.Medium, w.Long = ns[0], ns[1], ns[2]
+			}
+			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
+				return j.DefineWeapon(c.Context(), campaign, w)
+			})
+		},
+	}
+	define.Flags().StringVar(&w.Damage, "damage", "", "damage dice, e.g. 1d10, 2d6, 1d6-2")
+	define.Flags().StringVar(&w.Skill, "skill", "", "attack skill (default: Armas cuerpo a cuerpo, or the system's ranged skill)")
+	define.Flags().IntVar(&w.Precision, "precision", 0, "precision bonus or penalty")
+	define.Flags().StringVar(&ranges, "ranges", "", "range bands in metres SHORT/MEDIUM/LONG (ranged weapons)")
+	define.Flags().IntVar(&w.Magazine, "magazine", 0, "shots per magazine (0: not tracked)")
+	_ = define.MarkFlagRequired("damage")
+	cmd.AddCommand(define)
+	return cmd
+}
+
+func (a *app) skillCommand() *cobra.Command {
+	cmd := &cobra.Command{Use: "skill", Short: "Campaign skills and raising skills with XP"}
+	var attr string
+	define := &cobra.Command{
+		Use:   "define NAME --attr X",
+		Short: "Define a campaign skill with its default attribute",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
+				return j.DefineSkill(c.Context(), campaign, args[0], attr)
+			})
+		},
+	}
+	define.Flags().StringVar(&attr, "attr", "", "default attribute (F, R, D, I, P or C)")
+	_ = define.MarkFlagRequired("attr")
+	raise := &cobra.Command{
+		Use:   "raise CHAR SKILL",
+		Short: "Spend XP to raise a skill one rank (costs the new rank)",
+		Args:  cobra.ExactArgs(2),
+		RunE: func(c *cobra.Command, args []string) error {
+			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
+				return j.RaiseSkill(c.Context(), campaign, args[0], args[1])
+			})
+		},
+	}
+	cmd.AddCommand(define, raise)
+	return cmd
+}

@@ -1,0 +1,244 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/campaign-journal/journal/command"
+	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/projections"
+)
+
+func (a *app) demoCommand() *cobra.Command {
+	var system string
+	cmd := &cobra.Command{
+		Use:   "demo [--system ryf|galaxia|tor]",
+		Short: "A sample session end to end, then its verification",
+		Long: `A sample campaign recorded end to end: two player characters and an NPC,
+a session with skill rolls, a contest and a short fight to unconsciousness,
+healing, XP and a skill raise; the session ends and reveals its seed; then
+the transcript, the final sheets and the verification of every roll.
+
+It records into --data when given, else into a temporary folder.`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			if !c.Flags().Changed("data") && os.Getenv("JOURNAL_DATA") == "" {
+				dir, err := os.MkdirTemp("", "journal-demo-")
+				if err != nil {
+					return err
+				}
+				a.dataDir = dir
+				a.closers = append(a.closers, func() { os.RemoveAll(dir) })
+			}
+			switch system {
+			case "ryf", "galaxia":
+				return a.demoRyF(c.Context(), system)
+			}
+			return fmt.Errorf("demo --system %q: want ryf or galaxia", system)
+		},
+	}
+	cmd.Flags().StringVar(&system, "system", "ryf", "ryf, galaxia or tor")
+	return cmd
+}
+
+// demoStep records one step of the demo and prints what it recorded.
+type demoStep struct {
+	a        *app
+	ctx      context.Context
+	j        *command.Journal
+	campaign string
+}
+
+func (d demoStep) do(title string, f func() (command.Result, error)) error {
+	if title != "" && !d.a.jsonOut {
+		fmt.Fprintf(d.a.stdout, "\n▸ %s\n", title)
+	}
+	before, err := d.j.Load(d.ctx, d.campaign, 0)
+	if err != nil {
+		return err
+	}
+	res, err := f()
+	if err != nil {
+		return fmt.Errorf("demo step %q: %w", title, err)
+	}
+	if d.a.jsonOut {
+		return nil
+	}
+	for _, line := range describe(before, res.Events) {
+		fmt.Fprintf(d.a.stdout, "  %s\n", line)
+	}
+	return nil
+}
+
+func (a *app) demoRyF(ctx context.Context, system string) error {
+	j, err := a.journal(ctx)
+	if err != nil {
+		return err
+	}
+	campaign := "demo-" + system
+	a.campaign = campaign
+	d := demoStep{a: a, ctx: ctx, j: j, campaign: campaign}
+	if !a.jsonOut {
+		fmt.Fprintf(a.stdout, "The campaign journal — demo (%s), recording into %s\n", system, a.dataDir)
+	}
+	if c, err := j.Load(ctx, campaign, 0); err == nil && c.Events > 0 {
+		return fmt.Errorf("campaign %s already exists in %s: run the demo on a fresh --data folder", campaign, a.dataDir)
+	}
+	ranged, gun := "Armas a distancia", "Revólver"
+	if system == "galaxia" {
+		ranged = "Armas a fuego livianas"
+	}
+	steps := []struct {
+		title string
+		f     func() (command.Result, error)
+	}{
+		{"A campaign and its characters", func() (command.Result, error) {
+			return j.CreateCampaign(ctx, command.CreateCampaign{ID: campaign, Name: "La torre de Mordor", System: system})
+		}},
+		{"", func() (command.Result, error) {
+			return j.CreateCharacter(ctx, campaign, command.CreateCharacter{ID: "lodin", Name: "Lodin", Player: "Ana", Occupation: "mercenario",
+				Attributes: "F=8,R=7,D=9,I=8,P=8", Skills: "Armas cuerpo a cuerpo=5,Pelea=4,Sigilo=5,Atletismo=3,Buscar=3", Specialization: "Sigilo", Weapons: []string{"Espada"}})
+		}},
+		{"", func() (command.Result, error) {
+			return j.CreateCharacter(ctx, campaign, command.CreateCharacter{ID: "ruisenor", Name: "Ruiseñor", Player: "Bea", Occupation: "pistolera",
+				Attributes: "F=6,R=8,D=10,I=8,P=8", Skills: ranged + "=5,Advertir/Notar=5,Pelea=3,Medicina=2", Specialization: ranged, Weapons: []string{gun}})
+		}},
+		{"", func() (command.Result, error) {
+			return j.CreateCharacter(ctx, campaign, command.CreateCharacter{ID: "orco", Name: "Orco", NPC: true,
+				Attributes: "F=7,R=4,D=5,I=3,P=4", Skills: "Pelea=4,Armas cuerpo a cuerpo=3,Advertir/Notar=2", Weapons: []string{"Hacha"}})
+		}},
+		{"Session 1 starts: the seed is drawn and only its commitment recorded", func() (command.Result, error) {
+			return j.StartSession(ctx, campaign, "s1", "La torre")
+		}},
+		{"Skill rolls", func() (command.Result, error) {
+			return j.Roll(ctx, campaign, command.RollRequest{Character: "lodin", Skill: "sigilo", Vs: "media", Specialization: true, Entropy: "ana-1"})
+		}},
+		{"", func() (command.Result, error) {
+			return j.Roll(ctx, campaign, command.RollRequest{Character: "ruisenor", Skill: "advertir", Vs: "dificil", Token: true})
+		}},
+		{"", func() (command.Result, error) {
+			return j.ReturnToken(ctx, campaign, "ruisenor")
+		}},
+		{"", func() (command.Result, error) {
+			return j.Roll(ctx, campaign, command.RollRequest{Character: "lodin", Attribute: "F", Vs: "25"})
+		}},
+		{"A contest: Lodin sneaks past the orc", func() (command.Result, error) {
+			return j.Contest(ctx, campaign, command.ContestRequest{A: "lodin", SkillA: "sigilo", B: "orco", SkillB: "advertir"})
+		}},
+		{"Combat: initiative", func() (command.Result, error) {
+			return j.StartCombat(ctx, campaign, []string{"lodin", "ruisenor", "orco"}, "")
+		}},
+	}
+	for _, s := range steps {
+		if err := d.do(s.title, s.f); err != nil {
+			return err
+		}
+	}
+	if err := a.demoFight(d); err != nil {
+		return err
+	}
+	steps = steps[:0]
+	for _, s := range []struct {
+		title string
+		f     func() (command.Result, error)
+	}{
+		{"The combat ends; healing after it", func() (command.Result, error) { return j.EndCombat(ctx, campaign) }},
+		{"", func() (command.Result, error) { return j.HealAfterCombat(ctx, campaign, "lodin", "") }},
+		{"", func() (command.Result, error) { return j.HealAfterCombat(ctx, campaign, "ruisenor", "") }},
+		{"Experience, and a skill raised with it", func() (command.Result, error) { return j.GrantXP(ctx, campaign, "lodin", 7) }},
+		{"", func() (command.Result, error) { return j.GrantXP(ctx, campaign, "ruisenor", 7) }},
+		{"", func() (command.Result, error) { return j.RaiseSkill(ctx, campaign, "lodin", "sigilo") }},
+		{"The session ends: the seed is revealed", func() (command.Result, error) { return j.EndSession(ctx, campaign) }},
+		{"A night's rest", func() (command.Result, error) { return j.Rest(ctx, campaign, false) }},
+	} {
+		if err := d.do(s.title, s.f); err != nil {
+			return err
+		}
+	}
+	return a.demoEnd(ctx, j, campaign)
+}
+
+// demoFight fights in initiative order until the orc is down (bounded).
+func (a *app) demoFight(d demoStep) error {
+	for range 25 {
+		c, err := d.j.Load(d.ctx, d.campaign, 0)
+		if err != nil {
+			return err
+		}
+		if !canFight(c, "orco") || (!canFight(c, "lodin") && !canFight(c, "ruisenor")) {
+			return nil
+		}
+		if !a.jsonOut {
+			fmt.Fprintf(a.stdout, "\n▸ Round %d\n", c.Combat.Round)
+		}
+		for _, id := range c.Combat.Order {
+			c, err := d.j.Load(d.ctx, d.campaign, 0)
+			if err != nil {
+				return err
+			}
+			if !canFight(c, id) || !canFight(c, "orco") {
+				continue
+			}
+			req := command.AttackRequest{Attacker: id, Target: "orco"}
+			switch id {
+			case "orco":
+				req.Target = "lodin"
+				if !canFight(c, "lodin") {
+					req.Target = "ruisenor"
+				}
+			case "ruisenor":
+				req.Range = "corta"
+			}
+			err = d.do("", func() (command.Result, error) { return d.j.Attack(d.ctx, d.campaign, req) })
+			if err != nil && errors.Is(err, command.ErrInvalid) && id == "ruisenor" {
+				err = d.do("", func() (command.Result, error) { return d.j.Reload(d.ctx, d.campaign, id, "") })
+			}
+			if err != nil {
+				return err
+			}
+		}
+		if err := d.do("", func() (command.Result, error) { return d.j.NextRound(d.ctx, d.campaign) }); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func canFight(c *projections.Campaign, id string) bool {
+	s := c.Characters[id]
+	return s != nil && (s.Status == "ok" || s.Status == "incapacitated")
+}
+
+// demoEnd prints the final sheets and the session's verification.
+func (a *app) demoEnd(ctx context.Context, j *command.Journal, campaign string) error {
+	c, err := j.Load(ctx, campaign, 0)
+	if err != nil {
+		return err
+	}
+	if a.jsonOut {
+		return a.emit(c, nil)
+	}
+	fmt.Fprintf(a.stdout, "\n▸ Final sheets\n")
+	for _, id := range c.Roster {
+		printSheet(a.stdout, c, c.Characters[id])
+		fmt.Fprintln(a.stdout)
+	}
+	return a.demoVerify(ctx, campaign, a.stdout)
+}
+
+// demoVerify is replaced by the replay verification once it exists.
+func (a *app) demoVerify(ctx context.Context, campaign string, w io.Writer) error {
+	filter, err := events.CampaignFilter(campaign)
+	if err != nil {
+		return err
+	}
+	n := 0
+	err = a.st.Read(ctx, events.Query{Subject: filter}, func(events.Recorded) error { n++; return nil })
+	fmt.Fprintf(w, "%d events recorded in campaign %s.\n", n, campaign)
+	return err
+}

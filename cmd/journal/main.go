@@ -1,0 +1,56 @@
+// Command journal records tabletop role-playing campaigns as immutable
+// events in NATS JetStream, rebuilds character sheets from them, and proves
+// every roll from committed, seeded randomness.
+//
+// Every command prints a readable line or table, or a JSON document with
+// --json. Bad input exits non-zero with one clear message and records nothing.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// run executes one command line and returns the process exit code.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	app := newApp(stdout, stderr)
+	root := app.rootCommand()
+	root.SetArgs(args)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	err := root.ExecuteContext(ctx)
+	app.close()
+	if err == nil {
+		return 0
+	}
+	var exit exitError
+	if errors.As(err, &exit) {
+		if exit.msg != "" {
+			fmt.Fprintln(stderr, "journal:", exit.msg)
+		}
+		return exit.code
+	}
+	fmt.Fprintln(stderr, "journal:", err)
+	return 1
+}
+
+// exitError ends a command with a given exit code (for example 1 when a
+// replay finds a mismatch) after the command printed its own report.
+type exitError struct {
+	code int
+	msg  string
+}
+
+func (e exitError) Error() string { return e.msg }

@@ -1,0 +1,125 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/campaign-journal/journal/rules/odds"
+	"github.com/campaign-journal/journal/rules/ryf"
+	"github.com/spf13/cobra"
+)
+
+func (a *app) oddsCommand() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "odds ryf|galaxia|tor",
+		Short: "Exact probability of a roll",
+		Long: `Exact probability of a roll, as fractions and percentages.
+
+  journal odds ryf --base 12 --vs 20                 attribute + skill + modifiers = 12, against 20
+  journal odds ryf --base 16 --vs difícil --kind attribute --level high
+  journal odds tor --dice 3 --tn 14 --hope 4`,
+	}
+	var base, dice, tn, hope int
+	var vs, level, kind string
+	var hist bool
+	ryfCmd := &cobra.Command{
+		Use:     "ryf",
+		Aliases: []string{"galaxia"},
+		Short:   "Odds of a 1o3d10 roll (RyF and Galaxia)",
+		Args:    cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			diff, err := ryf.ParseDifficulty(vs)
+			if err != nil {
+				return fmt.Errorf("--vs: %w", err)
+			}
+			lv, err := odds.ParseLevel(level)
+			if err != nil {
+				return fmt.Errorf("--level: %w", err)
+			}
+			k, err := odds.ParseKind(kind)
+			if err != nil {
+				return fmt.Errorf("--kind: %w", err)
+			}
+			o, err := odds.RyF(odds.RyFQuery{Base: base, Level: lv, Difficulty: diff, Kind: k})
+			if err != nil {
+				return err
+			}
+			return a.emit(o, func(w io.Writer) { printRyFOdds(w, o, diff, hist) })
+		},
+	}
+	ryfCmd.Flags().IntVar(&base, "base", 0, "attribute + skill + modifiers (2 × attribute + modifiers for an attribute roll)")
+	ryfCmd.Flags().StringVar(&vs, "vs", "media", "difficulty: fácil, media, difícil, insólito, imposible or a number")
+	ryfCmd.Flags().StringVar(&level, "level", "mid", "kept die: low, mid or high")
+	ryfCmd.Flags().StringVar(&kind, "kind", "skill", "skill, attribute, opposed or combat")
+	ryfCmd.Flags().BoolVar(&hist, "chart", true, "show the distribution of the total as a chart")
+
+	torCmd := &cobra.Command{
+		Use:   "tor",
+		Short: "Odds of a One Ring roll (feat die and success dice)",
+		Args:  cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			o, err := odds.TOR(odds.TORQuery{Dice: dice, TN: tn, HopeBonus: hope})
+			if err != nil {
+				return err
+			}
+			return a.emit(o, func(w io.Writer) { printTOROdds(w, o) })
+		},
+	}
+	torCmd.Flags().IntVar(&dice, "dice", 0, "success dice (the skill's rank, 0..10)")
+	torCmd.Flags().IntVar(&tn, "tn", 14, "target number")
+	torCmd.Flags().IntVar(&hope, "hope", 0, "bonus of spending Hope after a failure (the attribute's basic or favoured value)")
+	cmd.AddCommand(ryfCmd, torCmd)
+	return cmd
+}
+
+func printRyFOdds(w io.Writer, o odds.RyFOdds, diff int, chart bool) {
+	q := o.Query
+	fmt.Fprintf(w, "RyF %s roll, base %d, kept die %s, against %d (%s)\n", q.Kind, q.Base, q.Level, diff, ryf.DifficultyName(diff))
+	row := func(name string, p odds.Prob) {
+		fmt.Fprintf(w, "  %-10s %9s  %s\n", name, percent(p.P), p.Exact)
+	}
+	row("success", o.Success)
+	row("critical", o.Critical)
+	row("failure", o.Failure)
+	row("fumble", o.Fumble)
+	row("natural 1", o.Natural1)
+	if !chart {
+		return
+	}
+	fmt.Fprintln(w, "distribution of the total (▶ marks totals that reach the difficulty):")
+	var rows []bar
+	for _, t := range o.Totals {
+		if t.P < 0.0005 {
+			continue // the long tail of explosions
+		}
+		mark := " "
+		if t.Total >= diff {
+			mark = "▶"
+		}
+		rows = append(rows, bar{label: fmt.Sprintf("%s%3d", mark, t.Total), value: t.P, note: percent(t.P)})
+	}
+	histogram(w, rows, 40)
+}
+
+func printTOROdds(w io.Writer, o odds.TOROdds) {
+	q := o.Query
+	fmt.Fprintf(w, "The One Ring roll: feat die + %d success dice against TN %d\n", q.Dice, q.TN)
+	row := func(name string, p odds.Prob) {
+		fmt.Fprintf(w, "  %-26s %9s  %s\n", name, percent(p.P), p.Exact)
+	}
+	row("success", o.Success)
+	row("  ordinary", o.Quality.Ordinary)
+	row("  great (one 6)", o.Quality.Great)
+	row("  extraordinary (two 6s+)", o.Quality.Extraordinary)
+	row("rune (automatic success)", o.Rune)
+	row("eye", o.Eye)
+	if q.HopeBonus > 0 {
+		row(fmt.Sprintf("success with Hope (+%d)", q.HopeBonus), o.SuccessWithHope)
+	}
+	histogram(w, []bar{
+		{label: "ordinary", value: o.Quality.Ordinary.P, note: percent(o.Quality.Ordinary.P)},
+		{label: "great", value: o.Quality.Great.P, note: percent(o.Quality.Great.P)},
+		{label: "extraordinary", value: o.Quality.Extraordinary.P, note: percent(o.Quality.Extraordinary.P)},
+		{label: "failure", value: 1 - o.Success.P, note: percent(1 - o.Success.P)},
+	}, 30)
+}

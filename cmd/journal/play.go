@@ -1,0 +1,358 @@
+package main
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/campaign-journal/journal/command"
+)
+
+func (a *app) characterCommand() *cobra.Command {
+	cmd := &cobra.Command{Use: "character", Short: "Create and show characters"}
+	var req command.CreateCharacter
+	var weapons string
+	create := &cobra.Command{
+		Use:   "create ID --player NAME --attrs F=8,R=7,D=9,I=8,P=8 --skills \"Pelea=5,Sigilo=3\" --spec Sigilo [--npc]",
+		Short: "Create a character (every rule it breaks is reported at once)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			req.ID = args[0]
+			if weapons != "" {
+				req.Weapons = strings.Split(weapons, ",")
+			}
+			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
+				return j.CreateCharacter(c.Context(), campaign, req)
+			})
+		},
+	}
+	f := create.Flags()
+	f.StringVar(&req.Name, "name", "", "display name (default: the id)")
+	f.StringVar(&req.Player, "player", "", "the player's name")
+	f.BoolVar(&req.NPC, "npc", false, "a non-player character: ranges only, no budgets, no token")
+	f.StringVar(&req.Occupation, "occupation", "", "occupation (free text)")
+	f.StringVar(&req.Attributes, "attrs", "", "attributes, e.g. F=8,R=7,D=9,I=8,P=8")
+	f.StringVar(&req.Skills, "skills", "", "skills, e.g. \"Pelea=5,Sigilo=3\"")
+	f.StringVar(&req.Specialization, "spec", "", "the specialization skill")
+	f.StringVar(&weapons, "weapons", "", "weapons carried, first one wielded, e.g. Espada,Revólver")
+	var at uint64
+	show := &cobra.Command{
+		Use:   "show CHAR [--at SEQ]",
+		Short: "Show a character sheet, now or as of a stream sequence",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			camp, err := a.load(c, at)
+			if err != nil {
+				return err
+			}
+			sheet := camp.Characters[args[0]]
+			if sheet == nil {
+				return fmt.Errorf("no character %q in campaign %s%s", args[0], camp.ID, atSuffix(at))
+			}
+			return a.emit(sheet, func(w iw) { printSheet(w, camp, sheet) })
+		},
+	}
+	show.Flags().Uint64Var(&at, "at", 0, "show the sheet as of this stream sequence")
+	list := &cobra.Command{
+		Use:   "list",
+		Short: "List the campaign's characters",
+		Args:  cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			camp, err := a.load(c, 0)
+			if err != nil {
+				return err
+			}
+			return a.emit(camp.Characters, func(w iw) { printRoster(w, camp) })
+		},
+	}
+	cmd.AddCommand(create, show, list)
+	return cmd
+}
+
+func (a *app) sessionCommand() *cobra.Command {
+	cmd := &cobra.Command{Use: "session", Short: "Start and end sessions (the seed is committed at start, revealed at end)"}
+	var title string
+	start := &cobra.Command{
+		Use:   "start [ID] [--title T]",
+		Short: "Start a session: draw its secret seed and record its commitment",
+		Args:  cobra.MaximumNArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			id := ""
+			if len(args) == 1 {
+				id = args[0]
+			}
+			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
+				return j.StartSession(c.Context(), campaign, id, title)
+			})
+		},
+	}
+	start.Flags().StringVar(&title, "title", "", "the session's title")
+	end := &cobra.Command{
+		Use:   "end",
+		Short: "End the session in progress and reveal its seed",
+		Args:  cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
+				return j.EndSession(c.Context(), campaign)
+			})
+		},
+	}
+	cmd.AddCommand(start, end)
+	return cmd
+}
+
+func (a *app) rollCommand() *cobra.Command {
+	var req command.RollRequest
+	var attribute string
+	cmd := &cobra.Command{
+		Use:   "roll CHAR SKILL [--attr X] [--vs N|fácil|media|difícil|insólito|imposible] [--mod N] [--token] [--spec] [--entropy S]\n  roll CHAR --attribute X [--vs N]",
+		Short: "Roll 1o3d10 for a skill or an attribute from the session's committed dice",
+		Args:  cobra.RangeArgs(1, 2),
+		RunE: func(c *cobra.Command, args []string) error {
+			req.Character = args[0]
+			switch {
+			case len(args) == 2 && attribute != "":
+				return fmt.Errorf("roll: give a SKILL or --attribute, not both")
+			case len(args) == 2:
+				req.Skill = args[1]
+			case attribute != "":
+				req.Attribute = attribute
+			default:
+				return fmt.Errorf("roll: name a SKILL, or an attribute with --attribute X")
+			}
+			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
+				return j.Roll(c.Context(), campaign, req)
+			})
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&req.Attribute, "attr", "", "attribute the GM names for this skill roll (default: the skill's)")
+	f.StringVar(&attribute, "attribute", "", "make an attribute roll (2 × attribute) instead of a skill roll")
+	f.StringVar(&req.Vs, "vs", "", "difficulty: fácil, media, difícil, insólito, imposible or a number")
+	f.IntVar(&req.Modifier, "mod", 0, "the GM's modifier")
+	f.BoolVar(&req.Token, "token", false, "spend the token: one level higher")
+	f.BoolVar(&req.Specialization, "spec", false, "use the specialization (once per day): keep the highest die")
+	f.StringVar(&req.Entropy, "entropy", "", "the player's own entropy, so not even the GM can know the roll before")
+	return cmd
+}
+
+func (a *app) contestCommand() *cobra.Command {
+	var req command.ContestRequest
+	cmd := &cobra.Command{
+		Use:   "contest CHAR SKILL CHAR2 SKILL2",
+		Short: "An opposed roll: the higher total wins (a SKILL may be an attribute)",
+		Args:  cobra.ExactArgs(4),
+		RunE: func(c *cobra.Command, args []string) error {
+			req.A, req.SkillA, req.B, req.SkillB = args[0], args[1], args[2], args[3]
+			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
+				return j.Contest(c.Context(), campaign, req)
+			})
+		},
+	}
+	cmd.Flags().StringVar(&req.Rematch, "rematch", "", "the tied contest (event id) this one re-rolls")
+	return cmd
+}
+
+func (a *app) combatCommand() *cobra.Command {
+	cmd := &cobra.Command{Use: "combat", Short: "Start a combat (initiative), next round, end"}
+	var entropy string
+	start := &cobra.Command{
+		Use:   "start CHAR...",
+		Short: "Roll initiative for every participant and start the combat",
+		Args:  cobra.MinimumNArgs(2),
+		RunE: func(c *cobra.Command, args []string) error {
+			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
+				return j.StartCombat(c.Context(), campaign, args, entropy)
+			})
+		},
+	}
+	start.Flags().StringVar(&entropy, "entropy", "", "entropy for the initiative rolls")
+	round := &cobra.Command{
+		Use:   "round",
+		Short: "Start the next round",
+		Args:  cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
+				return j.NextRound(c.Context(), campaign)
+			})
+		},
+	}
+	end := &cobra.Command{
+		Use:   "end",
+		Short: "End the combat",
+		Args:  cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
+				return j.EndCombat(c.Context(), campaign)
+			})
+		},
+	}
+	show := &cobra.Command{
+		Use:   "show",
+		Short: "Show the combat in progress: order, round, who has attacked, damage taken",
+		Args:  cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			camp, err := a.load(c, 0)
+			if err != nil {
+				return err
+			}
+			if camp.Combat == nil {
+				return fmt.Errorf("no combat in progress in campaign %s", camp.ID)
+			}
+			return a.emit(camp.Combat, func(w iw) { printCombat(w, camp) })
+		},
+	}
+	cmd.AddCommand(start, round, end, show)
+	return cmd
+}
+
+func (a *app) attackCommand() *cobra.Command {
+	var req command.AttackRequest
+	cmd := &cobra.Command{
+		Use:   "attack CHAR TARGET [--weapon NAME] [--range corta|media|larga | --distance M] [--cover]",
+		Short: "Attack in turn order; a hit rolls damage (doubled on a critical) and applies it",
+		Args:  cobra.ExactArgs(2),
+		RunE: func(c *cobra.Command, args []string) error {
+			req.Attacker, req.Target = args[0], args[1]
+			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
+				return j.Attack(c.Context(), campaign, req)
+			})
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&req.Weapon, "weapon", "", "weapon (default: the character's first weapon, or fists)")
+	f.StringVar(&req.Range, "range", "", "range band of a ranged attack: corta, media, larga")
+	f.IntVar(&req.Distance, "distance", 0, "distance in metres (instead of --range)")
+	f.BoolVar(&req.Cover, "cover", false, "the target is in cover: +5 to the range difficulty")
+	f.IntVar(&req.Modifier, "mod", 0, "the GM's modifier")
+	f.BoolVar(&req.Token, "token", false, "spend the token: one level higher")
+	f.BoolVar(&req.Specialization, "spec", false, "use the specialization (once per day)")
+	f.StringVar(&req.Entropy, "entropy", "", "the player's own entropy")
+	return cmd
+}
+
+func positive(s, what string) (int, error) {
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return 0, fmt.Errorf("%s %q is not a whole number", what, s)
+	}
+	return n, nil
+}
+
+func (a *app) healthCommands() []*cobra.Command {
+	var source string
+	damage := &cobra.Command{
+		Use:   "damage CHAR N [--source CHAR]",
+		Short: "Apply damage by hand",
+		Args:  cobra.ExactArgs(2),
+		RunE: func(c *cobra.Command, args []string) error {
+			n, err := positive(args[1], "damage")
+			if err != nil {
+				return err
+			}
+			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
+				return j.Damage(c.Context(), campaign, args[0], n, source)
+			})
+		},
+	}
+	damage.Flags().StringVar(&source, "source", "", "who dealt it")
+	heal := &cobra.Command{
+		Use:   "heal CHAR N",
+		Short: "Heal by hand (never past max HP; the dead do not heal)",
+		Args:  cobra.ExactArgs(2),
+		RunE: func(c *cobra.Command, args []string) error {
+			n, err := positive(args[1], "healing")
+			if err != nil {
+				return err
+			}
+			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
+				return j.Heal(c.Context(), campaign, args[0], n)
+			})
+		},
+	}
+	var comfort bool
+	rest := &cobra.Command{
+		Use:   "rest [--comfort]",
+		Short: "A night's sleep: everyone heals 1 HP (2 in comfort); a new day",
+		Args:  cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
+				return j.Rest(c.Context(), campaign, comfort)
+			})
+		},
+	}
+	rest.Flags().BoolVar(&comfort, "comfort", false, "full comfort: 2 HP")
+	var entropy string
+	after := &cobra.Command{
+		Use:   "heal-after-combat CHAR",
+		Short: "Roll 1d6 healing after the last combat (at most the damage taken in it, once)",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
+				return j.HealAfterCombat(c.Context(), campaign, args[0], entropy)
+			})
+		},
+	}
+	after.Flags().StringVar(&entropy, "entropy", "", "the player's own entropy")
+	return []*cobra.Command{damage, heal, rest, after}
+}
+
+func (a *app) progressCommands() []*cobra.Command {
+	xp := &cobra.Command{Use: "xp", Short: "Experience"}
+	grant := &cobra.Command{
+		Use:   "grant CHAR N",
+		Short: "Grant 1..10 XP (once per character per session)",
+		Args:  cobra.ExactArgs(2),
+		RunE: func(c *cobra.Command, args []string) error {
+			n, err := positive(args[1], "XP")
+			if err != nil {
+				return err
+			}
+			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
+				return j.GrantXP(c.Context(), campaign, args[0], n)
+			})
+		},
+	}
+	xp.AddCommand(grant)
+	token := &cobra.Command{Use: "token", Short: "The token"}
+	ret := &cobra.Command{
+		Use:   "return CHAR",
+		Short: "The GM gives the token back: the character's next roll is one level lower",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
+				return j.ReturnToken(c.Context(), campaign, args[0])
+			})
+		},
+	}
+	token.AddCommand(ret)
+	day := &cobra.Command{Use: "day", Short: "In-game days"}
+	newDay := &cobra.Command{
+		Use:   "new",
+		Short: "Start a new in-game day: specializations may be used again",
+		Args:  cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
+				return j.NewDay(c.Context(), campaign)
+			})
+		},
+	}
+	day.AddCommand(newDay)
+	reload := &cobra.Command{
+		Use:   "reload CHAR [WEAPON]",
+		Short: "Reload a magazine weapon",
+		Args:  cobra.RangeArgs(1, 2),
+		RunE: func(c *cobra.Command, args []string) error {
+			weapon := ""
+			if len(args) == 2 {
+				weapon = args[1]
+			}
+			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
+				return j.Reload(c.Context(), campaign, args[0], weapon)
+			})
+		},
+	}
+	return []*cobra.Command{xp, token, day, reload}
+}

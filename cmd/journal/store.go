@@ -1,0 +1,74 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/campaign-journal/journal/command"
+	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/events/embedded"
+	"github.com/campaign-journal/journal/events/jetstore"
+)
+
+// store is what the CLI reads and writes.
+type store interface {
+	command.Store
+	Follow(ctx context.Context, q events.Query, fn func(events.Recorded) error) error
+}
+
+// openStore connects to the journal's JetStream: an external server with
+// --nats, else the embedded server on --data (or the `journal serve` that
+// owns that folder). share makes this process the one others connect through.
+func (a *app) openStore(ctx context.Context, share bool, listen string) (store, error) {
+	if a.st != nil {
+		return a.st, nil
+	}
+	var js jetstream.JetStream
+	replicas := 1
+	if a.natsURL != "" {
+		nc, err := nats.Connect(a.natsURL, nats.Name("journal"), nats.Timeout(5*time.Second))
+		if err != nil {
+			return nil, fmt.Errorf("connect to NATS at %s: %w", a.natsURL, err)
+		}
+		a.closers = append(a.closers, nc.Close)
+		if js, err = jetstream.New(nc); err != nil {
+			return nil, err
+		}
+		replicas = a.replicas
+	} else {
+		if err := os.MkdirAll(a.dataDir, 0o700); err != nil {
+			return nil, fmt.Errorf("data folder %s: %w", a.dataDir, err)
+		}
+		srv, err := embedded.Start(ctx, embedded.Options{Dir: a.dataDir, Sync: !a.noSync, Share: share, Listen: listen})
+		if err != nil {
+			return nil, fmt.Errorf("start the embedded journal in %s: %w", a.dataDir, err)
+		}
+		a.srv = srv
+		a.closers = append(a.closers, srv.Shutdown)
+		js = srv.JetStream()
+	}
+	st, err := jetstore.Open(ctx, js, jetstore.Options{Replicas: replicas})
+	if err != nil {
+		return nil, err
+	}
+	a.st = st
+	return st, nil
+}
+
+// journal returns the command handlers over the opened store.
+func (a *app) journal(ctx context.Context) (*command.Journal, error) {
+	st, err := a.openStore(ctx, false, "")
+	if err != nil {
+		return nil, err
+	}
+	actor := os.Getenv("JOURNAL_ACTOR")
+	return command.New(st, command.Options{
+		Clock: time.Now, Rand: rand.Reader, IDs: events.NewV7(time.Now, rand.Reader), Actor: actor,
+	}), nil
+}

@@ -1,0 +1,146 @@
+package command
+
+import (
+	"context"
+
+	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/projections"
+	"github.com/campaign-journal/journal/rules/ryf"
+)
+
+// Systems the journal plays.
+const (
+	SystemRyF     = "ryf"
+	SystemGalaxia = "galaxia"
+	SystemTOR     = "tor"
+)
+
+// CreateCampaign is the request to open a campaign.
+type CreateCampaign struct {
+	ID          string `json:"id"`
+	Name        string `json:"name"`
+	System      string `json:"system"`
+	Carisma     bool   `json:"carisma,omitempty"`
+	HardDefense bool   `json:"hard_defense,omitempty"`
+	AttrBudget  int    `json:"attr_budget,omitempty"`
+}
+
+func requireCampaign(c *projections.Campaign) error {
+	if c.System == "" {
+		return notFound("campaign %s does not exist: create it with 'journal campaign create %s --system ryf|galaxia|tor'", c.ID, c.ID)
+	}
+	return nil
+}
+
+// CreateCampaign opens a campaign; its options fix its rules for good.
+func (j *Journal) CreateCampaign(ctx context.Context, req CreateCampaign) (Result, error) {
+	if err := events.ValidID(req.ID); err != nil {
+		return Result{}, invalid("campaign id %q: %v", req.ID, err)
+	}
+	switch req.System {
+	case SystemRyF, SystemGalaxia:
+		if _, err := ryf.New(ryf.Options{System: ryf.System(req.System), Carisma: req.Carisma,
+			HardDefense: req.HardDefense, AttributeBudget: req.AttrBudget}); err != nil {
+			return Result{}, invalid("%v", err)
+		}
+	case SystemTOR:
+		if req.Carisma || req.HardDefense || req.AttrBudget != 0 {
+			return Result{}, invalid("carisma, hard-defense and attribute budgets are RyF options, not The One Ring's")
+		}
+	default:
+		return Result{}, invalid("unknown system %q (want ryf, galaxia or tor)", req.System)
+	}
+	if req.Name == "" {
+		req.Name = req.ID
+	}
+	return j.execute(ctx, req.ID, func(d *draft) error {
+		if d.campaign.Events > 0 {
+			return invalid("campaign %s already exists", req.ID)
+		}
+		d.add(events.KindCampaign, req.ID, "created", events.TypeCampaignCreated, events.CampaignCreated{
+			Name: req.Name, System: req.System, Carisma: req.Carisma, HardDefense: req.HardDefense, AttrBudget: req.AttrBudget,
+		})
+		return nil
+	})
+}
+
+// ryfRules returns the RyF rules of a campaign: its system, options, extra
+// skills and weapons.
+func ryfRules(c *projections.Campaign) (*ryf.Rules, error) {
+	if err := requireCampaign(c); err != nil {
+		return nil, err
+	}
+	if c.System != SystemRyF && c.System != SystemGalaxia {
+		return nil, invalid("campaign %s plays %s: this command is for ryf and galaxia", c.ID, c.System)
+	}
+	opts := ryf.Options{System: ryf.System(c.System), Carisma: c.Carisma, HardDefense: c.HardDefense, AttributeBudget: c.AttrBudget}
+	for _, s := range c.Skills {
+		opts.Skills = append(opts.Skills, ryf.Skill{Name: s.Name, Attr: ryf.Attr(s.Attribute)})
+	}
+	for _, w := range c.Weapons {
+		rw, err := weaponOf(w)
+		if err != nil {
+			return nil, err
+		}
+		opts.Weapons = append(opts.Weapons, rw)
+	}
+	return ryf.New(opts)
+}
+
+func weaponOf(w events.WeaponDefined) (ryf.Weapon, error) {
+	dmg, err := ryf.ParseDamage(w.Damage)
+	if err != nil {
+		return ryf.Weapon{}, invalid("weapon %s: %v", w.Name, err)
+	}
+	return ryf.Weapon{Name: w.Name, Skill: w.Skill, Damage: dmg, Precision: w.Precision,
+		Short: w.Short, Medium: w.Medium, Long: w.Long, Magazine: w.Magazine}, nil
+}
+
+// DefineWeapon adds a weapon to a RyF campaign (or replaces a known one).
+func (j *Journal) DefineWeapon(ctx context.Context, campaign string, w events.WeaponDefined) (Result, error) {
+	return j.execute(ctx, campaign, func(d *draft) error {
+		rules, err := ryfRules(d.campaign)
+		if err != nil {
+			return err
+		}
+		if w.Skill != "" {
+			sk, err := rules.LookupSkill(w.Skill)
+			if err != nil {
+				return invalid("weapon %s: %v", w.Name, err)
+			}
+			w.Skill = sk.Name
+		}
+		rw, err := weaponOf(w)
+		if err != nil {
+			return err
+		}
+		if err := rules.ValidateWeapon(rw); err != nil {
+			return invalid("%v", err)
+		}
+		w.Damage = rw.Damage.String()
+		w.Ranged = rw.Ranged()
+		d.add(events.KindCampaign, campaign, "weapon", events.TypeWeaponDefined, w)
+		return nil
+	})
+}
+
+// DefineSkill adds a campaign skill with its default attribute.
+func (j *Journal) DefineSkill(ctx context.Context, campaign, name, attr string) (Result, error) {
+	return j.execute(ctx, campaign, func(d *draft) error {
+		rules, err := ryfRules(d.campaign)
+		if err != nil {
+			return err
+		}
+		a, err := rules.LookupAttribute(attr)
+		if err != nil {
+			return invalid("%v", err)
+		}
+		opts := rules.Options()
+		opts.Skills = append(opts.Skills, ryf.Skill{Name: name, Attr: a})
+		if _, err := ryf.New(opts); err != nil {
+			return invalid("%v", err)
+		}
+		d.add(events.KindCampaign, campaign, "skill", events.TypeSkillDefined, events.SkillDefined{Name: name, Attribute: string(a)})
+		return nil
+	})
+}

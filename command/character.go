@@ -1,0 +1,118 @@
+package command
+
+import (
+	"context"
+	"strings"
+
+	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/projections"
+	"github.com/campaign-journal/journal/rules/ryf"
+)
+
+// CreateCharacter is the request to create a RyF or Galaxia character.
+type CreateCharacter struct {
+	ID             string   `json:"id"`
+	Name           string   `json:"name,omitempty"`
+	Player         string   `json:"player"`
+	NPC            bool     `json:"npc,omitempty"`
+	Occupation     string   `json:"occupation,omitempty"`
+	Attributes     string   `json:"attributes"` // "F=8,R=7,D=9,I=8,P=8"
+	Skills         string   `json:"skills"`     // "Pelea=5,Sigilo=3"
+	Specialization string   `json:"specialization,omitempty"`
+	Weapons        []string `json:"weapons,omitempty"`
+}
+
+// CreateCharacter validates a character against the campaign's rules (every
+// violation reported at once) and records it at full HP.
+func (j *Journal) CreateCharacter(ctx context.Context, campaign string, req CreateCharacter) (Result, error) {
+	if err := events.ValidID(req.ID); err != nil {
+		return Result{}, invalid("character id %q: %v", req.ID, err)
+	}
+	if req.Name == "" {
+		req.Name = req.ID
+	}
+	if strings.TrimSpace(req.Player) == "" && !req.NPC {
+		return Result{}, invalid("a player character needs --player NAME")
+	}
+	return j.execute(ctx, campaign, func(d *draft) error {
+		if err := requireCampaign(d.campaign); err != nil {
+			return err
+		}
+		if d.campaign.Characters[req.ID] != nil {
+			return invalid("character %s already exists", req.ID)
+		}
+		if d.campaign.System == SystemTOR {
+			return invalid("campaign %s plays tor: create its characters with 'journal tor character create'", campaign)
+		}
+		rules, err := ryfRules(d.campaign)
+		if err != nil {
+			return err
+		}
+		attrs, err := rules.ParseAttributes(req.Attributes)
+		if err != nil {
+			return invalid("--attrs: %v", err)
+		}
+		skills, err := rules.ParseSkills(req.Skills)
+		if err != nil {
+			return invalid("--skills: %v", err)
+		}
+		spec := ""
+		if req.Specialization != "" {
+			sk, err := rules.LookupSkill(req.Specialization)
+			if err != nil {
+				return invalid("--spec: %v", err)
+			}
+			spec = sk.Name
+		}
+		ch := ryf.Character{Attributes: attrs, Skills: skills, Specialization: spec, NPC: req.NPC}
+		if err := rules.ValidateCharacter(ch); err != nil {
+			return invalid("%v", err)
+		}
+		var weapons []string
+		for _, name := range req.Weapons {
+			w, err := rules.LookupWeapon(name)
+			if err != nil {
+				return invalid("--weapons: %v", err)
+			}
+			weapons = append(weapons, w.Name)
+		}
+		data := events.CharacterCreated{
+			Name: req.Name, Player: req.Player, NPC: req.NPC, Occupation: req.Occupation,
+			Attributes: map[string]int{}, Skills: skills, Specialization: spec, Weapons: weapons, MaxHP: ch.MaxHP(),
+		}
+		for a, v := range attrs {
+			data.Attributes[string(a)] = v
+		}
+		d.add(events.KindCharacter, req.ID, "created", events.TypeCharacterCreated, data)
+		return nil
+	})
+}
+
+// character returns a character of the campaign or a clear error.
+func character(c *projections.Campaign, id string) (*projections.Sheet, error) {
+	ch := c.Characters[id]
+	if ch == nil {
+		if len(c.Roster) == 0 {
+			return nil, notFound("no character %q in campaign %s (it has none yet)", id, c.ID)
+		}
+		return nil, notFound("no character %q in campaign %s (characters: %s)", id, c.ID, strings.Join(c.Roster, ", "))
+	}
+	return ch, nil
+}
+
+// ryfCharacter is what the rules need of a sheet.
+func ryfCharacter(s *projections.Sheet) ryf.Character {
+	attrs := make(map[ryf.Attr]int, len(s.Attributes))
+	for a, v := range s.Attributes {
+		attrs[ryf.Attr(a)] = v
+	}
+	return ryf.Character{Attributes: attrs, Skills: s.Skills, Specialization: s.Specialization, NPC: s.NPC}
+}
+
+// canAct refuses a roll for a character who cannot act.
+func canAct(s *projections.Sheet) error {
+	if !ryf.Status(s.Status).CanAct() {
+		return invalid("%s is %s and cannot act or roll", s.Name, s.Status)
+	}
+	return nil
+}

@@ -1,0 +1,270 @@
+package command
+
+import (
+	"context"
+	"slices"
+	"strings"
+
+	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/projections"
+	"github.com/campaign-journal/journal/rolls"
+	"github.com/campaign-journal/journal/rules/ryf"
+)
+
+// StartCombat rolls initiative for every participant and records the order
+// (highest first; ties by Destreza, then Percepción, then roll order).
+func (j *Journal) StartCombat(ctx context.Context, campaign string, participants []string, entropy string) (Result, error) {
+	return j.execute(ctx, campaign, func(d *draft) error {
+		rules, err := ryfRules(d.campaign)
+		if err != nil {
+			return err
+		}
+		if d.campaign.Combat != nil {
+			return invalid("a combat is already in progress (round %d): end it first", d.campaign.Combat.Round)
+		}
+		if len(participants) < 2 {
+			return invalid("a combat needs at least two participants")
+		}
+		var inits []ryf.Initiative
+		ids := map[string]string{}
+		for _, id := range participants {
+			ch, err := character(d.campaign, id)
+			if err != nil {
+				return err
+			}
+			if _, dup := ids[id]; dup {
+				return invalid("%s is named twice", id)
+			}
+			if err := canAct(ch); err != nil {
+				return err
+			}
+			check, err := rules.InitiativeCheck(ryfCharacter(ch))
+			if err != nil {
+				return invalidOr(err)
+			}
+			if err := applyLevel(&check, ch, false, false); err != nil {
+				return err
+			}
+			res, err := d.roll1o3d10(id, check, entropy, nil)
+			if err != nil {
+				return err
+			}
+			ids[id] = d.evs[len(d.evs)-1].ID
+			inits = append(inits, ryf.Initiative{ID: id, Total: res.Total,
+				Destreza: ch.Attributes[string(ryf.Destreza)], Percepcion: ch.Attributes[string(ryf.Percepcion)]})
+		}
+		var order []string
+		for _, in := range ryf.OrderInitiative(inits) {
+			order = append(order, in.ID)
+		}
+		d.add(events.KindCampaign, campaign, "combat", events.TypeCombatStarted, events.CombatStarted{Order: order, Initiative: ids})
+		return nil
+	})
+}
+
+// NextRound starts the next round of the combat in progress.
+func (j *Journal) NextRound(ctx context.Context, campaign string) (Result, error) {
+	return j.execute(ctx, campaign, func(d *draft) error {
+		if err := requireCampaign(d.campaign); err != nil {
+			return err
+		}
+		cb := d.campaign.Combat
+		if cb == nil {
+			return invalid("no combat in progress")
+		}
+		d.add(events.KindCampaign, campaign, "combat", events.TypeCombatRound, events.CombatRound{Round: cb.Round + 1})
+		return nil
+	})
+}
+
+// EndCombat ends the combat in progress.
+func (j *Journal) EndCombat(ctx context.Context, campaign string) (Result, error) {
+	return j.execute(ctx, campaign, func(d *draft) error {
+		if err := requireCampaign(d.campaign); err != nil {
+			return err
+		}
+		if d.campaign.Combat == nil {
+			return invalid("no combat in progress")
+		}
+		d.add(events.KindCampaign, campaign, "combat", events.TypeCombatEnded, events.CombatEnded{})
+		return nil
+	})
+}
+
+// AttackRequest is a melee or ranged attack in the combat in progress.
+type AttackRequest struct {
+	Attacker string `json:"attacker"`
+	Target   string `json:"target"`
+	// Weapon is the weapon used; empty: the attacker's first weapon, or fists.
+	Weapon string `json:"weapon,omitempty"`
+	// Range is the band of a ranged attack (corta, media, larga), or Distance in metres.
+	Range          string `json:"range,omitempty"`
+	Distance       int    `json:"distance,omitempty"`
+	Cover          bool   `json:"cover,omitempty"`
+	Modifier       int    `json:"modifier,omitempty"`
+	Token          bool   `json:"token,omitempty"`
+	Specialization bool   `json:"specialization,omitempty"`
+	Entropy        string `json:"entropy,omitempty"`
+}
+
+// nextToAct is the first combatant in initiative order who can act and has
+// not attacked this round, or "" when the round is over.
+func nextToAct(c *projections.Campaign) string {
+	for _, id := range c.Combat.Order {
+		ch := c.Characters[id]
+		if ch != nil && !c.Combat.Attacked[id] && ryf.Status(ch.Status).CanAct() {
+			return id
+		}
+	}
+	return ""
+}
+
+// Attack rolls an attack in turn order; on a hit it rolls the damage (doubled
+// on a critical) and applies it to the target, all in one atomic append.
+func (j *Journal) Attack(ctx context.Context, campaign string, req AttackRequest) (Result, error) {
+	return j.execute(ctx, campaign, func(d *draft) error {
+		rules, err := ryfRules(d.campaign)
+		if err != nil {
+			return err
+		}
+		cb := d.campaign.Combat
+		if cb == nil {
+			return invalid("no combat in progress: start one with 'journal combat start CHAR...'")
+		}
+		attacker, err := character(d.campaign, req.Attacker)
+		if err != nil {
+			return err
+		}
+		target, err := character(d.campaign, req.Target)
+		if err != nil {
+			return err
+		}
+		if req.Attacker == req.Target {
+			return invalid("%s cannot attack itself", attacker.Name)
+		}
+		for _, id := range []string{req.Attacker, req.Target} {
+			if !slices.Contains(cb.Order, id) {
+				return invalid("%s is not in this combat (order: %s)", id, strings.Join(cb.Order, ", "))
+			}
+		}
+		if err := canAct(attacker); err != nil {
+			return err
+		}
+		if cb.Attacked[req.Attacker] {
+			return invalid("%s has already attacked in round %d: one attack per round", attacker.Name, cb.Round)
+		}
+		if next := nextToAct(d.campaign); next != req.Attacker {
+			return invalid("it is %s's turn in round %d, not %s's (initiative order: %s)", next, cb.Round, req.Attacker, strings.Join(cb.Order, ", "))
+		}
+		weapon, err := chooseWeapon(rules, attacker, req.Weapon)
+		if err != nil {
+			return err
+		}
+		rc := ryfCharacter(attacker)
+		var check ryf.Check
+		var band ryf.Band
+		if weapon.Ranged() {
+			if band, err = rangeBand(weapon, req.Range, req.Distance); err != nil {
+				return err
+			}
+			if weapon.Magazine > 0 {
+				if _, err := weapon.Fire(weapon.Magazine - attacker.ShotsFired[weapon.Name]); err != nil {
+					return invalid("%s's %s: %v: reload it with 'journal reload %s'", attacker.Name, weapon.Name, err, attacker.ID)
+				}
+			}
+			check, err = rules.RangedCheck(rc, weapon, band, req.Cover)
+		} else {
+			if req.Range != "" || req.Distance != 0 || req.Cover {
+				return invalid("%s is a melee weapon: --range and --cover are for ranged attacks", weapon.Name)
+			}
+			defense := rules.Defense(ryfCharacter(target), wieldsMelee(rules, target))
+			check, err = rules.MeleeCheck(rc, weapon, defense)
+		}
+		if err != nil {
+			return invalidOr(err)
+		}
+		check.Modifier = req.Modifier
+		if err := applyLevel(&check, attacker, req.Token, req.Specialization); err != nil {
+			return err
+		}
+		res, err := d.roll1o3d10(attacker.ID, check, req.Entropy, func(e *events.RollMade) {
+			e.Target, e.Range, e.Cover = target.ID, string(band), req.Cover
+		})
+		if err != nil {
+			return err
+		}
+		attackID := d.evs[len(d.evs)-1].ID
+		hit := res.Success // success excludes natural 1 and fumble
+		out := events.AttackResolved{Attacker: attacker.ID, Target: target.ID, AttackRoll: attackID,
+			Against: *check.Difficulty, Total: res.Total, Hit: hit, Critical: hit && res.Critical}
+		if hit {
+			stream, nonce, err := d.stream(req.Entropy)
+			if err != nil {
+				return err
+			}
+			dmg, err := ryf.RollDamage(weapon.Damage, res.Critical, stream)
+			if err != nil {
+				return invalidOr(err)
+			}
+			e := rolls.FromDamage(d.campaign.System, dmg)
+			e.Character, e.Nonce, e.Entropy, e.Weapon, e.Target = attacker.ID, nonce, req.Entropy, weapon.Name, target.ID
+			out.DamageRoll = d.add(events.KindCharacter, attacker.ID, "roll", events.TypeRollMade, e)
+			out.Damage = dmg.Total
+			if dmg.Total > 0 {
+				d.add(events.KindCharacter, target.ID, "damage", events.TypeDamageTaken,
+					events.DamageTaken{Character: target.ID, Amount: dmg.Total, Source: attacker.ID})
+			}
+		}
+		d.add(events.KindCharacter, attacker.ID, "attack", events.TypeAttackResolved, out)
+		return nil
+	})
+}
+
+// chooseWeapon finds the named weapon, or the character's first one, or fists.
+func chooseWeapon(rules *ryf.Rules, ch *projections.Sheet, name string) (ryf.Weapon, error) {
+	if name == "" {
+		if len(ch.Weapons) == 0 {
+			return ryf.Unarmed(), nil
+		}
+		name = ch.Weapons[0]
+	}
+	if w, err := rules.LookupWeapon(name); err == nil {
+		return w, nil
+	}
+	if u := ryf.Unarmed(); strings.EqualFold(name, u.Name) || strings.EqualFold(name, "pelea") {
+		return u, nil
+	}
+	_, err := rules.LookupWeapon(name)
+	return ryf.Weapon{}, invalid("--weapon: %v", err)
+}
+
+// wieldsMelee reports whether a defender wields a melee weapon (its first
+// weapon is a melee one), which makes Armas cuerpo a cuerpo its defense skill.
+func wieldsMelee(rules *ryf.Rules, ch *projections.Sheet) bool {
+	if len(ch.Weapons) == 0 {
+		return false
+	}
+	w, err := rules.LookupWeapon(ch.Weapons[0])
+	return err == nil && !w.Ranged()
+}
+
+// rangeBand resolves the band of a ranged attack from --range or --distance.
+func rangeBand(w ryf.Weapon, name string, metres int) (ryf.Band, error) {
+	switch {
+	case name != "" && metres != 0:
+		return "", invalid("give --range or --distance, not both")
+	case name != "":
+		b, err := ryf.ParseBand(name)
+		if err != nil {
+			return "", invalid("--range: %v", err)
+		}
+		return b, nil
+	case metres > 0:
+		b, err := w.Band(metres)
+		if err != nil {
+			return "", invalid("%s at %d m: %v", w.Name, metres, err)
+		}
+		return b, nil
+	}
+	return "", invalid("a ranged attack with %s needs --range corta|media|larga or --distance METRES", w.Name)
+}

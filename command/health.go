@@ -1,0 +1,127 @@
+package command
+
+import (
+	"context"
+	"slices"
+
+	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/projections"
+	"github.com/campaign-journal/journal/rolls"
+	"github.com/campaign-journal/journal/rules/ryf"
+)
+
+// MaxPoints bounds damage and healing given by hand.
+const MaxPoints = 1000
+
+// Damage applies damage the GM gives by hand (a fall, a trap).
+func (j *Journal) Damage(ctx context.Context, campaign, char string, amount int, source string) (Result, error) {
+	if amount < 1 || amount > MaxPoints {
+		return Result{}, invalid("damage %d: want 1..%d", amount, MaxPoints)
+	}
+	return j.execute(ctx, campaign, func(d *draft) error {
+		if err := requireCampaign(d.campaign); err != nil {
+			return err
+		}
+		ch, err := character(d.campaign, char)
+		if err != nil {
+			return err
+		}
+		if source != "" {
+			if _, err := character(d.campaign, source); err != nil {
+				return err
+			}
+		}
+		d.add(events.KindCharacter, ch.ID, "damage", events.TypeDamageTaken, events.DamageTaken{Character: ch.ID, Amount: amount, Source: source})
+		return nil
+	})
+}
+
+// Heal heals a character by hand, never past max HP; the dead do not heal.
+func (j *Journal) Heal(ctx context.Context, campaign, char string, amount int) (Result, error) {
+	if amount < 1 || amount > MaxPoints {
+		return Result{}, invalid("healing %d: want 1..%d", amount, MaxPoints)
+	}
+	return j.execute(ctx, campaign, func(d *draft) error {
+		if err := requireCampaign(d.campaign); err != nil {
+			return err
+		}
+		ch, err := character(d.campaign, char)
+		if err != nil {
+			return err
+		}
+		n, err := ryf.Heal(ch.HP, ch.MaxHP, amount)
+		if err != nil {
+			return invalid("%s: %v", ch.Name, err)
+		}
+		if n == 0 {
+			return invalid("%s is already at full health (%d HP)", ch.Name, ch.MaxHP)
+		}
+		d.add(events.KindCharacter, ch.ID, "healed", events.TypeHealed, events.Healed{Character: ch.ID, Amount: n, Reason: "gm"})
+		return nil
+	})
+}
+
+// Rest is a night's sleep for every character: 1 HP (2 in comfort) and a new day.
+func (j *Journal) Rest(ctx context.Context, campaign string, comfort bool) (Result, error) {
+	return j.execute(ctx, campaign, func(d *draft) error {
+		if err := requireCampaign(d.campaign); err != nil {
+			return err
+		}
+		if d.campaign.Combat != nil {
+			return invalid("nobody sleeps in the middle of a combat: end it first")
+		}
+		reason := "rest"
+		if comfort {
+			reason = "comfort"
+		}
+		for _, id := range d.campaign.Roster {
+			ch := d.campaign.Characters[id]
+			if n := ryf.RestHealing(ch.HP, ch.MaxHP, comfort); n > 0 {
+				d.add(events.KindCharacter, id, "healed", events.TypeHealed, events.Healed{Character: id, Amount: n, Reason: reason})
+			}
+		}
+		d.add(events.KindCampaign, campaign, "day", events.TypeDayStarted, events.DayStarted{Reason: reason})
+		return nil
+	})
+}
+
+// HealAfterCombat rolls the once-per-combat 1d6 healing after the last
+// combat, capped by the damage taken in it and by max HP.
+func (j *Journal) HealAfterCombat(ctx context.Context, campaign, char, entropy string) (Result, error) {
+	return j.execute(ctx, campaign, func(d *draft) error {
+		if err := requireCampaign(d.campaign); err != nil {
+			return err
+		}
+		if d.campaign.Combat != nil {
+			return invalid("the combat is still going on: healing comes after it ends")
+		}
+		cb := d.campaign.HealingCombat()
+		if cb == nil {
+			return invalid("there has been no combat to heal after")
+		}
+		ch, err := character(d.campaign, char)
+		if err != nil {
+			return err
+		}
+		if !slices.Contains(cb.Order, ch.ID) {
+			return invalid("%s was not in the last combat", ch.Name)
+		}
+		if cb.HealedAfter[ch.ID] {
+			return invalid("%s has already healed after the last combat (once per combat)", ch.Name)
+		}
+		stream, nonce, err := d.stream(entropy)
+		if err != nil {
+			return err
+		}
+		h, err := ryf.AfterCombatHealing(ch.HP, ch.MaxHP, cb.DamageTaken[ch.ID], stream)
+		if err != nil {
+			return invalid("%s: %v", ch.Name, err)
+		}
+		e := rolls.FromHeal(d.campaign.System, h)
+		e.Character, e.Nonce, e.Entropy = ch.ID, nonce, entropy
+		d.add(events.KindCharacter, ch.ID, "roll", events.TypeRollMade, e)
+		d.add(events.KindCharacter, ch.ID, "healed", events.TypeHealed,
+			events.Healed{Character: ch.ID, Amount: h.Healed, Reason: projections.HealAfterCombat})
+		return nil
+	})
+}

@@ -1,0 +1,182 @@
+// Package command turns the requests of game masters and players into
+// events: it validates each request against the campaign folded from the
+// stream, rolls dice from the session's committed stream, and appends the
+// resulting events atomically, conditional on the campaign's last sequence.
+//
+// Invariants: a refused request records nothing. Every roll of a session
+// takes the next nonce, with no gaps and no repeats, because every append is
+// conditional on the campaign's last sequence: a writer that raced another
+// gets events.ErrConcurrency, refolds and retries. The session's seed is read
+// only from the secret store and enters an event only when the session ends.
+package command
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/projections"
+	"github.com/campaign-journal/journal/rules/dice"
+)
+
+// Store is what the journal needs from an event store.
+type Store interface {
+	Append(ctx context.Context, expect events.Expect, evs ...events.Event) ([]uint64, error)
+	Read(ctx context.Context, q events.Query, fn func(events.Recorded) error) error
+	PutSecret(ctx context.Context, key string, value []byte) error
+	GetSecret(ctx context.Context, key string) ([]byte, error)
+}
+
+// Errors callers check with errors.Is. Messages name what is wrong.
+var (
+	// ErrInvalid marks a request refused because of its input or the state of play.
+	ErrInvalid = errors.New("invalid request")
+	// ErrNotFound marks a request naming something that does not exist.
+	ErrNotFound = events.ErrNotFound
+)
+
+// invalid returns an error wrapping ErrInvalid with a message.
+func invalid(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", ErrInvalid, fmt.Sprintf(format, args...))
+}
+
+// notFound returns an error wrapping ErrNotFound with a message.
+func notFound(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", ErrNotFound, fmt.Sprintf(format, args...))
+}
+
+// Journal handles commands over a store. It is safe for concurrent use.
+type Journal struct {
+	store Store
+	clock func() time.Time
+	rand  io.Reader
+	ids   events.IDs
+	// Actor is recorded as who issued each event.
+	actor string
+	// retries bounds the attempts of one command under contention.
+	retries int
+}
+
+// Options configure a Journal. Clock, randomness and ids are injected.
+type Options struct {
+	Clock   func() time.Time
+	Rand    io.Reader // source of session seeds (crypto/rand.Reader in production)
+	IDs     events.IDs
+	Actor   string
+	Retries int
+}
+
+// New returns a Journal over store.
+func New(store Store, o Options) *Journal {
+	if o.Retries <= 0 {
+		o.Retries = 50
+	}
+	if o.Actor == "" {
+		o.Actor = "gm"
+	}
+	return &Journal{store: store, clock: o.Clock, rand: o.Rand, ids: o.IDs, actor: o.Actor, retries: o.Retries}
+}
+
+// Result is what a command recorded, and the campaign state after it.
+type Result struct {
+	Events   []events.Recorded     `json:"events"`
+	Campaign *projections.Campaign `json:"-"`
+}
+
+// Load folds campaign id from the store, up to sequence upTo (0: all).
+func (j *Journal) Load(ctx context.Context, id string, upTo uint64) (*projections.Campaign, error) {
+	filter, err := events.CampaignFilter(id)
+	if err != nil {
+		return nil, invalid("campaign %q: %v", id, err)
+	}
+	c := projections.NewCampaign(id)
+	if err := j.store.Read(ctx, events.Query{Subject: filter, To: upTo}, c.Apply); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// draft collects the events a command will append.
+type draft struct {
+	j        *Journal
+	campaign *projections.Campaign
+	now      time.Time
+	evs      []events.Event
+	err      error
+	// key and nonce draw the dice of the open session: each roll takes the
+	// next nonce.
+	key   *dice.Key
+	nonce uint64
+}
+
+// add appends one event to the draft and returns its id.
+func (d *draft) add(kind events.Kind, aggID, name, typ string, data any) string {
+	if d.err != nil {
+		return ""
+	}
+	session := ""
+	if s := d.campaign.OpenSession(); s != nil {
+		session = s.ID
+	}
+	ev, err := events.New(events.Spec{
+		Campaign: d.campaign.ID, Kind: kind, AggregateID: aggID, Name: name, Type: typ,
+		Session: session, Actor: d.j.actor, Data: data,
+	}, d.j.ids, d.now)
+	if err != nil {
+		d.err = err
+		return ""
+	}
+	d.evs = append(d.evs, ev)
+	return ev.ID
+}
+
+// execute runs decide on fresh campaign state and appends what it drafts,
+// conditional on the campaign's last sequence; on a concurrency conflict it
+// refolds and decides again.
+func (j *Journal) execute(ctx context.Context, campaign string, decide func(d *draft) error) (Result, error) {
+	var lastErr error
+	for range j.retries {
+		c, err := j.Load(ctx, campaign, 0)
+		if err != nil {
+			return Result{}, err
+		}
+		d := &draft{j: j, campaign: c, now: j.clock().UTC()}
+		if s := c.OpenSession(); s != nil {
+			if d.key, err = j.sessionKey(ctx, c.ID, s.ID); err != nil {
+				return Result{}, err
+			}
+			d.nonce = s.NextNonce
+		}
+		if err := decide(d); err != nil {
+			return Result{}, err
+		}
+		if d.err != nil {
+			return Result{}, d.err
+		}
+		if len(d.evs) == 0 {
+			return Result{Campaign: c}, nil
+		}
+		filter, _ := events.CampaignFilter(campaign) // valid: Load checked it
+		seqs, err := j.store.Append(ctx, events.ExpectLast(filter, c.LastSeq), d.evs...)
+		if errors.Is(err, events.ErrConcurrency) {
+			lastErr = err
+			continue
+		}
+		if err != nil {
+			return Result{}, err
+		}
+		res := Result{Campaign: c}
+		for i, ev := range d.evs {
+			rec := events.Recorded{Seq: seqs[i], Subject: ev.StreamSubject, Event: ev}
+			if err := c.Apply(rec); err != nil {
+				return Result{}, err
+			}
+			res.Events = append(res.Events, rec)
+		}
+		return res, nil
+	}
+	return Result{}, fmt.Errorf("gave up after %d attempts: %w", j.retries, lastErr)
+}

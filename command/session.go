@@ -1,0 +1,157 @@
+package command
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/rules/dice"
+)
+
+// MaxEntropy is the longest player entropy string, in bytes.
+const MaxEntropy = 64
+
+// secretKey is where a session's seed is kept until it is revealed.
+func secretKey(campaign, session string) (string, error) {
+	return events.SecretKey("seed", campaign, session)
+}
+
+// sessionKey reads the open session's seed from the secret store.
+func (j *Journal) sessionKey(ctx context.Context, campaign, session string) (*dice.Key, error) {
+	seed, err := j.sessionSeed(ctx, campaign, session)
+	if err != nil {
+		return nil, err
+	}
+	return dice.NewKey(seed), nil
+}
+
+func (j *Journal) sessionSeed(ctx context.Context, campaign, session string) (dice.Seed, error) {
+	key, err := secretKey(campaign, session)
+	if err != nil {
+		return dice.Seed{}, err
+	}
+	b, err := j.store.GetSecret(ctx, key)
+	if err != nil {
+		return dice.Seed{}, fmt.Errorf("seed of session %s: %w", session, err)
+	}
+	if len(b) != dice.SeedSize {
+		return dice.Seed{}, fmt.Errorf("seed of session %s: %d bytes, want %d", session, len(b), dice.SeedSize)
+	}
+	return dice.Seed(b), nil
+}
+
+// checkEntropy refuses entropy that could not be typed back by a verifier.
+func checkEntropy(s string) error {
+	if len(s) > MaxEntropy {
+		return invalid("entropy is %d bytes, at most %d", len(s), MaxEntropy)
+	}
+	if !utf8.ValidString(s) {
+		return invalid("entropy is not valid UTF-8")
+	}
+	for _, r := range s {
+		if r == '|' || unicode.IsControl(r) {
+			return invalid("entropy may not contain %q", r)
+		}
+	}
+	return nil
+}
+
+// stream returns the dice stream of the next roll of the open session.
+func (d *draft) stream(entropy string) (*dice.Stream, uint64, error) {
+	if d.key == nil {
+		return nil, 0, invalid("no session in progress: start one with 'journal session start'")
+	}
+	if err := checkEntropy(entropy); err != nil {
+		return nil, 0, err
+	}
+	n := d.nonce
+	d.nonce++
+	s := d.campaign.OpenSession()
+	return d.key.Stream(d.campaign.ID, s.ID, n, entropy), n, nil
+}
+
+// StartSession opens a session: it draws a secret seed, keeps it in the
+// secret store, and records only its commitment. An empty id takes the
+// next "sN".
+func (j *Journal) StartSession(ctx context.Context, campaign, id, title string) (Result, error) {
+	c, err := j.Load(ctx, campaign, 0)
+	if err != nil {
+		return Result{}, err
+	}
+	if err := requireCampaign(c); err != nil {
+		return Result{}, err
+	}
+	if s := c.OpenSession(); s != nil {
+		return Result{}, invalid("session %s is still in progress: end it first", s.ID)
+	}
+	if id == "" {
+		id = fmt.Sprintf("s%d", len(c.Sessions)+1)
+		for c.Session(id) != nil {
+			id += "b"
+		}
+	}
+	if err := events.ValidID(id); err != nil {
+		return Result{}, invalid("session id %q: %v", id, err)
+	}
+	if c.Session(id) != nil {
+		return Result{}, invalid("session %s already exists", id)
+	}
+	seed, err := dice.NewSeed(j.rand)
+	if err != nil {
+		return Result{}, err
+	}
+	key, err := secretKey(campaign, id)
+	if err != nil {
+		return Result{}, err
+	}
+	if err := j.store.PutSecret(ctx, key, seed[:]); err != nil {
+		if errors.Is(err, events.ErrExists) {
+			return Result{}, invalid("session %s was started elsewhere at the same time", id)
+		}
+		return Result{}, err
+	}
+	return j.execute(ctx, campaign, func(d *draft) error {
+		if s := d.campaign.OpenSession(); s != nil {
+			return invalid("session %s is still in progress: end it first", s.ID)
+		}
+		if d.campaign.Session(id) != nil {
+			return invalid("session %s already exists", id)
+		}
+		ev, err := events.New(events.Spec{
+			Campaign: campaign, Kind: events.KindSession, AggregateID: id, Name: "started",
+			Type: events.TypeSessionStarted, Session: id, Actor: j.actor,
+			Data: events.SessionStarted{Title: title, Algorithm: dice.Algorithm, Commitment: seed.Commitment()},
+		}, j.ids, d.now)
+		if err != nil {
+			return err
+		}
+		d.evs = append(d.evs, ev)
+		return nil
+	})
+}
+
+// EndSession closes the open session and reveals its seed.
+func (j *Journal) EndSession(ctx context.Context, campaign string) (Result, error) {
+	return j.execute(ctx, campaign, func(d *draft) error {
+		if err := requireCampaign(d.campaign); err != nil {
+			return err
+		}
+		s := d.campaign.OpenSession()
+		if s == nil {
+			return invalid("no session in progress")
+		}
+		seed, err := j.sessionSeed(ctx, campaign, s.ID)
+		if err != nil {
+			return err
+		}
+		if !seed.Matches(s.Commitment) {
+			return fmt.Errorf("seed of session %s does not match its commitment: the secret store was altered", s.ID)
+		}
+		d.add(events.KindSession, s.ID, "ended", events.TypeSessionEnded,
+			events.SessionEnded{Seed: seed.String(), Rolls: int(s.NextNonce)})
+		return nil
+	})
+}

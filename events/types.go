@@ -1,0 +1,282 @@
+package events
+
+// Event types. A type names a past-tense fact and a schema version; its
+// meaning never changes. A new shape is a new version, and old versions stay
+// readable forever. The data struct registered for each type in dataFor is
+// the codec's whitelist: an event of any other type is refused.
+const (
+	TypeCampaignCreated  = "journal.campaign.created.v1"
+	TypeWeaponDefined    = "journal.weapon.defined.v1"
+	TypeSkillDefined     = "journal.skill.defined.v1"
+	TypeCharacterCreated = "journal.character.created.v1"
+	TypeSessionStarted   = "journal.session.started.v1"
+	TypeSessionEnded     = "journal.session.ended.v1"
+	TypeRollMade         = "journal.roll.made.v1"
+	TypeContestResolved  = "journal.contest.resolved.v1"
+	TypeCombatStarted    = "journal.combat.started.v1"
+	TypeCombatRound      = "journal.combat.round.v1"
+	TypeCombatEnded      = "journal.combat.ended.v1"
+	TypeAttackResolved   = "journal.attack.resolved.v1"
+	TypeDamageTaken      = "journal.damage.taken.v1"
+	TypeHealed           = "journal.healed.v1"
+	TypeXPGranted        = "journal.xp.granted.v1"
+	TypeSkillRaised      = "journal.skill.raised.v1"
+	TypeTokenReturned    = "journal.token.returned.v1"
+	TypeWeaponReloaded   = "journal.weapon.reloaded.v1"
+	TypeDayStarted       = "journal.day.started.v1"
+	TypeEventVoided      = "journal.event.voided.v1"
+)
+
+// CampaignCreated opens a campaign. Its options fix the rules for its life.
+type CampaignCreated struct {
+	Name        string `json:"name"`
+	System      string `json:"system"`
+	Carisma     bool   `json:"carisma,omitempty"`
+	HardDefense bool   `json:"hard_defense,omitempty"`
+	// AttrBudget is a lower attribute budget for player characters (0: the rules' default).
+	AttrBudget int `json:"attr_budget,omitempty"`
+}
+
+// WeaponDefined adds a weapon to the campaign's catalogue (or redefines one
+// from the rule texts).
+type WeaponDefined struct {
+	Name      string `json:"name"`
+	Skill     string `json:"skill"`
+	Damage    string `json:"damage"`
+	Precision int    `json:"precision"`
+	Ranged    bool   `json:"ranged,omitempty"`
+	Short     int    `json:"short_m,omitempty"`
+	Medium    int    `json:"medium_m,omitempty"`
+	Long      int    `json:"long_m,omitempty"`
+	Magazine  int    `json:"magazine,omitempty"`
+}
+
+// SkillDefined adds a campaign skill with its default attribute.
+type SkillDefined struct {
+	Name      string `json:"name"`
+	Attribute string `json:"attribute"`
+}
+
+// CharacterCreated records a RyF or Galaxia character as validated at creation.
+type CharacterCreated struct {
+	Name           string         `json:"name"`
+	Player         string         `json:"player"`
+	NPC            bool           `json:"npc,omitempty"`
+	Occupation     string         `json:"occupation,omitempty"`
+	Attributes     map[string]int `json:"attributes"`
+	Skills         map[string]int `json:"skills"`
+	Specialization string         `json:"specialization,omitempty"`
+	Weapons        []string       `json:"weapons,omitempty"`
+	MaxHP          int            `json:"max_hp"`
+}
+
+// SessionStarted opens a session and commits to its secret seed:
+// Commitment = hex(SHA-256(seed)). The seed itself is never in this event.
+type SessionStarted struct {
+	Title      string `json:"title,omitempty"`
+	Algorithm  string `json:"algorithm"`
+	Commitment string `json:"commitment"`
+}
+
+// SessionEnded closes a session and reveals its seed (lower-case hex).
+type SessionEnded struct {
+	Seed  string `json:"seed"`
+	Rolls int    `json:"rolls"`
+}
+
+// RollMade is one roll of dice, with every input and every face in draw
+// order. Faces are the record: replay re-derives them from the session's
+// seed, Nonce and Entropy, and recomputes Total and Outcome from the rules.
+type RollMade struct {
+	System    string `json:"system"`
+	Kind      string `json:"kind"` // skill, attribute, initiative, melee, ranged, damage, heal (RyF); skill (TOR)
+	Character string `json:"character"`
+	Skill     string `json:"skill,omitempty"`
+	Attribute string `json:"attribute,omitempty"`
+	// Inputs of a 1o3d10 roll. Attribute2 is Percepción in initiative rolls.
+	AttributeValue  int      `json:"attribute_value,omitempty"`
+	Attribute2      string   `json:"attribute2,omitempty"`
+	Attribute2Value int      `json:"attribute2_value,omitempty"`
+	Rank            int      `json:"rank,omitempty"`
+	Modifier        int      `json:"modifier,omitempty"`
+	Precision       int      `json:"precision,omitempty"`
+	Base            int      `json:"base,omitempty"`
+	Level           string   `json:"level,omitempty"`
+	LevelReasons    []string `json:"level_reasons,omitempty"`
+	// Difficulty is what the total had to reach (difficulty, Defense or
+	// range difficulty); nil when the roll had none.
+	Difficulty     *int   `json:"difficulty,omitempty"`
+	DifficultyName string `json:"difficulty_name,omitempty"`
+	Cover          bool   `json:"cover,omitempty"`
+	Token          bool   `json:"token,omitempty"`
+	TokenReturned  bool   `json:"token_returned,omitempty"`
+	Specialization bool   `json:"specialization,omitempty"`
+	Incapacitated  bool   `json:"incapacitated,omitempty"`
+	Weapon         string `json:"weapon,omitempty"`
+	Target         string `json:"target,omitempty"`
+	Range          string `json:"range,omitempty"`
+	// Dice: Dice says what was drawn ("1o3d10", "2d6", "1d6-2", "d12+3d6").
+	Dice    string `json:"dice"`
+	Nonce   uint64 `json:"nonce"`
+	Entropy string `json:"entropy"`
+	Faces   []int  `json:"faces"`
+	Kept    []int  `json:"kept,omitempty"`
+	DiePart int    `json:"die_part,omitempty"`
+	Total   int    `json:"total"`
+	Outcome string `json:"outcome"`
+	// Critical doubles damage in combat.
+	Critical bool `json:"critical,omitempty"`
+	Fumble   bool `json:"fumble,omitempty"`
+	Natural1 bool `json:"natural1,omitempty"`
+	Exploded bool `json:"exploded,omitempty"`
+	// TOR fields.
+	TN       int    `json:"tn,omitempty"`
+	Feat     int    `json:"feat,omitempty"`
+	Eye      bool   `json:"eye,omitempty"`
+	Rune     bool   `json:"rune,omitempty"`
+	Quality  string `json:"quality,omitempty"`
+	Favoured bool   `json:"favoured,omitempty"`
+	Trait    string `json:"trait,omitempty"`
+}
+
+// ContestResolved names the two rolls of an opposed roll and the winner
+// (empty on a tie). Rematch links a re-roll to the tied contest.
+type ContestResolved struct {
+	RollA   string `json:"roll_a"`
+	RollB   string `json:"roll_b"`
+	A       string `json:"a"`
+	B       string `json:"b"`
+	Winner  string `json:"winner,omitempty"`
+	Tie     bool   `json:"tie,omitempty"`
+	Reason  string `json:"reason"`
+	Rematch string `json:"rematch,omitempty"`
+}
+
+// CombatStarted opens a combat with its initiative order (first acts first);
+// Initiative names each participant's initiative roll event.
+type CombatStarted struct {
+	Order      []string          `json:"order"`
+	Initiative map[string]string `json:"initiative"`
+}
+
+// CombatRound starts a new round: everyone may attack once again.
+type CombatRound struct {
+	Round int `json:"round"`
+}
+
+// CombatEnded closes the combat.
+type CombatEnded struct{}
+
+// AttackResolved links an attack roll, its target number and its damage roll.
+type AttackResolved struct {
+	Attacker   string `json:"attacker"`
+	Target     string `json:"target"`
+	AttackRoll string `json:"attack_roll"`
+	DamageRoll string `json:"damage_roll,omitempty"`
+	Against    int    `json:"against"` // Defense or range difficulty
+	Total      int    `json:"total"`   // the attack roll's total
+	Hit        bool   `json:"hit"`
+	Critical   bool   `json:"critical,omitempty"`
+	Damage     int    `json:"damage"`
+}
+
+// DamageTaken lowers a character's HP. Source is who dealt it (empty: the GM).
+type DamageTaken struct {
+	Character string `json:"character"`
+	Amount    int    `json:"amount"`
+	Source    string `json:"source,omitempty"`
+}
+
+// Healed raises a character's HP, capped by the rules when it was recorded.
+type Healed struct {
+	Character string `json:"character"`
+	Amount    int    `json:"amount"`
+	Reason    string `json:"reason"` // gm, rest, comfort, after_combat
+}
+
+// XPGranted gives experience points at the end of a session.
+type XPGranted struct {
+	Character string `json:"character"`
+	Amount    int    `json:"amount"`
+}
+
+// SkillRaised spends XP to raise a skill by one rank.
+type SkillRaised struct {
+	Character string `json:"character"`
+	Skill     string `json:"skill"`
+	From      int    `json:"from"`
+	To        int    `json:"to"`
+	Cost      int    `json:"cost"`
+}
+
+// TokenReturned gives the token back from the GM to the player: the
+// character's next roll is one level lower.
+type TokenReturned struct {
+	Character string `json:"character"`
+}
+
+// WeaponReloaded refills a character's magazine.
+type WeaponReloaded struct {
+	Character string `json:"character"`
+	Weapon    string `json:"weapon"`
+}
+
+// DayStarted starts a new in-game day: specializations may be used again.
+type DayStarted struct {
+	Reason string `json:"reason"` // rest, gm
+}
+
+// EventVoided is a correction that names the voided event; the voided event
+// stays in the stream and projections ignore it.
+type EventVoided struct {
+	EventID string `json:"event_id"`
+	Reason  string `json:"reason"`
+}
+
+// dataFor returns a pointer to a fresh value of the data type registered for
+// eventType, or false for an unknown type.
+func dataFor(eventType string) (any, bool) {
+	switch eventType {
+	case TypeCampaignCreated:
+		return new(CampaignCreated), true
+	case TypeWeaponDefined:
+		return new(WeaponDefined), true
+	case TypeSkillDefined:
+		return new(SkillDefined), true
+	case TypeCharacterCreated:
+		return new(CharacterCreated), true
+	case TypeSessionStarted:
+		return new(SessionStarted), true
+	case TypeSessionEnded:
+		return new(SessionEnded), true
+	case TypeRollMade:
+		return new(RollMade), true
+	case TypeContestResolved:
+		return new(ContestResolved), true
+	case TypeCombatStarted:
+		return new(CombatStarted), true
+	case TypeCombatRound:
+		return new(CombatRound), true
+	case TypeCombatEnded:
+		return new(CombatEnded), true
+	case TypeAttackResolved:
+		return new(AttackResolved), true
+	case TypeDamageTaken:
+		return new(DamageTaken), true
+	case TypeHealed:
+		return new(Healed), true
+	case TypeXPGranted:
+		return new(XPGranted), true
+	case TypeSkillRaised:
+		return new(SkillRaised), true
+	case TypeTokenReturned:
+		return new(TokenReturned), true
+	case TypeWeaponReloaded:
+		return new(WeaponReloaded), true
+	case TypeDayStarted:
+		return new(DayStarted), true
+	case TypeEventVoided:
+		return new(EventVoided), true
+	}
+	return nil, false
+}

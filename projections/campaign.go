@@ -1,0 +1,269 @@
+// Package projections folds the journal's events into the state people read:
+// campaigns, character sheets, combats, sessions and transcripts.
+//
+// Invariants: a projection is a pure function of the events folded into it,
+// in stream order; nothing else writes state. Folding the same events always
+// yields the same state, so any state can be rebuilt as of any sequence
+// (time travel), and a checkpointed state equals a full refold. Apply never
+// performs I/O and never reads a clock.
+package projections
+
+import (
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/campaign-journal/journal/events"
+)
+
+// Campaign is the state of one campaign: its rules, catalogue, characters,
+// sessions and the combat in progress.
+type Campaign struct {
+	ID          string    `json:"id"`
+	Name        string    `json:"name"`
+	System      string    `json:"system"`
+	Carisma     bool      `json:"carisma,omitempty"`
+	HardDefense bool      `json:"hard_defense,omitempty"`
+	AttrBudget  int       `json:"attr_budget,omitempty"`
+	Created     time.Time `json:"created"`
+
+	Weapons []events.WeaponDefined `json:"weapons,omitempty"`
+	Skills  []events.SkillDefined  `json:"skills,omitempty"`
+
+	Characters map[string]*Sheet `json:"characters"`
+	// Roster lists character ids in creation order.
+	Roster []string `json:"roster"`
+
+	Sessions []*Session `json:"sessions"`
+	// Combat is the combat in progress, nil when there is none.
+	Combat *Combat `json:"combat,omitempty"`
+	// LastCombat keeps the most recent ended combat, for healing after it.
+	LastCombat *Combat `json:"last_combat,omitempty"`
+
+	// Day counts in-game days (new day by rest or by the GM).
+	Day int `json:"day"`
+
+	// LastSeq is the stream sequence of the last event folded; Events counts them.
+	LastSeq uint64    `json:"last_seq"`
+	Events  int       `json:"events"`
+	Updated time.Time `json:"updated"`
+}
+
+// Session is one session of play and its committed randomness.
+type Session struct {
+	ID         string    `json:"id"`
+	Title      string    `json:"title,omitempty"`
+	Commitment string    `json:"commitment"`
+	Algorithm  string    `json:"algorithm"`
+	Started    time.Time `json:"started"`
+	StartSeq   uint64    `json:"start_seq"`
+	Ended      bool      `json:"ended"`
+	EndedAt    time.Time `json:"ended_at,omitempty"`
+	// Seed is the revealed seed (lower-case hex), empty until the session ends.
+	Seed string `json:"seed,omitempty"`
+	// NextNonce is the nonce the next roll of the session takes.
+	NextNonce uint64 `json:"next_nonce"`
+	// XPGranted marks the characters granted XP in this session.
+	XPGranted map[string]int `json:"xp_granted,omitempty"`
+}
+
+// Combat is a combat in progress: initiative order, round and attacks.
+type Combat struct {
+	StartSeq   uint64         `json:"start_seq"`
+	Order      []string       `json:"order"`
+	Initiative map[string]int `json:"initiative"`
+	Round      int            `json:"round"`
+	// Attacked marks who has attacked in the current round.
+	Attacked map[string]bool `json:"attacked"`
+	// DamageTaken is the damage each combatant took in this combat.
+	DamageTaken map[string]int `json:"damage_taken"`
+	// HealedAfter marks who has had the after-combat healing.
+	HealedAfter map[string]bool `json:"healed_after,omitempty"`
+	Ended       bool            `json:"ended"`
+}
+
+// NewCampaign returns the empty state of campaign id, before any event.
+func NewCampaign(id string) *Campaign {
+	return &Campaign{ID: id, Characters: map[string]*Sheet{}}
+}
+
+// OpenSession returns the session in progress, or nil.
+func (c *Campaign) OpenSession() *Session {
+	if n := len(c.Sessions); n > 0 && !c.Sessions[n-1].Ended {
+		return c.Sessions[n-1]
+	}
+	return nil
+}
+
+// Session returns the session with the given id, or nil.
+func (c *Campaign) Session(id string) *Session {
+	for _, s := range c.Sessions {
+		if s.ID == id {
+			return s
+		}
+	}
+	return nil
+}
+
+// Weapon returns the campaign's definition of a weapon by exact name.
+func (c *Campaign) Weapon(name string) (events.WeaponDefined, bool) {
+	for i := len(c.Weapons) - 1; i >= 0; i-- {
+		if c.Weapons[i].Name == name {
+			return c.Weapons[i], true
+		}
+	}
+	return events.WeaponDefined{}, false
+}
+
+// Apply folds one recorded event into the campaign. Events of other
+// campaigns are refused; an event whose data cannot be read is an error
+// (the stream only holds events the codec accepted, so this means a bug or
+// tampering, never normal operation).
+func (c *Campaign) Apply(rec events.Recorded) error {
+	ev := rec.Event
+	if ev.Campaign != c.ID {
+		return fmt.Errorf("event %s belongs to campaign %q, not %q", ev.ID, ev.Campaign, c.ID)
+	}
+	data, err := ev.Payload()
+	if err != nil {
+		return fmt.Errorf("event %s: %w", ev.ID, err)
+	}
+	c.apply(rec, data)
+	c.LastSeq = rec.Seq
+	c.Events++
+	c.Updated = ev.Time
+	return nil
+}
+
+func (c *Campaign) apply(rec events.Recorded, data any) {
+	ev := rec.Event
+	switch d := data.(type) {
+	case *events.CampaignCreated:
+		c.Name, c.System = d.Name, d.System
+		c.Carisma, c.HardDefense, c.AttrBudget = d.Carisma, d.HardDefense, d.AttrBudget
+		c.Created = ev.Time
+	case *events.WeaponDefined:
+		c.Weapons = append(c.Weapons, *d)
+	case *events.SkillDefined:
+		c.Skills = append(c.Skills, *d)
+	case *events.CharacterCreated:
+		c.Characters[characterID(ev)] = newSheet(characterID(ev), d, rec.Seq)
+		c.Roster = append(c.Roster, characterID(ev))
+	case *events.SessionStarted:
+		c.Sessions = append(c.Sessions, &Session{
+			ID: ev.Session, Title: d.Title, Commitment: d.Commitment, Algorithm: d.Algorithm,
+			Started: ev.Time, StartSeq: rec.Seq, XPGranted: map[string]int{},
+		})
+	case *events.SessionEnded:
+		if s := c.Session(ev.Session); s != nil {
+			s.Ended, s.EndedAt, s.Seed = true, ev.Time, d.Seed
+		}
+	case *events.RollMade:
+		if s := c.Session(ev.Session); s != nil && d.Nonce >= s.NextNonce {
+			s.NextNonce = d.Nonce + 1
+		}
+		if ch := c.Characters[d.Character]; ch != nil {
+			ch.applyRoll(d)
+		}
+		if c.Combat != nil && (d.Kind == "melee" || d.Kind == "ranged") {
+			c.Combat.Attacked[d.Character] = true
+		}
+	case *events.CombatStarted:
+		c.Combat = &Combat{
+			StartSeq: rec.Seq, Order: append([]string(nil), d.Order...), Round: 1,
+			Initiative: map[string]int{}, Attacked: map[string]bool{},
+			DamageTaken: map[string]int{}, HealedAfter: map[string]bool{},
+		}
+	case *events.CombatRound:
+		if c.Combat != nil {
+			c.Combat.Round = d.Round
+			c.Combat.Attacked = map[string]bool{}
+		}
+	case *events.CombatEnded:
+		if c.Combat != nil {
+			c.Combat.Ended = true
+			c.LastCombat, c.Combat = c.Combat, nil
+		}
+	case *events.AttackResolved:
+		// The attack roll already marked the attacker; damage comes as DamageTaken.
+	case *events.DamageTaken:
+		if ch := c.Characters[d.Character]; ch != nil {
+			ch.takeDamage(d.Amount)
+		}
+		if c.Combat != nil {
+			c.Combat.DamageTaken[d.Character] += d.Amount
+		}
+	case *events.Healed:
+		if ch := c.Characters[d.Character]; ch != nil {
+			ch.heal(d.Amount)
+		}
+		if d.Reason == HealAfterCombat {
+			if cb := c.healingCombat(); cb != nil {
+				cb.HealedAfter[d.Character] = true
+			}
+		}
+	case *events.XPGranted:
+		if ch := c.Characters[d.Character]; ch != nil {
+			ch.XP += d.Amount
+			ch.XPTotal += d.Amount
+		}
+		if s := c.Session(ev.Session); s != nil {
+			s.XPGranted[d.Character] += d.Amount
+		}
+	case *events.SkillRaised:
+		if ch := c.Characters[d.Character]; ch != nil {
+			ch.XP -= d.Cost
+			ch.Skills[d.Skill] = d.To
+		}
+	case *events.TokenReturned:
+		if ch := c.Characters[d.Character]; ch != nil {
+			ch.Token = TokenWithPlayer
+			ch.TokenJustReturned = true
+		}
+	case *events.WeaponReloaded:
+		if ch := c.Characters[d.Character]; ch != nil {
+			delete(ch.ShotsFired, d.Weapon)
+		}
+	case *events.DayStarted:
+		c.Day++
+		for _, ch := range c.Characters {
+			ch.SpecUsedToday = false
+		}
+	case *events.ContestResolved, *events.EventVoided:
+		// Contests are read from the transcript; voids are honoured by Fold.
+	}
+}
+
+// HealAfterCombat is the Healed reason of the once-per-combat healing.
+const HealAfterCombat = "after_combat"
+
+// healingCombat is the combat whose after-combat healing is open: the one
+// in progress, or else the last one ended.
+func (c *Campaign) healingCombat() *Combat {
+	if c.Combat != nil {
+		return c.Combat
+	}
+	return c.LastCombat
+}
+
+// HealingCombat is the combat an after-combat healing refers to (the last
+// ended one), or nil.
+func (c *Campaign) HealingCombat() *Combat { return c.LastCombat }
+
+func characterID(ev events.Event) string {
+	_, id, _ := ev.Aggregate()
+	return id
+}
+
+// Sorted returns the character ids in creation order.
+func (c *Campaign) Sorted() []string { return append([]string(nil), c.Roster...) }
+
+// sortedKeys returns the keys of m in lexical order.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
