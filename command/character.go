@@ -20,6 +20,11 @@ type CreateCharacter struct {
 	Skills         string   `json:"skills"`     // "Pelea=5,Sigilo=3"
 	Specialization string   `json:"specialization,omitempty"`
 	Weapons        []string `json:"weapons,omitempty"`
+	// The One Ring: Hope maximum, culture and traits. Attributes and Skills
+	// then use The One Ring's syntax.
+	MaxHope int      `json:"max_hope,omitempty"`
+	Culture string   `json:"culture,omitempty"`
+	Traits  []string `json:"traits,omitempty"`
 }
 
 // CreateCharacter validates a character against the campaign's rules (every
@@ -42,7 +47,7 @@ func (j *Journal) CreateCharacter(ctx context.Context, campaign string, req Crea
 			return invalid("character %s already exists", req.ID)
 		}
 		if d.campaign.System == SystemTOR {
-			return invalid("campaign %s plays tor: create its characters with 'journal tor character create'", campaign)
+			return d.createTORCharacter(req)
 		}
 		rules, err := ryfRules(d.campaign)
 		if err != nil {

@@ -23,11 +23,22 @@ type RollRequest struct {
 	Token          bool   `json:"token,omitempty"`
 	Specialization bool   `json:"specialization,omitempty"`
 	Entropy        string `json:"entropy,omitempty"`
+	// TN is The One Ring's target number (0: the default 14).
+	TN int `json:"tn,omitempty"`
+	// Trait is a trait of a The One Ring character invoked before the roll.
+	Trait string `json:"trait,omitempty"`
 }
 
-// Roll makes one skill or attribute roll from the session's dice stream.
+// Roll makes one roll from the session's dice stream: a RyF or Galaxia skill
+// or attribute roll, or a The One Ring skill roll, by the campaign's system.
 func (j *Journal) Roll(ctx context.Context, campaign string, req RollRequest) (Result, error) {
 	return j.execute(ctx, campaign, func(d *draft) error {
+		if d.campaign.System == SystemTOR {
+			return d.rollTOR(req)
+		}
+		if req.TN != 0 || req.Trait != "" {
+			return invalid("--tn and --trait are for The One Ring; campaign %s plays %s", d.campaign.ID, orNone(d.campaign.System))
+		}
 		rules, err := ryfRules(d.campaign)
 		if err != nil {
 			return err

@@ -278,5 +278,5 @@ func dataFor(eventType string) (any, bool) {
 	case TypeEventVoided:
 		return new(EventVoided), true
 	}
-	return nil, false
+	return torDataFor(eventType)
 }

@@ -40,6 +40,10 @@ type Campaign struct {
 	// LastCombat keeps the most recent ended combat, for healing after it.
 	LastCombat *Combat `json:"last_combat,omitempty"`
 
+	// TOR is the state of a The One Ring campaign (fellowship, adventure,
+	// characters); nil for other systems.
+	TOR *TORState `json:"tor,omitempty"`
+
 	// Day counts in-game days (new day by rest or by the GM).
 	Day int `json:"day"`
 
@@ -142,6 +146,9 @@ func (c *Campaign) apply(rec events.Recorded, data any) {
 		c.Name, c.System = d.Name, d.System
 		c.Carisma, c.HardDefense, c.AttrBudget = d.Carisma, d.HardDefense, d.AttrBudget
 		c.Created = ev.Time
+		if d.System == "tor" {
+			c.TOR = newTORState()
+		}
 	case *events.WeaponDefined:
 		c.Weapons = append(c.Weapons, *d)
 	case *events.SkillDefined:
@@ -231,6 +238,8 @@ func (c *Campaign) apply(rec events.Recorded, data any) {
 		}
 	case *events.ContestResolved, *events.EventVoided:
 		// Contests are read from the transcript; voids are honoured by Fold.
+	default:
+		c.applyTOR(rec, data)
 	}
 }
 

@@ -139,6 +139,9 @@ func Describe(c *Campaign, ev events.Event, data any) string {
 	case *events.EventVoided:
 		return fmt.Sprintf("Se anula el evento %s: %s.", d.EventID, d.Reason)
 	}
+	if line, ok := describeTOR(c, ev, data); ok {
+		return line
+	}
 	return ev.Type
 }
 

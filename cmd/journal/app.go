@@ -77,6 +77,7 @@ committed, seeded stream that anyone can verify once the session ends.`,
 		a.attackCommand(), a.logCommand(), a.exportCommand())
 	root.AddCommand(a.healthCommands()...)
 	root.AddCommand(a.progressCommands()...)
+	root.AddCommand(a.torCommands()...)
 	var wrap func(c *cobra.Command)
 	wrap = func(c *cobra.Command) {
 		c.Args = wrapArgs(c.Args)

@@ -38,6 +38,8 @@ It records into --data when given, else into a temporary folder.`,
 			switch system {
 			case "ryf", "galaxia":
 				return a.demoRyF(c.Context(), system)
+			case "tor":
+				return a.demoTOR(c.Context())
 			}
 			return fmt.Errorf("demo --system %q: want ryf or galaxia", system)
 		},

@@ -37,6 +37,9 @@ func (a *app) characterCommand() *cobra.Command {
 	f.StringVar(&req.Skills, "skills", "", "skills, e.g. \"Pelea=5,Sigilo=3\"")
 	f.StringVar(&req.Specialization, "spec", "", "the specialization skill")
 	f.StringVar(&weapons, "weapons", "", "weapons carried, first one wielded, e.g. Espada,Revólver")
+	f.IntVar(&req.MaxHope, "hope", 0, "The One Ring: maximum Hope")
+	f.StringVar(&req.Culture, "culture", "", "The One Ring: culture (a hobbit adds to the fellowship pool)")
+	f.StringSliceVar(&req.Traits, "traits", nil, "The One Ring: traits (specialities and distinctive features), comma-separated")
 	var at uint64
 	show := &cobra.Command{
 		Use:   "show CHAR [--at SEQ]",
@@ -46,6 +49,9 @@ func (a *app) characterCommand() *cobra.Command {
 			camp, err := a.load(c, at)
 			if err != nil {
 				return err
+			}
+			if camp.System == "tor" {
+				return a.showTOR(camp, args[0], at)
 			}
 			sheet := camp.Characters[args[0]]
 			if sheet == nil {
@@ -135,6 +141,8 @@ func (a *app) rollCommand() *cobra.Command {
 	f.BoolVar(&req.Token, "token", false, "spend the token: one level higher")
 	f.BoolVar(&req.Specialization, "spec", false, "use the specialization (once per day): keep the highest die")
 	f.StringVar(&req.Entropy, "entropy", "", "the player's own entropy, so not even the GM can know the roll before")
+	f.IntVar(&req.TN, "tn", 0, "The One Ring: target number (default 14)")
+	f.StringVar(&req.Trait, "trait", "", "The One Ring: a trait invoked before the roll")
 	return cmd
 }
 
