@@ -52,7 +52,7 @@ func (j *Journal) RaiseSkill(ctx context.Context, campaign, char, skill string) 
 		from := ch.Skills[sk.Name]
 		to, left, err := ryf.Raise(from, ch.XP)
 		if err != nil {
-			return invalid("%s %s %d: %v (XP %d)", ch.Name, sk.Name, from, err, ch.XP)
+			return invalid("%s cannot raise %s from %d: %v", ch.Name, sk.Name, from, err)
 		}
 		d.add(events.KindCharacter, ch.ID, "raise", events.TypeSkillRaised,
 			events.SkillRaised{Character: ch.ID, Skill: sk.Name, From: from, To: to, Cost: ch.XP - left})

@@ -1,0 +1,29 @@
+package events
+
+import "errors"
+
+// Errors callers check with errors.Is. Every error returned by this package
+// and by the stores wraps one of them (or a context error, or an I/O error
+// from the server).
+var (
+	// ErrConcurrency is returned by an append whose Expect no longer holds:
+	// something was appended to the expected subject filter after the
+	// sequence the writer saw. Nothing was stored; re-read and retry.
+	ErrConcurrency = errors.New("concurrency conflict")
+	// ErrNotFound is returned for a secret, event or aggregate that does not exist.
+	ErrNotFound = errors.New("not found")
+	// ErrExists is returned when a create-only value (a session secret) is
+	// already there. The stored value is left as it was.
+	ErrExists = errors.New("already exists")
+	// ErrInvalidEvent is returned for an event document or envelope the codec
+	// refuses. Every codec refusal wraps it.
+	ErrInvalidEvent = errors.New("invalid event")
+	// ErrUnknownType is returned for an event type with no registered data
+	// struct. It comes wrapped together with ErrInvalidEvent.
+	ErrUnknownType = errors.New("unknown event type")
+	// ErrInvalidID is returned for an identifier that is not a slug
+	// ([a-z0-9_-], 1..64), and for a malformed subject or subject filter.
+	ErrInvalidID = errors.New("invalid id")
+	// ErrDenied is returned when the actor may not do what was asked.
+	ErrDenied = errors.New("permission denied")
+)

@@ -1,0 +1,560 @@
+// Package jetstore is the journal's event store on NATS JetStream: every
+// event is one message of the stream JOURNAL under its subject
+// journal.<campaign>.<kind>.<id>.<event>, and session secrets live in the
+// key-value bucket journal_secrets.
+//
+// Invariants:
+//   - Only documents that pass the codec (events.Prepare: encode, decode) are
+//     published; each message carries Nats-Msg-Id = the event id, so a
+//     retried append is stored once (within the duplicate window, at least
+//     two minutes).
+//   - An append with an Expect carries Nats-Expected-Last-Subject-Sequence and
+//     its -Subject form on its first message; several events go in one atomic
+//     batch (all stored, contiguously, or none).
+//   - The stream denies delete and purge and has no limits: events are never
+//     removed.
+//   - Reads decode every message and return the first failure; nothing is
+//     skipped.
+package jetstore
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/synadia-io/orbit.go/jetstreamext"
+
+	"github.com/campaign-journal/journal/events"
+)
+
+// Names of what Open creates.
+const (
+	StreamName    = "JOURNAL"
+	SecretsBucket = "journal_secrets"
+)
+
+// DefaultDuplicates is the stream's deduplication window unless Options say
+// more; it is also the least allowed.
+const DefaultDuplicates = 2 * time.Minute
+
+// readBatch is how many messages one direct-get request asks for, and
+// readMaxBytes roughly bounds the bytes it returns: the memory of a read.
+const (
+	readBatch    = 256
+	readMaxBytes = 4 << 20
+)
+
+// requestTimeout bounds a server request when the context has no deadline.
+const requestTimeout = 10 * time.Second
+
+// JetStream API error codes the store interprets.
+const (
+	errCodeWrongLastMsgID     jetstream.ErrorCode = 10070
+	errCodeNoMessageFound     jetstream.ErrorCode = 10037
+	errCodeBatchDuplicateMsg  jetstream.ErrorCode = 10201
+	errCodeWrongLastSeq                           = jetstream.JSErrCodeStreamWrongLastSequence         // 10071
+	errCodeWrongLastSeqCommon                     = jetstream.JSErrCodeStreamWrongLastSequenceConstant // 10164, replicated streams
+)
+
+// Options configures Open.
+type Options struct {
+	// Replicas of the stream and the secrets bucket: 0 or 1 for the embedded
+	// server, 3 on a cluster.
+	Replicas int
+	// Duplicates is the deduplication window; 0 means DefaultDuplicates.
+	// Less than DefaultDuplicates is refused.
+	Duplicates time.Duration
+}
+
+// StreamConfig returns the configuration of the JOURNAL stream.
+func StreamConfig(opts Options) jetstream.StreamConfig {
+	if opts.Replicas <= 0 {
+		opts.Replicas = 1
+	}
+	if opts.Duplicates == 0 {
+		opts.Duplicates = DefaultDuplicates
+	}
+	return jetstream.StreamConfig{
+		Name:               StreamName,
+		Description:        "the campaign journal: every fact of play, immutable",
+		Subjects:           []string{events.AllFilter},
+		Retention:          jetstream.LimitsPolicy,
+		MaxConsumers:       -1,
+		MaxMsgs:            -1,
+		MaxBytes:           -1,
+		MaxAge:             0,
+		MaxMsgsPerSubject:  -1,
+		MaxMsgSize:         1 << 20,
+		Discard:            jetstream.DiscardNew,
+		Storage:            jetstream.FileStorage,
+		Replicas:           opts.Replicas,
+		Duplicates:         opts.Duplicates,
+		DenyDelete:         true,
+		DenyPurge:          true,
+		AllowDirect:        true,
+		AllowAtomicPublish: true,
+	}
+}
+
+// Store is the JetStream event store. It holds no context; every call takes one.
+type Store struct {
+	js     jetstream.JetStream
+	nc     *nats.Conn
+	kv     jetstream.KeyValue
+	prefix string // JetStream API prefix, ending in "."
+}
+
+// Open creates or updates the JOURNAL stream and the secrets bucket and
+// returns the store.
+func Open(ctx context.Context, js jetstream.JetStream, opts Options) (*Store, error) {
+	if opts.Duplicates != 0 && opts.Duplicates < DefaultDuplicates {
+		return nil, fmt.Errorf("jetstore: duplicate window %v is less than %v", opts.Duplicates, DefaultDuplicates)
+	}
+	cfg := StreamConfig(opts)
+	if _, err := js.CreateOrUpdateStream(ctx, cfg); err != nil {
+		return nil, fmt.Errorf("jetstore: stream %s: %w", StreamName, err)
+	}
+	kv, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
+		Bucket:      SecretsBucket,
+		Description: "session secrets, written once",
+		History:     1,
+		Storage:     jetstream.FileStorage,
+		Replicas:    cfg.Replicas,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("jetstore: bucket %s: %w", SecretsBucket, err)
+	}
+	return &Store{js: js, nc: js.Conn(), kv: kv, prefix: apiPrefix(js.Options())}, nil
+}
+
+func apiPrefix(o jetstream.JetStreamOptions) string {
+	switch {
+	case o.APIPrefix != "":
+		return strings.TrimSuffix(o.APIPrefix, ".") + "."
+	case o.Domain != "":
+		return "$JS." + o.Domain + ".API."
+	}
+	return jetstream.DefaultAPIPrefix
+}
+
+// withTimeout gives ctx a deadline if it has none.
+func withTimeout(ctx context.Context) (context.Context, context.CancelFunc) {
+	if _, ok := ctx.Deadline(); ok {
+		return ctx, func() {}
+	}
+	return context.WithTimeout(ctx, requestTimeout)
+}
+
+// Append stores evs atomically (see the contract in package events) and
+// returns their stream sequences. A stale expect returns an error wrapping
+// events.ErrConcurrency; events already stored return their original
+// sequences.
+func (s *Store) Append(ctx context.Context, expect events.Expect, evs ...events.Event) ([]uint64, error) {
+	docs, err := events.Prepare(expect, evs)
+	if err != nil {
+		return nil, err
+	}
+	msgs := make([]*nats.Msg, len(evs))
+	for i, e := range evs {
+		msgs[i] = &nats.Msg{Subject: e.StreamSubject, Data: docs[i], Header: nats.Header{}}
+		msgs[i].Header.Set(jetstream.MsgIDHeader, e.ID)
+	}
+
+	if len(msgs) == 1 {
+		var opts []jetstream.PublishOpt
+		if expect.IsSet() {
+			opts = append(opts, jetstream.WithExpectLastSequenceForSubject(expect.LastSeq, expect.Subject))
+		}
+		ack, err := s.js.PublishMsg(ctx, msgs[0], opts...)
+		if err == nil {
+			return []uint64{ack.Sequence}, nil // a duplicate's ack has the original sequence
+		}
+		if apiCode(err) == errCodeWrongLastSeq || apiCode(err) == errCodeWrongLastSeqCommon {
+			return s.afterRefusal(ctx, expect, evs, docs, err)
+		}
+		return nil, fmt.Errorf("append %s: %w", evs[0].ID, err)
+	}
+
+	if expect.IsSet() {
+		msgs[0].Header.Set(jetstream.ExpectedLastSubjSeqHeader, strconv.FormatUint(expect.LastSeq, 10))
+		msgs[0].Header.Set(jetstream.ExpectedLastSubjSeqSubjHeader, expect.Subject)
+	}
+	ack, err := jetstreamext.PublishMsgBatch(ctx, s.js, msgs)
+	if err == nil {
+		// The batch is stored contiguously and ends at ack.Sequence.
+		first := ack.Sequence - uint64(len(msgs)) + 1
+		seqs := make([]uint64, len(msgs))
+		for i := range seqs {
+			seqs[i] = first + uint64(i)
+		}
+		return seqs, nil
+	}
+	switch apiCode(err) {
+	case errCodeWrongLastSeq, errCodeWrongLastSeqCommon, errCodeBatchDuplicateMsg:
+		return s.afterRefusal(ctx, expect, evs, docs, err)
+	}
+	return nil, fmt.Errorf("append batch of %d from %s: %w", len(evs), evs[0].ID, err)
+}
+
+// afterRefusal decides what a refused append means. The server checks the
+// expected sequence before the message id on a single node, so a retry of
+// an append that was stored comes back as a wrong last sequence (and a
+// retried batch as "contains duplicate message id"): ask the server whether
+// each event is already stored. All stored: the append had succeeded, and
+// these are its sequences. None: a real conflict.
+func (s *Store) afterRefusal(ctx context.Context, expect events.Expect, evs []events.Event, docs [][]byte, cause error) ([]uint64, error) {
+	seqs := make([]uint64, len(evs))
+	stored := 0
+	for i, e := range evs {
+		seq, err := s.storedSeq(ctx, e, docs[i])
+		if err != nil {
+			return nil, err
+		}
+		if seq != 0 {
+			seqs[i] = seq
+			stored++
+		}
+	}
+	switch {
+	case stored == len(evs):
+		return seqs, nil
+	case stored > 0:
+		return nil, fmt.Errorf("%w: %d of %d events of the append are already stored", events.ErrInvalidEvent, stored, len(evs))
+	case apiCode(cause) == errCodeBatchDuplicateMsg:
+		return nil, fmt.Errorf("append: %w", cause)
+	}
+	return nil, fmt.Errorf("%w: last sequence on %s is not %d: %w", events.ErrConcurrency, expect.Subject, expect.LastSeq, cause)
+}
+
+// storedSeq returns the sequence of an event already stored (within the
+// duplicate window), or 0. It publishes the event with its Nats-Msg-Id and
+// an expected last message id no message has: the server answers a
+// duplicate with the original sequence (it checks ids first), and refuses
+// anything else without storing it.
+func (s *Store) storedSeq(ctx context.Context, e events.Event, doc []byte) (uint64, error) {
+	m := &nats.Msg{Subject: e.StreamSubject, Data: doc, Header: nats.Header{}}
+	m.Header.Set(jetstream.MsgIDHeader, e.ID)
+	m.Header.Set(jetstream.ExpectedLastMsgIDHeader, "journal-probe-"+e.ID)
+	ack, err := s.js.PublishMsg(ctx, m)
+	switch {
+	case err == nil && ack.Duplicate:
+		return ack.Sequence, nil
+	case err == nil:
+		return 0, fmt.Errorf("append %s: probe was stored at %d", e.ID, ack.Sequence)
+	case apiCode(err) == errCodeWrongLastMsgID:
+		return 0, nil
+	}
+	return 0, fmt.Errorf("append %s: %w", e.ID, err)
+}
+
+// apiCode returns the JetStream API error code in err, or 0.
+func apiCode(err error) jetstream.ErrorCode {
+	var apiErr *jetstream.APIError
+	if errors.As(err, &apiErr) {
+		return apiErr.ErrorCode
+	}
+	return 0
+}
+
+// Last returns the last stream sequence on a subject filter, 0 when none.
+// It asks the stream leader (not a direct get), so it is current on a cluster.
+func (s *Store) Last(ctx context.Context, filter string) (uint64, error) {
+	if err := events.ValidFilter(filter); err != nil {
+		return 0, err
+	}
+	ctx, cancel := withTimeout(ctx)
+	defer cancel()
+	req, err := json.Marshal(struct {
+		LastFor   string `json:"last_by_subj"`
+		NoHeaders bool   `json:"no_hdr"`
+	}{filter, true})
+	if err != nil {
+		return 0, err
+	}
+	resp, err := s.nc.RequestWithContext(ctx, s.prefix+"STREAM.MSG.GET."+StreamName, req)
+	if err != nil {
+		return 0, fmt.Errorf("last on %s: %w", filter, err)
+	}
+	var r struct {
+		Error   *jetstream.APIError `json:"error"`
+		Message *struct {
+			Seq uint64 `json:"seq"`
+		} `json:"message"`
+	}
+	if err := json.Unmarshal(resp.Data, &r); err != nil {
+		return 0, fmt.Errorf("last on %s: %w", filter, err)
+	}
+	switch {
+	case r.Error != nil && r.Error.ErrorCode == errCodeNoMessageFound:
+		return 0, nil
+	case r.Error != nil:
+		return 0, fmt.Errorf("last on %s: %w", filter, r.Error)
+	case r.Message == nil:
+		return 0, fmt.Errorf("last on %s: empty response", filter)
+	}
+	return r.Message.Seq, nil
+}
+
+// Read calls fn for each event matching q in stream order, up to the last
+// sequence on the filter when Read was called (or q.To). It fetches
+// batches of at most 256 messages (about 4 MiB) by direct get, so memory
+// stays bounded. The first error, from decoding or from fn, ends it.
+//
+// On a replicated stream, build an Expect from a read without q.To (or from
+// Last): such a read is checked to reach the leader's last sequence, where a
+// read bounded by q.To served by a lagging follower may end early.
+func (s *Store) Read(ctx context.Context, q events.Query, fn func(events.Recorded) error) error {
+	if err := q.Validate(); err != nil {
+		return err
+	}
+	_, err := s.read(ctx, q, max(q.From, 1), fn)
+	return err
+}
+
+// read delivers events matching q from sequence next up to the last on the
+// filter (and q.To) and returns the sequence after the last one delivered
+// or passed.
+//
+// Direct gets may be answered by any replica, and a follower can be a
+// little behind the leader. When the bound is the last sequence on the
+// filter (the leader's answer), the read must deliver that very message;
+// if a replica ends the read short, the rest is asked again for a while,
+// then it is an error, never a silently short read.
+func (s *Store) read(ctx context.Context, q events.Query, next uint64, fn func(events.Recorded) error) (uint64, error) {
+	filter := q.Filter()
+	last, err := s.Last(ctx, filter)
+	if err != nil {
+		return next, err
+	}
+	upper, mustReach := last, true
+	if q.To != 0 && q.To < last {
+		upper, mustReach = q.To, false
+	}
+	for retry := 0; next <= upper; {
+		batch, err := s.getBatch(ctx, filter, next, int(min(readBatch, upper-next+1)))
+		if err != nil {
+			return next, err
+		}
+		if len(batch) == 0 {
+			if !mustReach {
+				break
+			}
+			if retry++; retry > shortReadRetries {
+				return next, fmt.Errorf("read %s: stopped at sequence %d, before the last one %d (a replica is behind)", filter, next, upper)
+			}
+			select {
+			case <-ctx.Done():
+				return next, ctx.Err()
+			case <-time.After(shortReadWait):
+			}
+			continue
+		}
+		for _, m := range batch {
+			if m.seq > upper {
+				return upper + 1, nil
+			}
+			rec, err := events.DecodeRecorded(m.seq, m.subject, m.data)
+			if err != nil {
+				return next, err
+			}
+			if q.WantsType(rec.Event.Type) {
+				if err := fn(rec); err != nil {
+					return next, err
+				}
+			}
+			next = m.seq + 1
+		}
+	}
+	return max(next, upper+1), nil
+}
+
+// A read that a replica ends short is retried shortReadRetries times,
+// shortReadWait apart.
+const (
+	shortReadRetries = 20
+	shortReadWait    = 100 * time.Millisecond
+)
+
+type rawMsg struct {
+	seq     uint64
+	subject string
+	data    []byte
+}
+
+// getBatch asks for up to n messages on filter from sequence from, by one
+// batched direct get, and collects them (so that a slow callback cannot
+// stall the reply). An empty result means no message there.
+func (s *Store) getBatch(ctx context.Context, filter string, from uint64, n int) ([]rawMsg, error) {
+	ctx, cancel := withTimeout(ctx)
+	defer cancel()
+	req, err := json.Marshal(struct {
+		Seq      uint64 `json:"seq"`
+		NextFor  string `json:"next_by_subj"`
+		Batch    int    `json:"batch"`
+		MaxBytes int    `json:"max_bytes"`
+	}{from, filter, n, readMaxBytes})
+	if err != nil {
+		return nil, err
+	}
+	inbox := s.nc.NewRespInbox()
+	sub, err := s.nc.SubscribeSync(inbox)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", filter, err)
+	}
+	defer sub.Unsubscribe()
+	if err := s.nc.PublishRequest(s.prefix+"DIRECT.GET."+StreamName, inbox, req); err != nil {
+		return nil, fmt.Errorf("read %s: %w", filter, err)
+	}
+	out := make([]rawMsg, 0, n)
+	for {
+		m, err := sub.NextMsgWithContext(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("read %s from %d: %w", filter, from, err)
+		}
+		if status := m.Header.Get("Status"); status != "" && len(m.Data) == 0 {
+			switch status {
+			case "204": // end of batch
+				return out, nil
+			case "404": // nothing from there on
+				return out, nil
+			}
+			return nil, fmt.Errorf("read %s from %d: direct get status %s %s", filter, from, status, m.Header.Get("Description"))
+		}
+		seq, err := strconv.ParseUint(m.Header.Get(jetstream.SequenceHeader), 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("read %s from %d: bad sequence header: %w", filter, from, err)
+		}
+		out = append(out, rawMsg{seq: seq, subject: m.Header.Get(jetstream.SubjectHeader), data: m.Data})
+	}
+}
+
+// followTick is how often a Follow with q.To checks whether the stream has
+// reached To while no event arrives.
+const followTick = time.Second
+
+// Follow delivers the events matching q from q.From on, then new ones as
+// they are stored, until ctx ends (it returns ctx.Err()). With q.To set it
+// delivers up to To and returns nil once the stream has reached To. It
+// reads through an ordered consumer on the filter.
+func (s *Store) Follow(ctx context.Context, q events.Query, fn func(events.Recorded) error) error {
+	if err := q.Validate(); err != nil {
+		return err
+	}
+	next := max(q.From, 1)
+	if q.To != 0 {
+		done, err := s.reached(ctx, q.To)
+		if err != nil {
+			return err
+		}
+		if done {
+			_, err := s.read(ctx, q, next, fn)
+			return err
+		}
+	}
+	cfg := jetstream.OrderedConsumerConfig{
+		FilterSubjects: []string{q.Filter()},
+		DeliverPolicy:  jetstream.DeliverByStartSequencePolicy,
+		OptStartSeq:    next,
+	}
+	cons, err := s.js.OrderedConsumer(ctx, StreamName, cfg)
+	if err != nil {
+		return fmt.Errorf("follow %s: %w", q.Filter(), err)
+	}
+	it, err := cons.Messages()
+	if err != nil {
+		return fmt.Errorf("follow %s: %w", q.Filter(), err)
+	}
+	defer it.Stop()
+	for {
+		wait, cancel := ctx, context.CancelFunc(func() {})
+		if q.To != 0 {
+			wait, cancel = context.WithTimeout(ctx, followTick)
+		}
+		msg, err := it.Next(jetstream.NextContext(wait))
+		cancel()
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			if errors.Is(err, context.DeadlineExceeded) {
+				// Idle: finish by reading up to To once the stream got there.
+				done, err := s.reached(ctx, q.To)
+				if err != nil {
+					return err
+				}
+				if done {
+					_, err := s.read(ctx, q, next, fn)
+					return err
+				}
+				continue
+			}
+			return fmt.Errorf("follow %s: %w", q.Filter(), err)
+		}
+		md, err := msg.Metadata()
+		if err != nil {
+			return fmt.Errorf("follow %s: %w", q.Filter(), err)
+		}
+		seq := md.Sequence.Stream
+		if q.To != 0 && seq > q.To {
+			return nil
+		}
+		rec, err := events.DecodeRecorded(seq, msg.Subject(), msg.Data())
+		if err != nil {
+			return err
+		}
+		if q.WantsType(rec.Event.Type) {
+			if err := fn(rec); err != nil {
+				return err
+			}
+		}
+		next = seq + 1
+		if q.To != 0 && seq == q.To {
+			return nil
+		}
+	}
+}
+
+// reached reports whether the stream holds a message at sequence seq or later.
+func (s *Store) reached(ctx context.Context, seq uint64) (bool, error) {
+	last, err := s.Last(ctx, events.AllFilter)
+	return last >= seq, err
+}
+
+// PutSecret stores value under key once: a second put of the key, even
+// after a delete, fails with events.ErrExists.
+func (s *Store) PutSecret(ctx context.Context, key string, value []byte) error {
+	if err := events.ValidSecretKey(key); err != nil {
+		return err
+	}
+	// Update at revision 0 expects no message at all under the key, where
+	// Create would overwrite a deleted key.
+	if _, err := s.kv.Update(ctx, key, value, 0); err != nil {
+		if errors.Is(err, jetstream.ErrKeyRevisionMismatch) || errors.Is(err, jetstream.ErrKeyExists) {
+			return fmt.Errorf("secret %s: %w", key, events.ErrExists)
+		}
+		return fmt.Errorf("secret %s: %w", key, err)
+	}
+	return nil
+}
+
+// GetSecret returns the value stored under key, or an error wrapping
+// events.ErrNotFound.
+func (s *Store) GetSecret(ctx context.Context, key string) ([]byte, error) {
+	if err := events.ValidSecretKey(key); err != nil {
+		return nil, err
+	}
+	e, err := s.kv.Get(ctx, key)
+	if err != nil {
+		if errors.Is(err, jetstream.ErrKeyNotFound) || errors.Is(err, jetstream.ErrKeyDeleted) {
+			return nil, fmt.Errorf("secret %s: %w", key, events.ErrNotFound)
+		}
+		return nil, fmt.Errorf("secret %s: %w", key, err)
+	}
+	return e.Value(), nil
+}

@@ -1,0 +1,205 @@
+package jetstore_test
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/stretchr/testify/require"
+
+	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/events/embedded"
+	"github.com/campaign-journal/journal/events/jetstore"
+	"github.com/campaign-journal/journal/events/storetest"
+)
+
+// startServer starts an embedded server in a fresh folder, shut down with the test.
+func startServer(t testing.TB, dir string, sync bool) *embedded.Server {
+	t.Helper()
+	srv, err := embedded.Start(context.Background(), embedded.Options{Dir: dir, Sync: sync})
+	require.NoError(t, err)
+	t.Cleanup(srv.Shutdown)
+	return srv
+}
+
+func openStore(t testing.TB, srv *embedded.Server) *jetstore.Store {
+	t.Helper()
+	s, err := jetstore.Open(context.Background(), srv.JetStream(), jetstore.Options{})
+	require.NoError(t, err)
+	return s
+}
+
+func TestStore(t *testing.T) {
+	storetest.Run(t, func(t *testing.T) storetest.Store {
+		return openStore(t, startServer(t, t.TempDir(), false))
+	})
+}
+
+func testEvent(t testing.TB, campaign, id, name string) events.Event {
+	t.Helper()
+	e, err := events.New(events.Spec{
+		Campaign: campaign, Kind: events.KindCharacter, AggregateID: id, Name: name, Actor: "gm",
+		Type: events.TypeCampaignCreated, Data: events.CampaignCreated{Name: name, System: "ryf"},
+	}, events.NewV7(time.Now, rand.Reader), time.Now())
+	require.NoError(t, err)
+	return e
+}
+
+func TestStreamConfig(t *testing.T) {
+	srv := startServer(t, t.TempDir(), false)
+	openStore(t, srv)
+	ctx := t.Context()
+	stream, err := srv.JetStream().Stream(ctx, jetstore.StreamName)
+	require.NoError(t, err)
+	cfg := stream.CachedInfo().Config
+	checks := []struct {
+		name string
+		ok   bool
+	}{
+		{"subjects journal.>", len(cfg.Subjects) == 1 && cfg.Subjects[0] == "journal.>"},
+		{"file storage", cfg.Storage == jetstream.FileStorage},
+		{"deny delete", cfg.DenyDelete},
+		{"deny purge", cfg.DenyPurge},
+		{"no age limit", cfg.MaxAge == 0},
+		{"no count limit", cfg.MaxMsgs == -1 && cfg.MaxMsgsPerSubject == -1},
+		{"no bytes limit", cfg.MaxBytes == -1},
+		{"discard new", cfg.Discard == jetstream.DiscardNew},
+		{"duplicates >= 2m", cfg.Duplicates >= 2*time.Minute},
+		{"atomic publish", cfg.AllowAtomicPublish},
+		{"one replica", cfg.Replicas == 1},
+	}
+	for _, c := range checks {
+		if !c.ok {
+			t.Errorf("stream config: want %s; got %+v", c.name, cfg)
+		}
+	}
+	kv, err := srv.JetStream().KeyValue(ctx, jetstore.SecretsBucket)
+	require.NoError(t, err)
+	st, err := kv.Status(ctx)
+	require.NoError(t, err)
+	if st.History() != 1 {
+		t.Errorf("secrets history = %d, want 1", st.History())
+	}
+
+	// Reopening keeps the configuration; a short window is refused.
+	openStore(t, srv)
+	if _, err := jetstore.Open(ctx, srv.JetStream(), jetstore.Options{Duplicates: time.Minute}); err == nil {
+		t.Fatal("open with a one-minute duplicate window: no error")
+	}
+}
+
+func TestDeleteAndPurgeRefused(t *testing.T) {
+	srv := startServer(t, t.TempDir(), false)
+	s := openStore(t, srv)
+	ctx := t.Context()
+	_, err := s.Append(ctx, events.Expect{}, testEvent(t, "mordor", "lodin", "created"), testEvent(t, "mordor", "lodin", "roll"))
+	require.NoError(t, err)
+	stream, err := srv.JetStream().Stream(ctx, jetstore.StreamName)
+	require.NoError(t, err)
+
+	tests := []struct {
+		name string
+		do   func() error
+		code jetstream.ErrorCode
+	}{
+		{"delete", func() error { return stream.DeleteMsg(ctx, 1) }, 10057},
+		{"secure delete", func() error { return stream.SecureDeleteMsg(ctx, 2) }, 10057},
+		{"purge", func() error { return stream.Purge(ctx) }, 10110},
+		{"purge subject", func() error { return stream.Purge(ctx, jetstream.WithPurgeSubject("journal.mordor.>")) }, 10110},
+	}
+	for _, tt := range tests {
+		err := tt.do()
+		// DeleteMsg flattens the API error into text (nats.go v1.55.0), Purge keeps it.
+		var apiErr *jetstream.APIError
+		ok := errors.As(err, &apiErr) && apiErr.ErrorCode == tt.code ||
+			err != nil && strings.Contains(err.Error(), fmt.Sprintf("err_code=%d", tt.code))
+		if !ok {
+			t.Errorf("%s: error = %v, want API error %d", tt.name, err, tt.code)
+		}
+	}
+	last, err := s.Last(ctx, events.AllFilter)
+	require.NoError(t, err)
+	if last != 2 {
+		t.Fatalf("last = %d after refused deletes, want 2", last)
+	}
+}
+
+func TestReopen(t *testing.T) {
+	dir := t.TempDir()
+	ctx := t.Context()
+	srv, err := embedded.Start(ctx, embedded.Options{Dir: dir, Sync: true})
+	require.NoError(t, err)
+	s := openStore(t, srv)
+	in := []events.Event{testEvent(t, "mordor", "lodin", "created"), testEvent(t, "mordor", "lodin", "roll")}
+	_, err = s.Append(ctx, events.Expect{}, in...)
+	require.NoError(t, err)
+	require.NoError(t, s.PutSecret(ctx, "mordor.s1", []byte("seed")))
+	srv.Shutdown()
+
+	s = openStore(t, startServer(t, dir, true))
+	var got []string
+	require.NoError(t, s.Read(ctx, events.Query{}, func(r events.Recorded) error {
+		got = append(got, r.Event.ID)
+		return nil
+	}))
+	if len(got) != 2 || got[0] != in[0].ID || got[1] != in[1].ID {
+		t.Fatalf("after reopening: ids %v, want %s %s", got, in[0].ID, in[1].ID)
+	}
+	seed, err := s.GetSecret(ctx, "mordor.s1")
+	require.NoError(t, err)
+	if string(seed) != "seed" {
+		t.Fatalf("secret after reopening = %q", seed)
+	}
+	// The dedupe window survives a restart too.
+	seqs, err := s.Append(ctx, events.Expect{}, in[1])
+	require.NoError(t, err)
+	if seqs[0] != 2 {
+		t.Fatalf("repeated append after reopening: sequence %d, want 2", seqs[0])
+	}
+}
+
+// TestForeignMessage: a message that is not a journal event (published by
+// another NATS client) makes reads fail; it is never skipped.
+func TestForeignMessage(t *testing.T) {
+	srv := startServer(t, t.TempDir(), false)
+	s := openStore(t, srv)
+	ctx := t.Context()
+	_, err := s.Append(ctx, events.Expect{}, testEvent(t, "mordor", "lodin", "created"))
+	require.NoError(t, err)
+	_, err = srv.JetStream().Publish(ctx, "journal.mordor.char.lodin.junk", []byte(`{"hello":"world"}`))
+	require.NoError(t, err)
+	good := testEvent(t, "mordor", "lodin", "roll")
+	doc, err := events.Encode(good)
+	require.NoError(t, err)
+	_, err = srv.JetStream().Publish(ctx, "journal.gondor.char.lodin.roll", doc) // under the wrong campaign
+	require.NoError(t, err)
+
+	tests := []struct {
+		name string
+		q    events.Query
+		want uint64 // sequences delivered before the error
+	}{
+		{"all", events.Query{}, 1},
+		{"from the junk", events.Query{From: 2}, 0},
+		{"misplaced event", events.Query{Subject: "journal.gondor.>"}, 0},
+	}
+	for _, tt := range tests {
+		var n uint64
+		err := s.Read(ctx, tt.q, func(events.Recorded) error { n++; return nil })
+		if !errors.Is(err, events.ErrInvalidEvent) || n != tt.want {
+			t.Errorf("read %s: %d events then %v, want %d then invalid event", tt.name, n, err, tt.want)
+		}
+		n = 0
+		fctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		err = s.Follow(fctx, tt.q, func(events.Recorded) error { n++; return nil })
+		cancel()
+		if !errors.Is(err, events.ErrInvalidEvent) || n != tt.want {
+			t.Errorf("follow %s: %d events then %v, want %d then invalid event", tt.name, n, err, tt.want)
+		}
+	}
+}

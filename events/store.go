@@ -1,0 +1,188 @@
+package events
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// The store contract, shared by every store (events/jetstore,
+// events/memstore); the interfaces live with their users.
+//
+//   - Append(ctx, expect, evs...) stores evs atomically, in order, each once:
+//     all of them or none. It checks every event with Prepare first. If
+//     expect is set and the last sequence on expect.Subject is not
+//     expect.LastSeq, nothing is stored and the error wraps ErrConcurrency.
+//     An append whose events are all already stored (same ids, within the
+//     store's deduplication window, at least two minutes) stores nothing and
+//     returns their original sequences, whatever the expectation: a retried
+//     append is not applied twice. It returns one sequence per event.
+//   - Read(ctx, q, fn) calls fn for each stored event matching q, in stream
+//     order, up to the last sequence present when the read started (or q.To).
+//     An event that does not decode is an error, never skipped.
+//   - Last(ctx, filter) is the last sequence on the filter, 0 when none.
+//   - Follow(ctx, q, fn) is Read that then waits for new events until ctx
+//     ends (returning ctx.Err()) or q.To is delivered (returning nil).
+//   - PutSecret(ctx, key, value) stores a secret once; a second put of the
+//     same key fails with ErrExists. GetSecret returns ErrNotFound when absent.
+
+// MaxBatch is the most events one atomic Append may hold (nats-server's
+// default limit on an atomic batch).
+const MaxBatch = 1000
+
+// Recorded is an event as stored: its stream sequence and NATS subject.
+// Event.StreamSubject equals Subject.
+type Recorded struct {
+	Seq     uint64
+	Subject string
+	Event   Event
+}
+
+// Query selects stored events.
+type Query struct {
+	// Subject is a subject filter (wildcards allowed); empty means AllFilter.
+	Subject string
+	// From and To bound the stream sequences, both included; 0 leaves that
+	// end open.
+	From, To uint64
+	// Types keeps only events of these types; empty keeps every type.
+	Types []string
+}
+
+// Filter returns the query's subject filter, AllFilter when empty.
+func (q Query) Filter() string {
+	if q.Subject == "" {
+		return AllFilter
+	}
+	return q.Subject
+}
+
+// Validate checks the filter and that every type is registered.
+func (q Query) Validate() error {
+	if err := ValidFilter(q.Filter()); err != nil {
+		return err
+	}
+	for _, t := range q.Types {
+		if _, ok := dataFor(t); !ok {
+			return fmt.Errorf("query: %w %q", ErrUnknownType, t)
+		}
+	}
+	return nil
+}
+
+// WantsType reports whether the query keeps events of type t.
+func (q Query) WantsType(t string) bool {
+	return len(q.Types) == 0 || slices.Contains(q.Types, t)
+}
+
+// Expect is an optimistic-concurrency condition on an append: the last
+// sequence stored on the subject filter Subject (typically a campaign or an
+// aggregate filter) must still be LastSeq, the last one the writer saw
+// (0: nothing there yet). The zero Expect expects nothing.
+type Expect struct {
+	Subject string
+	LastSeq uint64
+}
+
+// ExpectLast returns the condition "the last sequence on filter is seq".
+func ExpectLast(filter string, seq uint64) Expect {
+	return Expect{Subject: filter, LastSeq: seq}
+}
+
+// IsSet reports whether e expects anything: whether Subject is set.
+func (e Expect) IsSet() bool { return e.Subject != "" }
+
+// Validate checks the filter of a set Expect.
+func (e Expect) Validate() error {
+	if !e.IsSet() {
+		if e.LastSeq != 0 {
+			return fmt.Errorf("%w: expectation of sequence %d without a subject filter", ErrInvalidID, e.LastSeq)
+		}
+		return nil
+	}
+	return ValidFilter(e.Subject)
+}
+
+// Prepare checks an append before anything is stored: the expectation is
+// well formed, there are 1..MaxBatch events with distinct ids, and each
+// event has a stream subject agreeing with it and survives an Encode/Decode
+// round trip (the document is validated as Decode reads it). It
+// returns the documents to store, one per event.
+func Prepare(expect Expect, evs []Event) ([][]byte, error) {
+	if err := expect.Validate(); err != nil {
+		return nil, err
+	}
+	if len(evs) == 0 {
+		return nil, fmt.Errorf("%w: nothing to append", ErrInvalidEvent)
+	}
+	if len(evs) > MaxBatch {
+		return nil, fmt.Errorf("%w: %d events in one append, at most %d", ErrInvalidEvent, len(evs), MaxBatch)
+	}
+	docs := make([][]byte, len(evs))
+	seen := make(map[string]bool, len(evs))
+	for i, e := range evs {
+		if e.StreamSubject == "" {
+			return nil, fmt.Errorf("%w: event %s has no stream subject", ErrInvalidEvent, e.ID)
+		}
+		if seen[e.ID] {
+			return nil, fmt.Errorf("%w: event %s appears twice in one append", ErrInvalidEvent, e.ID)
+		}
+		seen[e.ID] = true
+		// Validate what will be stored: the document as Decode reads it.
+		b, err := encode(e)
+		if err != nil {
+			return nil, err
+		}
+		d, err := Decode(b)
+		if err != nil {
+			return nil, err
+		}
+		d.StreamSubject = e.StreamSubject
+		kind, id, _ := d.aggregate() // valid: Decode checked it
+		if err := d.checkStreamSubject(kind, id); err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrInvalidEvent, err)
+		}
+		docs[i] = b
+	}
+	return docs, nil
+}
+
+// DecodeRecorded decodes a stored message into a Recorded, checking that the
+// envelope agrees with the subject it was stored under.
+func DecodeRecorded(seq uint64, subject string, data []byte) (Recorded, error) {
+	e, err := Decode(data)
+	if err != nil {
+		return Recorded{}, fmt.Errorf("sequence %d (%s): %w", seq, subject, err)
+	}
+	e.StreamSubject = subject
+	kind, id, _ := e.aggregate() // valid: Decode checked it
+	if err := e.checkStreamSubject(kind, id); err != nil {
+		return Recorded{}, fmt.Errorf("sequence %d: %w: %w", seq, ErrInvalidEvent, err)
+	}
+	return Recorded{Seq: seq, Subject: subject, Event: e}, nil
+}
+
+// SecretKey joins slugs into a secret key, for example
+// SecretKey("mordor", "s1") = "mordor.s1".
+func SecretKey(parts ...string) (string, error) {
+	key := strings.Join(parts, ".")
+	if err := ValidSecretKey(key); err != nil {
+		return "", err
+	}
+	return key, nil
+}
+
+// ValidSecretKey checks a secret key: one to eight slugs joined by dots.
+// The error wraps ErrInvalidID.
+func ValidSecretKey(key string) error {
+	parts := strings.Split(key, ".")
+	if len(parts) > 8 {
+		return fmt.Errorf("%w: secret key %q has more than 8 parts", ErrInvalidID, key)
+	}
+	for _, p := range parts {
+		if err := ValidID(p); err != nil {
+			return fmt.Errorf("secret key %q: %w", key, err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,641 @@
+// Package storetest is the acceptance suite every event store passes: the
+// contract described in package events, checked against a fresh store per
+// test. Run it from a store's tests:
+//
+//	func TestStore(t *testing.T) {
+//		storetest.Run(t, func(t *testing.T) storetest.Store { return memstore.New(memstore.Options{}) })
+//	}
+package storetest
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/campaign-journal/journal/events"
+)
+
+// Store is the event store contract under test.
+type Store interface {
+	Append(ctx context.Context, expect events.Expect, evs ...events.Event) ([]uint64, error)
+	Read(ctx context.Context, q events.Query, fn func(events.Recorded) error) error
+	Last(ctx context.Context, filter string) (uint64, error)
+	Follow(ctx context.Context, q events.Query, fn func(events.Recorded) error) error
+	PutSecret(ctx context.Context, key string, value []byte) error
+	GetSecret(ctx context.Context, key string) ([]byte, error)
+}
+
+// Run runs the suite; newStore returns an empty store and arranges its
+// cleanup with t.Cleanup.
+func Run(t *testing.T, newStore func(t *testing.T) Store) {
+	tests := []struct {
+		name string
+		fn   func(t *testing.T, s Store)
+	}{
+		{"AppendRead", testAppendRead},
+		{"ReadQueries", testReadQueries},
+		{"ReadSnapshot", testReadSnapshot},
+		{"ReadCallbackError", testReadCallbackError},
+		{"Last", testLast},
+		{"Duplicate", testDuplicate},
+		{"StaleExpect", testStaleExpect},
+		{"AtomicBatch", testAtomicBatch},
+		{"ConcurrentWriters", testConcurrentWriters},
+		{"Secrets", testSecrets},
+		{"Follow", testFollow},
+		{"FollowUntil", testFollowUntil},
+		{"Malformed", testMalformed},
+		{"InvalidQuery", testInvalidQuery},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			tt.fn(t, newStore(t))
+		})
+	}
+}
+
+func testContext(t *testing.T) context.Context {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// ev builds an event of campaign c on aggregate kind/id. Type TypeEventVoided
+// is used when voided is true, TypeCampaignCreated otherwise.
+func ev(t *testing.T, c string, kind events.Kind, id, name string, voided bool) events.Event {
+	t.Helper()
+	spec := events.Spec{
+		Campaign: c, Kind: kind, AggregateID: id, Name: name, Actor: "gm",
+		Type: events.TypeCampaignCreated, Data: events.CampaignCreated{Name: name, System: "ryf"},
+	}
+	if voided {
+		spec.Type, spec.Data = events.TypeEventVoided, events.EventVoided{EventID: "0195952e-6d7f-7000-8000-000000000001", Reason: name}
+	}
+	e, err := events.New(spec, events.NewV7(time.Now, rand.Reader), time.Now())
+	require.NoError(t, err)
+	return e
+}
+
+func char(t *testing.T, c, id, name string) events.Event {
+	t.Helper()
+	return ev(t, c, events.KindCharacter, id, name, false)
+}
+
+// readAll returns every recorded event matching q.
+func readAll(t *testing.T, s Store, q events.Query) []events.Recorded {
+	t.Helper()
+	var out []events.Recorded
+	require.NoError(t, s.Read(testContext(t), q, func(r events.Recorded) error {
+		out = append(out, r)
+		return nil
+	}))
+	return out
+}
+
+func seqsOf(recs []events.Recorded) []uint64 {
+	out := make([]uint64, len(recs))
+	for i, r := range recs {
+		out[i] = r.Seq
+	}
+	return out
+}
+
+// sameEvent reports whether two events are the same apart from the time's
+// representation.
+func sameEvent(a, b events.Event) bool {
+	if !a.Time.Equal(b.Time) {
+		return false
+	}
+	a.Time, b.Time = time.Time{}, time.Time{}
+	ja, _ := json.Marshal(a)
+	jb, _ := json.Marshal(b)
+	return string(ja) == string(jb) && a.StreamSubject == b.StreamSubject
+}
+
+func testAppendRead(t *testing.T, s Store) {
+	ctx := testContext(t)
+	in := []events.Event{
+		char(t, "mordor", "lodin", "created"),
+		char(t, "mordor", "lodin", "roll"),
+		char(t, "gondor", "aragorn", "created"),
+	}
+	var want []uint64
+	for i, e := range in {
+		seqs, err := s.Append(ctx, events.Expect{}, e)
+		require.NoError(t, err)
+		if len(seqs) != 1 || seqs[0] != uint64(i+1) {
+			t.Fatalf("append %d: sequences %v, want [%d]", i, seqs, i+1)
+		}
+		want = append(want, seqs[0])
+	}
+	got := readAll(t, s, events.Query{})
+	if !slices.Equal(seqsOf(got), want) {
+		t.Fatalf("read sequences %v, want %v", seqsOf(got), want)
+	}
+	for i, r := range got {
+		if r.Subject != in[i].StreamSubject || !sameEvent(r.Event, in[i]) {
+			t.Fatalf("read %d = %+v\nwant %+v", i, r, in[i])
+		}
+	}
+}
+
+func testReadQueries(t *testing.T, s Store) {
+	ctx := testContext(t)
+	in := []events.Event{
+		ev(t, "mordor", events.KindCampaign, "mordor", "created", false), // 1
+		char(t, "mordor", "lodin", "created"),                            // 2
+		ev(t, "mordor", events.KindCharacter, "lodin", "voided", true),   // 3
+		char(t, "gondor", "aragorn", "created"),                          // 4
+		char(t, "mordor", "frodo", "created"),                            // 5
+		ev(t, "mordor", events.KindSession, "s1", "voided", true),        // 6
+		char(t, "mordor", "lodin", "roll"),                               // 7
+	}
+	for _, e := range in {
+		_, err := s.Append(ctx, events.Expect{}, e)
+		require.NoError(t, err)
+	}
+	mordor, _ := events.CampaignFilter("mordor")
+	lodin, _ := events.AggregateFilter("mordor", events.KindCharacter, "lodin")
+	chars, _ := events.KindFilter("mordor", events.KindCharacter)
+	tests := []struct {
+		name string
+		q    events.Query
+		want []uint64
+	}{
+		{"all", events.Query{}, []uint64{1, 2, 3, 4, 5, 6, 7}},
+		{"campaign", events.Query{Subject: mordor}, []uint64{1, 2, 3, 5, 6, 7}},
+		{"aggregate", events.Query{Subject: lodin}, []uint64{2, 3, 7}},
+		{"kind", events.Query{Subject: chars}, []uint64{2, 3, 5, 7}},
+		{"event name", events.Query{Subject: "journal.*.char.*.created"}, []uint64{2, 4, 5}},
+		{"type", events.Query{Types: []string{events.TypeEventVoided}}, []uint64{3, 6}},
+		{"campaign and type", events.Query{Subject: mordor, Types: []string{events.TypeCampaignCreated}}, []uint64{1, 2, 5, 7}},
+		{"from", events.Query{From: 5}, []uint64{5, 6, 7}},
+		{"to", events.Query{To: 2}, []uint64{1, 2}},
+		{"range on aggregate", events.Query{Subject: lodin, From: 3, To: 6}, []uint64{3}},
+		{"range past the end", events.Query{From: 7, To: 100}, []uint64{7}},
+		{"from past the end", events.Query{From: 8}, nil},
+		{"empty range", events.Query{From: 5, To: 4}, nil},
+		{"no such campaign", events.Query{Subject: "journal.rohan.>"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := seqsOf(readAll(t, s, tt.q))
+			if !slices.Equal(got, tt.want) {
+				t.Fatalf("read %+v = %v, want %v", tt.q, got, tt.want)
+			}
+		})
+	}
+}
+
+// testReadSnapshot: a read stops at the last sequence present when it started.
+func testReadSnapshot(t *testing.T, s Store) {
+	ctx := testContext(t)
+	for range 3 {
+		_, err := s.Append(ctx, events.Expect{}, char(t, "mordor", "lodin", "roll"))
+		require.NoError(t, err)
+	}
+	var got []uint64
+	err := s.Read(ctx, events.Query{}, func(r events.Recorded) error {
+		got = append(got, r.Seq)
+		_, err := s.Append(ctx, events.Expect{}, char(t, "mordor", "lodin", "roll"))
+		return err
+	})
+	require.NoError(t, err)
+	if !slices.Equal(got, []uint64{1, 2, 3}) {
+		t.Fatalf("read while appending = %v, want [1 2 3]", got)
+	}
+	last, err := s.Last(ctx, events.AllFilter)
+	require.NoError(t, err)
+	if last != 6 {
+		t.Fatalf("last = %d, want 6", last)
+	}
+}
+
+func testReadCallbackError(t *testing.T, s Store) {
+	ctx := testContext(t)
+	for range 3 {
+		_, err := s.Append(ctx, events.Expect{}, char(t, "mordor", "lodin", "roll"))
+		require.NoError(t, err)
+	}
+	stop := errors.New("stop")
+	n := 0
+	err := s.Read(ctx, events.Query{}, func(events.Recorded) error {
+		n++
+		if n == 2 {
+			return stop
+		}
+		return nil
+	})
+	if !errors.Is(err, stop) || n != 2 {
+		t.Fatalf("read with a failing callback: error %v after %d events, want stop after 2", err, n)
+	}
+}
+
+func testLast(t *testing.T, s Store) {
+	ctx := testContext(t)
+	last := func(filter string) uint64 {
+		t.Helper()
+		seq, err := s.Last(ctx, filter)
+		require.NoError(t, err)
+		return seq
+	}
+	if got := last(events.AllFilter); got != 0 {
+		t.Fatalf("last of an empty store = %d, want 0", got)
+	}
+	for _, e := range []events.Event{
+		char(t, "mordor", "lodin", "created"),
+		char(t, "gondor", "aragorn", "created"),
+		char(t, "mordor", "frodo", "created"),
+	} {
+		_, err := s.Append(ctx, events.Expect{}, e)
+		require.NoError(t, err)
+	}
+	tests := []struct {
+		filter string
+		want   uint64
+	}{
+		{events.AllFilter, 3},
+		{"journal.mordor.>", 3},
+		{"journal.gondor.>", 2},
+		{"journal.mordor.char.lodin.>", 1},
+		{"journal.mordor.char.lodin.created", 1},
+		{"journal.rohan.>", 0},
+	}
+	for _, tt := range tests {
+		if got := last(tt.filter); got != tt.want {
+			t.Errorf("last(%s) = %d, want %d", tt.filter, got, tt.want)
+		}
+	}
+	if _, err := s.Last(ctx, "journal.Mordor.>"); !errors.Is(err, events.ErrInvalidID) {
+		t.Fatalf("last of a bad filter: error = %v, want invalid id", err)
+	}
+}
+
+func testDuplicate(t *testing.T, s Store) {
+	ctx := testContext(t)
+	lodin, _ := events.AggregateFilter("mordor", events.KindCharacter, "lodin")
+	a := char(t, "mordor", "lodin", "created")
+	seqs, err := s.Append(ctx, events.ExpectLast(lodin, 0), a)
+	require.NoError(t, err)
+	require.Equal(t, []uint64{1}, seqs)
+
+	// A retry, with or without the (now stale) expectation, is stored once.
+	for _, expect := range []events.Expect{{}, events.ExpectLast(lodin, 0)} {
+		again, err := s.Append(ctx, expect, a)
+		if err != nil || !slices.Equal(again, seqs) {
+			t.Fatalf("repeated append (expect %+v) = %v, %v; want %v, nil", expect, again, err, seqs)
+		}
+	}
+
+	// The same for a batch.
+	b, c := char(t, "mordor", "lodin", "roll"), char(t, "mordor", "lodin", "roll")
+	batch, err := s.Append(ctx, events.ExpectLast(lodin, 1), b, c)
+	require.NoError(t, err)
+	require.Equal(t, []uint64{2, 3}, batch)
+	again, err := s.Append(ctx, events.ExpectLast(lodin, 1), b, c)
+	if err != nil || !slices.Equal(again, batch) {
+		t.Fatalf("repeated batch = %v, %v; want %v, nil", again, err, batch)
+	}
+
+	// A batch mixing stored and new events is refused whole.
+	d := char(t, "mordor", "lodin", "roll")
+	if _, err := s.Append(ctx, events.Expect{}, c, d); !errors.Is(err, events.ErrInvalidEvent) {
+		t.Fatalf("batch with one stored event: error = %v, want invalid event", err)
+	}
+	got := readAll(t, s, events.Query{})
+	if !slices.Equal(seqsOf(got), []uint64{1, 2, 3}) {
+		t.Fatalf("stored sequences %v, want [1 2 3]", seqsOf(got))
+	}
+}
+
+func testStaleExpect(t *testing.T, s Store) {
+	ctx := testContext(t)
+	mordor, _ := events.CampaignFilter("mordor")
+	lodin, _ := events.AggregateFilter("mordor", events.KindCharacter, "lodin")
+	frodo, _ := events.AggregateFilter("mordor", events.KindCharacter, "frodo")
+
+	_, err := s.Append(ctx, events.ExpectLast(lodin, 0), char(t, "mordor", "lodin", "created"))
+	require.NoError(t, err)
+	_, err = s.Append(ctx, events.ExpectLast(frodo, 0), char(t, "mordor", "frodo", "created"))
+	require.NoError(t, err, "an expectation on another aggregate's filter is independent")
+
+	tests := []struct {
+		name   string
+		expect events.Expect
+	}{
+		{"nothing there yet, but there is", events.ExpectLast(lodin, 0)},
+		{"older sequence on the campaign", events.ExpectLast(mordor, 1)},
+		{"newer sequence than exists", events.ExpectLast(lodin, 9)},
+	}
+	for _, tt := range tests {
+		_, err := s.Append(ctx, tt.expect, char(t, "mordor", "lodin", "roll"))
+		if !errors.Is(err, events.ErrConcurrency) {
+			t.Fatalf("%s: error = %v, want concurrency", tt.name, err)
+		}
+	}
+	if got := seqsOf(readAll(t, s, events.Query{})); !slices.Equal(got, []uint64{1, 2}) {
+		t.Fatalf("stored %v after refused appends, want [1 2]", got)
+	}
+	seqs, err := s.Append(ctx, events.ExpectLast(mordor, 2), char(t, "mordor", "lodin", "roll"))
+	require.NoError(t, err)
+	require.Equal(t, []uint64{3}, seqs)
+	_, err = s.Append(ctx, events.ExpectLast(lodin, 3), char(t, "mordor", "lodin", "roll"))
+	require.NoError(t, err)
+}
+
+func testAtomicBatch(t *testing.T, s Store) {
+	ctx := testContext(t)
+	lodin, _ := events.AggregateFilter("mordor", events.KindCharacter, "lodin")
+	_, err := s.Append(ctx, events.Expect{}, char(t, "mordor", "lodin", "created"))
+	require.NoError(t, err)
+
+	batch := []events.Event{
+		char(t, "mordor", "lodin", "attack"),
+		char(t, "mordor", "frodo", "damage"),
+		ev(t, "mordor", events.KindCharacter, "frodo", "voided", true),
+	}
+	_, err = s.Append(ctx, events.ExpectLast(lodin, 0), batch...)
+	if !errors.Is(err, events.ErrConcurrency) {
+		t.Fatalf("stale batch: error = %v, want concurrency", err)
+	}
+	if got := seqsOf(readAll(t, s, events.Query{})); !slices.Equal(got, []uint64{1}) {
+		t.Fatalf("stored %v after a refused batch, want [1]", got)
+	}
+	seqs, err := s.Append(ctx, events.ExpectLast(lodin, 1), batch...)
+	require.NoError(t, err)
+	if !slices.Equal(seqs, []uint64{2, 3, 4}) {
+		t.Fatalf("batch sequences %v, want [2 3 4]", seqs)
+	}
+	got := readAll(t, s, events.Query{From: 2})
+	for i, r := range got {
+		if !sameEvent(r.Event, batch[i]) {
+			t.Fatalf("batch event %d = %+v, want %+v", i, r.Event, batch[i])
+		}
+	}
+	// Without an expectation too.
+	seqs, err = s.Append(ctx, events.Expect{}, char(t, "mordor", "lodin", "a"), char(t, "mordor", "lodin", "b"))
+	require.NoError(t, err)
+	require.Equal(t, []uint64{5, 6}, seqs)
+}
+
+// testConcurrentWriters: writers on one aggregate each read the state, append
+// with an expectation on the last sequence they read, and retry on
+// ErrConcurrency. Each event records the count it saw plus one, so a lost
+// update would show as a repeated or missing count.
+func testConcurrentWriters(t *testing.T, s Store) {
+	ctx := testContext(t)
+	const writers, n = 2, 15
+	lodin, _ := events.AggregateFilter("mordor", events.KindCharacter, "lodin")
+	var wg sync.WaitGroup
+	conflicts := make([]int, writers)
+	for w := range writers {
+		wg.Go(func() {
+			for i := 0; i < n; {
+				var count int
+				var last uint64
+				err := s.Read(ctx, events.Query{Subject: lodin}, func(r events.Recorded) error {
+					count++
+					last = r.Seq
+					return nil
+				})
+				if err != nil {
+					t.Errorf("writer %d: read: %v", w, err)
+					return
+				}
+				e := char(t, "mordor", "lodin", "inc")
+				e.Data, _ = json.Marshal(events.CampaignCreated{Name: strconv.Itoa(count + 1), System: fmt.Sprint(w)})
+				_, err = s.Append(ctx, events.ExpectLast(lodin, last), e)
+				switch {
+				case errors.Is(err, events.ErrConcurrency):
+					conflicts[w]++
+				case err != nil:
+					t.Errorf("writer %d: append: %v", w, err)
+					return
+				default:
+					i++
+				}
+			}
+		})
+	}
+	wg.Wait()
+	got := readAll(t, s, events.Query{Subject: lodin})
+	if len(got) != writers*n {
+		t.Fatalf("stored %d events, want %d", len(got), writers*n)
+	}
+	perWriter := map[string]int{}
+	for i, r := range got {
+		var d events.CampaignCreated
+		require.NoError(t, r.Event.DecodeData(&d))
+		if d.Name != strconv.Itoa(i+1) {
+			t.Fatalf("event %d (seq %d) saw count %s, want %d: a lost update", i, r.Seq, d.Name, i+1)
+		}
+		perWriter[d.System]++
+	}
+	for w := range writers {
+		if perWriter[fmt.Sprint(w)] != n {
+			t.Fatalf("writer %d stored %d events, want %d", w, perWriter[fmt.Sprint(w)], n)
+		}
+	}
+	t.Logf("conflicts retried: %v", conflicts)
+}
+
+func testSecrets(t *testing.T, s Store) {
+	ctx := testContext(t)
+	key, err := events.SecretKey("mordor", "s1")
+	require.NoError(t, err)
+	if _, err := s.GetSecret(ctx, key); !errors.Is(err, events.ErrNotFound) {
+		t.Fatalf("get of a missing secret: error = %v, want not found", err)
+	}
+	require.NoError(t, s.PutSecret(ctx, key, []byte("seed-1")))
+	if err := s.PutSecret(ctx, key, []byte("seed-2")); !errors.Is(err, events.ErrExists) {
+		t.Fatalf("second put: error = %v, want exists", err)
+	}
+	got, err := s.GetSecret(ctx, key)
+	require.NoError(t, err)
+	if string(got) != "seed-1" {
+		t.Fatalf("secret = %q, want seed-1", got)
+	}
+	other, _ := events.SecretKey("mordor", "s2")
+	require.NoError(t, s.PutSecret(ctx, other, []byte("seed-3")))
+	for _, bad := range []string{"", "a.*", "a b", "A", "a..b"} {
+		if err := s.PutSecret(ctx, bad, []byte("x")); !errors.Is(err, events.ErrInvalidID) {
+			t.Errorf("put under %q: error = %v, want invalid id", bad, err)
+		}
+	}
+}
+
+func testFollow(t *testing.T, s Store) {
+	ctx := testContext(t)
+	_, err := s.Append(ctx, events.Expect{}, char(t, "mordor", "lodin", "created"))
+	require.NoError(t, err)
+	_, err = s.Append(ctx, events.Expect{}, char(t, "gondor", "aragorn", "created"))
+	require.NoError(t, err)
+
+	fctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	got := make(chan events.Recorded, 16)
+	done := make(chan error, 1)
+	go func() {
+		done <- s.Follow(fctx, events.Query{Subject: "journal.mordor.>"}, func(r events.Recorded) error {
+			got <- r
+			return nil
+		})
+	}()
+	next := func() events.Recorded {
+		t.Helper()
+		select {
+		case r := <-got:
+			return r
+		case err := <-done:
+			t.Fatalf("follow ended: %v", err)
+		case <-time.After(10 * time.Second):
+			t.Fatal("follow delivered nothing in 10s")
+		}
+		return events.Recorded{}
+	}
+	if r := next(); r.Seq != 1 {
+		t.Fatalf("first followed seq = %d, want 1", r.Seq)
+	}
+	_, err = s.Append(ctx, events.Expect{}, char(t, "gondor", "aragorn", "roll"))
+	require.NoError(t, err)
+	e := char(t, "mordor", "lodin", "roll")
+	_, err = s.Append(ctx, events.Expect{}, e)
+	require.NoError(t, err)
+	if r := next(); r.Seq != 4 || r.Event.ID != e.ID {
+		t.Fatalf("followed %d %s, want 4 %s", r.Seq, r.Event.ID, e.ID)
+	}
+	batch := []events.Event{char(t, "mordor", "lodin", "a"), char(t, "mordor", "lodin", "b")}
+	_, err = s.Append(ctx, events.Expect{}, batch...)
+	require.NoError(t, err)
+	if r := next(); r.Seq != 5 {
+		t.Fatalf("followed %d, want 5", r.Seq)
+	}
+	if r := next(); r.Seq != 6 {
+		t.Fatalf("followed %d, want 6", r.Seq)
+	}
+	cancel()
+	select {
+	case err := <-done:
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("follow ended with %v, want context canceled", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("follow did not end after cancel")
+	}
+
+	// With To, Follow ends by itself once To is passed.
+	var seqs []uint64
+	err = s.Follow(ctx, events.Query{From: 2, To: 4}, func(r events.Recorded) error {
+		seqs = append(seqs, r.Seq)
+		return nil
+	})
+	require.NoError(t, err)
+	if !slices.Equal(seqs, []uint64{2, 3, 4}) {
+		t.Fatalf("follow 2..4 = %v, want [2 3 4]", seqs)
+	}
+}
+
+// testFollowUntil: Follow with To ends once the stream reaches To, even when
+// the event at To does not match the filter.
+func testFollowUntil(t *testing.T, s Store) {
+	ctx := testContext(t)
+	_, err := s.Append(ctx, events.Expect{}, char(t, "mordor", "lodin", "created"))
+	require.NoError(t, err)
+	done := make(chan error, 1)
+	var got []uint64
+	go func() {
+		done <- s.Follow(ctx, events.Query{Subject: "journal.mordor.>", To: 3}, func(r events.Recorded) error {
+			got = append(got, r.Seq)
+			return nil
+		})
+	}()
+	time.Sleep(50 * time.Millisecond)
+	_, err = s.Append(ctx, events.Expect{}, char(t, "mordor", "lodin", "roll"), char(t, "gondor", "x", "roll"))
+	require.NoError(t, err)
+	select {
+	case err := <-done:
+		require.NoError(t, err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("follow did not end after the stream reached To")
+	}
+	if !slices.Equal(got, []uint64{1, 2}) {
+		t.Fatalf("followed %v, want [1 2]", got)
+	}
+}
+
+func testMalformed(t *testing.T, s Store) {
+	ctx := testContext(t)
+	good := char(t, "mordor", "lodin", "created")
+	tests := []struct {
+		name string
+		edit func(*events.Event)
+		want error
+	}{
+		{"unknown data field", func(e *events.Event) { e.Data = json.RawMessage(`{"name":"x","hp":3}`) }, events.ErrInvalidEvent},
+		{"data not json", func(e *events.Event) { e.Data = json.RawMessage(`{"name":`) }, events.ErrInvalidEvent},
+		{"unknown type", func(e *events.Event) { e.Type = "journal.dragon.slain.v1" }, events.ErrUnknownType},
+		{"bad id", func(e *events.Event) { e.ID = "1" }, events.ErrInvalidEvent},
+		{"no stream subject", func(e *events.Event) { e.StreamSubject = "" }, events.ErrInvalidEvent},
+		{"stream subject of another campaign", func(e *events.Event) { e.StreamSubject = "journal.gondor.char.lodin.x" }, events.ErrInvalidEvent},
+		{"wildcard stream subject", func(e *events.Event) { e.StreamSubject = "journal.mordor.char.lodin.>" }, events.ErrInvalidID},
+		{"wrong specversion", func(e *events.Event) { e.SpecVersion = "0.3" }, events.ErrInvalidEvent},
+		{"bad session", func(e *events.Event) { e.Session = "S1" }, events.ErrInvalidID},
+		{"zero time", func(e *events.Event) { e.Time = time.Time{} }, events.ErrInvalidEvent},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			bad := char(t, "mordor", "lodin", "roll")
+			tt.edit(&bad)
+			if _, err := s.Append(ctx, events.Expect{}, bad); !errors.Is(err, tt.want) {
+				t.Fatalf("append: error = %v, want %v", err, tt.want)
+			}
+			if _, err := s.Append(ctx, events.Expect{}, good, bad); !errors.Is(err, tt.want) {
+				t.Fatalf("batch append: error = %v, want %v", err, tt.want)
+			}
+		})
+	}
+	if _, err := s.Append(ctx, events.Expect{}); !errors.Is(err, events.ErrInvalidEvent) {
+		t.Fatalf("empty append: error = %v, want invalid event", err)
+	}
+	if _, err := s.Append(ctx, events.ExpectLast("mordor", 0), good); !errors.Is(err, events.ErrInvalidID) {
+		t.Fatalf("append with a bad expectation filter: error = %v, want invalid id", err)
+	}
+	last, err := s.Last(ctx, events.AllFilter)
+	require.NoError(t, err)
+	if last != 0 {
+		t.Fatalf("last sequence %d after refused appends, want 0", last)
+	}
+}
+
+func testInvalidQuery(t *testing.T, s Store) {
+	ctx := testContext(t)
+	nop := func(events.Recorded) error { return nil }
+	tests := []struct {
+		name string
+		q    events.Query
+		want error
+	}{
+		{"bad filter", events.Query{Subject: "other.>"}, events.ErrInvalidID},
+		{"upper case", events.Query{Subject: "journal.Mordor.>"}, events.ErrInvalidID},
+		{"unknown type", events.Query{Types: []string{"journal.dragon.slain.v1"}}, events.ErrUnknownType},
+	}
+	for _, tt := range tests {
+		if err := s.Read(ctx, tt.q, nop); !errors.Is(err, tt.want) {
+			t.Errorf("read %s: error = %v, want %v", tt.name, err, tt.want)
+		}
+		if err := s.Follow(ctx, tt.q, nop); !errors.Is(err, tt.want) {
+			t.Errorf("follow %s: error = %v, want %v", tt.name, err, tt.want)
+		}
+	}
+}
