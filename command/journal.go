@@ -12,6 +12,7 @@ package command
 
 import (
 	"context"
+	"sync"
 	"errors"
 	"fmt"
 	"io"
@@ -58,6 +59,21 @@ type Journal struct {
 	actor string
 	// retries bounds the attempts of one command under contention.
 	retries int
+
+	// states caches each campaign's folded state between commands, so a
+	// command folds only the events recorded since the last one. Each entry
+	// is guarded by its own lock, held for a whole command.
+	mu     sync.Mutex
+	states map[string]*campaignState
+}
+
+// campaignState is a cached fold of one campaign.
+type campaignState struct {
+	mu sync.Mutex
+	c  *projections.Campaign // nil: fold from the start
+	// key is the open session's dice key, read once from the secret store.
+	key        *dice.Key
+	keySession string
 }
 
 // Options configure a Journal. Clock, randomness and ids are injected.
@@ -77,10 +93,13 @@ func New(store Store, o Options) *Journal {
 	if o.Actor == "" {
 		o.Actor = "gm"
 	}
-	return &Journal{store: store, clock: o.Clock, rand: o.Rand, ids: o.IDs, actor: o.Actor, retries: o.Retries}
+	return &Journal{store: store, clock: o.Clock, rand: o.Rand, ids: o.IDs, actor: o.Actor, retries: o.Retries,
+		states: map[string]*campaignState{}}
 }
 
 // Result is what a command recorded, and the campaign state after it.
+// Campaign is the journal's own cached state: read it before the next
+// command on the same campaign, and never concurrently with one.
 type Result struct {
 	Events   []events.Recorded     `json:"events"`
 	Campaign *projections.Campaign `json:"-"`
@@ -133,28 +152,83 @@ func (d *draft) add(kind events.Kind, aggID, name, typ string, data any) string 
 	return ev.ID
 }
 
-// execute runs decide on fresh campaign state and appends what it drafts,
-// conditional on the campaign's last sequence; on a concurrency conflict it
-// refolds and decides again.
-func (j *Journal) execute(ctx context.Context, campaign string, decide func(d *draft) error) (Result, error) {
-	var lastErr error
-	for range j.retries {
+// state returns the cache entry of a campaign.
+func (j *Journal) state(campaign string) *campaignState {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	s := j.states[campaign]
+	if s == nil {
+		s = &campaignState{}
+		j.states[campaign] = s
+	}
+	return s
+}
+
+// catchUp brings the cached state up to the stream: a full fold the first
+// time, then only the events recorded since.
+func (j *Journal) catchUp(ctx context.Context, campaign string, s *campaignState) (*projections.Campaign, error) {
+	if s.c == nil {
 		c, err := j.Load(ctx, campaign, 0)
 		if err != nil {
-			return Result{}, err
+			return nil, err
 		}
-		d := &draft{j: j, campaign: c, now: j.clock().UTC()}
-		if s := c.OpenSession(); s != nil {
-			if d.key, err = j.sessionKey(ctx, c.ID, s.ID); err != nil {
+		s.c = c
+		return c, nil
+	}
+	filter, err := events.CampaignFilter(campaign)
+	if err != nil {
+		return nil, invalid("campaign %q: %v", campaign, err)
+	}
+	if err := j.store.Read(ctx, events.Query{Subject: filter, From: s.c.LastSeq + 1}, s.c.Apply); err != nil {
+		s.c = nil // a partial fold is not to be trusted
+		return nil, err
+	}
+	return s.c, nil
+}
+
+// execute runs decide on the campaign's state and appends what it drafts,
+// conditional on the campaign's last sequence. The state is the journal's
+// cached fold, which another writer may have moved past: then the append is
+// refused with ErrConcurrency, and execute catches up with the stream and
+// decides again. A refusal decided on state not read in this call is also
+// decided again on fresh state, so that a stale cache never refuses a
+// command. decide must not modify the campaign state it is given.
+func (j *Journal) execute(ctx context.Context, campaign string, decide func(d *draft) error) (Result, error) {
+	s := j.state(campaign)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var lastErr error
+	stale := false
+	for range j.retries {
+		fresh := s.c == nil || stale
+		if fresh {
+			if _, err := j.catchUp(ctx, campaign, s); err != nil {
 				return Result{}, err
 			}
-			d.nonce = s.NextNonce
+			stale = false
 		}
-		if err := decide(d); err != nil {
+		c := s.c
+		d := &draft{j: j, campaign: c, now: j.clock().UTC()}
+		if open := c.OpenSession(); open != nil {
+			if s.keySession != open.ID {
+				key, err := j.sessionKey(ctx, c.ID, open.ID)
+				if err != nil {
+					return Result{}, err
+				}
+				s.key, s.keySession = key, open.ID
+			}
+			d.key, d.nonce = s.key, open.NextNonce
+		}
+		err := decide(d)
+		if err == nil {
+			err = d.err
+		}
+		if err != nil {
+			if !fresh {
+				stale = true
+				continue
+			}
 			return Result{}, err
-		}
-		if d.err != nil {
-			return Result{}, d.err
 		}
 		if len(d.evs) == 0 {
 			return Result{Campaign: c}, nil
@@ -162,16 +236,19 @@ func (j *Journal) execute(ctx context.Context, campaign string, decide func(d *d
 		filter, _ := events.CampaignFilter(campaign) // valid: Load checked it
 		seqs, err := j.store.Append(ctx, events.ExpectLast(filter, c.LastSeq), d.evs...)
 		if errors.Is(err, events.ErrConcurrency) {
-			lastErr = err
+			lastErr, stale = err, true
 			continue
 		}
 		if err != nil {
+			// The append may or may not have been stored: fold afresh next time.
+			s.c = nil
 			return Result{}, err
 		}
 		res := Result{Campaign: c}
 		for i, ev := range d.evs {
 			rec := events.Recorded{Seq: seqs[i], Subject: ev.StreamSubject, Event: ev}
 			if err := c.Apply(rec); err != nil {
+				s.c = nil
 				return Result{}, err
 			}
 			res.Events = append(res.Events, rec)

@@ -36,7 +36,7 @@ func newJournal(t *testing.T, store command.Store) *command.Journal {
 
 // setup creates a ryf campaign with two player characters and an NPC, and
 // opens a session.
-func setup(t *testing.T, j *command.Journal) {
+func setup(t testing.TB, j *command.Journal) {
 	t.Helper()
 	ctx := context.Background()
 	_, err := j.CreateCampaign(ctx, command.CreateCampaign{ID: "mordor", System: "ryf"})
