@@ -54,7 +54,7 @@ func TestKilledMidCommands(t *testing.T) {
 	dir := t.TempDir()
 	setupJ, _, stop := startJournal(t, dir)
 	setup(t, setupJ) // campaign, characters, open session
-	stop()      // the child owns the folder next
+	stop()           // the child owns the folder next
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	const acksBeforeKill = 120

@@ -12,10 +12,10 @@ package command
 
 import (
 	"context"
-	"sync"
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 	"time"
 
 	"github.com/campaign-journal/journal/events"
