@@ -131,15 +131,15 @@ func Rejudge(e events.RollMade) (events.RollMade, error) {
 		}
 		want = FromDamage(e.System, dr)
 	case KindHeal:
-		if len(e.Faces) != 1 || e.Faces[0] < 1 || e.Faces[0] > 6 {
-			return want, fmt.Errorf("%w: after-combat healing is one d6, got %v", ErrMismatch, e.Faces)
+		face, err := faces.Roll(6)
+		if err != nil {
+			return want, fmt.Errorf("%w: after-combat healing is one d6: %w", ErrMismatch, err)
 		}
-		want = FromHeal(e.System, ryf.AfterCombat{Face: e.Faces[0]})
+		want = FromHeal(e.System, ryf.AfterCombat{Face: face})
 	case KindTOR:
-		if len(e.Faces) == 0 {
-			return want, fmt.Errorf("%w: no faces", ErrMismatch)
-		}
-		res, err := tor.Judge(e.TN, e.Faces[0], e.Faces[1:])
+		// The rank recorded (the character's skill rank) says how many
+		// success dice the roll draws; a dropped die is a missing face.
+		res, err := tor.Roll(faces, e.Rank, e.TN)
 		if err != nil {
 			return want, fmt.Errorf("%w: %w", ErrMismatch, err)
 		}
@@ -183,5 +183,6 @@ func Diff(got, want events.RollMade) []string {
 	check("rune", got.Rune, want.Rune)
 	check("quality", got.Quality, want.Quality)
 	check("feat", got.Feat, want.Feat)
+	check("rank", got.Rank, want.Rank)
 	return out
 }

@@ -1,0 +1,143 @@
+package replay
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/campaign-journal/journal/events"
+)
+
+// maxLine is the longest line ReadJSONL accepts: one event of events.MaxSize
+// bytes and its line ending.
+const maxLine = events.MaxSize + 2
+
+// ReadJSONL reads an export in JSON Lines form — one CloudEvent per line, as
+// `journal export` writes it — and calls fn with each event, decoded and
+// validated with events.Decode, in order. Blank lines are skipped. A line
+// that does not decode, or is longer than events.MaxSize, stops the read
+// with an error wrapping ErrMalformed that names the line number; an error
+// from fn stops it and is returned as is. Memory is bounded by one line.
+func ReadJSONL(r io.Reader, fn func(events.Event) error) error {
+	return readJSONL(context.Background(), r, func(_ int, ev events.Event) error { return fn(ev) })
+}
+
+// readJSONL is ReadJSONL with a context, checked every few lines, and the
+// line number of each event.
+func readJSONL(ctx context.Context, r io.Reader, fn func(line int, ev events.Event) error) error {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
+	line := 0
+	for sc.Scan() {
+		line++
+		if line%1024 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		b := bytes.TrimSpace(sc.Bytes())
+		if len(b) == 0 {
+			continue
+		}
+		ev, err := events.Decode(b)
+		if err != nil {
+			return fmt.Errorf("%w: line %d: %w", ErrMalformed, line, err)
+		}
+		if err := fn(line, ev); err != nil {
+			return err
+		}
+	}
+	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			return fmt.Errorf("%w: line %d: longer than %d bytes", ErrMalformed, line+1, events.MaxSize)
+		}
+		return fmt.Errorf("read export after line %d: %w", line, err)
+	}
+	return nil
+}
+
+// WriteJSONL writes events in the export's JSON Lines form: each encoded
+// with events.Encode on a line of its own.
+func WriteJSONL(w io.Writer, evs ...events.Event) error {
+	for _, ev := range evs {
+		b, err := events.Encode(ev)
+		if err != nil {
+			return err
+		}
+		b = append(b, '\n')
+		if _, err := w.Write(b); err != nil {
+			return fmt.Errorf("write export: %w", err)
+		}
+	}
+	return nil
+}
+
+// Source iterates the events of an audit in stream order, calling fn for
+// each and stopping at fn's first error, which it returns. A Source can be
+// called more than once and yields the same events each time: Verify and
+// Luck make two passes. A store's Read fits once its query is bound:
+//
+//	src := func(ctx context.Context, fn func(events.Recorded) error) error {
+//		return store.Read(ctx, q, fn)
+//	}
+type Source func(ctx context.Context, fn func(events.Recorded) error) error
+
+// JSONLSource is a Source over an export in JSON Lines form that open opens
+// afresh for each pass; each pass reads it with ReadJSONL's rules and closes
+// it. Events from an export carry no stream sequence (Seq is 0).
+func JSONLSource(open func() (io.ReadCloser, error)) Source {
+	return func(ctx context.Context, fn func(events.Recorded) error) (err error) {
+		rc, err := open()
+		if err != nil {
+			return fmt.Errorf("open export: %w", err)
+		}
+		defer func() {
+			if cerr := rc.Close(); cerr != nil && err == nil {
+				err = fmt.Errorf("close export: %w", cerr)
+			}
+		}()
+		return readJSONL(ctx, rc, func(_ int, ev events.Event) error {
+			return fn(events.Recorded{Event: ev})
+		})
+	}
+}
+
+// JSONLBytes is a Source over an export held in memory.
+func JSONLBytes(b []byte) Source {
+	return JSONLSource(func() (io.ReadCloser, error) {
+		return io.NopCloser(bytes.NewReader(b)), nil
+	})
+}
+
+// Events is a Source over events in memory, without stream sequences.
+func Events(evs ...events.Event) Source {
+	return func(ctx context.Context, fn func(events.Recorded) error) error {
+		for _, ev := range evs {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if err := fn(events.Recorded{Subject: ev.StreamSubject, Event: ev}); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+}
+
+// Records is a Source over recorded events in memory.
+func Records(recs []events.Recorded) Source {
+	return func(ctx context.Context, fn func(events.Recorded) error) error {
+		for _, r := range recs {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if err := fn(r); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+}
