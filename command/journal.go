@@ -112,10 +112,34 @@ func (j *Journal) Load(ctx context.Context, id string, upTo uint64) (*projection
 		return nil, invalid("campaign %q: %v", id, err)
 	}
 	c := projections.NewCampaign(id)
+	voids, err := j.voids(ctx, id, upTo)
+	if err != nil {
+		return nil, err
+	}
+	c.KnowVoids(voids)
 	if err := j.store.Read(ctx, events.Query{Subject: filter, To: upTo}, c.Apply); err != nil {
 		return nil, err
 	}
 	return c, nil
+}
+
+// voids reads the campaign's voids up to sequence upTo (0: all), so that a
+// fold can leave the voided events out from the start.
+func (j *Journal) voids(ctx context.Context, campaign string, upTo uint64) (map[string]string, error) {
+	subject, err := events.Subject(campaign, events.KindCampaign, campaign, voidName)
+	if err != nil {
+		return nil, err
+	}
+	voids := map[string]string{}
+	err = j.store.Read(ctx, events.Query{Subject: subject, To: upTo}, func(r events.Recorded) error {
+		var v events.EventVoided
+		if err := r.Event.DecodeData(&v); err != nil {
+			return err
+		}
+		voids[v.EventID] = v.Reason
+		return nil
+	})
+	return voids, err
 }
 
 // draft collects the events a command will append.
@@ -182,6 +206,10 @@ func (j *Journal) catchUp(ctx context.Context, campaign string, s *campaignState
 	if err := j.store.Read(ctx, events.Query{Subject: filter, From: s.c.LastSeq + 1}, s.c.Apply); err != nil {
 		s.c = nil // a partial fold is not to be trusted
 		return nil, err
+	}
+	if s.c.RefoldNeeded {
+		s.c = nil
+		return j.catchUp(ctx, campaign, s)
 	}
 	return s.c, nil
 }
@@ -252,6 +280,12 @@ func (j *Journal) execute(ctx context.Context, campaign string, decide func(d *d
 				return Result{}, err
 			}
 			res.Events = append(res.Events, rec)
+		}
+		if c.RefoldNeeded { // a void: fold again, leaving the voided event out
+			s.c = nil
+			if res.Campaign, err = j.catchUp(ctx, campaign, s); err != nil {
+				return Result{}, err
+			}
 		}
 		return res, nil
 	}

@@ -303,3 +303,56 @@ func payload[T any](t *testing.T, r events.Recorded) T {
 	}
 	return v
 }
+
+func TestVoidLeavesTheEventOut(t *testing.T) {
+	store := memstore.New(memstore.Options{})
+	j := newJournal(t, store)
+	setup(t, j)
+	ctx := context.Background()
+	res, err := j.Damage(ctx, "mordor", "lodin", 9, "")
+	require.NoError(t, err)
+	dmg := res.Events[0].Event.ID
+	roll, err := j.Roll(ctx, "mordor", command.RollRequest{Character: "lodin", Skill: "Buscar"})
+	require.NoError(t, err)
+	before, err := j.Load(ctx, "mordor", 0)
+	require.NoError(t, err)
+	if hp := before.Characters["lodin"].HP; hp != 28-9 {
+		t.Fatalf("HP before the void = %d, want 19", hp)
+	}
+	_, err = j.Void(ctx, "mordor", dmg, "wrong target")
+	require.NoError(t, err)
+	_, err = j.Void(ctx, "mordor", roll.Events[0].Event.ID, "rolled by mistake")
+	require.NoError(t, err)
+	after, err := j.Load(ctx, "mordor", 0)
+	require.NoError(t, err)
+	if hp := after.Characters["lodin"].HP; hp != 28 {
+		t.Fatalf("HP after the void = %d, want 28", hp)
+	}
+	if after.Characters["lodin"].Rolls != 0 {
+		t.Fatalf("voided roll still counted")
+	}
+	// The voided roll keeps its nonce: the next roll takes nonce 1.
+	next, err := j.Roll(ctx, "mordor", command.RollRequest{Character: "lodin", Skill: "Buscar"})
+	require.NoError(t, err)
+	if n := payload[*events.RollMade](t, next.Events[0]).Nonce; n != 1 {
+		t.Fatalf("roll after a voided roll took nonce %d, want 1", n)
+	}
+	// The cached state of the journal that voided agrees with a fresh load.
+	cached, err := j.Damage(ctx, "mordor", "lodin", 1, "")
+	require.NoError(t, err)
+	if hp := cached.Campaign.Characters["lodin"].HP; hp != 27 {
+		t.Fatalf("cached HP = %d, want 27", hp)
+	}
+	var recs []events.Recorded
+	require.NoError(t, store.Read(ctx, events.Query{}, func(r events.Recorded) error { recs = append(recs, r); return nil }))
+	folded, err := projections.Fold("mordor", recs, 0)
+	require.NoError(t, err)
+	if folded.Characters["lodin"].HP != 27 {
+		t.Fatalf("Fold HP = %d, want 27", folded.Characters["lodin"].HP)
+	}
+	for _, bad := range []struct{ id, reason string }{{dmg, "again"}, {"nope", "x"}, {roll.Events[0].Event.ID, ""}} {
+		if _, err := j.Void(ctx, "mordor", bad.id, bad.reason); err == nil {
+			t.Fatalf("void %q %q accepted", bad.id, bad.reason)
+		}
+	}
+}

@@ -47,6 +47,15 @@ type Campaign struct {
 	// Day counts in-game days (new day by rest or by the GM).
 	Day int `json:"day"`
 
+	// Voided maps the ids of voided events to the reason. A voided event
+	// has no effect on the state, except that a voided roll still took its
+	// nonce (it was made).
+	Voided map[string]string `json:"voided,omitempty"`
+	// RefoldNeeded is set when a void named an event already folded into
+	// this state: the state is then stale, and a fold that knows the voids
+	// from the start (Fold, or a loader that pre-scans them) must replace it.
+	RefoldNeeded bool `json:"refold_needed,omitempty"`
+
 	// LastSeq is the stream sequence of the last event folded; Events counts them.
 	LastSeq uint64    `json:"last_seq"`
 	Events  int       `json:"events"`
@@ -132,7 +141,11 @@ func (c *Campaign) Apply(rec events.Recorded) error {
 	if err != nil {
 		return fmt.Errorf("event %s: %w", ev.ID, err)
 	}
-	c.apply(rec, data)
+	if _, voided := c.Voided[ev.ID]; voided {
+		c.applyVoided(ev, data)
+	} else {
+		c.apply(rec, data)
+	}
 	c.LastSeq = rec.Seq
 	c.Events++
 	c.Updated = ev.Time
@@ -172,6 +185,7 @@ func (c *Campaign) apply(rec events.Recorded, data any) {
 		if ch := c.Characters[d.Character]; ch != nil {
 			ch.applyRoll(d)
 		}
+		c.applyTORRoll(rec, d)
 		if c.Combat != nil && (d.Kind == "melee" || d.Kind == "ranged") {
 			c.Combat.Attacked[d.Character] = true
 		}
@@ -236,10 +250,41 @@ func (c *Campaign) apply(rec events.Recorded, data any) {
 		for _, ch := range c.Characters {
 			ch.SpecUsedToday = false
 		}
-	case *events.ContestResolved, *events.EventVoided:
-		// Contests are read from the transcript; voids are honoured by Fold.
+	case *events.EventVoided:
+		if c.Voided == nil {
+			c.Voided = map[string]string{}
+		}
+		if _, known := c.Voided[d.EventID]; !known {
+			// The voided event came earlier and was folded: only a refold
+			// that knows the void from the start leaves it out.
+			c.RefoldNeeded = true
+		}
+		c.Voided[d.EventID] = d.Reason
+	case *events.ContestResolved:
+		// Contests are read from the transcript.
 	default:
 		c.applyTOR(rec, data)
+	}
+}
+
+// applyVoided folds a voided event: it changes nothing but the nonce a
+// voided roll took.
+func (c *Campaign) applyVoided(ev events.Event, data any) {
+	if d, ok := data.(*events.RollMade); ok {
+		if s := c.Session(ev.Session); s != nil && d.Nonce >= s.NextNonce {
+			s.NextNonce = d.Nonce + 1
+		}
+	}
+}
+
+// KnowVoids prepares an empty state to leave out the given voided events.
+func (c *Campaign) KnowVoids(voided map[string]string) {
+	if len(voided) == 0 {
+		return
+	}
+	c.Voided = make(map[string]string, len(voided))
+	for id, reason := range voided {
+		c.Voided[id] = reason
 	}
 }
 

@@ -218,3 +218,20 @@ func (a *app) skillCommand() *cobra.Command {
 	cmd.AddCommand(define, raise)
 	return cmd
 }
+
+func (a *app) voidCommand() *cobra.Command {
+	var reason string
+	cmd := &cobra.Command{
+		Use:   "void EVENT_ID --reason R",
+		Short: "Correct a mistake: the event stays in the journal, sheets leave it out",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
+				return j.Void(c.Context(), campaign, args[0], reason)
+			})
+		},
+	}
+	cmd.Flags().StringVar(&reason, "reason", "", "why the event is voided")
+	_ = cmd.MarkFlagRequired("reason")
+	return cmd
+}

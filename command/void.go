@@ -1,0 +1,62 @@
+package command
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/campaign-journal/journal/events"
+)
+
+// voidName is the subject token of void events: every void of a campaign
+// is on journal.<campaign>.campaign.<campaign>.voided, so a fold can read
+// them first.
+const voidName = "voided"
+
+// errFound stops a scan once the event sought is found.
+var errFound = errors.New("found")
+
+// Void records that an event of the campaign was a mistake. The event stays
+// in the stream; projections leave it out. A voided roll keeps its nonce.
+// The campaign's creation, sessions and voids themselves cannot be voided.
+func (j *Journal) Void(ctx context.Context, campaign, eventID, reason string) (Result, error) {
+	reason = strings.TrimSpace(reason)
+	if reason == "" {
+		return Result{}, invalid("a void needs a reason")
+	}
+	if len(reason) > 500 {
+		return Result{}, invalid("the reason is %d bytes, at most 500", len(reason))
+	}
+	filter, err := events.CampaignFilter(campaign)
+	if err != nil {
+		return Result{}, invalid("campaign %q: %v", campaign, err)
+	}
+	var target events.Event
+	err = j.store.Read(ctx, events.Query{Subject: filter}, func(r events.Recorded) error {
+		if r.Event.ID == eventID {
+			target = r.Event
+			return errFound
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, errFound) {
+		return Result{}, err
+	}
+	if target.ID == "" {
+		return Result{}, notFound("no event %s in campaign %s", eventID, campaign)
+	}
+	switch target.Type {
+	case events.TypeCampaignCreated, events.TypeSessionStarted, events.TypeSessionEnded, events.TypeEventVoided:
+		return Result{}, invalid("event %s (%s) cannot be voided", eventID, target.Type)
+	}
+	return j.execute(ctx, campaign, func(d *draft) error {
+		if err := requireCampaign(d.campaign); err != nil {
+			return err
+		}
+		if why, done := d.campaign.Voided[eventID]; done {
+			return invalid("event %s is already voided (%s)", eventID, why)
+		}
+		d.add(events.KindCampaign, campaign, voidName, events.TypeEventVoided, events.EventVoided{EventID: eventID, Reason: reason})
+		return nil
+	})
+}
