@@ -3,54 +3,12 @@ package ryf
 import (
 	"fmt"
 	"strings"
-	"unicode"
+
+	"github.com/campaign-journal/journal/rules/names"
 )
 
-// fold returns s lower-cased, without accents or other combining marks,
-// with '_' read as a space, surrounding space trimmed and inner runs of
-// space collapsed: the form lookups compare.
-func fold(s string) string {
-	var b strings.Builder
-	b.Grow(len(s))
-	space := false
-	for _, r := range s {
-		if unicode.Is(unicode.Mn, r) {
-			continue
-		}
-		if r == '_' || unicode.IsSpace(r) {
-			space = b.Len() > 0
-			continue
-		}
-		if space {
-			b.WriteByte(' ')
-			space = false
-		}
-		b.WriteRune(unaccent(unicode.ToLower(r)))
-	}
-	return b.String()
-}
-
-// unaccent maps the accented Latin letters of Spanish (and a few neighbours)
-// to their base letter.
-func unaccent(r rune) rune {
-	switch r {
-	case 'á', 'à', 'â', 'ä', 'ã', 'å':
-		return 'a'
-	case 'é', 'è', 'ê', 'ë':
-		return 'e'
-	case 'í', 'ì', 'î', 'ï':
-		return 'i'
-	case 'ó', 'ò', 'ô', 'ö', 'õ':
-		return 'o'
-	case 'ú', 'ù', 'û', 'ü':
-		return 'u'
-	case 'ñ':
-		return 'n'
-	case 'ç':
-		return 'c'
-	}
-	return r
-}
+// fold is the form lookups compare (see names.Fold).
+func fold(s string) string { return names.Fold(s) }
 
 // entry is one name a lookup can find: its display name, the folded forms
 // that match it (the whole name and each '/'-separated alternative, plus

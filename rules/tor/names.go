@@ -3,56 +3,15 @@ package tor
 import (
 	"fmt"
 	"strings"
-	"unicode"
+
+	"github.com/campaign-journal/journal/rules/names"
 )
 
 // Normalize folds a name for lookup: lower case, accents removed (á→a, ñ→n,
-// ü→u, …, and combining marks dropped), surrounding space trimmed and inner
-// runs of space collapsed to one. "  Canción " and "CANCION" both give
-// "cancion".
-func Normalize(name string) string {
-	var b strings.Builder
-	b.Grow(len(name))
-	space := false
-	for _, r := range strings.ToLower(name) {
-		switch {
-		case unicode.Is(unicode.Mn, r):
-			continue
-		case unicode.IsSpace(r):
-			space = true
-			continue
-		}
-		if space && b.Len() > 0 {
-			b.WriteByte(' ')
-		}
-		space = false
-		b.WriteRune(fold(r))
-	}
-	return b.String()
-}
-
-// fold removes the accent from a lower-case Latin letter.
-func fold(r rune) rune {
-	switch r {
-	case 'á', 'à', 'â', 'ä', 'ã', 'å':
-		return 'a'
-	case 'é', 'è', 'ê', 'ë':
-		return 'e'
-	case 'í', 'ì', 'î', 'ï':
-		return 'i'
-	case 'ó', 'ò', 'ô', 'ö', 'õ':
-		return 'o'
-	case 'ú', 'ù', 'û', 'ü':
-		return 'u'
-	case 'ñ':
-		return 'n'
-	case 'ç':
-		return 'c'
-	case 'ý', 'ÿ':
-		return 'y'
-	}
-	return r
-}
+// ü→u, …, and combining marks dropped), '_' read as a space, surrounding
+// space trimmed and inner runs of space collapsed to one. "  Canción " and
+// "CANCION" both give "cancion". It is names.Fold.
+func Normalize(name string) string { return names.Fold(name) }
 
 // resolve finds the one candidate that input names. Each candidate is a list
 // of names, the first one canonical. A normalized exact match with any name
