@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/rules/ryf"
 )
 
 // Line is one human line of a session transcript.
@@ -60,6 +61,31 @@ func (c *Campaign) name(id string) string {
 }
 
 var levelNames = map[string]string{"low": "bajo", "mid": "medio", "high": "alto"}
+
+// levelReasons are the Spanish words of ryf's level reasons.
+var levelReasons = map[string]string{
+	ryf.ReasonSpecialization: "especialización",
+	ryf.ReasonRankZero:       "habilidad a 0",
+	ryf.ReasonBase:           "normal",
+	ryf.ReasonTokenSpent:     "+1 por el token",
+	ryf.ReasonTokenReturned:  "−1 por el token devuelto",
+	ryf.ReasonIncapacitated:  "−1 por estar incapacitado",
+	ryf.ReasonClampedLow:     "no baja de bajo",
+	ryf.ReasonClampedHigh:    "no sube de alto",
+}
+
+// spanishReasons translates level reasons, keeping any it does not know.
+func spanishReasons(reasons []string) []string {
+	out := make([]string, len(reasons))
+	for i, r := range reasons {
+		if es, ok := levelReasons[r]; ok {
+			out[i] = es
+		} else {
+			out[i] = r
+		}
+	}
+	return out
+}
 
 // Describe returns the transcript line of one event, given the state before it.
 func Describe(c *Campaign, ev events.Event, data any) string {
@@ -155,6 +181,9 @@ var healReasons = map[string]string{
 }
 
 func describeRoll(c *Campaign, d *events.RollMade) string {
+	if d.System == "tor" {
+		return describeTORRoll(c, d)
+	}
 	who := c.name(d.Character)
 	var b strings.Builder
 	switch d.Kind {
@@ -181,17 +210,9 @@ func describeRoll(c *Campaign, d *events.RollMade) string {
 		what = "atributo " + d.Attribute
 	}
 	fmt.Fprintf(&b, "%s tira %s", who, what)
-	if d.System == "tor" {
-		fmt.Fprintf(&b, ": d12 %d + %v = %d contra NO %d → %s", d.Feat, d.Faces[1:], d.Total, d.TN, d.Outcome)
-		if d.Quality != "" {
-			fmt.Fprintf(&b, " (%s)", d.Quality)
-		}
-		fmt.Fprintf(&b, " [nonce %d]", d.Nonce)
-		return b.String()
-	}
 	fmt.Fprintf(&b, " (base %d, nivel %s", d.Base, levelNames[d.Level])
 	if len(d.LevelReasons) > 0 {
-		fmt.Fprintf(&b, ": %s", strings.Join(d.LevelReasons, ", "))
+		fmt.Fprintf(&b, ": %s", strings.Join(spanishReasons(d.LevelReasons), ", "))
 	}
 	fmt.Fprintf(&b, "): dados %v, objetivo %v → total %d", rounds(d.Faces), d.Kept, d.Total)
 	if d.Difficulty != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/projections"
+	"github.com/campaign-journal/journal/replay"
 )
 
 func (a *app) demoCommand() *cobra.Command {
@@ -233,14 +234,27 @@ func (a *app) demoEnd(ctx context.Context, j *command.Journal, campaign string) 
 	return a.demoVerify(ctx, campaign, a.stdout)
 }
 
-// demoVerify is replaced by the replay verification once it exists.
+// demoVerify verifies the campaign's sessions from the store and prints
+// the report; a mismatch ends the demo with exit status 1.
 func (a *app) demoVerify(ctx context.Context, campaign string, w io.Writer) error {
 	filter, err := events.CampaignFilter(campaign)
 	if err != nil {
 		return err
 	}
-	n := 0
-	err = a.st.Read(ctx, events.Query{Subject: filter}, func(events.Recorded) error { n++; return nil })
-	fmt.Fprintf(w, "%d events recorded in campaign %s.\n", n, campaign)
-	return err
+	src, _, err := boundSource(ctx, a.st, filter)
+	if err != nil {
+		return err
+	}
+	rep, err := replay.Verify(ctx, src, replay.Options{Campaign: campaign})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "\n▸ Verification: every roll re-derived from the revealed seed and judged again by the rules\n")
+	if err := rep.WriteText(w); err != nil {
+		return err
+	}
+	if !rep.OK() {
+		return exitError{code: 1, msg: fmt.Sprintf("the demo's verification failed: %d mismatches", rep.Totals.Mismatches)}
+	}
+	return nil
 }

@@ -3,9 +3,226 @@ package main
 import (
 	"context"
 	"fmt"
+
+	"github.com/campaign-journal/journal/command"
+	"github.com/campaign-journal/journal/projections"
+	"github.com/campaign-journal/journal/rules/tor"
 )
 
-// demoTOR records a short The One Ring adventure.
+// demoTOR records a short The One Ring adventure end to end: a company of
+// three (one a hobbit), a session and an adventure; a trait invoked before a
+// roll; a failed roll and Hope spent on it; a fellowship vote; Shadow, then
+// rolls until the Eye shows and starts a bout of madness, which the GM ends
+// with a flaw; advancement points for the rolls that qualify; the
+// fellowship phase; the session's end; then the sheets and the
+// verification.
+//
+// The dice are the session's own, so loops that wait for a result are
+// bounded: each stops at the first roll that shows it.
 func (a *app) demoTOR(ctx context.Context) error {
-	return fmt.Errorf("demo --system tor: not yet")
+	j, err := a.journal(ctx)
+	if err != nil {
+		return err
+	}
+	const campaign = "demo-tor"
+	a.campaign = campaign
+	d := demoStep{a: a, ctx: ctx, j: j, campaign: campaign}
+	if !a.jsonOut {
+		fmt.Fprintf(a.stdout, "The campaign journal — demo (tor), recording into %s\n", a.dataDir)
+	}
+	if c, err := j.Load(ctx, campaign, 0); err == nil && c.Events > 0 {
+		return fmt.Errorf("campaign %s already exists in %s: run the demo on a fresh --data folder", campaign, a.dataDir)
+	}
+	type step struct {
+		title string
+		f     func() (command.Result, error)
+	}
+	run := func(steps ...step) error {
+		for _, s := range steps {
+			if err := d.do(s.title, s.f); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	roll := func(char, skill string, tn int) step {
+		return step{"", func() (command.Result, error) {
+			return j.Roll(ctx, campaign, command.RollRequest{Character: char, Skill: skill, TN: tn})
+		}}
+	}
+	// until rolls until the character's latest roll meets ok (at most n rolls).
+	until := func(title, char, skill string, tn, n int, ok func(*projections.TORRoll) bool) error {
+		for i := range n {
+			t := ""
+			if i == 0 {
+				t = title
+			}
+			s := roll(char, skill, tn)
+			if err := d.do(t, s.f); err != nil {
+				return err
+			}
+			c, err := j.Load(ctx, campaign, 0)
+			if err != nil {
+				return err
+			}
+			if ok(c.TOR.Characters[char].LastRoll) {
+				return nil
+			}
+		}
+		if !a.jsonOut {
+			fmt.Fprintf(a.stdout, "  (not in %d rolls: the dice decide)\n", n)
+		}
+		return nil
+	}
+
+	err = run(
+		step{"A One Ring campaign and its company", func() (command.Result, error) {
+			return j.CreateCampaign(ctx, command.CreateCampaign{ID: campaign, Name: "La Tierra Media", System: "tor"})
+		}},
+		step{"", func() (command.Result, error) {
+			return j.CreateCharacter(ctx, campaign, command.CreateCharacter{ID: "bilbo", Name: "Bilbo", Player: "Ana",
+				Culture: "Hobbits de la Comarca", MaxHope: 12, Attributes: "Cuerpo=3/5,Corazón=6/8,Mente=5/7",
+				Skills: "Atención=3*,Sigilo=3*,Acertijos=2,Viajar=2,Buscar=2,Cortesía=1", Traits: []string{"Ladrón", "Ojo avizor"}})
+		}},
+		step{"", func() (command.Result, error) {
+			return j.CreateCharacter(ctx, campaign, command.CreateCharacter{ID: "thorin", Name: "Thorin", Player: "Bea",
+				Culture: "Enanos de Erebor", MaxHope: 8, Attributes: "Cuerpo=7/9,Corazón=5/7,Mente=2/4",
+				Skills: "Guerrear=3*,Impresionar=3,Atletismo=2,Persuadir=1,Saber=1", Traits: []string{"Herrero", "Orgulloso"}})
+		}},
+		step{"", func() (command.Result, error) {
+			return j.CreateCharacter(ctx, campaign, command.CreateCharacter{ID: "balin", Name: "Balin", Player: "Carlos",
+				Culture: "Enanos de Erebor", MaxHope: 10, Attributes: "Cuerpo=5/7,Corazón=6/8,Mente=4/6",
+				Skills: "Explorar=3*,Saber=2,Cortesía=2,Viajar=2", Traits: []string{"Erudito"}})
+		}},
+		step{"Session 1 starts: the seed is drawn and only its commitment recorded", func() (command.Result, error) {
+			return j.StartSession(ctx, campaign, "s1", "Una fiesta inesperada")
+		}},
+		step{"The adventure starts: the fellowship pool is 3 player characters + 1 hobbit", func() (command.Result, error) {
+			return j.StartAdventure(ctx, campaign, "El camino al Este")
+		}},
+		step{"A trait invoked before a roll: the GM asks for the roll", func() (command.Result, error) {
+			return j.InvokeTrait(ctx, campaign, command.TraitRequest{Character: "bilbo", Trait: "Ojo avizor"})
+		}},
+		roll("bilbo", "Atención", 14),
+		roll("balin", "Explorar", 12),
+	)
+	if err != nil {
+		return err
+	}
+	// Thorin pleads with the Elvenking until he fails, then spends Hope.
+	if err := until("Thorin pleads with the Elvenking (TN 18) until he fails", "thorin", "Persuadir", 18, 20,
+		func(r *projections.TORRoll) bool { return !r.Result.Success }); err != nil {
+		return err
+	}
+	c, err := j.Load(ctx, campaign, 0)
+	if err != nil {
+		return err
+	}
+	if !c.TOR.Characters["thorin"].LastRoll.Result.Success {
+		if err := run(
+			step{"Thorin spends 1 Hope on the failed roll", func() (command.Result, error) {
+				return j.SpendHope(ctx, campaign, "thorin", "")
+			}},
+			step{"A fellowship vote: Thorin asks for a point of the pool to regain it", func() (command.Result, error) {
+				return j.RequestFellowship(ctx, campaign, "thorin")
+			}},
+			step{"", func() (command.Result, error) { return j.Vote(ctx, campaign, "thorin", "bilbo", true) }},
+			step{"", func() (command.Result, error) { return j.Vote(ctx, campaign, "thorin", "balin", false) }},
+		); err != nil {
+			return err
+		}
+	}
+	if err := run(step{"The dragon's treasure: Thorin gains Shadow above his Hope", func() (command.Result, error) {
+		return j.GainShadow(ctx, campaign, "thorin", 9, "la enfermedad del dragón")
+	}}); err != nil {
+		return err
+	}
+	if err := until("Thorin counts the treasure until the Eye shows", "thorin", "Saber", tor.DefaultTN, 150,
+		func(r *projections.TORRoll) bool { return r.Result.Eye }); err != nil {
+		return err
+	}
+	if c, err = j.Load(ctx, campaign, 0); err != nil {
+		return err
+	}
+	if c.TOR.Characters["thorin"].Mad {
+		if err := run(step{"The GM ends the bout of madness", func() (command.Result, error) {
+			return j.EndMadness(ctx, campaign, "thorin", "Codicioso")
+		}}); err != nil {
+			return err
+		}
+	}
+	if err := until("Balin scouts the way (TN 12) until he succeeds", "balin", "Explorar", 12, 20,
+		func(r *projections.TORRoll) bool { return r.Result.Success }); err != nil {
+		return err
+	}
+	if err := a.demoGrants(d); err != nil {
+		return err
+	}
+	if c, err = j.Load(ctx, campaign, 0); err != nil {
+		return err
+	}
+	if !a.jsonOut {
+		fmt.Fprintf(a.stdout, "\n▸ Advancement before the fellowship phase\n")
+		for _, id := range c.TOR.Roster {
+			printAdvancement(a.stdout, c, advancementOf(c.TOR, c.TOR.Characters[id]))
+		}
+	}
+	if err := run(
+		step{"The fellowship phase ends the adventure", func() (command.Result, error) { return j.FellowshipPhase(ctx, campaign) }},
+		step{"The session ends: the seed is revealed", func() (command.Result, error) { return j.EndSession(ctx, campaign) }},
+	); err != nil {
+		return err
+	}
+	return a.demoEndTOR(ctx, j, campaign)
+}
+
+// demoGrants has the GM grant every advancement point the adventure's rolls
+// qualify for, in roll order.
+func (a *app) demoGrants(d demoStep) error {
+	title := "The GM grants the advancement points the rolls qualify for"
+	for {
+		c, err := d.j.Load(d.ctx, d.campaign, 0)
+		if err != nil {
+			return err
+		}
+		var next *projections.TORRoll
+		for _, id := range c.TOR.Roster {
+			for _, r := range c.TOR.AdventureRolls(id) {
+				if e, err := c.TOR.Eligibility(r); err == nil && e.Qualifies {
+					next = r
+					break
+				}
+			}
+			if next != nil {
+				break
+			}
+		}
+		if next == nil {
+			return nil
+		}
+		err = d.do(title, func() (command.Result, error) {
+			return d.j.GrantAdvancement(d.ctx, d.campaign, next.Character, string(next.Group), next.EventID)
+		})
+		if err != nil {
+			return err
+		}
+		title = ""
+	}
+}
+
+// demoEndTOR prints the final One Ring sheets and the session's verification.
+func (a *app) demoEndTOR(ctx context.Context, j *command.Journal, campaign string) error {
+	c, err := j.Load(ctx, campaign, 0)
+	if err != nil {
+		return err
+	}
+	if a.jsonOut {
+		return a.emit(c, nil)
+	}
+	fmt.Fprintf(a.stdout, "\n▸ Final sheets\n")
+	for _, id := range c.TOR.Roster {
+		printTORSheet(a.stdout, c, c.TOR.Characters[id])
+		fmt.Fprintln(a.stdout)
+	}
+	return a.demoVerify(ctx, campaign, a.stdout)
 }

@@ -16,9 +16,9 @@ import (
 func (a *app) logCommand() *cobra.Command {
 	var session string
 	var follow bool
-	var upTo uint64
+	var atText string
 	cmd := &cobra.Command{
-		Use:   "log [--session S] [--follow] [--at SEQ]",
+		Use:   "log [--session S] [--follow] [--at SEQ|TIME]",
 		Short: "The transcript: one line per event, in order (with --follow, live)",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
@@ -31,6 +31,10 @@ func (a *app) logCommand() *cobra.Command {
 				return err
 			}
 			filter, err := events.CampaignFilter(campaign)
+			if err != nil {
+				return err
+			}
+			upTo, err := a.resolveAt(c.Context(), atText)
 			if err != nil {
 				return err
 			}
@@ -69,7 +73,7 @@ func (a *app) logCommand() *cobra.Command {
 	}
 	cmd.Flags().StringVar(&session, "session", "", "only this session's lines")
 	cmd.Flags().BoolVar(&follow, "follow", false, "keep printing new events as they are recorded (Ctrl-C to stop)")
-	cmd.Flags().Uint64Var(&upTo, "at", 0, "stop at this stream sequence (the transcript up to that point)")
+	cmd.Flags().StringVar(&atText, "at", "", "stop at this stream sequence, or at this time (RFC 3339 or \"YYYY-MM-DD HH:MM\"): the transcript up to that point")
 	return cmd
 }
 

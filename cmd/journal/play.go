@@ -40,12 +40,16 @@ func (a *app) characterCommand() *cobra.Command {
 	f.IntVar(&req.MaxHope, "hope", 0, "The One Ring: maximum Hope")
 	f.StringVar(&req.Culture, "culture", "", "The One Ring: culture (a hobbit adds to the fellowship pool)")
 	f.StringSliceVar(&req.Traits, "traits", nil, "The One Ring: traits (specialities and distinctive features), comma-separated")
-	var at uint64
+	var atText string
 	show := &cobra.Command{
-		Use:   "show CHAR [--at SEQ]",
-		Short: "Show a character sheet, now or as of a stream sequence",
+		Use:   "show CHAR [--at SEQ|TIME]",
+		Short: "Show a character sheet, now or as of a stream sequence or a time",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
+			at, err := a.resolveAt(c.Context(), atText)
+			if err != nil {
+				return err
+			}
 			camp, err := a.load(c, at)
 			if err != nil {
 				return err
@@ -60,7 +64,7 @@ func (a *app) characterCommand() *cobra.Command {
 			return a.emit(sheet, func(w iw) { printSheet(w, camp, sheet) })
 		},
 	}
-	show.Flags().Uint64Var(&at, "at", 0, "show the sheet as of this stream sequence")
+	show.Flags().StringVar(&atText, "at", "", "show the sheet as of this stream sequence, or this time (RFC 3339 or \"YYYY-MM-DD HH:MM\")")
 	list := &cobra.Command{
 		Use:   "list",
 		Short: "List the campaign's characters",
@@ -70,7 +74,11 @@ func (a *app) characterCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return a.emit(camp.Characters, func(w iw) { printRoster(w, camp) })
+			var list any = camp.Characters
+			if camp.TOR != nil {
+				list = camp.TOR.Characters
+			}
+			return a.emit(list, func(w iw) { printRoster(w, camp) })
 		},
 	}
 	cmd.AddCommand(create, show, list)

@@ -84,6 +84,10 @@ func printSheet(w iw, c *projections.Campaign, s *projections.Sheet) {
 }
 
 func printRoster(w iw, c *projections.Campaign) {
+	if c.TOR != nil {
+		printTORRoster(w, c)
+		return
+	}
 	for _, id := range c.Roster {
 		s := c.Characters[id]
 		who := s.Player
@@ -134,5 +138,8 @@ func printCampaign(w iw, c *projections.Campaign) {
 	}
 	if c.Combat != nil {
 		printCombat(w, c)
+	}
+	if c.TOR != nil {
+		printTORCompany(w, c)
 	}
 }

@@ -2,16 +2,469 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/projections"
+	"github.com/campaign-journal/journal/rules/tor"
 )
 
-// torCommands are The One Ring's own commands.
-func (a *app) torCommands() []*cobra.Command { return nil }
+// torCommands are The One Ring's own commands:
+//
+//	hope spend CHAR [ROLL_EVENT_ID]
+//	fellowship ask CHAR | vote CHAR VOTER yes|no | take CHAR | withdraw CHAR | show | phase
+//	shadow gain CHAR N [--reason R]
+//	madness end CHAR --flaw F
+//	trait invoke CHAR TRAIT --auto [--skill S] | --roll
+//	advancement grant CHAR GROUP|SKILL [--roll EVENT_ID] | show CHAR [--at SEQ]
+//	adventure start [TITLE]
+func (a *app) torCommands() []*cobra.Command {
+	return []*cobra.Command{a.hopeCommand(), a.fellowshipCommand(), a.shadowCommand(), a.madnessCommand(),
+		a.traitCommand(), a.advancementCommand(), a.adventureCommand()}
+}
+
+func (a *app) hopeCommand() *cobra.Command {
+	cmd := &cobra.Command{Use: "hope", Short: "The One Ring: spend Hope on a failed roll"}
+	spend := &cobra.Command{
+		Use:   "spend CHAR [ROLL_EVENT_ID]",
+		Short: "Spend 1 Hope on the character's latest roll, a failure: add the skill's attribute (favoured if the skill is) and judge it again",
+		Args:  cobra.RangeArgs(1, 2),
+		RunE: func(c *cobra.Command, args []string) error {
+			roll := ""
+			if len(args) == 2 {
+				roll = args[1]
+			}
+			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
+				return j.SpendHope(c.Context(), campaign, args[0], roll)
+			})
+		},
+	}
+	cmd.AddCommand(spend)
+	return cmd
+}
+
+// parseVote reads a fellowship vote.
+func parseVote(s string) (bool, error) {
+	switch tor.Normalize(s) {
+	case "yes", "y", "si", "s", "agree", "true", "1":
+		return true, nil
+	case "no", "n", "refuse", "false", "0":
+		return false, nil
+	}
+	return false, fmt.Errorf("vote %q: want yes or no (sí/no)", s)
+}
+
+func (a *app) fellowshipCommand() *cobra.Command {
+	cmd := &cobra.Command{Use: "fellowship", Short: "The One Ring: the fellowship pool, its vote, and the fellowship phase"}
+	ask := &cobra.Command{
+		Use:   "ask CHAR",
+		Short: "Ask the fellowship for 1 point of the pool to regain 1 Hope; every other player character votes",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
+				return j.RequestFellowship(c.Context(), campaign, args[0])
+			})
+		},
+	}
+	vote := &cobra.Command{
+		Use:   "vote CHAR VOTER yes|no",
+		Short: "VOTER's vote on CHAR's request (at least half yes: granted at the last vote)",
+		Args:  cobra.ExactArgs(3),
+		RunE: func(c *cobra.Command, args []string) error {
+			agree, err := parseVote(args[2])
+			if err != nil {
+				return err
+			}
+			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
+				return j.Vote(c.Context(), campaign, args[0], args[1], agree)
+			})
+		},
+	}
+	take := &cobra.Command{
+		Use:   "take CHAR",
+		Short: "Take a refused fellowship point anyway: Hope +1, pool −1, Shadow +1",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
+				return j.ResolveFellowship(c.Context(), campaign, args[0], true)
+			})
+		},
+	}
+	withdraw := &cobra.Command{
+		Use:   "withdraw CHAR",
+		Short: "Withdraw the character's request for a fellowship point: nothing changes",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
+				return j.ResolveFellowship(c.Context(), campaign, args[0], false)
+			})
+		},
+	}
+	phase := &cobra.Command{
+		Use:   "phase",
+		Short: "The fellowship phase ends the adventure: advancement points banked, groups cleared, temporary Shadow cleared, pool reset",
+		Args:  cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
+				return j.FellowshipPhase(c.Context(), campaign)
+			})
+		},
+	}
+	var at uint64
+	show := &cobra.Command{
+		Use:   "show [--at SEQ]",
+		Short: "Show the adventure, the fellowship pool, the company and the open request",
+		Args:  cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			camp, err := a.loadTOR(c, at)
+			if err != nil {
+				return err
+			}
+			s := camp.TOR
+			doc := map[string]any{"pool": s.Pool, "adventure": s.Adventure, "adventures": s.Adventures,
+				"fellowship": s.Fellowship(), "request": s.Request}
+			return a.emit(doc, func(w iw) { printTORCompany(w, camp) })
+		},
+	}
+	show.Flags().Uint64Var(&at, "at", 0, "as of this stream sequence")
+	cmd.AddCommand(ask, vote, take, withdraw, phase, show)
+	return cmd
+}
+
+func (a *app) shadowCommand() *cobra.Command {
+	cmd := &cobra.Command{Use: "shadow", Short: "The One Ring: Shadow"}
+	var reason string
+	gain := &cobra.Command{
+		Use:   "gain CHAR N [--reason R]",
+		Short: "The character gains N (temporary) Shadow",
+		Args:  cobra.ExactArgs(2),
+		RunE: func(c *cobra.Command, args []string) error {
+			n, err := positive(args[1], "shadow")
+			if err != nil {
+				return err
+			}
+			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
+				return j.GainShadow(c.Context(), campaign, args[0], n, reason)
+			})
+		},
+	}
+	gain.Flags().StringVar(&reason, "reason", "", "what brought the Shadow")
+	cmd.AddCommand(gain)
+	return cmd
+}
+
+func (a *app) madnessCommand() *cobra.Command {
+	cmd := &cobra.Command{Use: "madness", Short: "The One Ring: bouts of madness (one begins when a roll shows the Eye while Hope is below Shadow)"}
+	var flaw string
+	end := &cobra.Command{
+		Use:   "end CHAR --flaw F",
+		Short: "The GM ends the bout: 1 permanent Shadow and a flaw",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
+				return j.EndMadness(c.Context(), campaign, args[0], flaw)
+			})
+		},
+	}
+	end.Flags().StringVar(&flaw, "flaw", "", "the flaw the character gains")
+	_ = end.MarkFlagRequired("flaw")
+	cmd.AddCommand(end)
+	return cmd
+}
+
+func (a *app) traitCommand() *cobra.Command {
+	cmd := &cobra.Command{Use: "trait", Short: "The One Ring: traits"}
+	var auto, roll bool
+	var skill string
+	invoke := &cobra.Command{
+		Use:   "invoke CHAR TRAIT --auto [--skill S] | --roll",
+		Short: "Invoke a trait before a roll, with the GM's ruling: an automatic success (--auto) or roll with it invoked (--roll)",
+		Args:  cobra.ExactArgs(2),
+		RunE: func(c *cobra.Command, args []string) error {
+			if auto == roll {
+				return fmt.Errorf("trait invoke: the GM rules --auto (automatic success) or --roll (the next roll counts the trait)")
+			}
+			req := command.TraitRequest{Character: args[0], Trait: args[1], Automatic: auto, Skill: skill}
+			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
+				return j.InvokeTrait(c.Context(), campaign, req)
+			})
+		},
+	}
+	invoke.Flags().BoolVar(&auto, "auto", false, "the GM grants an automatic success: no roll")
+	invoke.Flags().BoolVar(&roll, "roll", false, "the GM asks for a roll: the character's next roll counts the trait as invoked")
+	invoke.Flags().StringVar(&skill, "skill", "", "with --auto: the skill the automatic success was for")
+	cmd.AddCommand(invoke)
+	return cmd
+}
+
+func (a *app) advancementCommand() *cobra.Command {
+	cmd := &cobra.Command{Use: "advancement", Short: "The One Ring: advancement points (at most 3 per skill group per adventure)"}
+	var roll string
+	grant := &cobra.Command{
+		Use:   "grant CHAR GROUP|SKILL [--roll EVENT_ID]",
+		Short: "The GM grants a point in a skill group for the roll that earned it ('advancement show' lists the rolls that qualify)",
+		Args:  cobra.ExactArgs(2),
+		RunE: func(c *cobra.Command, args []string) error {
+			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
+				return j.GrantAdvancement(c.Context(), campaign, args[0], args[1], roll)
+			})
+		},
+	}
+	grant.Flags().StringVar(&roll, "roll", "", "the roll (event id) that earned the point; without it, the GM's decision alone")
+	var at uint64
+	show := &cobra.Command{
+		Use:   "show CHAR [--at SEQ]",
+		Short: "Show a character's advancement boxes and which rolls of the adventure qualify for which box",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			camp, err := a.loadTOR(c, at)
+			if err != nil {
+				return err
+			}
+			ch := camp.TOR.Sheet(args[0])
+			if ch == nil {
+				return fmt.Errorf("no character %q in campaign %s%s", args[0], camp.ID, atSuffix(at))
+			}
+			rep := advancementOf(camp.TOR, ch)
+			return a.emit(rep, func(w iw) { printAdvancement(w, camp, rep) })
+		},
+	}
+	show.Flags().Uint64Var(&at, "at", 0, "as of this stream sequence")
+	cmd.AddCommand(grant, show)
+	return cmd
+}
+
+func (a *app) adventureCommand() *cobra.Command {
+	cmd := &cobra.Command{Use: "adventure", Short: "The One Ring: adventures (the fellowship phase ends one)"}
+	start := &cobra.Command{
+		Use:   "start [TITLE]",
+		Short: "Start an adventure: the fellowship pool is set to the player characters plus the hobbits",
+		Args:  cobra.MaximumNArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			title := ""
+			if len(args) == 1 {
+				title = args[0]
+			}
+			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
+				return j.StartAdventure(c.Context(), campaign, title)
+			})
+		},
+	}
+	cmd.AddCommand(start)
+	return cmd
+}
+
+// loadTOR folds a The One Ring campaign as of sequence at.
+func (a *app) loadTOR(c *cobra.Command, at uint64) (*projections.Campaign, error) {
+	camp, err := a.load(c, at)
+	if err != nil {
+		return nil, err
+	}
+	if camp.TOR == nil {
+		return nil, fmt.Errorf("campaign %s plays %s: this command is for The One Ring (tor)", camp.ID, camp.System)
+	}
+	return camp, nil
+}
+
+// advancementReport is what 'advancement show' prints.
+type advancementReport struct {
+	Character string             `json:"character"`
+	Name      string             `json:"name"`
+	Adventure int                `json:"adventure"` // 0: none in progress
+	Groups    []groupAdvancement `json:"groups"`
+	Points    int                `json:"adventure_points"`
+	Total     int                `json:"advancement_total"`
+}
+
+type groupAdvancement struct {
+	Group    tor.Group      `json:"group"`
+	Points   int            `json:"points"`
+	Eligible []eligibleRoll `json:"eligible,omitempty"`
+}
+
+type eligibleRoll struct {
+	Roll   string `json:"roll"`
+	Skill  string `json:"skill"`
+	Result string `json:"result"`
+	Box    int    `json:"box"`
+	Reason string `json:"reason"`
+}
+
+func advancementOf(s *projections.TORState, ch *projections.TORSheet) advancementReport {
+	rep := advancementReport{Character: ch.ID, Name: ch.Name, Points: ch.AdventurePoints(), Total: ch.AdvancementTotal}
+	if s.Adventure != nil {
+		rep.Adventure = s.Adventure.Number
+	}
+	rolls := s.AdventureRolls(ch.ID)
+	for _, g := range tor.Groups() {
+		ga := groupAdvancement{Group: g, Points: ch.Advancement[g]}
+		for _, r := range rolls {
+			if r.Group != g {
+				continue
+			}
+			if e, err := s.Eligibility(r); err == nil && e.Qualifies {
+				ga.Eligible = append(ga.Eligible, eligibleRoll{Roll: r.EventID, Skill: r.Skill, Result: r.Result.Describe(), Box: e.Box, Reason: e.Reason})
+			}
+		}
+		rep.Groups = append(rep.Groups, ga)
+	}
+	return rep
+}
+
+func printAdvancement(w iw, c *projections.Campaign, rep advancementReport) {
+	adv := "no adventure in progress"
+	if rep.Adventure > 0 {
+		adv = fmt.Sprintf("adventure %d", rep.Adventure)
+	}
+	fmt.Fprintf(w, "%s (%s) — advancement, %s\n", rep.Name, rep.Character, adv)
+	for _, g := range rep.Groups {
+		fmt.Fprintf(w, "  %-14s %s\n", g.Group, boxes(g.Points))
+		for _, e := range g.Eligible {
+			fmt.Fprintf(w, "      roll %s  %s, %s → qualifies for box %d (%s)\n", e.Roll, e.Skill, e.Result, e.Box, e.Reason)
+			fmt.Fprintf(w, "        journal advancement grant %s %s --roll %s\n", rep.Character, quoteArg(string(g.Group)), e.Roll)
+		}
+	}
+	fmt.Fprintf(w, "  this adventure %d point(s); banked %d\n", rep.Points, rep.Total)
+	fmt.Fprintf(w, "  as of          sequence %d\n", c.LastSeq)
+}
+
+func quoteArg(s string) string {
+	if strings.ContainsAny(s, " \t") {
+		return `"` + s + `"`
+	}
+	return s
+}
+
+// boxes draws a group's 3 advancement boxes: ■■□.
+func boxes(n int) string {
+	n = max(0, min(n, tor.MaxAdvancementPoints))
+	return strings.Repeat("■", n) + strings.Repeat("□", tor.MaxAdvancementPoints-n)
+}
 
 // showTOR prints a The One Ring character sheet as of sequence at.
 func (a *app) showTOR(camp *projections.Campaign, id string, at uint64) error {
-	return fmt.Errorf("no character %q in campaign %s%s", id, camp.ID, atSuffix(at))
+	ch := camp.TOR.Sheet(id)
+	if ch == nil {
+		return fmt.Errorf("no character %q in campaign %s%s", id, camp.ID, atSuffix(at))
+	}
+	return a.emit(ch, func(w iw) { printTORSheet(w, camp, ch) })
+}
+
+func printTORSheet(w iw, c *projections.Campaign, s *projections.TORSheet) {
+	kind := "player " + s.Player
+	if s.NPC {
+		kind = "NPC"
+	}
+	if s.Culture != "" {
+		kind += ", " + s.Culture
+	}
+	if s.IsHobbit() {
+		kind += " (hobbit)"
+	}
+	fmt.Fprintf(w, "%s (%s) — %s, campaign %s (%s)\n", s.Name, s.ID, kind, c.ID, c.System)
+	at := s.Attributes
+	fmt.Fprintf(w, "  attributes   Cuerpo %d (favoured %d) · Corazón %d (favoured %d) · Mente %d (favoured %d)\n",
+		at.Cuerpo.Basic, at.Cuerpo.Favoured, at.Corazon.Basic, at.Corazon.Favoured, at.Mente.Basic, at.Mente.Favoured)
+	fmt.Fprintf(w, "  Hope         %s %d/%d\n", hpBar(s.Hope, s.MaxHope, 12), s.Hope, s.MaxHope)
+	fmt.Fprintf(w, "  Shadow       %d temporary + %d permanent = %d\n", s.Shadow, s.PermanentShadow, s.TotalShadow())
+	switch {
+	case s.Mad:
+		fmt.Fprintf(w, "  madness      in a bout of madness: the GM controls %s until it ends\n", s.Name)
+	case s.MadnessRisk:
+		fmt.Fprintf(w, "  madness      at risk: Hope %d is below Shadow %d, an Eye starts a bout\n", s.Hope, s.TotalShadow())
+	}
+	fmt.Fprintf(w, "  traits       %s\n", listOrNone(s.Traits))
+	if len(s.Flaws) > 0 {
+		fmt.Fprintf(w, "  flaws        %s\n", strings.Join(s.Flaws, ", "))
+	}
+	if s.PendingTrait != "" {
+		fmt.Fprintf(w, "  invoked      «%s» counts for the next roll\n", s.PendingTrait)
+	}
+	fmt.Fprintf(w, "  %-14s %-16s %-16s %-16s %s\n", "skills (*fav.)", tor.Cuerpo, tor.Corazon, tor.Mente, "advancement")
+	for _, g := range tor.Groups() {
+		fmt.Fprintf(w, "  %-14s ", g)
+		for _, sk := range g.Skills() {
+			r := s.Rating(sk)
+			mark := " "
+			if r.Favoured {
+				mark = "*"
+			}
+			fmt.Fprintf(w, "%-16s ", fmt.Sprintf("%s %d%s", sk.Name, r.Rank, mark))
+		}
+		fmt.Fprintf(w, "%s\n", boxes(s.Advancement[g]))
+	}
+	adv := "between adventures"
+	if c.TOR.Adventure != nil {
+		adv = fmt.Sprintf("adventure %d", c.TOR.Adventure.Number)
+	}
+	fmt.Fprintf(w, "  advancement  %d point(s) this adventure (%s), %d banked\n", s.AdventurePoints(), adv, s.AdvancementTotal)
+	fmt.Fprintf(w, "  rolls        %d (successes %d, Eye %d, rune %d)\n", s.Rolls, s.Successes, s.Eyes, s.Runes)
+	if r := s.LastRoll; r != nil {
+		hope := ""
+		if r.HopeSpent {
+			hope = fmt.Sprintf(", Hope +%d", r.Result.HopeBonus)
+		}
+		fmt.Fprintf(w, "  last roll    %s vs TN %d: %d, %s%s (event %s)\n", r.Skill, r.Result.TN, r.Result.Total, r.Result.Describe(), hope, r.EventID)
+	}
+	fmt.Fprintf(w, "  as of        sequence %d\n", c.LastSeq)
+}
+
+func listOrNone(xs []string) string {
+	if len(xs) == 0 {
+		return "none"
+	}
+	return strings.Join(xs, ", ")
+}
+
+// printTORRoster lists a The One Ring campaign's characters.
+func printTORRoster(w iw, c *projections.Campaign) {
+	for _, id := range c.TOR.Roster {
+		s := c.TOR.Characters[id]
+		who := s.Player
+		if s.NPC {
+			who = "NPC"
+		}
+		state := ""
+		switch {
+		case s.Mad:
+			state = "in a bout of madness"
+		case s.MadnessRisk:
+			state = "madness risk"
+		}
+		line := fmt.Sprintf("  %-12s %-16s %-8s Hope %s %2d/%-2d  Shadow %d+%d  %s", s.ID, s.Name, who, hpBar(s.Hope, s.MaxHope, 12), s.Hope, s.MaxHope, s.Shadow, s.PermanentShadow, state)
+		fmt.Fprintln(w, strings.TrimRight(line, " "))
+	}
+}
+
+// printTORCompany prints the adventure, the pool and the open request.
+func printTORCompany(w iw, c *projections.Campaign) {
+	s := c.TOR
+	if a := s.Adventure; a != nil {
+		title := ""
+		if a.Title != "" {
+			title = " «" + a.Title + "»"
+		}
+		fmt.Fprintf(w, "Adventure %d%s in progress; fellowship pool %d\n", a.Number, title, s.Pool)
+	} else {
+		fmt.Fprintf(w, "No adventure in progress (%d played); fellowship pool %d\n", s.Adventures, s.Pool)
+	}
+	fmt.Fprintf(w, "Fellowship: %s\n", listOrNone(s.Fellowship()))
+	if r := s.Request; r != nil {
+		fmt.Fprintf(w, "Open request by %s (event %s):", r.Character, r.EventID)
+		for _, b := range r.Ballots {
+			v := "no"
+			if b.Agree {
+				v = "yes"
+			}
+			fmt.Fprintf(w, " %s %s;", b.Voter, v)
+		}
+		switch {
+		case r.Refused():
+			fmt.Fprintf(w, " refused — 'fellowship take %s' (+1 Shadow) or 'fellowship withdraw %s'\n", r.Character, r.Character)
+		default:
+			fmt.Fprintf(w, " waiting for %s\n", strings.Join(r.Waiting(), ", "))
+		}
+	}
 }

@@ -1,0 +1,525 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/replay"
+	"github.com/campaign-journal/journal/rules/dice"
+)
+
+// replayCommands are the audit commands: replay (verify or reproduce),
+// explain and stats.
+func (a *app) replayCommands() []*cobra.Command {
+	return []*cobra.Command{a.replayCommand(), a.explainCommand(), a.statsCommand()}
+}
+
+func (a *app) replayCommand() *cobra.Command {
+	var (
+		session, file string
+		seeds         []string
+		reproduce     bool
+		maxMismatches int
+	)
+	cmd := &cobra.Command{
+		Use:   "replay [--session S] [--file F] [--seed HEX | --seed SESSION=HEX ...] [--reproduce]",
+		Short: "Verify every roll from the seeds (or reproduce a session); exit 1 on any mismatch",
+		Long: `Verify a campaign's sessions: check each session's commitment against its
+revealed seed, re-derive every roll's faces, recompute every total and outcome
+from the rules, check the nonces for gaps and repeats, and refold the
+projections. Every mismatch is reported by event id; the exit status is 1 on
+any. A session not yet ended is "not yet revealed", which is not a failure
+(give its seed with --seed to check it anyway).
+
+With --file the events come from an export (journal export, JSON Lines): no
+server or data folder is needed.
+
+With --reproduce the session's recorded commands are re-run with its seed into
+a fresh in-memory journal, and what they record is compared with the record,
+event by event and roll by roll, then the final character sheets; the
+transcript of the reproduction follows.`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			ctx := c.Context()
+			passes := 2
+			if reproduce {
+				passes = 1
+			}
+			src, done, err := a.auditSource(ctx, file, passes)
+			if err != nil {
+				return err
+			}
+			defer done()
+			given, err := a.seedOptions(ctx, src, seeds, session)
+			if err != nil {
+				return err
+			}
+			opts := replay.Options{Seeds: given, Campaign: a.campaign, Session: session, MaxMismatches: maxMismatches}
+			if reproduce {
+				rep, err := replay.Reproduce(ctx, src, opts)
+				done()
+				if errors.Is(err, replay.ErrNotFound) && session != "" {
+					return fmt.Errorf("no session %s in %s", session, a.where(file))
+				}
+				if err != nil {
+					return a.sourceError(err, file)
+				}
+				if rep.Totals.Events == 0 {
+					return a.noEvents(file)
+				}
+				if err := a.emit(rep, func(w io.Writer) { _ = rep.WriteText(w) }); err != nil {
+					return err
+				}
+				if !rep.OK() {
+					return exitError{code: 1, msg: fmt.Sprintf("the reproduction differs from the record: %d differences", rep.Totals.Mismatches)}
+				}
+				return nil
+			}
+			rep, err := replay.Verify(ctx, src, opts)
+			done()
+			if err != nil {
+				return a.sourceError(err, file)
+			}
+			if rep.Totals.Events == 0 {
+				return a.noEvents(file)
+			}
+			if session != "" && len(rep.Sessions) == 0 {
+				return fmt.Errorf("no session %s in %s", session, a.where(file))
+			}
+			if err := a.emit(rep, func(w io.Writer) { _ = rep.WriteText(w) }); err != nil {
+				return err
+			}
+			if !rep.OK() {
+				return exitError{code: 1, msg: fmt.Sprintf("verification failed: %d mismatches", rep.Totals.Mismatches)}
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&session, "session", "", "only this session (the rest of its campaign is still folded)")
+	f.StringVar(&file, "file", "", "read an export (JSON Lines) instead of the journal: needs no server")
+	f.StringArrayVar(&seeds, "seed", nil, "a seed not yet revealed, 64 hex digits: HEX (for --session, or the one session not yet revealed) or SESSION=HEX; repeatable")
+	f.BoolVar(&reproduce, "reproduce", false, "re-run the recorded commands with the seeds into a fresh in-memory journal and compare")
+	f.IntVar(&maxMismatches, "max-mismatches", 0, fmt.Sprintf("list at most this many mismatches per session (default %d); the rest are counted", replay.DefaultMaxMismatches))
+	return cmd
+}
+
+func (a *app) explainCommand() *cobra.Command {
+	var (
+		file  string
+		seeds []string
+	)
+	cmd := &cobra.Command{
+		Use:   "explain EVENT_ID [--file F] [--seed HEX]",
+		Short: "Explain one roll step by step: inputs, commitment, seed, bytes, faces, rules, verdict",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			ctx := c.Context()
+			id := strings.TrimSpace(args[0])
+			src, done, err := a.auditSource(ctx, file, 1)
+			if err != nil {
+				return err
+			}
+			defer done()
+			given, bare, err := parseSeeds(seeds, "")
+			if err != nil {
+				return err
+			}
+			x, err := replay.ExplainEvent(ctx, src, id, given)
+			if err == nil && bare != "" && x.Seed == "" {
+				given[x.Campaign+"/"+x.Session] = bare
+				x, err = replay.ExplainEvent(ctx, src, id, given)
+			}
+			done()
+			switch {
+			case errors.Is(err, replay.ErrNotFound):
+				return fmt.Errorf("no event %s in %s", id, a.where(file))
+			case errors.Is(err, replay.ErrNotRoll):
+				return fmt.Errorf("event %s is not a roll: explain takes the id of a roll event", id)
+			case err != nil:
+				return a.sourceError(err, file)
+			}
+			if err := a.emit(x, func(w io.Writer) { _ = x.WriteText(w) }); err != nil {
+				return err
+			}
+			if (x.FacesMatch != nil && !*x.FacesMatch) || (x.SeedMatches != nil && !*x.SeedMatches) || !x.RulesAgree {
+				return exitError{code: 1, msg: fmt.Sprintf("roll %s does not verify", id)}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&file, "file", "", "read an export (JSON Lines) instead of the journal: needs no server")
+	cmd.Flags().StringArrayVar(&seeds, "seed", nil, "the session's seed if not yet revealed: HEX or SESSION=HEX")
+	return cmd
+}
+
+func (a *app) statsCommand() *cobra.Command {
+	var f replay.LuckFilter
+	var file string
+	cmd := &cobra.Command{
+		Use:   "stats [--character C | --player P | --session S] [--file F]",
+		Short: "Luck: faces observed against a fair die's exact odds, and each character's results",
+		Args:  cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			ctx := c.Context()
+			src, done, err := a.auditSource(ctx, file, 2)
+			if err != nil {
+				return err
+			}
+			defer done()
+			f.Campaign = a.campaign
+			rep, err := replay.Luck(ctx, src, f)
+			done()
+			if err != nil {
+				return a.sourceError(err, file)
+			}
+			return a.emit(rep, func(w io.Writer) { _ = rep.WriteText(w) })
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.Character, "character", "", "only this character's rolls")
+	fl.StringVar(&f.Player, "player", "", "only the rolls of this player's characters")
+	fl.StringVar(&f.Session, "session", "", "only this session's rolls")
+	fl.StringVar(&file, "file", "", "read an export (JSON Lines) instead of the journal: needs no server")
+	return cmd
+}
+
+// auditSource is where an audit reads its events: the export file, or the
+// journal (the campaign given, or every campaign), bound to the stream's
+// last sequence so that every pass reads the same events. done clears any
+// progress line; it may be called more than once.
+func (a *app) auditSource(ctx context.Context, file string, passes int) (replay.Source, func(), error) {
+	if file != "" {
+		return a.fileSource(file, passes)
+	}
+	st, err := a.openStore(ctx, false, "")
+	if err != nil {
+		return nil, nil, err
+	}
+	filter := events.AllFilter
+	if a.campaign != "" {
+		if filter, err = events.CampaignFilter(a.campaign); err != nil {
+			return nil, nil, err
+		}
+	}
+	src, empty, err := boundSource(ctx, st, filter)
+	if err != nil {
+		return nil, nil, err
+	}
+	if empty {
+		return nil, nil, a.noEvents("")
+	}
+	return src, func() {}, nil
+}
+
+// boundSource reads the store's events on filter up to the last sequence
+// there now, so that every pass of an audit reads the same events while
+// others go on writing. empty says that there are none.
+func boundSource(ctx context.Context, st store, filter string) (src replay.Source, empty bool, err error) {
+	to := uint64(0)
+	if l, ok := st.(interface {
+		Last(ctx context.Context, filter string) (uint64, error)
+	}); ok {
+		if to, err = l.Last(ctx, filter); err != nil {
+			return nil, false, err
+		}
+		empty = to == 0
+	}
+	src = func(ctx context.Context, fn func(events.Recorded) error) error {
+		return st.Read(ctx, events.Query{Subject: filter, To: to}, fn)
+	}
+	return src, empty, nil
+}
+
+// fileSource reads an export, with a progress line on a terminal.
+func (a *app) fileSource(path string, passes int) (replay.Source, func(), error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("export: %w", err)
+	}
+	if info.IsDir() {
+		return nil, nil, fmt.Errorf("export %s is a folder, not a JSON Lines file", path)
+	}
+	var p *progress
+	if isTerminal(a.stderr) {
+		p = newProgress(a.stderr, time.Now, info.Size(), passes)
+	}
+	open := func() (io.ReadCloser, error) {
+		f, err := os.Open(path)
+		if err != nil || p == nil {
+			return f, err
+		}
+		p.nextPass()
+		return &countingFile{File: f, p: p}, nil
+	}
+	src := replay.JSONLSource(open)
+	if p == nil {
+		return src, func() {}, nil
+	}
+	counted := func(ctx context.Context, fn func(events.Recorded) error) error {
+		return src(ctx, func(r events.Recorded) error {
+			p.event()
+			return fn(r)
+		})
+	}
+	return counted, p.clear, nil
+}
+
+// where names the input for messages.
+func (a *app) where(file string) string {
+	switch {
+	case file != "":
+		return file
+	case a.campaign != "":
+		return "campaign " + a.campaign
+	}
+	return "the journal"
+}
+
+func (a *app) noEvents(file string) error {
+	if file == "" && a.campaign != "" {
+		return fmt.Errorf("campaign %s has no events", a.campaign)
+	}
+	if file != "" && a.campaign != "" {
+		return fmt.Errorf("%s has no events of campaign %s", file, a.campaign)
+	}
+	return fmt.Errorf("%s has no events", a.where(file))
+}
+
+// sourceError names the export in a read error.
+func (a *app) sourceError(err error, file string) error {
+	if file != "" && errors.Is(err, replay.ErrMalformed) {
+		return fmt.Errorf("%s: %w", file, err)
+	}
+	return err
+}
+
+// parseSeeds reads --seed values: SESSION=HEX (or CAMPAIGN/SESSION=HEX),
+// or a bare HEX, which belongs to session when given and is otherwise
+// returned for the caller to place.
+func parseSeeds(vals []string, session string) (map[string]string, string, error) {
+	out := map[string]string{}
+	bare := ""
+	for _, v := range vals {
+		key, text, ok := strings.Cut(v, "=")
+		if !ok {
+			key, text = session, v
+		}
+		text = strings.TrimSpace(text)
+		if _, err := dice.ParseSeed(text); err != nil {
+			return nil, "", fmt.Errorf("--seed %q: %v", v, err)
+		}
+		key = strings.TrimSpace(key)
+		if key == "" {
+			if bare != "" {
+				return nil, "", fmt.Errorf("--seed: two seeds without a session: give them as SESSION=HEX")
+			}
+			bare = text
+			continue
+		}
+		out[key] = text
+	}
+	return out, bare, nil
+}
+
+// seedOptions reads --seed values for a verification; a bare HEX without
+// --session goes to the one session of the input not yet revealed.
+func (a *app) seedOptions(ctx context.Context, src replay.Source, vals []string, session string) (map[string]string, error) {
+	seeds, bare, err := parseSeeds(vals, session)
+	if err != nil || bare == "" {
+		return seeds, err
+	}
+	open, err := unrevealed(ctx, src, a.campaign)
+	if err != nil {
+		return nil, err
+	}
+	if len(open) != 1 {
+		return nil, fmt.Errorf("--seed HEX: %d sessions are not yet revealed (%s): name one with --session S or --seed SESSION=HEX",
+			len(open), strings.Join(open, ", "))
+	}
+	seeds[open[0]] = bare
+	return seeds, nil
+}
+
+// unrevealed lists the sessions (campaign/session) started and not ended.
+func unrevealed(ctx context.Context, src replay.Source, campaign string) ([]string, error) {
+	var order []string
+	open := map[string]bool{}
+	err := src(ctx, func(r events.Recorded) error {
+		e := r.Event
+		if campaign != "" && e.Campaign != campaign {
+			return nil
+		}
+		k := e.Campaign + "/" + e.Session
+		switch e.Type {
+		case events.TypeSessionStarted:
+			if _, seen := open[k]; !seen {
+				order = append(order, k)
+			}
+			open[k] = true
+		case events.TypeSessionEnded:
+			open[k] = false
+		}
+		return nil
+	})
+	var out []string
+	for _, k := range order {
+		if open[k] {
+			out = append(out, k)
+		}
+	}
+	return out, err
+}
+
+// resolveAt reads an --at value: a stream sequence, or a time — RFC 3339,
+// or "YYYY-MM-DD HH:MM[:SS]" in local time — resolved to the campaign's last
+// sequence at or before it (the events in stream order up to the first one
+// recorded after that time). "" is now (0).
+func (a *app) resolveAt(ctx context.Context, text string) (uint64, error) {
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return 0, nil
+	}
+	if n, err := strconv.ParseUint(text, 10, 64); err == nil {
+		return n, nil
+	}
+	at, err := parseTime(text)
+	if err != nil {
+		return 0, err
+	}
+	campaign, err := a.campaignID()
+	if err != nil {
+		return 0, err
+	}
+	filter, err := events.CampaignFilter(campaign)
+	if err != nil {
+		return 0, err
+	}
+	st, err := a.openStore(ctx, false, "")
+	if err != nil {
+		return 0, err
+	}
+	var seq uint64
+	errAfter := errors.New("after")
+	err = st.Read(ctx, events.Query{Subject: filter}, func(r events.Recorded) error {
+		if r.Event.Time.After(at) {
+			return errAfter
+		}
+		seq = r.Seq
+		return nil
+	})
+	if err != nil && !errors.Is(err, errAfter) {
+		return 0, err
+	}
+	if seq == 0 {
+		return 0, fmt.Errorf("--at %s: campaign %s has no events at or before %s", text, campaign, at.Format(time.RFC3339))
+	}
+	return seq, nil
+}
+
+// parseTime reads the time forms --at takes.
+func parseTime(text string) (time.Time, error) {
+	if t, err := time.Parse(time.RFC3339Nano, text); err == nil {
+		return t, nil
+	}
+	for _, layout := range []string{"2006-01-02 15:04", "2006-01-02 15:04:05", "2006-01-02T15:04", "2006-01-02T15:04:05"} {
+		if t, err := time.ParseInLocation(layout, text, time.Local); err == nil {
+			return t, nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("--at %q: want a stream sequence or a time: RFC 3339 (2026-11-30T20:15:00Z) or \"YYYY-MM-DD HH:MM\"", text)
+}
+
+// isTerminal reports whether w is a terminal (a character device).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	info, err := f.Stat()
+	return err == nil && info.Mode()&os.ModeCharDevice != 0
+}
+
+// progress draws one line on a terminal while an export is read: passes,
+// events, events per second and the share of the file's bytes read. It
+// draws at most every 100 ms, and nothing during the first 250 ms, so that
+// a small file never shows it; clear erases it.
+type progress struct {
+	w      io.Writer
+	now    func() time.Time
+	size   int64
+	passes int
+	pass   int
+	read   int64
+	events int
+	start  time.Time
+	last   time.Time
+	shown  bool
+}
+
+func newProgress(w io.Writer, now func() time.Time, size int64, passes int) *progress {
+	t := now()
+	return &progress{w: w, now: now, size: size, passes: max(passes, 1), start: t, last: t}
+}
+
+func (p *progress) nextPass() {
+	p.pass++
+	p.read = 0
+}
+
+func (p *progress) bytes(n int) {
+	p.read += int64(n)
+	p.draw()
+}
+
+func (p *progress) event() {
+	p.events++
+	if p.events%64 == 0 {
+		p.draw()
+	}
+}
+
+func (p *progress) draw() {
+	t := p.now()
+	if t.Sub(p.last) < 100*time.Millisecond || t.Sub(p.start) < 250*time.Millisecond {
+		return
+	}
+	p.last = t
+	done := 1.0
+	if p.size > 0 {
+		done = float64(min(p.read, p.size)) / float64(p.size)
+	}
+	pass := min(max(p.pass, 1), p.passes)
+	share := (float64(pass-1) + done) / float64(p.passes)
+	rate := float64(p.events) / t.Sub(p.start).Seconds()
+	fmt.Fprintf(p.w, "\r\033[Kreading export: pass %d/%d, %d events, %.0f events/s, %.0f%%", pass, p.passes, p.events, rate, 100*share)
+	p.shown = true
+}
+
+func (p *progress) clear() {
+	if p.shown {
+		fmt.Fprint(p.w, "\r\033[K")
+		p.shown = false
+	}
+}
+
+// countingFile reports the bytes read from an export to a progress line.
+type countingFile struct {
+	*os.File
+	p *progress
+}
+
+func (f *countingFile) Read(b []byte) (int, error) {
+	n, err := f.File.Read(b)
+	f.p.bytes(n)
+	return n, err
+}

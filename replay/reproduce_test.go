@@ -1,0 +1,408 @@
+package replay_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/campaign-journal/journal/command"
+	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/events/memstore"
+	"github.com/campaign-journal/journal/replay"
+)
+
+// recorder records sessions with the command layer on a memory store, with
+// a deterministic clock, ids and seeds.
+type recorder struct {
+	t     *testing.T
+	ctx   context.Context
+	store *memstore.Store
+	j     *command.Journal
+	camp  string
+}
+
+func newRecorder(t *testing.T, campaign string) *recorder {
+	t.Helper()
+	at := time.Date(2026, 11, 30, 20, 0, 0, 0, time.UTC)
+	clock := func() time.Time { at = at.Add(time.Second); return at }
+	store := memstore.New(memstore.Options{})
+	j := command.New(store, command.Options{
+		Clock: clock, Rand: rand.NewChaCha8([32]byte{7}), IDs: events.NewV7(clock, rand.NewChaCha8([32]byte{9})),
+	})
+	return &recorder{t: t, ctx: context.Background(), store: store, j: j, camp: campaign}
+}
+
+// do runs a command that must succeed.
+func (r *recorder) do(what string, f func() (command.Result, error)) command.Result {
+	r.t.Helper()
+	res, err := f()
+	require.NoError(r.t, err, what)
+	return res
+}
+
+// records returns every stored event.
+func (r *recorder) records() []events.Recorded {
+	r.t.Helper()
+	var out []events.Recorded
+	require.NoError(r.t, r.store.Read(r.ctx, events.Query{}, func(x events.Recorded) error {
+		out = append(out, x)
+		return nil
+	}))
+	return out
+}
+
+// export returns the store's events as an export.
+func (r *recorder) export() []byte {
+	r.t.Helper()
+	var buf bytes.Buffer
+	for _, x := range r.records() {
+		require.NoError(r.t, replay.WriteJSONL(&buf, x.Event))
+	}
+	return buf.Bytes()
+}
+
+// ryfSession records a whole RyF session: set-up, rolls of every kind, a
+// contest, a fight to unconsciousness, healing, XP and a skill raise, the
+// session's end, and a rest after it.
+func ryfSession(t *testing.T) *recorder {
+	t.Helper()
+	r := newRecorder(t, "mordor")
+	ctx, j, c := r.ctx, r.j, r.camp
+	r.do("campaign", func() (command.Result, error) {
+		return j.CreateCampaign(ctx, command.CreateCampaign{ID: c, Name: "La torre", System: "ryf"})
+	})
+	r.do("weapon", func() (command.Result, error) {
+		return j.DefineWeapon(ctx, c, events.WeaponDefined{Name: "Ballesta", Skill: "Armas a distancia", Damage: "1d10", Short: 20, Medium: 50, Long: 100, Magazine: 1})
+	})
+	r.do("skill", func() (command.Result, error) { return j.DefineSkill(ctx, c, "Cocina", "I") })
+	for _, req := range []command.CreateCharacter{
+		{ID: "lodin", Name: "Lodin", Player: "ana", Attributes: "F=8,R=7,D=9,I=8,P=8",
+			Skills: "Armas cuerpo a cuerpo=5,Pelea=4,Sigilo=5,Atletismo=3,Buscar=3", Specialization: "Sigilo", Weapons: []string{"Espada"}},
+		{ID: "ruisenor", Name: "Ruiseñor", Player: "bea", Attributes: "F=6,R=8,D=10,I=8,P=8",
+			Skills: "Armas a distancia=5,Advertir/Notar=5,Pelea=3,Cocina=2", Specialization: "Armas a distancia", Weapons: []string{"Ballesta"}},
+		{ID: "orco", Name: "Orco", NPC: true, Attributes: "F=7,R=4,D=5,I=3,P=4",
+			Skills: "Pelea=4,Armas cuerpo a cuerpo=3,Advertir/Notar=2", Weapons: []string{"Hacha"}},
+	} {
+		r.do("character "+req.ID, func() (command.Result, error) { return j.CreateCharacter(ctx, c, req) })
+	}
+	r.do("session", func() (command.Result, error) { return j.StartSession(ctx, c, "s1", "La torre") })
+	r.do("spec roll", func() (command.Result, error) {
+		return j.Roll(ctx, c, command.RollRequest{Character: "lodin", Skill: "sigilo", Vs: "media", Specialization: true, Entropy: "ana-1"})
+	})
+	r.do("token roll", func() (command.Result, error) {
+		return j.Roll(ctx, c, command.RollRequest{Character: "ruisenor", Skill: "advertir", Vs: "dificil", Token: true, Modifier: 2})
+	})
+	r.do("token return", func() (command.Result, error) { return j.ReturnToken(ctx, c, "ruisenor") })
+	r.do("roll after return", func() (command.Result, error) {
+		return j.Roll(ctx, c, command.RollRequest{Character: "ruisenor", Skill: "cocina", Attribute: "P", Vs: "17"})
+	})
+	r.do("attribute roll", func() (command.Result, error) {
+		return j.Roll(ctx, c, command.RollRequest{Character: "lodin", Attribute: "F", Vs: "25"})
+	})
+	r.do("contest", func() (command.Result, error) {
+		return j.Contest(ctx, c, command.ContestRequest{A: "lodin", SkillA: "sigilo", B: "orco", SkillB: "P", EntropyA: "x"})
+	})
+	r.do("damage", func() (command.Result, error) { return j.Damage(ctx, c, "lodin", 3, "orco") })
+	r.do("heal", func() (command.Result, error) { return j.Heal(ctx, c, "lodin", 1) })
+	r.do("combat", func() (command.Result, error) {
+		return j.StartCombat(ctx, c, []string{"lodin", "ruisenor", "orco"}, "init")
+	})
+	r.do("damage in combat", func() (command.Result, error) { return j.Damage(ctx, c, "ruisenor", 4, "") })
+	for round := 0; round < 30; round++ {
+		camp, err := j.Load(ctx, c, 0)
+		require.NoError(t, err)
+		if !up(camp.Characters["orco"].Status) {
+			break
+		}
+		for _, id := range camp.Combat.Order {
+			camp, err := j.Load(ctx, c, 0)
+			require.NoError(t, err)
+			if !up(camp.Characters[id].Status) || !up(camp.Characters["orco"].Status) {
+				continue
+			}
+			req := command.AttackRequest{Attacker: id, Target: "orco"}
+			switch id {
+			case "orco":
+				req.Target = "lodin"
+			case "ruisenor":
+				req.Range = "corta"
+				if camp.Characters[id].ShotsFired["Ballesta"] > 0 {
+					r.do("reload", func() (command.Result, error) { return j.Reload(ctx, c, id, "") })
+				}
+			}
+			r.do("attack", func() (command.Result, error) { return j.Attack(ctx, c, req) })
+		}
+		r.do("round", func() (command.Result, error) { return j.NextRound(ctx, c) })
+	}
+	r.do("combat end", func() (command.Result, error) { return j.EndCombat(ctx, c) })
+	camp, err := j.Load(ctx, c, 0)
+	require.NoError(t, err)
+	if camp.Characters["ruisenor"].ShotsFired["Ballesta"] > 0 {
+		r.do("reload", func() (command.Result, error) { return j.Reload(ctx, c, "ruisenor", "Ballesta") })
+	}
+	for _, id := range []string{"lodin", "ruisenor"} {
+		if camp.LastCombat.DamageTaken[id] > 0 {
+			r.do("heal after", func() (command.Result, error) { return j.HealAfterCombat(ctx, c, id, "") })
+		}
+	}
+	r.do("xp", func() (command.Result, error) { return j.GrantXP(ctx, c, "lodin", 7) })
+	r.do("raise", func() (command.Result, error) { return j.RaiseSkill(ctx, c, "lodin", "sigilo") })
+	r.do("day", func() (command.Result, error) { return j.NewDay(ctx, c) })
+	res := r.do("late roll", func() (command.Result, error) {
+		return j.Roll(ctx, c, command.RollRequest{Character: "lodin", Skill: "buscar"})
+	})
+	r.do("void", func() (command.Result, error) { return j.Void(ctx, c, res.Events[0].Event.ID, "rolled by mistake") })
+	r.do("end", func() (command.Result, error) { return j.EndSession(ctx, c) })
+	r.do("rest", func() (command.Result, error) { return j.Rest(ctx, c, true) })
+	return r
+}
+
+func up(status string) bool { return status == "ok" || status == "incapacitated" }
+
+func TestReproduceRyFSessionIsIdentical(t *testing.T) {
+	r := ryfSession(t)
+	ctx := context.Background()
+	for name, src := range map[string]replay.Source{
+		"export": replay.JSONLBytes(r.export()),
+		"store":  replay.Records(r.records()),
+	} {
+		t.Run(name, func(t *testing.T) {
+			rep, err := replay.Reproduce(ctx, src, replay.Options{})
+			require.NoError(t, err)
+			if !rep.OK() {
+				var buf bytes.Buffer
+				require.NoError(t, rep.WriteText(&buf))
+				t.Fatalf("reproduction differs:\n%s", buf.String())
+			}
+			if len(rep.Sessions) != 1 || rep.Sessions[0].Status != replay.ReproIdentical || rep.Sessions[0].SeedSource != "revealed" {
+				t.Fatalf("sessions = %+v", rep.Sessions)
+			}
+			s := rep.Sessions[0]
+			if s.Rolls < 10 || s.Identical != s.Rolls {
+				t.Fatalf("rolls identical %d of %d", s.Identical, s.Rolls)
+			}
+			camp := rep.Campaigns[0]
+			if camp.Reproduced != camp.Events || camp.Copied != 0 || camp.Skipped != 0 || !camp.SheetsIdentical || camp.Characters != 3 {
+				t.Fatalf("campaign = %+v", camp)
+			}
+			if len(camp.Transcript) != camp.Events {
+				t.Fatalf("transcript has %d lines for %d events", len(camp.Transcript), camp.Events)
+			}
+			var buf bytes.Buffer
+			require.NoError(t, rep.WriteText(&buf))
+			out := buf.String()
+			for _, want := range []string{"session mordor/s1: identical", "transcript of the reproduction", "Empieza el combate", "IDENTICAL:"} {
+				if !strings.Contains(out, want) {
+					t.Fatalf("text lacks %q:\n%s", want, out)
+				}
+			}
+		})
+	}
+}
+
+// tamper changes the data of the n-th roll line of an export.
+func tamper(t *testing.T, export []byte, nth int, change func(d map[string]any)) ([]byte, string, uint64) {
+	t.Helper()
+	lines := strings.Split(strings.TrimSpace(string(export)), "\n")
+	seen := 0
+	for i, line := range lines {
+		e, err := events.Decode([]byte(line))
+		require.NoError(t, err)
+		if e.Type != events.TypeRollMade {
+			continue
+		}
+		if seen++; seen < nth {
+			continue
+		}
+		var d map[string]any
+		require.NoError(t, json.Unmarshal(e.Data, &d))
+		change(d)
+		e.Data, err = json.Marshal(d)
+		require.NoError(t, err)
+		b, err := events.Encode(e)
+		require.NoError(t, err)
+		lines[i] = string(b)
+		return []byte(strings.Join(lines, "\n") + "\n"), e.ID, uint64(d["nonce"].(float64))
+	}
+	t.Fatalf("no roll %d in the export", nth)
+	return nil, "", 0
+}
+
+func TestReproduceFindsATamperedFace(t *testing.T) {
+	r := ryfSession(t)
+	bad, id, nonce := tamper(t, r.export(), 3, func(d map[string]any) {
+		faces := d["faces"].([]any)
+		faces[0] = float64(int(faces[0].(float64))%10 + 1)
+	})
+	rep, err := replay.Reproduce(context.Background(), replay.JSONLBytes(bad), replay.Options{})
+	require.NoError(t, err)
+	if rep.OK() || rep.Sessions[0].Status != replay.ReproDifferent {
+		t.Fatalf("a tampered face reproduced identically: %+v", rep.Totals)
+	}
+	m := rep.Sessions[0].Mismatches[0]
+	if m.Kind != replay.MismatchReproduced || m.EventID != id || m.Nonce == nil || *m.Nonce != nonce || !strings.Contains(m.What, "faces recorded") {
+		t.Fatalf("first difference = %+v, want faces of event %s nonce %d", m, id, nonce)
+	}
+	var buf bytes.Buffer
+	require.NoError(t, rep.WriteText(&buf))
+	if out := buf.String(); !strings.Contains(out, id) || !strings.Contains(out, "DIFFERENT:") {
+		t.Fatalf("text does not name event %s:\n%s", id, out)
+	}
+}
+
+func TestReproduceOneSessionAndUnrevealed(t *testing.T) {
+	r := ryfSession(t)
+	ctx, j := r.ctx, r.j
+	_, err := j.StartSession(ctx, "mordor", "s2", "")
+	require.NoError(t, err)
+	_, err = j.Roll(ctx, "mordor", command.RollRequest{Character: "lodin", Skill: "pelea"})
+	require.NoError(t, err)
+	export := r.export()
+
+	// The open session is not yet revealed: not a failure.
+	rep, err := replay.Reproduce(ctx, replay.JSONLBytes(export), replay.Options{})
+	require.NoError(t, err)
+	if !rep.OK() || rep.Totals.SessionsUnrevealed != 1 || rep.Totals.SessionsIdentical != 1 || rep.Campaigns[0].Skipped != 2 {
+		t.Fatalf("totals %+v, campaign %+v", rep.Totals, rep.Campaigns[0])
+	}
+
+	// With its seed given, it reproduces too; --session keeps its transcript.
+	seed, err := r.store.GetSecret(ctx, "seed.mordor.s2")
+	require.NoError(t, err)
+	rep, err = replay.Reproduce(ctx, replay.JSONLBytes(export), replay.Options{Session: "s2", Seeds: map[string]string{"s2": hexOf(seed)}})
+	require.NoError(t, err)
+	if !rep.OK() || len(rep.Sessions) != 1 || rep.Sessions[0].Session != "s2" || rep.Sessions[0].SeedSource != "given" || rep.Sessions[0].Rolls != 1 {
+		t.Fatalf("sessions %+v totals %+v", rep.Sessions, rep.Totals)
+	}
+	if tr := rep.Campaigns[0].Transcript; len(tr) != 2 || tr[0].Session != "s2" {
+		t.Fatalf("transcript of s2 = %+v", tr)
+	}
+
+	// Only s1: it stops after s1's end.
+	rep, err = replay.Reproduce(ctx, replay.JSONLBytes(export), replay.Options{Session: "s1"})
+	require.NoError(t, err)
+	if !rep.OK() || len(rep.Sessions) != 1 || rep.Campaigns[0].Skipped == 0 {
+		t.Fatalf("sessions %+v campaign %+v", rep.Sessions, rep.Campaigns[0])
+	}
+
+	_, err = replay.Reproduce(ctx, replay.JSONLBytes(export), replay.Options{Session: "s9"})
+	if !errors.Is(err, replay.ErrNotFound) {
+		t.Fatalf("unknown session: err = %v", err)
+	}
+	_, err = replay.Reproduce(ctx, replay.JSONLBytes(export), replay.Options{Seeds: map[string]string{"s2": "zz"}})
+	if !errors.Is(err, replay.ErrInvalidOptions) {
+		t.Fatalf("bad seed: err = %v", err)
+	}
+}
+
+func TestReproduceFindsAnEditedTotalAndAForgedEvent(t *testing.T) {
+	r := ryfSession(t)
+	bad, id, _ := tamper(t, r.export(), 1, func(d map[string]any) { d["total"] = d["total"].(float64) + 5 })
+	rep, err := replay.Reproduce(context.Background(), replay.JSONLBytes(bad), replay.Options{})
+	require.NoError(t, err)
+	if rep.OK() || rep.Totals.Mismatches != 1 || rep.Sessions[0].Mismatches[0].EventID != id ||
+		!strings.Contains(rep.Sessions[0].Mismatches[0].What, "total recorded") {
+		t.Fatalf("an edited total: %+v", rep.Sessions[0].Mismatches)
+	}
+
+	// XP granted twice in one session: the second is refused on re-run,
+	// copied, and the sheets still agree with the record.
+	recs := r.records()
+	var forged events.Event
+	for i, x := range recs {
+		if x.Event.Type == events.TypeXPGranted {
+			forged = x.Event
+			id, err := events.NewV7(func() time.Time { return x.Event.Time }, rand.NewChaCha8([32]byte{1})).NewID()
+			require.NoError(t, err)
+			forged.ID = id
+			recs = append(recs[:i+1], append([]events.Recorded{{Subject: x.Subject, Event: forged}}, recs[i+1:]...)...)
+			break
+		}
+	}
+	rep, err = replay.Reproduce(context.Background(), replay.Records(recs), replay.Options{})
+	require.NoError(t, err)
+	if rep.OK() || rep.Sessions[0].Mismatches[0].Kind != replay.MismatchRefused || rep.Sessions[0].Mismatches[0].EventID != forged.ID {
+		t.Fatalf("a forged xp grant: %+v", rep.Sessions[0].Mismatches)
+	}
+	if !rep.Campaigns[0].SheetsIdentical || rep.Campaigns[0].Copied != 1 {
+		t.Fatalf("campaign = %+v", rep.Campaigns[0])
+	}
+}
+
+func hexOf(b []byte) string {
+	const digits = "0123456789abcdef"
+	out := make([]byte, 0, 2*len(b))
+	for _, c := range b {
+		out = append(out, digits[c>>4], digits[c&15])
+	}
+	return string(out)
+}
+
+func TestReproduceTORSession(t *testing.T) {
+	r := newRecorder(t, "arda")
+	ctx, j, c := r.ctx, r.j, r.camp
+	r.do("campaign", func() (command.Result, error) {
+		return j.CreateCampaign(ctx, command.CreateCampaign{ID: c, System: "tor"})
+	})
+	for _, req := range []command.CreateCharacter{
+		{ID: "bilbo", Name: "Bilbo", Player: "ana", Culture: "Hobbits de la Comarca", MaxHope: 12,
+			Attributes: "Cuerpo=3/5,Corazón=6/8,Mente=5/7", Skills: "Atención=3*,Sigilo=3,Acertijos=2*,Buscar=1",
+			Traits: []string{"Ladrón", "Ojo avizor"}},
+		{ID: "thorin", Name: "Thorin", Player: "bea", Culture: "Enanos de Erebor", MaxHope: 10,
+			Attributes: "Cuerpo=7/9,Corazón=5/7,Mente=2/4", Skills: "Guerrear=3*,Atletismo=2"},
+		{ID: "sam", Name: "Sam", Player: "carla", Culture: "hobbit", MaxHope: 8,
+			Attributes: "Cuerpo=4/6,Corazón=6/8,Mente=3/5", Skills: "Curar=2"},
+	} {
+		r.do("character "+req.ID, func() (command.Result, error) { return j.CreateCharacter(ctx, c, req) })
+	}
+	r.do("session", func() (command.Result, error) { return j.StartSession(ctx, c, "", "") })
+	r.do("adventure", func() (command.Result, error) { return j.StartAdventure(ctx, c, "El camino") })
+	var failed events.Recorded
+	for range 40 {
+		res := r.do("roll", func() (command.Result, error) {
+			return j.Roll(ctx, c, command.RollRequest{Character: "bilbo", Skill: "atencion", TN: 20, Entropy: "ana"})
+		})
+		var d events.RollMade
+		require.NoError(t, res.Events[0].Event.DecodeData(&d))
+		if d.Outcome == "failure" {
+			failed = res.Events[0]
+			break
+		}
+	}
+	require.NotEmpty(t, failed.Event.ID)
+	r.do("hope", func() (command.Result, error) { return j.SpendHope(ctx, c, "bilbo", failed.Event.ID) })
+	r.do("shadow", func() (command.Result, error) { return j.GainShadow(ctx, c, "sam", 2, "un mal lugar") })
+	r.do("trait", func() (command.Result, error) {
+		return j.InvokeTrait(ctx, c, command.TraitRequest{Character: "bilbo", Trait: "ojo"})
+	})
+	res := r.do("trait roll", func() (command.Result, error) {
+		return j.Roll(ctx, c, command.RollRequest{Character: "bilbo", Skill: "Buscar", TN: 1})
+	})
+	r.do("trait roll 2", func() (command.Result, error) {
+		return j.Roll(ctx, c, command.RollRequest{Character: "thorin", Skill: "Atletismo", TN: 10, Trait: ""})
+	})
+	r.do("advancement", func() (command.Result, error) {
+		return j.GrantAdvancement(ctx, c, "bilbo", "Buscar", "")
+	})
+	_ = res
+	r.do("ask", func() (command.Result, error) { return j.RequestFellowship(ctx, c, "bilbo") })
+	r.do("vote", func() (command.Result, error) { return j.Vote(ctx, c, "bilbo", "thorin", true) })
+	r.do("vote 2", func() (command.Result, error) { return j.Vote(ctx, c, "bilbo", "sam", false) })
+	r.do("phase", func() (command.Result, error) { return j.FellowshipPhase(ctx, c) })
+	r.do("end", func() (command.Result, error) { return j.EndSession(ctx, c) })
+
+	rep, err := replay.Reproduce(ctx, replay.JSONLBytes(r.export()), replay.Options{})
+	require.NoError(t, err)
+	if !rep.OK() || rep.Totals.SessionsIdentical != 1 || rep.Campaigns[0].Copied != 0 || !rep.Campaigns[0].SheetsIdentical {
+		var buf bytes.Buffer
+		require.NoError(t, rep.WriteText(&buf))
+		t.Fatalf("TOR reproduction:\n%s", buf.String())
+	}
+}
