@@ -772,7 +772,7 @@ func (v *Verifier) Report() Report {
 	for _, c := range v.corder {
 		r.Campaigns = append(r.Campaigns, CampaignReport{
 			Campaign: c.id, Name: c.fold.Name, System: c.fold.System, Events: c.events,
-			Characters: len(c.fold.Characters), Sessions: len(c.fold.Sessions), FoldErrors: c.errors,
+			Characters: characterCount(c.fold), Sessions: len(c.fold.Sessions), FoldErrors: c.errors,
 		})
 	}
 	if r.Sessions == nil {
@@ -891,4 +891,12 @@ func (v *Verifier) sessionReport(s *session) SessionReport {
 		sr.Mismatches = []Mismatch{}
 	}
 	return sr
+}
+
+// characterCount counts a campaign's characters, of whichever system.
+func characterCount(c *projections.Campaign) int {
+	if c.TOR != nil {
+		return len(c.TOR.Roster)
+	}
+	return len(c.Roster)
 }

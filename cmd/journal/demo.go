@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 
 	"github.com/spf13/cobra"
@@ -217,44 +216,54 @@ func canFight(c *projections.Campaign, id string) bool {
 	return s != nil && (s.Status == "ok" || s.Status == "incapacitated")
 }
 
-// demoEnd prints the final sheets and the session's verification.
+// demoEnd prints the final sheets and the verification of the campaign's
+// sessions (a JSON document of both with --json); a mismatch ends the demo
+// with exit status 1.
 func (a *app) demoEnd(ctx context.Context, j *command.Journal, campaign string) error {
 	c, err := j.Load(ctx, campaign, 0)
 	if err != nil {
 		return err
 	}
+	rep, err := a.demoVerify(ctx, campaign)
+	if err != nil {
+		return err
+	}
 	if a.jsonOut {
-		return a.emit(c, nil)
+		err = a.emit(map[string]any{"campaign": c, "verification": rep}, nil)
+	} else {
+		fmt.Fprintf(a.stdout, "\n▸ Final sheets\n")
+		if c.TOR != nil {
+			for _, id := range c.TOR.Roster {
+				printTORSheet(a.stdout, c, c.TOR.Characters[id])
+				fmt.Fprintln(a.stdout)
+			}
+		} else {
+			for _, id := range c.Roster {
+				printSheet(a.stdout, c, c.Characters[id])
+				fmt.Fprintln(a.stdout)
+			}
+		}
+		fmt.Fprintf(a.stdout, "\n▸ Verification: every roll re-derived from the revealed seed and judged again by the rules\n")
+		err = rep.WriteText(a.stdout)
 	}
-	fmt.Fprintf(a.stdout, "\n▸ Final sheets\n")
-	for _, id := range c.Roster {
-		printSheet(a.stdout, c, c.Characters[id])
-		fmt.Fprintln(a.stdout)
-	}
-	return a.demoVerify(ctx, campaign, a.stdout)
-}
-
-// demoVerify verifies the campaign's sessions from the store and prints
-// the report; a mismatch ends the demo with exit status 1.
-func (a *app) demoVerify(ctx context.Context, campaign string, w io.Writer) error {
-	filter, err := events.CampaignFilter(campaign)
 	if err != nil {
-		return err
-	}
-	src, _, err := boundSource(ctx, a.st, filter)
-	if err != nil {
-		return err
-	}
-	rep, err := replay.Verify(ctx, src, replay.Options{Campaign: campaign})
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(w, "\n▸ Verification: every roll re-derived from the revealed seed and judged again by the rules\n")
-	if err := rep.WriteText(w); err != nil {
 		return err
 	}
 	if !rep.OK() {
 		return exitError{code: 1, msg: fmt.Sprintf("the demo's verification failed: %d mismatches", rep.Totals.Mismatches)}
 	}
 	return nil
+}
+
+// demoVerify verifies the campaign's sessions from the store.
+func (a *app) demoVerify(ctx context.Context, campaign string) (replay.Report, error) {
+	filter, err := events.CampaignFilter(campaign)
+	if err != nil {
+		return replay.Report{}, err
+	}
+	src, _, err := boundSource(ctx, a.st, filter)
+	if err != nil {
+		return replay.Report{}, err
+	}
+	return replay.Verify(ctx, src, replay.Options{Campaign: campaign})
 }

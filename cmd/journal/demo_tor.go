@@ -173,7 +173,7 @@ func (a *app) demoTOR(ctx context.Context) error {
 	); err != nil {
 		return err
 	}
-	return a.demoEndTOR(ctx, j, campaign)
+	return a.demoEnd(ctx, j, campaign)
 }
 
 // demoGrants has the GM grant every advancement point the adventure's rolls
@@ -208,21 +208,4 @@ func (a *app) demoGrants(d demoStep) error {
 		}
 		title = ""
 	}
-}
-
-// demoEndTOR prints the final One Ring sheets and the session's verification.
-func (a *app) demoEndTOR(ctx context.Context, j *command.Journal, campaign string) error {
-	c, err := j.Load(ctx, campaign, 0)
-	if err != nil {
-		return err
-	}
-	if a.jsonOut {
-		return a.emit(c, nil)
-	}
-	fmt.Fprintf(a.stdout, "\n▸ Final sheets\n")
-	for _, id := range c.TOR.Roster {
-		printTORSheet(a.stdout, c, c.TOR.Characters[id])
-		fmt.Fprintln(a.stdout)
-	}
-	return a.demoVerify(ctx, campaign, a.stdout)
 }
