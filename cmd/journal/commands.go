@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strconv"
@@ -77,6 +78,21 @@ func (a *app) record(c *cobra.Command, do func(j *command.Journal, campaign stri
 		}
 	}
 	return a.report(res, before)
+}
+
+// campaignStore opens the store and returns the campaign of -c and the
+// subject filter of its events.
+func (a *app) campaignStore(ctx context.Context) (st store, campaign, filter string, err error) {
+	if campaign, err = a.campaignID(); err != nil {
+		return nil, "", "", err
+	}
+	if filter, err = events.CampaignFilter(campaign); err != nil {
+		return nil, "", "", err
+	}
+	if st, err = a.openStore(ctx, false, ""); err != nil {
+		return nil, "", "", err
+	}
+	return st, campaign, filter, nil
 }
 
 func (a *app) campaignID() (string, error) {

@@ -22,15 +22,7 @@ func (a *app) logCommand() *cobra.Command {
 		Short: "The transcript: one line per event, in order (with --follow, live)",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			campaign, err := a.campaignID()
-			if err != nil {
-				return err
-			}
-			st, err := a.openStore(c.Context(), false, "")
-			if err != nil {
-				return err
-			}
-			filter, err := events.CampaignFilter(campaign)
+			st, campaign, filter, err := a.campaignStore(c.Context())
 			if err != nil {
 				return err
 			}
@@ -84,15 +76,7 @@ func (a *app) exportCommand() *cobra.Command {
 		Short: "Export the campaign's events as JSON Lines, one CloudEvent per line",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			campaign, err := a.campaignID()
-			if err != nil {
-				return err
-			}
-			st, err := a.openStore(c.Context(), false, "")
-			if err != nil {
-				return err
-			}
-			filter, err := events.CampaignFilter(campaign)
+			st, campaign, filter, err := a.campaignStore(c.Context())
 			if err != nil {
 				return err
 			}

@@ -396,15 +396,7 @@ func (a *app) resolveAt(ctx context.Context, text string) (uint64, error) {
 	if err != nil {
 		return 0, err
 	}
-	campaign, err := a.campaignID()
-	if err != nil {
-		return 0, err
-	}
-	filter, err := events.CampaignFilter(campaign)
-	if err != nil {
-		return 0, err
-	}
-	st, err := a.openStore(ctx, false, "")
+	st, campaign, filter, err := a.campaignStore(ctx)
 	if err != nil {
 		return 0, err
 	}
