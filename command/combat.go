@@ -54,10 +54,13 @@ func (j *Journal) StartCombat(ctx context.Context, campaign string, participants
 				Destreza: ch.Attributes[string(ryf.Destreza)], Percepcion: ch.Attributes[string(ryf.Percepcion)]})
 		}
 		var order []string
+		totals := map[string]int{}
 		for _, in := range ryf.OrderInitiative(inits) {
 			order = append(order, in.ID)
+			totals[in.ID] = in.Total
 		}
-		d.add(events.KindCampaign, campaign, "combat", events.TypeCombatStarted, events.CombatStarted{Order: order, Initiative: ids})
+		d.add(events.KindCampaign, campaign, "combat", events.TypeCombatStarted,
+			events.CombatStarted{Order: order, Initiative: ids, Totals: totals})
 		return nil
 	})
 }

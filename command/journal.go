@@ -51,12 +51,18 @@ func notFound(format string, args ...any) error {
 
 // Journal handles commands over a store. It is safe for concurrent use.
 type Journal struct {
+	*shared
+	// actor is recorded as who issued each event.
+	actor string
+}
+
+// shared is what every view of a journal (As) shares: the store, the
+// injected clock and randomness, and the cache of folded campaigns.
+type shared struct {
 	store Store
 	clock func() time.Time
 	rand  io.Reader
 	ids   events.IDs
-	// Actor is recorded as who issued each event.
-	actor string
 	// retries bounds the attempts of one command under contention.
 	retries int
 
@@ -93,8 +99,17 @@ func New(store Store, o Options) *Journal {
 	if o.Actor == "" {
 		o.Actor = "gm"
 	}
-	return &Journal{store: store, clock: o.Clock, rand: o.Rand, ids: o.IDs, actor: o.Actor, retries: o.Retries,
-		states: map[string]*campaignState{}}
+	return &Journal{actor: o.Actor, shared: &shared{store: store, clock: o.Clock, rand: o.Rand, ids: o.IDs,
+		retries: o.Retries, states: map[string]*campaignState{}}}
+}
+
+// As returns the journal seen by another actor: its events record actor as
+// who issued them; the store and the cache of folded campaigns are shared.
+func (j *Journal) As(actor string) *Journal {
+	if actor == "" {
+		actor = "gm"
+	}
+	return &Journal{shared: j.shared, actor: actor}
 }
 
 // Result is what a command recorded, and the campaign state after it.

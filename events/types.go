@@ -153,10 +153,12 @@ type ContestResolved struct {
 }
 
 // CombatStarted opens a combat with its initiative order (first acts first);
-// Initiative names each participant's initiative roll event.
+// Initiative names each participant's initiative roll event, and Totals
+// gives its total.
 type CombatStarted struct {
 	Order      []string          `json:"order"`
 	Initiative map[string]string `json:"initiative"`
+	Totals     map[string]int    `json:"totals,omitempty"`
 }
 
 // CombatRound starts a new round: everyone may attack once again.

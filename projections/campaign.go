@@ -10,7 +10,7 @@ package projections
 
 import (
 	"fmt"
-	"sort"
+
 	"time"
 
 	"github.com/campaign-journal/journal/events"
@@ -141,6 +141,28 @@ func (c *Campaign) Apply(rec events.Recorded) error {
 	if err != nil {
 		return fmt.Errorf("event %s: %w", ev.ID, err)
 	}
+	c.applyData(rec, data)
+	return nil
+}
+
+// ApplyData is Apply for a caller that has decoded the event's data
+// already (a verifier that reads it too): data must be what
+// rec.Event.Payload() returns for the event, a pointer to the struct
+// registered for its type. The fold never modifies it, and the state may
+// share parts of it (slices, maps), so the caller may go on reading it but
+// must not modify it. It spares decoding the data a second time; the state
+// is the one Apply gives.
+func (c *Campaign) ApplyData(rec events.Recorded, data any) error {
+	if rec.Event.Campaign != c.ID {
+		return fmt.Errorf("event %s belongs to campaign %q, not %q", rec.Event.ID, rec.Event.Campaign, c.ID)
+	}
+	c.applyData(rec, data)
+	return nil
+}
+
+// applyData folds an event whose data is decoded.
+func (c *Campaign) applyData(rec events.Recorded, data any) {
+	ev := rec.Event
 	if _, voided := c.Voided[ev.ID]; voided {
 		c.applyVoided(ev, data)
 	} else {
@@ -149,7 +171,6 @@ func (c *Campaign) Apply(rec events.Recorded) error {
 	c.LastSeq = rec.Seq
 	c.Events++
 	c.Updated = ev.Time
-	return nil
 }
 
 func (c *Campaign) apply(rec events.Recorded, data any) {
@@ -187,13 +208,16 @@ func (c *Campaign) apply(rec events.Recorded, data any) {
 		}
 		c.applyTORRoll(rec, d)
 		if c.Combat != nil && (d.Kind == "melee" || d.Kind == "ranged") {
-			c.Combat.Attacked[d.Character] = true
+			setTrue(&c.Combat.Attacked, d.Character)
 		}
 	case *events.CombatStarted:
 		c.Combat = &Combat{
 			StartSeq: rec.Seq, Order: append([]string(nil), d.Order...), Round: 1,
 			Initiative: map[string]int{}, Attacked: map[string]bool{},
 			DamageTaken: map[string]int{}, HealedAfter: map[string]bool{},
+		}
+		for id, total := range d.Totals {
+			c.Combat.Initiative[id] = total
 		}
 	case *events.CombatRound:
 		if c.Combat != nil {
@@ -212,7 +236,7 @@ func (c *Campaign) apply(rec events.Recorded, data any) {
 			ch.takeDamage(d.Amount)
 		}
 		if c.Combat != nil {
-			c.Combat.DamageTaken[d.Character] += d.Amount
+			addTo(&c.Combat.DamageTaken, d.Character, d.Amount)
 		}
 	case *events.Healed:
 		if ch := c.Characters[d.Character]; ch != nil {
@@ -220,7 +244,7 @@ func (c *Campaign) apply(rec events.Recorded, data any) {
 		}
 		if d.Reason == HealAfterCombat {
 			if cb := c.healingCombat(); cb != nil {
-				cb.HealedAfter[d.Character] = true
+				setTrue(&cb.HealedAfter, d.Character)
 			}
 		}
 	case *events.XPGranted:
@@ -229,7 +253,7 @@ func (c *Campaign) apply(rec events.Recorded, data any) {
 			ch.XPTotal += d.Amount
 		}
 		if s := c.Session(ev.Session); s != nil {
-			s.XPGranted[d.Character] += d.Amount
+			addTo(&s.XPGranted, d.Character, d.Amount)
 		}
 	case *events.SkillRaised:
 		if ch := c.Characters[d.Character]; ch != nil {
@@ -312,12 +336,18 @@ func characterID(ev events.Event) string {
 // Sorted returns the character ids in creation order.
 func (c *Campaign) Sorted() []string { return append([]string(nil), c.Roster...) }
 
-// sortedKeys returns the keys of m in lexical order.
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
+// addTo adds n to (*m)[k], making the map if a JSON round trip left it nil.
+func addTo(m *map[string]int, k string, n int) {
+	if *m == nil {
+		*m = map[string]int{}
 	}
-	sort.Strings(keys)
-	return keys
+	(*m)[k] += n
+}
+
+// setTrue sets (*m)[k], making the map if a JSON round trip left it nil.
+func setTrue(m *map[string]bool, k string) {
+	if *m == nil {
+		*m = map[string]bool{}
+	}
+	(*m)[k] = true
 }

@@ -78,6 +78,9 @@ func (s *Sheet) applyRoll(d *events.RollMade) {
 		s.SpecUsedToday = true
 	}
 	if d.Kind == "ranged" && d.Weapon != "" {
+		if s.ShotsFired == nil {
+			s.ShotsFired = map[string]int{}
+		}
 		s.ShotsFired[d.Weapon]++
 	}
 }

@@ -239,6 +239,9 @@ func (c *Campaign) applyTORRoll(rec events.Recorded, d *events.RollMade) {
 	ch.PendingTrait = ""
 	if s.Adventure != nil {
 		r.Adventure = s.Adventure.Number
+		if s.Rolls == nil {
+			s.Rolls = map[string]*TORRoll{}
+		}
 		s.Rolls[r.EventID] = r
 	}
 	last := *r

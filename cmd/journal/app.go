@@ -79,6 +79,7 @@ committed, seeded stream that anyone can verify once the session ends.`,
 	root.AddCommand(a.progressCommands()...)
 	root.AddCommand(a.torCommands()...)
 	root.AddCommand(a.replayCommands()...)
+	root.AddCommand(a.serveCommand())
 	var wrap func(c *cobra.Command)
 	wrap = func(c *cobra.Command) {
 		c.Args = wrapArgs(c.Args)

@@ -1,0 +1,187 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/spf13/cobra"
+
+	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/live"
+	"github.com/campaign-journal/journal/web"
+)
+
+// serveOptions are the flags of `journal serve`.
+type serveOptions struct {
+	httpAddr   string
+	natsListen string
+	every      int
+	interval   time.Duration
+	grace      time.Duration
+}
+
+func (a *app) serveCommand() *cobra.Command {
+	var o serveOptions
+	cmd := &cobra.Command{
+		Use:   "serve [--http ADDR] [--nats-listen ADDR]",
+		Short: "Run the HTTP API, the live dashboard and the metrics, with projections kept live",
+		Long: `serve runs what a group leaves running for a campaign: the JSON API under
+/api/ (the same commands as this CLI), the dashboard at / (live rolls, sheets,
+initiative, transcript, luck charts, and a verify button that re-derives each
+roll in the browser), and Prometheus metrics at /metrics.
+
+Projections are kept live from the stream and checkpointed in the JetStream
+bucket ` + live.Bucket + `, so a restart resumes where it stopped.
+On the embedded store, serve owns the data folder and shares it: other journal
+commands on the same --data go through it; --nats-listen also opens it to any
+NATS client (the nats tool, other services). SIGINT or SIGTERM stops it
+gracefully: requests finish, a final checkpoint is written, the server stops.`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			return a.serve(c.Context(), o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.httpAddr, "http", "127.0.0.1:8080", "address of the HTTP API, dashboard and metrics")
+	f.StringVar(&o.natsListen, "nats-listen", "", "open the embedded NATS server to other clients on this address (e.g. 127.0.0.1:4222)")
+	f.IntVar(&o.every, "checkpoint-every", 1000, "checkpoint the projections after this many events")
+	f.DurationVar(&o.interval, "checkpoint-interval", 5*time.Second, "checkpoint the projections at least this often while events arrive")
+	f.DurationVar(&o.grace, "shutdown-grace", 15*time.Second, "how long requests in flight may take to finish on shutdown")
+	return cmd
+}
+
+// serve runs until ctx ends (SIGINT or SIGTERM), then shuts down in order:
+// HTTP (in-flight requests finish, event streams close), the live
+// projection, its final checkpoint, then the store (closed by a.close).
+func (a *app) serve(ctx context.Context, o serveOptions) error {
+	if a.natsURL != "" && o.natsListen != "" {
+		return errors.New("serve: --nats-listen opens the embedded server; with --nats there is none to open")
+	}
+	logger := slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	opened, err := a.openStore(ctx, true, o.natsListen)
+	if err != nil {
+		return err
+	}
+	st, ok := opened.(web.Store)
+	if !ok {
+		return fmt.Errorf("serve: the store %T cannot tell its last sequence", opened)
+	}
+	if a.srv != nil && a.srv.Remote() {
+		return fmt.Errorf("serve: %s is already served by another process (NATS at %s): stop it first, or use another --data", a.dataDir, a.srv.ClientURL())
+	}
+	js, replicas, err := a.serveJetStream()
+	if err != nil {
+		return err
+	}
+	kv, err := live.OpenBucket(ctx, js, replicas)
+	if err != nil {
+		return err
+	}
+
+	metrics := web.NewMetrics()
+	proj := live.New(st, kv, live.Options{
+		Every: o.every, Interval: o.interval, Logger: logger,
+		OnEvent: metrics.Folded, OnError: metrics.FoldFailed,
+	})
+	from, err := proj.Restore(ctx)
+	if err != nil {
+		return fmt.Errorf("serve: restore the projections: %w", err)
+	}
+	ws, err := web.New(web.Options{
+		Store: st, Projector: proj, Metrics: metrics, Logger: logger,
+		Clock: time.Now, Rand: rand.Reader, IDs: events.NewV7(time.Now, rand.Reader),
+		Actor: envOr("JOURNAL_ACTOR", "api"),
+	})
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", o.httpAddr)
+	if err != nil {
+		return fmt.Errorf("serve: --http %s: %w", o.httpAddr, err)
+	}
+	hs := &http.Server{
+		Handler:           ws,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       30 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+	}
+	hs.RegisterOnShutdown(ws.CloseStreams)
+
+	projCtx, stopProj := context.WithCancel(context.Background())
+	defer stopProj()
+	projDone := make(chan error, 1)
+	go func() { projDone <- proj.Run(projCtx) }()
+	httpDone := make(chan error, 1)
+	go func() { httpDone <- hs.Serve(ln) }()
+
+	where := "NATS in-process only"
+	switch {
+	case a.natsURL != "":
+		where = "NATS " + a.natsURL
+	case a.srv != nil && a.srv.ClientURL() != "":
+		where = "NATS " + a.srv.ClientURL() + " (data " + a.dataDir + ")"
+	}
+	resumed := "folding the stream from the start"
+	if from > 0 {
+		resumed = fmt.Sprintf("resumed from checkpoint at sequence %d", from)
+	}
+	fmt.Fprintf(a.stdout, "journal serve: listening on http://%s/ · %s · %s\n", ln.Addr(), where, resumed)
+
+	var runErr error
+	select {
+	case <-ctx.Done():
+	case err := <-httpDone:
+		runErr = fmt.Errorf("serve: http: %w", err)
+	case err := <-projDone:
+		projDone <- err
+		runErr = fmt.Errorf("serve: live projection stopped: %w", err)
+	}
+
+	grace, cancel := context.WithTimeout(context.Background(), o.grace)
+	defer cancel()
+	if err := hs.Shutdown(grace); err != nil {
+		logger.Warn("http shutdown", "err", err)
+		_ = hs.Close()
+	}
+	stopProj()
+	if err := <-projDone; err != nil && !errors.Is(err, context.Canceled) && runErr == nil {
+		runErr = err
+	}
+	if err := proj.Checkpoint(grace); err != nil {
+		logger.Error("final checkpoint failed", "err", err)
+		if runErr == nil {
+			runErr = fmt.Errorf("serve: final checkpoint: %w", err)
+		}
+	}
+	stats := proj.Stats()
+	fmt.Fprintf(a.stdout, "journal serve: stopped at sequence %d, checkpoint at %d\n", stats.Position, stats.CheckpointSeq)
+	return runErr
+}
+
+// serveJetStream returns the JetStream context for the checkpoint bucket,
+// and its replicas: the embedded server's, or a connection of its own to
+// --nats (closed by a.close).
+func (a *app) serveJetStream() (jetstream.JetStream, int, error) {
+	if a.srv != nil {
+		return a.srv.JetStream(), 1, nil
+	}
+	nc, err := nats.Connect(a.natsURL, nats.Name("journal serve"), nats.Timeout(5*time.Second))
+	if err != nil {
+		return nil, 0, fmt.Errorf("connect to NATS at %s: %w", a.natsURL, err)
+	}
+	a.closers = append(a.closers, nc.Close)
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return nil, 0, err
+	}
+	return js, a.replicas, nil
+}

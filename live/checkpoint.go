@@ -1,0 +1,137 @@
+package live
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/campaign-journal/journal/events"
+)
+
+// Bucket is the JetStream key-value bucket that holds the checkpoints.
+const Bucket = "journal_checkpoints"
+
+// KV is where checkpoints are kept: a small key-value store whose keys are
+// dotted slugs. Get returns an error wrapping events.ErrNotFound for a
+// missing key.
+type KV interface {
+	Get(ctx context.Context, key string) ([]byte, error)
+	Put(ctx context.Context, key string, value []byte) error
+	Keys(ctx context.Context) ([]string, error)
+}
+
+// BucketKV is a KV on a JetStream key-value bucket.
+type BucketKV struct {
+	kv jetstream.KeyValue
+}
+
+// OpenBucket creates or updates the checkpoint bucket (file storage, one
+// revision per key) with the given replicas (0 or 1 embedded, 3 on a
+// cluster) and returns it.
+func OpenBucket(ctx context.Context, js jetstream.JetStream, replicas int) (*BucketKV, error) {
+	if replicas <= 0 {
+		replicas = 1
+	}
+	kv, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
+		Bucket:       Bucket,
+		Description:  "journal serve: folded projections and the stream sequence they reach",
+		History:      1,
+		Storage:      jetstream.FileStorage,
+		Replicas:     replicas,
+		MaxValueSize: 1 << 20,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("live: bucket %s: %w", Bucket, err)
+	}
+	return &BucketKV{kv: kv}, nil
+}
+
+// Get returns the value of key.
+func (b *BucketKV) Get(ctx context.Context, key string) ([]byte, error) {
+	e, err := b.kv.Get(ctx, key)
+	if err != nil {
+		if errors.Is(err, jetstream.ErrKeyNotFound) || errors.Is(err, jetstream.ErrKeyDeleted) {
+			return nil, fmt.Errorf("checkpoint %s: %w", key, events.ErrNotFound)
+		}
+		return nil, fmt.Errorf("checkpoint %s: %w", key, err)
+	}
+	return e.Value(), nil
+}
+
+// Put stores value under key.
+func (b *BucketKV) Put(ctx context.Context, key string, value []byte) error {
+	if _, err := b.kv.Put(ctx, key, value); err != nil {
+		return fmt.Errorf("checkpoint %s: %w", key, err)
+	}
+	return nil
+}
+
+// Keys lists the keys present, sorted.
+func (b *BucketKV) Keys(ctx context.Context) ([]string, error) {
+	lister, err := b.kv.ListKeys(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("checkpoint keys: %w", err)
+	}
+	defer func() { _ = lister.Stop() }() // the listing has ended by then
+	var keys []string
+	for k := range lister.Keys() {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys, nil
+}
+
+// MemKV is a KV held in memory, for tests and for a journal without
+// JetStream. It is safe for concurrent use.
+type MemKV struct {
+	mu sync.Mutex
+	m  map[string][]byte
+	// Puts counts the puts, for tests.
+	puts int
+}
+
+// NewMemKV returns an empty MemKV.
+func NewMemKV() *MemKV { return &MemKV{m: map[string][]byte{}} }
+
+// Get returns a copy of the value of key.
+func (m *MemKV) Get(_ context.Context, key string) ([]byte, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	v, ok := m.m[key]
+	if !ok {
+		return nil, fmt.Errorf("checkpoint %s: %w", key, events.ErrNotFound)
+	}
+	return slices.Clone(v), nil
+}
+
+// Put stores a copy of value under key.
+func (m *MemKV) Put(_ context.Context, key string, value []byte) error {
+	if strings.TrimSpace(key) == "" {
+		return fmt.Errorf("checkpoint: empty key")
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.m[key] = slices.Clone(value)
+	m.puts++
+	return nil
+}
+
+// Keys lists the keys present, sorted.
+func (m *MemKV) Keys(context.Context) ([]string, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return slices.Sorted(maps.Keys(m.m)), nil
+}
+
+// Puts returns how many puts were made.
+func (m *MemKV) Puts() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.puts
+}

@@ -1,0 +1,367 @@
+// Package web is the journal's HTTP face (`journal serve`): a JSON API over
+// the same command handlers as the CLI, live projections and an event feed
+// (Server-Sent Events), the dashboard (plain HTML, CSS and JavaScript
+// embedded in the binary), and Prometheus metrics.
+//
+// Invariants:
+//   - Every write goes through command.Journal: the API records exactly what
+//     the CLI records, with the same validation, and nothing else.
+//   - A read reflects at least every event stored when the request arrived:
+//     live reads wait (briefly) for the live projection to reach the
+//     campaign's last sequence, and fall back to a refold from the stream.
+//     A command's response is sent once its events are in the live
+//     projection, so a client reads its own writes.
+//   - Every error is a JSON document {"error": "...", "status": N}: 400 bad
+//     input (unknown JSON fields, malformed numbers, a request the rules
+//     refuse), 404 unknown campaign, character or route, 405 wrong method,
+//     409 conflict, 413 body over MaxBody, 403 cross-origin write.
+//   - The dashboard needs nothing from outside the binary: no CDN, no build
+//     step. It verifies rolls in the browser from the revealed seed.
+package web
+
+import (
+	"context"
+	"crypto/rand"
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/campaign-journal/journal/command"
+	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/live"
+	"github.com/campaign-journal/journal/replay"
+)
+
+// MaxBody is the largest request body accepted, in bytes.
+const MaxBody = 64 << 10
+
+// ActorHeader names who issues a command (recorded as the events' actor);
+// without it the server's default actor is recorded.
+const ActorHeader = "X-Journal-Actor"
+
+//go:embed static
+var staticFiles embed.FS
+
+// Store is what the service needs of an event store.
+type Store interface {
+	command.Store
+	Follow(ctx context.Context, q events.Query, fn func(events.Recorded) error) error
+	Last(ctx context.Context, filter string) (uint64, error)
+}
+
+// Options configures a Server.
+type Options struct {
+	Store     Store
+	Projector *live.Projector
+	Metrics   *Metrics // nil: NewMetrics()
+	// Clock, Rand and IDs are the command handlers' (defaults: time.Now,
+	// crypto/rand, UUID v7 from both).
+	Clock func() time.Time
+	Rand  io.Reader
+	IDs   events.IDs
+	// Actor is recorded when a request names none (default "api").
+	Actor  string
+	Logger *slog.Logger
+	// FreshWait bounds how long a read waits for the live projection to
+	// catch up before refolding from the stream (default 2 s).
+	FreshWait time.Duration
+	// Keepalive is the interval of comments on an idle event stream
+	// (default 15 s).
+	Keepalive time.Duration
+}
+
+// Server serves the API, the dashboard and the metrics. Use New.
+type Server struct {
+	opts    Options
+	metrics *Metrics
+	mux     *http.ServeMux
+	handler http.Handler
+	routes  []Route
+
+	// streams ends the event streams when the server shuts down.
+	streamsCtx   context.Context
+	closeStreams context.CancelFunc
+	statsMu      sync.Mutex
+	statsCache   map[string]statsEntry
+	startedAt    time.Time
+	// commands is the journal every request's actor shares (through As),
+	// so that its cache of folded campaigns serves every command.
+	commands *command.Journal
+}
+
+type statsEntry struct {
+	last   uint64
+	report replay.LuckReport
+}
+
+// Route is one route of the API, for documentation and contract tests.
+type Route struct {
+	Method  string
+	Pattern string // a net/http pattern without the method
+	Doc     string
+	handle  func(w http.ResponseWriter, r *http.Request) error
+}
+
+// New returns a server over the options' store and projector.
+func New(opts Options) (*Server, error) {
+	if opts.Store == nil || opts.Projector == nil {
+		return nil, errors.New("web: a store and a projector are required")
+	}
+	if opts.Clock == nil {
+		opts.Clock = time.Now
+	}
+	if opts.Rand == nil {
+		opts.Rand = rand.Reader
+	}
+	if opts.IDs == nil {
+		opts.IDs = events.NewV7(opts.Clock, opts.Rand)
+	}
+	if opts.Actor == "" {
+		opts.Actor = "api"
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	if opts.FreshWait <= 0 {
+		opts.FreshWait = 2 * time.Second
+	}
+	if opts.Keepalive <= 0 {
+		opts.Keepalive = 15 * time.Second
+	}
+	m := opts.Metrics
+	if m == nil {
+		m = NewMetrics()
+	}
+	s := &Server{opts: opts, metrics: m, mux: http.NewServeMux(), statsCache: map[string]statsEntry{}, startedAt: opts.Clock(),
+		commands: command.New(opts.Store, command.Options{Clock: opts.Clock, Rand: opts.Rand, IDs: opts.IDs})}
+	s.streamsCtx, s.closeStreams = context.WithCancel(context.Background())
+	m.watch(opts.Projector, opts.Clock)
+	if err := s.register(); err != nil {
+		return nil, err
+	}
+	cop := http.NewCrossOriginProtection()
+	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, &httpError{status: http.StatusForbidden, msg: "cross-origin request refused"})
+	}))
+	s.handler = cop.Handler(s.mux)
+	return s, nil
+}
+
+// ServeHTTP serves a request.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+
+// Routes returns the API's routes.
+func (s *Server) Routes() []Route { return slices.Clone(s.routes) }
+
+// Metrics returns the server's metrics.
+func (s *Server) Metrics() *Metrics { return s.metrics }
+
+// CloseStreams ends every open event stream (their clients reconnect
+// elsewhere). Register it with http.Server.RegisterOnShutdown: Shutdown
+// does not wait for long-lived responses by itself.
+func (s *Server) CloseStreams() { s.closeStreams() }
+
+// register builds the routes and the mux: for each path, its methods and
+// a fallback answering 405 with Allow; unknown paths under /api/ answer a
+// JSON 404.
+func (s *Server) register() error {
+	s.routes = s.apiRoutes()
+	methods := map[string][]string{}
+	var order []string
+	for _, rt := range s.routes {
+		if _, ok := methods[rt.Pattern]; !ok {
+			order = append(order, rt.Pattern)
+		}
+		methods[rt.Pattern] = append(methods[rt.Pattern], rt.Method)
+		s.mux.Handle(rt.Method+" "+rt.Pattern, s.instrument(rt.Method+" "+rt.Pattern, rt.handle))
+	}
+	for _, p := range order {
+		allow := methods[p]
+		if slices.Contains(allow, http.MethodGet) {
+			allow = append(allow, http.MethodHead)
+		}
+		allowed := strings.Join(allow, ", ")
+		s.mux.Handle(p, s.instrument("other "+p, func(w http.ResponseWriter, r *http.Request) error {
+			w.Header().Set("Allow", allowed)
+			return &httpError{status: http.StatusMethodNotAllowed, msg: fmt.Sprintf("method %s not allowed on %s (allowed: %s)", r.Method, r.URL.Path, allowed)}
+		}))
+	}
+	s.mux.Handle("/api/", s.instrument("/api/", func(w http.ResponseWriter, r *http.Request) error {
+		return &httpError{status: http.StatusNotFound, msg: "no such resource: " + r.URL.Path}
+	}))
+	s.mux.Handle("GET /metrics", s.metrics.Handler())
+	s.mux.Handle("GET /healthz", s.instrument("GET /healthz", s.health))
+
+	static, err := fs.Sub(staticFiles, "static")
+	if err != nil {
+		return err
+	}
+	files := http.FileServerFS(static)
+	s.mux.Handle("GET /static/", http.StripPrefix("/static/", noCache(files)))
+	s.mux.Handle("GET /{$}", noCache(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.ServeFileFS(w, r, static, "index.html")
+	})))
+	return nil
+}
+
+// noCache makes browsers revalidate the dashboard's files, so that a new
+// binary's dashboard is seen at once.
+func noCache(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Cache-Control", "no-cache")
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		h.ServeHTTP(w, r)
+	})
+}
+
+// instrument turns an error-returning handler into an http.Handler that
+// writes errors as JSON and counts requests by route and status.
+func (s *Server) instrument(route string, h func(w http.ResponseWriter, r *http.Request) error) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		sw := &statusWriter{ResponseWriter: w}
+		err := h(sw, r)
+		if err != nil {
+			if r.Context().Err() != nil && !sw.wrote {
+				sw.status = 499 // the client went away
+			} else if !sw.wrote {
+				status := writeError(sw, err)
+				if status >= 500 {
+					s.opts.Logger.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+				}
+			}
+		}
+		if sw.status == 0 {
+			sw.status = http.StatusOK
+		}
+		s.metrics.request(route, sw.status)
+	})
+}
+
+// statusWriter remembers the status written.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+	wrote  bool
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if !w.wrote {
+		w.status, w.wrote = code, true
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if !w.wrote {
+		w.status, w.wrote = http.StatusOK, true
+	}
+	return w.ResponseWriter.Write(b)
+}
+
+// Unwrap lets http.ResponseController reach the flusher and deadlines.
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// httpError is an error with its HTTP status.
+type httpError struct {
+	status int
+	msg    string
+}
+
+func (e *httpError) Error() string { return e.msg }
+
+func badRequest(format string, args ...any) error {
+	return &httpError{status: http.StatusBadRequest, msg: fmt.Sprintf(format, args...)}
+}
+
+func notFound(format string, args ...any) error {
+	return &httpError{status: http.StatusNotFound, msg: fmt.Sprintf(format, args...)}
+}
+
+// Status returns the HTTP status an error maps to.
+func Status(err error) int {
+	var he *httpError
+	var mbe *http.MaxBytesError
+	switch {
+	case errors.As(err, &he):
+		return he.status
+	case errors.As(err, &mbe):
+		return http.StatusRequestEntityTooLarge
+	case errors.Is(err, command.ErrInvalid), errors.Is(err, events.ErrInvalidID),
+		errors.Is(err, events.ErrInvalidEvent), errors.Is(err, events.ErrUnknownType):
+		return http.StatusBadRequest
+	case errors.Is(err, events.ErrNotFound):
+		return http.StatusNotFound
+	case errors.Is(err, events.ErrConcurrency), errors.Is(err, events.ErrExists):
+		return http.StatusConflict
+	case errors.Is(err, events.ErrDenied):
+		return http.StatusForbidden
+	case errors.Is(err, context.DeadlineExceeded):
+		return http.StatusServiceUnavailable
+	}
+	return http.StatusInternalServerError
+}
+
+// errorBody is the JSON of every error response.
+type errorBody struct {
+	Error  string `json:"error"`
+	Status int    `json:"status"`
+}
+
+// writeError writes err as JSON and returns the status.
+func writeError(w http.ResponseWriter, err error) int {
+	status := Status(err)
+	msg := err.Error()
+	var mbe *http.MaxBytesError
+	if errors.As(err, &mbe) {
+		msg = fmt.Sprintf("request body larger than %d bytes", mbe.Limit)
+	}
+	writeJSON(w, status, errorBody{Error: msg, Status: status})
+	return status
+}
+
+// writeJSON writes v as an indented JSON document.
+func writeJSON(w http.ResponseWriter, status int, v any) error {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// actor returns who issues a request: the X-Journal-Actor header, checked,
+// or the server's default.
+func (s *Server) actor(r *http.Request) (string, error) {
+	a := r.Header.Get(ActorHeader)
+	if a == "" {
+		return s.opts.Actor, nil
+	}
+	if len(a) > events.MaxActorLen || !utf8.ValidString(a) || strings.IndexFunc(a, unicode.IsControl) >= 0 {
+		return "", badRequest("%s: at most %d bytes of printable UTF-8", ActorHeader, events.MaxActorLen)
+	}
+	return a, nil
+}
+
+// journal returns the command handlers for one actor.
+func (s *Server) journal(actor string) *command.Journal {
+	return s.commands.As(actor)
+}
+
+func (s *Server) health(w http.ResponseWriter, r *http.Request) error {
+	st := s.opts.Projector.Stats()
+	return writeJSON(w, http.StatusOK, map[string]any{
+		"status": "ok", "position": st.Position, "stream_last": st.StreamLast, "lag": st.Lag(),
+		"checkpoint_seq": st.CheckpointSeq, "uptime_seconds": int(s.opts.Clock().Sub(s.startedAt).Seconds()),
+	})
+}
