@@ -21,7 +21,7 @@ type app struct {
 	dataDir  string
 	natsURL  string
 	campaign string
-	noSync   bool
+	sync     bool
 	replicas int
 
 	// Opened lazily by openStore.
@@ -66,7 +66,7 @@ committed, seeded stream that anyone can verify once the session ends.`,
 	pf.StringVar(&a.dataDir, "data", envOr("JOURNAL_DATA", "./journal-data"), "folder of the embedded JetStream store ($JOURNAL_DATA)")
 	pf.StringVar(&a.natsURL, "nats", os.Getenv("NATS_URL"), "use an external NATS server or cluster instead of the embedded one ($NATS_URL)")
 	pf.StringVarP(&a.campaign, "campaign", "c", os.Getenv("JOURNAL_CAMPAIGN"), "campaign id ($JOURNAL_CAMPAIGN)")
-	pf.BoolVar(&a.noSync, "no-sync", false, "embedded store: let JetStream flush to disk on its interval instead of syncing every write")
+	pf.BoolVar(&a.sync, "sync", true, "embedded store: sync every write to disk before acknowledging it; --sync=false lets JetStream flush on its interval (a power loss can then lose acknowledged events)")
 	pf.IntVar(&a.replicas, "replicas", 1, "with --nats: replicas of the stream (3 on a cluster)")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return fmt.Errorf("%w (see '%s --help')", err, c.CommandPath())

@@ -45,7 +45,7 @@ func (a *app) openStore(ctx context.Context, share bool, listen string) (store, 
 		if err := os.MkdirAll(a.dataDir, 0o700); err != nil {
 			return nil, fmt.Errorf("data folder %s: %w", a.dataDir, err)
 		}
-		srv, err := embedded.Start(ctx, embedded.Options{Dir: a.dataDir, Sync: !a.noSync, Share: share, Listen: listen})
+		srv, err := embedded.Start(ctx, embedded.Options{Dir: a.dataDir, Sync: a.sync, Share: share, Listen: listen})
 		if err != nil {
 			return nil, fmt.Errorf("start the embedded journal in %s: %w", a.dataDir, err)
 		}
