@@ -46,14 +46,19 @@ func encode(e Event) ([]byte, error) {
 
 // Decode parses and validates one CloudEvents JSON document. It refuses
 // (with an error wrapping ErrInvalidEvent, and also ErrUnknownType or
-// ErrInvalidID where they apply) documents over MaxSize, malformed or
-// trailing JSON, unknown or repeated attributes, a wrong specversion or
-// datacontenttype, an id that is not a canonical UUID, an unknown type, data
-// that does not decode strictly into the type's struct, invalid slugs, and a
-// source or subject that disagrees with them. StreamSubject is left empty.
+// ErrInvalidID where they apply) documents over MaxSize, documents that are
+// not valid UTF-8, malformed or trailing JSON (nesting deeper than
+// encoding/json allows included), unknown or repeated attributes, a wrong
+// specversion or datacontenttype, an id that is not a canonical UUID, an
+// unknown type, data that does not decode strictly into the type's struct,
+// invalid slugs, and a source or subject that disagrees with them.
+// StreamSubject is left empty. The returned event shares no memory with b.
 func Decode(b []byte) (Event, error) {
 	if len(b) > MaxSize {
 		return Event{}, fmt.Errorf("%w: document is %d bytes, more than %d", ErrInvalidEvent, len(b), MaxSize)
+	}
+	if !utf8.Valid(b) {
+		return Event{}, fmt.Errorf("%w: document is not valid UTF-8", ErrInvalidEvent)
 	}
 	e, err := parseEnvelope(b)
 	if err != nil {
@@ -65,83 +70,89 @@ func Decode(b []byte) (Event, error) {
 	return e, nil
 }
 
-// envelopeAttrs reports whether an attribute is required and whether it is known.
-func envelopeAttrs(name string) (required, known bool) {
-	switch name {
-	case "specversion", "id", "source", "type", "subject", "time", "datacontenttype", "campaign", "data":
-		return true, true
-	case "session", "actor", "causationid":
-		return false, true
+// envelope attributes, in the order Encode writes them; the first
+// requiredAttrs of them are required.
+var envelopeNames = [...]string{"specversion", "id", "source", "type", "subject", "time", "datacontenttype",
+	"campaign", "data", "session", "actor", "causationid"}
+
+const requiredAttrs = 9
+
+// envelopeIndex returns the index of an attribute in envelopeNames, or -1.
+func envelopeIndex(name []byte) int {
+	for i, n := range envelopeNames {
+		if string(name) == n {
+			return i
+		}
 	}
-	return false, false
+	return -1
 }
 
 // parseEnvelope reads the top-level object attribute by attribute, so that
 // attribute names match exactly (encoding/json alone matches them without
-// regard to case) and none is repeated.
+// regard to case) and none is repeated. The document is first checked to be
+// one well-formed JSON value (json.Valid), then scanned by hand.
 func parseEnvelope(b []byte) (Event, error) {
-	d := json.NewDecoder(bytes.NewReader(b))
-	if tok, err := d.Token(); err != nil {
+	if !json.Valid(b) {
+		// Let encoding/json say what is wrong.
+		var v any
+		err := json.Unmarshal(b, &v)
+		if err == nil {
+			err = errors.New("invalid json")
+		}
 		return Event{}, fmt.Errorf("malformed json: %w", err)
-	} else if tok != json.Delim('{') {
+	}
+	i := skipSpace(b, 0)
+	if b[i] != '{' {
 		return Event{}, errors.New("document is not a JSON object")
 	}
 	var e Event
-	seen := make(map[string]bool, 12)
-	for d.More() {
-		tok, err := d.Token()
+	var seen [len(envelopeNames)]bool
+	err := eachMember(b[i:], func(key, raw []byte) error {
+		name, err := memberName(key)
 		if err != nil {
-			return Event{}, fmt.Errorf("malformed json: %w", err)
+			return err
 		}
-		name, _ := tok.(string)
-		if _, known := envelopeAttrs(name); !known {
-			return Event{}, fmt.Errorf("unknown attribute %q", name)
+		k := envelopeIndex(name)
+		if k < 0 {
+			return fmt.Errorf("unknown attribute %q", name)
 		}
-		if seen[name] {
-			return Event{}, fmt.Errorf("attribute %q repeated", name)
+		if seen[k] {
+			return fmt.Errorf("attribute %q repeated", name)
 		}
-		seen[name] = true
-		var raw json.RawMessage
-		if err := d.Decode(&raw); err != nil {
-			return Event{}, fmt.Errorf("malformed json in %q: %w", name, err)
-		}
-		if err := setAttr(&e, name, raw); err != nil {
-			return Event{}, err
-		}
+		seen[k] = true
+		return setAttr(&e, envelopeNames[k], raw)
+	})
+	if err != nil {
+		return Event{}, err
 	}
-	if _, err := d.Token(); err != nil { // the closing brace
-		return Event{}, fmt.Errorf("malformed json: %w", err)
-	}
-	if len(bytes.TrimLeft(b[d.InputOffset():], " \t\r\n")) != 0 {
-		return Event{}, errors.New("data after the JSON object")
-	}
-	for _, name := range []string{"specversion", "id", "source", "type", "subject", "time", "datacontenttype", "campaign", "data"} {
-		if !seen[name] {
+	for k, name := range envelopeNames[:requiredAttrs] {
+		if !seen[k] {
 			return Event{}, fmt.Errorf("missing attribute %q", name)
 		}
 	}
 	return e, nil
 }
 
-func setAttr(e *Event, name string, raw json.RawMessage) error {
+func setAttr(e *Event, name string, raw []byte) error {
 	if name == "data" {
 		if len(raw) == 0 || raw[0] != '{' {
 			return errors.New("data is not a JSON object")
 		}
-		e.Data = raw
+		e.Data = bytes.Clone(raw)
 		return nil
 	}
 	if len(raw) == 0 || raw[0] != '"' {
 		return fmt.Errorf("attribute %q is not a string", name)
 	}
 	if name == "time" {
-		if err := json.Unmarshal(raw, &e.Time); err != nil {
+		// What json.Unmarshal does for a type with its own UnmarshalJSON.
+		if err := e.Time.UnmarshalJSON(raw); err != nil {
 			return fmt.Errorf("time: %w", err)
 		}
 		return nil
 	}
-	var s string
-	if err := json.Unmarshal(raw, &s); err != nil {
+	s, err := jsonString(raw)
+	if err != nil {
 		return fmt.Errorf("attribute %q: %w", name, err)
 	}
 	switch name {
@@ -222,10 +233,10 @@ func (e Event) validate() error {
 	if len(e.Data) == 0 || e.Data[0] != '{' {
 		return errors.New("data is not a JSON object")
 	}
-	if err := decodeStrict(e.Data, v); err != nil {
-		return fmt.Errorf("data of %s: %w", e.Type, err)
+	if !utf8.Valid(e.Data) {
+		return errors.New("data is not valid UTF-8")
 	}
-	if err := exactKeys(e.Data, reflect.TypeOf(v)); err != nil {
+	if err := checkData(e.Data, v); err != nil {
 		return fmt.Errorf("data of %s: %w", e.Type, err)
 	}
 	if e.StreamSubject != "" {
@@ -267,78 +278,13 @@ func validActor(s string) error {
 	return nil
 }
 
-// exactKeys checks that every object key in data names a field of t exactly
-// (encoding/json matches field names without regard to case, so that
-// "Nonce" would otherwise pass for "nonce").
-func exactKeys(data []byte, t reflect.Type) error {
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
+// checkData decodes data into v (a pointer to the type's struct) and
+// checks that every object key in it names a field exactly. Together these
+// accept what json.Decoder with DisallowUnknownFields followed by an exact
+// key check accepted: exact keys imply known fields.
+func checkData(data []byte, v any) error {
+	if err := json.Unmarshal(data, v); err != nil {
+		return err
 	}
-	if reflect.PointerTo(t).Implements(unmarshalerType) {
-		return nil // its own rules
-	}
-	switch t.Kind() {
-	case reflect.Struct:
-		var obj map[string]json.RawMessage
-		if err := json.Unmarshal(data, &obj); err != nil || obj == nil {
-			return nil // null, or shape errors already reported by decodeStrict
-		}
-		fields := jsonFields(t)
-		for k, v := range obj {
-			ft, ok := fields[k]
-			if !ok {
-				return fmt.Errorf("unknown field %q", k)
-			}
-			if err := exactKeys(v, ft); err != nil {
-				return fmt.Errorf("%s: %w", k, err)
-			}
-		}
-	case reflect.Slice, reflect.Array:
-		var arr []json.RawMessage
-		if err := json.Unmarshal(data, &arr); err != nil {
-			return nil
-		}
-		for i, v := range arr {
-			if err := exactKeys(v, t.Elem()); err != nil {
-				return fmt.Errorf("[%d]: %w", i, err)
-			}
-		}
-	case reflect.Map:
-		var obj map[string]json.RawMessage
-		if err := json.Unmarshal(data, &obj); err != nil {
-			return nil
-		}
-		for k, v := range obj {
-			if err := exactKeys(v, t.Elem()); err != nil {
-				return fmt.Errorf("%s: %w", k, err)
-			}
-		}
-	}
-	return nil
-}
-
-var unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
-
-// jsonFields maps the JSON names of t's exported fields (including promoted
-// fields of embedded structs) to their types.
-func jsonFields(t reflect.Type) map[string]reflect.Type {
-	out := make(map[string]reflect.Type)
-	for _, f := range reflect.VisibleFields(t) {
-		if !f.IsExported() && !f.Anonymous {
-			continue
-		}
-		tag := f.Tag.Get("json")
-		if tag == "-" {
-			continue
-		}
-		name, _, _ := strings.Cut(tag, ",")
-		if f.Anonymous && name == "" {
-			continue // its fields are visible on their own
-		}
-		if name == "" {
-			name = f.Name
-		}
-		out[name] = f.Type
-	}
-	return out
+	return exactKeys(data, schemaOf(reflect.TypeOf(v)))
 }

@@ -19,8 +19,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // CloudEvents constants of every journal event.
@@ -66,11 +68,16 @@ type Spec struct {
 }
 
 // New builds and validates an event: a fresh id from ids, the time at
-// (stored in UTC), the source, subjects and data derived from s.
+// (stored in UTC), the source, subjects and data derived from s. Data with
+// a string that is not valid UTF-8 is refused (encoding/json would replace
+// its bytes with U+FFFD: a silent change of what was asked).
 func New(s Spec, ids IDs, at time.Time) (Event, error) {
 	subject, err := Subject(s.Campaign, s.Kind, s.AggregateID, s.Name)
 	if err != nil {
 		return Event{}, fmt.Errorf("%w: %w", ErrInvalidEvent, err)
+	}
+	if err := validUTF8(reflect.ValueOf(s.Data), 0); err != nil {
+		return Event{}, fmt.Errorf("%w: data of %s: %w", ErrInvalidEvent, s.Type, err)
 	}
 	data, err := marshalData(s.Data)
 	if err != nil {
@@ -169,6 +176,53 @@ func decodeStrict(data []byte, v any) error {
 	}
 	if len(bytes.TrimLeft(data[d.InputOffset():], " \t\r\n")) != 0 {
 		return fmt.Errorf("data after the JSON value")
+	}
+	return nil
+}
+
+// validUTF8 reports the first string in v (struct fields, elements, map
+// keys and values, through pointers and interfaces) that is not valid
+// UTF-8. depth bounds the walk on cyclic values.
+func validUTF8(v reflect.Value, depth int) error {
+	if depth > 64 || !v.IsValid() {
+		return nil
+	}
+	switch v.Kind() {
+	case reflect.String:
+		if !utf8.ValidString(v.String()) {
+			return fmt.Errorf("%q is not valid UTF-8", v.String())
+		}
+	case reflect.Pointer, reflect.Interface:
+		if !v.IsNil() {
+			return validUTF8(v.Elem(), depth+1)
+		}
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if v.Type().Field(i).IsExported() {
+				if err := validUTF8(v.Field(i), depth+1); err != nil {
+					return err
+				}
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		if v.Type().Elem().Kind() == reflect.Uint8 {
+			return nil // bytes, encoded as base64
+		}
+		for i := range v.Len() {
+			if err := validUTF8(v.Index(i), depth+1); err != nil {
+				return err
+			}
+		}
+	case reflect.Map:
+		it := v.MapRange()
+		for it.Next() {
+			if err := validUTF8(it.Key(), depth+1); err != nil {
+				return err
+			}
+			if err := validUTF8(it.Value(), depth+1); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }

@@ -163,8 +163,15 @@ func DecodeRecorded(seq uint64, subject string, data []byte) (Recorded, error) {
 }
 
 // SecretKey joins slugs into a secret key, for example
-// SecretKey("mordor", "s1") = "mordor.s1".
+// SecretKey("mordor", "s1") = "mordor.s1". Each part must be a slug, so
+// that different parts never make the same key ("a.b", "c" is refused
+// rather than taken for "a", "b.c").
 func SecretKey(parts ...string) (string, error) {
+	for _, p := range parts {
+		if err := ValidID(p); err != nil {
+			return "", fmt.Errorf("secret key part %q: %w", p, err)
+		}
+	}
 	key := strings.Join(parts, ".")
 	if err := ValidSecretKey(key); err != nil {
 		return "", err

@@ -13,6 +13,9 @@
 //     Listen names an address, and writes <Dir>/server.json (mode 0600,
 //     written to a temporary file and renamed) with its pid, client URL and
 //     token. Shutdown removes it before stopping the server.
+//   - With Options.Users (the roles of package access), every connection
+//     signs in as a user: the owner as a privileged user of its own with a
+//     random password, which server.json carries instead of the token.
 //   - A Start that finds the lock held reads server.json and connects to the
 //     owner as an ordinary client: commands work while `journal serve` runs.
 //     When the owner does not share (another short command), Start polls
@@ -35,6 +38,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -70,6 +74,21 @@ type Options struct {
 	Wait time.Duration
 	// ServerName names the server; empty means "journal".
 	ServerName string
+	// Users and NkeyUsers are the NATS users the server accepts, with their
+	// permissions (package access builds them from the journal's roles).
+	// When either is set, every connection must sign in as one of them (or
+	// as the owner's own user, below), and no token is used. They are
+	// copied: the caller's values are not changed.
+	//
+	// The owner connects as a user of its own, with every permission, whose
+	// name and random password only it knows; with Share they are written
+	// to server.json (mode 0600), so that other journal processes on the
+	// data folder connect as that privileged user, as they would with the
+	// token. All users belong to the global account, which holds the
+	// journal's stream, so a data folder keeps its events whether or not
+	// users are configured.
+	Users     []*server.User
+	NkeyUsers []*server.NkeyUser
 }
 
 // Server is a running embedded server, or a connection to the process that
@@ -86,9 +105,24 @@ type Server struct {
 
 // serverInfo is the content of server.json.
 type serverInfo struct {
-	PID   int    `json:"pid"`
-	URL   string `json:"url"`
-	Token string `json:"token,omitempty"`
+	PID      int    `json:"pid"`
+	URL      string `json:"url"`
+	Token    string `json:"token,omitempty"`
+	User     string `json:"user,omitempty"`
+	Password string `json:"password,omitempty"`
+}
+
+// ownerUserPrefix starts the name of the owner's own user when users are
+// configured.
+const ownerUserPrefix = "journal-owner-"
+
+// randomHex returns n random bytes in hex.
+func randomHex(n int) (string, error) {
+	b := make([]byte, n)
+	if _, err := rand.Read(b); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(b), nil
 }
 
 // Start starts the embedded server on opts.Dir, or connects to the process
@@ -164,6 +198,36 @@ func startOwner(ctx context.Context, dir string, opts Options, lock *os.File) (*
 		SyncAlways: opts.Sync,
 	}
 	var token string
+	var owner serverInfo // the owner's own user, when users are configured
+	if len(opts.Users) > 0 || len(opts.NkeyUsers) > 0 {
+		suffix, err := randomHex(8)
+		if err != nil {
+			return nil, fmt.Errorf("embedded: owner user: %w", err)
+		}
+		password, err := randomHex(24)
+		if err != nil {
+			return nil, fmt.Errorf("embedded: owner user: %w", err)
+		}
+		owner.User, owner.Password = ownerUserPrefix+suffix, password
+		sopts.Users = []*server.User{{Username: owner.User, Password: owner.Password}}
+		for _, u := range opts.Users {
+			if u == nil {
+				continue
+			}
+			if strings.HasPrefix(u.Username, ownerUserPrefix) {
+				return nil, fmt.Errorf("embedded: user name %q: the prefix %q is reserved", u.Username, ownerUserPrefix)
+			}
+			c := *u
+			sopts.Users = append(sopts.Users, &c)
+		}
+		for _, u := range opts.NkeyUsers {
+			if u == nil {
+				continue
+			}
+			c := *u
+			sopts.Nkeys = append(sopts.Nkeys, &c)
+		}
+	}
 	switch {
 	case opts.Listen != "":
 		host, port, err := splitHostPort(opts.Listen)
@@ -173,12 +237,13 @@ func startOwner(ctx context.Context, dir string, opts Options, lock *os.File) (*
 		sopts.Host, sopts.Port = host, port
 	case opts.Share:
 		sopts.Host, sopts.Port = "127.0.0.1", server.RANDOM_PORT
-		var b [24]byte
-		if _, err := rand.Read(b[:]); err != nil {
-			return nil, fmt.Errorf("embedded: token: %w", err)
+		if owner.User == "" {
+			var err error
+			if token, err = randomHex(24); err != nil {
+				return nil, fmt.Errorf("embedded: token: %w", err)
+			}
+			sopts.Authorization = token
 		}
-		token = hex.EncodeToString(b[:])
-		sopts.Authorization = token
 	default:
 		sopts.DontListen = true
 	}
@@ -195,6 +260,9 @@ func startOwner(ctx context.Context, dir string, opts Options, lock *os.File) (*
 	copts := []nats.Option{nats.InProcessServer(ns), nats.Name("journal")}
 	if token != "" {
 		copts = append(copts, nats.Token(token))
+	}
+	if owner.User != "" {
+		copts = append(copts, nats.UserInfo(owner.User, owner.Password))
 	}
 	nc, err := nats.Connect("", copts...)
 	if err != nil {
@@ -218,7 +286,7 @@ func startOwner(ctx context.Context, dir string, opts Options, lock *os.File) (*
 		s.url = "nats://" + net.JoinHostPort(host.String(), strconv.Itoa(addr.Port))
 	}
 	if opts.Share {
-		if err := writeInfo(infoPath, serverInfo{PID: os.Getpid(), URL: s.url, Token: token}); err != nil {
+		if err := writeInfo(infoPath, serverInfo{PID: os.Getpid(), URL: s.url, Token: token, User: owner.User, Password: owner.Password}); err != nil {
 			s.lock = nil // released by Start
 			s.shutdown()
 			return nil, err
@@ -246,6 +314,9 @@ func connectShared(ctx context.Context, dir string) (*Server, error) {
 	copts := []nats.Option{nats.Name("journal"), nats.Timeout(5 * time.Second)}
 	if info.Token != "" {
 		copts = append(copts, nats.Token(info.Token))
+	}
+	if info.User != "" {
+		copts = append(copts, nats.UserInfo(info.User, info.Password))
 	}
 	nc, err := nats.Connect(info.URL, copts...)
 	if err != nil {

@@ -6,8 +6,10 @@
 // Invariants:
 //   - Only documents that pass the codec (events.Prepare: encode, decode) are
 //     published; each message carries Nats-Msg-Id = the event id, so a
-//     retried append is stored once (within the duplicate window, at least
-//     two minutes).
+//     retried append is stored once: the server drops a repeat within the
+//     duplicate window (at least two minutes), and a repeat refused for its
+//     now stale expectation is found by reading the stream after the
+//     expected sequence (at any age), its original sequences returned.
 //   - An append with an Expect carries Nats-Expected-Last-Subject-Sequence and
 //     its -Subject form on its first message; several events go in one atomic
 //     batch (all stored, contiguously, or none).
@@ -15,6 +17,8 @@
 //     removed.
 //   - Reads decode every message and return the first failure; nothing is
 //     skipped.
+//   - The stream republishes each event it stores on the feed (FeedPrefix)
+//     as it stores it, and nothing it refuses.
 package jetstore
 
 import (
@@ -39,6 +43,15 @@ const (
 	SecretsBucket = "journal_secrets"
 )
 
+// FeedPrefix starts the subjects the stream republishes every stored event
+// on, right after storing it: journalfeed.<campaign>.<kind>.<id>.<event>,
+// with the headers Nats-Stream, Nats-Subject, Nats-Sequence and
+// Nats-Last-Sequence. Unlike a core subscription on journal.>, which also
+// sees appends the stream refused (a stale expectation, a duplicate), the
+// feed carries exactly what was stored, in order. It is what live readers
+// without JetStream access (players, dashboards: package access) follow.
+const FeedPrefix = "journalfeed"
+
 // DefaultDuplicates is the stream's deduplication window unless Options say
 // more; it is also the least allowed.
 const DefaultDuplicates = 2 * time.Minute
@@ -55,7 +68,6 @@ const requestTimeout = 10 * time.Second
 
 // JetStream API error codes the store interprets.
 const (
-	errCodeWrongLastMsgID     jetstream.ErrorCode = 10070
 	errCodeNoMessageFound     jetstream.ErrorCode = 10037
 	errCodeBatchDuplicateMsg  jetstream.ErrorCode = 10201
 	errCodeWrongLastSeq                           = jetstream.JSErrCodeStreamWrongLastSequence         // 10071
@@ -99,6 +111,7 @@ func StreamConfig(opts Options) jetstream.StreamConfig {
 		DenyPurge:          true,
 		AllowDirect:        true,
 		AllowAtomicPublish: true,
+		RePublish:          &jetstream.RePublish{Source: events.AllFilter, Destination: FeedPrefix + ".>"},
 	}
 }
 
@@ -176,7 +189,7 @@ func (s *Store) Append(ctx context.Context, expect events.Expect, evs ...events.
 			return []uint64{ack.Sequence}, nil // a duplicate's ack has the original sequence
 		}
 		if apiCode(err) == errCodeWrongLastSeq || apiCode(err) == errCodeWrongLastSeqCommon {
-			return s.afterRefusal(ctx, expect, evs, docs, err)
+			return s.afterRefusal(ctx, expect, evs, err)
 		}
 		return nil, fmt.Errorf("append %s: %w", evs[0].ID, err)
 	}
@@ -197,7 +210,7 @@ func (s *Store) Append(ctx context.Context, expect events.Expect, evs ...events.
 	}
 	switch apiCode(err) {
 	case errCodeWrongLastSeq, errCodeWrongLastSeqCommon, errCodeBatchDuplicateMsg:
-		return s.afterRefusal(ctx, expect, evs, docs, err)
+		return s.afterRefusal(ctx, expect, evs, err)
 	}
 	return nil, fmt.Errorf("append batch of %d from %s: %w", len(evs), evs[0].ID, err)
 }
@@ -205,14 +218,19 @@ func (s *Store) Append(ctx context.Context, expect events.Expect, evs ...events.
 // afterRefusal decides what a refused append means. The server checks the
 // expected sequence before the message id on a single node, so a retry of
 // an append that was stored comes back as a wrong last sequence (and a
-// retried batch as "contains duplicate message id"): ask the server whether
-// each event is already stored. All stored: the append had succeeded, and
-// these are its sequences. None: a real conflict.
-func (s *Store) afterRefusal(ctx context.Context, expect events.Expect, evs []events.Event, docs [][]byte, cause error) ([]uint64, error) {
+// retried batch as "contains duplicate message id"): look in the stream for
+// each event. All stored: the append had succeeded, and these are its
+// sequences. None: a real conflict.
+func (s *Store) afterRefusal(ctx context.Context, expect events.Expect, evs []events.Event, cause error) ([]uint64, error) {
+	from := uint64(1)
+	if expect.IsSet() {
+		// Stored under this very expectation, an event came after LastSeq.
+		from = expect.LastSeq + 1
+	}
 	seqs := make([]uint64, len(evs))
 	stored := 0
 	for i, e := range evs {
-		seq, err := s.storedSeq(ctx, e, docs[i])
+		seq, err := s.storedSeq(ctx, e, from)
 		if err != nil {
 			return nil, err
 		}
@@ -232,25 +250,33 @@ func (s *Store) afterRefusal(ctx context.Context, expect events.Expect, evs []ev
 	return nil, fmt.Errorf("%w: last sequence on %s is not %d: %w", events.ErrConcurrency, expect.Subject, expect.LastSeq, cause)
 }
 
-// storedSeq returns the sequence of an event already stored (within the
-// duplicate window), or 0. It publishes the event with its Nats-Msg-Id and
-// an expected last message id no message has: the server answers a
-// duplicate with the original sequence (it checks ids first), and refuses
-// anything else without storing it.
-func (s *Store) storedSeq(ctx context.Context, e events.Event, doc []byte) (uint64, error) {
-	m := &nats.Msg{Subject: e.StreamSubject, Data: doc, Header: nats.Header{}}
-	m.Header.Set(jetstream.MsgIDHeader, e.ID)
-	m.Header.Set(jetstream.ExpectedLastMsgIDHeader, "journal-probe-"+e.ID)
-	ack, err := s.js.PublishMsg(ctx, m)
-	switch {
-	case err == nil && ack.Duplicate:
-		return ack.Sequence, nil
-	case err == nil:
-		return 0, fmt.Errorf("append %s: probe was stored at %d", e.ID, ack.Sequence)
-	case apiCode(err) == errCodeWrongLastMsgID:
-		return 0, nil
+// errFound ends the read of storedSeq.
+var errFound = errors.New("found")
+
+// storedSeq returns the sequence of event e if the stream holds it at
+// sequence from or later, or 0. It reads the messages of e's own subject
+// from there up to the leader's last one (a lagging replica cannot make it
+// miss the event).
+//
+// It reads rather than asking the server with a probe publish (the event
+// again, with a Nats-Expected-Last-Msg-Id no message has, which the server
+// answers with the original sequence of a duplicate): on a replicated
+// stream, nats-server v2.15.2 stops answering for the stream after such a
+// refusal (TestExpectedLastMsgIDWedgesReplicatedStream in events/cluster).
+// Reading also finds events older than the duplicate window.
+func (s *Store) storedSeq(ctx context.Context, e events.Event, from uint64) (uint64, error) {
+	var found uint64
+	_, err := s.read(ctx, events.Query{Subject: e.StreamSubject}, from, func(r events.Recorded) error {
+		if r.Event.ID == e.ID {
+			found = r.Seq
+			return errFound
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, errFound) {
+		return 0, fmt.Errorf("append %s: look for it in the stream: %w", e.ID, err)
 	}
-	return 0, fmt.Errorf("append %s: %w", e.ID, err)
+	return found, nil
 }
 
 // apiCode returns the JetStream API error code in err, or 0.

@@ -47,6 +47,7 @@ func Run(t *testing.T, newStore func(t *testing.T) Store) {
 		{"ReadCallbackError", testReadCallbackError},
 		{"Last", testLast},
 		{"Duplicate", testDuplicate},
+		{"LostAck", testLostAck},
 		{"StaleExpect", testStaleExpect},
 		{"AtomicBatch", testAtomicBatch},
 		{"ConcurrentWriters", testConcurrentWriters},
@@ -317,6 +318,50 @@ func testDuplicate(t *testing.T, s Store) {
 	if !slices.Equal(seqsOf(got), []uint64{1, 2, 3}) {
 		t.Fatalf("stored sequences %v, want [1 2 3]", seqsOf(got))
 	}
+}
+
+// testLostAck: a writer whose acknowledgement was lost retries the very
+// same append (same events, same expectation) after other writers have
+// moved the campaign on. The retry must return the original sequences and
+// store nothing, where a naive store would report a conflict (the
+// expectation is stale) or store the events again.
+func testLostAck(t *testing.T, s Store) {
+	ctx := testContext(t)
+	mordor, _ := events.CampaignFilter("mordor")
+	first, err := s.Append(ctx, events.ExpectLast(mordor, 0), char(t, "mordor", "lodin", "created"))
+	require.NoError(t, err)
+
+	one := char(t, "mordor", "lodin", "roll")
+	batch := []events.Event{char(t, "mordor", "lodin", "attack"), char(t, "mordor", "orco", "damage"), char(t, "mordor", "orco", "hp")}
+	seqOne, err := s.Append(ctx, events.ExpectLast(mordor, first[0]), one)
+	require.NoError(t, err)
+	seqBatch, err := s.Append(ctx, events.ExpectLast(mordor, seqOne[0]), batch...)
+	require.NoError(t, err)
+	// Another writer moves on.
+	other, err := s.Append(ctx, events.ExpectLast(mordor, seqBatch[2]), char(t, "mordor", "frodo", "roll"))
+	require.NoError(t, err)
+	before := seqsOf(readAll(t, s, events.Query{}))
+
+	for attempt := range 3 {
+		got, err := s.Append(ctx, events.ExpectLast(mordor, first[0]), one)
+		if err != nil || !slices.Equal(got, seqOne) {
+			t.Fatalf("retry %d of a single append = %v, %v; want %v, nil", attempt, got, err, seqOne)
+		}
+		got, err = s.Append(ctx, events.ExpectLast(mordor, seqOne[0]), batch...)
+		if err != nil || !slices.Equal(got, seqBatch) {
+			t.Fatalf("retry %d of a batch = %v, %v; want %v, nil", attempt, got, err, seqBatch)
+		}
+	}
+	if after := seqsOf(readAll(t, s, events.Query{})); !slices.Equal(after, before) {
+		t.Fatalf("stored %v after the retries, want %v", after, before)
+	}
+	// A genuinely new append with the stale expectation is still a conflict.
+	if _, err := s.Append(ctx, events.ExpectLast(mordor, seqOne[0]), char(t, "mordor", "lodin", "roll")); !errors.Is(err, events.ErrConcurrency) {
+		t.Fatalf("new append on a stale expectation: error = %v, want concurrency", err)
+	}
+	last, err := s.Last(ctx, mordor)
+	require.NoError(t, err)
+	require.Equal(t, other[0], last)
 }
 
 func testStaleExpect(t *testing.T, s Store) {

@@ -1,0 +1,188 @@
+package access
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/nats-io/nats-server/v2/server"
+
+	"github.com/campaign-journal/journal/events/jetstore"
+)
+
+// Subjects of the NATS side of the journal, outside the stream's journal.>
+// so that nothing published on them is ever taken for an event.
+const (
+	// CommandPrefix starts command and read requests to the journal's
+	// command service: journalcmd.<user>.<campaign>.<command>.
+	CommandPrefix = "journalcmd"
+	// FeedPrefix starts the live feed of stored events: the stream
+	// republishes every event it stores under journalfeed.<campaign>.… (see
+	// jetstore.FeedPrefix), and only stored events.
+	FeedPrefix = jetstore.FeedPrefix
+	// ReadCommand is the request that reads a campaign's events
+	// (natscmd): allowed to every role in its campaign.
+	ReadCommand = "events"
+)
+
+// CommandSubject returns the subject user publishes command (or
+// ReadCommand) requests on for campaign.
+func CommandSubject(user, campaign, command string) string {
+	return CommandPrefix + "." + user + "." + campaign + "." + command
+}
+
+// InboxPrefix is the inbox prefix a user's NATS client must use
+// (nats.CustomInboxPrefix, or the nats tool's --inbox-prefix): a user may
+// subscribe to its own inboxes only, so that nobody reads another's
+// replies.
+func InboxPrefix(user string) string { return "_INBOX." + user }
+
+// Names the permissions protect, as jetstore creates them.
+const (
+	streamName    = jetstore.StreamName
+	secretsBucket = jetstore.SecretsBucket
+)
+
+// deniedPublish are the subjects no user but the journal may publish to,
+// denied explicitly (deny wins over allow) so that a broad allow added by
+// hand cannot open them: events themselves, the whole JetStream API (the
+// stream's delete, purge and message delete; the secrets bucket's direct
+// gets), key-value and object stores, the system account and services, and
+// others' inboxes (a forged reply).
+func deniedPublish() []string {
+	return []string{
+		"journal.>",
+		"$JS.>",
+		"$JS.API.STREAM.DELETE." + streamName,
+		"$JS.API.STREAM.PURGE." + streamName,
+		"$JS.API.STREAM.MSG.DELETE." + streamName,
+		"$JS.API.DIRECT.GET.KV_" + secretsBucket,
+		"$JS.API.DIRECT.GET.KV_" + secretsBucket + ".>",
+		"$KV.>",
+		"$KV." + secretsBucket + ".>",
+		"$O.>",
+		"$SYS.>",
+		"$SRV.>",
+		"_INBOX.>",
+	}
+}
+
+// deniedSubscribe are the subjects no user but the journal may subscribe
+// to: the events' own subjects (a core subscriber would also see appends
+// the stream refused, and every campaign's), JetStream, key-value (the
+// secrets) and the system.
+func deniedSubscribe() []string {
+	return []string{"journal.>", "$JS.>", "$KV.>", "$KV." + secretsBucket + ".>", "$O.>", "$SYS.>", "$SRV.>"}
+}
+
+// Permissions returns the NATS permissions of a user: nil (everything) for
+// the journal role; for the others, publish only its own command requests
+// (a gm every command of its campaign, a player the player commands and
+// reads, a dashboard reads), subscribe only to its campaign's feed and its
+// own inboxes, and the explicit denials above.
+func Permissions(u User) *server.Permissions {
+	if u.Role == RoleJournal {
+		return nil
+	}
+	campaign := u.Campaign // "*" is the NATS wildcard for one token too
+	var pub []string
+	switch u.Role {
+	case RoleGM:
+		pub = []string{CommandPrefix + "." + u.Name + "." + campaign + ".>"}
+	case RolePlayer:
+		for _, c := range append(PlayerCommands(), ReadCommand) {
+			pub = append(pub, CommandSubject(u.Name, campaign, c))
+		}
+	case RoleDashboard:
+		pub = []string{CommandSubject(u.Name, campaign, ReadCommand)}
+	}
+	return &server.Permissions{
+		Publish: &server.SubjectPermission{Allow: pub, Deny: deniedPublish()},
+		Subscribe: &server.SubjectPermission{
+			Allow: []string{FeedPrefix + "." + campaign + ".>", InboxPrefix(u.Name) + ".>"},
+			Deny:  deniedSubscribe(),
+		},
+	}
+}
+
+// ServerUsers returns the NATS users of the configuration with their
+// permissions, for server.Options (or embedded.Options): a user with a
+// password as a server.User, one with an nkey as a server.NkeyUser; users
+// with neither (HTTP only) have none. All are in the global account.
+func (c *Config) ServerUsers() ([]*server.User, []*server.NkeyUser) {
+	var users []*server.User
+	var nkeys []*server.NkeyUser
+	for _, u := range c.Users {
+		switch {
+		case u.Password != "":
+			users = append(users, &server.User{Username: u.Name, Password: u.Password, Permissions: Permissions(u)})
+		case u.NKey != "":
+			nkeys = append(nkeys, &server.NkeyUser{Nkey: u.NKey, Permissions: Permissions(u)})
+		}
+	}
+	return users, nkeys
+}
+
+// NATSConfig returns the authorization block of a nats-server
+// configuration file with the users of c, for a cluster's servers (see
+// deploy/): include it from each server's file. Passwords are written as
+// given: put bcrypt hashes ("$2a$…") in the access file for a config that
+// leaves the machine.
+func (c *Config) NATSConfig() string {
+	var b strings.Builder
+	b.WriteString("# Generated from the journal's access configuration (access.Config.NATSConfig).\n")
+	b.WriteString("# Roles: journal (everything), gm, player, dashboard; see package access.\n")
+	b.WriteString("authorization {\n  users: [\n")
+	for _, u := range c.Users {
+		if u.Password == "" && u.NKey == "" {
+			continue
+		}
+		fmt.Fprintf(&b, "    # %s", u.Role)
+		if u.Campaign != "" {
+			fmt.Fprintf(&b, " of campaign %s", u.Campaign)
+		}
+		if len(u.Characters) > 0 {
+			fmt.Fprintf(&b, " playing %s", strings.Join(u.Characters, ", "))
+		}
+		b.WriteString("\n    {\n")
+		if u.NKey != "" {
+			fmt.Fprintf(&b, "      nkey: %s\n", quote(u.NKey))
+		} else {
+			fmt.Fprintf(&b, "      user: %s\n      password: %s\n", quote(u.Name), quote(u.Password))
+		}
+		if p := Permissions(u); p != nil {
+			b.WriteString("      permissions: {\n")
+			writeSubjects(&b, "publish", p.Publish)
+			writeSubjects(&b, "subscribe", p.Subscribe)
+			b.WriteString("      }\n")
+		}
+		b.WriteString("    }\n")
+	}
+	b.WriteString("  ]\n}\n")
+	return b.String()
+}
+
+func writeSubjects(b *strings.Builder, name string, p *server.SubjectPermission) {
+	fmt.Fprintf(b, "        %s: {\n", name)
+	for _, l := range []struct {
+		key  string
+		subs []string
+	}{{"allow", p.Allow}, {"deny", p.Deny}} {
+		if len(l.subs) == 0 {
+			continue
+		}
+		subs := append([]string(nil), l.subs...)
+		sort.Strings(subs)
+		q := make([]string, len(subs))
+		for i, s := range subs {
+			q[i] = quote(s)
+		}
+		fmt.Fprintf(b, "          %s: [%s]\n", l.key, strings.Join(q, ", "))
+	}
+	b.WriteString("        }\n")
+}
+
+// quote writes a string for the nats-server configuration format (which
+// reads double-quoted strings with Go-like escapes).
+func quote(s string) string { return strconv.Quote(s) }

@@ -1,0 +1,410 @@
+// Package natscmd is the journal's command service on NATS: game masters,
+// players and dashboards that connect to NATS as users of the access
+// configuration send their commands (and reads) as requests, and the
+// journal, connected as its privileged user, validates, authorizes and
+// records them.
+//
+// A request is published on journalcmd.<user>.<campaign>.<command>
+// (access.CommandSubject) with a JSON body: the same body as the HTTP API's
+// POST /api/campaigns/{campaign}/commands/{command}, decoded strictly
+// (unknown fields and trailing data refused). The reply is a JSON Reply;
+// a refusal also carries the NATS micro error headers (Nats-Service-Error,
+// Nats-Service-Error-Code: 400, 403, 404, 409 or 500). The command
+// "events" (access.ReadCommand) reads the campaign's stored events, a page
+// at a time (ReadRequest).
+//
+// Invariants:
+//   - The user is the subject's second token, and NATS permissions
+//     (access.Permissions) let each user publish only under its own name: the
+//     service trusts the subject for identity and decides everything else
+//     with access.AuthorizeRequest and access.AuthorizeRead. A user not in the
+//     configuration is refused.
+//   - A refused request records nothing: authorization comes before the
+//     command runs, and the command layer records nothing on refusal.
+//   - The events a command records carry the user's name as their actor.
+package natscmd
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/micro"
+
+	"github.com/campaign-journal/journal/access"
+	"github.com/campaign-journal/journal/command"
+	"github.com/campaign-journal/journal/events"
+)
+
+// Defaults of Options.
+const (
+	DefaultQueueGroup  = "journal"
+	DefaultTimeout     = 30 * time.Second
+	DefaultConcurrency = 64
+	// MaxBody is the largest request body accepted.
+	MaxBody = 64 << 10
+	// MaxReadEvents is the most events one read returns; DefaultReadEvents
+	// is what a read without a limit returns.
+	MaxReadEvents     = 1000
+	DefaultReadEvents = 100
+	// maxReplyBytes keeps a read's reply under NATS's default 1 MiB payload.
+	maxReplyBytes = 900 << 10
+)
+
+// Options configure the service.
+type Options struct {
+	// Access is who may do what. Required.
+	Access *access.Config
+	// Store is the journal's event store. Required.
+	Store command.Store
+	// Clock, Rand and IDs are the command handlers' (command.Options).
+	Clock func() time.Time
+	Rand  io.Reader
+	IDs   events.IDs
+	// QueueGroup lets several `journal serve` share the requests; default
+	// DefaultQueueGroup.
+	QueueGroup string
+	// Timeout bounds one request; default DefaultTimeout.
+	Timeout time.Duration
+	// Concurrency bounds the requests handled at once; default
+	// DefaultConcurrency.
+	Concurrency int
+	// Logger reports requests that fail inside the journal; nil: none.
+	Logger *slog.Logger
+}
+
+// Service is a running command service. Stop it with Stop.
+type Service struct {
+	svc  micro.Service
+	opts Options
+	sem  chan struct{}
+	wg   sync.WaitGroup
+	stop context.CancelFunc
+
+	mu       sync.Mutex
+	journals map[string]*command.Journal // by actor
+}
+
+// Reply is the JSON reply to a request.
+type Reply struct {
+	Command  string `json:"command"`
+	Campaign string `json:"campaign"`
+	Actor    string `json:"actor"`
+	// Recorded are the events a command recorded; Events those a read
+	// returned.
+	Recorded []Recorded `json:"recorded,omitempty"`
+	Events   []Recorded `json:"events,omitempty"`
+	// LastSeq is the sequence of the last event recorded or read; Next is
+	// the From of a read's next page (0 when the read reached the end).
+	LastSeq uint64 `json:"last_seq,omitempty"`
+	Next    uint64 `json:"next,omitempty"`
+	// Error and Code describe a refusal: Code is "invalid", "denied",
+	// "not_found", "conflict" or "internal".
+	Error string `json:"error,omitempty"`
+	Code  string `json:"code,omitempty"`
+}
+
+// Recorded is one stored event.
+type Recorded struct {
+	Seq   uint64       `json:"seq"`
+	Event events.Event `json:"event"`
+}
+
+// ReadRequest is the body of the "events" request: events from sequence
+// From (0: the first) on, at most Limit of them (0: DefaultReadEvents).
+type ReadRequest struct {
+	From  uint64 `json:"from,omitempty"`
+	Limit int    `json:"limit,omitempty"`
+}
+
+// Start subscribes the service to every user's requests on nc, which must
+// be connected as the journal role (all permissions). It stops when ctx
+// ends or on Stop; requests in flight are then cancelled.
+func Start(ctx context.Context, nc *nats.Conn, opts Options) (*Service, error) {
+	if opts.Access == nil || opts.Store == nil {
+		return nil, errors.New("natscmd: Access and Store are required")
+	}
+	if opts.QueueGroup == "" {
+		opts.QueueGroup = DefaultQueueGroup
+	}
+	if opts.Timeout <= 0 {
+		opts.Timeout = DefaultTimeout
+	}
+	if opts.Concurrency <= 0 {
+		opts.Concurrency = DefaultConcurrency
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	s := &Service{opts: opts, sem: make(chan struct{}, opts.Concurrency), stop: cancel, journals: map[string]*command.Journal{}}
+	svc, err := micro.AddService(nc, micro.Config{
+		Name:        "journal",
+		Version:     "1.0.0",
+		Description: "the campaign journal's commands and reads, per user (package access)",
+		QueueGroup:  opts.QueueGroup,
+		Endpoint: &micro.EndpointConfig{
+			Subject: access.CommandPrefix + ".*.*.*",
+			Handler: micro.HandlerFunc(func(r micro.Request) { s.dispatch(runCtx, r) }),
+		},
+	})
+	if err != nil {
+		cancel()
+		return nil, fmt.Errorf("natscmd: %w", err)
+	}
+	s.svc = svc
+	fctx, fcancel := context.WithTimeout(ctx, 10*time.Second)
+	defer fcancel()
+	if err := nc.FlushWithContext(fctx); err != nil {
+		s.Stop()
+		return nil, fmt.Errorf("natscmd: %w", err)
+	}
+	go func() {
+		select {
+		case <-ctx.Done():
+			s.Stop()
+		case <-runCtx.Done():
+		}
+	}()
+	return s, nil
+}
+
+// Stop unsubscribes, cancels the requests in flight and waits for them.
+// It is safe to call more than once.
+func (s *Service) Stop() {
+	_ = s.svc.Stop()
+	s.stop()
+	s.wg.Wait()
+}
+
+// dispatch hands a request to a goroutine (a subscription's callbacks run
+// one at a time), at most Concurrency at once.
+func (s *Service) dispatch(ctx context.Context, r micro.Request) {
+	select {
+	case s.sem <- struct{}{}:
+	case <-ctx.Done():
+		return
+	}
+	s.wg.Add(1)
+	go func() {
+		defer func() { <-s.sem; s.wg.Done() }()
+		ctx, cancel := context.WithTimeout(ctx, s.opts.Timeout)
+		defer cancel()
+		s.handle(ctx, r)
+	}()
+}
+
+// handle answers one request.
+func (s *Service) handle(ctx context.Context, r micro.Request) {
+	parts := strings.Split(r.Subject(), ".")
+	var reply Reply
+	if len(parts) == 4 {
+		reply = Reply{Actor: parts[1], Campaign: parts[2], Command: parts[3]}
+	}
+	err := s.serve(ctx, parts, r.Data(), &reply)
+	if err != nil {
+		code, status := classify(err)
+		if status == 500 {
+			s.opts.Logger.Error("natscmd: request failed", "subject", r.Subject(), "err", err)
+		}
+		reply.Error, reply.Code, reply.Recorded, reply.Events = err.Error(), code, nil, nil
+		body, _ := json.Marshal(reply)
+		_ = r.Error(strconv.Itoa(status), err.Error(), body)
+		return
+	}
+	body, err := json.Marshal(reply)
+	if err != nil {
+		_ = r.Error("500", err.Error(), nil)
+		return
+	}
+	_ = r.Respond(body)
+}
+
+func (s *Service) serve(ctx context.Context, parts []string, body []byte, reply *Reply) error {
+	if len(parts) != 4 {
+		return fmt.Errorf("%w: subject %q", command.ErrInvalid, strings.Join(parts, "."))
+	}
+	user, campaign, name := parts[1], parts[2], parts[3]
+	p, ok := s.opts.Access.ByName(user)
+	if !ok {
+		return fmt.Errorf("%w: no user %q in the access configuration", access.ErrDenied, user)
+	}
+	if err := events.ValidID(campaign); err != nil {
+		return fmt.Errorf("%w: campaign: %w", command.ErrInvalid, err)
+	}
+	if len(body) > MaxBody {
+		return fmt.Errorf("%w: body is %d bytes, more than %d", command.ErrInvalid, len(body), MaxBody)
+	}
+	if name == access.ReadCommand {
+		if err := access.AuthorizeRead(p, campaign); err != nil {
+			return err
+		}
+		return s.read(ctx, campaign, body, reply)
+	}
+	run, ok := commandFor(name)
+	if !ok {
+		return fmt.Errorf("%w: no command %q", command.ErrInvalid, name)
+	}
+	if err := access.AuthorizeRequest(p, campaign, name, body); err != nil {
+		return err
+	}
+	res, err := run(ctx, s.journal(user), campaign, body)
+	if err != nil {
+		return err
+	}
+	for _, rec := range res.Events {
+		reply.Recorded = append(reply.Recorded, Recorded{Seq: rec.Seq, Event: rec.Event})
+		reply.LastSeq = max(reply.LastSeq, rec.Seq)
+	}
+	return nil
+}
+
+// journal returns the command handlers recording actor, one per actor so
+// that each keeps its folded campaigns between requests.
+func (s *Service) journal(actor string) *command.Journal {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	j := s.journals[actor]
+	if j == nil {
+		j = command.New(s.opts.Store, command.Options{Clock: s.opts.Clock, Rand: s.opts.Rand, IDs: s.opts.IDs, Actor: actor})
+		s.journals[actor] = j
+	}
+	return j
+}
+
+// errPageFull ends a read whose page is full.
+var errPageFull = errors.New("page full")
+
+func (s *Service) read(ctx context.Context, campaign string, body []byte, reply *Reply) error {
+	var req ReadRequest
+	if err := decodeStrict(body, &req); err != nil {
+		return err
+	}
+	if req.Limit < 0 || req.Limit > MaxReadEvents {
+		return fmt.Errorf("%w: limit %d: 0..%d", command.ErrInvalid, req.Limit, MaxReadEvents)
+	}
+	if req.Limit == 0 {
+		req.Limit = DefaultReadEvents
+	}
+	filter, err := events.CampaignFilter(campaign)
+	if err != nil {
+		return fmt.Errorf("%w: %w", command.ErrInvalid, err)
+	}
+	size := 0
+	reply.Events = []Recorded{}
+	err = s.opts.Store.Read(ctx, events.Query{Subject: filter, From: req.From}, func(r events.Recorded) error {
+		if len(reply.Events) == req.Limit || size+len(r.Event.Data)+512 > maxReplyBytes {
+			reply.Next = r.Seq
+			return errPageFull
+		}
+		size += len(r.Event.Data) + 512
+		reply.Events = append(reply.Events, Recorded{Seq: r.Seq, Event: r.Event})
+		reply.LastSeq = r.Seq
+		return nil
+	})
+	if err != nil && !errors.Is(err, errPageFull) {
+		return err
+	}
+	return nil
+}
+
+// classify maps an error to a reply code and an HTTP-like status.
+func classify(err error) (string, int) {
+	switch {
+	case errors.Is(err, access.ErrDenied):
+		return "denied", 403
+	case errors.Is(err, command.ErrInvalid), errors.Is(err, events.ErrInvalidID), errors.Is(err, events.ErrInvalidEvent):
+		return "invalid", 400
+	case errors.Is(err, command.ErrNotFound):
+		return "not_found", 404
+	case errors.Is(err, events.ErrConcurrency), errors.Is(err, events.ErrExists):
+		return "conflict", 409
+	}
+	return "internal", 500
+}
+
+// decodeStrict decodes one JSON object into v: unknown fields and anything
+// after the object are refused; an empty body is an empty object.
+func decodeStrict(body []byte, v any) error {
+	if len(bytes.TrimSpace(body)) == 0 {
+		body = []byte("{}")
+	}
+	d := json.NewDecoder(bytes.NewReader(body))
+	d.DisallowUnknownFields()
+	if err := d.Decode(v); err != nil {
+		return fmt.Errorf("%w: request body: %w", command.ErrInvalid, err)
+	}
+	if _, err := d.Token(); !errors.Is(err, io.EOF) {
+		return fmt.Errorf("%w: request body: data after the JSON object", command.ErrInvalid)
+	}
+	return nil
+}
+
+// Request sends one request as user (whose connection nc must use the
+// inbox prefix access.InboxPrefix(user)) and returns the reply. body is
+// marshalled to JSON unless it is already []byte. A refusal returns the
+// reply and an error wrapping access.ErrDenied, command.ErrInvalid,
+// command.ErrNotFound or events.ErrConcurrency by its code (ReplyError).
+// Without a deadline in ctx, the request waits DefaultTimeout. NATS errors
+// (no responders, a timeout: also what a permissions violation looks like
+// to a requester) are returned as they are.
+func Request(ctx context.Context, nc *nats.Conn, user, campaign, cmd string, body any) (*Reply, error) {
+	data, ok := body.([]byte)
+	if !ok {
+		var err error
+		if data, err = json.Marshal(body); err != nil {
+			return nil, err
+		}
+	}
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, DefaultTimeout)
+		defer cancel()
+	}
+	msg, err := nc.RequestWithContext(ctx, access.CommandSubject(user, campaign, cmd), data)
+	if err != nil {
+		return nil, fmt.Errorf("natscmd: %s %s %s: %w", user, campaign, cmd, err)
+	}
+	var reply Reply
+	if err := json.Unmarshal(msg.Data, &reply); err != nil {
+		return nil, fmt.Errorf("natscmd: reply: %w (%s)", err, msg.Header.Get(micro.ErrorHeader))
+	}
+	if reply.Error == "" {
+		return &reply, nil
+	}
+	return &reply, &ReplyError{Code: reply.Code, Message: reply.Error}
+}
+
+// ReplyError is a refusal the service replied with. errors.Is matches it to
+// the sentinel of its code: access.ErrDenied, command.ErrInvalid,
+// command.ErrNotFound or events.ErrConcurrency.
+type ReplyError struct {
+	Code    string
+	Message string
+}
+
+func (e *ReplyError) Error() string { return e.Message }
+
+// Unwrap returns the sentinel of the code.
+func (e *ReplyError) Unwrap() error {
+	switch e.Code {
+	case "denied":
+		return access.ErrDenied
+	case "invalid":
+		return command.ErrInvalid
+	case "not_found":
+		return command.ErrNotFound
+	case "conflict":
+		return events.ErrConcurrency
+	}
+	return nil
+}
