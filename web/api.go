@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/live"
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/replay"
 )
@@ -121,7 +123,9 @@ func (s *Server) listCampaigns(w http.ResponseWriter, r *http.Request) error {
 	wctx, cancel := context.WithTimeout(ctx, s.opts.FreshWait)
 	defer cancel()
 	_ = s.opts.Projector.WaitFor(wctx, last) // a slightly stale list is still a list
-	return writeJSON(w, http.StatusOK, s.opts.Projector.Campaigns())
+	list := s.opts.Projector.Campaigns()
+	list = slices.DeleteFunc(list, func(c live.Summary) bool { return !s.mayRead(r, c.ID) })
+	return writeJSON(w, http.StatusOK, list)
 }
 
 func (s *Server) getCampaign(w http.ResponseWriter, r *http.Request) error {

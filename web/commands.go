@@ -351,6 +351,9 @@ func (s *Server) createCampaign(w http.ResponseWriter, r *http.Request) error {
 	if err := requireFields(req, []string{"id", "system"}); err != nil {
 		return err
 	}
+	if err := s.authorizeCommand(r, req.ID, "campaign-create", body); err != nil {
+		return err
+	}
 	return s.execute(w, r, "campaign-create", req.ID, func(ctx context.Context, j *command.Journal) (command.Result, error) {
 		return j.CreateCampaign(ctx, req)
 	})
@@ -368,6 +371,9 @@ func (s *Server) runCommand(w http.ResponseWriter, r *http.Request) error {
 	}
 	body, err := readBody(w, r)
 	if err != nil {
+		return err
+	}
+	if err := s.authorizeCommand(r, campaign, name, body); err != nil {
 		return err
 	}
 	return s.execute(w, r, name, campaign, func(ctx context.Context, j *command.Journal) (command.Result, error) {

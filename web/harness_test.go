@@ -69,13 +69,24 @@ func backends() []backend { return []backend{memBackend(), jetBackend(false)} }
 
 func newHarness(t testing.TB, b backend) *harness {
 	t.Helper()
+	return newHarnessWith(t, b, nil)
+}
+
+// newHarnessWith is newHarness with the server's options changed by opt
+// (when not nil).
+func newHarnessWith(t testing.TB, b backend, opt func(*web.Options)) *harness {
+	t.Helper()
 	st, kv := b.open(t)
 	metrics := web.NewMetrics()
 	proj := live.New(st, kv, live.Options{Every: 50, Interval: 200 * time.Millisecond,
 		OnEvent: metrics.Folded, OnError: metrics.FoldFailed})
 	_, err := proj.Restore(context.Background())
 	require.NoError(t, err)
-	ws, err := web.New(web.Options{Store: st, Projector: proj, Metrics: metrics, Keepalive: 200 * time.Millisecond})
+	o := web.Options{Store: st, Projector: proj, Metrics: metrics, Keepalive: 200 * time.Millisecond}
+	if opt != nil {
+		opt(&o)
+	}
+	ws, err := web.New(o)
 	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})

@@ -15,6 +15,11 @@
 //     input (unknown JSON fields, malformed numbers, a request the rules
 //     refuse), 404 unknown campaign, character or route, 405 wrong method,
 //     409 conflict, 413 body over MaxBody, 403 cross-origin write.
+//   - With Options.Access, every /api/ request is authenticated by its
+//     bearer token (401 without a known one) and authorized by package access
+//     (403): reads of a campaign, each command with its body, the campaign
+//     list filtered; the events record the user's name as their actor. The
+//     dashboard's files, /metrics and /healthz stay public.
 //   - The dashboard needs nothing from outside the binary: no CDN, no build
 //     step. It verifies rolls in the browser from the revealed seed.
 package web
@@ -37,6 +42,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/campaign-journal/journal/access"
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/live"
@@ -47,7 +53,8 @@ import (
 const MaxBody = 64 << 10
 
 // ActorHeader names who issues a command (recorded as the events' actor);
-// without it the server's default actor is recorded.
+// without it the server's default actor is recorded. With Options.Access it
+// is ignored: the authenticated user's name is recorded.
 const ActorHeader = "X-Journal-Actor"
 
 //go:embed static
@@ -71,7 +78,15 @@ type Options struct {
 	Rand  io.Reader
 	IDs   events.IDs
 	// Actor is recorded when a request names none (default "api").
-	Actor  string
+	Actor string
+	// Access, when set, authenticates every /api/ request by its
+	// "Authorization: Bearer" token (or, on the event stream only,
+	// ?access_token=, AccessTokenParam) and authorizes it (package access):
+	// 401 without a known token, 403 for what the user's role may not do.
+	// The user's name is then the recorded actor (ActorHeader is ignored).
+	// The dashboard's files, /metrics and /healthz stay public. Nil: no
+	// access control.
+	Access *access.Config
 	Logger *slog.Logger
 	// FreshWait bounds how long a read waits for the live projection to
 	// catch up before refolding from the stream (default 2 s).
@@ -184,7 +199,7 @@ func (s *Server) register() error {
 			order = append(order, rt.Pattern)
 		}
 		methods[rt.Pattern] = append(methods[rt.Pattern], rt.Method)
-		s.mux.Handle(rt.Method+" "+rt.Pattern, s.instrument(rt.Method+" "+rt.Pattern, rt.handle))
+		s.mux.Handle(rt.Method+" "+rt.Pattern, s.instrument(rt.Method+" "+rt.Pattern, s.guard(rt.Pattern, rt.handle)))
 	}
 	for _, p := range order {
 		allow := methods[p]
@@ -192,14 +207,14 @@ func (s *Server) register() error {
 			allow = append(allow, http.MethodHead)
 		}
 		allowed := strings.Join(allow, ", ")
-		s.mux.Handle(p, s.instrument("other "+p, func(w http.ResponseWriter, r *http.Request) error {
+		s.mux.Handle(p, s.instrument("other "+p, s.guard(p, func(w http.ResponseWriter, r *http.Request) error {
 			w.Header().Set("Allow", allowed)
 			return &httpError{status: http.StatusMethodNotAllowed, msg: fmt.Sprintf("method %s not allowed on %s (allowed: %s)", r.Method, r.URL.Path, allowed)}
-		}))
+		})))
 	}
-	s.mux.Handle("/api/", s.instrument("/api/", func(w http.ResponseWriter, r *http.Request) error {
+	s.mux.Handle("/api/", s.instrument("/api/", s.guard("/api/", func(w http.ResponseWriter, r *http.Request) error {
 		return &httpError{status: http.StatusNotFound, msg: "no such resource: " + r.URL.Path}
-	}))
+	})))
 	s.mux.Handle("GET /metrics", s.metrics.Handler())
 	s.mux.Handle("GET /healthz", s.instrument("GET /healthz", s.health))
 
@@ -304,6 +319,8 @@ func Status(err error) int {
 		return http.StatusNotFound
 	case errors.Is(err, events.ErrConcurrency), errors.Is(err, events.ErrExists):
 		return http.StatusConflict
+	case errors.Is(err, access.ErrUnauthenticated):
+		return http.StatusUnauthorized
 	case errors.Is(err, events.ErrDenied):
 		return http.StatusForbidden
 	case errors.Is(err, context.DeadlineExceeded):
@@ -340,9 +357,17 @@ func writeJSON(w http.ResponseWriter, status int, v any) error {
 	return enc.Encode(v)
 }
 
-// actor returns who issues a request: the X-Journal-Actor header, checked,
-// or the server's default.
+// actor returns who issues a request: with access control, the
+// authenticated user's name; else the X-Journal-Actor header, checked, or
+// the server's default.
 func (s *Server) actor(r *http.Request) (string, error) {
+	if s.opts.Access != nil {
+		p, ok := principal(r)
+		if !ok {
+			return "", errors.New("web: a command reached without being authenticated")
+		}
+		return p.Name, nil
+	}
 	a := r.Header.Get(ActorHeader)
 	if a == "" {
 		return s.opts.Actor, nil

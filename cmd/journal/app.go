@@ -6,8 +6,10 @@ import (
 	"io"
 	"os"
 
+	"github.com/nats-io/nats.go"
 	"github.com/spf13/cobra"
 
+	"github.com/campaign-journal/journal/access"
 	"github.com/campaign-journal/journal/events/embedded"
 )
 
@@ -23,10 +25,15 @@ type app struct {
 	campaign string
 	sync     bool
 	replicas int
+	// accessFile is --access; access is the configuration loaded from it
+	// (nil without --access).
+	accessFile string
+	access     *access.Config
 
 	// Opened lazily by openStore.
 	st  store
 	srv *embedded.Server
+	nc  *nats.Conn // the journal's connection to NATS (--nats or the embedded server)
 
 	closers []func()
 }
@@ -68,6 +75,7 @@ committed, seeded stream that anyone can verify once the session ends.`,
 	pf.StringVarP(&a.campaign, "campaign", "c", os.Getenv("JOURNAL_CAMPAIGN"), "campaign id ($JOURNAL_CAMPAIGN)")
 	pf.BoolVar(&a.sync, "sync", true, "embedded store: sync every write to disk before acknowledging it; --sync=false lets JetStream flush on its interval (a power loss can then lose acknowledged events)")
 	pf.IntVar(&a.replicas, "replicas", 1, "with --nats: replicas of the stream (3 on a cluster)")
+	pf.StringVar(&a.accessFile, "access", os.Getenv("JOURNAL_ACCESS"), "access file (users, roles, tokens; see deploy/access.example.json): the embedded server admits only its users, and serve requires a token on /api/ and answers the NATS command service ($JOURNAL_ACCESS)")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return fmt.Errorf("%w (see '%s --help')", err, c.CommandPath())
 	})

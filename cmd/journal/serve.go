@@ -14,6 +14,8 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/spf13/cobra"
 
+	"github.com/campaign-journal/journal/access"
+	"github.com/campaign-journal/journal/access/natscmd"
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/live"
 	"github.com/campaign-journal/journal/web"
@@ -43,7 +45,14 @@ bucket ` + live.Bucket + `, so a restart resumes where it stopped.
 On the embedded store, serve owns the data folder and shares it: other journal
 commands on the same --data go through it; --nats-listen also opens it to any
 NATS client (the nats tool, other services). SIGINT or SIGTERM stops it
-gracefully: requests finish, a final checkpoint is written, the server stops.`,
+gracefully: requests finish, a final checkpoint is written, the server stops.
+
+With --access FILE (or $JOURNAL_ACCESS) the embedded NATS server admits only
+the file's users, with their roles' permissions; every /api/ request needs
+"Authorization: Bearer <token>" (the dashboard has a token field; its event
+stream sends ?access_token=), and serve also answers the NATS command service
+(journalcmd.<user>.<campaign>.<command>, package access/natscmd). The
+dashboard's files, /metrics and /healthz stay public.`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			return a.serve(c.Context(), o)
@@ -85,6 +94,18 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 	if err != nil {
 		return err
 	}
+	stopCommands := func() {}
+	if a.access != nil {
+		svc, err := natscmd.Start(ctx, a.nc, natscmd.Options{
+			Access: a.access, Store: st, Clock: time.Now, Rand: rand.Reader,
+			IDs: events.NewV7(time.Now, rand.Reader), Logger: logger,
+		})
+		if err != nil {
+			return fmt.Errorf("serve: the NATS command service: %w", err)
+		}
+		stopCommands = svc.Stop
+		defer svc.Stop()
+	}
 
 	metrics := web.NewMetrics()
 	proj := live.New(st, kv, live.Options{
@@ -98,7 +119,7 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 	ws, err := web.New(web.Options{
 		Store: st, Projector: proj, Metrics: metrics, Logger: logger,
 		Clock: time.Now, Rand: rand.Reader, IDs: events.NewV7(time.Now, rand.Reader),
-		Actor: envOr("JOURNAL_ACTOR", "api"),
+		Actor: envOr("JOURNAL_ACTOR", "api"), Access: a.access,
 	})
 	if err != nil {
 		return err
@@ -126,9 +147,12 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 	where := "NATS in-process only"
 	switch {
 	case a.natsURL != "":
-		where = "NATS " + a.natsURL
+		where = "NATS " + redactURLs(a.natsURL)
 	case a.srv != nil && a.srv.ClientURL() != "":
 		where = "NATS " + a.srv.ClientURL() + " (data " + a.dataDir + ")"
+	}
+	if a.access != nil {
+		where += fmt.Sprintf(" · access: %d users (%s), command service on %s.>", len(a.access.Users), a.accessFile, access.CommandPrefix)
 	}
 	resumed := "folding the stream from the start"
 	if from > 0 {
@@ -152,6 +176,7 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 		logger.Warn("http shutdown", "err", err)
 		_ = hs.Close()
 	}
+	stopCommands()
 	stopProj()
 	if err := <-projDone; err != nil && !errors.Is(err, context.Canceled) && runErr == nil {
 		runErr = err
@@ -176,7 +201,7 @@ func (a *app) serveJetStream() (jetstream.JetStream, int, error) {
 	}
 	nc, err := nats.Connect(a.natsURL, nats.Name("journal serve"), nats.Timeout(5*time.Second))
 	if err != nil {
-		return nil, 0, fmt.Errorf("connect to NATS at %s: %w", a.natsURL, err)
+		return nil, 0, fmt.Errorf("connect to NATS at %s: %w", redactURLs(a.natsURL), err)
 	}
 	a.closers = append(a.closers, nc.Close)
 	js, err := jetstream.New(nc)

@@ -5,11 +5,13 @@ import (
 	"crypto/rand"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/campaign-journal/journal/access"
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/events/embedded"
@@ -29,14 +31,18 @@ func (a *app) openStore(ctx context.Context, share bool, listen string) (store, 
 	if a.st != nil {
 		return a.st, nil
 	}
+	if err := a.loadAccess(); err != nil {
+		return nil, err
+	}
 	var js jetstream.JetStream
 	replicas := 1
 	if a.natsURL != "" {
 		nc, err := nats.Connect(a.natsURL, nats.Name("journal"), nats.Timeout(5*time.Second))
 		if err != nil {
-			return nil, fmt.Errorf("connect to NATS at %s: %w", a.natsURL, err)
+			return nil, fmt.Errorf("connect to NATS at %s: %w", redactURLs(a.natsURL), err)
 		}
 		a.closers = append(a.closers, nc.Close)
+		a.nc = nc
 		if js, err = jetstream.New(nc); err != nil {
 			return nil, err
 		}
@@ -45,11 +51,16 @@ func (a *app) openStore(ctx context.Context, share bool, listen string) (store, 
 		if err := os.MkdirAll(a.dataDir, 0o700); err != nil {
 			return nil, fmt.Errorf("data folder %s: %w", a.dataDir, err)
 		}
-		srv, err := embedded.Start(ctx, embedded.Options{Dir: a.dataDir, Sync: a.sync, Share: share, Listen: listen})
+		opts := embedded.Options{Dir: a.dataDir, Sync: a.sync, Share: share, Listen: listen}
+		if a.access != nil {
+			opts.Users, opts.NkeyUsers = a.access.ServerUsers()
+		}
+		srv, err := embedded.Start(ctx, opts)
 		if err != nil {
 			return nil, fmt.Errorf("start the embedded journal in %s: %w", a.dataDir, err)
 		}
 		a.srv = srv
+		a.nc = srv.Conn()
 		a.closers = append(a.closers, srv.Shutdown)
 		js = srv.JetStream()
 	}
@@ -59,6 +70,37 @@ func (a *app) openStore(ctx context.Context, share bool, listen string) (store, 
 	}
 	a.st = st
 	return st, nil
+}
+
+// loadAccess loads --access once (a.access stays nil without it).
+func (a *app) loadAccess() error {
+	if a.accessFile == "" || a.access != nil {
+		return nil
+	}
+	cfg, err := access.Load(a.accessFile)
+	if err != nil {
+		return fmt.Errorf("--access: %w", err)
+	}
+	a.access = cfg
+	return nil
+}
+
+// redactURLs strips the user information (user:password@) from each of
+// the comma-separated NATS URLs in s, for messages and logs.
+func redactURLs(s string) string {
+	parts := strings.Split(s, ",")
+	for i, p := range parts {
+		at := strings.LastIndex(p, "@")
+		if at < 0 {
+			continue
+		}
+		scheme := ""
+		if j := strings.Index(p, "://"); j >= 0 && j < at {
+			scheme = p[:j+3]
+		}
+		parts[i] = scheme + p[at+1:]
+	}
+	return strings.Join(parts, ",")
 }
 
 // journal returns the command handlers over the opened store.

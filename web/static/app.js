@@ -47,8 +47,24 @@
     return e;
   }
 
+  // The access token (journal serve --access): sent as Authorization: Bearer,
+  // and as ?access_token= on the event stream, whose EventSource cannot send
+  // headers. Kept in this browser only.
+  const TOKEN_KEY = "journal.token";
+  const token = () => localStorage.getItem(TOKEN_KEY) || "";
+  $("token").value = token();
+  $("token").addEventListener("change", (e) => {
+    const v = e.target.value.trim();
+    if (v) localStorage.setItem(TOKEN_KEY, v);
+    else localStorage.removeItem(TOKEN_KEY);
+    open().catch(showError);
+  });
+
   async function api(path) {
-    const res = await fetch(path, { headers: { Accept: "application/json" } });
+    const headers = { Accept: "application/json" };
+    if (token()) headers.Authorization = "Bearer " + token();
+    const res = await fetch(path, { headers: headers });
+    if (res.status === 401) $("token").focus();
     const body = await res.json().catch(() => null);
     if (!res.ok) throw new Error((body && body.error) || res.status + " " + res.statusText);
     return body;
@@ -361,7 +377,7 @@
   }
 
   function follow(from) {
-    const src = new EventSource(base() + "/events?from=" + from);
+    const src = new EventSource(base() + "/events?from=" + from + (token() ? "&access_token=" + enc(token()) : ""));
     state.source = src;
     src.onopen = () => setLive(true, "live");
     src.onerror = () => setLive(false, src.readyState === EventSource.CLOSED ? "disconnected" : "reconnecting…");

@@ -1,0 +1,91 @@
+package web
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/campaign-journal/journal/access"
+)
+
+// AccessTokenParam is the query parameter that carries a bearer token on
+// the event stream (GET /api/campaigns/{c}/events with Accept:
+// text/event-stream) only: a browser's EventSource cannot send an
+// Authorization header. Every other request must use the header.
+const AccessTokenParam = "access_token"
+
+// eventsPattern is the route whose event stream accepts AccessTokenParam.
+const eventsPattern = "/api/campaigns/{c}/events"
+
+// principalKey is the context key of the request's access.Principal.
+type principalKey struct{}
+
+// principal returns the principal the request was authenticated as; ok is
+// false when the server runs without access control.
+func principal(r *http.Request) (access.Principal, bool) {
+	p, ok := r.Context().Value(principalKey{}).(access.Principal)
+	return p, ok
+}
+
+// guard authenticates every request of an API route when Options.Access is
+// set (401 with WWW-Authenticate: Bearer without a known token) and, for the
+// routes of one campaign ({c}), authorizes the read of that campaign (403).
+// Commands are authorized again, with their bodies, by runCommand and
+// createCampaign. Without Options.Access, h is returned as is.
+func (s *Server) guard(pattern string, h func(w http.ResponseWriter, r *http.Request) error) func(w http.ResponseWriter, r *http.Request) error {
+	if s.opts.Access == nil {
+		return h
+	}
+	return func(w http.ResponseWriter, r *http.Request) error {
+		p, err := s.authenticate(r, pattern)
+		if err != nil {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="journal"`)
+			return err
+		}
+		if strings.Contains(pattern, "{c}") {
+			if err := access.AuthorizeRead(p, r.PathValue("c")); err != nil {
+				return err
+			}
+		}
+		return h(w, r.WithContext(context.WithValue(r.Context(), principalKey{}, p)))
+	}
+}
+
+// authenticate finds the request's principal from its Authorization header
+// or, on the event stream only, from ?access_token=.
+func (s *Server) authenticate(r *http.Request, pattern string) (access.Principal, error) {
+	if r.Header.Get("Authorization") == "" && pattern == eventsPattern && r.Method == http.MethodGet && wantsStream(r) {
+		if tok := r.URL.Query().Get(AccessTokenParam); tok != "" {
+			if p, ok := s.opts.Access.ByToken(tok); ok {
+				return p, nil
+			}
+			return access.Principal{}, fmt.Errorf("%w: unknown token", access.ErrUnauthenticated)
+		}
+	}
+	return s.opts.Access.FromRequest(r)
+}
+
+// authorizeCommand decides whether the request's principal may issue
+// command in campaign with body (access.AuthorizeRequest). Without access
+// control everything is allowed.
+func (s *Server) authorizeCommand(r *http.Request, campaign, command string, body []byte) error {
+	if s.opts.Access == nil {
+		return nil
+	}
+	p, ok := principal(r)
+	if !ok {
+		return errors.New("web: a request reached a command without being authenticated")
+	}
+	return access.AuthorizeRequest(p, campaign, command, body)
+}
+
+// mayRead reports whether the request may read campaign.
+func (s *Server) mayRead(r *http.Request, campaign string) bool {
+	if s.opts.Access == nil {
+		return true
+	}
+	p, ok := principal(r)
+	return ok && access.AuthorizeRead(p, campaign) == nil
+}
