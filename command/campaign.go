@@ -99,7 +99,7 @@ func weaponOf(w events.WeaponDefined) (ryf.Weapon, error) {
 // DefineWeapon adds a weapon to a RyF campaign (or replaces a known one).
 func (j *Journal) DefineWeapon(ctx context.Context, campaign string, w events.WeaponDefined) (Result, error) {
 	return j.execute(ctx, campaign, func(d *draft) error {
-		rules, err := ryfRules(d.campaign)
+		rules, err := d.ryfRules()
 		if err != nil {
 			return err
 		}
@@ -127,7 +127,7 @@ func (j *Journal) DefineWeapon(ctx context.Context, campaign string, w events.We
 // DefineSkill adds a campaign skill with its default attribute.
 func (j *Journal) DefineSkill(ctx context.Context, campaign, name, attr string) (Result, error) {
 	return j.execute(ctx, campaign, func(d *draft) error {
-		rules, err := ryfRules(d.campaign)
+		rules, err := d.ryfRules()
 		if err != nil {
 			return err
 		}

@@ -49,7 +49,7 @@ func (j *Journal) CreateCharacter(ctx context.Context, campaign string, req Crea
 		if d.campaign.System == SystemTOR {
 			return d.createTORCharacter(req)
 		}
-		rules, err := ryfRules(d.campaign)
+		rules, err := d.ryfRules()
 		if err != nil {
 			return err
 		}

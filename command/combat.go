@@ -15,7 +15,7 @@ import (
 // (highest first; ties by Destreza, then Percepción, then roll order).
 func (j *Journal) StartCombat(ctx context.Context, campaign string, participants []string, entropy string) (Result, error) {
 	return j.execute(ctx, campaign, func(d *draft) error {
-		rules, err := ryfRules(d.campaign)
+		rules, err := d.ryfRules()
 		if err != nil {
 			return err
 		}
@@ -126,7 +126,7 @@ func nextToAct(c *projections.Campaign) string {
 // on a critical) and applies it to the target, all in one atomic append.
 func (j *Journal) Attack(ctx context.Context, campaign string, req AttackRequest) (Result, error) {
 	return j.execute(ctx, campaign, func(d *draft) error {
-		rules, err := ryfRules(d.campaign)
+		rules, err := d.ryfRules()
 		if err != nil {
 			return err
 		}

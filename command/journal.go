@@ -21,6 +21,7 @@ import (
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/rules/dice"
+	"github.com/campaign-journal/journal/rules/ryf"
 )
 
 // Store is what the journal needs from an event store.
@@ -71,6 +72,9 @@ type shared struct {
 	// is guarded by its own lock, held for a whole command.
 	mu     sync.Mutex
 	states map[string]*campaignState
+	// rules are the RyF rules of campaigns without a catalogue of their
+	// own, by options (guarded by mu).
+	rules map[rulesKey]*ryf.Rules
 }
 
 // campaignState is a cached fold of one campaign.
@@ -80,6 +84,79 @@ type campaignState struct {
 	// key is the open session's dice key, read once from the secret store.
 	key        *dice.Key
 	keySession string
+	// rules are the campaign's RyF rules, built once for the state they
+	// were built from.
+	rules rulesCache
+}
+
+// rulesCache keeps a campaign's RyF rules between commands. The rules are
+// a function of the campaign's system and options, which its creation
+// fixes, and of its skills and weapons, which only grow (a new definition
+// of a weapon is appended): the same fold with as many skills and weapons
+// has the same rules. A refold makes a new fold, and rules built afresh.
+type rulesCache struct {
+	fold            *projections.Campaign
+	system          string
+	carisma, hard   bool
+	budget          int
+	skills, weapons int
+	rules           *ryf.Rules
+}
+
+// rulesKey is what the rules of a campaign without skills or weapons of
+// its own depend on.
+type rulesKey struct {
+	system        string
+	carisma, hard bool
+	budget        int
+}
+
+// sharedRules returns the rules of a campaign that defines no skills or
+// weapons of its own, shared by every such campaign with the same options
+// (rules are immutable), so that thousands of campaigns do not each hold
+// a copy (about 9 KB).
+func (j *Journal) sharedRules(c *projections.Campaign) (*ryf.Rules, error) {
+	k := rulesKey{system: c.System, carisma: c.Carisma, hard: c.HardDefense, budget: c.AttrBudget}
+	j.mu.Lock()
+	r := j.rules[k]
+	j.mu.Unlock()
+	if r != nil {
+		return r, nil
+	}
+	r, err := ryfRules(c)
+	if err != nil {
+		return nil, err
+	}
+	j.mu.Lock()
+	if j.rules == nil {
+		j.rules = map[rulesKey]*ryf.Rules{}
+	}
+	j.rules[k] = r
+	j.mu.Unlock()
+	return r, nil
+}
+
+// ryfRules returns the rules of the draft's campaign (see ryfRules),
+// built once per state of the campaign's catalogue.
+func (d *draft) ryfRules() (*ryf.Rules, error) {
+	c, rc := d.campaign, d.rules
+	if rc != nil && rc.rules != nil && rc.fold == c && rc.system == c.System && rc.carisma == c.Carisma &&
+		rc.hard == c.HardDefense && rc.budget == c.AttrBudget && rc.skills == len(c.Skills) && rc.weapons == len(c.Weapons) {
+		return rc.rules, nil
+	}
+	var r *ryf.Rules
+	var err error
+	if len(c.Skills) == 0 && len(c.Weapons) == 0 {
+		r, err = d.j.sharedRules(c) // most campaigns: the rules' own catalogue
+	} else {
+		r, err = ryfRules(c)
+	}
+	if err != nil || rc == nil {
+		return r, err
+	}
+	*rc = rulesCache{fold: c, system: c.System, carisma: c.Carisma, hard: c.HardDefense, budget: c.AttrBudget,
+		skills: len(c.Skills), weapons: len(c.Weapons), rules: r}
+	return r, nil
 }
 
 // Options configure a Journal. Clock, randomness and ids are injected.
@@ -168,6 +245,8 @@ type draft struct {
 	// next nonce.
 	key   *dice.Key
 	nonce uint64
+	// rules caches the campaign's RyF rules (nil: build them every time).
+	rules *rulesCache
 }
 
 // add appends one event to the draft and returns its id.
@@ -251,7 +330,7 @@ func (j *Journal) execute(ctx context.Context, campaign string, decide func(d *d
 			stale = false
 		}
 		c := s.c
-		d := &draft{j: j, campaign: c, now: j.clock().UTC()}
+		d := &draft{j: j, campaign: c, now: j.clock().UTC(), rules: &s.rules}
 		if open := c.OpenSession(); open != nil {
 			if s.keySession != open.ID {
 				key, err := j.sessionKey(ctx, c.ID, open.ID)

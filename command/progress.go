@@ -37,7 +37,7 @@ func (j *Journal) GrantXP(ctx context.Context, campaign, char string, amount int
 // RaiseSkill spends XP to raise a skill one rank (the new rank's cost).
 func (j *Journal) RaiseSkill(ctx context.Context, campaign, char, skill string) (Result, error) {
 	return j.execute(ctx, campaign, func(d *draft) error {
-		rules, err := ryfRules(d.campaign)
+		rules, err := d.ryfRules()
 		if err != nil {
 			return err
 		}
@@ -64,7 +64,7 @@ func (j *Journal) RaiseSkill(ctx context.Context, campaign, char, skill string) 
 // one level lower.
 func (j *Journal) ReturnToken(ctx context.Context, campaign, char string) (Result, error) {
 	return j.execute(ctx, campaign, func(d *draft) error {
-		if _, err := ryfRules(d.campaign); err != nil {
+		if _, err := d.ryfRules(); err != nil {
 			return err
 		}
 		ch, err := character(d.campaign, char)
@@ -93,7 +93,7 @@ func (j *Journal) NewDay(ctx context.Context, campaign string) (Result, error) {
 // Reload refills a character's magazine weapon.
 func (j *Journal) Reload(ctx context.Context, campaign, char, weapon string) (Result, error) {
 	return j.execute(ctx, campaign, func(d *draft) error {
-		rules, err := ryfRules(d.campaign)
+		rules, err := d.ryfRules()
 		if err != nil {
 			return err
 		}

@@ -39,7 +39,7 @@ func (j *Journal) Roll(ctx context.Context, campaign string, req RollRequest) (R
 		if req.TN != 0 || req.Trait != "" {
 			return invalid("--tn and --trait are for The One Ring; campaign %s plays %s", d.campaign.ID, orNone(d.campaign.System))
 		}
-		rules, err := ryfRules(d.campaign)
+		rules, err := d.ryfRules()
 		if err != nil {
 			return err
 		}
@@ -175,7 +175,7 @@ type ContestRequest struct {
 // Contest makes both rolls of an opposed roll and records the verdict.
 func (j *Journal) Contest(ctx context.Context, campaign string, req ContestRequest) (Result, error) {
 	return j.execute(ctx, campaign, func(d *draft) error {
-		rules, err := ryfRules(d.campaign)
+		rules, err := d.ryfRules()
 		if err != nil {
 			return err
 		}

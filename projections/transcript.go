@@ -40,7 +40,7 @@ func (t *Transcript) Apply(rec events.Recorded) error {
 		return fmt.Errorf("event %s: %w", rec.Event.ID, err)
 	}
 	text := Describe(t.Campaign, rec.Event, data)
-	if err := t.Campaign.Apply(rec); err != nil {
+	if err := t.Campaign.ApplyData(rec, data); err != nil {
 		return err
 	}
 	if t.Session == "" || rec.Event.Session == t.Session {

@@ -28,6 +28,7 @@ func ReadJSONL(r io.Reader, fn func(events.Event) error) error {
 // readJSONL is ReadJSONL with a context, checked every few lines, and the
 // line number of each event.
 func readJSONL(ctx context.Context, r io.Reader, fn func(line int, ev events.Event) error) error {
+	only := passTypesOf(ctx)
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
 	line := 0
@@ -39,7 +40,7 @@ func readJSONL(ctx context.Context, r io.Reader, fn func(line int, ev events.Eve
 			}
 		}
 		b := bytes.TrimSpace(sc.Bytes())
-		if len(b) == 0 {
+		if len(b) == 0 || (only != nil && !only.mayBe(b)) {
 			continue
 		}
 		ev, err := events.Decode(b)
@@ -57,6 +58,49 @@ func readJSONL(ctx context.Context, r io.Reader, fn func(line int, ev events.Eve
 		return fmt.Errorf("read export after line %d: %w", line, err)
 	}
 	return nil
+}
+
+// passTypesKey is the context key under which a pass of Verify or Luck
+// tells this package's JSON Lines sources the only event types it reads.
+type passTypesKey struct{}
+
+// typeSet is a set of event types, each as it appears in an unescaped
+// document: a JSON string, quotes included.
+type typeSet [][]byte
+
+// withPassTypes returns a context telling this package's JSON Lines
+// sources that the pass reads events of these types only (it ignores the
+// others). A source may then skip lines that cannot be of those types
+// without decoding them; every other source ignores the hint, and a line
+// it skips is decoded, and refused if malformed, by the pass that reads
+// every line. Only a pass that ignores other events may set it.
+func withPassTypes(ctx context.Context, types ...string) context.Context {
+	set := make(typeSet, len(types))
+	for i, t := range types {
+		set[i] = []byte(`"` + t + `"`)
+	}
+	return context.WithValue(ctx, passTypesKey{}, set)
+}
+
+func passTypesOf(ctx context.Context) typeSet {
+	set, _ := ctx.Value(passTypesKey{}).(typeSet)
+	return set
+}
+
+// mayBe reports whether a line can be an event of one of the types: it
+// holds one of them as a JSON string, or it has an escape (a backslash),
+// with which a type could be spelled otherwise. A line that is not one of
+// them may also say yes; a line that is never says no.
+func (s typeSet) mayBe(line []byte) bool {
+	if bytes.IndexByte(line, '\\') >= 0 {
+		return true
+	}
+	for _, t := range s {
+		if bytes.Contains(line, t) {
+			return true
+		}
+	}
+	return false
 }
 
 // WriteJSONL writes events in the export's JSON Lines form: each encoded

@@ -87,10 +87,13 @@ type LuckReport struct {
 // the characters' players and the voided events, the second counts.
 func Luck(ctx context.Context, src Source, f LuckFilter) (LuckReport, error) {
 	l := NewLuckCounter(f)
-	if err := src(ctx, func(r events.Recorded) error { l.Scan(r); return nil }); err != nil {
+	// Scan reads character creations and voids only: a JSON Lines source
+	// skips the other lines of the first pass without decoding them.
+	scan := withPassTypes(ctx, events.TypeCharacterCreated, events.TypeTORCharacterCreated, events.TypeEventVoided)
+	if err := src(scan, func(r events.Recorded) error { l.Scan(r); return nil }); err != nil {
 		return LuckReport{}, err
 	}
-	if err := src(ctx, func(r events.Recorded) error { l.Add(r); return nil }); err != nil {
+	if err := pipe(ctx, src, l.Add); err != nil {
 		return LuckReport{}, err
 	}
 	return l.Report(), nil

@@ -1,0 +1,372 @@
+package bench
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/campaign-journal/journal/command"
+	"github.com/campaign-journal/journal/events"
+)
+
+// rawStream is the plain stream the raw side publishes to, on the same
+// server as the journal's: file storage, one replica, no journal headers.
+const (
+	rawStream  = "BENCHRAW"
+	rawSubject = "benchraw"
+)
+
+// The characters of the benchmark campaigns, and the roll they make.
+const (
+	benchAttrs  = "F=8,R=7,D=9,I=8,P=8"
+	benchSkills = "Pelea=5,Sigilo=3,Buscar=4,Armas cuerpo a cuerpo=5"
+	benchSkill  = "Sigilo"
+	benchVs     = "media"
+)
+
+// newJournal returns the journal's command handlers as the CLI builds them.
+func newJournal(st command.Store) *command.Journal {
+	return command.New(st, command.Options{
+		Clock: time.Now, Rand: rand.Reader, IDs: events.NewV7(time.Now, rand.Reader), Actor: "bench",
+	})
+}
+
+// setupCampaign creates a RyF campaign with its characters and opens a session.
+func setupCampaign(ctx context.Context, j *command.Journal, id string, chars []string) error {
+	if _, err := j.CreateCampaign(ctx, command.CreateCampaign{ID: id, Name: "Bench " + id, System: command.SystemRyF}); err != nil {
+		return fmt.Errorf("campaign %s: %w", id, err)
+	}
+	for _, c := range chars {
+		_, err := j.CreateCharacter(ctx, id, command.CreateCharacter{
+			ID: c, Name: c, Player: "p-" + c, Attributes: benchAttrs, Skills: benchSkills, Specialization: benchSkill,
+		})
+		if err != nil {
+			return fmt.Errorf("character %s/%s: %w", id, c, err)
+		}
+	}
+	if _, err := j.StartSession(ctx, id, "", "bench"); err != nil {
+		return fmt.Errorf("session of %s: %w", id, err)
+	}
+	return nil
+}
+
+// roll makes one roll command, as `journal roll CHAR Sigilo --vs media` does.
+func roll(ctx context.Context, j *command.Journal, campaign, char string) error {
+	_, err := j.Roll(ctx, campaign, command.RollRequest{Character: char, Skill: benchSkill, Vs: benchVs})
+	return err
+}
+
+// rollSize makes a few rolls and returns the average size of their documents.
+func rollSize(ctx context.Context, j *command.Journal, campaign, char string, n int) (int, error) {
+	total := 0
+	for range n {
+		res, err := j.Roll(ctx, campaign, command.RollRequest{Character: char, Skill: benchSkill, Vs: benchVs})
+		if err != nil {
+			return 0, err
+		}
+		doc, err := events.Encode(res.Events[0].Event)
+		if err != nil {
+			return 0, err
+		}
+		total += len(doc)
+	}
+	return total / n, nil
+}
+
+// splits divides n into k nearly equal positive parts (fewer when n < k).
+func splits(n, k int) []int {
+	k = max(1, min(k, n))
+	out := make([]int, k)
+	for i := range out {
+		out[i] = n / k
+		if i < n%k {
+			out[i]++
+		}
+	}
+	return out
+}
+
+// rawPayload returns a message of size bytes.
+func rawPayload(size int) []byte {
+	b := make([]byte, size)
+	for i := range b {
+		b[i] = 'a' + byte(i%26)
+	}
+	return b
+}
+
+// rawJS returns a JetStream context on the server with the raw stream.
+func (e *env) rawJS(ctx context.Context, opts ...jetstream.JetStreamOpt) (jetstream.JetStream, error) {
+	js, err := jetstream.New(e.srv.Conn(), opts...)
+	if err != nil {
+		return nil, err
+	}
+	_, err = js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
+		Name: rawStream, Subjects: []string{rawSubject + ".>"}, Storage: jetstream.FileStorage, Replicas: 1,
+		Duplicates: 2 * time.Minute,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("raw stream: %w", err)
+	}
+	return js, nil
+}
+
+// measureJournal runs a round of n units of the journal side, fn, within
+// the peak tracker, and counts it.
+func (e *env) measureJournal(p *Pair, n int, fn func() error) error {
+	return e.measure(&p.Journal, &p.PeakRSS, &p.PeakHeap, n, fn)
+}
+
+// measureRaw is measureJournal for the raw side.
+func (e *env) measureRaw(p *Pair, n int, fn func() error) error {
+	return e.measure(&p.Raw, &p.RawPeakRSS, &p.RawPeakHeap, n, fn)
+}
+
+func (e *env) measure(r *Rate, peakRSS, peakHeap *uint64, n int, fn func() error) error {
+	e.peak.begin()
+	t := startTimer()
+	err := fn()
+	if err == nil {
+		r.add(n, t)
+	}
+	rss, heap := e.peak.end()
+	*peakRSS, *peakHeap = max(*peakRSS, rss), max(*peakHeap, heap)
+	return err
+}
+
+// sequential measures roll commands on one character, one after another,
+// against raw synchronous publishes of the same size.
+func (e *env) sequential(ctx context.Context) (Pair, error) {
+	var p Pair
+	o := e.o
+	if err := e.server(ctx); err != nil {
+		return p, err
+	}
+	j := newJournal(e.st)
+	const camp, char = "seq", "lodin"
+	o.progress(StageSequential, "setup", 0, o.Rolls)
+	if err := setupCampaign(ctx, j, camp, []string{char}); err != nil {
+		return p, err
+	}
+	size, err := rollSize(ctx, j, camp, char, 10)
+	if err != nil {
+		return p, err
+	}
+	js, err := e.rawJS(ctx)
+	if err != nil {
+		return p, err
+	}
+	msg := rawPayload(size)
+	for range 10 { // warm up the raw side as the journal's was
+		if _, err := js.Publish(ctx, rawSubject+".seq", msg); err != nil {
+			return p, err
+		}
+	}
+	p.Journal.What = "roll commands on one character, one after another (command.Journal.Roll)"
+	p.Raw.What = "raw synchronous publishes (jetstream.Publish), one after another"
+	p.Journal.MessageBytes, p.Raw.MessageBytes = size, size
+	done := 0
+	for _, n := range splits(o.Rolls, o.Rounds) {
+		err := e.measureJournal(&p, n, func() error {
+			for i := range n {
+				if err := roll(ctx, j, camp, char); err != nil {
+					return err
+				}
+				if i%64 == 0 {
+					o.progress(StageSequential, "journal", done+i, o.Rolls)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return p, err
+		}
+		err = e.measureRaw(&p, n, func() error {
+			for i := range n {
+				if _, err := js.Publish(ctx, rawSubject+".seq", msg); err != nil {
+					return fmt.Errorf("raw publish: %w", err)
+				}
+				if i%64 == 0 {
+					o.progress(StageSequential, "raw", done+i, o.Rolls)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return p, err
+		}
+		done += n
+	}
+	return p, nil
+}
+
+// benchCampaign is one campaign of the concurrent appends.
+type benchCampaign struct {
+	id    string
+	chars []string
+}
+
+// campaigns lays out n campaigns with chars characters spread over them.
+func campaigns(prefix string, n, chars int) []benchCampaign {
+	out := make([]benchCampaign, n)
+	next := 0
+	for i, k := range splits(chars, n) {
+		out[i].id = fmt.Sprintf("%s%05d", prefix, i)
+		for range k {
+			out[i].chars = append(out[i].chars, fmt.Sprintf("c%06d", next))
+			next++
+		}
+	}
+	return out
+}
+
+// parallel runs fn(i) for i in [0, n) on workers goroutines and returns the
+// first error.
+func parallel(parent context.Context, n, workers int, fn func(ctx context.Context, i int) error) error {
+	ctx, cancel := context.WithCancel(parent)
+	defer cancel()
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	var once sync.Once
+	var first error
+	for range min(workers, n) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n || ctx.Err() != nil {
+					return
+				}
+				if err := fn(ctx, i); err != nil {
+					once.Do(func() { first = err; cancel() })
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if first != nil {
+		return first
+	}
+	return parent.Err()
+}
+
+// concurrent measures roll commands across many campaigns at once: Window
+// goroutines, each owning some campaigns and appending synchronously,
+// against raw asynchronous publishes with Window pending.
+func (e *env) concurrent(ctx context.Context) (Pair, error) {
+	var p Pair
+	o := e.o
+	if err := e.server(ctx); err != nil {
+		return p, err
+	}
+	j := newJournal(e.st)
+	camps := campaigns("m", o.Campaigns, o.Characters)
+	var setupDone atomic.Int64
+	err := parallel(ctx, len(camps), o.Window, func(ctx context.Context, i int) error {
+		defer func() { o.progress(StageConcurrent, "setup", int(setupDone.Add(1)), len(camps)) }()
+		if err := setupCampaign(ctx, j, camps[i].id, camps[i].chars); err != nil {
+			return err
+		}
+		return roll(ctx, j, camps[i].id, camps[i].chars[0]) // fold and session key cached
+	})
+	if err != nil {
+		return p, err
+	}
+	size, err := rollSize(ctx, j, camps[0].id, camps[0].chars[0], 10)
+	if err != nil {
+		return p, err
+	}
+	var rawErrs atomic.Int64
+	var firstRawErr atomic.Value
+	js, err := e.rawJS(ctx,
+		jetstream.WithPublishAsyncMaxPending(o.Window),
+		jetstream.WithPublishAsyncErrHandler(func(_ jetstream.JetStream, _ *nats.Msg, err error) {
+			if rawErrs.Add(1) == 1 {
+				firstRawErr.Store(err)
+			}
+		}))
+	if err != nil {
+		return p, err
+	}
+	msg := rawPayload(size)
+	subjects := make([]string, 0, o.Characters)
+	for _, c := range camps {
+		for _, ch := range c.chars {
+			subjects = append(subjects, rawSubject+"."+c.id+"."+ch)
+		}
+	}
+	workers := o.Window
+	owned := make([][]int, workers) // campaigns of each worker
+	for w := range workers {
+		if workers > len(camps) {
+			owned[w] = []int{w % len(camps)}
+			continue
+		}
+		for i := w; i < len(camps); i += workers {
+			owned[w] = append(owned[w], i)
+		}
+	}
+	p.Journal.What = fmt.Sprintf("roll commands over %d characters in %d campaigns, %d goroutines appending synchronously", o.Characters, o.Campaigns, workers)
+	p.Raw.What = fmt.Sprintf("raw asynchronous publishes over %d subjects, %d pending at most (jetstream.PublishAsync)", len(subjects), workers)
+	p.Journal.MessageBytes, p.Raw.MessageBytes = size, size
+	done := 0
+	for _, n := range splits(o.Rolls, o.Rounds) {
+		var count atomic.Int64
+		parts := splits(n, workers)
+		err := e.measureJournal(&p, n, func() error {
+			return parallel(ctx, len(parts), len(parts), func(ctx context.Context, w int) error {
+				mine := owned[w]
+				for k := range parts[w] {
+					c := camps[mine[k%len(mine)]]
+					ch := c.chars[(k/len(mine))%len(c.chars)]
+					if err := roll(ctx, j, c.id, ch); err != nil {
+						return err
+					}
+					if c := count.Add(1); c%256 == 0 {
+						o.progress(StageConcurrent, "journal", done+int(c), o.Rolls)
+					}
+				}
+				return nil
+			})
+		})
+		if err != nil {
+			return p, err
+		}
+
+		err = e.measureRaw(&p, n, func() error {
+			for i := range n {
+				if _, err := js.PublishAsync(subjects[i%len(subjects)], msg, jetstream.WithStallWait(time.Minute)); err != nil {
+					return fmt.Errorf("raw async publish: %w", err)
+				}
+				if i%256 == 0 {
+					o.progress(StageConcurrent, "raw", done+i, o.Rolls)
+				}
+			}
+			select {
+			case <-js.PublishAsyncComplete():
+			case <-ctx.Done():
+				return ctx.Err()
+			case <-time.After(5 * time.Minute):
+				return errors.New("raw async publishes not acknowledged after 5 minutes")
+			}
+			if n := rawErrs.Load(); n > 0 {
+				return fmt.Errorf("%d raw async publishes failed: %v", n, firstRawErr.Load())
+			}
+			return nil
+		})
+		if err != nil {
+			return p, err
+		}
+		done += n
+	}
+	return p, nil
+}

@@ -1,0 +1,226 @@
+package bench_test
+
+import (
+	"context"
+	"crypto/rand"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/campaign-journal/journal/bench"
+	"github.com/campaign-journal/journal/command"
+	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/events/embedded"
+	"github.com/campaign-journal/journal/events/jetstore"
+	"github.com/campaign-journal/journal/events/memstore"
+	"github.com/campaign-journal/journal/projections"
+)
+
+// tiny are sizes that run every stage in a few seconds.
+func tiny(sync bool) bench.Options {
+	return bench.Options{
+		Sync: sync, Rolls: 40, Campaigns: 3, Characters: 7, Window: 3, Events: 300, VerifyRolls: 60, Rounds: 2,
+	}
+}
+
+// TestRunTiny runs every stage on tiny sizes and checks that the figures
+// are sane: every count is what was asked, every rate positive and finite,
+// every ratio the quotient of its rates. Speed itself is never asserted.
+func TestRunTiny(t *testing.T) {
+	for _, always := range []bool{false, true} {
+		t.Run(map[bool]string{false: "default", true: "always"}[always], func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			o := tiny(always)
+			o.Dir = t.TempDir()
+			var mu sync.Mutex
+			var seen []bench.Progress
+			o.Progress = func(p bench.Progress) { // called from several goroutines
+				mu.Lock()
+				defer mu.Unlock()
+				seen = append(seen, p)
+			}
+			res, err := bench.Run(ctx, o)
+			require.NoError(t, err)
+			require.Equal(t, map[bool]string{false: "default", true: "always"}[always], res.Sync)
+			require.Len(t, res.Pairs, 4)
+			wantCount := map[string]int{
+				bench.StageSequential: o.Rolls, bench.StageConcurrent: o.Rolls,
+				bench.StageRebuild: o.Events, bench.StageVerify: o.VerifyRolls,
+			}
+			for i, p := range res.Pairs {
+				require.Equal(t, bench.AllStages()[i], p.Stage)
+				want := wantCount[p.Stage]
+				if p.Stage == bench.StageRebuild || p.Stage == bench.StageVerify {
+					want *= o.Rounds // each round reads everything
+				}
+				if got := p.Journal.Count; got != want {
+					t.Errorf("%s: journal counted %d, want %d", p.Stage, got, want)
+				}
+				require.Equal(t, p.Journal.Count, p.Raw.Count, p.Stage)
+				for _, r := range []bench.Rate{p.Journal, p.Raw} {
+					if !(r.PerSecond > 0 && r.PerSecond < 1e9 && r.Seconds > 0) {
+						t.Errorf("%s: rate %v per second over %v s", p.Stage, r.PerSecond, r.Seconds)
+					}
+					require.Len(t, r.Rounds, o.Rounds, p.Stage)
+					require.Positive(t, r.MessageBytes, p.Stage)
+					require.NotEmpty(t, r.What)
+				}
+				require.InDelta(t, p.Journal.PerSecond/p.Raw.PerSecond, p.Ratio, 1e-9, p.Stage)
+				require.LessOrEqual(t, p.RatioLow, p.RatioHigh, p.Stage)
+				require.Equal(t, bench.Target(p.Stage), p.Target)
+				require.Equal(t, p.Ratio >= p.Target, p.Met)
+			}
+			require.Positive(t, res.Seconds)
+			require.NotEmpty(t, seen, "progress reported")
+		})
+	}
+}
+
+func TestOptions(t *testing.T) {
+	for name, o := range map[string]bench.Options{
+		"negative":                 {Rolls: -1},
+		"fewer characters":         {Campaigns: 10, Characters: 5},
+		"unknown stage":            {Stages: []string{"everything"}},
+		"too many campaigns":       {Campaigns: 200_000, Characters: 200_000},
+		"too many characters":      {Characters: 2_000_000},
+		"negative window":          {Window: -3},
+		"negative verify rolls":    {VerifyRolls: -3},
+		"rounds below one (given)": {Rounds: -1},
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := bench.Run(context.Background(), o)
+			require.ErrorIs(t, err, bench.ErrOptions)
+		})
+	}
+}
+
+func TestRunOneStage(t *testing.T) {
+	o := tiny(false)
+	o.Dir = t.TempDir()
+	o.Stages = []string{bench.StageVerify}
+	res, err := bench.Run(context.Background(), o)
+	require.NoError(t, err)
+	require.Len(t, res.Pairs, 1)
+	require.Equal(t, bench.StageVerify, res.Pairs[0].Stage)
+}
+
+// TestRebuildEqualsFold checks that Rebuild gives every campaign the state
+// a fold of its own events gives, voids included.
+func TestRebuildEqualsFold(t *testing.T) {
+	ctx := context.Background()
+	st := memstore.New(memstore.Options{})
+	j := newJournal(st)
+	for _, c := range []string{"north", "south"} {
+		require.NoError(t, setupCampaign(ctx, j, c, []string{"ana", "bea"}))
+	}
+	var rollID string
+	for i := range 20 {
+		c := []string{"north", "south"}[i%2]
+		res, err := rollOne(ctx, j, c, []string{"ana", "bea"}[i/2%2])
+		require.NoError(t, err)
+		if i == 4 {
+			rollID = res
+		}
+	}
+	_, err := voidEvent(ctx, j, "north", rollID)
+	require.NoError(t, err)
+	_, err = rollOne(ctx, j, "north", "ana")
+	require.NoError(t, err)
+
+	folds, err := bench.Rebuild(ctx, st)
+	require.NoError(t, err)
+	requireFolds(t, st, folds)
+}
+
+// TestRebuildJetStreamEqualsFold is TestRebuildEqualsFold on JetStream,
+// with messages decoded on several goroutines.
+func TestRebuildJetStreamEqualsFold(t *testing.T) {
+	ctx := context.Background()
+	srv, err := embedded.Start(ctx, embedded.Options{Dir: t.TempDir()})
+	require.NoError(t, err)
+	t.Cleanup(srv.Shutdown)
+	st, err := jetstore.Open(ctx, srv.JetStream(), jetstore.Options{})
+	require.NoError(t, err)
+	empty, err := bench.RebuildJetStream(ctx, srv.JetStream(), st, 3, nil)
+	require.NoError(t, err)
+	require.Empty(t, empty.Campaigns)
+
+	j := newJournal(st)
+	for _, c := range []string{"north", "south", "east"} {
+		require.NoError(t, setupCampaign(ctx, j, c, []string{"ana", "bea"}))
+	}
+	var voided string
+	for i := range 300 { // several chunks
+		id, err := rollOne(ctx, j, []string{"north", "south", "east"}[i%3], []string{"ana", "bea"}[i/3%2])
+		require.NoError(t, err)
+		if i == 8 { // a roll of east
+			voided = id
+		}
+	}
+	_, err = voidEvent(ctx, j, "east", voided)
+	require.NoError(t, err)
+	for _, workers := range []int{0, 1, 4} {
+		folds, err := bench.RebuildJetStream(ctx, srv.JetStream(), st, workers, func(int) {})
+		require.NoError(t, err)
+		require.Equal(t, 300+3*4+1, folds.Events)
+		requireFolds(t, st, folds)
+	}
+}
+
+// requireFolds checks that every campaign of folds is the fold of its own
+// events, voids known from the start, and that each refold was needed.
+func requireFolds(t *testing.T, st bench.Source, folds *bench.Folds) {
+	t.Helper()
+	ctx := context.Background()
+	refolds := 0
+	for id, got := range folds.Campaigns {
+		var recs []events.Recorded
+		filter, _ := events.CampaignFilter(id)
+		require.NoError(t, st.Read(ctx, events.Query{Subject: filter}, func(r events.Recorded) error {
+			recs = append(recs, r)
+			return nil
+		}))
+		want, err := projections.Fold(id, recs, 0)
+		require.NoError(t, err)
+		require.Equal(t, want, got, id)
+		if len(want.Voided) > 0 {
+			refolds++
+		}
+	}
+	require.Equal(t, refolds, folds.Refolded)
+}
+
+func newJournal(st command.Store) *command.Journal {
+	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	clock := func() time.Time { at = at.Add(time.Second); return at }
+	return command.New(st, command.Options{Clock: clock, Rand: rand.Reader, IDs: events.NewV7(clock, rand.Reader)})
+}
+
+func setupCampaign(ctx context.Context, j *command.Journal, id string, chars []string) error {
+	if _, err := j.CreateCampaign(ctx, command.CreateCampaign{ID: id, System: "ryf"}); err != nil {
+		return err
+	}
+	for _, c := range chars {
+		if _, err := j.CreateCharacter(ctx, id, command.CreateCharacter{ID: c, Player: c,
+			Attributes: "F=8,R=7,D=9,I=8,P=8", Skills: "Pelea=5,Sigilo=3", Specialization: "Sigilo"}); err != nil {
+			return err
+		}
+	}
+	_, err := j.StartSession(ctx, id, "", "")
+	return err
+}
+
+func rollOne(ctx context.Context, j *command.Journal, campaign, char string) (string, error) {
+	res, err := j.Roll(ctx, campaign, command.RollRequest{Character: char, Skill: "Sigilo"})
+	if err != nil {
+		return "", err
+	}
+	return res.Events[0].Event.ID, nil
+}
+
+func voidEvent(ctx context.Context, j *command.Journal, campaign, id string) (command.Result, error) {
+	return j.Void(ctx, campaign, id, "wrong roll")
+}

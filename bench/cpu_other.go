@@ -1,0 +1,8 @@
+//go:build !unix
+
+package bench
+
+import "time"
+
+// cpuTime is not known on this system: 0.
+func cpuTime() time.Duration { return 0 }

@@ -1,0 +1,237 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"runtime/pprof"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/campaign-journal/journal/bench"
+)
+
+// benchCommand measures the journal against raw JetStream on its own
+// embedded server (package bench).
+func (a *app) benchCommand() *cobra.Command {
+	o := bench.DefaultOptions()
+	var syncMode, stages, dir, cpuProfile string
+	cmd := &cobra.Command{
+		Use:   "bench",
+		Short: "Measure the journal against the raw JetStream under it, side by side",
+		Long: `Measure the journal against the raw JetStream it runs on, in the same run, on
+an embedded server of its own in a temporary folder (--data is not used):
+
+  appends-sequential  roll commands on one character   vs raw synchronous publishes
+  appends-concurrent  roll commands across campaigns   vs raw asynchronous publishes
+  rebuild             events decoded and folded         vs a raw ordered consumer
+  verification        rolls verified from an export     vs merely decoding it
+
+Both sides use the same message sizes and the same sync setting, and alternate
+in rounds. The ratios (journal rate / raw rate) are printed with their targets
+and the peak memory of the process. Nothing is written to the journal's data.
+
+  journal bench                                  both sync settings, default sizes
+  journal bench --sync default --events 1000000 --characters 10000 --stages rebuild
+  journal bench --campaigns 10000 --characters 10000 --stages appends-concurrent --json`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			var syncs []bool
+			switch syncMode {
+			case "always":
+				syncs = []bool{true}
+			case "default":
+				syncs = []bool{false}
+			case "both":
+				syncs = []bool{true, false}
+			default:
+				return fmt.Errorf("--sync %q: want always, default or both", syncMode)
+			}
+			for name, v := range map[string]int{"--rolls": o.Rolls, "--campaigns": o.Campaigns, "--characters": o.Characters,
+				"--events": o.Events, "--verify-rolls": o.VerifyRolls, "--rounds": o.Rounds, "--window": o.Window + 1} {
+				if v <= 0 {
+					return fmt.Errorf("%s: want a positive number", name)
+				}
+			}
+			if stages != "" {
+				o.Stages = strings.Split(stages, ",")
+			}
+			o.Dir = dir
+			if cpuProfile != "" {
+				f, err := os.Create(cpuProfile)
+				if err != nil {
+					return fmt.Errorf("--cpuprofile: %w", err)
+				}
+				defer f.Close()
+				if err := pprof.StartCPUProfile(f); err != nil {
+					return fmt.Errorf("--cpuprofile: %w", err)
+				}
+				defer pprof.StopCPUProfile()
+			}
+			report := benchReport{Machine: bench.Describe()}
+			var line *benchLine
+			if isTerminal(a.stderr) {
+				line = &benchLine{w: a.stderr}
+			}
+			for _, s := range syncs {
+				o.Sync = s
+				o.Progress = nil
+				if line != nil {
+					line.sync = syncName(s)
+					o.Progress = line.show
+				}
+				res, err := bench.Run(c.Context(), o)
+				if line != nil {
+					line.clear()
+				}
+				if err != nil {
+					return err
+				}
+				report.Runs = append(report.Runs, res)
+			}
+			return a.emit(report, func(w io.Writer) { printBench(w, report) })
+		},
+	}
+	d := bench.DefaultOptions()
+	f := cmd.Flags()
+	f.StringVar(&syncMode, "sync", "both", "always (sync every write), default (JetStream's interval) or both")
+	f.IntVar(&o.Rolls, "rolls", d.Rolls, "roll commands (and raw publishes) per append measurement")
+	f.IntVar(&o.Campaigns, "campaigns", d.Campaigns, "campaigns of the concurrent appends and of the rebuild")
+	f.IntVar(&o.Characters, "characters", d.Characters, "characters, spread over the campaigns")
+	f.IntVar(&o.Window, "window", 0, "concurrent appends in flight (0: one per campaign, at most 256)")
+	f.IntVar(&o.Events, "events", d.Events, "events in the stream the rebuild reads")
+	f.IntVar(&o.VerifyRolls, "verify-rolls", d.VerifyRolls, "rolls in the exported session that is verified")
+	f.IntVar(&o.Rounds, "rounds", d.Rounds, "rounds in which the journal and raw sides alternate")
+	f.StringVar(&stages, "stages", "", "comma-separated stages to run (default all): "+strings.Join(bench.AllStages(), ","))
+	f.StringVar(&dir, "tmp", "", "folder for the temporary data (default the system's)")
+	f.StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the whole run (server included) to this file, for go tool pprof")
+	return cmd
+}
+
+// benchReport is what `journal bench --json` prints.
+type benchReport struct {
+	Machine bench.Machine  `json:"machine"`
+	Runs    []bench.Result `json:"runs"`
+}
+
+func syncName(sync bool) string {
+	if sync {
+		return "always"
+	}
+	return "default"
+}
+
+// printBench prints a report as a table per sync setting, then bars of the
+// ratios.
+func printBench(w io.Writer, r benchReport) {
+	m := r.Machine
+	fmt.Fprintf(w, "journal bench — %d CPUs (%s), %s/%s, %s, %d MB, load %s\n", m.CPUs, orDash(m.CPU), m.OS, m.Arch, m.Go, m.MemoryMB, orDash(m.Load))
+	for _, run := range r.Runs {
+		o := run.Options
+		fmt.Fprintf(w, "\nsync %s — %d rolls, %d campaigns, %d characters, window %d, %d events, %d verified rolls, %d rounds (%.0f s)\n",
+			run.Sync, o.Rolls, o.Campaigns, o.Characters, o.Window, o.Events, o.VerifyRolls, o.Rounds, run.Seconds)
+		fmt.Fprintf(w, "  %-19s %11s %11s %6s %11s %-12s %9s %15s %15s\n", "stage", "journal/s", "raw/s", "ratio", "rounds", "target", "cpu ratio", "peak RSS (raw)", "peak heap (raw)")
+		for _, p := range run.Pairs {
+			mark := "missed"
+			if p.Met {
+				mark = "met"
+			}
+			fmt.Fprintf(w, "  %-19s %11s %11s %6.2f %11s %-12s %9.2f %15s %15s\n", p.Stage,
+				thousands(p.Journal.PerSecond), thousands(p.Raw.PerSecond), p.Ratio,
+				fmt.Sprintf("%.2f–%.2f", p.RatioLow, p.RatioHigh), fmt.Sprintf("≥%.1f %s", p.Target, mark),
+				p.CPURatio, pairMB(p.PeakRSS, p.RawPeakRSS), pairMB(p.PeakHeap, p.RawPeakHeap))
+		}
+		fmt.Fprintln(w, "  what was measured:")
+		for _, p := range run.Pairs {
+			fmt.Fprintf(w, "    %s: %s (%d B), against %s\n", p.Stage, p.Journal.What, p.Journal.MessageBytes, p.Raw.What)
+			for _, n := range p.Notes {
+				fmt.Fprintf(w, "      %s\n", n)
+			}
+		}
+		fmt.Fprintf(w, "  (ratio: journal rate / raw rate; rounds: its range over the rounds; cpu ratio: the same per CPU-second of the process)\n")
+		fmt.Fprintf(w, "  ratios, peak RSS of the run %s:\n", megabytes(run.PeakRSS))
+		rows := make([]bar, 0, len(run.Pairs))
+		for _, p := range run.Pairs {
+			verdict := "target met"
+			if !p.Met {
+				verdict = fmt.Sprintf("target missed by %.2f", p.Target-p.Ratio)
+			}
+			rows = append(rows, bar{label: p.Stage, value: p.Ratio, note: fmt.Sprintf("%.2f (target %.1f: %s)", p.Ratio, p.Target, verdict)})
+		}
+		rows = append(rows, bar{label: "raw", value: 1, note: "1.00"})
+		histogram(w, rows, 30)
+	}
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// thousands formats a rate with thin groups of three digits.
+func thousands(v float64) string {
+	s := fmt.Sprintf("%.0f", v)
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
+// pairMB formats the journal's and the raw side's memory: "120 (80) MB".
+func pairMB(journal, raw uint64) string {
+	if journal == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.0f (%.0f) MB", float64(journal)/(1<<20), float64(raw)/(1<<20))
+}
+
+func megabytes(b uint64) string {
+	if b == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.0f MB", float64(b)/(1<<20))
+}
+
+// benchLine draws the progress of a run on one terminal line, at most
+// every 100 ms, as the replay's progress line does; clear erases it.
+type benchLine struct {
+	w     io.Writer
+	sync  string
+	mu    sync.Mutex
+	last  time.Time
+	shown bool
+}
+
+func (l *benchLine) show(p bench.Progress) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	now := time.Now()
+	if now.Sub(l.last) < 100*time.Millisecond {
+		return
+	}
+	l.last = now
+	pct := 0.0
+	if p.Total > 0 {
+		pct = 100 * float64(min(p.Done, p.Total)) / float64(p.Total)
+	}
+	fmt.Fprintf(l.w, "\r\033[Kbench (sync %s): %s, %s, %d/%d (%.0f%%)", l.sync, p.Stage, p.Phase, p.Done, p.Total, pct)
+	l.shown = true
+}
+
+func (l *benchLine) clear() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.shown {
+		fmt.Fprint(l.w, "\r\033[K")
+		l.shown = false
+	}
+}
