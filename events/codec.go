@@ -64,9 +64,11 @@ func Decode(b []byte) (Event, error) {
 	if err != nil {
 		return Event{}, fmt.Errorf("%w: %w", ErrInvalidEvent, err)
 	}
-	if err := e.Validate(); err != nil {
+	v, err := e.validated()
+	if err != nil {
 		return Event{}, err
 	}
+	e.decoded = newDecoded(e, v)
 	return e, nil
 }
 
@@ -184,65 +186,75 @@ func setAttr(e *Event, name string, raw []byte) error {
 // set, is an event subject agreeing with the campaign and the aggregate of
 // the CloudEvents subject. Errors wrap ErrInvalidEvent.
 func (e Event) Validate() error {
-	if err := e.validate(); err != nil {
-		return fmt.Errorf("%w: %w", ErrInvalidEvent, err)
-	}
-	return nil
+	_, err := e.validated()
+	return err
 }
 
-func (e Event) validate() error {
+// validated validates e and returns its data, decoded strictly into the
+// struct registered for its type.
+func (e Event) validated() (any, error) {
+	v, err := e.validate()
+	if err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrInvalidEvent, err)
+	}
+	return v, nil
+}
+
+func (e Event) validate() (any, error) {
 	if e.SpecVersion != SpecVersion {
-		return fmt.Errorf("specversion %q, want %q", e.SpecVersion, SpecVersion)
+		return nil, fmt.Errorf("specversion %q, want %q", e.SpecVersion, SpecVersion)
 	}
 	if err := validUUID(e.ID); err != nil {
-		return fmt.Errorf("id: %w", err)
+		return nil, fmt.Errorf("id: %w", err)
 	}
 	if err := ValidID(e.Campaign); err != nil {
-		return fmt.Errorf("campaign: %w", err)
+		return nil, fmt.Errorf("campaign: %w", err)
 	}
 	if want := "/campaigns/" + e.Campaign; e.Source != want {
-		return fmt.Errorf("source %q, want %q", e.Source, want)
+		return nil, fmt.Errorf("source %q, want %q", e.Source, want)
 	}
 	kind, id, err := e.aggregate()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if e.Time.IsZero() || e.Time.Year() < 1 || e.Time.Year() > 9999 {
-		return fmt.Errorf("time %v is missing or out of range", e.Time)
+		return nil, fmt.Errorf("time %v is missing or out of range", e.Time)
 	}
 	if e.DataContentType != ContentType {
-		return fmt.Errorf("datacontenttype %q, want %q", e.DataContentType, ContentType)
+		return nil, fmt.Errorf("datacontenttype %q, want %q", e.DataContentType, ContentType)
 	}
 	if e.Session != "" {
 		if err := ValidID(e.Session); err != nil {
-			return fmt.Errorf("session: %w", err)
+			return nil, fmt.Errorf("session: %w", err)
 		}
 	}
 	if err := validActor(e.Actor); err != nil {
-		return err
+		return nil, err
 	}
 	if e.CausationID != "" {
 		if err := validUUID(e.CausationID); err != nil {
-			return fmt.Errorf("causationid: %w", err)
+			return nil, fmt.Errorf("causationid: %w", err)
 		}
 	}
 	v, ok := dataFor(e.Type)
 	if !ok {
-		return fmt.Errorf("%w %q", ErrUnknownType, e.Type)
+		return nil, fmt.Errorf("%w %q", ErrUnknownType, e.Type)
 	}
 	if len(e.Data) == 0 || e.Data[0] != '{' {
-		return errors.New("data is not a JSON object")
+		return nil, errors.New("data is not a JSON object")
 	}
 	if !utf8.Valid(e.Data) {
-		return errors.New("data is not valid UTF-8")
+		return nil, errors.New("data is not valid UTF-8")
 	}
 	if err := checkData(e.Data, v); err != nil {
-		return fmt.Errorf("data of %s: %w", e.Type, err)
+		return nil, fmt.Errorf("data of %s: %w", e.Type, err)
 	}
 	if e.StreamSubject != "" {
-		return e.checkStreamSubject(kind, id)
+		if err := e.checkStreamSubject(kind, id); err != nil {
+			return nil, err
+		}
 	}
-	return nil
+	return v, nil
 }
 
 // checkStreamSubject checks that StreamSubject is an event subject of the

@@ -288,11 +288,20 @@ func referenceAgrees(doc []byte) string {
 	if refErr == nil && !utf8.Valid(doc) {
 		refErr = errors.New("not valid UTF-8")
 	}
-	switch {
-	case (err == nil) != (refErr == nil):
+	if (err == nil) != (refErr == nil) {
 		return fmt.Sprintf("Decode error %v, reference error %v", err, refErr)
-	case err == nil && !reflect.DeepEqual(got, want):
+	}
+	if err != nil {
+		return ""
+	}
+	// The data Decode decoded while validating is what Payload gives.
+	kept := got.decoded.of(got)
+	got.decoded = nil
+	if !reflect.DeepEqual(got, want) {
 		return fmt.Sprintf("Decode = %+v, reference = %+v", got, want)
+	}
+	if v, perr := want.Payload(); perr != nil || kept == nil || !reflect.DeepEqual(kept, v) {
+		return fmt.Sprintf("Decode kept data %+v, Payload of the reference gives %+v (%v)", kept, v, perr)
 	}
 	return ""
 }

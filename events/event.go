@@ -19,6 +19,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"hash/crc32"
 	"reflect"
 	"strings"
 	"time"
@@ -52,6 +53,37 @@ type Event struct {
 	// CloudEvent: New sets it, stores set it on every event they read, and
 	// Decode leaves it empty.
 	StreamSubject string `json:"-"`
+
+	// decoded is the data as New or Decode decoded it strictly while
+	// validating the event, so that Payload need not decode it again.
+	decoded *decodedData
+}
+
+// decodedData is an event's data decoded into its type's struct, with
+// what it was decoded from: the type, and the length and CRC-32C of the
+// data. Payload uses it only while the event still has that type and data
+// (an event changed after New or Decode is decoded afresh).
+type decodedData struct {
+	v   any
+	typ string
+	n   int
+	sum uint32
+}
+
+// castagnoli is the CRC-32C table (hardware-accelerated on most CPUs); it
+// never changes.
+var castagnoli = crc32.MakeTable(crc32.Castagnoli)
+
+func newDecoded(e Event, v any) *decodedData {
+	return &decodedData{v: v, typ: e.Type, n: len(e.Data), sum: crc32.Checksum(e.Data, castagnoli)}
+}
+
+// of returns the decoded data if it is the event's, or nil.
+func (d *decodedData) of(e Event) any {
+	if d == nil || d.typ != e.Type || d.n != len(e.Data) || crc32.Checksum(e.Data, castagnoli) != d.sum {
+		return nil
+	}
+	return d.v
 }
 
 // Spec describes an event for New.
@@ -102,9 +134,11 @@ func New(s Spec, ids IDs, at time.Time) (Event, error) {
 		Data:            data,
 		StreamSubject:   subject,
 	}
-	if err := e.Validate(); err != nil {
+	v, err := e.validated()
+	if err != nil {
 		return Event{}, err
 	}
+	e.decoded = newDecoded(e, v)
 	return e, nil
 }
 
@@ -142,9 +176,15 @@ func (e Event) DecodeData(v any) error {
 	return nil
 }
 
-// Payload returns the event's data decoded into a fresh value of the struct
-// registered for its type: a pointer such as *CampaignCreated.
+// Payload returns the event's data decoded into a value of the struct
+// registered for its type: a pointer such as *CampaignCreated. For an
+// event made by New or Decode, and not changed since, it is the value they
+// decoded while validating the event, the same on every call: callers
+// read it and must not modify it.
 func (e Event) Payload() (any, error) {
+	if v := e.decoded.of(e); v != nil {
+		return v, nil
+	}
 	v, ok := dataFor(e.Type)
 	if !ok {
 		return nil, fmt.Errorf("%w: %w %q", ErrInvalidEvent, ErrUnknownType, e.Type)
