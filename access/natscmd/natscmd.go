@@ -25,7 +25,6 @@
 package natscmd
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -42,6 +41,7 @@ import (
 
 	"github.com/campaign-journal/journal/access"
 	"github.com/campaign-journal/journal/command"
+	"github.com/campaign-journal/journal/command/catalog"
 	"github.com/campaign-journal/journal/events"
 )
 
@@ -90,8 +90,8 @@ type Service struct {
 	wg   sync.WaitGroup
 	stop context.CancelFunc
 
-	mu       sync.Mutex
-	journals map[string]*command.Journal // by actor
+	// commands is the journal every user's requests share (through As).
+	commands *command.Journal
 }
 
 // Reply is the JSON reply to a request.
@@ -146,7 +146,8 @@ func Start(ctx context.Context, nc *nats.Conn, opts Options) (*Service, error) {
 		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	s := &Service{opts: opts, sem: make(chan struct{}, opts.Concurrency), stop: cancel, journals: map[string]*command.Journal{}}
+	s := &Service{opts: opts, sem: make(chan struct{}, opts.Concurrency), stop: cancel,
+		commands: command.New(opts.Store, command.Options{Clock: opts.Clock, Rand: opts.Rand, IDs: opts.IDs})}
 	svc, err := micro.AddService(nc, micro.Config{
 		Name:        "journal",
 		Version:     "1.0.0",
@@ -268,17 +269,10 @@ func (s *Service) serve(ctx context.Context, parts []string, body []byte, reply 
 	return nil
 }
 
-// journal returns the command handlers recording actor, one per actor so
-// that each keeps its folded campaigns between requests.
+// journal returns the command handlers recording actor; every actor shares
+// one cache of folded campaigns.
 func (s *Service) journal(actor string) *command.Journal {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	j := s.journals[actor]
-	if j == nil {
-		j = command.New(s.opts.Store, command.Options{Clock: s.opts.Clock, Rand: s.opts.Rand, IDs: s.opts.IDs, Actor: actor})
-		s.journals[actor] = j
-	}
-	return j
+	return s.commands.As(actor)
 }
 
 // errPageFull ends a read whose page is full.
@@ -286,7 +280,7 @@ var errPageFull = errors.New("page full")
 
 func (s *Service) read(ctx context.Context, campaign string, body []byte, reply *Reply) error {
 	var req ReadRequest
-	if err := decodeStrict(body, &req); err != nil {
+	if err := catalog.DecodeStrict(body, &req); err != nil {
 		return err
 	}
 	if req.Limit < 0 || req.Limit > MaxReadEvents {
@@ -330,23 +324,6 @@ func classify(err error) (string, int) {
 		return "conflict", 409
 	}
 	return "internal", 500
-}
-
-// decodeStrict decodes one JSON object into v: unknown fields and anything
-// after the object are refused; an empty body is an empty object.
-func decodeStrict(body []byte, v any) error {
-	if len(bytes.TrimSpace(body)) == 0 {
-		body = []byte("{}")
-	}
-	d := json.NewDecoder(bytes.NewReader(body))
-	d.DisallowUnknownFields()
-	if err := d.Decode(v); err != nil {
-		return fmt.Errorf("%w: request body: %w", command.ErrInvalid, err)
-	}
-	if _, err := d.Token(); !errors.Is(err, io.EOF) {
-		return fmt.Errorf("%w: request body: data after the JSON object", command.ErrInvalid)
-	}
-	return nil
 }
 
 // Request sends one request as user (whose connection nc must use the
