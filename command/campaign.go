@@ -57,7 +57,7 @@ func (j *Journal) CreateCampaign(ctx context.Context, req CreateCampaign) (Resul
 		if d.campaign.Events > 0 {
 			return invalid("campaign %s already exists", req.ID)
 		}
-		d.add(events.KindCampaign, req.ID, "created", events.TypeCampaignCreated, events.CampaignCreated{
+		d.add(events.KindCampaign, req.ID, events.TypeCampaignCreated, events.CampaignCreated{
 			Name: req.Name, System: req.System, Carisma: req.Carisma, HardDefense: req.HardDefense, AttrBudget: req.AttrBudget,
 		})
 		return nil
@@ -119,7 +119,7 @@ func (j *Journal) DefineWeapon(ctx context.Context, campaign string, w events.We
 		}
 		w.Damage = rw.Damage.String()
 		w.Ranged = rw.Ranged()
-		d.add(events.KindCampaign, campaign, "weapon", events.TypeWeaponDefined, w)
+		d.add(events.KindCampaign, campaign, events.TypeWeaponDefined, w)
 		return nil
 	})
 }
@@ -140,7 +140,7 @@ func (j *Journal) DefineSkill(ctx context.Context, campaign, name, attr string) 
 		if _, err := ryf.New(opts); err != nil {
 			return invalid("%v", err)
 		}
-		d.add(events.KindCampaign, campaign, "skill", events.TypeSkillDefined, events.SkillDefined{Name: name, Attribute: string(a)})
+		d.add(events.KindCampaign, campaign, events.TypeSkillDefined, events.SkillDefined{Name: name, Attribute: string(a)})
 		return nil
 	})
 }

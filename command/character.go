@@ -88,7 +88,7 @@ func (j *Journal) CreateCharacter(ctx context.Context, campaign string, req Crea
 		for a, v := range attrs {
 			data.Attributes[string(a)] = v
 		}
-		d.add(events.KindCharacter, req.ID, "created", events.TypeCharacterCreated, data)
+		d.add(events.KindCharacter, req.ID, events.TypeCharacterCreated, data)
 		return nil
 	})
 }

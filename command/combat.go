@@ -59,7 +59,7 @@ func (j *Journal) StartCombat(ctx context.Context, campaign string, participants
 			order = append(order, in.ID)
 			totals[in.ID] = in.Total
 		}
-		d.add(events.KindCampaign, campaign, "combat", events.TypeCombatStarted,
+		d.add(events.KindCampaign, campaign, events.TypeCombatStarted,
 			events.CombatStarted{Order: order, Initiative: ids, Totals: totals})
 		return nil
 	})
@@ -75,7 +75,7 @@ func (j *Journal) NextRound(ctx context.Context, campaign string) (Result, error
 		if cb == nil {
 			return invalid("no combat in progress")
 		}
-		d.add(events.KindCampaign, campaign, "combat", events.TypeCombatRound, events.CombatRound{Round: cb.Round + 1})
+		d.add(events.KindCampaign, campaign, events.TypeCombatRound, events.CombatRound{Round: cb.Round + 1})
 		return nil
 	})
 }
@@ -89,7 +89,7 @@ func (j *Journal) EndCombat(ctx context.Context, campaign string) (Result, error
 		if d.campaign.Combat == nil {
 			return invalid("no combat in progress")
 		}
-		d.add(events.KindCampaign, campaign, "combat", events.TypeCombatEnded, events.CombatEnded{})
+		d.add(events.KindCampaign, campaign, events.TypeCombatEnded, events.CombatEnded{})
 		return nil
 	})
 }
@@ -211,14 +211,14 @@ func (j *Journal) Attack(ctx context.Context, campaign string, req AttackRequest
 			}
 			e := rolls.FromDamage(d.campaign.System, dmg)
 			e.Character, e.Nonce, e.Entropy, e.Weapon, e.Target = attacker.ID, nonce, req.Entropy, weapon.Name, target.ID
-			out.DamageRoll = d.add(events.KindCharacter, attacker.ID, "roll", events.TypeRollMade, e)
+			out.DamageRoll = d.add(events.KindCharacter, attacker.ID, events.TypeRollMade, e)
 			out.Damage = dmg.Total
 			if dmg.Total > 0 {
-				d.add(events.KindCharacter, target.ID, "damage", events.TypeDamageTaken,
+				d.add(events.KindCharacter, target.ID, events.TypeDamageTaken,
 					events.DamageTaken{Character: target.ID, Amount: dmg.Total, Source: attacker.ID})
 			}
 		}
-		d.add(events.KindCharacter, attacker.ID, "attack", events.TypeAttackResolved, out)
+		d.add(events.KindCharacter, attacker.ID, events.TypeAttackResolved, out)
 		return nil
 	})
 }

@@ -31,7 +31,7 @@ func (j *Journal) Damage(ctx context.Context, campaign, char string, amount int,
 				return err
 			}
 		}
-		d.add(events.KindCharacter, ch.ID, "damage", events.TypeDamageTaken, events.DamageTaken{Character: ch.ID, Amount: amount, Source: source})
+		d.add(events.KindCharacter, ch.ID, events.TypeDamageTaken, events.DamageTaken{Character: ch.ID, Amount: amount, Source: source})
 		return nil
 	})
 }
@@ -56,7 +56,7 @@ func (j *Journal) Heal(ctx context.Context, campaign, char string, amount int) (
 		if n == 0 {
 			return invalid("%s is already at full health (%d HP)", ch.Name, ch.MaxHP)
 		}
-		d.add(events.KindCharacter, ch.ID, "healed", events.TypeHealed, events.Healed{Character: ch.ID, Amount: n, Reason: "gm"})
+		d.add(events.KindCharacter, ch.ID, events.TypeHealed, events.Healed{Character: ch.ID, Amount: n, Reason: "gm"})
 		return nil
 	})
 }
@@ -77,10 +77,10 @@ func (j *Journal) Rest(ctx context.Context, campaign string, comfort bool) (Resu
 		for _, id := range d.campaign.Roster {
 			ch := d.campaign.Characters[id]
 			if n := ryf.RestHealing(ch.HP, ch.MaxHP, comfort); n > 0 {
-				d.add(events.KindCharacter, id, "healed", events.TypeHealed, events.Healed{Character: id, Amount: n, Reason: reason})
+				d.add(events.KindCharacter, id, events.TypeHealed, events.Healed{Character: id, Amount: n, Reason: reason})
 			}
 		}
-		d.add(events.KindCampaign, campaign, "day", events.TypeDayStarted, events.DayStarted{Reason: reason})
+		d.add(events.KindCampaign, campaign, events.TypeDayStarted, events.DayStarted{Reason: reason})
 		return nil
 	})
 }
@@ -119,8 +119,8 @@ func (j *Journal) HealAfterCombat(ctx context.Context, campaign, char, entropy s
 		}
 		e := rolls.FromHeal(d.campaign.System, h)
 		e.Character, e.Nonce, e.Entropy = ch.ID, nonce, entropy
-		d.add(events.KindCharacter, ch.ID, "roll", events.TypeRollMade, e)
-		d.add(events.KindCharacter, ch.ID, "healed", events.TypeHealed,
+		d.add(events.KindCharacter, ch.ID, events.TypeRollMade, e)
+		d.add(events.KindCharacter, ch.ID, events.TypeHealed,
 			events.Healed{Character: ch.ID, Amount: h.Healed, Reason: projections.HealAfterCombat})
 		return nil
 	})

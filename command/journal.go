@@ -218,7 +218,7 @@ func (j *Journal) Load(ctx context.Context, id string, upTo uint64) (*projection
 // voids reads the campaign's voids up to sequence upTo (0: all), so that a
 // fold can leave the voided events out from the start.
 func (j *Journal) voids(ctx context.Context, campaign string, upTo uint64) (map[string]string, error) {
-	subject, err := events.Subject(campaign, events.KindCampaign, campaign, voidName)
+	subject, err := events.Subject(campaign, events.KindCampaign, campaign, events.Name(events.TypeEventVoided))
 	if err != nil {
 		return nil, err
 	}
@@ -250,7 +250,7 @@ type draft struct {
 }
 
 // add appends one event to the draft and returns its id.
-func (d *draft) add(kind events.Kind, aggID, name, typ string, data any) string {
+func (d *draft) add(kind events.Kind, aggID, typ string, data any) string {
 	if d.err != nil {
 		return ""
 	}
@@ -259,7 +259,7 @@ func (d *draft) add(kind events.Kind, aggID, name, typ string, data any) string 
 		session = s.ID
 	}
 	ev, err := events.New(events.Spec{
-		Campaign: d.campaign.ID, Kind: kind, AggregateID: aggID, Name: name, Type: typ,
+		Campaign: d.campaign.ID, Kind: kind, AggregateID: aggID, Name: events.Name(typ), Type: typ,
 		Session: session, Actor: d.j.actor, Data: data,
 	}, d.j.ids, d.now)
 	if err != nil {

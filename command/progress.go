@@ -29,7 +29,7 @@ func (j *Journal) GrantXP(ctx context.Context, campaign, char string, amount int
 		if n, done := s.XPGranted[ch.ID]; done {
 			return invalid("%s was already granted %d XP in session %s (one grant per session)", ch.Name, n, s.ID)
 		}
-		d.add(events.KindCharacter, ch.ID, "xp", events.TypeXPGranted, events.XPGranted{Character: ch.ID, Amount: amount})
+		d.add(events.KindCharacter, ch.ID, events.TypeXPGranted, events.XPGranted{Character: ch.ID, Amount: amount})
 		return nil
 	})
 }
@@ -54,7 +54,7 @@ func (j *Journal) RaiseSkill(ctx context.Context, campaign, char, skill string) 
 		if err != nil {
 			return invalid("%s cannot raise %s from %d: %v", ch.Name, sk.Name, from, err)
 		}
-		d.add(events.KindCharacter, ch.ID, "raise", events.TypeSkillRaised,
+		d.add(events.KindCharacter, ch.ID, events.TypeSkillRaised,
 			events.SkillRaised{Character: ch.ID, Skill: sk.Name, From: from, To: to, Cost: ch.XP - left})
 		return nil
 	})
@@ -74,7 +74,7 @@ func (j *Journal) ReturnToken(ctx context.Context, campaign, char string) (Resul
 		if ch.Token != projections.TokenWithGM {
 			return invalid("the GM does not hold %s's token", ch.Name)
 		}
-		d.add(events.KindCharacter, ch.ID, "token", events.TypeTokenReturned, events.TokenReturned{Character: ch.ID})
+		d.add(events.KindCharacter, ch.ID, events.TypeTokenReturned, events.TokenReturned{Character: ch.ID})
 		return nil
 	})
 }
@@ -85,7 +85,7 @@ func (j *Journal) NewDay(ctx context.Context, campaign string) (Result, error) {
 		if err := requireCampaign(d.campaign); err != nil {
 			return err
 		}
-		d.add(events.KindCampaign, campaign, "day", events.TypeDayStarted, events.DayStarted{Reason: "gm"})
+		d.add(events.KindCampaign, campaign, events.TypeDayStarted, events.DayStarted{Reason: "gm"})
 		return nil
 	})
 }
@@ -111,7 +111,7 @@ func (j *Journal) Reload(ctx context.Context, campaign, char, weapon string) (Re
 		if ch.ShotsFired[w.Name] == 0 {
 			return invalid("%s's %s is already loaded (%d shots)", ch.Name, w.Name, w.Magazine)
 		}
-		d.add(events.KindCharacter, ch.ID, "reload", events.TypeWeaponReloaded, events.WeaponReloaded{Character: ch.ID, Weapon: w.Name})
+		d.add(events.KindCharacter, ch.ID, events.TypeWeaponReloaded, events.WeaponReloaded{Character: ch.ID, Weapon: w.Name})
 		return nil
 	})
 }

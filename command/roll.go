@@ -158,7 +158,7 @@ func (d *draft) roll1o3d10(char string, check ryf.Check, entropy string, decorat
 	if decorate != nil {
 		decorate(&e)
 	}
-	d.add(events.KindCharacter, char, "roll", events.TypeRollMade, e)
+	d.add(events.KindCharacter, char, events.TypeRollMade, e)
 	return res, nil
 }
 
@@ -204,7 +204,7 @@ func (j *Journal) Contest(ctx context.Context, campaign string, req ContestReque
 		default:
 			out.Tie = true
 		}
-		d.add(events.KindCharacter, req.A, "contest", events.TypeContestResolved, out)
+		d.add(events.KindCharacter, req.A, events.TypeContestResolved, out)
 		return nil
 	})
 }

@@ -121,7 +121,7 @@ func (j *Journal) StartSession(ctx context.Context, campaign, id, title string) 
 			return invalid("session %s already exists", id)
 		}
 		ev, err := events.New(events.Spec{
-			Campaign: campaign, Kind: events.KindSession, AggregateID: id, Name: "started",
+			Campaign: campaign, Kind: events.KindSession, AggregateID: id, Name: events.Name(events.TypeSessionStarted),
 			Type: events.TypeSessionStarted, Session: id, Actor: j.actor,
 			Data: events.SessionStarted{Title: title, Algorithm: dice.Algorithm, Commitment: seed.Commitment()},
 		}, j.ids, d.now)
@@ -150,7 +150,7 @@ func (j *Journal) EndSession(ctx context.Context, campaign string) (Result, erro
 		if !seed.Matches(s.Commitment) {
 			return fmt.Errorf("seed of session %s does not match its commitment: the secret store was altered", s.ID)
 		}
-		d.add(events.KindSession, s.ID, "ended", events.TypeSessionEnded,
+		d.add(events.KindSession, s.ID, events.TypeSessionEnded,
 			events.SessionEnded{Seed: seed.String(), Rolls: int(s.NextNonce)})
 		return nil
 	})

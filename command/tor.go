@@ -67,8 +67,8 @@ func torInvalid(who string, err error) error {
 }
 
 // addCaused drafts an event caused by another (its id in causationid).
-func (d *draft) addCaused(kind events.Kind, aggID, name, typ, cause string, data any) string {
-	id := d.add(kind, aggID, name, typ, data)
+func (d *draft) addCaused(kind events.Kind, aggID, typ, cause string, data any) string {
+	id := d.add(kind, aggID, typ, data)
 	if id != "" && cause != "" {
 		d.evs[len(d.evs)-1].CausationID = cause
 	}
@@ -129,9 +129,9 @@ func (d *draft) rollTOR(req RollRequest) error {
 	e := rolls.FromTOR(res)
 	e.Character, e.Skill, e.Attribute = ch.ID, sk.Name, string(sk.Attribute)
 	e.Favoured, e.Trait, e.Nonce, e.Entropy = rating.Favoured, trait, nonce, req.Entropy
-	id := d.add(events.KindCharacter, ch.ID, "roll", events.TypeRollMade, e)
+	id := d.add(events.KindCharacter, ch.ID, events.TypeRollMade, e)
 	if !ch.Mad && tor.MadnessTriggered(ch.Character, res) {
-		d.addCaused(events.KindCharacter, ch.ID, "madness", events.TypeTORMadnessBegun, id, events.TORMadnessBegun{
+		d.addCaused(events.KindCharacter, ch.ID, events.TypeTORMadnessBegun, id, events.TORMadnessBegun{
 			Character: ch.ID, Roll: id, Hope: ch.Hope, Shadow: ch.Shadow, PermanentShadow: ch.PermanentShadow,
 		})
 	}
@@ -198,7 +198,7 @@ func (d *draft) createTORCharacter(req CreateCharacter) error {
 	for name, r := range skills {
 		data.Skills[name] = events.TORSkill{Rank: r.Rank, Favoured: r.Favoured}
 	}
-	d.add(events.KindCharacter, req.ID, "created", events.TypeTORCharacterCreated, data)
+	d.add(events.KindCharacter, req.ID, events.TypeTORCharacterCreated, data)
 	return nil
 }
 
@@ -235,7 +235,7 @@ func (j *Journal) SpendHope(ctx context.Context, campaign, char, roll string) (R
 		if err != nil {
 			return torInvalid(ch.Name, err)
 		}
-		d.addCaused(events.KindCharacter, ch.ID, "hope", events.TypeTORHopeSpent, r.EventID, events.TORHopeSpent{
+		d.addCaused(events.KindCharacter, ch.ID, events.TypeTORHopeSpent, r.EventID, events.TORHopeSpent{
 			Character: ch.ID, Roll: r.EventID, Skill: sk.Name, Attribute: string(sp.Attribute), Favoured: sp.Favoured,
 			Bonus: sp.Bonus, Hope: sp.Hope, LastHope: sp.LastHope, TN: sp.Result.TN, Total: sp.Result.Total,
 			Outcome: string(sp.Result.Outcome), Quality: string(sp.Result.Quality),
@@ -275,7 +275,7 @@ func (j *Journal) GainShadow(ctx context.Context, campaign, char string, n int, 
 		if err != nil {
 			return torInvalid(ch.Name, err)
 		}
-		d.add(events.KindCharacter, ch.ID, "shadow", events.TypeTORShadowGained, events.TORShadowGained{
+		d.add(events.KindCharacter, ch.ID, events.TypeTORShadowGained, events.TORShadowGained{
 			Character: ch.ID, Amount: n, Shadow: after.Shadow, Reason: strings.TrimSpace(reason),
 		})
 		return nil
@@ -299,7 +299,7 @@ func (j *Journal) EndMadness(ctx context.Context, campaign, char, flaw string) (
 		case err != nil:
 			return torInvalid(ch.Name, err)
 		}
-		d.add(events.KindCharacter, ch.ID, "madness", events.TypeTORMadnessEnded, events.TORMadnessEnded{
+		d.add(events.KindCharacter, ch.ID, events.TypeTORMadnessEnded, events.TORMadnessEnded{
 			Character: ch.ID, Flaw: after.Flaws[len(after.Flaws)-1], PermanentShadow: after.PermanentShadow,
 		})
 		return nil
@@ -348,7 +348,7 @@ func (j *Journal) InvokeTrait(ctx context.Context, campaign string, req TraitReq
 		if !req.Automatic && ch.PendingTrait != "" {
 			return invalid("%s has already invoked «%s» for the next roll", ch.Name, ch.PendingTrait)
 		}
-		d.add(events.KindCharacter, ch.ID, "trait", events.TypeTORTraitInvoked, events.TORTraitInvoked{
+		d.add(events.KindCharacter, ch.ID, events.TypeTORTraitInvoked, events.TORTraitInvoked{
 			Character: ch.ID, Trait: inv.Trait, Automatic: inv.Automatic, Skill: skill,
 		})
 		return nil

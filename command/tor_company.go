@@ -45,7 +45,7 @@ func (j *Journal) StartAdventure(ctx context.Context, campaign, title string) (R
 		if a := s.Adventure; a != nil {
 			return invalid("adventure %d is in progress: the fellowship phase ends it first ('journal fellowship phase')", a.Number)
 		}
-		d.add(events.KindCampaign, d.campaign.ID, "adventure", events.TypeTORAdventureStarted, events.TORAdventureStarted{
+		d.add(events.KindCampaign, d.campaign.ID, events.TypeTORAdventureStarted, events.TORAdventureStarted{
 			Number: s.Adventures + 1, Title: strings.TrimSpace(title), Pool: tor.StartingPool(s.Company()),
 		})
 		return nil
@@ -80,7 +80,7 @@ func (j *Journal) FellowshipPhase(ctx context.Context, campaign string) (Result,
 			}
 		}
 		_, data.Pool = tor.FellowshipPhase(company)
-		d.add(events.KindCampaign, d.campaign.ID, "fellowship-phase", events.TypeTORFellowshipPhase, data)
+		d.add(events.KindCampaign, d.campaign.ID, events.TypeTORFellowshipPhase, data)
 		return nil
 	})
 }
@@ -116,7 +116,7 @@ func (j *Journal) RequestFellowship(ctx context.Context, campaign, char string) 
 			return torInvalid(ch.Name, fmt.Errorf("%w: hope %d of %d", tor.ErrHopeFull, ch.Hope, ch.MaxHope))
 		}
 		fellowship := s.Fellowship()
-		id := d.add(events.KindCharacter, ch.ID, "fellowship", events.TypeTORFellowshipRequested, events.TORFellowshipRequested{
+		id := d.add(events.KindCharacter, ch.ID, events.TypeTORFellowshipRequested, events.TORFellowshipRequested{
 			Character: ch.ID, Fellowship: fellowship, Pool: s.Pool,
 		})
 		if len(fellowship) == 1 {
@@ -171,7 +171,7 @@ func (j *Journal) Vote(ctx context.Context, campaign, char, voter string, agree 
 		if err != nil && !errors.Is(err, tor.ErrVoteIncomplete) {
 			return torInvalid(v.Name, err)
 		}
-		d.addCaused(events.KindCharacter, v.ID, "vote", events.TypeTORFellowshipVoted, r.EventID, events.TORFellowshipVoted{
+		d.addCaused(events.KindCharacter, v.ID, events.TypeTORFellowshipVoted, r.EventID, events.TORFellowshipVoted{
 			Request: r.EventID, Character: ch.ID, Voter: v.ID, Agree: agree,
 		})
 		if err == nil && t.Granted {
@@ -207,7 +207,7 @@ func (j *Journal) ResolveFellowship(ctx context.Context, campaign, char string, 
 					w.Refuse++
 				}
 			}
-			d.addCaused(events.KindCharacter, ch.ID, "fellowship", events.TypeTORFellowshipWithdrawn, r.EventID, w)
+			d.addCaused(events.KindCharacter, ch.ID, events.TypeTORFellowshipWithdrawn, r.EventID, w)
 			return nil
 		}
 		if !r.Refused() {
@@ -233,7 +233,7 @@ func (d *draft) spendFellowship(s *projections.TORState, ch *projections.TORShee
 	if sp.Outcome == tor.FellowshipForced {
 		outcome = events.TORFellowshipForced
 	}
-	d.addCaused(events.KindCharacter, ch.ID, "fellowship", events.TypeTORFellowshipSpent, request, events.TORFellowshipSpent{
+	d.addCaused(events.KindCharacter, ch.ID, events.TypeTORFellowshipSpent, request, events.TORFellowshipSpent{
 		Request: request, Character: ch.ID, Outcome: outcome, Voters: sp.Tally.Voters, Agree: sp.Tally.Agree,
 		Refuse: sp.Tally.Refuse, Hope: sp.Hope, Shadow: sp.Shadow, Pool: sp.Pool,
 	})
@@ -328,7 +328,7 @@ func (j *Journal) GrantAdvancement(ctx context.Context, campaign, char, group, r
 			}
 			data.Roll, data.Skill, data.Reason = r.EventID, r.Skill, e.Reason
 		}
-		d.addCaused(events.KindCharacter, ch.ID, "advancement", events.TypeTORAdvancementGranted, roll, data)
+		d.addCaused(events.KindCharacter, ch.ID, events.TypeTORAdvancementGranted, roll, data)
 		return nil
 	})
 }

@@ -8,15 +8,12 @@ import (
 	"github.com/campaign-journal/journal/events"
 )
 
-// voidName is the subject token of void events: every void of a campaign
-// is on journal.<campaign>.campaign.<campaign>.voided, so a fold can read
-// them first.
-const voidName = "voided"
-
 // errFound stops a scan once the event sought is found.
 var errFound = errors.New("found")
 
-// Void records that an event of the campaign was a mistake. The event stays
+// Void records that an event of the campaign was a mistake. Every void of a
+// campaign is on journal.<campaign>.campaign.<campaign>.voided, so that a
+// fold can read them first. The event stays
 // in the stream; projections leave it out. A voided roll keeps its nonce.
 // The campaign's creation, sessions and voids themselves cannot be voided.
 func (j *Journal) Void(ctx context.Context, campaign, eventID, reason string) (Result, error) {
@@ -56,7 +53,7 @@ func (j *Journal) Void(ctx context.Context, campaign, eventID, reason string) (R
 		if why, done := d.campaign.Voided[eventID]; done {
 			return invalid("event %s is already voided (%s)", eventID, why)
 		}
-		d.add(events.KindCampaign, campaign, voidName, events.TypeEventVoided, events.EventVoided{EventID: eventID, Reason: reason})
+		d.add(events.KindCampaign, campaign, events.TypeEventVoided, events.EventVoided{EventID: eventID, Reason: reason})
 		return nil
 	})
 }

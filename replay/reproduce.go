@@ -509,7 +509,7 @@ func (r *reproducer) copyRecorded(ctx context.Context, sess *ReproducedSession, 
 		if e.StreamSubject == "" {
 			kind, id, err := e.Aggregate()
 			if err == nil {
-				e.StreamSubject, err = events.Subject(e.Campaign, kind, id, subjectName(e.Type))
+				e.StreamSubject, err = events.Subject(e.Campaign, kind, id, events.Name(e.Type))
 			}
 			if err != nil {
 				r.mismatch(sess, r.locate(MismatchUnmapped, x, fmt.Sprintf("cannot be copied: %v", err)))
@@ -536,65 +536,6 @@ func (r *reproducer) copyRecorded(ctx context.Context, sess *ReproducedSession, 
 		r.store.stored[e.ID] = true
 	}
 	return nil
-}
-
-// subjectName is the subject token the command layer stores an event type
-// under (journal.<campaign>.<kind>.<id>.<name>), for copying events read
-// from an export, which carries no subjects.
-func subjectName(typ string) string {
-	switch typ {
-	case events.TypeCampaignCreated, events.TypeCharacterCreated, events.TypeTORCharacterCreated, events.TypeSessionStarted:
-		return "created"
-	case events.TypeSessionEnded:
-		return "ended"
-	case events.TypeWeaponDefined:
-		return "weapon"
-	case events.TypeSkillDefined:
-		return "skill"
-	case events.TypeRollMade:
-		return "roll"
-	case events.TypeContestResolved:
-		return "contest"
-	case events.TypeCombatStarted, events.TypeCombatRound, events.TypeCombatEnded:
-		return "combat"
-	case events.TypeAttackResolved:
-		return "attack"
-	case events.TypeDamageTaken:
-		return "damage"
-	case events.TypeHealed:
-		return "healed"
-	case events.TypeXPGranted:
-		return "xp"
-	case events.TypeSkillRaised:
-		return "raise"
-	case events.TypeTokenReturned:
-		return "token"
-	case events.TypeWeaponReloaded:
-		return "reload"
-	case events.TypeDayStarted:
-		return "day"
-	case events.TypeEventVoided:
-		return "voided"
-	case events.TypeTORHopeSpent:
-		return "hope"
-	case events.TypeTORFellowshipRequested, events.TypeTORFellowshipSpent, events.TypeTORFellowshipWithdrawn:
-		return "fellowship"
-	case events.TypeTORFellowshipVoted:
-		return "vote"
-	case events.TypeTORShadowGained:
-		return "shadow"
-	case events.TypeTORMadnessBegun, events.TypeTORMadnessEnded:
-		return "madness"
-	case events.TypeTORTraitInvoked:
-		return "trait"
-	case events.TypeTORAdvancementGranted:
-		return "advancement"
-	case events.TypeTORAdventureStarted:
-		return "adventure"
-	case events.TypeTORFellowshipPhase:
-		return "fellowship-phase"
-	}
-	return "event"
 }
 
 // roll decodes a roll event, or returns nil.

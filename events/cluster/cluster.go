@@ -71,6 +71,34 @@ func Start(ctx context.Context, opts Options) (*Cluster, error) {
 	if opts.Ready <= 0 {
 		opts.Ready = 30 * time.Second
 	}
+	// Ports are free when asked for, but another process may take one
+	// before the server listens on it: start again on fresh ports, waiting
+	// less for each try than for a restart.
+	var lastErr error
+	for attempt := range startAttempts {
+		try := opts
+		try.Ready = min(opts.Ready, 10*time.Second)
+		if attempt > 0 { // a clean folder: no state of the failed try
+			try.Dir = filepath.Join(opts.Dir, "try"+strconv.Itoa(attempt))
+		}
+		c, err := startOnce(ctx, try)
+		if err == nil {
+			c.opts.Ready = opts.Ready
+			return c, nil
+		}
+		if ctx.Err() != nil {
+			return nil, err
+		}
+		lastErr = err
+	}
+	return nil, lastErr
+}
+
+// startAttempts bounds the tries of Start on fresh ports.
+const startAttempts = 3
+
+// startOnce starts every server on freshly chosen ports.
+func startOnce(ctx context.Context, opts Options) (*Cluster, error) {
 	ports, err := freePorts(2 * opts.Size)
 	if err != nil {
 		return nil, err
