@@ -1059,17 +1059,7 @@ func diffJSON(want, got json.RawMessage) []string {
 		}
 		return nil
 	}
-	keys := map[string]bool{}
-	for k := range w {
-		keys[k] = true
-	}
-	for k := range g {
-		keys[k] = true
-	}
-	order := make([]string, 0, len(keys))
-	for k := range keys {
-		order = append(order, k)
-	}
+	order := keysOfBoth(w, g)
 	rank := map[string]int{"nonce": 1, "faces": 2, "total": 3, "outcome": 4}
 	sort.Slice(order, func(a, b int) bool {
 		ra, rb := rank[order[a]], rank[order[b]]
@@ -1129,18 +1119,7 @@ func (r *reproducer) compareSheets(ctx context.Context, rc *ReproducedCampaign, 
 		got = projections.NewCampaign(rc.Campaign)
 	}
 	ws, gs := sheetsOf(want), sheetsOf(got)
-	ids := map[string]bool{}
-	for id := range ws {
-		ids[id] = true
-	}
-	for id := range gs {
-		ids[id] = true
-	}
-	sorted := make([]string, 0, len(ids))
-	for id := range ids {
-		sorted = append(sorted, id)
-	}
-	sort.Strings(sorted)
+	sorted := keysOfBoth(ws, gs)
 	rc.Characters = len(sorted)
 	rc.SheetsIdentical = true
 	for _, id := range sorted {
@@ -1249,4 +1228,19 @@ func (r *reproducer) report() Reproduction {
 	}
 	t.Mismatches = r.total
 	return out
+}
+
+// keysOfBoth returns the keys of a and b, each once, in lexical order.
+func keysOfBoth[V any](a, b map[string]V) []string {
+	keys := make([]string, 0, len(a)+len(b))
+	for k := range a {
+		keys = append(keys, k)
+	}
+	for k := range b {
+		if _, dup := a[k]; !dup {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	return keys
 }

@@ -83,12 +83,9 @@ func (s *Server) withCampaign(r *http.Request, fn func(c *projections.Campaign) 
 	if err != nil {
 		return err
 	}
-	last, err := s.opts.Store.Last(ctx, filter)
+	last, err := s.campaignLast(ctx, id, filter)
 	if err != nil {
 		return err
-	}
-	if last == 0 {
-		return notFound("campaign %s does not exist", id)
 	}
 	if upTo == 0 {
 		wctx, cancel := context.WithTimeout(ctx, s.opts.FreshWait)
@@ -276,12 +273,8 @@ func (s *Server) getEvents(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	last, err := s.opts.Store.Last(ctx, filter)
-	if err != nil {
+	if _, err := s.campaignLast(ctx, id, filter); err != nil {
 		return err
-	}
-	if last == 0 {
-		return notFound("campaign %s does not exist", id)
 	}
 	out := []recordJSON{}
 	err = s.opts.Store.Read(ctx, q, func(rec events.Recorded) error {
@@ -317,12 +310,9 @@ func (s *Server) getStats(w http.ResponseWriter, r *http.Request) error {
 			}
 		}
 	}
-	last, err := s.opts.Store.Last(ctx, filter)
+	last, err := s.campaignLast(ctx, id, filter)
 	if err != nil {
 		return err
-	}
-	if last == 0 {
-		return notFound("campaign %s does not exist", id)
 	}
 	key := id + "|" + f.Session + "|" + f.Character
 	s.statsMu.Lock()
@@ -367,4 +357,17 @@ func (s *Server) explainRoll(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	return writeJSON(w, http.StatusOK, x)
+}
+
+// campaignLast is the last stream sequence of campaign id (events on
+// filter), or a 404 when the campaign has no event.
+func (s *Server) campaignLast(ctx context.Context, id, filter string) (uint64, error) {
+	last, err := s.opts.Store.Last(ctx, filter)
+	if err != nil {
+		return 0, err
+	}
+	if last == 0 {
+		return 0, notFound("campaign %s does not exist", id)
+	}
+	return last, nil
 }

@@ -55,12 +55,8 @@ func (s *Server) streamEvents(w http.ResponseWriter, r *http.Request) error {
 	stop := context.AfterFunc(s.streamsCtx, cancel)
 	defer stop()
 
-	last, err := s.opts.Store.Last(ctx, filter)
-	if err != nil {
+	if _, err := s.campaignLast(ctx, id, filter); err != nil {
 		return err
-	}
-	if last == 0 {
-		return notFound("campaign %s does not exist", id)
 	}
 
 	rc := http.NewResponseController(w)
