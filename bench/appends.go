@@ -14,6 +14,7 @@ import (
 
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/events/jetstore"
 )
 
 // rawStream is the plain stream the raw side publishes to, on the same
@@ -118,6 +119,72 @@ func (e *env) rawJS(ctx context.Context, opts ...jetstream.JetStreamOpt) (jetstr
 	return js, nil
 }
 
+// guardedStream is the stream of the guarded raw side: configured as the
+// journal's (jetstore.StreamConfig: deduplication window, republish on a
+// feed, deny delete and purge), on the same server.
+const (
+	guardedStream  = "BENCHGUARDED"
+	guardedSubject = "benchguarded"
+)
+
+// guardedJS returns a JetStream context on the server with the guarded
+// stream.
+func (e *env) guardedJS(ctx context.Context) (jetstream.JetStream, error) {
+	js, err := jetstream.New(e.srv.Conn())
+	if err != nil {
+		return nil, err
+	}
+	cfg := jetstore.StreamConfig(jetstore.Options{})
+	cfg.Name, cfg.Subjects = guardedStream, []string{guardedSubject + ".>"}
+	cfg.RePublish = &jetstream.RePublish{Source: guardedSubject + ".>", Destination: guardedSubject + "feed.>"}
+	if _, err := js.CreateOrUpdateStream(ctx, cfg); err != nil {
+		return nil, fmt.Errorf("guarded stream: %w", err)
+	}
+	return js, nil
+}
+
+// guardedCampaign publishes raw messages as the journal appends the
+// events of one campaign: each with a fresh Nats-Msg-Id and conditional on
+// the campaign's last sequence (Nats-Expected-Last-Subject-Sequence with
+// the campaign's wildcard), waiting for each acknowledgement as the
+// journal does (jetstore.Store publishes asynchronously and waits on the
+// future). Everything the journal's own code does (rules, dice, codec,
+// folds) is left out: the guarded side is what the server's guarantees
+// cost, the ceiling of any journal on this server.
+type guardedCampaign struct {
+	js     jetstream.JetStream
+	filter string
+	last   uint64
+	ids    events.IDs
+}
+
+func newGuardedCampaign(js jetstream.JetStream, campaign string) *guardedCampaign {
+	return &guardedCampaign{js: js, filter: guardedSubject + "." + campaign + ".>", ids: events.NewV7(time.Now, rand.Reader)}
+}
+
+// publish stores msg under subject (within the campaign) and waits for it.
+func (g *guardedCampaign) publish(ctx context.Context, subject string, msg []byte) error {
+	id, err := g.ids.NewID()
+	if err != nil {
+		return err
+	}
+	m := &nats.Msg{Subject: subject, Data: msg, Header: nats.Header{}}
+	m.Header.Set(jetstream.MsgIDHeader, id)
+	f, err := g.js.PublishMsgAsync(m, jetstream.WithExpectLastSequenceForSubject(g.last, g.filter))
+	if err != nil {
+		return fmt.Errorf("guarded publish: %w", err)
+	}
+	select {
+	case ack := <-f.Ok():
+		g.last = ack.Sequence
+		return nil
+	case err := <-f.Err():
+		return fmt.Errorf("guarded publish: %w", err)
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
 // measureJournal runs a round of n units of the journal side, fn, within
 // the peak tracker, and counts it.
 func (e *env) measureJournal(p *Pair, n int, fn func() error) error {
@@ -127,6 +194,16 @@ func (e *env) measureJournal(p *Pair, n int, fn func() error) error {
 // measureRaw is measureJournal for the raw side.
 func (e *env) measureRaw(p *Pair, n int, fn func() error) error {
 	return e.measure(&p.Raw, &p.RawPeakRSS, &p.RawPeakHeap, n, fn)
+}
+
+// measureGuarded is measureJournal for the guarded raw side (its memory
+// is not kept).
+func (e *env) measureGuarded(p *Pair, n int, fn func() error) error {
+	if p.Guarded == nil {
+		p.Guarded = &Rate{}
+	}
+	var rss, heap uint64
+	return e.measure(p.Guarded, &rss, &heap, n, fn)
 }
 
 func (e *env) measure(r *Rate, peakRSS, peakHeap *uint64, n int, fn func() error) error {
@@ -169,37 +246,50 @@ func (e *env) sequential(ctx context.Context) (Pair, error) {
 			return p, err
 		}
 	}
+	gjs, err := e.guardedJS(ctx)
+	if err != nil {
+		return p, err
+	}
+	guarded := newGuardedCampaign(gjs, camp)
+	guardedSubj := guardedSubject + "." + camp + ".char." + char + ".roll"
+	for range 10 {
+		if err := guarded.publish(ctx, guardedSubj, msg); err != nil {
+			return p, err
+		}
+	}
 	p.Journal.What = "roll commands on one character, one after another (command.Journal.Roll)"
 	p.Raw.What = "raw synchronous publishes (jetstream.Publish), one after another"
+	p.Guarded = &Rate{What: "raw publishes with the journal's guarantees (Nats-Msg-Id, the campaign's expected last sequence, a stream configured as the journal's), one after another", MessageBytes: size}
 	p.Journal.MessageBytes, p.Raw.MessageBytes = size, size
 	done := 0
 	for _, n := range splits(o.Rolls, o.Rounds) {
-		err := e.measureJournal(&p, n, func() error {
-			for i := range n {
-				if err := roll(ctx, j, camp, char); err != nil {
-					return err
+		// inTurn makes the round's n appends one after another.
+		inTurn := func(phase string, appendOne func() error) func() error {
+			return func() error {
+				for i := range n {
+					if err := appendOne(); err != nil {
+						return err
+					}
+					if i%64 == 0 {
+						o.progress(StageSequential, phase, done+i, o.Rolls)
+					}
 				}
-				if i%64 == 0 {
-					o.progress(StageSequential, "journal", done+i, o.Rolls)
-				}
+				return nil
+			}
+		}
+		if err := e.measureJournal(&p, n, inTurn("journal", func() error { return roll(ctx, j, camp, char) })); err != nil {
+			return p, err
+		}
+		err := e.measureRaw(&p, n, inTurn("raw", func() error {
+			if _, err := js.Publish(ctx, rawSubject+".seq", msg); err != nil {
+				return fmt.Errorf("raw publish: %w", err)
 			}
 			return nil
-		})
+		}))
 		if err != nil {
 			return p, err
 		}
-		err = e.measureRaw(&p, n, func() error {
-			for i := range n {
-				if _, err := js.Publish(ctx, rawSubject+".seq", msg); err != nil {
-					return fmt.Errorf("raw publish: %w", err)
-				}
-				if i%64 == 0 {
-					o.progress(StageSequential, "raw", done+i, o.Rolls)
-				}
-			}
-			return nil
-		})
-		if err != nil {
+		if err := e.measureGuarded(&p, n, inTurn("guarded", func() error { return guarded.publish(ctx, guardedSubj, msg) })); err != nil {
 			return p, err
 		}
 		done += n
@@ -317,25 +407,40 @@ func (e *env) concurrent(ctx context.Context) (Pair, error) {
 	}
 	p.Journal.What = fmt.Sprintf("roll commands over %d characters in %d campaigns, %d goroutines appending synchronously", o.Characters, o.Campaigns, workers)
 	p.Raw.What = fmt.Sprintf("raw asynchronous publishes over %d subjects, %d pending at most (jetstream.PublishAsync)", len(subjects), workers)
+	gjs, err := e.guardedJS(ctx)
+	if err != nil {
+		return p, err
+	}
+	guarded := make([]*guardedCampaign, len(camps))
+	for i, c := range camps {
+		guarded[i] = newGuardedCampaign(gjs, c.id)
+	}
+	p.Guarded = &Rate{What: fmt.Sprintf("raw publishes with the journal's guarantees (Nats-Msg-Id, each campaign's expected last sequence, a stream configured as the journal's) over %d campaigns, %d goroutines waiting for each acknowledgement", len(camps), workers), MessageBytes: size}
 	p.Journal.MessageBytes, p.Raw.MessageBytes = size, size
 	done := 0
 	for _, n := range splits(o.Rolls, o.Rounds) {
-		var count atomic.Int64
 		parts := splits(n, workers)
-		err := e.measureJournal(&p, n, func() error {
+		// spread makes the round's n appends: parts[w] on worker w, over
+		// its campaigns in turn and their characters in turn.
+		spread := func(phase string, appendOne func(ctx context.Context, campaign int, char string) error) error {
+			var count atomic.Int64
 			return parallel(ctx, len(parts), len(parts), func(ctx context.Context, w int) error {
 				mine := owned[w]
 				for k := range parts[w] {
-					c := camps[mine[k%len(mine)]]
-					ch := c.chars[(k/len(mine))%len(c.chars)]
-					if err := roll(ctx, j, c.id, ch); err != nil {
+					ci := mine[k%len(mine)]
+					if err := appendOne(ctx, ci, camps[ci].chars[(k/len(mine))%len(camps[ci].chars)]); err != nil {
 						return err
 					}
 					if c := count.Add(1); c%256 == 0 {
-						o.progress(StageConcurrent, "journal", done+int(c), o.Rolls)
+						o.progress(StageConcurrent, phase, done+int(c), o.Rolls)
 					}
 				}
 				return nil
+			})
+		}
+		err := e.measureJournal(&p, n, func() error {
+			return spread("journal", func(ctx context.Context, ci int, ch string) error {
+				return roll(ctx, j, camps[ci].id, ch)
 			})
 		})
 		if err != nil {
@@ -362,6 +467,14 @@ func (e *env) concurrent(ctx context.Context) (Pair, error) {
 				return fmt.Errorf("%d raw async publishes failed: %v", n, firstRawErr.Load())
 			}
 			return nil
+		})
+		if err != nil {
+			return p, err
+		}
+		err = e.measureGuarded(&p, n, func() error {
+			return spread("guarded", func(ctx context.Context, ci int, ch string) error {
+				return guarded[ci].publish(ctx, guardedSubject+"."+camps[ci].id+".char."+ch+".roll", msg)
+			})
 		})
 		if err != nil {
 			return p, err

@@ -233,6 +233,17 @@ type Pair struct {
 	// client.
 	RawPeakRSS  uint64 `json:"raw_peak_rss_bytes"`
 	RawPeakHeap uint64 `json:"raw_peak_heap_bytes"`
+	// Guarded, in the append stages, is raw publishing with the
+	// journal's guarantees and none of its code: each message with a
+	// Nats-Msg-Id and its campaign's expected last sequence, to a stream
+	// configured as the journal's, waiting for each acknowledgement per
+	// campaign. GuardedRatio is Guarded.PerSecond / Raw.PerSecond, the
+	// server's price of the guarantees (the ceiling of any journal on this
+	// server); CodeRatio is Journal.PerSecond / Guarded.PerSecond, how
+	// close the journal's own code comes to that ceiling.
+	Guarded      *Rate   `json:"guarded,omitempty"`
+	GuardedRatio float64 `json:"guarded_ratio,omitempty"`
+	CodeRatio    float64 `json:"code_ratio,omitempty"`
 	// Notes say what else was seen (folds, mismatches, counts).
 	Notes []string `json:"notes,omitempty"`
 }
@@ -257,6 +268,10 @@ func (p *Pair) finish() {
 		p.Ratio = p.Journal.PerSecond / p.Raw.PerSecond
 	}
 	p.Met = p.Ratio >= p.Target
+	if g := p.Guarded; g != nil && g.PerSecond > 0 && p.Raw.PerSecond > 0 {
+		p.GuardedRatio = g.PerSecond / p.Raw.PerSecond
+		p.CodeRatio = p.Journal.PerSecond / g.PerSecond
+	}
 	if p.Raw.PerCPUSecond > 0 {
 		p.CPURatio = p.Journal.PerCPUSecond / p.Raw.PerCPUSecond
 	}

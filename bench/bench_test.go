@@ -68,6 +68,17 @@ func TestRunTiny(t *testing.T) {
 					require.Positive(t, r.MessageBytes, p.Stage)
 					require.NotEmpty(t, r.What)
 				}
+				if p.Stage == bench.StageSequential || p.Stage == bench.StageConcurrent {
+					g := p.Guarded
+					require.NotNil(t, g, "%s: the guarded raw side is measured", p.Stage)
+					require.Equal(t, p.Journal.Count, g.Count, p.Stage)
+					require.Len(t, g.Rounds, o.Rounds, p.Stage)
+					require.Positive(t, g.PerSecond, p.Stage)
+					require.InDelta(t, g.PerSecond/p.Raw.PerSecond, p.GuardedRatio, 1e-9, p.Stage)
+					require.InDelta(t, p.Journal.PerSecond/g.PerSecond, p.CodeRatio, 1e-9, p.Stage)
+				} else {
+					require.Nil(t, p.Guarded, p.Stage)
+				}
 				require.InDelta(t, p.Journal.PerSecond/p.Raw.PerSecond, p.Ratio, 1e-9, p.Stage)
 				require.LessOrEqual(t, p.RatioLow, p.RatioHigh, p.Stage)
 				require.Equal(t, bench.Target(p.Stage), p.Target)

@@ -144,9 +144,24 @@ func printBench(w io.Writer, r benchReport) {
 				fmt.Sprintf("%.2f–%.2f", p.RatioLow, p.RatioHigh), fmt.Sprintf("≥%.1f %s", p.Target, mark),
 				p.CPURatio, pairMB(p.PeakRSS, p.RawPeakRSS), pairMB(p.PeakHeap, p.RawPeakHeap))
 		}
+		guarded := false
+		for _, p := range run.Pairs {
+			if p.Guarded == nil {
+				continue
+			}
+			if !guarded {
+				fmt.Fprintf(w, "  the server's price of the guarantees, and the journal's code against it:\n")
+				fmt.Fprintf(w, "  %-19s %11s %13s %11s\n", "stage", "guarded/s", "guarded/raw", "journal/guarded")
+				guarded = true
+			}
+			fmt.Fprintf(w, "  %-19s %11s %13.2f %11.2f\n", p.Stage, thousands(p.Guarded.PerSecond), p.GuardedRatio, p.CodeRatio)
+		}
 		fmt.Fprintln(w, "  what was measured:")
 		for _, p := range run.Pairs {
 			fmt.Fprintf(w, "    %s: %s (%d B), against %s\n", p.Stage, p.Journal.What, p.Journal.MessageBytes, p.Raw.What)
+			if p.Guarded != nil {
+				fmt.Fprintf(w, "      guarded: %s\n", p.Guarded.What)
+			}
 			for _, n := range p.Notes {
 				fmt.Fprintf(w, "      %s\n", n)
 			}

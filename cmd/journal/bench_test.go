@@ -35,7 +35,7 @@ func TestBenchText(t *testing.T) {
 	out, errOut, code := c.run(append([]string{"bench", "--sync", "always", "--stages", "verification,appends-sequential", "--tmp", t.TempDir()}, benchTiny...)...)
 	require.Equal(t, 0, code, errOut)
 	require.Empty(t, errOut, "no progress line when stderr is not a terminal")
-	for _, want := range []string{"sync always", "appends-sequential", "verification", "ratio", "target", "█"} {
+	for _, want := range []string{"sync always", "appends-sequential", "verification", "ratio", "target", "█", "guarded/raw", "journal/guarded"} {
 		require.Contains(t, out, want)
 	}
 	require.NotContains(t, out, "rebuild ")

@@ -117,7 +117,10 @@ func StreamConfig(opts Options) jetstream.StreamConfig {
 
 // Store is the JetStream event store. It holds no context; every call takes one.
 type Store struct {
-	js     jetstream.JetStream
+	js jetstream.JetStream
+	// pub publishes single-event appends asynchronously (see publish); its
+	// acknowledgements time out after requestTimeout.
+	pub    jetstream.JetStream
 	nc     *nats.Conn
 	kv     jetstream.KeyValue
 	prefix string // JetStream API prefix, ending in "."
@@ -143,7 +146,12 @@ func Open(ctx context.Context, js jetstream.JetStream, opts Options) (*Store, er
 	if err != nil {
 		return nil, fmt.Errorf("jetstore: bucket %s: %w", SecretsBucket, err)
 	}
-	return &Store{js: js, nc: js.Conn(), kv: kv, prefix: apiPrefix(js.Options())}, nil
+	prefix := apiPrefix(js.Options())
+	pub, err := jetstream.NewWithAPIPrefix(js.Conn(), prefix, jetstream.WithPublishAsyncTimeout(requestTimeout))
+	if err != nil {
+		return nil, fmt.Errorf("jetstore: %w", err)
+	}
+	return &Store{js: js, pub: pub, nc: js.Conn(), kv: kv, prefix: prefix}, nil
 }
 
 func apiPrefix(o jetstream.JetStreamOptions) string {
@@ -184,7 +192,7 @@ func (s *Store) Append(ctx context.Context, expect events.Expect, evs ...events.
 		if expect.IsSet() {
 			opts = append(opts, jetstream.WithExpectLastSequenceForSubject(expect.LastSeq, expect.Subject))
 		}
-		ack, err := s.js.PublishMsg(ctx, msgs[0], opts...)
+		ack, err := s.publish(ctx, msgs[0], opts...)
 		if err == nil {
 			return []uint64{ack.Sequence}, nil // a duplicate's ack has the original sequence
 		}
@@ -213,6 +221,31 @@ func (s *Store) Append(ctx context.Context, expect events.Expect, evs ...events.
 		return s.afterRefusal(ctx, expect, evs, err)
 	}
 	return nil, fmt.Errorf("append batch of %d from %s: %w", len(evs), evs[0].ID, err)
+}
+
+// publish stores one message and returns the server's acknowledgement: it
+// returns only once the server has acknowledged (or refused) the message,
+// the context is done, or requestTimeout has passed without an answer, as
+// a synchronous publish does. It publishes asynchronously and waits on the
+// acknowledgement's future rather than making a request: concurrent
+// appends then share one reply subscription instead of each paying a
+// request's inbox, timer and response routing, which bench measured at
+// about a third of the throughput of many concurrent appends. Like a
+// synchronous publish, it publishes again (same message, same id) when
+// the stream has no responder yet, during a leader election.
+func (s *Store) publish(ctx context.Context, m *nats.Msg, opts ...jetstream.PublishOpt) (*jetstream.PubAck, error) {
+	f, err := s.pub.PublishMsgAsync(m, opts...)
+	if err != nil {
+		return nil, err
+	}
+	select {
+	case ack := <-f.Ok():
+		return ack, nil
+	case err := <-f.Err():
+		return nil, err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 }
 
 // afterRefusal decides what a refused append means. The server checks the
