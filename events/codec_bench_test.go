@@ -8,12 +8,11 @@ import (
 	"github.com/campaign-journal/journal/events"
 )
 
-// benchDocs returns encoded documents of a roll (the commonest and largest
-// event of play), a character created (nested maps) and a campaign created.
-func benchDocs(b *testing.B) map[string][]byte {
-	b.Helper()
+// benchSpecs returns the specs of a roll (the commonest and largest event
+// of play), a character created (nested maps) and a campaign created.
+func benchSpecs() map[string]events.Spec {
 	ten := 10
-	specs := map[string]events.Spec{
+	return map[string]events.Spec{
 		"roll": {Campaign: "mordor", Kind: events.KindCharacter, AggregateID: "lodin", Name: "roll",
 			Type: events.TypeRollMade, Session: "s1", Actor: "gm", Data: events.RollMade{
 				System: "ryf", Kind: "skill", Character: "lodin", Skill: "Sigilo", Attribute: "D",
@@ -31,8 +30,13 @@ func benchDocs(b *testing.B) map[string][]byte {
 		"campaign": {Campaign: "mordor", Kind: events.KindCampaign, AggregateID: "mordor", Name: "created",
 			Type: events.TypeCampaignCreated, Actor: "gm", Data: events.CampaignCreated{Name: "Mordor", System: "ryf"}},
 	}
+}
+
+// benchDocs returns the encoded documents of benchSpecs.
+func benchDocs(b *testing.B) map[string][]byte {
+	b.Helper()
 	out := map[string][]byte{}
-	for name, s := range specs {
+	for name, s := range benchSpecs() {
 		e, err := events.New(s, seqIDs(), testTime)
 		require.NoError(b, err)
 		doc, err := events.Encode(e)
@@ -43,7 +47,8 @@ func benchDocs(b *testing.B) map[string][]byte {
 }
 
 // BenchmarkDecode decodes and validates one stored document: what every
-// read and every append (events.Prepare) pays per event.
+// read pays per event (and what an append paid before Prepare trusted
+// the data New validated).
 //
 //	go test -run '^$' -bench Decode -benchmem ./events/
 func BenchmarkDecode(b *testing.B) {
@@ -61,7 +66,23 @@ func BenchmarkDecode(b *testing.B) {
 	}
 }
 
-// BenchmarkPrepare is the codec's share of an append of one roll.
+// BenchmarkNew builds and validates a roll: with BenchmarkPrepare, the
+// codec's share of an append of one roll.
+//
+//	go test -run '^$' -bench 'New|Prepare' -benchmem ./events/
+func BenchmarkNew(b *testing.B) {
+	s := benchSpecs()["roll"]
+	ids := events.IDFunc(func() (string, error) { return "0195952e-6d7f-7000-8000-000000000001", nil })
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := events.New(s, ids, testTime); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkPrepare is the codec's share of an append of one roll decoded
+// or made by New (its data validated already).
 func BenchmarkPrepare(b *testing.B) {
 	doc := benchDocs(b)["roll"]
 	e, err := events.Decode(doc)

@@ -179,6 +179,13 @@ func TestDecode(t *testing.T) {
 		{"attribute null", docWith(t, set("actor", nil)), events.ErrInvalidEvent},
 		{"repeated attribute", []byte(strings.Replace(string(docWith(t, func(map[string]any) {})),
 			`"campaign":"mordor"`, `"campaign":"mordor","campaign":"gondor"`, 1)), events.ErrInvalidEvent},
+		{"repeated data member", []byte(strings.Replace(string(docWith(t, func(map[string]any) {})),
+			`"name":"Mordor"`, `"name":"Mordor","name":"Gondor"`, 1)), events.ErrInvalidEvent},
+		{"data member in other case", []byte(strings.Replace(string(docWith(t, func(map[string]any) {})),
+			`"name":"Mordor"`, `"name":"Mordor","NAME":"Gondor"`, 1)), events.ErrInvalidEvent},
+		{"repeated data", []byte(strings.Replace(string(docWith(t, func(map[string]any) {})),
+			`{"actor"`, `{"data":{"name":"x","system":"ryf"},"actor"`, 1)), events.ErrInvalidEvent},
+		{"data not an object", docWith(t, set("data", []any{1})), events.ErrInvalidEvent},
 		{"oversized", docWith(t, set("data", map[string]any{"name": strings.Repeat("x", events.MaxSize)})), events.ErrInvalidEvent},
 	}
 	for _, tt := range tests {
@@ -198,6 +205,27 @@ func TestDecode(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestDecodeAttributeOrder: attributes in any order decode to the same
+// event, data before type included.
+func TestDecodeAttributeOrder(t *testing.T) {
+	e := newCampaignEvent(t)
+	doc, err := events.Encode(e)
+	require.NoError(t, err)
+	var attrs map[string]json.RawMessage
+	require.NoError(t, json.Unmarshal(doc, &attrs))
+	var b bytes.Buffer
+	b.WriteString(`{"data":`)
+	b.Write(attrs["data"])
+	for _, name := range []string{"time", "causationid", "type", "actor", "session", "campaign", "datacontenttype", "subject", "source", "id", "specversion"} {
+		fmt.Fprintf(&b, ",\n %q : %s", name, attrs[name])
+	}
+	b.WriteString("}\n")
+	back, err := events.Decode(b.Bytes())
+	require.NoError(t, err)
+	e.StreamSubject = ""
+	requireSameEvent(t, e, back)
 }
 
 func TestDecodeData(t *testing.T) {
@@ -223,6 +251,21 @@ func TestPrepare(t *testing.T) {
 	wrongSubject.StreamSubject = "journal.gondor.campaign.mordor.created"
 	otherAggregate := a
 	otherAggregate.StreamSubject = "journal.mordor.char.lodin.created"
+	// Changed after New: validated afresh.
+	otherData := a
+	otherData.Data = []byte(`{"name":"Gondor", "system":"ryf"}`)
+	unknownField := a
+	unknownField.Data = []byte(`{"name":"Gondor","hp":3}`)
+	editedInPlace := a
+	editedInPlace.Data = bytes.Clone(a.Data)
+	editedInPlace.Data[len(editedInPlace.Data)-2] = '\\' // same length, now malformed
+	otherType := a
+	otherType.Type = events.TypeDayStarted
+	byHand := events.Event{SpecVersion: a.SpecVersion, ID: a.ID, Source: a.Source, Type: a.Type, Subject: a.Subject,
+		Time: a.Time, DataContentType: a.DataContentType, Campaign: a.Campaign, Actor: a.Actor,
+		Data: []byte("{\"name\": \"Mordor <& co>\",\n\"system\":\"ryf\"}"), StreamSubject: a.StreamSubject}
+	badByHand := byHand
+	badByHand.Data = []byte(`{"Name":"x"}`)
 	tests := []struct {
 		name   string
 		expect events.Expect
@@ -239,6 +282,12 @@ func TestPrepare(t *testing.T) {
 		{"bad expectation filter", events.ExpectLast("mordor.>", 1), []events.Event{a}, events.ErrInvalidID},
 		{"sequence without filter", events.Expect{LastSeq: 4}, []events.Event{a}, events.ErrInvalidID},
 		{"too many", events.Expect{}, make([]events.Event, events.MaxBatch+1), events.ErrInvalidEvent},
+		{"other data", events.Expect{}, []events.Event{otherData}, nil},
+		{"unknown field added after New", events.Expect{}, []events.Event{unknownField}, events.ErrInvalidEvent},
+		{"data edited in place", events.Expect{}, []events.Event{editedInPlace}, events.ErrInvalidEvent},
+		{"type changed after New", events.Expect{}, []events.Event{otherType}, events.ErrInvalidEvent},
+		{"built by hand", events.Expect{}, []events.Event{byHand}, nil},
+		{"built by hand, data field case", events.Expect{}, []events.Event{badByHand}, events.ErrInvalidEvent},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -257,9 +306,21 @@ func TestPrepare(t *testing.T) {
 				if !bytes.Equal(d, want) {
 					t.Fatalf("doc %d = %s, want %s", i, d, want)
 				}
+				back, err := events.Decode(d)
+				require.NoError(t, err)
+				if !bytes.Equal(back.Data, compact(t, tt.evs[i].Data)) {
+					t.Fatalf("doc %d decodes with data %s", i, back.Data)
+				}
 			}
 		})
 	}
+}
+
+func compact(t *testing.T, data []byte) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	require.NoError(t, json.Compact(&b, data))
+	return b.Bytes()
 }
 
 func TestDecodeRecorded(t *testing.T) {

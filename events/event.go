@@ -6,11 +6,17 @@
 //   - An Event that Encode accepts is exactly what Decode accepts: a
 //     CloudEvents 1.0 structured JSON document of at most MaxSize bytes, with
 //     a canonical UUID id, a registered type whose data decodes strictly into
-//     the registered struct, slugs for campaign, session and aggregate id, and
+//     the registered struct (member names exact and known at every depth,
+//     none repeated), slugs for campaign, session and aggregate id, and
 //     source and subject agreeing with them. Decode(Encode(e)) is e again,
-//     except for StreamSubject, which is not part of the document.
+//     except for StreamSubject, which is not part of the document. Encode
+//     writes the bytes encoding/json wrote for the Event struct.
 //   - Decode never panics and refuses anything else with one error wrapping
 //     ErrInvalidEvent.
+//   - Data is validated once. New and Decode keep the data decoded, with
+//     the type, length and CRC-32C of what they validated (decodedData);
+//     Validate, Encode, Prepare and Payload trust it while the event still
+//     has that type and data, and validate anything else afresh.
 //   - The package is pure: no I/O, no clock, no global randomness. Times and
 //     ids are passed in (see IDs and V7).
 package events
@@ -18,10 +24,12 @@ package events
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"hash/crc32"
 	"reflect"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 )
@@ -55,14 +63,20 @@ type Event struct {
 	StreamSubject string `json:"-"`
 
 	// decoded is the data as New or Decode decoded it strictly while
-	// validating the event, so that Payload need not decode it again.
+	// validating the event, so that Payload need not decode it again, and
+	// Validate, Encode and Prepare need not validate it again.
 	decoded *decodedData
 }
 
 // decodedData is an event's data decoded into its type's struct, with
 // what it was decoded from: the type, and the length and CRC-32C of the
-// data. Payload uses it only while the event still has that type and data
-// (an event changed after New or Decode is decoded afresh).
+// data. Only New and Decode make one, after validating the data strictly
+// (checkData). It is used only while the event still has that type and
+// data of that length and checksum: an event whose type or data changed
+// after New or Decode (or that was built by hand) is decoded and validated
+// afresh. A change of the data that kept its length and CRC-32C would go
+// unseen; the checksum guards against accidents (an edit in place, a
+// copied event given other data), not against an adversary in the process.
 type decodedData struct {
 	v   any
 	typ string
@@ -102,16 +116,20 @@ type Spec struct {
 // New builds and validates an event: a fresh id from ids, the time at
 // (stored in UTC), the source, subjects and data derived from s. Data with
 // a string that is not valid UTF-8 is refused (encoding/json would replace
-// its bytes with U+FFFD: a silent change of what was asked).
+// its bytes with U+FFFD: a silent change of what was asked). The data is
+// marshalled and validated once: the event keeps it decoded (see
+// decodedData), so that Payload, Encode and Prepare need not decode it
+// again while it is unchanged.
 func New(s Spec, ids IDs, at time.Time) (Event, error) {
 	subject, err := Subject(s.Campaign, s.Kind, s.AggregateID, s.Name)
 	if err != nil {
 		return Event{}, fmt.Errorf("%w: %w", ErrInvalidEvent, err)
 	}
-	if err := validUTF8(reflect.ValueOf(s.Data), 0); err != nil {
-		return Event{}, fmt.Errorf("%w: data of %s: %w", ErrInvalidEvent, s.Type, err)
-	}
+	v, _ := dataFor(s.Type) // nil for an unknown type, refused below
 	data, err := marshalData(s.Data)
+	if err == nil {
+		err = dataUTF8(s.Data, v, data)
+	}
 	if err != nil {
 		return Event{}, fmt.Errorf("%w: data of %s: %w", ErrInvalidEvent, s.Type, err)
 	}
@@ -134,9 +152,11 @@ func New(s Spec, ids IDs, at time.Time) (Event, error) {
 		Data:            data,
 		StreamSubject:   subject,
 	}
-	v, err := e.validated()
-	if err != nil {
-		return Event{}, err
+	if err := e.checkEnvelope(); err != nil {
+		return Event{}, fmt.Errorf("%w: %w", ErrInvalidEvent, err)
+	}
+	if v, err = e.checkData(v); err != nil {
+		return Event{}, fmt.Errorf("%w: %w", ErrInvalidEvent, err)
 	}
 	e.decoded = newDecoded(e, v)
 	return e, nil
@@ -180,7 +200,8 @@ func (e Event) DecodeData(v any) error {
 // registered for its type: a pointer such as *CampaignCreated. For an
 // event made by New or Decode, and not changed since, it is the value they
 // decoded while validating the event, the same on every call: callers
-// read it and must not modify it.
+// read it and must not modify it. Otherwise the data is decoded afresh, as
+// strictly as Decode decodes it.
 func (e Event) Payload() (any, error) {
 	if v := e.decoded.of(e); v != nil {
 		return v, nil
@@ -189,21 +210,83 @@ func (e Event) Payload() (any, error) {
 	if !ok {
 		return nil, fmt.Errorf("%w: %w %q", ErrInvalidEvent, ErrUnknownType, e.Type)
 	}
-	if err := e.DecodeData(v); err != nil {
-		return nil, err
+	if err := decodeStrictly(e.Data, v); err != nil {
+		return nil, fmt.Errorf("%w: data of %s %s: %w", ErrInvalidEvent, e.Type, e.ID, err)
 	}
 	return v, nil
 }
 
-// marshalData encodes v compactly without HTML escaping.
+// A marshaller is a pooled encoding/json Encoder writing into its own
+// buffer, without HTML escaping.
+type marshaller struct {
+	buf bytes.Buffer
+	enc *json.Encoder
+}
+
+var marshallers = sync.Pool{New: func() any {
+	m := new(marshaller)
+	m.enc = json.NewEncoder(&m.buf)
+	m.enc.SetEscapeHTML(false)
+	return m
+}}
+
+// maxKeptMarshal bounds the buffer a pooled marshaller keeps.
+const maxKeptMarshal = 64 << 10
+
+// marshalData encodes v compactly without HTML escaping, as encoding/json
+// does: the bytes Encode writes for data are these, whatever New's
+// caller passed.
 func marshalData(v any) (json.RawMessage, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	m := marshallers.Get().(*marshaller)
+	defer func() {
+		if m.buf.Cap() <= maxKeptMarshal {
+			marshallers.Put(m)
+		}
+	}()
+	m.buf.Reset()
+	if err := m.enc.Encode(v); err != nil {
 		return nil, err
 	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+	return bytes.Clone(bytes.TrimSuffix(m.buf.Bytes(), []byte("\n"))), nil
+}
+
+// dataUTF8 reports a string in v, New's data, that is not valid UTF-8.
+// enc is v as marshalData encoded it; registered is what dataFor gave for
+// the event's type (nil for an unknown one). When v is of the registered
+// struct (or a pointer to it), every string in it is written to enc as a
+// JSON string, and
+// encoding/json writes the escape \ufffd for each byte of invalid UTF-8
+// and for nothing else: enc tells (and the walk validUTF8 then names the
+// string). Any other value is walked, since it may hold strings that are
+// not written as they are (json:"-" fields, ",string" options, its own
+// MarshalJSON).
+func dataUTF8(v, registered any, enc []byte) error {
+	t := reflect.TypeOf(v)
+	if registered == nil || t == nil || (t != reflect.TypeOf(registered) && t != reflect.TypeOf(registered).Elem()) {
+		return validUTF8(reflect.ValueOf(v), 0)
+	}
+	if !hasReplacementEscape(enc) {
+		return nil
+	}
+	if err := validUTF8(reflect.ValueOf(v), 0); err != nil {
+		return err // names the string
+	}
+	return errors.New("a string is not valid UTF-8")
+}
+
+// hasReplacementEscape reports whether the JSON text enc holds the escape
+// \ufffd (and not merely a backslash followed by "ufffd").
+func hasReplacementEscape(enc []byte) bool {
+	for {
+		i := bytes.IndexByte(enc, '\\')
+		if i < 0 || i+1 >= len(enc) {
+			return false
+		}
+		if enc[i+1] == 'u' && bytes.HasPrefix(enc[i+2:], []byte("fffd")) {
+			return true
+		}
+		enc = enc[i+2:] // past the escaped character
+	}
 }
 
 // decodeStrict decodes one JSON value into v, refusing unknown fields and

@@ -2,18 +2,22 @@ package events
 
 import "testing"
 
+// registeredTypes lists every registered event type, for tests that go
+// through them all.
+var registeredTypes = []string{
+	TypeCampaignCreated, TypeWeaponDefined, TypeSkillDefined, TypeCharacterCreated, TypeSessionStarted,
+	TypeSessionEnded, TypeRollMade, TypeContestResolved, TypeCombatStarted, TypeCombatRound, TypeCombatEnded,
+	TypeAttackResolved, TypeDamageTaken, TypeHealed, TypeXPGranted, TypeSkillRaised, TypeTokenReturned,
+	TypeWeaponReloaded, TypeDayStarted, TypeEventVoided,
+	TypeTORCharacterCreated, TypeTORHopeSpent, TypeTORFellowshipRequested, TypeTORFellowshipVoted,
+	TypeTORFellowshipSpent, TypeTORFellowshipWithdrawn, TypeTORShadowGained, TypeTORMadnessBegun,
+	TypeTORMadnessEnded, TypeTORTraitInvoked, TypeTORAdvancementGranted, TypeTORAdventureStarted,
+	TypeTORFellowshipPhase,
+}
+
 // Every registered type has a subject name, and it is a valid token.
 func TestEveryTypeHasAName(t *testing.T) {
-	types := []string{
-		TypeCampaignCreated, TypeWeaponDefined, TypeSkillDefined, TypeCharacterCreated, TypeSessionStarted,
-		TypeSessionEnded, TypeRollMade, TypeContestResolved, TypeCombatStarted, TypeCombatRound, TypeCombatEnded,
-		TypeAttackResolved, TypeDamageTaken, TypeHealed, TypeXPGranted, TypeSkillRaised, TypeTokenReturned,
-		TypeWeaponReloaded, TypeDayStarted, TypeEventVoided,
-		TypeTORCharacterCreated, TypeTORHopeSpent, TypeTORFellowshipRequested, TypeTORFellowshipVoted,
-		TypeTORFellowshipSpent, TypeTORFellowshipWithdrawn, TypeTORShadowGained, TypeTORMadnessBegun,
-		TypeTORMadnessEnded, TypeTORTraitInvoked, TypeTORAdvancementGranted, TypeTORAdventureStarted,
-		TypeTORFellowshipPhase,
-	}
+	types := registeredTypes
 	for _, typ := range types {
 		if _, ok := dataFor(typ); !ok {
 			t.Fatalf("%s is not registered", typ)

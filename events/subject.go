@@ -118,8 +118,8 @@ func Subject(campaign string, kind Kind, id, name string) (string, error) {
 
 // ParseSubject splits an event subject into its parts. The error wraps ErrInvalidID.
 func ParseSubject(subject string) (Address, error) {
-	parts := strings.Split(subject, ".")
-	if len(parts) != subjectTokens || parts[0] != Prefix {
+	parts, ok := splitSubject(subject)
+	if !ok || parts[0] != Prefix {
 		return Address{}, fmt.Errorf("%w: subject %q is not %s.<campaign>.<kind>.<id>.<event>", ErrInvalidID, subject, Prefix)
 	}
 	a := Address{Campaign: parts[1], Kind: Kind(parts[2]), ID: parts[3], Name: parts[4]}
@@ -127,6 +127,18 @@ func ParseSubject(subject string) (Address, error) {
 		return Address{}, fmt.Errorf("subject %q: %w", subject, err)
 	}
 	return a, nil
+}
+
+// splitSubject splits s at its dots into exactly subjectTokens parts, or
+// reports false (what strings.Split does, without allocating).
+func splitSubject(s string) (parts [subjectTokens]string, ok bool) {
+	for i := range subjectTokens - 1 {
+		if parts[i], s, ok = strings.Cut(s, "."); !ok {
+			return parts, false
+		}
+	}
+	parts[subjectTokens-1] = s
+	return parts, !strings.Contains(s, ".")
 }
 
 // CampaignFilter returns the filter journal.<campaign>.> matching every event
