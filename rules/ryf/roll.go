@@ -375,6 +375,9 @@ const (
 	Imposible = 30
 )
 
+// difficulties are the named difficulties, built once: lookups only read them.
+var difficulties = difficultyIndex()
+
 func difficultyIndex() []entry[int] {
 	return []entry[int]{
 		newEntry("fácil", Facil),
@@ -400,13 +403,13 @@ func ParseDifficulty(s string) (int, error) {
 		}
 		return n, nil
 	}
-	return find("difficulty", s, difficultyIndex(), ErrUnknownDifficulty)
+	return find("difficulty", s, difficulties, ErrUnknownDifficulty)
 }
 
 // DifficultyName returns the name of a named difficulty ("difícil" for 20),
 // or "" for any other number.
 func DifficultyName(n int) string {
-	for _, e := range difficultyIndex() {
+	for _, e := range difficulties {
 		if e.value == n {
 			return e.display
 		}
