@@ -203,3 +203,60 @@ func TestForeignMessage(t *testing.T) {
 		}
 	}
 }
+
+// TestLongReadGoesOnWithAnOrderedConsumer reads more events than a read
+// fetches by direct get before it goes on with an ordered consumer: every
+// event of the campaign, in order, none of another campaign, none past the
+// bound (q.To, or the last sequence when Read was called), and the tail of
+// the read delivered while an ordered consumer exists.
+func TestLongReadGoesOnWithAnOrderedConsumer(t *testing.T) {
+	srv := startServer(t, t.TempDir(), false)
+	s := openStore(t, srv)
+	ctx := t.Context()
+	const n = 3000
+	var want []uint64
+	for i := range n {
+		campaign := "long"
+		if i%3 == 2 {
+			campaign = "other"
+		}
+		seqs, err := s.Append(ctx, events.Expect{}, testEvent(t, campaign, fmt.Sprintf("c%d", i%7), "created"))
+		require.NoError(t, err)
+		if campaign == "long" {
+			want = append(want, seqs[0])
+		}
+	}
+	stream, err := srv.JetStream().Stream(ctx, jetstore.StreamName)
+	require.NoError(t, err)
+	filter, err := events.CampaignFilter("long")
+	require.NoError(t, err)
+
+	var got []uint64
+	consumersAtEnd := 0
+	err = s.Read(ctx, events.Query{Subject: filter}, func(r events.Recorded) error {
+		require.Equal(t, "long", r.Event.Campaign)
+		got = append(got, r.Seq)
+		if len(got) == len(want) {
+			names := stream.ConsumerNames(ctx)
+			for range names.Name() {
+				consumersAtEnd++
+			}
+			require.NoError(t, names.Err())
+			// Appended after Read began: past its bound.
+			_, err := s.Append(ctx, events.Expect{}, testEvent(t, "long", "late", "created"))
+			require.NoError(t, err)
+		}
+		return nil
+	})
+	require.NoError(t, err)
+	require.Equal(t, want, got, "every event of the campaign once, in order, and nothing after the last when Read began")
+	require.Positive(t, consumersAtEnd, "the tail of a long read comes from an ordered consumer")
+
+	got = got[:0]
+	to := want[2*len(want)/3]
+	require.NoError(t, s.Read(ctx, events.Query{Subject: filter, From: want[10], To: to}, func(r events.Recorded) error {
+		got = append(got, r.Seq)
+		return nil
+	}))
+	require.Equal(t, want[10:2*len(want)/3+1], got, "a bounded read ends at its bound")
+}
