@@ -10,7 +10,6 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -366,7 +365,6 @@ func (e *env) rebuild(ctx context.Context) (Pair, error) {
 	p.Raw.What = "messages read by a raw ordered consumer (jetstream.OrderedConsumer, no decoding)"
 	var size int
 	for round := range o.Rounds {
-		debug.FreeOSMemory()
 		var folds *Folds
 		err := e.measureJournal(&p, n, func() error {
 			var err error
@@ -396,7 +394,6 @@ func (e *env) rebuild(ctx context.Context) (Pair, error) {
 				n, campaigns, chars, refolded, float64(state)/(1<<20)))
 		}
 		folds = nil
-		debug.FreeOSMemory()
 
 		var bytes int
 		err = e.measureRaw(&p, n, func() error {

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/events"
@@ -31,7 +30,6 @@ func (e *env) verification(ctx context.Context) (Pair, error) {
 	p.Raw.What = "rolls of the same export merely decoded (replay.ReadJSONL: events.Decode of every line)"
 	p.Journal.MessageBytes, p.Raw.MessageBytes = size, size
 	for range o.Rounds {
-		debug.FreeOSMemory()
 		var rep replay.Report
 		err := e.measureJournal(&p, o.VerifyRolls, func() error {
 			var err error
