@@ -143,7 +143,7 @@ func (r *reader) read(b []byte, inline bool) (e Event, v any, err error) {
 			return Event{}, nil, fmt.Errorf("missing attribute %q", attrNames[k])
 		}
 	}
-	r.setStrings(&e, &spans)
+	setStrings(&e, string(r.text), &spans)
 	return e, v, nil
 }
 
@@ -157,10 +157,9 @@ func (r *reader) release() {
 	}
 }
 
-// setStrings converts the unquoted strings once and gives each attribute
-// its part.
-func (r *reader) setStrings(e *Event, spans *[numAttrs][2]int) {
-	text := string(r.text)
+// setStrings gives each string attribute k of e its part of text,
+// text[spans[k][0]:spans[k][1]], so that they share one allocation.
+func setStrings(e *Event, text string, spans *[numAttrs][2]int) {
 	part := func(k int) string { return text[spans[k][0]:spans[k][1]] }
 	e.SpecVersion, e.ID, e.Source, e.Type = part(attrSpecVersion), part(attrID), part(attrSource), part(attrType)
 	e.Subject, e.DataContentType, e.Campaign = part(attrSubject), part(attrDataContentType), part(attrCampaign)
