@@ -91,9 +91,22 @@ func passTypesOf(ctx context.Context) typeSet {
 // holds one of them as a JSON string, or it has an escape (a backslash),
 // with which a type could be spelled otherwise. A line that is not one of
 // them may also say yes; a line that is never says no.
+//
+// Without a backslash no string can hold a quote, so the first
+// "type":" with no '{' or '[' before it (but the object's own) is the
+// envelope's type attribute: its value decides, without reading the rest
+// of the line. Any other line is searched for the types anywhere.
 func (s typeSet) mayBe(line []byte) bool {
 	if bytes.IndexByte(line, '\\') >= 0 {
 		return true
+	}
+	if t, ok := topLevelType(line); ok {
+		for _, want := range s {
+			if bytes.Equal(t, want) {
+				return true
+			}
+		}
+		return false
 	}
 	for _, t := range s {
 		if bytes.Contains(line, t) {
@@ -101,6 +114,25 @@ func (s typeSet) mayBe(line []byte) bool {
 		}
 	}
 	return false
+}
+
+// typeAttr starts the type attribute of a compact document.
+var typeAttr = []byte(`"type":"`)
+
+// topLevelType returns the value of the type attribute of a line without
+// backslashes, quotes included, when it is found as a member of the
+// top-level object before any nested value; ok is false otherwise.
+func topLevelType(line []byte) (t []byte, ok bool) {
+	i := bytes.Index(line, typeAttr)
+	if i < 1 || bytes.IndexAny(line[1:i], "{[") >= 0 {
+		return nil, false
+	}
+	start := i + len(typeAttr) - 1 // the opening quote
+	end := bytes.IndexByte(line[start+1:], '"')
+	if end < 0 {
+		return nil, false
+	}
+	return line[start : start+end+2], true
 }
 
 // WriteJSONL writes events in the export's JSON Lines form: each encoded

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"fmt"
+	"hash/maphash"
 	"math"
 	"slices"
 	"strings"
@@ -422,36 +423,23 @@ func lowerHex(c byte) (byte, bool) {
 	return 0, false
 }
 
-// FNV-1a, 64 bits (hash/fnv's New64a), inlined so that hashing strings
-// allocates nothing.
-const (
-	fnvOffset = 14695981039346656037
-	fnvPrime  = 1099511628211
-)
-
-func fnvString(h uint64, s string) uint64 {
-	for i := 0; i < len(s); i++ {
-		h ^= uint64(s[i])
-		h *= fnvPrime
-	}
-	return h
-}
+// digestSeed seeds digest: random, fixed for the life of the process, so
+// that digests compare within a verification (never stored).
+var digestSeed = maphash.MakeSeed()
 
 // digest fingerprints an event's content, to tell an identical copy from a
-// different event reusing an id: FNV-1a over the type, campaign, session,
-// subject, actor and causation id, each followed by a zero byte, then the
-// data.
+// different event reusing an id: a 64-bit hash (hash/maphash, hardware
+// accelerated) of the type, campaign, session, subject, actor and
+// causation id, each followed by a zero byte, then the data.
 func digest(ev events.Event) uint64 {
-	h := uint64(fnvOffset)
+	var h maphash.Hash
+	h.SetSeed(digestSeed)
 	for _, s := range [...]string{ev.Type, ev.Campaign, ev.Session, ev.Subject, ev.Actor, ev.CausationID} {
-		h = fnvString(h, s)
-		h *= fnvPrime // ^= 0
+		h.WriteString(s)
+		h.WriteByte(0)
 	}
-	for _, b := range ev.Data {
-		h ^= uint64(b)
-		h *= fnvPrime
-	}
-	return h
+	h.Write(ev.Data)
+	return h.Sum64()
 }
 
 // inCampaign reports whether the options keep events of the campaign.
