@@ -156,8 +156,11 @@ func (e *env) guardedJS(ctx context.Context) (jetstream.JetStream, error) {
 type guardedCampaign struct {
 	js     jetstream.JetStream
 	filter string
-	last   uint64
 	ids    events.IDs
+	// mu is held for a whole append, as the journal holds its campaign's
+	// lock for a whole command: writers sharing a campaign take turns.
+	mu   sync.Mutex
+	last uint64
 }
 
 func newGuardedCampaign(js jetstream.JetStream, campaign string) *guardedCampaign {
@@ -166,6 +169,8 @@ func newGuardedCampaign(js jetstream.JetStream, campaign string) *guardedCampaig
 
 // publish stores msg under subject (within the campaign) and waits for it.
 func (g *guardedCampaign) publish(ctx context.Context, subject string, msg []byte) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
 	id, err := g.ids.NewID()
 	if err != nil {
 		return err

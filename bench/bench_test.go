@@ -235,3 +235,21 @@ func rollOne(ctx context.Context, j *command.Journal, campaign, char string) (st
 func voidEvent(ctx context.Context, j *command.Journal, campaign, id string) (command.Result, error) {
 	return j.Void(ctx, campaign, id, "wrong roll")
 }
+
+// TestMoreWritersThanCampaigns runs the concurrent appends with several
+// writers sharing each campaign: the journal serializes a campaign's
+// commands, and so must the guarded side, or its appends race on the
+// campaign's expected last sequence.
+func TestMoreWritersThanCampaigns(t *testing.T) {
+	o := tiny(false)
+	o.Dir = t.TempDir()
+	o.Stages = []string{bench.StageConcurrent}
+	o.Campaigns, o.Characters, o.Window, o.Rolls, o.Rounds = 2, 4, 8, 200, 2
+	res, err := bench.Run(context.Background(), o)
+	require.NoError(t, err)
+	require.Len(t, res.Pairs, 1)
+	p := res.Pairs[0]
+	require.NotNil(t, p.Guarded)
+	require.Equal(t, o.Rolls, p.Guarded.Count)
+	require.Equal(t, o.Rolls, p.Journal.Count)
+}
