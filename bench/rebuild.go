@@ -5,12 +5,10 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
 	"runtime"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -47,23 +45,18 @@ type Folds struct {
 	Refolded int
 }
 
-// errReached stops a Follow once the last event has been delivered.
-var errReached = errors.New("reached the last sequence")
-
-// foldBatch is how many events go from the reader to the folder at once.
-const foldBatch = 256
-
 // Rebuild folds every campaign of the stream from the start, as a process
 // without checkpoints does when it starts (live.Projector follows the
-// stream the same way): the stream is followed through src.Follow (an
-// ordered consumer on JetStream) up to its last sequence when Rebuild was
-// called, every event decoded and validated as the store reads it, and
-// folded into its campaign's projection on a second goroutine, so that
-// reading and decoding overlap with folding. A campaign whose fold meets a
-// void of an event it has already folded is read and folded again on its
-// own with the voids known from the start (projections.Fold), so that
-// every state equals a full refold.
-func Rebuild(ctx context.Context, src Source) (*Folds, error) {
+// stream the same way): the stream is followed through src.Follow up to
+// its last sequence when Rebuild was called, every event decoded and
+// validated by the store (on JetStream an ordered consumer, the decoding
+// spread over the cores, see jetstore), and folded in stream order into its
+// campaign's projection. A campaign whose fold meets a void of an event it
+// has already folded is read and folded again on its own with the voids
+// known from the start (projections.Fold), so that every state equals a
+// full refold. progress, when not nil, is told how many events are folded
+// every progressEvery events.
+func Rebuild(ctx context.Context, src Source, progress func(folded int)) (*Folds, error) {
 	f := &Folds{Campaigns: map[string]*projections.Campaign{}}
 	last, err := src.Last(ctx, events.AllFilter)
 	if err != nil {
@@ -72,43 +65,25 @@ func Rebuild(ctx context.Context, src Source) (*Folds, error) {
 	if last == 0 {
 		return f, nil
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	batches := make(chan []events.Recorded, 8)
-	folded := make(chan error, 1)
-	go func() {
-		var err error
-		for b := range batches {
-			if err == nil {
-				err = f.fold(b)
-				if err != nil {
-					cancel()
-				}
+	var c *projections.Campaign // events of one campaign often follow each other
+	err = src.Follow(ctx, events.Query{To: last}, func(rec events.Recorded) error {
+		if c == nil || c.ID != rec.Event.Campaign {
+			c = f.Campaigns[rec.Event.Campaign]
+			if c == nil {
+				c = projections.NewCampaign(rec.Event.Campaign)
+				f.Campaigns[rec.Event.Campaign] = c
 			}
 		}
-		folded <- err
-	}()
-	batch := make([]events.Recorded, 0, foldBatch)
-	err = src.Follow(ctx, events.Query{}, func(rec events.Recorded) error {
-		batch = append(batch, rec)
-		if len(batch) == foldBatch || rec.Seq >= last {
-			select {
-			case batches <- batch:
-			case <-ctx.Done():
-				return ctx.Err()
-			}
-			batch = make([]events.Recorded, 0, foldBatch)
+		if err := c.Apply(rec); err != nil {
+			return err
 		}
-		if rec.Seq >= last {
-			return errReached
+		f.Events++
+		if progress != nil && f.Events%progressEvery == 0 {
+			progress(f.Events)
 		}
 		return nil
 	})
-	close(batches)
-	if ferr := <-folded; ferr != nil {
-		return nil, fmt.Errorf("rebuild: %w", ferr)
-	}
-	if !errors.Is(err, errReached) {
+	if err != nil {
 		return nil, fmt.Errorf("rebuild: %w", err)
 	}
 	if err := f.refold(ctx, src); err != nil {
@@ -116,6 +91,9 @@ func Rebuild(ctx context.Context, src Source) (*Folds, error) {
 	}
 	return f, nil
 }
+
+// progressEvery is how many folded events Rebuild reports progress after.
+const progressEvery = 4096
 
 // refold folds again, on its own and knowing its voids from the start, each
 // campaign whose fold met a void of an event it had folded already.
@@ -139,196 +117,6 @@ func (f *Folds) refold(ctx context.Context, src Source) error {
 			return fmt.Errorf("rebuild %s: %w", id, err)
 		}
 		f.Refolded++
-	}
-	return nil
-}
-
-// chunkSize is how many messages RebuildJetStream decodes as one job.
-const chunkSize = 128
-
-// chunk is a run of messages of the stream, decoded by a worker.
-type chunk struct {
-	msgs []jetstream.Msg
-	seqs []uint64
-	recs []events.Recorded
-	data []any // each event's data, decoded (nil where it could not be)
-	err  error
-	done chan struct{}
-}
-
-// RebuildJetStream is Rebuild reading the journal's stream (jetstore's
-// StreamName) with an ordered consumer of its own and decoding the
-// messages on workers goroutines (0: GOMAXPROCS), while the calling
-// goroutine folds them in stream order: decoding, the costly part, runs
-// on every core, and the fold receives each event's data already decoded
-// (projections.Campaign.ApplyData). The events and the states are those
-// of Rebuild; src serves the last sequence and the refolds after voids.
-// progress, when not nil, is told how many events are folded every chunk
-// of events, on the calling goroutine.
-func RebuildJetStream(parent context.Context, js jetstream.JetStream, src Source, workers int, progress func(folded int)) (*Folds, error) {
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	f := &Folds{Campaigns: map[string]*projections.Campaign{}}
-	last, err := src.Last(parent, events.AllFilter)
-	if err != nil {
-		return nil, fmt.Errorf("rebuild: %w", err)
-	}
-	if last == 0 {
-		return f, nil
-	}
-	ctx, cancel := context.WithCancel(parent)
-	defer cancel()
-	cons, err := js.OrderedConsumer(ctx, jetstore.StreamName, jetstream.OrderedConsumerConfig{
-		FilterSubjects: []string{events.AllFilter},
-	})
-	if err != nil {
-		return nil, fmt.Errorf("rebuild: %w", err)
-	}
-	it, err := cons.Messages()
-	if err != nil {
-		return nil, fmt.Errorf("rebuild: %w", err)
-	}
-	defer it.Stop()
-
-	var wg sync.WaitGroup
-	defer wg.Wait()
-	defer cancel() // before the wait: the reader and the workers stop
-	jobs := make(chan *chunk, 2*workers)
-	order := make(chan *chunk, 4*workers)
-	readErr := make(chan error, 1)
-	wg.Add(1)
-	go func() { // the reader: messages in chunks, to the workers and in order to the fold
-		defer wg.Done()
-		defer close(order)
-		defer close(jobs)
-		readErr <- readChunks(ctx, it, last, jobs, order)
-	}()
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for c := range jobs {
-				c.decode()
-				close(c.done)
-			}
-		}()
-	}
-	for c := range order {
-		select {
-		case <-c.done:
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		}
-		if c.err != nil {
-			return nil, fmt.Errorf("rebuild: %w", c.err)
-		}
-		if err := f.foldData(c.recs, c.data); err != nil {
-			return nil, fmt.Errorf("rebuild: %w", err)
-		}
-		if progress != nil {
-			progress(f.Events)
-		}
-	}
-	if err := <-readErr; err != nil {
-		return nil, fmt.Errorf("rebuild: %w", err)
-	}
-	cancel()
-	if err := f.refold(parent, src); err != nil {
-		return nil, err
-	}
-	return f, nil
-}
-
-// readChunks reads the stream up to sequence last into chunks, handing
-// each to the workers and, in order, to the fold.
-func readChunks(ctx context.Context, it jetstream.MessagesContext, last uint64, jobs, order chan<- *chunk) error {
-	for {
-		c := &chunk{msgs: make([]jetstream.Msg, 0, chunkSize), seqs: make([]uint64, 0, chunkSize), done: make(chan struct{})}
-		end := false
-		for len(c.msgs) < chunkSize && !end {
-			m, err := it.Next(jetstream.NextContext(ctx))
-			if err != nil {
-				return err
-			}
-			md, err := m.Metadata()
-			if err != nil {
-				return err
-			}
-			c.msgs = append(c.msgs, m)
-			c.seqs = append(c.seqs, md.Sequence.Stream)
-			end = md.Sequence.Stream >= last
-		}
-		for _, ch := range []chan<- *chunk{jobs, order} {
-			select {
-			case ch <- c:
-			case <-ctx.Done():
-				return ctx.Err()
-			}
-		}
-		if end {
-			return nil
-		}
-	}
-}
-
-// decode decodes a chunk's messages and their data.
-func (c *chunk) decode() {
-	c.recs = make([]events.Recorded, len(c.msgs))
-	c.data = make([]any, len(c.msgs))
-	for i, m := range c.msgs {
-		rec, err := events.DecodeRecorded(c.seqs[i], m.Subject(), m.Data())
-		if err != nil {
-			c.err = err
-			return
-		}
-		c.recs[i] = rec
-		c.data[i], _ = rec.Event.Payload() // nil: Apply says what is wrong
-	}
-	c.msgs = nil
-}
-
-// foldData folds decoded events into their campaigns, with their data
-// decoded where it could be.
-func (f *Folds) foldData(recs []events.Recorded, data []any) error {
-	var c *projections.Campaign
-	for i, rec := range recs {
-		if c == nil || c.ID != rec.Event.Campaign {
-			c = f.Campaigns[rec.Event.Campaign]
-			if c == nil {
-				c = projections.NewCampaign(rec.Event.Campaign)
-				f.Campaigns[rec.Event.Campaign] = c
-			}
-		}
-		var err error
-		if data[i] != nil {
-			err = c.ApplyData(rec, data[i])
-		} else {
-			err = c.Apply(rec)
-		}
-		if err != nil {
-			return err
-		}
-		f.Events++
-	}
-	return nil
-}
-
-// fold folds a batch of events into their campaigns.
-func (f *Folds) fold(batch []events.Recorded) error {
-	var c *projections.Campaign // events of one campaign often follow each other
-	for _, rec := range batch {
-		if c == nil || c.ID != rec.Event.Campaign {
-			c = f.Campaigns[rec.Event.Campaign]
-			if c == nil {
-				c = projections.NewCampaign(rec.Event.Campaign)
-				f.Campaigns[rec.Event.Campaign] = c
-			}
-		}
-		if err := c.Apply(rec); err != nil {
-			return err
-		}
-		f.Events++
 	}
 	return nil
 }
@@ -361,18 +149,14 @@ func (e *env) rebuild(ctx context.Context) (Pair, error) {
 	if last != uint64(n) {
 		return p, fmt.Errorf("stream holds %d events, %d were written", last, n)
 	}
-	p.Journal.What = fmt.Sprintf("events read by an ordered consumer, decoded and validated (events.DecodeRecorded) on %d goroutines, folded in stream order into %d campaigns' projections (bench.RebuildJetStream)", runtime.GOMAXPROCS(0), o.Campaigns)
+	p.Journal.What = fmt.Sprintf("events followed from the store as a starting process does (jetstore.Store.Follow: an ordered consumer, decoded and validated on %d goroutines), folded in stream order into %d campaigns' projections (bench.Rebuild)", runtime.GOMAXPROCS(0), o.Campaigns)
 	p.Raw.What = "messages read by a raw ordered consumer (jetstream.OrderedConsumer, no decoding)"
 	var size int
 	for round := range o.Rounds {
 		var folds *Folds
 		err := e.measureJournal(&p, n, func() error {
 			var err error
-			folds, err = RebuildJetStream(ctx, srv.JetStream(), st, 0, func(done int) {
-				if done%4096 < chunkSize {
-					o.progress(StageRebuild, "journal", done, n)
-				}
-			})
+			folds, err = Rebuild(ctx, st, func(done int) { o.progress(StageRebuild, "journal", done, n) })
 			return err
 		})
 		if err != nil {

@@ -461,49 +461,51 @@ func (s *Store) readOrdered(ctx context.Context, q events.Query, filter string, 
 	if err != nil {
 		return next, fmt.Errorf("read %s: %w", filter, err)
 	}
-	defer it.Stop()
+	p := startPipe(ctx, it, pipeOptions{upper: upper, wait: requestTimeout})
+	defer s.dropConsumer(cons)
+	defer p.close()
 	for next <= upper {
-		wait, cancel := context.WithTimeout(ctx, requestTimeout)
-		msg, err := it.Next(jetstream.NextContext(wait))
-		cancel()
-		if err != nil {
+		c, ok := p.next(ctx)
+		if !ok {
 			if ctx.Err() != nil {
 				return next, ctx.Err()
 			}
-			return next, fmt.Errorf("read %s: at sequence %d of %d: %w", filter, next, upper, err)
+			return next, fmt.Errorf("read %s: ended at sequence %d of %d", filter, next, upper)
 		}
-		seq, err := s.deliver(q, upper, msg, fn)
+		seq, err := deliver(q, c, fn)
+		if seq != 0 {
+			next = seq + 1
+		}
 		if err != nil {
 			return next, err
 		}
-		if seq > upper {
-			break
+		if c.readErr != nil {
+			return next, fmt.Errorf("read %s: at sequence %d of %d: %w", filter, next, upper, c.readErr)
 		}
-		next = seq + 1
 	}
 	return max(next, upper+1), nil
 }
 
-// deliver decodes a message of an ordered consumer and passes it to fn
-// if q wants its type, unless its sequence is past upper (0: no bound). It
-// returns the message's stream sequence.
-func (s *Store) deliver(q events.Query, upper uint64, msg jetstream.Msg, fn func(events.Recorded) error) (uint64, error) {
-	md, err := msg.Metadata()
-	if err != nil {
-		return 0, fmt.Errorf("read %s: %w", q.Filter(), err)
-	}
-	seq := md.Sequence.Stream
-	if upper != 0 && seq > upper {
-		return seq, nil
-	}
-	rec, err := events.DecodeRecorded(seq, msg.Subject(), msg.Data())
-	if err != nil {
-		return seq, err
-	}
-	if q.WantsType(rec.Event.Type) {
-		if err := fn(rec); err != nil {
-			return seq, err
+// deliver passes the events of a decoded chunk that q wants to fn, in
+// order, and returns the sequence of the last message it passed on or
+// skipped (0 if none): the chunk's last one, unless decoding or fn failed
+// before it, with that error. The chunk's reader error is the caller's to
+// report.
+func deliver(q events.Query, c *chunk, fn func(events.Recorded) error) (uint64, error) {
+	var seq uint64
+	for _, rec := range c.recs {
+		if q.WantsType(rec.Event.Type) {
+			if err := fn(rec); err != nil {
+				return seq, err
+			}
 		}
+		seq = rec.Seq
+	}
+	if c.decodeErr != nil {
+		return seq, c.decodeErr
+	}
+	if len(c.seqs) > 0 {
+		seq = c.seqs[len(c.seqs)-1] // past the bound: read, not decoded
 	}
 	return seq, nil
 }
@@ -611,41 +613,61 @@ func (s *Store) Follow(ctx context.Context, q events.Query, fn func(events.Recor
 	if err != nil {
 		return fmt.Errorf("follow %s: %w", q.Filter(), err)
 	}
-	defer it.Stop()
+	o := pipeOptions{upper: q.To}
+	if q.To != 0 {
+		o.wait, o.idle = followTick, true
+	}
+	p := startPipe(ctx, it, o)
+	defer s.dropConsumer(cons)
+	defer p.close()
 	for {
-		wait, cancel := ctx, context.CancelFunc(func() {})
-		if q.To != 0 {
-			wait, cancel = context.WithTimeout(ctx, followTick)
-		}
-		msg, err := it.Next(jetstream.NextContext(wait))
-		cancel()
-		if err != nil {
+		c, ok := p.next(ctx)
+		if !ok {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			if errors.Is(err, context.DeadlineExceeded) {
-				// Idle: finish by reading up to To once the stream got there.
-				done, err := s.reached(ctx, q.To)
-				if err != nil {
-					return err
-				}
-				if done {
-					_, err := s.read(ctx, q, next, fn)
-					return err
-				}
-				continue
-			}
-			return fmt.Errorf("follow %s: %w", q.Filter(), err)
+			return fmt.Errorf("follow %s: ended at sequence %d", q.Filter(), next)
 		}
-		seq, err := s.deliver(q, q.To, msg, fn)
-		if err != nil || (q.To != 0 && seq > q.To) {
+		seq, err := deliver(q, c, fn)
+		if seq != 0 {
+			next = seq + 1
+		}
+		if err != nil {
 			return err
 		}
-		next = seq + 1
-		if q.To != 0 && seq == q.To {
+		if q.To != 0 && next > q.To {
 			return nil
 		}
+		if c.readErr != nil {
+			return fmt.Errorf("follow %s: %w", q.Filter(), c.readErr)
+		}
+		if c.idle {
+			// Idle: finish by reading up to To once the stream got there.
+			done, err := s.reached(ctx, q.To)
+			if err != nil {
+				return err
+			}
+			if done {
+				_, err := s.read(ctx, q, next, fn)
+				return err
+			}
+		}
 	}
+}
+
+// dropConsumer deletes the server's side of an ordered consumer whose
+// reading is over, which the server would otherwise keep for the five
+// minutes of its inactivity threshold, three goroutines and its state
+// each: a server answering many long reads would pile them up. Failing to
+// delete it only leaves it to the threshold.
+func (s *Store) dropConsumer(cons jetstream.Consumer) {
+	info := cons.CachedInfo()
+	if info == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+	defer cancel()
+	_ = s.js.DeleteConsumer(ctx, StreamName, info.Name)
 }
 
 // reached reports whether the stream holds a message at sequence seq or later.

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -259,4 +260,61 @@ func TestLongReadGoesOnWithAnOrderedConsumer(t *testing.T) {
 		return nil
 	}))
 	require.Equal(t, want[10:2*len(want)/3+1], got, "a bounded read ends at its bound")
+}
+
+// TestLongReadsLeaveNothingRunning: reads and follows through the ordered
+// pipeline (a reader and decoding workers) that end every way they can (at
+// their bound, on a callback's error, by their context, a follow at To)
+// leave no goroutine behind, neither the pipeline's nor the consumer's on
+// the client or on the server, and a callback's error comes back as it was.
+func TestLongReadsLeaveNothingRunning(t *testing.T) {
+	srv := startServer(t, t.TempDir(), false)
+	s := openStore(t, srv)
+	ctx := t.Context()
+	const n = 2000
+	evs := make([]events.Event, 0, n)
+	for i := range n {
+		evs = append(evs, testEvent(t, "many", fmt.Sprintf("c%d", i%11), "created"))
+	}
+	for _, ev := range evs {
+		_, err := s.Append(ctx, events.Expect{}, ev)
+		require.NoError(t, err)
+	}
+	before := runtime.NumGoroutine()
+	stop := errors.New("enough")
+	for range 5 {
+		count := 0
+		require.NoError(t, s.Read(ctx, events.Query{}, func(events.Recorded) error { count++; return nil }))
+		require.Equal(t, n, count)
+
+		count = 0
+		err := s.Read(ctx, events.Query{}, func(events.Recorded) error {
+			if count++; count == 1500 {
+				return stop
+			}
+			return nil
+		})
+		require.ErrorIs(t, err, stop)
+		require.Equal(t, 1500, count, "nothing delivered after the callback failed")
+
+		count = 0
+		require.NoError(t, s.Follow(ctx, events.Query{To: n}, func(events.Recorded) error { count++; return nil }))
+		require.Equal(t, n, count)
+
+		fctx, cancel := context.WithCancel(ctx)
+		count = 0
+		err = s.Follow(fctx, events.Query{}, func(events.Recorded) error {
+			if count++; count == n {
+				cancel()
+			}
+			return nil
+		})
+		require.ErrorIs(t, err, context.Canceled)
+		require.Equal(t, n, count)
+	}
+	after := runtime.NumGoroutine()
+	for deadline := time.Now().Add(10 * time.Second); after > before && time.Now().Before(deadline); after = runtime.NumGoroutine() {
+		time.Sleep(20 * time.Millisecond) // what was stopped may take a moment to return
+	}
+	require.LessOrEqual(t, after, before, "goroutines before and after the reads")
 }

@@ -1,0 +1,255 @@
+package jetstore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/campaign-journal/journal/events"
+)
+
+// The ordered pipeline behind long reads and Follow: a reader goroutine
+// takes an ordered consumer's messages and groups them in chunks, worker
+// goroutines decode the chunks, and the caller's goroutine receives the
+// chunks in stream order and calls the callback. Decoding, the costly part
+// of a read, runs on every core and overlaps with the reading and with the
+// callback, where one goroutine did all three one message after another.
+//
+// Invariants:
+//   - The caller sees the events in the order the consumer delivered them,
+//     each once, and a reader's error or idle mark only after every
+//     message read before it.
+//   - A chunk is handed on as soon as it is full, as soon as the consumer
+//     says nothing more is pending (so a live event is never held back
+//     waiting for more), and at the bound.
+//   - At most pipeChunks chunks of pipeChunkSize messages are held, read
+//     ahead of the callback: memory stays bounded whatever the stream.
+//   - close stops the reader, the workers and the consumer's iterator, and
+//     waits for them.
+
+// pipeChunkSize is how many messages one chunk holds at most; pipeChunks
+// is how many chunks may wait for a worker or for the callback.
+const (
+	pipeChunkSize = 128
+	pipeChunks    = 8
+)
+
+// chunk is a run of consecutive messages of an ordered consumer.
+type chunk struct {
+	msgs []jetstream.Msg
+	seqs []uint64
+	// Set by a worker: the events decoded, in order, and the error of
+	// the message after them if one failed to decode.
+	recs      []events.Recorded
+	decodeErr error
+	// Set by the reader, after msgs: the consumer failed (readErr), or
+	// nothing came within the idle wait (idle).
+	readErr error
+	idle    bool
+	done    chan struct{} // closed once the chunk is decoded
+}
+
+// pipeOptions shapes an ordered pipeline.
+type pipeOptions struct {
+	// upper is the last sequence wanted (0: none): the reader stops after
+	// it, and no message past it is decoded.
+	upper uint64
+	// wait bounds the wait for one message (0: until ctx ends). When it
+	// passes, the reader's error is context.DeadlineExceeded, unless idle.
+	wait time.Duration
+	// idle makes a passed wait an idle mark, after which the reader goes on.
+	idle bool
+}
+
+// pipe is a running ordered pipeline.
+type pipe struct {
+	it     jetstream.MessagesContext
+	order  chan *chunk
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+}
+
+// startPipe starts reading it, which the pipe stops when it is closed.
+func startPipe(ctx context.Context, it jetstream.MessagesContext, o pipeOptions) *pipe {
+	ctx, cancel := context.WithCancel(ctx)
+	workers := runtime.GOMAXPROCS(0)
+	p := &pipe{it: it, order: make(chan *chunk, pipeChunks), cancel: cancel}
+	jobs := make(chan *chunk, pipeChunks)
+	context.AfterFunc(ctx, it.Stop) // wakes a reader waiting in Next
+	p.wg.Add(1 + workers)
+	go func() {
+		defer p.wg.Done()
+		defer close(p.order)
+		defer close(jobs)
+		readPipe(ctx, it, o, jobs, p.order)
+	}()
+	for range workers {
+		go func() {
+			defer p.wg.Done()
+			for c := range jobs {
+				c.decode(o.upper)
+				close(c.done)
+			}
+		}()
+	}
+	return p
+}
+
+// next returns the next chunk, decoded, or false once the reader has
+// ended and every chunk was returned, or ctx is done.
+func (p *pipe) next(ctx context.Context) (*chunk, bool) {
+	select {
+	case c, ok := <-p.order:
+		if !ok {
+			return nil, false
+		}
+		select {
+		case <-c.done:
+			return c, true
+		case <-ctx.Done():
+			return nil, false
+		}
+	case <-ctx.Done():
+		return nil, false
+	}
+}
+
+// close stops the pipeline and waits for its goroutines.
+func (p *pipe) close() {
+	p.cancel()
+	for range p.order { // what is left is not wanted
+	}
+	p.wg.Wait()
+	p.it.Stop()
+}
+
+// readPipe reads messages into chunks and hands each to the workers and,
+// in order, to the caller, until the bound, an error or ctx's end.
+func readPipe(ctx context.Context, it jetstream.MessagesContext, o pipeOptions, jobs, order chan<- *chunk) {
+	c := newChunk()
+	hand := func() bool {
+		for _, ch := range []chan<- *chunk{jobs, order} {
+			select {
+			case ch <- c:
+			case <-ctx.Done():
+				return false
+			}
+		}
+		c = newChunk()
+		return true
+	}
+	var opts []jetstream.NextOpt
+	if o.wait > 0 {
+		opts = append(opts, jetstream.NextMaxWait(o.wait))
+	}
+	for {
+		msg, err := it.Next(opts...)
+		if err != nil {
+			if ctx.Err() != nil {
+				err = ctx.Err()
+			} else if errors.Is(err, nats.ErrTimeout) || errors.Is(err, context.DeadlineExceeded) {
+				if o.idle {
+					c.idle = true
+					if !hand() {
+						return
+					}
+					continue
+				}
+				err = context.DeadlineExceeded
+			}
+			c.readErr = err
+			hand()
+			return
+		}
+		seq, pending, ok := ackSequence(msg.Reply())
+		if !ok {
+			c.readErr = fmt.Errorf("message on %s: %w", msg.Subject(), jetstream.ErrNotJSMessage)
+			hand()
+			return
+		}
+		c.msgs, c.seqs = append(c.msgs, msg), append(c.seqs, seq)
+		reached := o.upper != 0 && seq >= o.upper
+		if len(c.msgs) == pipeChunkSize || pending == 0 || reached {
+			if !hand() || reached {
+				return
+			}
+		}
+	}
+}
+
+func newChunk() *chunk {
+	return &chunk{
+		msgs: make([]jetstream.Msg, 0, pipeChunkSize),
+		seqs: make([]uint64, 0, pipeChunkSize),
+		done: make(chan struct{}),
+	}
+}
+
+// decode decodes the chunk's messages up to the bound (0: none) and drops
+// them.
+func (c *chunk) decode(upper uint64) {
+	c.recs = make([]events.Recorded, 0, len(c.msgs))
+	for i, m := range c.msgs {
+		if upper != 0 && c.seqs[i] > upper {
+			break
+		}
+		rec, err := events.DecodeRecorded(c.seqs[i], m.Subject(), m.Data())
+		if err != nil {
+			c.decodeErr = err
+			break
+		}
+		c.recs = append(c.recs, rec)
+	}
+	c.msgs = nil
+}
+
+// ackSequence reads the stream sequence and the pending count from the
+// reply subject of a consumer's message, as jetstream.Msg.Metadata does
+// but without building the metadata:
+// $JS.ACK.<stream>.<consumer>.<delivered>.<sseq>.<cseq>.<tm>.<pending>,
+// or the newer form with <domain>.<account hash> before <stream> and a
+// token after <pending>.
+func ackSequence(reply string) (seq, pending uint64, ok bool) {
+	rest, ok := strings.CutPrefix(reply, "$JS.ACK.")
+	if !ok {
+		return 0, 0, false
+	}
+	var tokens [10]string
+	n := 0
+	for n < len(tokens) {
+		tok, after, more := strings.Cut(rest, ".")
+		tokens[n], rest = tok, after
+		n++
+		if !more {
+			break
+		}
+	}
+	switch {
+	case n == 7: // v1: stream … pending
+		seq, pending = parseNum(tokens[3]), parseNum(tokens[6])
+	case n >= 9: // v2: domain, account hash, stream … pending[, token]
+		seq, pending = parseNum(tokens[5]), parseNum(tokens[8])
+	}
+	if seq == 0 {
+		return 0, 0, false
+	}
+	return seq, pending, true
+}
+
+// parseNum reads a decimal number, 0 if d is not one.
+func parseNum(d string) (n uint64) {
+	for i := range len(d) {
+		if d[i] < '0' || d[i] > '9' {
+			return 0
+		}
+		n = n*10 + uint64(d[i]-'0')
+	}
+	return n
+}
