@@ -63,6 +63,11 @@ func encodedSize(e Event) int {
 // (\ud800) in a string is read as U+FFFD, as encoding/json reads it.
 // StreamSubject is left empty. The returned event shares no memory with b.
 func Decode(b []byte) (Event, error) {
+	return decode(b, false)
+}
+
+// decode is Decode; when owned, the event's Data may share b's memory.
+func decode(b []byte, owned bool) (Event, error) {
 	if len(b) > MaxSize {
 		return Event{}, fmt.Errorf("%w: document is %d bytes, more than %d", ErrInvalidEvent, len(b), MaxSize)
 	}
@@ -71,7 +76,7 @@ func Decode(b []byte) (Event, error) {
 	}
 	// The documents the journal writes go the fast way, with the result
 	// readGeneral would give; readFast gives up on anything else.
-	e, v, ok := readFast(b)
+	e, v, ok := readFast(b, owned)
 	if !ok {
 		var err error
 		if e, v, err = readGeneral(b); err != nil {

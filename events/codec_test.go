@@ -340,6 +340,45 @@ func TestDecodeRecorded(t *testing.T) {
 	}
 }
 
+// TestDecodeRecordedOwned: taking the document over reads the same event
+// and data as DecodeRecorded, the data a part of the document (no copy),
+// bounded so that an append to it cannot overwrite what follows; a
+// document the fast path leaves to the general reader still decodes.
+func TestDecodeRecordedOwned(t *testing.T) {
+	for name, spec := range benchSpecs() {
+		e, err := events.New(spec, seqIDs(), testTime)
+		require.NoError(t, err)
+		doc, err := events.Encode(e)
+		require.NoError(t, err)
+		copied, err := events.DecodeRecorded(9, e.StreamSubject, doc)
+		require.NoError(t, err)
+		owned, err := events.DecodeRecordedOwned(9, e.StreamSubject, doc)
+		require.NoError(t, err)
+		require.Equal(t, copied, owned, name)
+		wantPayload, err := copied.Event.Payload()
+		require.NoError(t, err)
+		gotPayload, err := owned.Event.Payload()
+		require.NoError(t, err)
+		require.Equal(t, wantPayload, gotPayload, name)
+
+		data := owned.Event.Data
+		start := bytes.Index(doc, data)
+		require.Positive(t, start, name)
+		require.Same(t, &doc[start], &data[0], "%s: the data is a part of the document", name)
+		require.Equal(t, len(data), cap(data), "%s: bounded", name)
+		before := bytes.Clone(doc)
+		_ = append(data, "overwrite"...)
+		require.Equal(t, before, doc, name)
+		require.NotSame(t, &doc[start], &copied.Event.Data[0], "%s: DecodeRecorded copies", name)
+
+		spaced := bytes.Replace(doc, []byte(`"data":{`), []byte(`"data": {`), 1) // not the fast path's form
+		general, err := events.DecodeRecordedOwned(9, e.StreamSubject, spaced)
+		require.NoError(t, err)
+		require.Equal(t, copied.Event.ID, general.Event.ID, name)
+		require.JSONEq(t, string(copied.Event.Data), string(general.Event.Data), name)
+	}
+}
+
 func FuzzDecode(f *testing.F) {
 	valid, err := json.Marshal(validDoc())
 	if err != nil {

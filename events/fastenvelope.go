@@ -48,8 +48,8 @@ const dataBefore = `","data":`
 // data that decodes strictly, and nothing after the closing brace. It
 // reports false on any other document. The envelope's strings and those
 // of the data decoded the fast way share one allocation; data is copied
-// out of b.
-func readFast(b []byte) (e Event, v any, ok bool) {
+// out of b, unless owned, when it is a part of b.
+func readFast(b []byte, owned bool) (e Event, v any, ok bool) {
 	var spans [numAttrs][2]int // of the string values in b
 	i, envelopeLen := 0, 0
 	for k, before := range envelopeBefore {
@@ -91,8 +91,12 @@ func readFast(b []byte) (e Event, v any, ok bool) {
 	}
 	setText(&e, b, &spans, envelopeLen, &d)
 	e.SpecVersion, e.DataContentType = SpecVersion, ContentType
-	e.Data = make([]byte, len(data))
-	copy(e.Data, data)
+	if owned {
+		e.Data = data[:len(data):len(data)] // an append to it cannot reach past data
+	} else {
+		e.Data = make([]byte, len(data))
+		copy(e.Data, data)
+	}
 	return e, v, true
 }
 

@@ -59,7 +59,7 @@ func readAgrees(doc []byte) string {
 	if !utf8.Valid(doc) {
 		return ""
 	}
-	fast, fastData, ok := readFast(doc)
+	fast, fastData, ok := readFast(doc, false)
 	if !ok {
 		return ""
 	}
@@ -264,7 +264,7 @@ func TestFastPathHandlesJournalDocuments(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, _, ok := readFast(doc); !ok {
+		if _, _, ok := readFast(doc, false); !ok {
 			t.Errorf("readFast gave up on %s", doc)
 		}
 	}

@@ -147,9 +147,22 @@ func Prepare(expect Expect, evs []Event) ([][]byte, error) {
 }
 
 // DecodeRecorded decodes a stored message into a Recorded, checking that the
-// envelope agrees with the subject it was stored under.
+// envelope agrees with the subject it was stored under. The event shares
+// no memory with data.
 func DecodeRecorded(seq uint64, subject string, data []byte) (Recorded, error) {
-	e, err := Decode(data)
+	return decodeRecorded(seq, subject, data, false)
+}
+
+// DecodeRecordedOwned is DecodeRecorded taking data over: the event's Data
+// may be a part of data, which the caller must not change afterwards (a
+// message payload read from the store for this event alone, for example).
+// It saves copying the data of every event of a long read.
+func DecodeRecordedOwned(seq uint64, subject string, data []byte) (Recorded, error) {
+	return decodeRecorded(seq, subject, data, true)
+}
+
+func decodeRecorded(seq uint64, subject string, data []byte, owned bool) (Recorded, error) {
+	e, err := decode(data, owned)
 	if err != nil {
 		return Recorded{}, fmt.Errorf("sequence %d (%s): %w", seq, subject, err)
 	}

@@ -479,8 +479,10 @@ func (s *Store) readOrdered(ctx context.Context, q events.Query, filter string, 
 		if err != nil {
 			return next, err
 		}
-		if c.readErr != nil {
-			return next, fmt.Errorf("read %s: at sequence %d of %d: %w", filter, next, upper, c.readErr)
+		readErr := c.readErr
+		p.recycle(c)
+		if readErr != nil {
+			return next, fmt.Errorf("read %s: at sequence %d of %d: %w", filter, next, upper, readErr)
 		}
 	}
 	return max(next, upper+1), nil
@@ -635,13 +637,15 @@ func (s *Store) Follow(ctx context.Context, q events.Query, fn func(events.Recor
 		if err != nil {
 			return err
 		}
+		readErr, idle := c.readErr, c.idle
+		p.recycle(c)
 		if q.To != 0 && next > q.To {
 			return nil
 		}
-		if c.readErr != nil {
-			return fmt.Errorf("follow %s: %w", q.Filter(), c.readErr)
+		if readErr != nil {
+			return fmt.Errorf("follow %s: %w", q.Filter(), readErr)
 		}
-		if c.idle {
+		if idle {
 			// Idle: finish by reading up to To once the stream got there.
 			done, err := s.reached(ctx, q.To)
 			if err != nil {

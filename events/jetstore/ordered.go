@@ -31,6 +31,9 @@ import (
 //     waiting for more), and at the bound.
 //   - At most pipeChunks chunks of pipeChunkSize messages are held, read
 //     ahead of the callback: memory stays bounded whatever the stream.
+//     Chunks are used again once delivered, and each event's data is a
+//     part of its message's payload (events.DecodeRecordedOwned): a long
+//     read allocates little besides the events themselves.
 //   - close stops the reader, the workers and the consumer's iterator, and
 //     waits for them.
 
@@ -61,8 +64,11 @@ type pipeOptions struct {
 	// upper is the last sequence wanted (0: none): the reader stops after
 	// it, and no message past it is decoded.
 	upper uint64
-	// wait bounds the wait for one message (0: until ctx ends). When it
-	// passes, the reader's error is context.DeadlineExceeded, unless idle.
+	// wait bounds the wait for a message when the consumer has said that
+	// nothing more is pending (0: until ctx ends), and for the first one.
+	// When it passes, the reader's error is context.DeadlineExceeded,
+	// unless idle. While messages are pending the reader waits without a
+	// timer of its own: the consumer's heartbeats find a lost server.
 	wait time.Duration
 	// idle makes a passed wait an idle mark, after which the reader goes on.
 	idle bool
@@ -72,6 +78,7 @@ type pipeOptions struct {
 type pipe struct {
 	it     jetstream.MessagesContext
 	order  chan *chunk
+	free   chan *chunk // delivered chunks, for the reader to fill again
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 }
@@ -80,7 +87,7 @@ type pipe struct {
 func startPipe(ctx context.Context, it jetstream.MessagesContext, o pipeOptions) *pipe {
 	ctx, cancel := context.WithCancel(ctx)
 	workers := runtime.GOMAXPROCS(0)
-	p := &pipe{it: it, order: make(chan *chunk, pipeChunks), cancel: cancel}
+	p := &pipe{it: it, order: make(chan *chunk, pipeChunks), free: make(chan *chunk, pipeChunks+2), cancel: cancel}
 	jobs := make(chan *chunk, pipeChunks)
 	context.AfterFunc(ctx, it.Stop) // wakes a reader waiting in Next
 	p.wg.Add(1 + workers)
@@ -88,7 +95,7 @@ func startPipe(ctx context.Context, it jetstream.MessagesContext, o pipeOptions)
 		defer p.wg.Done()
 		defer close(p.order)
 		defer close(jobs)
-		readPipe(ctx, it, o, jobs, p.order)
+		readPipe(ctx, it, o, jobs, p.order, p.free)
 	}()
 	for range workers {
 		go func() {
@@ -121,6 +128,16 @@ func (p *pipe) next(ctx context.Context) (*chunk, bool) {
 	}
 }
 
+// recycle gives back a chunk the caller is done with: the events it
+// passed on are copies, and the chunk is filled again.
+func (p *pipe) recycle(c *chunk) {
+	clear(c.recs[:cap(c.recs)])
+	select {
+	case p.free <- c:
+	default:
+	}
+}
+
 // close stops the pipeline and waits for its goroutines.
 func (p *pipe) close() {
 	p.cancel()
@@ -130,10 +147,27 @@ func (p *pipe) close() {
 	p.it.Stop()
 }
 
-// readPipe reads messages into chunks and hands each to the workers and,
-// in order, to the caller, until the bound, an error or ctx's end.
-func readPipe(ctx context.Context, it jetstream.MessagesContext, o pipeOptions, jobs, order chan<- *chunk) {
-	c := newChunk()
+// readPipe reads messages into chunks (fresh, or given back on free) and
+// hands each to the workers and, in order, to the caller, until the bound,
+// an error or ctx's end.
+func readPipe(ctx context.Context, it jetstream.MessagesContext, o pipeOptions, jobs, order chan<- *chunk, free <-chan *chunk) {
+	take := func() *chunk {
+		select {
+		case c := <-free:
+			c.msgs, c.seqs, c.recs = c.msgs[:0], c.seqs[:0], c.recs[:0]
+			c.decodeErr, c.readErr, c.idle = nil, nil, false
+			c.done = make(chan struct{})
+			return c
+		default:
+			return &chunk{
+				msgs: make([]jetstream.Msg, 0, pipeChunkSize),
+				seqs: make([]uint64, 0, pipeChunkSize),
+				recs: make([]events.Recorded, 0, pipeChunkSize),
+				done: make(chan struct{}),
+			}
+		}
+	}
+	c := take()
 	hand := func() bool {
 		for _, ch := range []chan<- *chunk{jobs, order} {
 			select {
@@ -142,15 +176,19 @@ func readPipe(ctx context.Context, it jetstream.MessagesContext, o pipeOptions, 
 				return false
 			}
 		}
-		c = newChunk()
+		c = take()
 		return true
 	}
-	var opts []jetstream.NextOpt
-	if o.wait > 0 {
-		opts = append(opts, jetstream.NextMaxWait(o.wait))
-	}
+	timed := []jetstream.NextOpt{jetstream.NextMaxWait(o.wait)}
+	caughtUp := true // as far as the reader knows: nothing read yet
 	for {
-		msg, err := it.Next(opts...)
+		var msg jetstream.Msg
+		var err error
+		if caughtUp && o.wait > 0 {
+			msg, err = it.Next(timed...)
+		} else {
+			msg, err = it.Next()
+		}
 		if err != nil {
 			if ctx.Err() != nil {
 				err = ctx.Err()
@@ -175,8 +213,9 @@ func readPipe(ctx context.Context, it jetstream.MessagesContext, o pipeOptions, 
 			return
 		}
 		c.msgs, c.seqs = append(c.msgs, msg), append(c.seqs, seq)
+		caughtUp = pending == 0
 		reached := o.upper != 0 && seq >= o.upper
-		if len(c.msgs) == pipeChunkSize || pending == 0 || reached {
+		if len(c.msgs) == pipeChunkSize || caughtUp || reached {
 			if !hand() || reached {
 				return
 			}
@@ -184,30 +223,21 @@ func readPipe(ctx context.Context, it jetstream.MessagesContext, o pipeOptions, 
 	}
 }
 
-func newChunk() *chunk {
-	return &chunk{
-		msgs: make([]jetstream.Msg, 0, pipeChunkSize),
-		seqs: make([]uint64, 0, pipeChunkSize),
-		done: make(chan struct{}),
-	}
-}
-
-// decode decodes the chunk's messages up to the bound (0: none) and drops
-// them.
+// decode decodes the chunk's messages up to the bound (0: none), taking
+// their payloads over, and lets the messages go.
 func (c *chunk) decode(upper uint64) {
-	c.recs = make([]events.Recorded, 0, len(c.msgs))
 	for i, m := range c.msgs {
 		if upper != 0 && c.seqs[i] > upper {
 			break
 		}
-		rec, err := events.DecodeRecorded(c.seqs[i], m.Subject(), m.Data())
+		rec, err := events.DecodeRecordedOwned(c.seqs[i], m.Subject(), m.Data())
 		if err != nil {
 			c.decodeErr = err
 			break
 		}
 		c.recs = append(c.recs, rec)
 	}
-	c.msgs = nil
+	clear(c.msgs)
 }
 
 // ackSequence reads the stream sequence and the pending count from the
