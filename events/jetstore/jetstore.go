@@ -593,12 +593,7 @@ func (s *Store) Follow(ctx context.Context, q events.Query, fn func(events.Recor
 	}
 	next := max(q.From, 1)
 	if q.To != 0 {
-		done, err := s.reached(ctx, q.To)
-		if err != nil {
-			return err
-		}
-		if done {
-			_, err := s.read(ctx, q, next, fn)
+		if done, err := s.readToIfReached(ctx, q, next, fn); done || err != nil {
 			return err
 		}
 	}
@@ -645,14 +640,8 @@ func (s *Store) Follow(ctx context.Context, q events.Query, fn func(events.Recor
 		if readErr != nil {
 			return fmt.Errorf("follow %s: %w", q.Filter(), readErr)
 		}
-		if idle {
-			// Idle: finish by reading up to To once the stream got there.
-			done, err := s.reached(ctx, q.To)
-			if err != nil {
-				return err
-			}
-			if done {
-				_, err := s.read(ctx, q, next, fn)
+		if idle { // nothing on the filter for a while: the stream may be past To
+			if done, err := s.readToIfReached(ctx, q, next, fn); done || err != nil {
 				return err
 			}
 		}
@@ -672,6 +661,17 @@ func (s *Store) dropConsumer(cons jetstream.Consumer) {
 	ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
 	defer cancel()
 	_ = s.js.DeleteConsumer(ctx, StreamName, info.Name)
+}
+
+// readToIfReached finishes a Follow with q.To from sequence next by a read
+// if the stream holds To, and reports whether it did.
+func (s *Store) readToIfReached(ctx context.Context, q events.Query, next uint64, fn func(events.Recorded) error) (bool, error) {
+	done, err := s.reached(ctx, q.To)
+	if err != nil || !done {
+		return false, err
+	}
+	_, err = s.read(ctx, q, next, fn)
+	return true, err
 }
 
 // reached reports whether the stream holds a message at sequence seq or later.
