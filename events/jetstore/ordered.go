@@ -38,10 +38,14 @@ import (
 //     waits for them.
 
 // pipeChunkSize is how many messages one chunk holds at most; pipeChunks
-// is how many chunks may wait for a worker or for the callback.
+// is how many chunks may wait for a worker or for the callback. The reader
+// decodes a chunk of at most inlineDecode messages itself (the tail of a
+// follow, where events come one at a time): it would wait for the next
+// one anyway, and the event reaches the caller without a worker's hop.
 const (
 	pipeChunkSize = 128
 	pipeChunks    = 8
+	inlineDecode  = 4
 )
 
 // chunk is a run of consecutive messages of an ordered consumer.
@@ -169,7 +173,13 @@ func readPipe(ctx context.Context, it jetstream.MessagesContext, o pipeOptions, 
 	}
 	c := take()
 	hand := func() bool {
-		for _, ch := range []chan<- *chunk{jobs, order} {
+		to := []chan<- *chunk{jobs, order}
+		if len(c.msgs) <= inlineDecode { // the live tail: a hop saved
+			c.decode(o.upper)
+			close(c.done)
+			to = to[1:]
+		}
+		for _, ch := range to {
 			select {
 			case ch <- c:
 			case <-ctx.Done():
