@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -125,4 +126,88 @@ func (randReader) Read(p []byte) (int, error) {
 		p[i] = byte(time.Now().UnixNano() >> (i % 8))
 	}
 	return len(p), nil
+}
+
+// BenchmarkWriteDesigns prices, at JetStream's default sync, what a
+// different write design could reach: one writer per stream (a sequencer)
+// pipelining its appends asynchronously, 100 pending at most, as raw
+// asynchronous publishing does, against raw asynchronous publishes to a
+// plain stream in the same run. Each message is a roll event's size over
+// 1 000 subjects. Variants add, in turn, the journal's stream configuration
+// with its republished feed and a Nats-Msg-Id on every message; a chain of
+// Nats-Expected-Last-Msg-Id (each message expects the one before it, a
+// comparison the server makes for nothing, which is how a sequencer would
+// detect another writer); and the last two without the feed. Every variant
+// but the last writes into a fresh stream; the last repeats the raw one on
+// its stream already holding b.N messages (a stream's first messages are
+// the slowest to store). These are ceilings: no command is decided, no
+// event encoded.
+//
+//	go test ./bench/ -run '^$' -bench WriteDesigns -benchtime 20000x -count 3
+func BenchmarkWriteDesigns(b *testing.B) {
+	ctx := context.Background()
+	srv, err := embedded.Start(ctx, embedded.Options{Dir: b.TempDir()})
+	require.NoError(b, err)
+	b.Cleanup(srv.Shutdown)
+	var failed atomic.Int64
+	js, err := jetstream.New(srv.Conn(), jetstream.WithPublishAsyncMaxPending(100),
+		jetstream.WithPublishAsyncErrHandler(func(jetstream.JetStream, *nats.Msg, error) { failed.Add(1) }))
+	require.NoError(b, err)
+	stream := func(name string, journal, feed bool) {
+		cfg := jetstream.StreamConfig{Name: name, Subjects: []string{name + ".>"}, Storage: jetstream.FileStorage}
+		if journal {
+			cfg = jetstore.StreamConfig(jetstore.Options{})
+			cfg.Name, cfg.Subjects = name, []string{name + ".>"}
+			cfg.RePublish = nil
+			if feed {
+				cfg.RePublish = &jetstream.RePublish{Source: name + ".>", Destination: name + "feed.>"}
+			}
+		}
+		_, err := js.CreateOrUpdateStream(ctx, cfg)
+		require.NoError(b, err)
+	}
+	doc := make([]byte, 626)
+	for i := range doc {
+		doc[i] = 'x'
+	}
+	n := 0
+	id := func() string { n++; return fmt.Sprintf("%08x-0000-7000-8000-%012x", n, n) }
+	run := func(b *testing.B, name string, msgID, chain bool) {
+		last := ""
+		for b.Loop() {
+			m := &nats.Msg{Subject: fmt.Sprintf("%s.c%d.char.x%d.roll", name, n%100, n%1000), Data: doc, Header: nats.Header{}}
+			if msgID {
+				next := id()
+				m.Header.Set(jetstream.MsgIDHeader, next)
+				if chain && last != "" {
+					m.Header.Set(jetstream.ExpectedLastMsgIDHeader, last)
+				}
+				last = next
+			} else {
+				n++
+			}
+			_, err := js.PublishMsgAsync(m)
+			require.NoError(b, err)
+		}
+		<-js.PublishAsyncComplete()
+		require.Zero(b, failed.Load(), "refused publishes")
+		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "msgs/s")
+	}
+	stream("WARMUP", false, false)
+	for range 20000 { // the first variant would carry the process's warm-up
+		_, err := js.PublishAsync("WARMUP.x", doc)
+		require.NoError(b, err)
+	}
+	<-js.PublishAsyncComplete()
+	stream("PLAIN", false, false)
+	stream("FED", true, true)
+	stream("CHAINED", true, true)
+	stream("UNFED", true, false)
+	stream("UNFEDCHAINED", true, false)
+	b.Run("raw-async", func(b *testing.B) { run(b, "PLAIN", false, false) })
+	b.Run("journal-config+feed+msgid", func(b *testing.B) { run(b, "FED", true, false) })
+	b.Run("journal-config+feed+msgid+chain", func(b *testing.B) { run(b, "CHAINED", true, true) })
+	b.Run("journal-config+msgid", func(b *testing.B) { run(b, "UNFED", true, false) })
+	b.Run("journal-config+msgid+chain", func(b *testing.B) { run(b, "UNFEDCHAINED", true, true) })
+	b.Run("raw-async-again", func(b *testing.B) { run(b, "PLAIN", false, false) }) // on a stream as full as the others
 }
