@@ -63,8 +63,13 @@ const (
 	readMaxBytes = 4 << 20
 )
 
-// requestTimeout bounds a server request when the context has no deadline.
-const requestTimeout = 10 * time.Second
+// requestTimeout bounds a server request when the context has no deadline;
+// dropConsumerTimeout bounds the best-effort delete of a finished read's
+// consumer.
+const (
+	requestTimeout      = 10 * time.Second
+	dropConsumerTimeout = 2 * time.Second
+)
 
 // JetStream API error codes the store interprets.
 const (
@@ -652,13 +657,13 @@ func (s *Store) Follow(ctx context.Context, q events.Query, fn func(events.Recor
 // reading is over, which the server would otherwise keep for the five
 // minutes of its inactivity threshold, three goroutines and its state
 // each: a server answering many long reads would pile them up. Failing to
-// delete it only leaves it to the threshold.
+// delete it only leaves it to the threshold, so the wait is short.
 func (s *Store) dropConsumer(cons jetstream.Consumer) {
 	info := cons.CachedInfo()
 	if info == nil {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), dropConsumerTimeout)
 	defer cancel()
 	_ = s.js.DeleteConsumer(ctx, StreamName, info.Name)
 }
