@@ -40,38 +40,45 @@ func (p *peakTracker) loop() {
 	defer p.stoppedWG.Done()
 	t := time.NewTicker(sampleEvery)
 	defer t.Stop()
-	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
 	for {
 		select {
 		case <-p.done:
 			return
 		case <-t.C:
 		}
-		metrics.Read(sample)
-		var heap uint64
-		if sample[0].Value.Kind() == metrics.KindUint64 {
-			heap = sample[0].Value.Uint64()
-		}
-		rss, _ := procStatus("VmRSS")
-		p.mu.Lock()
-		p.heap = max(p.heap, heap)
-		p.rss = max(p.rss, rss)
-		p.overall = max(p.overall, rss)
-		p.mu.Unlock()
+		p.sample()
 	}
 }
 
-// begin starts a measurement: the peaks start again from now.
-func (p *peakTracker) begin() {
-	reset := os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) == nil
+// sample takes the Go heap and the resident memory into the peaks.
+func (p *peakTracker) sample() {
+	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	metrics.Read(s)
+	var heap uint64
+	if s[0].Value.Kind() == metrics.KindUint64 {
+		heap = s[0].Value.Uint64()
+	}
 	rss, _ := procStatus("VmRSS")
 	p.mu.Lock()
-	p.heap, p.rss, p.resetHWM = 0, rss, reset
+	p.heap = max(p.heap, heap)
+	p.rss = max(p.rss, rss)
+	p.overall = max(p.overall, rss)
 	p.mu.Unlock()
+}
+
+// begin starts a measurement: the peaks start again from now (a sample of
+// now, so that a measurement shorter than sampleEvery has one at least).
+func (p *peakTracker) begin() {
+	reset := os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) == nil
+	p.mu.Lock()
+	p.heap, p.rss, p.resetHWM = 0, 0, reset
+	p.mu.Unlock()
+	p.sample()
 }
 
 // end returns the peaks since begin: resident memory and Go heap, in bytes.
 func (p *peakTracker) end() (rss, heap uint64) {
+	p.sample()
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	rss = p.rss
