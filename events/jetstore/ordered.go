@@ -31,9 +31,12 @@ import (
 //     waiting for more), and at the bound.
 //   - At most pipeChunks chunks of pipeChunkSize messages are held, read
 //     ahead of the callback: memory stays bounded whatever the stream.
-//     Chunks are used again once delivered, and each event's data is a
-//     part of its message's payload (events.DecodeRecordedOwned): a long
-//     read allocates little besides the events themselves.
+//     Delivered chunks go back to a pool that every pipe shares (and the
+//     garbage collector empties when they are not needed), and each
+//     event's data is a part of its message's payload
+//     (events.DecodeRecordedOwned): a long read allocates little besides
+//     the events themselves, and a follow idling at the tail holds no
+//     chunk of its own.
 //   - close stops the reader, the workers and the consumer's iterator, and
 //     waits for them.
 
@@ -82,7 +85,6 @@ type pipeOptions struct {
 type pipe struct {
 	it     jetstream.MessagesContext
 	order  chan *chunk
-	free   chan *chunk // delivered chunks, for the reader to fill again
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 }
@@ -91,7 +93,7 @@ type pipe struct {
 func startPipe(ctx context.Context, it jetstream.MessagesContext, o pipeOptions) *pipe {
 	ctx, cancel := context.WithCancel(ctx)
 	workers := runtime.GOMAXPROCS(0)
-	p := &pipe{it: it, order: make(chan *chunk, pipeChunks), free: make(chan *chunk, pipeChunks+2), cancel: cancel}
+	p := &pipe{it: it, order: make(chan *chunk, pipeChunks), cancel: cancel}
 	jobs := make(chan *chunk, pipeChunks)
 	context.AfterFunc(ctx, it.Stop) // wakes a reader waiting in Next
 	p.wg.Add(1 + workers)
@@ -99,7 +101,7 @@ func startPipe(ctx context.Context, it jetstream.MessagesContext, o pipeOptions)
 		defer p.wg.Done()
 		defer close(p.order)
 		defer close(jobs)
-		readPipe(ctx, it, o, jobs, p.order, p.free)
+		readPipe(ctx, it, o, jobs, p.order)
 	}()
 	for range workers {
 		go func() {
@@ -136,11 +138,19 @@ func (p *pipe) next(ctx context.Context) (*chunk, bool) {
 // passed on are copies, and the chunk is filled again.
 func (p *pipe) recycle(c *chunk) {
 	clear(c.recs[:cap(c.recs)])
-	select {
-	case p.free <- c:
-	default:
-	}
+	c.msgs, c.seqs, c.recs = c.msgs[:0], c.seqs[:0], c.recs[:0]
+	c.decodeErr, c.readErr, c.idle, c.done = nil, nil, false, nil
+	chunks.Put(c)
 }
+
+// chunks are the chunks of every pipe, to be filled again.
+var chunks = sync.Pool{New: func() any {
+	return &chunk{
+		msgs: make([]jetstream.Msg, 0, pipeChunkSize),
+		seqs: make([]uint64, 0, pipeChunkSize),
+		recs: make([]events.Recorded, 0, pipeChunkSize),
+	}
+}}
 
 // close stops the pipeline and waits for its goroutines.
 func (p *pipe) close() {
@@ -151,27 +161,21 @@ func (p *pipe) close() {
 	p.it.Stop()
 }
 
-// readPipe reads messages into chunks (fresh, or given back on free) and
-// hands each to the workers and, in order, to the caller, until the bound,
-// an error or ctx's end.
-func readPipe(ctx context.Context, it jetstream.MessagesContext, o pipeOptions, jobs, order chan<- *chunk, free <-chan *chunk) {
+// readPipe reads messages into chunks and hands each to the workers and,
+// in order, to the caller, until the bound, an error or ctx's end.
+func readPipe(ctx context.Context, it jetstream.MessagesContext, o pipeOptions, jobs, order chan<- *chunk) {
 	take := func() *chunk {
-		select {
-		case c := <-free:
-			c.msgs, c.seqs, c.recs = c.msgs[:0], c.seqs[:0], c.recs[:0]
-			c.decodeErr, c.readErr, c.idle = nil, nil, false
-			c.done = make(chan struct{})
-			return c
-		default:
-			return &chunk{
-				msgs: make([]jetstream.Msg, 0, pipeChunkSize),
-				seqs: make([]uint64, 0, pipeChunkSize),
-				recs: make([]events.Recorded, 0, pipeChunkSize),
-				done: make(chan struct{}),
-			}
-		}
+		c := chunks.Get().(*chunk)
+		c.done = make(chan struct{})
+		return c
 	}
-	c := take()
+	var c *chunk // the chunk being filled; none while waiting for a first message
+	filling := func() *chunk {
+		if c == nil {
+			c = take()
+		}
+		return c
+	}
 	hand := func() bool {
 		to := []chan<- *chunk{jobs, order}
 		if len(c.msgs) <= inlineDecode { // the live tail: a hop saved
@@ -186,7 +190,7 @@ func readPipe(ctx context.Context, it jetstream.MessagesContext, o pipeOptions, 
 				return false
 			}
 		}
-		c = take()
+		c = nil
 		return true
 	}
 	timed := []jetstream.NextOpt{jetstream.NextMaxWait(o.wait)}
@@ -204,7 +208,7 @@ func readPipe(ctx context.Context, it jetstream.MessagesContext, o pipeOptions, 
 				err = ctx.Err()
 			} else if errors.Is(err, nats.ErrTimeout) || errors.Is(err, context.DeadlineExceeded) {
 				if o.idle {
-					c.idle = true
+					filling().idle = true
 					if !hand() {
 						return
 					}
@@ -212,16 +216,17 @@ func readPipe(ctx context.Context, it jetstream.MessagesContext, o pipeOptions, 
 				}
 				err = context.DeadlineExceeded
 			}
-			c.readErr = err
+			filling().readErr = err
 			hand()
 			return
 		}
 		seq, pending, ok := ackSequence(msg.Reply())
 		if !ok {
-			c.readErr = fmt.Errorf("message on %s: %w", msg.Subject(), jetstream.ErrNotJSMessage)
+			filling().readErr = fmt.Errorf("message on %s: %w", msg.Subject(), jetstream.ErrNotJSMessage)
 			hand()
 			return
 		}
+		filling()
 		c.msgs, c.seqs = append(c.msgs, msg), append(c.seqs, seq)
 		caughtUp = pending == 0
 		reached := o.upper != 0 && seq >= o.upper
