@@ -45,13 +45,8 @@ func BenchmarkAppendLayers(b *testing.B) {
 	doc, err := events.Encode(res.Events[0].Event)
 	require.NoError(b, err)
 
-	_, err = js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{Name: "PLAIN", Subjects: []string{"plain.>"}, Storage: jetstream.FileStorage})
-	require.NoError(b, err)
-	like := jetstore.StreamConfig(jetstore.Options{})
-	like.Name, like.Subjects = "LIKE", []string{"like.>"}
-	like.RePublish = &jetstream.RePublish{Source: "like.>", Destination: "likefeed.>"}
-	_, err = js.CreateOrUpdateStream(ctx, like)
-	require.NoError(b, err)
+	createStream(b, js, "plain", false, false)
+	createStream(b, js, "like", true, true)
 
 	n := 0
 	next := func() string { n++; return fmt.Sprintf("%08x-0000-7000-8000-%012x", n, n) }
@@ -81,7 +76,7 @@ func BenchmarkAppendLayers(b *testing.B) {
 	})
 	b.Run("journal-config+msgid+expect", func(b *testing.B) {
 		last := uint64(0)
-		if info, err := js.Stream(ctx, "LIKE"); err == nil {
+		if info, err := js.Stream(ctx, "like"); err == nil {
 			last = info.CachedInfo().State.LastSeq
 		}
 		for b.Loop() {
@@ -119,6 +114,23 @@ func BenchmarkAppendLayers(b *testing.B) {
 	})
 }
 
+// createStream creates the stream named name on the subjects name.>: a
+// plain file stream, or one configured as JOURNAL (jetstore.StreamConfig),
+// with its feed republished on namefeed.> when feed is set.
+func createStream(b *testing.B, js jetstream.JetStream, name string, journal, feed bool) {
+	b.Helper()
+	cfg := jetstream.StreamConfig{Name: name, Subjects: []string{name + ".>"}, Storage: jetstream.FileStorage}
+	if journal {
+		cfg = jetstore.StreamConfig(jetstore.Options{})
+		cfg.Name, cfg.Subjects, cfg.RePublish = name, []string{name + ".>"}, nil
+		if feed {
+			cfg.RePublish = &jetstream.RePublish{Source: name + ".>", Destination: name + "feed.>"}
+		}
+	}
+	_, err := js.CreateOrUpdateStream(context.Background(), cfg)
+	require.NoError(b, err)
+}
+
 // randReader is a cheap source of id randomness for benchmarks.
 type randReader struct{}
 
@@ -154,19 +166,6 @@ func BenchmarkWriteDesigns(b *testing.B) {
 	js, err := jetstream.New(srv.Conn(), jetstream.WithPublishAsyncMaxPending(100),
 		jetstream.WithPublishAsyncErrHandler(func(jetstream.JetStream, *nats.Msg, error) { failed.Add(1) }))
 	require.NoError(b, err)
-	stream := func(name string, journal, feed bool) {
-		cfg := jetstream.StreamConfig{Name: name, Subjects: []string{name + ".>"}, Storage: jetstream.FileStorage}
-		if journal {
-			cfg = jetstore.StreamConfig(jetstore.Options{})
-			cfg.Name, cfg.Subjects = name, []string{name + ".>"}
-			cfg.RePublish = nil
-			if feed {
-				cfg.RePublish = &jetstream.RePublish{Source: name + ".>", Destination: name + "feed.>"}
-			}
-		}
-		_, err := js.CreateOrUpdateStream(ctx, cfg)
-		require.NoError(b, err)
-	}
 	doc := make([]byte, 626)
 	for i := range doc {
 		doc[i] = 'x'
@@ -194,17 +193,17 @@ func BenchmarkWriteDesigns(b *testing.B) {
 		require.Zero(b, failed.Load(), "refused publishes")
 		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "msgs/s")
 	}
-	stream("WARMUP", false, false)
+	createStream(b, js, "WARMUP", false, false)
 	for range 20000 { // the first variant would carry the process's warm-up
 		_, err := js.PublishAsync("WARMUP.x", doc)
 		require.NoError(b, err)
 	}
 	<-js.PublishAsyncComplete()
-	stream("PLAIN", false, false)
-	stream("FED", true, true)
-	stream("CHAINED", true, true)
-	stream("UNFED", true, false)
-	stream("UNFEDCHAINED", true, false)
+	createStream(b, js, "PLAIN", false, false)
+	createStream(b, js, "FED", true, true)
+	createStream(b, js, "CHAINED", true, true)
+	createStream(b, js, "UNFED", true, false)
+	createStream(b, js, "UNFEDCHAINED", true, false)
 	b.Run("raw-async", func(b *testing.B) { run(b, "PLAIN", false, false) })
 	b.Run("journal-config+feed+msgid", func(b *testing.B) { run(b, "FED", true, false) })
 	b.Run("journal-config+feed+msgid+chain", func(b *testing.B) { run(b, "CHAINED", true, true) })
@@ -247,16 +246,7 @@ func BenchmarkGuardsInterleaved(b *testing.B) {
 		{name: "guarded", stream: "G", journal: true, feed: true, msgID: true, expect: true},
 	}
 	for _, v := range vs {
-		cfg := jetstream.StreamConfig{Name: v.stream, Subjects: []string{v.stream + ".>"}, Storage: jetstream.FileStorage}
-		if v.journal {
-			cfg = jetstore.StreamConfig(jetstore.Options{})
-			cfg.Name, cfg.Subjects, cfg.RePublish = v.stream, []string{v.stream + ".>"}, nil
-			if v.feed {
-				cfg.RePublish = &jetstream.RePublish{Source: v.stream + ".>", Destination: v.stream + "feed.>"}
-			}
-		}
-		_, err := js.CreateOrUpdateStream(ctx, cfg)
-		require.NoError(b, err)
+		createStream(b, js, v.stream, v.journal, v.feed)
 	}
 	doc := make([]byte, 626)
 	n := 0

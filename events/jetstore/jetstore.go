@@ -423,7 +423,7 @@ func (s *Store) read(ctx context.Context, q events.Query, next uint64, fn func(e
 			if m.seq > upper {
 				return upper + 1, nil
 			}
-			rec, err := events.DecodeRecorded(m.seq, m.subject, m.data)
+			rec, err := events.DecodeRecordedOwned(m.seq, m.subject, m.data) // a reply of its own
 			if err != nil {
 				return next, err
 			}
@@ -452,69 +452,55 @@ const readOrderedAbove = 1024
 // holds (the leader's last sequence on the filter, or a bound below it),
 // through an ordered consumer on the filter. It ends at upper, never
 // short: an ordered consumer is served by the stream leader, and a
-// message it does not deliver within requestTimeout is an error.
+// message it does not deliver within requestTimeout of saying nothing
+// more is pending is an error (while messages are pending, the consumer's
+// heartbeats find a lost server).
 func (s *Store) readOrdered(ctx context.Context, q events.Query, filter string, next, upper uint64, fn func(events.Recorded) error) (uint64, error) {
-	cons, err := s.js.OrderedConsumer(ctx, StreamName, jetstream.OrderedConsumerConfig{
-		FilterSubjects: []string{filter},
-		DeliverPolicy:  jetstream.DeliverByStartSequencePolicy,
-		OptStartSeq:    next,
-	})
+	p, stop, err := s.startOrdered(ctx, filter, next, pipeOptions{upper: upper, wait: requestTimeout})
 	if err != nil {
 		return next, fmt.Errorf("read %s: %w", filter, err)
 	}
-	it, err := cons.Messages()
-	if err != nil {
-		return next, fmt.Errorf("read %s: %w", filter, err)
-	}
-	p := startPipe(ctx, it, pipeOptions{upper: upper, wait: requestTimeout})
-	defer s.dropConsumer(cons)
-	defer p.close()
+	defer stop()
 	for next <= upper {
-		c, ok := p.next(ctx)
+		d, ok := p.deliver(ctx, q, fn)
 		if !ok {
 			if ctx.Err() != nil {
 				return next, ctx.Err()
 			}
 			return next, fmt.Errorf("read %s: ended at sequence %d of %d", filter, next, upper)
 		}
-		seq, err := deliver(q, c, fn)
-		if seq != 0 {
-			next = seq + 1
+		if d.last != 0 {
+			next = d.last + 1
 		}
-		if err != nil {
-			return next, err
+		if d.err != nil {
+			return next, d.err
 		}
-		readErr := c.readErr
-		p.recycle(c)
-		if readErr != nil {
-			return next, fmt.Errorf("read %s: at sequence %d of %d: %w", filter, next, upper, readErr)
+		if d.readErr != nil {
+			return next, fmt.Errorf("read %s: at sequence %d of %d: %w", filter, next, upper, d.readErr)
 		}
 	}
 	return max(next, upper+1), nil
 }
 
-// deliver passes the events of a decoded chunk that q wants to fn, in
-// order, and returns the sequence of the last message it passed on or
-// skipped (0 if none): the chunk's last one, unless decoding or fn failed
-// before it, with that error. The chunk's reader error is the caller's to
-// report.
-func deliver(q events.Query, c *chunk, fn func(events.Recorded) error) (uint64, error) {
-	var seq uint64
-	for _, rec := range c.recs {
-		if q.WantsType(rec.Event.Type) {
-			if err := fn(rec); err != nil {
-				return seq, err
-			}
-		}
-		seq = rec.Seq
+// startOrdered starts an ordered pipeline on an ordered consumer of filter
+// from sequence from; stop ends both, the server's side of the consumer
+// included (see dropConsumer).
+func (s *Store) startOrdered(ctx context.Context, filter string, from uint64, o pipeOptions) (p *pipe, stop func(), err error) {
+	cons, err := s.js.OrderedConsumer(ctx, StreamName, jetstream.OrderedConsumerConfig{
+		FilterSubjects: []string{filter},
+		DeliverPolicy:  jetstream.DeliverByStartSequencePolicy,
+		OptStartSeq:    from,
+	})
+	if err != nil {
+		return nil, nil, err
 	}
-	if c.decodeErr != nil {
-		return seq, c.decodeErr
+	it, err := cons.Messages()
+	if err != nil {
+		s.dropConsumer(cons)
+		return nil, nil, err
 	}
-	if len(c.seqs) > 0 {
-		seq = c.seqs[len(c.seqs)-1] // past the bound: read, not decoded
-	}
-	return seq, nil
+	p = startPipe(ctx, it, o)
+	return p, func() { p.close(); s.dropConsumer(cons) }, nil
 }
 
 // A read that a replica ends short is retried shortReadRetries times,
@@ -602,50 +588,33 @@ func (s *Store) Follow(ctx context.Context, q events.Query, fn func(events.Recor
 			return err
 		}
 	}
-	cfg := jetstream.OrderedConsumerConfig{
-		FilterSubjects: []string{q.Filter()},
-		DeliverPolicy:  jetstream.DeliverByStartSequencePolicy,
-		OptStartSeq:    next,
-	}
-	cons, err := s.js.OrderedConsumer(ctx, StreamName, cfg)
-	if err != nil {
-		return fmt.Errorf("follow %s: %w", q.Filter(), err)
-	}
-	it, err := cons.Messages()
-	if err != nil {
-		return fmt.Errorf("follow %s: %w", q.Filter(), err)
-	}
 	o := pipeOptions{upper: q.To}
 	if q.To != 0 {
 		o.wait, o.idle = followTick, true
 	}
-	p := startPipe(ctx, it, o)
-	defer s.dropConsumer(cons)
-	defer p.close()
+	p, stop, err := s.startOrdered(ctx, q.Filter(), next, o)
+	if err != nil {
+		return fmt.Errorf("follow %s: %w", q.Filter(), err)
+	}
+	defer stop()
 	for {
-		c, ok := p.next(ctx)
+		d, ok := p.deliver(ctx, q, fn)
 		if !ok {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
 			return fmt.Errorf("follow %s: ended at sequence %d", q.Filter(), next)
 		}
-		seq, err := deliver(q, c, fn)
-		if seq != 0 {
-			next = seq + 1
+		if d.last != 0 {
+			next = d.last + 1
 		}
-		if err != nil {
-			return err
+		if d.err != nil || (q.To != 0 && next > q.To) {
+			return d.err
 		}
-		readErr, idle := c.readErr, c.idle
-		p.recycle(c)
-		if q.To != 0 && next > q.To {
-			return nil
+		if d.readErr != nil {
+			return fmt.Errorf("follow %s: %w", q.Filter(), d.readErr)
 		}
-		if readErr != nil {
-			return fmt.Errorf("follow %s: %w", q.Filter(), readErr)
-		}
-		if idle { // nothing on the filter for a while: the stream may be past To
+		if d.idle { // nothing on the filter for a while: the stream may be past To
 			if done, err := s.readToIfReached(ctx, q, next, fn); done || err != nil {
 				return err
 			}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -134,9 +135,45 @@ func (p *pipe) next(ctx context.Context) (*chunk, bool) {
 	}
 }
 
-// recycle gives back a chunk the caller is done with: the events it
-// passed on are copies, and the chunk is filled again.
-func (p *pipe) recycle(c *chunk) {
+// delivered is what pipe.deliver reports of one chunk.
+type delivered struct {
+	// last is the sequence of the last message read and passed on or
+	// skipped (0 if none): the chunk's last one, unless err stopped it.
+	last uint64
+	// err is fn's error or the decoding's, after the events before it.
+	err error
+	// readErr and idle are what the reader said after the chunk.
+	readErr error
+	idle    bool
+}
+
+// deliver passes the events of the next chunk that q wants to fn, in
+// order, and gives the chunk back to be filled again (fn's events are
+// copies). ok is false once the reader has ended and every chunk was
+// delivered, or ctx is done.
+func (p *pipe) deliver(ctx context.Context, q events.Query, fn func(events.Recorded) error) (d delivered, ok bool) {
+	c, ok := p.next(ctx)
+	if !ok {
+		return d, false
+	}
+	d.readErr, d.idle = c.readErr, c.idle
+	for _, rec := range c.recs {
+		if q.WantsType(rec.Event.Type) {
+			if d.err = fn(rec); d.err != nil {
+				return d, true
+			}
+		}
+		d.last = rec.Seq
+	}
+	if d.err = c.decodeErr; d.err == nil && len(c.seqs) > 0 {
+		d.last = c.seqs[len(c.seqs)-1] // past the bound: read, not decoded
+	}
+	c.recycle()
+	return d, true
+}
+
+// recycle puts the chunk back in the pool, empty.
+func (c *chunk) recycle() {
 	clear(c.recs[:cap(c.recs)])
 	c.msgs, c.seqs, c.recs = c.msgs[:0], c.seqs[:0], c.recs[:0]
 	c.decodeErr, c.readErr, c.idle, c.done = nil, nil, false, nil
@@ -276,25 +313,19 @@ func ackSequence(reply string) (seq, pending uint64, ok bool) {
 			break
 		}
 	}
+	at := 3 // v1: stream, consumer, delivered, sseq, cseq, tm, pending
 	switch {
-	case n == 7: // v1: stream … pending
-		seq, pending = parseNum(tokens[3]), parseNum(tokens[6])
-	case n >= 9: // v2: domain, account hash, stream … pending[, token]
-		seq, pending = parseNum(tokens[5]), parseNum(tokens[8])
+	case n >= 9: // v2: domain and account hash first, a token last
+		at = 5
+	case n != 7:
+		return 0, 0, false
 	}
-	if seq == 0 {
+	seq, err := strconv.ParseUint(tokens[at], 10, 64)
+	if err != nil || seq == 0 {
+		return 0, 0, false
+	}
+	if pending, err = strconv.ParseUint(tokens[at+3], 10, 64); err != nil {
 		return 0, 0, false
 	}
 	return seq, pending, true
-}
-
-// parseNum reads a decimal number, 0 if d is not one.
-func parseNum(d string) (n uint64) {
-	for i := range len(d) {
-		if d[i] < '0' || d[i] > '9' {
-			return 0
-		}
-		n = n*10 + uint64(d[i]-'0')
-	}
-	return n
 }
