@@ -1,6 +1,7 @@
 package events
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -19,7 +20,14 @@ import (
 //     append is not applied twice. It returns one sequence per event.
 //   - Read(ctx, q, fn) calls fn for each stored event matching q, in stream
 //     order, up to the last sequence present when the read started (or q.To).
-//     An event that does not decode is an error, never skipped.
+//     A message on the filter that does not decode as a journal event of its
+//     subject (a foreign or corrupt message: published into the stream by
+//     something other than a store's Append) never ends a read: it is never
+//     passed to fn, and it is reported to q.OnForeign (whatever q.Types),
+//     in its place in stream order, when set. Only OnForeign's or fn's
+//     error ends the read. Last counts the message (it is the last sequence
+//     on its subject), so an Expect built from a read must take the
+//     sequences reported to OnForeign into account.
 //   - Last(ctx, filter) is the last sequence on the filter, 0 when none.
 //   - Follow(ctx, q, fn) is Read that then waits for new events until ctx
 //     ends (returning ctx.Err()) or q.To is delivered (returning nil).
@@ -47,6 +55,47 @@ type Query struct {
 	From, To uint64
 	// Types keeps only events of these types; empty keeps every type.
 	Types []string
+	// OnForeign, when set, is called for each message on the filter and in
+	// the range that is not a journal event of its subject (see Foreign),
+	// whatever Types, in stream order with the events; its error ends the
+	// read as fn's does. Nil: such messages are skipped unreported.
+	OnForeign func(Foreign) error
+}
+
+// Foreign is a stored message that is not a journal event of the subject
+// it is stored under: its document does not decode, or its envelope names
+// another campaign or aggregate. Only something that publishes into the
+// stream directly, past a store's Append (which stores only documents the
+// codec accepts), can put one there. Reads skip it and report it
+// (Query.OnForeign); DecodeRecorded returns it as its error.
+type Foreign struct {
+	Seq     uint64
+	Subject string
+	// Err says why the message is not an event; it wraps ErrInvalidEvent.
+	Err error
+}
+
+// Error describes the message: its sequence, subject and why.
+func (f Foreign) Error() string {
+	return fmt.Sprintf("sequence %d (%s): not a journal event: %v", f.Seq, f.Subject, f.Err)
+}
+
+// Unwrap returns why the message is not an event.
+func (f Foreign) Unwrap() error { return f.Err }
+
+// ReportForeign reports a message that failed to decode (err from
+// DecodeRecorded or DecodeRecordedOwned) to q.OnForeign, if set, and
+// returns its error; an error that is not a Foreign is returned as is.
+// Stores call it for every message they skip.
+func (q Query) ReportForeign(err error) error {
+	var f Foreign
+	if !errors.As(err, &f) {
+		return err
+	}
+	if q.OnForeign == nil {
+		return nil
+	}
+	return q.OnForeign(f)
 }
 
 // Filter returns the query's subject filter, AllFilter when empty.
@@ -148,7 +197,8 @@ func Prepare(expect Expect, evs []Event) ([][]byte, error) {
 
 // DecodeRecorded decodes a stored message into a Recorded, checking that the
 // envelope agrees with the subject it was stored under. The event shares
-// no memory with data.
+// no memory with data. A message that is not an event of its subject
+// returns an error of type Foreign (wrapping ErrInvalidEvent).
 func DecodeRecorded(seq uint64, subject string, data []byte) (Recorded, error) {
 	return decodeRecorded(seq, subject, data, false)
 }
@@ -164,12 +214,12 @@ func DecodeRecordedOwned(seq uint64, subject string, data []byte) (Recorded, err
 func decodeRecorded(seq uint64, subject string, data []byte, owned bool) (Recorded, error) {
 	e, err := decode(data, owned)
 	if err != nil {
-		return Recorded{}, fmt.Errorf("sequence %d (%s): %w", seq, subject, err)
+		return Recorded{}, Foreign{Seq: seq, Subject: subject, Err: err}
 	}
 	e.StreamSubject = subject
 	kind, id, _ := e.aggregate() // valid: Decode checked it
 	if err := e.checkStreamSubject(kind, id); err != nil {
-		return Recorded{}, fmt.Errorf("sequence %d: %w: %w", seq, ErrInvalidEvent, err)
+		return Recorded{}, Foreign{Seq: seq, Subject: subject, Err: fmt.Errorf("%w: %w", ErrInvalidEvent, err)}
 	}
 	return Recorded{Seq: seq, Subject: subject, Event: e}, nil
 }

@@ -15,8 +15,10 @@
 //     batch (all stored, contiguously, or none).
 //   - The stream denies delete and purge and has no limits: events are never
 //     removed.
-//   - Reads decode every message and return the first failure; nothing is
-//     skipped.
+//   - Reads decode every message. A message that is not a journal event of
+//     its subject (published into the stream directly, not by Append) is
+//     never passed on as an event and never ends a read: it is reported to
+//     Query.OnForeign in its place and the read goes on past it.
 //   - The stream republishes each event it stores on the feed (FeedPrefix)
 //     as it stores it, and nothing it refuses.
 package jetstore
@@ -368,7 +370,9 @@ func (s *Store) Last(ctx context.Context, filter string) (uint64, error) {
 // Read calls fn for each event matching q in stream order, up to the last
 // sequence on the filter when Read was called (or q.To). It fetches
 // batches of at most 256 messages (about 4 MiB) by direct get, so memory
-// stays bounded. The first error, from decoding or from fn, ends it.
+// stays bounded. A message that does not decode is reported to
+// q.OnForeign and skipped. The first error, from fn or q.OnForeign, or
+// from the server, ends it.
 //
 // On a replicated stream, build an Expect from a read without q.To (or from
 // Last): such a read is checked to reach the leader's last sequence, where a
@@ -425,9 +429,10 @@ func (s *Store) read(ctx context.Context, q events.Query, next uint64, fn func(e
 			}
 			rec, err := events.DecodeRecordedOwned(m.seq, m.subject, m.data) // a reply of its own
 			if err != nil {
-				return next, err
-			}
-			if q.WantsType(rec.Event.Type) {
+				if err := q.ReportForeign(err); err != nil {
+					return next, err
+				}
+			} else if q.WantsType(rec.Event.Type) {
 				if err := fn(rec); err != nil {
 					return next, err
 				}

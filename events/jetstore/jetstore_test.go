@@ -37,7 +37,8 @@ func openStore(t testing.TB, srv *embedded.Server) *jetstore.Store {
 
 func TestStore(t *testing.T) {
 	storetest.Run(t, func(t *testing.T) storetest.Store {
-		return openStore(t, startServer(t, t.TempDir(), false))
+		srv := startServer(t, t.TempDir(), false)
+		return rawStore{Store: openStore(t, srv), js: srv.JetStream()}
 	})
 }
 
@@ -161,47 +162,6 @@ func TestReopen(t *testing.T) {
 	require.NoError(t, err)
 	if seqs[0] != 2 {
 		t.Fatalf("repeated append after reopening: sequence %d, want 2", seqs[0])
-	}
-}
-
-// TestForeignMessage: a message that is not a journal event (published by
-// another NATS client) makes reads fail; it is never skipped.
-func TestForeignMessage(t *testing.T) {
-	srv := startServer(t, t.TempDir(), false)
-	s := openStore(t, srv)
-	ctx := t.Context()
-	_, err := s.Append(ctx, events.Expect{}, testEvent(t, "mordor", "lodin", "created"))
-	require.NoError(t, err)
-	_, err = srv.JetStream().Publish(ctx, "journal.mordor.char.lodin.junk", []byte(`{"hello":"world"}`))
-	require.NoError(t, err)
-	good := testEvent(t, "mordor", "lodin", "roll")
-	doc, err := events.Encode(good)
-	require.NoError(t, err)
-	_, err = srv.JetStream().Publish(ctx, "journal.gondor.char.lodin.roll", doc) // under the wrong campaign
-	require.NoError(t, err)
-
-	tests := []struct {
-		name string
-		q    events.Query
-		want uint64 // sequences delivered before the error
-	}{
-		{"all", events.Query{}, 1},
-		{"from the junk", events.Query{From: 2}, 0},
-		{"misplaced event", events.Query{Subject: "journal.gondor.>"}, 0},
-	}
-	for _, tt := range tests {
-		var n uint64
-		err := s.Read(ctx, tt.q, func(events.Recorded) error { n++; return nil })
-		if !errors.Is(err, events.ErrInvalidEvent) || n != tt.want {
-			t.Errorf("read %s: %d events then %v, want %d then invalid event", tt.name, n, err, tt.want)
-		}
-		n = 0
-		fctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-		err = s.Follow(fctx, tt.q, func(events.Recorded) error { n++; return nil })
-		cancel()
-		if !errors.Is(err, events.ErrInvalidEvent) || n != tt.want {
-			t.Errorf("follow %s: %d events then %v, want %d then invalid event", tt.name, n, err, tt.want)
-		}
 	}
 }
 

@@ -56,10 +56,11 @@ const (
 type chunk struct {
 	msgs []jetstream.Msg
 	seqs []uint64
-	// Set by a worker: the events decoded, in order, and the error of
-	// the message after them if one failed to decode.
-	recs      []events.Recorded
-	decodeErr error
+	// Set by a worker: the messages decoded, in order, up to the bound.
+	// A message that is not an event has a record with its sequence and
+	// subject but no event (no id), and its Foreign, in order, in foreign.
+	recs    []events.Recorded
+	foreign []events.Foreign
 	// Set by the reader, after msgs: the consumer failed (readErr), or
 	// nothing came within the idle wait (idle).
 	readErr error
@@ -140,7 +141,7 @@ type delivered struct {
 	// last is the sequence of the last message read and passed on or
 	// skipped (0 if none): the chunk's last one, unless err stopped it.
 	last uint64
-	// err is fn's error or the decoding's, after the events before it.
+	// err is fn's error or q.OnForeign's, after the events before it.
 	err error
 	// readErr and idle are what the reader said after the chunk.
 	readErr error
@@ -157,15 +158,23 @@ func (p *pipe) deliver(ctx context.Context, q events.Query, fn func(events.Recor
 		return d, false
 	}
 	d.readErr, d.idle = c.readErr, c.idle
+	foreign := c.foreign
 	for _, rec := range c.recs {
-		if q.WantsType(rec.Event.Type) {
-			if d.err = fn(rec); d.err != nil {
-				return d, true
+		switch {
+		case rec.Event.ID == "": // not an event
+			if q.OnForeign != nil {
+				d.err = q.OnForeign(foreign[0])
 			}
+			foreign = foreign[1:]
+		case q.WantsType(rec.Event.Type):
+			d.err = fn(rec)
+		}
+		if d.err != nil {
+			return d, true
 		}
 		d.last = rec.Seq
 	}
-	if d.err = c.decodeErr; d.err == nil && len(c.seqs) > 0 {
+	if len(c.seqs) > 0 {
 		d.last = c.seqs[len(c.seqs)-1] // past the bound: read, not decoded
 	}
 	c.recycle()
@@ -175,8 +184,9 @@ func (p *pipe) deliver(ctx context.Context, q events.Query, fn func(events.Recor
 // recycle puts the chunk back in the pool, empty.
 func (c *chunk) recycle() {
 	clear(c.recs[:cap(c.recs)])
-	c.msgs, c.seqs, c.recs = c.msgs[:0], c.seqs[:0], c.recs[:0]
-	c.decodeErr, c.readErr, c.idle, c.done = nil, nil, false, nil
+	clear(c.foreign)
+	c.msgs, c.seqs, c.recs, c.foreign = c.msgs[:0], c.seqs[:0], c.recs[:0], c.foreign[:0]
+	c.readErr, c.idle, c.done = nil, false, nil
 	chunks.Put(c)
 }
 
@@ -276,7 +286,8 @@ func readPipe(ctx context.Context, it jetstream.MessagesContext, o pipeOptions, 
 }
 
 // decode decodes the chunk's messages up to the bound (0: none), taking
-// their payloads over, and lets the messages go.
+// their payloads over, and lets the messages go. A message that is not an
+// event is kept as a record without an event and its Foreign.
 func (c *chunk) decode(upper uint64) {
 	for i, m := range c.msgs {
 		if upper != 0 && c.seqs[i] > upper {
@@ -284,8 +295,12 @@ func (c *chunk) decode(upper uint64) {
 		}
 		rec, err := events.DecodeRecordedOwned(c.seqs[i], m.Subject(), m.Data())
 		if err != nil {
-			c.decodeErr = err
-			break
+			f, ok := errors.AsType[events.Foreign](err)
+			if !ok {
+				f = events.Foreign{Seq: c.seqs[i], Subject: m.Subject(), Err: err}
+			}
+			c.foreign = append(c.foreign, f)
+			rec = events.Recorded{Seq: c.seqs[i], Subject: m.Subject()}
 		}
 		c.recs = append(c.recs, rec)
 	}

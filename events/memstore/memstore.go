@@ -5,14 +5,17 @@
 // secrets, and Follow woken by appends. It is for fast tests and for
 // reproducing a session into a fresh journal.
 //
-// Invariants: the stored documents are exactly those events.Prepare returned
-// (every read decodes them again, as the JetStream store does); a sequence,
-// once given, always holds the same event; a Store is safe for concurrent use.
+// Invariants: the stored documents are those events.Prepare returned (every
+// read decodes them again, as the JetStream store does), and the messages
+// PublishRaw stored as they were given, as a client publishing into the
+// JetStream stream directly could; a sequence, once given, always holds the
+// same message; a Store is safe for concurrent use.
 package memstore
 
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -112,6 +115,27 @@ func (s *Store) Append(ctx context.Context, expect events.Expect, evs ...events.
 	return seqs, nil
 }
 
+// PublishRaw stores data under subject as it is, unchecked, and returns its
+// sequence: what a client with the right to publish into the JetStream
+// stream directly (the journal's own connection) can store. It is for
+// tests of what reads do with a message that is not an event; Append is
+// the way to store events.
+func (s *Store) PublishRaw(ctx context.Context, subject string, data []byte) (uint64, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	// What the stream takes: a literal subject under journal.>, any tokens.
+	if !strings.HasPrefix(subject, events.Prefix+".") || strings.ContainsAny(subject, "*> \t\r\n") || strings.Contains(subject, "..") || strings.HasSuffix(subject, ".") {
+		return 0, fmt.Errorf("%w: subject %q is not a literal subject under %s.>", events.ErrInvalidID, subject, events.Prefix)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.msgs = append(s.msgs, message{subject: subject, doc: append([]byte(nil), data...)})
+	close(s.changed)
+	s.changed = make(chan struct{})
+	return uint64(len(s.msgs)), nil
+}
+
 // storedLocked reports the sequence of an event id within the window.
 func (s *Store) storedLocked(id string, now time.Time) (uint64, bool) {
 	e, ok := s.ids[id]
@@ -157,8 +181,9 @@ func (s *Store) snapshot() ([]message, <-chan struct{}) {
 }
 
 // Read calls fn for each event matching q in sequence order, up to the last
-// sequence present when Read was called (or q.To). It stops at the first
-// error, from decoding or from fn, and returns it.
+// sequence present when Read was called (or q.To). A message that is not
+// an event (see PublishRaw) goes to q.OnForeign instead. It stops at the
+// first error, from fn or q.OnForeign, and returns it.
 func (s *Store) Read(ctx context.Context, q events.Query, fn func(events.Recorded) error) error {
 	if err := q.Validate(); err != nil {
 		return err
@@ -211,7 +236,10 @@ func deliver(ctx context.Context, msgs []message, q events.Query, next uint64, f
 		}
 		rec, err := events.DecodeRecorded(next, m.subject, m.doc)
 		if err != nil {
-			return next, err
+			if err := q.ReportForeign(err); err != nil {
+				return next, err
+			}
+			continue
 		}
 		if !q.WantsType(rec.Event.Type) {
 			continue

@@ -34,6 +34,15 @@ type Store interface {
 	GetSecret(ctx context.Context, key string) ([]byte, error)
 }
 
+// RawPublisher is a store that can also store a message as it is, as a
+// client allowed to publish into the stream directly (the journal's own
+// connection) can: what an attack that got that far stores. The suite's
+// foreign-message tests run on a store that implements it and are skipped
+// on the others.
+type RawPublisher interface {
+	PublishRaw(ctx context.Context, subject string, data []byte) (uint64, error)
+}
+
 // Run runs the suite; newStore returns an empty store and arranges its
 // cleanup with t.Cleanup.
 func Run(t *testing.T, newStore func(t *testing.T) Store) {
@@ -56,6 +65,10 @@ func Run(t *testing.T, newStore func(t *testing.T) Store) {
 		{"FollowUntil", testFollowUntil},
 		{"Malformed", testMalformed},
 		{"InvalidQuery", testInvalidQuery},
+		{"ForeignRead", testForeignRead},
+		{"ForeignAppend", testForeignAppend},
+		{"ForeignFollow", testForeignFollow},
+		{"ForeignLongRead", testForeignLongRead},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -682,5 +695,264 @@ func testInvalidQuery(t *testing.T, s Store) {
 		if err := s.Follow(ctx, tt.q, nop); !errors.Is(err, tt.want) {
 			t.Errorf("follow %s: error = %v, want %v", tt.name, err, tt.want)
 		}
+	}
+}
+
+// rawPublisher returns the store's RawPublisher, or skips the test.
+func rawPublisher(t *testing.T, s Store) RawPublisher {
+	t.Helper()
+	p, ok := s.(RawPublisher)
+	if !ok {
+		t.Skip("the store cannot publish a raw message")
+	}
+	return p
+}
+
+// publishForeign stores data under subject as is and returns its sequence.
+func publishForeign(t *testing.T, p RawPublisher, subject string, data []byte) uint64 {
+	t.Helper()
+	seq, err := p.PublishRaw(testContext(t), subject, data)
+	require.NoError(t, err)
+	return seq
+}
+
+// foreignDocs are messages that are not events of the subject they are
+// published under, as an attacker or a broken client could publish them.
+func foreignDocs(t *testing.T) map[string][]byte {
+	t.Helper()
+	other, err := events.Encode(char(t, "gondor", "aragorn", "roll")) // a valid event, of another campaign
+	require.NoError(t, err)
+	return map[string][]byte{
+		"not json":               []byte("hello, journal"),
+		"json, not an event":     []byte(`{"hello":"world"}`),
+		"empty":                  nil,
+		"event of another place": other,
+	}
+}
+
+// reading collects what a read passes to fn and to OnForeign, in order:
+// an event as its sequence, a foreign message as its negated sequence.
+type reading struct {
+	order   []int64
+	foreign []events.Foreign
+}
+
+func (r *reading) query(q events.Query) events.Query {
+	q.OnForeign = func(f events.Foreign) error {
+		r.order = append(r.order, -int64(f.Seq))
+		r.foreign = append(r.foreign, f)
+		return nil
+	}
+	return q
+}
+
+func (r *reading) event(rec events.Recorded) error {
+	r.order = append(r.order, int64(rec.Seq))
+	return nil
+}
+
+// testForeignRead: a message that is not an event never ends a read; it is
+// reported to OnForeign in its place, with its sequence, subject and why,
+// whatever the query's types, and never passed to fn.
+func testForeignRead(t *testing.T, s Store) {
+	ctx := testContext(t)
+	p := rawPublisher(t, s)
+	lodinRoll := "journal.mordor.char.lodin.roll"
+	_, err := s.Append(ctx, events.Expect{}, char(t, "mordor", "lodin", "created")) // 1
+	require.NoError(t, err)
+	docs := foreignDocs(t)
+	names := []string{"not json", "json, not an event", "empty", "event of another place"}
+	subjects := map[uint64]string{}
+	for _, name := range names { // 2..5
+		seq := publishForeign(t, p, lodinRoll, docs[name])
+		subjects[seq] = lodinRoll
+	}
+	seq := publishForeign(t, p, "journal.mordor.Not-A-Slug", []byte("x")) // 6: not even a journal subject
+	subjects[seq] = "journal.mordor.Not-A-Slug"
+	_, err = s.Append(ctx, events.Expect{}, char(t, "mordor", "lodin", "roll"), char(t, "gondor", "aragorn", "created")) // 7, 8
+	require.NoError(t, err)
+
+	tests := []struct {
+		name string
+		q    events.Query
+		want []int64
+	}{
+		{"all", events.Query{}, []int64{1, -2, -3, -4, -5, -6, 7, 8}},
+		{"campaign", events.Query{Subject: "journal.mordor.>"}, []int64{1, -2, -3, -4, -5, -6, 7}},
+		{"aggregate", events.Query{Subject: "journal.mordor.char.lodin.>"}, []int64{1, -2, -3, -4, -5, 7}},
+		{"other campaign", events.Query{Subject: "journal.gondor.>"}, []int64{8}},
+		{"types", events.Query{Types: []string{events.TypeEventVoided}}, []int64{-2, -3, -4, -5, -6}},
+		{"range", events.Query{From: 3, To: 4}, []int64{-3, -4}},
+		{"ending on one", events.Query{Subject: "journal.mordor.>", To: 6}, []int64{1, -2, -3, -4, -5, -6}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var r reading
+			require.NoError(t, s.Read(ctx, r.query(tt.q), r.event))
+			require.Equal(t, tt.want, r.order)
+			for _, f := range r.foreign {
+				require.Equal(t, subjects[f.Seq], f.Subject, "subject of %d", f.Seq)
+				require.ErrorIs(t, f, events.ErrInvalidEvent)
+				require.Contains(t, f.Error(), fmt.Sprintf("sequence %d (%s)", f.Seq, f.Subject))
+			}
+		})
+	}
+
+	// Unreported, the messages are skipped all the same.
+	var got []uint64
+	require.NoError(t, s.Read(ctx, events.Query{}, func(r events.Recorded) error {
+		got = append(got, r.Seq)
+		return nil
+	}))
+	require.Equal(t, []uint64{1, 7, 8}, got)
+
+	// OnForeign's error ends the read, as fn's does.
+	stop := errors.New("stop")
+	var seen []uint64
+	err = s.Read(ctx, events.Query{OnForeign: func(f events.Foreign) error {
+		seen = append(seen, f.Seq)
+		return stop
+	}}, func(r events.Recorded) error {
+		seen = append(seen, r.Seq)
+		return nil
+	})
+	require.ErrorIs(t, err, stop)
+	require.Equal(t, []uint64{1, 2}, seen)
+}
+
+// testForeignAppend: a foreign message on a campaign is its last sequence,
+// as the stream counts it: an expectation that takes it into account is
+// met, one that does not is a conflict.
+func testForeignAppend(t *testing.T, s Store) {
+	ctx := testContext(t)
+	p := rawPublisher(t, s)
+	mordor, _ := events.CampaignFilter("mordor")
+	first, err := s.Append(ctx, events.ExpectLast(mordor, 0), char(t, "mordor", "lodin", "created"))
+	require.NoError(t, err)
+	foreign := publishForeign(t, p, "journal.mordor.char.lodin.roll", []byte("garbage"))
+	last, err := s.Last(ctx, mordor)
+	require.NoError(t, err)
+	require.Equal(t, foreign, last, "the last sequence on the campaign counts the foreign message")
+
+	// What a reader folding events only would expect.
+	_, err = s.Append(ctx, events.ExpectLast(mordor, first[0]), char(t, "mordor", "lodin", "roll"))
+	require.ErrorIs(t, err, events.ErrConcurrency)
+	// What a reader taking the reported message into account expects.
+	var seen uint64
+	require.NoError(t, s.Read(ctx, events.Query{Subject: mordor, OnForeign: func(f events.Foreign) error {
+		seen = max(seen, f.Seq)
+		return nil
+	}}, func(r events.Recorded) error {
+		seen = max(seen, r.Seq)
+		return nil
+	}))
+	seqs, err := s.Append(ctx, events.ExpectLast(mordor, seen), char(t, "mordor", "lodin", "roll"))
+	require.NoError(t, err)
+	require.Equal(t, []uint64{foreign + 1}, seqs)
+	seqs, err = s.Append(ctx, events.ExpectLast(mordor, seqs[0]), char(t, "mordor", "lodin", "a"), char(t, "mordor", "lodin", "b"))
+	require.NoError(t, err)
+	require.Equal(t, []uint64{foreign + 2, foreign + 3}, seqs)
+}
+
+// testForeignFollow: a follow goes on past a foreign message, stored
+// before it started or while it follows, and reports it in its place.
+func testForeignFollow(t *testing.T, s Store) {
+	ctx := testContext(t)
+	p := rawPublisher(t, s)
+	_, err := s.Append(ctx, events.Expect{}, char(t, "mordor", "lodin", "created")) // 1
+	require.NoError(t, err)
+	publishForeign(t, p, "journal.mordor.char.lodin.roll", []byte("garbage")) // 2
+
+	fctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	got := make(chan int64, 16)
+	done := make(chan error, 1)
+	go func() {
+		done <- s.Follow(fctx, events.Query{Subject: "journal.mordor.>", OnForeign: func(f events.Foreign) error {
+			got <- -int64(f.Seq)
+			return nil
+		}}, func(r events.Recorded) error {
+			got <- int64(r.Seq)
+			return nil
+		})
+	}()
+	next := func() int64 {
+		t.Helper()
+		select {
+		case n := <-got:
+			return n
+		case err := <-done:
+			t.Fatalf("follow ended: %v", err)
+		case <-time.After(10 * time.Second):
+			t.Fatal("follow delivered nothing in 10s")
+		}
+		return 0
+	}
+	require.Equal(t, int64(1), next())
+	require.Equal(t, int64(-2), next())
+	publishForeign(t, p, "journal.mordor.char.lodin.roll", []byte(`{"specversion":"1.0"}`)) // 3
+	_, err = s.Append(ctx, events.Expect{}, char(t, "mordor", "lodin", "roll"))             // 4
+	require.NoError(t, err)
+	require.Equal(t, int64(-3), next())
+	require.Equal(t, int64(4), next())
+	cancel()
+	require.ErrorIs(t, <-done, context.Canceled)
+
+	// With To on a foreign message, Follow ends once it is passed.
+	var r reading
+	require.NoError(t, s.Follow(ctx, r.query(events.Query{From: 2, To: 3}), r.event))
+	require.Equal(t, []int64{-2, -3}, r.order)
+}
+
+// testForeignLongRead: foreign messages among thousands of events (a read
+// long enough for a store to switch to its bulk path) are each reported
+// in place, and every event around them is read.
+func testForeignLongRead(t *testing.T, s Store) {
+	ctx := testContext(t)
+	p := rawPublisher(t, s)
+	batch := func() []events.Event {
+		evs := make([]events.Event, events.MaxBatch)
+		for i := range evs {
+			evs[i] = char(t, "mordor", "lodin", "roll")
+		}
+		return evs
+	}
+	var foreign []uint64
+	publish := func() {
+		foreign = append(foreign, publishForeign(t, p, "journal.mordor.char.lodin.roll", []byte("garbage")))
+	}
+	publish()
+	_, err := s.Append(ctx, events.Expect{}, batch()...)
+	require.NoError(t, err)
+	publish()
+	publish()
+	_, err = s.Append(ctx, events.Expect{}, batch()...)
+	require.NoError(t, err)
+	publish()
+
+	for _, q := range []events.Query{{}, {Subject: "journal.mordor.char.lodin.>"}, {From: 2}} {
+		var r reading
+		require.NoError(t, s.Read(ctx, r.query(q), r.event))
+		var skipped []uint64
+		read, prev := 0, int64(0)
+		for _, n := range r.order {
+			seq := n
+			if n < 0 {
+				seq = -n
+				skipped = append(skipped, uint64(seq))
+			} else {
+				read++
+			}
+			if seq <= prev {
+				t.Fatalf("read %+v: sequence %d after %d", q, seq, prev)
+			}
+			prev = seq
+		}
+		want := foreign
+		if q.From > 1 {
+			want = foreign[1:]
+		}
+		require.Equal(t, want, skipped, "read %+v", q)
+		require.Equal(t, 2*events.MaxBatch, read, "read %+v", q)
 	}
 }
