@@ -209,10 +209,22 @@ func (j *Journal) Load(ctx context.Context, id string, upTo uint64) (*projection
 		return nil, err
 	}
 	c.KnowVoids(voids)
-	if err := j.store.Read(ctx, events.Query{Subject: filter, To: upTo}, c.Apply); err != nil {
+	if err := j.store.Read(ctx, events.Query{Subject: filter, To: upTo, OnForeign: passForeign(c)}, c.Apply); err != nil {
 		return nil, err
 	}
 	return c, nil
+}
+
+// passForeign returns the OnForeign of a fold of c: a message of the
+// campaign that is not an event (published into the stream past the
+// commands) is left out of the fold, but c.LastSeq passes it, since the
+// stream counts it as the campaign's last sequence: the next append's
+// expectation is then met, and the campaign goes on.
+func passForeign(c *projections.Campaign) func(events.Foreign) error {
+	return func(f events.Foreign) error {
+		c.LastSeq = max(c.LastSeq, f.Seq)
+		return nil
+	}
 }
 
 // voids reads the campaign's voids up to sequence upTo (0: all), so that a
@@ -297,7 +309,7 @@ func (j *Journal) catchUp(ctx context.Context, campaign string, s *campaignState
 	if err != nil {
 		return nil, invalid("campaign %q: %v", campaign, err)
 	}
-	if err := j.store.Read(ctx, events.Query{Subject: filter, From: s.c.LastSeq + 1}, s.c.Apply); err != nil {
+	if err := j.store.Read(ctx, events.Query{Subject: filter, From: s.c.LastSeq + 1, OnForeign: passForeign(s.c)}, s.c.Apply); err != nil {
 		s.c = nil // a partial fold is not to be trusted
 		return nil, err
 	}
