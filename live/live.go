@@ -11,8 +11,16 @@
 //     campaign at position P equals a refold of the stream up to P as
 //     command.Journal.Load makes it. A fold that fails (or panics) on an
 //     event skips it, counts it (Stats.Failures, Options.OnError) and logs it.
-//   - Position is the last stream sequence delivered to the fold. It never
-//     goes back.
+//   - A message of the stream that is not an event (events.Foreign: put
+//     there past the commands) never stops the projection: it is skipped,
+//     counted (Stats.Foreign, Options.OnForeign) and logged, and the
+//     position passes it.
+//   - Position is the last stream sequence delivered to the fold or
+//     skipped. It never goes back.
+//   - Health tells a projection that keeps up (ok; degraded once it has
+//     skipped a message or an event) from one behind the stream that still
+//     moves (lagging) and one behind that has not moved for
+//     Options.StuckAfter (stuck).
 //   - A checkpoint is consistent: the campaign states it writes are all
 //     taken at one position P, under one lock, and the key "position" is
 //     written last. Every campaign key holds the state at the sequence it
@@ -82,6 +90,12 @@ type Options struct {
 	OnEvent func(events.Recorded)
 	// OnError, when set, is called for every event the fold refused.
 	OnError func(events.Recorded, error)
+	// OnForeign, when set, is called for every message of the stream that
+	// is not an event, skipped. It must not block.
+	OnForeign func(events.Foreign)
+	// StuckAfter is how long a projection behind the stream may go without
+	// moving before Health calls it stuck (default 30 s).
+	StuckAfter time.Duration
 	// Fingerprint names the fold in the checkpoints it writes and accepts
 	// (default: Fingerprint()).
 	Fingerprint string
@@ -115,6 +129,11 @@ type Projector struct {
 	checkpointSq uint64
 	restoredFrom uint64
 	failures     int
+	foreign      int
+	lastForeign  *events.Foreign
+	// progressAt is when the position last moved, or the projector was
+	// last seen caught up with the stream.
+	progressAt time.Time
 
 	cpMu   sync.Mutex    // one checkpoint at a time
 	cpKick chan struct{} // asks the checkpoint loop for one now
@@ -137,8 +156,11 @@ func New(src Source, kv KV, opts Options) *Projector {
 	if opts.Fingerprint == "" {
 		opts.Fingerprint = Fingerprint()
 	}
+	if opts.StuckAfter <= 0 {
+		opts.StuckAfter = DefaultStuckAfter
+	}
 	return &Projector{
-		src: src, kv: kv, opts: opts,
+		src: src, kv: kv, opts: opts, progressAt: opts.Clock(),
 		campaigns: map[string]*projections.Campaign{},
 		saved:     map[string]uint64{},
 		dirty:     map[string]bool{},
@@ -332,7 +354,8 @@ func (p *Projector) Run(ctx context.Context) error {
 	pause := 100 * time.Millisecond
 	for {
 		from := p.Position() + 1
-		err := p.src.Follow(ctx, events.Query{From: from}, func(rec events.Recorded) error { return p.fold(ctx, rec) })
+		q := events.Query{From: from, OnForeign: p.skip}
+		err := p.src.Follow(ctx, q, func(rec events.Recorded) error { return p.fold(ctx, rec) })
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
@@ -385,12 +408,9 @@ func (p *Projector) fold(ctx context.Context, rec events.Recorded) error {
 			p.remember(rec.Seq, text)
 		}
 	}
-	p.position = rec.Seq
-	p.pending++
-	kick := p.pending >= p.opts.Every
-	close(p.advanced)
-	p.advanced = make(chan struct{})
+	kick := p.advance(rec.Seq)
 	p.mu.Unlock()
+	p.progressed()
 
 	if err != nil {
 		p.statMu.Lock()
@@ -410,6 +430,71 @@ func (p *Projector) fold(ctx context.Context, rec events.Recorded) error {
 		}
 	}
 	return nil
+}
+
+// advance moves the position to seq, folded or skipped, and wakes
+// WaitFor; it reports whether a checkpoint is due. The caller holds the
+// lock.
+func (p *Projector) advance(seq uint64) (kick bool) {
+	p.position = seq
+	p.pending++
+	close(p.advanced)
+	p.advanced = make(chan struct{})
+	return p.pending >= p.opts.Every
+}
+
+// progressed notes that the position moved now.
+func (p *Projector) progressed() {
+	now := p.opts.Clock()
+	p.statMu.Lock()
+	p.progressAt = now
+	p.statMu.Unlock()
+}
+
+// skip passes a message of the stream that is not an event: the position
+// moves past it, and it is counted and logged, loudly, for it can only
+// have been put there past the commands.
+func (p *Projector) skip(f events.Foreign) error {
+	p.mu.Lock()
+	if f.Seq <= p.position {
+		p.mu.Unlock()
+		return nil // redelivered after a retry
+	}
+	// The stream counts the message in its campaign's last sequence, and
+	// so does a refold (command.Journal.Load): so does the live state.
+	if id := campaignOf(f.Subject); p.campaigns[id] != nil && f.Seq > p.saved[id] {
+		p.campaigns[id].LastSeq = max(p.campaigns[id].LastSeq, f.Seq)
+		p.dirty[id] = true
+	}
+	kick := p.advance(f.Seq)
+	p.mu.Unlock()
+	p.progressed()
+	p.statMu.Lock()
+	p.foreign++
+	p.lastForeign = &f
+	p.statMu.Unlock()
+	p.opts.Logger.Error("message of the stream is not a journal event; skipped", "seq", f.Seq, "subject", f.Subject, "err", f.Err)
+	if p.opts.OnForeign != nil {
+		p.opts.OnForeign(f)
+	}
+	if kick {
+		select {
+		case p.cpKick <- struct{}{}:
+		default:
+		}
+	}
+	return nil
+}
+
+// campaignOf returns the campaign token of a subject journal.<campaign>...
+// ("" for none).
+func campaignOf(subject string) string {
+	rest, ok := strings.CutPrefix(subject, events.Prefix+".")
+	if !ok {
+		return ""
+	}
+	id, _, _ := strings.Cut(rest, ".")
+	return id
 }
 
 // refold folds campaign id from the stream up to sequence upTo, with its
@@ -433,7 +518,11 @@ func (p *Projector) refold(ctx context.Context, id string, upTo uint64) (*projec
 	}
 	c := projections.NewCampaign(id)
 	c.KnowVoids(voids)
-	if err := p.src.Read(ctx, events.Query{Subject: filter, To: upTo}, func(r events.Recorded) error {
+	passForeign := func(f events.Foreign) error { // as skip does
+		c.LastSeq = max(c.LastSeq, f.Seq)
+		return nil
+	}
+	if err := p.src.Read(ctx, events.Query{Subject: filter, To: upTo, OnForeign: passForeign}, func(r events.Recorded) error {
 		_, err := apply(c, r)
 		return err
 	}); err != nil {
@@ -484,9 +573,7 @@ func (p *Projector) pollLast(ctx context.Context) {
 	if err != nil {
 		return
 	}
-	p.statMu.Lock()
-	p.streamLast = max(p.streamLast, last)
-	p.statMu.Unlock()
+	p.NoteStreamLast(last)
 }
 
 // Checkpoint writes the campaigns changed since the last checkpoint, then
@@ -668,6 +755,14 @@ type Stats struct {
 	RestoredFrom uint64
 	// Failures counts events the fold refused.
 	Failures int
+	// Foreign counts the messages of the stream skipped for not being
+	// events; LastForeign is the last of them (nil: none).
+	Foreign     int
+	LastForeign *events.Foreign
+	// ProgressAt is when the position last moved, or the projector was
+	// last seen caught up with the stream (by a poll, NoteStreamLast or
+	// the start).
+	ProgressAt time.Time
 }
 
 // Lag is how many stream messages are not folded yet.
@@ -684,14 +779,65 @@ func (p *Projector) Stats() Stats {
 	p.statMu.Lock()
 	defer p.statMu.Unlock()
 	return Stats{Position: pos, StreamLast: max(p.streamLast, pos), CheckpointSeq: p.checkpointSq,
-		CheckpointAt: p.checkpointAt, RestoredFrom: p.restoredFrom, Failures: p.failures}
+		CheckpointAt: p.checkpointAt, RestoredFrom: p.restoredFrom, Failures: p.failures,
+		Foreign: p.foreign, LastForeign: p.lastForeign, ProgressAt: p.progressAt}
 }
 
 // NoteStreamLast tells the projector the stream holds at least seq (for
 // example after an append by this process), so that the lag is current
 // between polls.
 func (p *Projector) NoteStreamLast(seq uint64) {
+	pos := p.Position()
+	now := p.opts.Clock()
 	p.statMu.Lock()
 	p.streamLast = max(p.streamLast, seq)
+	if p.streamLast <= pos {
+		p.progressAt = now // caught up: not behind since
+	}
 	p.statMu.Unlock()
+}
+
+// DefaultStuckAfter is Options.StuckAfter's default.
+const DefaultStuckAfter = 30 * time.Second
+
+// The projection's health, from the best to the worst.
+const (
+	// HealthOK: caught up with the stream as last seen, nothing skipped.
+	HealthOK = "ok"
+	// HealthDegraded: caught up, but messages that are not events or
+	// events the fold refused were skipped (see Stats).
+	HealthDegraded = "degraded"
+	// HealthLagging: behind the stream, and moved within StuckAfter.
+	HealthLagging = "lagging"
+	// HealthStuck: behind the stream, and has not moved for StuckAfter.
+	HealthStuck = "stuck"
+)
+
+// Health is the projection's health and the figures it is decided on.
+type Health struct {
+	Status string
+	Stats
+	// SinceProgress is how long ago the position last moved (or the
+	// projector was seen caught up); StuckAfter the limit for stuck.
+	SinceProgress time.Duration
+	StuckAfter    time.Duration
+}
+
+// Health returns the projection's health now (Options.Clock), with the
+// stream's last sequence as last seen: tell the projector the current one
+// first (NoteStreamLast) for a current verdict.
+func (p *Projector) Health() Health {
+	st := p.Stats()
+	h := Health{Stats: st, SinceProgress: max(p.opts.Clock().Sub(st.ProgressAt), 0), StuckAfter: p.opts.StuckAfter}
+	switch {
+	case st.Lag() > 0 && h.SinceProgress >= p.opts.StuckAfter:
+		h.Status = HealthStuck
+	case st.Lag() > 0:
+		h.Status = HealthLagging
+	case st.Foreign > 0 || st.Failures > 0:
+		h.Status = HealthDegraded
+	default:
+		h.Status = HealthOK
+	}
+	return h
 }

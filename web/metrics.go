@@ -22,6 +22,7 @@ import (
 //	journal_rolls_total{system,kind,outcome}         roll events folded
 //	journal_command_duration_seconds{command,status} command execution (fold, dice, conditional append)
 //	journal_projection_errors_total                  events the live fold refused
+//	journal_foreign_messages_total                   messages of the stream that are not events, skipped by the live projection
 //	journal_stream_last_sequence                     the stream's last sequence, as last seen
 //	journal_projection_sequence                      the last sequence folded
 //	journal_consumer_lag                             stream last − folded
@@ -127,6 +128,10 @@ func (m *Metrics) watch(p *live.Projector, clock func() time.Time) {
 			return clock().Sub(at).Seconds()
 		}),
 	}
+	cs = append(cs, prometheus.NewCounterFunc(prometheus.CounterOpts{
+		Name: "journal_foreign_messages_total",
+		Help: "Messages of the stream that are not journal events (published past the commands), skipped by the live projection.",
+	}, func() float64 { return float64(p.Stats().Foreign) }))
 	for _, c := range cs {
 		if err := m.reg.Register(c); err != nil {
 			return // already watching a projector

@@ -382,11 +382,3 @@ func (s *Server) actor(r *http.Request) (string, error) {
 func (s *Server) journal(actor string) *command.Journal {
 	return s.commands.As(actor)
 }
-
-func (s *Server) health(w http.ResponseWriter, r *http.Request) error {
-	st := s.opts.Projector.Stats()
-	return writeJSON(w, http.StatusOK, map[string]any{
-		"status": "ok", "position": st.Position, "stream_last": st.StreamLast, "lag": st.Lag(),
-		"checkpoint_seq": st.CheckpointSeq, "uptime_seconds": int(s.opts.Clock().Sub(s.startedAt).Seconds()),
-	})
-}

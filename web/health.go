@@ -1,0 +1,75 @@
+package web
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/live"
+)
+
+// healthLastTimeout bounds /healthz's question to the store for the
+// stream's last sequence.
+const healthLastTimeout = 2 * time.Second
+
+// healthJSON is the body of /healthz.
+type healthJSON struct {
+	// Status is the live projection's health (live.Health*), or
+	// "unavailable" when the store does not answer.
+	Status     string `json:"status"`
+	Position   uint64 `json:"position"`
+	StreamLast uint64 `json:"stream_last"`
+	Lag        uint64 `json:"lag"`
+	// ProgressAt is when the projection last moved or was seen caught up.
+	ProgressAt           time.Time    `json:"progress_at"`
+	SinceProgressSeconds float64      `json:"since_progress_seconds"`
+	StuckAfterSeconds    float64      `json:"stuck_after_seconds"`
+	ForeignMessages      int          `json:"foreign_messages"`
+	LastForeign          *foreignJSON `json:"last_foreign,omitempty"`
+	FoldErrors           int          `json:"fold_errors"`
+	CheckpointSeq        uint64       `json:"checkpoint_seq"`
+	UptimeSeconds        int          `json:"uptime_seconds"`
+	StoreError           string       `json:"store_error,omitempty"`
+}
+
+// foreignJSON is a message of the stream that is not an event.
+type foreignJSON struct {
+	Seq     uint64 `json:"seq"`
+	Subject string `json:"subject"`
+	Reason  string `json:"reason"`
+}
+
+// health serves /healthz: the live projection's position against the
+// stream's last sequence (asked of the store now), when it last moved,
+// and what it skipped. It answers 503 when the projection is stuck
+// (behind the stream and not moving for live.Options.StuckAfter) or the
+// store does not answer, 200 otherwise: "ok", "degraded" (caught up, but
+// it skipped messages that are not events or events its fold refused:
+// see foreign_messages and fold_errors) or "lagging" (behind, moving).
+func (s *Server) health(w http.ResponseWriter, r *http.Request) error {
+	ctx, cancel := context.WithTimeout(r.Context(), healthLastTimeout)
+	last, lastErr := s.opts.Store.Last(ctx, events.AllFilter)
+	cancel()
+	if lastErr == nil {
+		s.opts.Projector.NoteStreamLast(last)
+	}
+	h := s.opts.Projector.Health()
+	out := healthJSON{
+		Status: h.Status, Position: h.Position, StreamLast: h.StreamLast, Lag: h.Lag(),
+		ProgressAt: h.ProgressAt.UTC(), SinceProgressSeconds: h.SinceProgress.Seconds(), StuckAfterSeconds: h.StuckAfter.Seconds(),
+		ForeignMessages: h.Foreign, FoldErrors: h.Failures, CheckpointSeq: h.CheckpointSeq,
+		UptimeSeconds: int(s.opts.Clock().Sub(s.startedAt).Seconds()),
+	}
+	if f := h.LastForeign; f != nil {
+		out.LastForeign = &foreignJSON{Seq: f.Seq, Subject: f.Subject, Reason: f.Err.Error()}
+	}
+	code := http.StatusOK
+	switch {
+	case lastErr != nil:
+		out.Status, out.StoreError, code = "unavailable", lastErr.Error(), http.StatusServiceUnavailable
+	case h.Status == live.HealthStuck:
+		code = http.StatusServiceUnavailable
+	}
+	return writeJSON(w, code, out)
+}
