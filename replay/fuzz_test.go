@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -12,8 +13,9 @@ import (
 )
 
 // FuzzVerifyJSONL: no export, however broken, makes Verify, Luck or the
-// text renderings panic; a malformed one is an error, a well-formed one a
-// report.
+// text renderings panic; a malformed one is an error (a line too long) or
+// a failed report listing the lines that are not events (Verify), or an
+// error (Luck); a well-formed one a report.
 func FuzzVerifyJSONL(f *testing.F) {
 	w, _, rollEvs := honestWorld(f, 6)
 	var buf bytes.Buffer
@@ -36,6 +38,15 @@ func FuzzVerifyJSONL(f *testing.F) {
 		}
 		if _, err := json.Marshal(rep); err != nil {
 			t.Fatal(err)
+		}
+		if rep.Totals.Foreign > 0 {
+			if rep.OK() || len(rep.Foreign) == 0 {
+				t.Fatalf("lines that are not events, and the report is OK or lists none: %+v", rep)
+			}
+			if _, err := replay.Luck(ctx, replay.JSONLBytes(data), replay.LuckFilter{}); !errors.Is(err, replay.ErrMalformed) {
+				t.Fatalf("luck on an export with lines that are not events: %v, want malformed", err)
+			}
+			return
 		}
 		lr, err := replay.Luck(ctx, replay.JSONLBytes(data), replay.LuckFilter{})
 		if err != nil {

@@ -19,8 +19,10 @@ const maxLine = events.MaxSize + 2
 // `journal export` writes it — and calls fn with each event, decoded and
 // validated with events.Decode, in order. Blank lines are skipped. A line
 // that does not decode, or is longer than events.MaxSize, stops the read
-// with an error wrapping ErrMalformed that names the line number; an error
-// from fn stops it and is returned as is. Memory is bounded by one line.
+// with an error wrapping ErrMalformed that names the line number (in a
+// pass of Verify, a line that does not decode is listed in the Report
+// instead, and the read goes on: see ReportForeign); an error from fn
+// stops it and is returned as is. Memory is bounded by one line.
 func ReadJSONL(r io.Reader, fn func(events.Event) error) error {
 	return readJSONL(context.Background(), r, func(_ int, ev events.Event) error { return fn(ev) })
 }
@@ -45,6 +47,9 @@ func readJSONL(ctx context.Context, r io.Reader, fn func(line int, ev events.Eve
 		}
 		ev, err := events.Decode(b)
 		if err != nil {
+			if ReportForeign(ctx, foreignLine(line, err)) {
+				continue // a pass of Verify lists it
+			}
 			return fmt.Errorf("%w: line %d: %w", ErrMalformed, line, err)
 		}
 		if err := fn(line, ev); err != nil {

@@ -37,14 +37,27 @@ func (r Report) WriteText(w io.Writer) error {
 		fmt.Fprintln(bw, "outside the sessions:")
 		writeMismatches(bw, r.Mismatches, r.Omitted)
 	}
+	if len(r.Foreign) > 0 || r.ForeignOmitted > 0 {
+		fmt.Fprintln(bw, "not journal events (written past the commands; their contents cannot be checked):")
+		for _, m := range r.Foreign {
+			fmt.Fprintf(bw, "  FOREIGN  %s\n", m)
+		}
+		if r.ForeignOmitted > 0 {
+			fmt.Fprintf(bw, "  … and %d more\n", r.ForeignOmitted)
+		}
+	}
 	t := r.Totals
 	verdict := "OK"
 	if !r.OK() {
 		verdict = "FAILED"
 	}
-	fmt.Fprintf(bw, "%s: %d events, %d sessions (%d verified, %d mismatch, %d not yet revealed), %d rolls checked, %d verified, %d unverifiable, %d voided, %d mismatches\n",
+	fmt.Fprintf(bw, "%s: %d events, %d sessions (%d verified, %d mismatch, %d not yet revealed), %d rolls checked, %d verified, %d unverifiable, %d voided, %d mismatches",
 		verdict, t.Events, t.Sessions, t.SessionsVerified, t.SessionsMismatch, t.SessionsUnrevealed,
 		t.Rolls, t.Verified, t.Unverifiable, t.Voided, t.Mismatches)
+	if t.Foreign > 0 {
+		fmt.Fprintf(bw, ", %d messages that are not events", t.Foreign)
+	}
+	fmt.Fprintln(bw)
 	return bw.Flush()
 }
 

@@ -8,6 +8,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/google/uuid"
 
@@ -180,6 +181,8 @@ type Totals struct {
 	Voided             int `json:"voided"`
 	// Mismatches counts every mismatch, omitted ones included.
 	Mismatches int `json:"mismatches"`
+	// Foreign counts the input that is not events, omitted ones included.
+	Foreign int `json:"foreign"`
 }
 
 // Report is the verdict of a verification.
@@ -191,12 +194,18 @@ type Report struct {
 	// sessions, voids of unknown events, fold errors.
 	Mismatches []Mismatch `json:"mismatches"`
 	Omitted    int        `json:"omitted,omitempty"`
-	Totals     Totals     `json:"totals"`
+	// Foreign is the input that is not events (at most
+	// Options.MaxMismatches; ForeignOmitted counts the rest), in order:
+	// messages of the stream or lines of an export. Their contents cannot
+	// be checked, so any makes the audit fail.
+	Foreign        []ForeignMessage `json:"foreign,omitempty"`
+	ForeignOmitted int              `json:"foreign_omitted,omitempty"`
+	Totals         Totals           `json:"totals"`
 }
 
-// OK reports whether the audit found no mismatch anywhere. Sessions not yet
-// revealed do not make it fail.
-func (r Report) OK() bool { return r.Totals.Mismatches == 0 }
+// OK reports whether the audit found no mismatch anywhere and no input that
+// is not an event. Sessions not yet revealed do not make it fail.
+func (r Report) OK() bool { return r.Totals.Mismatches == 0 && r.Totals.Foreign == 0 }
 
 // Verify audits every session in src: it calls src twice, once to learn the
 // revealed seeds and the voids (Verifier.Scan) and once to check each event
@@ -211,12 +220,25 @@ func Verify(ctx context.Context, src Source, opts Options) (Report, error) {
 	}
 	// Scan reads session ends and voids only: a JSON Lines source skips
 	// the other lines of the first pass without decoding them.
+	// Input that is not an event is listed by the second pass (the
+	// source reports it: ReportForeign), and passed over by the first.
 	scan := withPassTypes(ctx, events.TypeSessionEnded, events.TypeEventVoided)
+	scan = withForeign(scan, func(ForeignMessage) {})
 	if err := src(scan, func(r events.Recorded) error { v.Scan(r); return nil }); err != nil {
 		return Report{}, err
 	}
-	if err := pipe(ctx, src, v.Add); err != nil {
+	var mu sync.Mutex
+	var foreign []ForeignMessage
+	check := withForeign(ctx, func(m ForeignMessage) {
+		mu.Lock()
+		defer mu.Unlock()
+		foreign = append(foreign, m)
+	})
+	if err := pipe(check, src, v.Add); err != nil {
 		return Report{}, err
+	}
+	for _, m := range foreign {
+		v.Foreign(m)
 	}
 	return v.Report(), nil
 }
@@ -291,6 +313,8 @@ type Verifier struct {
 	corder    []*campaign
 	global    []Mismatch
 	omitted   int
+	foreign   []ForeignMessage
+	foreignN  int
 	pos       int
 	events    int
 	faces     []int // scratch for re-derived faces
@@ -847,10 +871,22 @@ func clip(s string, n int) string {
 	return s[:n] + "…"
 }
 
+// Foreign lists input that is not an event in the report (Verify calls
+// it for what its Source reports): it makes the report fail.
+func (v *Verifier) Foreign(m ForeignMessage) {
+	v.foreignN++
+	if len(v.foreign) < v.max {
+		v.foreign = append(v.foreign, m)
+	}
+}
+
 // Report returns the verdict on everything added so far. It can be called
 // at any time and does not change the Verifier.
 func (v *Verifier) Report() Report {
 	var r Report
+	r.Foreign = slices.Clone(v.foreign)
+	r.ForeignOmitted = v.foreignN - len(v.foreign)
+	r.Totals.Foreign = v.foreignN
 	for _, s := range v.order {
 		sr := v.sessionReport(s)
 		r.Sessions = append(r.Sessions, sr)

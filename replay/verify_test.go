@@ -619,9 +619,17 @@ func TestReadJSONLErrors(t *testing.T) {
 			if !errors.Is(err, replay.ErrMalformed) || !strings.Contains(err.Error(), tt.line+":") {
 				t.Errorf("got error %v, want ErrMalformed naming %q", err, tt.line)
 			}
-			_, verr := replay.Verify(context.Background(), replay.JSONLBytes([]byte(tt.input)), replay.Options{})
-			if !errors.Is(verr, replay.ErrMalformed) {
-				t.Errorf("Verify: got error %v, want ErrMalformed", verr)
+			// Verify lists a line that does not decode and goes on; a line
+			// too long to read ends the read.
+			rep, verr := replay.Verify(context.Background(), replay.JSONLBytes([]byte(tt.input)), replay.Options{})
+			if tt.name == "too long" {
+				if !errors.Is(verr, replay.ErrMalformed) {
+					t.Errorf("Verify: got error %v, want ErrMalformed", verr)
+				}
+				return
+			}
+			if verr != nil || rep.OK() || len(rep.Foreign) != 1 || !strings.HasPrefix(rep.Foreign[0].String(), tt.line+":") {
+				t.Errorf("Verify: got %+v, %v; want a failed report naming %q", rep.Foreign, verr, tt.line)
 			}
 		})
 	}
