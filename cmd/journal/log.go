@@ -52,7 +52,7 @@ func (a *app) logCommand() *cobra.Command {
 				}
 				return nil
 			}
-			q := events.Query{Subject: filter, To: upTo}
+			q := events.Query{Subject: filter, To: upTo, OnForeign: a.warnForeign()}
 			if !follow {
 				return st.Read(c.Context(), q, fn)
 			}
@@ -83,7 +83,7 @@ func (a *app) exportCommand() *cobra.Command {
 			out := bufio.NewWriter(a.stdout)
 			defer out.Flush()
 			n := 0
-			err = st.Read(c.Context(), events.Query{Subject: filter}, func(r events.Recorded) error {
+			err = st.Read(c.Context(), events.Query{Subject: filter, OnForeign: a.warnForeign()}, func(r events.Recorded) error {
 				if session != "" && r.Event.Session != session && !sessionBound(r.Event) {
 					return nil
 				}

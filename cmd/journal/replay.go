@@ -99,7 +99,11 @@ transcript of the reproduction follows.`,
 				return err
 			}
 			if !rep.OK() {
-				return exitError{code: 1, msg: fmt.Sprintf("verification failed: %d mismatches", rep.Totals.Mismatches)}
+				msg := fmt.Sprintf("verification failed: %d mismatches", rep.Totals.Mismatches)
+				if rep.Totals.Foreign > 0 {
+					msg += fmt.Sprintf(", %d messages that are not journal events", rep.Totals.Foreign)
+				}
+				return exitError{code: 1, msg: msg}
 			}
 			return nil
 		},
@@ -211,7 +215,7 @@ func (a *app) auditSource(ctx context.Context, file string, passes int) (replay.
 			return nil, nil, err
 		}
 	}
-	src, empty, err := boundSource(ctx, st, filter)
+	src, empty, err := boundSource(ctx, st, filter, a.warnForeign())
 	if err != nil {
 		return nil, nil, err
 	}
@@ -223,8 +227,10 @@ func (a *app) auditSource(ctx context.Context, file string, passes int) (replay.
 
 // boundSource reads the store's events on filter up to the last sequence
 // there now, so that every pass of an audit reads the same events while
-// others go on writing. empty says that there are none.
-func boundSource(ctx context.Context, st store, filter string) (src replay.Source, empty bool, err error) {
+// others go on writing. empty says that there are none. A message that
+// is not an event is listed by a pass of Verify (replay.ReportForeign) and
+// passed to warn by any other pass.
+func boundSource(ctx context.Context, st store, filter string, warn func(events.Foreign) error) (src replay.Source, empty bool, err error) {
 	to := uint64(0)
 	if l, ok := st.(interface {
 		Last(ctx context.Context, filter string) (uint64, error)
@@ -235,7 +241,13 @@ func boundSource(ctx context.Context, st store, filter string) (src replay.Sourc
 		empty = to == 0
 	}
 	src = func(ctx context.Context, fn func(events.Recorded) error) error {
-		return st.Read(ctx, events.Query{Subject: filter, To: to}, fn)
+		foreign := func(f events.Foreign) error {
+			if replay.ReportForeign(ctx, replay.ForeignOf(f)) {
+				return nil
+			}
+			return warn(f)
+		}
+		return st.Read(ctx, events.Query{Subject: filter, To: to, OnForeign: foreign}, fn)
 	}
 	return src, empty, nil
 }

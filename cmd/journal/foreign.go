@@ -1,0 +1,25 @@
+package main
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/campaign-journal/journal/events"
+)
+
+// warnForeign returns an events.Query.OnForeign that warns on stderr, once
+// per message however many reads pass it, of a message of the stream that
+// is not a journal event, and lets the read go on past it.
+func (a *app) warnForeign() func(events.Foreign) error {
+	var mu sync.Mutex
+	warned := map[uint64]bool{}
+	return func(f events.Foreign) error {
+		mu.Lock()
+		defer mu.Unlock()
+		if !warned[f.Seq] {
+			warned[f.Seq] = true
+			fmt.Fprintf(a.stderr, "warning: skipped %v (published past the journal's commands)\n", f)
+		}
+		return nil
+	}
+}

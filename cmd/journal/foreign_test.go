@@ -1,0 +1,77 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/events/embedded"
+)
+
+// publishRaw publishes data on subject into the journal's stream with the
+// journal's own connection, as an attack that got that far could, and
+// returns its sequence.
+func (c *cli) publishRaw(subject string, data []byte) uint64 {
+	c.t.Helper()
+	srv, err := embedded.Start(context.Background(), embedded.Options{Dir: c.dir})
+	require.NoError(c.t, err)
+	defer srv.Shutdown()
+	ack, err := srv.JetStream().Publish(context.Background(), subject, data)
+	require.NoError(c.t, err)
+	return ack.Sequence
+}
+
+// TestForeignMessageInTheJournal: a message that is not an event, on a
+// campaign's subject, stops nothing: rolls and the session's end are
+// recorded after it; log and export go on and warn on stderr naming it;
+// replay verifies everything else, lists it loudly and exits 1, from the
+// journal and from an export with a garbage line.
+func TestForeignMessageInTheJournal(t *testing.T) {
+	c := newCLI(t)
+	c.setupCampaign()
+	c.ok("-c", "mordor", "session", "start")
+	c.ok("-c", "mordor", "roll", "lodin", "Sigilo")
+	const subject = "journal.mordor.char.lodin.roll"
+	seq := c.publishRaw(subject, []byte("forged, not an event"))
+	named := fmt.Sprintf("sequence %d (%s)", seq, subject)
+
+	c.ok("-c", "mordor", "roll", "lodin", "Pelea")
+	c.ok("-c", "mordor", "roll", "orco", "Pelea")
+	c.ok("-c", "mordor", "session", "end")
+
+	out, errb, code := c.run("-c", "mordor", "log")
+	require.Equal(t, 0, code, "log: %s", errb)
+	require.Contains(t, errb, "warning: skipped "+named)
+	require.Contains(t, out, "Termina la sesión s1 tras 3 tiradas")
+
+	out, errb, code = c.run("-c", "mordor", "export")
+	require.Equal(t, 0, code, "export: %s", errb)
+	require.Contains(t, errb, "warning: skipped "+named)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	for _, l := range lines {
+		_, err := events.Decode([]byte(l))
+		require.NoError(t, err, "export line %q", l)
+	}
+	require.Len(t, lines, int(seq)-1+3, "every event, the foreign message left out")
+
+	out, errb, code = c.run("-c", "mordor", "replay")
+	require.Equal(t, 1, code, "replay: %s\n%s", out, errb)
+	require.Contains(t, out, "FOREIGN  "+named+": not a journal event")
+	require.Contains(t, out, "session mordor/s1: verified")
+	require.Contains(t, errb, "0 mismatches, 1 messages that are not journal events")
+
+	// The export, with a garbage line in it.
+	garbage := append(append(append([]string{}, lines[:3]...), "{garbage"), lines[3:]...)
+	out, errb, code = c.run("replay", "--file", writeExport(t, garbage))
+	require.Equal(t, 1, code, "replay --file: %s\n%s", out, errb)
+	require.Contains(t, out, "FOREIGN  line 4: not a journal event")
+	require.Contains(t, out, "session mordor/s1: verified")
+
+	// Without it, the export verifies.
+	out, errb, code = c.run("replay", "--file", writeExport(t, lines))
+	require.Equal(t, 0, code, "replay --file: %s\n%s", out, errb)
+}
