@@ -26,7 +26,9 @@ import (
 // Invariants:
 //   - The caller sees the events in the order the consumer delivered them,
 //     each once, and a reader's error or idle mark only after every
-//     message read before it.
+//     message read before it. A message that is not an event goes to
+//     Query.OnForeign in its place, never to the callback, and never ends
+//     the pipeline.
 //   - A chunk is handed on as soon as it is full, as soon as the consumer
 //     says nothing more is pending (so a live event is never held back
 //     waiting for more), and at the bound.
@@ -161,7 +163,7 @@ func (p *pipe) deliver(ctx context.Context, q events.Query, fn func(events.Recor
 	foreign := c.foreign
 	for _, rec := range c.recs {
 		switch {
-		case rec.Event.ID == "": // not an event
+		case rec.Event.ID == "" && len(foreign) > 0: // not an event (a decoded one has an id)
 			if q.OnForeign != nil {
 				d.err = q.OnForeign(foreign[0])
 			}
