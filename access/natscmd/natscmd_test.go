@@ -31,6 +31,7 @@ type world struct {
 	store *jetstore.Store
 	url   string
 	eve   nkeys.KeyPair // the player who signs in with an nkey
+	svc   *natscmd.Service
 }
 
 // users: the journal itself (as an outside process would connect), a GM of
@@ -53,17 +54,21 @@ func newWorld(t *testing.T) *world {
 	)
 	require.NoError(t, err)
 	users, nks := cfg.ServerUsers()
-	srv, err := embedded.Start(t.Context(), embedded.Options{Dir: t.TempDir(), Share: true, Users: users, NkeyUsers: nks})
+	srv, err := embedded.Start(t.Context(), embedded.Options{Dir: t.TempDir(), Share: true, Users: users, NkeyUsers: nks,
+		Responder: access.ResponderPermissions()})
 	require.NoError(t, err)
 	t.Cleanup(srv.Shutdown)
 	st, err := jetstore.Open(t.Context(), srv.JetStream(), jetstore.Options{})
 	require.NoError(t, err)
-	svc, err := natscmd.Start(t.Context(), srv.Conn(), natscmd.Options{
+	rc, err := srv.ResponderConn()
+	require.NoError(t, err)
+	t.Cleanup(rc.Close)
+	svc, err := natscmd.Start(t.Context(), rc, natscmd.Options{
 		Access: cfg, Store: st, Clock: time.Now, Rand: rand.Reader, IDs: events.NewV7(time.Now, rand.Reader),
 	})
 	require.NoError(t, err)
 	t.Cleanup(svc.Stop)
-	w := &world{cfg: cfg, srv: srv, store: st, url: srv.ClientURL(), eve: eve}
+	w := &world{cfg: cfg, srv: srv, store: st, url: srv.ClientURL(), eve: eve, svc: svc}
 
 	ana := w.connect(t, "ana", "ana-pw")
 	for _, step := range []struct {
@@ -311,7 +316,9 @@ func TestRequests(t *testing.T) {
 	w := newWorld(t)
 	ctx := t.Context()
 	ana := w.connect(t, "ana", "ana-pw")
-	journal := w.connect(t, "journal", "journal-pw")
+	// The journal's user may publish anything: here it asks as a user the
+	// configuration does not have, from that user's inbox.
+	journal := w.connect(t, "journal", "journal-pw", natscmd.InboxPrefix("mallory"))
 	before := w.count(t)
 	tests := []struct {
 		name     string

@@ -15,7 +15,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/campaign-journal/journal/access"
-	"github.com/campaign-journal/journal/access/natscmd"
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/live"
 	"github.com/campaign-journal/journal/web"
@@ -74,6 +73,9 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 	if a.natsURL != "" && o.natsListen != "" {
 		return errors.New("serve: --nats-listen opens the embedded server; with --nats there is none to open")
 	}
+	if err := a.checkNATS(o); err != nil {
+		return err
+	}
 	logger := slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	opened, err := a.openStore(ctx, true, o.natsListen)
 	if err != nil {
@@ -94,18 +96,11 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 	if err != nil {
 		return err
 	}
-	stopCommands := func() {}
-	if a.access != nil {
-		svc, err := natscmd.Start(ctx, a.nc, natscmd.Options{
-			Access: a.access, Store: st, Clock: time.Now, Rand: rand.Reader,
-			IDs: events.NewV7(time.Now, rand.Reader), Logger: logger,
-		})
-		if err != nil {
-			return fmt.Errorf("serve: the NATS command service: %w", err)
-		}
-		stopCommands = svc.Stop
-		defer svc.Stop()
+	stopCommands, err := a.startCommandService(ctx, st, logger)
+	if err != nil {
+		return err
 	}
+	defer stopCommands()
 
 	metrics := web.NewMetrics()
 	proj := live.New(st, kv, live.Options{
@@ -158,6 +153,7 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 	if from > 0 {
 		resumed = fmt.Sprintf("resumed from checkpoint at sequence %d", from)
 	}
+	a.warnExampleCredentials()
 	fmt.Fprintf(a.stdout, "journal serve: listening on http://%s/ · %s · %s\n", ln.Addr(), where, resumed)
 
 	var runErr error
