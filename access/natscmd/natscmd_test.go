@@ -32,12 +32,23 @@ type world struct {
 	url   string
 	eve   nkeys.KeyPair // the player who signs in with an nkey
 	svc   *natscmd.Service
+	// svcConn is the connection the service answers on.
+	svcConn *nats.Conn
 }
 
 // users: the journal itself (as an outside process would connect), a GM of
 // mordor, two players of mordor, a player of gondor, a dashboard of mordor,
 // and a player with an nkey.
 func newWorld(t *testing.T) *world {
+	t.Helper()
+	return newWorldOn(t, false)
+}
+
+// newWorldOn is newWorld with the service on the journal's own
+// all-powerful connection when shared (as `journal serve --nats` runs it on
+// a cluster), or on the responder user's connection
+// (access.ResponderPermissions, as serve runs it on the embedded server).
+func newWorldOn(t *testing.T, shared bool) *world {
 	t.Helper()
 	eve, err := nkeys.CreateUser()
 	require.NoError(t, err)
@@ -63,12 +74,16 @@ func newWorld(t *testing.T) *world {
 	rc, err := srv.ResponderConn()
 	require.NoError(t, err)
 	t.Cleanup(rc.Close)
-	svc, err := natscmd.Start(t.Context(), rc, natscmd.Options{
+	svcConn := rc
+	if shared {
+		svcConn = srv.Conn()
+	}
+	svc, err := natscmd.Start(t.Context(), svcConn, natscmd.Options{
 		Access: cfg, Store: st, Clock: time.Now, Rand: rand.Reader, IDs: events.NewV7(time.Now, rand.Reader),
 	})
 	require.NoError(t, err)
 	t.Cleanup(svc.Stop)
-	w := &world{cfg: cfg, srv: srv, store: st, url: srv.ClientURL(), eve: eve, svc: svc}
+	w := &world{cfg: cfg, srv: srv, store: st, url: srv.ClientURL(), eve: eve, svc: svc, svcConn: svcConn}
 
 	ana := w.connect(t, "ana", "ana-pw")
 	for _, step := range []struct {
