@@ -42,15 +42,20 @@ roll in the browser), and Prometheus metrics at /metrics.
 Projections are kept live from the stream and checkpointed in the JetStream
 bucket ` + live.Bucket + `, so a restart resumes where it stopped.
 On the embedded store, serve owns the data folder and shares it: other journal
-commands on the same --data go through it; --nats-listen also opens it to any
-NATS client (the nats tool, other services). SIGINT or SIGTERM stops it
+commands on the same --data go through it (a loopback port behind a random
+token in <data>/server.json, mode 0600); --nats-listen also opens it to the
+NATS users of the access file (the nats tool, other services), and is refused
+without one. SIGINT or SIGTERM stops it
 gracefully: requests finish, a final checkpoint is written, the server stops.
 
 With --access FILE (or $JOURNAL_ACCESS) the embedded NATS server admits only
 the file's users, with their roles' permissions; every /api/ request needs
 "Authorization: Bearer <token>" (the dashboard has a token field; its event
 stream sends ?access_token=), and serve also answers the NATS command service
-(journalcmd.<user>.<campaign>.<command>, package access/natscmd). The
+(journalcmd.<user>.<campaign>.<command>, package access/natscmd), replying
+only on the requester's own inbox (_INBOX.<user>.…: set the client's inbox
+prefix, e.g. the nats tool's --inbox-prefix _INBOX.<user>). serve warns at
+start about every example credential of deploy/access.example.json in use. The
 dashboard's files, /metrics and /healthz stay public.`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
@@ -59,7 +64,7 @@ dashboard's files, /metrics and /healthz stay public.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.httpAddr, "http", "127.0.0.1:8080", "address of the HTTP API, dashboard and metrics")
-	f.StringVar(&o.natsListen, "nats-listen", "", "open the embedded NATS server to other clients on this address (e.g. 127.0.0.1:4222)")
+	f.StringVar(&o.natsListen, "nats-listen", "", "open the embedded NATS server to the access file's users on this address (e.g. 127.0.0.1:4222); needs --access")
 	f.IntVar(&o.every, "checkpoint-every", 1000, "checkpoint the projections after this many events")
 	f.DurationVar(&o.interval, "checkpoint-interval", 5*time.Second, "checkpoint the projections at least this often while events arrive")
 	f.DurationVar(&o.grace, "shutdown-grace", 15*time.Second, "how long requests in flight may take to finish on shutdown")
