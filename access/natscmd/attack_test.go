@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"reflect"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -26,9 +28,9 @@ const seedKey = "seed.mordor.s1"
 // configuration, and the secrets bucket's, with the open session's seed.
 type state struct {
 	Msgs, Last               uint64
-	Config                   []byte
+	Config                   string
 	SecretMsgs, SecretLast   uint64
-	SecretConfig, Seed       []byte
+	SecretConfig, Seed       string
 	SeedRevision             uint64
 	SecretConsumers, Streams int
 }
@@ -37,7 +39,7 @@ type state struct {
 func (w *world) snapshot(t *testing.T) state {
 	t.Helper()
 	ctx := t.Context()
-	js := w.srv.JetStream()
+	js := w.js
 	var s state
 	for _, name := range []string{jetstore.StreamName, "KV_" + jetstore.SecretsBucket} {
 		st, err := js.Stream(ctx, name)
@@ -47,9 +49,9 @@ func (w *world) snapshot(t *testing.T) state {
 		cfg, err := json.Marshal(info.Config)
 		require.NoError(t, err)
 		if name == jetstore.StreamName {
-			s.Msgs, s.Last, s.Config = info.State.Msgs, info.State.LastSeq, cfg
+			s.Msgs, s.Last, s.Config = info.State.Msgs, info.State.LastSeq, string(cfg)
 		} else {
-			s.SecretMsgs, s.SecretLast, s.SecretConfig, s.SecretConsumers = info.State.Msgs, info.State.LastSeq, cfg, info.State.Consumers
+			s.SecretMsgs, s.SecretLast, s.SecretConfig, s.SecretConsumers = info.State.Msgs, info.State.LastSeq, string(cfg), info.State.Consumers
 		}
 	}
 	names := js.StreamNames(ctx)
@@ -61,7 +63,7 @@ func (w *world) snapshot(t *testing.T) state {
 	require.NoError(t, err)
 	e, err := kv.Get(ctx, seedKey)
 	require.NoError(t, err, "the open session's seed")
-	s.Seed, s.SeedRevision = e.Value(), e.Revision()
+	s.Seed, s.SeedRevision = fmt.Sprintf("%x", e.Value()), e.Revision()
 	return s
 }
 
@@ -85,15 +87,20 @@ func (w *world) attack(t *testing.T, a *tally, name string, run func(t *testing.
 	a.tried.Add(1)
 	t.Run(name, func(t *testing.T) {
 		before := w.snapshot(t)
+		// Judged even when run fails: what the attack recorded is counted.
+		defer func() {
+			after := w.snapshot(t)
+			if after.Last > before.Last {
+				a.recorded.Add(after.Last - before.Last)
+			}
+			if !reflect.DeepEqual(before, after) {
+				t.Errorf("the attack changed the stream, the secrets or the seed:\nbefore %+v\nafter  %+v", before, after)
+			}
+			if !t.Failed() {
+				a.refused.Add(1)
+			}
+		}()
 		run(t)
-		after := w.snapshot(t)
-		if after.Last > before.Last {
-			a.recorded.Add(after.Last - before.Last)
-		}
-		require.Equal(t, before, after, "the attack changed the stream, the secrets or the seed")
-		if !t.Failed() {
-			a.refused.Add(1)
-		}
 	})
 }
 
@@ -124,7 +131,7 @@ func (w *world) hostileReply(c *client, cmd string, body any, reply string) func
 	return func(t *testing.T) {
 		data, err := json.Marshal(body)
 		require.NoError(t, err)
-		watch := w.srv.Conn()
+		watch := w.jc
 		var sub *nats.Subscription
 		if reply != "" && !strings.ContainsAny(reply, "*>") {
 			sub, err = watch.SubscribeSync(reply)
@@ -161,11 +168,11 @@ func (w *world) hostileReply(c *client, cmd string, body any, reply string) func
 func TestAttackHostileReplies(t *testing.T) {
 	var a tally
 	for _, mode := range []struct {
-		name   string
-		shared bool
-	}{{"responder connection", false}, {"journal connection (cluster)", true}} {
+		name string
+		mode serviceMode
+	}{{"embedded, responder connection", onResponder}, {"embedded, journal connection", onJournal}, {"cluster config file, journal connection", onConfigFile}} {
 		t.Run(mode.name, func(t *testing.T) {
-			w := newWorldOn(t, mode.shared)
+			w := newWorldOn(t, mode.mode)
 			roles := []struct {
 				c     *client
 				other string
@@ -221,10 +228,24 @@ func TestAttackHostileReplies(t *testing.T) {
 // secrets' JetStream API: delete, purge, config edits, consumers, reads of
 // the seed; others' inboxes and the system account) is a NATS permissions
 // violation, and nothing changes. Anonymous clients and wrong credentials
-// do not sign in at all.
+// do not sign in at all. On the embedded server (serve --access) and on a
+// server started from the cluster's generated configuration file.
 func TestAttackDirect(t *testing.T) {
 	var a tally
-	w := newWorld(t)
+	for _, mode := range []struct {
+		name string
+		mode serviceMode
+	}{{"embedded", onResponder}, {"cluster config file", onConfigFile}} {
+		t.Run(mode.name, func(t *testing.T) { attackDirect(t, &a, newWorldOn(t, mode.mode)) })
+	}
+	a.log(t, "direct paths")
+	require.Equal(t, a.tried.Load(), a.refused.Load())
+	require.Zero(t, a.recorded.Load())
+}
+
+// attackDirect is TestAttackDirect on one world.
+
+func attackDirect(t *testing.T, a *tally, w *world) {
 	pub := func(c *client, subject, data string) func(t *testing.T) {
 		return func(t *testing.T) {
 			require.NoError(t, c.nc.PublishMsg(&nats.Msg{Subject: subject, Reply: c.nc.NewRespInbox(), Data: []byte(data)}))
@@ -286,7 +307,7 @@ func TestAttackDirect(t *testing.T) {
 			{"reads every inbox", sub(c, "_INBOX.>")},
 			{"follows another campaign's feed", sub(c, access.FeedPrefix+".gondor.>")},
 		} {
-			w.attack(t, &a, who+tt.name, tt.run)
+			w.attack(t, a, who+tt.name, tt.run)
 		}
 	}
 
@@ -303,7 +324,7 @@ func TestAttackDirect(t *testing.T) {
 		{"the owner's user name", nats.UserInfo("journal-owner-", "")},
 		{"the responder's user name", nats.UserInfo("journal-owner-responder", "")},
 	} {
-		w.attack(t, &a, "anonymous client signs in with "+tt.name, func(t *testing.T) {
+		w.attack(t, a, "anonymous client signs in with "+tt.name, func(t *testing.T) {
 			nc, err := nats.Connect(w.url, tt.opt, nats.MaxReconnects(0))
 			if err == nil {
 				nc.Close()
@@ -312,9 +333,6 @@ func TestAttackDirect(t *testing.T) {
 			require.Contains(t, strings.ToLower(err.Error()), "authorization")
 		})
 	}
-	a.log(t, "direct paths")
-	require.Equal(t, a.tried.Load(), a.refused.Load())
-	require.Zero(t, a.recorded.Load())
 }
 
 // TestResponderPermissions: the connection serve answers requests on
@@ -354,9 +372,9 @@ func TestResponderPermissions(t *testing.T) {
 		c.violation(t, "Subscription", "$KV.>")
 	})
 	// What it is for: an inbox.
-	in, err := w.srv.Conn().SubscribeSync("_INBOX.bea.ok")
+	in, err := w.jc.SubscribeSync("_INBOX.bea.ok")
 	require.NoError(t, err)
-	require.NoError(t, w.srv.Conn().Flush())
+	require.NoError(t, w.jc.Flush())
 	require.NoError(t, rc.Publish("_INBOX.bea.ok", []byte("ok")))
 	m, err := in.NextMsg(5 * time.Second)
 	require.NoError(t, err)
