@@ -21,9 +21,9 @@ import (
 // errNATSListenNoAccess refuses `serve --nats-listen` without an access
 // file: every client of the opened port would be anonymous.
 var errNATSListenNoAccess = errors.New("serve: --nats-listen opens the embedded NATS server to other clients, " +
-	"and needs an access file naming them: give --access FILE (or $JOURNAL_ACCESS), a copy of " +
-	"deploy/access.example.json with passwords and tokens of your own (docs/cluster.md); " +
-	"without --nats-listen the journal's own commands still share the data folder")
+	"and needs an access file naming them: make one with " +
+	"`journal --access access.json access add NAME --role gm --campaign CAMPAIGN` (it prints the credentials once), " +
+	"then run `journal --access access.json serve --nats-listen ADDR`")
 
 // checkNATS refuses what would open NATS to anonymous clients, before
 // anything is opened: --nats-listen without an access file. The loopback

@@ -32,11 +32,71 @@ func TestServeNATSListenNeedsAccess(t *testing.T) {
 	out, errb, code := c.run("serve", "--http", "127.0.0.1:0", "--nats-listen", "127.0.0.1:0")
 	require.NotZero(t, code, "serve opened NATS to anonymous clients: %s", out)
 	require.Contains(t, errb, "--nats-listen")
-	require.Contains(t, errb, "--access FILE")
+	require.Contains(t, errb, "journal --access access.json access add NAME --role gm --campaign CAMPAIGN")
 	require.Equal(t, 1, strings.Count(strings.TrimSpace(errb), "\n")+1, "one message: %s", errb)
 	require.NotContains(t, out, "listening")
 	_, err := os.Stat(filepath.Join(c.dir, "jetstream"))
 	require.True(t, errors.Is(err, os.ErrNotExist), "serve opened the store before refusing")
+}
+
+// TestAccessAdd: the command the refusal names makes credentials that
+// work: printed once, kept as hashes in a file of mode 0600, and serve
+// --nats-listen then admits the user on NATS and on HTTP. Bad input is one
+// error and leaves the file as it was.
+func TestAccessAdd(t *testing.T) {
+	t.Setenv("JOURNAL_ACCESS", "")
+	c := newCLI(t)
+	file := filepath.Join(t.TempDir(), "access.json")
+	var ana addedUser
+	require.NoError(t, json.Unmarshal([]byte(c.ok("--access", file, "--json", "access", "add", "ana", "--role", "gm", "--campaign", "mordor")), &ana))
+	require.Len(t, ana.Password, 48)
+	require.Len(t, ana.Token, 48)
+	out := c.ok("--access", file, "access", "add", "bea", "--role", "player", "--campaign", "mordor", "--character", "lodin")
+	require.Contains(t, out, "NATS: user bea, password ")
+	require.Contains(t, out, "inbox prefix _INBOX.bea")
+
+	fi, err := os.Stat(file)
+	require.NoError(t, err)
+	require.Equal(t, os.FileMode(0o600), fi.Mode().Perm())
+	saved, err := os.ReadFile(file)
+	require.NoError(t, err)
+	require.NotContains(t, string(saved), ana.Password, "the file keeps the password in clear")
+	require.NotContains(t, string(saved), ana.Token, "the file keeps the token in clear")
+	cfg, err := access.Load(file)
+	require.NoError(t, err)
+	require.Len(t, cfg.Users, 2)
+	require.Empty(t, cfg.ExampleCredentials())
+
+	for _, bad := range [][]string{
+		{"access", "add", "ana", "--role", "gm", "--campaign", "mordor"},
+		{"access", "add", "cai", "--role", "player", "--campaign", "mordor"},
+		{"access", "add", "dov", "--role", "wizard", "--campaign", "mordor"},
+		{"access", "add", "eve", "--role", "gm", "--campaign", "mordor", "--no-password", "--no-token"},
+	} {
+		_, errb, code := c.run(append([]string{"--access", file}, bad...)...)
+		require.NotZero(t, code, "%v", bad)
+		require.Equal(t, 1, strings.Count(strings.TrimSpace(errb), "\n")+1, "one message: %s", errb)
+		after, err := os.ReadFile(file)
+		require.NoError(t, err)
+		require.Equal(t, string(saved), string(after), "a refused add changed the file")
+	}
+	_, errb, code := c.run("access", "add", "x", "--role", "gm", "--campaign", "mordor")
+	require.NotZero(t, code)
+	require.Contains(t, errb, "--access")
+
+	s := c.serve("--access", file, "--nats-listen", "127.0.0.1:0")
+	defer func() { require.Zero(t, s.shutdown(t)) }()
+	require.NotContains(t, s.errb.String(), "warning")
+	status, body := call(t, "POST", s.url+"/api/campaigns", ana.Token, `{"id":"mordor","system":"ryf"}`)
+	require.Less(t, status, 300, body)
+	m := regexp.MustCompile(`NATS (nats://\S+)`).FindStringSubmatch(s.banner)
+	require.NotNil(t, m, s.banner)
+	nc, err := nats.Connect(m[1], nats.UserInfo("ana", ana.Password), natscmd.InboxPrefix("ana"))
+	require.NoError(t, err)
+	defer nc.Close()
+	reply, err := natscmd.Request(t.Context(), nc, "ana", "mordor", access.ReadCommand, natscmd.ReadRequest{})
+	require.NoError(t, err)
+	require.Len(t, reply.Events, 1, "the campaign the GM created over HTTP")
 }
 
 // TestServeWarnsExampleCredentials: serve warns at start about every
