@@ -24,6 +24,12 @@
 //   - A user's NATS identity is pinned by its permissions: it may publish
 //     command requests only under journalcmd.<its name>.>, so the command
 //     service knows who asks from the subject alone.
+//   - Replies go to the requester's own inbox only: a user subscribes to
+//     InboxPrefix(name).> alone, and a service answers a request only when
+//     its reply subject is there (ReplyAllowed), on a connection that may
+//     publish to inboxes only (ResponderPermissions). A reply subject is the
+//     requester's to name, so without this a request would make the
+//     journal's connection publish on the stream or the secrets.
 //   - Config values are immutable once loaded; the package holds no state.
 package access
 

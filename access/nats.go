@@ -38,6 +38,44 @@ func CommandSubject(user, campaign, command string) string {
 // replies.
 func InboxPrefix(user string) string { return "_INBOX." + user }
 
+// ReplyAllowed reports whether a service may answer user's request on
+// reply: a literal subject (no wildcard, no empty or blank token) under the
+// user's own inbox prefix, InboxPrefix(user) and a dot. Anything else is
+// somebody else's subject (the stream, the secrets bucket, the feed, the
+// JetStream API, another user's inbox) and gets no answer: a reply is
+// published with the service's authority, not the requester's.
+func ReplyAllowed(user, reply string) bool {
+	if user == "" || strings.ContainsAny(user, ".*> \t\r\n") {
+		return false
+	}
+	rest, ok := strings.CutPrefix(reply, InboxPrefix(user)+".")
+	if !ok || rest == "" {
+		return false
+	}
+	for _, tok := range strings.Split(rest, ".") {
+		if tok == "" || strings.ContainsAny(tok, "*> \t\r\n") {
+			return false
+		}
+	}
+	return true
+}
+
+// ResponderPermissions are the NATS permissions of the connection a service
+// answers requests on (natscmd, as `journal serve` runs it on the embedded
+// server): it subscribes to command requests and the micro discovery
+// subjects, and publishes to inboxes only, so that no reply (whatever the
+// requester named) can land on the stream, the secrets, the feed or the
+// JetStream API. Which inbox is the service's own check (ReplyAllowed).
+func ResponderPermissions() *server.Permissions {
+	return &server.Permissions{
+		Publish: &server.SubjectPermission{Allow: []string{"_INBOX.>"}, Deny: []string{"journal.>", "$JS.>", "$KV.>", "$O.>", "$SYS.>", FeedPrefix + ".>"}},
+		Subscribe: &server.SubjectPermission{
+			Allow: []string{CommandPrefix + ".>", "$SRV.>"},
+			Deny:  []string{"journal.>", "$JS.>", "$KV.>", "$O.>", "$SYS.>", "_INBOX.>"},
+		},
+	}
+}
+
 // Names the permissions protect, as jetstore creates them.
 const (
 	streamName    = jetstore.StreamName
@@ -49,7 +87,7 @@ const (
 // hand cannot open them: events themselves, the whole JetStream API (the
 // stream's delete, purge and message delete; the secrets bucket's direct
 // gets), key-value and object stores, the system account and services, and
-// others' inboxes (a forged reply).
+// others' inboxes (a forged reply), and the live feed (a forged event).
 func deniedPublish() []string {
 	return []string{
 		"journal.>",
@@ -65,6 +103,7 @@ func deniedPublish() []string {
 		"$SYS.>",
 		"$SRV.>",
 		"_INBOX.>",
+		FeedPrefix + ".>",
 	}
 }
 

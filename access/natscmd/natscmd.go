@@ -21,6 +21,14 @@
 //     configuration is refused.
 //   - A refused request records nothing: authorization comes before the
 //     command runs, and the command layer records nothing on refusal.
+//   - The service answers only on the requester's own inbox: a request
+//     whose reply subject is not under access.InboxPrefix(user)
+//     (access.ReplyAllowed) is dropped unanswered and unrun, before it is
+//     handed to a worker, so that no requester can make the service publish
+//     on the stream, the secrets bucket, the feed, the JetStream API or
+//     another user's inbox. `journal serve` also runs the service on a
+//     connection whose NATS permissions publish to inboxes only
+//     (access.ResponderPermissions).
 //   - The events a command records carry the user's name as their actor.
 package natscmd
 
@@ -34,6 +42,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -92,6 +101,15 @@ type Service struct {
 
 	// commands is the journal every user's requests share (through As).
 	commands *command.Journal
+
+	answered, dropped atomic.Uint64
+}
+
+// Counts returns how many requests the service has answered (a reply or a
+// refusal sent) and how many it dropped unanswered because their reply
+// subject was not the requester's inbox.
+func (s *Service) Counts() (answered, dropped uint64) {
+	return s.answered.Load(), s.dropped.Load()
 }
 
 // Reply is the JSON reply to a request.
@@ -127,8 +145,10 @@ type ReadRequest struct {
 }
 
 // Start subscribes the service to every user's requests on nc, which must
-// be connected as the journal role (all permissions). It stops when ctx
-// ends or on Stop; requests in flight are then cancelled.
+// be allowed to subscribe to access.CommandPrefix.> and publish to inboxes
+// (the journal role, or better access.ResponderPermissions: the service
+// records through opts.Store, and nc only carries requests and replies). It
+// stops when ctx ends or on Stop; requests in flight are then cancelled.
 func Start(ctx context.Context, nc *nats.Conn, opts Options) (*Service, error) {
 	if opts.Access == nil || opts.Store == nil {
 		return nil, errors.New("natscmd: Access and Store are required")
@@ -188,8 +208,16 @@ func (s *Service) Stop() {
 }
 
 // dispatch hands a request to a goroutine (a subscription's callbacks run
-// one at a time), at most Concurrency at once.
+// one at a time), at most Concurrency at once. A request whose reply
+// subject is not its requester's inbox is dropped here, in the order
+// requests arrive: none is run, none is answered.
 func (s *Service) dispatch(ctx context.Context, r micro.Request) {
+	if user, ok := requester(r.Subject()); !ok || !access.ReplyAllowed(user, r.Reply()) {
+		s.dropped.Add(1)
+		s.opts.Logger.Warn("natscmd: request dropped unanswered: its reply subject is not the requester's inbox",
+			"subject", r.Subject(), "reply", r.Reply(), "want", access.InboxPrefix(user)+".>")
+		return
+	}
 	select {
 	case s.sem <- struct{}{}:
 	case <-ctx.Done():
@@ -204,8 +232,18 @@ func (s *Service) dispatch(ctx context.Context, r micro.Request) {
 	}()
 }
 
+// requester returns the user a request subject names (its second token).
+func requester(subject string) (string, bool) {
+	parts := strings.Split(subject, ".")
+	if len(parts) != 4 || parts[0] != access.CommandPrefix || parts[1] == "" {
+		return "", false
+	}
+	return parts[1], true
+}
+
 // handle answers one request.
 func (s *Service) handle(ctx context.Context, r micro.Request) {
+	defer s.answered.Add(1)
 	parts := strings.Split(r.Subject(), ".")
 	var reply Reply
 	if len(parts) == 4 {
@@ -326,8 +364,20 @@ func classify(err error) (string, int) {
 	return "internal", 500
 }
 
+// InboxPrefix is the option a connection of user needs to send requests:
+// nats.CustomInboxPrefix(access.InboxPrefix(user)). The service answers
+// nothing else, and NATS permissions let user subscribe to nothing else.
+func InboxPrefix(user string) nats.Option {
+	return nats.CustomInboxPrefix(access.InboxPrefix(user))
+}
+
+// ErrInboxPrefix is returned by Request when the connection's inbox prefix
+// is not the user's (InboxPrefix): the service would not answer.
+var ErrInboxPrefix = errors.New("natscmd: the connection's inbox prefix is not the user's")
+
 // Request sends one request as user (whose connection nc must use the
-// inbox prefix access.InboxPrefix(user)) and returns the reply. body is
+// inbox prefix access.InboxPrefix(user), see InboxPrefix; otherwise
+// ErrInboxPrefix and nothing is sent) and returns the reply. body is
 // marshalled to JSON unless it is already []byte. A refusal returns the
 // reply and an error wrapping access.ErrDenied, command.ErrInvalid,
 // command.ErrNotFound or events.ErrConcurrency by its code (ReplyError).
@@ -341,6 +391,9 @@ func Request(ctx context.Context, nc *nats.Conn, user, campaign, cmd string, bod
 		if data, err = json.Marshal(body); err != nil {
 			return nil, err
 		}
+	}
+	if inbox := nc.NewRespInbox(); !access.ReplyAllowed(user, inbox) {
+		return nil, fmt.Errorf("%w: replies would go to %s, want %s.> (natscmd.InboxPrefix(%q))", ErrInboxPrefix, inbox, access.InboxPrefix(user), user)
 	}
 	if _, ok := ctx.Deadline(); !ok {
 		var cancel context.CancelFunc

@@ -5,11 +5,14 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/nats-io/nkeys"
@@ -27,16 +30,44 @@ import (
 // campaign "mordor" set up by its GM through the service.
 type world struct {
 	cfg   *access.Config
-	srv   *embedded.Server
+	srv   *embedded.Server // nil on a server built from a configuration file
+	js    jetstream.JetStream
+	jc    *nats.Conn // the journal's own all-powerful connection
 	store *jetstore.Store
 	url   string
 	eve   nkeys.KeyPair // the player who signs in with an nkey
+	svc   *natscmd.Service
+	// svcConn is the connection the service answers on.
+	svcConn *nats.Conn
 }
 
 // users: the journal itself (as an outside process would connect), a GM of
 // mordor, two players of mordor, a player of gondor, a dashboard of mordor,
 // and a player with an nkey.
 func newWorld(t *testing.T) *world {
+	t.Helper()
+	return newWorldOn(t, onResponder)
+}
+
+// serviceMode is where a world's command service runs.
+type serviceMode int
+
+const (
+	// onResponder: the embedded server, the service on the responder
+	// user's connection (access.ResponderPermissions), as `journal serve`
+	// runs it on the embedded store.
+	onResponder serviceMode = iota
+	// onJournal: the embedded server, the service on the journal's own
+	// all-powerful connection, where the service's check alone stands.
+	onJournal
+	// onConfigFile: a nats-server started from the configuration file the
+	// access package writes for a cluster (deploy/auth.conf), the service
+	// on the journal user's connection, as `journal serve --nats` runs it.
+	onConfigFile
+)
+
+// newWorldOn is newWorld with the service where mode says.
+func newWorldOn(t *testing.T, mode serviceMode) *world {
 	t.Helper()
 	eve, err := nkeys.CreateUser()
 	require.NoError(t, err)
@@ -52,18 +83,34 @@ func newWorld(t *testing.T) *world {
 		access.User{Name: "eve", Role: access.RolePlayer, Campaign: "mordor", Characters: []string{"nori"}, NKey: evePub},
 	)
 	require.NoError(t, err)
-	users, nks := cfg.ServerUsers()
-	srv, err := embedded.Start(t.Context(), embedded.Options{Dir: t.TempDir(), Share: true, Users: users, NkeyUsers: nks})
+	w := &world{cfg: cfg, eve: eve}
+	if mode == onConfigFile {
+		w.url, w.jc = configFileServer(t, cfg)
+		w.svcConn = w.jc
+	} else {
+		users, nks := cfg.ServerUsers()
+		srv, err := embedded.Start(t.Context(), embedded.Options{Dir: t.TempDir(), Share: true, Users: users, NkeyUsers: nks,
+			Responder: access.ResponderPermissions()})
+		require.NoError(t, err)
+		t.Cleanup(srv.Shutdown)
+		w.srv, w.url, w.jc = srv, srv.ClientURL(), srv.Conn()
+		rc, err := srv.ResponderConn()
+		require.NoError(t, err)
+		t.Cleanup(rc.Close)
+		w.svcConn = rc
+		if mode == onJournal {
+			w.svcConn = srv.Conn()
+		}
+	}
+	w.js, err = jetstream.New(w.jc)
 	require.NoError(t, err)
-	t.Cleanup(srv.Shutdown)
-	st, err := jetstore.Open(t.Context(), srv.JetStream(), jetstore.Options{})
+	w.store, err = jetstore.Open(t.Context(), w.js, jetstore.Options{})
 	require.NoError(t, err)
-	svc, err := natscmd.Start(t.Context(), srv.Conn(), natscmd.Options{
-		Access: cfg, Store: st, Clock: time.Now, Rand: rand.Reader, IDs: events.NewV7(time.Now, rand.Reader),
+	w.svc, err = natscmd.Start(t.Context(), w.svcConn, natscmd.Options{
+		Access: cfg, Store: w.store, Clock: time.Now, Rand: rand.Reader, IDs: events.NewV7(time.Now, rand.Reader),
 	})
 	require.NoError(t, err)
-	t.Cleanup(svc.Stop)
-	w := &world{cfg: cfg, srv: srv, store: st, url: srv.ClientURL(), eve: eve}
+	t.Cleanup(w.svc.Stop)
 
 	ana := w.connect(t, "ana", "ana-pw")
 	for _, step := range []struct {
@@ -298,6 +345,29 @@ func TestPermissions(t *testing.T) {
 	}
 }
 
+// configFileServer starts a nats-server from the configuration a cluster
+// uses (access.Config.NATSConfig, as in deploy/auth.conf, with JetStream)
+// and connects as the journal user.
+func configFileServer(t *testing.T, cfg *access.Config) (string, *nats.Conn) {
+	t.Helper()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "nats.conf")
+	conf := fmt.Sprintf("listen: \"127.0.0.1:-1\"\njetstream { store_dir: %q }\n%s", filepath.Join(dir, "js"), cfg.NATSConfig())
+	require.NoError(t, os.WriteFile(path, []byte(conf), 0o600))
+	opts, err := server.ProcessConfigFile(path)
+	require.NoError(t, err)
+	opts.NoLog, opts.NoSigs = true, true
+	ns, err := server.NewServer(opts)
+	require.NoError(t, err)
+	ns.Start()
+	t.Cleanup(func() { ns.Shutdown(); ns.WaitForShutdown() })
+	require.True(t, ns.ReadyForConnections(30*time.Second))
+	nc, err := nats.Connect(ns.ClientURL(), nats.UserInfo("journal", "journal-pw"))
+	require.NoError(t, err)
+	t.Cleanup(nc.Close)
+	return ns.ClientURL(), nc
+}
+
 func mustPub(t *testing.T, kp nkeys.KeyPair) string {
 	t.Helper()
 	pub, err := kp.PublicKey()
@@ -311,7 +381,9 @@ func TestRequests(t *testing.T) {
 	w := newWorld(t)
 	ctx := t.Context()
 	ana := w.connect(t, "ana", "ana-pw")
-	journal := w.connect(t, "journal", "journal-pw")
+	// The journal's user may publish anything: here it asks as a user the
+	// configuration does not have, from that user's inbox.
+	journal := w.connect(t, "journal", "journal-pw", natscmd.InboxPrefix("mallory"))
 	before := w.count(t)
 	tests := []struct {
 		name     string
@@ -407,7 +479,7 @@ func TestConcurrentPlayers(t *testing.T) {
 func TestStop(t *testing.T) {
 	w := newWorld(t)
 	ctx, cancel := context.WithCancel(t.Context())
-	svc, err := natscmd.Start(ctx, w.srv.Conn(), natscmd.Options{Access: w.cfg, Store: w.store, QueueGroup: "other",
+	svc, err := natscmd.Start(ctx, w.jc, natscmd.Options{Access: w.cfg, Store: w.store, QueueGroup: "other",
 		Clock: time.Now, Rand: rand.Reader, IDs: events.NewV7(time.Now, rand.Reader)})
 	require.NoError(t, err)
 	cancel() // stops it

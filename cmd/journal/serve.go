@@ -15,7 +15,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/campaign-journal/journal/access"
-	"github.com/campaign-journal/journal/access/natscmd"
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/live"
 	"github.com/campaign-journal/journal/web"
@@ -43,15 +42,20 @@ roll in the browser), and Prometheus metrics at /metrics.
 Projections are kept live from the stream and checkpointed in the JetStream
 bucket ` + live.Bucket + `, so a restart resumes where it stopped.
 On the embedded store, serve owns the data folder and shares it: other journal
-commands on the same --data go through it; --nats-listen also opens it to any
-NATS client (the nats tool, other services). SIGINT or SIGTERM stops it
+commands on the same --data go through it (a loopback port behind a random
+token in <data>/server.json, mode 0600); --nats-listen also opens it to the
+NATS users of the access file (the nats tool, other services), and is refused
+without one. SIGINT or SIGTERM stops it
 gracefully: requests finish, a final checkpoint is written, the server stops.
 
 With --access FILE (or $JOURNAL_ACCESS) the embedded NATS server admits only
 the file's users, with their roles' permissions; every /api/ request needs
 "Authorization: Bearer <token>" (the dashboard has a token field; its event
 stream sends ?access_token=), and serve also answers the NATS command service
-(journalcmd.<user>.<campaign>.<command>, package access/natscmd). The
+(journalcmd.<user>.<campaign>.<command>, package access/natscmd), replying
+only on the requester's own inbox (_INBOX.<user>.…: set the client's inbox
+prefix, e.g. the nats tool's --inbox-prefix _INBOX.<user>). serve warns at
+start about every example credential of deploy/access.example.json in use. The
 dashboard's files, /metrics and /healthz stay public.`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
@@ -60,7 +64,7 @@ dashboard's files, /metrics and /healthz stay public.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.httpAddr, "http", "127.0.0.1:8080", "address of the HTTP API, dashboard and metrics")
-	f.StringVar(&o.natsListen, "nats-listen", "", "open the embedded NATS server to other clients on this address (e.g. 127.0.0.1:4222)")
+	f.StringVar(&o.natsListen, "nats-listen", "", "open the embedded NATS server to the access file's users on this address (e.g. 127.0.0.1:4222); needs --access")
 	f.IntVar(&o.every, "checkpoint-every", 1000, "checkpoint the projections after this many events")
 	f.DurationVar(&o.interval, "checkpoint-interval", 5*time.Second, "checkpoint the projections at least this often while events arrive")
 	f.DurationVar(&o.grace, "shutdown-grace", 15*time.Second, "how long requests in flight may take to finish on shutdown")
@@ -73,6 +77,9 @@ dashboard's files, /metrics and /healthz stay public.`,
 func (a *app) serve(ctx context.Context, o serveOptions) error {
 	if a.natsURL != "" && o.natsListen != "" {
 		return errors.New("serve: --nats-listen opens the embedded server; with --nats there is none to open")
+	}
+	if err := a.checkNATS(o); err != nil {
+		return err
 	}
 	logger := slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	opened, err := a.openStore(ctx, true, o.natsListen)
@@ -94,18 +101,11 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 	if err != nil {
 		return err
 	}
-	stopCommands := func() {}
-	if a.access != nil {
-		svc, err := natscmd.Start(ctx, a.nc, natscmd.Options{
-			Access: a.access, Store: st, Clock: time.Now, Rand: rand.Reader,
-			IDs: events.NewV7(time.Now, rand.Reader), Logger: logger,
-		})
-		if err != nil {
-			return fmt.Errorf("serve: the NATS command service: %w", err)
-		}
-		stopCommands = svc.Stop
-		defer svc.Stop()
+	stopCommands, err := a.startCommandService(ctx, st, logger)
+	if err != nil {
+		return err
 	}
+	defer stopCommands()
 
 	metrics := web.NewMetrics()
 	proj := live.New(st, kv, live.Options{
@@ -158,6 +158,7 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 	if from > 0 {
 		resumed = fmt.Sprintf("resumed from checkpoint at sequence %d", from)
 	}
+	a.warnExampleCredentials()
 	fmt.Fprintf(a.stdout, "journal serve: listening on http://%s/ · %s · %s\n", ln.Addr(), where, resumed)
 
 	var runErr error

@@ -120,7 +120,7 @@ func (s *server) post(t *testing.T, path, body string) {
 // alone, and restarts it: it resumes from the checkpoint and catches up.
 func TestServe(t *testing.T) {
 	c := newCLI(t)
-	s := c.serve("--nats-listen", "127.0.0.1:0")
+	s := c.serve()
 	if !strings.Contains(s.banner, "folding the stream from the start") || !strings.Contains(s.banner, "NATS nats://127.0.0.1:") {
 		t.Fatalf("banner: %s", s.banner)
 	}

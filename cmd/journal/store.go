@@ -54,6 +54,7 @@ func (a *app) openStore(ctx context.Context, share bool, listen string) (store, 
 		opts := embedded.Options{Dir: a.dataDir, Sync: a.sync, Share: share, Listen: listen}
 		if a.access != nil {
 			opts.Users, opts.NkeyUsers = a.access.ServerUsers()
+			opts.Responder = access.ResponderPermissions()
 		}
 		srv, err := embedded.Start(ctx, opts)
 		if err != nil {

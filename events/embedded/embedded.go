@@ -22,6 +22,8 @@
 //     until the lock is free or Options.Wait has passed.
 //   - A server.json left by a crashed owner is ignored: its lock is free,
 //     so the next Start takes it and removes the stale file.
+//   - No port is ever open to anonymous clients: without users, a Listen
+//     address takes the random token too (in server.json with Share).
 //
 // Invariants: at most one server per data folder; a Server's connection is
 // the only thing callers use, whether it is in-process or to the owner.
@@ -63,7 +65,8 @@ type Options struct {
 	Sync bool
 	// Listen is the client address to open ("host:port", port 0 for a random
 	// one). Empty opens no port: the server is reached in-process only
-	// (unless Share is set).
+	// (unless Share is set). Without Users, the port takes only the owner's
+	// random token: open it to other clients with Users.
 	Listen string
 	// Share lets other processes using Dir connect through this server (see
 	// the package documentation). Without Listen, it opens a random loopback
@@ -89,6 +92,12 @@ type Options struct {
 	// users are configured.
 	Users     []*server.User
 	NkeyUsers []*server.NkeyUser
+	// Responder, with Users or NkeyUsers, adds a second user of the
+	// owner's, with these permissions and a random password, for the
+	// connection of a service that answers requests (ResponderConn): its
+	// publish permissions bound where the service's replies can go,
+	// whatever subject a requester names for them.
+	Responder *server.Permissions
 }
 
 // Server is a running embedded server, or a connection to the process that
@@ -101,6 +110,9 @@ type Server struct {
 	lock *os.File // held while we own the folder
 	info string   // path of server.json we wrote, or ""
 	once sync.Once
+
+	// responder is the user of Options.Responder ("" without one).
+	responder, responderPassword string
 }
 
 // serverInfo is the content of server.json.
@@ -199,6 +211,10 @@ func startOwner(ctx context.Context, dir string, opts Options, lock *os.File) (*
 	}
 	var token string
 	var owner serverInfo // the owner's own user, when users are configured
+	var responder, responderPassword string
+	if opts.Responder != nil && len(opts.Users) == 0 && len(opts.NkeyUsers) == 0 {
+		return nil, errors.New("embedded: a responder user needs Users or NkeyUsers")
+	}
 	if len(opts.Users) > 0 || len(opts.NkeyUsers) > 0 {
 		suffix, err := randomHex(8)
 		if err != nil {
@@ -210,6 +226,14 @@ func startOwner(ctx context.Context, dir string, opts Options, lock *os.File) (*
 		}
 		owner.User, owner.Password = ownerUserPrefix+suffix, password
 		sopts.Users = []*server.User{{Username: owner.User, Password: owner.Password}}
+		if opts.Responder != nil {
+			if responderPassword, err = randomHex(24); err != nil {
+				return nil, fmt.Errorf("embedded: responder user: %w", err)
+			}
+			responder = owner.User + "-responder"
+			p := *opts.Responder
+			sopts.Users = append(sopts.Users, &server.User{Username: responder, Password: responderPassword, Permissions: &p})
+		}
 		for _, u := range opts.Users {
 			if u == nil {
 				continue
@@ -237,15 +261,18 @@ func startOwner(ctx context.Context, dir string, opts Options, lock *os.File) (*
 		sopts.Host, sopts.Port = host, port
 	case opts.Share:
 		sopts.Host, sopts.Port = "127.0.0.1", server.RANDOM_PORT
-		if owner.User == "" {
-			var err error
-			if token, err = randomHex(24); err != nil {
-				return nil, fmt.Errorf("embedded: token: %w", err)
-			}
-			sopts.Authorization = token
-		}
 	default:
 		sopts.DontListen = true
+	}
+	// A port is never open to anonymous clients: without users, only the
+	// holders of a random token (the owner, and through server.json, mode
+	// 0600, the journal's processes on the folder) sign in.
+	if !sopts.DontListen && owner.User == "" {
+		var err error
+		if token, err = randomHex(24); err != nil {
+			return nil, fmt.Errorf("embedded: token: %w", err)
+		}
+		sopts.Authorization = token
 	}
 	ns, err := server.NewServer(sopts)
 	if err != nil {
@@ -277,7 +304,7 @@ func startOwner(ctx context.Context, dir string, opts Options, lock *os.File) (*
 		ns.WaitForShutdown()
 		return nil, fmt.Errorf("embedded: jetstream: %w", err)
 	}
-	s := &Server{ns: ns, nc: nc, js: js, lock: lock}
+	s := &Server{ns: ns, nc: nc, js: js, lock: lock, responder: responder, responderPassword: responderPassword}
 	if addr, ok := ns.Addr().(*net.TCPAddr); ok {
 		host := addr.IP
 		if host.IsUnspecified() {
@@ -391,6 +418,27 @@ func splitHostPort(addr string) (string, int, error) {
 		host = "0.0.0.0"
 	}
 	return host, port, nil
+}
+
+// ErrNoResponder is returned by ResponderConn when the Server has no
+// responder user: it was started without Options.Responder, or it is a
+// connection to another process.
+var ErrNoResponder = errors.New("embedded: no responder user")
+
+// ResponderConn opens a new in-process connection as the responder user
+// (Options.Responder), with opts added; the caller closes it. Only an owner
+// started with a responder has one (ErrNoResponder).
+func (s *Server) ResponderConn(opts ...nats.Option) (*nats.Conn, error) {
+	if s.ns == nil || s.responder == "" {
+		return nil, ErrNoResponder
+	}
+	copts := append([]nats.Option{nats.InProcessServer(s.ns), nats.Name("journal responder"),
+		nats.UserInfo(s.responder, s.responderPassword)}, opts...)
+	nc, err := nats.Connect("", copts...)
+	if err != nil {
+		return nil, fmt.Errorf("embedded: connect the responder: %w", err)
+	}
+	return nc, nil
 }
 
 // Conn returns the connection to the server.

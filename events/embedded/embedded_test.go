@@ -61,11 +61,15 @@ func TestListen(t *testing.T) {
 	if !strings.HasPrefix(srv.ClientURL(), "nats://127.0.0.1:") {
 		t.Fatalf("client url %q", srv.ClientURL())
 	}
-	nc, err := nats.Connect(srv.ClientURL())
-	require.NoError(t, err)
-	defer nc.Close()
-	require.NoError(t, nc.Publish("x", nil))
-	require.NoError(t, nc.Flush())
+	// Without users the port is never anonymous: only the owner's random
+	// token signs in, and the owner alone knows it (no Share, no
+	// server.json).
+	if nc, err := nats.Connect(srv.ClientURL(), nats.MaxReconnects(0)); err == nil {
+		nc.Close()
+		t.Fatal("an anonymous client signed in to a Listen port without users")
+	}
+	require.NoError(t, srv.Conn().Publish("x", nil))
+	require.NoError(t, srv.Conn().Flush())
 }
 
 func TestReopen(t *testing.T) {
