@@ -67,6 +67,7 @@ func serve(h *harness, method string, u *url.URL, body []byte, header []string) 
 	req := httptest.NewRequest(method, "/", bytes.NewReader(body))
 	req.URL = u
 	req.RequestURI = u.RequestURI()
+	req.Host = "127.0.0.1" // not httptest's example.com, which the server refuses (421)
 	if len(body) > 0 {
 		req.Header.Set("Content-Type", "application/json")
 	}
