@@ -40,16 +40,29 @@ type hostRule struct{ name, port string }
 func parsePublicHosts(hosts []string) ([]hostRule, error) {
 	var out []hostRule
 	for _, h := range hosts {
+		want := errors.New("want a host name or IP address, optionally with :port (no scheme, path or wildcard)")
+		if strings.ContainsAny(h, "/*@ ") {
+			return nil, fmt.Errorf("web: public host %q: %w", h, want)
+		}
 		name, port, err := splitHost(h)
 		if err == nil && !validHostName(name) {
-			err = errors.New("want a host name or IP address, optionally with :port (no scheme, path or wildcard)")
+			err = want
 		}
 		if err != nil {
-			return nil, fmt.Errorf("web: public host %q: %v", h, err)
+			return nil, fmt.Errorf("web: public host %q: %w", h, err)
 		}
 		out = append(out, hostRule{name: name, port: port})
 	}
 	return out, nil
+}
+
+// ValidPublicHost checks one entry of Options.PublicHosts: a host name or
+// IP address, optionally with ":port"; no scheme, path or wildcard.
+func ValidPublicHost(h string) error {
+	if _, err := parsePublicHosts([]string{h}); err != nil {
+		return errors.Unwrap(err)
+	}
+	return nil
 }
 
 // validHostName reports whether name is an IP literal or a DNS name of

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net"
 	"net/http"
 	"time"
 
@@ -28,6 +27,8 @@ type serveOptions struct {
 	every      int
 	interval   time.Duration
 	grace      time.Duration
+	// publicHosts is --public-host (serve_http.go).
+	publicHosts []string
 }
 
 func (a *app) serveCommand() *cobra.Command {
@@ -64,6 +65,7 @@ dashboard's files, /metrics and /healthz stay public.`,
 	f.IntVar(&o.every, "checkpoint-every", 1000, "checkpoint the projections after this many events")
 	f.DurationVar(&o.interval, "checkpoint-interval", 5*time.Second, "checkpoint the projections at least this often while events arrive")
 	f.DurationVar(&o.grace, "shutdown-grace", 15*time.Second, "how long requests in flight may take to finish on shutdown")
+	serveHTTPFlags(cmd, &o)
 	return cmd
 }
 
@@ -73,6 +75,9 @@ dashboard's files, /metrics and /healthz stay public.`,
 func (a *app) serve(ctx context.Context, o serveOptions) error {
 	if a.natsURL != "" && o.natsListen != "" {
 		return errors.New("serve: --nats-listen opens the embedded server; with --nats there is none to open")
+	}
+	if err := a.checkHTTPBind(ctx, o); err != nil {
+		return err
 	}
 	logger := slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	opened, err := a.openStore(ctx, true, o.natsListen)
@@ -119,14 +124,14 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 	ws, err := web.New(web.Options{
 		Store: st, Projector: proj, Metrics: metrics, Logger: logger,
 		Clock: time.Now, Rand: rand.Reader, IDs: events.NewV7(time.Now, rand.Reader),
-		Actor: envOr("JOURNAL_ACTOR", "api"), Access: a.access,
+		Actor: envOr("JOURNAL_ACTOR", "api"), Access: a.access, PublicHosts: o.publicHosts,
 	})
 	if err != nil {
 		return err
 	}
-	ln, err := net.Listen("tcp", o.httpAddr)
+	ln, err := a.listenHTTP(o)
 	if err != nil {
-		return fmt.Errorf("serve: --http %s: %w", o.httpAddr, err)
+		return err
 	}
 	hs := &http.Server{
 		Handler:           ws,
