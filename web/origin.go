@@ -31,6 +31,9 @@ import (
 // errMisdirected is the refusal of a Host this server does not serve.
 var errMisdirected = errors.New("misdirected request")
 
+// errBadPublicHost is the refusal of an entry of Options.PublicHosts.
+var errBadPublicHost = errors.New("want a host name or IP address, optionally with :port (no scheme, path or wildcard)")
+
 // hostRule is one accepted name of Options.PublicHosts: a host name or IP,
 // and a port ("" for any).
 type hostRule struct{ name, port string }
@@ -40,13 +43,12 @@ type hostRule struct{ name, port string }
 func parsePublicHosts(hosts []string) ([]hostRule, error) {
 	var out []hostRule
 	for _, h := range hosts {
-		want := errors.New("want a host name or IP address, optionally with :port (no scheme, path or wildcard)")
 		if strings.ContainsAny(h, "/*@ ") {
-			return nil, fmt.Errorf("web: public host %q: %w", h, want)
+			return nil, fmt.Errorf("web: public host %q: %w", h, errBadPublicHost)
 		}
 		name, port, err := splitHost(h)
 		if err == nil && !validHostName(name) {
-			err = want
+			err = errBadPublicHost
 		}
 		if err != nil {
 			return nil, fmt.Errorf("web: public host %q: %w", h, err)

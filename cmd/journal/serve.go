@@ -60,7 +60,7 @@ dashboard's files, /metrics and /healthz stay public.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.httpAddr, "http", "127.0.0.1:8080", "address of the HTTP API, dashboard and metrics")
+	f.StringVar(&o.httpAddr, "http", "127.0.0.1:8080", "address of the HTTP API, dashboard and metrics (a loopback one unless --access is given)")
 	f.StringVar(&o.natsListen, "nats-listen", "", "open the embedded NATS server to other clients on this address (e.g. 127.0.0.1:4222)")
 	f.IntVar(&o.every, "checkpoint-every", 1000, "checkpoint the projections after this many events")
 	f.DurationVar(&o.interval, "checkpoint-interval", 5*time.Second, "checkpoint the projections at least this often while events arrive")
