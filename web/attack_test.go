@@ -35,6 +35,8 @@ type attackRun struct {
 // once (and fails the attack).
 func (run *attackRun) send(t *testing.T, h *harness, attacks []attack) {
 	t.Helper()
+	refused := run.refused
+	defer func() { t.Logf("%d attacks, %d refused", len(attacks), run.refused-refused) }()
 	for _, a := range attacks {
 		run.tried++
 		before := h.count(t)
