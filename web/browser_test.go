@@ -36,8 +36,8 @@ type browser struct {
 }
 
 // newBrowser starts headless Chromium on a fresh profile (no network needed,
-// run as root) and opens a tab.
-func newBrowser(t *testing.T) *browser {
+// run as root) and opens a tab; extra adds command-line options.
+func newBrowser(t *testing.T, extra ...chromedp.ExecAllocatorOption) *browser {
 	t.Helper()
 	path := chromium(t)
 	opts := []chromedp.ExecAllocatorOption{
@@ -56,6 +56,7 @@ func newBrowser(t *testing.T) *browser {
 		chromedp.UserDataDir(t.TempDir()),
 		chromedp.WindowSize(1280, 1000),
 	}
+	opts = append(opts, extra...)
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancel := chromedp.NewContext(actx)
 	b := &browser{ctx: ctx}

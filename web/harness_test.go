@@ -130,15 +130,27 @@ func (h *harness) do(method, path, body string, header ...string) response {
 	if body != "" {
 		req.Header.Set("Content-Type", "application/json")
 	}
-	for i := 0; i+1 < len(header); i += 2 {
-		req.Header.Set(header[i], header[i+1])
-	}
+	setHeaders(req, header)
 	res, err := h.hc.Do(req)
 	require.NoError(h.t, err)
 	defer res.Body.Close()
 	b, err := io.ReadAll(res.Body)
 	require.NoError(h.t, err)
 	return response{status: res.StatusCode, header: res.Header, body: b}
+}
+
+// setHeaders sets the request's headers from name, value pairs; "Host"
+// sets the request's Host (what the client sends, not the address it
+// connects to).
+func setHeaders(req *http.Request, header []string) {
+	for i := 0; i+1 < len(header); i += 2 {
+		switch {
+		case http.CanonicalHeaderKey(header[i]) == "Host":
+			req.Host = header[i+1]
+		default:
+			req.Header.Set(header[i], header[i+1])
+		}
+	}
 }
 
 // get fetches path, requires want and decodes the JSON into v (if not nil).
@@ -231,9 +243,7 @@ func (h *harness) stream(path string, header ...string) *sse {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, h.url+path, nil)
 	require.NoError(h.t, err)
 	req.Header.Set("Accept", "text/event-stream")
-	for i := 0; i+1 < len(header); i += 2 {
-		req.Header.Set(header[i], header[i+1])
-	}
+	setHeaders(req, header)
 	res, err := h.hc.Do(req)
 	require.NoError(h.t, err)
 	if res.StatusCode != http.StatusOK {

@@ -14,7 +14,18 @@
 //   - Every error is a JSON document {"error": "...", "status": N}: 400 bad
 //     input (unknown JSON fields, malformed numbers, a request the rules
 //     refuse), 404 unknown campaign, character or route, 405 wrong method,
-//     409 conflict, 413 body over MaxBody, 403 cross-origin write.
+//     409 conflict, 413 body over MaxBody, 403 cross-origin request, 421 a
+//     Host this server does not serve.
+//   - Where a request comes from is checked before anything else (origin.go):
+//     its Host must be localhost, a loopback address, the address it arrived
+//     on or one of Options.PublicHosts (else 421: DNS rebinding); on /api/
+//     and for every write, a browser's Origin must be the request's own and
+//     Sec-Fetch-Site not cross-site or same-site (else 403). A refused
+//     request reaches no handler and records nothing.
+//   - The recorded actor is never taken from the request: without
+//     Options.Access it is Options.Actor, the server's own identity (so
+//     serve without an access file on loopback only: whoever reaches the
+//     API acts as its host); with it, the token's user.
 //   - With Options.Access, every /api/ request is authenticated by its
 //     bearer token (401 without a known one) and authorized by package access
 //     (403): reads of a campaign, each command with its body, the campaign
@@ -52,9 +63,10 @@ import (
 // MaxBody is the largest request body accepted, in bytes.
 const MaxBody = 64 << 10
 
-// ActorHeader names who issues a command (recorded as the events' actor);
-// without it the server's default actor is recorded. With Options.Access it
-// is ignored: the authenticated user's name is recorded.
+// ActorHeader is a header older versions took the recorded actor from.
+// It is ignored: the actor is never taken from a request. Without
+// Options.Access it is Options.Actor, the server's own identity; with it,
+// the authenticated user's name. Kept so that tests can prove it ignored.
 const ActorHeader = "X-Journal-Actor"
 
 //go:embed static
@@ -77,17 +89,25 @@ type Options struct {
 	Clock func() time.Time
 	Rand  io.Reader
 	IDs   events.IDs
-	// Actor is recorded when a request names none (default "api").
+	// Actor is the server's own identity, recorded as the actor of every
+	// command without Options.Access (default "api"; `journal serve` uses
+	// $JOURNAL_ACTOR, else "api"). No request can change it.
 	Actor string
 	// Access, when set, authenticates every /api/ request by its
 	// "Authorization: Bearer" token (or, on the event stream only,
 	// ?access_token=, AccessTokenParam) and authorizes it (package access):
 	// 401 without a known token, 403 for what the user's role may not do.
-	// The user's name is then the recorded actor (ActorHeader is ignored).
+	// The user's name is then the recorded actor.
 	// The dashboard's files, /metrics and /healthz stay public. Nil: no
-	// access control.
+	// access control (then serve it on loopback only).
 	Access *access.Config
-	Logger *slog.Logger
+	// PublicHosts are the host names (or IPs), each optionally with
+	// ":port", that other machines reach the server by (through a proxy, a
+	// port mapping, DNS): accepted in Host besides localhost, the loopback
+	// addresses and the address the connection arrived on. Any other Host
+	// is refused with 421 (DNS rebinding).
+	PublicHosts []string
+	Logger      *slog.Logger
 	// FreshWait bounds how long a read waits for the live projection to
 	// catch up before refolding from the stream (default 2 s).
 	FreshWait time.Duration
@@ -113,6 +133,8 @@ type Server struct {
 	// commands is the journal every request's actor shares (through As),
 	// so that its cache of folded campaigns serves every command.
 	commands *command.Journal
+	// publicHosts are Options.PublicHosts, parsed.
+	publicHosts []hostRule
 }
 
 type statsEntry struct {
@@ -145,6 +167,9 @@ func New(opts Options) (*Server, error) {
 	if opts.Actor == "" {
 		opts.Actor = "api"
 	}
+	if a := opts.Actor; len(a) > events.MaxActorLen || !utf8.ValidString(a) || strings.IndexFunc(a, unicode.IsControl) >= 0 {
+		return nil, fmt.Errorf("web: actor %q: at most %d bytes of printable UTF-8", a, events.MaxActorLen)
+	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -154,22 +179,22 @@ func New(opts Options) (*Server, error) {
 	if opts.Keepalive <= 0 {
 		opts.Keepalive = 15 * time.Second
 	}
+	public, err := parsePublicHosts(opts.PublicHosts)
+	if err != nil {
+		return nil, err
+	}
 	m := opts.Metrics
 	if m == nil {
 		m = NewMetrics()
 	}
-	s := &Server{opts: opts, metrics: m, mux: http.NewServeMux(), statsCache: map[string]statsEntry{}, startedAt: opts.Clock(),
+	s := &Server{opts: opts, metrics: m, mux: http.NewServeMux(), statsCache: map[string]statsEntry{}, startedAt: opts.Clock(), publicHosts: public,
 		commands: command.New(opts.Store, command.Options{Clock: opts.Clock, Rand: opts.Rand, IDs: opts.IDs})}
 	s.streamsCtx, s.closeStreams = context.WithCancel(context.Background())
 	m.watch(opts.Projector, opts.Clock)
 	if err := s.register(); err != nil {
 		return nil, err
 	}
-	cop := http.NewCrossOriginProtection()
-	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, &httpError{status: http.StatusForbidden, msg: "cross-origin request refused"})
-	}))
-	s.handler = cop.Handler(s.mux)
+	s.handler = s.checkOrigin(s.mux)
 	return s, nil
 }
 
@@ -358,8 +383,8 @@ func writeJSON(w http.ResponseWriter, status int, v any) error {
 }
 
 // actor returns who issues a request: with access control, the
-// authenticated user's name; else the X-Journal-Actor header, checked, or
-// the server's default.
+// authenticated user's name; else the server's own identity. Nothing the
+// request says (no header, no field) changes it.
 func (s *Server) actor(r *http.Request) (string, error) {
 	if s.opts.Access != nil {
 		p, ok := principal(r)
@@ -368,14 +393,7 @@ func (s *Server) actor(r *http.Request) (string, error) {
 		}
 		return p.Name, nil
 	}
-	a := r.Header.Get(ActorHeader)
-	if a == "" {
-		return s.opts.Actor, nil
-	}
-	if len(a) > events.MaxActorLen || !utf8.ValidString(a) || strings.IndexFunc(a, unicode.IsControl) >= 0 {
-		return "", badRequest("%s: at most %d bytes of printable UTF-8", ActorHeader, events.MaxActorLen)
-	}
-	return a, nil
+	return s.opts.Actor, nil
 }
 
 // journal returns the command handlers for one actor.

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net"
 	"net/http"
 	"time"
 
@@ -27,6 +26,8 @@ type serveOptions struct {
 	every      int
 	interval   time.Duration
 	grace      time.Duration
+	// publicHosts is --public-host (serve_http.go).
+	publicHosts []string
 }
 
 func (a *app) serveCommand() *cobra.Command {
@@ -56,18 +57,25 @@ stream sends ?access_token=), and serve also answers the NATS command service
 only on the requester's own inbox (_INBOX.<user>.…: set the client's inbox
 prefix, e.g. the nats tool's --inbox-prefix _INBOX.<user>). serve warns at
 start about every example credential of deploy/access.example.json in use. The
-dashboard's files, /metrics and /healthz stay public.`,
+dashboard's files, /metrics and /healthz stay public.
+
+Without an access file serve answers on loopback only: a non-loopback --http
+is refused. Every request's Host must be localhost, a loopback address or the
+address it arrived on (or a name given with --public-host NAME[:PORT], which
+needs --access), and a request from another site's page (Origin,
+Sec-Fetch-Site) is refused: a DNS-rebinding page can do nothing.`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			return a.serve(c.Context(), o)
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.httpAddr, "http", "127.0.0.1:8080", "address of the HTTP API, dashboard and metrics")
+	f.StringVar(&o.httpAddr, "http", "127.0.0.1:8080", "address of the HTTP API, dashboard and metrics (a loopback one unless --access is given)")
 	f.StringVar(&o.natsListen, "nats-listen", "", "open the embedded NATS server to the access file's users on this address (e.g. 127.0.0.1:4222); needs --access")
 	f.IntVar(&o.every, "checkpoint-every", 1000, "checkpoint the projections after this many events")
 	f.DurationVar(&o.interval, "checkpoint-interval", 5*time.Second, "checkpoint the projections at least this often while events arrive")
 	f.DurationVar(&o.grace, "shutdown-grace", 15*time.Second, "how long requests in flight may take to finish on shutdown")
+	serveHTTPFlags(cmd, &o)
 	return cmd
 }
 
@@ -79,6 +87,9 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 		return errors.New("serve: --nats-listen opens the embedded server; with --nats there is none to open")
 	}
 	if err := a.checkNATS(o); err != nil {
+		return err
+	}
+	if err := a.checkHTTPBind(ctx, o); err != nil {
 		return err
 	}
 	logger := slog.New(slog.NewTextHandler(a.stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
@@ -119,14 +130,14 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 	ws, err := web.New(web.Options{
 		Store: st, Projector: proj, Metrics: metrics, Logger: logger,
 		Clock: time.Now, Rand: rand.Reader, IDs: events.NewV7(time.Now, rand.Reader),
-		Actor: envOr("JOURNAL_ACTOR", "api"), Access: a.access,
+		Actor: envOr("JOURNAL_ACTOR", "api"), Access: a.access, PublicHosts: o.publicHosts,
 	})
 	if err != nil {
 		return err
 	}
-	ln, err := net.Listen("tcp", o.httpAddr)
+	ln, err := a.listenHTTP(o)
 	if err != nil {
-		return fmt.Errorf("serve: --http %s: %w", o.httpAddr, err)
+		return err
 	}
 	hs := &http.Server{
 		Handler:           ws,
