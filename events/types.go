@@ -112,6 +112,7 @@ type RollMade struct {
 	TokenReturned  bool   `json:"token_returned,omitempty"`
 	Specialization bool   `json:"specialization,omitempty"`
 	Incapacitated  bool   `json:"incapacitated,omitempty"`
+	Opposed        bool   `json:"opposed,omitempty"` // a side of a contest: see ryf.Check.Opposed
 	Weapon         string `json:"weapon,omitempty"`
 	Target         string `json:"target,omitempty"`
 	Range          string `json:"range,omitempty"`
