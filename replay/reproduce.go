@@ -843,8 +843,11 @@ func (r *reproducer) rollCommand(ctx context.Context, g []rec, d *events.RollMad
 			if b == nil || last.DecodeData(&c) != nil {
 				break
 			}
-			req := command.ContestRequest{A: d.Character, SkillA: contestSide(d), EntropyA: d.Entropy,
-				B: b.Character, SkillB: contestSide(b), EntropyB: b.Entropy, Rematch: c.Rematch}
+			req := command.ContestRequest{A: d.Character, SkillA: contestSide(d), AttrA: contestAttr(d),
+				ModA: d.Modifier, TokenA: d.Token, SpecA: d.Specialization, EntropyA: d.Entropy,
+				B: b.Character, SkillB: contestSide(b), AttrB: contestAttr(b),
+				ModB: b.Modifier, TokenB: b.Token, SpecB: b.Specialization, EntropyB: b.Entropy,
+				Rematch: c.Rematch, Legacy: !d.Opposed}
 			return func(ctx context.Context, j *command.Journal, campaign string) (command.Result, error) {
 				return j.Contest(ctx, campaign, req)
 			}, fmt.Sprintf("contest %s %s %s %s", req.A, req.SkillA, req.B, req.SkillB), nil
@@ -923,6 +926,15 @@ func contestSide(d *events.RollMade) string {
 	}
 	if name := ryf.Attr(d.Attribute).Name(); name != "" {
 		return name
+	}
+	return d.Attribute
+}
+
+// contestAttr is the attribute a contest's skill side rolled with (the
+// skill's default or the one the GM named); "" for an attribute side.
+func contestAttr(d *events.RollMade) string {
+	if d.Skill == "" {
+		return ""
 	}
 	return d.Attribute
 }
