@@ -171,7 +171,7 @@ func TestLookupSide(t *testing.T) {
 		{plain, "Pelea", skill("Pelea"), nil},
 		{plain, "pe", ryf.Side{}, ryf.ErrAmbiguous}, // Pelea or Percepción
 		{plain, "in", ryf.Side{}, ryf.ErrAmbiguous}, // Informática or Inteligencia
-		{plain, "C", ryf.Side{}, ryf.ErrAmbiguous}, // no Carisma: Comercio or Conducir
+		{plain, "C", ryf.Side{}, ryf.ErrAmbiguous},  // no Carisma: Comercio or Conducir
 		{newRules(t, ryf.Options{System: ryf.RyF, Carisma: true}), "C", attr(ryf.Carisma), nil},
 		{plain, "x", ryf.Side{}, ryf.ErrUnknownSkill},
 		{plain, "cocina", ryf.Side{}, ryf.ErrUnknownSkill},
