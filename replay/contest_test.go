@@ -14,7 +14,8 @@ import (
 	"github.com/campaign-journal/journal/replay"
 )
 
-// contestSession records contests of every shape: attribute sides (which
+// contestSession records an initiative with a token spent, then contests
+// of every shape: attribute sides (which
 // explode and have a natural 1 since RULES.md 1.5 decided so), sides with
 // the token, the specialization, modifiers and a GM-named attribute, a
 // re-rolled tie, and contests recorded the way the journal did before that
@@ -45,6 +46,11 @@ func contestSession(t *testing.T) (r *recorder, special, legacySpecial int) {
 		}
 		return n
 	}
+	r.do("initiative with a token", func() (command.Result, error) {
+		return j.StartCombatWith(ctx, c, command.CombatStart{Participants: []string{"lodin", "orco"}, Token: []string{"lodin"}})
+	})
+	r.do("combat end", func() (command.Result, error) { return j.EndCombat(ctx, c) })
+	r.do("token back", func() (command.Result, error) { return j.ReturnToken(ctx, c, "lodin") })
 	r.do("options", func() (command.Result, error) {
 		return j.Contest(ctx, c, command.ContestRequest{A: "lodin", SkillA: "sigilo", AttrA: "P", TokenA: true, SpecA: true, ModA: -1,
 			B: "orco", SkillB: "D", ModB: 2, EntropyB: "gm"})

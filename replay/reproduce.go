@@ -871,15 +871,22 @@ func (r *reproducer) rollCommand(ctx context.Context, g []rec, d *events.RollMad
 		if last.Type != events.TypeCombatStarted {
 			break
 		}
-		var who []string
+		req := command.CombatStart{Entropy: d.Entropy}
 		for _, x := range g[:len(g)-1] {
 			if e := rollOf(x.Event); e != nil {
-				who = append(who, e.Character)
+				req.Participants = append(req.Participants, e.Character)
+				if e.Token {
+					req.Token = append(req.Token, e.Character)
+				}
 			}
 		}
+		what := "combat start " + strings.Join(req.Participants, " ")
+		if len(req.Token) > 0 {
+			what += " --token " + strings.Join(req.Token, ",")
+		}
 		return func(ctx context.Context, j *command.Journal, campaign string) (command.Result, error) {
-			return j.StartCombat(ctx, campaign, who, d.Entropy)
-		}, "combat start " + strings.Join(who, " "), nil
+			return j.StartCombatWith(ctx, campaign, req)
+		}, what, nil
 	case "melee", "ranged":
 		if last.Type != events.TypeAttackResolved {
 			break

@@ -200,18 +200,20 @@ skills or attributes.`,
 
 func (a *app) combatCommand() *cobra.Command {
 	cmd := &cobra.Command{Use: "combat", Short: "Start a combat (initiative), next round, end"}
-	var entropy string
+	var req command.CombatStart
 	start := &cobra.Command{
-		Use:   "start CHAR...",
+		Use:   "start CHAR... [--token CHAR,...] [--entropy S]",
 		Short: "Roll initiative for every participant and start the combat",
 		Args:  cobra.MinimumNArgs(2),
 		RunE: func(c *cobra.Command, args []string) error {
+			req.Participants = args
 			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
-				return j.StartCombat(c.Context(), campaign, args, entropy)
+				return j.StartCombatWith(c.Context(), campaign, req)
 			})
 		},
 	}
-	start.Flags().StringVar(&entropy, "entropy", "", "entropy for the initiative rolls")
+	start.Flags().StringVar(&req.Entropy, "entropy", "", "entropy for the initiative rolls")
+	start.Flags().StringSliceVar(&req.Token, "token", nil, "participants who spend their token on initiative (one level higher), comma-separated")
 	round := &cobra.Command{
 		Use:   "round",
 		Short: "Start the next round",

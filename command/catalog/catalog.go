@@ -79,10 +79,6 @@ type (
 		ID    string `json:"id,omitempty"`
 		Title string `json:"title,omitempty"`
 	}
-	combatStartBody struct {
-		Participants []string `json:"participants"`
-		Entropy      string   `json:"entropy,omitempty"`
-	}
 	skillDefineBody struct {
 		Name      string `json:"name"`
 		Attribute string `json:"attribute"`
@@ -244,8 +240,8 @@ func specs() []Spec {
 					EntropyA: req.EntropyA, EntropyB: req.EntropyB, Rematch: req.Rematch})
 			}),
 		spec("combat-start", "roll initiative and start a combat", []string{"participants"},
-			func(ctx context.Context, j *command.Journal, c string, req combatStartBody) (command.Result, error) {
-				return j.StartCombat(ctx, c, req.Participants, req.Entropy)
+			func(ctx context.Context, j *command.Journal, c string, req command.CombatStart) (command.Result, error) {
+				return j.StartCombatWith(ctx, c, req)
 			}),
 		spec("combat-round", "start the next round", nil,
 			func(ctx context.Context, j *command.Journal, c string, _ noBody) (command.Result, error) {
