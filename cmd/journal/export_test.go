@@ -25,7 +25,7 @@ func TestSessionExportVerifies(t *testing.T) {
 		{"roll", "lodin", "Pelea", "--token"},
 		{"session", "end"},
 		{"damage", "lodin", "20"}, // between sessions: lodin is incapacitated
-		{"session", "start"},     // s2
+		{"session", "start"},      // s2
 		{"roll", "orco", "Pelea"},
 		{"session", "end"},
 		{"session", "start"}, // s3
