@@ -139,6 +139,9 @@ func (j *Journal) DefineSkill(ctx context.Context, campaign, name, attr string) 
 		if err != nil {
 			return invalid("%v", err)
 		}
+		if same, ok := rules.AttributeNamed(name); ok {
+			return invalid("skill %q: the name of the attribute %s (a contest reads it as the attribute)", name, same.Name())
+		}
 		opts := rules.Options()
 		opts.Skills = append(opts.Skills, ryf.Skill{Name: name, Attr: a})
 		if _, err := ryf.New(opts); err != nil {

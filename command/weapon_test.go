@@ -41,3 +41,24 @@ func TestDefineWeaponDefaultSkill(t *testing.T) {
 		})
 	}
 }
+
+// A campaign skill may not be named like an attribute: a contest side
+// reads an attribute's letter or name as the attribute.
+func TestDefineSkillNotNamedLikeAnAttribute(t *testing.T) {
+	store := memstore.New(memstore.Options{})
+	j := newJournal(t, store)
+	ctx := context.Background()
+	_, err := j.CreateCampaign(ctx, command.CreateCampaign{ID: "m", System: "ryf"})
+	require.NoError(t, err)
+	before := count(t, store)
+	for _, name := range []string{"D", "fuerza", "Percepción", "percepcion"} {
+		_, err := j.DefineSkill(ctx, "m", name, "I")
+		require.ErrorIs(t, err, command.ErrInvalid, name)
+		require.ErrorContains(t, err, "the name of the attribute")
+	}
+	require.Equal(t, before, count(t, store))
+	_, err = j.DefineSkill(ctx, "m", "Fuerza de voluntad", "I")
+	require.NoError(t, err)
+	_, err = j.DefineSkill(ctx, "m", "Carisma", "P") // no carisma rule: no such attribute
+	require.NoError(t, err)
+}

@@ -358,6 +358,14 @@ func (r *Rules) LookupAttribute(name string) (Attr, error) {
 	return find("attribute", name, r.attrIndex, ErrUnknownAttribute)
 }
 
+// AttributeNamed reports which attribute of the campaign name is exactly,
+// by letter or name (folded: "d", "percepcion"), with no prefixes.
+func (r *Rules) AttributeNamed(name string) (Attr, bool) {
+	q := fold(name)
+	e, n := match(q, r.attrIndex, func(k string) bool { return k == q })
+	return e.value, n == 1
+}
+
 // Side is what one side of an opposed roll rolls: a skill (Skill set) or an
 // attribute (Attr set, Skill empty).
 type Side struct {
