@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -75,6 +76,9 @@ func contestSession(t *testing.T) (r *recorder, special, legacySpecial int) {
 	r.do("rematch", func() (command.Result, error) {
 		return j.Contest(ctx, c, command.ContestRequest{A: "lodin", SkillA: "fuerza", B: "orco", SkillB: "F", ModB: 5, Rematch: tie})
 	})
+	r.do("attribute roll", func() (command.Result, error) {
+		return j.Roll(ctx, c, command.RollRequest{Character: "lodin", Attribute: "D", Vs: "20"})
+	})
 	r.do("end", func() (command.Result, error) { return j.EndSession(ctx, c) })
 	return r, special, legacySpecial
 }
@@ -135,4 +139,91 @@ func TestContestOpposedFlagIsJudged(t *testing.T) {
 	rep, err := replay.Verify(context.Background(), replay.Events(evs...), replay.Options{})
 	require.NoError(t, err)
 	require.False(t, rep.OK(), "a legacy side judged as opposed disagrees with its record")
+}
+
+// forge returns the recorded events with the data of the first event that
+// change accepts rewritten by it.
+func forge[T any](t *testing.T, r *recorder, change func(e events.Event, d *T) bool) []events.Event {
+	t.Helper()
+	var evs []events.Event
+	done := false
+	for _, x := range r.records() {
+		e := x.Event
+		if p, err := e.Payload(); err == nil && !done {
+			if d, ok := p.(*T); ok && change(e, d) {
+				b, err := json.Marshal(d)
+				require.NoError(t, err)
+				e.Data, done = b, true
+			}
+		}
+		evs = append(evs, e)
+	}
+	require.True(t, done, "nothing to tamper with")
+	return evs
+}
+
+// Verification re-judges every contest's verdict from its rolls, and
+// refuses a roll flagged opposed outside a contest, a contest naming other
+// rolls, and a pair flagged differently.
+func TestVerifyCatchesForgedContests(t *testing.T) {
+	r, _, _ := contestSession(t)
+	tests := []struct {
+		name string
+		evs  []events.Event
+		kind replay.MismatchKind
+		what string
+	}{
+		{"verdict flipped", forge(t, r, func(_ events.Event, d *events.ContestResolved) bool {
+			if d.Tie || d.Rematch != "" {
+				return false
+			}
+			if d.Winner == d.A {
+				d.Winner = d.B
+			} else {
+				d.Winner = d.A
+			}
+			return true
+		}), replay.MismatchRules, "contest verdict"},
+		{"tie claimed", forge(t, r, func(_ events.Event, d *events.ContestResolved) bool {
+			if d.Tie {
+				return false
+			}
+			d.Winner, d.Tie, d.Reason = "", true, "equal totals"
+			return true
+		}), replay.MismatchRules, "contest verdict"},
+		{"a lone roll flagged opposed", forge(t, r, func(_ events.Event, d *events.RollMade) bool {
+			if d.Kind != "attribute" || d.Difficulty == nil {
+				return false
+			}
+			d.Opposed = true
+			return true
+		}), replay.MismatchInputs, "no contest names"},
+		{"one side flagged, the other not", forge(t, r, func(_ events.Event, d *events.RollMade) bool {
+			if !d.Opposed || d.Kind != "attribute" || d.Kept[0] == 1 || d.Kept[0] == 10 {
+				return false
+			}
+			d.Opposed = false
+			return true
+		}), replay.MismatchInputs, "flagged opposed, the other not"},
+		{"other rolls named", forge(t, r, func(_ events.Event, d *events.ContestResolved) bool {
+			d.RollA = d.RollB
+			return true
+		}), replay.MismatchInputs, "not the two rolls recorded just before it"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rep, err := replay.Verify(context.Background(), replay.Events(tt.evs...), replay.Options{})
+			require.NoError(t, err)
+			require.False(t, rep.OK())
+			found := false
+			for _, s := range rep.Sessions {
+				for _, m := range s.Mismatches {
+					if m.Kind == tt.kind && strings.Contains(m.What, tt.what) {
+						found = true
+					}
+				}
+			}
+			require.True(t, found, reportText(t, rep))
+		})
+	}
 }

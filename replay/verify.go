@@ -337,10 +337,11 @@ type session struct {
 }
 
 type campaign struct {
-	id     string
-	fold   *projections.Campaign
-	events int
-	errors int
+	id       string
+	fold     *projections.Campaign
+	events   int
+	errors   int
+	contests contestRing // the last two rolls, for contests (contests.go)
 }
 
 // NewVerifier returns a Verifier with the given options. A given seed that
@@ -526,6 +527,9 @@ func (v *Verifier) Add(rec events.Recorded) {
 		c.errors++
 		m.Kind, m.What = MismatchFold, "projections refuse the event: "+ferr.Error()
 		v.record(nil, m)
+	}
+	if perr == nil {
+		v.contestEvent(c, ev, data, m)
 	}
 
 	switch ev.Type {
@@ -850,6 +854,7 @@ func clip(s string, n int) string {
 // Report returns the verdict on everything added so far. It can be called
 // at any time and does not change the Verifier.
 func (v *Verifier) Report() Report {
+	v.flushContests()
 	var r Report
 	for _, s := range v.order {
 		sr := v.sessionReport(s)
