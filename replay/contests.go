@@ -10,7 +10,7 @@ import (
 // judgedSide is what the verifier keeps of one of the last two rolls of a
 // campaign, to judge a contest that names it.
 type judgedSide struct {
-	id        string
+	id        string // "" for none
 	character string
 	result    ryf.Result // the recorded total, natural 1 and fumble
 	opposed   bool
@@ -22,7 +22,7 @@ type judgedSide struct {
 // contestRing is the last two rolls of a campaign: the command layer
 // records a contest's two rolls and its verdict together, in that order,
 // so the rolls a contest names are the two just before it.
-type contestRing [2]*judgedSide
+type contestRing [2]judgedSide
 
 // contestEvent checks contests as the events come: a contest names the two
 // rolls recorded just before it, of its two characters, both flagged
@@ -36,20 +36,20 @@ func (v *Verifier) contestEvent(c *campaign, ev events.Event, data any, m Mismat
 	}
 	switch d := data.(type) {
 	case *events.RollMade:
-		side := &judgedSide{
+		side := judgedSide{
 			id: ev.ID, character: d.Character, opposed: d.Opposed, s: v.sessionOf(ev), m: m,
 			result: ryf.Result{Total: d.Total, Natural1: d.Natural1, Fumble: d.Fumble},
 		}
-		v.unclaimed(c.contests[0])
+		v.unclaimed(&c.contests[0])
 		c.contests[0], c.contests[1] = c.contests[1], side
 	case *events.ContestResolved:
-		a, b := c.contests[0], c.contests[1]
+		a, b := &c.contests[0], &c.contests[1]
 		s := v.sessionOf(ev)
 		bad := func(kind MismatchKind, format string, args ...any) {
 			m.Kind, m.What = kind, fmt.Sprintf(format, args...)
 			v.record(s, m)
 		}
-		if a == nil || b == nil || a.id != d.RollA || b.id != d.RollB {
+		if a.id == "" || b.id == "" || a.id != d.RollA || b.id != d.RollB {
 			bad(MismatchInputs, "the contest names rolls %s and %s, not the two rolls recorded just before it", clip(d.RollA, 40), clip(d.RollB, 40))
 			return
 		}
@@ -81,7 +81,7 @@ func (v *Verifier) contestEvent(c *campaign, ev events.Event, data any, m Mismat
 
 // unclaimed records a roll flagged opposed that no contest named.
 func (v *Verifier) unclaimed(side *judgedSide) {
-	if side == nil || !side.opposed || side.claimed {
+	if side.id == "" || !side.opposed || side.claimed {
 		return
 	}
 	m := side.m
@@ -94,9 +94,9 @@ func (v *Verifier) unclaimed(side *judgedSide) {
 // the end of the input (once: the ring is emptied).
 func (v *Verifier) flushContests() {
 	for _, c := range v.corder {
-		for i, side := range c.contests {
-			v.unclaimed(side)
-			c.contests[i] = nil
+		for i := range c.contests {
+			v.unclaimed(&c.contests[i])
+			c.contests[i] = judgedSide{}
 		}
 	}
 }
