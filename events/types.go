@@ -112,7 +112,6 @@ type RollMade struct {
 	TokenReturned  bool   `json:"token_returned,omitempty"`
 	Specialization bool   `json:"specialization,omitempty"`
 	Incapacitated  bool   `json:"incapacitated,omitempty"`
-	Opposed        bool   `json:"opposed,omitempty"` // a side of a contest: see ryf.Check.Opposed
 	Weapon         string `json:"weapon,omitempty"`
 	Target         string `json:"target,omitempty"`
 	Range          string `json:"range,omitempty"`
@@ -138,6 +137,10 @@ type RollMade struct {
 	Quality  string `json:"quality,omitempty"`
 	Favoured bool   `json:"favoured,omitempty"`
 	Trait    string `json:"trait,omitempty"`
+	// Opposed marks a side of a contest (see ryf.Check.Opposed): since
+	// RULES.md 1.5 decided it, an opposed attribute roll explodes and has a
+	// natural 1; an attribute side recorded without the flag does not.
+	Opposed bool `json:"opposed,omitempty"`
 }
 
 // ContestResolved names the two rolls of an opposed roll and the winner
