@@ -97,6 +97,7 @@ func weaponOf(w events.WeaponDefined) (ryf.Weapon, error) {
 }
 
 // DefineWeapon adds a weapon to a RyF campaign (or replaces a known one).
+// Without a skill it takes Rules.DefaultWeaponSkill, which the event records.
 func (j *Journal) DefineWeapon(ctx context.Context, campaign string, w events.WeaponDefined) (Result, error) {
 	return j.execute(ctx, campaign, func(d *draft) error {
 		rules, err := d.ryfRules()
@@ -109,6 +110,9 @@ func (j *Journal) DefineWeapon(ctx context.Context, campaign string, w events.We
 				return invalid("weapon %s: %v", w.Name, err)
 			}
 			w.Skill = sk.Name
+		} else {
+			// The default: melee without ranges, the system's ranged skill with.
+			w.Skill = rules.DefaultWeaponSkill(w.Short != 0 || w.Medium != 0 || w.Long != 0)
 		}
 		rw, err := weaponOf(w)
 		if err != nil {
@@ -134,6 +138,9 @@ func (j *Journal) DefineSkill(ctx context.Context, campaign, name, attr string) 
 		a, err := rules.LookupAttribute(attr)
 		if err != nil {
 			return invalid("%v", err)
+		}
+		if same, ok := rules.AttributeNamed(name); ok {
+			return invalid("skill %q: the name of the attribute %s (a contest reads it as the attribute)", name, same.Name())
 		}
 		opts := rules.Options()
 		opts.Skills = append(opts.Skills, ryf.Skill{Name: name, Attr: a})

@@ -2,6 +2,7 @@ package command
 
 import (
 	"context"
+	"errors"
 	"strings"
 
 	"github.com/campaign-journal/journal/events"
@@ -26,6 +27,10 @@ type CreateCharacter struct {
 	Culture string   `json:"culture,omitempty"`
 	Traits  []string `json:"traits,omitempty"`
 }
+
+// RuleWeapon names a weapon a new character carries that the campaign does
+// not have, among the character's violations.
+const RuleWeapon = "weapon"
 
 // CreateCharacter validates a character against the campaign's rules (every
 // violation reported at once) and records it at full HP.
@@ -53,34 +58,29 @@ func (j *Journal) CreateCharacter(ctx context.Context, campaign string, req Crea
 		if err != nil {
 			return err
 		}
-		attrs, err := rules.ParseAttributes(req.Attributes)
-		if err != nil {
-			return invalid("--attrs: %v", err)
-		}
-		skills, err := rules.ParseSkills(req.Skills)
-		if err != nil {
-			return invalid("--skills: %v", err)
-		}
-		spec := ""
-		if req.Specialization != "" {
-			sk, err := rules.LookupSkill(req.Specialization)
-			if err != nil {
-				return invalid("--spec: %v", err)
-			}
-			spec = sk.Name
-		}
-		ch := ryf.Character{Attributes: attrs, Skills: skills, Specialization: spec, NPC: req.NPC}
-		if err := rules.ValidateCharacter(ch); err != nil {
+		// Every problem at once: the lists, the specialization, the
+		// creation rules and the weapons.
+		ch, err := rules.ParseCharacter(req.Attributes, req.Skills, req.Specialization, req.NPC)
+		var vs []ryf.Violation
+		var ie *ryf.InvalidCharacterError
+		if errors.As(err, &ie) {
+			vs = ie.Violations
+		} else if err != nil {
 			return invalid("%v", err)
 		}
 		var weapons []string
 		for _, name := range req.Weapons {
 			w, err := rules.LookupWeapon(name)
 			if err != nil {
-				return invalid("--weapons: %v", err)
+				vs = append(vs, ryf.Violation{Rule: RuleWeapon, Subject: name, Message: err.Error()})
+				continue
 			}
 			weapons = append(weapons, w.Name)
 		}
+		if len(vs) > 0 {
+			return invalid("%v", &ryf.InvalidCharacterError{Violations: vs})
+		}
+		attrs, skills, spec := ch.Attributes, ch.Skills, ch.Specialization
 		data := events.CharacterCreated{
 			Name: req.Name, Player: req.Player, NPC: req.NPC, Occupation: req.Occupation,
 			Attributes: map[string]int{}, Skills: skills, Specialization: spec, Weapons: weapons, MaxHP: ch.MaxHP(),

@@ -14,6 +14,23 @@ import (
 // StartCombat rolls initiative for every participant and records the order
 // (highest first; ties by Destreza, then Percepción, then roll order).
 func (j *Journal) StartCombat(ctx context.Context, campaign string, participants []string, entropy string) (Result, error) {
+	return j.StartCombatWith(ctx, campaign, CombatStart{Participants: participants, Entropy: entropy})
+}
+
+// CombatStart is the request to start a combat.
+type CombatStart struct {
+	Participants []string `json:"participants"`
+	// Entropy is mixed into every initiative roll.
+	Entropy string `json:"entropy,omitempty"`
+	// Token lists the participants who spend their token on their
+	// initiative roll (one level higher), as before any roll (RULES.md 1.7).
+	Token []string `json:"token,omitempty"`
+}
+
+// StartCombatWith is StartCombat with the players' choices for the
+// initiative rolls.
+func (j *Journal) StartCombatWith(ctx context.Context, campaign string, req CombatStart) (Result, error) {
+	participants, entropy := req.Participants, req.Entropy
 	return j.execute(ctx, campaign, func(d *draft) error {
 		rules, err := d.ryfRules()
 		if err != nil {
@@ -24,6 +41,16 @@ func (j *Journal) StartCombat(ctx context.Context, campaign string, participants
 		}
 		if len(participants) < 2 {
 			return invalid("a combat needs at least two participants")
+		}
+		token := map[string]bool{}
+		for _, id := range req.Token {
+			if !slices.Contains(participants, id) {
+				return invalid("--token %s: not a participant of the combat", id)
+			}
+			if token[id] {
+				return invalid("--token %s: named twice", id)
+			}
+			token[id] = true
 		}
 		var inits []ryf.Initiative
 		ids := map[string]string{}
@@ -42,7 +69,7 @@ func (j *Journal) StartCombat(ctx context.Context, campaign string, participants
 			if err != nil {
 				return invalidOr(err)
 			}
-			if err := applyLevel(&check, ch, false, false); err != nil {
+			if err := applyLevel(&check, ch, token[id], false); err != nil {
 				return err
 			}
 			res, err := d.roll1o3d10(id, check, entropy, nil)

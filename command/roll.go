@@ -162,14 +162,47 @@ func (d *draft) roll1o3d10(char string, check ryf.Check, entropy string, decorat
 	return res, nil
 }
 
-// ContestRequest is an opposed roll: each side a skill or an attribute.
+// ContestRequest is an opposed roll: each side a skill or an attribute
+// roll of its character (SkillA, SkillB: a skill, or an attribute's letter
+// or name, which always means the attribute), with everything any roll may
+// use (RULES.md 1.5): the attribute the GM names for a skill side, the GM's
+// modifier, the token, the specialization, the player's entropy.
 type ContestRequest struct {
 	A, SkillA string
 	B, SkillB string
-	EntropyA  string
-	EntropyB  string
-	// Rematch names the tied contest this one re-rolls.
+	// AttrA and AttrB: the attribute the GM names for a skill side (empty:
+	// the skill's default). An attribute side names its attribute instead.
+	AttrA, AttrB string
+	ModA, ModB   int
+	TokenA       bool
+	TokenB       bool
+	SpecA, SpecB bool
+	EntropyA     string
+	EntropyB     string
+	// Rematch names the tied contest this one re-rolls: it must be a tie
+	// between the same two characters, not re-rolled before, and each side
+	// rolls the same skill (with the same attribute) or attribute again.
 	Rematch string
+	// Legacy re-runs a contest recorded before RULES.md 1.5 decided that
+	// opposed attribute rolls explode: its sides are not flagged Opposed, so
+	// an attribute side neither explodes nor has a natural 1. Only replay's
+	// reproduction of such a recorded contest sets it; no command body has it.
+	Legacy bool
+}
+
+// contestSide is one side of a contest, checked and ready to roll.
+type contestSide struct {
+	char    string
+	check   ryf.Check
+	entropy string
+}
+
+// describeSide names what a side rolls, for messages.
+func describeSide(c ryf.Check) string {
+	if c.Skill == "" {
+		return "the attribute " + c.Attribute.Name()
+	}
+	return c.Skill + " (" + c.Attribute.Name() + ")"
 }
 
 // Contest makes both rolls of an opposed roll and records the verdict.
@@ -182,14 +215,58 @@ func (j *Journal) Contest(ctx context.Context, campaign string, req ContestReque
 		if req.A == req.B {
 			return invalid("a contest needs two different characters")
 		}
-		sides := [2]RollRequest{
-			sideRequest(rules, req.A, req.SkillA, req.EntropyA),
-			sideRequest(rules, req.B, req.SkillB, req.EntropyB),
+		var sides [2]contestSide
+		for i, s := range []struct {
+			char, what, attr string
+			mod              int
+			token, spec      bool
+			entropy, flag    string
+		}{
+			{req.A, req.SkillA, req.AttrA, req.ModA, req.TokenA, req.SpecA, req.EntropyA, "a"},
+			{req.B, req.SkillB, req.AttrB, req.ModB, req.TokenB, req.SpecB, req.EntropyB, "b"},
+		} {
+			ch, err := character(d.campaign, s.char)
+			if err != nil {
+				return err
+			}
+			if err := canAct(ch); err != nil {
+				return err
+			}
+			side, err := rules.LookupSide(s.what)
+			if err != nil {
+				return invalid("side %s (%s): %v", s.flag, s.char, err)
+			}
+			var attr ryf.Attr
+			if s.attr != "" {
+				if attr, err = rules.LookupAttribute(s.attr); err != nil {
+					return invalid("--attr-%s: %v", s.flag, err)
+				}
+			}
+			check, err := rules.SideCheck(ryfCharacter(ch), side, attr)
+			if err != nil {
+				return invalid("side %s (%s): %v", s.flag, s.char, err)
+			}
+			check.Modifier = s.mod
+			if err := applyLevel(&check, ch, s.token, s.spec); err != nil {
+				return err
+			}
+			if req.Legacy {
+				check.Opposed = false
+			}
+			if err := check.Validate(); err != nil {
+				return invalid("side %s (%s): %v", s.flag, s.char, err)
+			}
+			sides[i] = contestSide{char: s.char, check: check, entropy: s.entropy}
+		}
+		if req.Rematch != "" {
+			if err := d.checkRematch(ctx, req.Rematch, sides); err != nil {
+				return err
+			}
 		}
 		var results [2]ryf.Result
 		var ids [2]string
 		for i, s := range sides {
-			if results[i], err = d.rollRyF(rules, s); err != nil {
+			if results[i], err = d.roll1o3d10(s.char, s.check, s.entropy, nil); err != nil {
 				return err
 			}
 			ids[i] = d.evs[len(d.evs)-1].ID
@@ -209,12 +286,79 @@ func (j *Journal) Contest(ctx context.Context, campaign string, req ContestReque
 	})
 }
 
-// sideRequest reads a contest side's SKILL as a skill, or else as an attribute.
-func sideRequest(rules *ryf.Rules, char, what, entropy string) RollRequest {
-	if _, err := rules.LookupSkill(what); err != nil {
-		if _, aerr := rules.LookupAttribute(what); aerr == nil {
-			return RollRequest{Character: char, Attribute: what, Entropy: entropy}
+// checkRematch refuses a re-roll of contest id unless it is a tie, between
+// the same two characters, not voided nor re-rolled before, and each
+// character rolls the same skill (with the same attribute) or attribute as
+// in it (RULES.md 1.5). It reads the campaign's rolls and contests up to
+// the folded state: an append conditional on that state records the
+// re-roll, so two re-rolls of one tie cannot both be recorded.
+func (d *draft) checkRematch(ctx context.Context, id string, sides [2]contestSide) error {
+	filter, err := events.CampaignFilter(d.campaign.ID)
+	if err != nil {
+		return invalid("campaign %q: %v", d.campaign.ID, err)
+	}
+	var (
+		target  *events.ContestResolved
+		rolls   = map[string]events.Event{}
+		rerolls []string
+		isRoll  bool
+	)
+	q := events.Query{Subject: filter, To: d.campaign.LastSeq, Types: []string{events.TypeRollMade, events.TypeContestResolved}}
+	err = d.j.store.Read(ctx, q, func(r events.Recorded) error {
+		e := r.Event
+		if e.Type == events.TypeRollMade {
+			rolls[e.ID] = e
+			isRoll = isRoll || e.ID == id
+			return nil
+		}
+		var c events.ContestResolved
+		if err := e.DecodeData(&c); err != nil {
+			return nil // not a contest the journal can read: not the one sought
+		}
+		if _, voided := d.campaign.Voided[e.ID]; voided {
+			return nil
+		}
+		if e.ID == id {
+			target = &c
+		}
+		if c.Rematch == id {
+			rerolls = append(rerolls, e.ID)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if target == nil {
+		if isRoll {
+			return invalid("--rematch %s: that event is a roll, not a contest", id)
+		}
+		if why, voided := d.campaign.Voided[id]; voided {
+			return invalid("--rematch %s: that contest is voided (%s)", id, why)
+		}
+		return notFound("--rematch %s: no contest %s in campaign %s", id, id, d.campaign.ID)
+	}
+	if !target.Tie {
+		return invalid("--rematch %s: that contest was not a tie (%s won): only a tied contest may be re-rolled", id, target.Winner)
+	}
+	if len(rerolls) > 0 {
+		return invalid("--rematch %s: that tie was already re-rolled by contest %s", id, rerolls[0])
+	}
+	was := map[string]string{target.A: target.RollA, target.B: target.RollB}
+	for _, s := range sides {
+		rollID, ok := was[s.char]
+		if !ok {
+			return invalid("--rematch %s: that contest was between %s and %s, not %s", id, target.A, target.B, s.char)
+		}
+		var before events.RollMade
+		if e, ok := rolls[rollID]; !ok || e.DecodeData(&before) != nil {
+			return invalid("--rematch %s: its roll %s is not in campaign %s", id, rollID, d.campaign.ID)
+		}
+		prev := ryf.Check{Skill: before.Skill, Attribute: ryf.Attr(before.Attribute)}
+		if prev.Skill != s.check.Skill || prev.Attribute != s.check.Attribute {
+			return invalid("--rematch %s: a re-roll uses the same skills or attributes: %s rolled %s, not %s",
+				id, s.char, describeSide(prev), describeSide(s.check))
 		}
 	}
-	return RollRequest{Character: char, Skill: what, Entropy: entropy}
+	return nil
 }

@@ -160,22 +160,29 @@ func (d *draft) createTORCharacter(req CreateCharacter) error {
 	if s.Characters[req.ID] != nil {
 		return invalid("character %s already exists", req.ID)
 	}
+	// Every problem at once: the options, the lists, Hope and the rules.
+	var vs []tor.Violation
+	add := func(field, format string, args ...any) {
+		vs = append(vs, tor.Violation{Field: field, Problem: fmt.Sprintf(format, args...)})
+	}
 	if req.Specialization != "" || req.Occupation != "" || len(req.Weapons) > 0 {
-		return invalid("--spec, --occupation and --weapons are RyF options: a The One Ring character takes --culture, --traits and --hope")
+		add("options", "--spec, --occupation and --weapons are RyF options: a The One Ring character takes --culture, --traits and --hope")
 	}
+	var attrs tor.Attributes
+	attrsOK := false
 	if strings.TrimSpace(req.Attributes) == "" {
-		return invalid("--attrs: a The One Ring character needs its three attributes, basic/favoured, e.g. \"Cuerpo=5/7,Corazón=4/6,Mente=3/5\"")
-	}
-	attrs, err := tor.ParseAttributes(req.Attributes)
-	if err != nil {
-		return invalid("--attrs: %v", err)
+		add("attributes", "--attrs: a The One Ring character needs its three attributes, basic/favoured, e.g. \"Cuerpo=5/7,Corazón=4/6,Mente=3/5\"")
+	} else if a, err := tor.ParseAttributes(req.Attributes); err != nil {
+		add("attributes", "--attrs: %v", err)
+	} else {
+		attrs, attrsOK = a, true
 	}
 	skills, err := tor.ParseSkills(req.Skills)
 	if err != nil {
-		return invalid("--skills: %v", err)
+		add("skills", "--skills: %v", err)
 	}
 	if !req.NPC && req.MaxHope < 1 {
-		return invalid("--hope: a player character needs its maximum Hope (1..%d)", tor.HopeLimit)
+		add("max_hope", "--hope: a player character needs its maximum Hope (1..%d)", tor.HopeLimit)
 	}
 	var traits []string
 	for _, t := range req.Traits {
@@ -186,8 +193,19 @@ func (d *draft) createTORCharacter(req CreateCharacter) error {
 		Hope: req.MaxHope, MaxHope: req.MaxHope, Traits: traits,
 	}
 	c.Hobbit = c.IsHobbit()
-	if err := c.Validate(); err != nil {
+	var ve *tor.ValidationError
+	if err := c.Validate(); errors.As(err, &ve) {
+		for _, v := range ve.Violations {
+			if !attrsOK && strings.HasPrefix(v.Field, "attributes.") {
+				continue // the attributes did not parse: their values are unknown
+			}
+			vs = append(vs, v)
+		}
+	} else if err != nil {
 		return invalid("%v", err)
+	}
+	if len(vs) > 0 {
+		return invalid("%v", &tor.ValidationError{Violations: vs})
 	}
 	score := func(s tor.Score) events.TORScore { return events.TORScore{Basic: s.Basic, Favoured: s.Favoured} }
 	data := events.TORCharacterCreated{

@@ -99,6 +99,8 @@ func (v *RollMade) fieldPointer(j int) any {
 		return &v.Favoured
 	case 42:
 		return &v.Trait
+	case 43:
+		return &v.Opposed
 	}
 	return nil
 }

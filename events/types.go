@@ -137,6 +137,10 @@ type RollMade struct {
 	Quality  string `json:"quality,omitempty"`
 	Favoured bool   `json:"favoured,omitempty"`
 	Trait    string `json:"trait,omitempty"`
+	// Opposed marks a side of a contest (see ryf.Check.Opposed): since
+	// RULES.md 1.5 decided it, an opposed attribute roll explodes and has a
+	// natural 1; an attribute side recorded without the flag does not.
+	Opposed bool `json:"opposed,omitempty"`
 }
 
 // ContestResolved names the two rolls of an opposed roll and the winner

@@ -843,8 +843,11 @@ func (r *reproducer) rollCommand(ctx context.Context, g []rec, d *events.RollMad
 			if b == nil || last.DecodeData(&c) != nil {
 				break
 			}
-			req := command.ContestRequest{A: d.Character, SkillA: contestSide(d), EntropyA: d.Entropy,
-				B: b.Character, SkillB: contestSide(b), EntropyB: b.Entropy, Rematch: c.Rematch}
+			req := command.ContestRequest{A: d.Character, SkillA: contestSide(d), AttrA: contestAttr(d),
+				ModA: d.Modifier, TokenA: d.Token, SpecA: d.Specialization, EntropyA: d.Entropy,
+				B: b.Character, SkillB: contestSide(b), AttrB: contestAttr(b),
+				ModB: b.Modifier, TokenB: b.Token, SpecB: b.Specialization, EntropyB: b.Entropy,
+				Rematch: c.Rematch, Legacy: !d.Opposed}
 			return func(ctx context.Context, j *command.Journal, campaign string) (command.Result, error) {
 				return j.Contest(ctx, campaign, req)
 			}, fmt.Sprintf("contest %s %s %s %s", req.A, req.SkillA, req.B, req.SkillB), nil
@@ -868,15 +871,22 @@ func (r *reproducer) rollCommand(ctx context.Context, g []rec, d *events.RollMad
 		if last.Type != events.TypeCombatStarted {
 			break
 		}
-		var who []string
+		req := command.CombatStart{Entropy: d.Entropy}
 		for _, x := range g[:len(g)-1] {
 			if e := rollOf(x.Event); e != nil {
-				who = append(who, e.Character)
+				req.Participants = append(req.Participants, e.Character)
+				if e.Token {
+					req.Token = append(req.Token, e.Character)
+				}
 			}
 		}
+		what := "combat start " + strings.Join(req.Participants, " ")
+		if len(req.Token) > 0 {
+			what += " --token " + strings.Join(req.Token, ",")
+		}
 		return func(ctx context.Context, j *command.Journal, campaign string) (command.Result, error) {
-			return j.StartCombat(ctx, campaign, who, d.Entropy)
-		}, "combat start " + strings.Join(who, " "), nil
+			return j.StartCombatWith(ctx, campaign, req)
+		}, what, nil
 	case "melee", "ranged":
 		if last.Type != events.TypeAttackResolved {
 			break
@@ -923,6 +933,15 @@ func contestSide(d *events.RollMade) string {
 	}
 	if name := ryf.Attr(d.Attribute).Name(); name != "" {
 		return name
+	}
+	return d.Attribute
+}
+
+// contestAttr is the attribute a contest's skill side rolled with (the
+// skill's default or the one the GM named); "" for an attribute side.
+func contestAttr(d *events.RollMade) string {
+	if d.Skill == "" {
+		return ""
 	}
 	return d.Attribute
 }

@@ -361,10 +361,11 @@ type session struct {
 }
 
 type campaign struct {
-	id     string
-	fold   *projections.Campaign
-	events int
-	errors int
+	id       string
+	fold     *projections.Campaign
+	events   int
+	errors   int
+	contests contestRing // the last two rolls, for contests (contests.go)
 }
 
 // NewVerifier returns a Verifier with the given options. A given seed that
@@ -550,6 +551,9 @@ func (v *Verifier) Add(rec events.Recorded) {
 		c.errors++
 		m.Kind, m.What = MismatchFold, "projections refuse the event: "+ferr.Error()
 		v.record(nil, m)
+	}
+	if perr == nil {
+		v.contestEvent(c, ev, data, m)
 	}
 
 	switch ev.Type {
@@ -883,6 +887,7 @@ func (v *Verifier) Foreign(m ForeignMessage) {
 // Report returns the verdict on everything added so far. It can be called
 // at any time and does not change the Verifier.
 func (v *Verifier) Report() Report {
+	v.flushContests()
 	var r Report
 	r.Foreign = slices.Clone(v.foreign)
 	r.ForeignOmitted = v.foreignN - len(v.foreign)

@@ -37,7 +37,7 @@ func FromRyF(system string, res ryf.Result) events.RollMade {
 		AttributeValue: c.AttributeValue, Attribute2: string(c.Attribute2), Attribute2Value: c.Attribute2Value,
 		Rank: c.Rank, Modifier: c.Modifier, Precision: c.Precision, Weapon: c.Weapon,
 		Difficulty: c.Difficulty, Specialization: c.Specialization, Token: c.TokenSpent,
-		TokenReturned: c.TokenReturned, Incapacitated: c.Incapacitated,
+		TokenReturned: c.TokenReturned, Incapacitated: c.Incapacitated, Opposed: c.Opposed,
 		Base: res.Base, Level: res.Level.String(), LevelReasons: res.LevelReasons,
 		Dice: "1o3d10", Faces: res.Faces(), Kept: res.Kept(), DiePart: res.DiePart, Total: res.Total,
 		Outcome: string(res.Outcome), Critical: res.Critical, Fumble: res.Fumble, Natural1: res.Natural1,
@@ -52,7 +52,7 @@ func CheckOf(e events.RollMade) ryf.Check {
 		Attribute2: ryf.Attr(e.Attribute2), Attribute2Value: e.Attribute2Value,
 		Skill: e.Skill, Rank: e.Rank, Weapon: e.Weapon, Precision: e.Precision, Modifier: e.Modifier,
 		Difficulty: e.Difficulty, Specialization: e.Specialization, TokenSpent: e.Token,
-		TokenReturned: e.TokenReturned, Incapacitated: e.Incapacitated,
+		TokenReturned: e.TokenReturned, Incapacitated: e.Incapacitated, Opposed: e.Opposed,
 	}
 }
 

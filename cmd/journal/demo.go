@@ -2,9 +2,12 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
+	"io"
 	"os"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -77,8 +80,28 @@ func (d demoStep) do(title string, f func() (command.Result, error)) error {
 	return nil
 }
 
+// demoSeeds, when set (by tests), is the source of the demo's session
+// seeds, so that its dice, and so its story, are fixed. Nil in the program:
+// the demo draws its seeds like every session, from crypto/rand.
+var demoSeeds io.Reader
+
+// demoJournal is the journal the demo records with: a.journal's, with the
+// seeds of demoSeeds when set.
+func (a *app) demoJournal(ctx context.Context) (*command.Journal, error) {
+	if demoSeeds == nil {
+		return a.journal(ctx)
+	}
+	st, err := a.openStore(ctx, false, "")
+	if err != nil {
+		return nil, err
+	}
+	return command.New(st, command.Options{
+		Clock: time.Now, Rand: demoSeeds, IDs: events.NewV7(time.Now, rand.Reader), Actor: os.Getenv("JOURNAL_ACTOR"),
+	}), nil
+}
+
 func (a *app) demoRyF(ctx context.Context, system string) error {
-	j, err := a.journal(ctx)
+	j, err := a.demoJournal(ctx)
 	if err != nil {
 		return err
 	}

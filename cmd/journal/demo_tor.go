@@ -20,7 +20,7 @@ import (
 // The dice are the session's own, so loops that wait for a result are
 // bounded: each stops at the first roll that shows it.
 func (a *app) demoTOR(ctx context.Context) error {
-	j, err := a.journal(ctx)
+	j, err := a.demoJournal(ctx)
 	if err != nil {
 		return err
 	}

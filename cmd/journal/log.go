@@ -74,18 +74,35 @@ func (a *app) exportCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "export [--session S]",
 		Short: "Export the campaign's events as JSON Lines, one CloudEvent per line",
-		Args:  cobra.NoArgs,
+		Long: `Export the campaign's events as JSON Lines, one CloudEvent per line, in
+stream order: the input of 'journal replay --file'.
+
+With --session S the export is the campaign as of the end of S: every event
+up to S's session-ended event (or up to now while S is open), earlier
+sessions included, nothing after. A session's sheets depend on everything
+before it — the campaign, its weapons and skills, the characters, earlier
+XP, skill raises, damage, healing, voids, and earlier rolls (a token spent,
+a specialization used, shots fired) — so a session export is
+self-sufficient: replay --file verifies it, every session in it, and
+replay --file --session S checks S alone.`,
+		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			st, campaign, filter, err := a.campaignStore(c.Context())
 			if err != nil {
 				return err
 			}
+			if session != "" {
+				if err := hasSession(c.Context(), st, filter, campaign, session); err != nil {
+					return err
+				}
+			}
 			out := bufio.NewWriter(a.stdout)
 			defer out.Flush()
 			n := 0
+			ended := false
 			err = st.Read(c.Context(), events.Query{Subject: filter, OnForeign: a.warnForeign()}, func(r events.Recorded) error {
-				if session != "" && r.Event.Session != session && !sessionBound(r.Event) {
-					return nil
+				if ended {
+					return errExported
 				}
 				b, err := events.Encode(r.Event)
 				if err != nil {
@@ -93,25 +110,40 @@ func (a *app) exportCommand() *cobra.Command {
 				}
 				n++
 				out.Write(b)
+				ended = session != "" && r.Event.Session == session && r.Event.Type == events.TypeSessionEnded
 				return out.WriteByte('\n')
 			})
+			if errors.Is(err, errExported) {
+				err = nil
+			}
 			if err == nil && n == 0 {
 				return fmt.Errorf("campaign %s has no events", campaign)
 			}
 			return err
 		},
 	}
-	cmd.Flags().StringVar(&session, "session", "", "only this session (with the campaign and characters it needs)")
+	cmd.Flags().StringVar(&session, "session", "", "the campaign up to this session's end (everything its sheets depend on)")
 	return cmd
 }
 
-// sessionBound reports whether an event outside any session is still needed
-// to read a session's export: the campaign, its weapons and skills, and the
-// characters.
-func sessionBound(e events.Event) bool {
-	switch e.Type {
-	case events.TypeCampaignCreated, events.TypeWeaponDefined, events.TypeSkillDefined, events.TypeCharacterCreated:
-		return true
+// errExported stops reading once a session export has its last event.
+var errExported = errors.New("export complete")
+
+// hasSession refuses a session the campaign never started.
+func hasSession(ctx context.Context, st store, filter, campaign, session string) error {
+	found := false
+	err := st.Read(ctx, events.Query{Subject: filter, Types: []string{events.TypeSessionStarted}}, func(r events.Recorded) error {
+		if r.Event.Session == session {
+			found = true
+			return errExported
+		}
+		return nil
+	})
+	if err != nil && !errors.Is(err, errExported) {
+		return err
 	}
-	return false
+	if !found {
+		return fmt.Errorf("campaign %s has no session %s", campaign, session)
+	}
+	return nil
 }

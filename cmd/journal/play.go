@@ -157,9 +157,18 @@ func (a *app) rollCommand() *cobra.Command {
 func (a *app) contestCommand() *cobra.Command {
 	var req command.ContestRequest
 	cmd := &cobra.Command{
-		Use:   "contest CHAR SKILL CHAR2 SKILL2",
+		Use:   "contest A SKILL_A B SKILL_B [--attr-a X] [--mod-a N] [--token-a] [--spec-a] [--entropy-a S] [... -b] [--rematch ID]",
 		Short: "An opposed roll: the higher total wins (a SKILL may be an attribute)",
-		Args:  cobra.ExactArgs(4),
+		Long: `An opposed roll between characters A and B. SKILL_A and SKILL_B are each a
+skill or an attribute: an attribute's letter or name always means the
+attribute (D is Destreza, not Diagnosis), a skill may be a unique prefix.
+Both sides explode and have a natural 1, skill or attribute (RULES.md 1.5).
+
+Each side may use what any roll may: the flags ending in -a are the first
+side's, those ending in -b the second's. A tie may be re-rolled with
+--rematch naming the tied contest, by the same characters with the same
+skills or attributes.`,
+		Args: cobra.ExactArgs(4),
 		RunE: func(c *cobra.Command, args []string) error {
 			req.A, req.SkillA, req.B, req.SkillB = args[0], args[1], args[2], args[3]
 			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
@@ -167,24 +176,44 @@ func (a *app) contestCommand() *cobra.Command {
 			})
 		},
 	}
-	cmd.Flags().StringVar(&req.Rematch, "rematch", "", "the tied contest (event id) this one re-rolls")
+	f := cmd.Flags()
+	for _, s := range []struct {
+		flag        string
+		attr        *string
+		mod         *int
+		token, spec *bool
+		entropy     *string
+	}{
+		{"a", &req.AttrA, &req.ModA, &req.TokenA, &req.SpecA, &req.EntropyA},
+		{"b", &req.AttrB, &req.ModB, &req.TokenB, &req.SpecB, &req.EntropyB},
+	} {
+		side := strings.ToUpper(s.flag)
+		f.StringVar(s.attr, "attr-"+s.flag, "", "attribute the GM names for "+side+"'s skill (default: the skill's)")
+		f.IntVar(s.mod, "mod-"+s.flag, 0, "the GM's modifier to "+side+"'s roll")
+		f.BoolVar(s.token, "token-"+s.flag, false, side+" spends the token: one level higher")
+		f.BoolVar(s.spec, "spec-"+s.flag, false, side+" uses the specialization (once per day)")
+		f.StringVar(s.entropy, "entropy-"+s.flag, "", side+"'s player's own entropy")
+	}
+	f.StringVar(&req.Rematch, "rematch", "", "the tied contest (event id) this one re-rolls")
 	return cmd
 }
 
 func (a *app) combatCommand() *cobra.Command {
 	cmd := &cobra.Command{Use: "combat", Short: "Start a combat (initiative), next round, end"}
-	var entropy string
+	var req command.CombatStart
 	start := &cobra.Command{
-		Use:   "start CHAR...",
+		Use:   "start CHAR... [--token CHAR,...] [--entropy S]",
 		Short: "Roll initiative for every participant and start the combat",
 		Args:  cobra.MinimumNArgs(2),
 		RunE: func(c *cobra.Command, args []string) error {
+			req.Participants = args
 			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
-				return j.StartCombat(c.Context(), campaign, args, entropy)
+				return j.StartCombatWith(c.Context(), campaign, req)
 			})
 		},
 	}
-	start.Flags().StringVar(&entropy, "entropy", "", "entropy for the initiative rolls")
+	start.Flags().StringVar(&req.Entropy, "entropy", "", "entropy for the initiative rolls")
+	start.Flags().StringSliceVar(&req.Token, "token", nil, "participants who spend their token on initiative (one level higher), comma-separated")
 	round := &cobra.Command{
 		Use:   "round",
 		Short: "Start the next round",

@@ -28,14 +28,25 @@ import (
 // follow the CLI's words; the acting character of a player's command is in
 // the field access.PlayerCommand names.
 type (
+	// contestBody: skill_a and skill_b are a skill or an attribute; each
+	// side may have the attribute the GM names (for a skill), a modifier,
+	// the token and the specialization.
 	contestBody struct {
-		A        string `json:"a"`
-		SkillA   string `json:"skill_a"`
-		B        string `json:"b"`
-		SkillB   string `json:"skill_b"`
-		EntropyA string `json:"entropy_a,omitempty"`
-		EntropyB string `json:"entropy_b,omitempty"`
-		Rematch  string `json:"rematch,omitempty"`
+		A         string `json:"a"`
+		SkillA    string `json:"skill_a"`
+		AttrA     string `json:"attr_a,omitempty"`
+		ModifierA int    `json:"modifier_a,omitempty"`
+		TokenA    bool   `json:"token_a,omitempty"`
+		SpecA     bool   `json:"specialization_a,omitempty"`
+		EntropyA  string `json:"entropy_a,omitempty"`
+		B         string `json:"b"`
+		SkillB    string `json:"skill_b"`
+		AttrB     string `json:"attr_b,omitempty"`
+		ModifierB int    `json:"modifier_b,omitempty"`
+		TokenB    bool   `json:"token_b,omitempty"`
+		SpecB     bool   `json:"specialization_b,omitempty"`
+		EntropyB  string `json:"entropy_b,omitempty"`
+		Rematch   string `json:"rematch,omitempty"`
 	}
 	damageBody struct {
 		Character string `json:"character"`
@@ -67,10 +78,6 @@ type (
 	sessionStartBody struct {
 		ID    string `json:"id,omitempty"`
 		Title string `json:"title,omitempty"`
-	}
-	combatStartBody struct {
-		Participants []string `json:"participants"`
-		Entropy      string   `json:"entropy,omitempty"`
 	}
 	skillDefineBody struct {
 		Name      string `json:"name"`
@@ -228,11 +235,13 @@ func specs() []Spec {
 		spec("contest", "an opposed roll", []string{"a", "skill_a", "b", "skill_b"},
 			func(ctx context.Context, j *command.Journal, c string, req contestBody) (command.Result, error) {
 				return j.Contest(ctx, c, command.ContestRequest{A: req.A, SkillA: req.SkillA, B: req.B, SkillB: req.SkillB,
+					AttrA: req.AttrA, AttrB: req.AttrB, ModA: req.ModifierA, ModB: req.ModifierB,
+					TokenA: req.TokenA, TokenB: req.TokenB, SpecA: req.SpecA, SpecB: req.SpecB,
 					EntropyA: req.EntropyA, EntropyB: req.EntropyB, Rematch: req.Rematch})
 			}),
 		spec("combat-start", "roll initiative and start a combat", []string{"participants"},
-			func(ctx context.Context, j *command.Journal, c string, req combatStartBody) (command.Result, error) {
-				return j.StartCombat(ctx, c, req.Participants, req.Entropy)
+			func(ctx context.Context, j *command.Journal, c string, req command.CombatStart) (command.Result, error) {
+				return j.StartCombatWith(ctx, c, req)
 			}),
 		spec("combat-round", "start the next round", nil,
 			func(ctx context.Context, j *command.Journal, c string, _ noBody) (command.Result, error) {

@@ -3,10 +3,15 @@ package catalog_test
 import (
 	"context"
 	"errors"
+	"math/rand/v2"
 	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
 
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/command/catalog"
+	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/events/memstore"
 )
 
@@ -37,4 +42,49 @@ func TestBadBodiesRefused(t *testing.T) {
 			t.Errorf("body %s: err = %v, want ErrInvalid", body, err)
 		}
 	}
+}
+
+// The contest and combat-start bodies carry each side's choices and the
+// tokens spent on initiative, as the CLI's flags do.
+func TestContestAndCombatBodies(t *testing.T) {
+	ctx := context.Background()
+	store := memstore.New(memstore.Options{})
+	j := command.New(store, command.Options{Clock: time.Now, Rand: rand.NewChaCha8([32]byte{3}),
+		IDs: events.NewV7(time.Now, rand.NewChaCha8([32]byte{4}))})
+	_, err := j.CreateCampaign(ctx, command.CreateCampaign{ID: "c", System: "ryf"})
+	require.NoError(t, err)
+	for _, req := range []command.CreateCharacter{
+		{ID: "a", Player: "ana", Attributes: "F=8,R=7,D=9,I=8,P=8", Skills: "Sigilo=3", Specialization: "Sigilo"},
+		{ID: "b", Player: "bea", Attributes: "F=8,R=7,D=9,I=8,P=8", Skills: "Pelea=3", Specialization: "Pelea"},
+	} {
+		_, err := j.CreateCharacter(ctx, "c", req)
+		require.NoError(t, err)
+	}
+	_, err = j.StartSession(ctx, "c", "", "")
+	require.NoError(t, err)
+	contest, _ := catalog.Lookup("contest")
+	res, err := contest.Run(ctx, j, "c", []byte(`{"a":"a","skill_a":"sigilo","attr_a":"P","modifier_a":-1,"token_a":true,"specialization_a":true,
+		"b":"b","skill_b":"D","modifier_b":2}`))
+	require.NoError(t, err)
+	p, err := res.Events[0].Event.Payload()
+	require.NoError(t, err)
+	a := p.(*events.RollMade)
+	require.True(t, a.Token && a.Specialization && a.Opposed)
+	require.Equal(t, []any{"P", -1, 8 + 3 - 1}, []any{a.Attribute, a.Modifier, a.Base})
+	p, err = res.Events[1].Event.Payload()
+	require.NoError(t, err)
+	b := p.(*events.RollMade)
+	require.Equal(t, []any{"attribute", "D", 2*9 + 2}, []any{b.Kind, b.Attribute, b.Base})
+
+	start, _ := catalog.Lookup("combat-start")
+	res, err = start.Run(ctx, j, "c", []byte(`{"participants":["a","b"],"token":["b"]}`))
+	require.NoError(t, err)
+	for _, x := range res.Events[:2] {
+		p, err := x.Event.Payload()
+		require.NoError(t, err)
+		r := p.(*events.RollMade)
+		require.Equal(t, r.Character == "b", r.Token, r.Character)
+	}
+	_, err = contest.Run(ctx, j, "c", []byte(`{"a":"a","skill_a":"F","b":"b","skill_b":"F","legacy":true}`))
+	require.ErrorIs(t, err, command.ErrInvalid, "no body may ask for the rules before RULES.md 1.5")
 }

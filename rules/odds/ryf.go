@@ -65,7 +65,8 @@ type Kind int
 
 // Kinds of RyF roll. Skill, Opposed and Combat rolls explode and suffer the
 // natural 1; Attribute rolls do neither. The fumble applies to all.
-// For an opposed roll made with an attribute, ask for Attribute.
+// An opposed roll is Opposed whether its side rolls a skill or an attribute
+// (RULES.md 1.5).
 const (
 	Skill Kind = iota + 1
 	Opposed

@@ -1,6 +1,7 @@
 package ryf
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -34,6 +35,9 @@ const (
 	RuleSkillBudget      = "skill_budget"         // PCs: sum at most 40 (ryf) or 34 (galaxia)
 	RuleAttributePlus    = "attribute_plus_skill" // PCs: skill + its default attribute at most 15
 	RuleSpecialization   = "specialization"       // PCs: exactly one existing skill; NPCs: none or one
+	// Rules of ParseCharacter's text: a list that does not parse.
+	RuleAttributesSyntax = "attributes" // the attribute list: syntax, unknown or repeated names
+	RuleSkillsSyntax     = "skills"     // the skill list: syntax, unknown, ambiguous or repeated names
 )
 
 // Violation is one broken creation rule.
@@ -165,12 +169,69 @@ func (r *Rules) ValidateCharacter(c Character) error {
 	return &InvalidCharacterError{Violations: vs}
 }
 
+// ParseCharacter reads a character from the text of its attributes,
+// skills and specialization (as ParseAttributes, ParseSkills and
+// LookupSkill take them) and validates it (ValidateCharacter), reporting
+// every problem at once: each bad pair of either list, an unknown
+// specialization, and every creation rule the pairs that did parse break.
+// A violation that only follows from a pair that did not parse (an
+// attribute missing because it was misspelt, a specialization missing
+// because it is unknown) is left out. The error is an
+// *InvalidCharacterError.
+func (r *Rules) ParseCharacter(attributes, skills, specialization string, npc bool) (Character, error) {
+	var parseVs []Violation
+	attrs, aerr := r.parseAttributes(attributes)
+	if aerr != nil {
+		parseVs = append(parseVs, Violation{Rule: RuleAttributesSyntax, Message: aerr.Error()})
+	}
+	sk, serr := r.parseSkills(skills)
+	if serr != nil {
+		parseVs = append(parseVs, Violation{Rule: RuleSkillsSyntax, Message: serr.Error()})
+	}
+	var specErr error
+	c := Character{Attributes: attrs, Skills: sk, NPC: npc}
+	if strings.TrimSpace(specialization) != "" {
+		s, err := r.LookupSkill(specialization)
+		if err != nil {
+			specErr = err
+			parseVs = append(parseVs, Violation{Rule: RuleSpecialization, Subject: specialization, Message: err.Error()})
+		} else {
+			c.Specialization = s.Name
+		}
+	}
+	vs := parseVs
+	var ie *InvalidCharacterError
+	if err := r.ValidateCharacter(c); errors.As(err, &ie) {
+		for _, v := range ie.Violations {
+			switch {
+			case v.Rule == RuleAttributeMissing && aerr != nil, v.Rule == RuleSpecialization && specErr != nil:
+				continue
+			}
+			vs = append(vs, v)
+		}
+	}
+	if len(vs) > 0 {
+		return c, &InvalidCharacterError{Violations: vs}
+	}
+	return c, nil
+}
+
 // ParseAttributes reads attributes as "F=8,R=7,D=9,I=8,P=8": comma- or
 // semicolon-separated pairs of an attribute (letter or name, see
 // LookupAttribute) and an integer, with '=' or ':' between. It refuses
 // duplicates and unknown attributes; ranges and budgets are
 // ValidateCharacter's.
 func (r *Rules) ParseAttributes(s string) (map[Attr]int, error) {
+	out, err := r.parseAttributes(s)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// parseAttributes is ParseAttributes that also returns the pairs that
+// parsed, and every bad pair in its error.
+func (r *Rules) parseAttributes(s string) (map[Attr]int, error) {
 	out := make(map[Attr]int)
 	err := pairs(s, func(name string, v int) error {
 		a, err := r.LookupAttribute(name)
@@ -184,7 +245,7 @@ func (r *Rules) ParseAttributes(s string) (map[Attr]int, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("attributes %q: %w", s, err)
+		return out, fmt.Errorf("attributes %q: %w", s, err)
 	}
 	return out, nil
 }
@@ -194,6 +255,16 @@ func (r *Rules) ParseAttributes(s string) (map[Attr]int, error) {
 // skill name. "" is no skills. It refuses duplicates and unknown or
 // ambiguous names; ranges and budgets are ValidateCharacter's.
 func (r *Rules) ParseSkills(s string) (map[string]int, error) {
+	out, err := r.parseSkills(s)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// parseSkills is ParseSkills that also returns the pairs that parsed, and
+// every bad pair in its error.
+func (r *Rules) parseSkills(s string) (map[string]int, error) {
 	out := make(map[string]int)
 	if strings.TrimSpace(s) == "" {
 		return out, nil
@@ -210,16 +281,18 @@ func (r *Rules) ParseSkills(s string) (map[string]int, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, fmt.Errorf("skills %q: %w", s, err)
+		return out, fmt.Errorf("skills %q: %w", s, err)
 	}
 	return out, nil
 }
 
-// pairs splits "name=value,name=value" and calls f for each pair.
+// pairs splits "name=value,name=value" and calls f for each pair. It goes
+// on past a bad pair, so that its error names every one (errorList).
 func pairs(s string, f func(name string, v int) error) error {
 	if strings.TrimSpace(s) == "" {
 		return fmt.Errorf("%w: empty list", ErrSyntax)
 	}
+	var errs errorList
 	n := 0
 	for _, item := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ';' }) {
 		if strings.TrimSpace(item) == "" {
@@ -231,21 +304,43 @@ func pairs(s string, f func(name string, v int) error) error {
 			name, value, ok = strings.Cut(item, ":")
 		}
 		if !ok {
-			return fmt.Errorf("%w: %q: want name=value", ErrSyntax, strings.TrimSpace(item))
+			errs = append(errs, fmt.Errorf("%w: %q: want name=value", ErrSyntax, strings.TrimSpace(item)))
+			continue
 		}
 		v, err := number(value)
 		if err != nil {
-			return fmt.Errorf("%w: %q: %w", ErrSyntax, strings.TrimSpace(item), err)
+			errs = append(errs, fmt.Errorf("%w: %q: %w", ErrSyntax, strings.TrimSpace(item), err))
+			continue
 		}
 		if err := f(strings.TrimSpace(name), v); err != nil {
-			return err
+			errs = append(errs, err)
 		}
 	}
 	if n == 0 {
 		return fmt.Errorf("%w: empty list", ErrSyntax)
 	}
+	if len(errs) == 1 {
+		return errs[0]
+	}
+	if len(errs) > 0 {
+		return errs
+	}
 	return nil
 }
+
+// errorList is several errors on one line, joined by ", "; errors.Is finds
+// each.
+type errorList []error
+
+func (l errorList) Error() string {
+	parts := make([]string, len(l))
+	for i, e := range l {
+		parts[i] = e.Error()
+	}
+	return strings.Join(parts, ", ")
+}
+
+func (l errorList) Unwrap() []error { return l }
 
 // number reads a short signed integer.
 func number(s string) (int, error) {

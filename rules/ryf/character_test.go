@@ -242,3 +242,54 @@ func TestParsedCharacterValidates(t *testing.T) {
 		t.Errorf("MaxHP = %d, want 28 (R 7 × 4)", got)
 	}
 }
+
+// ParseCharacter reports every problem of a character's text at once: each
+// bad pair, an unknown specialization, and the creation rules the parsed
+// pairs break — but not what only follows from a pair that did not parse.
+func TestParseCharacterAllProblemsAtOnce(t *testing.T) {
+	r := ryfRules(t)
+	type rs struct{ rule, subject string }
+	rules := func(err error) []rs {
+		var ice *ryf.InvalidCharacterError
+		require.ErrorAs(t, err, &ice)
+		var out []rs
+		for _, v := range ice.Violations {
+			out = append(out, rs{v.Rule, v.Subject})
+		}
+		return out
+	}
+	tests := []struct {
+		name                string
+		attrs, skills, spec string
+		npc                 bool
+		want                []rs
+		text                []string
+	}{
+		{"unknown specialization hides nothing", "F=8,R=7,D=9,I=8,P=8", "Pelea=5,Sigilo=7", "Bogus", false,
+			[]rs{{ryf.RuleSpecialization, "Bogus"}, {ryf.RuleSkillCreationMax, "Sigilo"}, {ryf.RuleAttributePlus, "Sigilo"}},
+			[]string{`unknown skill "Bogus"`, "Sigilo = 7"}},
+		{"every bad pair of both lists", "F=11,Q=7,D=9,I=8,P=8,D=2", "Pelea=5,Cocina=1,Sigilo=x,Buscar=6", "Pelea", false,
+			[]rs{{ryf.RuleAttributesSyntax, ""}, {ryf.RuleSkillsSyntax, ""}, {ryf.RuleAttributeRange, "F"}, {ryf.RuleSkillCreationMax, "Buscar"}},
+			[]string{`unknown attribute "Q"`, "given twice", `unknown skill "Cocina"`, `"Sigilo=x"`, "F (Fuerza) = 11"}},
+		{"no list at all", "", "", "", false,
+			[]rs{{ryf.RuleAttributesSyntax, ""}, {ryf.RuleSpecialization, ""}},
+			[]string{"empty list", "choose exactly one skill"}},
+		{"a non-player character", "F=12,R=7,D=9,I=8,P=8", "Pelea=9", "nope", true,
+			[]rs{{ryf.RuleSpecialization, "nope"}, {ryf.RuleAttributeRange, "F"}}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := r.ParseCharacter(tt.attrs, tt.skills, tt.spec, tt.npc)
+			require.ErrorIs(t, err, ryf.ErrInvalidCharacter)
+			require.Equal(t, tt.want, rules(err))
+			for _, s := range tt.text {
+				require.ErrorContains(t, err, s)
+			}
+			require.NotContains(t, err.Error(), "\n")
+		})
+	}
+	c, err := r.ParseCharacter("F=8,R=7,D=9,I=8,P=8", "pelea=5,notar=3", "sig", false)
+	require.NoError(t, err)
+	require.Equal(t, ryf.Character{Attributes: map[ryf.Attr]int{ryf.Fuerza: 8, ryf.Resistencia: 7, ryf.Destreza: 9, ryf.Inteligencia: 8, ryf.Percepcion: 8},
+		Skills: map[string]int{"Pelea": 5, "Advertir/Notar": 3}, Specialization: "Sigilo"}, c)
+}

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/campaign-journal/journal/rules/ryf"
 )
 
@@ -141,6 +143,66 @@ func TestLookupAttribute(t *testing.T) {
 			t.Errorf("%q.Name() = %q, want %q", a, got, want)
 		}
 	}
+}
+
+// A side of an opposed roll is a skill or an attribute: an attribute's
+// letter or name always means the attribute (D is Destreza, not Diagnosis;
+// R Resistencia, not Rastrear); an exact skill name wins; a prefix must be
+// unique among skills and attributes together.
+func TestLookupSide(t *testing.T) {
+	plain, galaxia := ryfRules(t), galaxiaRules(t)
+	extra := newRules(t, ryf.Options{System: ryf.RyF, Skills: []ryf.Skill{{Name: "Fuerza", Attr: ryf.Fuerza}}})
+	skill := func(s string) ryf.Side { return ryf.Side{Skill: s} }
+	attr := func(a ryf.Attr) ryf.Side { return ryf.Side{Attr: a} }
+	tests := []struct {
+		rules *ryf.Rules
+		in    string
+		want  ryf.Side
+		err   error
+	}{
+		{plain, "D", attr(ryf.Destreza), nil}, {plain, "d", attr(ryf.Destreza), nil},
+		{plain, "R", attr(ryf.Resistencia), nil}, {plain, "F", attr(ryf.Fuerza), nil},
+		{plain, "I", attr(ryf.Inteligencia), nil}, {plain, "P", attr(ryf.Percepcion), nil},
+		{galaxia, "D", attr(ryf.Destreza), nil}, {galaxia, "I", attr(ryf.Inteligencia), nil},
+		{plain, "percepcion", attr(ryf.Percepcion), nil}, {plain, "Destreza", attr(ryf.Destreza), nil},
+		{plain, "fu", attr(ryf.Fuerza), nil}, {plain, "des", attr(ryf.Destreza), nil},
+		{plain, "diag", skill("Diagnosis"), nil}, {plain, "ras", skill("Rastrear"), nil},
+		{plain, "sigilo", skill("Sigilo"), nil}, {plain, "notar", skill("Advertir/Notar"), nil},
+		{plain, "Pelea", skill("Pelea"), nil},
+		{plain, "pe", ryf.Side{}, ryf.ErrAmbiguous}, // Pelea or Percepción
+		{plain, "in", ryf.Side{}, ryf.ErrAmbiguous}, // Informática or Inteligencia
+		{plain, "C", ryf.Side{}, ryf.ErrAmbiguous},  // no Carisma: Comercio or Conducir
+		{newRules(t, ryf.Options{System: ryf.RyF, Carisma: true}), "C", attr(ryf.Carisma), nil},
+		{plain, "x", ryf.Side{}, ryf.ErrUnknownSkill},
+		{plain, "cocina", ryf.Side{}, ryf.ErrUnknownSkill},
+		{plain, "", ryf.Side{}, ryf.ErrUnknownSkill},
+		{extra, "fuerza", ryf.Side{}, ryf.ErrAmbiguous}, // a campaign skill named like an attribute
+		{extra, "F", attr(ryf.Fuerza), nil},
+	}
+	for _, tt := range tests {
+		got, err := tt.rules.LookupSide(tt.in)
+		if got != tt.want || !errors.Is(err, tt.err) {
+			t.Errorf("LookupSide(%q) = %+v, %v; want %+v, %v", tt.in, got, err, tt.want, tt.err)
+		}
+	}
+	_, err := plain.LookupSide("pe")
+	require.ErrorContains(t, err, "Pelea, Percepción")
+}
+
+// SideCheck flags the roll Opposed and refuses a second attribute on an
+// attribute side.
+func TestSideCheck(t *testing.T) {
+	r := ryfRules(t)
+	ch := ryf.Character{Attributes: map[ryf.Attr]int{ryf.Fuerza: 8, ryf.Resistencia: 7, ryf.Destreza: 9, ryf.Inteligencia: 8, ryf.Percepcion: 6},
+		Skills: map[string]int{"Diagnosis": 2}}
+	c, err := r.SideCheck(ch, ryf.Side{Attr: ryf.Destreza}, "")
+	require.NoError(t, err)
+	require.Equal(t, ryf.Check{Kind: ryf.KindAttribute, Attribute: ryf.Destreza, AttributeValue: 9, Opposed: true}, c)
+	c, err = r.SideCheck(ch, ryf.Side{Skill: "Diagnosis"}, ryf.Inteligencia)
+	require.NoError(t, err)
+	require.Equal(t, ryf.Check{Kind: ryf.KindSkill, Attribute: ryf.Inteligencia, AttributeValue: 8, Skill: "Diagnosis", Rank: 2, Opposed: true}, c)
+	_, err = r.SideCheck(ch, ryf.Side{Attr: ryf.Destreza}, ryf.Fuerza)
+	require.ErrorIs(t, err, ryf.ErrInvalidCheck)
 }
 
 func TestParseSystem(t *testing.T) {

@@ -15,7 +15,7 @@ type Kind string
 // judged by Contest.
 const (
 	KindSkill      Kind = "skill"      // attribute + skill + modifier
-	KindAttribute  Kind = "attribute"  // 2 × attribute + modifier; no explosion, no natural 1
+	KindAttribute  Kind = "attribute"  // 2 × attribute + modifier; no explosion, no natural 1 unless opposed
 	KindInitiative Kind = "initiative" // Destreza + Percepción + modifier
 	KindMelee      Kind = "melee"      // Fuerza + skill + precision + modifier, vs Defense
 	KindRanged     Kind = "ranged"     // Destreza + skill + precision + modifier, vs range difficulty
@@ -26,8 +26,9 @@ const (
 func (k Kind) usesSkill() bool { return k == KindSkill || k == KindMelee || k == KindRanged }
 
 // explodes reports whether a kept 10 explodes and a kept 1 in the first
-// round is a natural 1: every kind but attribute rolls.
-func (k Kind) explodes() bool { return k != KindAttribute }
+// round is a natural 1: every kind but attribute rolls, and every side of an
+// opposed roll, attribute sides included (RULES.md 1.5).
+func (c Check) explodes() bool { return c.Kind != KindAttribute || c.Opposed }
 
 // Limits of a Check.
 const (
@@ -70,6 +71,12 @@ type Check struct {
 	TokenSpent     bool `json:"token_spent,omitempty"`
 	TokenReturned  bool `json:"token_returned,omitempty"`
 	Incapacitated  bool `json:"incapacitated,omitempty"`
+	// Opposed: the roll is one side of an opposed roll (a skill or an
+	// attribute roll). An opposed attribute roll explodes and has a natural
+	// 1 like a skill roll (RULES.md 1.5, decision). A roll recorded before
+	// that decision has no flag and is judged as it was made: an attribute
+	// side without the flag neither explodes nor has a natural 1.
+	Opposed bool `json:"opposed,omitempty"`
 }
 
 // WithDifficulty returns a copy of the check against difficulty n.
@@ -177,6 +184,9 @@ func (c Check) Validate() error {
 			return bad("the specialization applies to skill rolls only")
 		}
 	}
+	if c.Opposed && c.Kind != KindSkill && c.Kind != KindAttribute {
+		return bad("only a skill or an attribute roll can be a side of an opposed roll")
+	}
 	if c.Kind != KindMelee && c.Kind != KindRanged && (c.Weapon != "" || c.Precision != 0) {
 		return bad("a weapon belongs to attack rolls only")
 	}
@@ -252,10 +262,11 @@ func (r Result) Kept() []int {
 
 // Roll makes a 1o3d10 roll. It draws three d10 per round from r, keeps one
 // by the check's level, and, except in attribute rolls, rolls again at the
-// same level while the kept die is 10, adding 10 each time. Then:
+// same level while the kept die is 10, adding 10 each time (attribute rolls
+// explode only as a side of an opposed roll, Check.Opposed). Then:
 //   - fumble: the first round shows three 1s — failure in every kind;
-//   - natural 1: the first round's kept die is 1 (not in attribute rolls) —
-//     failure whatever the total;
+//   - natural 1: the first round's kept die is 1 (not in attribute rolls
+//     outside opposed rolls) — failure whatever the total;
 //   - otherwise success when the total reaches the difficulty, critical
 //     when it is also 30 or more; "rolled" when there is no difficulty.
 //
@@ -270,7 +281,7 @@ func Roll(c Check, r dice.Roller) (Result, error) {
 	}
 	level, reasons := ComputeLevel(c.LevelInput())
 	res := Result{Check: c, Level: level, LevelReasons: reasons, Base: c.Base(), Rounds: make([]Round, 0, 2)}
-	explodes := c.Kind.explodes()
+	explodes := c.explodes()
 	for {
 		if len(res.Rounds) == MaxRounds {
 			return Result{}, fmt.Errorf("%w: %d rounds of 1o3d10", ErrRunaway, MaxRounds)

@@ -241,6 +241,23 @@ func TestRollSpecialResults(t *testing.T) {
 			faces: []int{1, 1, 9}, level: ryf.Mid, kept: []int{1}, diePart: 1, total: 21, outcome: ryf.OutcomeSuccess,
 		},
 		{
+			name:  "an opposed attribute roll has a natural 1",
+			check: func() ryf.Check { c := attr; c.Opposed = true; return c }(),
+			faces: []int{1, 1, 9}, level: ryf.Mid, kept: []int{1}, diePart: 1, total: 21,
+			outcome: ryf.OutcomeNatural1, natural1: true,
+		},
+		{
+			name:  "an opposed attribute roll explodes",
+			check: func() ryf.Check { c := attr; c.Opposed = true; return c }(),
+			faces: []int{10, 10, 2, 3, 4, 5}, level: ryf.Mid, kept: []int{10, 4}, diePart: 14, total: 34,
+			outcome: ryf.OutcomeRolled,
+		},
+		{
+			name: "an attribute roll does not explode", check: attr,
+			faces: []int{10, 10, 2}, level: ryf.Mid, kept: []int{10}, diePart: 10, total: 30,
+			outcome: ryf.OutcomeRolled,
+		},
+		{
 			name: "a kept 1 after an explosion is no natural 1", check: skillCheck(5, 5).WithDifficulty(ryf.Dificil),
 			faces: []int{10, 10, 2, 1, 1, 1}, level: ryf.Mid, kept: []int{10, 1}, diePart: 11, total: 21,
 			outcome: ryf.OutcomeSuccess,
@@ -308,6 +325,9 @@ func TestRollErrors(t *testing.T) {
 		{"difficulty out of range", skillCheck(5, 5).WithDifficulty(-1), nil, ryf.ErrOutOfRange},
 		{"modifier out of range", func() ryf.Check { c := skillCheck(5, 5); c.Modifier = 1000; return c }(), nil, ryf.ErrOutOfRange},
 		{"weapon in a skill roll", func() ryf.Check { c := skillCheck(5, 5); c.Weapon = "Espada"; return c }(), nil, ryf.ErrInvalidCheck},
+		{"an initiative roll is no side of an opposed roll",
+			ryf.Check{Kind: ryf.KindInitiative, Attribute: ryf.Destreza, AttributeValue: 5, Attribute2: ryf.Percepcion, Attribute2Value: 5, Opposed: true},
+			nil, ryf.ErrInvalidCheck},
 		{"faces run out", skillCheck(5, 5), []int{3, 10}, dice.ErrExhausted},
 		{"faces run out in an explosion", skillCheck(5, 5), []int{3, 10, 10}, dice.ErrExhausted},
 		{"face does not fit a d10", skillCheck(5, 5), []int{3, 11, 2}, dice.ErrInvalidFace},

@@ -2,6 +2,7 @@ package ryf
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -355,4 +356,91 @@ func (r *Rules) LookupSkill(name string) (Skill, error) {
 // "percepcion", a unique prefix). C is found only with the carisma rule.
 func (r *Rules) LookupAttribute(name string) (Attr, error) {
 	return find("attribute", name, r.attrIndex, ErrUnknownAttribute)
+}
+
+// AttributeNamed reports which attribute of the campaign name is exactly,
+// by letter or name (folded: "d", "percepcion"), with no prefixes.
+func (r *Rules) AttributeNamed(name string) (Attr, bool) {
+	q := fold(name)
+	e, n := match(q, r.attrIndex, func(k string) bool { return k == q })
+	return e.value, n == 1
+}
+
+// Side is what one side of an opposed roll rolls: a skill (Skill set) or an
+// attribute (Attr set, Skill empty).
+type Side struct {
+	Skill string `json:"skill,omitempty"`
+	Attr  Attr   `json:"attr,omitempty"`
+}
+
+// LookupSide reads what a side of an opposed roll names: a skill or an
+// attribute. An attribute's letter or full name ("D", "destreza") always
+// means the attribute, so that a letter is never read as the prefix of a
+// skill ("D" is Destreza, not Diagnosis). Otherwise an exact skill name wins;
+// then a prefix must be unique among skills and attributes together ("ras"
+// is Rastrear, "fu" Fuerza, "pe" is ambiguous: Pelea or Percepción). A
+// campaign skill whose exact name is also an attribute's is ErrAmbiguous.
+// Errors wrap ErrUnknownSkill (nothing matches) or ErrAmbiguous.
+func (r *Rules) LookupSide(name string) (Side, error) {
+	q := fold(name)
+	if q == "" {
+		return Side{}, fmt.Errorf("%w: empty name", ErrUnknownSkill)
+	}
+	exact := func(k string) bool { return k == q }
+	a, na := match(q, r.attrIndex, exact)
+	s, ns := match(q, r.skillIndex, exact)
+	switch {
+	case na == 1 && ns >= 1:
+		return Side{}, fmt.Errorf("%w %q: the skill %s or the attribute %s", ErrAmbiguous, name, s.display, a.value.Name())
+	case na == 1:
+		return Side{Attr: a.value}, nil
+	case ns == 1:
+		return Side{Skill: s.value.Name}, nil
+	}
+	prefix := func(k string) bool { return strings.HasPrefix(k, q) }
+	a, na = match(q, r.attrIndex, prefix)
+	s, ns = match(q, r.skillIndex, prefix)
+	switch {
+	case na == 0 && ns == 0:
+		return Side{}, fmt.Errorf("%w %q (nor an attribute)", ErrUnknownSkill, name)
+	case na == 1 && ns == 0:
+		return Side{Attr: a.value}, nil
+	case na == 0 && ns == 1:
+		return Side{Skill: s.value.Name}, nil
+	}
+	var could []string
+	for _, e := range r.skillIndex {
+		if slices.ContainsFunc(e.keys, prefix) {
+			could = append(could, e.display)
+		}
+	}
+	for _, e := range r.attrIndex {
+		if slices.ContainsFunc(e.keys, prefix) {
+			could = append(could, e.value.Name())
+		}
+	}
+	return Side{}, fmt.Errorf("%w skill or attribute %q: could be %s", ErrAmbiguous, name, strings.Join(could, ", "))
+}
+
+// SideCheck builds the side's roll for character c: a skill roll (with attr, the
+// attribute the GM names, or "" for the skill's default) or an attribute
+// roll (attr must then be "" or the side's own attribute), flagged Opposed.
+func (r *Rules) SideCheck(c Character, side Side, attr Attr) (Check, error) {
+	var (
+		check Check
+		err   error
+	)
+	if side.Skill != "" {
+		check, err = r.SkillCheck(c, side.Skill, attr)
+	} else {
+		if attr != "" && attr != side.Attr {
+			return Check{}, fmt.Errorf("%w: an attribute roll of %s cannot use %s: name another attribute as the side instead", ErrInvalidCheck, side.Attr.Name(), attr.Name())
+		}
+		check, err = r.AttributeCheck(c, side.Attr)
+	}
+	if err != nil {
+		return Check{}, err
+	}
+	check.Opposed = true
+	return check, nil
 }

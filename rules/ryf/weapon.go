@@ -58,6 +58,20 @@ func KnownWeapons(sys System) []Weapon {
 	}
 }
 
+// DefaultWeaponSkill returns the attack skill of a weapon defined without
+// one: Armas cuerpo a cuerpo for a melee weapon; for a ranged one the
+// system's ranged skill, Armas a distancia in ryf and Armas a fuego
+// livianas (the pistol skill, as the revolver's) in galaxia.
+func (r *Rules) DefaultWeaponSkill(ranged bool) string {
+	switch {
+	case !ranged:
+		return skillMelee
+	case r.opts.System == Galaxia:
+		return skillPistol
+	}
+	return skillRanged
+}
+
 // Weapons returns the campaign's weapons: the known ones, replaced or
 // followed by the campaign's.
 func (r *Rules) Weapons() []Weapon { return append([]Weapon(nil), r.weapons...) }

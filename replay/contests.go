@@ -1,0 +1,102 @@
+package replay
+
+import (
+	"fmt"
+
+	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/rules/ryf"
+)
+
+// judgedSide is what the verifier keeps of one of the last two rolls of a
+// campaign, to judge a contest that names it.
+type judgedSide struct {
+	id        string // "" for none
+	character string
+	result    ryf.Result // the recorded total, natural 1 and fumble
+	opposed   bool
+	claimed   bool // a contest named it
+	s         *session
+	m         Mismatch
+}
+
+// contestRing is the last two rolls of a campaign: the command layer
+// records a contest's two rolls and its verdict together, in that order,
+// so the rolls a contest names are the two just before it.
+type contestRing [2]judgedSide
+
+// contestEvent checks contests as the events come: a contest names the two
+// rolls recorded just before it, of its two characters, both flagged
+// opposed or (recorded before RULES.md 1.5's decision) neither, and its
+// verdict is what the rules say of their recorded totals (ryf.Contest); a
+// roll flagged opposed is a side of a contest. Checking the verdict from
+// the recorded totals is enough: checkRules re-judges each total.
+func (v *Verifier) contestEvent(c *campaign, ev events.Event, data any, m Mismatch) {
+	if !v.inSession(ev) {
+		return
+	}
+	switch d := data.(type) {
+	case *events.RollMade:
+		side := judgedSide{
+			id: ev.ID, character: d.Character, opposed: d.Opposed, s: v.sessionOf(ev), m: m,
+			result: ryf.Result{Total: d.Total, Natural1: d.Natural1, Fumble: d.Fumble},
+		}
+		v.unclaimed(&c.contests[0])
+		c.contests[0], c.contests[1] = c.contests[1], side
+	case *events.ContestResolved:
+		a, b := &c.contests[0], &c.contests[1]
+		s := v.sessionOf(ev)
+		bad := func(kind MismatchKind, format string, args ...any) {
+			m.Kind, m.What = kind, fmt.Sprintf(format, args...)
+			v.record(s, m)
+		}
+		if a.id == "" || b.id == "" || a.id != d.RollA || b.id != d.RollB {
+			bad(MismatchInputs, "the contest names rolls %s and %s, not the two rolls recorded just before it", clip(d.RollA, 40), clip(d.RollB, 40))
+			return
+		}
+		a.claimed, b.claimed = true, true
+		if a.character != d.A || b.character != d.B {
+			bad(MismatchInputs, "the contest is between %s and %s, its rolls are %s's and %s's", d.A, d.B, a.character, b.character)
+			return
+		}
+		if a.opposed != b.opposed {
+			bad(MismatchInputs, "one side of the contest is flagged opposed, the other not")
+			return
+		}
+		want := ryf.Contest(a.result, b.result)
+		winner := ""
+		switch want.Winner {
+		case 1:
+			winner = d.A
+		case 2:
+			winner = d.B
+		}
+		if d.Winner != winner || d.Tie != (want.Winner == 0) || d.Reason != want.Reason {
+			bad(MismatchRules, "contest verdict: recorded winner %q tie %v (%s), rules say winner %q tie %v (%s)",
+				d.Winner, d.Tie, d.Reason, winner, want.Winner == 0, want.Reason)
+		}
+	default:
+		return
+	}
+}
+
+// unclaimed records a roll flagged opposed that no contest named.
+func (v *Verifier) unclaimed(side *judgedSide) {
+	if side.id == "" || !side.opposed || side.claimed {
+		return
+	}
+	m := side.m
+	m.Kind = MismatchInputs
+	m.What = "a roll flagged opposed that no contest names: only a contest's sides explode and have a natural 1 as opposed rolls"
+	v.record(side.s, m)
+}
+
+// flushContests records the opposed rolls still waiting for a contest at
+// the end of the input (once: the ring is emptied).
+func (v *Verifier) flushContests() {
+	for _, c := range v.corder {
+		for i := range c.contests {
+			v.unclaimed(&c.contests[i])
+			c.contests[i] = judgedSide{}
+		}
+	}
+}
