@@ -77,6 +77,9 @@ func (d *draft) stream(entropy string) (*dice.Stream, uint64, error) {
 // secret store, and records only its commitment. An empty id takes the
 // next "sN".
 func (j *Journal) StartSession(ctx context.Context, campaign, id, title string) (Result, error) {
+	if res, ok, err := j.repeatedBefore(ctx, campaign); ok || err != nil {
+		return res, err
+	}
 	c, err := j.Load(ctx, campaign, 0)
 	if err != nil {
 		return Result{}, err
@@ -122,9 +125,9 @@ func (j *Journal) StartSession(ctx context.Context, campaign, id, title string) 
 		}
 		ev, err := events.New(events.Spec{
 			Campaign: campaign, Kind: events.KindSession, AggregateID: id, Name: events.Name(events.TypeSessionStarted),
-			Type: events.TypeSessionStarted, Session: id, Actor: j.actor,
+			Type: events.TypeSessionStarted, Session: id, Actor: j.actor, RequestID: j.request,
 			Data: events.SessionStarted{Title: title, Algorithm: dice.Algorithm, Commitment: seed.Commitment()},
-		}, j.ids, d.now)
+		}, d.ids, d.now)
 		if err != nil {
 			return err
 		}
