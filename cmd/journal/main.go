@@ -25,7 +25,12 @@ func main() {
 
 // run executes one command line and returns the process exit code.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	app := newApp(stdout, stderr)
+	return runApp(ctx, newApp(stdout, stderr), args)
+}
+
+// runApp is run with the given app.
+func runApp(ctx context.Context, app *app, args []string) int {
+	stdout, stderr := app.stdout, app.stderr
 	root := app.rootCommand()
 	root.SetArgs(args)
 	root.SetOut(stdout)
