@@ -379,6 +379,12 @@ func (j *Journal) execute(ctx context.Context, campaign string, decide func(d *d
 		if err == nil {
 			err = d.err
 		}
+		for _, ev := range d.evs {
+			if err != nil {
+				break
+			}
+			err = checkText(ev)
+		}
 		if err != nil {
 			if !fresh {
 				stale = true

@@ -4,8 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"unicode"
-	"unicode/utf8"
+	"strings"
 
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/rules/dice"
@@ -45,16 +44,11 @@ func (j *Journal) sessionSeed(ctx context.Context, campaign, session string) (di
 
 // checkEntropy refuses entropy that could not be typed back by a verifier.
 func checkEntropy(s string) error {
-	if len(s) > MaxEntropy {
-		return invalid("entropy is %d bytes, at most %d", len(s), MaxEntropy)
+	if err := checkField("entropy", s); err != nil { // length, UTF-8, control characters
+		return err
 	}
-	if !utf8.ValidString(s) {
-		return invalid("entropy is not valid UTF-8")
-	}
-	for _, r := range s {
-		if r == '|' || unicode.IsControl(r) {
-			return invalid("entropy may not contain %q", r)
-		}
+	if strings.ContainsRune(s, '|') {
+		return invalid("entropy may not contain %q", '|')
 	}
 	return nil
 }
@@ -79,6 +73,9 @@ func (d *draft) stream(entropy string) (*dice.Stream, uint64, error) {
 func (j *Journal) StartSession(ctx context.Context, campaign, id, title string) (Result, error) {
 	if res, ok, err := j.repeatedBefore(ctx, campaign); ok || err != nil {
 		return res, err
+	}
+	if err := checkField("title", title); err != nil { // before the seed is stored
+		return Result{}, err
 	}
 	c, err := j.Load(ctx, campaign, 0)
 	if err != nil {
