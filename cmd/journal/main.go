@@ -17,7 +17,11 @@ import (
 )
 
 func main() {
+	// SIGINT and SIGTERM cancel the command's context: every blocking read
+	// and wait ends, and the command cleans up. A second signal ends the
+	// process at once.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	context.AfterFunc(ctx, stop)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
