@@ -88,6 +88,10 @@ type campaignState struct {
 	// requests indexes the events of c recorded under a request id, by
 	// actor and request id (see requestKey): rebuilt with every full fold.
 	requests map[string]requested
+	// catch, when set, is the request (requestKey) whose events the fold
+	// collects into caught as it reads them.
+	catch  string
+	caught []events.Recorded
 	// key is the open session's dice key, read once from the secret store.
 	key        *dice.Key
 	keySession string
@@ -309,7 +313,7 @@ func (j *Journal) state(campaign string) *campaignState {
 // time, then only the events recorded since.
 func (j *Journal) catchUp(ctx context.Context, campaign string, s *campaignState) (*projections.Campaign, error) {
 	if s.c == nil {
-		s.requests = nil
+		s.requests, s.caught = nil, nil
 		c, err := j.load(ctx, campaign, 0, s.note)
 		if err != nil {
 			return nil, err

@@ -88,6 +88,9 @@ func (s *campaignState) note(r events.Recorded) {
 		s.requests = map[string]requested{}
 	}
 	k := requestKey(r.Event.Actor, r.Event.RequestID)
+	if k == s.catch {
+		s.caught = append(s.caught, r)
+	}
 	q, ok := s.requests[k]
 	if !ok {
 		s.requests[k] = requested{first: r.Seq, last: r.Seq, id: r.Event.ID}
@@ -138,11 +141,17 @@ func (j *Journal) repeated(ctx context.Context, campaign string, s *campaignStat
 // duplicate id) as a success, and what is stored may be another
 // attempt's. s must be locked.
 func (j *Journal) recorded(ctx context.Context, campaign string, s *campaignState) (Result, error) {
-	c, err := j.catchUp(ctx, campaign, s)
+	s.catch, s.caught = requestKey(j.actor, j.request), nil
+	c, err := j.catchUp(ctx, campaign, s) // reads what the append stored, and collects it
+	caught := s.caught
+	s.catch, s.caught = "", nil
 	if err != nil {
 		return Result{}, err
 	}
-	res, ok, err := j.repeated(ctx, campaign, s)
+	if len(caught) > 0 && caught[0].Event.ID == events.RequestEventID(campaign, j.request, j.actor+"\x00"+j.command, 0) {
+		return Result{Events: caught, Campaign: c}, nil
+	}
+	res, ok, err := j.repeated(ctx, campaign, s) // stored before the fold read from (the store found it)
 	if err != nil {
 		return Result{}, err
 	}
