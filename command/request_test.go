@@ -22,13 +22,13 @@ var errLostAck = errors.New("lost acknowledgement: " + context.DeadlineExceeded.
 
 // unknownOutcomeStore makes the outcome of chosen appends unknown to the
 // journal: with stored, the append is stored and the acknowledgement lost
-// (a timeout); with late, the append is held and stored just before the
+// (a timeout); with lost, it is not stored; with late, the append is held and stored just before the
 // next one, as a publish that arrives after the client gave up on it.
 type unknownOutcomeStore struct {
 	command.Store
-	mu           sync.Mutex
-	stored, late int // appends still to treat so
-	held         func()
+	mu                 sync.Mutex
+	stored, late, lost int // appends still to treat so
+	held               func()
 }
 
 func (s *unknownOutcomeStore) Append(ctx context.Context, expect events.Expect, evs ...events.Event) ([]uint64, error) {
@@ -42,6 +42,10 @@ func (s *unknownOutcomeStore) Append(ctx context.Context, expect events.Expect, 
 		if _, err := s.Store.Append(ctx, expect, evs...); err != nil {
 			return nil, err
 		}
+		return nil, errLostAck
+	case s.lost > 0: // never reached the server
+		s.lost--
+		s.mu.Unlock()
 		return nil, errLostAck
 	case s.late > 0:
 		s.late--
@@ -275,4 +279,34 @@ func TestRequestSessionStartRetried(t *testing.T) {
 	// The session's seed is the one its commitment names: rolls verify.
 	_, err = j.Roll(ctx, "mordor", command.RollRequest{Character: "lodin", Skill: "Buscar"})
 	require.NoError(t, err)
+}
+
+// TestRequestSessionStartLost: a session start whose append never reached
+// the server (its seed was kept) is issued again with its request id: it
+// starts a session under the next id rather than refusing for good.
+func TestRequestSessionStartLost(t *testing.T) {
+	ctx := t.Context()
+	inner := jetStore(t)
+	st := &unknownOutcomeStore{Store: inner}
+	j := freshJournal(st)
+	setup(t, j)
+	_, err := j.EndSession(ctx, "mordor")
+	require.NoError(t, err)
+	view, err := j.WithRequest("start-2")
+	require.NoError(t, err)
+	view = view.ForCommand("session-start", "")
+	st.lost = 1
+	_, err = view.StartSession(ctx, "mordor", "", "")
+	require.ErrorIs(t, err, errLostAck)
+	n := count(t, inner)
+	res, err := view.StartSession(ctx, "mordor", "", "")
+	require.NoError(t, err)
+	require.False(t, res.Repeated)
+	require.Equal(t, n+1, count(t, inner))
+	require.Equal(t, "s2b", res.Events[0].Event.Session)
+	_, err = j.Roll(ctx, "mordor", command.RollRequest{Character: "lodin", Skill: "Buscar"})
+	require.NoError(t, err)
+	res, err = j.EndSession(ctx, "mordor")
+	require.NoError(t, err)
+	checkRefold(t, ctx, freshJournal(inner), readAll(t, ctx, inner))
 }

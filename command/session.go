@@ -13,6 +13,10 @@ import (
 // MaxEntropy is the longest player entropy string, in bytes.
 const MaxEntropy = 64
 
+// maxSeedRetries bounds the ids a session start without an id tries when
+// seeds are already kept under the next ones.
+const maxSeedRetries = 8
+
 // secretKey is where a session's seed is kept until it is revealed.
 func secretKey(campaign, session string) (string, error) {
 	return events.SecretKey("seed", campaign, session)
@@ -87,7 +91,8 @@ func (j *Journal) StartSession(ctx context.Context, campaign, id, title string) 
 	if s := c.OpenSession(); s != nil {
 		return Result{}, invalid("session %s is still in progress: end it first", s.ID)
 	}
-	if id == "" {
+	auto := id == ""
+	if auto {
 		id = fmt.Sprintf("s%d", len(c.Sessions)+1)
 		for c.Session(id) != nil {
 			id += "b"
@@ -103,15 +108,26 @@ func (j *Journal) StartSession(ctx context.Context, campaign, id, title string) 
 	if err != nil {
 		return Result{}, err
 	}
-	key, err := secretKey(campaign, id)
-	if err != nil {
-		return Result{}, err
-	}
-	if err := j.store.PutSecret(ctx, key, seed[:]); err != nil {
+	for tries := 0; ; tries++ {
+		key, err := secretKey(campaign, id)
+		if err != nil {
+			return Result{}, err
+		}
+		err = j.store.PutSecret(ctx, key, seed[:])
+		if errors.Is(err, events.ErrExists) && auto && tries < maxSeedRetries {
+			// A seed kept for a session that is not recorded (another
+			// start at the same time, or one whose append was lost):
+			// a session of our own takes the next id.
+			id += "b"
+			continue
+		}
 		if errors.Is(err, events.ErrExists) {
 			return Result{}, invalid("session %s was started elsewhere at the same time", id)
 		}
-		return Result{}, err
+		if err != nil {
+			return Result{}, err
+		}
+		break
 	}
 	return j.execute(ctx, campaign, func(d *draft) error {
 		if s := d.campaign.OpenSession(); s != nil {

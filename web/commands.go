@@ -130,7 +130,9 @@ func (s *Server) execute(w http.ResponseWriter, r *http.Request, name, campaign 
 	s.metrics.command(name, status, time.Since(begin))
 	out := resultJSON{Command: name, Campaign: campaign, Recorded: make([]recordedJSON, len(res.Events)), Repeated: res.Repeated}
 	for i, rec := range res.Events {
-		s.metrics.appended(rec.Event.Type)
+		if !res.Repeated { // recorded before, and counted then
+			s.metrics.appended(rec.Event.Type)
+		}
 		out.Recorded[i] = recordedJSON{Seq: rec.Seq, Event: rec.Event}
 		out.LastSeq = max(out.LastSeq, rec.Seq)
 	}
