@@ -87,11 +87,12 @@ type campaignState struct {
 	c  *projections.Campaign // nil: fold from the start
 	// requests indexes the events of c recorded under a request id, by
 	// actor and request id (see requestKey): rebuilt with every full fold.
-	requests map[string]requested
-	// catch, when set, is the request (requestKey) whose events the fold
-	// collects into caught as it reads them.
-	catch  string
-	caught []events.Recorded
+	requests map[requestKey]requested
+	// catch, when catching, is the request whose events the fold collects
+	// into caught as it reads them.
+	catch    requestKey
+	catching bool
+	caught   []events.Recorded
 	// key is the open session's dice key, read once from the secret store.
 	key        *dice.Key
 	keySession string

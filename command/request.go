@@ -2,9 +2,12 @@ package command
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	"github.com/google/uuid"
 
 	"github.com/campaign-journal/journal/events"
 )
@@ -70,14 +73,21 @@ func (j *Journal) RequestID() string { return j.request }
 
 // requested is where a request's events are in the stream: from first
 // to last (one atomic append, so no other event of the campaign between
-// them), and the id of the first.
+// them), and the id of the first (16 bytes: about 48 bytes an entry with
+// its key, for every command recorded under a request id).
 type requested struct {
 	first, last uint64
-	id          string
+	id          uuid.UUID
 }
 
-// requestKey scopes a request id to its actor.
-func requestKey(actor, request string) string { return actor + "\x00" + request }
+// requestKey identifies a request id of an actor: the first 16 bytes of
+// SHA-256(actor 0x00 request).
+type requestKey [16]byte
+
+func keyOf(actor, request string) requestKey {
+	h := sha256.Sum256([]byte(actor + "\x00" + request))
+	return requestKey(h[:16])
+}
 
 // note indexes r when it was recorded under a request id.
 func (s *campaignState) note(r events.Recorded) {
@@ -85,15 +95,16 @@ func (s *campaignState) note(r events.Recorded) {
 		return
 	}
 	if s.requests == nil {
-		s.requests = map[string]requested{}
+		s.requests = map[requestKey]requested{}
 	}
-	k := requestKey(r.Event.Actor, r.Event.RequestID)
-	if k == s.catch {
+	k := keyOf(r.Event.Actor, r.Event.RequestID)
+	if s.catching && k == s.catch {
 		s.caught = append(s.caught, r)
 	}
 	q, ok := s.requests[k]
 	if !ok {
-		s.requests[k] = requested{first: r.Seq, last: r.Seq, id: r.Event.ID}
+		id, _ := uuid.Parse(r.Event.ID) // canonical: the codec checked it
+		s.requests[k] = requested{first: r.Seq, last: r.Seq, id: id}
 		return
 	}
 	q.last = r.Seq
@@ -109,11 +120,11 @@ func (j *Journal) requestIDs(campaign string) *events.RequestIDs {
 // its fold s holds it: ok and the events as recorded, or ErrRequestReused
 // when the request id recorded another command. s must be locked.
 func (j *Journal) repeated(ctx context.Context, campaign string, s *campaignState) (Result, bool, error) {
-	q, ok := s.requests[requestKey(j.actor, j.request)]
+	q, ok := s.requests[keyOf(j.actor, j.request)]
 	if !ok {
 		return Result{}, false, nil
 	}
-	if want := events.RequestEventID(campaign, j.request, j.actor+"\x00"+j.command, 0); q.id != want {
+	if want := events.RequestEventID(campaign, j.request, j.actor+"\x00"+j.command, 0); q.id.String() != want {
 		return Result{}, false, fmt.Errorf("%w: %q recorded event %s (seq %d) for another command", ErrRequestReused, j.request, q.id, q.first)
 	}
 	filter, err := events.CampaignFilter(campaign)
@@ -141,10 +152,10 @@ func (j *Journal) repeated(ctx context.Context, campaign string, s *campaignStat
 // duplicate id) as a success, and what is stored may be another
 // attempt's. s must be locked.
 func (j *Journal) recorded(ctx context.Context, campaign string, s *campaignState) (Result, error) {
-	s.catch, s.caught = requestKey(j.actor, j.request), nil
+	s.catch, s.catching, s.caught = keyOf(j.actor, j.request), true, nil
 	c, err := j.catchUp(ctx, campaign, s) // reads what the append stored, and collects it
 	caught := s.caught
-	s.catch, s.caught = "", nil
+	s.catching, s.caught = false, nil
 	if err != nil {
 		return Result{}, err
 	}
