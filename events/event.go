@@ -48,23 +48,19 @@ const (
 // Event is one immutable fact, as a CloudEvents 1.0 structured-mode document.
 // The JSON field names are the contract of DESIGN.md §2.
 type Event struct {
-	SpecVersion     string    `json:"specversion"`
-	ID              string    `json:"id"`     // UUID (v7), also the Nats-Msg-Id
-	Source          string    `json:"source"` // "/campaigns/<campaign>"
-	Type            string    `json:"type"`   // e.g. "journal.roll.made.v1"
-	Subject         string    `json:"subject"`
-	Time            time.Time `json:"time"` // RFC 3339
-	DataContentType string    `json:"datacontenttype"`
-	Campaign        string    `json:"campaign"`
-	Session         string    `json:"session"`
-	Actor           string    `json:"actor"`
-	CausationID     string    `json:"causationid"`
-	// RequestID is the client's id of the command that recorded the event
-	// (see ValidRequestID and RequestEventID), or empty: a command retried
-	// with the same request id is recorded once. Optional: documents
-	// without it (every event before it existed) decode as before.
-	RequestID string          `json:"requestid,omitempty"`
-	Data      json.RawMessage `json:"data"`
+	SpecVersion     string          `json:"specversion"`
+	ID              string          `json:"id"`     // UUID (v7, or v8 derived from a request id: RequestEventID), also the Nats-Msg-Id
+	Source          string          `json:"source"` // "/campaigns/<campaign>"
+	Type            string          `json:"type"`   // e.g. "journal.roll.made.v1"
+	Subject         string          `json:"subject"`
+	Time            time.Time       `json:"time"` // RFC 3339
+	DataContentType string          `json:"datacontenttype"`
+	Campaign        string          `json:"campaign"`
+	Session         string          `json:"session"`
+	Actor           string          `json:"actor"`
+	CausationID     string          `json:"causationid"`
+	RequestID       string          `json:"requestid,omitempty"` // the client's id of the command (ValidRequestID), or empty; optional: older events have none
+	Data            json.RawMessage `json:"data"`
 
 	// StreamSubject is the NATS subject the event is stored under
 	// (journal.<campaign>.<kind>.<id>.<name>). It is not part of the
