@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"os"
+	"strconv"
 	"testing"
 	"time"
 
@@ -39,6 +40,24 @@ func BenchmarkRollCommand(b *testing.B) {
 			}
 			doc, _ := events.Encode(res.Events[0].Event)
 			size = len(doc)
+		}
+		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "rolls/s")
+	})
+	// RollRequest: the same command, each under a request id of its own
+	// (as the CLI sends every command): derived ids, the lookup, and the
+	// read back of what the append stored.
+	b.Run("RollRequest", func(b *testing.B) {
+		n := 0
+		for b.Loop() {
+			n++
+			rj, err := j.WithRequest("bench-" + strconv.Itoa(n))
+			if err != nil {
+				b.Fatal(err)
+			}
+			req := command.RollRequest{Character: "lodin", Skill: "Buscar", Vs: "media"}
+			if _, err := rj.ForCommand("roll", req).Roll(ctx, "mordor", req); err != nil {
+				b.Fatal(err)
+			}
 		}
 		b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "rolls/s")
 	})

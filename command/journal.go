@@ -55,6 +55,10 @@ type Journal struct {
 	*shared
 	// actor is recorded as who issued each event.
 	actor string
+	// request is the client's id of the one command this view runs, or
+	// empty (see WithRequest); command is what the command is (see
+	// ForCommand), part of what its event ids derive from.
+	request, command string
 }
 
 // shared is what every view of a journal (As) shares: the store, the
@@ -81,6 +85,14 @@ type shared struct {
 type campaignState struct {
 	mu sync.Mutex
 	c  *projections.Campaign // nil: fold from the start
+	// requests indexes the events of c recorded under a request id, by
+	// actor and request id (see requestKey): rebuilt with every full fold.
+	requests map[requestKey]requested
+	// catch, when catching, is the request whose events the fold collects
+	// into caught as it reads them.
+	catch    requestKey
+	catching bool
+	caught   []events.Recorded
 	// key is the open session's dice key, read once from the secret store.
 	key        *dice.Key
 	keySession string
@@ -182,6 +194,7 @@ func New(store Store, o Options) *Journal {
 
 // As returns the journal seen by another actor: its events record actor as
 // who issued them; the store and the cache of folded campaigns are shared.
+// The view has no request id.
 func (j *Journal) As(actor string) *Journal {
 	if actor == "" {
 		actor = "gm"
@@ -195,10 +208,18 @@ func (j *Journal) As(actor string) *Journal {
 type Result struct {
 	Events   []events.Recorded     `json:"events"`
 	Campaign *projections.Campaign `json:"-"`
+	// Repeated is set when the command's request id had already recorded
+	// these events: nothing was recorded this time (see WithRequest).
+	Repeated bool `json:"repeated,omitempty"`
 }
 
 // Load folds campaign id from the store, up to sequence upTo (0: all).
 func (j *Journal) Load(ctx context.Context, id string, upTo uint64) (*projections.Campaign, error) {
+	return j.load(ctx, id, upTo, nil)
+}
+
+// load is Load; note, when set, sees every event before it is folded.
+func (j *Journal) load(ctx context.Context, id string, upTo uint64, note func(events.Recorded)) (*projections.Campaign, error) {
 	filter, err := events.CampaignFilter(id)
 	if err != nil {
 		return nil, invalid("campaign %q: %v", id, err)
@@ -209,7 +230,11 @@ func (j *Journal) Load(ctx context.Context, id string, upTo uint64) (*projection
 		return nil, err
 	}
 	c.KnowVoids(voids)
-	if err := j.store.Read(ctx, events.Query{Subject: filter, To: upTo, OnForeign: passForeign(c)}, c.Apply); err != nil {
+	apply := c.Apply
+	if note != nil {
+		apply = func(r events.Recorded) error { note(r); return c.Apply(r) }
+	}
+	if err := j.store.Read(ctx, events.Query{Subject: filter, To: upTo, OnForeign: passForeign(c)}, apply); err != nil {
 		return nil, err
 	}
 	return c, nil
@@ -259,6 +284,9 @@ type draft struct {
 	nonce uint64
 	// rules caches the campaign's RyF rules (nil: build them every time).
 	rules *rulesCache
+	// ids yields the ids of the drafted events: the journal's, or those
+	// derived from the command's request id.
+	ids events.IDs
 }
 
 // add appends one event to the draft and returns its id.
@@ -272,8 +300,8 @@ func (d *draft) add(kind events.Kind, aggID, typ string, data any) string {
 	}
 	ev, err := events.New(events.Spec{
 		Campaign: d.campaign.ID, Kind: kind, AggregateID: aggID, Name: events.Name(typ), Type: typ,
-		Session: session, Actor: d.j.actor, Data: data,
-	}, d.j.ids, d.now)
+		Session: session, Actor: d.j.actor, RequestID: d.j.request, Data: data,
+	}, d.ids, d.now)
 	if err != nil {
 		d.err = err
 		return ""
@@ -298,7 +326,8 @@ func (j *Journal) state(campaign string) *campaignState {
 // time, then only the events recorded since.
 func (j *Journal) catchUp(ctx context.Context, campaign string, s *campaignState) (*projections.Campaign, error) {
 	if s.c == nil {
-		c, err := j.Load(ctx, campaign, 0)
+		s.requests, s.caught = nil, nil
+		c, err := j.load(ctx, campaign, 0, s.note)
 		if err != nil {
 			return nil, err
 		}
@@ -309,7 +338,9 @@ func (j *Journal) catchUp(ctx context.Context, campaign string, s *campaignState
 	if err != nil {
 		return nil, invalid("campaign %q: %v", campaign, err)
 	}
-	if err := j.store.Read(ctx, events.Query{Subject: filter, From: s.c.LastSeq + 1, OnForeign: passForeign(s.c)}, s.c.Apply); err != nil {
+	c := s.c
+	apply := func(r events.Recorded) error { s.note(r); return c.Apply(r) }
+	if err := j.store.Read(ctx, events.Query{Subject: filter, From: s.c.LastSeq + 1, OnForeign: passForeign(s.c)}, apply); err != nil {
 		s.c = nil // a partial fold is not to be trusted
 		return nil, err
 	}
@@ -342,7 +373,15 @@ func (j *Journal) execute(ctx context.Context, campaign string, decide func(d *d
 			stale = false
 		}
 		c := s.c
-		d := &draft{j: j, campaign: c, now: j.clock().UTC(), rules: &s.rules}
+		if j.request != "" {
+			if res, ok, err := j.repeated(ctx, campaign, s); ok || err != nil {
+				return res, err
+			}
+		}
+		d := &draft{j: j, campaign: c, now: j.clock().UTC(), rules: &s.rules, ids: j.ids}
+		if j.request != "" {
+			d.ids = j.requestIDs(campaign)
+		}
 		if open := c.OpenSession(); open != nil {
 			if s.keySession != open.ID {
 				key, err := j.sessionKey(ctx, c.ID, open.ID)
@@ -356,6 +395,12 @@ func (j *Journal) execute(ctx context.Context, campaign string, decide func(d *d
 		err := decide(d)
 		if err == nil {
 			err = d.err
+		}
+		for _, ev := range d.evs {
+			if err != nil {
+				break
+			}
+			err = checkText(ev)
 		}
 		if err != nil {
 			if !fresh {
@@ -377,6 +422,9 @@ func (j *Journal) execute(ctx context.Context, campaign string, decide func(d *d
 			// The append may or may not have been stored: fold afresh next time.
 			s.c = nil
 			return Result{}, err
+		}
+		if j.request != "" {
+			return j.recorded(ctx, campaign, s)
 		}
 		res := Result{Campaign: c}
 		for i, ev := range d.evs {

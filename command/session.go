@@ -4,8 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"unicode"
-	"unicode/utf8"
+	"strings"
 
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/rules/dice"
@@ -13,6 +12,10 @@ import (
 
 // MaxEntropy is the longest player entropy string, in bytes.
 const MaxEntropy = 64
+
+// maxSeedRetries bounds the ids a session start without an id tries when
+// seeds are already kept under the next ones.
+const maxSeedRetries = 8
 
 // secretKey is where a session's seed is kept until it is revealed.
 func secretKey(campaign, session string) (string, error) {
@@ -45,16 +48,11 @@ func (j *Journal) sessionSeed(ctx context.Context, campaign, session string) (di
 
 // checkEntropy refuses entropy that could not be typed back by a verifier.
 func checkEntropy(s string) error {
-	if len(s) > MaxEntropy {
-		return invalid("entropy is %d bytes, at most %d", len(s), MaxEntropy)
+	if err := checkField("entropy", s); err != nil { // length, UTF-8, control characters
+		return err
 	}
-	if !utf8.ValidString(s) {
-		return invalid("entropy is not valid UTF-8")
-	}
-	for _, r := range s {
-		if r == '|' || unicode.IsControl(r) {
-			return invalid("entropy may not contain %q", r)
-		}
+	if strings.ContainsRune(s, '|') {
+		return invalid("entropy may not contain %q", '|')
 	}
 	return nil
 }
@@ -77,6 +75,12 @@ func (d *draft) stream(entropy string) (*dice.Stream, uint64, error) {
 // secret store, and records only its commitment. An empty id takes the
 // next "sN".
 func (j *Journal) StartSession(ctx context.Context, campaign, id, title string) (Result, error) {
+	if res, ok, err := j.repeatedBefore(ctx, campaign); ok || err != nil {
+		return res, err
+	}
+	if err := checkField("title", title); err != nil { // before the seed is stored
+		return Result{}, err
+	}
 	c, err := j.Load(ctx, campaign, 0)
 	if err != nil {
 		return Result{}, err
@@ -87,7 +91,8 @@ func (j *Journal) StartSession(ctx context.Context, campaign, id, title string) 
 	if s := c.OpenSession(); s != nil {
 		return Result{}, invalid("session %s is still in progress: end it first", s.ID)
 	}
-	if id == "" {
+	auto := id == ""
+	if auto {
 		id = fmt.Sprintf("s%d", len(c.Sessions)+1)
 		for c.Session(id) != nil {
 			id += "b"
@@ -103,15 +108,26 @@ func (j *Journal) StartSession(ctx context.Context, campaign, id, title string) 
 	if err != nil {
 		return Result{}, err
 	}
-	key, err := secretKey(campaign, id)
-	if err != nil {
-		return Result{}, err
-	}
-	if err := j.store.PutSecret(ctx, key, seed[:]); err != nil {
+	for tries := 0; ; tries++ {
+		key, err := secretKey(campaign, id)
+		if err != nil {
+			return Result{}, err
+		}
+		err = j.store.PutSecret(ctx, key, seed[:])
+		if errors.Is(err, events.ErrExists) && auto && tries < maxSeedRetries {
+			// A seed kept for a session that is not recorded (another
+			// start at the same time, or one whose append was lost):
+			// a session of our own takes the next id.
+			id += "b"
+			continue
+		}
 		if errors.Is(err, events.ErrExists) {
 			return Result{}, invalid("session %s was started elsewhere at the same time", id)
 		}
-		return Result{}, err
+		if err != nil {
+			return Result{}, err
+		}
+		break
 	}
 	return j.execute(ctx, campaign, func(d *draft) error {
 		if s := d.campaign.OpenSession(); s != nil {
@@ -122,9 +138,9 @@ func (j *Journal) StartSession(ctx context.Context, campaign, id, title string) 
 		}
 		ev, err := events.New(events.Spec{
 			Campaign: campaign, Kind: events.KindSession, AggregateID: id, Name: events.Name(events.TypeSessionStarted),
-			Type: events.TypeSessionStarted, Session: id, Actor: j.actor,
+			Type: events.TypeSessionStarted, Session: id, Actor: j.actor, RequestID: j.request,
 			Data: events.SessionStarted{Title: title, Algorithm: dice.Algorithm, Commitment: seed.Commitment()},
-		}, j.ids, d.now)
+		}, d.ids, d.now)
 		if err != nil {
 			return err
 		}

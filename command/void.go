@@ -21,8 +21,8 @@ func (j *Journal) Void(ctx context.Context, campaign, eventID, reason string) (R
 	if reason == "" {
 		return Result{}, invalid("a void needs a reason")
 	}
-	if len(reason) > 500 {
-		return Result{}, invalid("the reason is %d bytes, at most 500", len(reason))
+	if err := checkField("reason", reason); err != nil {
+		return Result{}, err
 	}
 	filter, err := events.CampaignFilter(campaign)
 	if err != nil {

@@ -47,7 +47,8 @@ func encodedSize(e Event) int {
 	const fixed = len(`{"specversion":"","id":"","source":"","type":"","subject":"","time":"","datacontenttype":"",`+
 		`"campaign":"","session":"","actor":"","causationid":"","data":}`) + len(time.RFC3339Nano)
 	return fixed + len(e.SpecVersion) + len(e.ID) + len(e.Source) + len(e.Type) + len(e.Subject) +
-		len(e.DataContentType) + len(e.Campaign) + len(e.Session) + len(e.Actor) + len(e.CausationID) + len(e.Data)
+		len(e.DataContentType) + len(e.Campaign) + len(e.Session) + len(e.Actor) + len(e.CausationID) + len(e.Data) +
+		len(`,"requestid":""`) + len(e.RequestID)
 }
 
 // Decode parses and validates one CloudEvents JSON document. It refuses
@@ -173,6 +174,11 @@ func (e Event) checkEnvelope() error {
 	if e.CausationID != "" {
 		if err := validUUID(e.CausationID); err != nil {
 			return fmt.Errorf("causationid: %w", err)
+		}
+	}
+	if e.RequestID != "" {
+		if err := ValidRequestID(e.RequestID); err != nil {
+			return fmt.Errorf("requestid: %w", err)
 		}
 	}
 	if e.StreamSubject != "" {

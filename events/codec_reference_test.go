@@ -81,7 +81,7 @@ func refEnvelopeAttrs(name string) (required, known bool) {
 	switch name {
 	case "specversion", "id", "source", "type", "subject", "time", "datacontenttype", "campaign", "data":
 		return true, true
-	case "session", "actor", "causationid":
+	case "session", "actor", "causationid", "requestid": // requestid: added with request ids
 		return false, true
 	}
 	return false, false
@@ -176,6 +176,8 @@ func refSetAttr(e *Event, name string, raw json.RawMessage) error {
 		e.Actor = s
 	case "causationid":
 		e.CausationID = s
+	case "requestid":
+		e.RequestID = s
 	}
 	return nil
 }
@@ -214,6 +216,11 @@ func (e Event) refValidate() error {
 	if e.CausationID != "" {
 		if err := refValidUUID(e.CausationID); err != nil {
 			return fmt.Errorf("causationid: %w", err)
+		}
+	}
+	if e.RequestID != "" {
+		if err := ValidRequestID(e.RequestID); err != nil {
+			return fmt.Errorf("requestid: %w", err)
 		}
 	}
 	v, ok := dataFor(e.Type)

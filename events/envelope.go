@@ -30,17 +30,18 @@ const (
 	attrSession
 	attrActor
 	attrCausationID
+	attrRequestID
 	attrData
 	numAttrs
 )
 
 // attrNames are the attributes' JSON names, by index.
 var attrNames = [numAttrs]string{"specversion", "id", "source", "type", "subject", "time", "datacontenttype",
-	"campaign", "session", "actor", "causationid", "data"}
+	"campaign", "session", "actor", "causationid", "requestid", "data"}
 
 // optionalAttr reports whether a document may leave attribute k out.
 func optionalAttr(k int) bool {
-	return k == attrSession || k == attrActor || k == attrCausationID
+	return k == attrSession || k == attrActor || k == attrCausationID || k == attrRequestID
 }
 
 // attrIndex returns the index of the attribute named name, or -1.
@@ -164,6 +165,7 @@ func setStrings(e *Event, text string, spans *[numAttrs][2]int) {
 	e.SpecVersion, e.ID, e.Source, e.Type = part(attrSpecVersion), part(attrID), part(attrSource), part(attrType)
 	e.Subject, e.DataContentType, e.Campaign = part(attrSubject), part(attrDataContentType), part(attrCampaign)
 	e.Session, e.Actor, e.CausationID = part(attrSession), part(attrActor), part(attrCausationID)
+	e.RequestID = part(attrRequestID)
 }
 
 // open reads the '{' that starts the document.
@@ -275,7 +277,8 @@ func (r *reader) data(b []byte, v any) ([]byte, error) {
 
 // appendEvent appends the document of e as encoding/json (with
 // SetEscapeHTML(false)) encodes the Event struct: the attributes in
-// field order, session, actor and causationid always present, the time as
+// field order, session, actor and causationid always present, requestid
+// only when set, the time as
 // time.Time.MarshalJSON writes it, and data compact. e.Data must be valid
 // JSON (it has been validated).
 func appendEvent(dst []byte, e Event) ([]byte, error) {
@@ -294,6 +297,9 @@ func appendEvent(dst []byte, e Event) ([]byte, error) {
 	dst = appendAttr(dst, `,"session":`, e.Session)
 	dst = appendAttr(dst, `,"actor":`, e.Actor)
 	dst = appendAttr(dst, `,"causationid":`, e.CausationID)
+	if e.RequestID != "" { // omitempty, as the Event struct says
+		dst = appendAttr(dst, `,"requestid":`, e.RequestID)
+	}
 	dst = append(dst, `,"data":`...)
 	if e.Data == nil {
 		dst = append(dst, "null"...)

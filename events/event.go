@@ -49,7 +49,7 @@ const (
 // The JSON field names are the contract of DESIGN.md §2.
 type Event struct {
 	SpecVersion     string          `json:"specversion"`
-	ID              string          `json:"id"`     // UUID (v7), also the Nats-Msg-Id
+	ID              string          `json:"id"`     // UUID (v7, or v8 derived from a request id: RequestEventID), also the Nats-Msg-Id
 	Source          string          `json:"source"` // "/campaigns/<campaign>"
 	Type            string          `json:"type"`   // e.g. "journal.roll.made.v1"
 	Subject         string          `json:"subject"`
@@ -59,6 +59,7 @@ type Event struct {
 	Session         string          `json:"session"`
 	Actor           string          `json:"actor"`
 	CausationID     string          `json:"causationid"`
+	RequestID       string          `json:"requestid,omitempty"` // the client's id of the command (ValidRequestID), or empty; optional: older events have none
 	Data            json.RawMessage `json:"data"`
 
 	// StreamSubject is the NATS subject the event is stored under
@@ -115,6 +116,7 @@ type Spec struct {
 	Session     string // session id, or empty
 	Actor       string // who issued the command
 	CausationID string // id of the event that caused this one, or empty
+	RequestID   string // the client's id of the command, or empty
 	Data        any    // the type's data struct (or a pointer to it)
 }
 
@@ -154,6 +156,7 @@ func New(s Spec, ids IDs, at time.Time) (Event, error) {
 		Session:         s.Session,
 		Actor:           s.Actor,
 		CausationID:     s.CausationID,
+		RequestID:       s.RequestID,
 		Data:            data,
 		StreamSubject:   subject,
 	}

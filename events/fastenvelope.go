@@ -32,16 +32,22 @@ var envelopeBefore = func() (before [attrData]string) {
 	before[attrID] = `{"specversion":"` + SpecVersion + before[attrID]
 	before[attrCampaign] = `","datacontenttype":"` + ContentType + before[attrCampaign]
 	before[attrSpecVersion], before[attrDataContentType] = "", ""
+	before[attrRequestID] = "" // optional: read after the loop
 	return before
 }()
 
 // dataBefore is the text encode writes before data, with the closing
-// quote of the attribute before.
-const dataBefore = `","data":`
+// quote of the attribute before; requestIDBefore is the text it writes
+// before the request id, when the event has one, after causationid.
+const (
+	dataBefore      = `","data":`
+	requestIDBefore = `","requestid":"`
+)
 
 // readFast reads b, a valid UTF-8 document, as readGeneral does, when b is
-// exactly {"specversion":"1.0","id":"…",…,"causationid":"…","data":{…}}:
-// every attribute in encode's order, none left out, no whitespace, each
+// exactly {"specversion":"1.0","id":"…",…,"causationid":"…","data":{…}}
+// (with "requestid":"…" after causationid when the event has one):
+// every attribute in encode's order, none left out but requestid, no whitespace, each
 // string attribute's value without a backslash or a control character
 // (the time one as time.Time.UnmarshalJSON reads it), specversion and
 // datacontenttype with the values Decode accepts, a registered type,
@@ -70,6 +76,14 @@ func readFast(b []byte, owned bool) (e Event, v any, ok bool) {
 			continue
 		}
 		spans[k] = [2]int{start, i}
+		envelopeLen += i - start
+	}
+	if bytes.HasPrefix(b[i:], []byte(requestIDBefore)) { // encode writes it only when set
+		start := i + len(requestIDBefore)
+		if i = simpleStringEnd(b, start); i < 0 {
+			return Event{}, nil, false
+		}
+		spans[attrRequestID] = [2]int{start, i}
 		envelopeLen += i - start
 	}
 	if !bytes.HasPrefix(b[i:], []byte(dataBefore)) || b[len(b)-1] != '}' {

@@ -202,6 +202,8 @@ var docEdits = []struct{ from, to string }{
 	{`"data":{`, `"data":{"a":{}},"data":{`}, {`"data":{`, `"data":{}, "x":{`},
 	{`}}`, `} }`}, {`}}`, `}}}`}, {`}}`, `}} `}, {`}}`, "}}\n"}, {`}}`, `}`},
 	{`"type":"journal.`, `"type":"journal.x`},
+	{`,"requestid":"`, `,"requestid": "`}, {`,"requestid":"`, `,"requestid":"\u0030`},
+	{`,"requestid":"`, `,"requestid":7,"x":"`}, {`,"requestid":"`, `,"requestid":"","requestid":"`},
 }
 
 func TestFastReadMatchesGeneral(t *testing.T) {

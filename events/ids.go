@@ -1,8 +1,11 @@
 package events
 
 import (
+	"crypto/sha256"
+	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"sync"
 	"time"
 
@@ -78,4 +81,72 @@ func (g *V7) NewID() (string, error) {
 	copy(u[8:], r[2:])
 	u[8] = u[8]&0x3f | 0x80 // RFC 9562 variant
 	return u.String(), nil
+}
+
+// MaxRequestIDLen is the longest request id, in bytes.
+const MaxRequestIDLen = 64
+
+// ErrInvalidRequestID marks a request id that ValidRequestID refuses.
+var ErrInvalidRequestID = errors.New("invalid request id")
+
+// ValidRequestID accepts a request id: 1 to MaxRequestIDLen characters
+// among ASCII letters, digits, '-', '_', '.' and ':' (a UUID, a ULID, a
+// timestamped counter all fit). Errors wrap ErrInvalidRequestID and name
+// what is wrong.
+func ValidRequestID(id string) error {
+	if id == "" {
+		return fmt.Errorf("%w: empty", ErrInvalidRequestID)
+	}
+	if len(id) > MaxRequestIDLen {
+		return fmt.Errorf("%w: %d bytes, at most %d", ErrInvalidRequestID, len(id), MaxRequestIDLen)
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.' || c == ':') {
+			return fmt.Errorf("%w: %q has %q at byte %d: use letters, digits, '-', '_', '.' or ':'", ErrInvalidRequestID, id, c, i)
+		}
+	}
+	return nil
+}
+
+// RequestEventID returns the id of the index-th event (from 0) that the
+// command identified by request id request, with fingerprint command
+// (what the command is: its name and arguments), records in campaign:
+// the first 16 bytes of
+//
+//	SHA-256("journal-request-v1" 0x00 campaign 0x00 request 0x00 command 0x00 index)
+//
+// with the version and variant bits of a UUID version 8 (RFC 9562 §5.8):
+// a canonical UUID that Decode accepts. The same command retried with the
+// same request id gets the same ids (and so the same Nats-Msg-Id, which
+// JetStream's duplicate window stores once); another command under the
+// same request id gets other ids. Unlike V7 ids, these are not ordered
+// by time: the stream sequence orders events, not their ids.
+func RequestEventID(campaign, request, command string, index int) string {
+	h := sha256.New()
+	h.Write([]byte("journal-request-v1"))
+	for _, s := range []string{campaign, request, command, strconv.Itoa(index)} {
+		h.Write([]byte{0})
+		h.Write([]byte(s))
+	}
+	var u uuid.UUID
+	copy(u[:], h.Sum(nil))
+	u[6] = 0x80 | u[6]&0x0f // version 8
+	u[8] = 0x80 | u[8]&0x3f // RFC 9562 variant
+	return u.String()
+}
+
+// RequestIDs yields the ids RequestEventID derives for one command, in
+// order: the first call gives index 0, the next index 1, and so on. It is
+// not safe for concurrent use (one command drafts its events in order).
+type RequestIDs struct {
+	Campaign, Request, Command string
+	next                       int
+}
+
+// NewID returns the next derived id.
+func (r *RequestIDs) NewID() (string, error) {
+	id := RequestEventID(r.Campaign, r.Request, r.Command, r.next)
+	r.next++
+	return id, nil
 }

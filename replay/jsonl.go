@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"time"
 
 	"github.com/campaign-journal/journal/events"
 )
@@ -28,8 +30,11 @@ func ReadJSONL(r io.Reader, fn func(events.Event) error) error {
 }
 
 // readJSONL is ReadJSONL with a context, checked every few lines, and the
-// line number of each event.
+// line number of each event. A read that blocks (a pipe or a FIFO whose
+// writer is silent) ends when ctx is done, if r can be given a read
+// deadline (an *os.File on a pipe, a FIFO, a terminal: see CancelReads).
 func readJSONL(ctx context.Context, r io.Reader, fn func(line int, ev events.Event) error) error {
+	defer CancelReads(ctx, r)()
 	only := passTypesOf(ctx)
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
@@ -60,9 +65,27 @@ func readJSONL(ctx context.Context, r io.Reader, fn func(line int, ev events.Eve
 		if errors.Is(err, bufio.ErrTooLong) {
 			return fmt.Errorf("%w: line %d: longer than %d bytes", ErrMalformed, line+1, events.MaxSize)
 		}
+		if cerr := ctx.Err(); cerr != nil && errors.Is(err, os.ErrDeadlineExceeded) {
+			return cerr
+		}
 		return fmt.Errorf("read export after line %d: %w", line, err)
 	}
 	return nil
+}
+
+// CancelReads makes the reads of r that block end when ctx is done, when r
+// can be given a read deadline (SetReadDeadline: an *os.File on a pipe, a
+// FIFO or a terminal, whose reads the runtime polls; a net.Conn): such a
+// read then fails with os.ErrDeadlineExceeded. Reads of a regular file
+// never block for long and are left alone. Call the returned func when
+// done reading.
+func CancelReads(ctx context.Context, r io.Reader) (stop func()) {
+	d, ok := r.(interface{ SetReadDeadline(time.Time) error })
+	if !ok || ctx.Done() == nil {
+		return func() {}
+	}
+	after := context.AfterFunc(ctx, func() { _ = d.SetReadDeadline(time.Now()) })
+	return func() { after() }
 }
 
 // passTypesKey is the context key under which a pass of Verify or Luck
@@ -170,8 +193,15 @@ type Source func(ctx context.Context, fn func(events.Recorded) error) error
 // afresh for each pass; each pass reads it with ReadJSONL's rules and closes
 // it. Events from an export carry no stream sequence (Seq is 0).
 func JSONLSource(open func() (io.ReadCloser, error)) Source {
+	return JSONLSourceContext(func(context.Context) (io.ReadCloser, error) { return open() })
+}
+
+// JSONLSourceContext is JSONLSource with an open that honours the pass's
+// context (opening a FIFO blocks until a writer comes), and reads that
+// end when the context is done (see CancelReads).
+func JSONLSourceContext(open func(ctx context.Context) (io.ReadCloser, error)) Source {
 	return func(ctx context.Context, fn func(events.Recorded) error) (err error) {
-		rc, err := open()
+		rc, err := open(ctx)
 		if err != nil {
 			return fmt.Errorf("open export: %w", err)
 		}

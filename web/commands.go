@@ -21,6 +21,11 @@ func readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
 	return io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBody))
 }
 
+// IdempotencyKey is the header that carries a command's request id (or
+// the body's request_id): a command retried with the same one is recorded
+// once, and the retry gets the original events (see command.WithRequest).
+const IdempotencyKey = "Idempotency-Key"
+
 // recordedJSON is one event a command recorded.
 type recordedJSON struct {
 	Seq   uint64       `json:"seq"`
@@ -36,6 +41,9 @@ type resultJSON struct {
 	// LastSeq is the sequence of the last event recorded: the live views
 	// include it once the response is sent.
 	LastSeq uint64 `json:"last_seq,omitempty"`
+	// Repeated: the request id had recorded these events already; this
+	// request recorded nothing.
+	Repeated bool `json:"repeated,omitempty"`
 }
 
 func (s *Server) listCommands(w http.ResponseWriter, r *http.Request) error {
@@ -44,6 +52,10 @@ func (s *Server) listCommands(w http.ResponseWriter, r *http.Request) error {
 
 func (s *Server) createCampaign(w http.ResponseWriter, r *http.Request) error {
 	body, err := readBody(w, r)
+	if err != nil {
+		return err
+	}
+	request, body, err := catalog.RequestID(r.Header.Get(IdempotencyKey), body)
 	if err != nil {
 		return err
 	}
@@ -58,7 +70,11 @@ func (s *Server) createCampaign(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	return s.execute(w, r, "campaign-create", req.ID, func(ctx context.Context, j *command.Journal) (command.Result, error) {
-		return j.CreateCampaign(ctx, req)
+		j, err := j.WithRequest(request)
+		if err != nil {
+			return command.Result{}, err
+		}
+		return j.ForCommand("campaign-create", req).CreateCampaign(ctx, req)
 	})
 }
 
@@ -76,10 +92,18 @@ func (s *Server) runCommand(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	request, body, err := catalog.RequestID(r.Header.Get(IdempotencyKey), body)
+	if err != nil {
+		return err
+	}
 	if err := s.authorizeCommand(r, campaign, name, body); err != nil {
 		return err
 	}
 	return s.execute(w, r, name, campaign, func(ctx context.Context, j *command.Journal) (command.Result, error) {
+		j, err := j.WithRequest(request)
+		if err != nil {
+			return command.Result{}, err
+		}
 		return cmd.Run(ctx, j, campaign, body)
 	})
 }
@@ -104,9 +128,11 @@ func (s *Server) execute(w http.ResponseWriter, r *http.Request, name, campaign 
 		return err
 	}
 	s.metrics.command(name, status, time.Since(begin))
-	out := resultJSON{Command: name, Campaign: campaign, Recorded: make([]recordedJSON, len(res.Events))}
+	out := resultJSON{Command: name, Campaign: campaign, Recorded: make([]recordedJSON, len(res.Events)), Repeated: res.Repeated}
 	for i, rec := range res.Events {
-		s.metrics.appended(rec.Event.Type)
+		if !res.Repeated { // recorded before, and counted then
+			s.metrics.appended(rec.Event.Type)
+		}
 		out.Recorded[i] = recordedJSON{Seq: rec.Seq, Event: rec.Event}
 		out.LastSeq = max(out.LastSeq, rec.Seq)
 	}

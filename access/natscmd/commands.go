@@ -30,7 +30,7 @@ func commandFor(name string) (runFunc, bool) {
 			if req.ID != c {
 				return command.Result{}, fmt.Errorf("%w: campaign id %q in a request for campaign %q", command.ErrInvalid, req.ID, c)
 			}
-			return j.CreateCampaign(ctx, req)
+			return j.ForCommand(campaignCreate, req).CreateCampaign(ctx, req)
 		}, true
 	}
 	s, ok := catalog.Lookup(name)

@@ -129,6 +129,9 @@ type Reply struct {
 	// "not_found", "conflict" or "internal".
 	Error string `json:"error,omitempty"`
 	Code  string `json:"code,omitempty"`
+	// Repeated: the body's request_id had recorded these events already;
+	// this request recorded nothing.
+	Repeated bool `json:"repeated,omitempty"`
 }
 
 // Recorded is one stored event.
@@ -293,13 +296,22 @@ func (s *Service) serve(ctx context.Context, parts []string, body []byte, reply 
 	if !ok {
 		return fmt.Errorf("%w: no command %q", command.ErrInvalid, name)
 	}
-	if err := access.AuthorizeRequest(p, campaign, name, body); err != nil {
-		return err
-	}
-	res, err := run(ctx, s.journal(user), campaign, body)
+	request, body, err := catalog.RequestID("", body)
 	if err != nil {
 		return err
 	}
+	if err := access.AuthorizeRequest(p, campaign, name, body); err != nil {
+		return err
+	}
+	j, err := s.journal(user).WithRequest(request)
+	if err != nil {
+		return err
+	}
+	res, err := run(ctx, j, campaign, body)
+	if err != nil {
+		return err
+	}
+	reply.Repeated = res.Repeated
 	for _, rec := range res.Events {
 		reply.Recorded = append(reply.Recorded, Recorded{Seq: rec.Seq, Event: rec.Event})
 		reply.LastSeq = max(reply.LastSeq, rec.Seq)

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/campaign-journal/journal/access"
+	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/events/embedded"
 )
 
@@ -29,6 +30,12 @@ type app struct {
 	// (nil without --access).
 	accessFile string
 	access     *access.Config
+	// requestID is --request-id: the id of this invocation's command
+	// (one is made when it is not given), so that running it again, or
+	// its own retry after a timeout, records it once.
+	requestID string
+	// wrapStore, set by tests, wraps the store commands record through.
+	wrapStore func(command.Store) command.Store
 
 	// Opened lazily by openStore.
 	st  store
@@ -74,6 +81,7 @@ committed, seeded stream that anyone can verify once the session ends.`,
 	pf.StringVar(&a.natsURL, "nats", os.Getenv("NATS_URL"), "use an external NATS server or cluster instead of the embedded one ($NATS_URL)")
 	pf.StringVarP(&a.campaign, "campaign", "c", os.Getenv("JOURNAL_CAMPAIGN"), "campaign id ($JOURNAL_CAMPAIGN)")
 	pf.BoolVar(&a.sync, "sync", true, "embedded store: sync every write to disk before acknowledging it; --sync=false lets JetStream flush on its interval (a power loss can then lose acknowledged events)")
+	pf.StringVar(&a.requestID, "request-id", "", "id of this command (1-64 letters, digits, - _ . :): the same command run again with the same id is recorded once and prints what it recorded the first time (default: a new id; the command retries its own append after a timeout under it)")
 	pf.IntVar(&a.replicas, "replicas", 1, "with --nats: replicas of the stream (3 on a cluster)")
 	pf.StringVar(&a.accessFile, "access", os.Getenv("JOURNAL_ACCESS"), "access file (users, roles, tokens; see deploy/access.example.json): the embedded server admits only its users, and serve requires a token on /api/ and answers the NATS command service ($JOURNAL_ACCESS)")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {

@@ -2,12 +2,18 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
 	"strings"
+	"time"
 
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/events"
@@ -30,7 +36,14 @@ func (a *app) report(res command.Result, before *projections.Campaign) error {
 		for i, r := range res.Events {
 			out[i] = recordedJSON{Seq: r.Seq, Text: lines[i], Event: r.Event}
 		}
-		return a.emit(map[string]any{"recorded": out}, nil)
+		doc := map[string]any{"recorded": out}
+		if res.Repeated {
+			doc["repeated"] = true
+		}
+		return a.emit(doc, nil)
+	}
+	if res.Repeated {
+		fmt.Fprintf(a.stdout, "Already recorded under request %s; nothing recorded again:\n", res.Events[0].Event.RequestID)
 	}
 	for i, r := range res.Events {
 		fmt.Fprintf(a.stdout, "%s\n    event %s · seq %d\n", lines[i], r.Event.ID, r.Seq)
@@ -66,10 +79,32 @@ func (a *app) record(c *cobra.Command, do func(j *command.Journal, campaign stri
 	if err != nil {
 		return err
 	}
-	res, err := do(j, campaign)
+	request := a.requestID
+	if request == "" {
+		if request, err = events.NewV7(time.Now, rand.Reader).NewID(); err != nil {
+			return err
+		}
+	}
+	rj, err := j.WithRequest(request)
+	if err != nil {
+		return fmt.Errorf("--request-id: %w", err)
+	}
+	rj = rj.ForCommand(cliCommand(c))
+	var res command.Result
+	attempt := 1
+	for ; ; attempt++ {
+		res, err = do(rj, campaign)
+		if err == nil || !unknownOutcome(err) || attempt == cliAttempts || ctx.Err() != nil {
+			break
+		}
+		// The append may have been stored: the same request id records
+		// it at most once, and returns it if it was.
+		fmt.Fprintf(a.stderr, "journal: %v: trying request %s again (%d of %d)\n", err, request, attempt+1, cliAttempts)
+	}
 	if err != nil {
 		return err
 	}
+	res.Repeated = res.Repeated && attempt == 1 // else its own first attempt's, recorded by this command
 	// The state before: refold up to the sequence before the first event.
 	before := projections.NewCampaign(campaign)
 	if len(res.Events) > 0 {
@@ -78,6 +113,30 @@ func (a *app) record(c *cobra.Command, do func(j *command.Journal, campaign stri
 		}
 	}
 	return a.report(res, before)
+}
+
+// cliAttempts bounds the attempts of one command whose outcome a timeout
+// left unknown.
+const cliAttempts = 3
+
+// unknownOutcome reports whether err leaves unknown whether the command
+// was recorded: a timeout waiting for the server's answer (not a
+// cancellation by the user).
+func unknownOutcome(err error) bool {
+	return errors.Is(err, context.DeadlineExceeded) || errors.Is(err, nats.ErrTimeout) ||
+		errors.Is(err, jetstream.ErrAsyncPublishTimeout) || errors.Is(err, nats.ErrNoResponders)
+}
+
+// cliCommand names the command c runs, for its request id: its words,
+// its arguments and the flags of its own that were set (not the global
+// ones, such as --json, that do not change what it records).
+func cliCommand(c *cobra.Command) (string, any) {
+	flags := map[string]string{}
+	c.NonInheritedFlags().Visit(func(f *pflag.Flag) { flags[f.Name] = f.Value.String() })
+	return c.CommandPath(), struct {
+		Args  []string          `json:"args"`
+		Flags map[string]string `json:"flags"`
+	}{c.Flags().Args(), flags}
 }
 
 // campaignStore opens the store and returns the campaign of -c and the

@@ -17,7 +17,11 @@ import (
 )
 
 func main() {
+	// SIGINT and SIGTERM cancel the command's context: every blocking read
+	// and wait ends, and the command cleans up. A second signal ends the
+	// process at once.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	context.AfterFunc(ctx, stop)
 	code := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
@@ -25,7 +29,12 @@ func main() {
 
 // run executes one command line and returns the process exit code.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	app := newApp(stdout, stderr)
+	return runApp(ctx, newApp(stdout, stderr), args)
+}
+
+// runApp is run with the given app.
+func runApp(ctx context.Context, app *app, args []string) int {
+	stdout, stderr := app.stdout, app.stderr
 	root := app.rootCommand()
 	root.SetArgs(args)
 	root.SetOut(stdout)

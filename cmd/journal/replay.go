@@ -262,18 +262,29 @@ func (a *app) fileSource(path string, passes int) (replay.Source, func(), error)
 		return nil, nil, fmt.Errorf("export %s is a folder, not a JSON Lines file", path)
 	}
 	var p *progress
-	if isTerminal(a.stderr) {
+	if isTerminal(a.stderr) && info.Mode().IsRegular() {
 		p = newProgress(a.stderr, time.Now, info.Size(), passes)
 	}
-	open := func() (io.ReadCloser, error) {
-		f, err := os.Open(path)
+	// A FIFO, a pipe or a terminal can be read only once, and the audit
+	// makes passes: the first pass copies it to a temporary file, which
+	// every pass then reads.
+	name, spooled := path, !info.Mode().IsRegular()
+	open := func(ctx context.Context) (io.ReadCloser, error) {
+		if spooled {
+			tmp, err := a.spool(ctx, path, info.Mode())
+			if err != nil {
+				return nil, err
+			}
+			name, spooled = tmp, false
+		}
+		f, err := openContext(ctx, name, info.Mode())
 		if err != nil || p == nil {
 			return f, err
 		}
 		p.nextPass()
 		return &countingFile{File: f, p: p}, nil
 	}
-	src := replay.JSONLSource(open)
+	src := replay.JSONLSourceContext(open)
 	if p == nil {
 		return src, func() {}, nil
 	}
@@ -284,6 +295,70 @@ func (a *app) fileSource(path string, passes int) (replay.Source, func(), error)
 		})
 	}
 	return counted, p.clear, nil
+}
+
+// openContext opens path for reading, giving up when ctx is done: opening
+// a FIFO blocks in open(2) until a writer opens it. On cancellation the
+// pending open is released by opening the FIFO as its writer (O_RDWR
+// never blocks on Linux) until that open has returned, and the file it
+// opened is closed.
+func openContext(ctx context.Context, path string, mode os.FileMode) (*os.File, error) {
+	if mode&os.ModeNamedPipe == 0 {
+		return os.Open(path)
+	}
+	type opened struct {
+		f   *os.File
+		err error
+	}
+	done := make(chan opened, 1)
+	go func() {
+		f, err := os.Open(path)
+		done <- opened{f, err}
+	}()
+	select {
+	case o := <-done:
+		return o.f, o.err
+	case <-ctx.Done():
+	}
+	w, err := os.OpenFile(path, os.O_RDWR, 0) // a writer: the pending open returns
+	go func() {
+		if o := <-done; o.f != nil {
+			o.f.Close()
+		}
+		if err == nil {
+			w.Close()
+		}
+	}()
+	return nil, ctx.Err()
+}
+
+// spool copies the export at path, which is not a regular file, to a
+// temporary file removed when the command ends, and returns its name. The
+// copy ends when ctx is done, however silent the writer.
+func (a *app) spool(ctx context.Context, path string, mode os.FileMode) (string, error) {
+	in, err := openContext(ctx, path, mode)
+	if err != nil {
+		return "", err
+	}
+	defer in.Close()
+	out, err := os.CreateTemp("", "journal-export-*.jsonl")
+	if err != nil {
+		return "", fmt.Errorf("copy %s: %w", path, err)
+	}
+	a.closers = append(a.closers, func() { _ = os.Remove(out.Name()) })
+	stop := replay.CancelReads(ctx, in)
+	_, err = io.Copy(out, in)
+	stop()
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			return "", ctx.Err()
+		}
+		return "", fmt.Errorf("copy %s: %w", path, err)
+	}
+	return out.Name(), nil
 }
 
 // where names the input for messages.

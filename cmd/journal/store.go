@@ -111,7 +111,11 @@ func (a *app) journal(ctx context.Context) (*command.Journal, error) {
 		return nil, err
 	}
 	actor := os.Getenv("JOURNAL_ACTOR")
-	return command.New(st, command.Options{
+	var cs command.Store = st
+	if a.wrapStore != nil {
+		cs = a.wrapStore(cs)
+	}
+	return command.New(cs, command.Options{
 		Clock: time.Now, Rand: rand.Reader, IDs: events.NewV7(time.Now, rand.Reader), Actor: actor,
 	}), nil
 }

@@ -146,7 +146,8 @@ func spec[T any](name, doc string, required []string, run func(ctx context.Conte
 		if err := RequireFields(req, required); err != nil {
 			return command.Result{}, err
 		}
-		return run(ctx, j, campaign, req)
+		// A retry under a request id must be this very command.
+		return run(ctx, j.ForCommand(name, req), campaign, req)
 	}}
 }
 

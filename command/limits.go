@@ -1,0 +1,155 @@
+package command
+
+import (
+	"fmt"
+	"reflect"
+	"strconv"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/campaign-journal/journal/events"
+)
+
+// Limits on free text: the one place where they are set. Every string an
+// event records — display names, player names, occupations, cultures,
+// skill, weapon and trait names, titles, reasons, flaws, sources, entropy —
+// is checked against them before anything is recorded (checkText, on
+// every event a command drafts): at most its field's number of characters
+// (runes), and no control character (newlines and tabs included: every
+// event is one line of a transcript). A refusal names the field, its
+// length and the limit, and records nothing. Events already recorded are
+// read as they are, whatever their length.
+const (
+	// MaxName bounds display names (of campaigns, characters, weapons,
+	// skills, traits), player names, occupations and cultures, and every
+	// string field without a limit of its own, in characters: the bound
+	// the RyF rules set on skill and weapon names (rules/ryf).
+	MaxName = 64
+	// MaxTitle bounds session and adventure titles, in characters.
+	MaxTitle = 200
+	// MaxReason bounds the reasons of voids, Shadow and advancement, in
+	// characters.
+	MaxReason = 500
+)
+
+// textLimits are the fields with a limit other than MaxName, by their JSON
+// name in the event's data; entropy is bounded in bytes (MaxEntropy), as
+// the dice hash it.
+var textLimits = map[string]int{
+	"title":  MaxTitle,
+	"reason": MaxReason,
+}
+
+// textLimit returns the limit of the field named name, and its unit.
+func textLimit(name string) (int, string) {
+	if name == "entropy" {
+		return MaxEntropy, "bytes"
+	}
+	if n, ok := textLimits[name]; ok {
+		return n, "characters"
+	}
+	return MaxName, "characters"
+}
+
+// checkField checks the free text s of the field named name against its
+// limit (see the limits above).
+func checkField(name, s string) error {
+	return checkString(name, name, s)
+}
+
+// checkString checks s, at path, against the limit of field name.
+func checkString(path, name, s string) error {
+	limit, unit := textLimit(name)
+	n := len(s)
+	if unit == "characters" {
+		n = utf8.RuneCountInString(s)
+	}
+	if n > limit {
+		return invalid("%s is %d %s long, at most %d", path, n, unit, limit)
+	}
+	for i, r := range s {
+		if unicode.IsControl(r) {
+			return invalid("%s has the control character %U at byte %d: not allowed in text", path, r, i)
+		}
+		if r == utf8.RuneError {
+			if _, size := utf8.DecodeRuneInString(s[i:]); size == 1 {
+				return invalid("%s is not valid UTF-8", path)
+			}
+		}
+	}
+	return nil
+}
+
+// checkText checks every string of the event's data (struct fields,
+// slice elements, map keys and values) against its field's limit.
+func checkText(ev events.Event) error {
+	v, err := ev.Payload()
+	if err != nil {
+		return err
+	}
+	return walkText(reflect.ValueOf(v), "", "", 0)
+}
+
+// walkText checks the strings in v, at path, of the field named name.
+func walkText(v reflect.Value, path, name string, depth int) error {
+	if depth > 16 || !v.IsValid() {
+		return nil
+	}
+	switch v.Kind() {
+	case reflect.String:
+		return checkString(path, name, v.String())
+	case reflect.Pointer, reflect.Interface:
+		if !v.IsNil() {
+			return walkText(v.Elem(), path, name, depth+1)
+		}
+	case reflect.Struct:
+		t := v.Type()
+		for i := range t.NumField() {
+			f := t.Field(i)
+			if !f.IsExported() {
+				continue
+			}
+			field := jsonName(f)
+			p := field
+			if path != "" {
+				p = path + "." + field
+			}
+			if err := walkText(v.Field(i), p, field, depth+1); err != nil {
+				return err
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		for i := range v.Len() {
+			if err := walkText(v.Index(i), path+"["+strconv.Itoa(i)+"]", name, depth+1); err != nil {
+				return err
+			}
+		}
+	case reflect.Map:
+		it := v.MapRange()
+		for it.Next() {
+			k := it.Key()
+			if err := walkText(k, "a name in "+path, name, depth+1); err != nil {
+				return err
+			}
+			if err := walkText(it.Value(), fmt.Sprintf("%s[%v]", path, k), name, depth+1); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// jsonName returns the JSON name of a struct field.
+func jsonName(f reflect.StructField) string {
+	tag := f.Tag.Get("json")
+	for i := 0; i < len(tag); i++ {
+		if tag[i] == ',' {
+			tag = tag[:i]
+			break
+		}
+	}
+	if tag == "" || tag == "-" {
+		return f.Name
+	}
+	return tag
+}
