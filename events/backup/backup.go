@@ -314,7 +314,7 @@ func writeArchive(path, tmpDir string, m *Manifest, manifest, mac []byte) (err e
 	}
 	tw := tar.NewWriter(f)
 	add := func(name string, size int64, r io.Reader) error {
-		if err := tw.WriteHeader(&tar.Header{Name: name, Mode: 0o600, Size: size, ModTime: m.Created, Format: tar.FormatPAX}); err != nil {
+		if err := tw.WriteHeader(&tar.Header{Name: name, Mode: 0o600, Size: size, ModTime: m.Created.Truncate(time.Second), Format: tar.FormatUSTAR}); err != nil {
 			return err
 		}
 		_, err := io.Copy(tw, r)

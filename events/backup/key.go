@@ -124,7 +124,7 @@ func LoadKey(path string) (*Key, error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("%w: no backup key at %s", ErrNoKey, path)
+			return nil, fmt.Errorf("%w at %s", ErrNoKey, path)
 		}
 		return nil, fmt.Errorf("backup key %s: %w", path, err)
 	}
