@@ -555,7 +555,8 @@ func (a *Archive) Restore(ctx context.Context, nc *nats.Conn, opts Options) (out
 		if err == nil {
 			return
 		}
-		// Only streams this restore created: they held nothing before.
+		// Only streams this restore created whole: each was absent or empty
+		// before, so deleting it loses nothing.
 		for _, s := range created {
 			_ = request(context.WithoutCancel(ctx), nc, prefix+"STREAM.DELETE."+s, nil, nil)
 		}
@@ -589,11 +590,14 @@ func (a *Archive) Restore(ctx context.Context, nc *nats.Conn, opts Options) (out
 		} else {
 			r = io.TeeReader(tr, hw)
 		}
-		created = append(created, p.Stream)
 		st, err := restore(ctx, nc, prefix, p.Stream, p.Config, p.State, opts.Replicas, r)
 		if err != nil {
+			// Not rolled back by this function: the stream may be someone
+			// else's, created since the check (the server refuses to restore
+			// over it); the server discards a restore it fails itself.
 			return nil, fmt.Errorf("restore: %w", err)
 		}
+		created = append(created, p.Stream)
 		if !p.Sealed && hex.EncodeToString(hw.h.Sum(nil)) != p.SHA256 {
 			return nil, fmt.Errorf("restore: %w: %s changed since it was checked", ErrCorrupt, a.path)
 		}
