@@ -5,8 +5,10 @@ import (
 	"context"
 	"encoding/hex"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +16,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/stretchr/testify/require"
 
+	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/events/cluster"
 	"github.com/campaign-journal/journal/events/jetstore"
@@ -307,4 +310,55 @@ func TestBackupRestoreCluster(t *testing.T) {
 	require.Len(t, dst.events("mordor"), f.events+1)
 	require.Equal(t, f.openSeed, endSession(t, dst))
 	dst.ok("replay")
+}
+
+// TestMeasureBackup measures backup and restore of a journal of N events
+// (N rolls in one open session), when $JOURNAL_MEASURE_BACKUP_EVENTS=N:
+//
+//	JOURNAL_MEASURE_BACKUP_EVENTS=10000 go test ./cmd/journal -run TestMeasureBackup -v
+func TestMeasureBackup(t *testing.T) {
+	n, _ := strconv.Atoi(os.Getenv("JOURNAL_MEASURE_BACKUP_EVENTS"))
+	if n <= 0 {
+		t.Skip("set JOURNAL_MEASURE_BACKUP_EVENTS=N to measure")
+	}
+	c := newCLI(t)
+	c.setupCampaign()
+	c.ok("-c", "mordor", "session", "start")
+	a := newApp(io.Discard, io.Discard)
+	a.dataDir, a.sync = c.dir, false
+	j, err := a.journal(t.Context())
+	require.NoError(t, err)
+	start := time.Now()
+	for range n - len(c.events("mordor")) + 1 {
+		_, err := j.Roll(t.Context(), "mordor", command.RollRequest{Character: "lodin", Skill: "Sigilo", Vs: "media"})
+		require.NoError(t, err)
+	}
+	a.close()
+	t.Logf("recorded %d events in %v", n, time.Since(start).Round(time.Millisecond))
+	file := filepath.Join(t.TempDir(), "b.jbk")
+	key := filepath.Join(t.TempDir(), "k")
+	start = time.Now()
+	c.ok("backup", file, "--key", key)
+	backupTook := time.Since(start)
+	st, err := os.Stat(file)
+	require.NoError(t, err)
+	du := func(dir string) (n int64) {
+		_ = filepath.Walk(dir, func(_ string, info os.FileInfo, err error) error {
+			if err == nil && !info.IsDir() {
+				n += info.Size()
+			}
+			return nil
+		})
+		return n
+	}
+	dst := newCLI(t)
+	start = time.Now()
+	dst.ok("restore", file, "--key", key)
+	restoreTook := time.Since(start)
+	start = time.Now()
+	dst.ok("replay")
+	replayTook := time.Since(start)
+	events := len(dst.events("mordor"))
+	t.Logf("%d events: data folder %d bytes; backup %d bytes in %v; restore %v; replay of the restored journal %v",
+		events, du(c.dir), st.Size(), backupTook.Round(time.Millisecond), restoreTook.Round(time.Millisecond), replayTook.Round(time.Millisecond))
 }

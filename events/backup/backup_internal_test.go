@@ -81,12 +81,12 @@ func TestSealBindsKeyAndName(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, plain, got)
 	_, err = other.open("a.snap.sealed", sealed)
-	require.ErrorIs(t, err, ErrWrongKey)
+	require.ErrorIs(t, err, ErrCorrupt)
 	_, err = k.open("b.snap.sealed", sealed)
-	require.ErrorIs(t, err, ErrWrongKey)
+	require.ErrorIs(t, err, ErrCorrupt)
 	sealed[len(sealed)/2] ^= 1
 	_, err = k.open("a.snap.sealed", sealed)
-	require.ErrorIs(t, err, ErrWrongKey)
+	require.ErrorIs(t, err, ErrCorrupt)
 	_, err = k.open("a.snap.sealed", sealed[:10])
 	require.ErrorIs(t, err, ErrCorrupt)
 }

@@ -89,7 +89,9 @@ func (k *Key) open(name string, sealed []byte) ([]byte, error) {
 	ns := aead.NonceSize()
 	plain, err := aead.Open(nil, sealed[:ns], sealed[ns:], []byte("journal-backup-v1|"+name))
 	if err != nil {
-		return nil, fmt.Errorf("%w: sealed part %s does not open under this key", ErrWrongKey, name)
+		// Open checks the manifest's MAC first: by then the key is known
+		// to be right, and a part that does not open was altered.
+		return nil, fmt.Errorf("%w: sealed part %s does not open under the key: it was altered", ErrCorrupt, name)
 	}
 	return plain, nil
 }
