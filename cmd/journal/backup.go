@@ -146,7 +146,7 @@ sessions cannot be ended or verified.`,
 						fmt.Fprintf(w, "  %-24s left out (--without-secrets): the sessions open at the backup cannot be ended\n", r.Stream)
 						continue
 					}
-					fmt.Fprintf(w, "  %-24s %d messages, last sequence %d\n", r.Stream, r.Messages, r.LastSeq)
+					fmt.Fprintf(w, "  %-24s %s, last sequence %d\n", r.Stream, backup.Messages(r.Messages), r.LastSeq)
 				}
 				fmt.Fprintln(w, "check it: journal replay"+a.targetFlags())
 			})
@@ -230,6 +230,6 @@ func printParts(w io.Writer, m *backup.Manifest) {
 		if p.Sealed {
 			what = " (sealed)"
 		}
-		fmt.Fprintf(w, "  %-24s %d messages, last sequence %d, %d bytes%s\n", p.Stream, p.Messages, p.LastSeq, p.Size, what)
+		fmt.Fprintf(w, "  %-24s %s, last sequence %d, %d bytes%s\n", p.Stream, backup.Messages(p.Messages), p.LastSeq, p.Size, what)
 	}
 }

@@ -91,6 +91,13 @@ func endSession(t *testing.T, c *cli) string {
 // hex nor in bytes.
 func TestBackupRestoreRoundTrip(t *testing.T) {
 	f := newBackupFixture(t)
+	entries, err := os.ReadDir(filepath.Dir(f.file))
+	require.NoError(t, err)
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	require.ElementsMatch(t, []string{"nightly.jbk", "keys"}, names, "the backup leaves no temporary file")
 	for _, p := range []string{f.file, f.key} {
 		st, err := os.Stat(p)
 		require.NoError(t, err)

@@ -233,7 +233,7 @@ func Write(ctx context.Context, nc *nats.Conn, key *Key, path string, opts Optio
 			return nil, fmt.Errorf("backup: %w", err)
 		}
 		m.Parts = append(m.Parts, p)
-		opts.progress("backup: %s: %d messages, last sequence %d, %d bytes", p.Stream, p.Messages, p.LastSeq, p.Size)
+		opts.progress("backup: %s: %s, last sequence %d, %d bytes", p.Stream, Messages(p.Messages), p.LastSeq, p.Size)
 	}
 	manifest, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
@@ -537,8 +537,8 @@ func (a *Archive) Restore(ctx context.Context, nc *nats.Conn, opts Options) (out
 			return nil, fmt.Errorf("restore: %w", err)
 		}
 		if st.Msgs > 0 || st.LastSeq > 0 {
-			return nil, fmt.Errorf("%w: stream %s holds %d messages (last sequence %d); restore only into an empty journal (a new --data folder, or a cluster without the journal's streams): nothing was changed",
-				ErrNotEmpty, p.Stream, st.Msgs, st.LastSeq)
+			return nil, fmt.Errorf("%w: stream %s holds %s (last sequence %d); restore only into an empty journal (a new --data folder, or a cluster without the journal's streams): nothing was changed",
+				ErrNotEmpty, p.Stream, Messages(st.Msgs), st.LastSeq)
 		}
 		if a.Manifest.Part(p.Stream) != nil {
 			empties = append(empties, p.Stream)
@@ -602,11 +602,19 @@ func (a *Archive) Restore(ctx context.Context, nc *nats.Conn, opts Options) (out
 			return nil, fmt.Errorf("restore: %w: %s changed since it was checked", ErrCorrupt, a.path)
 		}
 		if st.Msgs < p.Messages || st.LastSeq < p.LastSeq {
-			return nil, fmt.Errorf("restore: stream %s came back with %d messages (last sequence %d); the backup holds %d (last sequence %d)",
-				p.Stream, st.Msgs, st.LastSeq, p.Messages, p.LastSeq)
+			return nil, fmt.Errorf("restore: stream %s came back with %s (last sequence %d); the backup holds %d (last sequence %d)",
+				p.Stream, Messages(st.Msgs), st.LastSeq, p.Messages, p.LastSeq)
 		}
 		out = append(out, Restored{Stream: p.Stream, Messages: st.Msgs, LastSeq: st.LastSeq})
-		opts.progress("restore: %s: %d messages, last sequence %d", p.Stream, st.Msgs, st.LastSeq)
+		opts.progress("restore: %s: %s, last sequence %d", p.Stream, Messages(st.Msgs), st.LastSeq)
 	}
 	return out, nil
+}
+
+// Messages says "1 message" or "N messages".
+func Messages(n uint64) string {
+	if n == 1 {
+		return "1 message"
+	}
+	return fmt.Sprintf("%d messages", n)
 }
