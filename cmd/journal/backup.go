@@ -120,6 +120,9 @@ sessions cannot be ended or verified.`,
 			if err != nil {
 				return err
 			}
+			if key == nil {
+				fmt.Fprintln(a.stderr, "journal: without the key, the file's parts are checked against their SHA-256 but the manifest's MAC is not: the file's origin is not proven (run journal replay on the result)")
+			}
 			nc, replicas, done, err := a.restoreConn(ctx)
 			if err != nil {
 				return err

@@ -19,6 +19,7 @@ import (
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/events/cluster"
+	"github.com/campaign-journal/journal/events/embedded"
 	"github.com/campaign-journal/journal/events/jetstore"
 )
 
@@ -219,6 +220,20 @@ func TestRestoreRefusals(t *testing.T) {
 		require.Contains(t, errb, "nothing was changed")
 		require.Len(t, f.src.events("mordor"), before, "the journal kept its events")
 		f.src.ok("replay")
+	})
+
+	t.Run("into a folder a journal serve runs on", func(t *testing.T) {
+		dst := newCLI(t)
+		srv, err := embedded.Start(t.Context(), embedded.Options{Dir: dst.dir, Share: true})
+		require.NoError(t, err)
+		defer srv.Shutdown()
+		_, errb, code := dst.run("restore", f.file, "--key", f.key)
+		require.NotZero(t, code)
+		require.Contains(t, errb, "a journal serve runs on")
+		for _, s := range []string{jetstore.StreamName, "KV_" + jetstore.SecretsBucket} {
+			_, err := srv.JetStream().Stream(t.Context(), s)
+			require.ErrorIs(t, err, jetstream.ErrStreamNotFound, "%s created by a refused restore", s)
+		}
 	})
 
 	t.Run("twice into the same folder", func(t *testing.T) {
