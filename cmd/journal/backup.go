@@ -15,9 +15,11 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/spf13/cobra"
 
+	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/events/backup"
 	"github.com/campaign-journal/journal/events/embedded"
 	"github.com/campaign-journal/journal/events/jetstore"
+	"github.com/campaign-journal/journal/replay"
 )
 
 // backupCommands are journal backup and journal restore.
@@ -95,7 +97,8 @@ streams (--replicas 3 sets the restored streams' replicas).
 The whole file is checked first — every part's size and SHA-256, the
 manifest's MAC and the sealed secrets under --key — and nothing is created
 if any check fails. A journal that holds events is never replaced: restore
-into a new folder and swap the folders once 'journal replay' is clean.
+into a new folder and swap the folders. The restored journal is then
+verified as journal replay does (exit 1 on any mismatch).
 
 --without-secrets restores without the key: every event comes back, but the
 seeds of the sessions open at the time of the backup do not, so those
@@ -139,10 +142,23 @@ sessions cannot be ended or verified.`,
 			if err != nil {
 				return err
 			}
-			if _, err := jetstore.Open(ctx, js, jetstore.Options{Replicas: replicas}); err != nil {
+			st, err := jetstore.Open(ctx, js, jetstore.Options{Replicas: replicas})
+			if err != nil {
 				return fmt.Errorf("restored, but the journal does not open on it: %w", err)
 			}
-			return a.emit(map[string]any{"file": args[0], "restored": res, "manifest": arch.Manifest}, func(w io.Writer) {
+			// The restored journal is audited as journal replay would: every
+			// event decoded, every revealed roll re-derived.
+			last, err := st.Last(ctx, events.AllFilter)
+			if err != nil {
+				return err
+			}
+			rep, err := replay.Verify(ctx, func(ctx context.Context, fn func(events.Recorded) error) error {
+				return st.Read(ctx, events.Query{Subject: events.AllFilter, To: last}, fn)
+			}, replay.Options{})
+			if err != nil {
+				return fmt.Errorf("restored, but its events do not read back: %w", err)
+			}
+			if err := a.emit(map[string]any{"file": args[0], "restored": res, "verified": rep.Totals, "manifest": arch.Manifest}, func(w io.Writer) {
 				fmt.Fprintf(w, "restored %s (taken %s) into %s in %v\n", args[0], arch.Manifest.Created.Format(time.RFC3339), strings.TrimSpace(a.targetFlags()), time.Since(start).Round(time.Millisecond))
 				for _, r := range res {
 					if r.Skipped {
@@ -151,8 +167,16 @@ sessions cannot be ended or verified.`,
 					}
 					fmt.Fprintf(w, "  %-24s %s, last sequence %d\n", r.Stream, backup.Messages(r.Messages), r.LastSeq)
 				}
-				fmt.Fprintln(w, "check it: journal replay"+a.targetFlags())
-			})
+				t := rep.Totals
+				fmt.Fprintf(w, "verified: %d events, %d sessions (%d verified, %d not yet revealed), %d rolls verified, %d mismatches\n",
+					t.Events, t.Sessions, t.SessionsVerified, t.SessionsUnrevealed, t.Verified, t.Mismatches)
+			}); err != nil {
+				return err
+			}
+			if !rep.OK() {
+				return exitError{code: 1, msg: fmt.Sprintf("restored, but verification failed: %d mismatches (see journal replay%s)", rep.Totals.Mismatches, a.targetFlags())}
+			}
+			return nil
 		},
 	}
 	f := cmd.Flags()

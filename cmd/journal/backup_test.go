@@ -123,6 +123,11 @@ func TestBackupRestoreRoundTrip(t *testing.T) {
 			Messages int
 			LastSeq  uint64
 		} `json:"restored"`
+		Verified struct {
+			Events           int `json:"events"`
+			Mismatches       int `json:"mismatches"`
+			SessionsVerified int `json:"sessions_verified"`
+		} `json:"verified"`
 	}
 	require.NoError(t, json.Unmarshal([]byte(out), &res))
 	found := false
@@ -134,6 +139,9 @@ func TestBackupRestoreRoundTrip(t *testing.T) {
 		}
 	}
 	require.True(t, found, "the events were restored")
+	require.Equal(t, f.events, res.Verified.Events, "restore verified every event")
+	require.Zero(t, res.Verified.Mismatches)
+	require.Equal(t, 1, res.Verified.SessionsVerified, "s1 verified; s2 not yet revealed")
 	require.Len(t, dst.events("mordor"), f.events)
 	dst.ok("replay")
 
