@@ -517,8 +517,9 @@ type Restored struct {
 
 // Restore puts the archive's streams back over nc. Every stream it holds
 // (and every stream of JournalStreams) must be absent or empty in the
-// target, else it returns ErrNotEmpty and changes nothing; empty ones are
-// deleted and restored. On failure it deletes the streams it created.
+// target, else it returns ErrNotEmpty and changes nothing; empty ones
+// that nothing consumes are deleted and restored. On failure it deletes
+// the streams it restored.
 func (a *Archive) Restore(ctx context.Context, nc *nats.Conn, opts Options) (out []Restored, err error) {
 	prefix := opts.prefix()
 	check := slices.Clone(a.Manifest.Parts)
@@ -540,9 +541,17 @@ func (a *Archive) Restore(ctx context.Context, nc *nats.Conn, opts Options) (out
 			return nil, fmt.Errorf("%w: stream %s holds %s (last sequence %d); restore only into an empty journal (a new --data folder, or a cluster without the journal's streams): nothing was changed",
 				ErrNotEmpty, p.Stream, Messages(st.Msgs), st.LastSeq)
 		}
-		if a.Manifest.Part(p.Stream) != nil {
-			empties = append(empties, p.Stream)
+		if a.Manifest.Part(p.Stream) == nil {
+			continue
 		}
+		// An empty stream is deleted to make room, unless something
+		// follows it (a journal serve, which could also write to it
+		// between this check and the delete).
+		if st.Consumers > 0 {
+			return nil, fmt.Errorf("%w: stream %s is empty but has %d consumers: stop the journal serve that uses it, then restore: nothing was changed",
+				ErrNotEmpty, p.Stream, st.Consumers)
+		}
+		empties = append(empties, p.Stream)
 	}
 	for _, s := range empties {
 		if err := request(ctx, nc, prefix+"STREAM.DELETE."+s, nil, nil); err != nil {

@@ -101,13 +101,9 @@ func startJournal(t *testing.T, ctx context.Context) (*embedded.Server, jetstrea
 	return srv, srv.JetStream()
 }
 
-// TestRestoreFailingPartWayLeavesNothing: a backup whose sealed secrets
-// are well sealed and hashed but are not a snapshot passes Open, then fails
-// at the server after the events were restored: the restore deletes the
-// events stream it created, and the target is as empty as before.
-func TestRestoreFailingPartWayLeavesNothing(t *testing.T) {
-	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
-	defer cancel()
+// makeBackup backs up a journal of five messages and one secret.
+func makeBackup(t *testing.T, ctx context.Context) (string, *Key) {
+	t.Helper()
 	src, js := startJournal(t, ctx)
 	st, err := jetstore.Open(ctx, js, jetstore.Options{})
 	require.NoError(t, err)
@@ -122,6 +118,47 @@ func TestRestoreFailingPartWayLeavesNothing(t *testing.T) {
 	m, err := Write(ctx, src.Conn(), key, file, Options{})
 	require.NoError(t, err)
 	require.Equal(t, uint64(5), m.Part(jetstore.StreamName).Messages)
+	return file, key
+}
+
+// TestRestoreIntoEmptyStreams: the journal's streams, created empty (a
+// journal opened once), make way for the restore; an empty stream that
+// something consumes (a running journal serve) refuses it, and stays.
+func TestRestoreIntoEmptyStreams(t *testing.T) {
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	defer cancel()
+	file, key := makeBackup(t, ctx)
+	a, err := Open(file, key)
+	require.NoError(t, err)
+
+	dst, js := startJournal(t, ctx)
+	_, err = jetstore.Open(ctx, js, jetstore.Options{})
+	require.NoError(t, err)
+	res, err := a.Restore(ctx, dst.Conn(), Options{})
+	require.NoError(t, err)
+	require.Equal(t, uint64(5), res[0].Messages)
+
+	followed, js := startJournal(t, ctx)
+	_, err = jetstore.Open(ctx, js, jetstore.Options{})
+	require.NoError(t, err)
+	_, err = js.CreateConsumer(ctx, jetstore.StreamName, jetstream.ConsumerConfig{Durable: "serve"})
+	require.NoError(t, err)
+	_, err = a.Restore(ctx, followed.Conn(), Options{})
+	require.ErrorIs(t, err, ErrNotEmpty)
+	require.Contains(t, err.Error(), "consumers")
+	info, err := js.Stream(ctx, jetstore.StreamName)
+	require.NoError(t, err)
+	require.Equal(t, 1, info.CachedInfo().State.Consumers, "the followed stream stays as it was")
+}
+
+// TestRestoreFailingPartWayLeavesNothing: a backup whose sealed secrets
+// are well sealed and hashed but are not a snapshot passes Open, then fails
+// at the server after the events were restored: the restore deletes the
+// events stream it created, and the target is as empty as before.
+func TestRestoreFailingPartWayLeavesNothing(t *testing.T) {
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	defer cancel()
+	file, key := makeBackup(t, ctx)
 
 	// Re-seal the secrets part as garbage, with a manifest that matches.
 	forged := forge(t, file, key, func(p *Part) []byte {

@@ -57,6 +57,9 @@ type streamState struct {
 	Bytes    uint64 `json:"bytes"`
 	FirstSeq uint64 `json:"first_seq"`
 	LastSeq  uint64 `json:"last_seq"`
+	// Consumers are the stream's consumers: a journal serve follows the
+	// events with one.
+	Consumers int `json:"consumer_count"`
 }
 
 type snapshotResponse struct {
