@@ -22,8 +22,8 @@
 //     same folder, synced, renamed), mode 0600.
 //   - Restore checks the whole file (every part's size and SHA-256, the
 //     manifest's MAC, every sealed part opened) before it changes anything,
-//     and restores only into streams that are absent or hold no message:
-//     it never deletes or replaces a message. A restore that fails part way
+//     and restores only into streams that are absent, or hold no message
+//     and have no consumer: it never deletes or replaces a message. A restore that fails part way
 //     deletes the streams it created, and only those.
 //   - The snapshots are taken in the order checkpoints, events, secrets:
 //     a checkpoint never reaches past the events in the same file, and the
