@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -60,6 +61,13 @@ It works while journal serve runs.`,
 			}
 			if _, err := a.openStore(ctx, false, ""); err != nil {
 				return err
+			}
+			if a.natsURL == "" {
+				for _, p := range []string{args[0], path} {
+					if within(p, a.dataDir) {
+						fmt.Fprintf(a.stderr, "journal: warning: %s is inside the data folder %s: a lost disk loses it with the journal\n", p, a.dataDir)
+					}
+				}
 			}
 			start := time.Now()
 			m, err := backup.Write(ctx, a.nc, key, args[0], backup.Options{
@@ -259,4 +267,15 @@ func printParts(w io.Writer, m *backup.Manifest) {
 		}
 		fmt.Fprintf(w, "  %-24s %s, last sequence %d, %d bytes%s\n", p.Stream, backup.Messages(p.Messages), p.LastSeq, p.Size, what)
 	}
+}
+
+// within reports whether path is inside folder dir.
+func within(path, dir string) bool {
+	p, err1 := filepath.Abs(path)
+	d, err2 := filepath.Abs(dir)
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	rel, err := filepath.Rel(d, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
