@@ -98,6 +98,7 @@ committed, seeded stream that anyone can verify once the session ends.`,
 	root.AddCommand(a.serveCommand())
 	root.AddCommand(a.accessCommand())
 	root.AddCommand(a.benchCommand())
+	root.AddCommand(a.backupCommands()...)
 	var wrap func(c *cobra.Command)
 	wrap = func(c *cobra.Command) {
 		c.Args = wrapArgs(c.Args)

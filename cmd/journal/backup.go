@@ -1,0 +1,281 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+	"github.com/spf13/cobra"
+
+	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/events/backup"
+	"github.com/campaign-journal/journal/events/embedded"
+	"github.com/campaign-journal/journal/events/jetstore"
+	"github.com/campaign-journal/journal/replay"
+)
+
+// backupCommands are journal backup and journal restore.
+func (a *app) backupCommands() []*cobra.Command {
+	return []*cobra.Command{a.backupCommand(), a.restoreCommand()}
+}
+
+func (a *app) backupCommand() *cobra.Command {
+	var keyFile string
+	cmd := &cobra.Command{
+		Use:   "backup FILE [--key KEYFILE]",
+		Short: "Write the whole journal (events, sealed session secrets, checkpoints) into one file",
+		Long: `Write the whole journal into FILE: the event stream, the projection
+checkpoints, and the session secrets — the seeds of sessions not yet ended —
+sealed with AES-256-GCM under a backup key, so that the file can be copied to
+another machine or a cloud without handing out anyone's open seeds.
+
+The key is a file of its own (default: backup.key in the user's configuration
+folder, created on first use, mode 0600); its fingerprint is printed and
+recorded in FILE. Keep a copy of the key away from the backups and away from
+this machine: restoring a backup's open sessions needs it.
+
+FILE appears whole or not at all (written beside it, then renamed), mode 0600.
+It works while journal serve runs.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			ctx := c.Context()
+			path, err := a.keyPath(keyFile)
+			if err != nil {
+				return err
+			}
+			key, created, err := backup.LoadOrCreateKey(path, rand.Reader)
+			if err != nil {
+				return err
+			}
+			if created {
+				fmt.Fprintf(a.stderr, "journal: created the backup key %s (fingerprint %s): keep a copy away from this machine and from the backups; a restore of open sessions needs it\n", path, key.Fingerprint())
+			}
+			if _, err := a.openStore(ctx, false, ""); err != nil {
+				return err
+			}
+			if a.natsURL == "" {
+				for _, p := range []string{args[0], path} {
+					if within(p, a.dataDir) {
+						fmt.Fprintf(a.stderr, "journal: warning: %s is inside the data folder %s: a lost disk loses it with the journal\n", p, a.dataDir)
+					}
+				}
+			}
+			start := time.Now()
+			m, err := backup.Write(ctx, a.nc, key, args[0], backup.Options{
+				Prefix: a.apiPrefix(), Version: journalVersion(), Progress: a.progressWriter(),
+			})
+			if err != nil {
+				return err
+			}
+			st, err := os.Stat(args[0])
+			if err != nil {
+				return err
+			}
+			return a.emit(map[string]any{"file": args[0], "bytes": st.Size(), "key": path, "manifest": m}, func(w io.Writer) {
+				fmt.Fprintf(w, "backup %s: %d bytes in %v, sealed with key %s (fingerprint %s)\n", args[0], st.Size(), time.Since(start).Round(time.Millisecond), path, key.Fingerprint())
+				printParts(w, m)
+			})
+		},
+	}
+	cmd.Flags().StringVar(&keyFile, "key", "", "the backup key file (default: backup.key in the user's configuration folder, created if absent)")
+	return cmd
+}
+
+func (a *app) restoreCommand() *cobra.Command {
+	var (
+		keyFile        string
+		withoutSecrets bool
+	)
+	cmd := &cobra.Command{
+		Use:   "restore FILE [--key KEYFILE] [--without-secrets]",
+		Short: "Restore a backup into an empty journal (a new --data folder, or a cluster without it)",
+		Long: `Restore a backup written by journal backup into an empty journal: a --data
+folder that holds no journal, or with --nats a cluster without the journal's
+streams (--replicas 3 sets the restored streams' replicas).
+
+The whole file is checked first — every part's size and SHA-256, the
+manifest's MAC and the sealed secrets under --key — and nothing is created
+if any check fails. A journal that holds events is never replaced: restore
+into a new folder and swap the folders. The restored journal is then
+verified as journal replay does (exit 1 on any mismatch).
+
+--without-secrets restores without the key: every event comes back, but the
+seeds of the sessions open at the time of the backup do not, so those
+sessions cannot be ended or verified.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			ctx := c.Context()
+			var key *backup.Key
+			if !withoutSecrets {
+				path, err := a.keyPath(keyFile)
+				if err != nil {
+					return err
+				}
+				if key, err = backup.LoadKey(path); err != nil {
+					if errors.Is(err, backup.ErrNoKey) {
+						return fmt.Errorf("%w: pass --key FILE (the key whose fingerprint journal backup printed), or --without-secrets", err)
+					}
+					return err
+				}
+			}
+			arch, err := backup.Open(args[0], key)
+			if err != nil {
+				return err
+			}
+			if key == nil {
+				fmt.Fprintln(a.stderr, "journal: without the key, the file's parts are checked against their SHA-256 but the manifest's MAC is not: the file's origin is not proven (run journal replay on the result)")
+			}
+			nc, replicas, done, err := a.restoreConn(ctx)
+			if err != nil {
+				return err
+			}
+			defer done()
+			start := time.Now()
+			res, err := arch.Restore(ctx, nc, backup.Options{Prefix: a.apiPrefix(), Replicas: replicas, Progress: a.progressWriter()})
+			if err != nil {
+				return err
+			}
+			// The journal opens on what came back (and gets a secrets bucket
+			// if it was left out).
+			js, err := jetstream.NewWithAPIPrefix(nc, a.apiPrefix())
+			if err != nil {
+				return err
+			}
+			st, err := jetstore.Open(ctx, js, jetstore.Options{Replicas: replicas})
+			if err != nil {
+				return fmt.Errorf("restored, but the journal does not open on it: %w", err)
+			}
+			// The restored journal is audited as journal replay would: every
+			// event decoded, every revealed roll re-derived.
+			last, err := st.Last(ctx, events.AllFilter)
+			if err != nil {
+				return err
+			}
+			rep, err := replay.Verify(ctx, func(ctx context.Context, fn func(events.Recorded) error) error {
+				return st.Read(ctx, events.Query{Subject: events.AllFilter, To: last}, fn)
+			}, replay.Options{})
+			if err != nil {
+				return fmt.Errorf("restored, but its events do not read back: %w", err)
+			}
+			if err := a.emit(map[string]any{"file": args[0], "restored": res, "verified": rep.Totals, "manifest": arch.Manifest}, func(w io.Writer) {
+				fmt.Fprintf(w, "restored %s (taken %s) into %s in %v\n", args[0], arch.Manifest.Created.Format(time.RFC3339), strings.TrimSpace(a.targetFlags()), time.Since(start).Round(time.Millisecond))
+				for _, r := range res {
+					if r.Skipped {
+						fmt.Fprintf(w, "  %-24s left out (--without-secrets): the sessions open at the backup cannot be ended\n", r.Stream)
+						continue
+					}
+					fmt.Fprintf(w, "  %-24s %s, last sequence %d\n", r.Stream, backup.Messages(r.Messages), r.LastSeq)
+				}
+				t := rep.Totals
+				fmt.Fprintf(w, "verified: %d events, %d sessions (%d verified, %d not yet revealed), %d rolls verified, %d mismatches\n",
+					t.Events, t.Sessions, t.SessionsVerified, t.SessionsUnrevealed, t.Verified, t.Mismatches)
+			}); err != nil {
+				return err
+			}
+			if !rep.OK() {
+				return exitError{code: 1, msg: fmt.Sprintf("restored, but verification failed: %d mismatches (see journal replay%s)", rep.Totals.Mismatches, a.targetFlags())}
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&keyFile, "key", "", "the backup key file the backup was sealed with (default: backup.key in the user's configuration folder)")
+	f.BoolVar(&withoutSecrets, "without-secrets", false, "restore without the key: the events, not the seeds of sessions open at the backup")
+	return cmd
+}
+
+// restoreConn connects to the target of a restore without opening the
+// journal (which would create its streams): the cluster of --nats, or an
+// embedded server that this process owns on --data — never through a
+// journal serve running on the folder.
+func (a *app) restoreConn(ctx context.Context) (nc *nats.Conn, replicas int, done func(), err error) {
+	if a.natsURL != "" {
+		nc, err := nats.Connect(a.natsURL, nats.Name("journal restore"), nats.Timeout(5*time.Second))
+		if err != nil {
+			return nil, 0, nil, fmt.Errorf("connect to NATS at %s: %w", redactURLs(a.natsURL), err)
+		}
+		return nc, a.replicas, nc.Close, nil
+	}
+	if err := os.MkdirAll(a.dataDir, 0o700); err != nil {
+		return nil, 0, nil, fmt.Errorf("data folder %s: %w", a.dataDir, err)
+	}
+	srv, err := embedded.Start(ctx, embedded.Options{Dir: a.dataDir, Sync: true})
+	if err != nil {
+		return nil, 0, nil, fmt.Errorf("start the embedded journal in %s: %w", a.dataDir, err)
+	}
+	if srv.Remote() {
+		srv.Shutdown()
+		return nil, 0, nil, fmt.Errorf("a journal serve runs on %s: stop it, or restore into another folder", a.dataDir)
+	}
+	return srv.Conn(), 1, srv.Shutdown, nil
+}
+
+// keyPath is --key, or the default key file.
+func (a *app) keyPath(flag string) (string, error) {
+	if flag != "" {
+		return flag, nil
+	}
+	return backup.DefaultKeyPath()
+}
+
+// apiPrefix is the JetStream API prefix the journal's connections use.
+func (a *app) apiPrefix() string { return jetstream.DefaultAPIPrefix }
+
+// targetFlags are the global flags that name the journal just used.
+func (a *app) targetFlags() string {
+	if a.natsURL != "" {
+		return " --nats " + redactURLs(a.natsURL)
+	}
+	return " --data " + a.dataDir
+}
+
+// progressWriter is stderr when it is a terminal, else nil: a nightly job's
+// log gets the summary on stdout and nothing else.
+func (a *app) progressWriter() io.Writer {
+	f, ok := a.stderr.(*os.File)
+	if !ok {
+		return nil
+	}
+	if info, err := f.Stat(); err != nil || info.Mode()&os.ModeCharDevice == 0 {
+		return nil
+	}
+	return a.stderr
+}
+
+// journalVersion is the module version the binary was built from.
+func journalVersion() string {
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		return bi.Main.Version
+	}
+	return ""
+}
+
+func printParts(w io.Writer, m *backup.Manifest) {
+	for _, p := range m.Parts {
+		what := ""
+		if p.Sealed {
+			what = " (sealed)"
+		}
+		fmt.Fprintf(w, "  %-24s %s, last sequence %d, %d bytes%s\n", p.Stream, backup.Messages(p.Messages), p.LastSeq, p.Size, what)
+	}
+}
+
+// within reports whether path is inside folder dir.
+func within(path, dir string) bool {
+	p, err1 := filepath.Abs(path)
+	d, err2 := filepath.Abs(dir)
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	rel, err := filepath.Rel(d, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
