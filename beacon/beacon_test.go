@@ -221,3 +221,13 @@ func BenchmarkVerify(b *testing.B) {
 		}
 	}
 }
+
+func TestIsFuture(t *testing.T) {
+	c := beacon.Quicknet()
+	at := c.TimeOf(100)
+	require.False(t, c.IsFuture(100, at), "round 100 is out at its own time")
+	require.False(t, c.IsFuture(99, at))
+	require.True(t, c.IsFuture(101, at))
+	require.True(t, c.IsFuture(101, at.Add(2*time.Second)))
+	require.False(t, c.IsFuture(101, at.Add(3*time.Second)))
+}

@@ -83,7 +83,7 @@ type Message interface {
 	Head() Header
 	// Kind is the message's type, whatever its header says.
 	Kind() Type
-	header() *Header
+	typed() Message
 	check() error
 }
 
@@ -94,12 +94,13 @@ func (w *Witness) Kind() Type     { return TypeWitness }
 func (c *Cosign) Kind() Type      { return TypeCosign }
 func (v *VoidConsent) Kind() Type { return TypeVoidConsent }
 
-func (c *Contribute) header() *Header  { return &c.Header }
-func (r *Request) header() *Header     { return &r.Header }
-func (r *Reveal) header() *Header      { return &r.Header }
-func (w *Witness) header() *Header     { return &w.Header }
-func (c *Cosign) header() *Header      { return &c.Header }
-func (v *VoidConsent) header() *Header { return &v.Header }
+// typed returns a copy of the message with its header's Type set.
+func (c *Contribute) typed() Message  { m := *c; m.Type = m.Kind(); return &m }
+func (r *Request) typed() Message     { m := *r; m.Type = m.Kind(); return &m }
+func (r *Reveal) typed() Message      { m := *r; m.Type = m.Kind(); return &m }
+func (w *Witness) typed() Message     { m := *w; m.Type = m.Kind(); return &m }
+func (c *Cosign) typed() Message      { m := *c; m.Type = m.Kind(); return &m }
+func (v *VoidConsent) typed() Message { m := *v; m.Type = m.Kind(); return &m }
 
 // Contribute is a session.contribute: Value enters the session key
 // (dice.SessionKey) in stream order. Only before the session's first roll request.
@@ -216,20 +217,17 @@ func Parse(signed string) (Message, error) {
 }
 
 // Encode writes m as a signed string (members in a fixed order, no
-// whitespace) after checking it as Parse would. It sets the header's Type
-// to m.Kind() when empty, and refuses a header naming another type.
+// whitespace) after checking it as Parse would. The header's Type may be
+// left empty: the written type is m.Kind() (m is not modified); a header
+// naming another type is refused.
 func Encode(m Message) (string, error) {
 	if m == nil {
 		return "", fmt.Errorf("%w: no message", ErrMalformed)
 	}
-	switch h := m.header(); h.Type {
-	case "":
-		h.Type = m.Kind()
-	case m.Kind():
-	default:
-		return "", fmt.Errorf("%w: field type is %q on a %s message", ErrMalformed, h.Type, m.Kind())
+	if t := m.Head().Type; t != "" && t != m.Kind() {
+		return "", fmt.Errorf("%w: field type is %q on a %s message", ErrMalformed, t, m.Kind())
 	}
-	b, err := json.Marshal(m, json.Deterministic(true))
+	b, err := json.Marshal(m.typed(), json.Deterministic(true))
 	if err != nil {
 		return "", fmt.Errorf("%w: %v", ErrMalformed, err)
 	}
