@@ -231,3 +231,31 @@ func TestIsFuture(t *testing.T) {
 	require.True(t, c.IsFuture(101, at.Add(2*time.Second)))
 	require.False(t, c.IsFuture(101, at.Add(3*time.Second)))
 }
+
+// No input crashes Verify, and only the real signature of a round verifies.
+func FuzzVerify(f *testing.F) {
+	for _, q := range quicknetRounds[:3] {
+		f.Add(q.round, mustHexF(f, q.signature))
+	}
+	f.Add(uint64(1), make([]byte, 48))
+	c := beacon.Quicknet()
+	f.Fuzz(func(t *testing.T, round uint64, sig []byte) {
+		r, err := c.Verify(round, sig)
+		if err != nil {
+			return
+		}
+		for _, q := range quicknetRounds {
+			if q.round == round && q.signature == hex.EncodeToString(sig) {
+				require.Equal(t, beacon.Randomness(sig), r)
+				return
+			}
+		}
+		t.Fatalf("round %d verified an unknown signature %x", round, sig)
+	})
+}
+
+func mustHexF(f *testing.F, s string) []byte {
+	b, err := hex.DecodeString(s)
+	require.NoError(f, err)
+	return b
+}

@@ -261,3 +261,15 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func BenchmarkOpen(b *testing.B) {
+	priv := rfcKey(b)
+	pub := signed.PublicKeyOf(priv)
+	sig := signed.Sign(priv, revealJSON)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := signed.Open(pub, revealJSON, sig, "camp-1", "sess-1"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
