@@ -27,7 +27,9 @@ const (
 )
 
 // Types lists every message type, in the order of DESIGN.md §3.2.
-var Types = []Type{TypeContribute, TypeRequest, TypeReveal, TypeWitness, TypeCosign, TypeVoidConsent}
+func Types() []Type {
+	return []Type{TypeContribute, TypeRequest, TypeReveal, TypeWitness, TypeCosign, TypeVoidConsent}
+}
 
 // MaxReasonLen bounds a void.consent reason, in bytes.
 const MaxReasonLen = 500

@@ -273,3 +273,15 @@ func BenchmarkOpen(b *testing.B) {
 		}
 	}
 }
+
+// Every type of Types parses, and samples cover every type.
+func TestTypesCovered(t *testing.T) {
+	seen := map[signed.Type]bool{}
+	for _, m := range samples() {
+		seen[m.Kind()] = true
+	}
+	for _, typ := range signed.Types() {
+		require.True(t, seen[typ], "no sample of %s", typ)
+	}
+	require.Len(t, seen, len(signed.Types()))
+}
