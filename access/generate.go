@@ -142,7 +142,8 @@ func (c *Config) Save(path string) error {
 
 // WriteFile writes data to path with mode 0600 through a temporary file in
 // the same folder, synced and then renamed over path: a reader sees the old
-// content or the new, never a part, and a crash leaves the old file.
+// content or the new, never a part, and a crash leaves the old file. A file
+// replaced keeps its owner (see keepOwner).
 func WriteFile(path string, data []byte) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
 	if err != nil {
@@ -154,6 +155,9 @@ func WriteFile(path string, data []byte) error {
 		return fmt.Errorf("access: write %s: %w", path, err)
 	}
 	if err := tmp.Chmod(0o600); err != nil {
+		return fail(err)
+	}
+	if err := keepOwner(tmp, path); err != nil {
 		return fail(err)
 	}
 	if _, err := tmp.Write(data); err != nil {
