@@ -46,8 +46,8 @@ FROM debian:bookworm-slim AS nats
 RUN groupadd --system --gid 10001 nats \
  && useradd --system --uid 10001 --gid nats --home-dir /data --no-create-home --shell /usr/sbin/nologin nats \
  && mkdir -p /data /etc/nats/access \
- && chown nats:nats /data \
- && chmod 0700 /data
+ && chown nats:nats /data /etc/nats/access \
+ && chmod 0700 /data /etc/nats/access
 COPY --from=build /out/nats-server /usr/local/bin/nats-server
 COPY deploy/nats.conf /etc/nats/
 WORKDIR /data
