@@ -6,13 +6,15 @@ import (
 	"io"
 	"os"
 	"strings"
+	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
 	"github.com/campaign-journal/journal/access"
 )
 
-// addedUser is what `journal access add` prints, the credentials once.
+// addedUser is what `journal access add` and `rotate` print, the
+// credentials once.
 type addedUser struct {
 	File       string   `json:"file"`
 	Name       string   `json:"name"`
@@ -20,14 +22,27 @@ type addedUser struct {
 	Campaign   string   `json:"campaign,omitempty"`
 	Characters []string `json:"characters,omitempty"`
 	Password   string   `json:"password,omitempty"`
-	Token      string   `json:"token,omitempty"`
+	// PasswordFile is where --password-file wrote the password (then not
+	// printed).
+	PasswordFile string `json:"password_file,omitempty"`
+	Token        string `json:"token,omitempty"`
 }
 
-// accessCommand is `journal access add`: the command that makes the
-// credentials `serve --nats-listen` needs.
+// accessCommand is `journal access`: the credentials of the access file
+// (--access), made, listed, removed and renewed by the journal alone, and
+// the NATS server configuration a cluster reads from them.
 func (a *app) accessCommand() *cobra.Command {
-	cmd := &cobra.Command{Use: "access", Short: "Add users to the access file (--access FILE) with fresh credentials"}
-	var role, campaign string
+	cmd := &cobra.Command{
+		Use:   "access",
+		Short: "Manage the users of the access file (--access FILE): add, list, remove, rotate, nats-config",
+		Long: `access manages the access file named by --access (or $JOURNAL_ACCESS): the
+users, their roles and the hashes of their credentials. add and rotate print
+the new credentials once; the file (mode 0600, rewritten atomically) keeps only
+their hashes. nats-config writes the authorization block a nats-server of a
+cluster includes. A running journal serve reads the file at start: restart it
+after a change.`,
+	}
+	var role, campaign, passwordFile string
 	var characters []string
 	var noPassword, noToken bool
 	add := &cobra.Command{
@@ -37,10 +52,12 @@ func (a *app) accessCommand() *cobra.Command {
 missing), with a random NATS password and a random HTTP token. The file keeps
 only their hashes (bcrypt, sha256): the credentials are printed this once.
 A gm or dashboard needs --campaign (or "*"), a player --campaign and at least
-one --character.`,
+one --character. --password-file writes the password to a file (mode 0600)
+instead of printing it, for a service's own user (the journal's, in a
+cluster).`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error {
-			return a.accessAdd(args[0], access.Role(role), campaign, characters, !noPassword, !noToken)
+			return a.accessAdd(args[0], access.Role(role), campaign, characters, !noPassword, !noToken, passwordFile)
 		},
 	}
 	f := add.Flags()
@@ -49,11 +66,274 @@ one --character.`,
 	f.StringArrayVar(&characters, "character", nil, "a player's character (repeat for more)")
 	f.BoolVar(&noPassword, "no-password", false, "no NATS password: the user has HTTP only")
 	f.BoolVar(&noToken, "no-token", false, "no HTTP token: the user has NATS only")
-	cmd.AddCommand(add)
+	f.StringVar(&passwordFile, "password-file", "", "write the NATS password to this file (mode 0600) instead of printing it")
+
+	list := &cobra.Command{
+		Use:   "list",
+		Short: "List the users of the access file: names, roles, campaigns, which credentials (no secrets)",
+		Args:  cobra.NoArgs,
+		RunE:  func(*cobra.Command, []string) error { return a.accessList() },
+	}
+	remove := &cobra.Command{
+		Use:   "remove NAME",
+		Short: "Remove a user from the access file (its password and tokens stop working at the next start)",
+		Args:  cobra.ExactArgs(1),
+		RunE:  func(_ *cobra.Command, args []string) error { return a.accessRemove(args[0]) },
+	}
+	var rotateFile string
+	rotate := &cobra.Command{
+		Use:   "rotate NAME [--password-file FILE]",
+		Short: "Give a user a new NATS password and a new HTTP token, printed once; the old ones stop working",
+		Long: `rotate replaces a user's credentials: a new random NATS password if the user
+has one, and one new random HTTP token in place of all its tokens if it has
+any. They are printed once (or the password written to --password-file); the
+old ones stop working when journal serve and the NATS servers restart with the
+file. A user that signs in to NATS with an nkey keeps it: rotate the key with
+its owner.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(_ *cobra.Command, args []string) error { return a.accessRotate(args[0], rotateFile) },
+	}
+	rotate.Flags().StringVar(&rotateFile, "password-file", "", "write the new NATS password to this file (mode 0600) instead of printing it")
+	var out string
+	natsConfig := &cobra.Command{
+		Use:   "nats-config [--out FILE]",
+		Short: "Write the nats-server authorization block of the access file's users (include it from each server's config)",
+		Long: `nats-config writes the authorization block of a nats-server configuration with
+the users of the access file and their roles' permissions (see
+deploy/nats.conf, which includes it), to stdout or to --out FILE (mode 0600,
+rewritten atomically: it holds the password hashes). It refuses a file where
+no user signs in to NATS, or none of role journal: the server would admit
+anyone, or the journal could not connect. Reload the servers after writing
+(nats-server --signal reload, or a restart).`,
+		Args: cobra.NoArgs,
+		RunE: func(*cobra.Command, []string) error { return a.accessNATSConfig(out) },
+	}
+	natsConfig.Flags().StringVar(&out, "out", "", "write to this file instead of stdout")
+	cmd.AddCommand(add, list, remove, rotate, natsConfig)
 	return cmd
 }
 
-func (a *app) accessAdd(name string, role access.Role, campaign string, characters []string, password, token bool) error {
+// loadAccessFile loads the access file for command what, which must exist.
+func (a *app) loadAccessFile(what string) (*access.Config, error) {
+	if a.accessFile == "" {
+		return nil, fmt.Errorf("access %s: give the access file with --access FILE (or $JOURNAL_ACCESS)", what)
+	}
+	cfg, err := access.Load(a.accessFile)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("access %s: %s does not exist: add a user first (journal --access %s access add NAME --role gm --campaign CAMPAIGN)", what, a.accessFile, a.accessFile)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("access %s: %w", what, err)
+	}
+	return cfg, nil
+}
+
+// listedUser is a line of `journal access list`: what a user is, and which
+// kinds of credential it has, never the credentials or their hashes.
+type listedUser struct {
+	Name       string   `json:"name"`
+	Role       string   `json:"role"`
+	Campaign   string   `json:"campaign,omitempty"`
+	Characters []string `json:"characters,omitempty"`
+	// NATS is how the user signs in to NATS: "password", "nkey" or "" (none).
+	NATS string `json:"nats"`
+	// Tokens is how many HTTP tokens it has.
+	Tokens int `json:"tokens"`
+	// Example is set when a credential is one published with the repository
+	// (deploy/access.example.json).
+	Example bool `json:"example,omitempty"`
+}
+
+type accessListing struct {
+	File  string       `json:"file"`
+	Users []listedUser `json:"users"`
+}
+
+func (a *app) accessList() error {
+	cfg, err := a.loadAccessFile("list")
+	if err != nil {
+		return err
+	}
+	out := accessListing{File: a.accessFile, Users: []listedUser{}}
+	for _, u := range cfg.Users {
+		l := listedUser{Name: u.Name, Role: string(u.Role), Campaign: u.Campaign, Characters: u.Characters, Tokens: len(u.Tokens)}
+		switch {
+		case u.Password != "":
+			l.NATS = "password"
+		case u.NKey != "":
+			l.NATS = "nkey"
+		}
+		one, err := access.New(u)
+		l.Example = err == nil && len(one.ExampleCredentials()) > 0
+		out.Users = append(out.Users, l)
+	}
+	return a.emit(out, func(w io.Writer) {
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "NAME\tROLE\tCAMPAIGN\tCHARACTERS\tNATS\tTOKENS\t")
+		for _, u := range out.Users {
+			nats, chars := u.NATS, strings.Join(u.Characters, ",")
+			if nats == "" {
+				nats = "-"
+			}
+			if chars == "" {
+				chars = "-"
+			}
+			camp := u.Campaign
+			if camp == "" {
+				camp = "-"
+			}
+			note := ""
+			if u.Example {
+				note = "example credentials: rotate them"
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s\n", u.Name, u.Role, camp, chars, nats, u.Tokens, note)
+		}
+		tw.Flush()
+	})
+}
+
+type removedUser struct {
+	File string `json:"file"`
+	Name string `json:"name"`
+	Role string `json:"role"`
+}
+
+func (a *app) accessRemove(name string) error {
+	cfg, err := a.loadAccessFile("remove")
+	if err != nil {
+		return err
+	}
+	u, err := cfg.User(name)
+	if err != nil {
+		return fmt.Errorf("access remove: %w in %s", err, a.accessFile)
+	}
+	next, err := cfg.Without(name)
+	if err != nil {
+		return fmt.Errorf("access remove: %w", err)
+	}
+	if err := next.Save(a.accessFile); err != nil {
+		return err
+	}
+	return a.emit(removedUser{File: a.accessFile, Name: name, Role: string(u.Role)}, func(w io.Writer) {
+		fmt.Fprintf(w, "journal access: removed %q (%s) from %s\n", name, u.Role, a.accessFile)
+		fmt.Fprintln(w, "Restart journal serve (and regenerate the NATS servers' config with access nats-config) for it to take effect.")
+	})
+}
+
+func (a *app) accessRotate(name, passwordFile string) error {
+	cfg, err := a.loadAccessFile("rotate")
+	if err != nil {
+		return err
+	}
+	u, err := cfg.User(name)
+	if err != nil {
+		return fmt.Errorf("access rotate: %w in %s", err, a.accessFile)
+	}
+	if u.Password == "" && len(u.Tokens) == 0 {
+		return fmt.Errorf("access rotate: %q signs in with an nkey only: rotate the key with its owner", name)
+	}
+	if passwordFile != "" && u.Password == "" {
+		return fmt.Errorf("access rotate: %q has no NATS password to write to --password-file", name)
+	}
+	out := addedUser{File: a.accessFile, Name: name, Role: string(u.Role), Campaign: u.Campaign, Characters: u.Characters}
+	if u.Password != "" {
+		if out.Password, err = access.NewSecret(nil); err != nil {
+			return err
+		}
+		if u.Password, err = access.HashPassword(out.Password); err != nil {
+			return err
+		}
+	}
+	if len(u.Tokens) > 0 {
+		if out.Token, err = access.NewSecret(nil); err != nil {
+			return err
+		}
+		u.Tokens = []string{access.HashToken(out.Token)}
+	}
+	next, err := cfg.Replace(u)
+	if err != nil {
+		return fmt.Errorf("access rotate: %w", err)
+	}
+	if err := a.writePasswordFile(passwordFile, &out); err != nil {
+		return fmt.Errorf("access rotate: %w", err)
+	}
+	if err := next.Save(a.accessFile); err != nil {
+		return err
+	}
+	return a.emit(out, func(w io.Writer) {
+		fmt.Fprintf(w, "journal access: new credentials for %q (%s) in %s\n", name, u.Role, a.accessFile)
+		printCredentials(w, out)
+		fmt.Fprintln(w, "The old ones stop working when journal serve and the NATS servers restart with the file.")
+	})
+}
+
+// writePasswordFile writes out's password to path (mode 0600) and clears it
+// from out, so that it is not printed; nothing when path is empty.
+func (a *app) writePasswordFile(path string, out *addedUser) error {
+	if path == "" {
+		return nil
+	}
+	if out.Password == "" {
+		return errors.New("--password-file: the user has no NATS password")
+	}
+	if err := access.WriteFile(path, []byte(out.Password+"\n")); err != nil {
+		return err
+	}
+	out.Password, out.PasswordFile = "", path
+	return nil
+}
+
+// printCredentials prints what add and rotate show once.
+func printCredentials(w io.Writer, out addedUser) {
+	if out.Password != "" {
+		fmt.Fprintf(w, "  NATS: user %s, password %s (inbox prefix %s)\n", out.Name, out.Password, access.InboxPrefix(out.Name))
+	}
+	if out.PasswordFile != "" {
+		fmt.Fprintf(w, "  NATS: user %s, password in %s (inbox prefix %s)\n", out.Name, out.PasswordFile, access.InboxPrefix(out.Name))
+	}
+	if out.Token != "" {
+		fmt.Fprintf(w, "  HTTP: Authorization: Bearer %s\n", out.Token)
+	}
+	fmt.Fprintln(w, "Shown this once: the file keeps only their hashes.")
+}
+
+type natsConfigOut struct {
+	File   string `json:"file,omitempty"`
+	Users  int    `json:"users"`
+	Config string `json:"config,omitempty"`
+}
+
+func (a *app) accessNATSConfig(out string) error {
+	cfg, err := a.loadAccessFile("nats-config")
+	if err != nil {
+		return err
+	}
+	conf, err := cfg.ServerConfig()
+	if err != nil {
+		return fmt.Errorf("access nats-config: %s: %w", a.accessFile, err)
+	}
+	users, nkeys := cfg.ServerUsers()
+	res := natsConfigOut{File: out, Users: len(users) + len(nkeys)}
+	for _, warn := range cfg.ExampleCredentials() {
+		fmt.Fprintln(a.stderr, "journal access nats-config: warning:", warn)
+	}
+	if out == "" {
+		if a.jsonOut {
+			res.Config = conf
+			return a.emit(res, nil)
+		}
+		_, err := io.WriteString(a.stdout, conf)
+		return err
+	}
+	if err := access.WriteFile(out, []byte(conf)); err != nil {
+		return fmt.Errorf("access nats-config: %w", err)
+	}
+	return a.emit(res, func(w io.Writer) {
+		fmt.Fprintf(w, "journal access: wrote the NATS authorization of %d users to %s (reload the servers)\n", res.Users, out)
+	})
+}
+
+func (a *app) accessAdd(name string, role access.Role, campaign string, characters []string, password, token bool, passwordFile string) error {
 	if a.accessFile == "" {
 		return errors.New("access add: give the access file with --access FILE (or $JOURNAL_ACCESS)")
 	}
@@ -67,6 +347,12 @@ func (a *app) accessAdd(name string, role access.Role, campaign string, characte
 		}
 	} else if !errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("access add: %w", err)
+	}
+	if passwordFile != "" && !password {
+		return errors.New("access add: --password-file with --no-password: there is no password to write")
+	}
+	if _, err := cfg.User(name); err == nil {
+		return fmt.Errorf("access add: %q is already in %s (journal access rotate %s gives it new credentials)", name, a.accessFile, name)
 	}
 	out := addedUser{File: a.accessFile, Name: name, Role: string(role), Campaign: campaign, Characters: characters}
 	u := access.User{Name: name, Role: role, Campaign: campaign, Characters: characters}
@@ -89,6 +375,9 @@ func (a *app) accessAdd(name string, role access.Role, campaign string, characte
 	if err != nil {
 		return fmt.Errorf("access add: %w", err)
 	}
+	if err := a.writePasswordFile(passwordFile, &out); err != nil {
+		return fmt.Errorf("access add: %w", err)
+	}
 	if err := next.Save(a.accessFile); err != nil {
 		return err
 	}
@@ -101,12 +390,6 @@ func (a *app) accessAdd(name string, role access.Role, campaign string, characte
 			what += " playing " + strings.Join(characters, ", ")
 		}
 		fmt.Fprintf(w, "journal access: added %q (%s) to %s\n", name, what, a.accessFile)
-		if out.Password != "" {
-			fmt.Fprintf(w, "  NATS: user %s, password %s (inbox prefix %s)\n", name, out.Password, access.InboxPrefix(name))
-		}
-		if out.Token != "" {
-			fmt.Fprintf(w, "  HTTP: Authorization: Bearer %s\n", out.Token)
-		}
-		fmt.Fprintln(w, "Shown this once: the file keeps only their hashes.")
+		printCredentials(w, out)
 	})
 }
