@@ -135,3 +135,20 @@ func TestServeHidesPassword(t *testing.T) {
 		t.Fatalf("missing access file: exit %d: %s", code, errb)
 	}
 }
+
+// TestServeHTTPOnlyAccess runs `journal serve --access` with a file whose
+// users all sign in over HTTP only (no NATS password): serve starts, the API
+// wants a token, and a GM's token works.
+func TestServeHTTPOnlyAccess(t *testing.T) {
+	c := newCLI(t)
+	path := filepath.Join(t.TempDir(), "access.json")
+	body := `{"users": [
+  {"name": "ana", "role": "gm", "campaign": "mordor", "tokens": ["` + access.HashToken(cliGMToken) + `"]}
+]}`
+	require.NoError(t, os.WriteFile(path, []byte(body), 0o600))
+	s := c.serve("--access", path)
+	status, out := call(t, "GET", s.url+"/api/campaigns", "", "")
+	require.Equal(t, http.StatusUnauthorized, status, out)
+	status, out = call(t, "POST", s.url+"/api/campaigns", cliGMToken, `{"id":"mordor","system":"ryf"}`)
+	require.Equal(t, http.StatusCreated, status, out)
+}

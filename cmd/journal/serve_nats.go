@@ -86,6 +86,11 @@ func (a *app) startCommandService(ctx context.Context, st web.Store, logger *slo
 	if a.access == nil {
 		return func() {}, nil
 	}
+	if users, nkeys := a.access.ServerUsers(); a.natsURL == "" && len(users) == 0 && len(nkeys) == 0 {
+		// Nobody in the access file signs in to NATS (HTTP-only users):
+		// there is no one for a command service to answer.
+		return func() {}, nil
+	}
 	nc, closeNC := a.nc, func() {}
 	if a.srv != nil && !a.srv.Remote() {
 		rc, err := a.srv.ResponderConn(nats.Name("journal command service"))

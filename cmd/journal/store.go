@@ -54,7 +54,12 @@ func (a *app) openStore(ctx context.Context, share bool, listen string) (store, 
 		opts := embedded.Options{Dir: a.dataDir, Sync: a.sync, Share: share, Listen: listen}
 		if a.access != nil {
 			opts.Users, opts.NkeyUsers = a.access.ServerUsers()
-			opts.Responder = access.ResponderPermissions()
+			if len(opts.Users) > 0 || len(opts.NkeyUsers) > 0 {
+				// Someone may send requests over NATS: the command
+				// service answers them as a user that may publish to
+				// inboxes only.
+				opts.Responder = access.ResponderPermissions()
+			}
 		}
 		srv, err := embedded.Start(ctx, opts)
 		if err != nil {
