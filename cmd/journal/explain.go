@@ -1,0 +1,61 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/campaign-journal/journal/replay"
+)
+
+func (a *app) explainCommand() *cobra.Command {
+	var (
+		file  string
+		seeds []string
+	)
+	cmd := &cobra.Command{
+		Use:   "explain EVENT_ID [--file F] [--seed HEX]",
+		Short: "Explain one roll step by step: inputs, commitment, seed, bytes, faces, rules, verdict",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			ctx := c.Context()
+			id := strings.TrimSpace(args[0])
+			src, done, err := a.auditSource(ctx, file, 1)
+			if err != nil {
+				return err
+			}
+			defer done()
+			given, bare, err := parseSeeds(seeds, "")
+			if err != nil {
+				return err
+			}
+			x, err := replay.ExplainEvent(ctx, src, id, given)
+			if err == nil && bare != "" && x.Seed == "" {
+				given[x.Campaign+"/"+x.Session] = bare
+				x, err = replay.ExplainEvent(ctx, src, id, given)
+			}
+			done()
+			switch {
+			case errors.Is(err, replay.ErrNotFound):
+				return fmt.Errorf("no event %s in %s", id, a.where(file))
+			case errors.Is(err, replay.ErrNotRoll):
+				return fmt.Errorf("event %s is not a roll: explain takes the id of a roll event", id)
+			case err != nil:
+				return a.sourceError(err, file)
+			}
+			if err := a.emit(x, func(w io.Writer) { _ = x.WriteText(w) }); err != nil {
+				return err
+			}
+			if (x.FacesMatch != nil && !*x.FacesMatch) || (x.SeedMatches != nil && !*x.SeedMatches) || !x.RulesAgree {
+				return exitError{code: 1, msg: fmt.Sprintf("roll %s does not verify", id)}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&file, "file", "", "read an export (JSON Lines) instead of the journal: needs no server")
+	cmd.Flags().StringArrayVar(&seeds, "seed", nil, "the session's seed if not yet revealed: HEX or SESSION=HEX")
+	return cmd
+}
