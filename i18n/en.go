@@ -59,7 +59,7 @@ var en = map[Key]string{
 	"level.high":            "high",
 	"reason.specialization": "specialization",
 	"reason.rank0":          "skill at 0",
-	"reason.base":           "base",
+	"reason.base":           "normal",
 	"reason.token_spent":    "+1 for the token",
 	"reason.token_returned": "−1 for the token returned",
 	"reason.incapacitated":  "−1 for being incapacitated",

@@ -11,6 +11,7 @@ import (
 
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/i18n"
 	"github.com/campaign-journal/journal/projections"
 )
 
@@ -24,7 +25,7 @@ type recordedJSON struct {
 // report prints what a command recorded: one transcript line per event,
 // with its event id; or the events as JSON.
 func (a *app) report(res command.Result, before *projections.Campaign) error {
-	lines := describe(before, res.Events)
+	lines := describe(a.language(), before, res.Events)
 	if a.jsonOut {
 		out := make([]recordedJSON, len(res.Events))
 		for i, r := range res.Events {
@@ -40,8 +41,8 @@ func (a *app) report(res command.Result, before *projections.Campaign) error {
 
 // describe renders the lines of freshly recorded events, folding them onto
 // a copy of the state before them.
-func describe(before *projections.Campaign, recs []events.Recorded) []string {
-	tr := &projections.Transcript{Campaign: before}
+func describe(l i18n.Lang, before *projections.Campaign, recs []events.Recorded) []string {
+	tr := &projections.Transcript{Campaign: before, Lang: l}
 	for _, r := range recs {
 		if err := tr.Apply(r); err != nil {
 			tr.Lines = append(tr.Lines, projections.Line{Text: r.Event.Type})
@@ -132,7 +133,7 @@ func (a *app) campaignCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return a.emit(camp, func(w io.Writer) { printCampaign(w, camp) })
+			return a.emit(camp, func(w io.Writer) { printCampaign(w, a.language(), camp) })
 		},
 	}
 	cmd.AddCommand(create, show)
