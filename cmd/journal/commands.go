@@ -239,12 +239,20 @@ func (a *app) skillCommand() *cobra.Command {
 func (a *app) voidCommand() *cobra.Command {
 	var reason string
 	cmd := &cobra.Command{
-		Use:   "void EVENT_ID --reason R",
+		Use:   "void EVENT --reason R",
 		Short: "Correct a mistake: the event stays in the journal, sheets leave it out",
-		Args:  cobra.ExactArgs(1),
+		Long: `Void an event: it stays in the journal, the sheets leave it out.
+
+EVENT is its stream sequence or its short id, as 'journal log' prints them,
+or its event id, or any unique start or end of it.`,
+		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
-				return j.Void(c.Context(), campaign, args[0], reason)
+				id, err := a.resolveEventID(c.Context(), campaign, args[0])
+				if err != nil {
+					return command.Result{}, err
+				}
+				return j.Void(c.Context(), campaign, id, reason)
 			})
 		},
 	}
