@@ -136,7 +136,7 @@ func (a *app) campaignCommand() *cobra.Command {
 			return a.emit(camp, func(w io.Writer) { printCampaign(w, a.language(), camp) })
 		},
 	}
-	cmd.AddCommand(create, show)
+	cmd.AddCommand(create, show, a.campaignListCommand())
 	return cmd
 }
 
@@ -203,7 +203,7 @@ func (a *app) weaponCommand() *cobra.Command {
 	define.Flags().StringVar(&ranges, "ranges", "", "range bands in metres SHORT/MEDIUM/LONG (ranged weapons)")
 	define.Flags().IntVar(&w.Magazine, "magazine", 0, "shots per magazine (0: not tracked)")
 	_ = define.MarkFlagRequired("damage")
-	cmd.AddCommand(define)
+	cmd.AddCommand(define, a.weaponListCommand())
 	return cmd
 }
 
@@ -232,7 +232,7 @@ func (a *app) skillCommand() *cobra.Command {
 			})
 		},
 	}
-	cmd.AddCommand(define, raise)
+	cmd.AddCommand(define, raise, a.skillListCommand())
 	return cmd
 }
 

@@ -113,7 +113,7 @@ func (a *app) sessionCommand() *cobra.Command {
 			})
 		},
 	}
-	cmd.AddCommand(start, end)
+	cmd.AddCommand(start, end, a.sessionListCommand())
 	return cmd
 }
 
