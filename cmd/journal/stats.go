@@ -28,7 +28,7 @@ func (a *app) statsCommand() *cobra.Command {
 			if err != nil {
 				return a.sourceError(err, file)
 			}
-			return a.emit(rep, func(w io.Writer) { _ = rep.WriteText(w) })
+			return a.emit(rep, func(w io.Writer) { _ = rep.WriteTextIn(w, a.language()) })
 		},
 	}
 	fl := cmd.Flags()
