@@ -132,7 +132,7 @@ var words = map[Lang][]string{
 		"amanece", "anula", "anulado", "bien", "incapacitado", "inconsciente", "muerto", "tira", "nivel", "dados", "objetivo",
 		"éxito", "fallo", "pifia", "crítico", "esperanza", "sombra", "comunidad", "aventura", "jugador", "personaje",
 		"personajes", "sesiones", "habilidades", "jugadores", "tiradas", "ojo", "runa", "suerte", "leyenda",
-		"esperado", "observado", "nombre", "atributo", "puños", "curación", "descanso"},
+		"esperado", "observado", "nombre", "atributo", "curación", "descanso"},
 	EN: {"campaign", "created", "system", "weapon", "defined", "damage", "precision", "skill", "enters", "play",
 		"HP", "XP", "begins", "ends", "session", "seed", "rolls", "opposed", "against", "wins", "tie",
 		"combat", "initiative", "round", "misses", "hits", "takes", "recovers", "raises", "GM", "reloads",
