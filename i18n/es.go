@@ -138,15 +138,12 @@ var es = map[Key]string{
 	"log.voided_by": "[ANULADO por #%d %s: %s]",
 
 	// Tables and reports of the command line.
-	"col.seq":          "seq",
 	"col.id":           "id",
 	"col.name":         "nombre",
 	"col.system":       "sistema",
 	"col.created":      "creada",
 	"col.player":       "jugador",
 	"col.character":    "personaje",
-	"col.hp":           "PV",
-	"col.status":       "estado",
 	"col.title":        "título",
 	"col.rolls":        "tiradas",
 	"col.state":        "estado",
@@ -158,7 +155,6 @@ var es = map[Key]string{
 	"col.precision":    "precisión",
 	"col.ranges":       "alcances",
 	"col.magazine":     "cargador",
-	"col.taken":        "daño recibido",
 	"col.succ":         "éxitos",
 	"col.fail":         "fallos",
 	"col.crit":         "críticos",
@@ -173,7 +169,6 @@ var es = map[Key]string{
 	"list.npc":         "PNJ",
 	"list.system":      "del sistema",
 	"list.campaign":    "de la campaña",
-	"list.none":        "(ninguno)",
 	"list.in_progress": "en curso",
 	"list.ended":       "terminada, semilla revelada",
 
