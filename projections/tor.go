@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/i18n"
 	"github.com/campaign-journal/journal/rules/tor"
 )
 
@@ -390,73 +391,73 @@ func (c *Campaign) torName(id string) string {
 	return c.name(id)
 }
 
-// torQuality names the result of a One Ring roll in Spanish.
-func torQuality(outcome, quality string) string {
+// torQuality names the result of a One Ring roll in l.
+func torQuality(l i18n.Lang, outcome, quality string) string {
 	if outcome != string(tor.OutcomeSuccess) {
-		return "fallo"
+		return l.T("tor.failure")
 	}
 	switch tor.Quality(quality) {
 	case tor.QualityGreat:
-		return "gran éxito"
+		return l.T("tor.great")
 	case tor.QualityExtraordinary:
-		return "éxito extraordinario"
+		return l.T("tor.extraordinary")
 	}
-	return "éxito"
+	return l.T("tor.success")
 }
 
-// torReason puts the rules' reason for an advancement point in Spanish:
+// torReason puts the rules' reason for an advancement point in l:
 // "a great success with a trait invoked" → "gran éxito con un rasgo invocado".
-func torReason(reason string) string {
+func torReason(l i18n.Lang, reason string) string {
 	base, trait := strings.CutSuffix(reason, " with a trait invoked")
 	var out string
 	switch {
 	case strings.HasSuffix(base, "extraordinary success"):
-		out = "éxito extraordinario"
+		out = l.T("tor.extraordinary")
 	case strings.HasSuffix(base, "great success"):
-		out = "gran éxito"
+		out = l.T("tor.great")
 	case strings.HasSuffix(base, "success"):
-		out = "éxito"
+		out = l.T("tor.success")
 	default:
 		return reason
 	}
 	if trait {
-		out += " con un rasgo invocado"
+		out += l.T("tor.with_trait")
 	}
 	return out
 }
 
-// boxName is "1.ª", "2.ª", "3.ª".
-func boxName(n int) string { return fmt.Sprintf("%d.ª", n) }
+// boxName is "1.ª", "2.ª", "3.ª" (Spanish), "box 1"… (English).
+func boxName(l i18n.Lang, n int) string { return l.T("tor.box", n) }
 
 // describeTORRoll is the transcript line of a One Ring roll, given the state
 // before it: the dice, the verdict, and what the journal notices — the Eye
 // that starts a bout of madness, the advancement box a success qualifies
 // for, the Hope a failure could spend.
-func describeTORRoll(c *Campaign, d *events.RollMade) string {
+func describeTORRoll(l i18n.Lang, c *Campaign, d *events.RollMade) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s tira %s", c.torName(d.Character), d.Skill)
+	b.WriteString(l.T("tor.rolls", c.torName(d.Character), d.Skill))
 	if d.Favoured {
-		b.WriteString(" (favorecida)")
+		b.WriteString(l.T("tor.favoured"))
 	}
-	fmt.Fprintf(&b, " contra NO %d", d.TN)
+	b.WriteString(l.T("tor.against_tn", d.TN))
 	if d.Trait != "" {
-		fmt.Fprintf(&b, " invocando «%s»", d.Trait)
+		b.WriteString(l.T("tor.invoking", d.Trait))
 	}
-	b.WriteString(": d12 ")
+	b.WriteString(l.T("tor.feat"))
 	switch {
 	case len(d.Faces) == 0:
 		b.WriteString("?")
 	case d.Faces[0] == tor.EyeFace:
-		b.WriteString("el Ojo (0)")
+		b.WriteString(l.T("tor.eye_face"))
 	case d.Faces[0] == tor.RuneFace:
-		b.WriteString("la Runa (éxito automático)")
+		b.WriteString(l.T("tor.rune_face"))
 	default:
 		fmt.Fprintf(&b, "%d", d.Faces[0])
 	}
 	if len(d.Faces) > 1 {
-		fmt.Fprintf(&b, " + d6 %v", d.Faces[1:])
+		b.WriteString(l.T("tor.success_dice", d.Faces[1:]))
 	}
-	fmt.Fprintf(&b, " = %d → %s [nonce %d].", d.Total, torQuality(d.Outcome, d.Quality), d.Nonce)
+	b.WriteString(l.T("tor.result", d.Total, torQuality(l, d.Outcome, d.Quality), d.Nonce))
 
 	ch := c.TOR.Sheet(d.Character)
 	if ch == nil || len(d.Faces) == 0 {
@@ -464,7 +465,7 @@ func describeTORRoll(c *Campaign, d *events.RollMade) string {
 	}
 	madness := d.Eye && ch.Hope < ch.TotalShadow()
 	if madness {
-		fmt.Fprintf(&b, " ¡El Ojo con la Esperanza (%d) por debajo de la Sombra (%d)!", ch.Hope, ch.TotalShadow())
+		b.WriteString(l.T("tor.madness_risk", ch.Hope, ch.TotalShadow()))
 	}
 	sk, err := tor.LookupSkill(d.Skill)
 	if err != nil {
@@ -474,12 +475,12 @@ func describeTORRoll(c *Campaign, d *events.RollMade) string {
 	if success && c.TOR.Adventure != nil {
 		res := tor.Result{Success: true, Quality: tor.Quality(d.Quality)}
 		if e, err := tor.NextAdvancement(res, d.Trait != "", ch.Advancement[sk.Group]); err == nil && e.Qualifies {
-			fmt.Fprintf(&b, " Vale un punto de progreso en %s (%s casilla), si el máster lo concede.", sk.Group, boxName(e.Box))
+			b.WriteString(l.T("tor.worth_point", sk.Group, boxName(l, e.Box)))
 		}
 	}
 	if !success && ch.Hope > 0 && !ch.Mad && !madness {
 		if bonus, err := ch.HopeBonus(sk); err == nil {
-			fmt.Fprintf(&b, " Puede gastar 1 de Esperanza: +%d (total %d).", bonus, d.Total+bonus)
+			b.WriteString(l.T("tor.may_spend_hope", bonus, d.Total+bonus))
 		}
 	}
 	return b.String()
@@ -487,31 +488,31 @@ func describeTORRoll(c *Campaign, d *events.RollMade) string {
 
 // describeTOR is the transcript line of a The One Ring event, given the
 // state before it.
-func describeTOR(c *Campaign, ev events.Event, data any) (string, bool) {
+func describeTOR(l i18n.Lang, c *Campaign, ev events.Event, data any) (string, bool) {
 	s := c.TOR
 	name := c.torName
 	switch d := data.(type) {
 	case *events.TORCharacterCreated:
-		kind := "personaje jugador de " + d.Player
+		kind := l.T("tr.pc_of", d.Player)
 		if d.NPC {
-			kind = "PNJ"
+			kind = l.T("tr.npc")
 		}
 		if d.Culture != "" {
 			kind += ", " + d.Culture
 		}
 		if d.Hobbit && !strings.Contains(tor.Normalize(d.Culture), "hobbit") {
-			kind += ", hobbit"
+			kind += l.T("tor.hobbit")
 		}
-		return fmt.Sprintf("%s entra en juego (%s): Esperanza %d/%d, Sombra %d.", d.Name, kind, d.Hope, d.MaxHope, d.Shadow+d.PermanentShadow), true
+		return l.T("tor.character_created", d.Name, kind, d.Hope, d.MaxHope, d.Shadow+d.PermanentShadow), true
 	case *events.TORHopeSpent:
 		fav := ""
 		if d.Favoured {
-			fav = " favorecido"
+			fav = l.T("tor.favoured_attr")
 		}
-		line := fmt.Sprintf("%s gasta 1 de Esperanza en su tirada de %s: +%d (%s%s) → total %d contra NO %d → %s. Esperanza %d → %d.",
-			name(d.Character), d.Skill, d.Bonus, d.Attribute, fav, d.Total, d.TN, torQuality(d.Outcome, d.Quality), d.Hope+1, d.Hope)
+		line := l.T("tor.hope_spent",
+			name(d.Character), d.Skill, d.Bonus, d.Attribute, fav, d.Total, d.TN, torQuality(l, d.Outcome, d.Quality), d.Hope+1, d.Hope)
 		if d.LastHope {
-			line += " ¡Era su última Esperanza!"
+			line += l.T("tor.last_hope")
 		}
 		return line, true
 	case *events.TORFellowshipRequested:
@@ -521,80 +522,80 @@ func describeTOR(c *Campaign, ev events.Event, data any) (string, bool) {
 				voters = append(voters, name(m))
 			}
 		}
-		who := "nadie más en la comunidad: se concede"
+		who := l.T("tor.nobody_else")
 		if len(voters) > 0 {
-			who = "votan " + strings.Join(voters, ", ")
+			who = l.T("tor.voters", strings.Join(voters, ", "))
 		}
-		return fmt.Sprintf("%s pide un punto de comunidad (reserva %d) para recuperar 1 de Esperanza; %s.", name(d.Character), d.Pool, who), true
+		return l.T("tor.requested", name(d.Character), d.Pool, who), true
 	case *events.TORFellowshipVoted:
-		vote := "no"
+		vote := l.T("tor.no")
 		if d.Agree {
-			vote = "sí"
+			vote = l.T("tor.yes")
 		}
-		line := fmt.Sprintf("%s vota %s a la petición de %s.", name(d.Voter), vote, name(d.Character))
+		line := l.T("tor.voted", name(d.Voter), vote, name(d.Character))
 		if r := s.Request; r != nil && r.EventID == d.Request {
 			r2 := *r
 			r2.Ballots = append(slices.Clone(r.Ballots), tor.Ballot{Voter: d.Voter, Agree: d.Agree})
 			if t, err := r2.Vote().Tally(); err == nil {
 				if t.Granted {
-					line += fmt.Sprintf(" La comunidad lo concede (%d sí, %d no).", t.Agree, t.Refuse)
+					line += l.T("tor.granted", t.Agree, t.Refuse)
 				} else {
-					line += fmt.Sprintf(" La comunidad lo rechaza (%d sí, %d no): %s puede tomarlo igualmente (+1 Sombra) o retirarse.", t.Agree, t.Refuse, name(d.Character))
+					line += l.T("tor.refused", t.Agree, t.Refuse, name(d.Character))
 				}
 			} else if w := r2.Waiting(); len(w) > 0 {
 				names := make([]string, len(w))
 				for i, m := range w {
 					names[i] = name(m)
 				}
-				line += " Faltan: " + strings.Join(names, ", ") + "."
+				line += l.T("tor.waiting", strings.Join(names, ", "))
 			}
 		}
 		return line, true
 	case *events.TORFellowshipSpent:
 		if d.Outcome == events.TORFellowshipForced {
-			return fmt.Sprintf("%s toma el punto de comunidad pese al rechazo (%d sí, %d no): Esperanza %d → %d, Sombra %d → %d, reserva %d → %d.",
+			return l.T("tor.forced",
 				name(d.Character), d.Agree, d.Refuse, d.Hope-1, d.Hope, d.Shadow-1, d.Shadow, d.Pool+1, d.Pool), true
 		}
-		return fmt.Sprintf("La comunidad concede a %s un punto (%d sí, %d no): Esperanza %d → %d, reserva %d → %d.",
+		return l.T("tor.spent",
 			name(d.Character), d.Agree, d.Refuse, d.Hope-1, d.Hope, d.Pool+1, d.Pool), true
 	case *events.TORFellowshipWithdrawn:
-		return fmt.Sprintf("%s retira su petición de un punto de comunidad.", name(d.Character)), true
+		return l.T("tor.withdrawn", name(d.Character)), true
 	case *events.TORShadowGained:
 		reason := ""
 		if d.Reason != "" {
 			reason = " (" + d.Reason + ")"
 		}
-		line := fmt.Sprintf("%s gana %d de Sombra%s: Sombra %d → %d.", name(d.Character), d.Amount, reason, d.Shadow-d.Amount, d.Shadow)
+		line := l.T("tor.shadow_gained", name(d.Character), d.Amount, reason, d.Shadow-d.Amount, d.Shadow)
 		if ch := s.Sheet(d.Character); ch != nil && ch.Hope < d.Shadow+ch.PermanentShadow && ch.Hope >= ch.TotalShadow() {
-			line += fmt.Sprintf(" Su Esperanza (%d) queda por debajo de la Sombra (%d): el Ojo desataría un ataque de locura.", ch.Hope, d.Shadow+ch.PermanentShadow)
+			line += l.T("tor.shadow_over_hope", ch.Hope, d.Shadow+ch.PermanentShadow)
 		}
 		return line, true
 	case *events.TORMadnessBegun:
-		return fmt.Sprintf("¡%s sufre un ataque de locura! El Ojo con Esperanza %d y Sombra %d: el máster controla al personaje hasta que termine.",
+		return l.T("tor.madness_begun",
 			name(d.Character), d.Hope, d.Shadow+d.PermanentShadow), true
 	case *events.TORMadnessEnded:
-		return fmt.Sprintf("Termina el ataque de locura de %s: +1 Sombra permanente (ahora %d) y el defecto «%s».", name(d.Character), d.PermanentShadow, d.Flaw), true
+		return l.T("tor.madness_ended", name(d.Character), d.PermanentShadow, d.Flaw), true
 	case *events.TORTraitInvoked:
 		if d.Automatic {
 			what := ""
 			if d.Skill != "" {
-				what = " en " + d.Skill
+				what = l.T("tor.in_skill", d.Skill)
 			}
-			return fmt.Sprintf("%s invoca su rasgo «%s»: el máster concede un éxito automático%s, sin tirada.", name(d.Character), d.Trait, what), true
+			return l.T("tor.trait_automatic", name(d.Character), d.Trait, what), true
 		}
-		return fmt.Sprintf("%s invoca su rasgo «%s»: el máster pide tirada; la próxima cuenta con el rasgo invocado.", name(d.Character), d.Trait), true
+		return l.T("tor.trait_roll", name(d.Character), d.Trait), true
 	case *events.TORAdvancementGranted:
-		why := "por decisión del máster"
+		why := l.T("tor.gm_decision")
 		if d.Roll != "" {
-			why = fmt.Sprintf("por su tirada de %s (%s)", d.Skill, torReason(d.Reason))
+			why = l.T("tor.for_roll", d.Skill, torReason(l, d.Reason))
 		}
-		return fmt.Sprintf("El máster concede a %s un punto de progreso en %s (%s casilla de 3) %s.", name(d.Character), d.Group, boxName(d.Box), why), true
+		return l.T("tor.advancement", name(d.Character), d.Group, boxName(l, d.Box), why), true
 	case *events.TORAdventureStarted:
 		title := ""
 		if d.Title != "" {
 			title = " «" + d.Title + "»"
 		}
-		return fmt.Sprintf("Empieza la aventura %d%s. Reserva de comunidad: %d.", d.Number, title, d.Pool), true
+		return l.T("tor.adventure_started", d.Number, title, d.Pool), true
 	case *events.TORFellowshipPhase:
 		var parts []string
 		for _, id := range s.Roster {
@@ -603,12 +604,12 @@ func describeTOR(c *Campaign, ev events.Event, data any) (string, bool) {
 				if ch := s.Characters[id]; ch != nil {
 					total += ch.AdvancementTotal
 				}
-				parts = append(parts, fmt.Sprintf("%s %d (total %d)", name(id), n, total))
+				parts = append(parts, l.T("tor.banked_one", name(id), n, total))
 			}
 		}
-		banked := "ningún punto de progreso"
+		banked := l.T("tor.no_points")
 		if len(parts) > 0 {
-			banked = "puntos de progreso: " + strings.Join(parts, ", ")
+			banked = l.T("tor.points", strings.Join(parts, ", "))
 		}
 		cleared := ""
 		var cs []string
@@ -618,9 +619,9 @@ func describeTOR(c *Campaign, ev events.Event, data any) (string, bool) {
 			}
 		}
 		if len(cs) > 0 {
-			cleared = " Se borra la Sombra temporal (" + strings.Join(cs, ", ") + ")."
+			cleared = l.T("tor.shadow_cleared", strings.Join(cs, ", "))
 		}
-		return fmt.Sprintf("Fase de comunidad: termina la aventura %d; %s.%s La reserva de comunidad vuelve a %d.", d.Adventure, banked, cleared, d.Pool), true
+		return l.T("tor.fellowship_phase", d.Adventure, banked, cleared, d.Pool), true
 	}
 	return "", false
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/i18n"
 	"github.com/campaign-journal/journal/rules/ryf"
 )
 
@@ -19,13 +20,16 @@ type Line struct {
 	Text    string    `json:"text"`
 }
 
-// Transcript folds events into human lines (in Spanish, the language of the
-// rule texts), keeping the campaign state it needs to name things.
+// Transcript folds events into human lines, keeping the campaign state it
+// needs to name things.
 type Transcript struct {
 	Campaign *Campaign
 	Lines    []Line
 	// Session, when set, keeps only that session's lines.
 	Session string
+	// Lang is the language of the lines; the zero value is Spanish, the
+	// language of the rule texts and of every transcript before it.
+	Lang i18n.Lang
 }
 
 // NewTranscript returns an empty transcript of a campaign, optionally of one session.
@@ -39,7 +43,7 @@ func (t *Transcript) Apply(rec events.Recorded) error {
 	if err != nil {
 		return fmt.Errorf("event %s: %w", rec.Event.ID, err)
 	}
-	text := Describe(t.Campaign, rec.Event, data)
+	text := DescribeIn(t.Lang, t.Campaign, rec.Event, data)
 	if err := t.Campaign.ApplyData(rec, data); err != nil {
 		return err
 	}
@@ -60,142 +64,169 @@ func (c *Campaign) name(id string) string {
 	return id
 }
 
-var levelNames = map[string]string{"low": "bajo", "mid": "medio", "high": "alto"}
-
-// levelReasons are the Spanish words of ryf's level reasons.
-var levelReasons = map[string]string{
-	ryf.ReasonSpecialization: "especialización",
-	ryf.ReasonRankZero:       "habilidad a 0",
-	ryf.ReasonBase:           "normal",
-	ryf.ReasonTokenSpent:     "+1 por el token",
-	ryf.ReasonTokenReturned:  "−1 por el token devuelto",
-	ryf.ReasonIncapacitated:  "−1 por estar incapacitado",
-	ryf.ReasonClampedLow:     "no baja de bajo",
-	ryf.ReasonClampedHigh:    "no sube de alto",
+// orKey looks up prefix+value in the catalogue, keeping a value it does not know.
+func orKey(l i18n.Lang, prefix, value string) string {
+	k := i18n.Key(prefix + value)
+	if out := l.T(k); out != string(k) {
+		return out
+	}
+	return value
 }
 
-// spanishReasons translates level reasons, keeping any it does not know.
-func spanishReasons(reasons []string) []string {
-	out := make([]string, len(reasons))
-	for i, r := range reasons {
-		if es, ok := levelReasons[r]; ok {
-			out[i] = es
-		} else {
-			out[i] = r
-		}
+// reasonKeys are the catalogue keys of ryf's level reasons.
+var reasonKeys = map[string]i18n.Key{
+	ryf.ReasonSpecialization: "reason.specialization",
+	ryf.ReasonRankZero:       "reason.rank0",
+	ryf.ReasonBase:           "reason.base",
+	ryf.ReasonTokenSpent:     "reason.token_spent",
+	ryf.ReasonTokenReturned:  "reason.token_returned",
+	ryf.ReasonIncapacitated:  "reason.incapacitated",
+	ryf.ReasonClampedLow:     "reason.clamped_low",
+	ryf.ReasonClampedHigh:    "reason.clamped_high",
+}
+
+// contestKeys are the catalogue keys of ryf's contest reasons.
+var contestKeys = map[string]i18n.Key{
+	ryf.ContestHigher:     "contest.higher",
+	ryf.ContestEqual:      "contest.equal",
+	ryf.ContestOneFailed:  "contest.one_failed",
+	ryf.ContestBothFailed: "contest.both_failed",
+}
+
+// known translates a rules text through keys, keeping one it does not know.
+func known(l i18n.Lang, keys map[string]i18n.Key, text string) string {
+	if k, ok := keys[text]; ok {
+		return l.T(k)
+	}
+	return text
+}
+
+// reasons translates ryf's level reasons, keeping any it does not know.
+func reasons(l i18n.Lang, rs []string) []string {
+	out := make([]string, len(rs))
+	for i, r := range rs {
+		out[i] = known(l, reasonKeys, r)
 	}
 	return out
 }
 
-// Describe returns the transcript line of one event, given the state before it.
+// Describe returns the Spanish transcript line of one event, given the
+// state before it.
 func Describe(c *Campaign, ev events.Event, data any) string {
+	return DescribeIn(i18n.ES, c, ev, data)
+}
+
+// DescribeIn returns the transcript line of one event in l, given the
+// state before it. Rule names (skills, difficulties, weapons) stay as the
+// rules name them.
+func DescribeIn(l i18n.Lang, c *Campaign, ev events.Event, data any) string {
 	switch d := data.(type) {
 	case *events.CampaignCreated:
 		opts := ""
 		if d.Carisma {
-			opts += ", con Carisma"
+			opts += l.T("tr.opt_carisma")
 		}
 		if d.HardDefense {
-			opts += ", defensa dura"
+			opts += l.T("tr.opt_hard_defense")
 		}
-		return fmt.Sprintf("Campaña «%s» creada (sistema %s%s).", d.Name, d.System, opts)
+		return l.T("tr.campaign_created", d.Name, d.System, opts)
 	case *events.WeaponDefined:
-		return fmt.Sprintf("Arma definida: %s (%s, daño %s, precisión %+d).", d.Name, d.Skill, d.Damage, d.Precision)
+		return l.T("tr.weapon_defined", d.Name, d.Skill, d.Damage, d.Precision)
 	case *events.SkillDefined:
-		return fmt.Sprintf("Habilidad de campaña: %s (%s).", d.Name, d.Attribute)
+		return l.T("tr.skill_defined", d.Name, d.Attribute)
 	case *events.CharacterCreated:
-		kind := "personaje jugador de " + d.Player
+		kind := l.T("tr.pc_of", d.Player)
 		if d.NPC {
-			kind = "PNJ"
+			kind = l.T("tr.npc")
 		}
-		return fmt.Sprintf("%s entra en juego (%s), %d PV.", d.Name, kind, d.MaxHP)
+		return l.T("tr.character_created", d.Name, kind, d.MaxHP)
 	case *events.SessionStarted:
-		return fmt.Sprintf("Empieza la sesión %s. Compromiso de la semilla: %s.", ev.Session, d.Commitment)
+		return l.T("tr.session_started", ev.Session, d.Commitment)
 	case *events.SessionEnded:
-		return fmt.Sprintf("Termina la sesión %s tras %d tiradas. Semilla revelada: %s.", ev.Session, d.Rolls, d.Seed)
+		return l.T("tr.session_ended", ev.Session, d.Rolls, d.Seed)
 	case *events.RollMade:
-		return describeRoll(c, d)
+		return describeRoll(l, c, d)
 	case *events.ContestResolved:
+		reason := known(l, contestKeys, d.Reason)
 		if d.Tie {
-			return fmt.Sprintf("Tirada enfrentada %s contra %s: empate (%s).", c.name(d.A), c.name(d.B), d.Reason)
+			return l.T("tr.contest_tie", c.name(d.A), c.name(d.B), reason)
 		}
-		return fmt.Sprintf("Tirada enfrentada %s contra %s: gana %s (%s).", c.name(d.A), c.name(d.B), c.name(d.Winner), d.Reason)
+		return l.T("tr.contest_won", c.name(d.A), c.name(d.B), c.name(d.Winner), reason)
 	case *events.CombatStarted:
 		names := make([]string, len(d.Order))
 		for i, id := range d.Order {
 			names[i] = c.name(id)
 		}
-		return "Empieza el combate. Iniciativa: " + strings.Join(names, ", ") + "."
+		return l.T("tr.combat_started", strings.Join(names, ", "))
 	case *events.CombatRound:
-		return fmt.Sprintf("Asalto %d.", d.Round)
+		return l.T("tr.combat_round", d.Round)
 	case *events.CombatEnded:
-		return "Termina el combate."
+		return l.T("tr.combat_ended")
 	case *events.AttackResolved:
 		if !d.Hit {
-			return fmt.Sprintf("%s falla contra %s (necesitaba %d).", c.name(d.Attacker), c.name(d.Target), d.Against)
+			return l.T("tr.attack_missed", c.name(d.Attacker), c.name(d.Target), d.Against)
 		}
 		crit := ""
 		if d.Critical {
-			crit = " ¡Crítico! Daño doble."
+			crit = l.T("tr.attack_critical")
 		}
-		return fmt.Sprintf("%s impacta a %s (%d contra %d) y hace %d de daño.%s", c.name(d.Attacker), c.name(d.Target), d.Total, d.Against, d.Damage, crit)
+		return l.T("tr.attack_hit", c.name(d.Attacker), c.name(d.Target), d.Total, d.Against, d.Damage, crit)
 	case *events.DamageTaken:
 		hp := 0
 		if ch := c.Characters[d.Character]; ch != nil {
 			hp = ch.HP
 		}
 		after := hp - d.Amount
-		return fmt.Sprintf("%s recibe %d de daño: PV %d → %d (%s).", c.name(d.Character), d.Amount, hp, after, statusNames[statusOf(after)])
+		return l.T("tr.damage_taken", c.name(d.Character), d.Amount, hp, after, StatusName(l, statusOf(after)))
 	case *events.Healed:
 		hp, maxHP := 0, 0
 		if ch := c.Characters[d.Character]; ch != nil {
 			hp, maxHP = ch.HP, ch.MaxHP
 		}
-		return fmt.Sprintf("%s recupera %d PV (%s): PV %d → %d.", c.name(d.Character), d.Amount, healReasons[d.Reason], hp, min(hp+d.Amount, maxHP))
+		return l.T("tr.healed", c.name(d.Character), d.Amount, orKey(l, "heal.", d.Reason), hp, min(hp+d.Amount, maxHP))
 	case *events.XPGranted:
-		return fmt.Sprintf("%s gana %d PX.", c.name(d.Character), d.Amount)
+		return l.T("tr.xp_granted", c.name(d.Character), d.Amount)
 	case *events.SkillRaised:
-		return fmt.Sprintf("%s sube %s de %d a %d (%d PX).", c.name(d.Character), d.Skill, d.From, d.To, d.Cost)
+		return l.T("tr.skill_raised", c.name(d.Character), d.Skill, d.From, d.To, d.Cost)
 	case *events.TokenReturned:
-		return fmt.Sprintf("El máster devuelve el token a %s: su próxima tirada baja un nivel.", c.name(d.Character))
+		return l.T("tr.token_returned", c.name(d.Character))
 	case *events.WeaponReloaded:
-		return fmt.Sprintf("%s recarga %s.", c.name(d.Character), d.Weapon)
+		return l.T("tr.weapon_reloaded", c.name(d.Character), d.Weapon)
 	case *events.DayStarted:
-		return "Amanece un nuevo día: las especializaciones vuelven a estar disponibles."
+		return l.T("tr.day_started")
 	case *events.EventVoided:
-		return fmt.Sprintf("Se anula el evento %s: %s.", d.EventID, d.Reason)
+		return l.T("tr.event_voided", d.EventID, d.Reason)
 	}
-	if line, ok := describeTOR(c, ev, data); ok {
+	if line, ok := describeTOR(l, c, ev, data); ok {
 		return line
 	}
 	return ev.Type
 }
 
-var statusNames = map[string]string{
-	"ok": "bien", "incapacitated": "incapacitado", "unconscious": "inconsciente", "dead": "muerto",
-}
+// StatusName names a sheet's status ("ok", "incapacitated", "unconscious",
+// "dead") in l.
+func StatusName(l i18n.Lang, status string) string { return orKey(l, "status.", status) }
 
-var healReasons = map[string]string{
-	"gm": "por decisión del máster", "rest": "una noche de descanso", "comfort": "descanso con comodidades",
-	HealAfterCombat: "tras el combate",
-}
-
-func describeRoll(c *Campaign, d *events.RollMade) string {
+func describeRoll(l i18n.Lang, c *Campaign, d *events.RollMade) string {
 	if d.System == "tor" {
-		return describeTORRoll(c, d)
+		return describeTORRoll(l, c, d)
 	}
 	who := c.name(d.Character)
 	var b strings.Builder
 	switch d.Kind {
 	case "damage":
-		fmt.Fprintf(&b, "%s tira daño %s con %s: %v = %d", who, d.Dice, orUnarmed(d.Weapon), d.Faces, d.Total)
-		if d.Critical {
-			b.WriteString(" (crítico ×2)")
+		weapon := d.Weapon
+		if weapon == "" {
+			weapon = l.T("roll.unarmed")
 		}
-		fmt.Fprintf(&b, " [nonce %d]", d.Nonce)
+		b.WriteString(l.T("roll.damage", who, d.Dice, weapon, d.Faces, d.Total))
+		if d.Critical {
+			b.WriteString(l.T("roll.damage_critical"))
+		}
+		b.WriteString(l.T("roll.nonce", d.Nonce))
 		return b.String()
 	case "heal":
-		return fmt.Sprintf("%s tira %s de curación: %v [nonce %d]", who, d.Dice, d.Faces, d.Nonce)
+		return l.T("roll.heal", who, d.Dice, d.Faces, d.Nonce)
 	}
 	what := d.Skill
 	if what == "" {
@@ -203,39 +234,27 @@ func describeRoll(c *Campaign, d *events.RollMade) string {
 	}
 	switch d.Kind {
 	case "initiative":
-		what = "iniciativa"
+		what = l.T("roll.initiative")
 	case "melee", "ranged":
-		what = "ataque a " + c.name(d.Target)
+		what = l.T("roll.attack", c.name(d.Target))
 	case "attribute":
-		what = "atributo " + d.Attribute
+		what = l.T("roll.attribute", d.Attribute)
 	}
-	fmt.Fprintf(&b, "%s tira %s", who, what)
-	fmt.Fprintf(&b, " (base %d, nivel %s", d.Base, levelNames[d.Level])
+	b.WriteString(l.T("roll.rolls", who, what))
+	b.WriteString(l.T("roll.base_level", d.Base, orKey(l, "level.", d.Level)))
 	if len(d.LevelReasons) > 0 {
-		fmt.Fprintf(&b, ": %s", strings.Join(spanishReasons(d.LevelReasons), ", "))
+		fmt.Fprintf(&b, ": %s", strings.Join(reasons(l, d.LevelReasons), ", "))
 	}
-	fmt.Fprintf(&b, "): dados %v, objetivo %v → total %d", rounds(d.Faces), d.Kept, d.Total)
+	b.WriteString(l.T("roll.dice", rounds(d.Faces), d.Kept, d.Total))
 	if d.Difficulty != nil {
 		if d.DifficultyName != "" {
-			fmt.Fprintf(&b, " contra %s (%d)", d.DifficultyName, *d.Difficulty)
+			b.WriteString(l.T("roll.against_named", d.DifficultyName, *d.Difficulty))
 		} else {
-			fmt.Fprintf(&b, " contra %d", *d.Difficulty)
+			b.WriteString(l.T("roll.against", *d.Difficulty))
 		}
 	}
-	fmt.Fprintf(&b, " → %s [nonce %d]", outcomeNames[d.Outcome], d.Nonce)
+	b.WriteString(l.T("roll.outcome", orKey(l, "outcome.", d.Outcome), d.Nonce))
 	return b.String()
-}
-
-var outcomeNames = map[string]string{
-	"success": "éxito", "failure": "fallo", "critical": "¡crítico!", "fumble": "¡pifia!",
-	"natural1": "1 natural (fallo)", "rolled": "tirada",
-}
-
-func orUnarmed(w string) string {
-	if w == "" {
-		return "los puños"
-	}
-	return w
 }
 
 // rounds groups 1o3d10 faces by rounds of three for display.

@@ -11,9 +11,11 @@ import (
 	"strings"
 
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/i18n"
 	"github.com/campaign-journal/journal/rolls"
 	"github.com/campaign-journal/journal/rules/odds"
 	"github.com/campaign-journal/journal/rules/ryf"
+	"github.com/campaign-journal/journal/rules/tor"
 )
 
 // LuckFilter selects the events luck statistics are computed over; empty
@@ -45,7 +47,18 @@ type Distribution struct {
 	// Fit is Pearson's chi-square test of Observed against Probs (with its
 	// statistic, degrees of freedom and p-value); nil with no observations.
 	Fit *odds.ChiSquareResult `json:"fit,omitempty"`
+	// Feat: every die of this d12 distribution is a One Ring feat die, whose
+	// face 11 is the Eye of Sauron and 12 the rune (RULES.md).
+	Feat bool `json:"feat,omitempty"`
 }
+
+// MinChartPerFace is how many dice per face, on average, a distribution
+// needs before its chart is drawn: below it the bars are noise (and
+// Pearson's test, which wants about 5 expected per face, is rough).
+const MinChartPerFace = 5
+
+// Charted reports whether the distribution has enough dice for a chart.
+func (d Distribution) Charted() bool { return d.N >= MinChartPerFace*d.Sides }
 
 // CharacterLuck sums up one character's rolls and damage.
 type CharacterLuck struct {
@@ -66,6 +79,12 @@ type CharacterLuck struct {
 	// Source and by Character.
 	DamageDealt int `json:"damage_dealt"`
 	DamageTaken int `json:"damage_taken"`
+	// System is the system of the character's rolls ("tor" for The One Ring).
+	System string `json:"system,omitempty"`
+	// Luck is the character's luck figure; nil without a roll that counts.
+	Luck *LuckFigure `json:"luck,omitempty"`
+
+	dice luckDice
 }
 
 // LuckReport is the luck statistics of a selection of events: data for
@@ -109,6 +128,7 @@ type LuckCounter struct {
 	voided  map[idKey]bool
 	faces   map[int][]int // sides → counts by face
 	kept    [3][10]int    // low, mid, high → counts by face
+	feat    int           // d12 faces that are One Ring feat dice
 	chars   map[string]*CharacterLuck
 	rolls   int
 	nvoided int
@@ -235,15 +255,17 @@ func (l *LuckCounter) roll(ev events.Event, d *events.RollMade, voided bool) {
 		c[d.Faces[i]-1]++
 	}
 	ryfRoll := d.Kind != rolls.KindDamage && d.Kind != rolls.KindHeal && d.Kind != rolls.KindTOR
-	if ryfRoll {
-		var lv ryf.Level
-		if lv.UnmarshalText([]byte(d.Level)) == nil {
-			for _, k := range d.Kept {
-				if k >= 1 && k <= 10 {
-					l.kept[lv][k-1]++
-				}
+	var lv ryf.Level
+	levelOK := ryfRoll && lv.UnmarshalText([]byte(d.Level)) == nil
+	if levelOK {
+		for _, k := range d.Kept {
+			if k >= 1 && k <= 10 {
+				l.kept[lv][k-1]++
 			}
 		}
+	}
+	if d.Kind == rolls.KindTOR && len(sides) > 0 && sides[0] == 12 {
+		l.feat++
 	}
 	if voided {
 		l.nvoided++
@@ -251,6 +273,15 @@ func (l *LuckCounter) roll(ev events.Event, d *events.RollMade, voided bool) {
 	}
 	c := l.char(ev.Campaign, d.Character)
 	c.Rolls++
+	if d.System != "" {
+		c.System = d.System
+	}
+	switch {
+	case d.Kind == rolls.KindTOR && len(sides) > 0 && sides[0] == 12:
+		c.dice.addTOR(d.Faces)
+	case levelOK && len(d.Kept) > 0 && d.Kept[0] >= 1 && d.Kept[0] <= 10:
+		c.dice.addKept(int(lv), d.Kept[0])
+	}
 	switch d.Kind {
 	case rolls.KindDamage, rolls.KindHeal:
 		return
@@ -314,6 +345,9 @@ func (l *LuckCounter) Report() LuckReport {
 		}
 	}
 	uniform("d12", 12)
+	if d12 := &r.Distributions[len(r.Distributions)-1]; d12.Sides == 12 && d12.N > 0 && d12.N == l.feat {
+		d12.Feat = true
+	}
 	uniform("d6", 6)
 	others := make([]int, 0, len(l.faces))
 	for n := range l.faces {
@@ -326,7 +360,9 @@ func (l *LuckCounter) Report() LuckReport {
 		uniform(fmt.Sprintf("d%d", n), n)
 	}
 	for _, c := range l.chars {
-		r.Characters = append(r.Characters, *c)
+		cl := *c
+		cl.Luck = c.dice.figure()
+		r.Characters = append(r.Characters, cl)
 	}
 	slices.SortFunc(r.Characters, func(a, b CharacterLuck) int {
 		return cmp.Or(cmp.Compare(a.Campaign, b.Campaign), cmp.Compare(a.Character, b.Character))
@@ -340,42 +376,134 @@ func (l *LuckCounter) Report() LuckReport {
 // histogramWidth is the width of a histogram bar at the largest count.
 const histogramWidth = 40
 
-// WriteText writes the statistics compactly: per distribution a line with
-// the fit and a histogram, one row per face with a bar of '#' for the
-// observed count and a '|' where the expected count falls; then a table of
-// the characters.
-func (r LuckReport) WriteText(w io.Writer) error {
+// WriteText writes the statistics in English; see WriteTextIn.
+func (r LuckReport) WriteText(w io.Writer) error { return r.WriteTextIn(w, i18n.EN) }
+
+// WriteTextIn writes the statistics compactly in l: a legend; per
+// distribution a line with the fit and, from MinChartPerFace dice per
+// face, a histogram with one row per face, a bar of '#' for the observed
+// count and a '|' where the expected count falls (One Ring feat dice name
+// faces 11 and 12 the Eye and the rune); then a table of the characters
+// with their luck figure, with The One Ring's columns for its characters.
+func (r LuckReport) WriteTextIn(w io.Writer, l i18n.Lang) error {
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "luck: %d rolls (%d voided, %d unreadable)%s\n", r.Rolls, r.Voided, r.Skipped, r.Filter.describe())
+	fmt.Fprintln(bw, l.T("stats.head", r.Rolls, r.Voided, r.Skipped, r.Filter.describe(l)))
+	charted := false
+	for _, d := range r.Distributions {
+		charted = charted || (d.N > 0 && d.Charted())
+	}
+	if charted {
+		fmt.Fprintln(bw, l.T("stats.legend"))
+	}
 	for _, d := range r.Distributions {
 		if d.N == 0 {
 			continue
 		}
-		fmt.Fprintf(bw, "%s: n=%d", d.Name, d.N)
+		fmt.Fprintf(bw, "%s: n=%d", d.title(l), d.N)
 		if d.Fit != nil {
 			fmt.Fprintf(bw, "  chi²=%.2f df=%d p=%.3f", d.Fit.Stat, d.Fit.DF, d.Fit.PValue)
 			if d.Fit.MinExpected < 5 {
-				fmt.Fprint(bw, " (few observations: the test is rough)")
+				fmt.Fprint(bw, l.T("stats.rough"))
 			}
 		}
 		fmt.Fprintln(bw)
+		if !d.Charted() {
+			fmt.Fprintln(bw, l.T("stats.too_few", MinChartPerFace*d.Sides, MinChartPerFace, d.N))
+			continue
+		}
 		top := 0.0
 		for i := range d.Observed {
 			top = max(top, float64(d.Observed[i]), d.Expected[i])
 		}
+		labels := make([]string, len(d.Observed))
+		width := 0
+		for i := range labels {
+			labels[i] = fmt.Sprint(i + 1)
+			if d.Feat && i+1 == tor.EyeFace {
+				labels[i] = l.T("stats.eye")
+			} else if d.Feat && i+1 == tor.RuneFace {
+				labels[i] = l.T("stats.rune")
+			}
+			width = max(width, i18n.Width(labels[i]))
+		}
 		for i := range d.Observed {
-			fmt.Fprintf(bw, "  %3d %s %6d  exp %8.1f\n", i+1, bar(float64(d.Observed[i]), d.Expected[i], top), d.Observed[i], d.Expected[i])
+			pad := strings.Repeat(" ", width-i18n.Width(labels[i]))
+			fmt.Fprintf(bw, "  %s%s %s %6d  %s %8.1f\n", pad, labels[i], bar(float64(d.Observed[i]), d.Expected[i], top), d.Observed[i], l.T("stats.expected"), d.Expected[i])
 		}
 	}
 	if len(r.Characters) > 0 {
-		fmt.Fprintf(bw, "%-16s %-12s %6s %6s %6s %5s %6s %5s %6s %6s\n",
-			"character", "player", "rolls", "succ", "fail", "crit", "fumble", "nat1", "dealt", "taken")
-		for _, c := range r.Characters {
-			fmt.Fprintf(bw, "%-16s %-12s %6d %6d %6d %5d %6d %5d %6d %6d\n",
-				c.Character, c.Player, c.Rolls, c.Successes, c.Failures, c.Criticals, c.Fumbles, c.Natural1s, c.DamageDealt, c.DamageTaken)
-		}
+		writeCharacters(bw, l, r.Characters)
 	}
 	return bw.Flush()
+}
+
+// title names a distribution in l.
+func (d Distribution) title(l i18n.Lang) string {
+	switch {
+	case d.Level != "":
+		return l.T("stats.dist.kept", l.T(i18n.Key("level."+d.Level)))
+	case d.Feat:
+		return l.T("stats.dist.feat")
+	}
+	return d.Name
+}
+
+// writeCharacters writes the characters' table: the RyF columns, The One
+// Ring's, or both when the report has characters of both.
+func writeCharacters(w io.Writer, l i18n.Lang, cs []CharacterLuck) {
+	hasTOR, hasRyF := false, false
+	for _, c := range cs {
+		if c.System == "tor" {
+			hasTOR = true
+		} else {
+			hasRyF = true
+		}
+	}
+	head := []string{l.T("col.character"), l.T("col.player"), l.T("col.rolls"), l.T("col.succ"), l.T("col.fail")}
+	if hasRyF {
+		head = append(head, l.T("col.crit"), l.T("col.fumble"), l.T("col.nat1"))
+	}
+	if hasTOR {
+		head = append(head, l.T("col.eyes"), l.T("col.runes"))
+	}
+	head = append(head, l.T("col.dealt"), l.T("col.dmg_taken"), l.T("col.luck"))
+	rows := [][]string{head}
+	for _, c := range cs {
+		row := []string{c.Character, c.Player, fmt.Sprint(c.Rolls), fmt.Sprint(c.Successes), fmt.Sprint(c.Failures)}
+		if hasRyF {
+			row = append(row, fmt.Sprint(c.Criticals), fmt.Sprint(c.Fumbles), fmt.Sprint(c.Natural1s))
+		}
+		if hasTOR {
+			row = append(row, fmt.Sprint(c.Eyes), fmt.Sprint(c.Runes))
+		}
+		luck := l.T("stats.luck_none")
+		if c.Luck != nil {
+			luck = l.T("stats.luck_figure", c.Luck.Percentile)
+		}
+		rows = append(rows, append(row, fmt.Sprint(c.DamageDealt), fmt.Sprint(c.DamageTaken), luck))
+	}
+	widths := make([]int, len(head))
+	for _, r := range rows {
+		for i, c := range r {
+			widths[i] = max(widths[i], i18n.Width(c))
+		}
+	}
+	for _, r := range rows {
+		var b strings.Builder
+		for i, c := range r {
+			pad := strings.Repeat(" ", widths[i]-i18n.Width(c))
+			switch {
+			case i == 0:
+				b.WriteString(c + pad)
+			case i == 1 || i == len(r)-1:
+				b.WriteString("  " + c + pad)
+			default:
+				b.WriteString("  " + pad + c)
+			}
+		}
+		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
+	}
+	fmt.Fprintln(w, l.T("stats.luck_note"))
 }
 
 // bar draws observed as '#' and marks expected with '|', scaled so that top
@@ -395,17 +523,20 @@ func bar(observed, expected, top float64) string {
 	return string(row)
 }
 
-func (f LuckFilter) describe() string {
+func (f LuckFilter) describe(l i18n.Lang) string {
 	var parts []string
-	for _, p := range []struct{ name, v string }{
-		{"campaign", f.Campaign}, {"session", f.Session}, {"character", f.Character}, {"player", f.Player},
+	for _, p := range []struct {
+		key i18n.Key
+		v   string
+	}{
+		{"stats.f_campaign", f.Campaign}, {"stats.f_session", f.Session}, {"stats.f_character", f.Character}, {"stats.f_player", f.Player},
 	} {
 		if p.v != "" {
-			parts = append(parts, p.name+" "+p.v)
+			parts = append(parts, l.T(p.key, p.v))
 		}
 	}
 	if len(parts) == 0 {
 		return ""
 	}
-	return " — " + strings.Join(parts, ", ")
+	return l.T("stats.filter", strings.Join(parts, ", "))
 }

@@ -21,6 +21,7 @@ type app struct {
 	stdout, stderr io.Writer
 
 	jsonOut  bool
+	lang     langFlag // --lang; see language
 	dataDir  string
 	natsURL  string
 	campaign string
@@ -77,6 +78,7 @@ committed, seeded stream that anyone can verify once the session ends.`,
 	root.CompletionOptions.DisableDefaultCmd = true
 	pf := root.PersistentFlags()
 	pf.BoolVar(&a.jsonOut, "json", false, "print a JSON document instead of text")
+	pf.Var(&a.lang, "lang", "language of the output, es or en (default: from $LC_ALL, $LC_MESSAGES or $LANG: es* is Spanish, anything else English)")
 	pf.StringVar(&a.dataDir, "data", envOr("JOURNAL_DATA", "./journal-data"), "folder of the embedded JetStream store ($JOURNAL_DATA)")
 	pf.StringVar(&a.natsURL, "nats", os.Getenv("NATS_URL"), "use an external NATS server or cluster instead of the embedded one ($NATS_URL)")
 	pf.StringVarP(&a.campaign, "campaign", "c", os.Getenv("JOURNAL_CAMPAIGN"), "campaign id ($JOURNAL_CAMPAIGN)")

@@ -17,6 +17,7 @@ import (
 
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/i18n"
 	"github.com/campaign-journal/journal/projections"
 )
 
@@ -30,7 +31,7 @@ type recordedJSON struct {
 // report prints what a command recorded: one transcript line per event,
 // with its event id; or the events as JSON.
 func (a *app) report(res command.Result, before *projections.Campaign) error {
-	lines := describe(before, res.Events)
+	lines := describe(a.language(), before, res.Events)
 	if a.jsonOut {
 		out := make([]recordedJSON, len(res.Events))
 		for i, r := range res.Events {
@@ -53,8 +54,8 @@ func (a *app) report(res command.Result, before *projections.Campaign) error {
 
 // describe renders the lines of freshly recorded events, folding them onto
 // a copy of the state before them.
-func describe(before *projections.Campaign, recs []events.Recorded) []string {
-	tr := &projections.Transcript{Campaign: before}
+func describe(l i18n.Lang, before *projections.Campaign, recs []events.Recorded) []string {
+	tr := &projections.Transcript{Campaign: before, Lang: l}
 	for _, r := range recs {
 		if err := tr.Apply(r); err != nil {
 			tr.Lines = append(tr.Lines, projections.Line{Text: r.Event.Type})
@@ -191,10 +192,10 @@ func (a *app) campaignCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return a.emit(camp, func(w io.Writer) { printCampaign(w, camp) })
+			return a.emit(camp, func(w io.Writer) { printCampaign(w, a.language(), camp) })
 		},
 	}
-	cmd.AddCommand(create, show)
+	cmd.AddCommand(create, show, a.campaignListCommand())
 	return cmd
 }
 
@@ -261,7 +262,7 @@ func (a *app) weaponCommand() *cobra.Command {
 	define.Flags().StringVar(&ranges, "ranges", "", "range bands in metres SHORT/MEDIUM/LONG (ranged weapons)")
 	define.Flags().IntVar(&w.Magazine, "magazine", 0, "shots per magazine (0: not tracked)")
 	_ = define.MarkFlagRequired("damage")
-	cmd.AddCommand(define)
+	cmd.AddCommand(define, a.weaponListCommand())
 	return cmd
 }
 
@@ -290,19 +291,27 @@ func (a *app) skillCommand() *cobra.Command {
 			})
 		},
 	}
-	cmd.AddCommand(define, raise)
+	cmd.AddCommand(define, raise, a.skillListCommand())
 	return cmd
 }
 
 func (a *app) voidCommand() *cobra.Command {
 	var reason string
 	cmd := &cobra.Command{
-		Use:   "void EVENT_ID --reason R",
+		Use:   "void EVENT --reason R",
 		Short: "Correct a mistake: the event stays in the journal, sheets leave it out",
-		Args:  cobra.ExactArgs(1),
+		Long: `Void an event: it stays in the journal, the sheets leave it out.
+
+EVENT is its stream sequence or its short id, as 'journal log' prints them,
+or its event id, or any unique start or end of it.`,
+		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
-				return j.Void(c.Context(), campaign, args[0], reason)
+				id, err := a.resolveEventID(c.Context(), campaign, args[0])
+				if err != nil {
+					return command.Result{}, err
+				}
+				return j.Void(c.Context(), campaign, id, reason)
 			})
 		},
 	}

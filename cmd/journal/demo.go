@@ -74,7 +74,7 @@ func (d demoStep) do(title string, f func() (command.Result, error)) error {
 	if d.a.jsonOut {
 		return nil
 	}
-	for _, line := range describe(before, res.Events) {
+	for _, line := range describe(d.a.language(), before, res.Events) {
 		fmt.Fprintf(d.a.stdout, "  %s\n", line)
 	}
 	return nil
@@ -262,7 +262,7 @@ func (a *app) demoEnd(ctx context.Context, j *command.Journal, campaign string) 
 			}
 		} else {
 			for _, id := range c.Roster {
-				printSheet(a.stdout, c, c.Characters[id])
+				printSheet(a.stdout, a.language(), c, c.Characters[id])
 				fmt.Fprintln(a.stdout)
 			}
 		}

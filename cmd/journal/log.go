@@ -6,10 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/i18n"
 	"github.com/campaign-journal/journal/projections"
 )
 
@@ -20,7 +22,13 @@ func (a *app) logCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "log [--session S] [--follow] [--at SEQ|TIME]",
 		Short: "The transcript: one line per event, in order (with --follow, live)",
-		Args:  cobra.NoArgs,
+		Long: `The transcript: one line per event, in stream order. Each line starts with
+the event's stream sequence and its short id (the last 8 hex digits of its
+id): 'journal explain' and 'journal void' take either. Times are in your
+time zone ($TZ), with the zone. A voided event is marked, with the event that
+voided it and why; with --follow, an event voided later is marked only from
+the next log on.`,
+		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			st, campaign, filter, err := a.campaignStore(c.Context())
 			if err != nil {
@@ -30,21 +38,32 @@ func (a *app) logCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			lang := a.language()
+			voids, err := readVoids(c.Context(), st, filter, upTo)
+			if err != nil {
+				return err
+			}
 			tr := projections.NewTranscript(campaign, session)
+			tr.Lang = lang
 			printed := 0
 			out := bufio.NewWriter(a.stdout)
 			defer out.Flush()
 			fn := func(r events.Recorded) error {
+				if r.Event.Type == events.TypeEventVoided {
+					voids.add(r)
+				}
 				if err := tr.Apply(r); err != nil {
 					return err
 				}
 				for ; printed < len(tr.Lines); printed++ {
-					l := tr.Lines[printed]
+					l := logLine{Line: tr.Lines[printed]}
+					l.ShortID = shortID(l.EventID)
+					l.VoidedBy = voids[l.EventID]
 					if a.jsonOut {
 						b, _ := json.Marshal(l)
 						fmt.Fprintln(out, string(b))
 					} else {
-						fmt.Fprintf(out, "%6d  %s  %s\n", l.Seq, l.Time.Format("2006-01-02 15:04:05"), l.Text)
+						fmt.Fprintln(out, l.text(lang))
 					}
 				}
 				if follow {
@@ -146,4 +165,67 @@ func hasSession(ctx context.Context, st store, filter, campaign, session string)
 		return fmt.Errorf("campaign %s has no session %s", campaign, session)
 	}
 	return nil
+}
+
+// logLine is one line of journal log: with --json one JSON object per line.
+type logLine struct {
+	projections.Line
+	ShortID  string    `json:"short_id"`
+	VoidedBy *voidMark `json:"voided_by,omitempty"`
+}
+
+// voidMark says which event voided an event, and why.
+type voidMark struct {
+	Seq     uint64 `json:"seq"`
+	EventID string `json:"event_id"`
+	Actor   string `json:"actor,omitempty"`
+	Reason  string `json:"reason"`
+}
+
+// text is the line for people: sequence, short id, local time with its
+// zone, the transcript text and, for a voided event, the mark.
+func (l logLine) text(lang i18n.Lang) string {
+	line := fmt.Sprintf("%6d  %s  %s  %s", l.Seq, l.ShortID, localTime(l.Time), l.Text)
+	if v := l.VoidedBy; v != nil {
+		line += "  " + lang.T("log.voided_by", v.Seq, shortID(v.EventID), v.Reason)
+	}
+	return line
+}
+
+// localTime formats t in the user's time zone (time.Local, which honours
+// $TZ), with the zone's name.
+func localTime(t time.Time) string { return t.In(time.Local).Format("2006-01-02 15:04:05 MST") }
+
+// shortIDLen is the length of a short event id.
+const shortIDLen = 8
+
+// shortID is the last 8 hex digits of an event id: the random part of a
+// UUIDv7, where the first digits are the time and repeat from event to event.
+func shortID(id string) string {
+	if len(id) <= shortIDLen {
+		return id
+	}
+	return id[len(id)-shortIDLen:]
+}
+
+// voids maps the id of every voided event to its void.
+type voids map[string]*voidMark
+
+func (v voids) add(r events.Recorded) {
+	var d events.EventVoided
+	if r.Event.DecodeData(&d) == nil && d.EventID != "" {
+		if _, seen := v[d.EventID]; !seen {
+			v[d.EventID] = &voidMark{Seq: r.Seq, EventID: r.Event.ID, Actor: r.Event.Actor, Reason: d.Reason}
+		}
+	}
+}
+
+// readVoids reads the voids recorded on filter up to upTo (0: now).
+func readVoids(ctx context.Context, st store, filter string, upTo uint64) (voids, error) {
+	v := voids{}
+	err := st.Read(ctx, events.Query{Subject: filter, To: upTo, Types: []string{events.TypeEventVoided}}, func(r events.Recorded) error {
+		v.add(r)
+		return nil
+	})
+	return v, err
 }

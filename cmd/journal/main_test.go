@@ -27,6 +27,10 @@ func newCLI(t *testing.T) *cli {
 	t.Setenv("JOURNAL_DATA", "")
 	t.Setenv("JOURNAL_CAMPAIGN", "")
 	t.Setenv("NATS_URL", "")
+	// The tests read Spanish transcripts unless they pass --lang.
+	t.Setenv("LC_ALL", "")
+	t.Setenv("LC_MESSAGES", "")
+	t.Setenv("LANG", "es_ES.UTF-8")
 	return &cli{t: t, dir: t.TempDir()}
 }
 

@@ -61,7 +61,7 @@ func (a *app) characterCommand() *cobra.Command {
 			if sheet == nil {
 				return fmt.Errorf("no character %q in campaign %s%s", args[0], camp.ID, atSuffix(at))
 			}
-			return a.emit(sheet, func(w iw) { printSheet(w, camp, sheet) })
+			return a.emit(sheet, func(w iw) { printSheet(w, a.language(), camp, sheet) })
 		},
 	}
 	show.Flags().StringVar(&atText, "at", "", "show the sheet as of this stream sequence, or this time (RFC 3339 or \"YYYY-MM-DD HH:MM\")")
@@ -78,7 +78,7 @@ func (a *app) characterCommand() *cobra.Command {
 			if camp.TOR != nil {
 				list = camp.TOR.Characters
 			}
-			return a.emit(list, func(w iw) { printRoster(w, camp) })
+			return a.emit(list, func(w iw) { printRoster(w, a.language(), camp) })
 		},
 	}
 	cmd.AddCommand(create, show, list)
@@ -113,7 +113,7 @@ func (a *app) sessionCommand() *cobra.Command {
 			})
 		},
 	}
-	cmd.AddCommand(start, end)
+	cmd.AddCommand(start, end, a.sessionListCommand())
 	return cmd
 }
 
@@ -246,7 +246,7 @@ func (a *app) combatCommand() *cobra.Command {
 			if camp.Combat == nil {
 				return fmt.Errorf("no combat in progress in campaign %s", camp.ID)
 			}
-			return a.emit(camp.Combat, func(w iw) { printCombat(w, camp) })
+			return a.emit(camp.Combat, func(w iw) { printCombat(w, a.language(), camp) })
 		},
 	}
 	cmd.AddCommand(start, round, end, show)

@@ -5,8 +5,10 @@ import (
 	"io"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
+	"github.com/campaign-journal/journal/i18n"
 	"github.com/campaign-journal/journal/projections"
 )
 
@@ -25,23 +27,27 @@ func hpBar(hp, maxHP, width int) string {
 	return strings.Repeat("█", n) + strings.Repeat("░", width-n)
 }
 
-func printSheet(w iw, c *projections.Campaign, s *projections.Sheet) {
-	kind := "player " + s.Player
+// fraction is "hp/max".
+func fraction(n, of int) string { return strconv.Itoa(n) + "/" + strconv.Itoa(of) }
+
+func printSheet(w iw, l i18n.Lang, c *projections.Campaign, s *projections.Sheet) {
+	kind := l.T("print.player", s.Player)
 	if s.NPC {
-		kind = "NPC"
+		kind = l.T("list.npc")
 	}
-	fmt.Fprintf(w, "%s (%s) — %s, campaign %s (%s)\n", s.Name, s.ID, kind, c.ID, c.System)
+	fmt.Fprintln(w, l.T("print.sheet_head", s.Name, s.ID, kind, c.ID, c.System))
+	t := newTable("  ")
 	if s.Occupation != "" {
-		fmt.Fprintf(w, "  occupation   %s\n", s.Occupation)
+		t.add(l.T("print.occupation"), s.Occupation)
 	}
-	fmt.Fprintf(w, "  HP           %s %d/%d  %s\n", hpBar(s.HP, s.MaxHP, 20), s.HP, s.MaxHP, s.Status)
+	t.add(l.T("print.hp"), fmt.Sprintf("%s %d/%d  %s", hpBar(s.HP, s.MaxHP, 20), s.HP, s.MaxHP, projections.StatusName(l, s.Status)))
 	var attrs []string
 	for _, a := range []string{"F", "R", "D", "I", "P", "C"} {
 		if v, ok := s.Attributes[a]; ok {
 			attrs = append(attrs, fmt.Sprintf("%s %d", a, v))
 		}
 	}
-	fmt.Fprintf(w, "  attributes   %s\n", strings.Join(attrs, "  "))
+	t.add(l.T("print.attributes"), strings.Join(attrs, "  "))
 	names := make([]string, 0, len(s.Skills))
 	for k, v := range s.Skills {
 		if v > 0 {
@@ -49,69 +55,76 @@ func printSheet(w iw, c *projections.Campaign, s *projections.Sheet) {
 		}
 	}
 	sort.Strings(names)
-	fmt.Fprintf(w, "  skills       ")
+	skills := make([]string, len(names))
 	for i, k := range names {
-		if i > 0 {
-			fmt.Fprint(w, ", ")
-		}
 		mark := ""
 		if k == s.Specialization {
 			mark = "*"
 		}
-		fmt.Fprintf(w, "%s%s %d", k, mark, s.Skills[k])
+		skills[i] = fmt.Sprintf("%s%s %d", k, mark, s.Skills[k])
 	}
-	fmt.Fprintln(w)
+	t.add(l.T("print.skills"), strings.Join(skills, ", "))
 	if s.Specialization != "" {
-		used := "available today"
+		used := l.T("print.spec_available")
 		if s.SpecUsedToday {
-			used = "used today"
+			used = l.T("print.spec_used")
 		}
-		fmt.Fprintf(w, "  spec         %s (%s)\n", s.Specialization, used)
+		t.add(l.T("print.spec"), fmt.Sprintf("%s (%s)", s.Specialization, used))
 	}
 	if len(s.Weapons) > 0 {
-		fmt.Fprintf(w, "  weapons      %s\n", strings.Join(s.Weapons, ", "))
+		t.add(l.T("print.weapons"), strings.Join(s.Weapons, ", "))
 	}
-	fmt.Fprintf(w, "  XP           %d to spend (%d earned)\n", s.XP, s.XPTotal)
+	t.add(l.T("print.xp"), l.T("print.xp_value", s.XP, s.XPTotal))
 	if s.Token != "" {
 		note := ""
 		if s.TokenJustReturned {
-			note = " (just returned: next roll one level lower)"
+			note = l.T("print.token_returned")
 		}
-		fmt.Fprintf(w, "  token        held by the %s%s\n", s.Token, note)
+		holder := l.T("print.token_player")
+		if s.Token == "gm" {
+			holder = l.T("print.token_gm")
+		}
+		t.add(l.T("print.token"), l.T("print.token_held", holder, note))
 	}
-	fmt.Fprintf(w, "  rolls        %d\n", s.Rolls)
-	fmt.Fprintf(w, "  as of        sequence %d\n", c.LastSeq)
+	t.add(l.T("print.rolls"), strconv.Itoa(s.Rolls))
+	t.add(l.T("print.as_of"), l.T("print.as_of_seq", c.LastSeq))
+	t.write(w)
 }
 
-func printRoster(w iw, c *projections.Campaign) {
+func printRoster(w iw, l i18n.Lang, c *projections.Campaign) {
 	if c.TOR != nil {
 		printTORRoster(w, c)
 		return
 	}
+	t := newTable("  ").alignRight(4)
 	for _, id := range c.Roster {
 		s := c.Characters[id]
 		who := s.Player
 		if s.NPC {
-			who = "NPC"
+			who = l.T("list.npc")
 		}
-		fmt.Fprintf(w, "  %-12s %-16s %-8s %s %3d/%-3d %s\n", s.ID, s.Name, who, hpBar(s.HP, s.MaxHP, 12), s.HP, s.MaxHP, s.Status)
+		t.add(s.ID, s.Name, who, hpBar(s.HP, s.MaxHP, 12), fraction(s.HP, s.MaxHP), projections.StatusName(l, s.Status))
 	}
+	t.write(w)
 }
 
-func printCombat(w iw, c *projections.Campaign) {
+func printCombat(w iw, l i18n.Lang, c *projections.Campaign) {
 	cb := c.Combat
-	fmt.Fprintf(w, "Combat, round %d — initiative order:\n", cb.Round)
+	fmt.Fprintln(w, l.T("print.combat", cb.Round))
+	t := newTable("  ").alignRight(0, 4)
 	for i, id := range cb.Order {
 		s := c.Characters[id]
 		mark := " "
 		if cb.Attacked[id] {
 			mark = "✓"
 		}
-		fmt.Fprintf(w, "  %d. %s %-16s %s %3d/%-3d %-13s damage taken %d\n", i+1, mark, s.Name, hpBar(s.HP, s.MaxHP, 12), s.HP, s.MaxHP, s.Status, cb.DamageTaken[id])
+		t.add(strconv.Itoa(i+1)+".", mark, s.Name, hpBar(s.HP, s.MaxHP, 12), fraction(s.HP, s.MaxHP),
+			projections.StatusName(l, s.Status), l.T("print.damage_taken", cb.DamageTaken[id]))
 	}
+	t.write(w)
 }
 
-func printCampaign(w iw, c *projections.Campaign) {
+func printCampaign(w iw, l i18n.Lang, c *projections.Campaign) {
 	opts := []string{}
 	if c.Carisma {
 		opts = append(opts, "carisma")
@@ -119,27 +132,33 @@ func printCampaign(w iw, c *projections.Campaign) {
 	if c.HardDefense {
 		opts = append(opts, "hard-defense")
 	}
-	fmt.Fprintf(w, "Campaign %s «%s», system %s", c.ID, c.Name, c.System)
+	fmt.Fprint(w, l.T("print.campaign", c.ID, c.Name, c.System))
 	if len(opts) > 0 {
 		fmt.Fprintf(w, " (%s)", strings.Join(opts, ", "))
 	}
-	fmt.Fprintf(w, ", %d events, day %d\n", c.Events, c.Day+1)
-	fmt.Fprintln(w, "Characters:")
-	printRoster(w, c)
+	fmt.Fprint(w, l.T("print.events_day", c.Events, c.Day+1))
+	fmt.Fprintln(w, l.T("print.characters"))
+	printRoster(w, l, c)
 	if len(c.Sessions) > 0 {
-		fmt.Fprintln(w, "Sessions:")
+		fmt.Fprintln(w, l.T("print.sessions"))
+		t := newTable("  ")
 		for _, s := range slices.Backward(c.Sessions) {
-			state := "in progress"
-			if s.Ended {
-				state = "ended, seed revealed"
-			}
-			fmt.Fprintf(w, "  %-8s %-24s %d rolls, %s\n", s.ID, s.Title, s.NextNonce, state)
+			t.add(s.ID, s.Title, l.T("print.session_row", s.NextNonce, sessionState(l, s.Ended)))
 		}
+		t.write(w)
 	}
 	if c.Combat != nil {
-		printCombat(w, c)
+		printCombat(w, l, c)
 	}
 	if c.TOR != nil {
 		printTORCompany(w, c)
 	}
+}
+
+// sessionState names a session's state.
+func sessionState(l i18n.Lang, ended bool) string {
+	if ended {
+		return l.T("list.ended")
+	}
+	return l.T("list.in_progress")
 }

@@ -1,0 +1,78 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/campaign-journal/journal/replay"
+)
+
+func (a *app) explainCommand() *cobra.Command {
+	var (
+		file  string
+		seeds []string
+	)
+	cmd := &cobra.Command{
+		Use:   "explain EVENT [--file F] [--seed HEX]",
+		Short: "Explain one roll step by step: inputs, commitment, seed, bytes, faces, rules, verdict",
+		Long: `Explain one roll step by step: its inputs, the session's commitment and
+seed, the bytes drawn, the faces, the rules applied and the verdict.
+
+EVENT is the roll's stream sequence or its short id, as 'journal log' prints
+them, or its event id, or any unique start or end of it.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			ctx := c.Context()
+			id := strings.TrimSpace(args[0])
+			src, done, err := a.auditSource(ctx, file, 2)
+			if err != nil {
+				return err
+			}
+			defer done()
+			if !isEventID(id) {
+				r, err := resolveEvent(ctx, src, id, a.where(file))
+				if err != nil {
+					return err
+				}
+				id = r.Event.ID
+			}
+			given, bare, err := parseSeeds(seeds, "")
+			if err != nil {
+				return err
+			}
+			x, err := replay.ExplainEvent(ctx, src, id, given)
+			if err == nil && bare != "" && x.Seed == "" {
+				given[x.Campaign+"/"+x.Session] = bare
+				x, err = replay.ExplainEvent(ctx, src, id, given)
+			}
+			done()
+			switch {
+			case errors.Is(err, replay.ErrNotFound):
+				return fmt.Errorf("no event %s in %s", id, a.where(file))
+			case errors.Is(err, replay.ErrNotRoll):
+				return fmt.Errorf("event %s (%s) is not a roll: explain takes a roll event", args[0], id)
+			case err != nil:
+				return a.sourceError(err, file)
+			}
+			if err := a.emit(x, func(w io.Writer) { _ = x.WriteText(w) }); err != nil {
+				return err
+			}
+			if (x.FacesMatch != nil && !*x.FacesMatch) || (x.SeedMatches != nil && !*x.SeedMatches) || !x.RulesAgree {
+				return exitError{code: 1, msg: fmt.Sprintf("roll %s does not verify", id)}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&file, "file", "", "read an export (JSON Lines) instead of the journal: needs no server")
+	cmd.Flags().StringArrayVar(&seeds, "seed", nil, "the session's seed if not yet revealed: HEX or SESSION=HEX")
+	return cmd
+}
+
+// isEventID reports whether s is a whole event id (a canonical UUID).
+func isEventID(s string) bool {
+	return len(s) == 36 && strings.Count(s, "-") == 4
+}

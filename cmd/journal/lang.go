@@ -1,0 +1,40 @@
+package main
+
+import (
+	"os"
+
+	"github.com/campaign-journal/journal/i18n"
+)
+
+// langFlag is --lang: a language of the catalogue, checked when parsed.
+type langFlag struct {
+	l   i18n.Lang
+	set bool
+}
+
+func (f *langFlag) String() string { return string(f.l) }
+func (f *langFlag) Type() string   { return "es|en" }
+
+func (f *langFlag) Set(s string) error {
+	l, err := i18n.Parse(s)
+	if err != nil {
+		return err
+	}
+	f.l, f.set = l, true
+	return nil
+}
+
+// language is the language of every label this invocation writes: --lang,
+// else the locale's ($LC_ALL, $LC_MESSAGES, $LANG, the first one set, as
+// POSIX orders them): Spanish for es*, English otherwise.
+func (a *app) language() i18n.Lang {
+	if a.lang.set {
+		return a.lang.l
+	}
+	for _, name := range []string{"LC_ALL", "LC_MESSAGES", "LANG"} {
+		if v := os.Getenv(name); v != "" {
+			return i18n.FromLocale(v)
+		}
+	}
+	return i18n.EN
+}

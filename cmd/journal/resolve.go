@@ -1,0 +1,130 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/replay"
+)
+
+// errAmbiguousEvent is the error of a part of an id that matches several
+// events; an argument that matches none is an error wrapping
+// events.ErrNotFound.
+var errAmbiguousEvent = errors.New("ambiguous event")
+
+// eventError is an error of resolveEvent: its message is the whole text,
+// and it wraps kind.
+type eventError struct {
+	msg  string
+	kind error
+}
+
+func (e eventError) Error() string { return e.msg }
+func (e eventError) Unwrap() error { return e.kind }
+
+// minFragment is the shortest part of an event id resolveEvent matches.
+const minFragment = 4
+
+// maxCandidates is how many candidates an ambiguous fragment lists.
+const maxCandidates = 8
+
+// resolveEvent finds the event arg names in src, in this order: a whole
+// event id; a stream sequence (all digits, as 'journal log' prints it); a
+// unique part of an id, its start or its end (log's short id is the last 8
+// hex digits), at least minFragment characters. A fragment that matches
+// several events is an error listing them; nothing matching is an error
+// wrapping events.ErrNotFound. where names src in messages.
+func resolveEvent(ctx context.Context, src replay.Source, arg, where string) (events.Recorded, error) {
+	arg = strings.ToLower(strings.TrimSpace(arg))
+	if arg == "" {
+		return events.Recorded{}, fmt.Errorf("no event given: pass a sequence number or an event id (see 'journal log')")
+	}
+	seq, seqErr := strconv.ParseUint(arg, 10, 64)
+	isSeq := seqErr == nil && seq > 0
+	fragment := len(arg) >= minFragment
+	var (
+		exact, bySeq *events.Recorded
+		matches      []events.Recorded
+		n            int
+		sawSeq       bool
+	)
+	stop := errors.New("found")
+	err := src(ctx, func(r events.Recorded) error {
+		id := strings.ToLower(r.Event.ID)
+		switch {
+		case id == arg:
+			exact = &r
+			return stop
+		case isSeq && r.Seq == seq:
+			bySeq = &r
+		case fragment && (strings.HasPrefix(id, arg) || strings.HasSuffix(id, arg)):
+			if len(matches) < maxCandidates {
+				matches = append(matches, r)
+			}
+			n++
+		}
+		sawSeq = sawSeq || r.Seq != 0
+		return nil
+	})
+	if err != nil && !errors.Is(err, stop) {
+		return events.Recorded{}, err
+	}
+	switch {
+	case exact != nil:
+		return *exact, nil
+	case bySeq != nil:
+		return *bySeq, nil
+	case n == 1:
+		return matches[0], nil
+	case n > 1:
+		list := make([]string, len(matches))
+		for i, m := range matches {
+			list[i] = candidate(m)
+		}
+		more := ""
+		if n > len(matches) {
+			more = fmt.Sprintf(" and %d more", n-len(matches))
+		}
+		return events.Recorded{}, eventError{kind: errAmbiguousEvent, msg: fmt.Sprintf("%q matches %d events in %s: %s%s; give more of the id, or the sequence number",
+			arg, n, where, strings.Join(list, ", "), more)}
+	}
+	hint := ""
+	switch {
+	case isSeq && !sawSeq:
+		hint = " (an export has no sequence numbers: give the event's id or its short id)"
+	case !isSeq && !fragment:
+		hint = fmt.Sprintf(" (a part of an id needs at least %d characters)", minFragment)
+	}
+	return events.Recorded{}, eventError{kind: events.ErrNotFound, msg: fmt.Sprintf("no event %s in %s%s; give a sequence number or an id as 'journal log' prints them", arg, where, hint)}
+}
+
+// candidate names an event in an ambiguity error.
+func candidate(r events.Recorded) string {
+	s := r.Event.ID + " (" + r.Event.Type
+	if r.Seq != 0 {
+		s = fmt.Sprintf("#%d %s", r.Seq, s)
+	}
+	return s + ")"
+}
+
+// resolveEventID resolves arg among campaign's events in the journal.
+func (a *app) resolveEventID(ctx context.Context, campaign, arg string) (string, error) {
+	st, err := a.openStore(ctx, false, "")
+	if err != nil {
+		return "", err
+	}
+	filter, err := events.CampaignFilter(campaign)
+	if err != nil {
+		return "", err
+	}
+	src, _, err := boundSource(ctx, st, filter, a.warnForeign())
+	if err != nil {
+		return "", err
+	}
+	r, err := resolveEvent(ctx, src, arg, "campaign "+campaign)
+	return r.Event.ID, err
+}
