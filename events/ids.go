@@ -120,8 +120,14 @@ func ValidRequestID(id string) error {
 // a canonical UUID that Decode accepts. The same command retried with the
 // same request id gets the same ids (and so the same Nats-Msg-Id, which
 // JetStream's duplicate window stores once); another command under the
-// same request id gets other ids. Unlike V7 ids, these are not ordered
-// by time: the stream sequence orders events, not their ids.
+// same request id gets other ids.
+//
+// When the request id is itself a UUID version 7 (as the CLI makes one per
+// invocation), the derived id keeps its 48-bit time and is a version 7
+// UUID too, so that the ids of a command's events stay ordered by the time
+// the request was made, as DESIGN.md §2 wants ids to be; the other bits
+// are the digest's. Any other request id gives a version 8 UUID, not
+// ordered by time: the stream sequence orders events, not their ids.
 func RequestEventID(campaign, request, command string, index int) string {
 	h := sha256.New()
 	h.Write([]byte("journal-request-v1"))
@@ -132,6 +138,10 @@ func RequestEventID(campaign, request, command string, index int) string {
 	var u uuid.UUID
 	copy(u[:], h.Sum(nil))
 	u[6] = 0x80 | u[6]&0x0f // version 8
+	if r, err := uuid.Parse(request); err == nil && r.Version() == 7 && r.String() == request {
+		copy(u[:6], r[:6])      // the request's time, in milliseconds
+		u[6] = 0x70 | u[6]&0x0f // version 7
+	}
 	u[8] = 0x80 | u[8]&0x3f // RFC 9562 variant
 	return u.String()
 }

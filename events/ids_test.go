@@ -118,3 +118,31 @@ func TestRequestIDInDocuments(t *testing.T) {
 	_, err = New(spec, ids, at)
 	require.ErrorIs(t, err, ErrInvalidRequestID)
 }
+
+// TestRequestEventIDKeepsTimeOfV7Requests: under a UUIDv7 request id (the
+// CLI's), derived ids are UUIDv7 with the request's time, so they sort by
+// the time of their requests; under any other id they are UUIDv8.
+func TestRequestEventIDKeepsTimeOfV7Requests(t *testing.T) {
+	early := "01930000-0000-7000-8000-000000000001"
+	late := "01940000-0000-7000-8000-000000000001"
+	a, b := RequestEventID("mordor", early, "roll {}", 0), RequestEventID("mordor", late, "roll {}", 0)
+	for _, id := range []string{a, b} {
+		u, err := uuid.Parse(id)
+		require.NoError(t, err)
+		if u.Version() != 7 || u.Variant() != uuid.RFC4122 {
+			t.Errorf("%s: version %d variant %v, want a version 7 RFC 9562 UUID", id, u.Version(), u.Variant())
+		}
+	}
+	if a[:13] != early[:13] || b[:13] != late[:13] {
+		t.Errorf("derived ids %s, %s do not keep their requests' times %s, %s", a, b, early[:13], late[:13])
+	}
+	if !(a < b) {
+		t.Errorf("derived ids %s, %s not ordered by their requests' times", a, b)
+	}
+	if a == RequestEventID("mordor", early, "roll {}", 1) {
+		t.Error("index ignored")
+	}
+	if u := uuid.MustParse(RequestEventID("mordor", "req-1", "roll {}", 0)); u.Version() != 8 {
+		t.Errorf("a request id that is not a UUIDv7 gives version %d, want 8", u.Version())
+	}
+}
