@@ -60,6 +60,9 @@ type Journal struct {
 	// empty (see WithRequest); command is what the command is (see
 	// ForCommand), part of what its event ids derive from.
 	request, command string
+	// name is the catalogue name of the command this view runs, recorded
+	// as the command attribute of its events (see Named), or empty.
+	name string
 }
 
 // shared is what every view of a journal (As) shares: the store, the
@@ -318,7 +321,7 @@ func (d *draft) add(kind events.Kind, aggID, typ string, data any) string {
 	}
 	ev, err := events.New(events.Spec{
 		Campaign: d.campaign.ID, Kind: kind, AggregateID: aggID, Name: events.Name(typ), Type: typ,
-		Session: session, Actor: d.j.actor, RequestID: d.j.request, Data: data,
+		Session: session, Actor: d.j.actor, RequestID: d.j.request, Command: d.j.name, Data: data,
 	}, d.ids, d.now)
 	if err != nil {
 		d.err = err
