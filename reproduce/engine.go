@@ -64,17 +64,20 @@ func newReproducer(opts replay.Options) (*reproducer, error) {
 }
 
 // actorStore is the fresh journal's store: it records each event under the
-// recorded actor of the command being re-run.
+// recorded actor of the command being re-run, and with its recorded
+// command attribute (the name the catalogue re-ran it by; none for a
+// guessed one, recorded before the attribute).
 type actorStore struct {
 	*memstore.Store
-	actor  string
-	stored map[string]bool
+	actor   string
+	command string
+	stored  map[string]bool
 }
 
 func (s *actorStore) Append(ctx context.Context, expect events.Expect, evs ...events.Event) ([]uint64, error) {
 	out := make([]events.Event, len(evs))
 	for i, e := range evs {
-		e.Actor = s.actor
+		e.Actor, e.Command = s.actor, s.command
 		out[i] = e
 	}
 	seqs, err := s.Store.Append(ctx, expect, out...)
@@ -273,7 +276,7 @@ func (r *reproducer) locate(kind replay.MismatchKind, x rec, what string) replay
 func (r *reproducer) run(ctx context.Context, filter string, sess *Session, g []rec) (bool, error) {
 	first := g[0].Event
 	r.now = first.Time
-	r.store.actor = first.Actor
+	r.store.actor, r.store.command = first.Actor, first.Command
 	r.ids.ids = r.ids.ids[:0]
 	for _, x := range g {
 		r.ids.ids = append(r.ids.ids, x.Event.ID)
