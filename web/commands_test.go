@@ -32,6 +32,7 @@ func TestSharedCommands(t *testing.T) {
 	}))
 	require.Len(t, got, 1)
 	require.True(t, got[0].Time.Equal(at), "event time %v: not the shared journal's clock", got[0].Time)
+	require.Equal(t, "campaign-create", got[0].Command, "the campaign is created through the catalogue, which names the command")
 	// The shared journal sees what the server recorded.
 	c, err := shared.Load(context.Background(), "mordor", 0)
 	require.NoError(t, err)
