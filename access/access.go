@@ -9,8 +9,9 @@
 //     the command service other users send requests to.
 //   - gm: every command and every read in its campaign (or in every
 //     campaign, with campaign "*").
-//   - player: the player commands (PlayerCommand) for its own characters,
-//     and every read in its one campaign.
+//   - player: the player commands (PlayerCommand: those the command
+//     catalogue gives the Player role) for its own characters, and every
+//     read in its one campaign.
 //   - dashboard: reads only, in its campaign (or "*").
 //
 // Invariants:
@@ -47,6 +48,7 @@ import (
 
 	"github.com/nats-io/nkeys"
 
+	"github.com/campaign-journal/journal/command/catalog"
 	"github.com/campaign-journal/journal/events"
 )
 
@@ -297,24 +299,27 @@ func (c *Config) ByName(name string) (Principal, bool) {
 // PlayerCommand reports whether players may issue command, and names the
 // field of its request body (as the HTTP API and the NATS command service
 // take it) that holds the acting character, which must be the player's own.
-// Command names are the CLI's words joined with dashes.
+// Both come from the command catalogue (catalog.Spec's Role and Acting):
+// every other command is the game master's. Command names are the CLI's
+// words joined with dashes.
 func PlayerCommand(command string) (field string, ok bool) {
-	switch command {
-	case "roll", "heal-after-combat", "raise", "reload",
-		"hope-spend", "fellowship-ask", "fellowship-take", "fellowship-withdraw":
-		return "character", true
-	case "attack":
-		return "attacker", true
-	case "fellowship-vote":
-		return "voter", true
+	s, found := catalog.Lookup(command)
+	if !found || s.Role != catalog.Player || s.Acting == "" {
+		return "", false
 	}
-	return "", false
+	return s.Acting, true
 }
 
-// PlayerCommands lists the commands players may issue (PlayerCommand).
+// PlayerCommands lists the commands players may issue (PlayerCommand), in
+// the catalogue's order.
 func PlayerCommands() []string {
-	return []string{"roll", "attack", "heal-after-combat", "raise", "reload",
-		"hope-spend", "fellowship-ask", "fellowship-vote", "fellowship-take", "fellowship-withdraw"}
+	var out []string
+	for _, s := range catalog.All() {
+		if _, ok := PlayerCommand(s.Name); ok {
+			out = append(out, s.Name)
+		}
+	}
+	return out
 }
 
 // inCampaign refuses a principal outside campaign.

@@ -14,7 +14,7 @@ import (
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/events/embedded"
-	"github.com/campaign-journal/journal/events/jetstore"
+	"github.com/campaign-journal/journal/events/embedded/embeddedtest"
 )
 
 // BenchmarkRollCommand records roll commands end to end (rules, dice,
@@ -23,11 +23,7 @@ import (
 // of the same size to the same server in the same run. Sync on every write
 // unless BENCH_NOSYNC is set.
 func BenchmarkRollCommand(b *testing.B) {
-	srv, err := embedded.Start(context.Background(), embedded.Options{Dir: b.TempDir(), Sync: os.Getenv("BENCH_NOSYNC") == ""})
-	require.NoError(b, err)
-	b.Cleanup(srv.Shutdown)
-	st, err := jetstore.Open(context.Background(), srv.JetStream(), jetstore.Options{})
-	require.NoError(b, err)
+	srv, st := embeddedtest.Store(b, embedded.Options{Sync: os.Getenv("BENCH_NOSYNC") == ""})
 	j := command.New(st, command.Options{Clock: time.Now, Rand: rand.Reader, IDs: events.NewV7(time.Now, rand.Reader)})
 	setup(b, j)
 	ctx := context.Background()

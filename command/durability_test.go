@@ -20,6 +20,7 @@ import (
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/events/embedded"
+	"github.com/campaign-journal/journal/events/embedded/embeddedtest"
 	"github.com/campaign-journal/journal/events/jetstore"
 	"github.com/campaign-journal/journal/events/memstore"
 	"github.com/campaign-journal/journal/projections"
@@ -259,11 +260,7 @@ func TestRetriedAppendStoredOnce(t *testing.T) {
 	}{
 		{"memstore", func(t *testing.T) command.Store { return memstore.New(memstore.Options{}) }},
 		{"jetstore", func(t *testing.T) command.Store {
-			srv, err := embedded.Start(t.Context(), embedded.Options{Dir: t.TempDir(), Sync: true})
-			require.NoError(t, err)
-			t.Cleanup(srv.Shutdown)
-			st, err := jetstore.Open(t.Context(), srv.JetStream(), jetstore.Options{})
-			require.NoError(t, err)
+			_, st := embeddedtest.Store(t, embedded.Options{Sync: true})
 			return st
 		}},
 	}

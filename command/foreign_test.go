@@ -11,7 +11,7 @@ import (
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/events/embedded"
-	"github.com/campaign-journal/journal/events/jetstore"
+	"github.com/campaign-journal/journal/events/embedded/embeddedtest"
 )
 
 // TestForeignMessageDoesNotStopTheCampaign: a message that is not an
@@ -22,11 +22,7 @@ import (
 // whole campaign) both roll, void and end the session, and agree.
 func TestForeignMessageDoesNotStopTheCampaign(t *testing.T) {
 	ctx := context.Background()
-	srv, err := embedded.Start(ctx, embedded.Options{Dir: t.TempDir()})
-	require.NoError(t, err)
-	t.Cleanup(srv.Shutdown)
-	st, err := jetstore.Open(ctx, srv.JetStream(), jetstore.Options{})
-	require.NoError(t, err)
+	srv, st := embeddedtest.Store(t, embedded.Options{})
 	// Ids of their own for each journal: two deterministic ones would make
 	// the same ids, which the store takes for retries.
 	journal := func() *command.Journal {
@@ -36,7 +32,7 @@ func TestForeignMessageDoesNotStopTheCampaign(t *testing.T) {
 	setup(t, cached)
 
 	for _, doc := range []string{"not an event", `{"specversion":"1.0","type":"journal.roll.made.v1"}`} {
-		_, err = srv.JetStream().Publish(ctx, "journal.mordor.char.lodin.roll", []byte(doc))
+		_, err := srv.JetStream().Publish(ctx, "journal.mordor.char.lodin.roll", []byte(doc))
 		require.NoError(t, err)
 	}
 	before := count(t, st)

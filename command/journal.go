@@ -12,6 +12,7 @@ package command
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"io"
@@ -59,6 +60,9 @@ type Journal struct {
 	// empty (see WithRequest); command is what the command is (see
 	// ForCommand), part of what its event ids derive from.
 	request, command string
+	// name is the catalogue name of the command this view runs, recorded
+	// as the command attribute of its events (see Named), or empty.
+	name string
 }
 
 // shared is what every view of a journal (As) shares: the store, the
@@ -171,17 +175,34 @@ func (d *draft) ryfRules() (*ryf.Rules, error) {
 	return r, nil
 }
 
-// Options configure a Journal. Clock, randomness and ids are injected.
+// Options configure a Journal. Clock, randomness and ids are injected;
+// every field has a default, so Options{} is a working journal.
 type Options struct {
-	Clock   func() time.Time
-	Rand    io.Reader // source of session seeds (crypto/rand.Reader in production)
-	IDs     events.IDs
-	Actor   string
+	// Clock stamps the events (default time.Now).
+	Clock func() time.Time
+	// Rand is the source of session seeds (default crypto/rand.Reader).
+	Rand io.Reader
+	// IDs makes the events' ids (default UUID v7 from Clock and Rand).
+	IDs events.IDs
+	// Actor is recorded as who issued each event (default "gm").
+	Actor string
+	// Retries bounds the attempts of one command under contention
+	// (default 50).
 	Retries int
 }
 
-// New returns a Journal over store.
+// New returns a Journal over store, with the defaults of Options for the
+// fields left unset.
 func New(store Store, o Options) *Journal {
+	if o.Clock == nil {
+		o.Clock = time.Now
+	}
+	if o.Rand == nil {
+		o.Rand = rand.Reader
+	}
+	if o.IDs == nil {
+		o.IDs = events.NewV7(o.Clock, o.Rand)
+	}
 	if o.Retries <= 0 {
 		o.Retries = 50
 	}
@@ -300,7 +321,7 @@ func (d *draft) add(kind events.Kind, aggID, typ string, data any) string {
 	}
 	ev, err := events.New(events.Spec{
 		Campaign: d.campaign.ID, Kind: kind, AggregateID: aggID, Name: events.Name(typ), Type: typ,
-		Session: session, Actor: d.j.actor, RequestID: d.j.request, Data: data,
+		Session: session, Actor: d.j.actor, RequestID: d.j.request, Command: d.j.name, Data: data,
 	}, d.ids, d.now)
 	if err != nil {
 		d.err = err

@@ -50,7 +50,7 @@ func (j *Journal) WithRequest(id string) (*Journal, error) {
 	if err := events.ValidRequestID(id); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrInvalid, err)
 	}
-	return &Journal{shared: j.shared, actor: j.actor, request: id, command: j.command}, nil
+	return &Journal{shared: j.shared, actor: j.actor, request: id, command: j.command, name: j.name}, nil
 }
 
 // ForCommand names the command a view with a request id runs: its name
@@ -65,8 +65,23 @@ func (j *Journal) ForCommand(name string, args any) *Journal {
 	if err != nil {
 		b = []byte(fmt.Sprintf("%#v", args))
 	}
-	return &Journal{shared: j.shared, actor: j.actor, request: j.request, command: name + " " + string(b)}
+	return &Journal{shared: j.shared, actor: j.actor, request: j.request, command: name + " " + string(b), name: j.name}
 }
+
+// Named returns the view that records name, the command's name in the
+// command catalogue (package command/catalog), as the command attribute
+// of every event it records (events.ValidCommand), so that a reproduction
+// knows which command made them. The surfaces that run catalogued
+// commands (the catalogue itself, the CLI) name them; an empty name
+// records none, as events did before the attribute.
+func (j *Journal) Named(name string) *Journal {
+	v := *j
+	v.name = name
+	return &v
+}
+
+// Name returns the catalogue name the view records, or "".
+func (j *Journal) Name() string { return j.name }
 
 // RequestID returns the view's request id, or "".
 func (j *Journal) RequestID() string { return j.request }

@@ -13,7 +13,7 @@ import (
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/events/embedded"
-	"github.com/campaign-journal/journal/events/jetstore"
+	"github.com/campaign-journal/journal/events/embedded/embeddedtest"
 )
 
 // errLostAck is what a client sees when the server stored its append but
@@ -63,11 +63,7 @@ func (s *unknownOutcomeStore) Append(ctx context.Context, expect events.Expect, 
 // jetStore returns a store on a real embedded JetStream server.
 func jetStore(t *testing.T) command.Store {
 	t.Helper()
-	srv, err := embedded.Start(t.Context(), embedded.Options{Dir: t.TempDir(), Sync: false})
-	require.NoError(t, err)
-	t.Cleanup(srv.Shutdown)
-	st, err := jetstore.Open(t.Context(), srv.JetStream(), jetstore.Options{})
-	require.NoError(t, err)
+	_, st := embeddedtest.Store(t, embedded.Options{Sync: false})
 	return st
 }
 

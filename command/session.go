@@ -138,7 +138,7 @@ func (j *Journal) StartSession(ctx context.Context, campaign, id, title string) 
 		}
 		ev, err := events.New(events.Spec{
 			Campaign: campaign, Kind: events.KindSession, AggregateID: id, Name: events.Name(events.TypeSessionStarted),
-			Type: events.TypeSessionStarted, Session: id, Actor: j.actor, RequestID: j.request,
+			Type: events.TypeSessionStarted, Session: id, Actor: j.actor, RequestID: j.request, Command: j.name,
 			Data: events.SessionStarted{Title: title, Algorithm: dice.Algorithm, Commitment: seed.Commitment()},
 		}, d.ids, d.now)
 		if err != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/campaign-journal/journal/events/memstore"
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/replay"
+	"github.com/campaign-journal/journal/reproduce"
 	"github.com/campaign-journal/journal/rolls"
 )
 
@@ -556,7 +557,7 @@ func TestTORFlow(t *testing.T) {
 		_ = rep.WriteText(&b)
 		t.Fatalf("verify:\n%s", b.String())
 	}
-	rp, err := replay.Reproduce(ctx, src, replay.Options{})
+	rp, err := reproduce.Run(ctx, src, replay.Options{})
 	require.NoError(t, err)
 	if tt := rp.Totals; !rp.OK() || tt.SessionsIdentical != 1 || tt.Rolls == 0 || tt.RollsIdentical != tt.Rolls || tt.Skipped != 0 {
 		t.Logf("reproduce totals %+v", tt)

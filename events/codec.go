@@ -48,7 +48,7 @@ func encodedSize(e Event) int {
 		`"campaign":"","session":"","actor":"","causationid":"","data":}`) + len(time.RFC3339Nano)
 	return fixed + len(e.SpecVersion) + len(e.ID) + len(e.Source) + len(e.Type) + len(e.Subject) +
 		len(e.DataContentType) + len(e.Campaign) + len(e.Session) + len(e.Actor) + len(e.CausationID) + len(e.Data) +
-		len(`,"requestid":""`) + len(e.RequestID)
+		len(`,"requestid":""`) + len(e.RequestID) + len(`,"command":""`) + len(e.Command)
 }
 
 // Decode parses and validates one CloudEvents JSON document. It refuses
@@ -179,6 +179,11 @@ func (e Event) checkEnvelope() error {
 	if e.RequestID != "" {
 		if err := ValidRequestID(e.RequestID); err != nil {
 			return fmt.Errorf("requestid: %w", err)
+		}
+	}
+	if e.Command != "" {
+		if err := ValidCommand(e.Command); err != nil {
+			return fmt.Errorf("command: %w", err)
 		}
 	}
 	if e.StreamSubject != "" {

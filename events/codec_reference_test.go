@@ -81,7 +81,7 @@ func refEnvelopeAttrs(name string) (required, known bool) {
 	switch name {
 	case "specversion", "id", "source", "type", "subject", "time", "datacontenttype", "campaign", "data":
 		return true, true
-	case "session", "actor", "causationid", "requestid": // requestid: added with request ids
+	case "session", "actor", "causationid", "requestid", "command": // requestid: added with request ids; command: with the catalogue
 		return false, true
 	}
 	return false, false
@@ -178,6 +178,8 @@ func refSetAttr(e *Event, name string, raw json.RawMessage) error {
 		e.CausationID = s
 	case "requestid":
 		e.RequestID = s
+	case "command":
+		e.Command = s
 	}
 	return nil
 }
@@ -221,6 +223,11 @@ func (e Event) refValidate() error {
 	if e.RequestID != "" {
 		if err := ValidRequestID(e.RequestID); err != nil {
 			return fmt.Errorf("requestid: %w", err)
+		}
+	}
+	if e.Command != "" {
+		if err := ValidCommand(e.Command); err != nil {
+			return fmt.Errorf("command: %w", err)
 		}
 	}
 	v, ok := dataFor(e.Type)

@@ -83,7 +83,7 @@ func fill(v reflect.Value, s string, n int) {
 // attribute.
 func everyAttr(s, typ string, data []byte, at time.Time) Event {
 	return Event{SpecVersion: s, ID: s, Source: "/campaigns/" + s, Type: typ, Subject: "characters/" + s, Time: at,
-		DataContentType: s, Campaign: s, Session: s, Actor: s, CausationID: s, RequestID: s, Data: data}
+		DataContentType: s, Campaign: s, Session: s, Actor: s, CausationID: s, RequestID: s, Command: s, Data: data}
 }
 
 // spread returns data with whitespace between every token, as json.Indent

@@ -31,17 +31,18 @@ const (
 	attrActor
 	attrCausationID
 	attrRequestID
+	attrCommand
 	attrData
 	numAttrs
 )
 
 // attrNames are the attributes' JSON names, by index.
 var attrNames = [numAttrs]string{"specversion", "id", "source", "type", "subject", "time", "datacontenttype",
-	"campaign", "session", "actor", "causationid", "requestid", "data"}
+	"campaign", "session", "actor", "causationid", "requestid", "command", "data"}
 
 // optionalAttr reports whether a document may leave attribute k out.
 func optionalAttr(k int) bool {
-	return k == attrSession || k == attrActor || k == attrCausationID || k == attrRequestID
+	return k == attrSession || k == attrActor || k == attrCausationID || k == attrRequestID || k == attrCommand
 }
 
 // attrIndex returns the index of the attribute named name, or -1.
@@ -165,7 +166,7 @@ func setStrings(e *Event, text string, spans *[numAttrs][2]int) {
 	e.SpecVersion, e.ID, e.Source, e.Type = part(attrSpecVersion), part(attrID), part(attrSource), part(attrType)
 	e.Subject, e.DataContentType, e.Campaign = part(attrSubject), part(attrDataContentType), part(attrCampaign)
 	e.Session, e.Actor, e.CausationID = part(attrSession), part(attrActor), part(attrCausationID)
-	e.RequestID = part(attrRequestID)
+	e.RequestID, e.Command = part(attrRequestID), part(attrCommand)
 }
 
 // open reads the '{' that starts the document.
@@ -278,7 +279,7 @@ func (r *reader) data(b []byte, v any) ([]byte, error) {
 // appendEvent appends the document of e as encoding/json (with
 // SetEscapeHTML(false)) encodes the Event struct: the attributes in
 // field order, session, actor and causationid always present, requestid
-// only when set, the time as
+// and command only when set, the time as
 // time.Time.MarshalJSON writes it, and data compact. e.Data must be valid
 // JSON (it has been validated).
 func appendEvent(dst []byte, e Event) ([]byte, error) {
@@ -299,6 +300,9 @@ func appendEvent(dst []byte, e Event) ([]byte, error) {
 	dst = appendAttr(dst, `,"causationid":`, e.CausationID)
 	if e.RequestID != "" { // omitempty, as the Event struct says
 		dst = appendAttr(dst, `,"requestid":`, e.RequestID)
+	}
+	if e.Command != "" { // omitempty, as the Event struct says
+		dst = appendAttr(dst, `,"command":`, e.Command)
 	}
 	dst = append(dst, `,"data":`...)
 	if e.Data == nil {
@@ -404,4 +408,36 @@ func stringEnd(data []byte, i int) int {
 		}
 	}
 	return len(data)
+}
+
+// MaxCommandLen bounds the command attribute of an event.
+const MaxCommandLen = 64
+
+// ErrInvalidCommand marks a command attribute that ValidCommand refuses.
+var ErrInvalidCommand = errors.New("invalid command name")
+
+// ValidCommand checks the optional command attribute of an event: the
+// name, in the command catalogue (package command/catalog), of the
+// command that recorded it: 1 to MaxCommandLen lower-case letters, digits
+// and '-', starting with a letter. Events recorded before the attribute,
+// or by no catalogued command, have none.
+func ValidCommand(name string) error {
+	if name == "" || len(name) > MaxCommandLen {
+		return fmt.Errorf("%w: %q: 1 to %d bytes", ErrInvalidCommand, clipText(name, 80), MaxCommandLen)
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !(c >= 'a' && c <= 'z' || i > 0 && (c >= '0' && c <= '9' || c == '-')) {
+			return fmt.Errorf("%w: %q has %q at byte %d: use lower-case letters, digits and '-', starting with a letter", ErrInvalidCommand, clipText(name, 80), c, i)
+		}
+	}
+	return nil
+}
+
+// clipText shortens s to n bytes for messages.
+func clipText(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
 }

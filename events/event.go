@@ -60,6 +60,7 @@ type Event struct {
 	Actor           string          `json:"actor"`
 	CausationID     string          `json:"causationid"`
 	RequestID       string          `json:"requestid,omitempty"` // the client's id of the command (ValidRequestID), or empty; optional: older events have none
+	Command         string          `json:"command,omitempty"`   // the catalogue name of the command that recorded it (ValidCommand), or empty; optional: older events have none
 	Data            json.RawMessage `json:"data"`
 
 	// StreamSubject is the NATS subject the event is stored under
@@ -117,6 +118,7 @@ type Spec struct {
 	Actor       string // who issued the command
 	CausationID string // id of the event that caused this one, or empty
 	RequestID   string // the client's id of the command, or empty
+	Command     string // the catalogue name of the command, or empty
 	Data        any    // the type's data struct (or a pointer to it)
 }
 
@@ -157,6 +159,7 @@ func New(s Spec, ids IDs, at time.Time) (Event, error) {
 		Actor:           s.Actor,
 		CausationID:     s.CausationID,
 		RequestID:       s.RequestID,
+		Command:         s.Command,
 		Data:            data,
 		StreamSubject:   subject,
 	}

@@ -33,6 +33,7 @@ var envelopeBefore = func() (before [attrData]string) {
 	before[attrCampaign] = `","datacontenttype":"` + ContentType + before[attrCampaign]
 	before[attrSpecVersion], before[attrDataContentType] = "", ""
 	before[attrRequestID] = "" // optional: read after the loop
+	before[attrCommand] = ""   // optional: read after the loop
 	return before
 }()
 
@@ -42,12 +43,14 @@ var envelopeBefore = func() (before [attrData]string) {
 const (
 	dataBefore      = `","data":`
 	requestIDBefore = `","requestid":"`
+	commandBefore   = `","command":"`
 )
 
 // readFast reads b, a valid UTF-8 document, as readGeneral does, when b is
 // exactly {"specversion":"1.0","id":"…",…,"causationid":"…","data":{…}}
-// (with "requestid":"…" after causationid when the event has one):
-// every attribute in encode's order, none left out but requestid, no whitespace, each
+// (with "requestid":"…" after causationid, and "command":"…" after that,
+// when the event has them): every attribute in encode's order, none left
+// out but requestid and command, no whitespace, each
 // string attribute's value without a backslash or a control character
 // (the time one as time.Time.UnmarshalJSON reads it), specversion and
 // datacontenttype with the values Decode accepts, a registered type,
@@ -84,6 +87,14 @@ func readFast(b []byte, owned bool) (e Event, v any, ok bool) {
 			return Event{}, nil, false
 		}
 		spans[attrRequestID] = [2]int{start, i}
+		envelopeLen += i - start
+	}
+	if bytes.HasPrefix(b[i:], []byte(commandBefore)) { // encode writes it only when set
+		start := i + len(commandBefore)
+		if i = simpleStringEnd(b, start); i < 0 {
+			return Event{}, nil, false
+		}
+		spans[attrCommand] = [2]int{start, i}
 		envelopeLen += i - start
 	}
 	if !bytes.HasPrefix(b[i:], []byte(dataBefore)) || b[len(b)-1] != '}' {

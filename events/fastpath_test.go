@@ -204,6 +204,8 @@ var docEdits = []struct{ from, to string }{
 	{`"type":"journal.`, `"type":"journal.x`},
 	{`,"requestid":"`, `,"requestid": "`}, {`,"requestid":"`, `,"requestid":"\u0030`},
 	{`,"requestid":"`, `,"requestid":7,"x":"`}, {`,"requestid":"`, `,"requestid":"","requestid":"`},
+	{`,"command":"`, `,"command": "`}, {`,"command":"`, `,"command":"\u0061`},
+	{`,"command":"`, `,"command":7,"x":"`}, {`,"command":"`, `,"command":"","command":"`},
 }
 
 func TestFastReadMatchesGeneral(t *testing.T) {

@@ -13,7 +13,7 @@ import (
 
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/events/embedded"
-	"github.com/campaign-journal/journal/events/jetstore"
+	"github.com/campaign-journal/journal/events/embedded/embeddedtest"
 	"github.com/campaign-journal/journal/events/memstore"
 	"github.com/campaign-journal/journal/live"
 	"github.com/campaign-journal/journal/live/livetest"
@@ -42,11 +42,7 @@ func backends() []backend {
 		}},
 		{"jetstream", func(t *testing.T) (store, live.KV) {
 			ctx := context.Background()
-			srv, err := embedded.Start(ctx, embedded.Options{Dir: t.TempDir()})
-			require.NoError(t, err)
-			t.Cleanup(srv.Shutdown)
-			st, err := jetstore.Open(ctx, srv.JetStream(), jetstore.Options{})
-			require.NoError(t, err)
+			srv, st := embeddedtest.Store(t, embedded.Options{})
 			kv, err := live.OpenBucket(ctx, srv.JetStream(), 1)
 			require.NoError(t, err)
 			return st, kv

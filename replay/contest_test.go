@@ -13,6 +13,7 @@ import (
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/replay"
+	"github.com/campaign-journal/journal/reproduce"
 )
 
 // contestSession records an initiative with a token spent, then contests
@@ -102,14 +103,14 @@ func TestContestsVerifyAndReproduce(t *testing.T) {
 			require.True(t, rep.OK(), reportText(t, rep))
 			require.Equal(t, replay.StatusVerified, rep.Sessions[0].Status)
 
-			rp, err := replay.Reproduce(ctx, src, replay.Options{})
+			rp, err := reproduce.Run(ctx, src, replay.Options{})
 			require.NoError(t, err)
 			if !rp.OK() {
 				var buf bytes.Buffer
 				require.NoError(t, rp.WriteText(&buf))
 				t.Fatalf("reproduction differs:\n%s", buf.String())
 			}
-			require.Equal(t, replay.ReproIdentical, rp.Sessions[0].Status)
+			require.Equal(t, reproduce.StatusIdentical, rp.Sessions[0].Status)
 		})
 	}
 }

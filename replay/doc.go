@@ -1,9 +1,10 @@
 // Package replay audits a campaign journal from its events alone: it
 // verifies every roll of a session against the session's committed seed and
 // the rules (Verify), explains one roll step by step (Explain), and computes
-// luck statistics against the exact distributions of the dice (Luck), and
-// re-runs a session's commands with its revealed seed into a fresh
-// in-memory journal to show that they yield the same events (Reproduce).
+// luck statistics against the exact distributions of the dice (Luck). It is
+// what an auditor must trust, and imports neither the command layer nor an
+// in-memory store: re-running a session's commands (package reproduce) is
+// built on it, not in it.
 //
 // Input is a Source: a function that iterates events in stream order and can
 // be called more than once — an exported JSON Lines file (JSONLSource,
@@ -15,8 +16,7 @@
 // voided event id, the second (Verifier.Add) checks each event as it goes by.
 // Neither pass keeps events: memory grows with the number of sessions and
 // with a few bytes per event (event ids, for duplicates, and nonces, for gaps
-// and repeats), never with the events' contents. Reproduce is the exception:
-// it reads its input once and keeps the events it compares.
+// and repeats), never with the events' contents.
 //
 // Invariants:
 //   - The package is pure: no clock, no randomness, no network; I/O is

@@ -24,7 +24,7 @@ func (r Report) WriteText(w io.Writer) error {
 		for _, v := range s.Voided {
 			fmt.Fprintf(bw, "  voided  nonce %d  event %s  by %s: %s\n", v.Nonce, v.EventID, v.VoidedBy, v.Reason)
 		}
-		writeMismatches(bw, s.Mismatches, s.Omitted)
+		WriteMismatches(bw, s.Mismatches, s.Omitted)
 	}
 	for _, c := range r.Campaigns {
 		fmt.Fprintf(bw, "campaign %s: %d events folded, %d characters, %d sessions", c.Campaign, c.Events, c.Characters, c.Sessions)
@@ -35,7 +35,7 @@ func (r Report) WriteText(w io.Writer) error {
 	}
 	if len(r.Mismatches) > 0 || r.Omitted > 0 {
 		fmt.Fprintln(bw, "outside the sessions:")
-		writeMismatches(bw, r.Mismatches, r.Omitted)
+		WriteMismatches(bw, r.Mismatches, r.Omitted)
 	}
 	if len(r.Foreign) > 0 || r.ForeignOmitted > 0 {
 		fmt.Fprintln(bw, "not journal events (written past the commands; their contents cannot be checked):")
@@ -61,7 +61,8 @@ func (r Report) WriteText(w io.Writer) error {
 	return bw.Flush()
 }
 
-func writeMismatches(w io.Writer, ms []Mismatch, omitted int) {
+// WriteMismatches writes one line per mismatch, and how many were left out.
+func WriteMismatches(w io.Writer, ms []Mismatch, omitted int) {
 	for _, m := range ms {
 		fmt.Fprintf(w, "  MISMATCH %-15s", m.Kind)
 		if m.EventID != "" {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -47,7 +48,9 @@ type resultJSON struct {
 }
 
 func (s *Server) listCommands(w http.ResponseWriter, r *http.Request) error {
-	return writeJSON(w, http.StatusOK, catalog.All())
+	// The command that creates a campaign is taken on POST /api/campaigns.
+	cmds := slices.DeleteFunc(catalog.All(), func(s catalog.Spec) bool { return s.Creates })
+	return writeJSON(w, http.StatusOK, cmds)
 }
 
 func (s *Server) createCampaign(w http.ResponseWriter, r *http.Request) error {
@@ -74,14 +77,15 @@ func (s *Server) createCampaign(w http.ResponseWriter, r *http.Request) error {
 		if err != nil {
 			return command.Result{}, err
 		}
-		return j.ForCommand("campaign-create", req).CreateCampaign(ctx, req)
+		create, _ := catalog.Lookup("campaign-create")
+		return create.Run(ctx, j, req.ID, body)
 	})
 }
 
 func (s *Server) runCommand(w http.ResponseWriter, r *http.Request) error {
 	name := r.PathValue("name")
 	cmd, ok := catalog.Lookup(name)
-	if !ok {
+	if !ok || cmd.Creates {
 		return notFound("no command %q (see GET /api/commands)", name)
 	}
 	campaign, _, err := campaignOf(r)

@@ -18,7 +18,7 @@ import (
 
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/events/embedded"
-	"github.com/campaign-journal/journal/events/jetstore"
+	"github.com/campaign-journal/journal/events/embedded/embeddedtest"
 	"github.com/campaign-journal/journal/events/memstore"
 	"github.com/campaign-journal/journal/live"
 	"github.com/campaign-journal/journal/web"
@@ -54,11 +54,7 @@ func memBackend() backend {
 func jetBackend(sync bool) backend {
 	return backend{"jetstream", func(t testing.TB) (web.Store, live.KV) {
 		ctx := context.Background()
-		srv, err := embedded.Start(ctx, embedded.Options{Dir: t.TempDir(), Sync: sync})
-		require.NoError(t, err)
-		t.Cleanup(srv.Shutdown)
-		st, err := jetstore.Open(ctx, srv.JetStream(), jetstore.Options{})
-		require.NoError(t, err)
+		srv, st := embeddedtest.Store(t, embedded.Options{Sync: sync})
 		kv, err := live.OpenBucket(ctx, srv.JetStream(), 1)
 		require.NoError(t, err)
 		return st, kv

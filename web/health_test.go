@@ -14,7 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/campaign-journal/journal/events/embedded"
-	"github.com/campaign-journal/journal/events/jetstore"
+	"github.com/campaign-journal/journal/events/embedded/embeddedtest"
 	"github.com/campaign-journal/journal/live"
 	"github.com/campaign-journal/journal/web"
 )
@@ -41,11 +41,7 @@ type healthHarness struct {
 func newHealthHarness(t *testing.T, clock *testClock) *healthHarness {
 	t.Helper()
 	ctx := context.Background()
-	srv, err := embedded.Start(ctx, embedded.Options{Dir: t.TempDir()})
-	require.NoError(t, err)
-	t.Cleanup(srv.Shutdown)
-	st, err := jetstore.Open(ctx, srv.JetStream(), jetstore.Options{})
-	require.NoError(t, err)
+	srv, st := embeddedtest.Store(t, embedded.Options{})
 	kv, err := live.OpenBucket(ctx, srv.JetStream(), 1)
 	require.NoError(t, err)
 	metrics := web.NewMetrics()

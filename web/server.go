@@ -84,8 +84,14 @@ type Options struct {
 	Store     Store
 	Projector *live.Projector
 	Metrics   *Metrics // nil: NewMetrics()
-	// Clock, Rand and IDs are the command handlers' (defaults: time.Now,
-	// crypto/rand, UUID v7 from both).
+	// Commands is the journal that runs the commands (shared with the
+	// other surfaces of the same process, so that one cache of folded
+	// campaigns serves them all); nil: one of the server's own, over
+	// Store, with Clock, Rand and IDs.
+	Commands *command.Journal
+	// Clock, Rand and IDs are the command handlers' when Commands is nil
+	// (defaults: time.Now, crypto/rand, UUID v7 from both); Clock also
+	// times the server's uptime.
 	Clock func() time.Time
 	Rand  io.Reader
 	IDs   events.IDs
@@ -187,8 +193,12 @@ func New(opts Options) (*Server, error) {
 	if m == nil {
 		m = NewMetrics()
 	}
+	commands := opts.Commands
+	if commands == nil {
+		commands = command.New(opts.Store, command.Options{Clock: opts.Clock, Rand: opts.Rand, IDs: opts.IDs})
+	}
 	s := &Server{opts: opts, metrics: m, mux: http.NewServeMux(), statsCache: map[string]statsEntry{}, startedAt: opts.Clock(), publicHosts: public,
-		commands: command.New(opts.Store, command.Options{Clock: opts.Clock, Rand: opts.Rand, IDs: opts.IDs})}
+		commands: commands}
 	s.streamsCtx, s.closeStreams = context.WithCancel(context.Background())
 	m.watch(opts.Projector, opts.Clock)
 	if err := s.register(); err != nil {

@@ -2,7 +2,6 @@ package natscmd
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/command/catalog"
@@ -11,28 +10,11 @@ import (
 // runFunc runs one command with its JSON body in campaign.
 type runFunc func(ctx context.Context, j *command.Journal, campaign string, body []byte) (command.Result, error)
 
-// campaignCreate is the one command the HTTP API takes on another route
-// (POST /api/campaigns): here the campaign is the request's subject.
-const campaignCreate = "campaign-create"
-
 // commandFor returns the command named name: the CLI's words joined with
-// dashes, with the bodies of the HTTP API (command/catalog).
+// dashes, with the bodies of the HTTP API (command/catalog). The command
+// that creates a campaign (the HTTP API takes it on POST /api/campaigns)
+// is here one of the others: its campaign is the request's subject.
 func commandFor(name string) (runFunc, bool) {
-	if name == campaignCreate {
-		return func(ctx context.Context, j *command.Journal, c string, body []byte) (command.Result, error) {
-			var req command.CreateCampaign
-			if err := catalog.DecodeStrict(body, &req); err != nil {
-				return command.Result{}, err
-			}
-			if req.ID == "" {
-				req.ID = c
-			}
-			if req.ID != c {
-				return command.Result{}, fmt.Errorf("%w: campaign id %q in a request for campaign %q", command.ErrInvalid, req.ID, c)
-			}
-			return j.ForCommand(campaignCreate, req).CreateCampaign(ctx, req)
-		}, true
-	}
 	s, ok := catalog.Lookup(name)
 	if !ok {
 		return nil, false
@@ -42,6 +24,4 @@ func commandFor(name string) (runFunc, bool) {
 
 // Commands lists the command names the service knows (besides the read,
 // access.ReadCommand).
-func Commands() []string {
-	return append([]string{campaignCreate}, catalog.Names()...)
-}
+func Commands() []string { return catalog.Names() }

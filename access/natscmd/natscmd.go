@@ -75,7 +75,13 @@ type Options struct {
 	Access *access.Config
 	// Store is the journal's event store. Required.
 	Store command.Store
-	// Clock, Rand and IDs are the command handlers' (command.Options).
+	// Commands is the journal that runs the commands (shared with the
+	// other surfaces of the same process, so that one cache of folded
+	// campaigns serves them all); nil: one of the service's own, over
+	// Store, with Clock, Rand and IDs.
+	Commands *command.Journal
+	// Clock, Rand and IDs are the command handlers' when Commands is nil
+	// (command.Options: unset, the production ones).
 	Clock func() time.Time
 	Rand  io.Reader
 	IDs   events.IDs
@@ -169,8 +175,11 @@ func Start(ctx context.Context, nc *nats.Conn, opts Options) (*Service, error) {
 		opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	s := &Service{opts: opts, sem: make(chan struct{}, opts.Concurrency), stop: cancel,
-		commands: command.New(opts.Store, command.Options{Clock: opts.Clock, Rand: opts.Rand, IDs: opts.IDs})}
+	commands := opts.Commands
+	if commands == nil {
+		commands = command.New(opts.Store, command.Options{Clock: opts.Clock, Rand: opts.Rand, IDs: opts.IDs})
+	}
+	s := &Service{opts: opts, sem: make(chan struct{}, opts.Concurrency), stop: cancel, commands: commands}
 	svc, err := micro.AddService(nc, micro.Config{
 		Name:        "journal",
 		Version:     "1.0.0",

@@ -23,6 +23,7 @@ import (
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/events/embedded"
+	"github.com/campaign-journal/journal/events/embedded/embeddedtest"
 	"github.com/campaign-journal/journal/events/jetstore"
 )
 
@@ -89,10 +90,8 @@ func newWorldOn(t *testing.T, mode serviceMode) *world {
 		w.svcConn = w.jc
 	} else {
 		users, nks := cfg.ServerUsers()
-		srv, err := embedded.Start(t.Context(), embedded.Options{Dir: t.TempDir(), Share: true, Users: users, NkeyUsers: nks,
+		srv := embeddedtest.Start(t, embedded.Options{Share: true, Users: users, NkeyUsers: nks,
 			Responder: access.ResponderPermissions()})
-		require.NoError(t, err)
-		t.Cleanup(srv.Shutdown)
 		w.srv, w.url, w.jc = srv, srv.ClientURL(), srv.Conn()
 		rc, err := srv.ResponderConn()
 		require.NoError(t, err)

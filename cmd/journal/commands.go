@@ -68,8 +68,8 @@ func describe(l i18n.Lang, before *projections.Campaign, recs []events.Recorded)
 	return out
 }
 
-// run wraps a command handler: open the journal, fold the state before the
-// command (to describe what it recorded), run it, report.
+// record wraps a command handler: open the journal, fold the state before
+// the command (to describe what it recorded), run it, report.
 func (a *app) record(c *cobra.Command, do func(j *command.Journal, campaign string) (command.Result, error)) error {
 	ctx := c.Context()
 	campaign, err := a.campaignID()
@@ -90,7 +90,7 @@ func (a *app) record(c *cobra.Command, do func(j *command.Journal, campaign stri
 	if err != nil {
 		return fmt.Errorf("--request-id: %w", err)
 	}
-	rj = rj.ForCommand(cliCommand(c))
+	rj = rj.ForCommand(cliCommand(c)).Named(catalogName(c))
 	var res command.Result
 	attempt := 1
 	for ; ; attempt++ {

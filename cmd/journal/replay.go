@@ -14,6 +14,7 @@ import (
 
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/replay"
+	repro "github.com/campaign-journal/journal/reproduce"
 	"github.com/campaign-journal/journal/rules/dice"
 )
 
@@ -65,7 +66,7 @@ transcript of the reproduction follows.`,
 			}
 			opts := replay.Options{Seeds: given, Campaign: a.campaign, Session: session, MaxMismatches: maxMismatches}
 			if reproduce {
-				rep, err := replay.Reproduce(ctx, src, opts)
+				rep, err := repro.Run(ctx, src, opts)
 				done()
 				if errors.Is(err, replay.ErrNotFound) && session != "" {
 					return fmt.Errorf("no session %s in %s", session, a.where(file))

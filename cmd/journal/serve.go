@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/campaign-journal/journal/access"
+	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/live"
 	"github.com/campaign-journal/journal/web"
@@ -112,7 +113,10 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 	if err != nil {
 		return err
 	}
-	stopCommands, err := a.startCommandService(ctx, st, logger)
+	// One journal runs every command of this process, HTTP and NATS alike:
+	// one cache of folded campaigns over the one store.
+	commands := command.New(st, command.Options{Clock: time.Now, Rand: rand.Reader, IDs: events.NewV7(time.Now, rand.Reader)})
+	stopCommands, err := a.startCommandService(ctx, st, commands, logger)
 	if err != nil {
 		return err
 	}
@@ -128,8 +132,7 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 		return fmt.Errorf("serve: restore the projections: %w", err)
 	}
 	ws, err := web.New(web.Options{
-		Store: st, Projector: proj, Metrics: metrics, Logger: logger,
-		Clock: time.Now, Rand: rand.Reader, IDs: events.NewV7(time.Now, rand.Reader),
+		Store: st, Projector: proj, Metrics: metrics, Logger: logger, Commands: commands, Clock: time.Now,
 		Actor: envOr("JOURNAL_ACTOR", "api"), Access: a.access, PublicHosts: o.publicHosts,
 	})
 	if err != nil {

@@ -2,19 +2,17 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net/url"
 	"strings"
-	"time"
 
 	"github.com/nats-io/nats.go"
 
 	"github.com/campaign-journal/journal/access"
 	"github.com/campaign-journal/journal/access/natscmd"
-	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/web"
 )
 
@@ -82,7 +80,7 @@ func (a *app) warnExampleCredentials() {
 // permissions publish to inboxes only (access.ResponderPermissions); on
 // --nats it shares the journal's connection, and the service's own check
 // (replies only to the requester's inbox) is the guard.
-func (a *app) startCommandService(ctx context.Context, st web.Store, logger *slog.Logger) (func(), error) {
+func (a *app) startCommandService(ctx context.Context, st web.Store, commands *command.Journal, logger *slog.Logger) (func(), error) {
 	if a.access == nil {
 		return func() {}, nil
 	}
@@ -100,8 +98,7 @@ func (a *app) startCommandService(ctx context.Context, st web.Store, logger *slo
 		nc, closeNC = rc, rc.Close
 	}
 	svc, err := natscmd.Start(ctx, nc, natscmd.Options{
-		Access: a.access, Store: st, Clock: time.Now, Rand: rand.Reader,
-		IDs: events.NewV7(time.Now, rand.Reader), Logger: logger,
+		Access: a.access, Store: st, Commands: commands, Logger: logger,
 	})
 	if err != nil {
 		closeNC()

@@ -119,45 +119,118 @@ type (
 	noBody struct{}
 )
 
+// Role is who may issue a command.
+type Role string
+
+// The roles a command may name.
+const (
+	// GM: the game master only (and the journal itself).
+	GM Role = "gm"
+	// Player: a player too, for a character of their own (Spec.Acting).
+	Player Role = "player"
+)
+
 // Spec is one command: its name, what it does, an example of its body (its
-// fields at their zero values) and the fields that may not be empty.
+// fields at their zero values) and the fields that may not be empty; its
+// words on the command line, who may issue it, and how to find its inputs
+// again in the events it recorded. It is the one list of commands: the
+// HTTP API, the NATS command service, the CLI, the permissions (package
+// access) and the reproduction (package reproduce) read it.
 type Spec struct {
 	Name     string   `json:"name"`
 	Doc      string   `json:"doc"`
 	Body     any      `json:"body"`
 	Required []string `json:"required,omitempty"`
-	run      func(ctx context.Context, j *command.Journal, campaign string, body []byte) (command.Result, error)
+	// CLI is the command's words after `journal` (a test walks the CLI's
+	// command tree for each).
+	CLI string `json:"-"`
+	// Role is who may issue it; for Player, Acting names the body's field
+	// that holds the acting character, which must be the player's own.
+	Role   Role   `json:"-"`
+	Acting string `json:"-"`
+	// Creates is set for the command that creates the campaign it runs in
+	// (its body names it): the HTTP API takes it on POST /api/campaigns,
+	// not with the other commands.
+	Creates bool `json:"-"`
+
+	run func(ctx context.Context, j *command.Journal, campaign string, body []byte) (command.Result, error)
+	// inputs finds the command's body again in the events it recorded.
+	inputs func(ctx context.Context, j *command.Journal, campaign string, recorded []events.Event) ([]byte, error)
 }
 
 // Run decodes body strictly, checks the required fields and runs the
-// command in campaign.
+// command in campaign. Its events record the command's name (see
+// command.Journal.Named).
 func (s Spec) Run(ctx context.Context, j *command.Journal, campaign string, body []byte) (command.Result, error) {
 	return s.run(ctx, j, campaign, body)
 }
 
-// spec builds a command whose body decodes strictly into T.
-func spec[T any](name, doc string, required []string, run func(ctx context.Context, j *command.Journal, campaign string, req T) (command.Result, error)) Spec {
+// Inputs returns the body the command was run with, found again in the
+// events it recorded in campaign (in order), so that Run re-runs it; j is
+// the journal it will re-run on, holding the state before it. An error
+// says why the events are not what this command records.
+func (s Spec) Inputs(ctx context.Context, j *command.Journal, campaign string, recorded []events.Event) ([]byte, error) {
+	if len(recorded) == 0 {
+		return nil, fmt.Errorf("%s: no events", s.Name)
+	}
+	return s.inputs(ctx, j, campaign, recorded)
+}
+
+// def is the definition of a command whose body decodes strictly into T.
+type def[T any] struct {
+	name, cli, doc string
+	required       []string
+	// acting is the field naming the acting character of a player
+	// command; "" for a command of the game master.
+	acting  string
+	creates bool
+	run     func(ctx context.Context, j *command.Journal, campaign string, req T) (command.Result, error)
+	// inputs finds the request again in the command's events.
+	inputs func(ctx context.Context, j *command.Journal, campaign string, recorded []events.Event) (T, error)
+}
+
+func (d def[T]) spec() Spec {
 	var zero T
-	return Spec{Name: name, Doc: doc, Body: zero, Required: required, run: func(ctx context.Context, j *command.Journal, campaign string, body []byte) (command.Result, error) {
-		var req T
-		if err := DecodeStrict(body, &req); err != nil {
-			return command.Result{}, err
-		}
-		if err := RequireFields(req, required); err != nil {
-			return command.Result{}, err
-		}
-		// A retry under a request id must be this very command.
-		return run(ctx, j.ForCommand(name, req), campaign, req)
-	}}
+	role := GM
+	if d.acting != "" {
+		role = Player
+	}
+	return Spec{Name: d.name, Doc: d.doc, Body: zero, Required: d.required, CLI: d.cli, Role: role, Acting: d.acting, Creates: d.creates,
+		run: func(ctx context.Context, j *command.Journal, campaign string, body []byte) (command.Result, error) {
+			var req T
+			if err := DecodeStrict(body, &req); err != nil {
+				return command.Result{}, err
+			}
+			if err := RequireFields(req, d.required); err != nil {
+				return command.Result{}, err
+			}
+			// A retry under a request id must be this very command.
+			return d.run(ctx, j.Named(d.name).ForCommand(d.name, req), campaign, req)
+		},
+		inputs: func(ctx context.Context, j *command.Journal, campaign string, recorded []events.Event) ([]byte, error) {
+			req, err := d.inputs(ctx, j, campaign, recorded)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", d.name, err)
+			}
+			return json.Marshal(req)
+		}}
 }
 
 // All returns every command, in the order of the CLI's help.
-func All() []Spec { return specs() }
+func All() []Spec { return slices.Clone(all) }
 
 // Lookup finds a command by name.
 func Lookup(name string) (Spec, bool) {
-	all := specs()
 	i := slices.IndexFunc(all, func(s Spec) bool { return s.Name == name })
+	if i < 0 {
+		return Spec{}, false
+	}
+	return all[i], true
+}
+
+// ByCLI finds a command by its words on the command line (Spec.CLI).
+func ByCLI(words string) (Spec, bool) {
+	i := slices.IndexFunc(all, func(s Spec) bool { return s.CLI == words })
 	if i < 0 {
 		return Spec{}, false
 	}
@@ -166,13 +239,16 @@ func Lookup(name string) (Spec, bool) {
 
 // Names lists every command's name.
 func Names() []string {
-	all := specs()
 	names := make([]string, len(all))
 	for i, s := range all {
 		names[i] = s.Name
 	}
 	return names
 }
+
+// all is every command (specs), built once; Specs are values, and All
+// returns a copy of the list.
+var all = specs()
 
 // RequireFields refuses a request whose named JSON fields are empty.
 func RequireFields(v any, names []string) error {
@@ -206,140 +282,381 @@ func DecodeStrict(body []byte, v any) error {
 	return nil
 }
 
-// specs is every command, by the CLI's words joined with dashes.
+// specs is every command, by the CLI's words joined with dashes. A new
+// command is one entry here: its HTTP route, NATS subject, CLI test,
+// permission and reproduction follow from it.
 func specs() []Spec {
+	type (
+		j   = command.Journal
+		ctx = context.Context
+		evs = []events.Event
+		res = command.Result
+	)
 	return []Spec{
-		spec("character-create", "create a character", []string{"id"},
-			func(ctx context.Context, j *command.Journal, c string, req command.CreateCharacter) (command.Result, error) {
+		def[command.CreateCampaign]{name: "campaign-create", cli: "campaign create", creates: true,
+			doc: "create a campaign (its id is the campaign the command runs in)",
+			run: func(ctx ctx, j *j, c string, req command.CreateCampaign) (res, error) {
+				if req.ID == "" {
+					req.ID = c
+				}
+				if req.ID != c {
+					return res{}, fmt.Errorf("%w: campaign id %q in a request for campaign %q", command.ErrInvalid, req.ID, c)
+				}
+				return j.CreateCampaign(ctx, req)
+			},
+			inputs: func(_ ctx, _ *j, c string, r evs) (command.CreateCampaign, error) {
+				d, _, err := find[events.CampaignCreated](r, events.TypeCampaignCreated)
+				if err != nil {
+					return command.CreateCampaign{}, err
+				}
+				return command.CreateCampaign{ID: c, Name: d.Name, System: d.System, Carisma: d.Carisma,
+					HardDefense: d.HardDefense, AttrBudget: d.AttrBudget}, nil
+			}}.spec(),
+		def[command.CreateCharacter]{name: "character-create", cli: "character create", doc: "create a character", required: []string{"id"},
+			run: func(ctx ctx, j *j, c string, req command.CreateCharacter) (res, error) {
 				return j.CreateCharacter(ctx, c, req)
-			}),
-		spec("weapon-define", "add a weapon to the campaign", []string{"name", "damage"},
-			func(ctx context.Context, j *command.Journal, c string, req events.WeaponDefined) (command.Result, error) {
+			},
+			inputs: func(_ ctx, _ *j, _ string, r evs) (command.CreateCharacter, error) {
+				e := r[0]
+				_, id, _ := e.Aggregate()
+				switch e.Type {
+				case events.TypeCharacterCreated:
+					var d events.CharacterCreated
+					if err := e.DecodeData(&d); err != nil {
+						return command.CreateCharacter{}, err
+					}
+					return command.CreateCharacter{ID: id, Name: d.Name, Player: d.Player, NPC: d.NPC, Occupation: d.Occupation,
+						Attributes: pairsOf(d.Attributes), Skills: pairsOf(d.Skills), Specialization: d.Specialization, Weapons: d.Weapons}, nil
+				case events.TypeTORCharacterCreated:
+					var d events.TORCharacterCreated
+					if err := e.DecodeData(&d); err != nil {
+						return command.CreateCharacter{}, err
+					}
+					return command.CreateCharacter{ID: id, Name: d.Name, Player: d.Player, NPC: d.NPC, Culture: d.Culture,
+						Attributes: torAttributes(d.Attributes), Skills: torSkills(d.Skills), MaxHope: d.MaxHope, Traits: d.Traits}, nil
+				}
+				return command.CreateCharacter{}, errors.New("no character-created event")
+			}}.spec(),
+		def[events.WeaponDefined]{name: "weapon-define", cli: "weapon define", doc: "add a weapon to the campaign", required: []string{"name", "damage"},
+			run: func(ctx ctx, j *j, c string, req events.WeaponDefined) (res, error) {
 				return j.DefineWeapon(ctx, c, req)
-			}),
-		spec("skill-define", "add a campaign skill with its attribute", []string{"name", "attribute"},
-			func(ctx context.Context, j *command.Journal, c string, req skillDefineBody) (command.Result, error) {
+			},
+			inputs: func(_ ctx, _ *j, _ string, r evs) (events.WeaponDefined, error) {
+				d, _, err := find[events.WeaponDefined](r, events.TypeWeaponDefined)
+				if err != nil {
+					return events.WeaponDefined{}, err
+				}
+				return *d, nil
+			}}.spec(),
+		def[skillDefineBody]{name: "skill-define", cli: "skill define", doc: "add a campaign skill with its attribute", required: []string{"name", "attribute"},
+			run: func(ctx ctx, j *j, c string, req skillDefineBody) (res, error) {
 				return j.DefineSkill(ctx, c, req.Name, req.Attribute)
-			}),
-		spec("session-start", "start a session: commit to its secret seed", nil,
-			func(ctx context.Context, j *command.Journal, c string, req sessionStartBody) (command.Result, error) {
+			},
+			inputs: func(_ ctx, _ *j, _ string, r evs) (skillDefineBody, error) {
+				d, _, err := find[events.SkillDefined](r, events.TypeSkillDefined)
+				if err != nil {
+					return skillDefineBody{}, err
+				}
+				return skillDefineBody{Name: d.Name, Attribute: d.Attribute}, nil
+			}}.spec(),
+		def[sessionStartBody]{name: "session-start", cli: "session start", doc: "start a session: commit to its secret seed",
+			run: func(ctx ctx, j *j, c string, req sessionStartBody) (res, error) {
 				return j.StartSession(ctx, c, req.ID, req.Title)
-			}),
-		spec("session-end", "end the session in progress: reveal its seed", nil,
-			func(ctx context.Context, j *command.Journal, c string, _ noBody) (command.Result, error) {
+			},
+			inputs: func(_ ctx, _ *j, _ string, r evs) (sessionStartBody, error) {
+				d, e, err := find[events.SessionStarted](r, events.TypeSessionStarted)
+				if err != nil {
+					return sessionStartBody{}, err
+				}
+				return sessionStartBody{ID: e.Session, Title: d.Title}, nil
+			}}.spec(),
+		def[noBody]{name: "session-end", cli: "session end", doc: "end the session in progress: reveal its seed",
+			run: func(ctx ctx, j *j, c string, _ noBody) (res, error) {
 				return j.EndSession(ctx, c)
-			}),
-		spec("roll", "a skill or attribute roll", []string{"character"},
-			func(ctx context.Context, j *command.Journal, c string, req command.RollRequest) (command.Result, error) {
+			},
+			inputs: expect(events.TypeSessionEnded)}.spec(),
+		def[command.RollRequest]{name: "roll", cli: "roll", doc: "a skill or attribute roll", required: []string{"character"}, acting: "character",
+			run: func(ctx ctx, j *j, c string, req command.RollRequest) (res, error) {
 				return j.Roll(ctx, c, req)
-			}),
-		spec("contest", "an opposed roll", []string{"a", "skill_a", "b", "skill_b"},
-			func(ctx context.Context, j *command.Journal, c string, req contestBody) (command.Result, error) {
+			},
+			inputs: rollInputs}.spec(),
+		def[contestBody]{name: "contest", cli: "contest", doc: "an opposed roll", required: []string{"a", "skill_a", "b", "skill_b"},
+			run: func(ctx ctx, j *j, c string, req contestBody) (res, error) {
 				return j.Contest(ctx, c, command.ContestRequest{A: req.A, SkillA: req.SkillA, B: req.B, SkillB: req.SkillB,
 					AttrA: req.AttrA, AttrB: req.AttrB, ModA: req.ModifierA, ModB: req.ModifierB,
 					TokenA: req.TokenA, TokenB: req.TokenB, SpecA: req.SpecA, SpecB: req.SpecB,
 					EntropyA: req.EntropyA, EntropyB: req.EntropyB, Rematch: req.Rematch})
-			}),
-		spec("combat-start", "roll initiative and start a combat", []string{"participants"},
-			func(ctx context.Context, j *command.Journal, c string, req command.CombatStart) (command.Result, error) {
+			},
+			inputs: contestInputs}.spec(),
+		def[command.CombatStart]{name: "combat-start", cli: "combat start", doc: "roll initiative and start a combat", required: []string{"participants"},
+			run: func(ctx ctx, j *j, c string, req command.CombatStart) (res, error) {
 				return j.StartCombatWith(ctx, c, req)
-			}),
-		spec("combat-round", "start the next round", nil,
-			func(ctx context.Context, j *command.Journal, c string, _ noBody) (command.Result, error) {
+			},
+			inputs: func(_ ctx, _ *j, _ string, r evs) (command.CombatStart, error) {
+				if _, _, err := find[events.CombatStarted](r, events.TypeCombatStarted); err != nil {
+					return command.CombatStart{}, err
+				}
+				var req command.CombatStart
+				for i, d := range rollsOf(r) {
+					if i == 0 {
+						req.Entropy = d.Entropy
+					}
+					req.Participants = append(req.Participants, d.Character)
+					if d.Token {
+						req.Token = append(req.Token, d.Character)
+					}
+				}
+				return req, nil
+			}}.spec(),
+		def[noBody]{name: "combat-round", cli: "combat round", doc: "start the next round",
+			run: func(ctx ctx, j *j, c string, _ noBody) (res, error) {
 				return j.NextRound(ctx, c)
-			}),
-		spec("combat-end", "end the combat", nil,
-			func(ctx context.Context, j *command.Journal, c string, _ noBody) (command.Result, error) {
+			},
+			inputs: expect(events.TypeCombatRound)}.spec(),
+		def[noBody]{name: "combat-end", cli: "combat end", doc: "end the combat",
+			run: func(ctx ctx, j *j, c string, _ noBody) (res, error) {
 				return j.EndCombat(ctx, c)
-			}),
-		spec("attack", "attack in turn order; a hit rolls and applies damage", []string{"attacker", "target"},
-			func(ctx context.Context, j *command.Journal, c string, req command.AttackRequest) (command.Result, error) {
+			},
+			inputs: expect(events.TypeCombatEnded)}.spec(),
+		def[command.AttackRequest]{name: "attack", cli: "attack", doc: "attack in turn order; a hit rolls and applies damage",
+			required: []string{"attacker", "target"}, acting: "attacker",
+			run: func(ctx ctx, j *j, c string, req command.AttackRequest) (res, error) {
 				return j.Attack(ctx, c, req)
-			}),
-		spec("damage", "apply damage by hand", []string{"character", "amount"},
-			func(ctx context.Context, j *command.Journal, c string, req damageBody) (command.Result, error) {
+			},
+			inputs: func(_ ctx, _ *j, _ string, r evs) (command.AttackRequest, error) {
+				rolls := rollsOf(r)
+				if len(rolls) == 0 || (rolls[0].Kind != "melee" && rolls[0].Kind != "ranged") {
+					return command.AttackRequest{}, errors.New("no attack roll")
+				}
+				d := rolls[0]
+				return command.AttackRequest{Attacker: d.Character, Target: d.Target, Weapon: d.Weapon, Range: d.Range,
+					Cover: d.Cover, Modifier: d.Modifier, Token: d.Token, Specialization: d.Specialization, Entropy: d.Entropy}, nil
+			}}.spec(),
+		def[damageBody]{name: "damage", cli: "damage", doc: "apply damage by hand", required: []string{"character", "amount"},
+			run: func(ctx ctx, j *j, c string, req damageBody) (res, error) {
 				return j.Damage(ctx, c, req.Character, req.Amount, req.Source)
-			}),
-		spec("heal", "heal by hand", []string{"character", "amount"},
-			func(ctx context.Context, j *command.Journal, c string, req amountBody) (command.Result, error) {
+			},
+			inputs: func(_ ctx, _ *j, _ string, r evs) (damageBody, error) {
+				d, _, err := find[events.DamageTaken](r, events.TypeDamageTaken)
+				if err != nil {
+					return damageBody{}, err
+				}
+				return damageBody{Character: d.Character, Amount: d.Amount, Source: d.Source}, nil
+			}}.spec(),
+		def[amountBody]{name: "heal", cli: "heal", doc: "heal by hand", required: []string{"character", "amount"},
+			run: func(ctx ctx, j *j, c string, req amountBody) (res, error) {
 				return j.Heal(ctx, c, req.Character, req.Amount)
-			}),
-		spec("rest", "a night's sleep for everyone: healing and a new day", nil,
-			func(ctx context.Context, j *command.Journal, c string, req restBody) (command.Result, error) {
+			},
+			inputs: func(_ ctx, _ *j, _ string, r evs) (amountBody, error) {
+				d, _, err := find[events.Healed](r, events.TypeHealed)
+				if err != nil {
+					return amountBody{}, err
+				}
+				return amountBody{Character: d.Character, Amount: d.Amount}, nil
+			}}.spec(),
+		def[restBody]{name: "rest", cli: "rest", doc: "a night's sleep for everyone: healing and a new day",
+			run: func(ctx ctx, j *j, c string, req restBody) (res, error) {
 				return j.Rest(ctx, c, req.Comfort)
-			}),
-		spec("heal-after-combat", "roll the 1d6 healing after the last combat", []string{"character"},
-			func(ctx context.Context, j *command.Journal, c string, req characterEntropyBody) (command.Result, error) {
+			},
+			inputs: func(_ ctx, _ *j, _ string, r evs) (restBody, error) {
+				d, _, err := find[events.DayStarted](r, events.TypeDayStarted)
+				if err != nil {
+					return restBody{}, err
+				}
+				return restBody{Comfort: d.Reason == "comfort"}, nil
+			}}.spec(),
+		def[characterEntropyBody]{name: "heal-after-combat", cli: "heal-after-combat", doc: "roll the 1d6 healing after the last combat",
+			required: []string{"character"}, acting: "character",
+			run: func(ctx ctx, j *j, c string, req characterEntropyBody) (res, error) {
 				return j.HealAfterCombat(ctx, c, req.Character, req.Entropy)
-			}),
-		spec("xp", "grant XP (once per character per session)", []string{"character", "amount"},
-			func(ctx context.Context, j *command.Journal, c string, req amountBody) (command.Result, error) {
+			},
+			inputs: func(_ ctx, _ *j, _ string, r evs) (characterEntropyBody, error) {
+				rolls := rollsOf(r)
+				if len(rolls) == 0 || rolls[0].Kind != "heal" {
+					return characterEntropyBody{}, errors.New("no healing roll")
+				}
+				return characterEntropyBody{Character: rolls[0].Character, Entropy: rolls[0].Entropy}, nil
+			}}.spec(),
+		def[amountBody]{name: "xp", cli: "xp grant", doc: "grant XP (once per character per session)", required: []string{"character", "amount"},
+			run: func(ctx ctx, j *j, c string, req amountBody) (res, error) {
 				return j.GrantXP(ctx, c, req.Character, req.Amount)
-			}),
-		spec("raise", "spend XP to raise a skill one rank", []string{"character", "skill"},
-			func(ctx context.Context, j *command.Journal, c string, req raiseBody) (command.Result, error) {
+			},
+			inputs: func(_ ctx, _ *j, _ string, r evs) (amountBody, error) {
+				d, _, err := find[events.XPGranted](r, events.TypeXPGranted)
+				if err != nil {
+					return amountBody{}, err
+				}
+				return amountBody{Character: d.Character, Amount: d.Amount}, nil
+			}}.spec(),
+		def[raiseBody]{name: "raise", cli: "skill raise", doc: "spend XP to raise a skill one rank", required: []string{"character", "skill"}, acting: "character",
+			run: func(ctx ctx, j *j, c string, req raiseBody) (res, error) {
 				return j.RaiseSkill(ctx, c, req.Character, req.Skill)
-			}),
-		spec("token-return", "the GM gives a character's token back", []string{"character"},
-			func(ctx context.Context, j *command.Journal, c string, req characterBody) (command.Result, error) {
+			},
+			inputs: func(_ ctx, _ *j, _ string, r evs) (raiseBody, error) {
+				d, _, err := find[events.SkillRaised](r, events.TypeSkillRaised)
+				if err != nil {
+					return raiseBody{}, err
+				}
+				return raiseBody{Character: d.Character, Skill: d.Skill}, nil
+			}}.spec(),
+		def[characterBody]{name: "token-return", cli: "token return", doc: "the GM gives a character's token back", required: []string{"character"},
+			run: func(ctx ctx, j *j, c string, req characterBody) (res, error) {
 				return j.ReturnToken(ctx, c, req.Character)
-			}),
-		spec("day-new", "start a new in-game day", nil,
-			func(ctx context.Context, j *command.Journal, c string, _ noBody) (command.Result, error) {
+			},
+			inputs: func(_ ctx, _ *j, _ string, r evs) (characterBody, error) {
+				d, _, err := find[events.TokenReturned](r, events.TypeTokenReturned)
+				if err != nil {
+					return characterBody{}, err
+				}
+				return characterBody{Character: d.Character}, nil
+			}}.spec(),
+		def[noBody]{name: "day-new", cli: "day new", doc: "start a new in-game day",
+			run: func(ctx ctx, j *j, c string, _ noBody) (res, error) {
 				return j.NewDay(ctx, c)
-			}),
-		spec("reload", "reload a magazine weapon", []string{"character"},
-			func(ctx context.Context, j *command.Journal, c string, req reloadBody) (command.Result, error) {
+			},
+			inputs: expect(events.TypeDayStarted)}.spec(),
+		def[reloadBody]{name: "reload", cli: "reload", doc: "reload a magazine weapon", required: []string{"character"}, acting: "character",
+			run: func(ctx ctx, j *j, c string, req reloadBody) (res, error) {
 				return j.Reload(ctx, c, req.Character, req.Weapon)
-			}),
-		spec("void", "correct a mistake: the event stays, the sheets leave it out", []string{"event_id", "reason"},
-			func(ctx context.Context, j *command.Journal, c string, req voidBody) (command.Result, error) {
+			},
+			inputs: func(_ ctx, _ *j, _ string, r evs) (reloadBody, error) {
+				d, _, err := find[events.WeaponReloaded](r, events.TypeWeaponReloaded)
+				if err != nil {
+					return reloadBody{}, err
+				}
+				return reloadBody{Character: d.Character, Weapon: d.Weapon}, nil
+			}}.spec(),
+		def[voidBody]{name: "void", cli: "void", doc: "correct a mistake: the event stays, the sheets leave it out", required: []string{"event_id", "reason"},
+			run: func(ctx ctx, j *j, c string, req voidBody) (res, error) {
 				return j.Void(ctx, c, req.EventID, req.Reason)
-			}),
+			},
+			inputs: func(_ ctx, _ *j, _ string, r evs) (voidBody, error) {
+				d, _, err := find[events.EventVoided](r, events.TypeEventVoided)
+				if err != nil {
+					return voidBody{}, err
+				}
+				return voidBody{EventID: d.EventID, Reason: d.Reason}, nil
+			}}.spec(),
 		// The One Ring.
-		spec("adventure-start", "The One Ring: start an adventure (sets the fellowship pool)", nil,
-			func(ctx context.Context, j *command.Journal, c string, req adventureBody) (command.Result, error) {
+		def[adventureBody]{name: "adventure-start", cli: "adventure start", doc: "The One Ring: start an adventure (sets the fellowship pool)",
+			run: func(ctx ctx, j *j, c string, req adventureBody) (res, error) {
 				return j.StartAdventure(ctx, c, req.Title)
-			}),
-		spec("trait-invoke", "The One Ring: invoke a trait before a roll", []string{"character", "trait"},
-			func(ctx context.Context, j *command.Journal, c string, req command.TraitRequest) (command.Result, error) {
+			},
+			inputs: func(_ ctx, _ *j, _ string, r evs) (adventureBody, error) {
+				d, _, err := find[events.TORAdventureStarted](r, events.TypeTORAdventureStarted)
+				if err != nil {
+					return adventureBody{}, err
+				}
+				return adventureBody{Title: d.Title}, nil
+			}}.spec(),
+		def[command.TraitRequest]{name: "trait-invoke", cli: "trait invoke", doc: "The One Ring: invoke a trait before a roll", required: []string{"character", "trait"},
+			run: func(ctx ctx, j *j, c string, req command.TraitRequest) (res, error) {
 				return j.InvokeTrait(ctx, c, req)
-			}),
-		spec("hope-spend", "The One Ring: spend 1 Hope on a failed roll", []string{"character"},
-			func(ctx context.Context, j *command.Journal, c string, req hopeBody) (command.Result, error) {
+			},
+			inputs: func(_ ctx, _ *j, _ string, r evs) (command.TraitRequest, error) {
+				d, _, err := find[events.TORTraitInvoked](r, events.TypeTORTraitInvoked)
+				if err != nil {
+					return command.TraitRequest{}, err
+				}
+				return command.TraitRequest{Character: d.Character, Trait: d.Trait, Automatic: d.Automatic, Skill: d.Skill}, nil
+			}}.spec(),
+		def[hopeBody]{name: "hope-spend", cli: "hope spend", doc: "The One Ring: spend 1 Hope on a failed roll", required: []string{"character"}, acting: "character",
+			run: func(ctx ctx, j *j, c string, req hopeBody) (res, error) {
 				return j.SpendHope(ctx, c, req.Character, req.Roll)
-			}),
-		spec("fellowship-ask", "The One Ring: ask the fellowship for a point of the pool", []string{"character"},
-			func(ctx context.Context, j *command.Journal, c string, req characterBody) (command.Result, error) {
+			},
+			inputs: func(_ ctx, _ *j, _ string, r evs) (hopeBody, error) {
+				d, _, err := find[events.TORHopeSpent](r, events.TypeTORHopeSpent)
+				if err != nil {
+					return hopeBody{}, err
+				}
+				return hopeBody{Character: d.Character, Roll: d.Roll}, nil
+			}}.spec(),
+		def[characterBody]{name: "fellowship-ask", cli: "fellowship ask", doc: "The One Ring: ask the fellowship for a point of the pool",
+			required: []string{"character"}, acting: "character",
+			run: func(ctx ctx, j *j, c string, req characterBody) (res, error) {
 				return j.RequestFellowship(ctx, c, req.Character)
-			}),
-		spec("fellowship-vote", "The One Ring: one member's vote on a request", []string{"character", "voter"},
-			func(ctx context.Context, j *command.Journal, c string, req voteBody) (command.Result, error) {
+			},
+			inputs: func(_ ctx, _ *j, _ string, r evs) (characterBody, error) {
+				d, _, err := find[events.TORFellowshipRequested](r, events.TypeTORFellowshipRequested)
+				if err != nil {
+					return characterBody{}, err
+				}
+				return characterBody{Character: d.Character}, nil
+			}}.spec(),
+		def[voteBody]{name: "fellowship-vote", cli: "fellowship vote", doc: "The One Ring: one member's vote on a request",
+			required: []string{"character", "voter"}, acting: "voter",
+			run: func(ctx ctx, j *j, c string, req voteBody) (res, error) {
 				return j.Vote(ctx, c, req.Character, req.Voter, req.Agree)
-			}),
-		spec("fellowship-take", "The One Ring: take a refused point anyway (Shadow +1)", []string{"character"},
-			func(ctx context.Context, j *command.Journal, c string, req characterBody) (command.Result, error) {
+			},
+			inputs: func(_ ctx, _ *j, _ string, r evs) (voteBody, error) {
+				d, _, err := find[events.TORFellowshipVoted](r, events.TypeTORFellowshipVoted)
+				if err != nil {
+					return voteBody{}, err
+				}
+				return voteBody{Character: d.Character, Voter: d.Voter, Agree: d.Agree}, nil
+			}}.spec(),
+		def[characterBody]{name: "fellowship-take", cli: "fellowship take", doc: "The One Ring: take a refused point anyway (Shadow +1)",
+			required: []string{"character"}, acting: "character",
+			run: func(ctx ctx, j *j, c string, req characterBody) (res, error) {
 				return j.ResolveFellowship(ctx, c, req.Character, true)
-			}),
-		spec("fellowship-withdraw", "The One Ring: withdraw a request", []string{"character"},
-			func(ctx context.Context, j *command.Journal, c string, req characterBody) (command.Result, error) {
+			},
+			inputs: func(_ ctx, _ *j, _ string, r evs) (characterBody, error) {
+				d, _, err := find[events.TORFellowshipSpent](r, events.TypeTORFellowshipSpent)
+				if err != nil {
+					return characterBody{}, err
+				}
+				return characterBody{Character: d.Character}, nil
+			}}.spec(),
+		def[characterBody]{name: "fellowship-withdraw", cli: "fellowship withdraw", doc: "The One Ring: withdraw a request",
+			required: []string{"character"}, acting: "character",
+			run: func(ctx ctx, j *j, c string, req characterBody) (res, error) {
 				return j.ResolveFellowship(ctx, c, req.Character, false)
-			}),
-		spec("fellowship-phase", "The One Ring: the fellowship phase ends the adventure", nil,
-			func(ctx context.Context, j *command.Journal, c string, _ noBody) (command.Result, error) {
+			},
+			inputs: func(_ ctx, _ *j, _ string, r evs) (characterBody, error) {
+				d, _, err := find[events.TORFellowshipWithdrawn](r, events.TypeTORFellowshipWithdrawn)
+				if err != nil {
+					return characterBody{}, err
+				}
+				return characterBody{Character: d.Character}, nil
+			}}.spec(),
+		def[noBody]{name: "fellowship-phase", cli: "fellowship phase", doc: "The One Ring: the fellowship phase ends the adventure",
+			run: func(ctx ctx, j *j, c string, _ noBody) (res, error) {
 				return j.FellowshipPhase(ctx, c)
-			}),
-		spec("shadow-gain", "The One Ring: a character gains Shadow", []string{"character", "amount"},
-			func(ctx context.Context, j *command.Journal, c string, req shadowBody) (command.Result, error) {
+			},
+			inputs: expect(events.TypeTORFellowshipPhase)}.spec(),
+		def[shadowBody]{name: "shadow-gain", cli: "shadow gain", doc: "The One Ring: a character gains Shadow", required: []string{"character", "amount"},
+			run: func(ctx ctx, j *j, c string, req shadowBody) (res, error) {
 				return j.GainShadow(ctx, c, req.Character, req.Amount, req.Reason)
-			}),
-		spec("madness-end", "The One Ring: end a bout of madness with a flaw", []string{"character", "flaw"},
-			func(ctx context.Context, j *command.Journal, c string, req madnessBody) (command.Result, error) {
+			},
+			inputs: func(_ ctx, _ *j, _ string, r evs) (shadowBody, error) {
+				d, _, err := find[events.TORShadowGained](r, events.TypeTORShadowGained)
+				if err != nil {
+					return shadowBody{}, err
+				}
+				return shadowBody{Character: d.Character, Amount: d.Amount, Reason: d.Reason}, nil
+			}}.spec(),
+		def[madnessBody]{name: "madness-end", cli: "madness end", doc: "The One Ring: end a bout of madness with a flaw", required: []string{"character", "flaw"},
+			run: func(ctx ctx, j *j, c string, req madnessBody) (res, error) {
 				return j.EndMadness(ctx, c, req.Character, req.Flaw)
-			}),
-		spec("advancement-grant", "The One Ring: grant an advancement point in a skill group", []string{"character", "group"},
-			func(ctx context.Context, j *command.Journal, c string, req advancementBody) (command.Result, error) {
+			},
+			inputs: func(_ ctx, _ *j, _ string, r evs) (madnessBody, error) {
+				d, _, err := find[events.TORMadnessEnded](r, events.TypeTORMadnessEnded)
+				if err != nil {
+					return madnessBody{}, err
+				}
+				return madnessBody{Character: d.Character, Flaw: d.Flaw}, nil
+			}}.spec(),
+		def[advancementBody]{name: "advancement-grant", cli: "advancement grant", doc: "The One Ring: grant an advancement point in a skill group",
+			required: []string{"character", "group"},
+			run: func(ctx ctx, j *j, c string, req advancementBody) (res, error) {
 				return j.GrantAdvancement(ctx, c, req.Character, req.Group, req.Roll)
-			}),
+			},
+			inputs: func(_ ctx, _ *j, _ string, r evs) (advancementBody, error) {
+				d, _, err := find[events.TORAdvancementGranted](r, events.TypeTORAdvancementGranted)
+				if err != nil {
+					return advancementBody{}, err
+				}
+				return advancementBody{Character: d.Character, Group: d.Group, Roll: d.Roll}, nil
+			}}.spec(),
 	}
 }

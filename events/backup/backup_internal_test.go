@@ -20,6 +20,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/campaign-journal/journal/events/embedded"
+	"github.com/campaign-journal/journal/events/embedded/embeddedtest"
 	"github.com/campaign-journal/journal/events/jetstore"
 )
 
@@ -95,9 +96,7 @@ func TestSealBindsKeyAndName(t *testing.T) {
 // events and one secret.
 func startJournal(t *testing.T, ctx context.Context) (*embedded.Server, jetstream.JetStream) {
 	t.Helper()
-	srv, err := embedded.Start(ctx, embedded.Options{Dir: t.TempDir()})
-	require.NoError(t, err)
-	t.Cleanup(srv.Shutdown)
+	srv := embeddedtest.Start(t, embedded.Options{})
 	return srv, srv.JetStream()
 }
 

@@ -15,14 +15,12 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/campaign-journal/journal/events/embedded"
+	"github.com/campaign-journal/journal/events/embedded/embeddedtest"
 )
 
 func start(t *testing.T, opts embedded.Options) *embedded.Server {
 	t.Helper()
-	srv, err := embedded.Start(t.Context(), opts)
-	require.NoError(t, err)
-	t.Cleanup(srv.Shutdown)
-	return srv
+	return embeddedtest.Start(t, opts)
 }
 
 func createStream(t *testing.T, js jetstream.JetStream) jetstream.Stream {

@@ -1,4 +1,4 @@
-package replay_test
+package reproduce_test
 
 import (
 	"bytes"
@@ -16,6 +16,7 @@ import (
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/events/memstore"
 	"github.com/campaign-journal/journal/replay"
+	"github.com/campaign-journal/journal/reproduce"
 )
 
 // recorder records sessions with the command layer on a memory store, with
@@ -174,14 +175,14 @@ func TestReproduceRyFSessionIsIdentical(t *testing.T) {
 		"store":  replay.Records(r.records()),
 	} {
 		t.Run(name, func(t *testing.T) {
-			rep, err := replay.Reproduce(ctx, src, replay.Options{})
+			rep, err := reproduce.Run(ctx, src, replay.Options{})
 			require.NoError(t, err)
 			if !rep.OK() {
 				var buf bytes.Buffer
 				require.NoError(t, rep.WriteText(&buf))
 				t.Fatalf("reproduction differs:\n%s", buf.String())
 			}
-			if len(rep.Sessions) != 1 || rep.Sessions[0].Status != replay.ReproIdentical || rep.Sessions[0].SeedSource != "revealed" {
+			if len(rep.Sessions) != 1 || rep.Sessions[0].Status != reproduce.StatusIdentical || rep.Sessions[0].SeedSource != "revealed" {
 				t.Fatalf("sessions = %+v", rep.Sessions)
 			}
 			s := rep.Sessions[0]
@@ -241,13 +242,13 @@ func TestReproduceFindsATamperedFace(t *testing.T) {
 		faces := d["faces"].([]any)
 		faces[0] = float64(int(faces[0].(float64))%10 + 1)
 	})
-	rep, err := replay.Reproduce(context.Background(), replay.JSONLBytes(bad), replay.Options{})
+	rep, err := reproduce.Run(context.Background(), replay.JSONLBytes(bad), replay.Options{})
 	require.NoError(t, err)
-	if rep.OK() || rep.Sessions[0].Status != replay.ReproDifferent {
+	if rep.OK() || rep.Sessions[0].Status != reproduce.StatusDifferent {
 		t.Fatalf("a tampered face reproduced identically: %+v", rep.Totals)
 	}
 	m := rep.Sessions[0].Mismatches[0]
-	if m.Kind != replay.MismatchReproduced || m.EventID != id || m.Nonce == nil || *m.Nonce != nonce || !strings.Contains(m.What, "faces recorded") {
+	if m.Kind != reproduce.MismatchReproduced || m.EventID != id || m.Nonce == nil || *m.Nonce != nonce || !strings.Contains(m.What, "faces recorded") {
 		t.Fatalf("first difference = %+v, want faces of event %s nonce %d", m, id, nonce)
 	}
 	var buf bytes.Buffer
@@ -267,7 +268,7 @@ func TestReproduceOneSessionAndUnrevealed(t *testing.T) {
 	export := r.export()
 
 	// The open session is not yet revealed: not a failure.
-	rep, err := replay.Reproduce(ctx, replay.JSONLBytes(export), replay.Options{})
+	rep, err := reproduce.Run(ctx, replay.JSONLBytes(export), replay.Options{})
 	require.NoError(t, err)
 	if !rep.OK() || rep.Totals.SessionsUnrevealed != 1 || rep.Totals.SessionsIdentical != 1 || rep.Campaigns[0].Skipped != 2 {
 		t.Fatalf("totals %+v, campaign %+v", rep.Totals, rep.Campaigns[0])
@@ -276,7 +277,7 @@ func TestReproduceOneSessionAndUnrevealed(t *testing.T) {
 	// With its seed given, it reproduces too; --session keeps its transcript.
 	seed, err := r.store.GetSecret(ctx, "seed.mordor.s2")
 	require.NoError(t, err)
-	rep, err = replay.Reproduce(ctx, replay.JSONLBytes(export), replay.Options{Session: "s2", Seeds: map[string]string{"s2": hexOf(seed)}})
+	rep, err = reproduce.Run(ctx, replay.JSONLBytes(export), replay.Options{Session: "s2", Seeds: map[string]string{"s2": hexOf(seed)}})
 	require.NoError(t, err)
 	if !rep.OK() || len(rep.Sessions) != 1 || rep.Sessions[0].Session != "s2" || rep.Sessions[0].SeedSource != "given" || rep.Sessions[0].Rolls != 1 {
 		t.Fatalf("sessions %+v totals %+v", rep.Sessions, rep.Totals)
@@ -286,17 +287,17 @@ func TestReproduceOneSessionAndUnrevealed(t *testing.T) {
 	}
 
 	// Only s1: it stops after s1's end.
-	rep, err = replay.Reproduce(ctx, replay.JSONLBytes(export), replay.Options{Session: "s1"})
+	rep, err = reproduce.Run(ctx, replay.JSONLBytes(export), replay.Options{Session: "s1"})
 	require.NoError(t, err)
 	if !rep.OK() || len(rep.Sessions) != 1 || rep.Campaigns[0].Skipped == 0 {
 		t.Fatalf("sessions %+v campaign %+v", rep.Sessions, rep.Campaigns[0])
 	}
 
-	_, err = replay.Reproduce(ctx, replay.JSONLBytes(export), replay.Options{Session: "s9"})
+	_, err = reproduce.Run(ctx, replay.JSONLBytes(export), replay.Options{Session: "s9"})
 	if !errors.Is(err, replay.ErrNotFound) {
 		t.Fatalf("unknown session: err = %v", err)
 	}
-	_, err = replay.Reproduce(ctx, replay.JSONLBytes(export), replay.Options{Seeds: map[string]string{"s2": "zz"}})
+	_, err = reproduce.Run(ctx, replay.JSONLBytes(export), replay.Options{Seeds: map[string]string{"s2": "zz"}})
 	if !errors.Is(err, replay.ErrInvalidOptions) {
 		t.Fatalf("bad seed: err = %v", err)
 	}
@@ -305,7 +306,7 @@ func TestReproduceOneSessionAndUnrevealed(t *testing.T) {
 func TestReproduceFindsAnEditedTotalAndAForgedEvent(t *testing.T) {
 	r := ryfSession(t)
 	bad, id, _ := tamper(t, r.export(), 1, func(d map[string]any) { d["total"] = d["total"].(float64) + 5 })
-	rep, err := replay.Reproduce(context.Background(), replay.JSONLBytes(bad), replay.Options{})
+	rep, err := reproduce.Run(context.Background(), replay.JSONLBytes(bad), replay.Options{})
 	require.NoError(t, err)
 	if rep.OK() || rep.Totals.Mismatches != 1 || rep.Sessions[0].Mismatches[0].EventID != id ||
 		!strings.Contains(rep.Sessions[0].Mismatches[0].What, "total recorded") {
@@ -326,9 +327,9 @@ func TestReproduceFindsAnEditedTotalAndAForgedEvent(t *testing.T) {
 			break
 		}
 	}
-	rep, err = replay.Reproduce(context.Background(), replay.Records(recs), replay.Options{})
+	rep, err = reproduce.Run(context.Background(), replay.Records(recs), replay.Options{})
 	require.NoError(t, err)
-	if rep.OK() || rep.Sessions[0].Mismatches[0].Kind != replay.MismatchRefused || rep.Sessions[0].Mismatches[0].EventID != forged.ID {
+	if rep.OK() || rep.Sessions[0].Mismatches[0].Kind != reproduce.MismatchRefused || rep.Sessions[0].Mismatches[0].EventID != forged.ID {
 		t.Fatalf("a forged xp grant: %+v", rep.Sessions[0].Mismatches)
 	}
 	if !rep.Campaigns[0].SheetsIdentical || rep.Campaigns[0].Copied != 1 {
@@ -398,7 +399,7 @@ func TestReproduceTORSession(t *testing.T) {
 	r.do("phase", func() (command.Result, error) { return j.FellowshipPhase(ctx, c) })
 	r.do("end", func() (command.Result, error) { return j.EndSession(ctx, c) })
 
-	rep, err := replay.Reproduce(ctx, replay.JSONLBytes(r.export()), replay.Options{})
+	rep, err := reproduce.Run(ctx, replay.JSONLBytes(r.export()), replay.Options{})
 	require.NoError(t, err)
 	if !rep.OK() || rep.Totals.SessionsIdentical != 1 || rep.Campaigns[0].Copied != 0 || !rep.Campaigns[0].SheetsIdentical {
 		var buf bytes.Buffer

@@ -1,9 +1,11 @@
-package replay
+package reproduce
 
 import (
 	"bufio"
 	"fmt"
 	"io"
+
+	"github.com/campaign-journal/journal/replay"
 )
 
 // WriteText writes the reproduction for people: one summary line per
@@ -11,7 +13,7 @@ import (
 // (how far it went and whether the final sheets agree), the differences
 // outside the sessions, the transcript of what was reproduced, and a last
 // line with the totals and the verdict.
-func (r Reproduction) WriteText(w io.Writer) error {
+func (r Report) WriteText(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	for _, s := range r.Sessions {
 		fmt.Fprintf(bw, "session %s/%s: %s — %d commands re-run, %d events compared, %d of %d rolls identical nonce by nonce",
@@ -20,7 +22,7 @@ func (r Reproduction) WriteText(w io.Writer) error {
 			fmt.Fprintf(bw, " (seed %s)", s.SeedSource)
 		}
 		fmt.Fprintln(bw)
-		writeMismatches(bw, s.Mismatches, s.Omitted)
+		replay.WriteMismatches(bw, s.Mismatches, s.Omitted)
 	}
 	for _, c := range r.Campaigns {
 		fmt.Fprintf(bw, "campaign %s: %d of %d events reproduced by %d commands", c.Campaign, c.Reproduced, c.Events, c.Commands)
@@ -41,7 +43,7 @@ func (r Reproduction) WriteText(w io.Writer) error {
 	}
 	if len(r.Mismatches) > 0 || r.Omitted > 0 {
 		fmt.Fprintln(bw, "outside the sessions:")
-		writeMismatches(bw, r.Mismatches, r.Omitted)
+		replay.WriteMismatches(bw, r.Mismatches, r.Omitted)
 	}
 	for _, c := range r.Campaigns {
 		if len(c.Transcript) == 0 {
