@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"fmt"
 	"io"
 	"os"
 
@@ -29,6 +28,9 @@ type app struct {
 	// (nil without --access).
 	accessFile string
 	access     *access.Config
+	// readOnly is set for the commands that only read the journal: they
+	// never create the data folder (see annStore).
+	readOnly bool
 
 	// Opened lazily by openStore.
 	st  store
@@ -67,18 +69,23 @@ committed, seeded stream that anyone can verify once the session ends.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.CompletionOptions.DisableDefaultCmd = true
+	root.Version = buildVersion().Short()
 	pf := root.PersistentFlags()
-	pf.BoolVar(&a.jsonOut, "json", false, "print a JSON document instead of text")
-	pf.StringVar(&a.dataDir, "data", envOr("JOURNAL_DATA", "./journal-data"), "folder of the embedded JetStream store ($JOURNAL_DATA)")
-	pf.StringVar(&a.natsURL, "nats", os.Getenv("NATS_URL"), "use an external NATS server or cluster instead of the embedded one ($NATS_URL)")
+	pf.BoolVar(&a.jsonOut, "json", false, "print JSON (errors too, on stderr)")
+	pf.StringVar(&a.dataDir, "data", envOr("JOURNAL_DATA", "./journal-data"), "journal data folder ($JOURNAL_DATA)")
+	pf.StringVar(&a.natsURL, "nats", os.Getenv("NATS_URL"), "external NATS server URL ($NATS_URL)")
 	pf.StringVarP(&a.campaign, "campaign", "c", os.Getenv("JOURNAL_CAMPAIGN"), "campaign id ($JOURNAL_CAMPAIGN)")
-	pf.BoolVar(&a.sync, "sync", true, "embedded store: sync every write to disk before acknowledging it; --sync=false lets JetStream flush on its interval (a power loss can then lose acknowledged events)")
-	pf.IntVar(&a.replicas, "replicas", 1, "with --nats: replicas of the stream (3 on a cluster)")
-	pf.StringVar(&a.accessFile, "access", os.Getenv("JOURNAL_ACCESS"), "access file (users, roles, tokens; see deploy/access.example.json): the embedded server admits only its users, and serve requires a token on /api/ and answers the NATS command service ($JOURNAL_ACCESS)")
+	pf.BoolVar(&a.sync, "sync", true, "sync every write to disk (embedded store)")
+	pf.IntVar(&a.replicas, "replicas", 1, "stream replicas with --nats")
+	pf.StringVar(&a.accessFile, "access", os.Getenv("JOURNAL_ACCESS"), "access file ($JOURNAL_ACCESS)")
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return fmt.Errorf("%w (see '%s --help')", err, c.CommandPath())
+		return usagef("%s (see '%s --help')", err, c.CommandPath())
 	})
+	root.PersistentPreRunE = func(c *cobra.Command, _ []string) error {
+		a.readOnly = c.Annotations[annStore] == storeRead
+		noticeAliases(c, a.stderr)
+		return a.resolveDataDir()
+	}
 
 	root.AddCommand(a.oddsCommand(), a.demoCommand(), a.campaignCommand(), a.weaponCommand(), a.skillCommand(),
 		a.characterCommand(), a.sessionCommand(), a.rollCommand(), a.contestCommand(), a.combatCommand(),
@@ -90,16 +97,9 @@ committed, seeded stream that anyone can verify once the session ends.`,
 	root.AddCommand(a.serveCommand())
 	root.AddCommand(a.accessCommand())
 	root.AddCommand(a.benchCommand())
-	var wrap func(c *cobra.Command)
-	wrap = func(c *cobra.Command) {
-		c.Args = wrapArgs(c.Args)
-		for _, sub := range c.Commands() {
-			wrap(sub)
-		}
-	}
-	for _, c := range root.Commands() {
-		wrap(c)
-	}
+	root.AddCommand(a.versionCommand(), a.helpTopics())
+	a.completion(root)
+	organize(root)
 	return root
 }
 
@@ -110,7 +110,7 @@ func wrapArgs(check cobra.PositionalArgs) cobra.PositionalArgs {
 	}
 	return func(c *cobra.Command, args []string) error {
 		if err := check(c, args); err != nil {
-			return fmt.Errorf("%s: %w (usage: %s)", c.CommandPath(), err, c.UseLine())
+			return usagef("%s: %s (usage: %s)", c.CommandPath(), err, c.UseLine())
 		}
 		return nil
 	}

@@ -53,7 +53,7 @@ func parseVote(s string) (bool, error) {
 	case "no", "n", "refuse", "false", "0":
 		return false, nil
 	}
-	return false, fmt.Errorf("vote %q: want yes or no (sí/no)", s)
+	return false, usagef("vote %q: want yes or no (sí/no)", s)
 }
 
 func (a *app) fellowshipCommand() *cobra.Command {
@@ -184,7 +184,7 @@ func (a *app) traitCommand() *cobra.Command {
 		Args:  cobra.ExactArgs(2),
 		RunE: func(c *cobra.Command, args []string) error {
 			if auto == roll {
-				return fmt.Errorf("trait invoke: the GM rules --auto (automatic success) or --roll (the next roll counts the trait)")
+				return usagef("trait invoke: the GM rules --auto (automatic success) or --roll (the next roll counts the trait)")
 			}
 			req := command.TraitRequest{Character: args[0], Trait: args[1], Automatic: auto, Skill: skill}
 			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
@@ -225,7 +225,7 @@ func (a *app) advancementCommand() *cobra.Command {
 			}
 			ch := camp.TOR.Sheet(args[0])
 			if ch == nil {
-				return fmt.Errorf("no character %q in campaign %s%s", args[0], camp.ID, atSuffix(at))
+				return noCharacter(camp, args[0], at)
 			}
 			rep := advancementOf(camp.TOR, ch)
 			return a.emit(rep, func(w iw) { printAdvancement(w, camp, rep) })
@@ -326,7 +326,7 @@ func printAdvancement(w iw, c *projections.Campaign, rep advancementReport) {
 			fmt.Fprintf(w, "        journal advancement grant %s %s --roll %s\n", rep.Character, quoteArg(string(g.Group)), e.Roll)
 		}
 	}
-	fmt.Fprintf(w, "  this adventure %d point(s); banked %d\n", rep.Points, rep.Total)
+	fmt.Fprintf(w, "  this adventure %s; banked %d\n", plural(rep.Points, "point", "points"), rep.Total)
 	fmt.Fprintf(w, "  as of          sequence %d\n", c.LastSeq)
 }
 
@@ -347,7 +347,7 @@ func boxes(n int) string {
 func (a *app) showTOR(camp *projections.Campaign, id string, at uint64) error {
 	ch := camp.TOR.Sheet(id)
 	if ch == nil {
-		return fmt.Errorf("no character %q in campaign %s%s", id, camp.ID, atSuffix(at))
+		return noCharacter(camp, id, at)
 	}
 	return a.emit(ch, func(w iw) { printTORSheet(w, camp, ch) })
 }
@@ -399,7 +399,7 @@ func printTORSheet(w iw, c *projections.Campaign, s *projections.TORSheet) {
 	if c.TOR.Adventure != nil {
 		adv = fmt.Sprintf("adventure %d", c.TOR.Adventure.Number)
 	}
-	fmt.Fprintf(w, "  advancement  %d point(s) this adventure (%s), %d banked\n", s.AdventurePoints(), adv, s.AdvancementTotal)
+	fmt.Fprintf(w, "  advancement  %s this adventure (%s), %d banked\n", plural(s.AdventurePoints(), "point", "points"), adv, s.AdvancementTotal)
 	fmt.Fprintf(w, "  rolls        %d (successes %d, Eye %d, rune %d)\n", s.Rolls, s.Successes, s.Eyes, s.Runes)
 	if r := s.LastRoll; r != nil {
 		hope := ""

@@ -14,13 +14,13 @@ func TestSuggest(t *testing.T) {
 		query string
 		want  []string
 	}{
-		{"Sigli", []string{"Sigilo"}},           // transposition
-		{"SIGILIO", []string{"Sigilo"}},         // case, one insertion
-		{"notr", []string{"Advertir/Notar"}},    // a '/' part
-		{"mecanca", []string{"Mecánica"}},       // accent-insensitive
-		{"peleaa", []string{"Pelea"}},           // one extra letter
-		{"Cocina", nil},                         // nothing close
-		{"x", nil},                              // too short to guess
+		{"Sigli", []string{"Sigilo"}},        // transposition
+		{"SIGILIO", []string{"Sigilo"}},      // case, one insertion
+		{"notr", []string{"Advertir/Notar"}}, // a '/' part
+		{"mecanca", []string{"Mecánica"}},    // accent-insensitive
+		{"peleaa", []string{"Pelea"}},        // one extra letter
+		{"Cocina", nil},                      // nothing close
+		{"x", nil},                           // too short to guess
 		{"", nil},
 		{"supervivenci", []string{"Supervivencia"}},
 	}
