@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/spf13/cobra"
+
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/rules/odds"
@@ -94,6 +96,24 @@ func exitCode(err error) (int, string) {
 		return exitFailure, "canceled"
 	}
 	return exitFailure, "failure"
+}
+
+// cobraUsageErrors start the messages of cobra's own flag checks, which
+// it returns without a hook (required flags, flag groups).
+var cobraUsageErrors = []string{"required flag(s)", "if any flags in the group", "at least one of the flags in the group"}
+
+// cobraUsage marks cobra's own flag-check errors as usage errors, naming
+// the command.
+func cobraUsage(cmd *cobra.Command, err error) error {
+	if errors.Is(err, errUsage) || cmd == nil {
+		return err
+	}
+	for _, p := range cobraUsageErrors {
+		if strings.HasPrefix(err.Error(), p) {
+			return usagef("%s: %s (see '%s --help')", cmd.CommandPath(), err, cmd.CommandPath())
+		}
+	}
+	return err
 }
 
 // reportError prints err on w as one line ("journal: message"), or with

@@ -70,10 +70,10 @@ var examples = map[string]string{
 	"hope":                  "  journal -c erebor hope spend bilbo",
 	"fellowship":            "  journal -c erebor fellowship ask bilbo\n  journal -c erebor fellowship vote bilbo thorin yes",
 	"shadow":                "  journal -c erebor shadow gain bilbo 2 --reason \"the Ring\"",
-	"madness":               "  journal -c erebor madness end bilbo --flaw Suspicious",
-	"trait":                 "  journal -c erebor trait invoke bilbo Burglar --auto --skill Stealth",
-	"advancement":           "  journal -c erebor advancement show bilbo\n  journal -c erebor advancement grant bilbo Movement",
-	"adventure":             "  journal -c erebor adventure start \"The Lonely Mountain\"",
+	"madness":               "  journal -c erebor madness end bilbo --flaw Receloso",
+	"trait":                 "  journal -c erebor trait invoke bilbo Ladrón --auto --skill Sigilo",
+	"advancement":           "  journal -c erebor advancement show bilbo\n  journal -c erebor advancement grant bilbo Movimiento",
+	"adventure":             "  journal -c erebor adventure start \"La Montaña Solitaria\"",
 	"odds":                  "  journal odds ryf --base 12 --vs 20\n  journal odds tor --dice 3 --tn 14",
 	"replay":                "  journal -c mordor replay\n  journal -c mordor replay --session s1 --reproduce\n  journal replay --file mordor.jsonl",
 	"explain":               "  journal -c mordor explain 01a230d8-6f16-71f1-a668-c1a24eff7dad",
@@ -91,6 +91,43 @@ var examples = map[string]string{
 	"completion zsh":        "  journal completion zsh > \"${fpath[1]}/_journal\"",
 	"completion fish":       "  journal completion fish > ~/.config/fish/completions/journal.fish",
 	"completion powershell": "  journal completion powershell | Out-String | Invoke-Expression",
+	"campaign create":       "  journal campaign create mordor --system ryf --name \"Sombras de Mordor\"\n  journal campaign create erebor --system tor\n  journal campaign create nave --system galaxia --carisma --hard-defense",
+	"campaign show":         "  journal -c mordor campaign show\n  journal -c mordor campaign show --json",
+	"character create":      "  journal -c mordor character create lodin --player ana --attrs F=8,R=7,D=9,I=8,P=8 --skills \"Pelea=5,Sigilo=3\" --spec Sigilo --weapons Espada\n  journal -c mordor character create orco --npc --attrs F=7,R=4,D=5,I=3,P=4 --skills Pelea=4",
+	"character list":        "  journal -c mordor character list\n  journal -c mordor character list --json",
+	"character show":        "  journal -c mordor character show lodin\n  journal -c mordor character show lodin --at 12\n  journal -c mordor character show lodin --at \"2026-03-14 21:30\"",
+	"skill define":          "  journal -c mordor skill define \"Juegos de azar\" --attribute P",
+	"skill raise":           "  journal -c mordor skill raise lodin Sigilo",
+	"weapon define":         "  journal -c mordor weapon define Hacha --damage 1d10+1 --precision -1\n  journal -c mordor weapon define Ballesta --damage 1d10 --ranges 35/60/120 --magazine 1",
+	"session start":         "  journal -c mordor session start\n  journal -c mordor session start s2 --title \"La torre\"",
+	"session end":           "  journal -c mordor session end",
+	"combat start":          "  journal -c mordor combat start lodin orco\n  journal -c mordor combat start lodin orco --token lodin",
+	"combat round":          "  journal -c mordor combat round",
+	"combat end":            "  journal -c mordor combat end",
+	"combat show":           "  journal -c mordor combat show",
+	"attack":                "  journal -c mordor attack lodin orco\n  journal -c mordor attack lodin orco --weapon Ballesta --range media --cover",
+	"damage":                "  journal -c mordor damage lodin 3 --source orco",
+	"heal":                  "  journal -c mordor heal lodin 2",
+	"rest":                  "  journal -c mordor rest\n  journal -c mordor rest --comfort",
+	"heal-after-combat":     "  journal -c mordor heal-after-combat lodin",
+	"xp grant":              "  journal -c mordor xp grant lodin 7",
+	"token return":          "  journal -c mordor token return lodin",
+	"day new":               "  journal -c mordor day new",
+	"reload":                "  journal -c mordor reload lodin\n  journal -c mordor reload lodin Ballesta",
+	"void":                  "  journal -c mordor void 01a230d8-6f16-71f1-a668-c1a24eff7dad --reason \"rolled for the wrong character\"",
+	"hope spend":            "  journal -c erebor hope spend bilbo\n  journal -c erebor hope spend bilbo 01a230d8-6f16-71f1-a668-c1a24eff7dad",
+	"fellowship ask":        "  journal -c erebor fellowship ask bilbo",
+	"fellowship vote":       "  journal -c erebor fellowship vote bilbo thorin yes",
+	"fellowship take":       "  journal -c erebor fellowship take bilbo",
+	"fellowship withdraw":   "  journal -c erebor fellowship withdraw bilbo",
+	"fellowship phase":      "  journal -c erebor fellowship phase",
+	"fellowship show":       "  journal -c erebor fellowship show\n  journal -c erebor fellowship show --at 40",
+	"shadow gain":           "  journal -c erebor shadow gain bilbo 1 --reason \"the dragon's gold\"",
+	"madness end":           "  journal -c erebor madness end bilbo --flaw Receloso",
+	"trait invoke":          "  journal -c erebor trait invoke bilbo Ladrón --auto --skill Sigilo\n  journal -c erebor trait invoke bilbo \"Ojo avizor\" --roll",
+	"advancement grant":     "  journal -c erebor advancement grant bilbo Movimiento --roll 01a230d8-6f16-71f1-a668-c1a24eff7dad\n  journal -c erebor advancement grant bilbo Sigilo",
+	"advancement show":      "  journal -c erebor advancement show bilbo",
+	"adventure start":       "  journal -c erebor adventure start \"La Montaña Solitaria\"",
 }
 
 const environmentHelp = `Global flags and the environment
@@ -294,7 +331,7 @@ Global flags ('journal help environment'):
 {{compactFlags .InheritedFlags}}{{end}}{{if .HasHelpSubCommands}}
 
 Help topics:{{range .Commands}}{{if .IsAdditionalHelpTopicCommand}}
-  {{rpad .CommandPath .CommandPathPadding}} {{.Short}}{{end}}{{end}}{{end}}{{if .HasAvailableSubCommands}}
+  journal help {{rpad .Name 12}} {{.Short}}{{end}}{{end}}{{end}}{{if .HasAvailableSubCommands}}
 
 Use "{{.CommandPath}} [command] --help" for more information about a command.{{end}}
 `

@@ -29,10 +29,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	err := root.ExecuteContext(ctx)
+	cmd, err := root.ExecuteContextC(ctx)
 	app.close()
 	if err == nil {
 		return exitOK
 	}
-	return reportError(stderr, err, app.jsonOut || wantsJSON(args))
+	return reportError(stderr, cobraUsage(cmd, err), app.jsonOut || wantsJSON(args))
 }
