@@ -370,3 +370,15 @@ func TestOddsBase(t *testing.T) {
 	_, err := os.Stat(c.dir + "/jetstream")
 	require.True(t, os.IsNotExist(err), "odds opened the journal")
 }
+
+// TestPlurals: counts of one read in the singular.
+func TestPlurals(t *testing.T) {
+	c := newCLI(t)
+	out := c.ok("odds", "tor", "--dice", "1")
+	require.Contains(t, out, "1 success die against")
+	require.Contains(t, c.ok("odds", "tor", "--dice", "2"), "2 success dice against")
+	require.Equal(t, "1 point", plural(1, "point", "points"))
+	require.Equal(t, "0 points", plural(0, "point", "points"))
+	_, errb, _ := c.run("roll")
+	require.NotContains(t, errb, "arg(s)")
+}

@@ -154,6 +154,9 @@ func errorMessage(err error) string {
 		parts := make([]string, len(ice.Violations))
 		for i, v := range ice.Violations {
 			parts[i] = v.Message
+			if !strings.Contains(v.Rule, "_") { // a word ("specialization", "skills"), not a code
+				parts[i] = v.Rule + ": " + v.Message
+			}
 		}
 		msg = strings.Replace(msg, ice.Error(), ryf.ErrInvalidCharacter.Error()+": "+strings.Join(parts, "; "), 1)
 	}

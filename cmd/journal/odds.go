@@ -138,7 +138,7 @@ func printRyFOdds(w io.Writer, o odds.RyFOdds, diff int, chart bool) {
 
 func printTOROdds(w io.Writer, o odds.TOROdds) {
 	q := o.Query
-	fmt.Fprintf(w, "The One Ring roll: feat die + %d success dice against TN %d\n", q.Dice, q.TN)
+	fmt.Fprintf(w, "The One Ring roll: feat die + %s against TN %d\n", plural(q.Dice, "success die", "success dice"), q.TN)
 	row := func(name string, p odds.Prob) {
 		fmt.Fprintf(w, "  %-26s %9s  %s\n", name, percent(p.P), p.Exact)
 	}

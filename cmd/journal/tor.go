@@ -26,7 +26,7 @@ func (a *app) torCommands() []*cobra.Command {
 }
 
 func (a *app) hopeCommand() *cobra.Command {
-	cmd := &cobra.Command{Use: "hope", Short: "The One Ring: spend Hope on a failed roll"}
+	cmd := &cobra.Command{Use: "hope", Short: "Spend Hope on a failed roll"}
 	spend := &cobra.Command{
 		Use:   "spend CHAR [ROLL_EVENT_ID]",
 		Short: "Spend 1 Hope on the character's latest roll, a failure: add the skill's attribute (favoured if the skill is) and judge it again",
@@ -57,7 +57,7 @@ func parseVote(s string) (bool, error) {
 }
 
 func (a *app) fellowshipCommand() *cobra.Command {
-	cmd := &cobra.Command{Use: "fellowship", Short: "The One Ring: the fellowship pool, its vote, and the fellowship phase"}
+	cmd := &cobra.Command{Use: "fellowship", Short: "The fellowship pool, its vote, and the fellowship phase"}
 	ask := &cobra.Command{
 		Use:   "ask CHAR",
 		Short: "Ask the fellowship for 1 point of the pool to regain 1 Hope; every other player character votes",
@@ -134,7 +134,7 @@ func (a *app) fellowshipCommand() *cobra.Command {
 }
 
 func (a *app) shadowCommand() *cobra.Command {
-	cmd := &cobra.Command{Use: "shadow", Short: "The One Ring: Shadow"}
+	cmd := &cobra.Command{Use: "shadow", Short: "Shadow"}
 	var reason string
 	gain := &cobra.Command{
 		Use:   "gain CHAR N [--reason R]",
@@ -156,7 +156,7 @@ func (a *app) shadowCommand() *cobra.Command {
 }
 
 func (a *app) madnessCommand() *cobra.Command {
-	cmd := &cobra.Command{Use: "madness", Short: "The One Ring: bouts of madness (one begins when a roll shows the Eye while Hope is below Shadow)"}
+	cmd := &cobra.Command{Use: "madness", Short: "Bouts of madness (one begins when a roll shows the Eye while Hope is below Shadow)"}
 	var flaw string
 	end := &cobra.Command{
 		Use:   "end CHAR --flaw F",
@@ -175,7 +175,7 @@ func (a *app) madnessCommand() *cobra.Command {
 }
 
 func (a *app) traitCommand() *cobra.Command {
-	cmd := &cobra.Command{Use: "trait", Short: "The One Ring: traits"}
+	cmd := &cobra.Command{Use: "trait", Short: "Traits"}
 	var auto, roll bool
 	var skill string
 	invoke := &cobra.Command{
@@ -200,7 +200,7 @@ func (a *app) traitCommand() *cobra.Command {
 }
 
 func (a *app) advancementCommand() *cobra.Command {
-	cmd := &cobra.Command{Use: "advancement", Short: "The One Ring: advancement points (at most 3 per skill group per adventure)"}
+	cmd := &cobra.Command{Use: "advancement", Short: "Advancement points (at most 3 per skill group per adventure)"}
 	var roll string
 	grant := &cobra.Command{
 		Use:   "grant CHAR GROUP|SKILL [--roll EVENT_ID]",
@@ -237,7 +237,7 @@ func (a *app) advancementCommand() *cobra.Command {
 }
 
 func (a *app) adventureCommand() *cobra.Command {
-	cmd := &cobra.Command{Use: "adventure", Short: "The One Ring: adventures (the fellowship phase ends one)"}
+	cmd := &cobra.Command{Use: "adventure", Short: "Adventures (the fellowship phase ends one)"}
 	start := &cobra.Command{
 		Use:   "start [TITLE]",
 		Short: "Start an adventure: the fellowship pool is set to the player characters plus the hobbits",
