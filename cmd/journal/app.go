@@ -74,15 +74,13 @@ committed, seeded stream that anyone can verify once the session ends.`,
 	root.Version = buildVersion().Short()
 	pf := root.PersistentFlags()
 	pf.BoolVar(&a.jsonOut, "json", false, "print JSON (errors too, on stderr)")
-	pf.StringVar(&a.dataDir, "data", envOr("JOURNAL_DATA", "./journal-data"), "journal data folder `DIR` ($JOURNAL_DATA)")
+	pf.StringVar(&a.dataDir, "data", envOr("JOURNAL_DATA", "./journal-data"), "the journal's data folder `DIR` ($JOURNAL_DATA)")
 	pf.StringVar(&a.natsURL, "nats", os.Getenv("NATS_URL"), "external NATS server `URL` ($NATS_URL)")
 	pf.StringVarP(&a.campaign, "campaign", "c", os.Getenv("JOURNAL_CAMPAIGN"), "campaign `ID` ($JOURNAL_CAMPAIGN)")
 	pf.BoolVar(&a.sync, "sync", true, "sync every write to disk (embedded store)")
-	pf.IntVar(&a.replicas, "replicas", 1, "stream replicas (`N`) with --nats")
-	pf.StringVar(&a.accessFile, "access", os.Getenv("JOURNAL_ACCESS"), "access `FILE` ($JOURNAL_ACCESS)")
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return usagef("%s (see '%s --help')", err, c.CommandPath())
-	})
+	pf.IntVar(&a.replicas, "replicas", 1, "`N` stream replicas, with --nats")
+	pf.StringVar(&a.accessFile, "access", os.Getenv("JOURNAL_ACCESS"), "access `FILE`: users, roles, tokens ($JOURNAL_ACCESS)")
+	root.SetFlagErrorFunc(flagError)
 	root.PersistentPreRunE = func(c *cobra.Command, _ []string) error {
 		a.readOnly = c.Annotations[annStore] == storeRead
 		noticeAliases(c, a.stderr)

@@ -105,6 +105,7 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"roll"}, exitUsage, "usage", "journal roll: accepts between 1 and 2 arguments"},
 		{[]string{"roll", "lodin", "Sigilo", "--vs", "trivial"}, exitUsage, "usage", `unknown difficulty "trivial"`},
 		{[]string{"xp", "grant", "lodin", "x"}, exitUsage, "usage", `XP "x" is not a whole number`},
+		{[]string{"roll", "lodin", "Sigilo", "--mod", "x"}, exitUsage, "usage", `--mod "x": want a whole number`},
 		{[]string{"campaign", "create", "x"}, exitUsage, "usage", `required flag(s) "system" not set`},
 		{[]string{"odds", "ryf"}, exitUsage, "usage", "--base is required"},
 		{[]string{"roll", "gandalf", "Sigilo"}, exitNotFound, "not_found", `no character "gandalf"`},
@@ -182,6 +183,17 @@ func TestMistypedSubcommands(t *testing.T) {
 		require.Equal(t, exitUsage, code, tt.args)
 		require.Contains(t, errb, tt.want, tt.args)
 	}
+	// So is help about a command that does not exist.
+	for _, tt := range []struct{ args, want string }{
+		{"help rol", `journal help: unknown command "rol": did you mean "log" or "roll"?`},
+		{"help character shwo", `journal help: unknown command "shwo": did you mean "show"?`},
+	} {
+		out, errb, code := c.run(strings.Fields(tt.args)...)
+		require.Equal(t, exitUsage, code, tt.args)
+		require.Empty(t, out, tt.args)
+		require.Contains(t, errb, tt.want, tt.args)
+	}
+	require.Contains(t, c.ok("help", "roll", "lodin"), "journal roll CHAR")
 	// A group alone still shows its help.
 	out, _, code := c.run("character")
 	require.Equal(t, exitOK, code)

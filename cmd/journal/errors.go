@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/events"
@@ -96,6 +97,22 @@ func exitCode(err error) (int, string) {
 		return exitFailure, "canceled"
 	}
 	return exitFailure, "failure"
+}
+
+// flagError is the usage error of a flag that does not parse: an unknown
+// flag, a missing value, or a value of the wrong type ("--mod x: want a
+// whole number").
+func flagError(c *cobra.Command, err error) error {
+	var bad *pflag.InvalidValueError
+	if errors.As(err, &bad) {
+		want := map[string]string{"int": "a whole number", "uint64": "a whole number ≥ 0", "uint": "a whole number ≥ 0",
+			"bool": "true or false", "duration": "a duration such as 30s or 5m", "float64": "a number"}[bad.GetFlag().Value.Type()]
+		if want == "" {
+			want = "a " + bad.GetFlag().Value.Type()
+		}
+		return usagef("--%s %q: want %s (see '%s --help')", bad.GetFlag().Name, bad.GetValue(), want, c.CommandPath())
+	}
+	return usagef("%s (see '%s --help')", err, c.CommandPath())
 }
 
 // cobraUsageErrors start the messages of cobra's own flag checks, which

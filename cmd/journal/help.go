@@ -199,7 +199,7 @@ func organize(root *cobra.Command) {
 	root.AddGroup(commandGroups...)
 	root.SetHelpCommandGroupID("setup")
 	root.SetCompletionCommandGroupID("setup")
-	root.InitDefaultHelpCmd()
+	root.SetHelpCommand(helpCommand(root))
 	root.InitDefaultCompletionCmd()
 	for _, c := range root.Commands() {
 		if g, ok := groupOf[c.Name()]; ok {
@@ -233,6 +233,43 @@ func organize(root *cobra.Command) {
 		}
 	}
 	walk(root)
+}
+
+// helpCommand is 'journal help [COMMAND...]': cobra's, but an unknown
+// command or topic is a usage error with suggestions, not the root's help.
+func helpCommand(root *cobra.Command) *cobra.Command {
+	return &cobra.Command{
+		Use:     "help [COMMAND...]",
+		Short:   "Help about any command, or a topic (environment, exit-codes)",
+		GroupID: "setup",
+		ValidArgsFunction: func(c *cobra.Command, args []string, prefix string) ([]string, cobra.ShellCompDirective) {
+			cmd, _, err := root.Find(args)
+			if err != nil {
+				return nil, cobra.ShellCompDirectiveNoFileComp
+			}
+			var out []string
+			for _, sub := range cmd.Commands() {
+				if (sub.IsAvailableCommand() || sub.IsAdditionalHelpTopicCommand()) && strings.HasPrefix(sub.Name(), prefix) {
+					out = append(out, sub.Name())
+				}
+			}
+			return out, cobra.ShellCompDirectiveNoFileComp
+		},
+		RunE: func(c *cobra.Command, args []string) error {
+			cmd, rest, err := root.Find(args)
+			if err != nil {
+				return usagef("journal help: %s", err)
+			}
+			if len(rest) > 0 && cmd.HasSubCommands() {
+				if err := unknownSubcommand(cmd, rest); err != nil {
+					return usagef("journal help: %s", strings.TrimPrefix(err.Error(), cmd.CommandPath()+": "))
+				}
+			}
+			cmd.InitDefaultHelpFlag()
+			cmd.InitDefaultVersionFlag()
+			return cmd.Help()
+		},
+	}
 }
 
 // unknownSubcommand refuses an argument where a subcommand is expected,
