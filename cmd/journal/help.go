@@ -200,6 +200,7 @@ func organize(root *cobra.Command) {
 	root.SetHelpCommandGroupID("setup")
 	root.SetCompletionCommandGroupID("setup")
 	root.SetHelpCommand(helpCommand(root))
+	root.InitDefaultHelpCmd() // adds it now, so that the walk below reaches it
 	root.InitDefaultCompletionCmd()
 	for _, c := range root.Commands() {
 		if g, ok := groupOf[c.Name()]; ok {
