@@ -28,7 +28,7 @@ func (c *cli) publishRaw(subject string, data []byte) uint64 {
 // TestForeignMessageInTheJournal: a message that is not an event, on a
 // campaign's subject, stops nothing: rolls and the session's end are
 // recorded after it; log and export go on and warn on stderr naming it;
-// replay verifies everything else, lists it loudly and exits 1, from the
+// replay verifies everything else, lists it loudly and exits 4, from the
 // journal and from an export with a garbage line.
 func TestForeignMessageInTheJournal(t *testing.T) {
 	c := newCLI(t)
