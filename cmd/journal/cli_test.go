@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,6 +13,10 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/stretchr/testify/require"
+
+	"github.com/campaign-journal/journal/command"
+	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/rules/ryf"
 )
 
 // commandTree is the journal's command tree, as run builds it.
@@ -393,4 +399,32 @@ func TestPlurals(t *testing.T) {
 	require.Equal(t, "0 points", plural(0, "point", "points"))
 	_, errb, _ := c.run("roll")
 	require.NotContains(t, errb, "arg(s)")
+}
+
+// TestExitCodeOfSentinels: the one mapping from the command layer's
+// sentinel errors, however wrapped, to exit codes and --json codes.
+func TestExitCodeOfSentinels(t *testing.T) {
+	tests := []struct {
+		err  error
+		exit int
+		code string
+	}{
+		{nil, exitOK, ""},
+		{exitError{code: 1, msg: "verification failed: 2 mismatches"}, exitMismatch, "mismatch"},
+		{fmt.Errorf("replay: %w", ErrMismatch), exitMismatch, "mismatch"},
+		{usagef("bad"), exitUsage, "usage"},
+		{fmt.Errorf("%w: no character %q", command.ErrNotFound, "x"), exitNotFound, "not_found"},
+		{fmt.Errorf("%w in /x: create a campaign first", errNoJournal), exitNotFound, "not_found"},
+		{fmt.Errorf("%w: nope", command.ErrInvalid), exitFailure, "invalid"},
+		{fmt.Errorf("%w: publish", events.ErrDenied), exitFailure, "denied"},
+		{fmt.Errorf("%w: seq 3", events.ErrConcurrency), exitFailure, "conflict"},
+		{fmt.Errorf("%w %q", ryf.ErrUnknownSkill, "Cocina"), exitNotFound, "not_found"},
+		{fmt.Errorf("%w %q", ryf.ErrUnknownDifficulty, "x"), exitUsage, "usage"},
+		{errors.New("disk full"), exitFailure, "failure"},
+	}
+	for _, tt := range tests {
+		exit, code := exitCode(tt.err)
+		require.Equal(t, tt.exit, exit, "%v", tt.err)
+		require.Equal(t, tt.code, code, "%v", tt.err)
+	}
 }
