@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"testing"
@@ -315,6 +316,12 @@ func TestVersion(t *testing.T) {
 	require.NotEmpty(t, v.Version)
 	require.Equal(t, "2.15.2", v.NATSServer)
 	require.True(t, strings.HasPrefix(v.Go, "go"), v.Go)
+	v = versionFrom(&debug.BuildInfo{Main: debug.Module{Version: "v1.2.0"}, Settings: []debug.BuildSetting{
+		{Key: "vcs.revision", Value: "0123456789abcdef0123"}, {Key: "vcs.modified", Value: "true"}}}, "", "")
+	require.Equal(t, "v1.2.0", v.Version)
+	require.Contains(t, v.Short(), "v1.2.0 (0123456789ab+modified, go")
+	v = versionFrom(nil, "v9", "abc")
+	require.Equal(t, "v9 (abc, "+v.Go+", nats-server 2.15.2)", v.Short())
 	out := c.ok("--version")
 	require.Contains(t, out, "nats-server 2.15.2")
 	require.Contains(t, c.ok("version"), "nats-server  2.15.2")

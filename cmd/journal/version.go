@@ -23,12 +23,32 @@ type versionInfo struct {
 	NATSClient string `json:"nats_go"`            // the nats.go client
 }
 
+// stampedVersion and stampedRevision, when set at link time, win over the
+// build information (a build without VCS stamping, such as one from a
+// source tree without .git):
+//
+//	go build -ldflags "-X main.stampedVersion=v1.2.0 -X main.stampedRevision=$(git rev-parse HEAD)" ./cmd/journal
+var stampedVersion, stampedRevision string
+
 // buildVersion reads the binary's build information.
 func buildVersion() versionInfo {
-	v := versionInfo{Version: "(devel)", Go: runtime.Version(), Platform: runtime.GOOS + "/" + runtime.GOARCH,
+	bi, _ := debug.ReadBuildInfo()
+	return versionFrom(bi, stampedVersion, stampedRevision)
+}
+
+// versionFrom reads bi (nil: none), then the link-time stamps.
+func versionFrom(bi *debug.BuildInfo, stampVersion, stampRevision string) (v versionInfo) {
+	v = versionInfo{Version: "(devel)", Go: runtime.Version(), Platform: runtime.GOOS + "/" + runtime.GOARCH,
 		NATSServer: natsserver.VERSION, NATSClient: nats.Version}
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
+	defer func() {
+		if stampVersion != "" {
+			v.Version = stampVersion
+		}
+		if stampRevision != "" {
+			v.Revision, v.Modified = stampRevision, false
+		}
+	}()
+	if bi == nil {
 		return v
 	}
 	if bi.Main.Version != "" {
