@@ -158,6 +158,26 @@ func TestExitCodes(t *testing.T) {
 	}
 }
 
+// TestJSONErrorViolations: an invalid character's --json error carries
+// the rule codes for programs, which the text leaves out.
+func TestJSONErrorViolations(t *testing.T) {
+	c := newCLI(t)
+	c.setupCampaign()
+	_, errb, code := c.run("-c", "mordor", "--json", "character", "create", "bad", "--player", "p", "--attrs", "F=11")
+	require.Equal(t, exitFailure, code)
+	var doc struct {
+		Error struct {
+			Message    string `json:"message"`
+			Violations []struct {
+				Rule string `json:"rule"`
+			} `json:"violations"`
+		} `json:"error"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(errb), &doc), errb)
+	require.NotContains(t, doc.Error.Message, "attribute_range")
+	require.Equal(t, "attribute_range", doc.Error.Violations[0].Rule)
+}
+
 // TestMistypedSubcommands: a mistyped subcommand in a group is an error
 // with a suggestion (or the list of subcommands), exit 2, never help.
 func TestMistypedSubcommands(t *testing.T) {
