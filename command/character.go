@@ -100,7 +100,7 @@ func character(c *projections.Campaign, id string) (*projections.Sheet, error) {
 		if len(c.Roster) == 0 {
 			return nil, notFound("no character %q in campaign %s (it has none yet)", id, c.ID)
 		}
-		return nil, notFound("no character %q in campaign %s (characters: %s)", id, c.ID, strings.Join(c.Roster, ", "))
+		return nil, notFound("no character %q in campaign %s%s (characters: %s)", id, c.ID, didYouMean(id, c.Roster), strings.Join(c.Roster, ", "))
 	}
 	return ch, nil
 }

@@ -3,6 +3,9 @@ package command
 import (
 	"errors"
 	"fmt"
+	"strings"
+
+	"github.com/campaign-journal/journal/rules/names"
 )
 
 // invalidOr wraps a rules error as ErrInvalid unless it already is one of
@@ -12,4 +15,12 @@ func invalidOr(err error) error {
 		return err
 	}
 	return fmt.Errorf("%w: %w", ErrInvalid, err)
+}
+
+// didYouMean is ": did you mean X?" when a candidate is close to name, else "".
+func didYouMean(name string, candidates []string) string {
+	if s := names.Suggest(name, candidates); len(s) > 0 {
+		return ": did you mean " + strings.Join(s, " or ") + "?"
+	}
+	return ""
 }

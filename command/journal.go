@@ -41,10 +41,27 @@ var (
 	ErrNotFound = events.ErrNotFound
 )
 
-// invalid returns an error wrapping ErrInvalid with a message.
+// invalid returns an error wrapping ErrInvalid with a message. The errors
+// among args stay wrapped too (invalid("--vs: %v", err) is still
+// errors.Is ryf.ErrUnknownDifficulty), so that callers can tell causes apart.
 func invalid(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", ErrInvalid, fmt.Sprintf(format, args...))
+	e := &invalidError{msg: ErrInvalid.Error() + ": " + fmt.Sprintf(format, args...), errs: []error{ErrInvalid}}
+	for _, a := range args {
+		if err, ok := a.(error); ok {
+			e.errs = append(e.errs, err)
+		}
+	}
+	return e
 }
+
+// invalidError is what invalid returns: its message, and the errors it wraps.
+type invalidError struct {
+	msg  string
+	errs []error
+}
+
+func (e *invalidError) Error() string   { return e.msg }
+func (e *invalidError) Unwrap() []error { return e.errs }
 
 // notFound returns an error wrapping ErrNotFound with a message.
 func notFound(format string, args ...any) error {

@@ -47,7 +47,7 @@ func torCharacter(c *projections.Campaign, id string) (*projections.TORSheet, er
 	if len(s.Roster) == 0 {
 		return nil, notFound("no character %q in campaign %s (it has none yet)", id, c.ID)
 	}
-	return nil, notFound("no character %q in campaign %s (characters: %s)", id, c.ID, strings.Join(s.Roster, ", "))
+	return nil, notFound("no character %q in campaign %s%s (characters: %s)", id, c.ID, didYouMean(id, s.Roster), strings.Join(s.Roster, ", "))
 }
 
 // playerControls refuses a player's choice for a character the GM controls.

@@ -271,7 +271,14 @@ func groupOf(name string) (tor.Group, string, error) {
 	sk, serr := tor.LookupSkill(name)
 	if serr != nil {
 		if errors.Is(serr, tor.ErrUnknownSkill) {
-			return "", "", invalid("%q is neither a skill group nor a skill", name)
+			var cands []string
+			for _, g := range tor.Groups() {
+				cands = append(cands, string(g))
+			}
+			for _, s := range tor.Skills() {
+				cands = append(cands, s.Name)
+			}
+			return "", "", invalid("%v %q (nor a skill)%s", tor.ErrUnknownGroup, name, didYouMean(name, cands))
 		}
 		return "", "", invalidOr(serr)
 	}

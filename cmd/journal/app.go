@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"fmt"
 	"io"
 	"os"
 
@@ -37,6 +36,9 @@ type app struct {
 	requestID string
 	// wrapStore, set by tests, wraps the store commands record through.
 	wrapStore func(command.Store) command.Store
+	// readOnly is set for the commands that only read the journal: they
+	// never create the data folder (see annStore).
+	readOnly bool
 
 	// Opened lazily by openStore.
 	st  store
@@ -75,20 +77,25 @@ committed, seeded stream that anyone can verify once the session ends.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.CompletionOptions.DisableDefaultCmd = true
+	root.SetOut(a.stdout) // before the completion command captures its output
+	root.SetErr(a.stderr)
+	root.Version = buildVersion().Short()
 	pf := root.PersistentFlags()
-	pf.BoolVar(&a.jsonOut, "json", false, "print a JSON document instead of text")
-	pf.Var(&a.lang, "lang", "language of the output, es or en (default: from $LC_ALL, $LC_MESSAGES or $LANG: es* is Spanish, anything else English)")
-	pf.StringVar(&a.dataDir, "data", envOr("JOURNAL_DATA", "./journal-data"), "folder of the embedded JetStream store ($JOURNAL_DATA)")
-	pf.StringVar(&a.natsURL, "nats", os.Getenv("NATS_URL"), "use an external NATS server or cluster instead of the embedded one ($NATS_URL)")
-	pf.StringVarP(&a.campaign, "campaign", "c", os.Getenv("JOURNAL_CAMPAIGN"), "campaign id ($JOURNAL_CAMPAIGN)")
-	pf.BoolVar(&a.sync, "sync", true, "embedded store: sync every write to disk before acknowledging it; --sync=false lets JetStream flush on its interval (a power loss can then lose acknowledged events)")
-	pf.StringVar(&a.requestID, "request-id", "", "id of this command (1-64 letters, digits, - _ . :): the same command run again with the same id is recorded once and prints what it recorded the first time (default: a new id; the command retries its own append after a timeout under it)")
-	pf.IntVar(&a.replicas, "replicas", 1, "with --nats: replicas of the stream (3 on a cluster)")
-	pf.StringVar(&a.accessFile, "access", os.Getenv("JOURNAL_ACCESS"), "access file (users, roles, tokens; see deploy/access.example.json): the embedded server admits only its users, and serve requires a token on /api/ and answers the NATS command service ($JOURNAL_ACCESS)")
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return fmt.Errorf("%w (see '%s --help')", err, c.CommandPath())
-	})
+	pf.BoolVar(&a.jsonOut, "json", false, "print JSON (errors too, on stderr)")
+	pf.Var(&a.lang, "lang", "language of the output, `es|en` (default: from $LANG)")
+	pf.StringVar(&a.dataDir, "data", envOr("JOURNAL_DATA", "./journal-data"), "the journal's data folder `DIR` ($JOURNAL_DATA)")
+	pf.StringVar(&a.natsURL, "nats", os.Getenv("NATS_URL"), "external NATS server `URL` ($NATS_URL)")
+	pf.StringVarP(&a.campaign, "campaign", "c", os.Getenv("JOURNAL_CAMPAIGN"), "campaign `ID` ($JOURNAL_CAMPAIGN)")
+	pf.BoolVar(&a.sync, "sync", true, "sync every write to disk (embedded store)")
+	pf.StringVar(&a.requestID, "request-id", "", "`ID` of this command: run again with it, recorded once")
+	pf.IntVar(&a.replicas, "replicas", 1, "`N` stream replicas, with --nats")
+	pf.StringVar(&a.accessFile, "access", os.Getenv("JOURNAL_ACCESS"), "access `FILE`: users, roles, tokens ($JOURNAL_ACCESS)")
+	root.SetFlagErrorFunc(flagError)
+	root.PersistentPreRunE = func(c *cobra.Command, _ []string) error {
+		a.readOnly = c.Annotations[annStore] == storeRead
+		noticeAliases(c, a.stderr)
+		return a.resolveDataDir()
+	}
 
 	root.AddCommand(a.oddsCommand(), a.demoCommand(), a.campaignCommand(), a.weaponCommand(), a.skillCommand(),
 		a.characterCommand(), a.sessionCommand(), a.rollCommand(), a.contestCommand(), a.combatCommand(),
@@ -101,16 +108,9 @@ committed, seeded stream that anyone can verify once the session ends.`,
 	root.AddCommand(a.accessCommand(), a.healthcheckCommand())
 	root.AddCommand(a.benchCommand())
 	root.AddCommand(a.backupCommands()...)
-	var wrap func(c *cobra.Command)
-	wrap = func(c *cobra.Command) {
-		c.Args = wrapArgs(c.Args)
-		for _, sub := range c.Commands() {
-			wrap(sub)
-		}
-	}
-	for _, c := range root.Commands() {
-		wrap(c)
-	}
+	root.AddCommand(a.versionCommand(), a.helpTopics())
+	a.completion(root)
+	organize(root)
 	return root
 }
 
@@ -121,7 +121,7 @@ func wrapArgs(check cobra.PositionalArgs) cobra.PositionalArgs {
 	}
 	return func(c *cobra.Command, args []string) error {
 		if err := check(c, args); err != nil {
-			return fmt.Errorf("%s: %w (usage: %s)", c.CommandPath(), err, c.UseLine())
+			return usagef("%s: %s (usage: %s)", c.CommandPath(), err, c.UseLine())
 		}
 		return nil
 	}

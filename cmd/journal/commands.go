@@ -19,6 +19,7 @@ import (
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/i18n"
 	"github.com/campaign-journal/journal/projections"
+	"github.com/campaign-journal/journal/rules/names"
 )
 
 // recordedJSON is how a recorded event prints with --json.
@@ -157,7 +158,7 @@ func (a *app) campaignStore(ctx context.Context) (st store, campaign, filter str
 
 func (a *app) campaignID() (string, error) {
 	if a.campaign == "" {
-		return "", fmt.Errorf("no campaign: pass -c/--campaign ID or set $JOURNAL_CAMPAIGN")
+		return "", usagef("no campaign: pass -c/--campaign ID or set $JOURNAL_CAMPAIGN")
 	}
 	return a.campaign, nil
 }
@@ -214,9 +215,42 @@ func (a *app) load(c *cobra.Command, at uint64) (*projections.Campaign, error) {
 		return nil, err
 	}
 	if camp.System == "" {
-		return nil, fmt.Errorf("campaign %s does not exist%s", campaign, atSuffix(at))
+		return nil, a.noCampaign(c.Context(), campaign, at)
 	}
 	return camp, nil
+}
+
+// noCampaign is the error for a campaign the journal does not have: it
+// names the journal read and the campaigns it has.
+func (a *app) noCampaign(ctx context.Context, campaign string, at uint64) error {
+	ids, _ := a.campaignNames(ctx)
+	hint := "it has no campaign yet: create one with 'journal campaign create ID --system ryf|galaxia|tor'"
+	if len(ids) > 0 {
+		hint = names.Hint(campaign, ids)
+	}
+	return fmt.Errorf("%w: campaign %s does not exist%s in %s: %s", events.ErrNotFound, campaign, atSuffix(at), a.journalPlace(), hint)
+}
+
+// noCharacter is the error for a character camp does not have.
+func noCharacter(camp *projections.Campaign, id string, at uint64) error {
+	roster := camp.Roster
+	if camp.TOR != nil {
+		roster = camp.TOR.Roster
+	}
+	hint := "it has none yet"
+	if len(roster) > 0 {
+		hint = names.Hint(id, roster)
+	}
+	return fmt.Errorf("%w: no character %q in campaign %s%s: %s", events.ErrNotFound, id, camp.ID, atSuffix(at), hint)
+}
+
+// journalPlace names the journal commands read: the data folder, or the
+// NATS servers of --nats.
+func (a *app) journalPlace() string {
+	if a.natsURL != "" {
+		return "NATS " + redactURLs(a.natsURL)
+	}
+	return a.dataDir
 }
 
 func atSuffix(at uint64) string {
@@ -239,13 +273,13 @@ func (a *app) weaponCommand() *cobra.Command {
 			if ranges != "" {
 				parts := strings.Split(ranges, "/")
 				if len(parts) != 3 {
-					return fmt.Errorf("--ranges %q: want SHORT/MEDIUM/LONG in metres, e.g. 35/60/120", ranges)
+					return usagef("--ranges %q: want SHORT/MEDIUM/LONG in metres, e.g. 35/60/120", ranges)
 				}
 				var ns [3]int
 				for i, p := range parts {
 					n, err := strconv.Atoi(strings.TrimSpace(p))
 					if err != nil {
-						return fmt.Errorf("--ranges %q: %q is not a number of metres", ranges, p)
+						return usagef("--ranges %q: %q is not a number of metres", ranges, p)
 					}
 					ns[i] = n
 				}
@@ -270,17 +304,20 @@ func (a *app) skillCommand() *cobra.Command {
 	cmd := &cobra.Command{Use: "skill", Short: "Campaign skills and raising skills with XP"}
 	var attr string
 	define := &cobra.Command{
-		Use:   "define NAME --attr X",
+		Use:   "define NAME --attribute X",
 		Short: "Define a campaign skill with its default attribute",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
+			if attr == "" {
+				return usagef("skill define: name its default attribute with --attribute X (F, R, D, I, P or C)")
+			}
 			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
 				return j.DefineSkill(c.Context(), campaign, args[0], attr)
 			})
 		},
 	}
-	define.Flags().StringVar(&attr, "attr", "", "default attribute (F, R, D, I, P or C)")
-	_ = define.MarkFlagRequired("attr")
+	define.Flags().StringVar(&attr, "attribute", "", "default attribute (F, R, D, I, P or C)")
+	aliasFlag(define, "attr", "attribute")
 	raise := &cobra.Command{
 		Use:   "raise CHAR SKILL",
 		Short: "Spend XP to raise a skill one rank (costs the new rank)",

@@ -241,7 +241,7 @@ func canFight(c *projections.Campaign, id string) bool {
 
 // demoEnd prints the final sheets and the verification of the campaign's
 // sessions (a JSON document of both with --json); a mismatch ends the demo
-// with exit status 1.
+// with exit status 4 (a mismatch).
 func (a *app) demoEnd(ctx context.Context, j *command.Journal, campaign string) error {
 	c, err := j.Load(ctx, campaign, 0)
 	if err != nil {

@@ -28,7 +28,7 @@ func (c *cli) publishRaw(subject string, data []byte) uint64 {
 // TestForeignMessageInTheJournal: a message that is not an event, on a
 // campaign's subject, stops nothing: rolls and the session's end are
 // recorded after it; log and export go on and warn on stderr naming it;
-// replay verifies everything else, lists it loudly and exits 1, from the
+// replay verifies everything else, lists it loudly and exits 4, from the
 // journal and from an export with a garbage line.
 func TestForeignMessageInTheJournal(t *testing.T) {
 	c := newCLI(t)
@@ -59,7 +59,7 @@ func TestForeignMessageInTheJournal(t *testing.T) {
 	require.Len(t, lines, int(seq)-1+3, "every event, the foreign message left out")
 
 	out, errb, code = c.run("-c", "mordor", "replay")
-	require.Equal(t, 1, code, "replay: %s\n%s", out, errb)
+	require.Equal(t, exitMismatch, code, "replay: %s\n%s", out, errb)
 	require.Contains(t, out, "FOREIGN  "+named+": not a journal event")
 	require.Contains(t, out, "session mordor/s1: verified")
 	require.Contains(t, errb, "0 mismatches, 1 messages that are not journal events")
@@ -67,7 +67,7 @@ func TestForeignMessageInTheJournal(t *testing.T) {
 	// The export, with a garbage line in it.
 	garbage := append(append(append([]string{}, lines[:3]...), "{garbage"), lines[3:]...)
 	out, errb, code = c.run("replay", "--file", writeExport(t, garbage))
-	require.Equal(t, 1, code, "replay --file: %s\n%s", out, errb)
+	require.Equal(t, exitMismatch, code, "replay --file: %s\n%s", out, errb)
 	require.Contains(t, out, "FOREIGN  line 4: not a journal event")
 	require.Contains(t, out, "session mordor/s1: verified")
 

@@ -81,7 +81,7 @@ func (a *app) healthcheck(ctx context.Context, target string) error {
 		return err
 	}
 	if resp.StatusCode != http.StatusOK {
-		return exitError{code: 1, msg: fmt.Sprintf("healthcheck: %s answered %d, not 200", u, resp.StatusCode)}
+		return fmt.Errorf("healthcheck: %s answered %d, not 200", u, resp.StatusCode)
 	}
 	return nil
 }

@@ -8,8 +8,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"io"
 	"os"
 	"os/signal"
@@ -27,7 +25,8 @@ func main() {
 	os.Exit(code)
 }
 
-// run executes one command line and returns the process exit code.
+// run executes one command line and returns the process exit code (see
+// exitCode for their meaning).
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return runApp(ctx, newApp(stdout, stderr), args)
 }
@@ -39,27 +38,10 @@ func runApp(ctx context.Context, app *app, args []string) int {
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	err := root.ExecuteContext(ctx)
+	cmd, err := root.ExecuteContextC(ctx)
 	app.close()
 	if err == nil {
-		return 0
+		return exitOK
 	}
-	var exit exitError
-	if errors.As(err, &exit) {
-		if exit.msg != "" {
-			fmt.Fprintln(stderr, "journal:", exit.msg)
-		}
-		return exit.code
-	}
-	fmt.Fprintln(stderr, "journal:", err)
-	return 1
+	return reportError(stderr, cobraUsage(cmd, err), app.jsonOut || wantsJSON(args))
 }
-
-// exitError ends a command with a given exit code (for example 1 when a
-// replay finds a mismatch) after the command printed its own report.
-type exitError struct {
-	code int
-	msg  string
-}
-
-func (e exitError) Error() string { return e.msg }

@@ -99,9 +99,9 @@ func TestBadInputRecordsNothing(t *testing.T) {
 		{[]string{"skill", "raise", "lodin", "Sigilo"}, "not enough xp"},
 		{[]string{"attack", "lodin", "orco"}, "no combat in progress"},
 		{[]string{"character", "create", "x.y", "--player", "p"}, "character id"},
-		{[]string{"character", "create", "bad", "--player", "p", "--attrs", "F=11,R=10,D=10,I=10,P=10", "--skills", "Pelea=7", "--spec", "Pelea"}, "attribute_budget"},
+		{[]string{"character", "create", "bad", "--player", "p", "--attrs", "F=11,R=10,D=10,I=10,P=10", "--skills", "Pelea=7", "--spec", "Pelea"}, "budget 40"},
 		{[]string{"session", "start"}, "still in progress"},
-		{[]string{"combat", "start", "lodin"}, "requires at least 2 arg"},
+		{[]string{"combat", "start", "lodin"}, "requires at least 2 arguments"},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, "_"), func(t *testing.T) {

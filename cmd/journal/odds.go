@@ -13,21 +13,33 @@ func (a *app) oddsCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "odds ryf|galaxia|tor",
 		Short: "Exact probability of a roll",
-		Long: `Exact probability of a roll, as fractions and percentages.
-
-  journal odds ryf --base 12 --vs 20                 attribute + skill + modifiers = 12, against 20
+		Long:  `Exact probability of a roll, as fractions and percentages.`,
+		Example: `  journal odds ryf --base 12 --vs 20                 attribute 7 + skill 5, against 20
   journal odds ryf --base 16 --vs difícil --kind attribute --level high
   journal odds tor --dice 3 --tn 14 --hope 4`,
 	}
-	var base, dice, tn, hope int
+	var base, mod, dice, tn, hope int
 	var vs, level, kind string
 	var hist bool
 	ryfCmd := &cobra.Command{
 		Use:     "ryf",
 		Aliases: []string{"galaxia"},
 		Short:   "Odds of a 1o3d10 roll (RyF and Galaxia)",
-		Args:    cobra.NoArgs,
+		Long: `Odds of a 1o3d10 roll (RULES.md 1.5): the total is --base + --mod + the
+kept die, against --vs.
+
+--base is attribute + skill for a skill, opposed or combat roll (attributes
+2..10, skills 0..10: 2..20), or 2 × attribute for an attribute roll (4..20).
+--mod adds the GM's modifiers, a weapon's precision, a range's penalty
+(-100..100).`,
+		Example: `  journal odds ryf --base 12 --vs 20
+  journal odds ryf --base 16 --mod -2 --vs difícil --kind attribute --level high
+  journal odds galaxia --base 9 --vs media --chart=false`,
+		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
+			if !c.Flags().Changed("base") {
+				return usagef("odds ryf: --base is required: attribute + skill (2..20), or 2 × attribute with --kind attribute (4..20)")
+			}
 			diff, err := ryf.ParseDifficulty(vs)
 			if err != nil {
 				return fmt.Errorf("--vs: %w", err)
@@ -40,14 +52,18 @@ func (a *app) oddsCommand() *cobra.Command {
 			if err != nil {
 				return fmt.Errorf("--kind: %w", err)
 			}
-			o, err := odds.RyF(odds.RyFQuery{Base: base, Level: lv, Difficulty: diff, Kind: k})
+			if err := checkBase(base, mod, k); err != nil {
+				return err
+			}
+			o, err := odds.RyF(odds.RyFQuery{Base: base + mod, Level: lv, Difficulty: diff, Kind: k})
 			if err != nil {
 				return err
 			}
 			return a.emit(o, func(w io.Writer) { printRyFOdds(w, o, diff, hist) })
 		},
 	}
-	ryfCmd.Flags().IntVar(&base, "base", 0, "attribute + skill + modifiers (2 × attribute + modifiers for an attribute roll)")
+	ryfCmd.Flags().IntVar(&base, "base", 0, "attribute + skill, 2..20 (2 × attribute for an attribute roll, 4..20); required")
+	ryfCmd.Flags().IntVar(&mod, "mod", 0, "modifiers added to the base (GM's modifier, precision, range), -100..100")
 	ryfCmd.Flags().StringVar(&vs, "vs", "media", "difficulty: fácil, media, difícil, insólito, imposible or a number")
 	ryfCmd.Flags().StringVar(&level, "level", "mid", "kept die: low, mid or high")
 	ryfCmd.Flags().StringVar(&kind, "kind", "skill", "skill, attribute, opposed or combat")
@@ -56,7 +72,9 @@ func (a *app) oddsCommand() *cobra.Command {
 	torCmd := &cobra.Command{
 		Use:   "tor",
 		Short: "Odds of a One Ring roll (feat die and success dice)",
-		Args:  cobra.NoArgs,
+		Example: `  journal odds tor --dice 3 --tn 14
+  journal odds tor --dice 2 --tn 16 --hope 3`,
+		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			o, err := odds.TOR(odds.TORQuery{Dice: dice, TN: tn, HopeBonus: hope})
 			if err != nil {
@@ -70,6 +88,23 @@ func (a *app) oddsCommand() *cobra.Command {
 	torCmd.Flags().IntVar(&hope, "hope", 0, "bonus of spending Hope after a failure (the attribute's basic or favoured value)")
 	cmd.AddCommand(ryfCmd, torCmd)
 	return cmd
+}
+
+// checkBase refuses a base no character can have (RULES.md 1.1, 1.2):
+// attribute 2..10 plus skill 0..10, or twice an attribute; and a modifier
+// beyond the rules' bound.
+func checkBase(base, mod int, k odds.Kind) error {
+	lo, hi, what := 2, 20, "attribute + skill"
+	if k == odds.Attribute {
+		lo, what = 4, "2 × attribute"
+	}
+	if base < lo || base > hi {
+		return usagef("--base %d: %s is %d..%d (attributes 2..10, skills 0..10); put modifiers in --mod", base, what, lo, hi)
+	}
+	if mod < -ryf.MaxModifier || mod > ryf.MaxModifier {
+		return usagef("--mod %d: want %d..%d", mod, -ryf.MaxModifier, ryf.MaxModifier)
+	}
+	return nil
 }
 
 func printRyFOdds(w io.Writer, o odds.RyFOdds, diff int, chart bool) {
@@ -103,7 +138,7 @@ func printRyFOdds(w io.Writer, o odds.RyFOdds, diff int, chart bool) {
 
 func printTOROdds(w io.Writer, o odds.TOROdds) {
 	q := o.Query
-	fmt.Fprintf(w, "The One Ring roll: feat die + %d success dice against TN %d\n", q.Dice, q.TN)
+	fmt.Fprintf(w, "The One Ring roll: feat die + %s against TN %d\n", plural(q.Dice, "success die", "success dice"), q.TN)
 	row := func(name string, p odds.Prob) {
 		fmt.Fprintf(w, "  %-26s %9s  %s\n", name, percent(p.P), p.Exact)
 	}

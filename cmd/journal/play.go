@@ -59,7 +59,7 @@ func (a *app) characterCommand() *cobra.Command {
 			}
 			sheet := camp.Characters[args[0]]
 			if sheet == nil {
-				return fmt.Errorf("no character %q in campaign %s%s", args[0], camp.ID, atSuffix(at))
+				return noCharacter(camp, args[0], at)
 			}
 			return a.emit(sheet, func(w iw) { printSheet(w, a.language(), camp, sheet) })
 		},
@@ -121,20 +121,31 @@ func (a *app) rollCommand() *cobra.Command {
 	var req command.RollRequest
 	var attribute string
 	cmd := &cobra.Command{
-		Use:   "roll CHAR SKILL [--attr X] [--vs N|fácil|media|difícil|insólito|imposible] [--mod N] [--token] [--spec] [--entropy S]\n  roll CHAR --attribute X [--vs N]",
+		Use:   "roll CHAR [SKILL] [--with-attr X | --attribute X] [--vs DIFFICULTY] [--mod N] [--token] [--spec] [--entropy S]",
 		Short: "Roll 1o3d10 for a skill or an attribute from the session's committed dice",
-		Args:  cobra.RangeArgs(1, 2),
+		Long: `Roll 1o3d10 from the session's committed dice (RULES.md 1.5).
+
+A skill roll, roll CHAR SKILL, adds the skill's default attribute; the GM may
+name another attribute for it with --with-attr X. An attribute roll, roll CHAR
+--attribute X, rolls 2 × the attribute and takes no SKILL. The difficulty
+(--vs) is fácil 10, media 15, difícil 20, insólito 25, imposible 30 or any
+number.`,
+		Example: `  journal -c mordor roll lodin Sigilo --vs difícil
+  journal -c mordor roll lodin Sigilo --with-attr P --vs 18 --mod 2
+  journal -c mordor roll lodin --attribute F --vs media
+  journal -c mordor roll lodin Pelea --token --entropy "ana's dice"`,
+		Args: cobra.RangeArgs(1, 2),
 		RunE: func(c *cobra.Command, args []string) error {
 			req.Character = args[0]
 			switch {
 			case len(args) == 2 && attribute != "":
-				return fmt.Errorf("roll: give a SKILL or --attribute, not both")
+				return usagef("roll: give a SKILL (a skill roll) or --attribute X (an attribute roll), not both; --with-attr X names another attribute for a skill roll")
 			case len(args) == 2:
 				req.Skill = args[1]
 			case attribute != "":
 				req.Attribute = attribute
 			default:
-				return fmt.Errorf("roll: name a SKILL, or an attribute with --attribute X")
+				return usagef("roll: name a SKILL, or an attribute with --attribute X")
 			}
 			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
 				return j.Roll(c.Context(), campaign, req)
@@ -142,8 +153,9 @@ func (a *app) rollCommand() *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&req.Attribute, "attr", "", "attribute the GM names for this skill roll (default: the skill's)")
-	f.StringVar(&attribute, "attribute", "", "make an attribute roll (2 × attribute) instead of a skill roll")
+	f.StringVar(&req.Attribute, "with-attr", "", "skill roll: another attribute the GM names (default: the skill's)")
+	f.StringVar(&attribute, "attribute", "", "an attribute roll (2 × attribute) instead of a skill roll")
+	aliasFlag(cmd, "attr", "with-attr")
 	f.StringVar(&req.Vs, "vs", "", "difficulty: fácil, media, difícil, insólito, imposible or a number")
 	f.IntVar(&req.Modifier, "mod", 0, "the GM's modifier")
 	f.BoolVar(&req.Token, "token", false, "spend the token: one level higher")
@@ -157,7 +169,7 @@ func (a *app) rollCommand() *cobra.Command {
 func (a *app) contestCommand() *cobra.Command {
 	var req command.ContestRequest
 	cmd := &cobra.Command{
-		Use:   "contest A SKILL_A B SKILL_B [--attr-a X] [--mod-a N] [--token-a] [--spec-a] [--entropy-a S] [... -b] [--rematch ID]",
+		Use:   "contest A SKILL_A B SKILL_B [--with-attr-a X] [--mod-a N] [--token-a] [--spec-a] [--entropy-a S] [... -b] [--rematch ID]",
 		Short: "An opposed roll: the higher total wins (a SKILL may be an attribute)",
 		Long: `An opposed roll between characters A and B. SKILL_A and SKILL_B are each a
 skill or an attribute: an attribute's letter or name always means the
@@ -168,6 +180,9 @@ Each side may use what any roll may: the flags ending in -a are the first
 side's, those ending in -b the second's. A tie may be re-rolled with
 --rematch naming the tied contest, by the same characters with the same
 skills or attributes.`,
+		Example: `  journal -c mordor contest lodin Sigilo orco Advertir --mod-b 2
+  journal -c mordor contest lodin F orco F
+  journal -c mordor contest lodin Pelea orco Pelea --rematch 01a230d8-6f16-71f1-a668-c1a24eff7dad`,
 		Args: cobra.ExactArgs(4),
 		RunE: func(c *cobra.Command, args []string) error {
 			req.A, req.SkillA, req.B, req.SkillB = args[0], args[1], args[2], args[3]
@@ -188,7 +203,8 @@ skills or attributes.`,
 		{"b", &req.AttrB, &req.ModB, &req.TokenB, &req.SpecB, &req.EntropyB},
 	} {
 		side := strings.ToUpper(s.flag)
-		f.StringVar(s.attr, "attr-"+s.flag, "", "attribute the GM names for "+side+"'s skill (default: the skill's)")
+		f.StringVar(s.attr, "with-attr-"+s.flag, "", "another attribute the GM names for "+side+"'s skill (default: the skill's)")
+		aliasFlag(cmd, "attr-"+s.flag, "with-attr-"+s.flag)
 		f.IntVar(s.mod, "mod-"+s.flag, 0, "the GM's modifier to "+side+"'s roll")
 		f.BoolVar(s.token, "token-"+s.flag, false, side+" spends the token: one level higher")
 		f.BoolVar(s.spec, "spec-"+s.flag, false, side+" uses the specialization (once per day)")
@@ -281,7 +297,7 @@ func (a *app) attackCommand() *cobra.Command {
 func positive(s, what string) (int, error) {
 	n, err := strconv.Atoi(s)
 	if err != nil {
-		return 0, fmt.Errorf("%s %q is not a whole number", what, s)
+		return 0, usagef("%s %q is not a whole number", what, s)
 	}
 	return n, nil
 }

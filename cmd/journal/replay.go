@@ -33,11 +33,11 @@ func (a *app) replayCommand() *cobra.Command {
 	)
 	cmd := &cobra.Command{
 		Use:   "replay [--session S] [--file F] [--seed HEX | --seed SESSION=HEX ...] [--reproduce]",
-		Short: "Verify every roll from the seeds (or reproduce a session); exit 1 on any mismatch",
+		Short: "Verify every roll from the seeds (or reproduce a session); exit 4 on any mismatch",
 		Long: `Verify a campaign's sessions: check each session's commitment against its
 revealed seed, re-derive every roll's faces, recompute every total and outcome
 from the rules, check the nonces for gaps and repeats, and refold the
-projections. Every mismatch is reported by event id; the exit status is 1 on
+projections. Every mismatch is reported by event id; the exit status is 4 on
 any. A session not yet ended is "not yet revealed", which is not a failure
 (give its seed with --seed to check it anyway).
 

@@ -131,8 +131,8 @@ func TestReplayTheDemo(t *testing.T) {
 				lines, id := tamperRoll(t, export, tt.nth, tt.change)
 				bad := writeExport(t, lines)
 				out, errb, code := c.run("--data", noStore(t), "replay", "--file", bad)
-				if code != 1 || !strings.Contains(out, "MISMATCH") || !strings.Contains(out, id) || !strings.Contains(out, "FAILED") {
-					t.Fatalf("exit %d, want 1 naming event %s\n%s", code, id, out)
+				if code != exitMismatch || !strings.Contains(out, "MISMATCH") || !strings.Contains(out, id) || !strings.Contains(out, "FAILED") {
+					t.Fatalf("exit %d, want 4 (mismatch) naming event %s\n%s", code, id, out)
 				}
 				if !strings.Contains(errb, "verification failed") {
 					t.Fatalf("stderr = %q", errb)
@@ -147,15 +147,15 @@ func TestReplayTheDemo(t *testing.T) {
 				}
 				out, _, code = c.run("--data", noStore(t), "replay", "--file", bad, "--json")
 				require.NoError(t, json.Unmarshal([]byte(out), &doc), out)
-				if code != 1 || len(doc.Sessions) != 1 || len(doc.Sessions[0].Mismatches) == 0 || doc.Sessions[0].Mismatches[0].EventID != id {
+				if code != exitMismatch || len(doc.Sessions) != 1 || len(doc.Sessions[0].Mismatches) == 0 || doc.Sessions[0].Mismatches[0].EventID != id {
 					t.Fatalf("json: exit %d %s", code, out)
 				}
 				out, errb, code = c.run("--data", noStore(t), "replay", "--file", bad, "--reproduce")
-				if code != 1 || !strings.Contains(out, id) || !strings.Contains(out, tt.want+" recorded") || !strings.Contains(errb, "differs") {
-					t.Fatalf("reproduce: exit %d, want 1 naming event %s\n%s\n%s", code, id, out, errb)
+				if code != exitMismatch || !strings.Contains(out, id) || !strings.Contains(out, tt.want+" recorded") || !strings.Contains(errb, "differs") {
+					t.Fatalf("reproduce: exit %d, want 4 (mismatch) naming event %s\n%s\n%s", code, id, out, errb)
 				}
 				out, _, code = c.run("--data", noStore(t), "explain", id, "--file", bad)
-				if code != 1 || !strings.Contains(out, "verdict:") {
+				if code != exitMismatch || !strings.Contains(out, "verdict:") {
 					t.Fatalf("explain of a tampered roll: exit %d\n%s", code, out)
 				}
 			})
@@ -262,7 +262,7 @@ func TestReplayGivenSeedAndReproduce(t *testing.T) {
 	}
 	wrong := strings.Repeat("ab", 32)
 	out, _, code = c.run("-c", "mordor", "replay", "--seed", "s1="+wrong)
-	if code != 1 || !strings.Contains(out, "commitment") {
+	if code != exitMismatch || !strings.Contains(out, "commitment") {
 		t.Fatalf("a wrong seed: exit %d\n%s", code, out)
 	}
 	if _, errb, code := c.run("-c", "mordor", "replay", "--seed", "s1=zz"); code == 0 || !strings.Contains(errb, "--seed") {

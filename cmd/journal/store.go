@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -48,7 +49,15 @@ func (a *app) openStore(ctx context.Context, share bool, listen string) (store, 
 		}
 		replicas = a.replicas
 	} else {
-		if err := os.MkdirAll(a.dataDir, 0o700); err != nil {
+		if err := a.resolveDataDir(); err != nil {
+			return nil, err
+		}
+		if a.readOnly {
+			if !hasJournal(a.dataDir) {
+				return nil, fmt.Errorf("%w in %s: create a campaign first with 'journal --data %s campaign create ID --system ryf|galaxia|tor'",
+					errNoJournal, a.dataDir, quoteArg(a.dataDir))
+			}
+		} else if err := os.MkdirAll(a.dataDir, 0o700); err != nil {
 			return nil, fmt.Errorf("data folder %s: %w", a.dataDir, err)
 		}
 		opts := embedded.Options{Dir: a.dataDir, Sync: a.sync, Share: share, Listen: listen}
@@ -76,6 +85,31 @@ func (a *app) openStore(ctx context.Context, share bool, listen string) (store, 
 	}
 	a.st = st
 	return st, nil
+}
+
+// resolveDataDir makes --data absolute, so that every message names the
+// folder it read whatever the current directory.
+func (a *app) resolveDataDir() error {
+	if a.dataDir == "" || filepath.IsAbs(a.dataDir) {
+		return nil
+	}
+	abs, err := filepath.Abs(a.dataDir)
+	if err != nil {
+		return fmt.Errorf("--data %s: %w", a.dataDir, err)
+	}
+	a.dataDir = abs
+	return nil
+}
+
+// hasJournal reports whether dir holds a journal: the JetStream store the
+// embedded server writes, or the server.json of a serve that owns it.
+func hasJournal(dir string) bool {
+	for _, name := range []string{"jetstream", embedded.InfoFile} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
+			return true
+		}
+	}
+	return false
 }
 
 // loadAccess loads --access once (a.access stays nil without it).

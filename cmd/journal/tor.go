@@ -26,7 +26,7 @@ func (a *app) torCommands() []*cobra.Command {
 }
 
 func (a *app) hopeCommand() *cobra.Command {
-	cmd := &cobra.Command{Use: "hope", Short: "The One Ring: spend Hope on a failed roll"}
+	cmd := &cobra.Command{Use: "hope", Short: "Spend Hope on a failed roll"}
 	spend := &cobra.Command{
 		Use:   "spend CHAR [ROLL_EVENT_ID]",
 		Short: "Spend 1 Hope on the character's latest roll, a failure: add the skill's attribute (favoured if the skill is) and judge it again",
@@ -53,11 +53,11 @@ func parseVote(s string) (bool, error) {
 	case "no", "n", "refuse", "false", "0":
 		return false, nil
 	}
-	return false, fmt.Errorf("vote %q: want yes or no (sí/no)", s)
+	return false, usagef("vote %q: want yes or no (sí/no)", s)
 }
 
 func (a *app) fellowshipCommand() *cobra.Command {
-	cmd := &cobra.Command{Use: "fellowship", Short: "The One Ring: the fellowship pool, its vote, and the fellowship phase"}
+	cmd := &cobra.Command{Use: "fellowship", Short: "The fellowship pool, its vote, and the fellowship phase"}
 	ask := &cobra.Command{
 		Use:   "ask CHAR",
 		Short: "Ask the fellowship for 1 point of the pool to regain 1 Hope; every other player character votes",
@@ -134,7 +134,7 @@ func (a *app) fellowshipCommand() *cobra.Command {
 }
 
 func (a *app) shadowCommand() *cobra.Command {
-	cmd := &cobra.Command{Use: "shadow", Short: "The One Ring: Shadow"}
+	cmd := &cobra.Command{Use: "shadow", Short: "Shadow"}
 	var reason string
 	gain := &cobra.Command{
 		Use:   "gain CHAR N [--reason R]",
@@ -156,7 +156,7 @@ func (a *app) shadowCommand() *cobra.Command {
 }
 
 func (a *app) madnessCommand() *cobra.Command {
-	cmd := &cobra.Command{Use: "madness", Short: "The One Ring: bouts of madness (one begins when a roll shows the Eye while Hope is below Shadow)"}
+	cmd := &cobra.Command{Use: "madness", Short: "Bouts of madness (one begins when a roll shows the Eye while Hope is below Shadow)"}
 	var flaw string
 	end := &cobra.Command{
 		Use:   "end CHAR --flaw F",
@@ -175,7 +175,7 @@ func (a *app) madnessCommand() *cobra.Command {
 }
 
 func (a *app) traitCommand() *cobra.Command {
-	cmd := &cobra.Command{Use: "trait", Short: "The One Ring: traits"}
+	cmd := &cobra.Command{Use: "trait", Short: "Traits"}
 	var auto, roll bool
 	var skill string
 	invoke := &cobra.Command{
@@ -184,7 +184,7 @@ func (a *app) traitCommand() *cobra.Command {
 		Args:  cobra.ExactArgs(2),
 		RunE: func(c *cobra.Command, args []string) error {
 			if auto == roll {
-				return fmt.Errorf("trait invoke: the GM rules --auto (automatic success) or --roll (the next roll counts the trait)")
+				return usagef("trait invoke: the GM rules --auto (automatic success) or --roll (the next roll counts the trait)")
 			}
 			req := command.TraitRequest{Character: args[0], Trait: args[1], Automatic: auto, Skill: skill}
 			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
@@ -200,7 +200,7 @@ func (a *app) traitCommand() *cobra.Command {
 }
 
 func (a *app) advancementCommand() *cobra.Command {
-	cmd := &cobra.Command{Use: "advancement", Short: "The One Ring: advancement points (at most 3 per skill group per adventure)"}
+	cmd := &cobra.Command{Use: "advancement", Short: "Advancement points (at most 3 per skill group per adventure)"}
 	var roll string
 	grant := &cobra.Command{
 		Use:   "grant CHAR GROUP|SKILL [--roll EVENT_ID]",
@@ -225,7 +225,7 @@ func (a *app) advancementCommand() *cobra.Command {
 			}
 			ch := camp.TOR.Sheet(args[0])
 			if ch == nil {
-				return fmt.Errorf("no character %q in campaign %s%s", args[0], camp.ID, atSuffix(at))
+				return noCharacter(camp, args[0], at)
 			}
 			rep := advancementOf(camp.TOR, ch)
 			return a.emit(rep, func(w iw) { printAdvancement(w, camp, rep) })
@@ -237,7 +237,7 @@ func (a *app) advancementCommand() *cobra.Command {
 }
 
 func (a *app) adventureCommand() *cobra.Command {
-	cmd := &cobra.Command{Use: "adventure", Short: "The One Ring: adventures (the fellowship phase ends one)"}
+	cmd := &cobra.Command{Use: "adventure", Short: "Adventures (the fellowship phase ends one)"}
 	start := &cobra.Command{
 		Use:   "start [TITLE]",
 		Short: "Start an adventure: the fellowship pool is set to the player characters plus the hobbits",
@@ -326,7 +326,7 @@ func printAdvancement(w iw, c *projections.Campaign, rep advancementReport) {
 			fmt.Fprintf(w, "        journal advancement grant %s %s --roll %s\n", rep.Character, quoteArg(string(g.Group)), e.Roll)
 		}
 	}
-	fmt.Fprintf(w, "  this adventure %d point(s); banked %d\n", rep.Points, rep.Total)
+	fmt.Fprintf(w, "  this adventure %s; banked %d\n", plural(rep.Points, "point", "points"), rep.Total)
 	fmt.Fprintf(w, "  as of          sequence %d\n", c.LastSeq)
 }
 
@@ -347,7 +347,7 @@ func boxes(n int) string {
 func (a *app) showTOR(camp *projections.Campaign, id string, at uint64) error {
 	ch := camp.TOR.Sheet(id)
 	if ch == nil {
-		return fmt.Errorf("no character %q in campaign %s%s", id, camp.ID, atSuffix(at))
+		return noCharacter(camp, id, at)
 	}
 	return a.emit(ch, func(w iw) { printTORSheet(w, camp, ch) })
 }
@@ -399,7 +399,7 @@ func printTORSheet(w iw, c *projections.Campaign, s *projections.TORSheet) {
 	if c.TOR.Adventure != nil {
 		adv = fmt.Sprintf("adventure %d", c.TOR.Adventure.Number)
 	}
-	fmt.Fprintf(w, "  advancement  %d point(s) this adventure (%s), %d banked\n", s.AdventurePoints(), adv, s.AdvancementTotal)
+	fmt.Fprintf(w, "  advancement  %s this adventure (%s), %d banked\n", plural(s.AdventurePoints(), "point", "points"), adv, s.AdvancementTotal)
 	fmt.Fprintf(w, "  rolls        %d (successes %d, Eye %d, rune %d)\n", s.Rolls, s.Successes, s.Eyes, s.Runes)
 	if r := s.LastRoll; r != nil {
 		hope := ""

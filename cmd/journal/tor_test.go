@@ -133,7 +133,7 @@ func TestTORCommands(t *testing.T) {
 		{[]string{"roll", "bilbo", "Sigilo", "--trait", "Herrero"}, `no trait "Herrero"`},
 		{[]string{"madness", "end", "thorin", "--flaw", "Orgullo"}, "not in a bout of madness"},
 		{[]string{"shadow", "gain", "thorin", "x"}, "shadow"},
-		{[]string{"advancement", "grant", "bilbo", "Cocina"}, "neither a skill group nor a skill"},
+		{[]string{"advancement", "grant", "bilbo", "Cocina"}, `unknown skill group "Cocina" (nor a skill)`},
 		{[]string{"character", "create", "x", "--player", "p", "--attrs", "Cuerpo=0/5,Corazón=6/4,Mente=5/7", "--hope", "3"}, "attributes.cuerpo.basic"},
 	} {
 		t.Run(strings.Join(tt.args, "_"), func(t *testing.T) {

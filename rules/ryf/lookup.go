@@ -60,7 +60,7 @@ func find[T any](what, query string, entries []entry[T], unknown error) (T, erro
 	e, n := match(q, entries, func(k string) bool { return strings.HasPrefix(k, q) })
 	switch n {
 	case 0:
-		return zero, fmt.Errorf("%w %q", unknown, query)
+		return zero, fmt.Errorf("%w %q%s", unknown, query, hint(query, entries))
 	case 1:
 		return e.value, nil
 	}
@@ -93,4 +93,17 @@ func match[T any](q string, entries []entry[T], ok func(string) bool) (entry[T],
 		}
 	}
 	return first, n
+}
+
+// hint ends an unknown-name message: the closest names, or all of them
+// (names.Hint), after a colon; "" for no entries.
+func hint[T any](query string, entries []entry[T]) string {
+	displays := make([]string, len(entries))
+	for i, e := range entries {
+		displays[i] = e.display
+	}
+	if h := names.Hint(query, displays); h != "" {
+		return ": " + h
+	}
+	return ""
 }

@@ -2,6 +2,7 @@ package ryf
 
 import (
 	"fmt"
+	"github.com/campaign-journal/journal/rules/names"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -402,7 +403,7 @@ func (r *Rules) LookupSide(name string) (Side, error) {
 	s, ns = match(q, r.skillIndex, prefix)
 	switch {
 	case na == 0 && ns == 0:
-		return Side{}, fmt.Errorf("%w %q (nor an attribute)", ErrUnknownSkill, name)
+		return Side{}, fmt.Errorf("%w %q (nor an attribute)%s", ErrUnknownSkill, name, r.sideHint(name))
 	case na == 1 && ns == 0:
 		return Side{Attr: a.value}, nil
 	case na == 0 && ns == 1:
@@ -443,4 +444,19 @@ func (r *Rules) SideCheck(c Character, side Side, attr Attr) (Check, error) {
 	}
 	check.Opposed = true
 	return check, nil
+}
+
+// sideHint ends the message of a side that names no skill nor attribute.
+func (r *Rules) sideHint(name string) string {
+	var all []string
+	for _, e := range r.skillIndex {
+		all = append(all, e.display)
+	}
+	for _, e := range r.attrIndex {
+		all = append(all, e.display)
+	}
+	if h := names.Hint(name, all); h != "" {
+		return ": " + h
+	}
+	return ""
 }

@@ -115,7 +115,7 @@ func ExampleParseSkills() {
 	fmt.Println(err)
 	// Output:
 	// Atletismo=3*,Sigilo=2,Saber=1 <nil>
-	// skill entry 2: unknown skill "Volar"
+	// skill entry 2: unknown skill "Volar": want one of Impresionar, Inspirar, Persuadir, Atletismo, Viajar, Sigilo, Atención, Perspicacia, Buscar, Explorar, Curar, Cazar, Canción, Cortesía, Acertijos, Artesanía, Guerrear, Saber
 }
 
 func ExampleParseAttributes() {
@@ -213,7 +213,7 @@ func ExampleInvokeTrait() {
 	fmt.Println(err)
 	// Output:
 	// {Trait:Herrería Automatic:false} rolls: true
-	// unknown trait "Nadar"
+	// unknown trait "Nadar": want one of Navegar en bote, Herrería
 }
 
 // A great success earns the 2nd box of a group; the 3rd also needs a trait

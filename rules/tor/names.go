@@ -41,6 +41,13 @@ func resolve(what, input string, cands [][]string, unknown error) (int, error) {
 	}
 	switch len(found) {
 	case 0:
+		displays := make([]string, len(cands))
+		for i, c := range cands {
+			displays[i] = c[0]
+		}
+		if h := names.Hint(input, displays); h != "" {
+			return -1, fmt.Errorf("%w %q: %s", unknown, input, h)
+		}
 		return -1, fmt.Errorf("%w %q", unknown, input)
 	case 1:
 		return found[0], nil

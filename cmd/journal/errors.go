@@ -1,0 +1,230 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"regexp"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/campaign-journal/journal/command"
+	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/rules/odds"
+	"github.com/campaign-journal/journal/rules/ryf"
+	"github.com/campaign-journal/journal/rules/tor"
+)
+
+// Exit codes of the journal command. They are part of its interface:
+// scripts test them, so a code never changes meaning.
+const (
+	exitOK       = 0 // the command did what it was asked
+	exitFailure  = 1 // refused by the rules or the state of play, or an I/O failure
+	exitUsage    = 2 // bad flag, unknown command, bad argument
+	exitNotFound = 3 // unknown campaign, character, skill, weapon, session or event; no journal
+	exitMismatch = 4 // replay (or the demo's verification) found a mismatch
+	// 5 is reserved for a replay that verified with warnings ("verified with flags").
+)
+
+// Errors of the command layer that decide an exit code (see exitCode).
+var (
+	// errUsage marks a command line that is malformed: a bad flag, an
+	// unknown command, a missing or unreadable argument.
+	errUsage = errors.New("usage")
+	// ErrMismatch marks a verification that found a mismatch; the command
+	// printed its own report first.
+	ErrMismatch = errors.New("mismatch")
+	// errNoJournal marks a data folder with no journal in it (read-only
+	// commands never create one).
+	errNoJournal = fmt.Errorf("%w: no journal", events.ErrNotFound)
+)
+
+// usagef returns an error wrapping errUsage with a message.
+func usagef(format string, args ...any) error {
+	return &usageError{msg: fmt.Sprintf(format, args...)}
+}
+
+// usageError is a usage error whose message does not repeat "usage".
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+func (e *usageError) Unwrap() error { return errUsage }
+
+// exitError reports a verification that found a mismatch, after the
+// command printed its own report: msg is the one-line summary. It wraps
+// ErrMismatch, so it exits with exitMismatch; code is kept for the callers
+// that set it and is not read (exit codes are decided by exitCode alone).
+type exitError struct {
+	code int
+	msg  string
+}
+
+func (e exitError) Error() string { return e.msg }
+func (e exitError) Unwrap() error { return ErrMismatch }
+
+// exitCode is the one place errors become exit codes: it returns the
+// process exit code of err and its name in a --json error.
+func exitCode(err error) (int, string) {
+	switch {
+	case err == nil:
+		return exitOK, ""
+	case errors.Is(err, ErrMismatch):
+		return exitMismatch, "mismatch"
+	case errors.Is(err, errUsage),
+		errors.Is(err, ryf.ErrUnknownDifficulty), errors.Is(err, ryf.ErrUnknownBand),
+		errors.Is(err, ryf.ErrAmbiguous), errors.Is(err, ryf.ErrSyntax),
+		errors.Is(err, tor.ErrAmbiguous), errors.Is(err, odds.ErrInvalid):
+		return exitUsage, "usage"
+	case errors.Is(err, events.ErrNotFound), // command.ErrNotFound and errNoJournal too
+		errors.Is(err, ryf.ErrUnknownSkill), errors.Is(err, ryf.ErrUnknownAttribute),
+		errors.Is(err, ryf.ErrUnknownWeapon), errors.Is(err, ryf.ErrUnknownSystem),
+		errors.Is(err, tor.ErrUnknownSkill), errors.Is(err, tor.ErrUnknownAttribute),
+		errors.Is(err, tor.ErrUnknownGroup), errors.Is(err, tor.ErrUnknownTrait):
+		return exitNotFound, "not_found"
+	case errors.Is(err, events.ErrDenied):
+		return exitFailure, "denied"
+	case errors.Is(err, events.ErrConcurrency):
+		return exitFailure, "conflict"
+	case errors.Is(err, events.ErrExists):
+		return exitFailure, "exists"
+	case errors.Is(err, command.ErrInvalid):
+		return exitFailure, "invalid"
+	case errors.Is(err, context.Canceled):
+		return exitFailure, "canceled"
+	}
+	return exitFailure, "failure"
+}
+
+// flagError is the usage error of a flag that does not parse: an unknown
+// flag, a missing value, or a value of the wrong type ("--mod x: want a
+// whole number").
+func flagError(c *cobra.Command, err error) error {
+	var bad *pflag.InvalidValueError
+	if errors.As(err, &bad) {
+		want := map[string]string{"int": "a whole number", "uint64": "a whole number ≥ 0", "uint": "a whole number ≥ 0",
+			"bool": "true or false", "duration": "a duration such as 30s or 5m", "float64": "a number"}[bad.GetFlag().Value.Type()]
+		if want == "" {
+			// A value of the journal's own type says what it wants.
+			return usagef("--%s: %v (see '%s --help')", bad.GetFlag().Name, errors.Unwrap(bad), c.CommandPath())
+		}
+		return usagef("--%s %q: want %s (see '%s --help')", bad.GetFlag().Name, bad.GetValue(), want, c.CommandPath())
+	}
+	return usagef("%s (see '%s --help')", err, c.CommandPath())
+}
+
+// cobraUsageErrors start the messages of cobra's own flag checks, which
+// it returns without a hook (required flags, flag groups).
+var cobraUsageErrors = []string{"required flag(s)", "if any flags in the group", "at least one of the flags in the group"}
+
+// cobraUsage marks cobra's own flag-check errors as usage errors, naming
+// the command.
+func cobraUsage(cmd *cobra.Command, err error) error {
+	if errors.Is(err, errUsage) || cmd == nil {
+		return err
+	}
+	for _, p := range cobraUsageErrors {
+		if strings.HasPrefix(err.Error(), p) {
+			return usagef("%s: %s (see '%s --help')", cmd.CommandPath(), err, cmd.CommandPath())
+		}
+	}
+	return err
+}
+
+// reportError prints err on w as one line ("journal: message"), or with
+// jsonOut as one JSON object {"error": {"code", "message", "exit"}}, and
+// returns the exit code.
+func reportError(w io.Writer, err error, jsonOut bool) int {
+	code, name := exitCode(err)
+	msg := errorMessage(err)
+	if jsonOut {
+		doc := map[string]any{"error": map[string]any{"code": name, "message": msg, "exit": code}}
+		if v := violationsOf(err); v != nil {
+			doc["error"].(map[string]any)["violations"] = v
+		}
+		b, _ := json.Marshal(doc)
+		fmt.Fprintln(w, string(b))
+		return code
+	}
+	if !strings.HasPrefix(msg, "journal ") { // a command path names the program already
+		msg = "journal: " + msg
+	}
+	fmt.Fprintln(w, msg)
+	return code
+}
+
+// sentinelPrefixes are the texts of sentinel errors that wrap a message
+// ("invalid request: unknown skill ..."): they say nothing the message
+// does not, so a reader never sees them.
+var sentinelPrefixes = []string{command.ErrInvalid.Error() + ": ", events.ErrNotFound.Error() + ": "}
+
+var argCount = regexp.MustCompile(`(\d+) arg\(s\)`)
+
+// errorMessage is the one-line text of err for a reader: no sentinel
+// prefixes, no internal rule codes, no "journal" twice, plurals right.
+func errorMessage(err error) string {
+	msg := err.Error()
+	var ice *ryf.InvalidCharacterError
+	if errors.As(err, &ice) {
+		parts := make([]string, len(ice.Violations))
+		for i, v := range ice.Violations {
+			parts[i] = v.Message
+			if !strings.Contains(v.Rule, "_") { // a word ("specialization", "skills"), not a code
+				parts[i] = v.Rule + ": " + v.Message
+			}
+		}
+		msg = strings.Replace(msg, ice.Error(), ryf.ErrInvalidCharacter.Error()+": "+strings.Join(parts, "; "), 1)
+	}
+	for _, p := range sentinelPrefixes {
+		msg = strings.ReplaceAll(msg, p, "")
+	}
+	msg = strings.TrimPrefix(msg, "journal: ")
+	msg = argCount.ReplaceAllStringFunc(msg, func(s string) string {
+		n := argCount.FindStringSubmatch(s)[1]
+		if n == "1" {
+			return "1 argument"
+		}
+		return n + " arguments"
+	})
+	msg = strings.ReplaceAll(msg, "\n", " ")
+	return strings.TrimSpace(msg)
+}
+
+// violationsOf returns the rule violations of an invalid character, for
+// --json errors (nil for other errors).
+func violationsOf(err error) any {
+	var ice *ryf.InvalidCharacterError
+	if errors.As(err, &ice) {
+		return ice.Violations
+	}
+	var tve *tor.ValidationError
+	if errors.As(err, &tve) {
+		return tve.Violations
+	}
+	return nil
+}
+
+// wantsJSON reports whether a command line asks for --json, for errors
+// raised before the flags are parsed (an unknown flag before --json).
+func wantsJSON(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "--":
+			return false
+		case "--json", "--json=true", "--json=1":
+			return true
+		}
+	}
+	return false
+}
+
+// plural returns "1 roll", "2 rolls": n and the noun in the right number.
+func plural(n int, one, many string) string {
+	if n == 1 || n == -1 {
+		return fmt.Sprintf("%d %s", n, one)
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
