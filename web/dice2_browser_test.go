@@ -113,6 +113,7 @@ func TestDiceV2InBrowser(t *testing.T) {
 		{"a dropped contribution", verify(`nonce: 0, reveal: R0, draws: [10, 10, 10], faces: [1, 7, 6]`, `{id: "sess-1", algorithm: "journal-dice-v2", commitment: COMMIT, seed: S, contributions: [A]}`, request, `v.status`), `"mismatch"`},
 		{"no contribution: verified and flagged", verify(`nonce: 0, reveal: R0, draws: [10, 10, 10], faces: [2, 10, 1]`, `{id: "sess-1", algorithm: "journal-dice-v2", commitment: COMMIT, seed: S, contributions: []}`, request, `v.status + " " + v.flags.length`), `"verified 1"`},
 		{"a seed that is not the session's commitment", verify(`nonce: 0, reveal: R0, draws: [10, 10, 10], faces: [1, 7, 6]`, `{id: "sess-1", algorithm: "journal-dice-v2", commitment: COMMIT, seed: R1, contributions: [A, B]}`, request, `v.status`), `"mismatch"`},
+		{"the true seed under another session commitment", verify(`nonce: 0, reveal: R0, draws: [10, 10, 10], faces: [1, 7, 6]`, `{id: "sess-1", algorithm: "journal-dice-v2", commitment: "`+commitR0+`", seed: S, contributions: [A, B]}`, request, `v.status + " " + v.commitmentOK`), `"mismatch false"`},
 		{"draws and faces of different lengths", verify(`nonce: 0, reveal: R0, draws: [10, 10], faces: [1, 7, 6]`, sessionEnded, request, `v.status`), `"mismatch"`},
 		{"a die of 1 side", verify(`nonce: 0, reveal: R0, draws: [1, 10, 10], faces: [1, 7, 6]`, sessionEnded, request, `v.status`), `"mismatch"`},
 		{"a reveal in upper case", verify(`nonce: 0, reveal: R0.toUpperCase(), draws: [10, 10, 10], faces: [1, 7, 6]`, sessionEnded, request, `v.status`), `"mismatch"`},
