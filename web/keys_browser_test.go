@@ -183,6 +183,40 @@ func TestKeysInBrowser(t *testing.T) {
 		})
 	}
 
+	// A signature under a mixed-order key (A' = A + a point of order 8)
+	// made to hold only in the cofactored equation [8]([S]B - [k]A' - R) = 0:
+	// Go's cofactorless verification refuses it, and so must the browser,
+	// with Web Crypto and with the fallback (noble's own verify takes it).
+	t.Run("a mixed-order key", func(t *testing.T) {
+		text := samples[0]
+		var forged struct {
+			Pub, Sig   string
+			Cofactored bool
+		}
+		require.NoError(t, json.Unmarshal([]byte(jsValue(t, b, `const N = JournalNoble, P = N.ed25519.Point, L = (1n << 252n) + 27742317777372353535851937790883648493n;
+			const le = (x) => { let n = 0n; for (let i = x.length - 1; i >= 0; i--) n = (n << 8n) | BigInt(x[i]); return n; };
+			const toLE = (n) => { const x = new Uint8Array(32); for (let i = 0; i < 32; i++) { x[i] = Number(n & 255n); n >>= 8n; } return x; };
+			const hex = (x) => Array.from(x, (v) => v.toString(16).padStart(2, "0")).join("");
+			const T = P.fromHex("26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05", true);
+			const a = 1234567n, pub = P.BASE.multiply(a).add(T).toBytes(), msg = new TextEncoder().encode(`+jsq(text)+`);
+			for (let r = 99n; ; r++) {
+				const R = P.BASE.multiply(r).toBytes();
+				const h = new Uint8Array(64 + msg.length); h.set(R); h.set(pub, 32); h.set(msg, 64);
+				const k = le(N.sha512(h)) % L;
+				if (k % 8n === 0n) continue;
+				const sig = new Uint8Array(64); sig.set(R); sig.set(toLE((r + k * a) % L), 32);
+				return {Pub: hex(pub), Sig: JournalSigned.base64url(sig), Cofactored: N.ed25519.verify(sig, msg, pub, {zip215: false})};
+			}`)), &forged))
+		require.True(t, forged.Cofactored, "the forged signature holds in the cofactored equation")
+		require.ErrorIs(t, goOpen(forged.Pub, text, forged.Sig, "mordor"), signed.ErrBadSignature, "Go refuses it")
+		for _, fallback := range []bool{false, true} {
+			eval[bool](t, b, fmt.Sprintf(`(JournalSigned.useFallback(%v), true)`, fallback))
+			got := jsError(t, b, fmt.Sprintf(`await JournalSigned.open(%s, %s, %s, "mordor", "s-1");`, jsq(forged.Pub), jsq(text), jsq(forged.Sig)))
+			require.True(t, strings.HasPrefix(got, "SignedError/bad-signature:"), "fallback %v: %s", fallback, got)
+		}
+		eval[bool](t, b, `(JournalSigned.useFallback(false), true)`)
+	})
+
 	t.Run("parse agrees with Go", func(t *testing.T) {
 		for _, c := range parseCases() {
 			_, goErr := signed.Parse(c.text)

@@ -12,9 +12,9 @@
 //               lower-case hex digits in 8 groups of 4 joined by ":"
 //
 // Verification uses Web Crypto's Ed25519 where the page has it (a secure
-// context), and elsewhere, only if vendor/noble-curves.js is loaded, noble's
-// strict RFC 8032 verification (zip215: false): verifying needs no secret,
-// so a JavaScript fallback is safe. Signing is keys.js's, and has no fallback.
+// context), and elsewhere, only if vendor/noble-curves.js is loaded, Go's
+// cofactorless equation on noble's curve arithmetic: verifying needs no
+// secret, so a JavaScript fallback is safe. Signing is keys.js's, and has no fallback.
 // Every refusal is a JournalSigned.SignedError whose code names the Go
 // sentinel (too-large, bad-key, bad-signature, malformed, unknown-type,
 // wrong-scope) or "unsupported" (no Ed25519 verifier in this page).
@@ -382,6 +382,39 @@
     return s < L;
   }
 
+  function leNumber(bytes) {
+    let n = 0n;
+    for (let i = bytes.length - 1; i >= 0; i--) n = (n << 8n) | BigInt(bytes[i]);
+    return n;
+  }
+
+  // verifyNoble is Go's crypto/ed25519 verification, with noble's curve
+  // arithmetic: cofactorless, R' = [S]B − [k]A with k = SHA-512(R || A || M)
+  // mod L, and R' must encode to the signature's R bytes exactly. (noble's
+  // own ed25519.verify checks the cofactored equation, which accepts
+  // signatures under mixed-order keys that Go and Web Crypto refuse.)
+  function verifyNoble(pub, msg, sig) {
+    const N = global.JournalNoble;
+    const Point = N.ed25519.Point;
+    let A;
+    try {
+      A = Point.fromBytes(pub, true); // Go decodes non-canonical y too
+    } catch (e) {
+      return false;
+    }
+    const S = leNumber(sig.subarray(32));
+    if (S >= L) return false;
+    const h = new Uint8Array(64 + msg.length);
+    h.set(sig.subarray(0, 32));
+    h.set(pub, 32);
+    h.set(msg, 64);
+    const k = leNumber(N.sha512(h)) % L;
+    const R = Point.BASE.multiplyUnsafe(S).subtract(A.multiplyUnsafe(k)).toBytes();
+    let diff = 0;
+    for (let i = 0; i < 32; i++) diff |= R[i] ^ sig[i];
+    return diff === 0;
+  }
+
   let webEd25519; // a promise: does this page's Web Crypto do Ed25519?
   function webCryptoEd25519() {
     if (forceFallback) return Promise.resolve(false);
@@ -412,12 +445,8 @@
       const s = global.crypto.subtle;
       const key = await s.importKey("raw", pub, { name: "Ed25519" }, false, ["verify"]);
       ok = await s.verify({ name: "Ed25519" }, key, sig, bytes);
-    } else if (global.JournalNoble && global.JournalNoble.ed25519) {
-      try {
-        ok = global.JournalNoble.ed25519.verify(sig, bytes, pub, { zip215: false });
-      } catch (e) {
-        ok = false;
-      }
+    } else if (global.JournalNoble && global.JournalNoble.ed25519 && global.JournalNoble.sha512) {
+      ok = verifyNoble(pub, bytes, sig);
     } else {
       throw err("unsupported", "this page cannot verify Ed25519 signatures: Web Crypto Ed25519 is missing (open the page over https or on localhost) and vendor/noble-curves.js is not loaded");
     }

@@ -4,3 +4,4 @@
 export { bls12_381 } from '@noble/curves/bls12-381.js';
 export { ed25519 } from '@noble/curves/ed25519.js';
 export { sha256 } from '@noble/hashes/sha2.js';
+export { sha512 } from '@noble/hashes/sha2.js';
