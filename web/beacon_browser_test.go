@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/campaign-journal/journal/beacon"
+	"github.com/campaign-journal/journal/rules/dice"
 )
 
 // Real quicknet rounds as drand published them, the same as
@@ -133,6 +135,31 @@ func TestBeaconInBrowser(t *testing.T) {
 			t.Errorf("%s: %s", name, got)
 		}
 	}
+	// A GM roll resolved by a beacon round: dice2.js checks that its r is
+	// the verified randomness of the round its request named.
+	round := browserRounds[5]
+	rnd, err := dice.ParseHex32(round.randomness)
+	require.NoError(t, err)
+	k := dice.SessionKey(dice.Seed(run32(0)), "camp-1", "sess-1", [][32]byte{fill32(0xaa), fill32(0xbb)})
+	st := dice.StreamV2(k, "camp-1", "sess-1", 5, rnd)
+	var faces []int
+	for range 3 {
+		f, err := st.Roll(10)
+		require.NoError(t, err)
+		faces = append(faces, f)
+	}
+	facesJSON, _ := json.Marshal(faces)
+	session := `{id: "sess-1", algorithm: "journal-dice-v2", commitment: "` + dice.Seed(run32(0)).Commitment() + `", seed: "` + v2Seed + `", contributions: ["` + contribA + `", "` + contribB + `"]}`
+	beaconRoll := func(reveal, beaconRound, sig string) string {
+		return `const v = await JournalDiceV2.verify({campaign: "camp-1", session: "sess-1", data: {nonce: 5, reveal: "` + reveal + `", witness: "beacon", draws: [10, 10, 10], faces: ` + string(facesJSON) + `}}, ` + session +
+			`, {data: {request: "` + keyReq + `", beacon_round: 30662982}}, ` + `{beacon: {round: ` + beaconRound + `, signature: "` + sig + `"}}); return v.status + " " + v.beaconOK;`
+	}
+	require.Equal(t, `"verified true"`, jsValue(t, b, beaconRoll(round.randomness, "30662982", round.signature)))
+	require.Equal(t, `"mismatch undefined"`, jsValue(t, b, beaconRoll(round.randomness, "30662990", browserRounds[6].signature)), "another round than the request's")
+	require.Equal(t, `"mismatch undefined"`, jsValue(t, b, beaconRoll(round.randomness, "30662982", browserRounds[6].signature)), "another round's signature")
+	require.Equal(t, `"mismatch false"`, jsValue(t, b, beaconRoll(browserRounds[6].randomness, "30662982", round.signature)), "r is not the round's randomness")
+	require.Equal(t, `"verified null"`, jsValue(t, b, `const v = await JournalDiceV2.verify({campaign: "camp-1", session: "sess-1", data: {nonce: 5, reveal: "`+round.randomness+`", draws: [10, 10, 10], faces: `+string(facesJSON)+`}}, `+session+`, {data: {beacon_round: 30662982}}); return v.status + " " + v.beaconOK;`), "no signature given: flagged, not checked")
+
 	// The pinned quicknet parameters are drand's (their hash holds).
 	require.Equal(t, `"`+beacon.QuicknetHash+`"`, jsValue(t, b, `return (await JournalBeacon.chain()).hash;`))
 }
