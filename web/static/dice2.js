@@ -111,13 +111,17 @@
   // given, its roll-requested event:
   //   roll    {campaign, session, data: {nonce, reveal, draws, faces, witness?, request?}}
   //   session {id, algorithm, commitment, seed?, contributions: [hex, …] in stream order}
-  //   request {data: {request, commitment?}} or null (then the reveal is not checked)
+  //   request {data: {request, commitment?, beacon_round?}} or null (then the reveal is not checked)
+  //   options {beacon: {round, signature (hex)}}: for a beacon roll (the
+  //           request names beacon_round), the round as drand published it
+  //           (else roll.data.beacon); r must be SHA-256(signature) of exactly
+  //           that round, verified by beacon.js against quicknet's key
   // It resolves to {status, reason, …} where status is "verified",
   // "mismatch", or "sealed" (the session has not ended: S is not revealed;
   // the reveal is still checked against the commitment). flags lists what
   // the audit reports without failing ("no contribution", "unwitnessed").
   // Invalid hex in any field is a mismatch naming the field, never a throw.
-  async function verify(roll, session, request) {
+  async function verify(roll, session, request, options) {
     const data = (roll && roll.data) || {};
     const recorded = Array.isArray(data.faces) ? data.faces : [];
     const base = { recorded: recorded, nonce: data.nonce, reveal: data.reveal, flags: [] };
@@ -154,6 +158,27 @@
         if (!revealOK) return fail("SHA-256(reveal) is " + got + ", not the request's commitment " + rq.commitment);
       }
     }
+    // A beacon roll: r is the randomness of the round the request named.
+    const rq = request ? request.data || request : null;
+    if (rq && rq.beacon_round) {
+      const bc = (options && options.beacon) || data.beacon;
+      if (!bc) {
+        base.beaconOK = null;
+        base.flags.push("beacon round " + rq.beacon_round + " not checked: no signature given");
+      } else {
+        if (String(bc.round) !== String(rq.beacon_round)) return fail("the beacon round given is " + bc.round + ", the request names " + rq.beacon_round);
+        const B = global.JournalBeacon;
+        if (!B) return fail("beacon.js (JournalBeacon) is not loaded: cannot check beacon round " + rq.beacon_round);
+        let randomness;
+        try {
+          randomness = await B.verify(rq.beacon_round, bc.signature);
+        } catch (e) {
+          return fail(e.message);
+        }
+        base.beaconOK = randomness === data.reveal;
+        if (!base.beaconOK) return fail("the reveal is not the randomness of beacon round " + rq.beacon_round + " (" + randomness + ")");
+      }
+    }
     if (!session.seed) {
       return Object.assign(base, { status: "sealed", reason: "not yet revealed: the seed is revealed when session " + session.id + " ends" + (revealOK ? "; the reveal matches the request's commitment" : "") });
     }
@@ -173,6 +198,7 @@
     if (!base.facesOK) return fail("the seed, contributions and reveal give faces " + derived.join(" ") + ", the record says " + recorded.join(" "));
     const what = [ "SHA-256(seed) matches the commitment", contributions.length + " contribution" + (contributions.length === 1 ? "" : "s") ];
     if (revealOK) what.push("the reveal matches the request's commitment");
+    if (base.beaconOK) what.push("the reveal is beacon round " + rq.beacon_round + "'s verified randomness");
     return Object.assign(base, { status: "verified", reason: what.join("; ") + "; faces " + derived.join(" ") + " re-derived" });
   }
 
