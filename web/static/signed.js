@@ -95,11 +95,19 @@
         if (typeof v !== "string" || !UUID.test(v)) throw err("malformed", "field " + name + ": " + JSON.stringify(v) + " is not a lower-case UUID");
         return v;
       case "uint?":
+        if (v instanceof RawNumber) {
+          // As Go reads a uint64: digits only, at most 2^64 - 1.
+          if (!/^(0|[1-9][0-9]*)$/.test(v.text)) throw err("malformed", "field " + name + ": want a non-negative whole number");
+          const n = BigInt(v.text);
+          if (n >= 1n << 64n) throw err("malformed", "field " + name + ": " + v.text + " is out of range");
+          if (n === 0n) return undefined;
+          return n <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(n) : n;
+        }
         if (absent || v === 0) return undefined;
         if (!Number.isSafeInteger(v) || v < 0) throw err("malformed", "field " + name + ": want a non-negative whole number");
         return v;
       case "object":
-        if (v === null || typeof v !== "object" || Array.isArray(v)) throw err("malformed", "field " + name + " must be a JSON object");
+        if (v === null || typeof v !== "object" || Array.isArray(v) || v instanceof RawNumber) throw err("malformed", "field " + name + " must be a JSON object");
         return v;
       case "reason":
         if (typeof v !== "string" && !absent) throw err("malformed", "field " + name + ": wrong type");
@@ -177,7 +185,16 @@
     return s;
   }
 
+  // RawNumber is a number member of the top-level object as written, so
+  // that beacon_round is read as Go reads a uint64 (all 64 bits).
+  class RawNumber {
+    constructor(text) {
+      this.text = text;
+    }
+  }
+
   // --- a strict JSON reader (RFC 8259): one value, no duplicate names ---
+  // Numbers that are members of the top-level object come back as RawNumber.
   function readJSON(text) {
     let i = 0;
     const fail = (what) => {
@@ -186,7 +203,8 @@
     const ws = () => {
       while (i < text.length && (text[i] === " " || text[i] === "\t" || text[i] === "\n" || text[i] === "\r")) i++;
     };
-    const value = (path) => {
+    const number = /-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/y;
+    const value = (depth) => {
       ws();
       const c = text[i];
       if (c === "{") {
@@ -205,7 +223,7 @@
           ws();
           if (text[i] !== ":") fail("invalid character, want ':'");
           i++;
-          obj[k] = value(path + "." + k);
+          obj[k] = value(depth + 1);
           ws();
           if (text[i] === ",") {
             i++;
@@ -227,7 +245,7 @@
           return arr;
         }
         for (;;) {
-          arr.push(value(path));
+          arr.push(value(depth + 1));
           ws();
           if (text[i] === ",") {
             i++;
@@ -247,10 +265,11 @@
           return v;
         }
       }
-      const m = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?/.exec(text.slice(i, i + 400));
-      if (m && m[0] !== "" && m[0] !== "-") {
+      number.lastIndex = i;
+      const m = number.exec(text);
+      if (m) {
         i += m[0].length;
-        return Number(m[0]);
+        return depth === 1 ? new RawNumber(m[0]) : Number(m[0]);
       }
       fail(i >= text.length ? "unexpected end of input" : "invalid character " + JSON.stringify(c));
     };
@@ -279,7 +298,7 @@
       if (typeof s.isWellFormed === "function" && !s.isWellFormed()) fail("invalid UTF-8 (a lone surrogate)");
       return s;
     };
-    const v = value("");
+    const v = value(0);
     ws();
     if (i !== text.length) fail("invalid character after the top-level value");
     return v;
