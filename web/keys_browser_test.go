@@ -217,6 +217,39 @@ func TestKeysInBrowser(t *testing.T) {
 		eval[bool](t, b, `(JournalSigned.useFallback(false), true)`)
 	})
 
+	// An event made from a device's message, as a verifier sees it.
+	t.Run("verifyEvent", func(t *testing.T) {
+		reveal, request := samples[3], samples[1]
+		keys := `{ana: "` + goPub.String() + `", bea: "` + signed.PublicKeyOf(goKey(9)).String() + `"}`
+		event := func(envSession, user, text, sig, extra string) string {
+			return `{campaign: "mordor", session: "` + envSession + `", data: {user: "` + user + `", signed: ` + jsq(text) + `, signature: "` + sig + `"` + extra + `}}`
+		}
+		revSig, reqSig := signed.Sign(goPriv, reveal), signed.Sign(goPriv, request)
+		r0 := hex32(run32(0x20))
+		commit := dice.RevealCommitment(run32(0x20))
+		tests := []struct {
+			name, event, keys, want string
+		}{
+			{"a reveal", event("s-1", "ana", reveal, revSig, `, request: "`+keyReq+`", reveal: "`+r0+`", nonce: 3`), keys, "verified"},
+			{"keys as a Map", event("s-1", "ana", reveal, revSig, `, request: "`+keyReq+`", reveal: "`+r0+`"`), `new Map(Object.entries(` + keys + `))`, "verified"},
+			{"another reveal recorded", event("s-1", "ana", reveal, revSig, `, request: "`+keyReq+`", reveal: "`+hex32(run32(0x40))+`"`), keys, "mismatch: the event's reveal is"},
+			{"another request recorded", event("s-1", "ana", reveal, revSig, `, request: "`+keyEvent+`", reveal: "`+r0+`"`), keys, "mismatch: the event's request is"},
+			{"in another session", event("s-2", "ana", reveal, revSig, `, request: "`+keyReq+`"`), keys, "mismatch: session is"},
+			{"signed by another user's key", event("s-1", "bea", reveal, revSig, ``), keys, "mismatch: bad signature"},
+			{"a user without a key", event("s-1", "cid", reveal, revSig, ``), keys, "mismatch: no key is registered for user cid"},
+			{"no signature", event("s-1", "ana", reveal, "", ``), keys, "mismatch: bad signature"},
+			{"a request, its action in another order", event("s-1", "ana", request, reqSig, `, request: "`+keyReq+`", commitment: "`+commit+`", action: {list: [1, 2.5, "x"], note: null, token: false, mod: 0, vs: 7, skill: "Pelea", character: "lodin", command: "roll"}`), keys, "verified"},
+			{"a request, its action changed", event("s-1", "ana", request, reqSig, `, action: {command: "roll", character: "lodin", skill: "Pelea", vs: 6, mod: 0, token: false, note: null, list: [1, 2.5, "x"]}`), keys, "mismatch: the event's action is"},
+			{"a request, another commitment", event("s-1", "ana", request, reqSig, `, commitment: "`+hex32(fill32(1))+`"`), keys, "mismatch: the event's commitment is"},
+		}
+		for _, tt := range tests {
+			got := jsValue(t, b, `const v = await JournalSigned.verifyEvent(`+tt.event+`, `+tt.keys+`); return v.status + ": " + v.reason;`)
+			if !strings.HasPrefix(strings.Trim(got, `"`), tt.want) {
+				t.Errorf("%s: %s, want %s…", tt.name, got, tt.want)
+			}
+		}
+	})
+
 	t.Run("parse agrees with Go", func(t *testing.T) {
 		for _, c := range parseCases() {
 			_, goErr := signed.Parse(c.text)
@@ -248,6 +281,8 @@ func TestKeysInBrowser(t *testing.T) {
 		require.Contains(t, jsError(t, b, `await JournalKeys.create({campaign: "mordor"});`), "KeyError/invalid")
 	})
 }
+
+func hex32(b [32]byte) string { return fmt.Sprintf("%x", b[:]) }
 
 // jsq writes s as a JavaScript string literal (JSON).
 func jsq(s string) string {

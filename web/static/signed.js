@@ -484,6 +484,51 @@
     return m;
   }
 
+  // EVENT_NAMES maps a signed member to the event data field that records
+  // it where the names differ (DESIGN.md §3.2: roll-made records r as "reveal").
+  const EVENT_NAMES = { r: "reveal" };
+
+  function sameJSON(a, b) {
+    if (typeof a === "bigint" || typeof b === "bigint") return String(a) === String(b);
+    if (a === null || b === null || typeof a !== "object" || typeof b !== "object") return a === b;
+    if (Array.isArray(a) !== Array.isArray(b)) return false;
+    const ka = Object.keys(a);
+    const kb = Object.keys(b);
+    return ka.length === kb.length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && sameJSON(a[k], b[k]));
+  }
+
+  // verifyEvent checks an event made from a device's message, as a verifier
+  // does (DESIGN.md §3.2): the signature of data.signed against the key
+  // registered for data.user (keys: {user: public key hex} or a Map), the
+  // message's shape, its scope against the envelope's campaign and session,
+  // then that every member of the message that the event's data also
+  // records (same name, or "reveal" for r) is equal there. It resolves to
+  // {status: "verified" | "mismatch", reason, message?, fingerprint?}; it
+  // never rejects on bad input, only where no verifier exists ("unsupported").
+  async function verifyEvent(event, keys) {
+    const data = (event && event.data) || {};
+    const user = data.user;
+    const pub = typeof keys === "string" ? keys : keys instanceof Map ? keys.get(user) : keys && Object.prototype.hasOwnProperty.call(keys, user) ? keys[user] : undefined;
+    if (typeof user !== "string" || user === "") return { status: "mismatch", reason: "the event names no user (data.user)" };
+    if (!pub) return { status: "mismatch", reason: "no key is registered for user " + user };
+    let m;
+    try {
+      m = await open(pub, data.signed, data.signature, event.campaign, event.session);
+    } catch (e) {
+      if (e.code === "unsupported") throw e;
+      return { status: "mismatch", reason: e.message, code: e.code };
+    }
+    const fp = await fingerprint(pub);
+    for (const [k, v] of Object.entries(m)) {
+      if (k === "type" || k === "campaign" || k === "session") continue;
+      const field = Object.prototype.hasOwnProperty.call(EVENT_NAMES, k) ? EVENT_NAMES[k] : k;
+      if (Object.prototype.hasOwnProperty.call(data, field) && !sameJSON(data[field], v)) {
+        return { status: "mismatch", reason: "the event's " + field + " is " + JSON.stringify(data[field]) + ", the signed message says " + JSON.stringify(typeof v === "bigint" ? String(v) : v), message: m, fingerprint: fp };
+      }
+    }
+    return { status: "verified", reason: m.type + " signed by " + user + " (key " + fp + "); the event's fields equal the message's", message: m, fingerprint: fp };
+  }
+
   // fingerprint returns a public key's fingerprint (signed.Fingerprint):
   // the first 16 bytes of SHA-256(key) in 8 groups of 4 hex digits.
   async function fingerprint(pubHex) {
@@ -500,6 +545,7 @@
     parse: parse,
     verify: verify,
     open: open,
+    verifyEvent: verifyEvent,
     fingerprint: fingerprint,
     publicKeyBytes: publicKeyBytes,
     base64url: base64url,
