@@ -241,6 +241,7 @@ func TestKeysInBrowser(t *testing.T) {
 			{"a request, its action in another order", event("s-1", "ana", request, reqSig, `, request: "`+keyReq+`", commitment: "`+commit+`", action: {list: [1, 2.5, "x"], note: null, token: false, mod: 0, vs: 7, skill: "Pelea", character: "lodin", command: "roll"}`), keys, "verified"},
 			{"a request, its action changed", event("s-1", "ana", request, reqSig, `, action: {command: "roll", character: "lodin", skill: "Pelea", vs: 6, mod: 0, token: false, note: null, list: [1, 2.5, "x"]}`), keys, "mismatch: the event's action is"},
 			{"a request, a member added to its action", event("s-1", "ana", request, reqSig, `, action: {command: "roll", character: "lodin", skill: "Pelea", vs: 7, mod: 0, token: false, note: null, list: [1, 2.5, "x"], bonus: 2}`), keys, "mismatch: the event's action is"},
+			{"a request, a member dropped from its action", event("s-1", "ana", request, reqSig, `, action: {command: "roll", character: "lodin", skill: "Pelea", vs: 7, mod: 0, token: false, note: null}`), keys, "mismatch: the event's action is"},
 			{"a request, another commitment", event("s-1", "ana", request, reqSig, `, commitment: "`+hex32(fill32(1))+`"`), keys, "mismatch: the event's commitment is"},
 		}
 		for _, tt := range tests {
