@@ -252,6 +252,21 @@ func TestKeysInBrowser(t *testing.T) {
 		}
 	})
 
+	t.Run("figures", func(t *testing.T) {
+		s, sig := samples[1], signed.Sign(goPriv, samples[1])
+		for _, fallback := range []bool{false, true} {
+			eval[bool](t, b, fmt.Sprintf(`(JournalSigned.useFallback(%v), true)`, fallback))
+			ms := jsValue(t, b, `const t0 = performance.now(); for (let i = 0; i < 100; i++) await JournalSigned.open(`+jsq(goPub.String())+`, `+jsq(s)+`, `+jsq(sig)+`, "mordor", "s-1"); return +((performance.now() - t0) / 100).toFixed(3);`)
+			t.Logf("figure: JournalSigned.open of a roll.request (fallback %v): %s ms each", fallback, ms)
+		}
+		eval[bool](t, b, `(JournalSigned.useFallback(false), true)`)
+		ms := jsValue(t, b, `const k = await JournalKeys.loadOrCreate({campaign: "mordor", user: "fig"}); const t0 = performance.now(); for (let i = 0; i < 100; i++) await k.sign(JSON.parse(`+jsq(s)+`)); return +((performance.now() - t0) / 100).toFixed(3);`)
+		t.Logf("figure: DeviceKey.sign of a roll.request (encode + Web Crypto Ed25519): %s ms each", ms)
+		ms = jsValue(t, b, `const t0 = performance.now(); for (let i = 0; i < 10; i++) { await JournalKeys.create({campaign: "mordor", user: "fig" + i}); } return +((performance.now() - t0) / 10).toFixed(3);`)
+		t.Logf("figure: JournalKeys.create (generate + store in IndexedDB): %s ms each", ms)
+		jsValue(t, b, `await JournalKeys.forget({campaign: "mordor", user: "fig"}); for (let i = 0; i < 10; i++) await JournalKeys.forget({campaign: "mordor", user: "fig" + i});`)
+	})
+
 	t.Run("parse agrees with Go", func(t *testing.T) {
 		for _, c := range parseCases() {
 			_, goErr := signed.Parse(c.text)
