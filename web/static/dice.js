@@ -133,11 +133,12 @@
     return ALGORITHM + "|" + campaign + "|" + session + "|" + String(nonce) + "|" + (entropy || "") + "|";
   }
 
-  // Stream is the byte stream of one roll.
+  // Stream is the byte stream of one roll: block(k) = HMAC(key, prefix + k).
+  // journal-dice-v2 (dice2.js) uses it with its own key and prefix.
   class Stream {
-    constructor(key, campaign, session, nonce, entropy) {
+    constructor(key, prefix) {
       this.key = key;
-      this.prefix = message(campaign, session, nonce, entropy);
+      this.prefix = prefix;
       this.block = null;
       this.k = 0;
       this.pos = 32;
@@ -168,7 +169,18 @@
 
   // stream returns the byte stream of one roll of a session.
   async function stream(seedHex, campaign, session, nonce, entropy) {
-    return new Stream(await hmacKey(hexToBytes(seedHex)), campaign, session, nonce, entropy);
+    return new Stream(await hmacKey(hexToBytes(seedHex)), message(campaign, session, nonce, entropy));
+  }
+
+  // byteStream returns the stream keyed by keyBytes whose block k is
+  // HMAC-SHA256(keyBytes, prefix + k), with v1's die rule (for dice2.js).
+  async function byteStream(keyBytes, prefix) {
+    return new Stream(await hmacKey(keyBytes), prefix);
+  }
+
+  // hmacSHA256 returns HMAC-SHA256(keyBytes, msgBytes) (Web Crypto, or the fallback).
+  async function hmacSHA256(keyBytes, msgBytes) {
+    return hmac(await hmacKey(keyBytes), msgBytes);
   }
 
   // block returns block(k) of a roll's stream, as hex.
@@ -245,6 +257,12 @@
     faces: faces,
     sidesOf: sidesOf,
     verify: verify,
+    // Building blocks for dice2.js, keys.js and signed.js: SHA-256 and
+    // HMAC-SHA256 over Uint8Arrays (Web Crypto, or the fallback), and a
+    // roll's byte stream with any key and message prefix.
+    sha256: sha256,
+    hmacSHA256: hmacSHA256,
+    byteStream: byteStream,
     // useFallback(true) makes the module skip Web Crypto (for tests).
     useFallback: function (on) { forceFallback = !!on; },
     webCrypto: function () { return !!subtle(); },

@@ -1,0 +1,216 @@
+// journal-dice-v2 in the browser (DESIGN.md §3.2; the Go reference is
+// rules/dice/v2.go): re-derive a v2 roll's dice from its session's revealed
+// seed, the participants' contributions and the roll's reveal r.
+//
+//   K        = HMAC-SHA256(key = S, message = "journal-dice-v2|key|" + campaign + "|" +
+//              session + "|" + join(contributions as lower-case hex, ","))
+//   block(k) = HMAC-SHA256(key = K, message = "journal-dice-v2|" + campaign + "|" +
+//              session + "|" + nonce + "|" + hex(r) + "|" + k)
+//   stream   = block(0) || block(1) || ...   with v1's die rule and draw order.
+//
+// Every 32-byte value (seed, contribution, r, K, commitment) is written as
+// exactly 64 lower-case hex digits, the only form v2 records; anything else
+// is refused (JournalDiceV2.HexError), as dice.ParseHex32 refuses it.
+//
+// Needs dice.js (JournalDice) loaded first: SHA-256, HMAC and the byte
+// stream come from it, with Web Crypto where the page is a secure context
+// and its small fallback elsewhere (JournalDice.useFallback switches both).
+(function (global) {
+  "use strict";
+
+  const ALGORITHM = "journal-dice-v2";
+  const encoder = new TextEncoder();
+
+  function D() {
+    const d = global.JournalDice;
+    if (!d || !d.byteStream) throw new Error("dice2.js needs dice.js (JournalDice) loaded first");
+    return d;
+  }
+
+  // HexError: a value that is not 64 lower-case hex digits.
+  class HexError extends Error {
+    constructor(what, value) {
+      super("invalid 32-byte hex value for " + what + ": " + describe(value) + " (want 64 lower-case hex digits)");
+      this.name = "HexError";
+      this.code = "invalid-hex32";
+      this.field = what;
+    }
+  }
+
+  function describe(v) {
+    if (typeof v !== "string") return typeof v;
+    return v.length === 64 ? JSON.stringify(v) : v.length + " characters";
+  }
+
+  // hex32 decodes exactly 64 lower-case hex digits (dice.ParseHex32).
+  function hex32(what, text) {
+    if (typeof text !== "string" || !/^[0-9a-f]{64}$/.test(text)) throw new HexError(what, text);
+    return D().hexToBytes(text);
+  }
+
+  function checkNonce(nonce) {
+    if (!Number.isSafeInteger(nonce) || nonce < 0) throw new Error("a nonce is a whole number ≥ 0, not " + JSON.stringify(nonce));
+  }
+
+  // sessionKey returns K (lower-case hex) of a v2 session from its seed S and
+  // its contributions in stream order (hex each; none: an empty array).
+  async function sessionKey(seedHex, campaign, session, contributionsHex) {
+    const seed = hex32("seed", seedHex);
+    const list = contributionsHex || [];
+    if (!Array.isArray(list)) throw new Error("contributions must be an array of hex strings");
+    list.forEach((c, i) => hex32("contribution " + (i + 1), c));
+    const msg = ALGORITHM + "|key|" + campaign + "|" + session + "|" + list.join(",");
+    return D().bytesToHex(await D().hmacSHA256(seed, encoder.encode(msg)));
+  }
+
+  // prefix is a roll's HMAC message without its block index.
+  function prefix(campaign, session, nonce, rHex) {
+    return ALGORITHM + "|" + campaign + "|" + session + "|" + String(nonce) + "|" + rHex + "|";
+  }
+
+  // stream returns the byte stream of one v2 roll: an object with
+  // die(sides) → face, blockAt(k) → bytes, and draws (every byte taken:
+  // {byte, sides, kept}), as dice.js's v1 stream.
+  async function stream(KHex, campaign, session, nonce, rHex) {
+    const key = hex32("session key", KHex);
+    hex32("r", rHex);
+    checkNonce(nonce);
+    return D().byteStream(key, prefix(campaign, session, nonce, rHex));
+  }
+
+  // block returns block(k) of a roll's stream, as hex.
+  async function block(KHex, campaign, session, nonce, rHex, k) {
+    const s = await stream(KHex, campaign, session, nonce, rHex);
+    return D().bytesToHex(await s.blockAt(k));
+  }
+
+  // faces draws one die per entry of sides (2 to 256 each), in order.
+  async function faces(KHex, campaign, session, nonce, rHex, sides) {
+    const s = await stream(KHex, campaign, session, nonce, rHex);
+    const out = [];
+    for (const n of sides) out.push(await s.die(n));
+    return out;
+  }
+
+  // revealCommitment returns hex(SHA-256(r)): what a roll.request commits to.
+  async function revealCommitment(rHex) {
+    return D().bytesToHex(await D().sha256(hex32("r", rHex)));
+  }
+
+  // revealMatches reports whether r is the secret committed to; the
+  // commitment must be in its recorded form (64 lower-case hex digits).
+  async function revealMatches(rHex, commitment) {
+    return (await revealCommitment(rHex)) === commitment;
+  }
+
+  function sameFaces(a, b) {
+    return a.length === b.length && a.every((f, i) => f === b[i]);
+  }
+
+  // verify checks one v2 roll-made event against its session and, when
+  // given, its roll-requested event:
+  //   roll    {campaign, session, data: {nonce, reveal, draws, faces, witness?, request?}}
+  //   session {id, algorithm, commitment, seed?, contributions: [hex, …] in stream order}
+  //   request {data: {request, commitment?, beacon_round?}} or null (then the reveal is not checked)
+  //   options {beacon: {round, signature (hex)}}: for a beacon roll (the
+  //           request names beacon_round), the round as drand published it
+  //           (else roll.data.beacon); r must be SHA-256(signature) of exactly
+  //           that round, verified by beacon.js against quicknet's key
+  // It resolves to {status, reason, …} where status is "verified",
+  // "mismatch", or "sealed" (the session has not ended: S is not revealed;
+  // the reveal is still checked against the commitment). flags lists what
+  // the audit reports without failing ("no contribution", "unwitnessed").
+  // Invalid hex in any field is a mismatch naming the field, never a throw.
+  async function verify(roll, session, request, options) {
+    const data = (roll && roll.data) || {};
+    const recorded = Array.isArray(data.faces) ? data.faces : [];
+    const base = { recorded: recorded, nonce: data.nonce, reveal: data.reveal, flags: [] };
+    const fail = (reason, more) => Object.assign(base, more || {}, { status: "mismatch", reason: reason });
+    if (!session) return fail("the roll's session " + (roll && roll.session) + " is unknown");
+    if (session.algorithm !== ALGORITHM) return fail("session " + session.id + " uses algorithm " + JSON.stringify(session.algorithm) + ", not " + ALGORITHM);
+    const contributions = session.contributions || [];
+    if (contributions.length === 0) base.flags.push("no contribution: the session key is the host's seed alone");
+    if (data.witness === "none") base.flags.push("unwitnessed: r came from the server");
+    try {
+      hex32("reveal", data.reveal);
+      hex32("session commitment", session.commitment);
+      contributions.forEach((c, i) => hex32("contribution " + (i + 1), c));
+    } catch (e) {
+      return fail(e.message);
+    }
+    if (!Number.isSafeInteger(data.nonce) || data.nonce < 0) return fail("the nonce " + JSON.stringify(data.nonce) + " is not a whole number ≥ 0");
+    const draws = data.draws;
+    if (!Array.isArray(draws) || !draws.every((n) => Number.isInteger(n) && n >= 2 && n <= 256)) {
+      return fail("draws must list the sides (2 to 256) of every die drawn");
+    }
+    if (draws.length !== recorded.length) return fail(draws.length + " dice drawn but " + recorded.length + " faces recorded");
+    // The reveal against the request's commitment.
+    let revealOK = null;
+    if (request) {
+      const rq = request.data || request;
+      if (data.request !== undefined && rq.request !== undefined && data.request !== rq.request) {
+        return fail("the roll answers request " + data.request + ", not " + rq.request);
+      }
+      if (rq.commitment) {
+        const got = await revealCommitment(data.reveal);
+        revealOK = got === rq.commitment;
+        base.revealOK = revealOK;
+        if (!revealOK) return fail("SHA-256(reveal) is " + got + ", not the request's commitment " + rq.commitment);
+      }
+    }
+    // A beacon roll: r is the randomness of the round the request named.
+    const rq = request ? request.data || request : null;
+    if (rq && rq.beacon_round) {
+      const bc = (options && options.beacon) || data.beacon;
+      if (!bc) {
+        base.beaconOK = null;
+        base.flags.push("beacon round " + rq.beacon_round + " not checked: no signature given");
+      } else {
+        if (String(bc.round) !== String(rq.beacon_round)) return fail("the beacon round given is " + bc.round + ", the request names " + rq.beacon_round);
+        const B = global.JournalBeacon;
+        if (!B) return fail("beacon.js (JournalBeacon) is not loaded: cannot check beacon round " + rq.beacon_round);
+        let randomness;
+        try {
+          randomness = await B.verify(rq.beacon_round, bc.signature);
+        } catch (e) {
+          return fail(e.message);
+        }
+        base.beaconOK = randomness === data.reveal;
+        if (!base.beaconOK) return fail("the reveal is not the randomness of beacon round " + rq.beacon_round + " (" + randomness + ")");
+      }
+    }
+    if (!session.seed) {
+      return Object.assign(base, { status: "sealed", reason: "not yet revealed: the seed is revealed when session " + session.id + " ends" + (revealOK ? "; the reveal matches the request's commitment" : "") });
+    }
+    let seedCommit;
+    try {
+      seedCommit = D().bytesToHex(await D().sha256(hex32("seed", session.seed)));
+    } catch (e) {
+      return fail(e.message);
+    }
+    base.commitmentOK = seedCommit === session.commitment;
+    if (!base.commitmentOK) return fail("SHA-256(seed) is " + seedCommit + ", not the session's commitment");
+    const K = await sessionKey(session.seed, roll.campaign, roll.session, contributions);
+    const s = await stream(K, roll.campaign, roll.session, data.nonce, data.reveal);
+    const derived = [];
+    for (const n of draws) derived.push(await s.die(n));
+    Object.assign(base, { sides: draws, derived: derived, draws: s.draws, facesOK: sameFaces(derived, recorded) });
+    if (!base.facesOK) return fail("the seed, contributions and reveal give faces " + derived.join(" ") + ", the record says " + recorded.join(" "));
+    const what = [ "SHA-256(seed) matches the commitment", contributions.length + " contribution" + (contributions.length === 1 ? "" : "s") ];
+    if (revealOK) what.push("the reveal matches the request's commitment");
+    if (base.beaconOK) what.push("the reveal is beacon round " + rq.beacon_round + "'s verified randomness");
+    return Object.assign(base, { status: "verified", reason: what.join("; ") + "; faces " + derived.join(" ") + " re-derived" });
+  }
+
+  global.JournalDiceV2 = {
+    ALGORITHM: ALGORITHM,
+    HexError: HexError,
+    sessionKey: sessionKey,
+    stream: stream,
+    block: block,
+    faces: faces,
+    revealCommitment: revealCommitment,
+    revealMatches: revealMatches,
+    verify: verify,
+  };
+})(typeof window !== "undefined" ? window : globalThis);
