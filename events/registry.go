@@ -1,18 +1,27 @@
 package events
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/campaign-journal/journal/events/internal/fastcodec"
+)
+
+//go:generate go run ./internal/fastcodec/gen
 
 // The registry: the one list of event types. Everything the journal knows
 // per type is in its entry: the data struct (the codec's whitelist: an
 // event of any other type is refused), the subject token its events are
 // stored under (Name), the aggregate kind it is filed under, and the game
-// system whose commands record it. dataFor, Name, the codec and every
+// system whose commands record it. dataFor, Name, the codec, the fast
+// path's field tables (generated from it into fastfields.go) and every
 // test that goes through all types range over it or look types up in it;
 // the type's constant and data struct live in types.go (types_tor.go for
 // The One Ring).
 //
-// Adding an event type: its constant and struct, and one entry here
-// (TestEveryTypeConstantIsRegistered fails until the entry is there).
+// Adding an event type: its constant and struct, one entry here, then
+// `go generate ./events` (TestEveryTypeConstantIsRegistered fails until
+// the entry is there, the generator's TestGeneratedFileIsUpToDate until
+// fastfields.go is regenerated).
 
 // Systems an event type belongs to (TypeInfo.System).
 const (
@@ -30,6 +39,9 @@ type TypeInfo struct {
 
 	// data returns a pointer to a fresh zero value of the type's struct.
 	data func() any
+	// fast is what the fast path knows of the struct, nil when it does
+	// not decode it (set with byType).
+	fast *fastcodec.Struct
 }
 
 // NewData returns a pointer to a fresh zero value of the type's data
@@ -179,7 +191,8 @@ var registry = []TypeInfo{
 	},
 }
 
-// byType indexes registry by type. Building it checks the registry: a
+// byType indexes registry by type, and sets each entry's fast. Building it
+// checks the registry: a
 // type listed twice, or an entry without a struct or with a name or kind
 // that is not a slug, is a programming error that stops the program at
 // start (and every test).
@@ -193,6 +206,7 @@ var byType = func() map[string]*TypeInfo {
 		if t.data == nil || ValidID(t.Name) != nil || ValidID(string(t.Kind)) != nil {
 			panic(fmt.Sprintf("events: type %s registered without a struct, a valid name or a valid kind", t.Type))
 		}
+		t.fast = fastStructOf(t)
 		m[t.Type] = t
 	}
 	return m
