@@ -15,7 +15,10 @@ import (
 // readGeneral returns: the same event and data decoded deep-equal;
 // decodeData decodes exactly what decodeStrictly decodes. On anything
 // else the fast path gives up, and the general way decides as it did
-// before the fast path existed.
+// before the fast path existed. A stale fastfields.go (generated before
+// a struct or the registry changed) only makes the fast path slower: a
+// field table that is not its struct's is not used (fastcodec.StructOf
+// checks it), nor a type index that is not the type's.
 
 // fastStructOf is what the fast path knows of the data struct of t, with
 // its generated field table, or nil when it does not decode it.

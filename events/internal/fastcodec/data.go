@@ -75,13 +75,13 @@ var fastKinds = map[reflect.Type]bool{
 }
 
 // StructOf describes t, a pointer to a struct, for the fast path, with its
-// generated field table (the zero Fields: none, its fields are reached by
-// reflection), or returns nil unless every field of the struct is
-// exported, not embedded, of a type in fastKinds, and named by a json tag
-// with a plain name and no option but omitempty (which decoding ignores):
-// fields whose names the strict decoder matches exactly as written. A
-// struct of more than 64 fields is not described (the decoder keeps the
-// members it has seen in a uint64).
+// generated field table if the table matches t (otherwise, or with the
+// zero Fields, its fields are reached by reflection), or returns nil
+// unless every field of the struct is exported, not embedded, of a type in
+// fastKinds, and named by a json tag with a plain name and no option but
+// omitempty (which decoding ignores): fields whose names the strict
+// decoder matches exactly as written. A struct of more than 64 fields is
+// not described (the decoder keeps the members it has seen in a uint64).
 func StructOf(t reflect.Type, fields Fields) *Struct {
 	if t == nil || t.Kind() != reflect.Pointer || t.Elem().Kind() != reflect.Struct || t.Elem().NumField() > 64 {
 		return nil
@@ -97,7 +97,35 @@ func StructOf(t reflect.Type, fields Fields) *Struct {
 		}
 		fs.members[i] = newMemberText(name)
 	}
+	if !fields.matches(t) {
+		fs.fields = Fields{} // a stale table: the fields are reached by reflection
+	}
 	return fs
+}
+
+// matches reports whether the table is t's: Pointer gives a pointer to
+// each field of a value of t, in order, and nil past the last, and New
+// (when set) a zero value of t. The zero Fields matches every t. A table
+// generated from an older version of the struct does not match it, so
+// that it can never make the fast path decode a member into the wrong
+// field.
+func (f Fields) matches(t reflect.Type) bool {
+	if f.New != nil {
+		if v, _ := f.New(); reflect.TypeOf(v) != t || !reflect.ValueOf(v).Elem().IsZero() {
+			return false
+		}
+	}
+	if f.Pointer == nil {
+		return f.New == nil
+	}
+	v := reflect.New(t.Elem())
+	for j := range t.Elem().NumField() {
+		p := reflect.ValueOf(f.Pointer(v.Interface(), j))
+		if want := v.Elem().Field(j).Addr(); !p.IsValid() || p.Type() != want.Type() || p.Pointer() != want.Pointer() {
+			return false
+		}
+	}
+	return f.Pointer(v.Interface(), t.Elem().NumField()) == nil
 }
 
 // Fields returns the struct's field table.

@@ -102,3 +102,88 @@ func testTimes() []time.Time {
 	}
 	return out
 }
+
+// flat is a struct of every kind of field the fast path decodes.
+type flat struct {
+	S  string   `json:"s"`
+	N  int      `json:"n,omitempty"`
+	U  uint64   `json:"u"`
+	B  bool     `json:"b"`
+	P  *int     `json:"p,omitempty"`
+	Is []int    `json:"is"`
+	Ss []string `json:"ss"`
+}
+
+// flatPointer is flat's field table, as the generator writes it;
+// stalePointer is a table of an older flat, without N.
+func flatPointer(p any, j int) any {
+	v := p.(*flat)
+	switch j {
+	case 0:
+		return &v.S
+	case 1:
+		return &v.N
+	case 2:
+		return &v.U
+	case 3:
+		return &v.B
+	case 4:
+		return &v.P
+	case 5:
+		return &v.Is
+	case 6:
+		return &v.Ss
+	}
+	return nil
+}
+
+func stalePointer(p any, j int) any {
+	if j >= 1 {
+		j++
+	}
+	return flatPointer(p, j)
+}
+
+// TestStructOfChecksTheTable: a field table is kept only when it is the
+// struct's, so that a stale one never decodes a member into another
+// field; with or without it, the data decodes the same.
+func TestStructOfChecksTheTable(t *testing.T) {
+	typ := reflect.TypeFor[*flat]()
+	newFlat := func() (any, []int) {
+		p := new(struct {
+			v    flat
+			ints [8]int
+		})
+		return &p.v, p.ints[:]
+	}
+	tests := []struct {
+		name   string
+		fields Fields
+		kept   bool
+	}{
+		{"none", Fields{}, true},
+		{"generated", Fields{Pointer: flatPointer, New: newFlat}, true},
+		{"stale", Fields{Pointer: stalePointer, New: newFlat}, false},
+		{"one past the last", Fields{Pointer: func(p any, j int) any { return flatPointer(p, min(j, 6)) }}, false},
+		{"new of another type", Fields{Pointer: flatPointer, New: func() (any, []int) { return new(int), nil }}, false},
+	}
+	data := []byte(`{"s":"x","n":-3,"u":18446744073709551615,"b":true,"p":0,"is":[1,2],"ss":["a",""]}`)
+	zero := 0
+	want := flat{S: "x", N: -3, U: 1<<64 - 1, B: true, P: &zero, Is: []int{1, 2}, Ss: []string{"a", ""}}
+	for _, tt := range tests {
+		fs := StructOf(typ, tt.fields)
+		if fs == nil {
+			t.Fatalf("%s: flat is not fast", tt.name)
+		}
+		if kept := fs.Fields().Pointer != nil || tt.fields.Pointer == nil; kept != tt.kept {
+			t.Errorf("%s: table kept: %v", tt.name, kept)
+		}
+		var got flat
+		if !DecodeData(data, &got, fs) || !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: decoded %+v, want %+v", tt.name, got, want)
+		}
+	}
+	if StructOf(reflect.TypeFor[*struct{ M map[string]int }](), Fields{}) != nil {
+		t.Error("a struct with a map is fast")
+	}
+}
