@@ -28,3 +28,20 @@ func TestTranscriptDescribesEveryType(t *testing.T) {
 		require.NotEqual(t, info.Type, line, "the transcript has no line for %s", info.Type)
 	}
 }
+
+// TestRecordedEventsAgreeWithTheRegistry: what the command layer records
+// in a RyF session is filed under the aggregate kind the registry gives
+// its type, and is of a type the registry gives to RyF or to any system.
+func TestRecordedEventsAgreeWithTheRegistry(t *testing.T) {
+	seen := map[string]bool{}
+	for _, rec := range recordSession(t) {
+		info, ok := events.LookupType(rec.Event.Type)
+		require.True(t, ok, rec.Event.Type)
+		kind, _, err := rec.Event.Aggregate()
+		require.NoError(t, err)
+		require.Equal(t, info.Kind, kind, "the kind of %s", info.Type)
+		require.Contains(t, []string{events.SystemAny, events.SystemRyF}, info.System, info.Type)
+		seen[info.Type] = true
+	}
+	require.GreaterOrEqual(t, len(seen), 10, "the session records too few types to tell")
+}
