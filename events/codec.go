@@ -194,14 +194,15 @@ func (e Event) checkEnvelope() error {
 
 // checkData checks that the type is registered and that the data is a
 // JSON object of valid UTF-8 that decodes strictly (decodeData) into
-// the type's struct, and returns the decoded value: v, a fresh value from
-// dataFor(e.Type), or such a value made here when v is nil.
+// the type's struct, and returns the decoded value: v (what dataFor gave
+// for e.Type, or nil), or such a value made here when v is nil.
 func (e Event) checkData(v any) (any, error) {
+	t := byType[e.Type]
+	if t == nil {
+		return nil, fmt.Errorf("%w %q", ErrUnknownType, e.Type)
+	}
 	if v == nil {
-		var ok bool
-		if v, ok = dataFor(e.Type); !ok {
-			return nil, fmt.Errorf("%w %q", ErrUnknownType, e.Type)
-		}
+		v = t.data()
 	}
 	if len(e.Data) == 0 || e.Data[0] != '{' {
 		return nil, errors.New("data is not a JSON object")
@@ -209,7 +210,7 @@ func (e Event) checkData(v any) (any, error) {
 	if !utf8.Valid(e.Data) {
 		return nil, errors.New("data is not valid UTF-8")
 	}
-	if err := decodeData(e.Data, v); err != nil {
+	if err := decodeData(e.Data, v, t); err != nil {
 		return nil, fmt.Errorf("data of %s: %w", e.Type, err)
 	}
 	return v, nil
@@ -236,6 +237,13 @@ func validUUID(s string) error {
 		return fmt.Errorf("%q is not a canonical uuid", s)
 	}
 	return nil
+}
+
+// word returns the 8 bytes w as a little-endian word.
+func word(w string) uint64 {
+	_ = w[7]
+	return uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
+		uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
 }
 
 // canonicalUUID is validUUID's test, 8 bytes at a time: the words at 0,

@@ -390,6 +390,19 @@ func FuzzDecode(f *testing.F) {
 	f.Add([]byte(`{"specversion":"1.0","specversion":"1.0"}`))
 	f.Add([]byte(strings.Replace(string(valid), `"name":"Mordor"`, `"name":"Mordor","Name":"x"`, 1)))
 	f.Add([]byte(strings.Replace(string(valid), `"data":{`, `"data":{"system":{"a":[1,{}]},`, 1)))
+	ids := seqIDs()
+	for _, info := range events.Types() { // a document of every registered type
+		e, err := events.New(events.Spec{Campaign: "mordor", Kind: info.Kind, AggregateID: "lodin", Name: info.Name,
+			Type: info.Type, Session: "s1", Actor: "gm", Data: info.NewData()}, ids, testTime)
+		if err != nil {
+			f.Fatal(err)
+		}
+		doc, err := events.Encode(e)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(doc)
+	}
 	f.Fuzz(func(t *testing.T, doc []byte) {
 		e, err := events.Decode(doc)
 		if err != nil {

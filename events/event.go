@@ -14,10 +14,11 @@
 //   - Decode never panics and refuses anything else with one error wrapping
 //     ErrInvalidEvent.
 //   - The documents and data the journal writes are read the fast way
-//     (readFast, decodeFast), tried first by Decode and New: where a fast
-//     path handles an input it gives exactly what the general way gives
-//     (readGeneral, decodeStrictly), and on anything else it gives up, and
-//     the general way decides.
+//     (readFast, decodeData: the codec in internal/fastcodec, with the
+//     field tables generated into fastfields.go), tried first by Decode and
+//     New: where a fast path handles an input it gives exactly what the
+//     general way gives (readGeneral, decodeStrictly), and on anything else
+//     it gives up, and the general way decides.
 //   - Data is validated once. New and Decode keep the data decoded, with
 //     the type, length and CRC-32C of what they validated (decodedData);
 //     Validate, Encode, Prepare and Payload trust it while the event still

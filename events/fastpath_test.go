@@ -16,6 +16,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/campaign-journal/journal/events/internal/fastcodec"
 )
 
 // notFast are the registered types whose data the fast path never decodes
@@ -36,7 +38,7 @@ func dataAgrees(typ string, data []byte) string {
 		return ""
 	}
 	fast, _ := dataFor(typ)
-	if !decodeFast(data, fast) {
+	if !decodeFast(typ, data, fast) {
 		if !reflect.ValueOf(fast).Elem().IsZero() {
 			return fmt.Sprintf("decodeFast gave up on %s but left %+v", data, fast)
 		}
@@ -261,7 +263,7 @@ func TestFastPathHandlesJournalDocuments(t *testing.T) {
 			t.Fatalf("New(%+v): %v", s.Data, err)
 		}
 		v, _ := dataFor(s.Type)
-		if !decodeFast(e.Data, v) {
+		if !decodeFast(s.Type, e.Data, v) {
 			t.Errorf("decodeFast gave up on %s", e.Data)
 		}
 		doc, err := Encode(e)
@@ -280,63 +282,71 @@ func needsEscape(r rune) bool {
 }
 
 // TestFastStructs: the fast path decodes every registered type but
-// notFast's, and reaches RollMade's fields without reflection, each
-// field j at fieldPointer(j).
+// notFast's, and reaches the fields of each without reflection: its
+// generated table (fastfields.go, the generator's rule agreeing with
+// fastcodec.StructOf's) gives field j at Pointer(j), and New, for a
+// struct with int slices or pointers only, a zero value with room for
+// ints.
 func TestFastStructs(t *testing.T) {
-	for _, typ := range registeredTypes {
-		v, _ := dataFor(typ)
-		if got := fastStructFor(reflect.TypeOf(v)) != nil; got == notFast[typ] {
-			t.Errorf("%s: the fast path decodes it: %v", typ, got)
+	for _, info := range registry {
+		v := info.NewData()
+		pt := reflect.TypeOf(v)
+		fields, generated := fastFields[pt]
+		if fast := info.fast != nil; fast == notFast[info.Type] || generated != fast ||
+			(fastcodec.StructOf(pt, fastcodec.Fields{}) != nil) != fast {
+			t.Errorf("%s: the fast path decodes it: %v, it has a generated table: %v", info.Type, fast, generated)
+			continue
 		}
-	}
-	for _, v := range []fieldPointers{new(RollMade)} {
+		if !generated {
+			continue
+		}
+		if info.fast.Fields().Pointer == nil {
+			t.Errorf("%s: the registry's fast struct has no field table", info.Type)
+		}
 		rv := reflect.ValueOf(v).Elem()
+		hasInts := false
 		for j := range rv.NumField() {
-			p := reflect.ValueOf(v.fieldPointer(j))
+			p := reflect.ValueOf(fields.Pointer(v, j))
 			if want := rv.Field(j).Addr(); !p.IsValid() || p.Type() != want.Type() || p.Pointer() != want.Pointer() {
-				t.Errorf("%T.fieldPointer(%d) is not a pointer to field %s", v, j, rv.Type().Field(j).Name)
+				t.Errorf("%T: Pointer(%d) is not a pointer to field %s", v, j, rv.Type().Field(j).Name)
 			}
+			k := rv.Field(j).Kind()
+			hasInts = hasInts || k == reflect.Pointer || k == reflect.Slice && rv.Field(j).Type().Elem().Kind() == reflect.Int
 		}
-		if p := v.fieldPointer(rv.NumField()); p != nil {
-			t.Errorf("%T.fieldPointer past the last field = %v", v, p)
+		if p := fields.Pointer(v, rv.NumField()); p != nil {
+			t.Errorf("%T: Pointer past the last field = %v", v, p)
 		}
-		if fs := v.fastStruct(); fs == nil || fs != fastStructFor(reflect.TypeOf(v)) {
-			t.Errorf("%T.fastStruct() = %v, not what fastStructFor gives", v, fs)
+		if (fields.New != nil) != hasInts {
+			t.Errorf("%T: New is set: %v, the struct has int slices or pointers: %v", v, fields.New != nil, hasInts)
+		}
+		if fields.New != nil {
+			nv, ints := fields.New()
+			if reflect.TypeOf(nv) != pt || !reflect.ValueOf(nv).Elem().IsZero() || len(ints) == 0 {
+				t.Errorf("%T: New() = %#v with %d ints", v, nv, len(ints))
+			}
 		}
 	}
 }
 
-// TestSimpleStringEnd compares simpleStringEnd with a byte-by-byte
-// reading, wherever the string ends or stops.
-func TestSimpleStringEnd(t *testing.T) {
-	naive := func(s string, i int) int {
-		for ; i < len(s); i++ {
-			switch c := s[i]; {
-			case c == '"':
-				return i
-			case c < ' ' || c == '\\':
-				return -1
-			}
-		}
-		return -1
-	}
-	body := "abcdefghijklmnopqrstuvwxyzé日🎲\x7f\xff"
-	for _, stop := range []string{`"`, `\`, "\x00", "\x1f", "\n", ""} {
-		for n := range len(body) + 1 {
-			for _, tail := range []string{"", `"`, "xxxxxxxxxxxxxxxx\""} {
-				s := `"` + body[:n] + stop + tail
-				if got, want := simpleStringEnd([]byte(s), 1), naive(s, 1); got != want {
-					t.Errorf("simpleStringEnd(%q) = %d, want %d", s, got, want)
-				}
-			}
+// TestFastTypeIndex: the generated switch finds every registered type at
+// its place in the registry, and no other type.
+func TestFastTypeIndex(t *testing.T) {
+	for i, info := range registry {
+		if got := fastTypeIndex(info.Type); got != i {
+			t.Errorf("fastTypeIndex(%s) = %d, want %d", info.Type, got, i)
 		}
 	}
-	for c := range 256 {
-		s := fmt.Sprintf("%s%c%s\"", "0123456", byte(c), "89abcdef")
-		if got, want := simpleStringEnd([]byte(s), 0), naive(s, 0); got != want {
-			t.Errorf("byte %#x: simpleStringEnd = %d, want %d", c, got, want)
+	for _, typ := range []string{"", "journal.nothing.v1", TypeRollMade + "x", strings.ToUpper(TypeRollMade)} {
+		if got := fastTypeIndex(typ); got != -1 {
+			t.Errorf("fastTypeIndex(%q) = %d", typ, got)
 		}
 	}
+}
+
+// decodeFast is fastcodec.DecodeData with the registry's fast struct of
+// typ.
+func decodeFast(typ string, data []byte, v any) bool {
+	return fastcodec.DecodeData(data, v, byType[typ].fast)
 }
 
 // TestCanonicalUUID compares canonicalUUID with a byte-by-byte reading of
@@ -379,55 +389,4 @@ func TestCanonicalUUID(t *testing.T) {
 			}
 		}
 	}
-}
-
-// TestUTCTime compares utcTime with time.Time.UnmarshalJSON: wherever
-// utcTime reads a time, UnmarshalJSON reads the same; and utcTime reads
-// the times encode writes for UTC.
-func TestUTCTime(t *testing.T) {
-	check := func(s string) bool {
-		got, ok := utcTime([]byte(s))
-		var want time.Time
-		err := want.UnmarshalJSON([]byte(`"` + s + `"`))
-		if ok && (err != nil || !reflect.DeepEqual(got, want)) {
-			t.Errorf("utcTime(%q) = %v, UnmarshalJSON = %v, %v", s, got, want, err)
-		}
-		return ok
-	}
-	for _, y := range []int{0, 1, 4, 100, 1900, 2000, 2024, 2025, 9999} {
-		for m := 0; m <= 13; m++ {
-			for _, d := range []int{0, 1, 28, 29, 30, 31, 32} {
-				check(fmt.Sprintf("%04d-%02d-%02dT12:30:45Z", y, m, d))
-			}
-		}
-	}
-	for _, hms := range []string{"00:00:00", "23:59:59", "24:00:00", "23:60:00", "23:59:60", "1:00:00", "aa:00:00"} {
-		check("2025-03-14T" + hms + "Z")
-	}
-	base := "2025-03-14T15:09:26.535897Z"
-	for _, s := range []string{base, "2025-03-14T15:09:26Z", "2025-03-14T15:09:26.Z", "2025-03-14T15:09:26.5Z",
-		"2025-03-14T15:09:26.123456789Z", "2025-03-14T15:09:26.1234567890Z", "2025-03-14T15:09:26,5Z",
-		"2025-03-14t15:09:26Z", "2025-03-14T15:09:26z", "2025-03-14T15:09:26+00:00", "2025-03-14T15:09:26.5+01:00",
-		"", "Z", "2025-03-14T15:09:26.-5Z", "+025-03-14T15:09:26Z", "2025-03-14T15:09:26.5ZZ"} {
-		check(s)
-	}
-	for i := range len(base) {
-		for c := byte(' '); c <= '~'; c++ {
-			check(base[:i] + string(c) + base[i+1:])
-		}
-	}
-	for _, at := range append(trickyTimes, testTimes()...) {
-		if s, err := at.UTC().MarshalText(); err == nil && !check(string(s)) {
-			t.Errorf("utcTime gave up on %s, which encode writes", s)
-		}
-	}
-}
-
-// testTimes returns times with every length of fraction.
-func testTimes() []time.Time {
-	var out []time.Time
-	for ns := 1; ns < 1e9; ns *= 10 {
-		out = append(out, time.Date(2024, 2, 29, 23, 59, 59, ns, time.UTC), time.Date(2024, 2, 29, 23, 59, 59, ns*7, time.UTC))
-	}
-	return out
 }

@@ -2,8 +2,9 @@ package events
 
 // Event types. A type names a past-tense fact and a schema version; its
 // meaning never changes. A new shape is a new version, and old versions stay
-// readable forever. The data struct registered for each type in dataFor is
-// the codec's whitelist: an event of any other type is refused.
+// readable forever. The data struct registered for each type in the
+// registry (registry.go) is the codec's whitelist: an event of any other
+// type is refused.
 const (
 	TypeCampaignCreated  = "journal.campaign.created.v1"
 	TypeWeaponDefined    = "journal.weapon.defined.v1"
@@ -237,52 +238,4 @@ type DayStarted struct {
 type EventVoided struct {
 	EventID string `json:"event_id"`
 	Reason  string `json:"reason"`
-}
-
-// dataFor returns a pointer to a fresh value of the data type registered for
-// eventType, or false for an unknown type.
-func dataFor(eventType string) (any, bool) {
-	switch eventType {
-	case TypeCampaignCreated:
-		return new(CampaignCreated), true
-	case TypeWeaponDefined:
-		return new(WeaponDefined), true
-	case TypeSkillDefined:
-		return new(SkillDefined), true
-	case TypeCharacterCreated:
-		return new(CharacterCreated), true
-	case TypeSessionStarted:
-		return new(SessionStarted), true
-	case TypeSessionEnded:
-		return new(SessionEnded), true
-	case TypeRollMade:
-		return new(RollMade), true
-	case TypeContestResolved:
-		return new(ContestResolved), true
-	case TypeCombatStarted:
-		return new(CombatStarted), true
-	case TypeCombatRound:
-		return new(CombatRound), true
-	case TypeCombatEnded:
-		return new(CombatEnded), true
-	case TypeAttackResolved:
-		return new(AttackResolved), true
-	case TypeDamageTaken:
-		return new(DamageTaken), true
-	case TypeHealed:
-		return new(Healed), true
-	case TypeXPGranted:
-		return new(XPGranted), true
-	case TypeSkillRaised:
-		return new(SkillRaised), true
-	case TypeTokenReturned:
-		return new(TokenReturned), true
-	case TypeWeaponReloaded:
-		return new(WeaponReloaded), true
-	case TypeDayStarted:
-		return new(DayStarted), true
-	case TypeEventVoided:
-		return new(EventVoided), true
-	}
-	return torDataFor(eventType)
 }

@@ -194,36 +194,3 @@ type TORFellowshipPhase struct {
 	ShadowCleared map[string]int `json:"shadow_cleared,omitempty"`
 	Pool          int            `json:"pool"`
 }
-
-// torDataFor is dataFor for The One Ring's event types.
-func torDataFor(eventType string) (any, bool) {
-	switch eventType {
-	case TypeTORCharacterCreated:
-		return new(TORCharacterCreated), true
-	case TypeTORHopeSpent:
-		return new(TORHopeSpent), true
-	case TypeTORFellowshipRequested:
-		return new(TORFellowshipRequested), true
-	case TypeTORFellowshipVoted:
-		return new(TORFellowshipVoted), true
-	case TypeTORFellowshipSpent:
-		return new(TORFellowshipSpent), true
-	case TypeTORFellowshipWithdrawn:
-		return new(TORFellowshipWithdrawn), true
-	case TypeTORShadowGained:
-		return new(TORShadowGained), true
-	case TypeTORMadnessBegun:
-		return new(TORMadnessBegun), true
-	case TypeTORMadnessEnded:
-		return new(TORMadnessEnded), true
-	case TypeTORTraitInvoked:
-		return new(TORTraitInvoked), true
-	case TypeTORAdvancementGranted:
-		return new(TORAdvancementGranted), true
-	case TypeTORAdventureStarted:
-		return new(TORAdventureStarted), true
-	case TypeTORFellowshipPhase:
-		return new(TORFellowshipPhase), true
-	}
-	return nil, false
-}

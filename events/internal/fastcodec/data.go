@@ -1,4 +1,11 @@
-package events
+// Package fastcodec is the fast path of the events codec: a reader of the
+// documents the journal itself writes (Document) and a decoder of the
+// compact JSON that encoding/json writes for a flat data struct
+// (DecodeData), both without reflection where a generated field table
+// (Fields) reaches the struct's fields. Package events tries them before
+// its general reader and strict decoder, and falls back on those whenever
+// the fast path gives up.
+package fastcodec
 
 import (
 	"encoding/binary"
@@ -6,48 +13,58 @@ import (
 	"math/bits"
 	"reflect"
 	"strings"
-	"sync"
 )
 
 // The fast path of data decoding: a decoder of the compact JSON that
-// encoding/json writes for a flat registered struct (every field a string,
-// int, uint64, bool, *int, []int or []string), tried before the general
-// strict decoder (decodeStrictly, go-json-experiment/json).
+// encoding/json writes for a flat struct (every field a string, int,
+// uint64, bool, *int, []int or []string), tried before the general strict
+// decoder (events' decodeStrictly, go-json-experiment/json with unknown
+// and repeated members refused).
 //
-// Invariant: the fast decoder handles a subset of the data decodeStrictly
-// accepts, and there it decodes exactly what decodeStrictly decodes
-// (reflect.DeepEqual: nil and empty slices told apart). On anything
-// outside the subset it gives up, with no error and the value left zero,
-// and decodeStrictly decides, as it did before the fast path existed. The
-// subset is one object, without whitespace, whose members each name a
-// field exactly (in any order, none repeated) and hold a value of the
-// field's kind:
+// Invariant: the fast decoder handles a subset of the data the strict
+// decoder accepts, and there it decodes exactly what the strict decoder
+// decodes (reflect.DeepEqual: nil and empty slices told apart). On
+// anything outside the subset it gives up, with no error and the value
+// left zero, and the strict decoder decides, as it did before the fast
+// path existed. The subset is one object, without whitespace, whose
+// members each name a field exactly (in any order, none repeated) and hold
+// a value of the field's kind:
 //   - a string without a backslash or a control character;
 //   - an integer in the field's range without fraction or exponent ("-0"
-//     is 0 for a signed field, as decodeStrictly reads it; it is given up
-//     for an unsigned one, which decodeStrictly refuses);
+//     is 0 for a signed field, as the strict decoder reads it; it is given
+//     up for an unsigned one, which the strict decoder refuses);
 //   - true or false;
 //   - an array of such integers or strings (an empty one is an empty
 //     slice, not nil).
 //
 // null, escapes, whitespace, numbers in other forms, nested values,
 // unknown or repeated members and anything after the object are given up.
-// The strings of a decoded value share one allocation (in Decode, with the
-// envelope's), and so do its int slices and pointers (for a roll, with the
-// value itself: see newData).
+// The strings of a decoded value share one allocation (in a Document, with
+// the envelope's), and so do its int slices and pointers (with the value
+// itself, when Fields.New makes it).
 
-// A fastStruct is what the fast path knows of a registered struct: the
-// text of each field's member after the opening quote of its name (the
-// name, a quote and a colon), by field index. Every field is exported and
-// of a type in fastKinds, and its name is plain (see plainName), so that
-// the text matches that member's name exactly.
-type fastStruct struct {
-	members []memberText
+// Fields is the generated table of one flat struct (see the generator in
+// ./gen): the fast path's way to its fields without reflection.
+type Fields struct {
+	// Pointer returns a pointer to field j of v (a pointer to the
+	// struct), in declaration order, or nil past the last.
+	Pointer func(v any, j int) any
+	// New, when set, returns a pointer to a fresh zero value of the
+	// struct with room for the ints of its slices and pointers in the
+	// same allocation, and that room (nil: the struct has none).
+	New func() (v any, ints []int)
 }
 
-// fastStructs caches fastStructOf by pointer type: *fastStruct, nil for a
-// type that the fast path does not decode.
-var fastStructs sync.Map
+// A Struct is what the fast path knows of a flat struct: the text of each
+// field's member after the opening quote of its name (the name, a quote
+// and a colon), by field index, and its field table (when it has one:
+// otherwise its fields are reached by reflection). Every field is
+// exported and of a type in fastKinds, and its name is plain (see
+// plainName), so that the text matches that member's name exactly.
+type Struct struct {
+	members []memberText
+	fields  Fields
+}
 
 // fastKinds are the field types the fast path decodes, as pointers to
 // them (what dataDecoder.value is given).
@@ -57,29 +74,20 @@ var fastKinds = map[reflect.Type]bool{
 	reflect.TypeFor[*[]string](): true,
 }
 
-// fastStructFor returns what the fast path knows of t, a pointer to a
-// registered struct, or nil when it does not decode it.
-func fastStructFor(t reflect.Type) *fastStruct {
-	if fs, ok := fastStructs.Load(t); ok {
-		return fs.(*fastStruct)
-	}
-	fs, _ := fastStructs.LoadOrStore(t, fastStructOf(t))
-	return fs.(*fastStruct)
-}
-
-// fastStructOf describes t, a pointer to a struct, for the fast path, or
-// returns nil unless every field of the struct is exported, not embedded,
-// of a type in fastKinds, and named by a json tag with a plain name and no
-// option but omitempty (which decoding ignores): fields whose names
-// decodeStrictly matches exactly as written. A struct of more than 64
-// fields is not described (the decoder keeps the members it has seen in a
-// uint64).
-func fastStructOf(t reflect.Type) *fastStruct {
+// StructOf describes t, a pointer to a struct, for the fast path, with its
+// generated field table if the table matches t (otherwise, or with the
+// zero Fields, its fields are reached by reflection), or returns nil
+// unless every field of the struct is exported, not embedded, of a type in
+// fastKinds, and named by a json tag with a plain name and no option but
+// omitempty (which decoding ignores): fields whose names the strict
+// decoder matches exactly as written. A struct of more than 64 fields is
+// not described (the decoder keeps the members it has seen in a uint64).
+func StructOf(t reflect.Type, fields Fields) *Struct {
 	if t == nil || t.Kind() != reflect.Pointer || t.Elem().Kind() != reflect.Struct || t.Elem().NumField() > 64 {
 		return nil
 	}
 	st := t.Elem()
-	fs := &fastStruct{members: make([]memberText, st.NumField())}
+	fs := &Struct{members: make([]memberText, st.NumField()), fields: fields}
 	for i := range st.NumField() {
 		f := st.Field(i)
 		name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
@@ -89,8 +97,39 @@ func fastStructOf(t reflect.Type) *fastStruct {
 		}
 		fs.members[i] = newMemberText(name)
 	}
+	if !fields.matches(t) {
+		fs.fields = Fields{} // a stale table: the fields are reached by reflection
+	}
 	return fs
 }
+
+// matches reports whether the table is t's: Pointer gives a pointer to
+// each field of a value of t, in order, and nil past the last, and New
+// (when set) a zero value of t. The zero Fields matches every t. A table
+// generated from an older version of the struct does not match it, so
+// that it can never make the fast path decode a member into the wrong
+// field.
+func (f Fields) matches(t reflect.Type) bool {
+	if f.New != nil {
+		if v, _ := f.New(); reflect.TypeOf(v) != t || !reflect.ValueOf(v).Elem().IsZero() {
+			return false
+		}
+	}
+	if f.Pointer == nil {
+		return f.New == nil
+	}
+	v := reflect.New(t.Elem())
+	for j := range t.Elem().NumField() {
+		p := reflect.ValueOf(f.Pointer(v.Interface(), j))
+		if want := v.Elem().Field(j).Addr(); !p.IsValid() || p.Type() != want.Type() || p.Pointer() != want.Pointer() {
+			return false
+		}
+	}
+	return f.Pointer(v.Interface(), t.Elem().NumField()) == nil
+}
+
+// Fields returns the struct's field table.
+func (fs *Struct) Fields() Fields { return fs.fields }
 
 // plainName reports whether a json tag name is non-empty and only ASCII
 // letters, digits and '_'.
@@ -130,24 +169,14 @@ func (m *memberText) matches(b []byte, head uint64) bool {
 		(len(m.text) <= 8 || string(b[8:len(m.text)]) == m.text[8:])
 }
 
-// decodeData decodes data strictly into v, a pointer to a zero value of a
-// registered struct, with the result and the error of decodeStrictly: the
-// fast way when data is in the fast path's subset, otherwise the general
-// way. data must be valid UTF-8.
-func decodeData(data []byte, v any) error {
-	if decodeFast(data, v) {
-		return nil
-	}
-	return decodeStrictly(data, v)
-}
-
-// decodeFast decodes data into v, a pointer to a zero value of a
-// registered struct, and reports true, when data is in the fast path's
-// subset; otherwise it reports false and leaves v zero. data must be
-// valid UTF-8.
-func decodeFast(data []byte, v any) bool {
+// DecodeData decodes data into v, a pointer to a zero value of the struct
+// fs describes, and reports true, when data is in the fast path's subset;
+// otherwise it reports false and leaves v zero (for the strict decoder to
+// decide). fs nil reports false. data must be valid UTF-8. The strings of
+// v share one allocation.
+func DecodeData(data []byte, v any, fs *Struct) bool {
 	d := dataDecoder{data: data}
-	if !d.decode(v) {
+	if !d.decode(fs, v) {
 		return false
 	}
 	var text strings.Builder
@@ -178,26 +207,14 @@ type dataPart struct {
 	start, end int
 }
 
-// A fieldPointers is a registered struct whose fields the fast path
-// reaches without reflection: fieldPointer(j) is a pointer to field j,
-// and fastStruct is what fastStructFor returns for its pointer type.
-type fieldPointers interface {
-	fieldPointer(j int) any
-	fastStruct() *fastStruct
-}
-
-// decode reads the data into the struct v points to and reports whether
-// the data is in the fast path's subset; if it is not, it leaves v zero
-// and d without parts.
-func (d *dataDecoder) decode(v any) bool {
-	fp, direct := v.(fieldPointers)
-	var fs *fastStruct
-	if direct {
-		fs = fp.fastStruct()
-	} else if fs = fastStructFor(reflect.TypeOf(v)); fs == nil {
+// decode reads the data into the struct v points to, which fs describes,
+// and reports whether the data is in the fast path's subset; if it is
+// not, it leaves v zero and d without parts.
+func (d *dataDecoder) decode(fs *Struct, v any) bool {
+	if fs == nil {
 		return false
 	}
-	if !d.object(fs, v, fp) {
+	if !d.object(fs, v) {
 		reflect.ValueOf(v).Elem().SetZero()
 		d.nparts, d.textLen = 0, 0
 		return false
@@ -206,12 +223,14 @@ func (d *dataDecoder) decode(v any) bool {
 }
 
 // object reads the object, member by member, into v (reaching its fields
-// through fp when it is not nil). Members are looked for from the field
-// after the last one read on, then from the start, so that members in
-// field order (as encoding/json writes them) are found at once.
-func (d *dataDecoder) object(fs *fastStruct, v any, fp fieldPointers) bool {
+// through fs's field table when it has one, by reflection otherwise).
+// Members are looked for from the field after the last one read on, then
+// from the start, so that members in field order (as encoding/json writes
+// them) are found at once.
+func (d *dataDecoder) object(fs *Struct, v any) bool {
+	pointer := fs.fields.Pointer
 	var rv reflect.Value
-	if fp == nil {
+	if pointer == nil {
 		rv = reflect.ValueOf(v).Elem()
 	}
 	b := d.data
@@ -240,7 +259,7 @@ func (d *dataDecoder) object(fs *fastStruct, v any, fp fieldPointers) bool {
 		if j < 0 {
 			return false
 		}
-		bit := uint64(1) << (uint(j) & 63) // j < 64: see fastStructOf
+		bit := uint64(1) << (uint(j) & 63) // j < 64: see StructOf
 		if seen&bit != 0 {
 			return false
 		}
@@ -248,8 +267,8 @@ func (d *dataDecoder) object(fs *fastStruct, v any, fp fieldPointers) bool {
 		i += len(fs.members[j].text)
 		next = j + 1
 		var ptr any
-		if fp != nil {
-			ptr = fp.fieldPointer(j)
+		if pointer != nil {
+			ptr = pointer(v, j)
 		} else {
 			ptr = rv.Field(j).Addr().Interface()
 		}
@@ -273,7 +292,7 @@ func (d *dataDecoder) object(fs *fastStruct, v any, fp fieldPointers) bool {
 
 // field returns the index of the field before index end whose member
 // text rest starts with (head is firstWord(rest)), or -1.
-func (fs *fastStruct) field(rest []byte, head uint64, end int) int {
+func (fs *Struct) field(rest []byte, head uint64, end int) int {
 	for j := range fs.members[:end] {
 		if fs.members[j].matches(rest, head) {
 			return j
@@ -356,13 +375,13 @@ func intAt(b []byte, i int) (v, next int, ok bool) {
 	case n == math.MaxInt+1:
 		return math.MinInt, next, true
 	case neg:
-		return -int(n), next, true // "-0" is 0, as decodeStrictly reads it
+		return -int(n), next, true // "-0" is 0, as the strict decoder reads it
 	}
 	return int(n), next, true
 }
 
 // uintAt reads a non-negative integer at b[i] ("-0" included is refused
-// by decodeStrictly, and given up here).
+// by the strict decoder, and given up here).
 func uintAt(b []byte, i int) (v uint64, next int, ok bool) {
 	neg, n, next, ok := integerAt(b, i)
 	return n, next, ok && !neg
@@ -494,7 +513,7 @@ var stringStops = func() (stops [256]bool) {
 // end. It reads 8 bytes at a time while 8 are left.
 func simpleStringEnd(b []byte, i int) int {
 	for ; i+8 <= len(b); i += 8 {
-		if m := stopMask(word(b[i : i+8])); m != 0 {
+		if m := stopMask(binary.LittleEndian.Uint64(b[i:])); m != 0 {
 			return quoteAt(b, i+bits.TrailingZeros64(m)/8)
 		}
 	}
@@ -538,11 +557,4 @@ func shortWord(b []byte) (w uint64) {
 		w = w<<8 | uint64(b[i])
 	}
 	return w
-}
-
-// word returns the 8 bytes w as a little-endian word.
-func word[T string | []byte](w T) uint64 {
-	_ = w[7]
-	return uint64(w[0]) | uint64(w[1])<<8 | uint64(w[2])<<16 | uint64(w[3])<<24 |
-		uint64(w[4])<<32 | uint64(w[5])<<40 | uint64(w[6])<<48 | uint64(w[7])<<56
 }
