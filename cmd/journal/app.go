@@ -90,6 +90,7 @@ committed, seeded stream that anyone can verify once the session ends.`,
 	root.AddCommand(a.serveCommand())
 	root.AddCommand(a.accessCommand())
 	root.AddCommand(a.benchCommand())
+	root.AddCommand(a.migrateCommand())
 	var wrap func(c *cobra.Command)
 	wrap = func(c *cobra.Command) {
 		c.Args = wrapArgs(c.Args)
