@@ -481,8 +481,11 @@ func (c *client) violationLike(t *testing.T, prefix, suffix string) {
 // new ones too; and no role can create a consumer on another campaign,
 // on every campaign (journal.>, journal.*), without a filter, with two
 // filters, with a filter in the request other than the one its
-// permissions name, on the secrets, durable, nor read, delete or list
-// consumers. Nothing changes.
+// permissions name, on the secrets, nor read, delete or list consumers.
+// What the permissions let through but the journal refuses (a durable, a
+// push consumer, which the server would deliver with its own authority
+// to any subject, one that never expires) the consumer guard deletes.
+// Nothing changes.
 func TestAttackFollow(t *testing.T) {
 	var a tally
 	for _, mode := range []struct {
@@ -498,6 +501,16 @@ func TestAttackFollow(t *testing.T) {
 
 func attackFollow(t *testing.T, a *tally, w *world) {
 	ctx := t.Context()
+	guarded := make(chan string, 64)
+	stopGuard, err := jetstore.StartGuard(ctx, w.js, func(name, why string, err error) {
+		if err != nil {
+			t.Errorf("guard: %s: %v", name, err) // not FailNow: this is the guard's goroutine
+			return
+		}
+		guarded <- name
+	})
+	require.NoError(t, err)
+	t.Cleanup(stopGuard)
 	mordor := func() []uint64 {
 		var seqs []uint64
 		require.NoError(t, w.store.Read(ctx, events.Query{Subject: "journal.mordor"}, func(r events.Recorded) error {
@@ -549,6 +562,32 @@ func attackFollow(t *testing.T, a *tally, w *world) {
 		}
 	}
 	stream, kvs := jetstore.StreamName, "KV_"+jetstore.SecretsBucket
+	// created: the permissions let the create through, the server makes the
+	// consumer, and the guard deletes it.
+	created := func(c *client, name, config string) func(t *testing.T) {
+		return func(t *testing.T) {
+			name := c.user + "-" + name
+			req := `{"stream_name":"JOURNAL","config":{"name":"` + name + `","filter_subject":"journal.mordor",` + config + `}}`
+			m, err := c.nc.Request("$JS.API.CONSUMER.CREATE."+stream+"."+name+".journal.mordor", []byte(req), 5*time.Second)
+			require.NoError(t, err)
+			var resp struct {
+				Error *jetstream.APIError `json:"error"`
+			}
+			require.NoError(t, json.Unmarshal(m.Data, &resp))
+			if resp.Error != nil {
+				return // refused by the server itself
+			}
+			for got := ""; got != name; {
+				select {
+				case got = <-guarded:
+				case <-time.After(10 * time.Second):
+					t.Fatalf("the guard did not delete %s", name)
+				}
+			}
+			_, err = w.js.Consumer(ctx, stream, name)
+			require.ErrorIs(t, err, jetstream.ErrConsumerNotFound)
+		}
+	}
 	for _, r := range []struct{ user string }{{"ana"}, {"bea"}, {"wall"}} {
 		c := w.connect(t, r.user, r.user+"-pw")
 		role, _ := w.cfg.ByName(r.user)
@@ -575,6 +614,10 @@ func attackFollow(t *testing.T, a *tally, w *world) {
 			{"acknowledges a message", pub(c, "$JS.ACK."+stream+".x.1.1.1.1.0", ``)},
 			{"asks for the stream's info", pub(c, "$JS.API.STREAM.INFO."+stream, ``)},
 			{"asks for the account's info", pub(c, "$JS.API.INFO", ``)},
+			{"creates a durable on its campaign", created(c, "durable", `"durable_name":"durable","ack_policy":"explicit"`)},
+			{"creates a push consumer delivering to another's inbox", created(c, "push", `"deliver_subject":"_INBOX.dov.x","ack_policy":"none"`)},
+			{"creates a push consumer delivering to the secrets", created(c, "pushkv", `"deliver_subject":"$KV.`+jetstore.SecretsBucket+`.`+seedKey+`","ack_policy":"none"`)},
+			{"creates a consumer idle for a year", created(c, "year", `"ack_policy":"none","inactive_threshold":31536000000000000`)},
 			{"smuggles another filter in its campaign's create", func(t *testing.T) {
 				// Its permissions let the request through; the server holds it
 				// to the filter the subject names.
