@@ -32,6 +32,9 @@ current layout it does nothing.`,
 			if err != nil {
 				return err
 			}
+			if a.srv != nil && a.srv.Remote() {
+				return fmt.Errorf("migrate: %s is served by another process (NATS at %s): stop it first", a.dataDir, a.srv.ClientURL())
+			}
 			m, err := jetstore.Migrate(c.Context(), js, jetstore.Options{Replicas: replicas})
 			if err != nil {
 				return err

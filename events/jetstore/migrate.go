@@ -51,10 +51,34 @@ func checkLayout(ctx context.Context, js jetstream.JetStream) error {
 	switch {
 	case journal != nil && oldLayout(journal.Config):
 		return fmt.Errorf("jetstore: stream %s: %w", StreamName, ErrOldLayout)
+	case journal != nil && backup != nil:
+		old, err := oldSubjects(ctx, js)
+		if err != nil {
+			return err
+		}
+		if old {
+			return fmt.Errorf("jetstore: stream %s holds messages of the old layout beside the backup %s: %w", StreamName, BackupStream, ErrOldLayout)
+		}
+	}
+	switch {
 	case backup != nil && (journal == nil || backup.Config.Mirror != nil || journal.State.LastSeq < backup.State.LastSeq):
 		return fmt.Errorf("jetstore: a migration into stream %s has not finished: %w", StreamName, ErrOldLayout)
 	}
 	return nil
+}
+
+// oldSubjects reports whether the JOURNAL stream holds a message on a
+// subject of the old layout (more tokens than journal.<campaign>).
+func oldSubjects(ctx context.Context, js jetstream.JetStream) (bool, error) {
+	st, err := js.Stream(ctx, StreamName)
+	if err != nil {
+		return false, fmt.Errorf("jetstore: stream %s: %w", StreamName, err)
+	}
+	info, err := st.Info(ctx, jetstream.WithSubjectFilter(events.Prefix+".*.>"))
+	if err != nil {
+		return false, fmt.Errorf("jetstore: stream %s: %w", StreamName, err)
+	}
+	return len(info.State.Subjects) > 0, nil
 }
 
 // streamInfo returns the info of a stream, nil when there is none.
@@ -122,11 +146,23 @@ func Migrate(ctx context.Context, js jetstream.JetStream, opts Options) (Migrati
 		return m, err
 	}
 	current := journal != nil && !oldLayout(journal.Config)
+	if current && backup != nil {
+		old, err := oldSubjects(ctx, js)
+		if err != nil {
+			return m, err
+		}
+		if old {
+			return m, fmt.Errorf("migrate: stream %s holds messages of the old layout beside the backup %s: check them, delete %s by hand, and migrate again", StreamName, BackupStream, StreamName)
+		}
+	}
 	if journal == nil && backup == nil || current && backup == nil ||
 		current && backup.Config.Mirror == nil && journal.State.LastSeq >= backup.State.LastSeq {
 		return Migration{}, nil // nothing to migrate, or migrated already
 	}
 	if journal != nil && oldLayout(journal.Config) {
+		if backup != nil && backup.Config.Mirror == nil {
+			return m, fmt.Errorf("migrate: a stream %s is already there beside the old-layout %s: check it and delete it by hand, then migrate again; nothing was changed", BackupStream, StreamName)
+		}
 		if err := checkOld(ctx, js, journal); err != nil {
 			return m, err
 		}
@@ -136,15 +172,14 @@ func Migrate(ctx context.Context, js jetstream.JetStream, opts Options) (Migrati
 		if err := js.DeleteStream(ctx, StreamName); err != nil {
 			return m, fmt.Errorf("migrate: delete the old stream %s (its copy is in %s): %w", StreamName, BackupStream, err)
 		}
+		journal = nil
 	} else if backup.Config.Mirror != nil {
 		return m, fmt.Errorf("migrate: %s is still a mirror of a stream %s that is gone: check it by hand", BackupStream, StreamName)
 	}
-	if err := checkLayout(ctx, js); err != nil && !errors.Is(err, ErrOldLayout) {
-		return m, err
-	}
-	cfg := StreamConfig(opts)
-	if _, err := js.CreateOrUpdateStream(ctx, cfg); err != nil {
-		return m, fmt.Errorf("migrate: stream %s: %w", StreamName, err)
+	if journal == nil {
+		if err := createEmpty(ctx, js, StreamConfig(opts)); err != nil {
+			return m, err
+		}
 	}
 	if err := copyBackup(ctx, js); err != nil {
 		return m, err
@@ -154,6 +189,34 @@ func Migrate(ctx context.Context, js jetstream.JetStream, opts Options) (Migrati
 	}
 	m.Migrated = true
 	return m, nil
+}
+
+// createEmpty creates the new JOURNAL stream, empty. nats-server v2.15.2
+// removes a deleted stream's files after answering the delete: a stream
+// created again at once under the same name can come back with the
+// deleted one's messages. Those are the old stream's, kept in the
+// verified backup: the stream is deleted again until it comes back empty.
+func createEmpty(ctx context.Context, js jetstream.JetStream, cfg jetstream.StreamConfig) error {
+	for attempt := 1; ; attempt++ {
+		st, err := js.CreateStream(ctx, cfg)
+		if err != nil {
+			return fmt.Errorf("migrate: create stream %s: %w", StreamName, err)
+		}
+		if state := st.CachedInfo().State; state.Msgs == 0 && state.LastSeq == 0 {
+			return nil
+		}
+		if attempt == 50 {
+			return fmt.Errorf("migrate: stream %s comes back with the messages of the one deleted; the backup %s holds them: migrate again", StreamName, BackupStream)
+		}
+		if err := js.DeleteStream(ctx, StreamName); err != nil {
+			return fmt.Errorf("migrate: delete stream %s: %w", StreamName, err)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
 }
 
 // checkOld checks that every message of the old stream can be copied: no
@@ -227,9 +290,27 @@ func backUp(ctx context.Context, js jetstream.JetStream, old *jetstream.StreamIn
 	}); err != nil {
 		return fmt.Errorf("migrate: the backup %s is not a copy of %s: %w; nothing was removed", BackupStream, StreamName, err)
 	}
+	if err := unchanged(ctx, js, last); err != nil {
+		return err
+	}
 	cfg.Mirror = nil
 	if _, err := js.UpdateStream(ctx, cfg); err != nil {
 		return fmt.Errorf("migrate: promote the backup %s: %w; nothing was removed", BackupStream, err)
+	}
+	return unchanged(ctx, js, last)
+}
+
+// unchanged checks that the old stream and its backup both still end at
+// sequence last: that nothing wrote to the journal during the migration.
+func unchanged(ctx context.Context, js jetstream.JetStream, last uint64) error {
+	for _, name := range []string{StreamName, BackupStream} {
+		info, err := streamInfo(ctx, js, name)
+		if err != nil {
+			return err
+		}
+		if info == nil || info.State.LastSeq != last {
+			return fmt.Errorf("migrate: stream %s changed during the migration (something writes to the journal: stop it and migrate again); nothing was removed", name)
+		}
 	}
 	return nil
 }

@@ -152,9 +152,15 @@ func TestMigrateResumes(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, m.Migrated)
 	// Make the interrupted state: a new JOURNAL with the first 4 copies.
-	require.NoError(t, js.DeleteStream(ctx, jetstore.StreamName))
-	_, err = js.CreateStream(ctx, jetstore.StreamConfig(jetstore.Options{}))
-	require.NoError(t, err)
+	for { // the server removes a deleted stream's files after answering
+		require.NoError(t, js.DeleteStream(ctx, jetstore.StreamName))
+		st, err := js.CreateStream(ctx, jetstore.StreamConfig(jetstore.Options{}))
+		require.NoError(t, err)
+		if st.CachedInfo().State.Msgs == 0 {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 	for seq := uint64(1); seq <= 4; seq++ {
 		msg, err := js.Stream(ctx, jetstore.BackupStream)
 		require.NoError(t, err)
