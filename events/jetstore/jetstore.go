@@ -24,7 +24,8 @@
 //     Query.OnForeign in its place and the read goes on past it.
 //   - The stream has no RePublish: live readers follow it through an
 //     ordered consumer on their campaign's subject (or the journal's own
-//     services).
+//     services); StartGuard deletes any consumer of it that is not what an
+//     ordered consumer is (durable, push, long-lived).
 //   - Open refuses a stream of the old layout (an event per subject
 //     journal.<campaign>.<kind>.<id>.<event>, with a republished feed)
 //     with ErrOldLayout, changing nothing; Migrate copies it into the
