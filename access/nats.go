@@ -8,6 +8,7 @@ import (
 
 	"github.com/nats-io/nats-server/v2/server"
 
+	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/events/jetstore"
 )
 
@@ -17,10 +18,6 @@ const (
 	// CommandPrefix starts command and read requests to the journal's
 	// command service: journalcmd.<user>.<campaign>.<command>.
 	CommandPrefix = "journalcmd"
-	// FeedPrefix starts the live feed of stored events: the stream
-	// republishes every event it stores under journalfeed.<campaign>.… (see
-	// jetstore.FeedPrefix), and only stored events.
-	FeedPrefix = jetstore.FeedPrefix
 	// ReadCommand is the request that reads a campaign's events
 	// (natscmd): allowed to every role in its campaign.
 	ReadCommand = "events"
@@ -41,7 +38,7 @@ func InboxPrefix(user string) string { return "_INBOX." + user }
 // ReplyAllowed reports whether a service may answer user's request on
 // reply: a literal subject (no wildcard, no empty or blank token) under the
 // user's own inbox prefix, InboxPrefix(user) and a dot. Anything else is
-// somebody else's subject (the stream, the secrets bucket, the feed, the
+// somebody else's subject (the stream, the secrets bucket, the
 // JetStream API, another user's inbox) and gets no answer: a reply is
 // published with the service's authority, not the requester's.
 func ReplyAllowed(user, reply string) bool {
@@ -64,11 +61,11 @@ func ReplyAllowed(user, reply string) bool {
 // answers requests on (natscmd, as `journal serve` runs it on the embedded
 // server): it subscribes to command requests and the micro discovery
 // subjects, and publishes to inboxes only, so that no reply (whatever the
-// requester named) can land on the stream, the secrets, the feed or the
+// requester named) can land on the stream, the secrets or the
 // JetStream API. Which inbox is the service's own check (ReplyAllowed).
 func ResponderPermissions() *server.Permissions {
 	return &server.Permissions{
-		Publish: &server.SubjectPermission{Allow: []string{"_INBOX.>"}, Deny: []string{"journal.>", "$JS.>", "$KV.>", "$O.>", "$SYS.>", FeedPrefix + ".>"}},
+		Publish: &server.SubjectPermission{Allow: []string{"_INBOX.>"}, Deny: []string{"journal.>", "$JS.>", "$KV.>", "$O.>", "$SYS.>"}},
 		Subscribe: &server.SubjectPermission{
 			Allow: []string{CommandPrefix + ".>", "$SRV.>"},
 			Deny:  []string{"journal.>", "$JS.>", "$KV.>", "$O.>", "$SYS.>", "_INBOX.>"},
@@ -82,16 +79,60 @@ const (
 	secretsBucket = jetstore.SecretsBucket
 )
 
+// FollowSubjects are the JetStream API subjects a user of campaign needs,
+// and all it gets, to follow the campaign's events with an ordered
+// consumer (nats.go jetstream.OrderedConsumer with the one filter subject
+// journal.<campaign>, as nats.go v1.55 makes it): creating an ephemeral
+// consumer on the stream with that very filter (the server refuses a
+// filter in the request other than the one in the subject), and pulling
+// its messages, which come back, with the heartbeats, to the requester's
+// inbox. Not granted: consumer info and delete (an ordered consumer deletes
+// its previous consumer on a reset only as a courtesy, and the server drops
+// it after its inactive threshold), the stream's and the secrets bucket's
+// API, other filters, the legacy create subjects, whose filter is not in
+// the subject. A consumer name is a random NUID chosen by its creator: who
+// pulls from a consumer must know its name.
+func FollowSubjects(campaign string) []string {
+	return []string{
+		"$JS.API.CONSUMER.CREATE." + streamName + ".*." + events.Prefix + "." + campaign,
+		"$JS.API.CONSUMER.MSG.NEXT." + streamName + ".*",
+	}
+}
+
 // deniedPublish are the subjects no user but the journal may publish to,
 // denied explicitly (deny wins over allow) so that a broad allow added by
-// hand cannot open them: events themselves, the whole JetStream API (the
-// stream's delete, purge and message delete; the secrets bucket's direct
-// gets), key-value and object stores, the system account and services, and
-// others' inboxes (a forged reply), and the live feed (a forged event).
+// hand cannot open them: events themselves, the JetStream API but for the
+// FollowSubjects (the streams' info, delete, purge and message delete and
+// direct gets, the secrets bucket's, consumers' info, delete and legacy
+// creation with any filter, durable consumers by the legacy subject,
+// acknowledgements and flow control, the domain-prefixed API), key-value
+// and object stores, the system account and services, and others' inboxes
+// (a forged reply).
 func deniedPublish() []string {
 	return []string{
 		"journal.>",
-		"$JS.>",
+		"$JS.API.STREAM.>",
+		"$JS.API.DIRECT.>",
+		"$JS.API.INFO",
+		"$JS.API.ACCOUNT.>",
+		"$JS.API.META.>",
+		"$JS.API.SERVER.>",
+		"$JS.API.CONSUMER.CREATE.*",
+		"$JS.API.CONSUMER.CREATE.*.*",
+		"$JS.API.CONSUMER.CREATE.KV_" + secretsBucket + ".>",
+		"$JS.API.CONSUMER.MSG.NEXT.KV_" + secretsBucket + ".>",
+		"$JS.API.CONSUMER.DURABLE.>",
+		"$JS.API.CONSUMER.DELETE.>",
+		"$JS.API.CONSUMER.INFO.>",
+		"$JS.API.CONSUMER.LIST.>",
+		"$JS.API.CONSUMER.NAMES.>",
+		"$JS.API.CONSUMER.PAUSE.>",
+		"$JS.API.CONSUMER.UNPIN.>",
+		"$JS.API.CONSUMER.LEADER.>",
+		"$JS.*.API.>",
+		"$JS.ACK.>",
+		"$JS.FC.>",
+		"$JS.EVENT.>",
 		"$JS.API.STREAM.DELETE." + streamName,
 		"$JS.API.STREAM.PURGE." + streamName,
 		"$JS.API.STREAM.MSG.DELETE." + streamName,
@@ -103,7 +144,6 @@ func deniedPublish() []string {
 		"$SYS.>",
 		"$SRV.>",
 		"_INBOX.>",
-		FeedPrefix + ".>",
 	}
 }
 
@@ -118,8 +158,8 @@ func deniedSubscribe() []string {
 // Permissions returns the NATS permissions of a user: nil (everything) for
 // the journal role; for the others, publish only its own command requests
 // (a gm every command of its campaign, a player the player commands and
-// reads, a dashboard reads), subscribe only to its campaign's feed and its
-// own inboxes, and the explicit denials above.
+// reads, a dashboard reads) and the FollowSubjects of its campaign,
+// subscribe only to its own inboxes, and the explicit denials above.
 func Permissions(u User) *server.Permissions {
 	if u.Role == RoleJournal {
 		return nil
@@ -136,10 +176,11 @@ func Permissions(u User) *server.Permissions {
 	case RoleDashboard:
 		pub = []string{CommandSubject(u.Name, campaign, ReadCommand)}
 	}
+	pub = append(pub, FollowSubjects(campaign)...)
 	return &server.Permissions{
 		Publish: &server.SubjectPermission{Allow: pub, Deny: deniedPublish()},
 		Subscribe: &server.SubjectPermission{
-			Allow: []string{FeedPrefix + "." + campaign + ".>", InboxPrefix(u.Name) + ".>"},
+			Allow: []string{InboxPrefix(u.Name) + ".>"},
 			Deny:  deniedSubscribe(),
 		},
 	}

@@ -35,7 +35,8 @@ func TestReplyAllowed(t *testing.T) {
 		{"bea", "journal.mordor.char.x.roll", false},
 		{"bea", "$KV.journal_secrets.seed.mordor.s1", false},
 		{"bea", "$JS.API.STREAM.DELETE.JOURNAL", false},
-		{"bea", "journalfeed.mordor.char.x.roll", false},
+		{"bea", "journal.mordor", false},
+		{"bea", "$JS.API.CONSUMER.CREATE.JOURNAL.x.journal.mordor", false},
 		{"bea", "journalcmd.ana.mordor.session-end", false},
 		{"", "_INBOX..x", false},
 		{"*", "_INBOX.*.x", false},
@@ -87,4 +88,22 @@ func TestExampleCredentials(t *testing.T) {
 	require.False(t, access.ExamplePassword(""))
 	var none *access.Config
 	require.Empty(t, none.ExampleCredentials())
+}
+
+// TestFollowPermissions: a user's publish permissions name its own
+// campaign's ordered consumer creation and pulls, and nothing that would
+// let it choose another filter.
+func TestFollowPermissions(t *testing.T) {
+	p := access.Permissions(access.User{Name: "bea", Role: access.RolePlayer, Campaign: "mordor", Characters: []string{"ruisenor"}})
+	require.Contains(t, p.Publish.Allow, "$JS.API.CONSUMER.CREATE.JOURNAL.*.journal.mordor")
+	require.Contains(t, p.Publish.Allow, "$JS.API.CONSUMER.MSG.NEXT.JOURNAL.*")
+	for _, s := range p.Publish.Allow {
+		if strings.HasPrefix(s, "$JS.") {
+			require.Contains(t, access.FollowSubjects("mordor"), s, "a JetStream subject beyond following")
+		}
+	}
+	require.Equal(t, []string{"_INBOX.bea.>"}, p.Subscribe.Allow)
+	for _, d := range []string{"$JS.API.CONSUMER.CREATE.*", "$JS.API.CONSUMER.CREATE.*.*", "$JS.API.CONSUMER.DURABLE.>", "$JS.API.STREAM.>", "$JS.API.DIRECT.>", "journal.>"} {
+		require.Contains(t, p.Publish.Deny, d)
+	}
 }

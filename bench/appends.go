@@ -122,8 +122,9 @@ func (e *env) rawJS(ctx context.Context, opts ...jetstream.JetStreamOpt) (jetstr
 }
 
 // guardedStream is the stream of the guarded raw side: configured as the
-// journal's (jetstore.StreamConfig: deduplication window, republish on a
-// feed, deny delete and purge), on the same server.
+// journal's (jetstore.StreamConfig: deduplication window, deny delete and
+// purge, one literal subject per campaign, no republished feed), on the
+// same server.
 const (
 	guardedStream  = "BENCHGUARDED"
 	guardedSubject = "benchguarded"
@@ -137,8 +138,7 @@ func (e *env) guardedJS(ctx context.Context) (jetstream.JetStream, error) {
 		return nil, err
 	}
 	cfg := jetstore.StreamConfig(jetstore.Options{})
-	cfg.Name, cfg.Subjects = guardedStream, []string{guardedSubject + ".>"}
-	cfg.RePublish = &jetstream.RePublish{Source: guardedSubject + ".>", Destination: guardedSubject + "feed.>"}
+	cfg.Name, cfg.Subjects = guardedStream, []string{guardedSubject + ".*"}
 	if _, err := js.CreateOrUpdateStream(ctx, cfg); err != nil {
 		return nil, fmt.Errorf("guarded stream: %w", err)
 	}
@@ -146,17 +146,18 @@ func (e *env) guardedJS(ctx context.Context) (jetstream.JetStream, error) {
 }
 
 // guardedCampaign publishes raw messages as the journal appends the
-// events of one campaign: each with a fresh Nats-Msg-Id and conditional on
-// the campaign's last sequence (Nats-Expected-Last-Subject-Sequence with
-// the campaign's wildcard), waiting for each acknowledgement as the
+// events of one campaign: each on the campaign's one subject, with a fresh
+// Nats-Msg-Id and the journal's type and aggregate headers, conditional on
+// the campaign's last sequence (Nats-Expected-Last-Subject-Sequence on
+// that literal subject), waiting for each acknowledgement as the
 // journal does (jetstore.Store publishes asynchronously and waits on the
 // future). Everything the journal's own code does (rules, dice, codec,
 // folds) is left out: the guarded side is what the server's guarantees
 // cost, the ceiling of any journal on this server.
 type guardedCampaign struct {
-	js     jetstream.JetStream
-	filter string
-	ids    events.IDs
+	js      jetstream.JetStream
+	subject string
+	ids     events.IDs
 	// mu is held for a whole append, as the journal holds its campaign's
 	// lock for a whole command: writers sharing a campaign take turns.
 	mu   sync.Mutex
@@ -164,20 +165,23 @@ type guardedCampaign struct {
 }
 
 func newGuardedCampaign(js jetstream.JetStream, campaign string) *guardedCampaign {
-	return &guardedCampaign{js: js, filter: guardedSubject + "." + campaign + ".>", ids: events.NewV7(time.Now, rand.Reader)}
+	return &guardedCampaign{js: js, subject: guardedSubject + "." + campaign, ids: events.NewV7(time.Now, rand.Reader)}
 }
 
-// publish stores msg under subject (within the campaign) and waits for it.
-func (g *guardedCampaign) publish(ctx context.Context, subject string, msg []byte) error {
+// publish stores msg on the campaign's subject, as an event of aggregate
+// char.<char>, and waits for it.
+func (g *guardedCampaign) publish(ctx context.Context, char string, msg []byte) error {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	id, err := g.ids.NewID()
 	if err != nil {
 		return err
 	}
-	m := &nats.Msg{Subject: subject, Data: msg, Header: nats.Header{}}
+	m := &nats.Msg{Subject: g.subject, Data: msg, Header: make(nats.Header, 4)}
 	m.Header.Set(jetstream.MsgIDHeader, id)
-	f, err := g.js.PublishMsgAsync(m, jetstream.WithExpectLastSequenceForSubject(g.last, g.filter))
+	m.Header.Set(events.HeaderType, events.TypeRollMade)
+	m.Header.Set(events.HeaderAggregate, events.AggregateHeaderValue(events.KindCharacter, char))
+	f, err := g.js.PublishMsgAsync(m, jetstream.WithExpectLastSequencePerSubject(g.last))
 	if err != nil {
 		return fmt.Errorf("guarded publish: %w", err)
 	}
@@ -261,9 +265,8 @@ func (e *env) sequential(ctx context.Context) (Pair, error) {
 		return p, err
 	}
 	guarded := newGuardedCampaign(gjs, camp)
-	guardedSubj := guardedSubject + "." + camp + ".char." + char + ".roll"
 	for range 10 {
-		if err := guarded.publish(ctx, guardedSubj, msg); err != nil {
+		if err := guarded.publish(ctx, char, msg); err != nil {
 			return p, err
 		}
 	}
@@ -299,7 +302,7 @@ func (e *env) sequential(ctx context.Context) (Pair, error) {
 		if err != nil {
 			return p, err
 		}
-		if err := e.measureGuarded(&p, n, inTurn("guarded", func() error { return guarded.publish(ctx, guardedSubj, msg) })); err != nil {
+		if err := e.measureGuarded(&p, n, inTurn("guarded", func() error { return guarded.publish(ctx, char, msg) })); err != nil {
 			return p, err
 		}
 		done += n
@@ -483,7 +486,7 @@ func (e *env) concurrent(ctx context.Context) (Pair, error) {
 		}
 		err = e.measureGuarded(&p, n, func() error {
 			return spread("guarded", func(ctx context.Context, ci int, ch string) error {
-				return guarded[ci].publish(ctx, guardedSubject+"."+camps[ci].id+".char."+ch+".roll", msg)
+				return guarded[ci].publish(ctx, ch, msg)
 			})
 		})
 		if err != nil {

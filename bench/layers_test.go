@@ -97,7 +97,7 @@ func BenchmarkAppendLayers(b *testing.B) {
 		for b.Loop() {
 			ev := res.Events[0].Event
 			ev.Campaign, ev.Source = "other", "/campaigns/other"
-			ev.StreamSubject = "journal.other.char.lodin.roll"
+			ev.StreamSubject = "journal.other"
 			ev.ID, _ = ids.NewID()
 			seqs, err := st.Append(ctx, events.ExpectLast(filter, last), ev)
 			require.NoError(b, err)

@@ -273,6 +273,10 @@ func fill(ctx context.Context, dir string, o Options) (int, error) {
 		}
 		m := &nats.Msg{Subject: ev.StreamSubject, Data: doc, Header: nats.Header{}}
 		m.Header.Set(jetstream.MsgIDHeader, ev.ID)
+		m.Header.Set(events.HeaderType, ev.Type)
+		if kind, id, err := ev.Aggregate(); err == nil {
+			m.Header.Set(events.HeaderAggregate, events.AggregateHeaderValue(kind, id))
+		}
 		if _, err := js.PublishMsgAsync(m, jetstream.WithStallWait(time.Minute)); err != nil {
 			return fmt.Errorf("fill: publish: %w", err)
 		}

@@ -32,7 +32,7 @@ func TestForeignMessageDoesNotStopTheCampaign(t *testing.T) {
 	setup(t, cached)
 
 	for _, doc := range []string{"not an event", `{"specversion":"1.0","type":"journal.roll.made.v1"}`} {
-		_, err := srv.JetStream().Publish(ctx, "journal.mordor.char.lodin.roll", []byte(doc))
+		_, err := srv.JetStream().Publish(ctx, "journal.mordor", []byte(doc))
 		require.NoError(t, err)
 	}
 	before := count(t, st)
@@ -47,7 +47,7 @@ func TestForeignMessageDoesNotStopTheCampaign(t *testing.T) {
 
 	// One more foreign message, last on the campaign: the next append's
 	// expectation must count it.
-	_, err = srv.JetStream().Publish(ctx, "journal.mordor.session.s1.ended", []byte("{}"))
+	_, err = srv.JetStream().Publish(ctx, "journal.mordor", []byte("{}"))
 	require.NoError(t, err)
 	end, err := fresh.EndSession(ctx, "mordor")
 	require.NoError(t, err, "session end after a foreign message")
@@ -61,7 +61,7 @@ func TestForeignMessageDoesNotStopTheCampaign(t *testing.T) {
 	require.Nil(t, a.OpenSession())
 	require.Equal(t, a.Events, b.Events)
 	require.Equal(t, a.LastSeq, b.LastSeq)
-	last, err := st.Last(ctx, "journal.mordor.>")
+	last, err := st.Last(ctx, "journal.mordor")
 	require.NoError(t, err)
 	require.Equal(t, last, a.LastSeq)
 }

@@ -293,12 +293,16 @@ func passForeign(c *projections.Campaign) func(events.Foreign) error {
 // voids reads the campaign's voids up to sequence upTo (0: all), so that a
 // fold can leave the voided events out from the start.
 func (j *Journal) voids(ctx context.Context, campaign string, upTo uint64) (map[string]string, error) {
-	subject, err := events.Subject(campaign, events.KindCampaign, campaign, events.Name(events.TypeEventVoided))
+	subject, err := events.CampaignSubject(campaign)
 	if err != nil {
 		return nil, err
 	}
 	voids := map[string]string{}
-	err = j.store.Read(ctx, events.Query{Subject: subject, To: upTo}, func(r events.Recorded) error {
+	q := events.Query{Subject: subject, To: upTo, Types: []string{events.TypeEventVoided}}
+	err = j.store.Read(ctx, q, func(r events.Recorded) error {
+		if r.Event.Subject != events.KindCampaign.Plural()+"/"+campaign {
+			return nil // voids are the campaign's own events
+		}
 		var v events.EventVoided
 		if err := r.Event.DecodeData(&v); err != nil {
 			return err

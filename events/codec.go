@@ -112,8 +112,7 @@ func readGeneral(b []byte) (Event, any, error) {
 }
 
 // Validate checks everything Decode checks, and that StreamSubject, when
-// set, is an event subject agreeing with the campaign and the aggregate of
-// the CloudEvents subject. Data that New or Decode validated, unchanged
+// set, is the subject of the event's campaign. Data that New or Decode validated, unchanged
 // since (the same type, length and CRC-32C), is not decoded again. Errors
 // wrap ErrInvalidEvent.
 func (e Event) Validate() error {
@@ -153,8 +152,7 @@ func (e Event) checkEnvelope() error {
 	if c, ok := strings.CutPrefix(e.Source, "/campaigns/"); !ok || c != e.Campaign {
 		return fmt.Errorf("source %q, want %q", e.Source, "/campaigns/"+e.Campaign)
 	}
-	kind, id, err := e.aggregate()
-	if err != nil {
+	if _, _, err := e.aggregate(); err != nil {
 		return err
 	}
 	if y := e.Time.Year(); e.Time.IsZero() || y < 1 || y > 9999 {
@@ -187,7 +185,7 @@ func (e Event) checkEnvelope() error {
 		}
 	}
 	if e.StreamSubject != "" {
-		return e.checkStreamSubject(kind, id)
+		return e.checkStreamSubject()
 	}
 	return nil
 }
@@ -216,15 +214,16 @@ func (e Event) checkData(v any) (any, error) {
 	return v, nil
 }
 
-// checkStreamSubject checks that StreamSubject is an event subject of the
-// event's campaign and aggregate.
-func (e Event) checkStreamSubject(kind Kind, id string) error {
-	a, err := ParseSubject(e.StreamSubject)
+// checkStreamSubject checks that StreamSubject is the subject of the
+// event's campaign (CampaignSubject). The aggregate is the CloudEvents
+// subject's alone: it is not part of the stream subject.
+func (e Event) checkStreamSubject() error {
+	campaign, err := ParseSubject(e.StreamSubject)
 	if err != nil {
 		return err
 	}
-	if a.Campaign != e.Campaign || a.Kind != kind || a.ID != id {
-		return fmt.Errorf("stream subject %q disagrees with campaign %q and subject %q", e.StreamSubject, e.Campaign, e.Subject)
+	if campaign != e.Campaign {
+		return fmt.Errorf("stream subject %q disagrees with campaign %q", e.StreamSubject, e.Campaign)
 	}
 	return nil
 }

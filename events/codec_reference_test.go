@@ -197,7 +197,7 @@ func (e Event) refValidate() error {
 	if want := "/campaigns/" + e.Campaign; e.Source != want {
 		return fmt.Errorf("source %q, want %q", e.Source, want)
 	}
-	kind, id, err := e.aggregate()
+	_, _, err := e.aggregate()
 	if err != nil {
 		return err
 	}
@@ -244,7 +244,7 @@ func (e Event) refValidate() error {
 		return fmt.Errorf("data of %s: %w", e.Type, err)
 	}
 	if e.StreamSubject != "" {
-		return e.checkStreamSubject(kind, id)
+		return e.checkStreamSubject()
 	}
 	return nil
 }

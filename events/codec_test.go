@@ -47,7 +47,7 @@ func TestNewEnvelope(t *testing.T) {
 	if string(b) != want {
 		t.Fatalf("Encode =\n%s\nwant\n%s", b, want)
 	}
-	if got, want := e.StreamSubject, "journal.mordor.campaign.mordor.created"; got != want {
+	if got, want := e.StreamSubject, "journal.mordor"; got != want {
 		t.Fatalf("StreamSubject = %q, want %q", got, want)
 	}
 	back, err := events.Decode(b)
@@ -248,9 +248,12 @@ func TestPrepare(t *testing.T) {
 	noSubject := a
 	noSubject.StreamSubject = ""
 	wrongSubject := a
-	wrongSubject.StreamSubject = "journal.gondor.campaign.mordor.created"
-	otherAggregate := a
-	otherAggregate.StreamSubject = "journal.mordor.char.lodin.created"
+	wrongSubject.StreamSubject = "journal.gondor"
+	oldLayout := a
+	oldLayout.StreamSubject = "journal.mordor.campaign.mordor.created"
+	onGondor := b
+	onGondor.StreamSubject = "journal.gondor"
+	onGondor.Campaign, onGondor.Source = "gondor", "/campaigns/gondor"
 	// Changed after New: validated afresh.
 	otherData := a
 	otherData.Data = []byte(`{"name":"Gondor", "system":"ryf"}`)
@@ -273,12 +276,16 @@ func TestPrepare(t *testing.T) {
 		want   error
 	}{
 		{"one", events.Expect{}, []events.Event{a}, nil},
-		{"two with expectation", events.ExpectLast("journal.mordor.>", 3), []events.Event{a, b}, nil},
+		{"two with expectation", events.ExpectLast("journal.mordor", 3), []events.Event{a, b}, nil},
+		{"wildcard expectation", events.ExpectLast("journal.mordor.>", 3), []events.Event{a}, events.ErrInvalidID},
+		{"expectation on another campaign", events.ExpectLast("journal.gondor", 3), []events.Event{a}, events.ErrInvalidEvent},
+		{"one event off the expected subject", events.ExpectLast("journal.mordor", 3), []events.Event{a, onGondor}, events.ErrInvalidEvent},
+		{"two campaigns, no expectation", events.Expect{}, []events.Event{a, onGondor}, nil},
 		{"none", events.Expect{}, nil, events.ErrInvalidEvent},
 		{"same id twice", events.Expect{}, []events.Event{a, a}, events.ErrInvalidEvent},
 		{"no stream subject", events.Expect{}, []events.Event{noSubject}, events.ErrInvalidEvent},
 		{"stream subject of another campaign", events.Expect{}, []events.Event{wrongSubject}, events.ErrInvalidEvent},
-		{"stream subject of another aggregate", events.Expect{}, []events.Event{otherAggregate}, events.ErrInvalidEvent},
+		{"stream subject of the old layout", events.Expect{}, []events.Event{oldLayout}, events.ErrInvalidEvent},
 		{"bad expectation filter", events.ExpectLast("mordor.>", 1), []events.Event{a}, events.ErrInvalidID},
 		{"sequence without filter", events.Expect{LastSeq: 4}, []events.Event{a}, events.ErrInvalidID},
 		{"too many", events.Expect{}, make([]events.Event, events.MaxBatch+1), events.ErrInvalidEvent},

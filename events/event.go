@@ -64,8 +64,8 @@ type Event struct {
 	Command         string          `json:"command,omitempty"`   // the catalogue name of the command that recorded it (ValidCommand), or empty; optional: older events have none
 	Data            json.RawMessage `json:"data"`
 
-	// StreamSubject is the NATS subject the event is stored under
-	// (journal.<campaign>.<kind>.<id>.<name>). It is not part of the
+	// StreamSubject is the NATS subject the event is stored under: its
+	// campaign's, journal.<campaign> (CampaignSubject). It is not part of the
 	// CloudEvent: New sets it, stores set it on every event they read, and
 	// Decode leaves it empty.
 	StreamSubject string `json:"-"`
@@ -113,7 +113,7 @@ type Spec struct {
 	Campaign    string // campaign id (slug)
 	Kind        Kind   // aggregate kind, e.g. KindCharacter
 	AggregateID string // aggregate id (slug), e.g. "lodin"
-	Name        string // short event name for the subject, e.g. "roll"
+	Name        string // short event name, e.g. "roll" (no longer part of the stream subject; may be empty)
 	Type        string // registered event type, e.g. "journal.roll.made.v1"
 	Session     string // session id, or empty
 	Actor       string // who issued the command
@@ -131,9 +131,20 @@ type Spec struct {
 // decodedData), so that Payload, Encode and Prepare need not decode it
 // again while it is unchanged.
 func New(s Spec, ids IDs, at time.Time) (Event, error) {
-	subject, err := Subject(s.Campaign, s.Kind, s.AggregateID, s.Name)
+	subject, err := CampaignSubject(s.Campaign)
 	if err != nil {
 		return Event{}, fmt.Errorf("%w: %w", ErrInvalidEvent, err)
+	}
+	if err := ValidID(string(s.Kind)); err != nil {
+		return Event{}, fmt.Errorf("%w: aggregate kind: %w", ErrInvalidEvent, err)
+	}
+	if err := ValidID(s.AggregateID); err != nil {
+		return Event{}, fmt.Errorf("%w: aggregate id: %w", ErrInvalidEvent, err)
+	}
+	if s.Name != "" {
+		if err := ValidID(s.Name); err != nil {
+			return Event{}, fmt.Errorf("%w: event name: %w", ErrInvalidEvent, err)
+		}
 	}
 	v, _ := dataFor(s.Type) // nil for an unknown type, refused below
 	data, err := marshalData(s.Data)

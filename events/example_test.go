@@ -28,22 +28,18 @@ func ExampleNew() {
 	fmt.Println(e.StreamSubject)
 	fmt.Println(string(doc))
 	// Output:
-	// journal.mordor.campaign.mordor.created
+	// journal.mordor
 	// {"specversion":"1.0","id":"01959533-fa87-7000-8000-000000000000","source":"/campaigns/mordor","type":"journal.campaign.created.v1","subject":"campaigns/mordor","time":"2025-03-14T15:09:26Z","datacontenttype":"application/json","campaign":"mordor","session":"","actor":"gm","causationid":"","data":{"name":"Mordor","system":"ryf"}}
 }
 
-func ExampleSubject() {
-	s, _ := events.Subject("mordor", events.KindCharacter, "lodin", "roll")
-	c, _ := events.CampaignFilter("mordor")
-	a, _ := events.AggregateFilter("mordor", events.KindCharacter, "lodin")
-	fmt.Println(s)
-	fmt.Println(c, events.Match(c, s))
-	fmt.Println(a, events.Match(a, s))
-	_, err := events.Subject("mordor", events.KindCharacter, "Lodin.x", "roll")
+func ExampleCampaignSubject() {
+	s, _ := events.CampaignSubject("mordor")
+	fmt.Println(s, events.Match(events.AllFilter, s))
+	fmt.Println(events.AggregateHeaderValue(events.KindCharacter, "lodin"))
+	_, err := events.CampaignSubject("Mordor.x")
 	fmt.Println(err)
 	// Output:
-	// journal.mordor.char.lodin.roll
-	// journal.mordor.> true
-	// journal.mordor.char.lodin.> true
-	// aggregate id: invalid id: "Lodin.x" (use a-z, 0-9, '-' and '_')
+	// journal.mordor true
+	// char.lodin
+	// campaign: invalid id: "Mordor.x" (use a-z, 0-9, '-' and '_')
 }

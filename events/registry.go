@@ -236,11 +236,11 @@ func dataFor(eventType string) (any, bool) {
 	return nil, false
 }
 
-// Name returns the subject token an event of type eventType is stored
-// under (the <event> of journal.<campaign>.<kind>.<id>.<event>), or "" for
-// an unknown type. The command layer files events by it, and a reader that
-// rebuilds subjects (an export carries only the CloudEvents subject)
-// derives them by it.
+// Name returns the short name of an event of type eventType (Spec.Name),
+// or "" for an unknown type. It was the <event> token of the old layout's
+// subjects (journal.<campaign>.<kind>.<id>.<event>, before 2026-12-01);
+// events are now stored under their campaign's subject alone, with the
+// type in the Journal-Type header.
 func Name(eventType string) string {
 	if t := byType[eventType]; t != nil {
 		return t.Name

@@ -12,8 +12,10 @@ import (
 //
 //   - Append(ctx, expect, evs...) stores evs atomically, in order, each once:
 //     all of them or none. It checks every event with Prepare first. If
-//     expect is set and the last sequence on expect.Subject is not
-//     expect.LastSeq, nothing is stored and the error wraps ErrConcurrency.
+//     expect is set and the last sequence on expect.Subject (a literal
+//     campaign subject, which every event of the append is stored under)
+//     is not expect.LastSeq, nothing is stored and the error wraps
+//     ErrConcurrency.
 //     An append whose events are all already stored (same ids, within the
 //     store's deduplication window, at least two minutes) stores nothing and
 //     returns their original sequences, whatever the expectation: a retried
@@ -38,8 +40,8 @@ import (
 // default limit on an atomic batch).
 const MaxBatch = 1000
 
-// Recorded is an event as stored: its stream sequence and NATS subject.
-// Event.StreamSubject equals Subject.
+// Recorded is an event as stored: its stream sequence and NATS subject (its
+// campaign's, CampaignSubject). Event.StreamSubject equals Subject.
 type Recorded struct {
 	Seq     uint64
 	Subject string
@@ -64,7 +66,7 @@ type Query struct {
 
 // Foreign is a stored message that is not a journal event of the subject
 // it is stored under: its document does not decode, or its envelope names
-// another campaign or aggregate. Only something that publishes into the
+// another campaign, or the subject is not a campaign subject. Only something that publishes into the
 // stream directly, past a store's Append (which stores only documents the
 // codec accepts), can put one there. Reads skip it and report it
 // (Query.OnForeign); DecodeRecorded returns it as its error.
@@ -125,36 +127,45 @@ func (q Query) WantsType(t string) bool {
 }
 
 // Expect is an optimistic-concurrency condition on an append: the last
-// sequence stored on the subject filter Subject (typically a campaign or an
-// aggregate filter) must still be LastSeq, the last one the writer saw
-// (0: nothing there yet). The zero Expect expects nothing.
+// sequence stored on the literal subject Subject (a campaign's,
+// CampaignSubject, the subject every event of the append is stored under)
+// must still be LastSeq, the last one the writer saw (0: nothing there
+// yet). The server checks it on the subject itself, at a cost that does not
+// grow with the campaign. The zero Expect expects nothing.
 type Expect struct {
 	Subject string
 	LastSeq uint64
 }
 
-// ExpectLast returns the condition "the last sequence on filter is seq".
-func ExpectLast(filter string, seq uint64) Expect {
-	return Expect{Subject: filter, LastSeq: seq}
+// ExpectLast returns the condition "the last sequence on subject is seq";
+// subject is a campaign's (CampaignFilter, CampaignSubject), literal.
+func ExpectLast(subject string, seq uint64) Expect {
+	return Expect{Subject: subject, LastSeq: seq}
 }
 
 // IsSet reports whether e expects anything: whether Subject is set.
 func (e Expect) IsSet() bool { return e.Subject != "" }
 
-// Validate checks the filter of a set Expect.
+// Validate checks that a set Expect names a campaign subject (literal: no
+// wildcard). The error wraps ErrInvalidID.
 func (e Expect) Validate() error {
 	if !e.IsSet() {
 		if e.LastSeq != 0 {
-			return fmt.Errorf("%w: expectation of sequence %d without a subject filter", ErrInvalidID, e.LastSeq)
+			return fmt.Errorf("%w: expectation of sequence %d without a subject", ErrInvalidID, e.LastSeq)
 		}
 		return nil
 	}
-	return ValidFilter(e.Subject)
+	if _, err := ParseSubject(e.Subject); err != nil {
+		return fmt.Errorf("expectation: %w", err)
+	}
+	return nil
 }
 
 // Prepare checks an append before anything is stored: the expectation is
-// well formed, there are 1..MaxBatch events with distinct ids, and each
-// event validates (Validate) with a stream subject agreeing with it. It
+// well formed, there are 1..MaxBatch events with distinct ids, each event
+// validates (Validate) with a stream subject agreeing with it, and with an
+// expectation every event is stored on the expected subject (what the
+// server checks is then what the writer read). It
 // returns the documents to store, one per event, which Decode accepts.
 //
 // The data of an event that New or Decode validated, unchanged since (the
@@ -178,6 +189,9 @@ func Prepare(expect Expect, evs []Event) ([][]byte, error) {
 	for i, e := range evs {
 		if e.StreamSubject == "" {
 			return nil, fmt.Errorf("%w: event %s has no stream subject", ErrInvalidEvent, e.ID)
+		}
+		if expect.IsSet() && e.StreamSubject != expect.Subject {
+			return nil, fmt.Errorf("%w: event %s is stored on %s, the append expects %s", ErrInvalidEvent, e.ID, e.StreamSubject, expect.Subject)
 		}
 		if seen[e.ID] {
 			return nil, fmt.Errorf("%w: event %s appears twice in one append", ErrInvalidEvent, e.ID)
@@ -217,8 +231,7 @@ func decodeRecorded(seq uint64, subject string, data []byte, owned bool) (Record
 		return Recorded{}, Foreign{Seq: seq, Subject: subject, Err: err}
 	}
 	e.StreamSubject = subject
-	kind, id, _ := e.aggregate() // valid: Decode checked it
-	if err := e.checkStreamSubject(kind, id); err != nil {
+	if err := e.checkStreamSubject(); err != nil {
 		return Recorded{}, Foreign{Seq: seq, Subject: subject, Err: fmt.Errorf("%w: %w", ErrInvalidEvent, err)}
 	}
 	return Recorded{Seq: seq, Subject: subject, Event: e}, nil

@@ -5,12 +5,24 @@ import (
 	"strings"
 )
 
-// Subjects: every event is stored in one stream under
+// Subjects: every event of a campaign is stored in one stream under the
+// campaign's one literal subject
 //
-//	journal.<campaign>.<aggregate kind>.<aggregate id>.<event name>
+//	journal.<campaign>
 //
-// for example journal.mordor.char.lodin.roll. Every token after the prefix
-// is a slug, so it can never be a wildcard or split a token.
+// for example journal.mordor; CampaignSubject is the only place that
+// builds it (a later layout may add a partition token:
+// journal.<partition>.<campaign>). The campaign is a slug, so it can never
+// be a wildcard or split a token. The event's type and aggregate are in the
+// CloudEvent and, for readers that need not decode it, in the message
+// headers HeaderType and HeaderAggregate (written by the stores; reads go
+// by the decoded event, which is the record).
+//
+// Every append is conditional on the last sequence on that literal subject,
+// which the server checks at a cost that does not grow with the campaign.
+// Earlier versions stored each event under
+// journal.<campaign>.<kind>.<id>.<event> (the "old layout", which package
+// jetstore detects and migrates).
 
 // Prefix is the first token of every event subject.
 const Prefix = "journal"
@@ -18,11 +30,25 @@ const Prefix = "journal"
 // AllFilter matches every event subject.
 const AllFilter = Prefix + ".>"
 
+// StreamSubjects is the subject filter of the stream holding the events:
+// exactly the campaign subjects, one token after the prefix.
+const StreamSubjects = Prefix + ".*"
+
+// Message headers every stored event carries, for readers that filter
+// without decoding: the event's type ("journal.roll.made.v1") and its
+// aggregate, "<kind>.<id>" ("char.lodin"). The CloudEvent holds both too
+// and is the record.
+const (
+	HeaderType      = "Journal-Type"
+	HeaderAggregate = "Journal-Aggregate"
+)
+
 // MaxIDLen is the longest slug allowed.
 const MaxIDLen = 64
 
-// subjectTokens is the number of tokens in an event subject.
-const subjectTokens = 5
+// maxFilterTokens is the most tokens of a subject filter: the prefix, a
+// partition and a campaign.
+const maxFilterTokens = 3
 
 // ValidID reports whether s is a slug: 1..64 characters of [a-z0-9_-].
 // The error wraps ErrInvalidID.
@@ -45,7 +71,7 @@ func slugByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_'
 }
 
-// Kind names a kind of aggregate: its token in NATS subjects ("char") and,
+// Kind names a kind of aggregate: its name in the HeaderAggregate ("char") and,
 // through Plural, its collection in CloudEvents subjects ("characters").
 // A kind is a slug. Kinds not listed here are welcome; their plural adds "s".
 type Kind string
@@ -80,109 +106,49 @@ func kindOfPlural(p string) (Kind, bool) {
 	return Kind(k), true
 }
 
-// Address is a parsed event subject.
-type Address struct {
-	Campaign string
-	Kind     Kind
-	ID       string // the aggregate id
-	Name     string // the event's short name, e.g. "roll"
-}
-
-// Subject returns the subject journal.<campaign>.<kind>.<id>.<name>.
-func (a Address) Subject() string {
-	return Prefix + "." + a.Campaign + "." + string(a.Kind) + "." + a.ID + "." + a.Name
-}
-
-// Valid checks that every part of the address is a slug.
-func (a Address) Valid() error {
-	for _, p := range []struct{ what, v string }{
-		{"campaign", a.Campaign}, {"aggregate kind", string(a.Kind)},
-		{"aggregate id", a.ID}, {"event name", a.Name},
-	} {
-		if err := ValidID(p.v); err != nil {
-			return fmt.Errorf("%s: %w", p.what, err)
-		}
-	}
-	return nil
-}
-
-// Subject returns the NATS subject of an event, for example
-// Subject("mordor", KindCharacter, "lodin", "roll") = "journal.mordor.char.lodin.roll".
-func Subject(campaign string, kind Kind, id, name string) (string, error) {
-	a := Address{Campaign: campaign, Kind: kind, ID: id, Name: name}
-	if err := a.Valid(); err != nil {
-		return "", err
-	}
-	return a.Subject(), nil
-}
-
-// ParseSubject splits an event subject into its parts. The error wraps ErrInvalidID.
-func ParseSubject(subject string) (Address, error) {
-	parts, ok := splitSubject(subject)
-	if !ok || parts[0] != Prefix {
-		return Address{}, fmt.Errorf("%w: subject %q is not %s.<campaign>.<kind>.<id>.<event>", ErrInvalidID, subject, Prefix)
-	}
-	a := Address{Campaign: parts[1], Kind: Kind(parts[2]), ID: parts[3], Name: parts[4]}
-	if err := a.Valid(); err != nil {
-		return Address{}, fmt.Errorf("subject %q: %w", subject, err)
-	}
-	return a, nil
-}
-
-// splitSubject splits s at its dots into exactly subjectTokens parts, or
-// reports false (what strings.Split does, without allocating).
-func splitSubject(s string) (parts [subjectTokens]string, ok bool) {
-	for i := range subjectTokens - 1 {
-		if parts[i], s, ok = strings.Cut(s, "."); !ok {
-			return parts, false
-		}
-	}
-	parts[subjectTokens-1] = s
-	return parts, !strings.Contains(s, ".")
-}
-
-// CampaignFilter returns the filter journal.<campaign>.> matching every event
-// of a campaign.
-func CampaignFilter(campaign string) (string, error) {
+// CampaignSubject returns the subject every event of campaign is stored
+// under, journal.<campaign>: the one function that builds event subjects.
+// The error wraps ErrInvalidID.
+func CampaignSubject(campaign string) (string, error) {
 	if err := ValidID(campaign); err != nil {
 		return "", fmt.Errorf("campaign: %w", err)
 	}
-	return Prefix + "." + campaign + ".>", nil
+	return Prefix + "." + campaign, nil
 }
 
-// KindFilter returns the filter journal.<campaign>.<kind>.> matching every
-// event of every aggregate of a kind in a campaign.
-func KindFilter(campaign string, kind Kind) (string, error) {
-	f, err := CampaignFilter(campaign)
-	if err != nil {
-		return "", err
+// ParseSubject returns the campaign of an event subject journal.<campaign>.
+// The error wraps ErrInvalidID.
+func ParseSubject(subject string) (string, error) {
+	campaign, ok := strings.CutPrefix(subject, Prefix+".")
+	if !ok || strings.Contains(campaign, ".") {
+		return "", fmt.Errorf("%w: subject %q is not %s.<campaign>", ErrInvalidID, subject, Prefix)
 	}
-	if err := ValidID(string(kind)); err != nil {
-		return "", fmt.Errorf("aggregate kind: %w", err)
+	if err := ValidID(campaign); err != nil {
+		return "", fmt.Errorf("subject %q: %w", subject, err)
 	}
-	return strings.TrimSuffix(f, ">") + string(kind) + ".>", nil
+	return campaign, nil
 }
 
-// AggregateFilter returns the filter journal.<campaign>.<kind>.<id>.>
-// matching every event of one aggregate.
-func AggregateFilter(campaign string, kind Kind, id string) (string, error) {
-	f, err := KindFilter(campaign, kind)
-	if err != nil {
-		return "", err
-	}
-	if err := ValidID(id); err != nil {
-		return "", fmt.Errorf("aggregate id: %w", err)
-	}
-	return strings.TrimSuffix(f, ">") + id + ".>", nil
+// CampaignFilter returns the filter matching every event of a campaign:
+// its subject, journal.<campaign>, which is literal.
+func CampaignFilter(campaign string) (string, error) {
+	return CampaignSubject(campaign)
+}
+
+// AggregateHeaderValue returns the HeaderAggregate of an event of the
+// aggregate kind, id: "<kind>.<id>", for example "char.lodin".
+func AggregateHeaderValue(kind Kind, id string) string {
+	return string(kind) + "." + id
 }
 
 // ValidFilter checks a subject filter: the prefix "journal", then at most
-// four tokens that are slugs or the wildcard "*", or a final ">".
+// two tokens (room for a partition) that are slugs or the wildcard "*", or
+// a final ">".
 // The error wraps ErrInvalidID.
 func ValidFilter(filter string) error {
 	parts := strings.Split(filter, ".")
-	if len(parts) < 2 || len(parts) > subjectTokens || parts[0] != Prefix {
-		return fmt.Errorf("%w: filter %q is not %s.<token>... with at most %d tokens", ErrInvalidID, filter, Prefix, subjectTokens)
+	if len(parts) < 2 || len(parts) > maxFilterTokens || parts[0] != Prefix {
+		return fmt.Errorf("%w: filter %q is not %s.<token>... with at most %d tokens", ErrInvalidID, filter, Prefix, maxFilterTokens)
 	}
 	for i, p := range parts[1:] {
 		switch {

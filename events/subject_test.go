@@ -43,46 +43,31 @@ func TestValidID(t *testing.T) {
 }
 
 func TestSubjects(t *testing.T) {
-	s, err := events.Subject("mordor", events.KindCharacter, "lodin", "roll")
+	s, err := events.CampaignSubject("mordor")
 	require.NoError(t, err)
-	if want := "journal.mordor.char.lodin.roll"; s != want {
-		t.Fatalf("Subject = %q, want %q", s, want)
+	if want := "journal.mordor"; s != want {
+		t.Fatalf("CampaignSubject = %q, want %q", s, want)
 	}
-	a, err := events.ParseSubject(s)
+	c, err := events.ParseSubject(s)
 	require.NoError(t, err)
-	if want := (events.Address{Campaign: "mordor", Kind: events.KindCharacter, ID: "lodin", Name: "roll"}); a != want {
-		t.Fatalf("ParseSubject = %+v, want %+v", a, want)
+	if c != "mordor" {
+		t.Fatalf("ParseSubject = %q, want mordor", c)
 	}
-	for _, bad := range []string{"journal.mordor.char.lodin", "x.mordor.char.lodin.roll", "journal.mordor.char.*.roll", "journal.mordor.char.lodin.roll.x", ""} {
+	f, err := events.CampaignFilter("mordor")
+	require.NoError(t, err)
+	if f != s {
+		t.Fatalf("CampaignFilter = %q, want the campaign subject %q", f, s)
+	}
+	require.NoError(t, events.ValidFilter(f))
+	for _, bad := range []string{"journal.mordor.char.lodin.roll", "journal.mordor.>", "journal.*", "x.mordor", "journal", "journal.", "journal.Mordor", ""} {
 		if _, err := events.ParseSubject(bad); !errors.Is(err, events.ErrInvalidID) {
 			t.Errorf("ParseSubject(%q) error = %v, want invalid id", bad, err)
 		}
 	}
-	if _, err := events.Subject("mordor", events.KindCharacter, "Lodin", "roll"); !errors.Is(err, events.ErrInvalidID) {
-		t.Fatalf("Subject with a bad id: error = %v", err)
-	}
-
-	filters := []struct {
-		got  func() (string, error)
-		want string
-	}{
-		{func() (string, error) { return events.CampaignFilter("mordor") }, "journal.mordor.>"},
-		{func() (string, error) { return events.KindFilter("mordor", events.KindSession) }, "journal.mordor.session.>"},
-		{func() (string, error) { return events.AggregateFilter("mordor", events.KindCharacter, "lodin") }, "journal.mordor.char.lodin.>"},
-	}
-	for _, f := range filters {
-		got, err := f.got()
-		require.NoError(t, err)
-		if got != f.want {
-			t.Errorf("filter = %q, want %q", got, f.want)
+	for _, bad := range []string{"a.>", "Mordor", "", "*"} {
+		if _, err := events.CampaignSubject(bad); !errors.Is(err, events.ErrInvalidID) {
+			t.Errorf("CampaignSubject(%q) error = %v, want invalid id", bad, err)
 		}
-		require.NoError(t, events.ValidFilter(got))
-	}
-	if _, err := events.CampaignFilter("a.>"); !errors.Is(err, events.ErrInvalidID) {
-		t.Fatalf("CampaignFilter(a.>) error = %v", err)
-	}
-	if _, err := events.AggregateFilter("mordor", events.KindCharacter, "*"); !errors.Is(err, events.ErrInvalidID) {
-		t.Fatalf("AggregateFilter(*) error = %v", err)
 	}
 }
 
@@ -93,8 +78,11 @@ func TestValidFilter(t *testing.T) {
 	}{
 		{"journal.>", true},
 		{"journal.mordor.>", true},
-		{"journal.*.char.*.roll", true},
-		{"journal.mordor.char.lodin.roll", true},
+		{"journal.mordor", true},
+		{"journal.*", true},
+		{"journal.p1.mordor", true},
+		{"journal.*.char.*.roll", false},
+		{"journal.mordor.char.lodin.roll", false},
 		{"journal", false},
 		{"other.>", false},
 		{"journal.>.x", false},

@@ -320,17 +320,12 @@ func (r *reproducer) copyRecorded(ctx context.Context, sess *Session, g []rec) e
 	evs := make([]events.Event, 0, len(g))
 	for _, x := range g {
 		e := x.Event
-		e.StreamSubject = x.Subject
-		if e.StreamSubject == "" {
-			kind, id, err := e.Aggregate()
-			if err == nil {
-				e.StreamSubject, err = events.Subject(e.Campaign, kind, id, events.Name(e.Type))
-			}
-			if err != nil {
-				r.mismatch(sess, r.locate(MismatchUnmapped, x, fmt.Sprintf("cannot be copied: %v", err)))
-				continue
-			}
+		subject, err := events.CampaignSubject(e.Campaign)
+		if err != nil {
+			r.mismatch(sess, r.locate(MismatchUnmapped, x, fmt.Sprintf("cannot be copied: %v", err)))
+			continue
 		}
+		e.StreamSubject = subject
 		if r.store.stored[e.ID] {
 			r.mismatch(sess, r.locate(MismatchUnmapped, x, "cannot be copied: its id is already in the reproduction"))
 			continue

@@ -477,7 +477,7 @@ func TestEventList(t *testing.T) {
 	if got := seqs(all); !slices.Equal(got, []uint64{1, 2, 3, 4, 9, 10, 11, 12}) {
 		t.Fatalf("mordor's events: %v", got)
 	}
-	if all[0].Subject != "journal.mordor.campaign.mordor.created" || all[0].Event.Type != events.TypeCampaignCreated {
+	if all[0].Subject != "journal.mordor" || all[0].Event.Type != events.TypeCampaignCreated {
 		t.Fatalf("first event: %+v", all[0])
 	}
 	tests := []struct {

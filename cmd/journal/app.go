@@ -108,6 +108,7 @@ committed, seeded stream that anyone can verify once the session ends.`,
 	root.AddCommand(a.accessCommand(), a.healthcheckCommand())
 	root.AddCommand(a.benchCommand())
 	root.AddCommand(a.backupCommands()...)
+	root.AddCommand(a.migrateCommand())
 	root.AddCommand(a.versionCommand(), a.helpTopics())
 	a.completion(root)
 	organize(root)

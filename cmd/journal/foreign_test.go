@@ -35,7 +35,7 @@ func TestForeignMessageInTheJournal(t *testing.T) {
 	c.setupCampaign()
 	c.ok("-c", "mordor", "session", "start")
 	c.ok("-c", "mordor", "roll", "lodin", "Sigilo")
-	const subject = "journal.mordor.char.lodin.roll"
+	const subject = "journal.mordor"
 	seq := c.publishRaw(subject, []byte("forged, not an event"))
 	named := fmt.Sprintf("sequence %d (%s)", seq, subject)
 

@@ -33,7 +33,7 @@ var groupOf = map[string]string{
 	"hope": "tor", "fellowship": "tor", "shadow": "tor", "madness": "tor", "trait": "tor",
 	"advancement": "tor", "adventure": "tor",
 	"log": "audit", "export": "audit", "replay": "audit", "explain": "audit", "stats": "audit", "odds": "audit",
-	"serve": "server", "access": "server", "backup": "server", "restore": "server", "healthcheck": "server",
+	"serve": "server", "access": "server", "backup": "server", "restore": "server", "healthcheck": "server", "migrate": "server",
 	"demo": "setup", "version": "setup", "completion": "setup", "help": "setup",
 	"bench": "dev",
 }
@@ -90,6 +90,7 @@ var examples = map[string]string{
 	"backup":                "  journal --data ./journal-data backup backups/journal-2026-12-01.jbk",
 	"restore":               "  journal --data ./new-data restore backups/journal-2026-12-01.jbk --key backup.key\n  journal --nats nats://127.0.0.1:4222 --replicas 3 restore journal.jbk",
 	"healthcheck":           "  journal healthcheck --url http://127.0.0.1:8080/healthz",
+	"migrate":               "  journal --data ./journal-data migrate",
 	"campaign list":         "  journal campaign list",
 	"session list":          "  journal -c mordor session list",
 	"skill list":            "  journal -c mordor skill list",

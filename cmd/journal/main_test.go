@@ -210,7 +210,7 @@ func TestNATSCLIReadsTheStream(t *testing.T) {
 		Data    []byte `json:"data"`
 	}
 	require.NoError(t, json.Unmarshal(raw, &msg), string(raw))
-	if msg.Subject != "journal.mordor.campaign.mordor.created" || msg.Seq != 1 {
+	if msg.Subject != "journal.mordor" || msg.Seq != 1 {
 		t.Fatalf("message 1: subject %q seq %d", msg.Subject, msg.Seq)
 	}
 	e, err := events.Decode(msg.Data)

@@ -16,6 +16,7 @@ import (
 	"github.com/campaign-journal/journal/access"
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/events/jetstore"
 	"github.com/campaign-journal/journal/live"
 	"github.com/campaign-journal/journal/web"
 )
@@ -121,6 +122,17 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 		return err
 	}
 	defer stopCommands()
+	stopGuard, err := jetstore.StartGuard(ctx, js, func(name, why string, err error) {
+		if err != nil {
+			logger.Warn("consumer guard", "consumer", name, "err", err)
+			return
+		}
+		logger.Warn("deleted a consumer of the journal's stream: only ordered consumers are allowed", "consumer", name, "why", why)
+	})
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	defer stopGuard()
 
 	metrics := web.NewMetrics()
 	proj := live.New(st, kv, live.Options{

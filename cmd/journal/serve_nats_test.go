@@ -242,7 +242,7 @@ func TestServeNATSAttacks(t *testing.T) {
 	targets := []string{
 		"journal.mordor.char.lodin.roll", "journal.gondor.char.x.roll",
 		"$KV." + jetstore.SecretsBucket + "." + seedKey,
-		access.FeedPrefix + ".mordor.char.lodin.roll",
+		"journal.mordor",
 		"$JS.API.STREAM.DELETE." + jetstore.StreamName, "$JS.API.STREAM.PURGE." + jetstore.StreamName,
 		"$JS.API.STREAM.UPDATE." + jetstore.StreamName, "$JS.API.STREAM.DELETE.KV_" + jetstore.SecretsBucket,
 		"$JS.API.CONSUMER.CREATE.KV_" + jetstore.SecretsBucket,
@@ -277,7 +277,7 @@ func TestServeNATSAttacks(t *testing.T) {
 		}
 		// Direct paths.
 		for _, subject := range []string{
-			"journal.mordor.char.lodin.roll", access.FeedPrefix + ".mordor.char.lodin.roll",
+			"journal.mordor.char.lodin.roll", "journal.mordor",
 			"$KV." + jetstore.SecretsBucket + "." + seedKey,
 			"$JS.API.STREAM.DELETE." + jetstore.StreamName, "$JS.API.STREAM.PURGE." + jetstore.StreamName,
 			"$JS.API.STREAM.UPDATE." + jetstore.StreamName,

@@ -28,56 +28,15 @@ type store interface {
 // openStore connects to the journal's JetStream: an external server with
 // --nats, else the embedded server on --data (or the `journal serve` that
 // owns that folder). share makes this process the one others connect through.
+// A journal of the old layout (written before 2026-12-01) is refused with
+// one message naming `journal migrate` (jetstore.ErrOldLayout).
 func (a *app) openStore(ctx context.Context, share bool, listen string) (store, error) {
 	if a.st != nil {
 		return a.st, nil
 	}
-	if err := a.loadAccess(); err != nil {
+	js, replicas, err := a.openJetStream(ctx, share, listen)
+	if err != nil {
 		return nil, err
-	}
-	var js jetstream.JetStream
-	replicas := 1
-	if a.natsURL != "" {
-		nc, err := nats.Connect(a.natsURL, nats.Name("journal"), nats.Timeout(5*time.Second))
-		if err != nil {
-			return nil, fmt.Errorf("connect to NATS at %s: %w", redactURLs(a.natsURL), err)
-		}
-		a.closers = append(a.closers, nc.Close)
-		a.nc = nc
-		if js, err = jetstream.New(nc); err != nil {
-			return nil, err
-		}
-		replicas = a.replicas
-	} else {
-		if err := a.resolveDataDir(); err != nil {
-			return nil, err
-		}
-		if a.readOnly {
-			if !hasJournal(a.dataDir) {
-				return nil, fmt.Errorf("%w in %s: create a campaign first with 'journal --data %s campaign create ID --system ryf|galaxia|tor'",
-					errNoJournal, a.dataDir, quoteArg(a.dataDir))
-			}
-		} else if err := os.MkdirAll(a.dataDir, 0o700); err != nil {
-			return nil, fmt.Errorf("data folder %s: %w", a.dataDir, err)
-		}
-		opts := embedded.Options{Dir: a.dataDir, Sync: a.sync, Share: share, Listen: listen}
-		if a.access != nil {
-			opts.Users, opts.NkeyUsers = a.access.ServerUsers()
-			if len(opts.Users) > 0 || len(opts.NkeyUsers) > 0 {
-				// Someone may send requests over NATS: the command
-				// service answers them as a user that may publish to
-				// inboxes only.
-				opts.Responder = access.ResponderPermissions()
-			}
-		}
-		srv, err := embedded.Start(ctx, opts)
-		if err != nil {
-			return nil, fmt.Errorf("start the embedded journal in %s: %w", a.dataDir, err)
-		}
-		a.srv = srv
-		a.nc = srv.Conn()
-		a.closers = append(a.closers, srv.Shutdown)
-		js = srv.JetStream()
 	}
 	st, err := jetstore.Open(ctx, js, jetstore.Options{Replicas: replicas})
 	if err != nil {
@@ -85,6 +44,53 @@ func (a *app) openStore(ctx context.Context, share bool, listen string) (store, 
 	}
 	a.st = st
 	return st, nil
+}
+
+// openJetStream connects to the journal's JetStream as openStore does,
+// without opening the store, and returns the stream's replicas.
+func (a *app) openJetStream(ctx context.Context, share bool, listen string) (jetstream.JetStream, int, error) {
+	if err := a.loadAccess(); err != nil {
+		return nil, 0, err
+	}
+	if a.natsURL != "" {
+		nc, err := nats.Connect(a.natsURL, nats.Name("journal"), nats.Timeout(5*time.Second))
+		if err != nil {
+			return nil, 0, fmt.Errorf("connect to NATS at %s: %w", redactURLs(a.natsURL), err)
+		}
+		a.closers = append(a.closers, nc.Close)
+		a.nc = nc
+		js, err := jetstream.New(nc)
+		return js, a.replicas, err
+	}
+	if err := a.resolveDataDir(); err != nil {
+		return nil, 0, err
+	}
+	if a.readOnly {
+		if !hasJournal(a.dataDir) {
+			return nil, 0, fmt.Errorf("%w in %s: create a campaign first with 'journal --data %s campaign create ID --system ryf|galaxia|tor'",
+				errNoJournal, a.dataDir, quoteArg(a.dataDir))
+		}
+	} else if err := os.MkdirAll(a.dataDir, 0o700); err != nil {
+		return nil, 0, fmt.Errorf("data folder %s: %w", a.dataDir, err)
+	}
+	opts := embedded.Options{Dir: a.dataDir, Sync: a.sync, Share: share, Listen: listen}
+	if a.access != nil {
+		opts.Users, opts.NkeyUsers = a.access.ServerUsers()
+		if len(opts.Users) > 0 || len(opts.NkeyUsers) > 0 {
+			// Someone may send requests over NATS: the command
+			// service answers them as a user that may publish to
+			// inboxes only.
+			opts.Responder = access.ResponderPermissions()
+		}
+	}
+	srv, err := embedded.Start(ctx, opts)
+	if err != nil {
+		return nil, 0, fmt.Errorf("start the embedded journal in %s: %w", a.dataDir, err)
+	}
+	a.srv = srv
+	a.nc = srv.Conn()
+	a.closers = append(a.closers, srv.Shutdown)
+	return srv.JetStream(), 1, nil
 }
 
 // resolveDataDir makes --data absolute, so that every message names the

@@ -1,6 +1,7 @@
 // Package jetstore is the journal's event store on NATS JetStream: every
-// event is one message of the stream JOURNAL under its subject
-// journal.<campaign>.<kind>.<id>.<event>, and session secrets live in the
+// event is one message of the stream JOURNAL under its campaign's subject
+// journal.<campaign> (events.CampaignSubject), with the headers
+// Journal-Type and Journal-Aggregate, and session secrets live in the
 // key-value bucket journal_secrets.
 //
 // Invariants:
@@ -10,17 +11,25 @@
 //     duplicate window (at least two minutes), and a repeat refused for its
 //     now stale expectation is found by reading the stream after the
 //     expected sequence (at any age), its original sequences returned.
-//   - An append with an Expect carries Nats-Expected-Last-Subject-Sequence and
-//     its -Subject form on its first message; several events go in one atomic
-//     batch (all stored, contiguously, or none).
+//   - An append with an Expect carries Nats-Expected-Last-Subject-Sequence
+//     on its first message, checked by the server on that message's literal
+//     subject, the campaign's (never the wildcard -Subject form, whose check
+//     visits every subject under it); several events go in one atomic batch
+//     (all stored, contiguously, or none).
 //   - The stream denies delete and purge and has no limits: events are never
 //     removed.
 //   - Reads decode every message. A message that is not a journal event of
 //     its subject (published into the stream directly, not by Append) is
 //     never passed on as an event and never ends a read: it is reported to
 //     Query.OnForeign in its place and the read goes on past it.
-//   - The stream republishes each event it stores on the feed (FeedPrefix)
-//     as it stores it, and nothing it refuses.
+//   - The stream has no RePublish: live readers follow it through an
+//     ordered consumer on their campaign's subject (or the journal's own
+//     services); StartGuard deletes any consumer of it that is not what an
+//     ordered consumer is (durable, push, long-lived).
+//   - Open refuses a stream of the old layout (an event per subject
+//     journal.<campaign>.<kind>.<id>.<event>, with a republished feed)
+//     with ErrOldLayout, changing nothing; Migrate copies it into the
+//     current layout.
 package jetstore
 
 import (
@@ -44,15 +53,6 @@ const (
 	StreamName    = "JOURNAL"
 	SecretsBucket = "journal_secrets"
 )
-
-// FeedPrefix starts the subjects the stream republishes every stored event
-// on, right after storing it: journalfeed.<campaign>.<kind>.<id>.<event>,
-// with the headers Nats-Stream, Nats-Subject, Nats-Sequence and
-// Nats-Last-Sequence. Unlike a core subscription on journal.>, which also
-// sees appends the stream refused (a stale expectation, a duplicate), the
-// feed carries exactly what was stored, in order. It is what live readers
-// without JetStream access (players, dashboards: package access) follow.
-const FeedPrefix = "journalfeed"
 
 // DefaultDuplicates is the stream's deduplication window unless Options say
 // more; it is also the least allowed.
@@ -102,7 +102,7 @@ func StreamConfig(opts Options) jetstream.StreamConfig {
 	return jetstream.StreamConfig{
 		Name:               StreamName,
 		Description:        "the campaign journal: every fact of play, immutable",
-		Subjects:           []string{events.AllFilter},
+		Subjects:           []string{events.StreamSubjects},
 		Retention:          jetstream.LimitsPolicy,
 		MaxConsumers:       -1,
 		MaxMsgs:            -1,
@@ -118,7 +118,6 @@ func StreamConfig(opts Options) jetstream.StreamConfig {
 		DenyPurge:          true,
 		AllowDirect:        true,
 		AllowAtomicPublish: true,
-		RePublish:          &jetstream.RePublish{Source: events.AllFilter, Destination: FeedPrefix + ".>"},
 	}
 }
 
@@ -134,10 +133,14 @@ type Store struct {
 }
 
 // Open creates or updates the JOURNAL stream and the secrets bucket and
-// returns the store.
+// returns the store. A stream of the old layout is left as it is: the
+// error wraps ErrOldLayout (run Migrate).
 func Open(ctx context.Context, js jetstream.JetStream, opts Options) (*Store, error) {
 	if opts.Duplicates != 0 && opts.Duplicates < DefaultDuplicates {
 		return nil, fmt.Errorf("jetstore: duplicate window %v is less than %v", opts.Duplicates, DefaultDuplicates)
+	}
+	if err := checkLayout(ctx, js); err != nil {
+		return nil, err
 	}
 	cfg := StreamConfig(opts)
 	if _, err := js.CreateOrUpdateStream(ctx, cfg); err != nil {
@@ -190,14 +193,14 @@ func (s *Store) Append(ctx context.Context, expect events.Expect, evs ...events.
 	}
 	msgs := make([]*nats.Msg, len(evs))
 	for i, e := range evs {
-		msgs[i] = &nats.Msg{Subject: e.StreamSubject, Data: docs[i], Header: nats.Header{}}
-		msgs[i].Header.Set(jetstream.MsgIDHeader, e.ID)
+		msgs[i] = eventMsg(e, docs[i])
 	}
 
 	if len(msgs) == 1 {
 		var opts []jetstream.PublishOpt
 		if expect.IsSet() {
-			opts = append(opts, jetstream.WithExpectLastSequenceForSubject(expect.LastSeq, expect.Subject))
+			// On the message's own subject, which Prepare checked is expect.Subject.
+			opts = append(opts, jetstream.WithExpectLastSequencePerSubject(expect.LastSeq))
 		}
 		ack, err := s.publish(ctx, msgs[0], opts...)
 		if err == nil {
@@ -210,8 +213,8 @@ func (s *Store) Append(ctx context.Context, expect events.Expect, evs ...events.
 	}
 
 	if expect.IsSet() {
+		// On the first message's own subject, which Prepare checked is expect.Subject.
 		msgs[0].Header.Set(jetstream.ExpectedLastSubjSeqHeader, strconv.FormatUint(expect.LastSeq, 10))
-		msgs[0].Header.Set(jetstream.ExpectedLastSubjSeqSubjHeader, expect.Subject)
 	}
 	ack, err := jetstreamext.PublishMsgBatch(ctx, s.js, msgs)
 	if err == nil {
@@ -228,6 +231,19 @@ func (s *Store) Append(ctx context.Context, expect events.Expect, evs ...events.
 		return s.afterRefusal(ctx, expect, evs, err)
 	}
 	return nil, fmt.Errorf("append batch of %d from %s: %w", len(evs), evs[0].ID, err)
+}
+
+// eventMsg is the message that stores an event: its document under its
+// campaign's subject, with its id as Nats-Msg-Id and its type and aggregate
+// in the journal's headers.
+func eventMsg(e events.Event, doc []byte) *nats.Msg {
+	m := &nats.Msg{Subject: e.StreamSubject, Data: doc, Header: make(nats.Header, 4)}
+	m.Header.Set(jetstream.MsgIDHeader, e.ID)
+	m.Header.Set(events.HeaderType, e.Type)
+	if kind, id, err := e.Aggregate(); err == nil { // valid: Prepare checked it
+		m.Header.Set(events.HeaderAggregate, events.AggregateHeaderValue(kind, id))
+	}
+	return m
 }
 
 // publish stores one message and returns the server's acknowledgement: it

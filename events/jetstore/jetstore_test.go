@@ -63,7 +63,8 @@ func TestStreamConfig(t *testing.T) {
 		name string
 		ok   bool
 	}{
-		{"subjects journal.>", len(cfg.Subjects) == 1 && cfg.Subjects[0] == "journal.>"},
+		{"subjects journal.*", len(cfg.Subjects) == 1 && cfg.Subjects[0] == "journal.*"},
+		{"no republish", cfg.RePublish == nil},
 		{"file storage", cfg.Storage == jetstream.FileStorage},
 		{"deny delete", cfg.DenyDelete},
 		{"deny purge", cfg.DenyPurge},
@@ -112,7 +113,7 @@ func TestDeleteAndPurgeRefused(t *testing.T) {
 		{"delete", func() error { return stream.DeleteMsg(ctx, 1) }, 10057},
 		{"secure delete", func() error { return stream.SecureDeleteMsg(ctx, 2) }, 10057},
 		{"purge", func() error { return stream.Purge(ctx) }, 10110},
-		{"purge subject", func() error { return stream.Purge(ctx, jetstream.WithPurgeSubject("journal.mordor.>")) }, 10110},
+		{"purge subject", func() error { return stream.Purge(ctx, jetstream.WithPurgeSubject("journal.mordor")) }, 10110},
 	}
 	for _, tt := range tests {
 		err := tt.do()

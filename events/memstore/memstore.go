@@ -1,7 +1,8 @@
 // Package memstore is an event store held in memory, with the semantics of
 // the JetStream store (events/jetstore): stream sequences from 1 with no
-// gaps, NATS subject filters with "*" and ">", expected-last-sequence per
-// filter, atomic multi-event appends, deduplication by event id, create-only
+// gaps, one subject per campaign (journal.<campaign>), NATS subject filters
+// with "*" and ">", expected-last-sequence on a campaign's literal subject,
+// atomic multi-event appends, deduplication by event id, create-only
 // secrets, and Follow woken by appends. It is for fast tests and for
 // reproducing a session into a fresh journal.
 //
@@ -124,9 +125,10 @@ func (s *Store) PublishRaw(ctx context.Context, subject string, data []byte) (ui
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
-	// What the stream takes: a literal subject under journal.>, any tokens.
-	if !strings.HasPrefix(subject, events.Prefix+".") || strings.ContainsAny(subject, "*> \t\r\n") || strings.Contains(subject, "..") || strings.HasSuffix(subject, ".") {
-		return 0, fmt.Errorf("%w: subject %q is not a literal subject under %s.>", events.ErrInvalidID, subject, events.Prefix)
+	// What the stream takes (events.StreamSubjects): journal.<one token>.
+	tok, ok := strings.CutPrefix(subject, events.Prefix+".")
+	if !ok || tok == "" || strings.ContainsAny(tok, ".*> \t\r\n") {
+		return 0, fmt.Errorf("%w: subject %q is not a literal subject %s", events.ErrInvalidID, subject, events.StreamSubjects)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -180,8 +180,6 @@ func testReadQueries(t *testing.T, s Store) {
 		require.NoError(t, err)
 	}
 	mordor, _ := events.CampaignFilter("mordor")
-	lodin, _ := events.AggregateFilter("mordor", events.KindCharacter, "lodin")
-	chars, _ := events.KindFilter("mordor", events.KindCharacter)
 	tests := []struct {
 		name string
 		q    events.Query
@@ -189,18 +187,17 @@ func testReadQueries(t *testing.T, s Store) {
 	}{
 		{"all", events.Query{}, []uint64{1, 2, 3, 4, 5, 6, 7}},
 		{"campaign", events.Query{Subject: mordor}, []uint64{1, 2, 3, 5, 6, 7}},
-		{"aggregate", events.Query{Subject: lodin}, []uint64{2, 3, 7}},
-		{"kind", events.Query{Subject: chars}, []uint64{2, 3, 5, 7}},
-		{"event name", events.Query{Subject: "journal.*.char.*.created"}, []uint64{2, 4, 5}},
+		{"every campaign", events.Query{Subject: events.StreamSubjects}, []uint64{1, 2, 3, 4, 5, 6, 7}},
 		{"type", events.Query{Types: []string{events.TypeEventVoided}}, []uint64{3, 6}},
 		{"campaign and type", events.Query{Subject: mordor, Types: []string{events.TypeCampaignCreated}}, []uint64{1, 2, 5, 7}},
 		{"from", events.Query{From: 5}, []uint64{5, 6, 7}},
 		{"to", events.Query{To: 2}, []uint64{1, 2}},
-		{"range on aggregate", events.Query{Subject: lodin, From: 3, To: 6}, []uint64{3}},
+		{"range on campaign", events.Query{Subject: mordor, From: 3, To: 6}, []uint64{3, 5, 6}},
 		{"range past the end", events.Query{From: 7, To: 100}, []uint64{7}},
 		{"from past the end", events.Query{From: 8}, nil},
 		{"empty range", events.Query{From: 5, To: 4}, nil},
-		{"no such campaign", events.Query{Subject: "journal.rohan.>"}, nil},
+		{"no such campaign", events.Query{Subject: "journal.rohan"}, nil},
+		{"below a campaign subject", events.Query{Subject: "journal.mordor.>"}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -280,25 +277,24 @@ func testLast(t *testing.T, s Store) {
 		want   uint64
 	}{
 		{events.AllFilter, 3},
-		{"journal.mordor.>", 3},
-		{"journal.gondor.>", 2},
-		{"journal.mordor.char.lodin.>", 1},
-		{"journal.mordor.char.lodin.created", 1},
-		{"journal.rohan.>", 0},
+		{events.StreamSubjects, 3},
+		{"journal.mordor", 3},
+		{"journal.gondor", 2},
+		{"journal.rohan", 0},
 	}
 	for _, tt := range tests {
 		if got := last(tt.filter); got != tt.want {
 			t.Errorf("last(%s) = %d, want %d", tt.filter, got, tt.want)
 		}
 	}
-	if _, err := s.Last(ctx, "journal.Mordor.>"); !errors.Is(err, events.ErrInvalidID) {
+	if _, err := s.Last(ctx, "journal.Mordor"); !errors.Is(err, events.ErrInvalidID) {
 		t.Fatalf("last of a bad filter: error = %v, want invalid id", err)
 	}
 }
 
 func testDuplicate(t *testing.T, s Store) {
 	ctx := testContext(t)
-	lodin, _ := events.AggregateFilter("mordor", events.KindCharacter, "lodin")
+	lodin, _ := events.CampaignFilter("mordor")
 	a := char(t, "mordor", "lodin", "created")
 	seqs, err := s.Append(ctx, events.ExpectLast(lodin, 0), a)
 	require.NoError(t, err)
@@ -377,24 +373,29 @@ func testLostAck(t *testing.T, s Store) {
 	require.Equal(t, other[0], last)
 }
 
+// testStaleExpect: an expectation is on one campaign's subject: another
+// campaign's appends never make it stale, and any other sequence than the
+// campaign's last is refused, the stream's last included.
 func testStaleExpect(t *testing.T, s Store) {
 	ctx := testContext(t)
 	mordor, _ := events.CampaignFilter("mordor")
-	lodin, _ := events.AggregateFilter("mordor", events.KindCharacter, "lodin")
-	frodo, _ := events.AggregateFilter("mordor", events.KindCharacter, "frodo")
+	gondor, _ := events.CampaignFilter("gondor")
 
-	_, err := s.Append(ctx, events.ExpectLast(lodin, 0), char(t, "mordor", "lodin", "created"))
+	_, err := s.Append(ctx, events.ExpectLast(mordor, 0), char(t, "mordor", "lodin", "created")) // 1
 	require.NoError(t, err)
-	_, err = s.Append(ctx, events.ExpectLast(frodo, 0), char(t, "mordor", "frodo", "created"))
-	require.NoError(t, err, "an expectation on another aggregate's filter is independent")
+	_, err = s.Append(ctx, events.ExpectLast(gondor, 0), char(t, "gondor", "aragorn", "created")) // 2
+	require.NoError(t, err, "an expectation on another campaign is independent")
+	_, err = s.Append(ctx, events.ExpectLast(mordor, 1), char(t, "mordor", "frodo", "created")) // 3
+	require.NoError(t, err, "another campaign's append does not make the expectation stale")
 
 	tests := []struct {
 		name   string
 		expect events.Expect
 	}{
-		{"nothing there yet, but there is", events.ExpectLast(lodin, 0)},
+		{"nothing there yet, but there is", events.ExpectLast(mordor, 0)},
 		{"older sequence on the campaign", events.ExpectLast(mordor, 1)},
-		{"newer sequence than exists", events.ExpectLast(lodin, 9)},
+		{"the stream's last, another campaign's", events.ExpectLast(mordor, 2)},
+		{"newer sequence than exists", events.ExpectLast(mordor, 9)},
 	}
 	for _, tt := range tests {
 		_, err := s.Append(ctx, tt.expect, char(t, "mordor", "lodin", "roll"))
@@ -402,19 +403,23 @@ func testStaleExpect(t *testing.T, s Store) {
 			t.Fatalf("%s: error = %v, want concurrency", tt.name, err)
 		}
 	}
-	if got := seqsOf(readAll(t, s, events.Query{})); !slices.Equal(got, []uint64{1, 2}) {
-		t.Fatalf("stored %v after refused appends, want [1 2]", got)
+	if got := seqsOf(readAll(t, s, events.Query{})); !slices.Equal(got, []uint64{1, 2, 3}) {
+		t.Fatalf("stored %v after refused appends, want [1 2 3]", got)
 	}
-	seqs, err := s.Append(ctx, events.ExpectLast(mordor, 2), char(t, "mordor", "lodin", "roll"))
+	seqs, err := s.Append(ctx, events.ExpectLast(mordor, 3), char(t, "mordor", "lodin", "roll"))
 	require.NoError(t, err)
-	require.Equal(t, []uint64{3}, seqs)
-	_, err = s.Append(ctx, events.ExpectLast(lodin, 3), char(t, "mordor", "lodin", "roll"))
-	require.NoError(t, err)
+	require.Equal(t, []uint64{4}, seqs)
+	if _, err := s.Append(ctx, events.ExpectLast(gondor, 2), char(t, "mordor", "lodin", "roll")); !errors.Is(err, events.ErrInvalidEvent) {
+		t.Fatalf("expectation on another campaign than the event's: error = %v, want invalid event", err)
+	}
+	if _, err := s.Append(ctx, events.ExpectLast("journal.mordor.>", 4), char(t, "mordor", "lodin", "roll")); !errors.Is(err, events.ErrInvalidID) {
+		t.Fatalf("wildcard expectation: error = %v, want invalid id", err)
+	}
 }
 
 func testAtomicBatch(t *testing.T, s Store) {
 	ctx := testContext(t)
-	lodin, _ := events.AggregateFilter("mordor", events.KindCharacter, "lodin")
+	lodin, _ := events.CampaignFilter("mordor")
 	_, err := s.Append(ctx, events.Expect{}, char(t, "mordor", "lodin", "created"))
 	require.NoError(t, err)
 
@@ -454,7 +459,7 @@ func testAtomicBatch(t *testing.T, s Store) {
 func testConcurrentWriters(t *testing.T, s Store) {
 	ctx := testContext(t)
 	const writers, n = 2, 15
-	lodin, _ := events.AggregateFilter("mordor", events.KindCharacter, "lodin")
+	lodin, _ := events.CampaignFilter("mordor")
 	var wg sync.WaitGroup
 	conflicts := make([]int, writers)
 	for w := range writers {
@@ -545,7 +550,7 @@ func testFollow(t *testing.T, s Store) {
 	got := make(chan events.Recorded, 16)
 	done := make(chan error, 1)
 	go func() {
-		done <- s.Follow(fctx, events.Query{Subject: "journal.mordor.>"}, func(r events.Recorded) error {
+		done <- s.Follow(fctx, events.Query{Subject: "journal.mordor"}, func(r events.Recorded) error {
 			got <- r
 			return nil
 		})
@@ -613,7 +618,7 @@ func testFollowUntil(t *testing.T, s Store) {
 	done := make(chan error, 1)
 	var got []uint64
 	go func() {
-		done <- s.Follow(ctx, events.Query{Subject: "journal.mordor.>", To: 3}, func(r events.Recorded) error {
+		done <- s.Follow(ctx, events.Query{Subject: "journal.mordor", To: 3}, func(r events.Recorded) error {
 			got = append(got, r.Seq)
 			return nil
 		})
@@ -645,8 +650,9 @@ func testMalformed(t *testing.T, s Store) {
 		{"unknown type", func(e *events.Event) { e.Type = "journal.dragon.slain.v1" }, events.ErrUnknownType},
 		{"bad id", func(e *events.Event) { e.ID = "1" }, events.ErrInvalidEvent},
 		{"no stream subject", func(e *events.Event) { e.StreamSubject = "" }, events.ErrInvalidEvent},
-		{"stream subject of another campaign", func(e *events.Event) { e.StreamSubject = "journal.gondor.char.lodin.x" }, events.ErrInvalidEvent},
-		{"wildcard stream subject", func(e *events.Event) { e.StreamSubject = "journal.mordor.char.lodin.>" }, events.ErrInvalidID},
+		{"stream subject of another campaign", func(e *events.Event) { e.StreamSubject = "journal.gondor" }, events.ErrInvalidEvent},
+		{"wildcard stream subject", func(e *events.Event) { e.StreamSubject = "journal.>" }, events.ErrInvalidID},
+		{"stream subject of the old layout", func(e *events.Event) { e.StreamSubject = "journal.mordor.char.lodin.roll" }, events.ErrInvalidID},
 		{"wrong specversion", func(e *events.Event) { e.SpecVersion = "0.3" }, events.ErrInvalidEvent},
 		{"bad session", func(e *events.Event) { e.Session = "S1" }, events.ErrInvalidID},
 		{"zero time", func(e *events.Event) { e.Time = time.Time{} }, events.ErrInvalidEvent},
@@ -757,7 +763,7 @@ func (r *reading) event(rec events.Recorded) error {
 func testForeignRead(t *testing.T, s Store) {
 	ctx := testContext(t)
 	p := rawPublisher(t, s)
-	lodinRoll := "journal.mordor.char.lodin.roll"
+	lodinRoll := "journal.mordor"
 	_, err := s.Append(ctx, events.Expect{}, char(t, "mordor", "lodin", "created")) // 1
 	require.NoError(t, err)
 	docs := foreignDocs(t)
@@ -767,8 +773,8 @@ func testForeignRead(t *testing.T, s Store) {
 		seq := publishForeign(t, p, lodinRoll, docs[name])
 		subjects[seq] = lodinRoll
 	}
-	seq := publishForeign(t, p, "journal.mordor.Not-A-Slug", []byte("x")) // 6: not even a journal subject
-	subjects[seq] = "journal.mordor.Not-A-Slug"
+	seq := publishForeign(t, p, "journal.Not-A-Slug", []byte("x")) // 6: not even a campaign subject
+	subjects[seq] = "journal.Not-A-Slug"
 	_, err = s.Append(ctx, events.Expect{}, char(t, "mordor", "lodin", "roll"), char(t, "gondor", "aragorn", "created")) // 7, 8
 	require.NoError(t, err)
 
@@ -778,12 +784,11 @@ func testForeignRead(t *testing.T, s Store) {
 		want []int64
 	}{
 		{"all", events.Query{}, []int64{1, -2, -3, -4, -5, -6, 7, 8}},
-		{"campaign", events.Query{Subject: "journal.mordor.>"}, []int64{1, -2, -3, -4, -5, -6, 7}},
-		{"aggregate", events.Query{Subject: "journal.mordor.char.lodin.>"}, []int64{1, -2, -3, -4, -5, 7}},
-		{"other campaign", events.Query{Subject: "journal.gondor.>"}, []int64{8}},
+		{"campaign", events.Query{Subject: "journal.mordor"}, []int64{1, -2, -3, -4, -5, 7}},
+		{"other campaign", events.Query{Subject: "journal.gondor"}, []int64{8}},
 		{"types", events.Query{Types: []string{events.TypeEventVoided}}, []int64{-2, -3, -4, -5, -6}},
 		{"range", events.Query{From: 3, To: 4}, []int64{-3, -4}},
-		{"ending on one", events.Query{Subject: "journal.mordor.>", To: 6}, []int64{1, -2, -3, -4, -5, -6}},
+		{"ending on one", events.Query{Subject: "journal.mordor", To: 5}, []int64{1, -2, -3, -4, -5}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -829,7 +834,7 @@ func testForeignAppend(t *testing.T, s Store) {
 	mordor, _ := events.CampaignFilter("mordor")
 	first, err := s.Append(ctx, events.ExpectLast(mordor, 0), char(t, "mordor", "lodin", "created"))
 	require.NoError(t, err)
-	foreign := publishForeign(t, p, "journal.mordor.char.lodin.roll", []byte("garbage"))
+	foreign := publishForeign(t, p, "journal.mordor", []byte("garbage"))
 	last, err := s.Last(ctx, mordor)
 	require.NoError(t, err)
 	require.Equal(t, foreign, last, "the last sequence on the campaign counts the foreign message")
@@ -861,14 +866,14 @@ func testForeignFollow(t *testing.T, s Store) {
 	p := rawPublisher(t, s)
 	_, err := s.Append(ctx, events.Expect{}, char(t, "mordor", "lodin", "created")) // 1
 	require.NoError(t, err)
-	publishForeign(t, p, "journal.mordor.char.lodin.roll", []byte("garbage")) // 2
+	publishForeign(t, p, "journal.mordor", []byte("garbage")) // 2
 
 	fctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	got := make(chan int64, 16)
 	done := make(chan error, 1)
 	go func() {
-		done <- s.Follow(fctx, events.Query{Subject: "journal.mordor.>", OnForeign: func(f events.Foreign) error {
+		done <- s.Follow(fctx, events.Query{Subject: "journal.mordor", OnForeign: func(f events.Foreign) error {
 			got <- -int64(f.Seq)
 			return nil
 		}}, func(r events.Recorded) error {
@@ -890,8 +895,8 @@ func testForeignFollow(t *testing.T, s Store) {
 	}
 	require.Equal(t, int64(1), next())
 	require.Equal(t, int64(-2), next())
-	publishForeign(t, p, "journal.mordor.char.lodin.roll", []byte(`{"specversion":"1.0"}`)) // 3
-	_, err = s.Append(ctx, events.Expect{}, char(t, "mordor", "lodin", "roll"))             // 4
+	publishForeign(t, p, "journal.mordor", []byte(`{"specversion":"1.0"}`))     // 3
+	_, err = s.Append(ctx, events.Expect{}, char(t, "mordor", "lodin", "roll")) // 4
 	require.NoError(t, err)
 	require.Equal(t, int64(-3), next())
 	require.Equal(t, int64(4), next())
@@ -919,7 +924,7 @@ func testForeignLongRead(t *testing.T, s Store) {
 	}
 	var foreign []uint64
 	publish := func() {
-		foreign = append(foreign, publishForeign(t, p, "journal.mordor.char.lodin.roll", []byte("garbage")))
+		foreign = append(foreign, publishForeign(t, p, "journal.mordor", []byte("garbage")))
 	}
 	publish()
 	_, err := s.Append(ctx, events.Expect{}, batch()...)
@@ -930,7 +935,7 @@ func testForeignLongRead(t *testing.T, s Store) {
 	require.NoError(t, err)
 	publish()
 
-	for _, q := range []events.Query{{}, {Subject: "journal.mordor.char.lodin.>"}, {From: 2}} {
+	for _, q := range []events.Query{{}, {Subject: "journal.mordor"}, {From: 2}} {
 		var r reading
 		require.NoError(t, s.Read(ctx, r.query(q), r.event))
 		var skipped []uint64
