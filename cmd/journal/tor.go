@@ -423,7 +423,6 @@ func printTORSheet(w iw, l i18n.Lang, c *projections.Campaign, s *projections.TO
 	if s.PendingTrait != "" {
 		t.add(l.T("torp.invoked"), l.T("torp.invoked_value", s.PendingTrait))
 	}
-	t.write(w)
 	sk := newTable("  ", l.T("torp.skills_fav"), string(tor.Cuerpo), string(tor.Corazon), string(tor.Mente), l.T("torp.advancement"))
 	for _, g := range tor.Groups() {
 		row := []string{string(g)}
@@ -437,12 +436,10 @@ func printTORSheet(w iw, l i18n.Lang, c *projections.Campaign, s *projections.TO
 		}
 		sk.add(append(row, boxes(s.Advancement[g]))...)
 	}
-	sk.write(w)
 	adv := l.T("torp.between")
 	if c.TOR.Adventure != nil {
 		adv = l.T("torp.adventure_n", c.TOR.Adventure.Number)
 	}
-	t = newTable("  ")
 	t.add(l.T("torp.advancement"), l.N("torp.points", s.AdventurePoints(), adv, s.AdvancementTotal))
 	t.add(l.T("print.rolls"), l.T("torp.rolls_value", s.Rolls, s.Successes, s.Eyes, s.Runes))
 	if r := s.LastRoll; r != nil {
@@ -454,6 +451,7 @@ func printTORSheet(w iw, l i18n.Lang, c *projections.Campaign, s *projections.TO
 	}
 	t.add(l.T("print.as_of"), l.T("print.as_of_seq", c.LastSeq))
 	t.write(w)
+	sk.write(w)
 }
 
 func listOrNone(l i18n.Lang, xs []string) string {

@@ -72,7 +72,7 @@ func TestEventBySequenceOrShortID(t *testing.T) {
 		}
 	}
 	require.NotEmpty(t, full)
-	want := "roll " + full
+	want := "tirada " + full
 	for _, arg := range []string{roll[0], roll[1], full, strings.ToUpper(roll[1]), full[:30]} {
 		out := c.ok("-c", "mordor", "explain", arg)
 		require.Contains(t, out, want, "explain %s", arg)
