@@ -233,6 +233,10 @@ var enReplay = map[Key]string{
 	"rr.differences.many":           "%d differences",
 	"rp.status.identical":           "identical",
 	"rp.status.different":           "different",
+	"rr.stop_campaign":              "campaign id %q: %s",
+	"rr.stop_session":               "session %s: %s",
+	"rr.stop_unrevealed":            "session %s is not yet revealed (no seed: end it, or give it with --seed)",
+	"rr.stop_after":                 "after session %s",
 }
 
 // enExplain is the English of explain.

@@ -234,6 +234,10 @@ var esReplay = map[Key]string{
 	"rr.differences.many":           "%d diferencias",
 	"rp.status.identical":           "idéntica",
 	"rp.status.different":           "distinta",
+	"rr.stop_campaign":              "id de campaña %q: %s",
+	"rr.stop_session":               "sesión %s: %s",
+	"rr.stop_unrevealed":            "la sesión %s aún no se ha revelado (sin semilla: termínala, o dala con --seed)",
+	"rr.stop_after":                 "tras la sesión %s",
 }
 
 // esExplain is the Spanish of explain.

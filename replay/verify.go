@@ -25,6 +25,11 @@ const DefaultMaxMismatches = 1000
 
 // Options configure a verification.
 type Options struct {
+	// Lang is the language of the texts a report holds that are written
+	// while it is made (the transcript of a reproduction); the zero Lang
+	// is Spanish, the transcript's language of old. The text writers take
+	// their own (WriteTextIn).
+	Lang i18n.Lang `json:"lang,omitempty"`
 	// Seeds are seeds (64 hex digits) given by someone who holds them, for
 	// sessions that have not revealed theirs yet (`--seed`). A key is a
 	// session id, or "campaign/session" when session ids repeat across

@@ -37,7 +37,7 @@ func (r Report) WriteTextIn(w io.Writer, l i18n.Lang) error {
 			fmt.Fprint(bw, ", "+l.N("rr.skipped", c.Skipped))
 		}
 		if c.Stopped != "" {
-			fmt.Fprint(bw, l.T("rr.stopped", c.Stopped))
+			fmt.Fprint(bw, l.T("rr.stopped", c.StoppedIn(l)))
 		}
 		sheets := l.T("rr.sheets_identical")
 		if !c.SheetsIdentical {

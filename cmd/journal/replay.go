@@ -65,7 +65,7 @@ transcript of the reproduction follows.`,
 			if err != nil {
 				return err
 			}
-			opts := replay.Options{Seeds: given, Campaign: a.campaign, Session: session, MaxMismatches: maxMismatches}
+			opts := replay.Options{Seeds: given, Campaign: a.campaign, Session: session, MaxMismatches: maxMismatches, Lang: a.language()}
 			if reproduce {
 				rep, err := repro.Run(ctx, src, opts)
 				done()

@@ -416,9 +416,9 @@ func printTORSheet(w iw, l i18n.Lang, c *projections.Campaign, s *projections.TO
 	case s.MadnessRisk:
 		t.add(l.T("torp.madness"), l.T("torp.at_risk", s.Hope, s.TotalShadow()))
 	}
-	t.add(l.T("torp.traits"), listOrNone(l, s.Traits))
+	t.add(l.T("torp.traits"), listOrNone(l, quoted(s.Traits)))
 	if len(s.Flaws) > 0 {
-		t.add(l.T("torp.flaws"), strings.Join(s.Flaws, ", "))
+		t.add(l.T("torp.flaws"), strings.Join(quoted(s.Flaws), ", "))
 	}
 	if s.PendingTrait != "" {
 		t.add(l.T("torp.invoked"), l.T("torp.invoked_value", s.PendingTrait))
@@ -452,6 +452,15 @@ func printTORSheet(w iw, l i18n.Lang, c *projections.Campaign, s *projections.TO
 	t.add(l.T("print.as_of"), l.T("print.as_of_seq", c.LastSeq))
 	t.write(w)
 	sk.write(w)
+}
+
+// quoted puts each name between «», as the transcript names traits.
+func quoted(names []string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = "«" + n + "»"
+	}
+	return out
 }
 
 func listOrNone(l i18n.Lang, xs []string) string {

@@ -177,7 +177,7 @@ func TestTORCommands(t *testing.T) {
 		t.Fatalf("phase: %s", out)
 	}
 	sheet := c.ok("-c", "arda", "character", "show", "bilbo")
-	for _, want := range []string{"████████████ 1/1", "0 temporal + 0 permanente", "3 guardados", "Atención 3*", "Ladrón, Ojo avizor"} {
+	for _, want := range []string{"████████████ 1/1", "0 temporal + 0 permanente", "3 guardados", "Atención 3*", "«Ladrón», «Ojo avizor»"} {
 		if !strings.Contains(sheet, want) {
 			t.Fatalf("sheet lacks %q:\n%s", want, sheet)
 		}
