@@ -235,8 +235,17 @@ var enReplay = map[Key]string{
 	"rp.status.different":           "different",
 	"rr.stop_campaign":              "campaign id %q: %s",
 	"rr.stop_session":               "session %s: %s",
-	"rr.stop_unrevealed":            "session %s is not yet revealed (no seed: end it, or give it with --seed)",
+	"rr.stop_unrevealed":            "session %s is not yet revealed (no seed: end it, or give it with %s)",
 	"rr.stop_after":                 "after session %s",
+	"mm.sep":                        "; ",
+	"mm.attribute":                  "attribute %s: recorded %d, the sheet of %s has %d",
+	"mm.rank":                       "rank of %s: recorded %d, the sheet of %s has %d",
+	"mm.specialization":             "specialization used on %s, the sheet of %s has %q",
+	"mm.contest_rolls":              "the contest names rolls %s and %s, not the two rolls recorded just before it",
+	"mm.contest_sides":              "the contest is between %s and %s, its rolls are %s's and %s's",
+	"mm.contest_opposed":            "one side of the contest is flagged opposed, the other not",
+	"mm.contest_verdict":            "contest verdict: recorded winner %q tie %v (%s), rules say winner %q tie %v (%s)",
+	"mm.unclaimed":                  "a roll flagged opposed that no contest names: only a contest's sides explode and have a natural 1 as opposed rolls",
 }
 
 // enExplain is the English of explain.

@@ -198,7 +198,8 @@ var es = map[Key]string{
 	"print.as_of":          "a fecha de",
 	"print.as_of_seq":      "secuencia %d",
 
-	"stats.head":        "suerte: %d tiradas (%d anuladas, %d ilegibles)%s",
+	"stats.head.one":    "suerte: %d tirada (%d anuladas, %d ilegibles)%s",
+	"stats.head.many":   "suerte: %d tiradas (%d anuladas, %d ilegibles)%s",
 	"stats.filter":      " — %s",
 	"stats.f_campaign":  "campaña %s",
 	"stats.f_session":   "sesión %s",

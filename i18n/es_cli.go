@@ -236,8 +236,17 @@ var esReplay = map[Key]string{
 	"rp.status.different":           "distinta",
 	"rr.stop_campaign":              "id de campaña %q: %s",
 	"rr.stop_session":               "sesión %s: %s",
-	"rr.stop_unrevealed":            "la sesión %s aún no se ha revelado (sin semilla: termínala, o dala con --seed)",
+	"rr.stop_unrevealed":            "la sesión %s aún no se ha revelado (sin semilla: termínala, o dala con %s)",
 	"rr.stop_after":                 "tras la sesión %s",
+	"mm.sep":                        "; ",
+	"mm.attribute":                  "atributo %s: registrado %d, la hoja de %s tiene %d",
+	"mm.rank":                       "rango de %s: registrado %d, la hoja de %s tiene %d",
+	"mm.specialization":             "especialización usada en %s, la hoja de %s tiene %q",
+	"mm.contest_rolls":              "la tirada enfrentada nombra las tiradas %s y %s, no las dos registradas justo antes",
+	"mm.contest_sides":              "la tirada enfrentada es entre %s y %s, sus tiradas son de %s y de %s",
+	"mm.contest_opposed":            "un lado de la tirada enfrentada está marcado como enfrentado, el otro no",
+	"mm.contest_verdict":            "veredicto de la tirada enfrentada: registrado ganador %q empate %v (%s), las reglas dicen ganador %q empate %v (%s)",
+	"mm.unclaimed":                  "una tirada marcada como enfrentada que ninguna tirada enfrentada nombra: solo los lados de una explotan y tienen el 1 natural como tiradas enfrentadas",
 }
 
 // esExplain is the Spanish of explain.

@@ -111,8 +111,8 @@ type Mismatch struct {
 	Nonce *uint64 `json:"nonce,omitempty"`
 	// What says what differs, in words (English; WhatIn in any language).
 	What string `json:"what"`
-	// msg is What as a catalogue message, nil for a What written directly.
-	msg *message
+	// msg is What as catalogue messages, nil for a What written directly.
+	msg text
 }
 
 // message is a catalogue key and its arguments.
@@ -123,9 +123,10 @@ type message struct {
 
 // say sets What to the catalogue's message key with args, in English, and
 // keeps the message to print it in any language (WhatIn).
-func (m *Mismatch) say(key i18n.Key, args ...any) {
-	m.What, m.msg = i18n.EN.T(key, args...), &message{key, args}
-}
+func (m *Mismatch) say(key i18n.Key, args ...any) { m.tell(text{msg(key, args...)}) }
+
+// tell sets What to t in English, and keeps t to print it in any language.
+func (m *Mismatch) tell(t text) { m.What, m.msg = t.inL(i18n.EN), t }
 
 // WhatIn is What in l: the same words when the mismatch came from the
 // catalogue, What as it is otherwise (read back from JSON, or built from
@@ -134,7 +135,7 @@ func (m Mismatch) WhatIn(l i18n.Lang) string {
 	if m.msg == nil {
 		return m.What
 	}
-	return l.T(m.msg.key, m.msg.args...)
+	return m.msg.inL(l)
 }
 
 // Status is a session's verdict.
@@ -635,26 +636,33 @@ func (v *Verifier) checkInputs(s *session, m Mismatch, fold *projections.Campaig
 	}
 	nonce := d.Nonce
 	m.Nonce = &nonce
-	var diff []string
-	check := func(what string, got, want int) {
+	var diff text
+	add := func(key i18n.Key, args ...any) {
+		if len(diff) > 0 {
+			diff = append(diff, msg("mm.sep"))
+		}
+		diff = append(diff, msg(key, args...))
+	}
+	check := func(key i18n.Key, name string, got, want int) {
 		if got != want {
-			diff = append(diff, fmt.Sprintf("%s: recorded %d, the sheet of %s has %d", what, got, d.Character, want))
+			add(key, name, got, d.Character, want)
 		}
 	}
 	if d.Attribute != "" {
-		check("attribute "+d.Attribute, d.AttributeValue, sheet.Attributes[d.Attribute])
+		check("mm.attribute", d.Attribute, d.AttributeValue, sheet.Attributes[d.Attribute])
 	}
 	if d.Attribute2 != "" {
-		check("attribute "+d.Attribute2, d.Attribute2Value, sheet.Attributes[d.Attribute2])
+		check("mm.attribute", d.Attribute2, d.Attribute2Value, sheet.Attributes[d.Attribute2])
 	}
 	if d.Skill != "" {
-		check("rank of "+d.Skill, d.Rank, sheet.Skills[d.Skill])
+		check("mm.rank", d.Skill, d.Rank, sheet.Skills[d.Skill])
 	}
 	if d.Specialization && d.Skill != sheet.Specialization {
-		diff = append(diff, fmt.Sprintf("specialization used on %s, the sheet of %s has %q", d.Skill, d.Character, sheet.Specialization))
+		add("mm.specialization", d.Skill, d.Character, sheet.Specialization)
 	}
 	if len(diff) > 0 {
-		m.Kind, m.What = MismatchInputs, strings.Join(diff, "; ")
+		m.Kind = MismatchInputs
+		m.tell(diff)
 		v.record(s, m)
 	}
 }

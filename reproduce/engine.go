@@ -222,7 +222,7 @@ func (r *reproducer) campaign(ctx context.Context, id string, evs []rec) error {
 			}
 			if source == "" {
 				sess.Status = StatusUnrevealed
-				rc.stop("rr.stop_unrevealed", first.Session)
+				rc.stop("rr.stop_unrevealed", first.Session, "--seed") // a flag is typed the same in any language
 				stop = i
 				break
 			}

@@ -89,7 +89,7 @@ func TestReplayTheDemo(t *testing.T) {
 		t.Fatalf("replay --json totals = %+v", rep.Totals)
 	}
 	out = c.ok("-c", "demo-ryf", "--lang", "en", "replay", "--reproduce")
-	for _, want := range []string{"session demo-ryf/s1: identical", "final sheets of 3 characters identical", "transcript of the reproduction", "Empieza el combate", "IDENTICAL: "} {
+	for _, want := range []string{"session demo-ryf/s1: identical", "final sheets of 3 characters identical", "transcript of the reproduction", "Combat begins", "IDENTICAL: "} {
 		if !strings.Contains(out, want) {
 			t.Fatalf("replay --reproduce lacks %q:\n%s", want, out)
 		}
@@ -158,6 +158,16 @@ func TestReplayTheDemo(t *testing.T) {
 				if code != exitMismatch || !strings.Contains(out, "verdict:") {
 					t.Fatalf("explain of a tampered roll: exit %d\n%s", code, out)
 				}
+				// In Spanish: the labels, the verdict and the mismatch's words.
+				out, _, code = c.run("--data", noStore(t), "--lang", "es", "replay", "--file", bad)
+				require.Equal(t, exitMismatch, code)
+				for _, want := range []string{"DISCREPANCIA", "FALLIDA: ", id, "con discrepancias"} {
+					require.Contains(t, out, want)
+				}
+				out, _, code = c.run("--data", noStore(t), "--lang", "es", "explain", id, "--file", bad)
+				require.Equal(t, exitMismatch, code)
+				require.Contains(t, out, "veredicto: ")
+				require.NotContains(t, out, "verdict")
 			})
 		}
 	})
