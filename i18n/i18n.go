@@ -10,6 +10,11 @@
 // A template is a fmt format: its verbs take the arguments in order. The
 // whole catalogue of a language is exportable (Catalogue) as a JSON object
 // of key → template for the browser.
+//
+// A message with a count has two forms, key.one and key.many, in every
+// language (TestPluralForms); N picks one by the count ("1 session",
+// "2 sessions"; "1 sesión", "0 sesiones"). The catalogue is made of parts
+// (es.go, es_cli.go…), merged at initialisation; a key in two parts panics.
 package i18n
 
 import (
