@@ -202,6 +202,8 @@ func playedTOR(t *testing.T, c *cli) {
 func TestOneLanguagePerOutput(t *testing.T) {
 	c := played(t)
 	playedTOR(t, c)
+	// A witness to roll for: the orc may die in the combat of played.
+	c.ok("-c", "mordor", "character", "create", "testigo", "--npc", "--attrs", "F=5,R=4,D=5,I=3,P=4", "--skills", "Pelea=2")
 	var roll string
 	for _, e := range c.events("mordor") {
 		if e.Type == events.TypeRollMade {
@@ -212,7 +214,7 @@ func TestOneLanguagePerOutput(t *testing.T) {
 	commands := [][]string{
 		{"log"}, {"campaign", "show"}, {"campaign", "list"}, {"character", "show", "lodin"}, {"character", "list"},
 		{"session", "list"}, {"skill", "list"}, {"weapon", "list"}, {"combat", "show"}, {"stats"},
-		{"heal", "lodin", "1"}, {"roll", "orco", "Pelea"},
+		{"heal", "lodin", "1"}, {"roll", "testigo", "Pelea"},
 		{"replay"}, {"replay", "--reproduce"}, {"explain", roll},
 		{"odds", "ryf", "--base", "12", "--vs", "20"}, {"odds", "ryf", "--base", "16", "--kind", "attribute", "--level", "high"},
 		{"odds", "tor", "--dice", "1", "--tn", "14", "--hope", "3"},
