@@ -246,6 +246,9 @@ var enReplay = map[Key]string{
 	"mm.contest_opposed":            "one side of the contest is flagged opposed, the other not",
 	"mm.contest_verdict":            "contest verdict: recorded winner %q tie %v (%s), rules say winner %q tie %v (%s)",
 	"mm.unclaimed":                  "a roll flagged opposed that no contest names: only a contest's sides explode and have a natural 1 as opposed rolls",
+	"rp.foreign_line":               "line %d: not a journal event: %s",
+	"rp.foreign_seq":                "sequence %d (%s): not a journal event: %s",
+	"rp.foreign_other":              "not a journal event: %s",
 }
 
 // enExplain is the English of explain.

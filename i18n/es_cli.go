@@ -247,6 +247,9 @@ var esReplay = map[Key]string{
 	"mm.contest_opposed":            "un lado de la tirada enfrentada está marcado como enfrentado, el otro no",
 	"mm.contest_verdict":            "veredicto de la tirada enfrentada: registrado ganador %q empate %v (%s), las reglas dicen ganador %q empate %v (%s)",
 	"mm.unclaimed":                  "una tirada marcada como enfrentada que ninguna tirada enfrentada nombra: solo los lados de una explotan y tienen el 1 natural como tiradas enfrentadas",
+	"rp.foreign_line":               "línea %d: no es un evento del diario: %s",
+	"rp.foreign_seq":                "secuencia %d (%s): no es un evento del diario: %s",
+	"rp.foreign_other":              "no es un evento del diario: %s",
 }
 
 // esExplain is the Spanish of explain.

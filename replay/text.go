@@ -47,7 +47,7 @@ func (r Report) WriteTextIn(w io.Writer, l i18n.Lang) error {
 	if len(r.Foreign) > 0 || r.ForeignOmitted > 0 {
 		fmt.Fprintln(bw, l.T("rp.foreign_head"))
 		for _, m := range r.Foreign {
-			fmt.Fprintf(bw, "  %s  %s\n", l.T("rp.foreign"), m)
+			fmt.Fprintf(bw, "  %s  %s\n", l.T("rp.foreign"), foreignIn(l, m))
 		}
 		if r.ForeignOmitted > 0 {
 			fmt.Fprintln(bw, "  "+l.T("rp.and_more", r.ForeignOmitted))
@@ -67,6 +67,18 @@ func (r Report) WriteTextIn(w io.Writer, l i18n.Lang) error {
 	}
 	fmt.Fprintln(bw, line)
 	return bw.Flush()
+}
+
+// foreignIn is m.String in l (the reason, a decoder's error, stays as it
+// is).
+func foreignIn(l i18n.Lang, m ForeignMessage) string {
+	switch {
+	case m.Line != 0:
+		return l.T("rp.foreign_line", m.Line, m.Reason)
+	case m.Subject != "":
+		return l.T("rp.foreign_seq", m.Seq, m.Subject, m.Reason)
+	}
+	return l.T("rp.foreign_other", m.Reason)
 }
 
 // join lists parts with commas.

@@ -60,7 +60,7 @@ func TestForeignMessageInTheJournal(t *testing.T) {
 
 	out, errb, code = c.run("-c", "mordor", "replay")
 	require.Equal(t, exitMismatch, code, "replay: %s\n%s", out, errb)
-	require.Contains(t, out, "AJENO  "+named+": not a journal event")
+	require.Contains(t, out, fmt.Sprintf("AJENO  secuencia %d (%s): no es un evento del diario", seq, subject))
 	require.Contains(t, out, "sesión mordor/s1: verificada")
 	require.Contains(t, errb, "0 mismatches, 1 message that is not a journal event")
 
