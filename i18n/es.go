@@ -173,10 +173,8 @@ var es = map[Key]string{
 	"list.ended":       "terminada, semilla revelada",
 
 	"print.campaign":       "Campaña %s «%s», sistema %s",
-	"print.events_day":     ", %d eventos, día %d\n",
 	"print.characters":     "Personajes:",
 	"print.sessions":       "Sesiones:",
-	"print.session_row":    "%d tiradas, %s",
 	"print.combat":         "Combate, asalto %d — orden de iniciativa:",
 	"print.damage_taken":   "daño recibido %d",
 	"print.sheet_head":     "%s (%s) — %s, campaña %s (%s)",
@@ -200,7 +198,8 @@ var es = map[Key]string{
 	"print.as_of":          "a fecha de",
 	"print.as_of_seq":      "secuencia %d",
 
-	"stats.head":        "suerte: %d tiradas (%d anuladas, %d ilegibles)%s",
+	"stats.head.one":    "suerte: %d tirada (%d anuladas, %d ilegibles)%s",
+	"stats.head.many":   "suerte: %d tiradas (%d anuladas, %d ilegibles)%s",
 	"stats.filter":      " — %s",
 	"stats.f_campaign":  "campaña %s",
 	"stats.f_session":   "sesión %s",

@@ -10,6 +10,11 @@
 // A template is a fmt format: its verbs take the arguments in order. The
 // whole catalogue of a language is exportable (Catalogue) as a JSON object
 // of key → template for the browser.
+//
+// A message with a count has two forms, key.one and key.many, in every
+// language (TestPluralForms); N picks one by the count ("1 session",
+// "2 sessions"; "1 sesión", "0 sesiones"). The catalogue is made of parts
+// (es.go, es_cli.go…), merged at initialisation; a key in two parts panics.
 package i18n
 
 import (
@@ -76,6 +81,18 @@ func (l Lang) T(k Key, args ...any) string {
 	return fmt.Sprintf(tmpl, args...)
 }
 
+// N returns the message k in the number of n: the template k+".one" when
+// n is 1 or -1, k+".many" otherwise (0 included: "0 rolls", "0 tiradas"),
+// formatted with n and then args. Both forms exist in every language
+// (TestPluralForms).
+func (l Lang) N(k Key, n int, args ...any) string {
+	form := k + ".many"
+	if n == 1 || n == -1 {
+		form = k + ".one"
+	}
+	return l.T(form, append([]any{n}, args...)...)
+}
+
 // Catalogue returns a copy of the templates of l, key → template: the
 // document a browser loads (json.Marshal of it).
 func Catalogue(l Lang) map[string]string {
@@ -125,6 +142,23 @@ func isLetter(r rune) bool {
 
 var catalogue = map[Lang]map[Key]string{ES: es, EN: en}
 
+// more holds the catalogue's further parts (the command line's reports,
+// replay, odds, The One Ring's sheets), merged into it at initialisation.
+var more = map[Lang][]map[Key]string{ES: {esCLI, esReplay, esExplain}, EN: {enCLI, enReplay, enExplain}}
+
+func init() {
+	for l, parts := range more {
+		for _, part := range parts {
+			for k, v := range part {
+				if _, dup := catalogue[l][k]; dup {
+					panic("i18n: key " + string(k) + " defined twice in " + string(l))
+				}
+				catalogue[l][k] = v
+			}
+		}
+	}
+}
+
 var words = map[Lang][]string{
 	ES: {"campaña", "creada", "sistema", "definida", "daño", "precisión", "habilidad", "entra", "juego",
 		"PV", "PX", "empieza", "termina", "sesión", "semilla", "tiradas", "enfrentada", "contra", "gana", "empate",
@@ -132,12 +166,16 @@ var words = map[Lang][]string{
 		"amanece", "anula", "anulado", "bien", "incapacitado", "inconsciente", "muerto", "tira", "nivel", "dados", "objetivo",
 		"éxito", "fallo", "pifia", "crítico", "esperanza", "sombra", "comunidad", "aventura", "jugador", "personaje",
 		"personajes", "sesiones", "habilidades", "jugadores", "tiradas", "ojo", "runa", "suerte", "leyenda",
-		"esperado", "observado", "nombre", "atributo", "curación", "descanso"},
+		"esperado", "observado", "nombre", "atributo", "curación", "descanso",
+		"verificada", "verificadas", "discrepancia", "discrepancias", "compromiso", "progreso", "locura", "rasgos",
+		"defectos", "reserva", "evento", "eventos", "veredicto", "regla", "distribución", "hojas", "ninguno"},
 	EN: {"campaign", "created", "system", "weapon", "defined", "damage", "precision", "skill", "enters", "play",
 		"HP", "XP", "begins", "ends", "session", "seed", "rolls", "opposed", "against", "wins", "tie",
 		"combat", "initiative", "round", "misses", "hits", "takes", "recovers", "raises", "GM", "reloads",
 		"dawn", "voided", "incapacitated", "unconscious", "dead", "level", "dice", "success", "failure", "fumble",
 		"critical", "hope", "shadow", "fellowship", "adventure", "player", "character", "characters", "sessions",
 		"weapons", "skills", "players", "eye", "rune", "luck", "legend", "expected", "observed", "name", "attribute",
-		"fists", "healing", "rest"},
+		"fists", "healing", "rest",
+		"verified", "mismatch", "mismatches", "commitment", "advancement", "madness", "traits", "flaws", "pool",
+		"event", "events", "verdict", "rule", "distribution", "sheets", "none"},
 }

@@ -3,6 +3,7 @@ package i18n_test
 import (
 	"encoding/json"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -105,4 +106,34 @@ func TestWidth(t *testing.T) {
 	} {
 		require.Equal(t, want, i18n.Width(s), s)
 	}
+}
+
+// TestPluralForms: a message with a number has both forms in every
+// language, and N picks the form by the number.
+func TestPluralForms(t *testing.T) {
+	for _, l := range i18n.Langs {
+		keys := map[i18n.Key]bool{}
+		for _, k := range i18n.Keys(l) {
+			keys[k] = true
+		}
+		for k := range keys {
+			if base, ok := strings.CutSuffix(string(k), ".one"); ok {
+				require.Truef(t, keys[i18n.Key(base+".many")], "%s: %s has no .many", l, k)
+			}
+			if base, ok := strings.CutSuffix(string(k), ".many"); ok {
+				require.Truef(t, keys[i18n.Key(base+".one")], "%s: %s has no .one", l, k)
+			}
+		}
+	}
+	for _, tc := range []struct {
+		l    i18n.Lang
+		n    int
+		want string
+	}{
+		{i18n.EN, 1, "1 session"}, {i18n.EN, 0, "0 sessions"}, {i18n.EN, 2, "2 sessions"}, {i18n.EN, -1, "-1 session"},
+		{i18n.ES, 1, "1 sesión"}, {i18n.ES, 0, "0 sesiones"}, {i18n.ES, 3, "3 sesiones"},
+	} {
+		require.Equal(t, tc.want, tc.l.N("rp.sessions", tc.n))
+	}
+	require.Equal(t, "1 roll, in progress", i18n.EN.N("print.session_row", 1, "in progress"), "the number first, then the arguments")
 }

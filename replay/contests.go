@@ -1,9 +1,8 @@
 package replay
 
 import (
-	"fmt"
-
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/i18n"
 	"github.com/campaign-journal/journal/rules/ryf"
 )
 
@@ -45,21 +44,22 @@ func (v *Verifier) contestEvent(c *campaign, ev events.Event, data any, m Mismat
 	case *events.ContestResolved:
 		a, b := &c.contests[0], &c.contests[1]
 		s := v.sessionOf(ev)
-		bad := func(kind MismatchKind, format string, args ...any) {
-			m.Kind, m.What = kind, fmt.Sprintf(format, args...)
+		bad := func(kind MismatchKind, key i18n.Key, args ...any) {
+			m.Kind = kind
+			m.say(key, args...)
 			v.record(s, m)
 		}
 		if a.id == "" || b.id == "" || a.id != d.RollA || b.id != d.RollB {
-			bad(MismatchInputs, "the contest names rolls %s and %s, not the two rolls recorded just before it", clip(d.RollA, 40), clip(d.RollB, 40))
+			bad(MismatchInputs, "mm.contest_rolls", clip(d.RollA, 40), clip(d.RollB, 40))
 			return
 		}
 		a.claimed, b.claimed = true, true
 		if a.character != d.A || b.character != d.B {
-			bad(MismatchInputs, "the contest is between %s and %s, its rolls are %s's and %s's", d.A, d.B, a.character, b.character)
+			bad(MismatchInputs, "mm.contest_sides", d.A, d.B, a.character, b.character)
 			return
 		}
 		if a.opposed != b.opposed {
-			bad(MismatchInputs, "one side of the contest is flagged opposed, the other not")
+			bad(MismatchInputs, "mm.contest_opposed")
 			return
 		}
 		want := ryf.Contest(a.result, b.result)
@@ -71,8 +71,7 @@ func (v *Verifier) contestEvent(c *campaign, ev events.Event, data any, m Mismat
 			winner = d.B
 		}
 		if d.Winner != winner || d.Tie != (want.Winner == 0) || d.Reason != want.Reason {
-			bad(MismatchRules, "contest verdict: recorded winner %q tie %v (%s), rules say winner %q tie %v (%s)",
-				d.Winner, d.Tie, d.Reason, winner, want.Winner == 0, want.Reason)
+			bad(MismatchRules, "mm.contest_verdict", d.Winner, d.Tie, d.Reason, winner, want.Winner == 0, want.Reason)
 		}
 	default:
 		return
@@ -86,7 +85,7 @@ func (v *Verifier) unclaimed(side *judgedSide) {
 	}
 	m := side.m
 	m.Kind = MismatchInputs
-	m.What = "a roll flagged opposed that no contest names: only a contest's sides explode and have a natural 1 as opposed rolls"
+	m.say("mm.unclaimed")
 	v.record(side.s, m)
 }
 

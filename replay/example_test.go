@@ -54,7 +54,7 @@ func ExampleVerify() {
 	_ = rep.WriteText(os.Stdout)
 	// Output:
 	// faces: [5 9 5] total: 21 success
-	// session camp-1/sess-1: verified — 1 rolls checked, 1 verified, 0 unverifiable, 0 voided (seed revealed)
-	// campaign camp-1: 3 events folded, 0 characters, 1 sessions
-	// OK: 3 events, 1 sessions (1 verified, 0 mismatch, 0 not yet revealed), 1 rolls checked, 1 verified, 0 unverifiable, 0 voided, 0 mismatches
+	// session camp-1/sess-1: verified — 1 roll checked, 1 verified, 0 unverifiable, 0 voided (seed revealed)
+	// campaign camp-1: 3 events folded, 0 characters, 1 session
+	// OK: 3 events, 1 session (1 verified, 0 mismatch, 0 not yet revealed), 1 roll checked, 1 verified, 0 unverifiable, 0 voided, 0 mismatches
 }

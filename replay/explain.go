@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/i18n"
 	"github.com/campaign-journal/journal/rolls"
 	"github.com/campaign-journal/journal/rules/dice"
 	"github.com/campaign-journal/journal/rules/ryf"
@@ -76,6 +77,12 @@ type Explanation struct {
 	// re-derive and the rules agree. Verdict says it in words.
 	Verified bool   `json:"verified"`
 	Verdict  string `json:"verdict"`
+
+	// steps, rule and verdict are Steps, Rule and Verdict as catalogue
+	// messages, to write them in any language (nil when read from JSON).
+	steps   []text
+	rule    text
+	verdict text
 }
 
 // Inputs are what a roll event records as its inputs.
@@ -214,7 +221,8 @@ func Explain(roll events.Event, started *events.SessionStarted, seed *dice.Seed)
 		x.Diff = rolls.Diff(e, want)
 		x.RulesAgree = len(x.Diff) == 0
 	}
-	x.Verdict, x.Verified = verdict(x, sidesErr, started != nil)
+	x.verdict, x.Verified = verdict(x, sidesErr, started != nil)
+	x.Verdict = x.verdict.inL(i18n.EN)
 	return x, nil
 }
 
@@ -260,236 +268,338 @@ func drawSteps(st *dice.Stream) ([]DrawStep, []Block) {
 	return steps, blocks
 }
 
+// text is words made of catalogue messages, written in any language.
+type text []message
+
+func msg(key i18n.Key, args ...any) message { return message{key, args} }
+
+// reasonKeys are the catalogue keys of ryf's level reasons.
+var reasonKeys = map[string]i18n.Key{
+	ryf.ReasonSpecialization: "reason.specialization",
+	ryf.ReasonRankZero:       "reason.rank0",
+	ryf.ReasonBase:           "reason.base",
+	ryf.ReasonTokenSpent:     "reason.token_spent",
+	ryf.ReasonTokenReturned:  "reason.token_returned",
+	ryf.ReasonIncapacitated:  "reason.incapacitated",
+	ryf.ReasonClampedLow:     "reason.clamped_low",
+	ryf.ReasonClampedHigh:    "reason.clamped_high",
+}
+
+// levelReasons are ryf's level reasons in l; one the catalogue lacks stays.
+func levelReasons(l i18n.Lang, rs []string) string {
+	out := make([]string, len(rs))
+	for i, r := range rs {
+		out[i] = r
+		if k, ok := reasonKeys[r]; ok {
+			out[i] = l.T(k)
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+// reasonList is a list of level reasons as an argument that prints in the
+// language of the message it is in (see in).
+type reasonList []string
+
 // explainRules fills Rounds, Chains, Feat, Steps and Rule from the rules
-// applied to the recorded faces.
+// applied to the recorded faces (Steps and Rule in English; the text
+// writer writes them in any language).
 func explainRules(x *Explanation, e events.RollMade) {
-	step := func(format string, args ...any) { x.Steps = append(x.Steps, fmt.Sprintf(format, args...)) }
+	defer func() {
+		x.Rule = x.rule.inL(i18n.EN)
+		x.Steps = make([]string, len(x.steps))
+		for i, s := range x.steps {
+			x.Steps[i] = s.inL(i18n.EN)
+		}
+	}()
+	step := func(t ...message) { x.steps = append(x.steps, t) }
+	rule := func(key i18n.Key, args ...any) { x.rule = append(x.rule, msg(key, args...)) }
 	faces := dice.NewFaces(e.Faces...)
 	switch e.Kind {
 	case rolls.KindDamage:
 		d, err := ryf.ParseDamage(e.Dice)
 		if err != nil {
-			x.Rule = "the rules cannot read the damage dice: " + err.Error()
+			rule("xr.damage_unreadable", err.Error())
 			return
 		}
 		dr, err := ryf.RollDamage(d, e.Critical, faces)
 		if err != nil {
-			x.Rule = "the rules cannot judge these faces: " + err.Error()
+			rule("xr.cannot_judge_faces", err.Error())
 			return
 		}
 		for i, c := range dr.Chains {
 			x.Chains = append(x.Chains, Chain{Faces: c, Explosions: len(c) - 1})
 			if len(c) > 1 {
-				step("die %d shows %d, its maximum, and explodes %d time(s): %v", i+1, d.Sides, len(c)-1, c)
+				step(msg(i18n.Key(pick(len(c)-1, "xr.explodes.one", "xr.explodes.many")), i+1, d.Sides, len(c)-1, c))
 			}
 		}
-		step("dice sum %d %+d modifier = %d", dr.DiceSum, d.Modifier, dr.Raw)
-		x.Rule = fmt.Sprintf("damage: dice %d, modifier %+d, floored at 0", dr.DiceSum, d.Modifier)
+		step(msg("xr.dice_sum", dr.DiceSum, d.Modifier, dr.Raw))
+		rule("xr.damage", dr.DiceSum, d.Modifier)
 		if dr.Critical {
-			x.Rule += ", doubled by the critical"
+			rule("xr.doubled")
 		}
-		x.Rule += fmt.Sprintf(" = %d", dr.Total)
+		rule("xr.equals", dr.Total)
 	case rolls.KindHeal:
 		if len(e.Faces) == 1 {
-			x.Rule = fmt.Sprintf("after-combat healing: 1d6 = %d", e.Faces[0])
+			rule("xr.heal", e.Faces[0])
 		} else {
-			x.Rule = fmt.Sprintf("after-combat healing is one d6, the event has %d faces", len(e.Faces))
+			rule("xr.heal_faces", len(e.Faces))
 		}
 	case rolls.KindTOR:
 		if len(e.Faces) == 0 {
-			x.Rule = "no faces: no feat die to judge"
+			rule("xr.no_feat")
 			return
 		}
 		res, err := tor.Judge(e.TN, e.Faces[0], e.Faces[1:])
 		if err != nil {
-			x.Rule = "the rules cannot judge these faces: " + err.Error()
+			rule("xr.cannot_judge_faces", err.Error())
 			return
 		}
 		x.Feat = &FeatStep{Feat: res.Feat, Eye: res.Eye, Rune: res.Rune, Success: res.SuccessDice, Sixes: res.Sixes}
 		switch {
 		case res.Eye:
-			step("feat die 11, the Eye: it counts 0")
+			step(msg("xr.feat_eye"))
 		case res.Rune:
-			step("feat die 12, the rune")
+			step(msg("xr.feat_rune"))
 		default:
-			step("feat die %d", res.Feat)
+			step(msg("xr.feat", res.Feat))
 		}
-		step("success dice %v: total %d", res.SuccessDice, res.Total)
+		step(msg("xr.success_dice", res.SuccessDice, res.Total))
 		switch {
 		case res.Rune:
-			x.Rule = "rune on the feat die: automatic success"
+			rule("xr.rune")
 		case res.Success:
-			x.Rule = fmt.Sprintf("total %d reaches TN %d: success", res.Total, res.TN)
+			rule("xr.tor_success", res.Total, res.TN)
 		case res.Eye:
-			x.Rule = fmt.Sprintf("eye on the feat die counts 0: total %d is below TN %d: failure", res.Total, res.TN)
+			rule("xr.tor_eye", res.Total, res.TN)
 		default:
-			x.Rule = fmt.Sprintf("total %d is below TN %d: failure", res.Total, res.TN)
+			rule("xr.tor_failure", res.Total, res.TN)
 		}
 		if res.Success {
-			x.Rule += fmt.Sprintf(", %s (%d six(es) on the success dice)", res.Describe(), res.Sixes)
+			q := "tor.success"
+			switch res.Quality {
+			case tor.QualityGreat:
+				q = "tor.great"
+			case tor.QualityExtraordinary:
+				q = "tor.extraordinary"
+			}
+			rule("xr.comma")
+			rule(i18n.Key(q))
+			rule(i18n.Key(pick(res.Sixes, "xr.sixes.one", "xr.sixes.many")), res.Sixes)
 		}
 	default:
 		res, err := ryf.Roll(rolls.CheckOf(e), faces)
 		if err != nil {
-			x.Rule = "the rules cannot judge this roll: " + err.Error()
+			rule("xr.cannot_judge", err.Error())
 			return
 		}
 		terms := make([]string, len(res.Check.Terms()))
 		for i, t := range res.Check.Terms() {
 			terms[i] = fmt.Sprintf("%s %d", t.Name, t.Value)
 		}
-		step("base %d = %s", res.Base, strings.Join(terms, " + "))
-		step("level %s: %s", res.Level, strings.Join(res.LevelReasons, ", "))
+		step(msg("xr.base", res.Base, strings.Join(terms, " + ")))
+		step(msg("xr.level", levelName(res.Level.String())), message{key: "xr.reasons", args: []any{reasonList(res.LevelReasons)}})
 		for i, rd := range res.Rounds {
 			explodes := i < len(res.Rounds)-1
 			x.Rounds = append(x.Rounds, RoundStep{Dice: rd.Dice, Kept: rd.Kept, Explodes: explodes})
-			line := fmt.Sprintf("round %d: %d %d %d, level %s keeps %d", i+1, rd.Dice[0], rd.Dice[1], rd.Dice[2], res.Level, rd.Kept)
+			line := text{msg("xr.round", i+1, rd.Dice[0], rd.Dice[1], rd.Dice[2]), msg("xr.keeps", levelName(res.Level.String()), rd.Kept)}
 			if explodes {
-				line += ": a kept 10 explodes, another round at the same level"
+				line = append(line, msg("xr.explodes_round"))
 			}
-			step("%s", line)
+			step(line...)
 		}
-		step("total %d = base %d + kept dice %d", res.Total, res.Base, res.DiePart)
-		x.Rule = ryfRule(res)
+		step(msg("xr.total", res.Total, res.Base, res.DiePart))
+		x.rule = ryfRule(res)
 	}
 }
 
-func ryfRule(res ryf.Result) string {
+// pick is one when n is 1, many otherwise.
+func pick(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// levelName is a kept die's level as an argument that prints in the
+// language of its message.
+type levelName string
+
+func ryfRule(res ryf.Result) text {
 	switch {
 	case res.Fumble:
-		return "fumble: the first round shows three 1s, a failure whatever the total"
+		return text{msg("xr.fumble")}
 	case res.Natural1:
-		return "natural 1: the first round keeps a 1, a failure whatever the total"
+		return text{msg("xr.natural1")}
 	case res.Check.Difficulty == nil:
-		return fmt.Sprintf("no difficulty: the total %d is the result", res.Total)
+		return text{msg("xr.no_difficulty", res.Total)}
 	case res.Critical:
-		return fmt.Sprintf("critical: total %d reaches difficulty %d and is %d or more", res.Total, *res.Check.Difficulty, ryf.CriticalTotal)
+		return text{msg("xr.critical", res.Total, *res.Check.Difficulty, ryf.CriticalTotal)}
 	case res.Success:
-		return fmt.Sprintf("success: total %d reaches difficulty %d", res.Total, *res.Check.Difficulty)
+		return text{msg("xr.success", res.Total, *res.Check.Difficulty)}
 	}
-	return fmt.Sprintf("failure: total %d is below difficulty %d", res.Total, *res.Check.Difficulty)
+	return text{msg("xr.failure", res.Total, *res.Check.Difficulty)}
 }
 
-func verdict(x Explanation, sidesErr error, haveStart bool) (string, bool) {
-	rules := "the rules agree with the recorded total and outcome"
+func verdict(x Explanation, sidesErr error, haveStart bool) (text, bool) {
+	rules := msg("xv.rules_agree")
 	if !x.RulesAgree {
-		rules = "the rules disagree with the record: " + strings.Join(x.Diff, "; ")
+		rules = msg("xv.rules_disagree", strings.Join(x.Diff, "; "))
 	}
 	switch {
 	case sidesErr != nil:
-		return "cannot tell which dice the roll drew (" + sidesErr.Error() + "); " + rules, false
+		return text{msg("xv.which_dice", sidesErr.Error()), rules}, false
 	case x.Seed == "":
-		return "seed not yet revealed: the faces cannot be re-derived yet; " + rules, false
+		return text{msg("xv.unrevealed"), rules}, false
 	case x.SeedMatches != nil && !*x.SeedMatches:
-		return "the seed does not match the session's commitment: nothing is proven; " + rules, false
+		return text{msg("xv.seed_mismatch"), rules}, false
 	case x.FacesMatch == nil:
-		return "the dice cannot be drawn; " + rules, false
+		return text{msg("xv.cannot_draw"), rules}, false
 	case !*x.FacesMatch:
-		return fmt.Sprintf("MISMATCH: the seed gives faces %v, the event records %v; %s", x.Derived, x.Recorded, rules), false
+		return text{msg("xv.faces_mismatch", x.Derived, x.Recorded), rules}, false
 	case !x.RulesAgree:
-		return "the faces re-derive from the seed, but " + rules, false
+		return text{msg("xv.faces_but"), rules}, false
 	case !haveStart:
-		return "the faces re-derive from the seed and " + rules + ", but the session's commitment is unknown", false
+		return text{msg("xv.faces_and"), rules, msg("xv.no_commitment")}, false
 	}
-	return "verified: the faces re-derive from the committed seed and " + rules, true
+	return text{msg("xv.verified"), rules}, true
 }
 
-// WriteText writes the explanation for people, step by step.
-func (x Explanation) WriteText(w io.Writer) error {
+// WriteText writes the explanation in English (WriteTextIn).
+func (x Explanation) WriteText(w io.Writer) error { return x.WriteTextIn(w, i18n.EN) }
+
+// WriteTextIn writes the explanation for people, in l: the inputs, the
+// commitment and seed, the bytes drawn, the faces, the rules applied and
+// the verdict. An explanation read back from JSON writes its steps, rule
+// and verdict as they were recorded.
+func (x Explanation) WriteTextIn(w io.Writer, l i18n.Lang) error {
 	bw := bufio.NewWriter(w)
-	p := func(format string, args ...any) { fmt.Fprintf(bw, format+"\n", args...) }
+	p := func(s string) { fmt.Fprintln(bw, s) }
 	in := x.Inputs
-	p("roll %s: campaign %s, session %s, nonce %d, entropy %q", x.EventID, x.Campaign, x.Session, in.Nonce, in.Entropy)
-	what := x.Kind
+	p(l.T("xt.roll", x.EventID, x.Campaign, x.Session, in.Nonce, in.Entropy))
+	what := orCode(l, "xkind.", x.Kind)
 	if in.Skill != "" {
 		what += " " + in.Skill
 	} else if in.Attribute != "" {
 		what += " " + in.Attribute
 	}
-	p("  %s (%s): %s, dice %s", x.Character, x.System, what, in.Dice)
+	p("  " + l.T("xt.who", x.Character, x.System, what, in.Dice))
 	if len(in.Terms) > 0 {
 		terms := make([]string, len(in.Terms))
 		for i, t := range in.Terms {
 			terms[i] = fmt.Sprintf("%s %d", t.Name, t.Value)
 		}
-		p("  inputs: %s = base %d", strings.Join(terms, " + "), in.Base)
+		p("  " + l.T("xt.inputs", strings.Join(terms, " + "), in.Base))
 	}
 	if in.Level != "" && len(x.Rounds) == 0 {
-		p("  level %s: %s", in.Level, strings.Join(in.LevelReasons, ", "))
+		p("  " + l.T("xt.level", orCode(l, "level.", in.Level), levelReasons(l, in.LevelReasons)))
 	}
 	switch {
 	case in.Difficulty != nil && in.DifficultyName != "":
-		p("  difficulty %s (%d)", in.DifficultyName, *in.Difficulty)
+		p("  " + l.T("xt.difficulty_named", in.DifficultyName, *in.Difficulty))
 	case in.Difficulty != nil:
-		p("  difficulty %d", *in.Difficulty)
+		p("  " + l.T("xt.difficulty", *in.Difficulty))
 	case in.TN != 0:
-		p("  target number %d", in.TN)
+		p("  " + l.T("xt.tn", in.TN))
 	}
 	var flags []string
 	for _, f := range []struct {
-		on   bool
-		name string
-	}{{in.Token, "token spent"}, {in.TokenReturned, "token just returned"}, {in.Specialization, "specialization"},
-		{in.Incapacitated, "incapacitated"}, {in.Critical, "critical"}} {
+		on  bool
+		key i18n.Key
+	}{{in.Token, "xt.token_spent"}, {in.TokenReturned, "xt.token_returned"}, {in.Specialization, "reason.specialization"},
+		{in.Incapacitated, "status.incapacitated"}, {in.Critical, "odds.critical"}} {
 		if f.on {
-			flags = append(flags, f.name)
+			flags = append(flags, l.T(f.key))
 		}
 	}
 	if in.Weapon != "" {
-		flags = append(flags, "weapon "+in.Weapon)
+		flags = append(flags, l.T("xt.weapon", in.Weapon))
 	}
 	if in.Target != "" {
-		flags = append(flags, "target "+in.Target)
+		flags = append(flags, l.T("xt.target", in.Target))
 	}
 	if len(flags) > 0 {
-		p("  %s", strings.Join(flags, ", "))
+		p("  " + strings.Join(flags, ", "))
 	}
 
 	if x.Commitment != "" {
-		p("commitment %s (%s)", x.Commitment, x.Algorithm)
+		p(l.T("xt.commitment", x.Commitment, x.Algorithm))
 	} else {
-		p("commitment unknown (no session-started event)")
+		p(l.T("xt.no_commitment"))
 	}
 	switch {
 	case x.Seed == "":
-		p("seed not yet revealed")
+		p(l.T("xt.seed_unrevealed"))
 	case x.SeedMatches == nil:
-		p("seed %s (no commitment to compare)", x.Seed)
+		p(l.T("xt.seed_nothing", x.Seed))
 	case *x.SeedMatches:
-		p("seed %s: SHA-256 matches the commitment", x.Seed)
+		p(l.T("xt.seed_matches", x.Seed))
 	default:
-		p("seed %s: does NOT match the commitment", x.Seed)
+		p(l.T("xt.seed_differs", x.Seed))
 	}
-	p("stream: HMAC-SHA256(seed, %q + k)", x.Message)
+	p(l.T("xt.stream", x.Message))
 	for _, b := range x.Blocks {
-		p("  block %d = %s", b.Index, b.Hex)
+		p("  " + l.T("xt.block", b.Index, b.Hex))
 	}
 	if len(x.Draws) > 0 {
-		p("bytes drawn:")
+		p(l.T("xt.bytes"))
 		for _, d := range x.Draws {
-			head := fmt.Sprintf("  byte %3d (block %d, +%2d) 0x%02x = %3d  die %d d%d", d.Offset, d.Block, d.InBlock, d.Byte, d.Byte, d.Die, d.Sides)
+			head := "  " + l.T("xt.byte", d.Offset, d.Block, d.InBlock, d.Byte, d.Byte, d.Die, d.Sides)
 			if d.Rejected {
-				p("%s: rejected (%d ≥ %d)", head, d.Byte, d.Limit)
+				p(head + l.T("xt.rejected", d.Byte, d.Limit))
 			} else {
-				p("%s: %d mod %d + 1 = %d", head, d.Byte, d.Sides, d.Face)
+				p(head + fmt.Sprintf(": %d mod %d + 1 = %d", d.Byte, d.Sides, d.Face))
 			}
 		}
 	}
-	p("faces recorded %v", x.Recorded)
+	p(l.T("xt.faces_recorded", x.Recorded))
 	if x.Derived != nil {
-		eq := "equal"
+		eq := l.T("xt.equal")
 		if x.FacesMatch != nil && !*x.FacesMatch {
-			eq = "DIFFERENT"
+			eq = l.T("xt.different")
 		}
-		p("faces derived  %v: %s", x.Derived, eq)
+		p(l.T("xt.faces_derived", x.Derived, eq))
 	}
-	for _, s := range x.Steps {
-		p("  %s", s)
+	if x.steps != nil {
+		for _, s := range x.steps {
+			p("  " + s.inL(l))
+		}
+	} else {
+		for _, s := range x.Steps {
+			p("  " + s)
+		}
 	}
-	p("rule: %s", x.Rule)
-	p("recorded: total %d, outcome %s", x.Total, x.Outcome)
-	p("verdict: %s", x.Verdict)
+	rule, verdict := x.Rule, x.Verdict
+	if x.rule != nil {
+		rule = x.rule.inL(l)
+	}
+	if x.verdict != nil {
+		verdict = x.verdict.inL(l)
+	}
+	p(l.T("xt.rule", rule))
+	p(l.T("xt.recorded", x.Total, orCode(l, "xo.", x.Outcome)))
+	p(l.T("xt.verdict", verdict))
 	return bw.Flush()
+}
+
+// inL writes t in l, its level names and reason lists in l too.
+func (t text) inL(l i18n.Lang) string {
+	var b strings.Builder
+	for _, m := range t {
+		args := make([]any, len(m.args))
+		for i, a := range m.args {
+			switch a := a.(type) {
+			case levelName:
+				args[i] = orCode(l, "level.", string(a))
+			case reasonList:
+				args[i] = levelReasons(l, a)
+			default:
+				args[i] = a
+			}
+		}
+		b.WriteString(l.T(m.key, args...))
+	}
+	return b.String()
 }
 
 // ExplainEvent finds roll eventID in src, with its session's started and
@@ -555,7 +665,8 @@ func ExplainEvent(ctx context.Context, src Source, eventID string, seeds map[str
 	}
 	if bad != "" {
 		x.Verified = false
-		x.Verdict = fmt.Sprintf("the revealed seed %q is not %d hex digits; %s", clip(bad, 80), 2*dice.SeedSize, x.Verdict)
+		x.verdict = append(text{msg("xv.seed_hex", clip(bad, 80), 2*dice.SeedSize)}, x.verdict...)
+		x.Verdict = x.verdict.inL(i18n.EN)
 	}
 	return x, nil
 }

@@ -387,7 +387,7 @@ func (r LuckReport) WriteText(w io.Writer) error { return r.WriteTextIn(w, i18n.
 // with their luck figure, with The One Ring's columns for its characters.
 func (r LuckReport) WriteTextIn(w io.Writer, l i18n.Lang) error {
 	bw := bufio.NewWriter(w)
-	fmt.Fprintln(bw, l.T("stats.head", r.Rolls, r.Voided, r.Skipped, r.Filter.describe(l)))
+	fmt.Fprintln(bw, l.N("stats.head", r.Rolls, r.Voided, r.Skipped, r.Filter.describe(l)))
 	charted := false
 	for _, d := range r.Distributions {
 		charted = charted || (d.N > 0 && d.Charted())

@@ -13,6 +13,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/i18n"
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/rolls"
 	"github.com/campaign-journal/journal/rules/dice"
@@ -24,6 +25,11 @@ const DefaultMaxMismatches = 1000
 
 // Options configure a verification.
 type Options struct {
+	// Lang is the language of the texts a report holds that are written
+	// while it is made (the transcript of a reproduction); the zero Lang
+	// is Spanish, the transcript's language of old. The text writers take
+	// their own (WriteTextIn).
+	Lang i18n.Lang `json:"lang,omitempty"`
 	// Seeds are seeds (64 hex digits) given by someone who holds them, for
 	// sessions that have not revealed theirs yet (`--seed`). A key is a
 	// session id, or "campaign/session" when session ids repeat across
@@ -103,8 +109,33 @@ type Mismatch struct {
 	Session  string `json:"session,omitempty"`
 	// Nonce is the roll's nonce (for a gap, the first missing one).
 	Nonce *uint64 `json:"nonce,omitempty"`
-	// What says what differs, in words.
+	// What says what differs, in words (English; WhatIn in any language).
 	What string `json:"what"`
+	// msg is What as catalogue messages, nil for a What written directly.
+	msg text
+}
+
+// message is a catalogue key and its arguments.
+type message struct {
+	key  i18n.Key
+	args []any
+}
+
+// say sets What to the catalogue's message key with args, in English, and
+// keeps the message to print it in any language (WhatIn).
+func (m *Mismatch) say(key i18n.Key, args ...any) { m.tell(text{msg(key, args...)}) }
+
+// tell sets What to t in English, and keeps t to print it in any language.
+func (m *Mismatch) tell(t text) { m.What, m.msg = t.inL(i18n.EN), t }
+
+// WhatIn is What in l: the same words when the mismatch came from the
+// catalogue, What as it is otherwise (read back from JSON, or built from
+// an error's text).
+func (m Mismatch) WhatIn(l i18n.Lang) string {
+	if m.msg == nil {
+		return m.What
+	}
+	return m.msg.inL(l)
 }
 
 // Status is a session's verdict.
@@ -530,7 +561,7 @@ func (v *Verifier) Add(rec events.Recorded) {
 		if prev.sum == sum {
 			same = "an identical copy"
 		}
-		m.What = fmt.Sprintf("event id already used at position %d; this is %s", prev.pos, same)
+		m.say("mm.duplicate_id", prev.pos, same)
 		v.record(v.sessionOf(ev), m)
 		return
 	}
@@ -549,7 +580,8 @@ func (v *Verifier) Add(rec events.Recorded) {
 	}
 	if ferr != nil {
 		c.errors++
-		m.Kind, m.What = MismatchFold, "projections refuse the event: "+ferr.Error()
+		m.Kind = MismatchFold
+		m.say("mm.fold", ferr.Error())
 		v.record(nil, m)
 	}
 	if perr == nil {
@@ -604,26 +636,33 @@ func (v *Verifier) checkInputs(s *session, m Mismatch, fold *projections.Campaig
 	}
 	nonce := d.Nonce
 	m.Nonce = &nonce
-	var diff []string
-	check := func(what string, got, want int) {
+	var diff text
+	add := func(key i18n.Key, args ...any) {
+		if len(diff) > 0 {
+			diff = append(diff, msg("mm.sep"))
+		}
+		diff = append(diff, msg(key, args...))
+	}
+	check := func(key i18n.Key, name string, got, want int) {
 		if got != want {
-			diff = append(diff, fmt.Sprintf("%s: recorded %d, the sheet of %s has %d", what, got, d.Character, want))
+			add(key, name, got, d.Character, want)
 		}
 	}
 	if d.Attribute != "" {
-		check("attribute "+d.Attribute, d.AttributeValue, sheet.Attributes[d.Attribute])
+		check("mm.attribute", d.Attribute, d.AttributeValue, sheet.Attributes[d.Attribute])
 	}
 	if d.Attribute2 != "" {
-		check("attribute "+d.Attribute2, d.Attribute2Value, sheet.Attributes[d.Attribute2])
+		check("mm.attribute", d.Attribute2, d.Attribute2Value, sheet.Attributes[d.Attribute2])
 	}
 	if d.Skill != "" {
-		check("rank of "+d.Skill, d.Rank, sheet.Skills[d.Skill])
+		check("mm.rank", d.Skill, d.Rank, sheet.Skills[d.Skill])
 	}
 	if d.Specialization && d.Skill != sheet.Specialization {
-		diff = append(diff, fmt.Sprintf("specialization used on %s, the sheet of %s has %q", d.Skill, d.Character, sheet.Specialization))
+		add("mm.specialization", d.Skill, d.Character, sheet.Specialization)
 	}
 	if len(diff) > 0 {
-		m.Kind, m.What = MismatchInputs, strings.Join(diff, "; ")
+		m.Kind = MismatchInputs
+		m.tell(diff)
 		v.record(s, m)
 	}
 }
@@ -677,14 +716,16 @@ func (v *Verifier) givenSeed(campaign, id string) (dice.Seed, bool) {
 
 func (v *Verifier) start(m Mismatch, ev events.Event, d *events.SessionStarted) {
 	if ev.Session == "" {
-		m.Kind, m.What = MismatchSession, "session-started event without a session id"
+		m.Kind = MismatchSession
+		m.say("mm.no_session_id")
 		v.record(nil, m)
 		return
 	}
 	k := sessionKey(ev.Campaign, ev.Session)
 	s := v.sessions[k]
 	if s != nil && s.started {
-		m.Kind, m.What = MismatchSession, fmt.Sprintf("session started twice (first by event %s)", s.startID)
+		m.Kind = MismatchSession
+		m.say("mm.started_twice", s.startID)
 		v.record(s, m)
 		return
 	}
@@ -696,7 +737,8 @@ func (v *Verifier) start(m Mismatch, ev events.Event, d *events.SessionStarted) 
 	s.started, s.startID = true, ev.ID
 	s.commitment, s.algorithm = d.Commitment, d.Algorithm
 	if d.Algorithm != dice.Algorithm {
-		m.Kind, m.What = MismatchAlgorithm, fmt.Sprintf("algorithm %q, want %q: the rolls cannot be re-derived", d.Algorithm, dice.Algorithm)
+		m.Kind = MismatchAlgorithm
+		m.say("mm.algorithm", d.Algorithm, dice.Algorithm)
 		v.record(s, m)
 		return
 	}
@@ -710,7 +752,7 @@ func (v *Verifier) start(m Mismatch, ev events.Event, d *events.SessionStarted) 
 	if seed, ok := v.givenSeed(ev.Campaign, ev.Session); ok {
 		if !seed.Matches(d.Commitment) {
 			m.Kind = MismatchCommitment
-			m.What = fmt.Sprintf("the seed given for this session does not match its commitment %s", d.Commitment)
+			m.say("mm.given_seed", d.Commitment)
 			v.record(s, m)
 			return
 		}
@@ -722,12 +764,14 @@ func (v *Verifier) end(m Mismatch, rec events.Recorded, d *events.SessionEnded) 
 	ev := rec.Event
 	s := v.sessionOf(ev)
 	if s == nil {
-		m.Kind, m.What = MismatchUnknownSession, fmt.Sprintf("session %q ends but was not started before in the input", ev.Session)
+		m.Kind = MismatchUnknownSession
+		m.say("mm.ends_unstarted", ev.Session)
 		v.record(nil, m)
 		return
 	}
 	if s.ended {
-		m.Kind, m.What = MismatchSession, fmt.Sprintf("session ended twice (first by event %s)", s.endID)
+		m.Kind = MismatchSession
+		m.say("mm.ended_twice", s.endID)
 		v.record(s, m)
 		return
 	}
@@ -735,11 +779,12 @@ func (v *Verifier) end(m Mismatch, rec events.Recorded, d *events.SessionEnded) 
 	seed, err := dice.ParseSeed(d.Seed)
 	switch {
 	case err != nil:
-		m.Kind, m.What = MismatchSeed, fmt.Sprintf("revealed seed %q is not %d hex digits", clip(d.Seed, 80), 2*dice.SeedSize)
+		m.Kind = MismatchSeed
+		m.say("mm.seed_hex", clip(d.Seed, 80), 2*dice.SeedSize)
 		v.record(s, m)
 	case !seed.Matches(s.commitment):
 		m.Kind = MismatchCommitment
-		m.What = fmt.Sprintf("revealed seed %s does not match commitment %s (its SHA-256 is %s)", d.Seed, clip(s.commitment, 80), seed.Commitment())
+		m.say("mm.seed_commitment", d.Seed, clip(s.commitment, 80), seed.Commitment())
 		v.record(s, m)
 	case s.key == nil && s.algorithm == dice.Algorithm:
 		// Without a Scan pass the seed is learnt only now.
@@ -751,14 +796,16 @@ func (v *Verifier) roll(m Mismatch, id idKey, ev events.Event, d *events.RollMad
 	nonce := d.Nonce
 	m.Nonce = &nonce
 	if ev.Session == "" {
-		m.Kind, m.What = MismatchNoSession, "roll made outside any session: no committed seed covers it"
+		m.Kind = MismatchNoSession
+		m.say("mm.no_session")
 		v.record(nil, m)
 		v.checkRules(nil, m, d)
 		return
 	}
 	s := v.sessionOf(ev)
 	if s == nil {
-		m.Kind, m.What = MismatchUnknownSession, fmt.Sprintf("roll of session %q, which is not started before it in the input", ev.Session)
+		m.Kind = MismatchUnknownSession
+		m.say("mm.roll_unstarted", ev.Session)
 		v.record(nil, m)
 		v.checkRules(nil, m, d)
 		return
@@ -769,11 +816,13 @@ func (v *Verifier) roll(m Mismatch, id idKey, ev events.Event, d *events.RollMad
 		s.voided = append(s.voided, VoidedRoll{EventID: ev.ID, Nonce: nonce, VoidedBy: vi.by, Reason: vi.reason})
 	}
 	if s.ended {
-		m.Kind, m.What = MismatchAfterEnd, fmt.Sprintf("roll recorded after the session ended (event %s) and revealed its seed", s.endID)
+		m.Kind = MismatchAfterEnd
+		m.say("mm.after_end", s.endID)
 		v.record(s, m)
 	}
 	if prev, taken := s.nonces[nonce]; taken {
-		m.Kind, m.What = MismatchNonceRepeat, fmt.Sprintf("nonce %d already taken by event %s", nonce, uuid.UUID(prev))
+		m.Kind = MismatchNonceRepeat
+		m.say("mm.nonce_repeat", nonce, uuid.UUID(prev).String())
 		v.record(s, m)
 	} else {
 		s.nonces[nonce] = id
@@ -793,7 +842,8 @@ func (v *Verifier) roll(m Mismatch, id idKey, ev events.Event, d *events.RollMad
 func (v *Verifier) checkRules(s *session, m Mismatch, d *events.RollMade) bool {
 	want, err := rolls.Rejudge(*d)
 	if err != nil {
-		m.Kind, m.What = MismatchInvalidRoll, "the rules cannot judge the recorded roll: "+err.Error()
+		m.Kind = MismatchInvalidRoll
+		m.say("mm.cannot_judge", err.Error())
 		v.record(s, m)
 		return false
 	}
@@ -826,7 +876,8 @@ func sameJudgement(got, want *events.RollMade) bool {
 func (v *Verifier) checkFaces(s *session, m Mismatch, ev events.Event, d *events.RollMade) bool {
 	sides, err := rolls.Dice(*d)
 	if err != nil {
-		m.Kind, m.What = MismatchInvalidRoll, "cannot tell which dice the roll drew: "+err.Error()
+		m.Kind = MismatchInvalidRoll
+		m.say("mm.which_dice", err.Error())
 		v.record(s, m)
 		return false
 	}
@@ -839,7 +890,7 @@ func (v *Verifier) checkFaces(s *session, m Mismatch, ev events.Event, d *events
 	}
 	if !slices.Equal(got, d.Faces) {
 		m.Kind = MismatchFaces
-		m.What = fmt.Sprintf("recorded faces %v, the seed gives %v (first difference at die %d)", clip(fmt.Sprint(d.Faces), 200), clip(fmt.Sprint(got), 200), firstDiff(got, d.Faces)+1)
+		m.say("mm.faces", clip(fmt.Sprint(d.Faces), 200), clip(fmt.Sprint(got), 200), firstDiff(got, d.Faces)+1)
 		v.record(s, m)
 		return false
 	}
@@ -922,11 +973,12 @@ func (v *Verifier) Report() Report {
 	}
 	for _, vi := range v.voidsInOrder() {
 		if _, known := v.ids[keyOf(vi.target)]; !known {
-			add(Mismatch{
+			m := Mismatch{
 				Kind: MismatchVoidUnknown, EventID: vi.by, Seq: vi.seq, Position: vi.pos,
 				Campaign: vi.campaign, Session: vi.session,
-				What: fmt.Sprintf("voids event %s, which is not in the input", clip(vi.target, 80)),
-			})
+			}
+			m.say("mm.void_unknown", clip(vi.target, 80))
+			add(m)
 		}
 	}
 	if r.Mismatches == nil {
@@ -1011,9 +1063,9 @@ func (v *Verifier) sessionReport(s *session) SessionReport {
 		first := from
 		next.Nonce = &first
 		if from == to {
-			next.What = fmt.Sprintf("nonce %d is missing: a roll made and hidden", from)
+			next.say("mm.gap_one", from)
 		} else {
-			next.What = fmt.Sprintf("nonces %d..%d are missing: %d rolls made and hidden", from, to, to-from+1)
+			next.say("mm.gap", from, to, to-from+1)
 		}
 		add(next)
 	}
@@ -1039,7 +1091,7 @@ func (v *Verifier) sessionReport(s *session) SessionReport {
 	if s.ended && s.declared != s.rolls {
 		m := base
 		m.Kind, m.EventID, m.Position, m.Seq = MismatchRollCount, s.endID, s.endPos, s.endSeq
-		m.What = fmt.Sprintf("the session-ended event counts %d rolls, the input has %d", s.declared, s.rolls)
+		m.say("mm.roll_count", s.declared, s.rolls)
 		add(m)
 	}
 

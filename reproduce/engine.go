@@ -178,7 +178,7 @@ func (r *reproducer) campaign(ctx context.Context, id string, evs []rec) error {
 	if err != nil {
 		// Decode lets only slugs through; a campaign id that is not one
 		// cannot be stored.
-		rc.Stopped = fmt.Sprintf("campaign id %q: %v", id, err)
+		rc.stop("rr.stop_campaign", id, err.Error())
 		rc.Skipped = len(evs)
 		r.campaigns = append(r.campaigns, rc)
 		return nil
@@ -216,13 +216,13 @@ func (r *reproducer) campaign(ctx context.Context, id string, evs []rec) error {
 			seed, source, err := r.seedOf(id, first.Session, revealed)
 			if err != nil {
 				r.mismatch(sess, r.locate(replay.MismatchSeed, g[0], err.Error()))
-				rc.Stopped = fmt.Sprintf("session %s: %v", first.Session, err)
+				rc.stop("rr.stop_session", first.Session, err.Error())
 				stop = i
 				break
 			}
 			if source == "" {
 				sess.Status = StatusUnrevealed
-				rc.Stopped = fmt.Sprintf("session %s is not yet revealed (no seed: end it, or give it with --seed)", first.Session)
+				rc.stop("rr.stop_unrevealed", first.Session, "--seed") // a flag is typed the same in any language
 				stop = i
 				break
 			}
@@ -246,7 +246,7 @@ func (r *reproducer) campaign(ctx context.Context, id string, evs []rec) error {
 		if r.opts.Session != "" && first.Type == events.TypeSessionEnded && first.Session == r.opts.Session {
 			stop = i
 			if stop < len(evs) {
-				rc.Stopped = fmt.Sprintf("after session %s", r.opts.Session)
+				rc.stop("rr.stop_after", r.opts.Session)
 			}
 			break
 		}
@@ -254,6 +254,7 @@ func (r *reproducer) campaign(ctx context.Context, id string, evs []rec) error {
 	rc.Skipped = len(evs) - stop
 	r.compareSheets(ctx, &rc, evs[:stop])
 	tr := projections.NewTranscript(id, r.opts.Session)
+	tr.Lang = r.opts.Lang
 	if err := r.store.Store.Read(ctx, events.Query{Subject: filter}, tr.Apply); err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/i18n"
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/replay"
 )
@@ -91,6 +92,10 @@ type Campaign struct {
 	Skipped    int `json:"skipped"`
 	// Stopped says why the reproduction stopped before the last event.
 	Stopped string `json:"stopped,omitempty"`
+	// stopKey and stopArgs are Stopped as a catalogue message, to write it
+	// in any language (empty when read from JSON).
+	stopKey  i18n.Key
+	stopArgs []any
 	// Characters counts the final sheets compared; SheetsIdentical says
 	// whether they all agree.
 	Characters      int  `json:"characters"`
@@ -98,6 +103,20 @@ type Campaign struct {
 	// Transcript is the reproduced journal's transcript (of replay.Options.Session
 	// only, when set).
 	Transcript []projections.Line `json:"transcript"`
+}
+
+// stop says why the reproduction of the campaign stopped: Stopped in
+// English, the message kept for StoppedIn.
+func (c *Campaign) stop(key i18n.Key, args ...any) {
+	c.Stopped, c.stopKey, c.stopArgs = i18n.EN.T(key, args...), key, args
+}
+
+// StoppedIn is Stopped in l.
+func (c Campaign) StoppedIn(l i18n.Lang) string {
+	if c.stopKey == "" {
+		return c.Stopped
+	}
+	return l.T(c.stopKey, c.stopArgs...)
 }
 
 // Totals sum a reproduction up.

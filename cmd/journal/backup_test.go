@@ -149,7 +149,7 @@ func TestBackupRestoreRoundTrip(t *testing.T) {
 	// to, the one the source journal revealed, and verifies.
 	require.Equal(t, f.openSeed, endSession(t, dst))
 	out = dst.ok("replay")
-	require.Contains(t, out, "0 not yet revealed")
+	require.Contains(t, out, "0 aún sin revelar")
 	// The restored journal records as before.
 	dst.ok("-c", "mordor", "session", "start")
 	dst.ok("-c", "mordor", "roll", "lodin", "Sigilo", "--vs", "media")

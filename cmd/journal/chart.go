@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/campaign-journal/journal/i18n"
 )
 
 // bar is one row of a text histogram.
@@ -19,10 +21,11 @@ func histogram(w io.Writer, rows []bar, width int) {
 	maxV, labelW := 0.0, 0
 	for _, r := range rows {
 		maxV = max(maxV, r.value)
-		labelW = max(labelW, len([]rune(r.label)))
+		labelW = max(labelW, i18n.Width(r.label))
 	}
 	for _, r := range rows {
-		fmt.Fprintf(w, "  %*s %s %s\n", labelW, r.label, barCells(r.value, maxV, width), r.note)
+		pad := strings.Repeat(" ", labelW-i18n.Width(r.label))
+		fmt.Fprintf(w, "  %s%s %s %s\n", pad, r.label, barCells(r.value, maxV, width), r.note)
 	}
 }
 

@@ -420,9 +420,11 @@ func TestOddsBase(t *testing.T) {
 // TestPlurals: counts of one read in the singular.
 func TestPlurals(t *testing.T) {
 	c := newCLI(t)
-	out := c.ok("odds", "tor", "--dice", "1")
+	out := c.ok("--lang", "en", "odds", "tor", "--dice", "1")
 	require.Contains(t, out, "1 success die against")
-	require.Contains(t, c.ok("odds", "tor", "--dice", "2"), "2 success dice against")
+	require.Contains(t, c.ok("--lang", "en", "odds", "tor", "--dice", "2"), "2 success dice against")
+	require.Contains(t, c.ok("odds", "tor", "--dice", "1"), "1 dado de éxito contra")
+	require.Contains(t, c.ok("odds", "tor", "--dice", "2"), "2 dados de éxito contra")
 	require.Equal(t, "1 point", plural(1, "point", "points"))
 	require.Equal(t, "0 points", plural(0, "point", "points"))
 	_, errb, _ := c.run("roll")

@@ -44,11 +44,12 @@ func (a *app) report(res command.Result, before *projections.Campaign) error {
 		}
 		return a.emit(doc, nil)
 	}
+	l := a.language()
 	if res.Repeated {
-		fmt.Fprintf(a.stdout, "Already recorded under request %s; nothing recorded again:\n", res.Events[0].Event.RequestID)
+		fmt.Fprintln(a.stdout, l.T("rec.repeated", res.Events[0].Event.RequestID))
 	}
 	for i, r := range res.Events {
-		fmt.Fprintf(a.stdout, "%s\n    event %s · seq %d\n", lines[i], r.Event.ID, r.Seq)
+		fmt.Fprintf(a.stdout, "%s\n    %s\n", lines[i], l.T("rec.event", r.Event.ID, r.Seq))
 	}
 	return nil
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/i18n"
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/replay"
 )
@@ -60,6 +61,10 @@ type demoStep struct {
 }
 
 func (d demoStep) do(title string, f func() (command.Result, error)) error {
+	if title != "" {
+		// title is a key of the catalogue: the heading in the output's language.
+		title = d.a.language().T(i18n.Key(title))
+	}
 	if title != "" && !d.a.jsonOut {
 		fmt.Fprintf(d.a.stdout, "\n▸ %s\n", title)
 	}
@@ -109,7 +114,7 @@ func (a *app) demoRyF(ctx context.Context, system string) error {
 	a.campaign = campaign
 	d := demoStep{a: a, ctx: ctx, j: j, campaign: campaign}
 	if !a.jsonOut {
-		fmt.Fprintf(a.stdout, "The campaign journal — demo (%s), recording into %s\n", system, a.dataDir)
+		fmt.Fprintln(a.stdout, a.language().T("demo.head", system, a.dataDir))
 	}
 	if c, err := j.Load(ctx, campaign, 0); err == nil && c.Events > 0 {
 		return fmt.Errorf("campaign %s already exists in %s: run the demo on a fresh --data folder", campaign, a.dataDir)
@@ -122,7 +127,7 @@ func (a *app) demoRyF(ctx context.Context, system string) error {
 		title string
 		f     func() (command.Result, error)
 	}{
-		{"A campaign and its characters", func() (command.Result, error) {
+		{"demo.campaign", func() (command.Result, error) {
 			return j.CreateCampaign(ctx, command.CreateCampaign{ID: campaign, Name: "La torre de Mordor", System: system})
 		}},
 		{"", func() (command.Result, error) {
@@ -137,10 +142,10 @@ func (a *app) demoRyF(ctx context.Context, system string) error {
 			return j.CreateCharacter(ctx, campaign, command.CreateCharacter{ID: "orco", Name: "Orco", NPC: true,
 				Attributes: "F=7,R=4,D=5,I=3,P=4", Skills: "Pelea=4,Armas cuerpo a cuerpo=3,Advertir/Notar=2", Weapons: []string{"Hacha"}})
 		}},
-		{"Session 1 starts: the seed is drawn and only its commitment recorded", func() (command.Result, error) {
+		{"demo.session_start", func() (command.Result, error) {
 			return j.StartSession(ctx, campaign, "s1", "La torre")
 		}},
-		{"Skill rolls", func() (command.Result, error) {
+		{"demo.skill_rolls", func() (command.Result, error) {
 			return j.Roll(ctx, campaign, command.RollRequest{Character: "lodin", Skill: "sigilo", Vs: "media", Specialization: true, Entropy: "ana-1"})
 		}},
 		{"", func() (command.Result, error) {
@@ -152,10 +157,10 @@ func (a *app) demoRyF(ctx context.Context, system string) error {
 		{"", func() (command.Result, error) {
 			return j.Roll(ctx, campaign, command.RollRequest{Character: "lodin", Attribute: "F", Vs: "25"})
 		}},
-		{"A contest: Lodin sneaks past the orc", func() (command.Result, error) {
+		{"demo.contest", func() (command.Result, error) {
 			return j.Contest(ctx, campaign, command.ContestRequest{A: "lodin", SkillA: "sigilo", B: "orco", SkillB: "advertir"})
 		}},
-		{"Combat: initiative", func() (command.Result, error) {
+		{"demo.combat", func() (command.Result, error) {
 			return j.StartCombat(ctx, campaign, []string{"lodin", "ruisenor", "orco"}, "")
 		}},
 	}
@@ -172,14 +177,14 @@ func (a *app) demoRyF(ctx context.Context, system string) error {
 		title string
 		f     func() (command.Result, error)
 	}{
-		{"The combat ends; healing after it", func() (command.Result, error) { return j.EndCombat(ctx, campaign) }},
+		{"demo.combat_end", func() (command.Result, error) { return j.EndCombat(ctx, campaign) }},
 		{"", func() (command.Result, error) { return j.HealAfterCombat(ctx, campaign, "lodin", "") }},
 		{"", func() (command.Result, error) { return j.HealAfterCombat(ctx, campaign, "ruisenor", "") }},
-		{"Experience, and a skill raised with it", func() (command.Result, error) { return j.GrantXP(ctx, campaign, "lodin", 7) }},
+		{"demo.xp", func() (command.Result, error) { return j.GrantXP(ctx, campaign, "lodin", 7) }},
 		{"", func() (command.Result, error) { return j.GrantXP(ctx, campaign, "ruisenor", 7) }},
 		{"", func() (command.Result, error) { return j.RaiseSkill(ctx, campaign, "lodin", "sigilo") }},
-		{"The session ends: the seed is revealed", func() (command.Result, error) { return j.EndSession(ctx, campaign) }},
-		{"A night's rest", func() (command.Result, error) { return j.Rest(ctx, campaign, false) }},
+		{"demo.session_end", func() (command.Result, error) { return j.EndSession(ctx, campaign) }},
+		{"demo.rest", func() (command.Result, error) { return j.Rest(ctx, campaign, false) }},
 	} {
 		if err := d.do(s.title, s.f); err != nil {
 			return err
@@ -199,7 +204,7 @@ func (a *app) demoFight(d demoStep) error {
 			return nil
 		}
 		if !a.jsonOut {
-			fmt.Fprintf(a.stdout, "\n▸ Round %d\n", c.Combat.Round)
+			fmt.Fprintf(a.stdout, "\n▸ %s\n", a.language().T("demo.round", c.Combat.Round))
 		}
 		for _, id := range c.Combat.Order {
 			c, err := d.j.Load(d.ctx, d.campaign, 0)
@@ -254,10 +259,10 @@ func (a *app) demoEnd(ctx context.Context, j *command.Journal, campaign string) 
 	if a.jsonOut {
 		err = a.emit(map[string]any{"campaign": c, "verification": rep}, nil)
 	} else {
-		fmt.Fprintf(a.stdout, "\n▸ Final sheets\n")
+		fmt.Fprintf(a.stdout, "\n▸ %s\n", a.language().T("demo.final_sheets"))
 		if c.TOR != nil {
 			for _, id := range c.TOR.Roster {
-				printTORSheet(a.stdout, c, c.TOR.Characters[id])
+				printTORSheet(a.stdout, a.language(), c, c.TOR.Characters[id])
 				fmt.Fprintln(a.stdout)
 			}
 		} else {
@@ -266,14 +271,14 @@ func (a *app) demoEnd(ctx context.Context, j *command.Journal, campaign string) 
 				fmt.Fprintln(a.stdout)
 			}
 		}
-		fmt.Fprintf(a.stdout, "\n▸ Verification: every roll re-derived from the revealed seed and judged again by the rules\n")
-		err = rep.WriteText(a.stdout)
+		fmt.Fprintf(a.stdout, "\n▸ %s\n", a.language().T("demo.verification"))
+		err = rep.WriteTextIn(a.stdout, a.language())
 	}
 	if err != nil {
 		return err
 	}
 	if !rep.OK() {
-		return exitError{code: 1, msg: fmt.Sprintf("the demo's verification failed: %d mismatches", rep.Totals.Mismatches)}
+		return exitError{code: 1, msg: i18n.EN.N("err.demo_failed", rep.Totals.Mismatches)}
 	}
 	return nil
 }

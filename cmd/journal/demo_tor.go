@@ -28,7 +28,7 @@ func (a *app) demoTOR(ctx context.Context) error {
 	a.campaign = campaign
 	d := demoStep{a: a, ctx: ctx, j: j, campaign: campaign}
 	if !a.jsonOut {
-		fmt.Fprintf(a.stdout, "The campaign journal — demo (tor), recording into %s\n", a.dataDir)
+		fmt.Fprintln(a.stdout, a.language().T("demo.head", "tor", a.dataDir))
 	}
 	if c, err := j.Load(ctx, campaign, 0); err == nil && c.Events > 0 {
 		return fmt.Errorf("campaign %s already exists in %s: run the demo on a fresh --data folder", campaign, a.dataDir)
@@ -70,13 +70,13 @@ func (a *app) demoTOR(ctx context.Context) error {
 			}
 		}
 		if !a.jsonOut {
-			fmt.Fprintf(a.stdout, "  (not in %d rolls: the dice decide)\n", n)
+			fmt.Fprintln(a.stdout, "  "+a.language().N("demo.not_in", n))
 		}
 		return nil
 	}
 
 	err = run(
-		step{"A One Ring campaign and its company", func() (command.Result, error) {
+		step{"demo.tor_campaign", func() (command.Result, error) {
 			return j.CreateCampaign(ctx, command.CreateCampaign{ID: campaign, Name: "La Tierra Media", System: "tor"})
 		}},
 		step{"", func() (command.Result, error) {
@@ -94,13 +94,13 @@ func (a *app) demoTOR(ctx context.Context) error {
 				Culture: "Enanos de Erebor", MaxHope: 10, Attributes: "Cuerpo=5/7,Corazón=6/8,Mente=4/6",
 				Skills: "Explorar=3*,Saber=2,Cortesía=2,Viajar=2", Traits: []string{"Erudito"}})
 		}},
-		step{"Session 1 starts: the seed is drawn and only its commitment recorded", func() (command.Result, error) {
+		step{"demo.session_start", func() (command.Result, error) {
 			return j.StartSession(ctx, campaign, "s1", "Una fiesta inesperada")
 		}},
-		step{"The adventure starts: the fellowship pool is 3 player characters + 1 hobbit", func() (command.Result, error) {
+		step{"demo.tor_adventure", func() (command.Result, error) {
 			return j.StartAdventure(ctx, campaign, "El camino al Este")
 		}},
-		step{"A trait invoked before a roll: the GM asks for the roll", func() (command.Result, error) {
+		step{"demo.tor_trait", func() (command.Result, error) {
 			return j.InvokeTrait(ctx, campaign, command.TraitRequest{Character: "bilbo", Trait: "Ojo avizor"})
 		}},
 		roll("bilbo", "Atención", 14),
@@ -110,7 +110,7 @@ func (a *app) demoTOR(ctx context.Context) error {
 		return err
 	}
 	// Thorin pleads with the Elvenking until he fails, then spends Hope.
-	if err := until("Thorin pleads with the Elvenking (TN 18) until he fails", "thorin", "Persuadir", 18, 20,
+	if err := until("demo.tor_plead", "thorin", "Persuadir", 18, 20,
 		func(r *projections.TORRoll) bool { return !r.Result.Success }); err != nil {
 		return err
 	}
@@ -120,10 +120,10 @@ func (a *app) demoTOR(ctx context.Context) error {
 	}
 	if !c.TOR.Characters["thorin"].LastRoll.Result.Success {
 		if err := run(
-			step{"Thorin spends 1 Hope on the failed roll", func() (command.Result, error) {
+			step{"demo.tor_hope", func() (command.Result, error) {
 				return j.SpendHope(ctx, campaign, "thorin", "")
 			}},
-			step{"A fellowship vote: Thorin asks for a point of the pool to regain it", func() (command.Result, error) {
+			step{"demo.tor_vote", func() (command.Result, error) {
 				return j.RequestFellowship(ctx, campaign, "thorin")
 			}},
 			step{"", func() (command.Result, error) { return j.Vote(ctx, campaign, "thorin", "bilbo", true) }},
@@ -132,12 +132,12 @@ func (a *app) demoTOR(ctx context.Context) error {
 			return err
 		}
 	}
-	if err := run(step{"The dragon's treasure: Thorin gains Shadow above his Hope", func() (command.Result, error) {
+	if err := run(step{"demo.tor_treasure", func() (command.Result, error) {
 		return j.GainShadow(ctx, campaign, "thorin", 9, "la enfermedad del dragón")
 	}}); err != nil {
 		return err
 	}
-	if err := until("Thorin counts the treasure until the Eye shows", "thorin", "Saber", tor.DefaultTN, 150,
+	if err := until("demo.tor_eye", "thorin", "Saber", tor.DefaultTN, 150,
 		func(r *projections.TORRoll) bool { return r.Result.Eye }); err != nil {
 		return err
 	}
@@ -145,13 +145,13 @@ func (a *app) demoTOR(ctx context.Context) error {
 		return err
 	}
 	if c.TOR.Characters["thorin"].Mad {
-		if err := run(step{"The GM ends the bout of madness", func() (command.Result, error) {
+		if err := run(step{"demo.tor_madness_end", func() (command.Result, error) {
 			return j.EndMadness(ctx, campaign, "thorin", "Codicioso")
 		}}); err != nil {
 			return err
 		}
 	}
-	if err := until("Balin scouts the way (TN 12) until he succeeds", "balin", "Explorar", 12, 20,
+	if err := until("demo.tor_scout", "balin", "Explorar", 12, 20,
 		func(r *projections.TORRoll) bool { return r.Result.Success }); err != nil {
 		return err
 	}
@@ -162,14 +162,14 @@ func (a *app) demoTOR(ctx context.Context) error {
 		return err
 	}
 	if !a.jsonOut {
-		fmt.Fprintf(a.stdout, "\n▸ Advancement before the fellowship phase\n")
+		fmt.Fprintf(a.stdout, "\n▸ %s\n", a.language().T("demo.tor_advancement"))
 		for _, id := range c.TOR.Roster {
-			printAdvancement(a.stdout, c, advancementOf(c.TOR, c.TOR.Characters[id]))
+			printAdvancement(a.stdout, a.language(), c, advancementOf(c.TOR, c.TOR.Characters[id]))
 		}
 	}
 	if err := run(
-		step{"The fellowship phase ends the adventure", func() (command.Result, error) { return j.FellowshipPhase(ctx, campaign) }},
-		step{"The session ends: the seed is revealed", func() (command.Result, error) { return j.EndSession(ctx, campaign) }},
+		step{"demo.tor_phase", func() (command.Result, error) { return j.FellowshipPhase(ctx, campaign) }},
+		step{"demo.session_end", func() (command.Result, error) { return j.EndSession(ctx, campaign) }},
 	); err != nil {
 		return err
 	}
@@ -179,7 +179,7 @@ func (a *app) demoTOR(ctx context.Context) error {
 // demoGrants has the GM grant every advancement point the adventure's rolls
 // qualify for, in roll order.
 func (a *app) demoGrants(d demoStep) error {
-	title := "The GM grants the advancement points the rolls qualify for"
+	title := "demo.tor_grants"
 	for {
 		c, err := d.j.Load(d.ctx, d.campaign, 0)
 		if err != nil {

@@ -58,7 +58,7 @@ them, or its event id, or any unique start or end of it.`,
 			case err != nil:
 				return a.sourceError(err, file)
 			}
-			if err := a.emit(x, func(w io.Writer) { _ = x.WriteText(w) }); err != nil {
+			if err := a.emit(x, func(w io.Writer) { _ = x.WriteTextIn(w, a.language()) }); err != nil {
 				return err
 			}
 			if (x.FacesMatch != nil && !*x.FacesMatch) || (x.SeedMatches != nil && !*x.SeedMatches) || !x.RulesAgree {

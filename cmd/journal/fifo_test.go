@@ -141,5 +141,5 @@ func TestReplayFromFIFO(t *testing.T) {
 	}()
 	out := c.ok("replay", "--file", fifo)
 	require.NoError(t, <-wrote)
-	require.Contains(t, out, "OK: 6 events, 1 sessions (1 verified, 0 mismatch")
+	require.Contains(t, out, "OK: 6 eventos, 1 sesión (1 verificada, 0 con discrepancias")
 }

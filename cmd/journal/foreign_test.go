@@ -60,13 +60,13 @@ func TestForeignMessageInTheJournal(t *testing.T) {
 
 	out, errb, code = c.run("-c", "mordor", "replay")
 	require.Equal(t, exitMismatch, code, "replay: %s\n%s", out, errb)
-	require.Contains(t, out, "FOREIGN  "+named+": not a journal event")
-	require.Contains(t, out, "session mordor/s1: verified")
-	require.Contains(t, errb, "0 mismatches, 1 messages that are not journal events")
+	require.Contains(t, out, fmt.Sprintf("AJENO  secuencia %d (%s): no es un evento del diario", seq, subject))
+	require.Contains(t, out, "sesión mordor/s1: verificada")
+	require.Contains(t, errb, "0 mismatches, 1 message that is not a journal event")
 
 	// The export, with a garbage line in it.
 	garbage := append(append(append([]string{}, lines[:3]...), "{garbage"), lines[3:]...)
-	out, errb, code = c.run("replay", "--file", writeExport(t, garbage))
+	out, errb, code = c.run("--lang", "en", "replay", "--file", writeExport(t, garbage))
 	require.Equal(t, exitMismatch, code, "replay --file: %s\n%s", out, errb)
 	require.Contains(t, out, "FOREIGN  line 4: not a journal event")
 	require.Contains(t, out, "session mordor/s1: verified")

@@ -127,7 +127,7 @@ func TestRollLineAndJSON(t *testing.T) {
 	c.setupCampaign()
 	c.ok("-c", "mordor", "session", "start")
 	out := c.ok("-c", "mordor", "roll", "lodin", "sigilo", "--vs", "media", "--entropy", "ana")
-	for _, want := range []string{"dados", "objetivo", "total", "event ", "nonce 0"} {
+	for _, want := range []string{"dados", "objetivo", "total", "evento ", "nonce 0"} {
 		if !strings.Contains(out, want) {
 			t.Fatalf("roll line lacks %q:\n%s", want, out)
 		}
@@ -171,7 +171,7 @@ func TestDemo(t *testing.T) {
 	t.Cleanup(func() { demoSeeds = nil })
 	c := newCLI(t)
 	out := c.ok("demo")
-	for _, want := range []string{"Empieza la sesión s1", "Empieza el combate", "inconsciente", "gana 7 PX", "sube Sigilo", "Semilla revelada", "Final sheets"} {
+	for _, want := range []string{"Empieza la sesión s1", "Empieza el combate", "inconsciente", "gana 7 PX", "sube Sigilo", "Semilla revelada", "Hojas finales"} {
 		if !strings.Contains(out, want) {
 			t.Fatalf("demo output lacks %q:\n%s", want, out)
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/campaign-journal/journal/i18n"
 	"github.com/campaign-journal/journal/rules/odds"
 	"github.com/campaign-journal/journal/rules/ryf"
 	"github.com/spf13/cobra"
@@ -59,7 +60,7 @@ kept die, against --vs.
 			if err != nil {
 				return err
 			}
-			return a.emit(o, func(w io.Writer) { printRyFOdds(w, o, diff, hist) })
+			return a.emit(o, func(w io.Writer) { printRyFOdds(w, a.language(), o, diff, hist) })
 		},
 	}
 	ryfCmd.Flags().IntVar(&base, "base", 0, "attribute + skill, 2..20 (2 × attribute for an attribute roll, 4..20); required")
@@ -80,7 +81,7 @@ kept die, against --vs.
 			if err != nil {
 				return err
 			}
-			return a.emit(o, func(w io.Writer) { printTOROdds(w, o) })
+			return a.emit(o, func(w io.Writer) { printTOROdds(w, a.language(), o) })
 		},
 	}
 	torCmd.Flags().IntVar(&dice, "dice", 0, "success dice (the skill's rank, 0..10)")
@@ -107,21 +108,33 @@ func checkBase(base, mod int, k odds.Kind) error {
 	return nil
 }
 
-func printRyFOdds(w io.Writer, o odds.RyFOdds, diff int, chart bool) {
-	q := o.Query
-	fmt.Fprintf(w, "RyF %s roll, base %d, kept die %s, against %d (%s)\n", q.Kind, q.Base, q.Level, diff, ryf.DifficultyName(diff))
-	row := func(name string, p odds.Prob) {
-		fmt.Fprintf(w, "  %-10s %9s  %s\n", name, percent(p.P), p.Exact)
+// oddsKind names a RyF roll's kind in l.
+func oddsKind(l i18n.Lang, k odds.Kind) string { return l.T(i18n.Key("odds.kind." + k.String())) }
+
+// oddsRows prints the named probabilities as a table.
+func oddsRows(w io.Writer, rows [][2]any) {
+	t := newTable("  ").alignRight(1)
+	for _, r := range rows {
+		p := r[1].(odds.Prob)
+		t.add(r[0].(string), percent(p.P), p.Exact)
 	}
-	row("success", o.Success)
-	row("critical", o.Critical)
-	row("failure", o.Failure)
-	row("fumble", o.Fumble)
-	row("natural 1", o.Natural1)
+	t.write(w)
+}
+
+func printRyFOdds(w io.Writer, l i18n.Lang, o odds.RyFOdds, diff int, chart bool) {
+	q := o.Query
+	fmt.Fprintln(w, l.T("odds.ryf_head", oddsKind(l, q.Kind), q.Base, l.T(i18n.Key("level."+q.Level.String())), diff, ryf.DifficultyName(diff)))
+	oddsRows(w, [][2]any{
+		{l.T("tor.success"), o.Success},
+		{l.T("odds.critical"), o.Critical},
+		{l.T("tor.failure"), o.Failure},
+		{l.T("odds.fumble"), o.Fumble},
+		{l.T("odds.natural1"), o.Natural1},
+	})
 	if !chart {
 		return
 	}
-	fmt.Fprintln(w, "distribution of the total (▶ marks totals that reach the difficulty):")
+	fmt.Fprintln(w, l.T("odds.distribution"))
 	var rows []bar
 	for _, t := range o.Totals {
 		if t.P < 0.0005 {
@@ -136,25 +149,25 @@ func printRyFOdds(w io.Writer, o odds.RyFOdds, diff int, chart bool) {
 	histogram(w, rows, 40)
 }
 
-func printTOROdds(w io.Writer, o odds.TOROdds) {
+func printTOROdds(w io.Writer, l i18n.Lang, o odds.TOROdds) {
 	q := o.Query
-	fmt.Fprintf(w, "The One Ring roll: feat die + %s against TN %d\n", plural(q.Dice, "success die", "success dice"), q.TN)
-	row := func(name string, p odds.Prob) {
-		fmt.Fprintf(w, "  %-26s %9s  %s\n", name, percent(p.P), p.Exact)
+	fmt.Fprintln(w, l.N("odds.tor_head", q.Dice, q.TN))
+	rows := [][2]any{
+		{l.T("tor.success"), o.Success},
+		{"  " + l.T("odds.ordinary"), o.Quality.Ordinary},
+		{"  " + l.T("odds.great_six"), o.Quality.Great},
+		{"  " + l.T("odds.extra_six"), o.Quality.Extraordinary},
+		{l.T("odds.rune"), o.Rune},
+		{l.T("odds.eye"), o.Eye},
 	}
-	row("success", o.Success)
-	row("  ordinary", o.Quality.Ordinary)
-	row("  great (one 6)", o.Quality.Great)
-	row("  extraordinary (two 6s+)", o.Quality.Extraordinary)
-	row("rune (automatic success)", o.Rune)
-	row("eye", o.Eye)
 	if q.HopeBonus > 0 {
-		row(fmt.Sprintf("success with Hope (+%d)", q.HopeBonus), o.SuccessWithHope)
+		rows = append(rows, [2]any{l.T("odds.with_hope", q.HopeBonus), o.SuccessWithHope})
 	}
+	oddsRows(w, rows)
 	histogram(w, []bar{
-		{label: "ordinary", value: o.Quality.Ordinary.P, note: percent(o.Quality.Ordinary.P)},
-		{label: "great", value: o.Quality.Great.P, note: percent(o.Quality.Great.P)},
-		{label: "extraordinary", value: o.Quality.Extraordinary.P, note: percent(o.Quality.Extraordinary.P)},
-		{label: "failure", value: 1 - o.Success.P, note: percent(1 - o.Success.P)},
+		{label: l.T("odds.ordinary"), value: o.Quality.Ordinary.P, note: percent(o.Quality.Ordinary.P)},
+		{label: l.T("odds.great"), value: o.Quality.Great.P, note: percent(o.Quality.Great.P)},
+		{label: l.T("odds.extraordinary"), value: o.Quality.Extraordinary.P, note: percent(o.Quality.Extraordinary.P)},
+		{label: l.T("tor.failure"), value: 1 - o.Success.P, note: percent(1 - o.Success.P)},
 	}, 30)
 }

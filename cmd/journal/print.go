@@ -93,7 +93,7 @@ func printSheet(w iw, l i18n.Lang, c *projections.Campaign, s *projections.Sheet
 
 func printRoster(w iw, l i18n.Lang, c *projections.Campaign) {
 	if c.TOR != nil {
-		printTORRoster(w, c)
+		printTORRoster(w, l, c)
 		return
 	}
 	t := newTable("  ").alignRight(4)
@@ -136,14 +136,14 @@ func printCampaign(w iw, l i18n.Lang, c *projections.Campaign) {
 	if len(opts) > 0 {
 		fmt.Fprintf(w, " (%s)", strings.Join(opts, ", "))
 	}
-	fmt.Fprint(w, l.T("print.events_day", c.Events, c.Day+1))
+	fmt.Fprintln(w, l.N("print.events_day", c.Events, c.Day+1))
 	fmt.Fprintln(w, l.T("print.characters"))
 	printRoster(w, l, c)
 	if len(c.Sessions) > 0 {
 		fmt.Fprintln(w, l.T("print.sessions"))
 		t := newTable("  ")
 		for _, s := range slices.Backward(c.Sessions) {
-			t.add(s.ID, s.Title, l.T("print.session_row", s.NextNonce, sessionState(l, s.Ended)))
+			t.add(s.ID, s.Title, l.N("print.session_row", int(s.NextNonce), sessionState(l, s.Ended)))
 		}
 		t.write(w)
 	}
@@ -151,7 +151,7 @@ func printCampaign(w iw, l i18n.Lang, c *projections.Campaign) {
 		printCombat(w, l, c)
 	}
 	if c.TOR != nil {
-		printTORCompany(w, c)
+		printTORCompany(w, l, c)
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/i18n"
 	"github.com/campaign-journal/journal/replay"
 	repro "github.com/campaign-journal/journal/reproduce"
 	"github.com/campaign-journal/journal/rules/dice"
@@ -64,7 +65,7 @@ transcript of the reproduction follows.`,
 			if err != nil {
 				return err
 			}
-			opts := replay.Options{Seeds: given, Campaign: a.campaign, Session: session, MaxMismatches: maxMismatches}
+			opts := replay.Options{Seeds: given, Campaign: a.campaign, Session: session, MaxMismatches: maxMismatches, Lang: a.language()}
 			if reproduce {
 				rep, err := repro.Run(ctx, src, opts)
 				done()
@@ -77,11 +78,12 @@ transcript of the reproduction follows.`,
 				if rep.Totals.Events == 0 {
 					return a.noEvents(file)
 				}
-				if err := a.emit(rep, func(w io.Writer) { _ = rep.WriteText(w) }); err != nil {
+				if err := a.emit(rep, func(w io.Writer) { _ = rep.WriteTextIn(w, a.language()) }); err != nil {
 					return err
 				}
 				if !rep.OK() {
-					return exitError{code: 1, msg: fmt.Sprintf("the reproduction differs from the record: %d differences", rep.Totals.Mismatches)}
+					// Errors are English, as every error of the journal.
+					return exitError{code: 1, msg: i18n.EN.N("err.reproduction_differs", rep.Totals.Mismatches)}
 				}
 				return nil
 			}
@@ -96,13 +98,14 @@ transcript of the reproduction follows.`,
 			if session != "" && len(rep.Sessions) == 0 {
 				return fmt.Errorf("no session %s in %s", session, a.where(file))
 			}
-			if err := a.emit(rep, func(w io.Writer) { _ = rep.WriteText(w) }); err != nil {
+			if err := a.emit(rep, func(w io.Writer) { _ = rep.WriteTextIn(w, a.language()) }); err != nil {
 				return err
 			}
 			if !rep.OK() {
-				msg := fmt.Sprintf("verification failed: %d mismatches", rep.Totals.Mismatches)
+				// Errors are English, as every error of the journal.
+				msg := i18n.EN.N("err.verification_failed", rep.Totals.Mismatches)
 				if rep.Totals.Foreign > 0 {
-					msg += fmt.Sprintf(", %d messages that are not journal events", rep.Totals.Foreign)
+					msg += i18n.EN.N("err.not_journal_events", rep.Totals.Foreign)
 				}
 				return exitError{code: 1, msg: msg}
 			}

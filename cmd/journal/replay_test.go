@@ -66,14 +66,14 @@ func tamperRoll(t *testing.T, lines []string, nth int, change func(d map[string]
 func TestReplayTheDemo(t *testing.T) {
 	c := newCLI(t)
 	out := c.ok("demo")
-	for _, want := range []string{"Verification", "session demo-ryf/s1: verified", "OK: "} {
+	for _, want := range []string{"Verificación", "sesión demo-ryf/s1: verificada", "OK: "} {
 		if !strings.Contains(out, want) {
 			t.Fatalf("demo output lacks %q:\n%s", want, out)
 		}
 	}
 
 	// From the store: verified, and reproduced identically.
-	out = c.ok("-c", "demo-ryf", "replay")
+	out = c.ok("-c", "demo-ryf", "--lang", "en", "replay")
 	if !strings.Contains(out, "session demo-ryf/s1: verified") || !strings.Contains(out, "OK: ") {
 		t.Fatalf("replay:\n%s", out)
 	}
@@ -88,8 +88,8 @@ func TestReplayTheDemo(t *testing.T) {
 	if rep.Totals.Rolls == 0 || rep.Totals.Verified != rep.Totals.Rolls || rep.Totals.Mismatches != 0 {
 		t.Fatalf("replay --json totals = %+v", rep.Totals)
 	}
-	out = c.ok("-c", "demo-ryf", "replay", "--reproduce")
-	for _, want := range []string{"session demo-ryf/s1: identical", "final sheets of 3 characters identical", "transcript of the reproduction", "Empieza el combate", "IDENTICAL: "} {
+	out = c.ok("-c", "demo-ryf", "--lang", "en", "replay", "--reproduce")
+	for _, want := range []string{"session demo-ryf/s1: identical", "final sheets of 3 characters identical", "transcript of the reproduction", "Combat begins", "IDENTICAL: "} {
 		if !strings.Contains(out, want) {
 			t.Fatalf("replay --reproduce lacks %q:\n%s", want, out)
 		}
@@ -108,7 +108,7 @@ func TestReplayTheDemo(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "OK: ") {
 		t.Fatalf("replay --file: exit %d\n%s\n%s", code, out, errb)
 	}
-	out, errb, code = c.run("--data", noStore(t), "replay", "--file", file, "--reproduce")
+	out, errb, code = c.run("--data", noStore(t), "--lang", "en", "replay", "--file", file, "--reproduce")
 	if code != 0 || !strings.Contains(out, "IDENTICAL: ") {
 		t.Fatalf("replay --file --reproduce: exit %d\n%s\n%s", code, out, errb)
 	}
@@ -130,7 +130,7 @@ func TestReplayTheDemo(t *testing.T) {
 			t.Run(tt.name, func(t *testing.T) {
 				lines, id := tamperRoll(t, export, tt.nth, tt.change)
 				bad := writeExport(t, lines)
-				out, errb, code := c.run("--data", noStore(t), "replay", "--file", bad)
+				out, errb, code := c.run("--data", noStore(t), "--lang", "en", "replay", "--file", bad)
 				if code != exitMismatch || !strings.Contains(out, "MISMATCH") || !strings.Contains(out, id) || !strings.Contains(out, "FAILED") {
 					t.Fatalf("exit %d, want 4 (mismatch) naming event %s\n%s", code, id, out)
 				}
@@ -150,14 +150,24 @@ func TestReplayTheDemo(t *testing.T) {
 				if code != exitMismatch || len(doc.Sessions) != 1 || len(doc.Sessions[0].Mismatches) == 0 || doc.Sessions[0].Mismatches[0].EventID != id {
 					t.Fatalf("json: exit %d %s", code, out)
 				}
-				out, errb, code = c.run("--data", noStore(t), "replay", "--file", bad, "--reproduce")
+				out, errb, code = c.run("--data", noStore(t), "--lang", "en", "replay", "--file", bad, "--reproduce")
 				if code != exitMismatch || !strings.Contains(out, id) || !strings.Contains(out, tt.want+" recorded") || !strings.Contains(errb, "differs") {
 					t.Fatalf("reproduce: exit %d, want 4 (mismatch) naming event %s\n%s\n%s", code, id, out, errb)
 				}
-				out, _, code = c.run("--data", noStore(t), "explain", id, "--file", bad)
+				out, _, code = c.run("--data", noStore(t), "--lang", "en", "explain", id, "--file", bad)
 				if code != exitMismatch || !strings.Contains(out, "verdict:") {
 					t.Fatalf("explain of a tampered roll: exit %d\n%s", code, out)
 				}
+				// In Spanish: the labels, the verdict and the mismatch's words.
+				out, _, code = c.run("--data", noStore(t), "--lang", "es", "replay", "--file", bad)
+				require.Equal(t, exitMismatch, code)
+				for _, want := range []string{"DISCREPANCIA", "FALLIDA: ", id, "con discrepancias"} {
+					require.Contains(t, out, want)
+				}
+				out, _, code = c.run("--data", noStore(t), "--lang", "es", "explain", id, "--file", bad)
+				require.Equal(t, exitMismatch, code)
+				require.Contains(t, out, "veredicto: ")
+				require.NotContains(t, out, "verdict")
 			})
 		}
 	})
@@ -172,7 +182,7 @@ func TestReplayTheDemo(t *testing.T) {
 				break
 			}
 		}
-		out := c.ok("-c", "demo-ryf", "explain", roll.ID)
+		out := c.ok("-c", "demo-ryf", "--lang", "en", "explain", roll.ID)
 		for _, want := range []string{"roll " + roll.ID, "commitment", "SHA-256 matches the commitment", "block 0 = ", "bytes drawn:", "mod 10 + 1", "faces derived", "verdict: verified"} {
 			if !strings.Contains(out, want) {
 				t.Fatalf("explain lacks %q:\n%s", want, out)
@@ -233,11 +243,11 @@ func TestReplayGivenSeedAndReproduce(t *testing.T) {
 	c.ok("-c", "mordor", "roll", "orco", "--attribute", "F")
 
 	out := c.ok("-c", "mordor", "replay")
-	if !strings.Contains(out, "not yet revealed") || !strings.Contains(out, "OK: ") {
+	if !strings.Contains(out, "aún sin revelar") || !strings.Contains(out, "OK: ") {
 		t.Fatalf("an open session:\n%s", out)
 	}
 	out = c.ok("-c", "mordor", "replay", "--reproduce")
-	if !strings.Contains(out, "not yet revealed") || !strings.Contains(out, "IDENTICAL: ") {
+	if !strings.Contains(out, "aún sin revelar") || !strings.Contains(out, "IDÉNTICA: ") {
 		t.Fatalf("reproduce an open session:\n%s", out)
 	}
 
@@ -251,17 +261,17 @@ func TestReplayGivenSeedAndReproduce(t *testing.T) {
 	a.close()
 	hexSeed := hex.EncodeToString(seed)
 
-	out = c.ok("-c", "mordor", "replay", "--seed", hexSeed)
+	out = c.ok("-c", "mordor", "--lang", "en", "replay", "--seed", hexSeed)
 	if !strings.Contains(out, "session mordor/s1: verified") || !strings.Contains(out, "seed given") {
 		t.Fatalf("replay --seed:\n%s", out)
 	}
 	file := writeExport(t, strings.Split(strings.TrimSpace(c.ok("-c", "mordor", "export")), "\n"))
-	out, errb, code := c.run("--data", noStore(t), "replay", "--file", file, "--reproduce", "--session", "s1", "--seed", "s1="+hexSeed)
+	out, errb, code := c.run("--data", noStore(t), "--lang", "en", "replay", "--file", file, "--reproduce", "--session", "s1", "--seed", "s1="+hexSeed)
 	if code != 0 || !strings.Contains(out, "session mordor/s1: identical") || !strings.Contains(out, "2 of 2 rolls identical") {
 		t.Fatalf("reproduce with a given seed: exit %d\n%s\n%s", code, out, errb)
 	}
 	wrong := strings.Repeat("ab", 32)
-	out, _, code = c.run("-c", "mordor", "replay", "--seed", "s1="+wrong)
+	out, _, code = c.run("-c", "mordor", "--lang", "en", "replay", "--seed", "s1="+wrong)
 	if code != exitMismatch || !strings.Contains(out, "commitment") {
 		t.Fatalf("a wrong seed: exit %d\n%s", code, out)
 	}

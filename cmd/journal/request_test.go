@@ -27,7 +27,7 @@ func TestCLIRequestID(t *testing.T) {
 	n := len(c.events("mordor"))
 	again := c.ok("-c", "mordor", "roll", "lodin", "Sigilo", "--request-id", "roll-1")
 	require.Equal(t, n, len(c.events("mordor")), "recorded again")
-	require.Contains(t, again, "Already recorded under request roll-1")
+	require.Contains(t, again, "Ya registrado con la petición roll-1")
 	require.Contains(t, again, first, "not the original result")
 	out := c.ok("-c", "mordor", "--json", "--request-id", "roll-1", "roll", "lodin", "Sigilo")
 	var doc struct {
@@ -114,7 +114,7 @@ func TestCLIRetriesAfterTimeout(t *testing.T) {
 			require.Contains(t, out.String(), e.ID, "%v: the output is not what was recorded", args)
 			require.Equal(t, added[0].RequestID, e.RequestID)
 		}
-		require.NotContains(t, out.String(), "Already recorded", "the retry of an unknown outcome is the command's own")
+		require.NotContains(t, out.String(), "Ya registrado", "the retry of an unknown outcome is the command's own")
 		n = 0
 		for _, e := range added {
 			if e.Type == tt.typ {

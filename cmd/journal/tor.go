@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/campaign-journal/journal/command"
+	"github.com/campaign-journal/journal/i18n"
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/rules/tor"
 )
@@ -125,7 +126,7 @@ func (a *app) fellowshipCommand() *cobra.Command {
 			s := camp.TOR
 			doc := map[string]any{"pool": s.Pool, "adventure": s.Adventure, "adventures": s.Adventures,
 				"fellowship": s.Fellowship(), "request": s.Request}
-			return a.emit(doc, func(w iw) { printTORCompany(w, camp) })
+			return a.emit(doc, func(w iw) { printTORCompany(w, a.language(), camp) })
 		},
 	}
 	show.Flags().Uint64Var(&at, "at", 0, "as of this stream sequence")
@@ -228,7 +229,7 @@ func (a *app) advancementCommand() *cobra.Command {
 				return noCharacter(camp, args[0], at)
 			}
 			rep := advancementOf(camp.TOR, ch)
-			return a.emit(rep, func(w iw) { printAdvancement(w, camp, rep) })
+			return a.emit(rep, func(w iw) { printAdvancement(w, a.language(), camp, rep) })
 		},
 	}
 	show.Flags().Uint64Var(&at, "at", 0, "as of this stream sequence")
@@ -290,6 +291,8 @@ type eligibleRoll struct {
 	Result string `json:"result"`
 	Box    int    `json:"box"`
 	Reason string `json:"reason"`
+	// result names the result in the text's language.
+	result tor.Result
 }
 
 func advancementOf(s *projections.TORState, ch *projections.TORSheet) advancementReport {
@@ -305,7 +308,7 @@ func advancementOf(s *projections.TORState, ch *projections.TORSheet) advancemen
 				continue
 			}
 			if e, err := s.Eligibility(r); err == nil && e.Qualifies {
-				ga.Eligible = append(ga.Eligible, eligibleRoll{Roll: r.EventID, Skill: r.Skill, Result: r.Result.Describe(), Box: e.Box, Reason: e.Reason})
+				ga.Eligible = append(ga.Eligible, eligibleRoll{Roll: r.EventID, Skill: r.Skill, Result: r.Result.Describe(), Box: e.Box, Reason: e.Reason, result: r.Result})
 			}
 		}
 		rep.Groups = append(rep.Groups, ga)
@@ -313,21 +316,59 @@ func advancementOf(s *projections.TORState, ch *projections.TORSheet) advancemen
 	return rep
 }
 
-func printAdvancement(w iw, c *projections.Campaign, rep advancementReport) {
-	adv := "no adventure in progress"
+func printAdvancement(w iw, l i18n.Lang, c *projections.Campaign, rep advancementReport) {
+	adv := l.T("torp.no_adventure_short")
 	if rep.Adventure > 0 {
-		adv = fmt.Sprintf("adventure %d", rep.Adventure)
+		adv = l.T("torp.adventure_n", rep.Adventure)
 	}
-	fmt.Fprintf(w, "%s (%s) — advancement, %s\n", rep.Name, rep.Character, adv)
+	fmt.Fprintln(w, l.T("torp.adv_head", rep.Name, rep.Character, adv))
+	t := newTable("  ")
 	for _, g := range rep.Groups {
-		fmt.Fprintf(w, "  %-14s %s\n", g.Group, boxes(g.Points))
+		t.add(string(g.Group), boxes(g.Points))
 		for _, e := range g.Eligible {
-			fmt.Fprintf(w, "      roll %s  %s, %s → qualifies for box %d (%s)\n", e.Roll, e.Skill, e.Result, e.Box, e.Reason)
-			fmt.Fprintf(w, "        journal advancement grant %s %s --roll %s\n", rep.Character, quoteArg(string(g.Group)), e.Roll)
+			t.add("", l.T("torp.eligible", e.Roll, e.Skill, torResultName(l, e.result), e.Box, advReason(l, e.Reason)))
+			t.add("", "  "+fmt.Sprintf("journal advancement grant %s %s --roll %s", rep.Character, quoteArg(string(g.Group)), e.Roll))
 		}
 	}
-	fmt.Fprintf(w, "  this adventure %s; banked %d\n", plural(rep.Points, "point", "points"), rep.Total)
-	fmt.Fprintf(w, "  as of          sequence %d\n", c.LastSeq)
+	t.add(l.T("torp.this_adventure"), l.N("torp.adv_points", rep.Points, rep.Total))
+	t.add(l.T("print.as_of"), l.T("print.as_of_seq", c.LastSeq))
+	t.write(w)
+}
+
+// torResultName names a One Ring result in l: failure, success, great or
+// extraordinary success.
+func torResultName(l i18n.Lang, r tor.Result) string {
+	switch {
+	case !r.Success:
+		return l.T("tor.failure")
+	case r.Quality == tor.QualityGreat:
+		return l.T("tor.great")
+	case r.Quality == tor.QualityExtraordinary:
+		return l.T("tor.extraordinary")
+	}
+	return l.T("tor.success")
+}
+
+// advReason puts the rules' reason why a roll qualifies for an advancement
+// box ("a great success with a trait invoked") in l; a reason it does not
+// know stays as the rules wrote it.
+func advReason(l i18n.Lang, reason string) string {
+	base, trait := strings.CutSuffix(strings.TrimPrefix(reason, "a "), " with a trait invoked")
+	var out string
+	switch base {
+	case "extraordinary success":
+		out = l.T("tor.extraordinary")
+	case "great success":
+		out = l.T("tor.great")
+	case "success":
+		out = l.T("tor.success")
+	default:
+		return reason
+	}
+	if trait {
+		out += l.T("tor.with_trait")
+	}
+	return out
 }
 
 func quoteArg(s string) string {
@@ -349,13 +390,13 @@ func (a *app) showTOR(camp *projections.Campaign, id string, at uint64) error {
 	if ch == nil {
 		return noCharacter(camp, id, at)
 	}
-	return a.emit(ch, func(w iw) { printTORSheet(w, camp, ch) })
+	return a.emit(ch, func(w iw) { printTORSheet(w, a.language(), camp, ch) })
 }
 
-func printTORSheet(w iw, c *projections.Campaign, s *projections.TORSheet) {
-	kind := "player " + s.Player
+func printTORSheet(w iw, l i18n.Lang, c *projections.Campaign, s *projections.TORSheet) {
+	kind := l.T("print.player", s.Player)
 	if s.NPC {
-		kind = "NPC"
+		kind = l.T("list.npc")
 	}
 	if s.Culture != "" {
 		kind += ", " + s.Culture
@@ -363,108 +404,122 @@ func printTORSheet(w iw, c *projections.Campaign, s *projections.TORSheet) {
 	if s.IsHobbit() {
 		kind += " (hobbit)"
 	}
-	fmt.Fprintf(w, "%s (%s) — %s, campaign %s (%s)\n", s.Name, s.ID, kind, c.ID, c.System)
+	fmt.Fprintln(w, l.T("print.sheet_head", s.Name, s.ID, kind, c.ID, c.System))
 	at := s.Attributes
-	fmt.Fprintf(w, "  attributes   Cuerpo %d (favoured %d) · Corazón %d (favoured %d) · Mente %d (favoured %d)\n",
-		at.Cuerpo.Basic, at.Cuerpo.Favoured, at.Corazon.Basic, at.Corazon.Favoured, at.Mente.Basic, at.Mente.Favoured)
-	fmt.Fprintf(w, "  Hope         %s %d/%d\n", hpBar(s.Hope, s.MaxHope, 12), s.Hope, s.MaxHope)
-	fmt.Fprintf(w, "  Shadow       %d temporary + %d permanent = %d\n", s.Shadow, s.PermanentShadow, s.TotalShadow())
+	t := newTable("  ")
+	t.add(l.T("print.attributes"), l.T("torp.attrs", at.Cuerpo.Basic, at.Cuerpo.Favoured, at.Corazon.Basic, at.Corazon.Favoured, at.Mente.Basic, at.Mente.Favoured))
+	t.add(l.T("torp.hope"), fmt.Sprintf("%s %d/%d", hpBar(s.Hope, s.MaxHope, 12), s.Hope, s.MaxHope))
+	t.add(l.T("torp.shadow"), l.T("torp.shadow_value", s.Shadow, s.PermanentShadow, s.TotalShadow()))
 	switch {
 	case s.Mad:
-		fmt.Fprintf(w, "  madness      in a bout of madness: the GM controls %s until it ends\n", s.Name)
+		t.add(l.T("torp.madness"), l.T("torp.mad", s.Name))
 	case s.MadnessRisk:
-		fmt.Fprintf(w, "  madness      at risk: Hope %d is below Shadow %d, an Eye starts a bout\n", s.Hope, s.TotalShadow())
+		t.add(l.T("torp.madness"), l.T("torp.at_risk", s.Hope, s.TotalShadow()))
 	}
-	fmt.Fprintf(w, "  traits       %s\n", listOrNone(s.Traits))
+	t.add(l.T("torp.traits"), listOrNone(l, quoted(s.Traits)))
 	if len(s.Flaws) > 0 {
-		fmt.Fprintf(w, "  flaws        %s\n", strings.Join(s.Flaws, ", "))
+		t.add(l.T("torp.flaws"), strings.Join(quoted(s.Flaws), ", "))
 	}
 	if s.PendingTrait != "" {
-		fmt.Fprintf(w, "  invoked      «%s» counts for the next roll\n", s.PendingTrait)
+		t.add(l.T("torp.invoked"), l.T("torp.invoked_value", s.PendingTrait))
 	}
-	fmt.Fprintf(w, "  %-14s %-16s %-16s %-16s %s\n", "skills (*fav.)", tor.Cuerpo, tor.Corazon, tor.Mente, "advancement")
+	sk := newTable("  ", l.T("torp.skills_fav"), string(tor.Cuerpo), string(tor.Corazon), string(tor.Mente), l.T("torp.advancement"))
 	for _, g := range tor.Groups() {
-		fmt.Fprintf(w, "  %-14s ", g)
-		for _, sk := range g.Skills() {
-			r := s.Rating(sk)
+		row := []string{string(g)}
+		for _, skill := range g.Skills() {
+			r := s.Rating(skill)
 			mark := " "
 			if r.Favoured {
 				mark = "*"
 			}
-			fmt.Fprintf(w, "%-16s ", fmt.Sprintf("%s %d%s", sk.Name, r.Rank, mark))
+			row = append(row, fmt.Sprintf("%s %d%s", skill.Name, r.Rank, mark))
 		}
-		fmt.Fprintf(w, "%s\n", boxes(s.Advancement[g]))
+		sk.add(append(row, boxes(s.Advancement[g]))...)
 	}
-	adv := "between adventures"
+	adv := l.T("torp.between")
 	if c.TOR.Adventure != nil {
-		adv = fmt.Sprintf("adventure %d", c.TOR.Adventure.Number)
+		adv = l.T("torp.adventure_n", c.TOR.Adventure.Number)
 	}
-	fmt.Fprintf(w, "  advancement  %s this adventure (%s), %d banked\n", plural(s.AdventurePoints(), "point", "points"), adv, s.AdvancementTotal)
-	fmt.Fprintf(w, "  rolls        %d (successes %d, Eye %d, rune %d)\n", s.Rolls, s.Successes, s.Eyes, s.Runes)
+	t.add(l.T("torp.advancement"), l.N("torp.points", s.AdventurePoints(), adv, s.AdvancementTotal))
+	t.add(l.T("print.rolls"), l.T("torp.rolls_value", s.Rolls, s.Successes, s.Eyes, s.Runes))
 	if r := s.LastRoll; r != nil {
 		hope := ""
 		if r.HopeSpent {
-			hope = fmt.Sprintf(", Hope +%d", r.Result.HopeBonus)
+			hope = l.T("torp.hope_bonus", r.Result.HopeBonus)
 		}
-		fmt.Fprintf(w, "  last roll    %s vs TN %d: %d, %s%s (event %s)\n", r.Skill, r.Result.TN, r.Result.Total, r.Result.Describe(), hope, r.EventID)
+		t.add(l.T("torp.last_roll"), l.T("torp.last_roll_value", r.Skill, r.Result.TN, r.Result.Total, torResultName(l, r.Result), hope, r.EventID))
 	}
-	fmt.Fprintf(w, "  as of        sequence %d\n", c.LastSeq)
+	t.add(l.T("print.as_of"), l.T("print.as_of_seq", c.LastSeq))
+	t.write(w)
+	sk.write(w)
 }
 
-func listOrNone(xs []string) string {
+// quoted puts each name between «», as the transcript names traits.
+func quoted(names []string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = "«" + n + "»"
+	}
+	return out
+}
+
+func listOrNone(l i18n.Lang, xs []string) string {
 	if len(xs) == 0 {
-		return "none"
+		return l.T("torp.none")
 	}
 	return strings.Join(xs, ", ")
 }
 
 // printTORRoster lists a The One Ring campaign's characters.
-func printTORRoster(w iw, c *projections.Campaign) {
+func printTORRoster(w iw, l i18n.Lang, c *projections.Campaign) {
+	t := newTable("  ").alignRight(5)
 	for _, id := range c.TOR.Roster {
 		s := c.TOR.Characters[id]
 		who := s.Player
 		if s.NPC {
-			who = "NPC"
+			who = l.T("list.npc")
 		}
 		state := ""
 		switch {
 		case s.Mad:
-			state = "in a bout of madness"
+			state = l.T("torp.state_mad")
 		case s.MadnessRisk:
-			state = "madness risk"
+			state = l.T("torp.state_risk")
 		}
-		line := fmt.Sprintf("  %-12s %-16s %-8s Hope %s %2d/%-2d  Shadow %d+%d  %s", s.ID, s.Name, who, hpBar(s.Hope, s.MaxHope, 12), s.Hope, s.MaxHope, s.Shadow, s.PermanentShadow, state)
-		fmt.Fprintln(w, strings.TrimRight(line, " "))
+		t.add(s.ID, s.Name, who, l.T("torp.hope"), hpBar(s.Hope, s.MaxHope, 12), fraction(s.Hope, s.MaxHope),
+			l.T("torp.shadow_short", s.Shadow, s.PermanentShadow), state)
 	}
+	t.write(w)
 }
 
 // printTORCompany prints the adventure, the pool and the open request.
-func printTORCompany(w iw, c *projections.Campaign) {
+func printTORCompany(w iw, l i18n.Lang, c *projections.Campaign) {
 	s := c.TOR
 	if a := s.Adventure; a != nil {
 		title := ""
 		if a.Title != "" {
 			title = " «" + a.Title + "»"
 		}
-		fmt.Fprintf(w, "Adventure %d%s in progress; fellowship pool %d\n", a.Number, title, s.Pool)
+		fmt.Fprintln(w, l.T("torp.adventure_on", a.Number, title, s.Pool))
 	} else {
-		fmt.Fprintf(w, "No adventure in progress (%d played); fellowship pool %d\n", s.Adventures, s.Pool)
+		fmt.Fprintln(w, l.N("torp.adventure_off", s.Adventures, s.Pool))
 	}
-	fmt.Fprintf(w, "Fellowship: %s\n", listOrNone(s.Fellowship()))
+	fmt.Fprintln(w, l.T("torp.fellowship", listOrNone(l, s.Fellowship())))
 	if r := s.Request; r != nil {
-		fmt.Fprintf(w, "Open request by %s (event %s):", r.Character, r.EventID)
+		fmt.Fprint(w, l.T("torp.request", r.Character, r.EventID))
 		for _, b := range r.Ballots {
-			v := "no"
+			v := l.T("tor.no")
 			if b.Agree {
-				v = "yes"
+				v = l.T("tor.yes")
 			}
 			fmt.Fprintf(w, " %s %s;", b.Voter, v)
 		}
 		switch {
 		case r.Refused():
-			fmt.Fprintf(w, " refused — 'fellowship take %s' (+1 Shadow) or 'fellowship withdraw %s'\n", r.Character, r.Character)
+			// The commands are named as they are typed, in any language.
+			fmt.Fprintln(w, l.T("torp.refused", "'fellowship take "+r.Character+"'", "'fellowship withdraw "+r.Character+"'"))
 		default:
-			fmt.Fprintf(w, " waiting for %s\n", strings.Join(r.Waiting(), ", "))
+			fmt.Fprintln(w, l.T("torp.waiting_for", strings.Join(r.Waiting(), ", ")))
 		}
 	}
 }

@@ -28,9 +28,9 @@ func TestDemoTOR(t *testing.T) {
 		"El máster concede a",
 		"Fase de comunidad: termina la aventura 1",
 		"Semilla revelada",
-		"Final sheets",
-		"Bilbo (bilbo) — player Ana, Hobbits de la Comarca (hobbit), campaign demo-tor (tor)",
-		"Percepción     Atención 3*",
+		"Hojas finales",
+		"Bilbo (bilbo) — jugador Ana, Hobbits de la Comarca (hobbit), campaña demo-tor (tor)",
+		"Atención 3*",
 	} {
 		if !strings.Contains(out, want) {
 			t.Fatalf("demo output lacks %q:\n%s", want, out)
@@ -57,8 +57,8 @@ func TestDemoTOR(t *testing.T) {
 		t.Fatalf("%d rolls in the demo", rollsSeen)
 	}
 	// The sheet, as text and JSON, and the transcript.
-	sheet := c.ok("-c", "demo-tor", "character", "show", "thorin")
-	for _, want := range []string{"Hope", "Shadow       0 temporary + 1 permanent = 1", "flaws        Codicioso", "Guerrear 3*", "banked"} {
+	sheet := c.ok("-c", "demo-tor", "--lang", "en", "character", "show", "thorin")
+	for _, want := range []string{"Hope", "0 temporary + 1 permanent = 1", "Codicioso", "Guerrear 3*", "banked"} {
 		if !strings.Contains(sheet, want) {
 			t.Fatalf("sheet lacks %q:\n%s", want, sheet)
 		}
@@ -152,7 +152,7 @@ func TestTORCommands(t *testing.T) {
 	if out := c.ok("-c", "arda", "fellowship", "vote", "bilbo", "thorin", "no"); !strings.Contains(out, "La comunidad lo rechaza (0 sí, 1 no)") {
 		t.Fatalf("vote: %s", out)
 	}
-	if out := c.ok("-c", "arda", "fellowship", "show"); !strings.Contains(out, "refused — 'fellowship take bilbo'") {
+	if out := c.ok("-c", "arda", "fellowship", "show"); !strings.Contains(out, "rechazada — 'fellowship take bilbo'") {
 		t.Fatalf("fellowship show: %s", out)
 	}
 	if out := c.ok("-c", "arda", "fellowship", "take", "bilbo"); !strings.Contains(out, "Sombra 0 → 1, reserva 3 → 2") {
@@ -177,7 +177,7 @@ func TestTORCommands(t *testing.T) {
 		t.Fatalf("phase: %s", out)
 	}
 	sheet := c.ok("-c", "arda", "character", "show", "bilbo")
-	for _, want := range []string{"Hope         ████████████ 1/1", "0 temporary + 0 permanent", "3 banked", "Percepción     Atención 3*", "Ladrón, Ojo avizor"} {
+	for _, want := range []string{"████████████ 1/1", "0 temporal + 0 permanente", "3 guardados", "Atención 3*", "«Ladrón», «Ojo avizor»"} {
 		if !strings.Contains(sheet, want) {
 			t.Fatalf("sheet lacks %q:\n%s", want, sheet)
 		}
