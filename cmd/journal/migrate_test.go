@@ -74,7 +74,7 @@ func TestMigrateOldFolder(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(out), &m))
 	require.Equal(t, jetstore.Migration{Migrated: true, Messages: 70, Events: 70, Campaigns: 2, Sessions: 2, Backup: jetstore.BackupStream}, m)
 
-	replayed := c.ok("replay")
+	replayed := c.ok("--lang", "en", "replay")
 	require.Contains(t, replayed, "OK: 70 events, 2 sessions (2 verified, 0 mismatch")
 	ryf := c.events("demo-ryf")
 	require.Len(t, ryf, 43)
