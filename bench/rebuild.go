@@ -28,7 +28,7 @@ import (
 type Source interface {
 	// Follow delivers the events matching q in stream order, then waits
 	// for more (an ordered consumer on JetStream).
-	Follow(ctx context.Context, q events.Query, fn func(events.Recorded) error) error
+	events.Follower
 	// Read delivers the events matching q stored when it was called.
 	Read(ctx context.Context, q events.Query, fn func(events.Recorded) error) error
 	// Last is the last sequence on a subject filter, 0 when none.

@@ -230,18 +230,18 @@ func TestKilledManyTimesChild(t *testing.T) {
 // acknowledgement was lost and who sends the very same append again: the
 // second answer is the one the journal gets.
 type lostAckStore struct {
-	command.Store
+	storeAndSecrets
 	mu     sync.Mutex
 	first  [][]uint64 // what the lost acknowledgements said
 	second [][]uint64
 }
 
 func (s *lostAckStore) Append(ctx context.Context, expect events.Expect, evs ...events.Event) ([]uint64, error) {
-	lost, err := s.Store.Append(ctx, expect, evs...)
+	lost, err := s.storeAndSecrets.Append(ctx, expect, evs...)
 	if err != nil {
 		return nil, err
 	}
-	again, err := s.Store.Append(ctx, expect, evs...)
+	again, err := s.storeAndSecrets.Append(ctx, expect, evs...)
 	s.mu.Lock()
 	s.first, s.second = append(s.first, lost), append(s.second, again)
 	s.mu.Unlock()
@@ -256,10 +256,10 @@ func (s *lostAckStore) Append(ctx context.Context, expect events.Expect, evs ...
 func TestRetriedAppendStoredOnce(t *testing.T) {
 	stores := []struct {
 		name string
-		open func(t *testing.T) command.Store
+		open func(t *testing.T) storeAndSecrets
 	}{
-		{"memstore", func(t *testing.T) command.Store { return memstore.New(memstore.Options{}) }},
-		{"jetstore", func(t *testing.T) command.Store {
+		{"memstore", func(t *testing.T) storeAndSecrets { return memstore.New(memstore.Options{}) }},
+		{"jetstore", func(t *testing.T) storeAndSecrets {
 			_, st := embeddedtest.Store(t, embedded.Options{Sync: true})
 			return st
 		}},
@@ -268,7 +268,7 @@ func TestRetriedAppendStoredOnce(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			ctx := t.Context()
 			inner := tt.open(t)
-			st := &lostAckStore{Store: inner}
+			st := &lostAckStore{storeAndSecrets: inner}
 			j := command.New(st, command.Options{Clock: time.Now, Rand: rand.Reader, IDs: events.NewV7(time.Now, rand.Reader)})
 			setup(t, j)
 			for i := range 10 {
@@ -485,4 +485,11 @@ func TestConcurrentProcessesChild(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+// storeAndSecrets is a store that keeps the sessions' secrets too, as the
+// real ones do: a wrapper embedding it passes both on.
+type storeAndSecrets interface {
+	command.Store
+	events.Secrets
 }

@@ -25,12 +25,11 @@ import (
 	"github.com/campaign-journal/journal/rules/ryf"
 )
 
-// Store is what the journal needs from an event store.
+// Store is what the journal needs from an event store. The sessions'
+// secrets are kept apart (Options.Secrets).
 type Store interface {
 	Append(ctx context.Context, expect events.Expect, evs ...events.Event) ([]uint64, error)
 	Read(ctx context.Context, q events.Query, fn func(events.Recorded) error) error
-	PutSecret(ctx context.Context, key string, value []byte) error
-	GetSecret(ctx context.Context, key string) ([]byte, error)
 }
 
 // Errors callers check with errors.Is. Messages name what is wrong.
@@ -85,10 +84,11 @@ type Journal struct {
 // shared is what every view of a journal (As) shares: the store, the
 // injected clock and randomness, and the cache of folded campaigns.
 type shared struct {
-	store Store
-	clock func() time.Time
-	rand  io.Reader
-	ids   events.IDs
+	store   Store
+	secrets events.Secrets // nil: sessions cannot start (no seed can be kept)
+	clock   func() time.Time
+	rand    io.Reader
+	ids     events.IDs
 	// retries bounds the attempts of one command under contention.
 	retries int
 
@@ -206,6 +206,9 @@ type Options struct {
 	// Retries bounds the attempts of one command under contention
 	// (default 50).
 	Retries int
+	// Secrets keeps the sessions' seeds (default: the store, when it
+	// keeps secrets too, as jetstore and memstore do).
+	Secrets events.Secrets
 }
 
 // New returns a Journal over store, with the defaults of Options for the
@@ -226,7 +229,10 @@ func New(store Store, o Options) *Journal {
 	if o.Actor == "" {
 		o.Actor = "gm"
 	}
-	return &Journal{actor: o.Actor, shared: &shared{store: store, clock: o.Clock, rand: o.Rand, ids: o.IDs,
+	if o.Secrets == nil {
+		o.Secrets, _ = store.(events.Secrets) // the stores keep both
+	}
+	return &Journal{actor: o.Actor, shared: &shared{store: store, secrets: o.Secrets, clock: o.Clock, rand: o.Rand, ids: o.IDs,
 		retries: o.Retries, states: map[string]*campaignState{}}}
 }
 

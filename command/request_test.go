@@ -25,7 +25,7 @@ var errLostAck = errors.New("lost acknowledgement: " + context.DeadlineExceeded.
 // (a timeout); with lost, it is not stored; with late, the append is held and stored just before the
 // next one, as a publish that arrives after the client gave up on it.
 type unknownOutcomeStore struct {
-	command.Store
+	storeAndSecrets
 	mu                 sync.Mutex
 	stored, late, lost int // appends still to treat so
 	held               func()
@@ -39,7 +39,7 @@ func (s *unknownOutcomeStore) Append(ctx context.Context, expect events.Expect, 
 	case s.stored > 0:
 		s.stored--
 		s.mu.Unlock()
-		if _, err := s.Store.Append(ctx, expect, evs...); err != nil {
+		if _, err := s.storeAndSecrets.Append(ctx, expect, evs...); err != nil {
 			return nil, err
 		}
 		return nil, errLostAck
@@ -49,7 +49,7 @@ func (s *unknownOutcomeStore) Append(ctx context.Context, expect events.Expect, 
 		return nil, errLostAck
 	case s.late > 0:
 		s.late--
-		s.held = func() { _, _ = s.Store.Append(context.WithoutCancel(ctx), expect, evs...) }
+		s.held = func() { _, _ = s.storeAndSecrets.Append(context.WithoutCancel(ctx), expect, evs...) }
 		s.mu.Unlock()
 		return nil, errLostAck
 	}
@@ -57,11 +57,11 @@ func (s *unknownOutcomeStore) Append(ctx context.Context, expect events.Expect, 
 	if held != nil {
 		held()
 	}
-	return s.Store.Append(ctx, expect, evs...)
+	return s.storeAndSecrets.Append(ctx, expect, evs...)
 }
 
 // jetStore returns a store on a real embedded JetStream server.
-func jetStore(t *testing.T) command.Store {
+func jetStore(t *testing.T) storeAndSecrets {
 	t.Helper()
 	_, st := embeddedtest.Store(t, embedded.Options{Sync: false})
 	return st
@@ -104,7 +104,7 @@ var requestCommands = []struct {
 func TestRequestRecordedOnceAfterUnknownOutcome(t *testing.T) {
 	ctx := t.Context()
 	inner := jetStore(t)
-	st := &unknownOutcomeStore{Store: inner}
+	st := &unknownOutcomeStore{storeAndSecrets: inner}
 	j := freshJournal(st)
 	setup(t, j)
 	for _, cmd := range requestCommands {
@@ -156,7 +156,7 @@ func TestRequestRecordedOnceAfterUnknownOutcome(t *testing.T) {
 func TestRequestLandingLate(t *testing.T) {
 	ctx := t.Context()
 	inner := jetStore(t)
-	st := &unknownOutcomeStore{Store: inner}
+	st := &unknownOutcomeStore{storeAndSecrets: inner}
 	j := freshJournal(st)
 	setup(t, j)
 	for _, cmd := range requestCommands[:3] {
@@ -254,7 +254,7 @@ func TestRequestIDRefused(t *testing.T) {
 func TestRequestSessionStartRetried(t *testing.T) {
 	ctx := t.Context()
 	inner := jetStore(t)
-	st := &unknownOutcomeStore{Store: inner}
+	st := &unknownOutcomeStore{storeAndSecrets: inner}
 	j := freshJournal(st)
 	setup(t, j)
 	_, err := j.EndSession(ctx, "mordor")
@@ -283,7 +283,7 @@ func TestRequestSessionStartRetried(t *testing.T) {
 func TestRequestSessionStartLost(t *testing.T) {
 	ctx := t.Context()
 	inner := jetStore(t)
-	st := &unknownOutcomeStore{Store: inner}
+	st := &unknownOutcomeStore{storeAndSecrets: inner}
 	j := freshJournal(st)
 	setup(t, j)
 	_, err := j.EndSession(ctx, "mordor")

@@ -36,7 +36,7 @@ func (j *Journal) sessionSeed(ctx context.Context, campaign, session string) (di
 	if err != nil {
 		return dice.Seed{}, err
 	}
-	b, err := j.store.GetSecret(ctx, key)
+	b, err := j.secretStore().GetSecret(ctx, key)
 	if err != nil {
 		return dice.Seed{}, fmt.Errorf("seed of session %s: %w", session, err)
 	}
@@ -113,7 +113,7 @@ func (j *Journal) StartSession(ctx context.Context, campaign, id, title string) 
 		if err != nil {
 			return Result{}, err
 		}
-		err = j.store.PutSecret(ctx, key, seed[:])
+		err = j.secretStore().PutSecret(ctx, key, seed[:])
 		if errors.Is(err, events.ErrExists) && auto && tries < maxSeedRetries {
 			// A seed kept for a session that is not recorded (another
 			// start at the same time, or one whose append was lost):
@@ -170,4 +170,24 @@ func (j *Journal) EndSession(ctx context.Context, campaign string) (Result, erro
 			events.SessionEnded{Seed: seed.String(), Rolls: int(s.NextNonce)})
 		return nil
 	})
+}
+
+// noSecrets is the secret store of a journal given none: it keeps nothing,
+// so a session cannot start and no seed is found.
+type noSecrets struct{}
+
+func (noSecrets) PutSecret(context.Context, string, []byte) error {
+	return fmt.Errorf("%w: this journal has no store for the sessions' secrets", ErrInvalid)
+}
+
+func (noSecrets) GetSecret(context.Context, string) ([]byte, error) {
+	return nil, fmt.Errorf("%w: this journal has no store for the sessions' secrets", events.ErrNotFound)
+}
+
+// secretStore returns where the journal keeps the sessions' seeds.
+func (j *Journal) secretStore() events.Secrets {
+	if j.secrets == nil {
+		return noSecrets{}
+	}
+	return j.secrets
 }

@@ -1,6 +1,7 @@
 package events
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -35,6 +36,27 @@ import (
 //     ends (returning ctx.Err()) or q.To is delivered (returning nil).
 //   - PutSecret(ctx, key, value) stores a secret once; a second put of the
 //     same key fails with ErrExists. GetSecret returns ErrNotFound when absent.
+
+// Follower is a store that follows a query live: Follow delivers the
+// events matching q in stream order, as Read does, then waits for new ones
+// until ctx ends (returning ctx.Err()) or q.To is delivered (returning
+// nil). The stores (jetstore, memstore) implement it; the readers that
+// follow (the live projection, the HTTP feed, log --follow, bench) ask
+// for it by this one interface.
+type Follower interface {
+	Follow(ctx context.Context, q Query, fn func(Recorded) error) error
+}
+
+// Secrets keeps the sessions' secrets (their seeds) apart from the
+// events: PutSecret stores a value once under key (a second put of the key
+// fails with ErrExists), GetSecret returns it or ErrNotFound. The stores
+// implement it next to the events (jetstore in a key-value bucket only the
+// journal's role may reach), but nothing that reads or verifies events
+// needs it: the command layer takes it as its own option.
+type Secrets interface {
+	PutSecret(ctx context.Context, key string, value []byte) error
+	GetSecret(ctx context.Context, key string) ([]byte, error)
+}
 
 // MaxBatch is the most events one atomic Append may hold (nats-server's
 // default limit on an atomic batch).

@@ -72,8 +72,8 @@ func TestForeignMessagesAreSkipped(t *testing.T) {
 			void := livetest.PartOne(ctx, t, j, "mordor")
 			publish("journal.moria", []byte(`{"specversion":"1.0"}`))
 			livetest.Setup(ctx, t, j, "moria")
-			livetest.PartTwo(ctx, t, j, "mordor", void)     // voids an event: a refold past the first message
-			publish("journal.mordor", nil) // last on mordor
+			livetest.PartTwo(ctx, t, j, "mordor", void) // voids an event: a refold past the first message
+			publish("journal.mordor", nil)              // last on mordor
 			caughtUp(t, st, r.p)
 
 			require.Equal(t, mustJSON(t, refold(t, st, "mordor")), viewJSON(t, r.p, "mordor"))

@@ -68,7 +68,7 @@ const (
 // Source is what the projector reads: the stream, followed live, read
 // (to refold a campaign after a void), and its last sequence.
 type Source interface {
-	Follow(ctx context.Context, q events.Query, fn func(events.Recorded) error) error
+	events.Follower
 	Read(ctx context.Context, q events.Query, fn func(events.Recorded) error) error
 	Last(ctx context.Context, filter string) (uint64, error)
 }

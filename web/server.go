@@ -75,7 +75,7 @@ var staticFiles embed.FS
 // Store is what the service needs of an event store.
 type Store interface {
 	command.Store
-	Follow(ctx context.Context, q events.Query, fn func(events.Recorded) error) error
+	events.Follower
 	Last(ctx context.Context, filter string) (uint64, error)
 }
 

@@ -22,7 +22,8 @@ import (
 // store is what the CLI reads and writes.
 type store interface {
 	command.Store
-	Follow(ctx context.Context, q events.Query, fn func(events.Recorded) error) error
+	events.Follower
+	events.Secrets
 }
 
 // openStore connects to the journal's JetStream: an external server with
@@ -162,5 +163,6 @@ func (a *app) journal(ctx context.Context) (*command.Journal, error) {
 	}
 	return command.New(cs, command.Options{
 		Clock: time.Now, Rand: rand.Reader, IDs: events.NewV7(time.Now, rand.Reader), Actor: actor,
+		Secrets: st,
 	}), nil
 }

@@ -29,9 +29,8 @@ type Store interface {
 	Append(ctx context.Context, expect events.Expect, evs ...events.Event) ([]uint64, error)
 	Read(ctx context.Context, q events.Query, fn func(events.Recorded) error) error
 	Last(ctx context.Context, filter string) (uint64, error)
-	Follow(ctx context.Context, q events.Query, fn func(events.Recorded) error) error
-	PutSecret(ctx context.Context, key string, value []byte) error
-	GetSecret(ctx context.Context, key string) ([]byte, error)
+	events.Follower
+	events.Secrets
 }
 
 // RawPublisher is a store that can also store a message as it is, as a
