@@ -9,7 +9,6 @@ import (
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/command/catalog"
 	"github.com/campaign-journal/journal/events"
-	"github.com/campaign-journal/journal/rules/ryf"
 )
 
 // Guessing, for sessions recorded before events named their command (no
@@ -257,35 +256,14 @@ func legacyContest(g []rec, a *events.RollMade) (commandFunc, string, error) {
 	if b == nil || g[2].Event.Type != events.TypeContestResolved || g[2].Event.DecodeData(&c) != nil {
 		return nil, "", errors.New("no command records these events in this order")
 	}
-	req := command.ContestRequest{A: a.Character, SkillA: contestSide(a), AttrA: contestAttr(a),
+	req := command.ContestRequest{A: a.Character, SkillA: catalog.ContestSide(a), AttrA: catalog.ContestAttr(a),
 		ModA: a.Modifier, TokenA: a.Token, SpecA: a.Specialization, EntropyA: a.Entropy,
-		B: b.Character, SkillB: contestSide(b), AttrB: contestAttr(b),
+		B: b.Character, SkillB: catalog.ContestSide(b), AttrB: catalog.ContestAttr(b),
 		ModB: b.Modifier, TokenB: b.Token, SpecB: b.Specialization, EntropyB: b.Entropy,
 		Rematch: c.Rematch, Legacy: true}
 	return func(ctx context.Context, j *command.Journal, campaign string) (command.Result, error) {
 		return j.Contest(ctx, campaign, req)
 	}, fmt.Sprintf("contest %s %s %s %s (before RULES.md 1.5)", req.A, req.SkillA, req.B, req.SkillB), nil
-}
-
-// contestSide is what a contest side names: the skill, or else the
-// attribute by its full name (a one-letter code could be a skill's prefix).
-func contestSide(d *events.RollMade) string {
-	if d.Skill != "" {
-		return d.Skill
-	}
-	if name := ryf.Attr(d.Attribute).Name(); name != "" {
-		return name
-	}
-	return d.Attribute
-}
-
-// contestAttr is the attribute a contest's skill side rolled with; "" for
-// an attribute side.
-func contestAttr(d *events.RollMade) string {
-	if d.Skill == "" {
-		return ""
-	}
-	return d.Attribute
 }
 
 // describeGroup names a group of events for messages.

@@ -110,15 +110,15 @@ func contestInputs(_ context.Context, _ *command.Journal, _ string, r []events.E
 	if !a.Opposed {
 		return contestBody{}, errors.New("recorded under the rules before RULES.md 1.5 (not opposed), which no body asks for")
 	}
-	return contestBody{A: a.Character, SkillA: contestSide(a), AttrA: contestAttr(a), ModifierA: a.Modifier,
+	return contestBody{A: a.Character, SkillA: ContestSide(a), AttrA: ContestAttr(a), ModifierA: a.Modifier,
 		TokenA: a.Token, SpecA: a.Specialization, EntropyA: a.Entropy,
-		B: b.Character, SkillB: contestSide(b), AttrB: contestAttr(b), ModifierB: b.Modifier,
+		B: b.Character, SkillB: ContestSide(b), AttrB: ContestAttr(b), ModifierB: b.Modifier,
 		TokenB: b.Token, SpecB: b.Specialization, EntropyB: b.Entropy, Rematch: c.Rematch}, nil
 }
 
-// contestSide is what a contest side names: the skill, or else the
+// ContestSide is what a contest side names: the skill, or else the
 // attribute by its full name (a one-letter code could be a skill's prefix).
-func contestSide(d *events.RollMade) string {
+func ContestSide(d *events.RollMade) string {
 	if d.Skill != "" {
 		return d.Skill
 	}
@@ -128,9 +128,9 @@ func contestSide(d *events.RollMade) string {
 	return d.Attribute
 }
 
-// contestAttr is the attribute a contest's skill side rolled with (the
+// ContestAttr is the attribute a contest's skill side rolled with (the
 // skill's default or the one the GM named); "" for an attribute side.
-func contestAttr(d *events.RollMade) string {
+func ContestAttr(d *events.RollMade) string {
 	if d.Skill == "" {
 		return ""
 	}
