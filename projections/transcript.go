@@ -101,6 +101,10 @@ func known(l i18n.Lang, keys map[string]i18n.Key, text string) string {
 	return text
 }
 
+// LevelReasons translates ryf's level reasons into l, keeping any the
+// catalogue does not know as it is (the transcript and explain share it).
+func LevelReasons(l i18n.Lang, rs []string) []string { return reasons(l, rs) }
+
 // reasons translates ryf's level reasons, keeping any it does not know.
 func reasons(l i18n.Lang, rs []string) []string {
 	out := make([]string, len(rs))

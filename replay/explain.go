@@ -12,6 +12,7 @@ import (
 
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/i18n"
+	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/rolls"
 	"github.com/campaign-journal/journal/rules/dice"
 	"github.com/campaign-journal/journal/rules/ryf"
@@ -273,28 +274,9 @@ type text []message
 
 func msg(key i18n.Key, args ...any) message { return message{key, args} }
 
-// reasonKeys are the catalogue keys of ryf's level reasons.
-var reasonKeys = map[string]i18n.Key{
-	ryf.ReasonSpecialization: "reason.specialization",
-	ryf.ReasonRankZero:       "reason.rank0",
-	ryf.ReasonBase:           "reason.base",
-	ryf.ReasonTokenSpent:     "reason.token_spent",
-	ryf.ReasonTokenReturned:  "reason.token_returned",
-	ryf.ReasonIncapacitated:  "reason.incapacitated",
-	ryf.ReasonClampedLow:     "reason.clamped_low",
-	ryf.ReasonClampedHigh:    "reason.clamped_high",
-}
-
 // levelReasons are ryf's level reasons in l; one the catalogue lacks stays.
 func levelReasons(l i18n.Lang, rs []string) string {
-	out := make([]string, len(rs))
-	for i, r := range rs {
-		out[i] = r
-		if k, ok := reasonKeys[r]; ok {
-			out[i] = l.T(k)
-		}
-	}
-	return strings.Join(out, ", ")
+	return strings.Join(projections.LevelReasons(l, rs), ", ")
 }
 
 // reasonList is a list of level reasons as an argument that prints in the
