@@ -114,8 +114,15 @@ func NewKey(seed Seed) *Key {
 // Stream returns the byte stream of one roll. The stream shares the key's
 // state: use it before asking the key for the next stream.
 func (k *Key) Stream(campaign, session string, nonce uint64, entropy string) *Stream {
-	prefix := make([]byte, 0, len(Algorithm)+len(campaign)+len(session)+len(entropy)+32)
-	prefix = append(prefix, Algorithm...)
+	return &Stream{mac: k.mac, prefix: rollPrefix(Algorithm, campaign, session, nonce, []byte(entropy), false)}
+}
+
+// rollPrefix is the part of a roll's HMAC message before the block index:
+// algorithm|campaign|session|nonce|tail| where tail is the v1 entropy as
+// it is, or (hexTail) the v2 reveal in lower-case hex.
+func rollPrefix(algorithm, campaign, session string, nonce uint64, tail []byte, hexTail bool) []byte {
+	prefix := make([]byte, 0, len(algorithm)+len(campaign)+len(session)+2*len(tail)+28)
+	prefix = append(prefix, algorithm...)
 	prefix = append(prefix, '|')
 	prefix = append(prefix, campaign...)
 	prefix = append(prefix, '|')
@@ -123,9 +130,12 @@ func (k *Key) Stream(campaign, session string, nonce uint64, entropy string) *St
 	prefix = append(prefix, '|')
 	prefix = strconv.AppendUint(prefix, nonce, 10)
 	prefix = append(prefix, '|')
-	prefix = append(prefix, entropy...)
-	prefix = append(prefix, '|')
-	return &Stream{mac: k.mac, prefix: prefix}
+	if hexTail {
+		prefix = hex.AppendEncode(prefix, tail)
+	} else {
+		prefix = append(prefix, tail...)
+	}
+	return append(prefix, '|')
 }
 
 // NewStream returns the byte stream of one roll of a session:

@@ -19,7 +19,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"strconv"
 )
 
 // AlgorithmV2 names the v2 derivation in session-started events.
@@ -80,18 +79,7 @@ func SessionKey(seed Seed, campaign, session string, contributions [][Contributi
 // Draws and BytesUsed, so the rules, replay and explain use it unchanged.
 // A request that needs several rolls takes one nonce per roll, same r.
 func StreamV2(key KeyV2, campaign, session string, nonce uint64, r [RevealSize]byte) *Stream {
-	prefix := make([]byte, 0, len(AlgorithmV2)+len(campaign)+len(session)+2*RevealSize+28)
-	prefix = append(prefix, AlgorithmV2...)
-	prefix = append(prefix, '|')
-	prefix = append(prefix, campaign...)
-	prefix = append(prefix, '|')
-	prefix = append(prefix, session...)
-	prefix = append(prefix, '|')
-	prefix = strconv.AppendUint(prefix, nonce, 10)
-	prefix = append(prefix, '|')
-	prefix = hex.AppendEncode(prefix, r[:])
-	prefix = append(prefix, '|')
-	return &Stream{mac: hmac.New(sha256.New, key[:]), prefix: prefix}
+	return &Stream{mac: hmac.New(sha256.New, key[:]), prefix: rollPrefix(AlgorithmV2, campaign, session, nonce, r[:], true)}
 }
 
 // Stream is StreamV2 with this key.
