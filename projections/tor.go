@@ -405,8 +405,13 @@ func torQuality(l i18n.Lang, outcome, quality string) string {
 	return l.T("tor.success")
 }
 
-// torReason puts the rules' reason for an advancement point in l:
-// "a great success with a trait invoked" → "gran éxito con un rasgo invocado".
+// AdvancementReason puts the rules' reason for an advancement point in l
+// (the transcript's and the CLI's one translation): "a great success with
+// a trait invoked" → "gran éxito con un rasgo invocado"; a reason it does
+// not know stays as the rules wrote it.
+func AdvancementReason(l i18n.Lang, reason string) string { return torReason(l, reason) }
+
+// torReason is AdvancementReason.
 func torReason(l i18n.Lang, reason string) string {
 	base, trait := strings.CutSuffix(reason, " with a trait invoked")
 	var out string

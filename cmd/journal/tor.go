@@ -326,7 +326,7 @@ func printAdvancement(w iw, l i18n.Lang, c *projections.Campaign, rep advancemen
 	for _, g := range rep.Groups {
 		t.add(string(g.Group), boxes(g.Points))
 		for _, e := range g.Eligible {
-			t.add("", l.T("torp.eligible", e.Roll, e.Skill, torResultName(l, e.result), e.Box, advReason(l, e.Reason)))
+			t.add("", l.T("torp.eligible", e.Roll, e.Skill, torResultName(l, e.result), e.Box, projections.AdvancementReason(l, e.Reason)))
 			t.add("", "  "+fmt.Sprintf("journal advancement grant %s %s --roll %s", rep.Character, quoteArg(string(g.Group)), e.Roll))
 		}
 	}
@@ -349,27 +349,6 @@ func torResultName(l i18n.Lang, r tor.Result) string {
 	return l.T("tor.success")
 }
 
-// advReason puts the rules' reason why a roll qualifies for an advancement
-// box ("a great success with a trait invoked") in l; a reason it does not
-// know stays as the rules wrote it.
-func advReason(l i18n.Lang, reason string) string {
-	base, trait := strings.CutSuffix(strings.TrimPrefix(reason, "a "), " with a trait invoked")
-	var out string
-	switch base {
-	case "extraordinary success":
-		out = l.T("tor.extraordinary")
-	case "great success":
-		out = l.T("tor.great")
-	case "success":
-		out = l.T("tor.success")
-	default:
-		return reason
-	}
-	if trait {
-		out += l.T("tor.with_trait")
-	}
-	return out
-}
 
 func quoteArg(s string) string {
 	if strings.ContainsAny(s, " \t") {
