@@ -349,7 +349,6 @@ func torResultName(l i18n.Lang, r tor.Result) string {
 	return l.T("tor.success")
 }
 
-
 func quoteArg(s string) string {
 	if strings.ContainsAny(s, " \t") {
 		return `"` + s + `"`
