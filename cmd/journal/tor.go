@@ -349,6 +349,7 @@ func torResultName(l i18n.Lang, r tor.Result) string {
 	return l.T("tor.success")
 }
 
+// quoteArg quotes s for a command line to type when it holds a blank.
 func quoteArg(s string) string {
 	if strings.ContainsAny(s, " \t") {
 		return `"` + s + `"`
