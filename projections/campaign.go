@@ -44,6 +44,9 @@ type Campaign struct {
 	// characters); nil for other systems.
 	TOR *TORState `json:"tor,omitempty"`
 
+	// Participants are the registered device keys by user (journal-dice-v2).
+	Participants map[string]*Participant `json:"participants,omitempty"`
+
 	// Day counts in-game days (new day by rest or by the GM).
 	Day int `json:"day"`
 
@@ -78,6 +81,11 @@ type Session struct {
 	NextNonce uint64 `json:"next_nonce"`
 	// XPGranted marks the characters granted XP in this session.
 	XPGranted map[string]int `json:"xp_granted,omitempty"`
+	// Contributions (journal-dice-v2) are the participants' contributions
+	// to the session key, lower-case hex, in stream order; Requests its
+	// roll requests by request id (see v2.go).
+	Contributions []string                `json:"contributions,omitempty"`
+	Requests      map[string]*PendingRoll `json:"requests,omitempty"`
 }
 
 // Combat is a combat in progress: initiative order, round and attacks.
@@ -206,6 +214,7 @@ func (c *Campaign) apply(rec events.Recorded, data any) {
 		if ch := c.Characters[d.Character]; ch != nil {
 			ch.applyRoll(d)
 		}
+		c.applyV2Roll(ev, d)
 		c.applyTORRoll(rec, d)
 		if c.Combat != nil && (d.Kind == "melee" || d.Kind == "ranged") {
 			setTrue(&c.Combat.Attacked, d.Character)
@@ -287,7 +296,9 @@ func (c *Campaign) apply(rec events.Recorded, data any) {
 	case *events.ContestResolved:
 		// Contests are read from the transcript.
 	default:
-		c.applyTOR(rec, data)
+		if !c.applyV2(rec, data) {
+			c.applyTOR(rec, data)
+		}
 	}
 }
 
