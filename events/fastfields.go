@@ -189,12 +189,18 @@ var fastFields = map[reflect.Type]fastcodec.Fields{
 			case 43:
 				return &v.Opposed
 			case 44:
-				return &v.Request
+				return &v.User
 			case 45:
-				return &v.Reveal
+				return &v.Signed
 			case 46:
-				return &v.Witness
+				return &v.Signature
 			case 47:
+				return &v.Request
+			case 48:
+				return &v.Reveal
+			case 49:
+				return &v.Witness
+			case 50:
 				return &v.Draws
 			}
 			return nil

@@ -146,10 +146,15 @@ type RollMade struct {
 	// its r (lower-case hex), Witness the user who gave r for someone
 	// else's request ("" for the requester's own reveal, "none" for an
 	// unwitnessed GM roll), Draws the sides of every die drawn, in order.
-	Request string `json:"request,omitempty"`
-	Reveal  string `json:"reveal,omitempty"`
-	Witness string `json:"witness,omitempty"`
-	Draws   []int  `json:"draws,omitempty"`
+	// User, Signed and Signature are the device's signed roll.reveal (or
+	// roll.witness) the roll was made from, as sent.
+	User      string `json:"user,omitempty"`
+	Signed    string `json:"signed,omitempty"`
+	Signature string `json:"signature,omitempty"`
+	Request   string `json:"request,omitempty"`
+	Reveal    string `json:"reveal,omitempty"`
+	Witness   string `json:"witness,omitempty"`
+	Draws     []int  `json:"draws,omitempty"`
 }
 
 // ContestResolved names the two rolls of an opposed roll and the winner
