@@ -22,6 +22,9 @@ package command
 //     with the role gm, is the GM's: the actor "gm" (the journal's own GM
 //     identity, the CLI's default) or a user registered with the role gm.
 //     A later registration of a user replaces its key from then on.
+//   - The GM (who may know K) cannot reveal a roll of its own: its r must come
+//     from someone else (roll.witness, the beacon), not wired yet, so a GM's
+//     request is refused.
 //   - In a v2 session only the v2 skill and attribute rolls are wired: every
 //     other roll path (contests, combat, attacks, damage, TOR, heals) is
 //     refused with one clear error, so no v1 draw enters a v2 session.
@@ -166,13 +169,34 @@ type SignedMessage struct {
 	Signature string `json:"signature"`
 }
 
+// ContributeSigned is a signed session.contribute; Character is a
+// character of the campaign whose player sends it (the GM names any, an
+// NPC say), so that the permissions know the player is in the campaign.
+// Commands that do not go through the permissions may leave it empty.
+type ContributeSigned struct {
+	Character string `json:"character,omitempty"`
+	SignedMessage
+}
+
+// RollRevealSigned is a signed roll.reveal for Character's request.
+type RollRevealSigned struct {
+	Character string `json:"character"`
+	SignedMessage
+}
+
 // Contribute records the actor's signed session.contribute to the open v2
 // session's key; refused once the session has a roll request.
-func (j *Journal) Contribute(ctx context.Context, campaign string, msg SignedMessage) (Result, error) {
+func (j *Journal) Contribute(ctx context.Context, campaign string, in ContributeSigned) (Result, error) {
+	msg := in.SignedMessage
 	return j.execute(ctx, campaign, func(d *draft) error {
 		s, err := d.openV2()
 		if err != nil {
 			return err
+		}
+		if in.Character != "" {
+			if _, err := character(d.campaign, in.Character); err != nil {
+				return err
+			}
 		}
 		m, err := d.signedBy(j.actor, msg.Signed, msg.Signature, s.ID)
 		if err != nil {
@@ -191,7 +215,7 @@ func (j *Journal) Contribute(ctx context.Context, campaign string, msg SignedMes
 			}
 		}
 		d.add(events.KindSession, s.ID, events.TypeSessionContributed, events.SessionContributed{
-			User: j.actor, Signed: msg.Signed, Signature: msg.Signature, Value: c.Value.String(),
+			User: j.actor, Character: in.Character, Signed: msg.Signed, Signature: msg.Signature, Value: c.Value.String(),
 		})
 		return nil
 	})
@@ -258,6 +282,12 @@ func (j *Journal) RequestRoll(ctx context.Context, campaign string, msg RollRequ
 		if !ok {
 			return invalid("signed message is a %s, not a %s", m.Kind(), signed.TypeRequest)
 		}
+		if j.isGM(d.campaign) {
+			// The GM may know K (a self-hosted GM reads S): a roll it
+			// revealed itself it could choose by trying r's. Its r must
+			// come from a player's device (roll.witness) or the beacon.
+			return fmt.Errorf("%w: a GM's roll takes a player's witness or the beacon, not wired yet (roll it in a v1 session)", ErrV2NotWired)
+		}
 		if r.Witnessed() || r.BeaconRound > 0 {
 			return invalid("request %s has no commitment: witnessed and beacon rolls are not wired yet", r.Request)
 		}
@@ -313,7 +343,8 @@ func (d *draft) judgeV2(a RollAction) (string, error) {
 // RevealRoll records the roll of the actor's pending request: the signed
 // roll.reveal's r must match the request's commitment; the faces are drawn
 // from StreamV2 with the session key and r.
-func (j *Journal) RevealRoll(ctx context.Context, campaign string, msg SignedMessage) (Result, error) {
+func (j *Journal) RevealRoll(ctx context.Context, campaign string, in RollRevealSigned) (Result, error) {
+	msg := in.SignedMessage
 	return j.execute(ctx, campaign, func(d *draft) error {
 		s, err := d.openV2()
 		if err != nil {
@@ -333,6 +364,9 @@ func (j *Journal) RevealRoll(ctx context.Context, campaign string, msg SignedMes
 		}
 		if p.State != projections.RequestPending {
 			return invalid("request %s is already %s", rev.Request, p.State)
+		}
+		if in.Character != "" && in.Character != p.Requested.Character {
+			return invalid("request %s is for %s, not %s", rev.Request, p.Requested.Character, in.Character)
 		}
 		if p.Requested.User != j.actor {
 			return invalid("request %s is %s's: only its requester reveals it", rev.Request, p.Requested.User)

@@ -37,12 +37,12 @@ func (d device) seal(t testing.TB, m signed.Message) command.SignedMessage {
 	return command.SignedMessage{Signed: s, Signature: signed.Sign(d.priv, s)}
 }
 
-func (d device) contribute(t testing.TB, session string, v byte) command.SignedMessage {
+func (d device) contribute(t testing.TB, session string, v byte) command.ContributeSigned {
 	var val signed.Hex32
 	for i := range val {
 		val[i] = v
 	}
-	return d.seal(t, &signed.Contribute{Header: signed.Header{Campaign: "mordor", Session: session}, Value: val})
+	return command.ContributeSigned{SignedMessage: d.seal(t, &signed.Contribute{Header: signed.Header{Campaign: "mordor", Session: session}, Value: val})}
 }
 
 // request seals a roll.request for action with commitment to r.
@@ -57,8 +57,9 @@ func (d device) request(t testing.TB, session, id string, r [32]byte, action com
 	return command.RollRequestSigned{Character: action.Character, SignedMessage: m}
 }
 
-func (d device) reveal(t testing.TB, session, id string, r [32]byte) command.SignedMessage {
-	return d.seal(t, &signed.Reveal{Header: signed.Header{Campaign: "mordor", Session: session}, Request: id, R: r})
+func (d device) reveal(t testing.TB, session, id string, r [32]byte) command.RollRevealSigned {
+	return command.RollRevealSigned{Character: "lodin",
+		SignedMessage: d.seal(t, &signed.Reveal{Header: signed.Header{Campaign: "mordor", Session: session}, Request: id, R: r})}
 }
 
 // setupV2 makes the campaign of setup with a v2 session s2, ana's and the
@@ -231,6 +232,10 @@ func TestV2Refusals(t *testing.T) {
 			_, err := j.RevealRoll(ctx, "mordor", gm.reveal(t, "s2", pending, r))
 			return err
 		}, "only its requester reveals it"},
+		{"the GM asks for a roll it would reveal itself", func() error {
+			_, err := j.RequestRoll(ctx, "mordor", gm.request(t, "s2", uuid.NewString(), r, sigilo))
+			return err
+		}, "a GM's roll takes a player's witness"},
 		{"a player cancels a request", func() error {
 			_, err := aj.CancelRoll(ctx, "mordor", pending, "no")
 			return err

@@ -401,10 +401,12 @@ var fastFields = map[reflect.Type]fastcodec.Fields{
 			case 0:
 				return &v.User
 			case 1:
-				return &v.Signed
+				return &v.Character
 			case 2:
-				return &v.Signature
+				return &v.Signed
 			case 3:
+				return &v.Signature
+			case 4:
 				return &v.Value
 			}
 			return nil

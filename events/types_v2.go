@@ -27,9 +27,11 @@ type ParticipantRegistered struct {
 // Signed is the string as the device sent it, Signature its base64url
 // Ed25519 signature under User's registered key, Value the contribution
 // (lower-case hex, equal to the one in Signed). Contributions enter the
-// session key in stream order.
+// session key in stream order. Character is the character whose player
+// contributed, as the request named it ("" for the GM).
 type SessionContributed struct {
 	User      string `json:"user"`
+	Character string `json:"character,omitempty"`
 	Signed    string `json:"signed"`
 	Signature string `json:"signature"`
 	Value     string `json:"value"`
