@@ -24,6 +24,7 @@ func (r Report) WriteText(w io.Writer) error {
 		for _, v := range s.Voided {
 			fmt.Fprintf(bw, "  voided  nonce %d  event %s  by %s: %s\n", v.Nonce, v.EventID, v.VoidedBy, v.Reason)
 		}
+		writeV2Session(bw, s)
 		WriteMismatches(bw, s.Mismatches, s.Omitted)
 	}
 	for _, c := range r.Campaigns {
@@ -32,6 +33,7 @@ func (r Report) WriteText(w io.Writer) error {
 			fmt.Fprintf(bw, ", %d fold errors", c.FoldErrors)
 		}
 		fmt.Fprintln(bw)
+		writeFlags(bw, c.Flags)
 	}
 	if len(r.Mismatches) > 0 || r.Omitted > 0 {
 		fmt.Fprintln(bw, "outside the sessions:")
