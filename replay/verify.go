@@ -379,6 +379,11 @@ type campaign struct {
 	errors   int
 	contests contestRing // the last two rolls, for contests (contests.go)
 	flags    []string    // journal-dice-v2 flags (v2.go)
+	// The chain (v2.go): chained from the first v2 session's start on;
+	// last is the campaign's previous event in the input.
+	chained bool
+	last    events.Event
+	hasLast bool
 }
 
 // NewVerifier returns a Verifier with the given options. A given seed that
@@ -552,6 +557,7 @@ func (v *Verifier) Add(rec events.Recorded) {
 
 	c := v.campaign(ev.Campaign)
 	c.events++
+	v.checkChain(c, m, ev)
 	// The data is decoded once, for the fold and for the checks below.
 	data, perr := ev.Payload()
 	var ferr error
