@@ -272,7 +272,7 @@ func helpCommand(root *cobra.Command) *cobra.Command {
 			if err != nil {
 				return usagef("journal help: %s", err)
 			}
-			if len(rest) > 0 && cmd.HasSubCommands() {
+			if len(rest) > 0 && cmd.HasSubCommands() && cmd.Annotations[annOwnArgs] == "" {
 				if err := unknownSubcommand(cmd, rest); err != nil {
 					return usagef("journal help: %s", strings.TrimPrefix(err.Error(), cmd.CommandPath()+": "))
 				}

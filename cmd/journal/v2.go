@@ -165,8 +165,9 @@ func (a *app) contribute(c *cobra.Command, keyName, character string) error {
 func (a *app) contributeCommand() *cobra.Command {
 	var keyName, character string
 	cmd := &cobra.Command{
-		Use:   "contribute [--name KEY] [--character C]",
-		Short: "Contribute 32 random bytes, signed with your device key, to the v2 session's dice key",
+		Use:     "contribute [--name KEY] [--character C]",
+		Example: "  JOURNAL_ACTOR=ana journal -c mordor session contribute",
+		Short:   "Contribute 32 random bytes, signed with your device key, to the v2 session's dice key",
 		Long: `Contribute to the open journal-dice-v2 session's dice key: 32 random bytes
 from this device, signed with your device key. Taken only before the
 session's first roll request. 'journal session start --dice v2' contributes
@@ -302,9 +303,10 @@ const annOwnArgs = "journal-own-args"
 func (a *app) rollV2Commands() []*cobra.Command {
 	var reason string
 	cancel := &cobra.Command{
-		Use:   "cancel REQUEST --reason R",
-		Short: "GM: cancel a v2 roll request left unrevealed (its nonce stays consumed, the audit lists it)",
-		Args:  cobra.ExactArgs(1),
+		Use:     "cancel REQUEST --reason R",
+		Example: "  journal -c mordor roll cancel 4f0c7a52-3e0b-5d7e-9b3a-2c1d0e9f8a7b --reason \"ana left the table\"",
+		Short:   "GM: cancel a v2 roll request left unrevealed (its nonce stays consumed, the audit lists it)",
+		Args:    cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
 				return j.CancelRoll(c.Context(), campaign, args[0], reason)
@@ -315,9 +317,10 @@ func (a *app) rollV2Commands() []*cobra.Command {
 	_ = cancel.MarkFlagRequired("reason")
 	var character, msg, sig string
 	request := &cobra.Command{
-		Use:   "request --character C --signed S --signature SIG",
-		Short: "Record a roll.request signed by another device (as its user, $JOURNAL_ACTOR)",
-		Args:  cobra.NoArgs,
+		Use:     "request --character C --signed S --signature SIG",
+		Example: "  JOURNAL_ACTOR=ana journal -c mordor roll request --character lodin --signed \"$SIGNED\" --signature \"$SIG\"",
+		Short:   "Record a roll.request signed by another device (as its user, $JOURNAL_ACTOR)",
+		Args:    cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
 				return j.RequestRoll(c.Context(), campaign, command.RollRequestSigned{Character: character,
@@ -326,9 +329,10 @@ func (a *app) rollV2Commands() []*cobra.Command {
 		},
 	}
 	reveal := &cobra.Command{
-		Use:   "reveal --character C --signed S --signature SIG",
-		Short: "Record a roll.reveal signed by another device: the roll is drawn",
-		Args:  cobra.NoArgs,
+		Use:     "reveal --character C --signed S --signature SIG",
+		Example: "  JOURNAL_ACTOR=ana journal -c mordor roll reveal --character lodin --signed \"$SIGNED\" --signature \"$SIG\"",
+		Short:   "Record a roll.reveal signed by another device: the roll is drawn",
+		Args:    cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
 				return j.RevealRoll(c.Context(), campaign, command.RollRevealSigned{Character: character,
