@@ -223,9 +223,13 @@ func (j *Journal) Contribute(ctx context.Context, campaign string, in Contribute
 
 // RollAction is the action of a v2 skill or attribute roll: the object in
 // a roll.request's action. Every member is written, zeros and false
-// included, and none other is accepted.
+// included, and none other is accepted. SeedCommitment is the session's
+// seed commitment as the device saw it: the signed request binds the
+// session's seed, so that a host that swapped the seed afterwards (and
+// re-derived every face) is caught by the requests it cannot re-sign.
 type RollAction struct {
 	Command        string `json:"command"` // "roll"
+	SeedCommitment string `json:"seed_commitment"`
 	Character      string `json:"character"`
 	Skill          string `json:"skill"`
 	Attribute      string `json:"attribute"`
@@ -297,6 +301,9 @@ func (j *Journal) RequestRoll(ctx context.Context, campaign string, msg RollRequ
 		a, err := ParseRollAction(r.Action)
 		if err != nil {
 			return err
+		}
+		if a.SeedCommitment != s.Commitment {
+			return invalid("the request names seed commitment %q, session %s's is %s", a.SeedCommitment, s.ID, s.Commitment)
 		}
 		if msg.Character != "" && msg.Character != a.Character {
 			return invalid("the request is for %s, the signed action for %s", msg.Character, a.Character)

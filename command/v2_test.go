@@ -48,6 +48,7 @@ func (d device) contribute(t testing.TB, session string, v byte) command.Contrib
 // request seals a roll.request for action with commitment to r.
 func (d device) request(t testing.TB, session, id string, r [32]byte, action command.RollAction) command.RollRequestSigned {
 	t.Helper()
+	action.SeedCommitment = commitmentOf[session]
 	b, err := json.Marshal(action)
 	require.NoError(t, err)
 	c, err := dice.ParseHex32(dice.RevealCommitment(r))
@@ -81,6 +82,7 @@ func setupV2(t *testing.T) (*command.Journal, command.Store, device, device) {
 	var started events.SessionStarted
 	require.NoError(t, res.Events[0].Event.DecodeData(&started))
 	require.Equal(t, dice.AlgorithmV2, started.Algorithm)
+	commitmentOf = map[string]string{"s2": started.Commitment}
 	return j, st, ana, gm
 }
 
@@ -91,6 +93,9 @@ func secret(b byte) [32]byte {
 	}
 	return r
 }
+
+// commitmentOf is the seed commitment of the test's v2 sessions.
+var commitmentOf map[string]string
 
 var sigilo = command.RollAction{Command: "roll", Character: "lodin", Skill: "Sigilo"}
 

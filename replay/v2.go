@@ -3,7 +3,9 @@ package replay
 // Verification of journal-dice-v2 sessions (DESIGN.md §3.2), by default:
 //   - every event made from a device's message: its signature under the key
 //     registered for its user at that point of the stream, its scope
-//     (campaign, session), and that the event's fields equal the signed ones;
+//     (campaign, session), and that the event's fields equal the signed ones
+//     (a request's action names the session's seed commitment, so a seed
+//     swapped afterwards breaks every request's signature check);
 //   - each reveal against its request's commitment, from the requester;
 //   - K = SessionKey(S, campaign, session, contributions in stream order),
 //     contributions only before the session's first request;
@@ -72,6 +74,7 @@ type v2Request struct {
 // replay does not import the command layer).
 type v2Action struct {
 	Command        string `json:"command"`
+	SeedCommitment string `json:"seed_commitment"`
 	Character      string `json:"character"`
 	Skill          string `json:"skill"`
 	Attribute      string `json:"attribute"`
@@ -230,6 +233,7 @@ func (v *Verifier) checkRequest(s *session, c *campaign, m Mismatch, ev events.E
 		diff = append(diff, "the signed action: "+err.Error())
 	} else {
 		eq("command", "roll", a.Command)
+		eq("seed commitment (the session's)", s.commitment, a.SeedCommitment)
 		eq("character", d.Character, a.Character)
 		eq("skill", d.Skill, a.Skill)
 		eq("attribute", d.Attribute, a.Attribute)

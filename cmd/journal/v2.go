@@ -238,6 +238,9 @@ func (a *app) rollV2(c *cobra.Command, keyName string, req command.RollRequest) 
 	if err != nil {
 		return err
 	}
+	if s == nil {
+		return usagef("no session in progress")
+	}
 	cliID, err := a.cliRequestID()
 	if err != nil {
 		return err
@@ -248,7 +251,7 @@ func (a *app) rollV2(c *cobra.Command, keyName string, req command.RollRequest) 
 	mark := k.Sign("journal-dice-v2|r|" + campaign + "|" + s.ID + "|" + actor + "|" + cliID)
 	r := sha256.Sum256([]byte(mark))
 	requestID := uuid.NewSHA1(v2RequestNamespace, []byte(campaign+"|"+s.ID+"|"+actor+"|"+cliID)).String()
-	action, err := json.Marshal(command.RollAction{Command: "roll", Character: req.Character, Skill: req.Skill,
+	action, err := json.Marshal(command.RollAction{Command: "roll", SeedCommitment: s.Commitment, Character: req.Character, Skill: req.Skill,
 		Attribute: req.Attribute, Vs: req.Vs, Modifier: req.Modifier, Token: req.Token, Specialization: req.Specialization})
 	if err != nil {
 		return err
