@@ -76,6 +76,8 @@ type Explanation struct {
 	// re-derive and the rules agree. Verdict says it in words.
 	Verified bool   `json:"verified"`
 	Verdict  string `json:"verdict"`
+	// V2 are a journal-dice-v2 roll's own steps (explain_v2.go).
+	V2 *V2Steps `json:"v2,omitempty"`
 }
 
 // Inputs are what a roll event records as its inputs.
@@ -460,7 +462,11 @@ func (x Explanation) WriteText(w io.Writer) error {
 	default:
 		p("seed %s: does NOT match the commitment", x.Seed)
 	}
-	p("stream: HMAC-SHA256(seed, %q + k)", x.Message)
+	if x.V2 != nil {
+		x.writeV2(p)
+	} else {
+		p("stream: HMAC-SHA256(seed, %q + k)", x.Message)
+	}
 	for _, b := range x.Blocks {
 		p("  block %d = %s", b.Index, b.Hex)
 	}
@@ -501,9 +507,11 @@ func ExplainEvent(ctx context.Context, src Source, eventID string, seeds map[str
 		roll     *events.Event
 		started  = map[string]*events.SessionStarted{}
 		revealed = map[string]string{}
+		v2       = &v2Context{contributions: map[string][]V2Contribution{}, requests: map[string]events.Recorded{}}
 	)
 	err := src(ctx, func(r events.Recorded) error {
 		ev := r.Event
+		v2.note(r)
 		switch {
 		case ev.ID == eventID && roll == nil:
 			roll = &ev
@@ -552,6 +560,9 @@ func ExplainEvent(ctx context.Context, src Source, eventID string, seeds map[str
 	x, err := Explain(*roll, started[k], seed)
 	if err != nil {
 		return x, err
+	}
+	if s := started[k]; s != nil && s.Algorithm == dice.AlgorithmV2 {
+		explainV2(&x, *roll, s, seed, v2)
 	}
 	if bad != "" {
 		x.Verified = false

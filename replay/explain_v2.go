@@ -1,0 +1,158 @@
+package replay
+
+import (
+	"encoding/hex"
+	"fmt"
+	"slices"
+
+	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/rolls"
+	"github.com/campaign-journal/journal/rules/dice"
+)
+
+// V2Steps are the steps of a journal-dice-v2 roll: the contributions that
+// made the session key, the request and its commitment, the reveal.
+type V2Steps struct {
+	Contributions []V2Contribution `json:"contributions"`
+	// Key is K (lower-case hex), once the seed is known.
+	Key        string `json:"key,omitempty"`
+	Request    string `json:"request"`
+	RequestBy  string `json:"request_by,omitempty"`
+	RequestSeq uint64 `json:"request_seq,omitempty"`
+	Commitment string `json:"commitment,omitempty"`
+	Reveal     string `json:"reveal"`
+	// RevealMatches says whether SHA-256(reveal) is the request's commitment
+	// (nil when the request is not in the input).
+	RevealMatches *bool `json:"reveal_matches,omitempty"`
+	// Draws are the sides the event records, in order.
+	Draws []int `json:"draws"`
+}
+
+// V2Contribution is one contribution to a v2 session key, in stream order.
+type V2Contribution struct {
+	User  string `json:"user"`
+	Value string `json:"value"`
+	Seq   uint64 `json:"seq"`
+}
+
+// v2Context is what ExplainEvent collects for a v2 roll.
+type v2Context struct {
+	contributions map[string][]V2Contribution // by session key
+	requests      map[string]events.Recorded  // by request id
+}
+
+func (c *v2Context) note(r events.Recorded) {
+	ev := r.Event
+	switch ev.Type {
+	case events.TypeSessionContributed:
+		var d events.SessionContributed
+		if ev.DecodeData(&d) == nil {
+			k := sessionKey(ev.Campaign, ev.Session)
+			c.contributions[k] = append(c.contributions[k], V2Contribution{User: d.User, Value: d.Value, Seq: r.Seq})
+		}
+	case events.TypeRollRequested:
+		var d events.RollRequested
+		if ev.DecodeData(&d) == nil {
+			if _, ok := c.requests[d.Request]; !ok {
+				c.requests[d.Request] = r
+			}
+		}
+	}
+}
+
+// explainV2 redoes the dice of x, a v2 roll: K from the seed and the
+// contributions, the stream keyed by K and bound to the reveal, the draws.
+func explainV2(x *Explanation, roll events.Event, started *events.SessionStarted, seed *dice.Seed, c *v2Context) {
+	var e events.RollMade
+	if roll.DecodeData(&e) != nil {
+		return
+	}
+	v := &V2Steps{Request: e.Request, Reveal: e.Reveal, Draws: slices.Clone(e.Draws),
+		Contributions: slices.Clone(c.contributions[sessionKey(roll.Campaign, roll.Session)])}
+	if v.Contributions == nil {
+		v.Contributions = []V2Contribution{}
+	}
+	x.V2 = v
+	x.Message = fmt.Sprintf("%s|%s|%s|%d|%s|", dice.AlgorithmV2, roll.Campaign, roll.Session, e.Nonce, e.Reveal)
+	x.Blocks, x.Draws, x.Derived, x.FacesMatch = nil, nil, nil, nil
+	r, rerr := dice.ParseHex32(e.Reveal)
+	if rec, ok := c.requests[e.Request]; ok {
+		var d events.RollRequested
+		if rec.Event.DecodeData(&d) == nil {
+			v.RequestBy, v.RequestSeq, v.Commitment = d.User, rec.Seq, d.Commitment
+			m := rerr == nil && dice.RevealMatches(r, d.Commitment)
+			v.RevealMatches = &m
+		}
+	}
+	sides, sidesErr := rolls.Dice(e)
+	if sidesErr == nil && !slices.Equal(sides, e.Draws) {
+		sidesErr = fmt.Errorf("recorded draws %v, the rules roll %v", e.Draws, sides)
+	}
+	if seed != nil && rerr == nil {
+		var contribs [][dice.ContributionSize]byte
+		for _, cv := range v.Contributions {
+			b, err := dice.ParseHex32(cv.Value)
+			if err != nil {
+				sidesErr = fmt.Errorf("contribution at seq %d: %w", cv.Seq, err)
+				break
+			}
+			contribs = append(contribs, b)
+		}
+		k := dice.SessionKey(*seed, roll.Campaign, roll.Session, contribs)
+		v.Key = k.String()
+		st := k.Stream(roll.Campaign, roll.Session, e.Nonce, r)
+		st.Trace()
+		if sidesErr == nil {
+			if derived, err := derive(st, e.Draws, nil); err == nil {
+				x.Derived = derived
+				eq := slices.Equal(derived, e.Faces)
+				x.FacesMatch = &eq
+			}
+		}
+		x.Draws, x.Blocks = drawSteps(st)
+		for i := range x.Blocks {
+			b := st.Block(x.Blocks[i].Index)
+			x.Blocks[i].Hex = hex.EncodeToString(b[:])
+		}
+	}
+	x.Verdict, x.Verified = verdict(*x, sidesErr, started != nil)
+	switch {
+	case v.RevealMatches == nil:
+		x.Verified = false
+		x.Verdict = "the roll's request " + e.Request + " is not in the input; " + x.Verdict
+	case !*v.RevealMatches:
+		x.Verified = false
+		x.Verdict = "MISMATCH: SHA-256 of the reveal is not the request's commitment; " + x.Verdict
+	}
+	if x.Verified {
+		x.Verdict += "; the reveal matches the commitment " + v.Commitment + " that " + v.RequestBy + "'s device signed before its nonce was drawn (signatures: journal replay)"
+	}
+}
+
+// writeV2 writes a v2 roll's own steps.
+func (x Explanation) writeV2(p func(format string, args ...any)) {
+	v := x.V2
+	p("journal-dice-v2 session key K = HMAC-SHA256(seed, %q + contributions)", dice.AlgorithmV2+"|key|"+x.Campaign+"|"+x.Session+"|")
+	if len(v.Contributions) == 0 {
+		p("  no contribution: K is the host's seed alone (the audit flags it)")
+	}
+	for _, c := range v.Contributions {
+		p("  contribution of %s (seq %d): %s", c.User, c.Seq, c.Value)
+	}
+	if v.Key != "" {
+		p("  K = %s", v.Key)
+	}
+	switch {
+	case v.RevealMatches == nil:
+		p("request %s: not in the input", v.Request)
+	default:
+		p("request %s by %s (seq %d): commitment %s", v.Request, v.RequestBy, v.RequestSeq, v.Commitment)
+		ok := "matches"
+		if !*v.RevealMatches {
+			ok = "does NOT match"
+		}
+		p("reveal r = %s: SHA-256(r) %s the commitment", v.Reveal, ok)
+	}
+	p("draws (sides, in order): %v", v.Draws)
+	p("stream: HMAC-SHA256(K, %q + k)", x.Message)
+}
