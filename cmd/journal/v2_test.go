@@ -112,6 +112,16 @@ func TestV2SessionEndToEnd(t *testing.T) {
 		chained = chained || e.Type == events.TypeSessionStarted
 		require.Equal(t, chained, e.PrevHash != "", "event %s (%s)", e.ID, e.Type)
 	}
+	// explain shows the v2 steps of a roll.
+	i := indexOf(t, lines, events.TypeRollMade, 1)
+	x := tb.ok("explain", idAt(t, lines, i), "--file", path)
+	for _, want := range []string{"journal-dice-v2 session key K", "contribution of gm", "contribution of ana",
+		"SHA-256(r) matches the commitment", "draws (sides, in order): [10 10 10]", "verdict: verified"} {
+		require.Contains(t, x, want)
+	}
+	bad, id := edit(t, lines, events.TypeRollMade, 1, func(_ *events.Event, d map[string]any) { d["reveal"] = strings.Repeat("0", 64) })
+	out, _, _ = tb.run("explain", id, "--file", writeExport(t, bad))
+	require.Contains(t, out, "SHA-256(r) does NOT match the commitment")
 	// ana's key as the campaign holds it.
 	require.Contains(t, tb.as("ana").ok("-c", "mordor", "key", "show"), "Campaign mordor holds this key for ana.")
 }
