@@ -19,9 +19,12 @@ package command
 //     is fixed before the first nonce is.
 //   - Who may register which key: a user registers its own key as a player
 //     (any actor, for itself); registering another user's key, or any key
-//     with the role gm, is the GM's: the actor "gm" (the journal's own GM
-//     identity, the CLI's default) or a user registered with the role gm.
-//     A later registration of a user replaces its key from then on.
+//     with the role gm, is the GM's: a user registered with the role gm, or
+//     the actor "gm" (the journal's own GM identity, the CLI's default)
+//     unless a player of that name is registered. The first gm key may be
+//     registered by its own user (bootstrap). Over HTTP and NATS the
+//     catalogue makes key-register a GM command. A later registration of
+//     a user replaces its key from then on.
 //   - The GM (who may know K) cannot reveal a roll of its own: its r must come
 //     from someone else (roll.witness, the beacon), not wired yet, so a GM's
 //     request is refused.
@@ -69,13 +72,24 @@ type RegisterKey struct {
 	PublicKey string `json:"public_key"`
 }
 
-// isGM reports whether the journal's actor acts as the campaign's GM.
+// isGM reports whether the journal's actor acts as the campaign's GM: a
+// user registered with the role gm, or the journal's own GM identity "gm"
+// (the CLI's default actor) unless a player of that name is registered.
 func (j *Journal) isGM(c *projections.Campaign) bool {
-	if j.actor == "gm" {
-		return true
+	if p := c.Participants[j.actor]; p != nil {
+		return p.Role == RoleGM
 	}
-	p := c.Participants[j.actor]
-	return p != nil && p.Role == RoleGM
+	return j.actor == "gm"
+}
+
+// hasGMKey reports whether any user is registered with the role gm.
+func hasGMKey(c *projections.Campaign) bool {
+	for _, p := range c.Participants {
+		if p.Role == RoleGM {
+			return true
+		}
+	}
+	return false
 }
 
 // RegisterKey records a participant's public key (see the invariants above
@@ -103,7 +117,10 @@ func (j *Journal) RegisterKey(ctx context.Context, campaign string, req Register
 		if err != nil {
 			return invalid("--public-key: %v", err)
 		}
-		if (user != j.actor || role == RoleGM) && !j.isGM(d.campaign) {
+		// The first gm key is its user's own (the GM bootstraps the
+		// campaign's keys; over HTTP and NATS only a GM reaches this command).
+		bootstrap := user == j.actor && role == RoleGM && !hasGMKey(d.campaign)
+		if (user != j.actor || role == RoleGM) && !bootstrap && !j.isGM(d.campaign) {
 			return invalid("%s may register only its own key, as a player: registering %s as %s is the GM's", j.actor, user, role)
 		}
 		d.add(events.KindCampaign, campaign, events.TypeParticipantRegistered, events.ParticipantRegistered{
@@ -174,7 +191,7 @@ type SignedMessage struct {
 // NPC say), so that the permissions know the player is in the campaign.
 // Commands that do not go through the permissions may leave it empty.
 type ContributeSigned struct {
-	Character string `json:"character,omitempty"`
+	Character string `json:"character"`
 	SignedMessage
 }
 
