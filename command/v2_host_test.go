@@ -46,7 +46,7 @@ func TestV2HostCannotPreviewAPlayersRoll(t *testing.T) {
 	preview := facesOf(t, dice.NewStream(dice.Seed(raw), "mordor", "s1", 0, ""))
 	res, err := j.Roll(ctx, "mordor", command.RollRequest{Character: "lodin", Skill: "Sigilo"})
 	require.NoError(t, err)
-	require.Equal(t, preview, payload[*events.RollMade](t, res.Events[0]).Faces, "v1: the host previews the roll exactly")
+	require.Equal(t, preview, payload[*events.RollMade](t, res.Events[0]).Faces[:3], "v1: the host previews the roll exactly")
 	_, err = j.EndSession(ctx, "mordor")
 	require.NoError(t, err)
 
@@ -102,7 +102,7 @@ func TestV2HostCannotPreviewAPlayersRoll(t *testing.T) {
 	require.NoError(t, err)
 	roll := payload[*events.RollMade](t, made.Events[0])
 	require.Greater(t, made.Events[0].Seq, asked.Events[0].Seq)
-	require.Equal(t, facesOf(t, k.Stream("mordor", "s2", req.Nonce, r)), roll.Faces)
+	require.Equal(t, facesOf(t, k.Stream("mordor", "s2", req.Nonce, r)), roll.Faces[:3])
 	require.Equal(t, req.Nonce, roll.Nonce)
 	require.Equal(t, hex.EncodeToString(r[:]), roll.Reveal)
 }

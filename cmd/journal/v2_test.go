@@ -17,6 +17,7 @@ import (
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/rolls"
 	"github.com/campaign-journal/journal/rules/dice"
+	"github.com/campaign-journal/journal/rules/ryf"
 	"github.com/campaign-journal/journal/signed"
 )
 
@@ -116,7 +117,7 @@ func TestV2SessionEndToEnd(t *testing.T) {
 	i := indexOf(t, lines, events.TypeRollMade, 1)
 	x := tb.ok("explain", idAt(t, lines, i), "--file", path)
 	for _, want := range []string{"journal-dice-v2 session key K", "contribution of gm", "contribution of ana",
-		"SHA-256(r) matches the commitment", "draws (sides, in order): [10 10 10]", "verdict: verified"} {
+		"SHA-256(r) matches the commitment", "draws (sides, in order): [10 10 10", "verdict: verified"} {
 		require.Contains(t, x, want)
 	}
 	bad, id := edit(t, lines, events.TypeRollMade, 1, func(_ *events.Event, d map[string]any) { d["reveal"] = strings.Repeat("0", 64) })
@@ -224,17 +225,12 @@ func reforgeSeed(t *testing.T, lines []string) []string {
 		case *events.RollMade:
 			r, err := dice.ParseHex32(d.Reveal)
 			require.NoError(t, err)
-			st := dice.SessionKey(seed, e.Campaign, e.Session, contributions).Stream(e.Campaign, e.Session, d.Nonce, r)
-			d.Faces = d.Faces[:0]
-			for _, n := range d.Draws {
-				f, err := st.Roll(n)
-				require.NoError(t, err)
-				d.Faces = append(d.Faces, f)
-			}
-			want, err := rolls.Rejudge(*d)
+			st := &sidesOf{r: dice.SessionKey(seed, e.Campaign, e.Session, contributions).Stream(e.Campaign, e.Session, d.Nonce, r)}
+			res, err := ryf.Roll(rolls.CheckOf(*d), st)
 			require.NoError(t, err)
-			d.Kept, d.Total, d.Outcome, d.DiePart = want.Kept, want.Total, want.Outcome, want.DiePart
-			d.Critical, d.Fumble, d.Natural1, d.Exploded = want.Critical, want.Fumble, want.Natural1, want.Exploded
+			want := rolls.FromRyF(d.System, res)
+			d.Faces, d.Draws, d.Kept, d.Total, d.Outcome, d.DiePart = want.Faces, st.sides, want.Kept, want.Total, want.Outcome, want.DiePart
+			d.Critical, d.Fumble, d.Natural1, d.Exploded, d.Base, d.Level = want.Critical, want.Fumble, want.Natural1, want.Exploded, want.Base, want.Level
 			e.Data, _ = json.Marshal(d)
 		default:
 			continue
@@ -244,6 +240,20 @@ func reforgeSeed(t *testing.T, lines []string) []string {
 		out[i] = string(b)
 	}
 	return rechain(t, out)
+}
+
+// sidesOf records the sides of every die drawn.
+type sidesOf struct {
+	r     dice.Roller
+	sides []int
+}
+
+func (s *sidesOf) Roll(n int) (int, error) {
+	f, err := s.r.Roll(n)
+	if err == nil {
+		s.sides = append(s.sides, n)
+	}
+	return f, err
 }
 
 // TestV2Tampering: every change to an exported v2 session that the host
@@ -307,10 +317,10 @@ func TestV2Tampering(t *testing.T) {
 			return edit(t, lines, events.TypeRollRequested, 1, func(e *events.Event, _ map[string]any) { e.Actor = "gm" })
 		}, "recorded as issued by \"gm\""},
 		{"a total", func() ([]string, string) {
-			return edit(t, lines, events.TypeRollMade, 1, func(_ *events.Event, d map[string]any) { d["total"] = 40.0 })
+			return edit(t, lines, events.TypeRollMade, 1, func(_ *events.Event, d map[string]any) { d["total"] = 999.0 })
 		}, "total"},
 		{"an outcome", func() ([]string, string) {
-			return edit(t, lines, events.TypeRollMade, 2, func(_ *events.Event, d map[string]any) { d["outcome"] = "critical" })
+			return edit(t, lines, events.TypeRollMade, 2, func(_ *events.Event, d map[string]any) { d["outcome"] = "tampered" })
 		}, "outcome"},
 		{"the revealed seed", func() ([]string, string) {
 			return edit(t, lines, events.TypeSessionEnded, 1, func(_ *events.Event, d map[string]any) { d["seed"] = other })
