@@ -296,3 +296,21 @@ func TestV2KeyReplacement(t *testing.T) {
 	_, err = aj.RequestRoll(ctx, "mordor", ana2.request(t, "s2", uuid.NewString(), secret(1), sigilo))
 	require.NoError(t, err)
 }
+
+// TestV2GMKeyBootstrap: the first gm key is its own user's; after it only
+// the registered GM registers gm keys or other users' keys. A player named
+// gm is not the GM.
+func TestV2GMKeyBootstrap(t *testing.T) {
+	ctx := context.Background()
+	j, _ := openJournal(t, t.TempDir())
+	setup(t, j)
+	lucia, bea, gmPlayer := newDevice("lucia", 4), newDevice("bea", 5), newDevice("gm", 6)
+	_, err := j.As("lucia").RegisterKey(ctx, "mordor", command.RegisterKey{Role: command.RoleGM, PublicKey: lucia.pub()})
+	require.NoError(t, err, "the first gm key is its user's own")
+	_, err = j.As("bea").RegisterKey(ctx, "mordor", command.RegisterKey{Role: command.RoleGM, PublicKey: bea.pub()})
+	require.ErrorContains(t, err, "is the GM's")
+	_, err = j.As("lucia").RegisterKey(ctx, "mordor", command.RegisterKey{User: "gm", PublicKey: gmPlayer.pub()})
+	require.NoError(t, err, "the GM registers a player called gm")
+	_, err = j.RegisterKey(ctx, "mordor", command.RegisterKey{User: "bea", PublicKey: bea.pub()})
+	require.ErrorContains(t, err, "gm may register only its own key", "a player named gm is not the GM")
+}
