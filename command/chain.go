@@ -19,10 +19,8 @@ import (
 // chained reports whether the campaign, with the drafted events, has a v2
 // session.
 func chained(c *projections.Campaign, evs []events.Event) bool {
-	for _, s := range c.Sessions {
-		if s.V2() {
-			return true
-		}
+	if c.ChainedFrom != 0 {
+		return true
 	}
 	for _, e := range evs {
 		if e.Type != events.TypeSessionStarted {

@@ -46,6 +46,9 @@ type Campaign struct {
 
 	// Participants are the registered device keys by user (journal-dice-v2).
 	Participants map[string]*Participant `json:"participants,omitempty"`
+	// ChainedFrom is the sequence of the campaign's first journal-dice-v2
+	// session start, from which its events carry prevhash (0: none).
+	ChainedFrom uint64 `json:"chained_from,omitempty"`
 
 	// Day counts in-game days (new day by rest or by the GM).
 	Day int `json:"day"`
@@ -199,6 +202,9 @@ func (c *Campaign) apply(rec events.Recorded, data any) {
 		c.Characters[characterID(ev)] = newSheet(characterID(ev), d, rec.Seq)
 		c.Roster = append(c.Roster, characterID(ev))
 	case *events.SessionStarted:
+		if d.Algorithm == "journal-dice-v2" && c.ChainedFrom == 0 {
+			c.ChainedFrom = rec.Seq
+		}
 		c.Sessions = append(c.Sessions, &Session{
 			ID: ev.Session, Title: d.Title, Commitment: d.Commitment, Algorithm: d.Algorithm,
 			Started: ev.Time, StartSeq: rec.Seq, XPGranted: map[string]int{},
