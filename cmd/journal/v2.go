@@ -48,17 +48,8 @@ func (a *app) cliRequestID() (string, error) {
 	return events.NewV7(time.Now, rand.Reader).NewID()
 }
 
-// step runs one journal command of a v2 CLI command under request id id
+// stepAs runs one journal command of a v2 CLI command under request id id
 // (a retry after an unknown outcome records it at most once).
-func (a *app) step(ctx context.Context, c *cobra.Command, j *command.Journal, id string, do func(*command.Journal) (command.Result, error)) (command.Result, error) {
-	rj, err := j.WithRequest(id)
-	if err != nil {
-		return command.Result{}, fmt.Errorf("--request-id: %w", err)
-	}
-	rj = rj.ForCommand(cliCommand(c)).Named(catalogName(c))
-	return a.stepAs(ctx, rj, id, do)
-}
-
 func (a *app) stepAs(ctx context.Context, rj *command.Journal, id string, do func(*command.Journal) (command.Result, error)) (command.Result, error) {
 	var res command.Result
 	var err error
@@ -151,7 +142,9 @@ func (a *app) contribute(c *cobra.Command, keyName, character string) error {
 	if err != nil {
 		return err
 	}
-	res, err := a.step(ctx, c, j, id, func(rj *command.Journal) (command.Result, error) {
+	// Recorded as the catalogue's session-contribute, also when session
+	// start --dice v2 contributes (its reproduction re-runs that command).
+	res, err := a.stepNamed(ctx, c, j, id, "session-contribute", func(rj *command.Journal) (command.Result, error) {
 		return rj.Contribute(ctx, campaign, command.ContributeSigned{Character: character,
 			SignedMessage: command.SignedMessage{Signed: msg, Signature: sig}})
 	})

@@ -105,6 +105,9 @@ func TestV2SessionEndToEnd(t *testing.T) {
 	require.Contains(t, out, "FLAG  request")
 	require.Contains(t, out, "cancelled (nonce 2 consumed")
 	require.Contains(t, tb.ok("-c", "mordor", "replay"), "OK:")
+	// Every command of it re-runs identically (the v2 commands as their
+	// users, their signed messages as recorded).
+	require.Contains(t, tb.ok("-c", "mordor", "replay", "--reproduce"), "IDENTICAL:")
 	// Every event from the v2 session's start on is chained.
 	chained := false
 	for _, l := range lines {
