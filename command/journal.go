@@ -114,6 +114,10 @@ type campaignState struct {
 	catch    requestKey
 	catching bool
 	caught   []events.Recorded
+	// last is the campaign's last event folded (hasLast: there is one),
+	// whose hash the next event of a chained campaign carries (chain.go).
+	last    events.Event
+	hasLast bool
 	// key is the open session's dice key, read once from the secret store.
 	key        *dice.Key
 	keySession string
@@ -460,6 +464,9 @@ func (j *Journal) execute(ctx context.Context, campaign string, decide func(d *d
 		if len(d.evs) == 0 {
 			return Result{Campaign: c}, nil
 		}
+		if err := s.chain(c, d.evs); err != nil {
+			return Result{}, err
+		}
 		filter, _ := events.CampaignFilter(campaign) // valid: Load checked it
 		seqs, err := j.store.Append(ctx, events.ExpectLast(filter, c.LastSeq), d.evs...)
 		if errors.Is(err, events.ErrConcurrency) {
@@ -477,6 +484,7 @@ func (j *Journal) execute(ctx context.Context, campaign string, decide func(d *d
 		res := Result{Campaign: c}
 		for i, ev := range d.evs {
 			rec := events.Recorded{Seq: seqs[i], Subject: ev.StreamSubject, Event: ev}
+			s.last, s.hasLast = ev, true
 			if err := c.Apply(rec); err != nil {
 				s.c = nil
 				return Result{}, err

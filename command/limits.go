@@ -1,6 +1,8 @@
 package command
 
 import (
+	"github.com/campaign-journal/journal/signed"
+
 	"fmt"
 	"reflect"
 	"strconv"
@@ -38,6 +40,9 @@ const (
 var textLimits = map[string]int{
 	"title":  MaxTitle,
 	"reason": MaxReason,
+	// journal-dice-v2: a device's signed string and its signature.
+	"signed":    signed.MaxSize,
+	"signature": signed.SignatureLen,
 }
 
 // textLimit returns the limit of the field named name, and its unit.

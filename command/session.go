@@ -65,9 +65,12 @@ func (d *draft) stream(entropy string) (*dice.Stream, uint64, error) {
 	if err := checkEntropy(entropy); err != nil {
 		return nil, 0, err
 	}
+	s := d.campaign.OpenSession()
+	if s.V2() {
+		return nil, 0, fmt.Errorf("%w: session %s: only skill and attribute rolls are wired ('journal roll', or roll-request and roll-reveal)", ErrV2NotWired, s.ID)
+	}
 	n := d.nonce
 	d.nonce++
-	s := d.campaign.OpenSession()
 	return d.key.Stream(d.campaign.ID, s.ID, n, entropy), n, nil
 }
 
@@ -75,6 +78,12 @@ func (d *draft) stream(entropy string) (*dice.Stream, uint64, error) {
 // secret store, and records only its commitment. An empty id takes the
 // next "sN".
 func (j *Journal) StartSession(ctx context.Context, campaign, id, title string) (Result, error) {
+	return j.startSession(ctx, campaign, id, title, dice.Algorithm)
+}
+
+// startSession is StartSession with the session's dice algorithm
+// (dice.Algorithm or dice.AlgorithmV2).
+func (j *Journal) startSession(ctx context.Context, campaign, id, title, algorithm string) (Result, error) {
 	if res, ok, err := j.repeatedBefore(ctx, campaign); ok || err != nil {
 		return res, err
 	}
@@ -139,7 +148,7 @@ func (j *Journal) StartSession(ctx context.Context, campaign, id, title string) 
 		ev, err := events.New(events.Spec{
 			Campaign: campaign, Kind: events.KindSession, AggregateID: id, Name: events.Name(events.TypeSessionStarted),
 			Type: events.TypeSessionStarted, Session: id, Actor: j.actor, RequestID: j.request, Command: j.name,
-			Data: events.SessionStarted{Title: title, Algorithm: dice.Algorithm, Commitment: seed.Commitment()},
+			Data: events.SessionStarted{Title: title, Algorithm: algorithm, Commitment: seed.Commitment()},
 		}, d.ids, d.now)
 		if err != nil {
 			return err

@@ -184,6 +184,11 @@ func (e Event) checkEnvelope() error {
 			return fmt.Errorf("command: %w", err)
 		}
 	}
+	if e.PrevHash != "" {
+		if err := ValidPrevHash(e.PrevHash); err != nil {
+			return fmt.Errorf("prevhash: %w", err)
+		}
+	}
 	if e.StreamSubject != "" {
 		return e.checkStreamSubject()
 	}

@@ -32,17 +32,18 @@ const (
 	attrCausationID
 	attrRequestID
 	attrCommand
+	attrPrevHash
 	attrData
 	numAttrs
 )
 
 // attrNames are the attributes' JSON names, by index.
 var attrNames = [numAttrs]string{"specversion", "id", "source", "type", "subject", "time", "datacontenttype",
-	"campaign", "session", "actor", "causationid", "requestid", "command", "data"}
+	"campaign", "session", "actor", "causationid", "requestid", "command", "prevhash", "data"}
 
 // optionalAttr reports whether a document may leave attribute k out.
 func optionalAttr(k int) bool {
-	return k == attrSession || k == attrActor || k == attrCausationID || k == attrRequestID || k == attrCommand
+	return k == attrSession || k == attrActor || k == attrCausationID || k == attrRequestID || k == attrCommand || k == attrPrevHash
 }
 
 // attrIndex returns the index of the attribute named name, or -1.
@@ -166,7 +167,7 @@ func setStrings(e *Event, text string, spans *[numAttrs][2]int) {
 	e.SpecVersion, e.ID, e.Source, e.Type = part(attrSpecVersion), part(attrID), part(attrSource), part(attrType)
 	e.Subject, e.DataContentType, e.Campaign = part(attrSubject), part(attrDataContentType), part(attrCampaign)
 	e.Session, e.Actor, e.CausationID = part(attrSession), part(attrActor), part(attrCausationID)
-	e.RequestID, e.Command = part(attrRequestID), part(attrCommand)
+	e.RequestID, e.Command, e.PrevHash = part(attrRequestID), part(attrCommand), part(attrPrevHash)
 }
 
 // open reads the '{' that starts the document.
@@ -303,6 +304,9 @@ func appendEvent(dst []byte, e Event) ([]byte, error) {
 	}
 	if e.Command != "" { // omitempty, as the Event struct says
 		dst = appendAttr(dst, `,"command":`, e.Command)
+	}
+	if e.PrevHash != "" { // omitempty, as the Event struct says
+		dst = appendAttr(dst, `,"prevhash":`, e.PrevHash)
 	}
 	dst = append(dst, `,"data":`...)
 	if e.Data == nil {

@@ -62,6 +62,7 @@ type Event struct {
 	CausationID     string          `json:"causationid"`
 	RequestID       string          `json:"requestid,omitempty"` // the client's id of the command (ValidRequestID), or empty; optional: older events have none
 	Command         string          `json:"command,omitempty"`   // the catalogue name of the command that recorded it (ValidCommand), or empty; optional: older events have none
+	PrevHash        string          `json:"prevhash,omitempty"`  // journal-dice-v2's chain: hex(SHA-256(the campaign's previous event's stored bytes)), or empty (see chain.go)
 	Data            json.RawMessage `json:"data"`
 
 	// StreamSubject is the NATS subject the event is stored under: its

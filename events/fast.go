@@ -45,10 +45,10 @@ var fastLayout = func() fastcodec.Layout {
 	before[attrID] = `{"specversion":"` + SpecVersion + before[attrID]
 	before[attrCampaign] = `","datacontenttype":"` + ContentType + before[attrCampaign]
 	before[attrSpecVersion], before[attrDataContentType] = "", ""
-	before[attrRequestID], before[attrCommand] = "", ""
+	before[attrRequestID], before[attrCommand], before[attrPrevHash] = "", "", ""
 	return fastcodec.Layout{Before: before, Time: attrTime,
-		Optional:       []int{attrRequestID, attrCommand},
-		OptionalBefore: []string{`","requestid":"`, `","command":"`}, DataBefore: `","data":`}
+		Optional:       []int{attrRequestID, attrCommand, attrPrevHash},
+		OptionalBefore: []string{`","requestid":"`, `","command":"`, `","prevhash":"`}, DataBefore: `","data":`}
 }()
 
 // readFast reads b, a valid UTF-8 document, as readGeneral does, when b is

@@ -188,6 +188,20 @@ var fastFields = map[reflect.Type]fastcodec.Fields{
 				return &v.Trait
 			case 43:
 				return &v.Opposed
+			case 44:
+				return &v.User
+			case 45:
+				return &v.Signed
+			case 46:
+				return &v.Signature
+			case 47:
+				return &v.Request
+			case 48:
+				return &v.Reveal
+			case 49:
+				return &v.Witness
+			case 50:
+				return &v.Draws
 			}
 			return nil
 		},
@@ -359,6 +373,90 @@ var fastFields = map[reflect.Type]fastcodec.Fields{
 			case 0:
 				return &v.EventID
 			case 1:
+				return &v.Reason
+			}
+			return nil
+		},
+	},
+	reflect.TypeFor[*ParticipantRegistered](): {
+		Pointer: func(p any, j int) any {
+			v := p.(*ParticipantRegistered)
+			switch j {
+			case 0:
+				return &v.User
+			case 1:
+				return &v.Role
+			case 2:
+				return &v.PublicKey
+			case 3:
+				return &v.Fingerprint
+			}
+			return nil
+		},
+	},
+	reflect.TypeFor[*SessionContributed](): {
+		Pointer: func(p any, j int) any {
+			v := p.(*SessionContributed)
+			switch j {
+			case 0:
+				return &v.User
+			case 1:
+				return &v.Character
+			case 2:
+				return &v.Signed
+			case 3:
+				return &v.Signature
+			case 4:
+				return &v.Value
+			}
+			return nil
+		},
+	},
+	reflect.TypeFor[*RollRequested](): {
+		Pointer: func(p any, j int) any {
+			v := p.(*RollRequested)
+			switch j {
+			case 0:
+				return &v.User
+			case 1:
+				return &v.Signed
+			case 2:
+				return &v.Signature
+			case 3:
+				return &v.Request
+			case 4:
+				return &v.Commitment
+			case 5:
+				return &v.Nonce
+			case 6:
+				return &v.Character
+			case 7:
+				return &v.Kind
+			case 8:
+				return &v.Skill
+			case 9:
+				return &v.Attribute
+			case 10:
+				return &v.Vs
+			case 11:
+				return &v.Modifier
+			case 12:
+				return &v.Token
+			case 13:
+				return &v.Specialization
+			}
+			return nil
+		},
+	},
+	reflect.TypeFor[*RollCancelled](): {
+		Pointer: func(p any, j int) any {
+			v := p.(*RollCancelled)
+			switch j {
+			case 0:
+				return &v.Request
+			case 1:
+				return &v.Nonce
+			case 2:
 				return &v.Reason
 			}
 			return nil
@@ -613,32 +711,40 @@ func fastTypeIndex(eventType string) int {
 		return 18
 	case TypeEventVoided:
 		return 19
-	case TypeTORCharacterCreated:
+	case TypeParticipantRegistered:
 		return 20
-	case TypeTORHopeSpent:
+	case TypeSessionContributed:
 		return 21
-	case TypeTORFellowshipRequested:
+	case TypeRollRequested:
 		return 22
-	case TypeTORFellowshipVoted:
+	case TypeRollCancelled:
 		return 23
-	case TypeTORFellowshipSpent:
+	case TypeTORCharacterCreated:
 		return 24
-	case TypeTORFellowshipWithdrawn:
+	case TypeTORHopeSpent:
 		return 25
-	case TypeTORShadowGained:
+	case TypeTORFellowshipRequested:
 		return 26
-	case TypeTORMadnessBegun:
+	case TypeTORFellowshipVoted:
 		return 27
-	case TypeTORMadnessEnded:
+	case TypeTORFellowshipSpent:
 		return 28
-	case TypeTORTraitInvoked:
+	case TypeTORFellowshipWithdrawn:
 		return 29
-	case TypeTORAdvancementGranted:
+	case TypeTORShadowGained:
 		return 30
-	case TypeTORAdventureStarted:
+	case TypeTORMadnessBegun:
 		return 31
-	case TypeTORFellowshipPhase:
+	case TypeTORMadnessEnded:
 		return 32
+	case TypeTORTraitInvoked:
+		return 33
+	case TypeTORAdvancementGranted:
+		return 34
+	case TypeTORAdventureStarted:
+		return 35
+	case TypeTORFellowshipPhase:
+		return 36
 	}
 	return -1
 }

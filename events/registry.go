@@ -136,6 +136,24 @@ var registry = []TypeInfo{
 		data: dataOf[EventVoided],
 	},
 
+	// journal-dice-v2 (types_v2.go).
+	{
+		Type: TypeParticipantRegistered, Name: "participant", Kind: KindCampaign, System: SystemAny,
+		data: dataOf[ParticipantRegistered],
+	},
+	{
+		Type: TypeSessionContributed, Name: "contributed", Kind: KindSession, System: SystemAny,
+		data: dataOf[SessionContributed],
+	},
+	{
+		Type: TypeRollRequested, Name: "requested", Kind: KindCharacter, System: SystemAny,
+		data: dataOf[RollRequested],
+	},
+	{
+		Type: TypeRollCancelled, Name: "cancelled", Kind: KindCharacter, System: SystemAny,
+		data: dataOf[RollCancelled],
+	},
+
 	// The One Ring (types_tor.go).
 	{
 		Type: TypeTORCharacterCreated, Name: "created", Kind: KindCharacter, System: SystemTOR,

@@ -142,6 +142,19 @@ type RollMade struct {
 	// RULES.md 1.5 decided it, an opposed attribute roll explodes and has a
 	// natural 1; an attribute side recorded without the flag does not.
 	Opposed bool `json:"opposed,omitempty"`
+	// journal-dice-v2: Request names the roll's RollRequested, Reveal is
+	// its r (lower-case hex), Witness the user who gave r for someone
+	// else's request ("" for the requester's own reveal, "none" for an
+	// unwitnessed GM roll), Draws the sides of every die drawn, in order.
+	// User, Signed and Signature are the device's signed roll.reveal (or
+	// roll.witness) the roll was made from, as sent.
+	User      string `json:"user,omitempty"`
+	Signed    string `json:"signed,omitempty"`
+	Signature string `json:"signature,omitempty"`
+	Request   string `json:"request,omitempty"`
+	Reveal    string `json:"reveal,omitempty"`
+	Witness   string `json:"witness,omitempty"`
+	Draws     []int  `json:"draws,omitempty"`
 }
 
 // ContestResolved names the two rolls of an opposed roll and the winner

@@ -44,6 +44,12 @@ type Campaign struct {
 	// characters); nil for other systems.
 	TOR *TORState `json:"tor,omitempty"`
 
+	// Participants are the registered device keys by user (journal-dice-v2).
+	Participants map[string]*Participant `json:"participants,omitempty"`
+	// ChainedFrom is the sequence of the campaign's first journal-dice-v2
+	// session start, from which its events carry prevhash (0: none).
+	ChainedFrom uint64 `json:"chained_from,omitempty"`
+
 	// Day counts in-game days (new day by rest or by the GM).
 	Day int `json:"day"`
 
@@ -78,6 +84,11 @@ type Session struct {
 	NextNonce uint64 `json:"next_nonce"`
 	// XPGranted marks the characters granted XP in this session.
 	XPGranted map[string]int `json:"xp_granted,omitempty"`
+	// Contributions (journal-dice-v2) are the participants' contributions
+	// to the session key, lower-case hex, in stream order; Requests its
+	// roll requests by request id (see v2.go).
+	Contributions []string                `json:"contributions,omitempty"`
+	Requests      map[string]*PendingRoll `json:"requests,omitempty"`
 }
 
 // Combat is a combat in progress: initiative order, round and attacks.
@@ -191,6 +202,9 @@ func (c *Campaign) apply(rec events.Recorded, data any) {
 		c.Characters[characterID(ev)] = newSheet(characterID(ev), d, rec.Seq)
 		c.Roster = append(c.Roster, characterID(ev))
 	case *events.SessionStarted:
+		if d.Algorithm == "journal-dice-v2" && c.ChainedFrom == 0 {
+			c.ChainedFrom = rec.Seq
+		}
 		c.Sessions = append(c.Sessions, &Session{
 			ID: ev.Session, Title: d.Title, Commitment: d.Commitment, Algorithm: d.Algorithm,
 			Started: ev.Time, StartSeq: rec.Seq, XPGranted: map[string]int{},
@@ -206,6 +220,7 @@ func (c *Campaign) apply(rec events.Recorded, data any) {
 		if ch := c.Characters[d.Character]; ch != nil {
 			ch.applyRoll(d)
 		}
+		c.applyV2Roll(ev, d)
 		c.applyTORRoll(rec, d)
 		if c.Combat != nil && (d.Kind == "melee" || d.Kind == "ranged") {
 			setTrue(&c.Combat.Attacked, d.Character)
@@ -287,7 +302,9 @@ func (c *Campaign) apply(rec events.Recorded, data any) {
 	case *events.ContestResolved:
 		// Contests are read from the transcript.
 	default:
-		c.applyTOR(rec, data)
+		if !c.applyV2(rec, data) {
+			c.applyTOR(rec, data)
+		}
 	}
 }
 

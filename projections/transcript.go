@@ -201,6 +201,9 @@ func DescribeIn(l i18n.Lang, c *Campaign, ev events.Event, data any) string {
 	case *events.EventVoided:
 		return l.T("tr.event_voided", d.EventID, d.Reason)
 	}
+	if line, ok := describeV2(l, c, ev, data); ok {
+		return line
+	}
 	if line, ok := describeTOR(l, c, ev, data); ok {
 		return line
 	}

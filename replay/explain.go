@@ -84,6 +84,8 @@ type Explanation struct {
 	steps   []text
 	rule    text
 	verdict text
+	// V2 are a journal-dice-v2 roll's own steps (explain_v2.go).
+	V2 *V2Steps `json:"v2,omitempty"`
 }
 
 // Inputs are what a roll event records as its inputs.
@@ -519,7 +521,11 @@ func (x Explanation) WriteTextIn(w io.Writer, l i18n.Lang) error {
 	default:
 		p(l.T("xt.seed_differs", x.Seed))
 	}
-	p(l.T("xt.stream", x.Message))
+	if x.V2 != nil {
+		x.writeV2(l, p)
+	} else {
+		p(l.T("xt.stream", x.Message))
+	}
 	for _, b := range x.Blocks {
 		p("  " + l.T("xt.block", b.Index, b.Hex))
 	}
@@ -593,9 +599,11 @@ func ExplainEvent(ctx context.Context, src Source, eventID string, seeds map[str
 		roll     *events.Event
 		started  = map[string]*events.SessionStarted{}
 		revealed = map[string]string{}
+		v2       = &v2Context{contributions: map[string][]V2Contribution{}, requests: map[string]events.Recorded{}}
 	)
 	err := src(ctx, func(r events.Recorded) error {
 		ev := r.Event
+		v2.note(r)
 		switch {
 		case ev.ID == eventID && roll == nil:
 			roll = &ev
@@ -644,6 +652,9 @@ func ExplainEvent(ctx context.Context, src Source, eventID string, seeds map[str
 	x, err := Explain(*roll, started[k], seed)
 	if err != nil {
 		return x, err
+	}
+	if s := started[k]; s != nil && s.Algorithm == dice.AlgorithmV2 {
+		explainV2(&x, *roll, s, seed, v2)
 	}
 	if bad != "" {
 		x.Verified = false

@@ -31,6 +31,7 @@ func (r Report) WriteTextIn(w io.Writer, l i18n.Lang) error {
 		for _, v := range s.Voided {
 			fmt.Fprintln(bw, "  "+l.T("rp.voided_line", v.Nonce, v.EventID, v.VoidedBy, v.Reason))
 		}
+		writeV2Session(bw, l, s)
 		WriteMismatchesIn(bw, l, s.Mismatches, s.Omitted)
 	}
 	for _, c := range r.Campaigns {
@@ -39,6 +40,7 @@ func (r Report) WriteTextIn(w io.Writer, l i18n.Lang) error {
 			parts = append(parts, l.N("rp.fold_errors", c.FoldErrors))
 		}
 		fmt.Fprintln(bw, l.T("rp.campaign", c.Campaign, join(parts...)))
+		writeFlags(bw, l, c.Flags)
 	}
 	if len(r.Mismatches) > 0 || r.Omitted > 0 {
 		fmt.Fprintln(bw, l.T("rp.outside"))

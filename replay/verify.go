@@ -185,6 +185,13 @@ type SessionReport struct {
 	Mismatches   []Mismatch   `json:"mismatches"`
 	// Omitted counts mismatches beyond Options.MaxMismatches.
 	Omitted int `json:"omitted,omitempty"`
+	// journal-dice-v2 sessions (v2.go): the algorithm, how many
+	// contributions entered the key, the cancelled requests, and what the
+	// audit flags without failing.
+	Algorithm     string             `json:"algorithm,omitempty"`
+	Contributions int                `json:"contributions,omitempty"`
+	Cancelled     []CancelledRequest `json:"cancelled,omitempty"`
+	Flags         []string           `json:"flags,omitempty"`
 }
 
 // CampaignReport is what refolding a campaign's projections gave.
@@ -196,6 +203,9 @@ type CampaignReport struct {
 	Characters int    `json:"characters"`
 	Sessions   int    `json:"sessions"`
 	FoldErrors int    `json:"fold_errors"`
+	// Flags are journal-dice-v2 findings that do not fail the audit (keys
+	// registered for a user by someone else).
+	Flags []string `json:"flags,omitempty"`
 }
 
 // Totals sum a report up.
@@ -389,6 +399,8 @@ type session struct {
 	voided       []VoidedRoll
 	mismatches   []Mismatch
 	omitted      int
+	// v2 is set for a journal-dice-v2 session (v2.go).
+	v2 *v2Session
 }
 
 type campaign struct {
@@ -397,6 +409,12 @@ type campaign struct {
 	events   int
 	errors   int
 	contests contestRing // the last two rolls, for contests (contests.go)
+	flags    []string    // journal-dice-v2 flags (v2.go)
+	// The chain (v2.go): chained from the first v2 session's start on;
+	// last is the campaign's previous event in the input.
+	chained bool
+	last    events.Event
+	hasLast bool
 }
 
 // NewVerifier returns a Verifier with the given options. A given seed that
@@ -570,6 +588,7 @@ func (v *Verifier) Add(rec events.Recorded) {
 
 	c := v.campaign(ev.Campaign)
 	c.events++
+	v.checkChain(c, m, ev)
 	// The data is decoded once, for the fold and for the checks below.
 	data, perr := ev.Payload()
 	var ferr error
@@ -591,11 +610,19 @@ func (v *Verifier) Add(rec events.Recorded) {
 	switch ev.Type {
 	case events.TypeEventVoided, events.TypeSessionStarted, events.TypeSessionEnded, events.TypeRollMade:
 	default:
-		return // the fold has read it
+		if !isV2Type(ev.Type) {
+			return // the fold has read it
+		}
 	}
 	if perr != nil {
 		m.Kind, m.What = MismatchInvalidEvent, perr.Error()
 		v.record(v.sessionOf(ev), m)
+		return
+	}
+	if isV2Type(ev.Type) {
+		if v.inSession(ev) || ev.Type == events.TypeParticipantRegistered {
+			v.v2Event(c, m, ev, data)
+		}
 		return
 	}
 	switch d := data.(type) {
@@ -613,7 +640,10 @@ func (v *Verifier) Add(rec events.Recorded) {
 			v.end(m, rec, d)
 		}
 	case *events.RollMade:
-		if v.inSession(ev) {
+		if s := v.sessionOf(ev); s != nil && s.v2 != nil {
+			v.rollV2(s, c, m, ev, d)
+			v.checkInputs(s, m, c.fold, d)
+		} else if v.inSession(ev) {
 			v.roll(m, k, ev, d)
 			v.checkInputs(v.sessionOf(ev), m, c.fold, d)
 		}
@@ -736,7 +766,10 @@ func (v *Verifier) start(m Mismatch, ev events.Event, d *events.SessionStarted) 
 	}
 	s.started, s.startID = true, ev.ID
 	s.commitment, s.algorithm = d.Commitment, d.Algorithm
-	if d.Algorithm != dice.Algorithm {
+	if d.Algorithm == dice.AlgorithmV2 {
+		s.v2 = &v2Session{requests: map[string]*v2Request{}}
+	}
+	if d.Algorithm != dice.Algorithm && d.Algorithm != dice.AlgorithmV2 {
 		m.Kind = MismatchAlgorithm
 		m.say("mm.algorithm", d.Algorithm, dice.Algorithm)
 		v.record(s, m)
@@ -745,6 +778,9 @@ func (v *Verifier) start(m Mismatch, ev events.Event, d *events.SessionStarted) 
 	if text, ok := v.revealed[k]; ok {
 		if seed, err := dice.ParseSeed(text); err == nil && seed.Matches(d.Commitment) {
 			s.key, s.seedSource = dice.NewKey(seed), "revealed"
+			if s.v2 != nil {
+				s.v2.seed = &seed
+			}
 			return
 		}
 		// The session-ended event reports what is wrong with its seed.
@@ -757,6 +793,9 @@ func (v *Verifier) start(m Mismatch, ev events.Event, d *events.SessionStarted) 
 			return
 		}
 		s.key, s.seedSource = dice.NewKey(seed), "given"
+		if s.v2 != nil {
+			s.v2.seed = &seed
+		}
 	}
 }
 
@@ -786,9 +825,12 @@ func (v *Verifier) end(m Mismatch, rec events.Recorded, d *events.SessionEnded) 
 		m.Kind = MismatchCommitment
 		m.say("mm.seed_commitment", d.Seed, clip(s.commitment, 80), seed.Commitment())
 		v.record(s, m)
-	case s.key == nil && s.algorithm == dice.Algorithm:
+	case s.key == nil && (s.algorithm == dice.Algorithm || s.v2 != nil):
 		// Without a Scan pass the seed is learnt only now.
 		s.key, s.seedSource = dice.NewKey(seed), "revealed"
+		if s.v2 != nil {
+			s.v2.seed = &seed
+		}
 	}
 }
 
@@ -989,6 +1031,7 @@ func (v *Verifier) Report() Report {
 		r.Campaigns = append(r.Campaigns, CampaignReport{
 			Campaign: c.id, Name: c.fold.Name, System: c.fold.System, Events: c.events,
 			Characters: characterCount(c.fold), Sessions: len(c.fold.Sessions), FoldErrors: c.errors,
+			Flags: slices.Clone(c.flags),
 		})
 	}
 	if r.Sessions == nil {
@@ -1088,7 +1131,8 @@ func (v *Verifier) sessionReport(s *session) SessionReport {
 		m.EventID, m.Position, m.Seq = s.endID, s.endPos, s.endSeq
 		gap(expect, uint64(s.declared)-1, m)
 	}
-	if s.ended && s.declared != s.rolls {
+	s.v2Report(&sr)
+	if s.ended && s.declared != s.rolls+s.v2Consumed() {
 		m := base
 		m.Kind, m.EventID, m.Position, m.Seq = MismatchRollCount, s.endID, s.endPos, s.endSeq
 		m.say("mm.roll_count", s.declared, s.rolls)

@@ -153,13 +153,15 @@ func TestCommands(t *testing.T) {
 }
 
 // refold folds campaign id from the whole stream, as the command handlers do.
-// tested are the commands TestCommands and TestTORCommands run.
+// tested are the commands TestCommands, TestTORCommands and TestV2CommandsOverHTTP run.
 var tested = []string{
 	"character-create", "weapon-define", "skill-define", "session-start", "session-end", "roll", "contest",
 	"combat-start", "combat-round", "combat-end", "attack", "damage", "heal", "rest", "heal-after-combat",
 	"xp", "raise", "token-return", "day-new", "reload", "void",
 	"adventure-start", "trait-invoke", "hope-spend", "fellowship-ask", "fellowship-vote", "fellowship-take",
 	"fellowship-withdraw", "fellowship-phase", "shadow-gain", "madness-end", "advancement-grant",
+	// journal-dice-v2: TestV2CommandsOverHTTP.
+	"key-register", "session-contribute", "roll-request", "roll-reveal", "roll-cancel",
 }
 
 // TestCommandList checks that every command the API lists is tested, and

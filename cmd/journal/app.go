@@ -98,7 +98,7 @@ committed, seeded stream that anyone can verify once the session ends.`,
 	}
 
 	root.AddCommand(a.oddsCommand(), a.demoCommand(), a.campaignCommand(), a.weaponCommand(), a.skillCommand(),
-		a.characterCommand(), a.sessionCommand(), a.rollCommand(), a.contestCommand(), a.combatCommand(),
+		a.characterCommand(), a.sessionCommand(), a.rollCommand(), a.keyCommand(), a.contestCommand(), a.combatCommand(),
 		a.attackCommand(), a.logCommand(), a.exportCommand(), a.voidCommand())
 	root.AddCommand(a.healthCommands()...)
 	root.AddCommand(a.progressCommands()...)

@@ -185,8 +185,8 @@ func TestMistypedSubcommands(t *testing.T) {
 	root := commandTree(t)
 	groups := 0
 	visit(root, func(path string, cmd *cobra.Command) {
-		if !cmd.HasAvailableSubCommands() {
-			return
+		if !cmd.HasAvailableSubCommands() || cmd.Annotations[annOwnArgs] != "" {
+			return // roll CHAR takes arguments of its own
 		}
 		groups++
 		first := cmd.Commands()[0].Name()

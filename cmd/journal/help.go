@@ -27,7 +27,7 @@ var commandGroups = []*cobra.Group{
 // fails).
 var groupOf = map[string]string{
 	"session": "play", "roll": "play", "contest": "play", "xp": "play", "token": "play",
-	"day": "play", "rest": "play", "damage": "play", "heal": "play", "void": "play",
+	"day": "play", "rest": "play", "damage": "play", "heal": "play", "void": "play", "key": "play",
 	"campaign": "characters", "character": "characters", "skill": "characters", "weapon": "characters",
 	"combat": "combat", "attack": "combat", "reload": "combat", "heal-after-combat": "combat",
 	"hope": "tor", "fellowship": "tor", "shadow": "tor", "madness": "tor", "trait": "tor",
@@ -233,7 +233,7 @@ func organize(root *cobra.Command) {
 			}
 			c.Annotations[annStore] = storeRead
 		}
-		if c.HasSubCommands() {
+		if c.HasSubCommands() && c.Annotations[annOwnArgs] == "" {
 			c.Args = unknownSubcommand
 			if c.Run == nil && c.RunE == nil {
 				c.RunE = func(c *cobra.Command, _ []string) error { return c.Help() }
@@ -273,7 +273,7 @@ func helpCommand(root *cobra.Command) *cobra.Command {
 			if err != nil {
 				return usagef("journal help: %s", err)
 			}
-			if len(rest) > 0 && cmd.HasSubCommands() {
+			if len(rest) > 0 && cmd.HasSubCommands() && cmd.Annotations[annOwnArgs] == "" {
 				if err := unknownSubcommand(cmd, rest); err != nil {
 					return usagef("journal help: %s", strings.TrimPrefix(err.Error(), cmd.CommandPath()+": "))
 				}

@@ -115,6 +115,10 @@ replay --file --session S checks S alone.`,
 					return err
 				}
 			}
+			stored, err := a.storedBytes(c.Context())
+			if err != nil {
+				return err
+			}
 			out := bufio.NewWriter(a.stdout)
 			defer out.Flush()
 			n := 0
@@ -123,7 +127,7 @@ replay --file --session S checks S alone.`,
 				if ended {
 					return errExported
 				}
-				b, err := events.Encode(r.Event)
+				b, err := stored(r) // verbatim: the bytes the chain hashes
 				if err != nil {
 					return err
 				}

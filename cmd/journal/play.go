@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/campaign-journal/journal/command"
+	"github.com/campaign-journal/journal/device"
 )
 
 func (a *app) characterCommand() *cobra.Command {
@@ -87,7 +88,7 @@ func (a *app) characterCommand() *cobra.Command {
 
 func (a *app) sessionCommand() *cobra.Command {
 	cmd := &cobra.Command{Use: "session", Short: "Start and end sessions (the seed is committed at start, revealed at end)"}
-	var title string
+	var title, diceFlag string
 	start := &cobra.Command{
 		Use:   "start [ID] [--title T]",
 		Short: "Start a session: draw its secret seed and record its commitment",
@@ -97,12 +98,16 @@ func (a *app) sessionCommand() *cobra.Command {
 			if len(args) == 1 {
 				id = args[0]
 			}
-			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
-				return j.StartSession(c.Context(), campaign, id, title)
-			})
+			if err := a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
+				return j.StartSessionWith(c.Context(), campaign, command.SessionStart{ID: id, Title: title, Dice: diceFlag})
+			}); err != nil || diceFlag != command.DiceV2 {
+				return err
+			}
+			return a.afterV2Start(c)
 		},
 	}
 	start.Flags().StringVar(&title, "title", "", "the session's title")
+	start.Flags().StringVar(&diceFlag, "dice", command.DiceV1, "v1 (the default: every roll path) or v2 (journal-dice-v2: signed skill and attribute rolls only, so far)")
 	end := &cobra.Command{
 		Use:   "end",
 		Short: "End the session in progress and reveal its seed",
@@ -113,13 +118,13 @@ func (a *app) sessionCommand() *cobra.Command {
 			})
 		},
 	}
-	cmd.AddCommand(start, end, a.sessionListCommand())
+	cmd.AddCommand(start, end, a.sessionListCommand(), a.contributeCommand())
 	return cmd
 }
 
 func (a *app) rollCommand() *cobra.Command {
 	var req command.RollRequest
-	var attribute string
+	var attribute, keyName string
 	cmd := &cobra.Command{
 		Use:   "roll CHAR [SKILL] [--with-attr X | --attribute X] [--vs DIFFICULTY] [--mod N] [--token] [--spec] [--entropy S]",
 		Short: "Roll 1o3d10 for a skill or an attribute from the session's committed dice",
@@ -147,12 +152,21 @@ number.`,
 			default:
 				return usagef("roll: name a SKILL, or an attribute with --attribute X")
 			}
+			if v2, err := a.inV2Session(c); err != nil || v2 {
+				if err != nil {
+					return err
+				}
+				return a.rollV2(c, keyName, req)
+			}
 			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
 				return j.Roll(c.Context(), campaign, req)
 			})
 		},
 	}
+	cmd.AddCommand(a.rollV2Commands()...)
+	cmd.Annotations = map[string]string{annOwnArgs: "yes"}
 	f := cmd.Flags()
+	f.StringVar(&keyName, "name", device.DefaultName, "journal-dice-v2: the device key that signs the roll")
 	f.StringVar(&req.Attribute, "with-attr", "", "skill roll: another attribute the GM names (default: the skill's)")
 	f.StringVar(&attribute, "attribute", "", "an attribute roll (2 × attribute) instead of a skill roll")
 	aliasFlag(cmd, "attr", "with-attr")

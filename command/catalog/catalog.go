@@ -22,6 +22,7 @@ import (
 
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/rules/dice"
 )
 
 // Bodies of the commands whose handlers take plain arguments. Field names
@@ -78,6 +79,8 @@ type (
 	sessionStartBody struct {
 		ID    string `json:"id,omitempty"`
 		Title string `json:"title,omitempty"`
+		// Dice is v1 (the default) or v2 (journal-dice-v2).
+		Dice string `json:"dice,omitempty"`
 	}
 	skillDefineBody struct {
 		Name      string `json:"name"`
@@ -115,6 +118,10 @@ type (
 	}
 	adventureBody struct {
 		Title string `json:"title,omitempty"`
+	}
+	rollCancelBody struct {
+		Request string `json:"request"`
+		Reason  string `json:"reason"`
 	}
 	noBody struct{}
 )
@@ -361,14 +368,18 @@ func specs() []Spec {
 			}}.spec(),
 		def[sessionStartBody]{name: "session-start", cli: "session start", doc: "start a session: commit to its secret seed",
 			run: func(ctx ctx, j *j, c string, req sessionStartBody) (res, error) {
-				return j.StartSession(ctx, c, req.ID, req.Title)
+				return j.StartSessionWith(ctx, c, command.SessionStart{ID: req.ID, Title: req.Title, Dice: req.Dice})
 			},
 			inputs: func(_ ctx, _ *j, _ string, r evs) (sessionStartBody, error) {
 				d, e, err := find[events.SessionStarted](r, events.TypeSessionStarted)
 				if err != nil {
 					return sessionStartBody{}, err
 				}
-				return sessionStartBody{ID: e.Session, Title: d.Title}, nil
+				b := sessionStartBody{ID: e.Session, Title: d.Title}
+				if d.Algorithm == dice.AlgorithmV2 {
+					b.Dice = command.DiceV2
+				}
+				return b, nil
 			}}.spec(),
 		def[noBody]{name: "session-end", cli: "session end", doc: "end the session in progress: reveal its seed",
 			run: func(ctx ctx, j *j, c string, _ noBody) (res, error) {
@@ -380,6 +391,74 @@ func specs() []Spec {
 				return j.Roll(ctx, c, req)
 			},
 			inputs: rollInputs}.spec(),
+		def[command.RollRequestSigned]{name: "roll-request", cli: "roll request",
+			doc:      "journal-dice-v2: a device's signed roll.request (recorded with its nonce; nothing drawn)",
+			required: []string{"character", "signed", "signature"}, acting: "character",
+			run: func(ctx ctx, j *j, c string, req command.RollRequestSigned) (res, error) {
+				return j.RequestRoll(ctx, c, req)
+			},
+			inputs: func(_ ctx, _ *j, _ string, r evs) (command.RollRequestSigned, error) {
+				d, _, err := find[events.RollRequested](r, events.TypeRollRequested)
+				if err != nil {
+					return command.RollRequestSigned{}, err
+				}
+				return command.RollRequestSigned{Character: d.Character,
+					SignedMessage: command.SignedMessage{Signed: d.Signed, Signature: d.Signature}}, nil
+			}}.spec(),
+		def[command.RollRevealSigned]{name: "roll-reveal", cli: "roll reveal",
+			doc:      "journal-dice-v2: a device's signed roll.reveal of its request's r: the roll is drawn and recorded",
+			required: []string{"character", "signed", "signature"}, acting: "character",
+			run: func(ctx ctx, j *j, c string, req command.RollRevealSigned) (res, error) {
+				return j.RevealRoll(ctx, c, req)
+			},
+			inputs: func(_ ctx, _ *j, _ string, r evs) (command.RollRevealSigned, error) {
+				d, _, err := find[events.RollMade](r, events.TypeRollMade)
+				if err != nil {
+					return command.RollRevealSigned{}, err
+				}
+				return command.RollRevealSigned{Character: d.Character,
+					SignedMessage: command.SignedMessage{Signed: d.Signed, Signature: d.Signature}}, nil
+			}}.spec(),
+		def[rollCancelBody]{name: "roll-cancel", cli: "roll cancel",
+			doc:      "journal-dice-v2: cancel a roll request left unrevealed (its nonce stays consumed)",
+			required: []string{"request", "reason"},
+			run: func(ctx ctx, j *j, c string, req rollCancelBody) (res, error) {
+				return j.CancelRoll(ctx, c, req.Request, req.Reason)
+			},
+			inputs: func(_ ctx, _ *j, _ string, r evs) (rollCancelBody, error) {
+				d, _, err := find[events.RollCancelled](r, events.TypeRollCancelled)
+				if err != nil {
+					return rollCancelBody{}, err
+				}
+				return rollCancelBody{Request: d.Request, Reason: d.Reason}, nil
+			}}.spec(),
+		def[command.RegisterKey]{name: "key-register", cli: "key register",
+			doc:      "journal-dice-v2: register a participant's device public key (the GM's; a user may register its own with the CLI)",
+			required: []string{"public_key"},
+			run: func(ctx ctx, j *j, c string, req command.RegisterKey) (res, error) {
+				return j.RegisterKey(ctx, c, req)
+			},
+			inputs: func(_ ctx, _ *j, _ string, r evs) (command.RegisterKey, error) {
+				d, _, err := find[events.ParticipantRegistered](r, events.TypeParticipantRegistered)
+				if err != nil {
+					return command.RegisterKey{}, err
+				}
+				return command.RegisterKey{User: d.User, Role: d.Role, PublicKey: d.PublicKey}, nil
+			}}.spec(),
+		def[command.ContributeSigned]{name: "session-contribute", cli: "session contribute",
+			doc:      "journal-dice-v2: a device's signed contribution to the session key (before the first roll request)",
+			required: []string{"character", "signed", "signature"}, acting: "character",
+			run: func(ctx ctx, j *j, c string, req command.ContributeSigned) (res, error) {
+				return j.Contribute(ctx, c, req)
+			},
+			inputs: func(_ ctx, _ *j, _ string, r evs) (command.ContributeSigned, error) {
+				d, _, err := find[events.SessionContributed](r, events.TypeSessionContributed)
+				if err != nil {
+					return command.ContributeSigned{}, err
+				}
+				return command.ContributeSigned{Character: d.Character,
+					SignedMessage: command.SignedMessage{Signed: d.Signed, Signature: d.Signature}}, nil
+			}}.spec(),
 		def[contestBody]{name: "contest", cli: "contest", doc: "an opposed roll", required: []string{"a", "skill_a", "b", "skill_b"},
 			run: func(ctx ctx, j *j, c string, req contestBody) (res, error) {
 				return j.Contest(ctx, c, command.ContestRequest{A: req.A, SkillA: req.SkillA, B: req.B, SkillB: req.SkillB,

@@ -1,0 +1,169 @@
+package main
+
+import (
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/campaign-journal/journal/command"
+	"github.com/campaign-journal/journal/device"
+)
+
+// The device key of journal-dice-v2 (DESIGN.md §3.2): the CLI's Ed25519
+// key pair, kept in the user's configuration folder (device.DefaultDir:
+// $JOURNAL_CONFIG/keys, else the OS's user config folder), mode 0600. The
+// private key never leaves it; what the CLI asks for in a v2 session is
+// signed with it.
+
+// keyStore returns the store of the user's device keys.
+func keyStore() (device.Store, error) {
+	dir, err := device.DefaultDir(os.Getenv)
+	if err != nil {
+		return device.Store{}, err
+	}
+	return device.NewStore(dir), nil
+}
+
+// loadKey loads the device key called name.
+func loadKey(name string) (*device.Key, error) {
+	st, err := keyStore()
+	if err != nil {
+		return nil, err
+	}
+	k, err := st.Load(name)
+	if errors.Is(err, device.ErrNotFound) {
+		return nil, fmt.Errorf("%w: make one with 'journal key new' and register it with 'journal key register'", err)
+	}
+	return k, err
+}
+
+// cliActor is who the CLI acts as ($JOURNAL_ACTOR, default gm), as the
+// journal records it.
+func cliActor() string { return envOr("JOURNAL_ACTOR", "gm") }
+
+func (a *app) keyCommand() *cobra.Command {
+	cmd := &cobra.Command{Use: "key", Short: "Your device key: it signs your v2 rolls (journal-dice-v2)",
+		Example: "  journal key new\n  journal -c mordor key register\n  journal -c mordor key show"}
+	var name string
+	var overwrite bool
+	newKey := &cobra.Command{
+		Use:     "new [--name N] [--overwrite]",
+		Example: "  journal key new\n  journal key new --name laptop",
+		Short:   "Make a device key pair; the private key stays in your configuration folder (mode 0600)",
+		Args:    cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			st, err := keyStore()
+			if err != nil {
+				return err
+			}
+			k, err := st.New(name, device.NewOptions{Rand: rand.Reader, Overwrite: overwrite})
+			if err != nil {
+				return err
+			}
+			info := k.Info()
+			return a.emit(info, func(w io.Writer) {
+				fmt.Fprintf(w, "New device key %s in %s\n", info.Name, info.Path)
+				printKeyInfo(w, info)
+				fmt.Fprintf(w, "Register it in a campaign with: journal -c CAMPAIGN key register\n")
+			})
+		},
+	}
+	newKey.Flags().BoolVar(&overwrite, "overwrite", false, "replace an existing key of that name (what it signed stays valid)")
+	show := &cobra.Command{
+		Use:     "show [--name N]",
+		Example: "  journal key show\n  journal -c mordor key show",
+		Short:   "Show your device key's fingerprint and public key (and, with -c, the key the campaign holds for you)",
+		Args:    cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			st, err := keyStore()
+			if err != nil {
+				return err
+			}
+			info, err := st.Show(name)
+			if err != nil {
+				return err
+			}
+			out := struct {
+				device.Info
+				User       string `json:"user"`
+				Registered string `json:"registered_fingerprint,omitempty"`
+				Matches    *bool  `json:"matches,omitempty"`
+			}{Info: info, User: cliActor()}
+			if a.campaign != "" {
+				camp, err := a.load(c, 0)
+				if err != nil {
+					return err
+				}
+				if p := camp.Participants[out.User]; p != nil {
+					m := p.PublicKey == info.PublicKey
+					out.Registered, out.Matches = p.Fingerprint, &m
+				}
+			}
+			return a.emit(out, func(w io.Writer) {
+				fmt.Fprintf(w, "Device key %s (%s)\n", info.Name, info.Path)
+				printKeyInfo(w, info)
+				switch {
+				case a.campaign == "":
+				case out.Matches == nil:
+					fmt.Fprintf(w, "Campaign %s holds no key for %s: register it with 'journal key register'\n", a.campaign, out.User)
+				case *out.Matches:
+					fmt.Fprintf(w, "Campaign %s holds this key for %s.\n", a.campaign, out.User)
+				default:
+					fmt.Fprintf(w, "WARNING: campaign %s holds ANOTHER key for %s: fingerprint %s\n", a.campaign, out.User, out.Registered)
+				}
+			})
+		},
+	}
+	var pub, role string
+	register := &cobra.Command{
+		Use:   "register [USER --public-key HEX] [--role player|gm]",
+		Short: "Register a device key in the campaign: your own (no USER), or, as the GM, another user's",
+		Long: `Register a device public key in the campaign (journal-dice-v2).
+
+Without USER it registers your own device key (--name) for you ($JOURNAL_ACTOR,
+default gm): any user may register its own key, as a player. Registering
+another user's key (USER --public-key HEX) or any key with --role gm is the
+GM's. A later registration of the same user replaces the key from then on;
+what the old key signed stays checked against it.`,
+		Example: `  journal -c mordor key register
+  journal -c mordor key register ana --public-key 3b6a27bc…`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			req := command.RegisterKey{Role: role, PublicKey: pub}
+			if len(args) == 1 {
+				req.User = args[0]
+			}
+			if req.PublicKey == "" {
+				if req.User != "" && req.User != cliActor() {
+					return usagef("key register %s: give that user's --public-key HEX (your own device key is yours)", req.User)
+				}
+				k, err := loadKey(name)
+				if err != nil {
+					return err
+				}
+				req.PublicKey = k.Public().String()
+			}
+			if req.Role == "" && (req.User == "" || req.User == cliActor()) && cliActor() == "gm" {
+				req.Role = command.RoleGM
+			}
+			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
+				return j.RegisterKey(c.Context(), campaign, req)
+			})
+		},
+	}
+	register.Flags().StringVar(&pub, "public-key", "", "the user's public key: 64 hex digits, as 'journal key show' prints it")
+	register.Flags().StringVar(&role, "role", "", "player or gm (default: player; gm for the GM's own key)")
+	for _, c := range []*cobra.Command{newKey, show, register} {
+		c.Flags().StringVar(&name, "name", device.DefaultName, "the device key's name")
+	}
+	cmd.AddCommand(newKey, show, register)
+	return cmd
+}
+
+func printKeyInfo(w io.Writer, info device.Info) {
+	fmt.Fprintf(w, "  fingerprint %s\n  public key  %s\n", info.Fingerprint, info.PublicKey)
+}

@@ -1,0 +1,362 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/spf13/cobra"
+
+	"github.com/campaign-journal/journal/command"
+	"github.com/campaign-journal/journal/device"
+	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/projections"
+	"github.com/campaign-journal/journal/rules/dice"
+	"github.com/campaign-journal/journal/signed"
+)
+
+// The CLI as a journal-dice-v2 device: in a v2 session it signs what it
+// asks for with the user's device key (key.go). `journal roll` runs the
+// request and the reveal in one command; the secret r and the request's id
+// are derived from the device key's (deterministic) signature of the CLI's
+// request id, so that the same command run again with the same
+// --request-id asks for the same request and reveals the same r, and the
+// journal records it once.
+
+// v2RequestNamespace derives a roll.request's id from the CLI's request id.
+var v2RequestNamespace = uuid.MustParse("2b1f5d0e-8c4a-4f6e-9a37-5e0c1d2b3a49")
+
+// openSession returns the campaign's state and its open session (nil: none).
+func (a *app) openSession(ctx context.Context, j *command.Journal, campaign string) (*projections.Campaign, *projections.Session, error) {
+	camp, err := j.Load(ctx, campaign, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	return camp, camp.OpenSession(), nil
+}
+
+// cliRequestID is --request-id, or a fresh one.
+func (a *app) cliRequestID() (string, error) {
+	if a.requestID != "" {
+		return a.requestID, nil
+	}
+	return events.NewV7(time.Now, rand.Reader).NewID()
+}
+
+// stepAs runs one journal command of a v2 CLI command under request id id
+// (a retry after an unknown outcome records it at most once).
+func (a *app) stepAs(ctx context.Context, rj *command.Journal, id string, do func(*command.Journal) (command.Result, error)) (command.Result, error) {
+	var res command.Result
+	var err error
+	for attempt := 1; ; attempt++ {
+		res, err = do(rj)
+		if err == nil || !unknownOutcome(err) || attempt == cliAttempts || ctx.Err() != nil {
+			return res, err
+		}
+		fmt.Fprintf(a.stderr, "journal: %v: trying request %s again (%d of %d)\n", err, id, attempt+1, cliAttempts)
+	}
+}
+
+// reportAll prints what several steps recorded, described on the state
+// before the first.
+func (a *app) reportAll(ctx context.Context, j *command.Journal, campaign string, results ...command.Result) error {
+	var all command.Result
+	for _, r := range results {
+		all.Events = append(all.Events, r.Events...)
+		all.Repeated = all.Repeated || r.Repeated
+	}
+	before := projections.NewCampaign(campaign)
+	if len(all.Events) > 0 && all.Events[0].Seq > 1 {
+		if b, err := j.Load(ctx, campaign, all.Events[0].Seq-1); err == nil {
+			before = b
+		}
+	}
+	return a.report(all, before)
+}
+
+// actingCharacter names a character for the permissions of a command of
+// the actor that has none of its own (a contribution): the character its
+// player plays, else the first NPC, else the first character.
+func actingCharacter(camp *projections.Campaign, actor string) string {
+	var npc string
+	for _, id := range camp.Roster {
+		ch := camp.Characters[id]
+		if ch == nil {
+			continue
+		}
+		if strings.EqualFold(ch.Player, actor) {
+			return id
+		}
+		if ch.NPC && npc == "" {
+			npc = id
+		}
+	}
+	if npc != "" {
+		return npc
+	}
+	if len(camp.Roster) > 0 {
+		return camp.Roster[0]
+	}
+	return ""
+}
+
+// contribute sends the user's signed contribution to the open v2 session.
+func (a *app) contribute(c *cobra.Command, keyName, character string) error {
+	ctx := c.Context()
+	campaign, err := a.campaignID()
+	if err != nil {
+		return err
+	}
+	k, err := loadKey(keyName)
+	if err != nil {
+		return err
+	}
+	j, err := a.journal(ctx)
+	if err != nil {
+		return err
+	}
+	camp, s, err := a.openSession(ctx, j, campaign)
+	if err != nil {
+		return err
+	}
+	if s == nil {
+		return usagef("no session in progress: start one with 'journal session start --dice v2'")
+	}
+	var v signed.Hex32
+	if _, err := rand.Read(v[:]); err != nil {
+		return err
+	}
+	msg, sig, err := k.Seal(&signed.Contribute{Header: signed.Header{Campaign: campaign, Session: s.ID}, Value: v})
+	if err != nil {
+		return err
+	}
+	if character == "" {
+		character = actingCharacter(camp, cliActor())
+	}
+	id, err := a.cliRequestID()
+	if err != nil {
+		return err
+	}
+	// Recorded as the catalogue's session-contribute, also when session
+	// start --dice v2 contributes (its reproduction re-runs that command).
+	res, err := a.stepNamed(ctx, c, j, id, "session-contribute", func(rj *command.Journal) (command.Result, error) {
+		return rj.Contribute(ctx, campaign, command.ContributeSigned{Character: character,
+			SignedMessage: command.SignedMessage{Signed: msg, Signature: sig}})
+	})
+	if err != nil {
+		return err
+	}
+	return a.reportAll(ctx, j, campaign, res)
+}
+
+// contributeCommand is `journal session contribute`.
+func (a *app) contributeCommand() *cobra.Command {
+	var keyName, character string
+	cmd := &cobra.Command{
+		Use:     "contribute [--name KEY] [--character C]",
+		Example: "  JOURNAL_ACTOR=ana journal -c mordor session contribute",
+		Short:   "Contribute 32 random bytes, signed with your device key, to the v2 session's dice key",
+		Long: `Contribute to the open journal-dice-v2 session's dice key: 32 random bytes
+from this device, signed with your device key. Taken only before the
+session's first roll request. 'journal session start --dice v2' contributes
+for you when you have a registered device key.`,
+		Args: cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			return a.contribute(c, keyName, character)
+		},
+	}
+	cmd.Flags().StringVar(&keyName, "name", device.DefaultName, "the device key's name")
+	cmd.Flags().StringVar(&character, "character", "", "a character you play, for the permissions (default: yours, or an NPC)")
+	return cmd
+}
+
+// afterV2Start contributes for the CLI's user right after a v2 session
+// starts, if it has a device key registered in the campaign; else it says
+// how to.
+func (a *app) afterV2Start(c *cobra.Command) error {
+	campaign, err := a.campaignID()
+	if err != nil {
+		return err
+	}
+	st, err := keyStore()
+	if err != nil {
+		return err
+	}
+	info, err := st.Show(device.DefaultName)
+	if err != nil {
+		fmt.Fprintf(a.stderr, "journal: no device key (%v): the session key has no contribution from you; make one with 'journal key new', register it, then 'journal session contribute'\n", err)
+		return nil
+	}
+	j, err := a.journal(c.Context())
+	if err != nil {
+		return err
+	}
+	camp, err := j.Load(c.Context(), campaign, 0)
+	if err != nil {
+		return err
+	}
+	if p := camp.Participants[cliActor()]; p == nil || p.PublicKey != info.PublicKey {
+		fmt.Fprintf(a.stderr, "journal: campaign %s does not hold your device key %s for %s: register it with 'journal key register', then 'journal session contribute'\n", campaign, info.Fingerprint, cliActor())
+		return nil
+	}
+	a.requestID = "" // the contribution is a command of its own
+	return a.contribute(c, device.DefaultName, "")
+}
+
+// rollV2 runs a v2 skill or attribute roll in one command: the signed
+// request, recorded with its nonce, then the signed reveal of r.
+func (a *app) rollV2(c *cobra.Command, keyName string, req command.RollRequest) error {
+	ctx := c.Context()
+	if req.Entropy != "" || req.TN != 0 || req.Trait != "" {
+		return usagef("roll: --entropy, --tn and --trait are not for a journal-dice-v2 session (your device's secret replaces entropy)")
+	}
+	campaign, err := a.campaignID()
+	if err != nil {
+		return err
+	}
+	k, err := loadKey(keyName)
+	if err != nil {
+		return err
+	}
+	j, err := a.journal(ctx)
+	if err != nil {
+		return err
+	}
+	_, s, err := a.openSession(ctx, j, campaign)
+	if err != nil {
+		return err
+	}
+	if s == nil {
+		return usagef("no session in progress")
+	}
+	cliID, err := a.cliRequestID()
+	if err != nil {
+		return err
+	}
+	actor := cliActor()
+	// r and the request's id, derived from the device's signature of the
+	// CLI request id: secret to the device, the same for a retry.
+	mark := k.Sign("journal-dice-v2|r|" + campaign + "|" + s.ID + "|" + actor + "|" + cliID)
+	r := sha256.Sum256([]byte(mark))
+	requestID := uuid.NewSHA1(v2RequestNamespace, []byte(campaign+"|"+s.ID+"|"+actor+"|"+cliID)).String()
+	action, err := json.Marshal(command.RollAction{Command: "roll", SeedCommitment: s.Commitment, Character: req.Character, Skill: req.Skill,
+		Attribute: req.Attribute, Vs: req.Vs, Modifier: req.Modifier, Token: req.Token, Specialization: req.Specialization})
+	if err != nil {
+		return err
+	}
+	commitment, err := dice.ParseHex32(dice.RevealCommitment(r))
+	if err != nil {
+		return err
+	}
+	hdr := signed.Header{Campaign: campaign, Session: s.ID}
+	reqMsg, reqSig, err := k.Seal(&signed.Request{Header: hdr, Request: requestID, Commitment: commitment, Action: action})
+	if err != nil {
+		return err
+	}
+	asked, err := a.stepNamed(ctx, c, j, cliID+".request", "roll-request", func(rj *command.Journal) (command.Result, error) {
+		return rj.RequestRoll(ctx, campaign, command.RollRequestSigned{Character: req.Character,
+			SignedMessage: command.SignedMessage{Signed: reqMsg, Signature: reqSig}})
+	})
+	if err != nil {
+		return err
+	}
+	revMsg, revSig, err := k.Seal(&signed.Reveal{Header: hdr, Request: requestID, R: r})
+	if err != nil {
+		return err
+	}
+	made, err := a.stepNamed(ctx, c, j, cliID+".reveal", "roll-reveal", func(rj *command.Journal) (command.Result, error) {
+		return rj.RevealRoll(ctx, campaign, command.RollRevealSigned{Character: req.Character,
+			SignedMessage: command.SignedMessage{Signed: revMsg, Signature: revSig}})
+	})
+	if err != nil {
+		return fmt.Errorf("request %s is recorded but its reveal was not: %w (run the same command again with --request-id %s, or the GM cancels it with 'journal roll cancel %s')", requestID, err, cliID, requestID)
+	}
+	return a.reportAll(ctx, j, campaign, asked, made)
+}
+
+// stepNamed is step for a command recorded under the catalogue's name
+// (the v2 roll's request and reveal are two catalogued commands).
+func (a *app) stepNamed(ctx context.Context, c *cobra.Command, j *command.Journal, id, name string, do func(*command.Journal) (command.Result, error)) (command.Result, error) {
+	rj, err := j.WithRequest(id)
+	if err != nil {
+		return command.Result{}, fmt.Errorf("--request-id: %w", err)
+	}
+	path, args := cliCommand(c)
+	rj = rj.ForCommand(path+" "+name, args).Named(name)
+	return a.stepAs(ctx, rj, id, do)
+}
+
+// annOwnArgs marks a command with subcommands that takes arguments of
+// its own (roll CHAR SKILL, and roll cancel|request|reveal).
+const annOwnArgs = "journal-own-args"
+
+// rollV2Commands are roll's subcommands of journal-dice-v2.
+func (a *app) rollV2Commands() []*cobra.Command {
+	var reason string
+	cancel := &cobra.Command{
+		Use:     "cancel REQUEST --reason R",
+		Example: "  journal -c mordor roll cancel 4f0c7a52-3e0b-5d7e-9b3a-2c1d0e9f8a7b --reason \"ana left the table\"",
+		Short:   "GM: cancel a v2 roll request left unrevealed (its nonce stays consumed, the audit lists it)",
+		Args:    cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
+				return j.CancelRoll(c.Context(), campaign, args[0], reason)
+			})
+		},
+	}
+	cancel.Flags().StringVar(&reason, "reason", "", "why it is cancelled")
+	_ = cancel.MarkFlagRequired("reason")
+	var character, msg, sig string
+	request := &cobra.Command{
+		Use:     "request --character C --signed S --signature SIG",
+		Example: "  JOURNAL_ACTOR=ana journal -c mordor roll request --character lodin --signed \"$SIGNED\" --signature \"$SIG\"",
+		Short:   "Record a roll.request signed by another device (as its user, $JOURNAL_ACTOR)",
+		Args:    cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
+				return j.RequestRoll(c.Context(), campaign, command.RollRequestSigned{Character: character,
+					SignedMessage: command.SignedMessage{Signed: msg, Signature: sig}})
+			})
+		},
+	}
+	reveal := &cobra.Command{
+		Use:     "reveal --character C --signed S --signature SIG",
+		Example: "  JOURNAL_ACTOR=ana journal -c mordor roll reveal --character lodin --signed \"$SIGNED\" --signature \"$SIG\"",
+		Short:   "Record a roll.reveal signed by another device: the roll is drawn",
+		Args:    cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
+				return j.RevealRoll(c.Context(), campaign, command.RollRevealSigned{Character: character,
+					SignedMessage: command.SignedMessage{Signed: msg, Signature: sig}})
+			})
+		},
+	}
+	for _, cmd := range []*cobra.Command{request, reveal} {
+		cmd.Flags().StringVar(&character, "character", "", "the character rolling")
+		cmd.Flags().StringVar(&msg, "signed", "", "the signed string, as the device sent it")
+		cmd.Flags().StringVar(&sig, "signature", "", "its base64url Ed25519 signature")
+	}
+	return []*cobra.Command{cancel, request, reveal}
+}
+
+// inV2Session reports whether the campaign's open session uses journal-dice-v2.
+func (a *app) inV2Session(c *cobra.Command) (bool, error) {
+	campaign, err := a.campaignID()
+	if err != nil {
+		return false, err
+	}
+	j, err := a.journal(c.Context())
+	if err != nil {
+		return false, err
+	}
+	_, s, err := a.openSession(c.Context(), j, campaign)
+	if err != nil {
+		return false, err
+	}
+	return s.V2(), nil
+}

@@ -1,0 +1,503 @@
+package command
+
+// journal-dice-v2 (DESIGN.md §3.2), the vertical slice: participants'
+// keys, v2 sessions with signed contributions, and skill and attribute
+// rolls asked for (a signed roll.request with a commitment to the device's
+// secret r) before they are drawn (a signed roll.reveal of r).
+//
+// Invariants:
+//   - Every event made from a device's message records the signed string
+//     verbatim, its signature and the user, and is recorded only if the
+//     signature verifies under the key registered for the user (the actor)
+//     at that point of the stream, the message is for this campaign and
+//     session, and its fields equal the event's.
+//   - The journal never draws a v2 roll before its request and nonce are
+//     recorded; the faces come from StreamV2(K, campaign, session, nonce, r)
+//     with K = SessionKey(S, campaign, session, contributions in stream
+//     order) and r the revealed secret, checked against the commitment.
+//   - Contributions are refused once the session has a roll request, so K
+//     is fixed before the first nonce is.
+//   - Who may register which key: a user registers its own key as a player
+//     (any actor, for itself); registering another user's key, or any key
+//     with the role gm, is the GM's: a user registered with the role gm, or
+//     the actor "gm" (the journal's own GM identity, the CLI's default)
+//     unless a player of that name is registered. The first gm key may be
+//     registered by its own user (bootstrap). Over HTTP and NATS the
+//     catalogue makes key-register a GM command. A later registration of
+//     a user replaces its key from then on.
+//   - The GM (who may know K) cannot reveal a roll of its own: its r must come
+//     from someone else (roll.witness, the beacon), not wired yet, so a GM's
+//     request is refused.
+//   - In a v2 session only the v2 skill and attribute rolls are wired: every
+//     other roll path (contests, combat, attacks, damage, TOR, heals) is
+//     refused with one clear error, so no v1 draw enters a v2 session.
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/projections"
+	"github.com/campaign-journal/journal/rolls"
+	"github.com/campaign-journal/journal/rules/dice"
+	"github.com/campaign-journal/journal/rules/ryf"
+	"github.com/campaign-journal/journal/signed"
+)
+
+// Roles of registered participants.
+const (
+	RolePlayer = "player"
+	RoleGM     = "gm"
+)
+
+// Dice algorithms a session may be started with (SessionStart.Dice).
+const (
+	DiceV1 = "v1"
+	DiceV2 = "v2"
+)
+
+// ErrV2NotWired marks a roll path that journal-dice-v2 sessions do not
+// offer yet. It wraps ErrInvalid.
+var ErrV2NotWired = fmt.Errorf("%w: not available in a journal-dice-v2 session yet", ErrInvalid)
+
+// RegisterKey is a device key registration: User (empty: the actor) with
+// Role (player or gm; empty: player) and PublicKey (64 lower-case hex).
+type RegisterKey struct {
+	User      string `json:"user,omitempty"`
+	Role      string `json:"role,omitempty"`
+	PublicKey string `json:"public_key"`
+}
+
+// isGM reports whether the journal's actor acts as the campaign's GM: a
+// user registered with the role gm, or the journal's own GM identity "gm"
+// (the CLI's default actor) unless a player of that name is registered.
+func (j *Journal) isGM(c *projections.Campaign) bool {
+	if p := c.Participants[j.actor]; p != nil {
+		return p.Role == RoleGM
+	}
+	return j.actor == "gm"
+}
+
+// hasGMKey reports whether any user is registered with the role gm.
+func hasGMKey(c *projections.Campaign) bool {
+	for _, p := range c.Participants {
+		if p.Role == RoleGM {
+			return true
+		}
+	}
+	return false
+}
+
+// RegisterKey records a participant's public key (see the invariants above
+// for who may register which).
+func (j *Journal) RegisterKey(ctx context.Context, campaign string, req RegisterKey) (Result, error) {
+	return j.execute(ctx, campaign, func(d *draft) error {
+		if err := requireCampaign(d.campaign); err != nil {
+			return err
+		}
+		user := req.User
+		if user == "" {
+			user = j.actor
+		}
+		if err := events.ValidID(user); err != nil {
+			return invalid("user %q: %v", user, err)
+		}
+		role := req.Role
+		if role == "" {
+			role = RolePlayer
+		}
+		if role != RolePlayer && role != RoleGM {
+			return invalid("--role %q: want player or gm", role)
+		}
+		pub, err := signed.ParsePublicKey(req.PublicKey)
+		if err != nil {
+			return invalid("--public-key: %v", err)
+		}
+		// The first gm key is its user's own (the GM bootstraps the
+		// campaign's keys; over HTTP and NATS only a GM reaches this command).
+		bootstrap := user == j.actor && role == RoleGM && !hasGMKey(d.campaign)
+		if (user != j.actor || role == RoleGM) && !bootstrap && !j.isGM(d.campaign) {
+			return invalid("%s may register only its own key, as a player: registering %s as %s is the GM's", j.actor, user, role)
+		}
+		d.add(events.KindCampaign, campaign, events.TypeParticipantRegistered, events.ParticipantRegistered{
+			User: user, Role: role, PublicKey: pub.String(), Fingerprint: pub.Fingerprint(),
+		})
+		return nil
+	})
+}
+
+// SessionStart starts a session (StartSessionWith).
+type SessionStart struct {
+	ID    string `json:"id,omitempty"`
+	Title string `json:"title,omitempty"`
+	// Dice is v1 (the default in this version) or v2 (journal-dice-v2).
+	Dice string `json:"dice,omitempty"`
+}
+
+// StartSessionWith is StartSession with the dice algorithm chosen.
+func (j *Journal) StartSessionWith(ctx context.Context, campaign string, req SessionStart) (Result, error) {
+	switch req.Dice {
+	case "", DiceV1:
+		return j.startSession(ctx, campaign, req.ID, req.Title, dice.Algorithm)
+	case DiceV2:
+		return j.startSession(ctx, campaign, req.ID, req.Title, dice.AlgorithmV2)
+	}
+	return Result{}, invalid("--dice %q: want v1 or v2", req.Dice)
+}
+
+// signedBy opens a device's message sent by the actor: the actor's key
+// registered in the campaign, the signature, the shape, the scope.
+func (d *draft) signedBy(user, signedString, signature, session string) (signed.Message, error) {
+	p := d.campaign.Participants[user]
+	if p == nil {
+		return nil, invalid("%s has no registered key in campaign %s: register one with 'journal key register'", user, d.campaign.ID)
+	}
+	pub, err := signed.ParsePublicKey(p.PublicKey)
+	if err != nil {
+		return nil, invalid("registered key of %s: %v", user, err)
+	}
+	m, err := signed.Open(pub, signedString, signature, d.campaign.ID, session)
+	if err != nil {
+		return nil, invalid("signed message of %s: %v", user, err)
+	}
+	return m, nil
+}
+
+// openV2 returns the open session, which must use journal-dice-v2.
+func (d *draft) openV2() (*projections.Session, error) {
+	s := d.campaign.OpenSession()
+	if s == nil {
+		return nil, invalid("no session in progress: start one with 'journal session start --dice v2'")
+	}
+	if !s.V2() {
+		return nil, invalid("session %s uses %s, not journal-dice-v2", s.ID, s.Algorithm)
+	}
+	return s, nil
+}
+
+// SignedMessage is a device's message as sent: the signed string and its
+// base64url Ed25519 signature.
+type SignedMessage struct {
+	Signed    string `json:"signed"`
+	Signature string `json:"signature"`
+}
+
+// ContributeSigned is a signed session.contribute; Character is a
+// character of the campaign whose player sends it (the GM names any, an
+// NPC say), so that the permissions know the player is in the campaign.
+// Commands that do not go through the permissions may leave it empty.
+type ContributeSigned struct {
+	Character string `json:"character"`
+	SignedMessage
+}
+
+// RollRevealSigned is a signed roll.reveal for Character's request.
+type RollRevealSigned struct {
+	Character string `json:"character"`
+	SignedMessage
+}
+
+// Contribute records the actor's signed session.contribute to the open v2
+// session's key; refused once the session has a roll request.
+func (j *Journal) Contribute(ctx context.Context, campaign string, in ContributeSigned) (Result, error) {
+	msg := in.SignedMessage
+	return j.execute(ctx, campaign, func(d *draft) error {
+		s, err := d.openV2()
+		if err != nil {
+			return err
+		}
+		if in.Character != "" {
+			if _, err := character(d.campaign, in.Character); err != nil {
+				return err
+			}
+		}
+		m, err := d.signedBy(j.actor, msg.Signed, msg.Signature, s.ID)
+		if err != nil {
+			return err
+		}
+		c, ok := m.(*signed.Contribute)
+		if !ok {
+			return invalid("signed message is a %s, not a %s", m.Kind(), signed.TypeContribute)
+		}
+		if len(s.Requests) > 0 {
+			return invalid("session %s already has a roll request: contributions are taken only before the first", s.ID)
+		}
+		for _, v := range s.Contributions {
+			if v == c.Value.String() {
+				return invalid("this contribution is already recorded in session %s", s.ID)
+			}
+		}
+		d.add(events.KindSession, s.ID, events.TypeSessionContributed, events.SessionContributed{
+			User: j.actor, Character: in.Character, Signed: msg.Signed, Signature: msg.Signature, Value: c.Value.String(),
+		})
+		return nil
+	})
+}
+
+// RollAction is the action of a v2 skill or attribute roll: the object in
+// a roll.request's action. Every member is written, zeros and false
+// included, and none other is accepted. SeedCommitment is the session's
+// seed commitment as the device saw it: the signed request binds the
+// session's seed, so that a host that swapped the seed afterwards (and
+// re-derived every face) is caught by the requests it cannot re-sign.
+type RollAction struct {
+	Command        string `json:"command"` // "roll"
+	SeedCommitment string `json:"seed_commitment"`
+	Character      string `json:"character"`
+	Skill          string `json:"skill"`
+	Attribute      string `json:"attribute"`
+	Vs             string `json:"vs"`
+	Modifier       int    `json:"modifier"`
+	Token          bool   `json:"token"`
+	Specialization bool   `json:"specialization"`
+}
+
+// ParseRollAction reads a roll.request's action strictly.
+func ParseRollAction(action []byte) (RollAction, error) {
+	var a RollAction
+	dec := json.NewDecoder(bytes.NewReader(action))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&a); err != nil {
+		return a, invalid("action: %v", err)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return a, invalid("action: data after the JSON object")
+	}
+	if a.Command != "roll" {
+		return a, invalid("action: command %q: only \"roll\" (skill and attribute rolls) is wired for journal-dice-v2", a.Command)
+	}
+	return a, nil
+}
+
+func (a RollAction) request() RollRequest {
+	return RollRequest{Character: a.Character, Skill: a.Skill, Attribute: a.Attribute, Vs: a.Vs,
+		Modifier: a.Modifier, Token: a.Token, Specialization: a.Specialization}
+}
+
+// RollRequestSigned is a signed roll.request sent for Character (named
+// here too, so that the permissions read the acting character; it must be
+// the action's).
+type RollRequestSigned struct {
+	Character string `json:"character"`
+	SignedMessage
+}
+
+// RequestRoll records the actor's signed roll.request in the open v2
+// session: judged against the rules and the state, it takes the next
+// nonce; nothing is drawn.
+func (j *Journal) RequestRoll(ctx context.Context, campaign string, msg RollRequestSigned) (Result, error) {
+	return j.execute(ctx, campaign, func(d *draft) error {
+		s, err := d.openV2()
+		if err != nil {
+			return err
+		}
+		m, err := d.signedBy(j.actor, msg.Signed, msg.Signature, s.ID)
+		if err != nil {
+			return err
+		}
+		r, ok := m.(*signed.Request)
+		if !ok {
+			return invalid("signed message is a %s, not a %s", m.Kind(), signed.TypeRequest)
+		}
+		if j.isGM(d.campaign) {
+			// The GM may know K (a self-hosted GM reads S): a roll it
+			// revealed itself it could choose by trying r's. Its r must
+			// come from a player's device (roll.witness) or the beacon.
+			return fmt.Errorf("%w: a GM's roll takes a player's witness or the beacon, not wired yet (roll it in a v1 session)", ErrV2NotWired)
+		}
+		if r.Witnessed() || r.BeaconRound > 0 {
+			return invalid("request %s has no commitment: witnessed and beacon rolls are not wired yet", r.Request)
+		}
+		if p := s.Requests[r.Request]; p != nil {
+			return invalid("request %s is already recorded (%s, nonce %d): a request is recorded once", r.Request, p.State, p.Requested.Nonce)
+		}
+		a, err := ParseRollAction(r.Action)
+		if err != nil {
+			return err
+		}
+		if a.SeedCommitment != s.Commitment {
+			return invalid("the request names seed commitment %q, session %s's is %s", a.SeedCommitment, s.ID, s.Commitment)
+		}
+		if msg.Character != "" && msg.Character != a.Character {
+			return invalid("the request is for %s, the signed action for %s", msg.Character, a.Character)
+		}
+		kind, err := d.judgeV2(a)
+		if err != nil {
+			return err
+		}
+		d.add(events.KindCharacter, a.Character, events.TypeRollRequested, events.RollRequested{
+			User: j.actor, Signed: msg.Signed, Signature: msg.Signature, Request: r.Request,
+			Commitment: r.Commitment.String(), Nonce: d.nonce,
+			Character: a.Character, Kind: kind, Skill: a.Skill, Attribute: a.Attribute, Vs: a.Vs,
+			Modifier: a.Modifier, Token: a.Token, Specialization: a.Specialization,
+		})
+		d.nonce++
+		return nil
+	})
+}
+
+// judgeV2 checks a roll action against the rules and the state, as the v1
+// roll does, and returns its kind (skill or attribute).
+func (d *draft) judgeV2(a RollAction) (string, error) {
+	if d.campaign.System == SystemTOR {
+		return "", fmt.Errorf("%w: The One Ring rolls", ErrV2NotWired)
+	}
+	rules, err := d.ryfRules()
+	if err != nil {
+		return "", err
+	}
+	ch, err := character(d.campaign, a.Character)
+	if err != nil {
+		return "", err
+	}
+	if err := canAct(ch); err != nil {
+		return "", err
+	}
+	check, err := buildCheck(d.campaign, rules, ch, a.request())
+	if err != nil {
+		return "", invalidOr(err)
+	}
+	return string(check.Kind), nil
+}
+
+// RevealRoll records the roll of the actor's pending request: the signed
+// roll.reveal's r must match the request's commitment; the faces are drawn
+// from StreamV2 with the session key and r.
+func (j *Journal) RevealRoll(ctx context.Context, campaign string, in RollRevealSigned) (Result, error) {
+	msg := in.SignedMessage
+	return j.execute(ctx, campaign, func(d *draft) error {
+		s, err := d.openV2()
+		if err != nil {
+			return err
+		}
+		m, err := d.signedBy(j.actor, msg.Signed, msg.Signature, s.ID)
+		if err != nil {
+			return err
+		}
+		rev, ok := m.(*signed.Reveal)
+		if !ok {
+			return invalid("signed message is a %s, not a %s", m.Kind(), signed.TypeReveal)
+		}
+		p := s.Requests[rev.Request]
+		if p == nil {
+			return notFound("no roll request %s in session %s", rev.Request, s.ID)
+		}
+		if p.State != projections.RequestPending {
+			return invalid("request %s is already %s", rev.Request, p.State)
+		}
+		if in.Character != "" && in.Character != p.Requested.Character {
+			return invalid("request %s is for %s, not %s", rev.Request, p.Requested.Character, in.Character)
+		}
+		if p.Requested.User != j.actor {
+			return invalid("request %s is %s's: only its requester reveals it", rev.Request, p.Requested.User)
+		}
+		req, err := signed.Parse(p.Requested.Signed)
+		if err != nil {
+			return fmt.Errorf("recorded request %s: %w", rev.Request, err)
+		}
+		if err := signed.CheckReveal(req.(*signed.Request), rev); err != nil {
+			return invalid("%v", err)
+		}
+		key, err := d.j.sessionKeyV2(ctx, d.campaign, s)
+		if err != nil {
+			return err
+		}
+		a := p.Requested
+		action := RollAction{Command: "roll", Character: a.Character, Skill: a.Skill, Attribute: a.Attribute, Vs: a.Vs,
+			Modifier: a.Modifier, Token: a.Token, Specialization: a.Specialization}
+		rules, err := d.ryfRules()
+		if err != nil {
+			return err
+		}
+		ch, err := character(d.campaign, a.Character)
+		if err != nil {
+			return err
+		}
+		check, err := buildCheck(d.campaign, rules, ch, action.request())
+		if err != nil {
+			return invalidOr(err)
+		}
+		rec := &sidesRecorder{r: key.Stream(d.campaign.ID, s.ID, a.Nonce, [32]byte(rev.R))}
+		res, err := ryf.Roll(check, rec)
+		if err != nil {
+			return invalidOr(err)
+		}
+		e := rolls.FromRyF(d.campaign.System, res)
+		e.Character, e.Nonce, e.Entropy = a.Character, a.Nonce, ""
+		e.Request, e.Reveal, e.Draws = rev.Request, rev.R.String(), rec.sides
+		e.User, e.Signed, e.Signature = j.actor, msg.Signed, msg.Signature
+		if a.Vs != "" && check.Difficulty != nil {
+			e.DifficultyName = ryf.DifficultyName(*check.Difficulty)
+		}
+		d.add(events.KindCharacter, a.Character, events.TypeRollMade, e)
+		return nil
+	})
+}
+
+// CancelRoll records the GM's cancellation of a request left unrevealed:
+// its nonce stays consumed.
+func (j *Journal) CancelRoll(ctx context.Context, campaign, request, reason string) (Result, error) {
+	return j.execute(ctx, campaign, func(d *draft) error {
+		s, err := d.openV2()
+		if err != nil {
+			return err
+		}
+		if !j.isGM(d.campaign) {
+			return invalid("only the GM cancels a roll request")
+		}
+		if err := checkField("reason", reason); err != nil {
+			return err
+		}
+		p := s.Requests[request]
+		if p == nil {
+			return notFound("no roll request %s in session %s", request, s.ID)
+		}
+		if p.State != projections.RequestPending {
+			return invalid("request %s is already %s", request, p.State)
+		}
+		d.add(events.KindCharacter, p.Requested.Character, events.TypeRollCancelled, events.RollCancelled{
+			Request: request, Nonce: p.Requested.Nonce, Reason: reason,
+		})
+		return nil
+	})
+}
+
+// sessionKeyV2 derives K of a v2 session from its seed (the secret store)
+// and the contributions recorded so far.
+func (j *Journal) sessionKeyV2(ctx context.Context, c *projections.Campaign, s *projections.Session) (dice.KeyV2, error) {
+	seed, err := j.sessionSeed(ctx, c.ID, s.ID)
+	if err != nil {
+		return dice.KeyV2{}, err
+	}
+	if !seed.Matches(s.Commitment) {
+		return dice.KeyV2{}, fmt.Errorf("seed of session %s does not match its commitment: the secret store was altered", s.ID)
+	}
+	contribs := make([][dice.ContributionSize]byte, len(s.Contributions))
+	for i, v := range s.Contributions {
+		b, err := dice.ParseHex32(v)
+		if err != nil {
+			return dice.KeyV2{}, fmt.Errorf("contribution %d of session %s: %w", i+1, s.ID, err)
+		}
+		contribs[i] = b
+	}
+	return dice.SessionKey(seed, c.ID, s.ID, contribs), nil
+}
+
+// sidesRecorder draws from a stream and records the sides of every die,
+// in order: a v2 roll's draws.
+type sidesRecorder struct {
+	r     dice.Roller
+	sides []int
+}
+
+func (s *sidesRecorder) Roll(sides int) (int, error) {
+	face, err := s.r.Roll(sides)
+	if err == nil {
+		s.sides = append(s.sides, sides)
+	}
+	return face, err
+}

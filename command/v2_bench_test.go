@@ -1,0 +1,89 @@
+package command_test
+
+import (
+	"context"
+	"crypto/rand"
+	"os"
+	"slices"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/campaign-journal/journal/command"
+	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/events/embedded"
+	"github.com/campaign-journal/journal/events/embedded/embeddedtest"
+)
+
+// BenchmarkV2Roll compares a v1 roll command with a v2 roll as the CLI runs
+// it (the device signs the request, the journal records it, the device
+// signs the reveal, the journal draws and records the roll: two commands,
+// each under a request id of its own), on a real embedded JetStream server
+// with Sync on every write (unless BENCH_NOSYNC). It reports p50 and p99.
+func BenchmarkV2Roll(b *testing.B) {
+	srv, st := embeddedtest.Store(b, embedded.Options{Sync: os.Getenv("BENCH_NOSYNC") == ""})
+	_ = srv
+	j := command.New(st, command.Options{Clock: time.Now, Rand: rand.Reader, IDs: events.NewV7(time.Now, rand.Reader)})
+	setup(b, j)
+	ctx := context.Background()
+	report := func(b *testing.B, lat []time.Duration) {
+		slices.Sort(lat)
+		b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "p50-µs")
+		b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-µs")
+	}
+	b.Run("v1", func(b *testing.B) {
+		var lat []time.Duration
+		n := 0
+		for b.Loop() {
+			n++
+			t0 := time.Now()
+			rj, _ := j.WithRequest("v1-" + strconv.Itoa(n))
+			req := command.RollRequest{Character: "lodin", Skill: "Buscar", Vs: "media"}
+			if _, err := rj.ForCommand("roll", req).Roll(ctx, "mordor", req); err != nil {
+				b.Fatal(err)
+			}
+			lat = append(lat, time.Since(t0))
+		}
+		report(b, lat)
+	})
+	if _, err := j.EndSession(ctx, "mordor"); err != nil {
+		b.Fatal(err)
+	}
+	ana := newDevice("ana", 1)
+	if _, err := j.As("ana").RegisterKey(ctx, "mordor", command.RegisterKey{PublicKey: ana.pub()}); err != nil {
+		b.Fatal(err)
+	}
+	res, err := j.StartSessionWith(ctx, "mordor", command.SessionStart{ID: "s2", Dice: command.DiceV2})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var started events.SessionStarted
+	if err := res.Events[0].Event.DecodeData(&started); err != nil {
+		b.Fatal(err)
+	}
+	commitmentOf = map[string]string{"s2": started.Commitment}
+	aj := j.As("ana")
+	b.Run("v2", func(b *testing.B) {
+		var lat []time.Duration
+		n := 0
+		for b.Loop() {
+			n++
+			t0 := time.Now()
+			id := uuid.NewString()
+			var r [32]byte
+			_, _ = rand.Read(r[:])
+			rq, _ := aj.WithRequest("v2-" + strconv.Itoa(n) + ".request")
+			if _, err := rq.ForCommand("roll-request", id).RequestRoll(ctx, "mordor", ana.request(b, "s2", id, r, command.RollAction{Command: "roll", Character: "lodin", Skill: "Buscar", Vs: "media"})); err != nil {
+				b.Fatal(err)
+			}
+			rv, _ := aj.WithRequest("v2-" + strconv.Itoa(n) + ".reveal")
+			if _, err := rv.ForCommand("roll-reveal", id).RevealRoll(ctx, "mordor", ana.reveal(b, "s2", id, r)); err != nil {
+				b.Fatal(err)
+			}
+			lat = append(lat, time.Since(t0))
+		}
+		report(b, lat)
+	})
+}

@@ -1,0 +1,70 @@
+package events
+
+// journal-dice-v2 (DESIGN.md §3.2): the events of participants' keys and of
+// rolls asked for before they are drawn. Field names outside verifiers rely
+// on are DESIGN.md's: user, public_key, signed, signature, value, request,
+// commitment, nonce.
+const (
+	TypeParticipantRegistered = "journal.participant.registered.v1"
+	TypeSessionContributed    = "journal.session.contributed.v1"
+	TypeRollRequested         = "journal.roll.requested.v1"
+	TypeRollCancelled         = "journal.roll.cancelled.v1"
+)
+
+// ParticipantRegistered registers a user's device key in the campaign. A
+// later registration of the same user replaces its key from that event on:
+// what was signed before stays checked against the key then registered.
+// PublicKey is the 32-byte Ed25519 key as 64 lower-case hex digits;
+// Fingerprint is signed.Fingerprint of it (what the user's device shows).
+type ParticipantRegistered struct {
+	User        string `json:"user"`
+	Role        string `json:"role"`
+	PublicKey   string `json:"public_key"`
+	Fingerprint string `json:"fingerprint"`
+}
+
+// SessionContributed records a participant's signed session.contribute:
+// Signed is the string as the device sent it, Signature its base64url
+// Ed25519 signature under User's registered key, Value the contribution
+// (lower-case hex, equal to the one in Signed). Contributions enter the
+// session key in stream order. Character is the character whose player
+// contributed, as the request named it ("" for the GM).
+type SessionContributed struct {
+	User      string `json:"user"`
+	Character string `json:"character,omitempty"`
+	Signed    string `json:"signed"`
+	Signature string `json:"signature"`
+	Value     string `json:"value"`
+}
+
+// RollRequested records a signed roll.request, judged valid against the
+// rules and the state, with the nonce it takes. Nothing is drawn yet:
+// the roll is made when the requester reveals r (RollMade.Request names
+// this request). Every input of the action is explicit, zeros and false
+// included (the action object in Signed holds them as the device sent them;
+// the fields below are the journal's reading of it and must equal it).
+type RollRequested struct {
+	User       string `json:"user"`
+	Signed     string `json:"signed"`
+	Signature  string `json:"signature"`
+	Request    string `json:"request"`
+	Commitment string `json:"commitment"`
+	Nonce      uint64 `json:"nonce"`
+
+	Character      string `json:"character"`
+	Kind           string `json:"kind"`
+	Skill          string `json:"skill"`
+	Attribute      string `json:"attribute"`
+	Vs             string `json:"vs"`
+	Modifier       int    `json:"modifier"`
+	Token          bool   `json:"token"`
+	Specialization bool   `json:"specialization"`
+}
+
+// RollCancelled records that the GM cancelled a request left unrevealed:
+// its nonce is consumed (replay lists it), and it can no longer be revealed.
+type RollCancelled struct {
+	Request string `json:"request"`
+	Nonce   uint64 `json:"nonce"`
+	Reason  string `json:"reason"`
+}

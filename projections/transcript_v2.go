@@ -1,0 +1,33 @@
+package projections
+
+import (
+	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/i18n"
+)
+
+// describeV2 returns the transcript line of a journal-dice-v2 event.
+func describeV2(l i18n.Lang, c *Campaign, ev events.Event, data any) (string, bool) {
+	switch d := data.(type) {
+	case *events.ParticipantRegistered:
+		return l.T("tr.participant_registered", d.User, d.Role, d.Fingerprint), true
+	case *events.SessionContributed:
+		return l.T("tr.session_contributed", d.User, ev.Session, short(d.Value)), true
+	case *events.RollRequested:
+		what := d.Skill
+		if what == "" {
+			what = d.Attribute
+		}
+		return l.T("tr.roll_requested", d.User, short(d.Request), c.name(d.Character)+" "+what, d.Nonce, short(d.Commitment)), true
+	case *events.RollCancelled:
+		return l.T("tr.roll_cancelled", short(d.Request), d.Nonce, d.Reason), true
+	}
+	return "", false
+}
+
+// short cuts a long hex value or id to its first 12 characters.
+func short(s string) string {
+	if len(s) > 12 {
+		return s[:12] + "…"
+	}
+	return s
+}

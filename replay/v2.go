@@ -1,0 +1,498 @@
+package replay
+
+// Verification of journal-dice-v2 sessions (DESIGN.md §3.2), by default:
+//   - every event made from a device's message: its signature under the key
+//     registered for its user at that point of the stream, its scope
+//     (campaign, session), and that the event's fields equal the signed ones
+//     (a request's action names the session's seed commitment, so a seed
+//     swapped afterwards breaks every request's signature check);
+//   - each reveal against its request's commitment, from the requester;
+//   - K = SessionKey(S, campaign, session, contributions in stream order),
+//     contributions only before the session's first request;
+//   - the faces re-derived from StreamV2(K, campaign, session, nonce, r) with
+//     the recorded draws, which must be the dice the rules roll; totals and
+//     outcomes re-judged by the rules as for v1;
+//   - nonces without gaps: a request takes its nonce, its roll uses it,
+//     a cancelled request consumes it.
+// It flags, without failing: a session with no contribution, cancelled
+// requests, requests left unrevealed at the session's end, and keys
+// replaced by someone else than their user.
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"github.com/campaign-journal/journal/i18n"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/projections"
+	"github.com/campaign-journal/journal/rolls"
+	"github.com/campaign-journal/journal/rules/dice"
+	"github.com/campaign-journal/journal/rules/ryf"
+	"github.com/campaign-journal/journal/signed"
+)
+
+// MismatchSignature: an event made from a device's message whose signature,
+// scope or fields do not hold. MismatchReveal: a roll whose reveal does not
+// answer its request. MismatchRequest: a roll request or cancellation that
+// does not fit the session (unknown, repeated, late contribution...).
+const (
+	MismatchSignature MismatchKind = "signature"
+	MismatchReveal    MismatchKind = "reveal"
+	MismatchRequest   MismatchKind = "request"
+)
+
+// CancelledRequest is a v2 roll request the GM cancelled: its nonce is
+// consumed and no roll was drawn for it.
+type CancelledRequest struct {
+	Request string `json:"request"`
+	Nonce   uint64 `json:"nonce"`
+	EventID string `json:"event_id"`
+	Reason  string `json:"reason"`
+}
+
+// v2Session is what the verifier knows of a v2 session.
+type v2Session struct {
+	seed          *dice.Seed
+	contributions [][dice.ContributionSize]byte
+	requests      map[string]*v2Request
+	order         []string // request ids in stream order
+	cancelled     []CancelledRequest
+	key           *dice.KeyV2
+}
+
+type v2Request struct {
+	event string
+	state string
+	d     events.RollRequested
+}
+
+// v2Action is a roll.request's action object (command.RollAction; package
+// replay does not import the command layer).
+type v2Action struct {
+	Command        string `json:"command"`
+	SeedCommitment string `json:"seed_commitment"`
+	Character      string `json:"character"`
+	Skill          string `json:"skill"`
+	Attribute      string `json:"attribute"`
+	Vs             string `json:"vs"`
+	Modifier       int    `json:"modifier"`
+	Token          bool   `json:"token"`
+	Specialization bool   `json:"specialization"`
+}
+
+func parseAction(b []byte) (v2Action, error) {
+	var a v2Action
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&a); err != nil {
+		return a, err
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return a, errors.New("data after the action object")
+	}
+	return a, nil
+}
+
+// isV2Type reports whether typ is one of journal-dice-v2's own events.
+func isV2Type(typ string) bool {
+	switch typ {
+	case events.TypeParticipantRegistered, events.TypeSessionContributed, events.TypeRollRequested, events.TypeRollCancelled:
+		return true
+	}
+	return false
+}
+
+// open checks a device's message recorded in ev: the signature under the
+// key registered for user in fold (the state at this point of the stream)
+// and the scope. It records a mismatch and returns nil when it fails.
+func (v *Verifier) open(s *session, m Mismatch, fold *projections.Campaign, ev events.Event, user, signedString, signature string) signed.Message {
+	p := fold.Participants[user]
+	if p == nil {
+		m.Kind, m.What = MismatchSignature, fmt.Sprintf("signed by %q, who has no registered key at this point", user)
+		v.record(s, m)
+		return nil
+	}
+	if ev.Actor != user {
+		m.Kind, m.What = MismatchSignature, fmt.Sprintf("recorded as issued by %q, but the device's message is %q's", ev.Actor, user)
+		v.record(s, m)
+		return nil
+	}
+	pub, err := signed.ParsePublicKey(p.PublicKey)
+	if err == nil {
+		var msg signed.Message
+		if msg, err = signed.Open(pub, signedString, signature, ev.Campaign, ev.Session); err == nil {
+			return msg
+		}
+	}
+	m.Kind, m.What = MismatchSignature, fmt.Sprintf("%s's message does not hold under the key registered at seq %d (%s): %v", user, p.Seq, p.Fingerprint, err)
+	v.record(s, m)
+	return nil
+}
+
+// v2Event checks one of journal-dice-v2's own events.
+func (v *Verifier) v2Event(c *campaign, m Mismatch, ev events.Event, data any) {
+	switch d := data.(type) {
+	case *events.ParticipantRegistered:
+		v.checkRegistration(c, m, ev, d)
+		return
+	}
+	s := v.sessionOf(ev)
+	if s == nil || s.v2 == nil {
+		m.Kind, m.What = MismatchRequest, fmt.Sprintf("%s outside a journal-dice-v2 session", ev.Type)
+		v.record(s, m)
+		return
+	}
+	switch d := data.(type) {
+	case *events.SessionContributed:
+		msg := v.open(s, m, c.fold, ev, d.User, d.Signed, d.Signature)
+		if msg == nil {
+			return
+		}
+		cm, ok := msg.(*signed.Contribute)
+		if !ok || cm.Value.String() != d.Value {
+			m.Kind, m.What = MismatchSignature, "the contribution's value is not the signed one"
+			v.record(s, m)
+			return
+		}
+		if len(s.v2.order) > 0 {
+			m.Kind, m.What = MismatchRequest, fmt.Sprintf("a contribution after the session's first roll request (%s)", s.v2.order[0])
+			v.record(s, m)
+			return
+		}
+		s.v2.contributions = append(s.v2.contributions, [32]byte(cm.Value))
+	case *events.RollRequested:
+		v.checkRequest(s, c, m, ev, d)
+	case *events.RollCancelled:
+		r := s.v2.requests[d.Request]
+		nonce := d.Nonce
+		m.Nonce = &nonce
+		switch {
+		case r == nil:
+			m.Kind, m.What = MismatchRequest, fmt.Sprintf("cancels request %s, which is not recorded before", d.Request)
+		case r.state != projections.RequestPending:
+			m.Kind, m.What = MismatchRequest, fmt.Sprintf("cancels request %s, which is already %s", d.Request, r.state)
+		case r.d.Nonce != d.Nonce:
+			m.Kind, m.What = MismatchRequest, fmt.Sprintf("cancels request %s with nonce %d, the request took %d", d.Request, d.Nonce, r.d.Nonce)
+		}
+		if m.Kind != "" {
+			v.record(s, m)
+			return
+		}
+		r.state = projections.RequestCancelled
+		s.v2.cancelled = append(s.v2.cancelled, CancelledRequest{Request: d.Request, Nonce: d.Nonce, EventID: ev.ID, Reason: d.Reason})
+	}
+}
+
+func (v *Verifier) checkRegistration(c *campaign, m Mismatch, ev events.Event, d *events.ParticipantRegistered) {
+	pub, err := signed.ParsePublicKey(d.PublicKey)
+	switch {
+	case err != nil:
+		m.Kind, m.What = MismatchSignature, fmt.Sprintf("registers an unusable key for %s: %v", d.User, err)
+	case pub.Fingerprint() != d.Fingerprint:
+		m.Kind, m.What = MismatchSignature, fmt.Sprintf("fingerprint %s is not the key's (%s)", d.Fingerprint, pub.Fingerprint())
+	case d.Role != "player" && d.Role != "gm":
+		m.Kind, m.What = MismatchSignature, fmt.Sprintf("role %q: want player or gm", d.Role)
+	}
+	if m.Kind != "" {
+		v.record(v.sessionOf(ev), m)
+		return
+	}
+	if ev.Actor != d.User {
+		c.flags = append(c.flags, fmt.Sprintf("event %s: %s registered the %s key %s for %s (what %s signs from here on is checked against it)",
+			ev.ID, ev.Actor, d.Role, d.Fingerprint, d.User, d.User))
+	}
+}
+
+func (v *Verifier) checkRequest(s *session, c *campaign, m Mismatch, ev events.Event, d *events.RollRequested) {
+	nonce := d.Nonce
+	m.Nonce = &nonce
+	msg := v.open(s, m, c.fold, ev, d.User, d.Signed, d.Signature)
+	if msg == nil {
+		return
+	}
+	req, ok := msg.(*signed.Request)
+	if !ok {
+		m.Kind, m.What = MismatchSignature, fmt.Sprintf("the signed message is a %s, not a roll.request", msg.Kind())
+		v.record(s, m)
+		return
+	}
+	var diff []string
+	eq := func(what string, got, want any) {
+		if got != want {
+			diff = append(diff, fmt.Sprintf("%s: recorded %v, signed %v", what, got, want))
+		}
+	}
+	eq("request", d.Request, req.Request)
+	eq("commitment", d.Commitment, req.Commitment.String())
+	a, err := parseAction(req.Action)
+	if err != nil {
+		diff = append(diff, "the signed action: "+err.Error())
+	} else {
+		eq("command", "roll", a.Command)
+		eq("seed commitment (the session's)", s.commitment, a.SeedCommitment)
+		eq("character", d.Character, a.Character)
+		eq("skill", d.Skill, a.Skill)
+		eq("attribute", d.Attribute, a.Attribute)
+		eq("vs", d.Vs, a.Vs)
+		eq("modifier", d.Modifier, a.Modifier)
+		eq("token", d.Token, a.Token)
+		eq("specialization", d.Specialization, a.Specialization)
+	}
+	if len(diff) > 0 {
+		m.Kind, m.What = MismatchSignature, "the event's fields are not the signed ones: "+strings.Join(diff, "; ")
+		v.record(s, m)
+		return
+	}
+	if prev := s.v2.requests[d.Request]; prev != nil {
+		m.Kind, m.What = MismatchRequest, fmt.Sprintf("request %s recorded again (first by event %s): a replayed request", d.Request, prev.event)
+		v.record(s, m)
+		return
+	}
+	if prev, taken := s.nonces[d.Nonce]; taken {
+		m.Kind, m.What = MismatchNonceRepeat, fmt.Sprintf("nonce %d already taken by event %s", d.Nonce, idString(prev))
+		v.record(s, m)
+		return
+	}
+	s.nonces[d.Nonce] = keyOf(ev.ID)
+	s.v2.requests[d.Request] = &v2Request{event: ev.ID, state: projections.RequestPending, d: *d}
+	s.v2.order = append(s.v2.order, d.Request)
+}
+
+// rollV2 checks a roll of a v2 session: its reveal, its inputs against its
+// request, its draws, its faces and its judgement.
+func (v *Verifier) rollV2(s *session, c *campaign, m Mismatch, ev events.Event, d *events.RollMade) {
+	nonce := d.Nonce
+	m.Nonce = &nonce
+	s.rolls++
+	if s.ended {
+		m.Kind, m.What = MismatchAfterEnd, fmt.Sprintf("roll recorded after the session ended (event %s) and revealed its seed", s.endID)
+		v.record(s, m)
+	}
+	fail := func(kind MismatchKind, format string, args ...any) {
+		m.Kind, m.What = kind, fmt.Sprintf(format, args...)
+		v.record(s, m)
+	}
+	r := s.v2.requests[d.Request]
+	switch {
+	case d.Request == "":
+		fail(MismatchRequest, "a roll of a journal-dice-v2 session without a request: drawn without the roller's secret")
+		return
+	case r == nil:
+		fail(MismatchRequest, "the roll answers request %s, which is not recorded before it", d.Request)
+		return
+	case r.state != projections.RequestPending:
+		fail(MismatchRequest, "the roll answers request %s, which is already %s", d.Request, r.state)
+		return
+	case d.User != r.d.User:
+		fail(MismatchReveal, "revealed by %q, the request is %q's", d.User, r.d.User)
+		return
+	}
+	r.state = projections.RequestMade
+	msg := v.open(s, m, c.fold, ev, d.User, d.Signed, d.Signature)
+	if msg == nil {
+		return
+	}
+	rev, ok := msg.(*signed.Reveal)
+	if !ok {
+		fail(MismatchSignature, "the signed message is a %s, not a roll.reveal", msg.Kind())
+		return
+	}
+	if rev.Request != d.Request || rev.R.String() != d.Reveal {
+		fail(MismatchSignature, "the event's request and reveal are not the signed ones")
+		return
+	}
+	if !dice.RevealMatches([32]byte(rev.R), r.d.Commitment) {
+		fail(MismatchReveal, "SHA-256 of the reveal %s is not request %s's commitment %s", clip(d.Reveal, 80), d.Request, r.d.Commitment)
+		return
+	}
+	var diff []string
+	eq := func(what string, got, want any) {
+		if got != want {
+			diff = append(diff, fmt.Sprintf("%s: rolled %v, requested %v", what, got, want))
+		}
+	}
+	eq("nonce", d.Nonce, r.d.Nonce)
+	eq("character", d.Character, r.d.Character)
+	eq("kind", d.Kind, r.d.Kind)
+	eq("skill", d.Skill, r.d.Skill)
+	eq("modifier", d.Modifier, r.d.Modifier)
+	eq("token", d.Token, r.d.Token)
+	eq("specialization", d.Specialization, r.d.Specialization)
+	if len(r.d.Attribute) == 1 {
+		eq("attribute", d.Attribute, r.d.Attribute)
+	}
+	if r.d.Vs != "" {
+		want, err := ryf.ParseDifficulty(r.d.Vs)
+		switch {
+		case err != nil:
+			diff = append(diff, fmt.Sprintf("the requested difficulty %q: %v", r.d.Vs, err))
+		case d.Difficulty == nil:
+			diff = append(diff, fmt.Sprintf("difficulty: rolled none, requested %q", r.d.Vs))
+		default:
+			eq("difficulty", *d.Difficulty, want)
+		}
+	} else if d.Difficulty != nil {
+		diff = append(diff, fmt.Sprintf("difficulty: rolled %d, requested none", *d.Difficulty))
+	}
+	if len(diff) > 0 {
+		fail(MismatchInputs, "the roll is not the one requested: %s", strings.Join(diff, "; "))
+		return
+	}
+	ok = v.checkRules(s, m, d)
+	sides, err := rolls.Dice(*d)
+	if err != nil {
+		fail(MismatchInvalidRoll, "cannot tell which dice the roll drew: %v", err)
+		return
+	}
+	if !slices.Equal(sides, d.Draws) {
+		fail(MismatchFaces, "recorded draws %v, the rules roll %v", clip(fmt.Sprint(d.Draws), 200), clip(fmt.Sprint(sides), 200))
+		return
+	}
+	key := s.v2.sessionKey(ev.Campaign, ev.Session)
+	if key == nil {
+		s.unverifiable++
+		return
+	}
+	got, err := derive(key.Stream(ev.Campaign, ev.Session, d.Nonce, [32]byte(rev.R)), d.Draws, v.faces[:0])
+	v.faces = got
+	if err != nil {
+		fail(MismatchInvalidRoll, "%v", err)
+		return
+	}
+	if !slices.Equal(got, d.Faces) {
+		fail(MismatchFaces, "recorded faces %v, the session key and the reveal give %v (first difference at die %d)",
+			clip(fmt.Sprint(d.Faces), 200), clip(fmt.Sprint(got), 200), firstDiff(got, d.Faces)+1)
+		return
+	}
+	if ok {
+		s.verified++
+	}
+}
+
+// sessionKey returns K once the seed is known (nil before).
+func (s *v2Session) sessionKey(campaign, session string) *dice.KeyV2 {
+	if s.seed == nil {
+		return nil
+	}
+	if s.key == nil {
+		k := dice.SessionKey(*s.seed, campaign, session, s.contributions)
+		s.key = &k
+	}
+	return s.key
+}
+
+// v2Report adds a v2 session's flags and cancelled requests to its report.
+func (s *session) v2Report(sr *SessionReport) {
+	if s.v2 == nil {
+		return
+	}
+	sr.Algorithm = dice.AlgorithmV2
+	sr.Contributions = len(s.v2.contributions)
+	sr.Cancelled = slices.Clone(s.v2.cancelled)
+	if len(s.v2.contributions) == 0 {
+		sr.Flags = append(sr.Flags, "no contribution: the session key is the host's seed alone")
+	}
+	for _, c := range s.v2.cancelled {
+		sr.Flags = append(sr.Flags, fmt.Sprintf("request %s cancelled (nonce %d consumed, event %s): %s", c.Request, c.Nonce, c.EventID, c.Reason))
+	}
+	for _, id := range s.v2.order {
+		if r := s.v2.requests[id]; r.state == projections.RequestPending {
+			sr.Flags = append(sr.Flags, fmt.Sprintf("request %s (nonce %d, event %s) was never revealed", id, r.d.Nonce, r.event))
+		}
+	}
+}
+
+// v2Consumed counts the nonces a v2 session consumed without a roll event:
+// cancelled and unrevealed requests.
+func (s *session) v2Consumed() int {
+	if s.v2 == nil {
+		return 0
+	}
+	n := 0
+	for _, r := range s.v2.requests {
+		if r.state != projections.RequestMade {
+			n++
+		}
+	}
+	return n
+}
+
+func idString(k idKey) string {
+	var b strings.Builder
+	const hexd = "0123456789abcdef"
+	for i, c := range k {
+		if i == 4 || i == 6 || i == 8 || i == 10 {
+			b.WriteByte('-')
+		}
+		b.WriteByte(hexd[c>>4])
+		b.WriteByte(hexd[c&15])
+	}
+	return b.String()
+}
+
+// writeV2Session writes what a v2 session's report adds: its algorithm,
+// its contributions and its flags.
+// writeV2Session writes, in l, what the audit checked of a v2 session and
+// its flags.
+func writeV2Session(w io.Writer, l i18n.Lang, s SessionReport) {
+	if s.Algorithm != dice.AlgorithmV2 {
+		return
+	}
+	fmt.Fprintln(w, "  "+l.N("rp2.contributions", s.Contributions, s.Algorithm))
+	writeFlags(w, l, s.Flags)
+}
+
+// writeFlags writes one line per flag (a flag's text is the audit's, in
+// English, as mismatch details from the rules are).
+func writeFlags(w io.Writer, l i18n.Lang, flags []string) {
+	for _, f := range flags {
+		fmt.Fprintf(w, "  %s  %s\n", l.T("rp2.flag"), f)
+	}
+}
+
+// MismatchChain: an event of a chained campaign whose prevhash is not the
+// hash of the campaign's previous event in the input (an event dropped,
+// inserted, reordered or edited), or that lacks one.
+const MismatchChain MismatchKind = "chain"
+
+// checkChain checks ev's prevhash against the campaign's previous event in
+// the input. A campaign is chained from its first v2 session's start on;
+// before, an event may carry no prevhash, and one it carries is checked.
+func (v *Verifier) checkChain(c *campaign, m Mismatch, ev events.Event) {
+	if !c.chained && ev.Type == events.TypeSessionStarted {
+		if p, err := ev.Payload(); err == nil {
+			if d, ok := p.(*events.SessionStarted); ok && d.Algorithm == dice.AlgorithmV2 {
+				c.chained = true
+			}
+		}
+	}
+	defer func() { c.last, c.hasLast = ev, true }()
+	if !c.chained && ev.PrevHash == "" {
+		return
+	}
+	want := ""
+	if c.hasLast {
+		h, err := events.EventHash(c.last)
+		if err != nil {
+			return // the previous event is reported as invalid
+		}
+		want = h
+	}
+	switch {
+	case ev.PrevHash == want:
+		return
+	case ev.PrevHash == "":
+		m.What = fmt.Sprintf("no prevhash in a chained campaign: the previous event %s hashes to %s", c.last.ID, want)
+	case want == "":
+		m.What = fmt.Sprintf("prevhash %s, but the event is the campaign's first in the input: events before it are missing", ev.PrevHash)
+	default:
+		m.What = fmt.Sprintf("prevhash %s is not the hash %s of the previous event %s: the chain is broken (an event dropped, inserted, reordered or changed)", ev.PrevHash, want, c.last.ID)
+	}
+	m.Kind = MismatchChain
+	v.record(v.sessionOf(ev), m)
+}

@@ -1,0 +1,62 @@
+package reproduce_test
+
+import (
+	"crypto/ed25519"
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/campaign-journal/journal/command"
+	"github.com/campaign-journal/journal/command/catalog"
+	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/rules/dice"
+	"github.com/campaign-journal/journal/signed"
+)
+
+// v2Session records a journal-dice-v2 session through the catalogue: keys,
+// a contribution, a roll requested and revealed, a request cancelled.
+func v2Session(t *testing.T, r *recorder, m func(name, body string) command.Result) {
+	t.Helper()
+	var seed [32]byte
+	seed[0] = 1
+	ana := ed25519.NewKeyFromSeed(seed[:])
+	seed[0] = 2
+	gm := ed25519.NewKeyFromSeed(seed[:])
+	body := func(v any) string { b, err := json.Marshal(v); require.NoError(t, err); return string(b) }
+	m("key-register", body(command.RegisterKey{User: "gm", Role: "gm", PublicKey: signed.PublicKeyOf(gm).String()}))
+	m("key-register", body(command.RegisterKey{User: "ana", PublicKey: signed.PublicKeyOf(ana).String()}))
+	res := m("session-start", `{"id":"s2","dice":"v2"}`)
+	var started events.SessionStarted
+	require.NoError(t, res.Events[0].Event.DecodeData(&started))
+	hdr := signed.Header{Campaign: "mordor", Session: "s2"}
+	seal := func(m signed.Message) command.SignedMessage {
+		s, err := signed.Encode(m)
+		require.NoError(t, err)
+		return command.SignedMessage{Signed: s, Signature: signed.Sign(ana, s)}
+	}
+	asAna := func(name, body string) {
+		t.Helper()
+		s, ok := catalog.Lookup(name)
+		require.True(t, ok, name)
+		_, err := s.Run(r.ctx, r.j.As("ana"), "mordor", []byte(body))
+		require.NoError(t, err, "%s %s", name, body)
+	}
+	asAna("session-contribute", body(command.ContributeSigned{Character: "lodin",
+		SignedMessage: seal(&signed.Contribute{Header: hdr, Value: signed.Hex32{0xaa, 1}})}))
+	for i, id := range []string{"0b6f1c7e-9d2a-4c1e-8f3b-5a7d9e2c4b61", "1c7f2d8e-0e3b-4d2f-9a4c-6b8e0f3d5c72"} {
+		rv := [32]byte{byte(i + 1)}
+		c, err := dice.ParseHex32(dice.RevealCommitment(rv))
+		require.NoError(t, err)
+		action := body(command.RollAction{Command: "roll", SeedCommitment: started.Commitment, Character: "lodin", Skill: "Sigilo", Vs: "media"})
+		asAna("roll-request", body(command.RollRequestSigned{Character: "lodin",
+			SignedMessage: seal(&signed.Request{Header: hdr, Request: id, Commitment: c, Action: []byte(action)})}))
+		if i == 0 {
+			asAna("roll-reveal", body(command.RollRevealSigned{Character: "lodin",
+				SignedMessage: seal(&signed.Reveal{Header: hdr, Request: id, R: rv})}))
+		} else {
+			m("roll-cancel", body(map[string]string{"request": id, "reason": "ana left"}))
+		}
+	}
+	m("session-end", ``)
+}
