@@ -12,6 +12,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/projections"
 )
 
 // Bucket is the JetStream key-value bucket that holds the checkpoints.
@@ -135,3 +136,8 @@ func (m *MemKV) Puts() int {
 	defer m.mu.Unlock()
 	return m.puts
 }
+
+// Normalize gives a campaign decoded from JSON (a checkpoint) the empty
+// maps its fold writes into, so that it folds on, and compares, as the
+// state it was encoded from; see normalize. It returns c.
+func Normalize(c *projections.Campaign) *projections.Campaign { return normalize(c) }
