@@ -310,6 +310,12 @@ func (j *Journal) load(ctx context.Context, id string, upTo uint64, s *campaignS
 		}
 		s.requests, s.caught, s.lastSeq, s.lastID, s.savedEvents = nil, nil, 0, "", 0
 	}
+	return j.loadFromStart(ctx, filter, id, upTo, s)
+}
+
+// loadFromStart is load without a checkpoint: the campaign's events are
+// read from its first.
+func (j *Journal) loadFromStart(ctx context.Context, filter, id string, upTo uint64, s *campaignState) (*projections.Campaign, error) {
 	c := projections.NewCampaign(id)
 	if err := j.store.Read(ctx, events.Query{Subject: filter, To: upTo, OnForeign: s.passForeign(c)}, s.apply(c, true)); err != nil {
 		return nil, err
@@ -324,6 +330,10 @@ func (j *Journal) load(ctx context.Context, id string, upTo uint64, s *campaignS
 // upTo. The read starts at the checkpoint's own last message, which must
 // be in the stream as the checkpoint names it: else (a checkpoint ahead
 // of the stream, or of another stream) the error wraps errBadCheckpoint.
+// The events after the checkpoint are read first, then folded, so that a
+// void among them of an event among them leaves it out from the start, as
+// a full refold does; a void of an event the checkpoint holds makes it
+// refold from the start.
 func (j *Journal) foldFrom(ctx context.Context, filter string, cp *checkpoint, upTo uint64, s *campaignState) (*projections.Campaign, error) {
 	c := cp.c
 	s.requests, s.lastSeq, s.lastID, s.savedEvents = cp.requests, cp.seq, cp.lastID, c.Events
@@ -338,24 +348,58 @@ func (j *Journal) foldFrom(ctx context.Context, filter string, cp *checkpoint, u
 		verified = true
 		return true, nil
 	}
-	apply, pass := s.apply(c, true), s.passForeign(c)
+	type message struct {
+		rec     events.Recorded
+		foreign *events.Foreign
+	}
+	var tail []message
+	ids := map[string]bool{}
 	q := events.Query{Subject: filter, From: cp.seq, To: upTo, OnForeign: func(f events.Foreign) error {
 		if skip, err := check(f.Seq, ""); skip || err != nil {
 			return err
 		}
-		return pass(f)
+		tail = append(tail, message{foreign: &f})
+		return nil
 	}}
 	err := j.store.Read(ctx, q, func(r events.Recorded) error {
 		if skip, err := check(r.Seq, r.Event.ID); skip || err != nil {
 			return err
 		}
-		return apply(r)
+		tail = append(tail, message{rec: r})
+		ids[r.Event.ID] = true
+		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
 	if !verified {
 		return nil, errBadCheckpoint // the stream holds nothing at the checkpoint's sequence
+	}
+	for _, m := range tail {
+		if m.foreign != nil || m.rec.Event.Type != events.TypeEventVoided {
+			continue
+		}
+		var v events.EventVoided
+		if err := m.rec.Event.DecodeData(&v); err != nil {
+			return nil, err
+		}
+		if ids[v.EventID] {
+			if c.Voided == nil {
+				c.Voided = map[string]string{}
+			}
+			c.Voided[v.EventID] = v.Reason // as a full refold knows it; the void's own fold sets the last reason
+		}
+	}
+	apply, pass := s.apply(c, true), s.passForeign(c)
+	for _, m := range tail {
+		if m.foreign != nil {
+			err = pass(*m.foreign)
+		} else {
+			err = apply(m.rec)
+		}
+		if err != nil {
+			return nil, err
+		}
 	}
 	if c.RefoldNeeded {
 		return j.refold(ctx, filter, c, upTo)
