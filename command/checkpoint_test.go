@@ -3,6 +3,9 @@ package command_test
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -163,3 +166,94 @@ func TestCheckpointEqualsRefold(t *testing.T) {
 	}
 }
 
+// TestUnusableCheckpointIgnored: a checkpoint that does not decode, of
+// another format, fold or campaign, whose state does not match its
+// digest, ahead of the stream or whose last event is not the stream's
+// is ignored: the load folds from the start, equals the refold, and
+// writes the checkpoint again.
+func TestUnusableCheckpointIgnored(t *testing.T) {
+	st, kv := jetCheckpoints(t)
+	playBoth(t, st)
+	ctx := context.Background()
+	recs := campaignEvents(t, st, "mordor")
+	full, err := projections.Fold("mordor", recs, 0)
+	require.NoError(t, err)
+	writer, _ := checkpointed(st, kv, -1)
+	_, err = writer.WriteCheckpoint(ctx, "mordor", recs[len(recs)-5].Seq)
+	require.NoError(t, err)
+	good, err := kv.Get(ctx, command.CheckpointKey("mordor"))
+	require.NoError(t, err)
+	_, err = writer.WriteCheckpoint(ctx, "erebor", 0)
+	require.NoError(t, err)
+	other, err := kv.Get(ctx, command.CheckpointKey("erebor"))
+	require.NoError(t, err)
+
+	// edit returns good with fn applied to its document; reDigest also
+	// recomputes the digest of the state fn changed.
+	edit := func(reDigest bool, fn func(doc, state map[string]any)) []byte {
+		var doc map[string]any
+		require.NoError(t, json.Unmarshal(good, &doc))
+		state := doc["state"].(map[string]any)
+		fn(doc, state)
+		b, err := json.Marshal(state)
+		require.NoError(t, err)
+		if reDigest {
+			sum := sha256.Sum256(b)
+			doc["digest"] = hex.EncodeToString(sum[:])
+		}
+		doc["state"] = json.RawMessage(b)
+		out, err := json.Marshal(doc)
+		require.NoError(t, err)
+		return out
+	}
+	last := recs[len(recs)-1].Seq
+	for _, tc := range []struct {
+		name  string
+		value []byte
+	}{
+		{"not json", []byte("\x00not a checkpoint")},
+		{"empty", nil},
+		{"json of something else", []byte(`{"campaign":"mordor","seq":3}`)},
+		{"another format", edit(true, func(doc, _ map[string]any) { doc["format"] = command.CheckpointFormat + 1 })},
+		{"another fold", edit(true, func(doc, _ map[string]any) { doc["fingerprint"] = "0123456789abcdef" })},
+		{"another campaign", other},
+		{"state not its digest", edit(false, func(_, state map[string]any) {
+			state["campaign"].(map[string]any)["day"] = 99
+		})},
+		{"ahead of the stream", edit(true, func(doc, state map[string]any) {
+			doc["seq"] = last + 10
+			state["campaign"].(map[string]any)["last_seq"] = last + 10
+		})},
+		{"another stream", edit(true, func(doc, _ map[string]any) { doc["last_id"] = "0190a1b2-0000-7000-8000-000000000000" })},
+		{"the live projector's document", []byte(`{"format":1,"seq":5,"campaign":{"id":"mordor","characters":{}}}`)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			require.NoError(t, kv.Put(ctx, command.CheckpointKey("mordor"), tc.value))
+			j, cs := checkpointed(st, kv, 1)
+			got, err := j.Load(ctx, "mordor", 0)
+			require.NoError(t, err)
+			require.Equal(t, full, got)
+			require.GreaterOrEqual(t, cs.reads(), len(recs), "the load folds from the start")
+
+			// The load wrote the checkpoint again: the next cold load reads
+			// only its last event.
+			j, cs = checkpointed(st, kv, -1)
+			got, err = j.Load(ctx, "mordor", 0)
+			require.NoError(t, err)
+			require.Equal(t, full, got)
+			require.Equal(t, 1, cs.reads())
+		})
+	}
+	// The good one, for contrast, and the same re-encoded by edit: 5 events read.
+	require.NoError(t, kv.Put(ctx, command.CheckpointKey("mordor"), edit(true, func(_, _ map[string]any) {})))
+	j, cs := checkpointed(st, kv, -1)
+	_, err = j.Load(ctx, "mordor", 0)
+	require.NoError(t, err)
+	require.Equal(t, 5, cs.reads(), "edit keeps a checkpoint usable")
+	require.NoError(t, kv.Put(ctx, command.CheckpointKey("mordor"), good))
+	j, cs = checkpointed(st, kv, -1)
+	got, err := j.Load(ctx, "mordor", 0)
+	require.NoError(t, err)
+	require.Equal(t, full, got)
+	require.Equal(t, 5, cs.reads())
+}
