@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 	"github.com/spf13/cobra"
 
 	"github.com/campaign-journal/journal/access"
@@ -40,10 +41,18 @@ type app struct {
 	// never create the data folder (see annStore).
 	readOnly bool
 
+	// checkpointEvery is command.Options.CheckpointEvery (0: the default;
+	// tests set it).
+	checkpointEvery int
+
 	// Opened lazily by openStore.
-	st  store
-	srv *embedded.Server
-	nc  *nats.Conn // the journal's connection to NATS (--nats or the embedded server)
+	st store
+	// js and jsReplicas are the JetStream the store was opened on, and
+	// its replicas.
+	js         jetstream.JetStream
+	jsReplicas int
+	srv        *embedded.Server
+	nc         *nats.Conn // the journal's connection to NATS (--nats or the embedded server)
 
 	closers []func()
 }
