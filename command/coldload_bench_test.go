@@ -24,10 +24,13 @@ import (
 // BenchmarkColdLoad measures the cold load of one campaign of 1 000
 // events (a fresh journal each time, as a new process: the CLI) in a
 // stream of COLDLOAD_STREAM events (comma-separated sizes, default
-// 100000), the campaign's events spread evenly through it: refolded from
-// the start, and from a checkpoint at its 990th event.
+// 100000), the campaign's events spread evenly through the last
+// COLDLOAD_SPAN events of the stream (default: all of it; the older ones
+// are other campaigns' history): refolded from the start, and from a
+// checkpoint at its 990th event.
 //
 //	COLDLOAD_STREAM=100000,1000000 go test ./command -run '^$' -bench ColdLoad -benchtime 20x
+//	COLDLOAD_STREAM=100000,1000000 COLDLOAD_SPAN=100000 go test ./command -run '^$' -bench ColdLoad -benchtime 20x
 func BenchmarkColdLoad(b *testing.B) {
 	sizes := []int{100_000}
 	if s := os.Getenv("COLDLOAD_STREAM"); s != "" {
@@ -38,11 +41,17 @@ func BenchmarkColdLoad(b *testing.B) {
 			sizes = append(sizes, n)
 		}
 	}
+	span := 0
+	if s := os.Getenv("COLDLOAD_SPAN"); s != "" {
+		var err error
+		span, err = strconv.Atoi(s)
+		require.NoError(b, err)
+	}
 	const campaign = 1000
 	ctx := context.Background()
 	for _, total := range sizes {
 		b.Run(fmt.Sprintf("stream=%d", total), func(b *testing.B) {
-			st, kv, seqs := coldStream(b, total, campaign)
+			st, kv, seqs := coldStream(b, total, campaign, span)
 			b.Run("refold", func(b *testing.B) {
 				for b.Loop() {
 					j, cs := checkpointed(st, nil, -1)
@@ -71,9 +80,10 @@ func BenchmarkColdLoad(b *testing.B) {
 // coldStream fills a stream of total events on an embedded server: a
 // campaign "target" of n events (its creation and new days, through the
 // command layer) spread evenly among the new days of 100 other campaigns
-// (published asynchronously, as bench's fill does). It returns the store,
-// the checkpoint bucket and the sequences of the target's events.
-func coldStream(b *testing.B, total, n int) (*jetstore.Store, *live.BucketKV, []uint64) {
+// (published asynchronously, as bench's fill does) over the last span
+// events of the stream (0: all). It returns the store, the checkpoint
+// bucket and the sequences of the target's events.
+func coldStream(b *testing.B, total, n, span int) (*jetstore.Store, *live.BucketKV, []uint64) {
 	b.Helper()
 	ctx := context.Background()
 	srv, err := embedded.Start(ctx, embedded.Options{Dir: b.TempDir()})
@@ -89,11 +99,14 @@ func coldStream(b *testing.B, total, n int) (*jetstore.Store, *live.BucketKV, []
 	clock := func() time.Time { at = at.Add(time.Millisecond); return at }
 	ids := events.NewV7(clock, rand.Reader)
 	j := command.New(st, command.Options{Clock: clock, Rand: rand.Reader, IDs: ids, CheckpointEvery: -1})
-	filler := total - n
+	if span <= 0 || span > total {
+		span = total
+	}
+	before, filler := total-span, span-n
 	published := 0
 	var seqs []uint64
 	for i := range n {
-		for published < filler*(i+1)/n {
+		for published < before+filler*(i+1)/n {
 			c := fmt.Sprintf("f%03d", published%100)
 			ev, err := events.New(events.Spec{Campaign: c, Kind: events.KindCampaign, AggregateID: c, Name: "day",
 				Type: events.TypeDayStarted, Actor: "bench", Data: events.DayStarted{}}, ids, clock())
