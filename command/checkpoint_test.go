@@ -158,9 +158,13 @@ func TestCheckpointEqualsRefold(t *testing.T) {
 			for _, back := range []int{0, i / 2, i, min(i+1, len(recs)-1)} {
 				want, err := projections.Fold(campaign, recs, recs[back].Seq)
 				require.NoError(t, err)
+				cs.reads()
 				got, err := j.Load(ctx, campaign, recs[back].Seq)
 				require.NoError(t, err)
 				require.Equal(t, want, got, "%s: checkpoint at %d, load at %d", campaign, r.Seq, recs[back].Seq)
+				if back < i { // below the checkpoint: from the start
+					require.GreaterOrEqual(t, cs.reads(), back+1, "%s: checkpoint at %d, load at %d", campaign, r.Seq, recs[back].Seq)
+				}
 			}
 		}
 	}
@@ -256,4 +260,36 @@ func TestUnusableCheckpointIgnored(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, full, got)
 	require.Equal(t, 5, cs.reads())
+}
+
+// TestCommandsWriteCheckpoints: a long-lived journal (serve's) writes a
+// campaign's checkpoint once more than CheckpointEvery events were folded
+// since the last one, its own appends included; a fresh journal then
+// reads only the events after it.
+func TestCommandsWriteCheckpoints(t *testing.T) {
+	st, kv := jetCheckpoints(t)
+	ctx := context.Background()
+	j, _ := checkpointed(st, kv, 10)
+	_, err := j.CreateCampaign(ctx, command.CreateCampaign{ID: "mordor", System: "ryf"})
+	require.NoError(t, err)
+	for range 9 {
+		_, err := j.NewDay(ctx, "mordor")
+		require.NoError(t, err)
+	}
+	_, err = kv.Get(ctx, command.CheckpointKey("mordor"))
+	require.ErrorIs(t, err, events.ErrNotFound, "10 events folded: no checkpoint yet")
+	for range 16 {
+		_, err := j.NewDay(ctx, "mordor")
+		require.NoError(t, err)
+	}
+	// The command that folded the 11th event wrote it, and the one that
+	// folded the 22nd (11 since).
+	fresh, cs := checkpointed(st, kv, -1)
+	c, err := fresh.Load(ctx, "mordor", 0)
+	require.NoError(t, err)
+	require.Equal(t, 26, c.Events)
+	require.Equal(t, 1+4, cs.reads())
+	full, err := projections.Fold("mordor", campaignEvents(t, st, "mordor"), 0)
+	require.NoError(t, err)
+	require.Equal(t, full, c)
 }

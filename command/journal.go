@@ -625,6 +625,8 @@ func (j *Journal) execute(ctx context.Context, campaign string, decide func(d *d
 			if res.Campaign, err = j.catchUp(ctx, campaign, s); err != nil {
 				return Result{}, err
 			}
+		} else {
+			j.maybeCheckpoint(ctx, s)
 		}
 		return res, nil
 	}
