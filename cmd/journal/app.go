@@ -41,10 +41,6 @@ type app struct {
 	// never create the data folder (see annStore).
 	readOnly bool
 
-	// checkpointEvery is command.Options.CheckpointEvery (0: the default;
-	// tests set it).
-	checkpointEvery int
-
 	// Opened lazily by openStore.
 	st store
 	// js and jsReplicas are the JetStream the store was opened on, and

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"crypto/rand"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -171,22 +172,26 @@ func (a *app) journal(ctx context.Context) (*command.Journal, error) {
 // checkpoints returns the bucket of the campaigns' checkpoints, so that a
 // command on a cold campaign reads its checkpoint and the events after it
 // (see command.Checkpoints), and how often to write them: a command that
-// only reads uses the bucket if it exists and writes nothing. Without the
-// bucket (a client that may not open it) loads fold from the start.
+// only reads uses the bucket if it exists and writes nothing; another
+// makes the bucket when it is missing (an existing one is left as it is
+// configured). Without the bucket (a client that may not open it) loads
+// fold from the start.
 func (a *app) checkpoints(ctx context.Context) (command.Checkpoints, int) {
 	if a.js == nil {
 		return nil, 0
 	}
+	kv, err := live.LookupBucket(ctx, a.js)
 	if a.readOnly {
-		kv, err := live.LookupBucket(ctx, a.js)
 		if err != nil {
 			return nil, 0
 		}
 		return kv, -1
 	}
-	kv, err := live.OpenBucket(ctx, a.js, a.jsReplicas)
+	if errors.Is(err, events.ErrNotFound) {
+		kv, err = live.OpenBucket(ctx, a.js, a.jsReplicas)
+	}
 	if err != nil {
 		return nil, 0
 	}
-	return kv, a.checkpointEvery
+	return kv, 0 // command.DefaultCheckpointEvery
 }
