@@ -91,6 +91,10 @@ type shared struct {
 	ids     events.IDs
 	// retries bounds the attempts of one command under contention.
 	retries int
+	// checkpoints keeps the campaigns' checkpoints (nil: none), written
+	// every checkpointEvery events folded (0: never written, only read).
+	checkpoints     Checkpoints
+	checkpointEvery int
 
 	// states caches each campaign's folded state between commands, so a
 	// command folds only the events recorded since the last one. Each entry
@@ -124,6 +128,12 @@ type campaignState struct {
 	// rules are the campaign's RyF rules, built once for the state they
 	// were built from.
 	rules rulesCache
+	// lastSeq and lastID are the sequence and id of the last message
+	// folded into c ("": not an event); savedEvents is c.Events at its
+	// last checkpoint, written or read (see maybeCheckpoint).
+	lastSeq     uint64
+	lastID      string
+	savedEvents int
 }
 
 // rulesCache keeps a campaign's RyF rules between commands. The rules are
@@ -213,6 +223,13 @@ type Options struct {
 	// Secrets keeps the sessions' seeds (default: the store, when it
 	// keeps secrets too, as jetstore and memstore do).
 	Secrets events.Secrets
+	// Checkpoints, when set, keeps a checkpoint of each campaign folded:
+	// a cold load reads it and the events after it (see CheckpointKey).
+	Checkpoints Checkpoints
+	// CheckpointEvery is how many events folded since a campaign's last
+	// checkpoint make the journal write a new one (default
+	// DefaultCheckpointEvery; negative: never write, only read).
+	CheckpointEvery int
 }
 
 // New returns a Journal over store, with the defaults of Options for the
@@ -236,8 +253,12 @@ func New(store Store, o Options) *Journal {
 	if o.Secrets == nil {
 		o.Secrets, _ = store.(events.Secrets) // the stores keep both
 	}
+	if o.CheckpointEvery == 0 {
+		o.CheckpointEvery = DefaultCheckpointEvery
+	}
 	return &Journal{actor: o.Actor, shared: &shared{store: store, secrets: o.Secrets, clock: o.Clock, rand: o.Rand, ids: o.IDs,
-		retries: o.Retries, states: map[string]*campaignState{}}}
+		retries: o.Retries, states: map[string]*campaignState{},
+		checkpoints: o.Checkpoints, checkpointEvery: max(o.CheckpointEvery, 0)}}
 }
 
 // As returns the journal seen by another actor: its events record actor as
@@ -261,31 +282,176 @@ type Result struct {
 	Repeated bool `json:"repeated,omitempty"`
 }
 
-// Load folds campaign id from the store, up to sequence upTo (0: all).
+// Load folds campaign id from the store, up to sequence upTo (0: all):
+// from the campaign's checkpoint when it has a usable one at or below
+// upTo, else from the start (see Checkpoints).
 func (j *Journal) Load(ctx context.Context, id string, upTo uint64) (*projections.Campaign, error) {
-	return j.load(ctx, id, upTo, nil)
+	s := &campaignState{}
+	c, err := j.load(ctx, id, upTo, s)
+	if err != nil {
+		return nil, err
+	}
+	if upTo == 0 {
+		s.c = c
+		j.maybeCheckpoint(ctx, s)
+	}
+	return c, nil
 }
 
-// load is Load; note, when set, sees every event before it is folded.
-func (j *Journal) load(ctx context.Context, id string, upTo uint64, note func(events.Recorded)) (*projections.Campaign, error) {
+// load folds campaign id up to sequence upTo (0: all) in one read of its
+// events: from its checkpoint, if usable, else from the start. A void
+// naming an event already folded (before the checkpoint, or before the
+// void) makes it fold again from the start, every void known, so that the
+// state always equals a full refold. s collects the index of request ids
+// (s.note sees every event read) and the last message read.
+func (j *Journal) load(ctx context.Context, id string, upTo uint64, s *campaignState) (*projections.Campaign, error) {
 	filter, err := events.CampaignFilter(id)
 	if err != nil {
 		return nil, invalid("campaign %q: %v", id, err)
 	}
+	s.requests, s.caught, s.lastSeq, s.lastID, s.savedEvents = nil, nil, 0, "", 0
+	if cp := j.readCheckpoint(ctx, id, upTo); cp != nil {
+		c, err := j.foldFrom(ctx, filter, cp, upTo, s)
+		if err == nil {
+			return c, nil
+		}
+		if !errors.Is(err, errBadCheckpoint) {
+			return nil, err
+		}
+		s.requests, s.caught, s.lastSeq, s.lastID, s.savedEvents = nil, nil, 0, "", 0
+	}
+	return j.loadFromStart(ctx, filter, id, upTo, s)
+}
+
+// loadFromStart is load without a checkpoint: the campaign's events are
+// read from its first.
+func (j *Journal) loadFromStart(ctx context.Context, filter, id string, upTo uint64, s *campaignState) (*projections.Campaign, error) {
 	c := projections.NewCampaign(id)
-	voids, err := j.voids(ctx, id, upTo)
+	if err := j.store.Read(ctx, events.Query{Subject: filter, To: upTo, OnForeign: s.passForeign(c)}, s.apply(c, true)); err != nil {
+		return nil, err
+	}
+	if c.RefoldNeeded {
+		return j.refold(ctx, filter, c, upTo)
+	}
+	return c, nil
+}
+
+// foldFrom folds the events after checkpoint cp into its state, up to
+// upTo. The read starts at the checkpoint's own last message, which must
+// be in the stream as the checkpoint names it: else (a checkpoint ahead
+// of the stream, or of another stream) the error wraps errBadCheckpoint.
+// The events after the checkpoint are read first, then folded, so that a
+// void among them of an event among them leaves it out from the start, as
+// a full refold does; a void of an event the checkpoint holds makes it
+// refold from the start.
+func (j *Journal) foldFrom(ctx context.Context, filter string, cp *checkpoint, upTo uint64, s *campaignState) (*projections.Campaign, error) {
+	c := cp.c
+	s.requests, s.lastSeq, s.lastID, s.savedEvents = cp.requests, cp.seq, cp.lastID, c.Events
+	verified := false
+	check := func(seq uint64, id string) (skip bool, err error) {
+		if verified {
+			return false, nil
+		}
+		if seq != cp.seq || id != cp.lastID {
+			return false, errBadCheckpoint
+		}
+		verified = true
+		return true, nil
+	}
+	type message struct {
+		rec     events.Recorded
+		foreign *events.Foreign
+	}
+	var tail []message
+	ids := map[string]bool{}
+	q := events.Query{Subject: filter, From: cp.seq, To: upTo, OnForeign: func(f events.Foreign) error {
+		if skip, err := check(f.Seq, ""); skip || err != nil {
+			return err
+		}
+		tail = append(tail, message{foreign: &f})
+		return nil
+	}}
+	err := j.store.Read(ctx, q, func(r events.Recorded) error {
+		if skip, err := check(r.Seq, r.Event.ID); skip || err != nil {
+			if skip { // the checkpoint's own last event: the chain's previous one (chain.go)
+				s.last, s.hasLast = r.Event, true
+			}
+			return err
+		}
+		tail = append(tail, message{rec: r})
+		ids[r.Event.ID] = true
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	c.KnowVoids(voids)
-	apply := c.Apply
-	if note != nil {
-		apply = func(r events.Recorded) error { note(r); return c.Apply(r) }
+	if !verified {
+		return nil, errBadCheckpoint // the stream holds nothing at the checkpoint's sequence
 	}
-	if err := j.store.Read(ctx, events.Query{Subject: filter, To: upTo, OnForeign: passForeign(c)}, apply); err != nil {
+	for _, m := range tail {
+		if m.foreign != nil || m.rec.Event.Type != events.TypeEventVoided {
+			continue
+		}
+		var v events.EventVoided
+		if err := m.rec.Event.DecodeData(&v); err != nil {
+			return nil, err
+		}
+		if ids[v.EventID] {
+			if c.Voided == nil {
+				c.Voided = map[string]string{}
+			}
+			c.Voided[v.EventID] = v.Reason // as a full refold knows it; the void's own fold sets the last reason
+		}
+	}
+	apply, pass := s.apply(c, true), s.passForeign(c)
+	for _, m := range tail {
+		if m.foreign != nil {
+			err = pass(*m.foreign)
+		} else {
+			err = apply(m.rec)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if c.RefoldNeeded {
+		return j.refold(ctx, filter, c, upTo)
+	}
+	return c, nil
+}
+
+// refold folds the campaign of stale (a fold that met a void naming an
+// event it had folded) again from the start, up to upTo, knowing from the
+// start every void stale met. The index of request ids is already built.
+func (j *Journal) refold(ctx context.Context, filter string, stale *projections.Campaign, upTo uint64) (*projections.Campaign, error) {
+	c := projections.NewCampaign(stale.ID)
+	c.KnowVoids(stale.Voided)
+	if err := j.store.Read(ctx, events.Query{Subject: filter, To: upTo, OnForeign: passForeign(c)}, c.Apply); err != nil {
 		return nil, err
 	}
 	return c, nil
+}
+
+// apply returns the fold of events into c, that notes each in s first
+// (when note) and remembers the last.
+func (s *campaignState) apply(c *projections.Campaign, note bool) func(events.Recorded) error {
+	return func(r events.Recorded) error {
+		if note {
+			s.note(r)
+		}
+		s.lastSeq, s.lastID = r.Seq, r.Event.ID
+		return c.Apply(r)
+	}
+}
+
+// passForeign is the package's passForeign that also remembers the
+// message as the last one read.
+func (s *campaignState) passForeign(c *projections.Campaign) func(events.Foreign) error {
+	pass := passForeign(c)
+	return func(f events.Foreign) error {
+		s.lastSeq, s.lastID = f.Seq, ""
+		return pass(f)
+	}
 }
 
 // passForeign returns the OnForeign of a fold of c: a message of the
@@ -298,29 +464,6 @@ func passForeign(c *projections.Campaign) func(events.Foreign) error {
 		c.LastSeq = max(c.LastSeq, f.Seq)
 		return nil
 	}
-}
-
-// voids reads the campaign's voids up to sequence upTo (0: all), so that a
-// fold can leave the voided events out from the start.
-func (j *Journal) voids(ctx context.Context, campaign string, upTo uint64) (map[string]string, error) {
-	subject, err := events.CampaignSubject(campaign)
-	if err != nil {
-		return nil, err
-	}
-	voids := map[string]string{}
-	q := events.Query{Subject: subject, To: upTo, Types: []string{events.TypeEventVoided}}
-	err = j.store.Read(ctx, q, func(r events.Recorded) error {
-		if r.Event.Subject != events.KindCampaign.Plural()+"/"+campaign {
-			return nil // voids are the campaign's own events
-		}
-		var v events.EventVoided
-		if err := r.Event.DecodeData(&v); err != nil {
-			return err
-		}
-		voids[v.EventID] = v.Reason
-		return nil
-	})
-	return voids, err
 }
 
 // draft collects the events a command will append.
@@ -374,16 +517,18 @@ func (j *Journal) state(campaign string) *campaignState {
 	return s
 }
 
-// catchUp brings the cached state up to the stream: a full fold the first
-// time, then only the events recorded since.
+// catchUp brings the cached state up to the stream: a load the first
+// time (from the campaign's checkpoint, if any), then only the events
+// recorded since. It writes a checkpoint when enough events were folded
+// since the last one.
 func (j *Journal) catchUp(ctx context.Context, campaign string, s *campaignState) (*projections.Campaign, error) {
 	if s.c == nil {
-		s.requests, s.caught = nil, nil
-		c, err := j.load(ctx, campaign, 0, s.note)
+		c, err := j.load(ctx, campaign, 0, s)
 		if err != nil {
 			return nil, err
 		}
 		s.c = c
+		j.maybeCheckpoint(ctx, s)
 		return c, nil
 	}
 	filter, err := events.CampaignFilter(campaign)
@@ -391,8 +536,7 @@ func (j *Journal) catchUp(ctx context.Context, campaign string, s *campaignState
 		return nil, invalid("campaign %q: %v", campaign, err)
 	}
 	c := s.c
-	apply := func(r events.Recorded) error { s.note(r); return c.Apply(r) }
-	if err := j.store.Read(ctx, events.Query{Subject: filter, From: s.c.LastSeq + 1, OnForeign: passForeign(s.c)}, apply); err != nil {
+	if err := j.store.Read(ctx, events.Query{Subject: filter, From: s.c.LastSeq + 1, OnForeign: s.passForeign(c)}, s.apply(c, true)); err != nil {
 		s.c = nil // a partial fold is not to be trusted
 		return nil, err
 	}
@@ -400,6 +544,7 @@ func (j *Journal) catchUp(ctx context.Context, campaign string, s *campaignState
 		s.c = nil
 		return j.catchUp(ctx, campaign, s)
 	}
+	j.maybeCheckpoint(ctx, s)
 	return s.c, nil
 }
 
@@ -485,6 +630,7 @@ func (j *Journal) execute(ctx context.Context, campaign string, decide func(d *d
 		for i, ev := range d.evs {
 			rec := events.Recorded{Seq: seqs[i], Subject: ev.StreamSubject, Event: ev}
 			s.last, s.hasLast = ev, true
+			s.lastSeq, s.lastID = rec.Seq, ev.ID
 			if err := c.Apply(rec); err != nil {
 				s.c = nil
 				return Result{}, err
@@ -496,6 +642,8 @@ func (j *Journal) execute(ctx context.Context, campaign string, decide func(d *d
 			if res.Campaign, err = j.catchUp(ctx, campaign, s); err != nil {
 				return Result{}, err
 			}
+		} else {
+			j.maybeCheckpoint(ctx, s)
 		}
 		return res, nil
 	}

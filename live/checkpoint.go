@@ -12,6 +12,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/projections"
 )
 
 // Bucket is the JetStream key-value bucket that holds the checkpoints.
@@ -134,4 +135,23 @@ func (m *MemKV) Puts() int {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.puts
+}
+
+// Normalize gives a campaign decoded from JSON (a checkpoint) the empty
+// maps its fold writes into, so that it folds on, and compares, as the
+// state it was encoded from; see normalize. It returns c.
+func Normalize(c *projections.Campaign) *projections.Campaign { return normalize(c) }
+
+// LookupBucket returns the checkpoint bucket if it exists, without
+// creating or changing it (an error wrapping events.ErrNotFound when it
+// does not exist).
+func LookupBucket(ctx context.Context, js jetstream.JetStream) (*BucketKV, error) {
+	kv, err := js.KeyValue(ctx, Bucket)
+	if errors.Is(err, jetstream.ErrBucketNotFound) {
+		return nil, fmt.Errorf("live: bucket %s: %w", Bucket, events.ErrNotFound)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("live: bucket %s: %w", Bucket, err)
+	}
+	return &BucketKV{kv: kv}, nil
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/events/jetstore"
+	"github.com/campaign-journal/journal/live"
 )
 
 // seedKey is the secret of the session newWorld opens.
@@ -265,7 +266,7 @@ func attackDirect(t *testing.T, a *tally, w *world) {
 			c.violation(t, "Subscription", subject)
 		}
 	}
-	stream, kvs := jetstore.StreamName, "KV_"+jetstore.SecretsBucket
+	stream, kvs, cps := jetstore.StreamName, "KV_"+jetstore.SecretsBucket, "KV_"+live.Bucket
 	seedSubject := "$KV." + jetstore.SecretsBucket + "." + seedKey
 	streamConfig, err := json.Marshal(jetstream.StreamConfig{Name: stream, Subjects: []string{"journal.>", "evil.>"}, DenyDelete: false})
 	require.NoError(t, err)
@@ -299,6 +300,10 @@ func attackDirect(t *testing.T, a *tally, w *world) {
 			{"reads the seed by subject", pub(c, "$JS.API.DIRECT.GET."+kvs+"."+seedSubject, ``)},
 			{"reads the seed by message get", pub(c, "$JS.API.STREAM.MSG.GET."+kvs, `{"last_by_subj":"`+seedSubject+`"}`)},
 			{"overwrites the seed", pub(c, seedSubject, `00`)},
+			{"plants a checkpoint", pub(c, "$KV."+live.Bucket+"."+command.CheckpointKey("mordor"), `{"format":1}`)},
+			{"reads a checkpoint", pub(c, "$JS.API.DIRECT.GET."+cps, `{"last_by_subj":"$KV.`+live.Bucket+`.`+command.CheckpointKey("mordor")+`"}`)},
+			{"purges the checkpoints", pub(c, "$JS.API.STREAM.PURGE."+cps, `{}`)},
+			{"deletes the checkpoints", pub(c, "$JS.API.STREAM.DELETE."+cps, ``)},
 			{"lists the streams", pub(c, "$JS.API.STREAM.LIST", `{}`)},
 			{"asks the system account", pub(c, "$SYS.REQ.SERVER.PING", ``)},
 			{"pings the services", pub(c, "$SRV.PING", ``)},

@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 	"github.com/spf13/cobra"
 
 	"github.com/campaign-journal/journal/access"
@@ -41,9 +42,13 @@ type app struct {
 	readOnly bool
 
 	// Opened lazily by openStore.
-	st  store
-	srv *embedded.Server
-	nc  *nats.Conn // the journal's connection to NATS (--nats or the embedded server)
+	st store
+	// js and jsReplicas are the JetStream the store was opened on, and
+	// its replicas.
+	js         jetstream.JetStream
+	jsReplicas int
+	srv        *embedded.Server
+	nc         *nats.Conn // the journal's connection to NATS (--nats or the embedded server)
 
 	closers []func()
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"crypto/rand"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -17,6 +18,7 @@ import (
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/events/embedded"
 	"github.com/campaign-journal/journal/events/jetstore"
+	"github.com/campaign-journal/journal/live"
 )
 
 // store is what the CLI reads and writes.
@@ -43,7 +45,7 @@ func (a *app) openStore(ctx context.Context, share bool, listen string) (store, 
 	if err != nil {
 		return nil, err
 	}
-	a.st = st
+	a.st, a.js, a.jsReplicas = st, js, replicas
 	return st, nil
 }
 
@@ -161,8 +163,36 @@ func (a *app) journal(ctx context.Context) (*command.Journal, error) {
 	if a.wrapStore != nil {
 		cs = a.wrapStore(cs)
 	}
+	cp, every := a.checkpoints(ctx)
 	return command.New(cs, command.Options{
 		Clock: time.Now, Rand: rand.Reader, IDs: events.NewV7(time.Now, rand.Reader), Actor: actor,
-		Secrets: st,
+		Secrets: st, Checkpoints: cp, CheckpointEvery: every,
 	}), nil
+}
+
+// checkpoints returns the bucket of the campaigns' checkpoints, so that a
+// command on a cold campaign reads its checkpoint and the events after it
+// (see command.Checkpoints), and how often to write them: a command that
+// only reads uses the bucket if it exists and writes nothing; another
+// makes the bucket when it is missing (an existing one is left as it is
+// configured). Without the bucket (a client that may not open it) loads
+// fold from the start.
+func (a *app) checkpoints(ctx context.Context) (command.Checkpoints, int) {
+	if a.js == nil {
+		return nil, 0
+	}
+	kv, err := live.LookupBucket(ctx, a.js)
+	if a.readOnly {
+		if err != nil {
+			return nil, 0
+		}
+		return kv, -1
+	}
+	if errors.Is(err, events.ErrNotFound) {
+		kv, err = live.OpenBucket(ctx, a.js, a.jsReplicas)
+	}
+	if err != nil {
+		return nil, 0
+	}
+	return kv, 0 // command.DefaultCheckpointEvery
 }

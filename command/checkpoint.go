@@ -1,0 +1,273 @@
+package command
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"slices"
+	"sync"
+
+	"github.com/google/uuid"
+
+	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/live"
+	"github.com/campaign-journal/journal/projections"
+)
+
+// Checkpoints of folded campaigns: a cold load (a fresh process: the CLI,
+// a restarted serve) reads the campaign's checkpoint and only the events
+// recorded after it, so that loading a campaign costs what the campaign
+// holds since its checkpoint, not what the stream or the campaign holds.
+//
+// Invariants:
+//   - A checkpoint is the state of a full refold of the campaign up to its
+//     sequence (projections.Campaign and the index of request ids), written
+//     only from a state folded from the stream, never from a state that
+//     needs a refold. A load from a checkpoint equals a full refold: a void
+//     after the checkpoint that names an event before it (or folded before
+//     the void) makes the load refold from the start, its voids known.
+//   - A checkpoint is never trusted blindly: one that does not decode, whose
+//     digest does not match its state, of another format or written by
+//     another fold (live.Fingerprint), of another campaign, or whose last
+//     message is not in the stream where it says (ahead of the stream, or a
+//     stream recreated with other events) is ignored: the load folds from
+//     the start, and the checkpoint is written again. The events are the
+//     record; a checkpoint is only a shortcut to them.
+//   - Writing a checkpoint is best effort: a failure changes nothing but the
+//     cost of the next cold load.
+//   - Only the journal's own identity may write the bucket (access: every
+//     role is denied $KV.>), so no player or GM client can plant a state.
+
+// Checkpoints is where the checkpoints are kept: a key-value store
+// (live.BucketKV, live.MemKV). Get returns an error wrapping
+// events.ErrNotFound for a missing key.
+type Checkpoints interface {
+	Get(ctx context.Context, key string) ([]byte, error)
+	Put(ctx context.Context, key string, value []byte) error
+}
+
+// CheckpointFormat is the version of the checkpoint documents: a load
+// ignores checkpoints of any other.
+const CheckpointFormat = 1
+
+// DefaultCheckpointEvery is how many events folded since a campaign's last
+// checkpoint make the journal write a new one, by default.
+const DefaultCheckpointEvery = 500
+
+// CheckpointKey returns the key of campaign's checkpoint in the bucket:
+// "fold.<campaign>" (the live projector's own keys are "position" and
+// "campaign.<id>").
+func CheckpointKey(campaign string) string { return "fold." + campaign }
+
+// checkpointDoc is a checkpoint: the state of campaign folded up to Seq.
+type checkpointDoc struct {
+	Format int `json:"format"`
+	// Fingerprint names the fold that wrote it (live.Fingerprint).
+	Fingerprint string `json:"fingerprint"`
+	Campaign    string `json:"campaign"`
+	// Seq is the campaign's last sequence in the state; LastID is the id of
+	// the event at Seq ("": a message that is not an event).
+	Seq    uint64 `json:"seq"`
+	LastID string `json:"last_id,omitempty"`
+	// Digest is the SHA-256 of State, lower-case hex.
+	Digest string          `json:"digest"`
+	State  json.RawMessage `json:"state"`
+}
+
+// checkpointState is what a checkpoint holds.
+type checkpointState struct {
+	Campaign *projections.Campaign `json:"campaign"`
+	Requests []checkpointRequest   `json:"requests,omitempty"`
+}
+
+// checkpointRequest is one entry of the index of request ids.
+type checkpointRequest struct {
+	Key   string    `json:"key"` // hex of the requestKey
+	First uint64    `json:"first"`
+	Last  uint64    `json:"last"`
+	ID    uuid.UUID `json:"id"`
+}
+
+// checkpoint is a decoded, checked checkpoint.
+type checkpoint struct {
+	c        *projections.Campaign
+	requests map[requestKey]requested
+	seq      uint64
+	lastID   string
+}
+
+var (
+	fingerprintOnce sync.Once
+	fingerprint     string
+)
+
+// foldFingerprint is live.Fingerprint, computed once.
+func foldFingerprint() string {
+	fingerprintOnce.Do(func() { fingerprint = live.Fingerprint() })
+	return fingerprint
+}
+
+// errBadCheckpoint marks a checkpoint that is not to be used.
+var errBadCheckpoint = errors.New("unusable checkpoint")
+
+// readCheckpoint returns campaign's checkpoint when there is a usable one
+// at or below upTo (0: any), or nil: a missing, unreadable or unusable
+// checkpoint means a fold from the start.
+func (j *Journal) readCheckpoint(ctx context.Context, campaign string, upTo uint64) *checkpoint {
+	if j.checkpoints == nil {
+		return nil
+	}
+	b, err := j.checkpoints.Get(ctx, CheckpointKey(campaign))
+	if err != nil {
+		return nil
+	}
+	cp, err := decodeCheckpoint(b, campaign)
+	if err != nil || (upTo != 0 && cp.seq > upTo) {
+		return nil
+	}
+	return cp
+}
+
+// decodeCheckpoint decodes and checks a checkpoint of campaign.
+func decodeCheckpoint(b []byte, campaign string) (*checkpoint, error) {
+	var doc checkpointDoc
+	if err := json.Unmarshal(b, &doc); err != nil {
+		return nil, errors.Join(errBadCheckpoint, err)
+	}
+	if doc.Format != CheckpointFormat || doc.Fingerprint != foldFingerprint() || doc.Campaign != campaign || doc.Seq == 0 {
+		return nil, errBadCheckpoint
+	}
+	sum := sha256.Sum256(doc.State)
+	if hex.EncodeToString(sum[:]) != doc.Digest {
+		return nil, errBadCheckpoint
+	}
+	var st checkpointState
+	if err := json.Unmarshal(doc.State, &st); err != nil {
+		return nil, errors.Join(errBadCheckpoint, err)
+	}
+	c := st.Campaign
+	if c == nil || c.ID != campaign || c.LastSeq != doc.Seq || c.RefoldNeeded || c.Characters == nil {
+		return nil, errBadCheckpoint
+	}
+	c = lazyMaps(live.Normalize(c))
+	cp := &checkpoint{c: c, seq: doc.Seq, lastID: doc.LastID}
+	for _, r := range st.Requests {
+		k, err := hex.DecodeString(r.Key)
+		if err != nil || len(k) != len(requestKey{}) || r.First == 0 || r.First > r.Last || r.Last > doc.Seq {
+			return nil, errBadCheckpoint
+		}
+		if cp.requests == nil {
+			cp.requests = make(map[requestKey]requested, len(st.Requests))
+		}
+		cp.requests[requestKey(k)] = requested{first: r.First, last: r.Last, id: r.ID}
+	}
+	return cp, nil
+}
+
+// encodeCheckpoint encodes the state c, folded up to lastID at c.LastSeq,
+// with its index of request ids.
+func encodeCheckpoint(c *projections.Campaign, lastID string, requests map[requestKey]requested) ([]byte, error) {
+	st := checkpointState{Campaign: c}
+	for k, q := range requests {
+		st.Requests = append(st.Requests, checkpointRequest{Key: hex.EncodeToString(k[:]), First: q.first, Last: q.last, ID: q.id})
+	}
+	slices.SortFunc(st.Requests, func(a, b checkpointRequest) int {
+		switch {
+		case a.Key < b.Key:
+			return -1
+		case a.Key > b.Key:
+			return 1
+		}
+		return 0
+	})
+	state, err := json.Marshal(st)
+	if err != nil {
+		return nil, err
+	}
+	sum := sha256.Sum256(state)
+	return json.Marshal(checkpointDoc{Format: CheckpointFormat, Fingerprint: foldFingerprint(), Campaign: c.ID,
+		Seq: c.LastSeq, LastID: lastID, Digest: hex.EncodeToString(sum[:]), State: state})
+}
+
+// maybeCheckpoint writes the checkpoint of s when more than the journal's
+// CheckpointEvery events were folded into it since its last one and the
+// id of its last message is known. s must be locked and caught up.
+func (j *Journal) maybeCheckpoint(ctx context.Context, s *campaignState) {
+	c := s.c
+	if j.checkpoints == nil || j.checkpointEvery <= 0 || c == nil || c.RefoldNeeded || c.LastSeq == 0 ||
+		s.lastSeq != c.LastSeq || c.Events-s.savedEvents <= j.checkpointEvery {
+		return
+	}
+	b, err := encodeCheckpoint(c, s.lastID, s.requests)
+	if err != nil {
+		return
+	}
+	if err := j.checkpoints.Put(ctx, CheckpointKey(c.ID), b); err != nil {
+		return // best effort: the next cold load reads more
+	}
+	s.savedEvents = c.Events
+}
+
+// WriteCheckpoint folds campaign from its first event up to sequence at
+// (0: all), ignoring any checkpoint, and writes that state as the
+// campaign's checkpoint, replacing the one there. It returns the
+// checkpoint's sequence (the campaign's last at or below at). A journal
+// without Checkpoints writes nothing.
+func (j *Journal) WriteCheckpoint(ctx context.Context, campaign string, at uint64) (uint64, error) {
+	filter, err := events.CampaignFilter(campaign)
+	if err != nil {
+		return 0, invalid("campaign %q: %v", campaign, err)
+	}
+	if j.checkpoints == nil {
+		return 0, nil
+	}
+	s := &campaignState{}
+	c, err := j.loadFromStart(ctx, filter, campaign, at, s)
+	if err != nil {
+		return 0, err
+	}
+	if c.LastSeq == 0 {
+		return 0, notFound("campaign %q has no event at or below %d", campaign, at)
+	}
+	b, err := encodeCheckpoint(c, s.lastID, s.requests)
+	if err != nil {
+		return 0, err
+	}
+	if err := j.checkpoints.Put(ctx, CheckpointKey(campaign), b); err != nil {
+		return 0, err
+	}
+	return c.LastSeq, nil
+}
+
+// lazyMaps undoes, in c just normalized (live.Normalize: every nil map
+// tagged omitempty made empty, as the fold makes most of them), what
+// Normalize did to the maps the fold makes only with their first entry,
+// so that the decoded state is the very state encoded (require.Equal in
+// TestCheckpointEqualsRefold, which fails when a map is missing here):
+// the campaign's voids and the TOR characters' advancement points.
+func lazyMaps(c *projections.Campaign) *projections.Campaign {
+	if len(c.Voided) == 0 {
+		c.Voided = nil
+	}
+	if len(c.Participants) == 0 {
+		c.Participants = nil
+	}
+	for _, s := range c.Sessions {
+		if s != nil && len(s.Requests) == 0 {
+			s.Requests = nil
+		}
+		if s != nil && len(s.Contributions) == 0 {
+			s.Contributions = nil
+		}
+	}
+	if c.TOR != nil {
+		for _, ch := range c.TOR.Characters {
+			if ch != nil && len(ch.Advancement) == 0 {
+				ch.Advancement = nil
+			}
+		}
+	}
+	return c
+}
