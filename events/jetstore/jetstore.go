@@ -675,7 +675,8 @@ const followTick = time.Second
 
 // Follow delivers the events matching q from q.From on, then new ones as
 // they are stored, until ctx ends (it returns ctx.Err()). With q.To set it
-// delivers up to To and returns nil once the stream has reached To. It
+// delivers up to To and returns nil once the stream has reached To; over
+// several partitions' streams, To is refused (ErrPartitions). It
 // reads through an ordered consumer on the filter.
 func (s *Store) Follow(ctx context.Context, q events.Query, fn func(events.Recorded) error) error {
 	if err := q.Validate(); err != nil {
@@ -683,6 +684,9 @@ func (s *Store) Follow(ctx context.Context, q events.Query, fn func(events.Recor
 	}
 	if ts := s.targets(q.Filter()); len(ts) == 1 {
 		return s.follow(ctx, ts[0], q, fn)
+	}
+	if q.To != 0 {
+		return fmt.Errorf("jetstore: %w: a follow up to a sequence (To) of several partitions' streams, where To is one stream's sequence: follow one campaign, or read", ErrPartitions)
 	}
 	return s.fanIn(ctx, q, s.targets(q.Filter()), s.follow, fn)
 }
