@@ -154,10 +154,18 @@ type Store struct {
 	// streams (StreamNames(k)), partition p's at index p.
 	k       int
 	streams []string
+	// only is 1 + the partition of a Partition view, 0 otherwise.
+	only int
 }
 
-// Partitions returns the journal's number of partitions.
-func (s *Store) Partitions() int { return s.k }
+// Partitions returns the journal's number of partitions: 1 for a
+// Partition view.
+func (s *Store) Partitions() int {
+	if s.only != 0 {
+		return 1
+	}
+	return s.k
+}
 
 // Open creates or updates the journal's streams (JOURNAL, or JOURNAL-0 …
 // JOURNAL-<k-1> for k = Options.Partitions > 1 on a new journal) and the

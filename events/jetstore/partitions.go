@@ -93,6 +93,22 @@ func Partitions(ctx context.Context, js jetstream.JetStream) (int, error) {
 	return k, nil
 }
 
+// Partition returns the store restricted to partition p's stream for
+// reads over several campaigns: a filter over several campaigns (journal.*,
+// journal.>) reads, follows and takes the last of that stream alone, so
+// the view is a journal of one stream with one sequence, and its
+// Partitions is 1; a campaign's filter and appends go to the campaign's
+// stream as in s. A reader that keeps one position over the journal
+// (package live) runs one per partition on these. p out of range panics.
+func (s *Store) Partition(p int) *Store {
+	if p < 0 || p >= s.k {
+		panic(fmt.Sprintf("jetstore: partition %d of %d", p, s.k))
+	}
+	v := *s
+	v.only = p + 1
+	return &v
+}
+
 // target is one stream to read and the filter on it, in its subjects.
 type target struct {
 	stream, filter string
@@ -111,6 +127,9 @@ func (s *Store) targets(filter string) []target {
 	if first != "*" && first != ">" {
 		p := events.Partition(first, s.k)
 		return []target{s.target(p, rest)}
+	}
+	if s.only != 0 {
+		return []target{s.target(s.only-1, rest)}
 	}
 	out := make([]target, s.k)
 	for p := range out {
