@@ -167,3 +167,12 @@ func streams(t *testing.T, js jetstream.JetStream) int {
 	}
 	return n
 }
+
+// TestMigrateRefusesPartitions: the old layout migrates into one
+// partition only; asking for more changes nothing.
+func TestMigrateRefusesPartitions(t *testing.T) {
+	srv := startServer(t, t.TempDir(), false)
+	_, err := jetstore.Migrate(t.Context(), srv.JetStream(), jetstore.Options{Partitions: 3})
+	require.ErrorIs(t, err, jetstore.ErrPartitions)
+	require.Zero(t, streams(t, srv.JetStream()), "nothing created")
+}
