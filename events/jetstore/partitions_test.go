@@ -176,3 +176,36 @@ func TestMigrateRefusesPartitions(t *testing.T) {
 	require.ErrorIs(t, err, jetstore.ErrPartitions)
 	require.Zero(t, streams(t, srv.JetStream()), "nothing created")
 }
+
+// TestGuardWatchesEveryPartition: on a journal of three partitions the
+// consumer guard deletes a durable consumer on each partition's stream,
+// present before it starts or created after, and leaves an ordered
+// consumer alone.
+func TestGuardWatchesEveryPartition(t *testing.T) {
+	srv := startServer(t, t.TempDir(), false)
+	openPartitioned(t, srv, 3)
+	js, ctx := srv.JetStream(), t.Context()
+	_, err := js.CreateConsumer(ctx, jetstore.PartitionStream(0), jetstream.ConsumerConfig{Durable: "before"})
+	require.NoError(t, err)
+	deleted := make(chan string, 8)
+	stop, err := jetstore.StartGuard(ctx, js, func(name, why string, err error) {
+		if err == nil {
+			deleted <- name
+		}
+	})
+	require.NoError(t, err)
+	t.Cleanup(stop)
+	require.Equal(t, "before", <-deleted, "swept on JOURNAL-0")
+	for p, name := range jetstore.StreamNames(3) {
+		durable := fmt.Sprint("after-", p)
+		_, err := js.CreateConsumer(ctx, name, jetstream.ConsumerConfig{Durable: durable})
+		require.NoError(t, err)
+		require.Equal(t, durable, <-deleted, "deleted on %s", name)
+		_, err = js.Consumer(ctx, name, durable)
+		require.ErrorIs(t, err, jetstream.ErrConsumerNotFound)
+	}
+	ordered, err := js.OrderedConsumer(ctx, jetstore.PartitionStream(1), jetstream.OrderedConsumerConfig{})
+	require.NoError(t, err)
+	_, err = ordered.Info(ctx)
+	require.NoError(t, err, "an ordered consumer stays")
+}
