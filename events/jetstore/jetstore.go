@@ -2,7 +2,10 @@
 // event is one message of the stream JOURNAL under its campaign's subject
 // journal.<campaign> (events.CampaignSubject), with the headers
 // Journal-Type and Journal-Aggregate, and session secrets live in the
-// key-value bucket journal_secrets.
+// key-value bucket journal_secrets. A journal created with k > 1
+// partitions keeps each campaign in the stream JOURNAL-<p> of its
+// partition p = events.Partition(campaign, k), under journal.<p>.<campaign>
+// (see Partitions in partitions.go); k is fixed at creation.
 //
 // Invariants:
 //   - Only documents that pass the codec (events.Prepare: encode, decode) are
