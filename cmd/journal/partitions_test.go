@@ -90,3 +90,16 @@ func TestPartitionsCLI(t *testing.T) {
 	require.NotZero(t, code)
 	require.Contains(t, errb, "this journal has 3, not 1", "the restore keeps the partitions")
 }
+
+// TestPartitionsWithNATSUsers: with NATS users in --access, a journal of
+// three partitions opens without --partitions after its creation: the
+// embedded server's users get the permissions of the journal's partitions
+// (read from the data folder before the server starts, then checked
+// against the journal's own record).
+func TestPartitionsWithNATSUsers(t *testing.T) {
+	c := newAccessCLI(t)
+	c.add("ana", "--role", "gm", "--campaign", "mordor")
+	c.ok("--partitions", "3", "campaign", "create", "mordor", "--system", "ryf")
+	c.ok("campaign", "create", "gondor", "--system", "ryf")
+	require.Contains(t, c.ok("campaign", "list"), "gondor")
+}
