@@ -124,6 +124,9 @@ type Config struct {
 
 	// tokens maps the SHA-256 of each HTTP token to its user's index.
 	tokens map[[sha256.Size]byte]int
+	// partitions is the journal's number of partitions the NATS
+	// permissions are made for (SetPartitions; 0: one).
+	partitions int
 }
 
 // Load reads and validates a configuration file (JSON, see Config).

@@ -92,10 +92,30 @@ const (
 // API, other filters, the legacy create subjects, whose filter is not in
 // the subject. A consumer name is a random NUID chosen by its creator: who
 // pulls from a consumer must know its name.
-func FollowSubjects(campaign string) []string {
+//
+// In a journal of k > 1 partitions the stream is the campaign's
+// partition's, JOURNAL-<p>, and the filter its subject there,
+// journal.<p>.<campaign> (events.PartitionSubject, jetstore.CampaignStream:
+// the one mapping the store routes by): no other stream's. A campaign "*"
+// (every campaign) gets every partition's stream.
+func FollowSubjects(campaign string, k int) []string {
+	if campaign == "*" && k > 1 {
+		var out []string
+		for p, stream := range jetstore.StreamNames(k) {
+			out = append(out,
+				"$JS.API.CONSUMER.CREATE."+stream+".*."+events.PartitionStreamSubjects(p, k),
+				"$JS.API.CONSUMER.MSG.NEXT."+stream+".*")
+		}
+		return out
+	}
+	filter := events.Prefix + "." + campaign
+	if k > 1 {
+		filter, _ = events.PartitionSubject(campaign, k) // a user's campaign is a slug (Config checks it)
+	}
+	stream := jetstore.CampaignStream(campaign, k)
 	return []string{
-		"$JS.API.CONSUMER.CREATE." + streamName + ".*." + events.Prefix + "." + campaign,
-		"$JS.API.CONSUMER.MSG.NEXT." + streamName + ".*",
+		"$JS.API.CONSUMER.CREATE." + stream + ".*." + filter,
+		"$JS.API.CONSUMER.MSG.NEXT." + stream + ".*",
 	}
 }
 
@@ -159,8 +179,13 @@ func deniedSubscribe() []string {
 // the journal role; for the others, publish only its own command requests
 // (a gm every command of its campaign, a player the player commands and
 // reads, a dashboard reads) and the FollowSubjects of its campaign,
-// subscribe only to its own inboxes, and the explicit denials above.
-func Permissions(u User) *server.Permissions {
+// subscribe only to its own inboxes, and the explicit denials above; in a
+// journal of one partition (see PartitionPermissions).
+func Permissions(u User) *server.Permissions { return PartitionPermissions(u, 1) }
+
+// PartitionPermissions is Permissions in a journal of k partitions: the
+// FollowSubjects of the user's campaign's partition.
+func PartitionPermissions(u User, k int) *server.Permissions {
 	if u.Role == RoleJournal {
 		return nil
 	}
@@ -176,7 +201,7 @@ func Permissions(u User) *server.Permissions {
 	case RoleDashboard:
 		pub = []string{CommandSubject(u.Name, campaign, ReadCommand)}
 	}
-	pub = append(pub, FollowSubjects(campaign)...)
+	pub = append(pub, FollowSubjects(campaign, k)...)
 	return &server.Permissions{
 		Publish: &server.SubjectPermission{Allow: pub, Deny: deniedPublish()},
 		Subscribe: &server.SubjectPermission{
@@ -190,15 +215,17 @@ func Permissions(u User) *server.Permissions {
 // permissions, for server.Options (or embedded.Options): a user with a
 // password as a server.User, one with an nkey as a server.NkeyUser; users
 // with neither (HTTP only) have none. All are in the global account.
+// The permissions are those of a journal of c's partitions (SetPartitions;
+// one unless set).
 func (c *Config) ServerUsers() ([]*server.User, []*server.NkeyUser) {
 	var users []*server.User
 	var nkeys []*server.NkeyUser
 	for _, u := range c.Users {
 		switch {
 		case u.Password != "":
-			users = append(users, &server.User{Username: u.Name, Password: u.Password, Permissions: Permissions(u)})
+			users = append(users, &server.User{Username: u.Name, Password: u.Password, Permissions: PartitionPermissions(u, c.partitions)})
 		case u.NKey != "":
-			nkeys = append(nkeys, &server.NkeyUser{Nkey: u.NKey, Permissions: Permissions(u)})
+			nkeys = append(nkeys, &server.NkeyUser{Nkey: u.NKey, Permissions: PartitionPermissions(u, c.partitions)})
 		}
 	}
 	return users, nkeys
@@ -231,7 +258,7 @@ func (c *Config) NATSConfig() string {
 		} else {
 			fmt.Fprintf(&b, "      user: %s\n      password: %s\n", quote(u.Name), quote(u.Password))
 		}
-		if p := Permissions(u); p != nil {
+		if p := PartitionPermissions(u, c.partitions); p != nil {
 			b.WriteString("      permissions: {\n")
 			writeSubjects(&b, "publish", p.Publish)
 			writeSubjects(&b, "subscribe", p.Subscribe)
@@ -266,3 +293,11 @@ func writeSubjects(b *strings.Builder, name string, p *server.SubjectPermission)
 // quote writes a string for the nats-server configuration format (which
 // reads double-quoted strings with Go-like escapes).
 func quote(s string) string { return strconv.Quote(s) }
+
+// SetPartitions sets the number of partitions of the journal the
+// configuration's NATS users are given permissions on (ServerUsers):
+// each user's follow subjects name its campaign's partition's stream.
+func (c *Config) SetPartitions(k int) { c.partitions = k }
+
+// Partitions returns what SetPartitions set (0: one partition).
+func (c *Config) Partitions() int { return c.partitions }

@@ -99,11 +99,41 @@ func TestFollowPermissions(t *testing.T) {
 	require.Contains(t, p.Publish.Allow, "$JS.API.CONSUMER.MSG.NEXT.JOURNAL.*")
 	for _, s := range p.Publish.Allow {
 		if strings.HasPrefix(s, "$JS.") {
-			require.Contains(t, access.FollowSubjects("mordor"), s, "a JetStream subject beyond following")
+			require.Contains(t, access.FollowSubjects("mordor", 1), s, "a JetStream subject beyond following")
 		}
 	}
 	require.Equal(t, []string{"_INBOX.bea.>"}, p.Subscribe.Allow)
 	for _, d := range []string{"$JS.API.CONSUMER.CREATE.*", "$JS.API.CONSUMER.CREATE.*.*", "$JS.API.CONSUMER.DURABLE.>", "$JS.API.STREAM.>", "$JS.API.DIRECT.>", "journal.>"} {
 		require.Contains(t, p.Publish.Deny, d)
 	}
+}
+
+// TestFollowPermissionsPartitioned: in a journal of three partitions a
+// user's follow subjects name its campaign's partition's stream and
+// subject only (mordor is in partition 2), every partition's for a user of
+// every campaign; the configuration's users get them once SetPartitions.
+func TestFollowPermissionsPartitioned(t *testing.T) {
+	bea := access.User{Name: "bea", Role: access.RolePlayer, Campaign: "mordor", Characters: []string{"ruisenor"}, Password: "x"}
+	require.Equal(t, []string{
+		"$JS.API.CONSUMER.CREATE.JOURNAL-2.*.journal.2.mordor",
+		"$JS.API.CONSUMER.MSG.NEXT.JOURNAL-2.*",
+	}, access.FollowSubjects("mordor", 3))
+	p := access.PartitionPermissions(bea, 3)
+	for _, s := range p.Publish.Allow {
+		if strings.HasPrefix(s, "$JS.") {
+			require.Contains(t, access.FollowSubjects("mordor", 3), s, "a JetStream subject beyond following")
+		}
+	}
+	require.Equal(t, []string{
+		"$JS.API.CONSUMER.CREATE.JOURNAL-0.*.journal.0.*", "$JS.API.CONSUMER.MSG.NEXT.JOURNAL-0.*",
+		"$JS.API.CONSUMER.CREATE.JOURNAL-1.*.journal.1.*", "$JS.API.CONSUMER.MSG.NEXT.JOURNAL-1.*",
+	}, access.FollowSubjects("*", 2))
+	require.Equal(t, access.FollowSubjects("mordor", 1), access.FollowSubjects("mordor", 0), "0: one partition")
+	cfg, err := access.New(bea)
+	require.NoError(t, err)
+	cfg.SetPartitions(3)
+	users, _ := cfg.ServerUsers()
+	require.Len(t, users, 1)
+	require.Contains(t, users[0].Permissions.Publish.Allow, "$JS.API.CONSUMER.CREATE.JOURNAL-2.*.journal.2.mordor")
+	require.Contains(t, cfg.NATSConfig(), "$JS.API.CONSUMER.CREATE.JOURNAL-2.*.journal.2.mordor")
 }

@@ -2,6 +2,8 @@ package events
 
 import (
 	"fmt"
+	"hash/fnv"
+	"strconv"
 	"strings"
 )
 
@@ -11,8 +13,10 @@ import (
 //	journal.<campaign>
 //
 // for example journal.mordor; CampaignSubject is the only place that
-// builds it (a later layout may add a partition token:
-// journal.<partition>.<campaign>). The campaign is a slug, so it can never
+// builds it. A journal of k > 1 partitions (fixed at its creation) stores
+// it, in the stream of its partition, as journal.<p>.<campaign>
+// (PartitionSubject, with p = Partition(campaign, k)); events, expects and
+// queries name the campaign subject all the same. The campaign is a slug, so it can never
 // be a wildcard or split a token. The event's type and aggregate are in the
 // CloudEvent and, for readers that need not decode it, in the message
 // headers HeaderType and HeaderAggregate (written by the stores; reads go
@@ -114,6 +118,55 @@ func CampaignSubject(campaign string) (string, error) {
 		return "", fmt.Errorf("campaign: %w", err)
 	}
 	return Prefix + "." + campaign, nil
+}
+
+// MaxPartitions is the most partitions a journal may have.
+const MaxPartitions = 64
+
+// ValidPartitions checks a journal's number of partitions: 1..MaxPartitions.
+// The error wraps ErrInvalidID.
+func ValidPartitions(k int) error {
+	if k < 1 || k > MaxPartitions {
+		return fmt.Errorf("%w: %d partitions (use 1 to %d)", ErrInvalidID, k, MaxPartitions)
+	}
+	return nil
+}
+
+// Partition returns the partition, 0..k-1, holding campaign in a journal
+// of k partitions: FNV-1a 32 of the campaign id modulo k (0 when k <= 1).
+// It is the one mapping of campaigns to partitions: the store routes by
+// it and the permissions (package access) scope by it, so they agree. It
+// never changes for a journal, whose k is fixed at its creation.
+func Partition(campaign string, k int) int {
+	if k <= 1 {
+		return 0
+	}
+	h := fnv.New32a()
+	h.Write([]byte(campaign))
+	return int(h.Sum32() % uint32(k))
+}
+
+// PartitionSubject returns the subject the events of campaign are stored
+// under in a journal of k partitions: CampaignSubject (journal.<campaign>)
+// when k <= 1, journal.<p>.<campaign> with p = Partition(campaign, k)
+// otherwise. The events themselves, their Expect and every Query name the
+// campaign subject; only the store and the permissions see this one.
+func PartitionSubject(campaign string, k int) (string, error) {
+	subject, err := CampaignSubject(campaign)
+	if err != nil || k <= 1 {
+		return subject, err
+	}
+	return Prefix + "." + strconv.Itoa(Partition(campaign, k)) + "." + campaign, nil
+}
+
+// PartitionStreamSubjects is the subject filter of partition p's stream
+// in a journal of k > 1 partitions: journal.<p>.* (StreamSubjects when
+// k <= 1).
+func PartitionStreamSubjects(p, k int) string {
+	if k <= 1 {
+		return StreamSubjects
+	}
+	return Prefix + "." + strconv.Itoa(p) + ".*"
 }
 
 // ParseSubject returns the campaign of an event subject journal.<campaign>.

@@ -73,6 +73,23 @@ type Source interface {
 	Last(ctx context.Context, filter string) (uint64, error)
 }
 
+// ErrPartitioned is the error of Restore and Run on a source of several
+// partitions' streams (jetstore.Store with Partitions > 1): the projector
+// keeps one position, a sequence of one stream. Run one projector per
+// partition, on jetstore.Store.Partition(p): a campaign lives in one.
+var ErrPartitioned = errors.New("live: the journal has several partitions, each stream with its own sequences: run one projector per partition")
+
+// partitioned is a source that may span several streams.
+type partitioned interface{ Partitions() int }
+
+// oneStream refuses a source of several streams (ErrPartitioned).
+func (p *Projector) oneStream() error {
+	if ps, ok := p.src.(partitioned); ok && ps.Partitions() > 1 {
+		return fmt.Errorf("%w (%d)", ErrPartitioned, ps.Partitions())
+	}
+	return nil
+}
+
 // Options configures a Projector. Zero values take the defaults.
 type Options struct {
 	// Every is how many folded events trigger a checkpoint (default 1000).
@@ -233,6 +250,9 @@ type campaignDoc struct {
 // Restore loads the last checkpoint, if any, and returns the position it
 // resumes from (0: none, a full refold). It must be called before Run.
 func (p *Projector) Restore(ctx context.Context) (uint64, error) {
+	if err := p.oneStream(); err != nil {
+		return 0, err
+	}
 	if p.kv == nil {
 		return 0, nil
 	}
@@ -344,6 +364,9 @@ func fillMaps(v reflect.Value) {
 // after a pause. Write the final checkpoint with Checkpoint after Run
 // returns.
 func (p *Projector) Run(ctx context.Context) error {
+	if err := p.oneStream(); err != nil {
+		return err
+	}
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {

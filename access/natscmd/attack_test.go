@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -44,15 +45,16 @@ func (w *world) snapshot(t *testing.T) state {
 	ctx := t.Context()
 	js := w.js
 	var s state
-	for _, name := range []string{jetstore.StreamName, "KV_" + jetstore.SecretsBucket} {
+	journal := jetstore.StreamNames(w.store.Partitions()) // every partition's stream
+	for _, name := range append(journal, "KV_"+jetstore.SecretsBucket) {
 		st, err := js.Stream(ctx, name)
 		require.NoError(t, err, "stream %s is gone", name)
 		info, err := st.Info(ctx)
 		require.NoError(t, err)
 		cfg, err := json.Marshal(info.Config)
 		require.NoError(t, err)
-		if name == jetstore.StreamName {
-			s.Msgs, s.Last, s.Config = info.State.Msgs, info.State.LastSeq, string(cfg)
+		if slices.Contains(journal, name) {
+			s.Msgs, s.Last, s.Config = s.Msgs+info.State.Msgs, s.Last+info.State.LastSeq, s.Config+string(cfg)
 		} else {
 			s.SecretMsgs, s.SecretLast, s.SecretConfig, s.SecretConsumers = info.State.Msgs, info.State.LastSeq, string(cfg), info.State.Consumers
 		}

@@ -70,6 +70,13 @@ const (
 // newWorldOn is newWorld with the service where mode says.
 func newWorldOn(t *testing.T, mode serviceMode) *world {
 	t.Helper()
+	return newWorldPartitioned(t, mode, 1)
+}
+
+// newWorldPartitioned is newWorldOn on a journal of k partitions, the
+// users' permissions made for it.
+func newWorldPartitioned(t *testing.T, mode serviceMode, k int) *world {
+	t.Helper()
 	eve, err := nkeys.CreateUser()
 	require.NoError(t, err)
 	evePub, err := eve.PublicKey()
@@ -84,6 +91,7 @@ func newWorldOn(t *testing.T, mode serviceMode) *world {
 		access.User{Name: "eve", Role: access.RolePlayer, Campaign: "mordor", Characters: []string{"nori"}, NKey: evePub},
 	)
 	require.NoError(t, err)
+	cfg.SetPartitions(k)
 	w := &world{cfg: cfg, eve: eve}
 	if mode == onConfigFile {
 		w.url, w.jc = configFileServer(t, cfg)
@@ -103,7 +111,7 @@ func newWorldOn(t *testing.T, mode serviceMode) *world {
 	}
 	w.js, err = jetstream.New(w.jc)
 	require.NoError(t, err)
-	w.store, err = jetstore.Open(t.Context(), w.js, jetstore.Options{})
+	w.store, err = jetstore.Open(t.Context(), w.js, jetstore.Options{Partitions: k})
 	require.NoError(t, err)
 	w.svc, err = natscmd.Start(t.Context(), w.svcConn, natscmd.Options{
 		Access: cfg, Store: w.store, Clock: time.Now, Rand: rand.Reader, IDs: events.NewV7(time.Now, rand.Reader),

@@ -27,6 +27,9 @@ type app struct {
 	campaign string
 	sync     bool
 	replicas int
+	// partitions is --partitions: the journal's number of partitions,
+	// fixed at its creation (0: the journal's, see openStore).
+	partitions int
 	// accessFile is --access; access is the configuration loaded from it
 	// (nil without --access).
 	accessFile string
@@ -94,6 +97,7 @@ committed, seeded stream that anyone can verify once the session ends.`,
 	pf.BoolVar(&a.sync, "sync", true, "sync every write to disk (embedded store)")
 	pf.StringVar(&a.requestID, "request-id", "", "`ID` of this command: run again with it, recorded once")
 	pf.IntVar(&a.replicas, "replicas", 1, "`N` stream replicas, with --nats")
+	pf.IntVar(&a.partitions, "partitions", 0, "`K` partitions of a new journal, fixed at its creation (default: the journal's, 1 when new)")
 	pf.StringVar(&a.accessFile, "access", os.Getenv("JOURNAL_ACCESS"), "access `FILE`: users, roles, tokens ($JOURNAL_ACCESS)")
 	root.SetFlagErrorFunc(flagError)
 	root.PersistentPreRunE = func(c *cobra.Command, _ []string) error {

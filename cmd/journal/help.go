@@ -167,6 +167,12 @@ Every command takes these flags; each may also be set in the environment.
   --replicas N
       With --nats: the replicas of the stream (3 on a cluster).
 
+  --partitions K
+      A new journal's number of partitions (1 to 64, default 1), fixed when
+      it is created: its campaigns spread over K streams JOURNAL-0…K-1 by a
+      hash of their id. Later commands read it from the journal; a K that
+      disagrees is refused. 'journal serve' needs one partition for now.
+
   --sync (default true)
       Embedded store: sync every write to disk before acknowledging it.
       --sync=false lets JetStream flush on its interval: a power loss can

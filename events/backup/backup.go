@@ -46,11 +46,14 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/events/jetstore"
 	"github.com/campaign-journal/journal/live"
 )
@@ -99,13 +102,64 @@ type Spec struct {
 
 // JournalStreams returns the journal's streams in the order a backup takes
 // them: the checkpoints (optional: serve rebuilds them), the events, the
-// secrets (sealed).
-func JournalStreams() []Spec {
-	return []Spec{
-		{Stream: "KV_" + live.Bucket, Optional: true},
-		{Stream: jetstore.StreamName},
-		{Stream: "KV_" + jetstore.SecretsBucket, Sealed: true},
+// secrets (sealed); for a journal of one partition (see PartitionedStreams).
+func JournalStreams() []Spec { return PartitionedStreams(1) }
+
+// PartitionedStreams is JournalStreams for a journal of k partitions: the
+// events are the k streams JOURNAL-0 … JOURNAL-<k-1> (jetstore.StreamNames),
+// each restored with its configuration, k in its metadata included.
+func PartitionedStreams(k int) []Spec {
+	specs := []Spec{{Stream: "KV_" + live.Bucket, Optional: true}}
+	for _, name := range jetstore.StreamNames(k) {
+		specs = append(specs, Spec{Stream: name})
 	}
+	return append(specs, Spec{Stream: "KV_" + jetstore.SecretsBucket, Sealed: true})
+}
+
+// journalPartitions returns the number of partitions of the journal nc
+// reaches: the streams JOURNAL-0, JOURNAL-1 … present in a row, or 1.
+func journalPartitions(ctx context.Context, nc *nats.Conn, prefix string) (int, error) {
+	k := 0
+	for ; k < events.MaxPartitions; k++ {
+		err := streamExists(ctx, nc, prefix, jetstore.PartitionStream(k))
+		if errors.Is(err, errNoStream) {
+			break
+		}
+		if err != nil {
+			return 0, err
+		}
+	}
+	return max(k, 1), nil
+}
+
+// archivePartitions checks that a manifest holds the events of a journal
+// of one partition (JOURNAL) or of k (JOURNAL-0 … JOURNAL-<k-1>, all of
+// them), not both, and returns k.
+func archivePartitions(m *Manifest) (int, error) {
+	corrupt := fmt.Errorf // Open names the file
+	k := 0
+	for m.Part(jetstore.PartitionStream(k)) != nil {
+		k++
+	}
+	for _, p := range m.Parts {
+		if n, ok := strings.CutPrefix(p.Stream, jetstore.StreamName+"-"); ok {
+			if i, err := strconv.Atoi(n); err == nil && i >= k {
+				return 0, corrupt("it holds stream %s but not %s", p.Stream, jetstore.PartitionStream(k))
+			}
+		}
+	}
+	one := m.Part(jetstore.StreamName) != nil
+	switch {
+	case one && k > 0:
+		return 0, corrupt("it holds both %s and %s", jetstore.StreamName, jetstore.PartitionStream(0))
+	case one:
+		return 1, nil
+	case k == 1:
+		return 0, corrupt("it holds %s alone: a journal of partitions has two at least", jetstore.PartitionStream(0))
+	case k == 0:
+		return 0, corrupt("it holds no %s stream", jetstore.StreamName)
+	}
+	return k, nil
 }
 
 // Manifest describes a backup file.
@@ -202,7 +256,11 @@ func Write(ctx context.Context, nc *nats.Conn, key *Key, path string, opts Optio
 	}
 	specs := opts.Streams
 	if specs == nil {
-		specs = JournalStreams()
+		k, err := journalPartitions(ctx, nc, opts.prefix())
+		if err != nil {
+			return nil, fmt.Errorf("backup: %w", err)
+		}
+		specs = PartitionedStreams(k)
 	}
 	rnd := opts.Rand
 	if rnd == nil {
@@ -500,8 +558,8 @@ func Open(path string, key *Key) (*Archive, error) {
 	if _, err := tr.Next(); err != io.EOF {
 		return nil, corrupt("it holds more than its manifest names")
 	}
-	if m.Part(jetstore.StreamName) == nil {
-		return nil, corrupt("it holds no %s stream", jetstore.StreamName)
+	if _, err := archivePartitions(m); err != nil {
+		return nil, corrupt("%v", err)
 	}
 	return a, nil
 }
@@ -523,7 +581,8 @@ type Restored struct {
 func (a *Archive) Restore(ctx context.Context, nc *nats.Conn, opts Options) (out []Restored, err error) {
 	prefix := opts.prefix()
 	check := slices.Clone(a.Manifest.Parts)
-	for _, s := range JournalStreams() {
+	// The journal's streams whatever its partitions: none may hold events.
+	for _, s := range append(JournalStreams(), Spec{Stream: jetstore.PartitionStream(0)}) {
 		if a.Manifest.Part(s.Stream) == nil {
 			check = append(check, Part{Stream: s.Stream})
 		}

@@ -25,6 +25,13 @@ import (
 // journal's store with three replicas.
 func openStore(t *testing.T, c *cluster.Cluster, first int) *jetstore.Store {
 	t.Helper()
+	return openPartitioned(t, c, first, 0)
+}
+
+// openPartitioned is openStore on a journal of k partitions (0: the
+// journal's, 1 for a new one).
+func openPartitioned(t *testing.T, c *cluster.Cluster, first, k int) *jetstore.Store {
+	t.Helper()
 	nc, err := c.Connect(first, nats.Name(fmt.Sprint("writer-", first)))
 	require.NoError(t, err)
 	t.Cleanup(nc.Close)
@@ -34,7 +41,7 @@ func openStore(t *testing.T, c *cluster.Cluster, first int) *jetstore.Store {
 	defer cancel()
 	var st *jetstore.Store
 	for { // the stream's first creation may race the cluster's first elections
-		if st, err = jetstore.Open(ctx, js, jetstore.Options{Replicas: 3}); err == nil {
+		if st, err = jetstore.Open(ctx, js, jetstore.Options{Replicas: 3, Partitions: k}); err == nil {
 			return st
 		}
 		if ctx.Err() != nil {

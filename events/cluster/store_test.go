@@ -30,6 +30,23 @@ func TestStoreOnCluster(t *testing.T) {
 	})
 }
 
+// TestStoreOnClusterPartitioned runs the store acceptance suite on a
+// journal of three partitions on a three-server cluster, each partition's
+// stream replicated three times.
+func TestStoreOnClusterPartitioned(t *testing.T) {
+	if testing.Short() {
+		t.Skip("cluster test: a three-server cluster per case; skipped in short mode")
+	}
+	storetest.Run(t, func(t *testing.T) storetest.Store {
+		ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+		defer cancel()
+		c, err := cluster.Start(ctx, cluster.Options{Dir: t.TempDir()})
+		require.NoError(t, err)
+		t.Cleanup(c.Shutdown)
+		return openPartitioned(t, c, 0, 3)
+	})
+}
+
 // TestExpectedLastMsgIDWedgesReplicatedStream records why the JetStream
 // store looks for a refused append's events by reading the stream instead
 // of probing with Nats-Expected-Last-Msg-Id: on a replicated stream,

@@ -17,9 +17,10 @@ import (
 // what the store's own reads use.
 const MaxConsumerIdle = 5 * time.Minute
 
-// consumerAdvisories is the subject the server announces each consumer
-// created on the stream on (the last token is the consumer's name).
-const consumerAdvisories = "$JS.EVENT.ADVISORY.CONSUMER.CREATED." + StreamName + ".*"
+// consumerAdvisories is the prefix of the subject the server announces
+// each consumer created on a stream on:
+// $JS.EVENT.ADVISORY.CONSUMER.CREATED.<stream>.<consumer>.
+const consumerAdvisories = "$JS.EVENT.ADVISORY.CONSUMER.CREATED."
 
 // ConsumerRefused says why a consumer of the stream is not allowed, or ""
 // when it is: the only consumers allowed are what ordered consumers are,
@@ -40,7 +41,8 @@ func ConsumerRefused(cfg jetstream.ConsumerConfig) string {
 	return ""
 }
 
-// StartGuard enforces on the JOURNAL stream what NATS subject permissions
+// StartGuard enforces on the journal's streams (JOURNAL, or each
+// partition's JOURNAL-<p>, as the journal was created) what NATS subject permissions
 // cannot: a user allowed to create an ordered consumer on its campaign
 // ($JS.API.CONSUMER.CREATE.JOURNAL.<name>.journal.<campaign>, see package
 // access) may put any configuration in the request, durable or push
@@ -73,14 +75,23 @@ func guardConsumers(ctx context.Context, js jetstream.JetStream, report func(nam
 	if report == nil {
 		report = func(string, string, error) {}
 	}
-	advisories := make(chan *nats.Msg, 256)
-	sub, err := js.Conn().ChanSubscribe(consumerAdvisories, advisories)
+	k, err := Partitions(ctx, js)
 	if err != nil {
 		return fmt.Errorf("guard consumers: %w", err)
 	}
-	defer sub.Unsubscribe()
-	if err := sweep(ctx, js, report); err != nil {
-		return err
+	streams := StreamNames(k) // every stream of the journal
+	advisories := make(chan *nats.Msg, 256)
+	for _, stream := range streams {
+		sub, err := js.Conn().ChanSubscribe(consumerAdvisories+stream+".*", advisories)
+		if err != nil {
+			return fmt.Errorf("guard consumers: %w", err)
+		}
+		defer sub.Unsubscribe()
+	}
+	for _, stream := range streams {
+		if err := sweep(ctx, js, stream, report); err != nil {
+			return err
+		}
 	}
 	close(ready)
 	for {
@@ -88,8 +99,8 @@ func guardConsumers(ctx context.Context, js jetstream.JetStream, report func(nam
 		case <-ctx.Done():
 			return ctx.Err()
 		case m := <-advisories:
-			name := m.Subject[strings.LastIndexByte(m.Subject, '.')+1:]
-			if err := guardOne(ctx, js, name, nil, report); err != nil && ctx.Err() == nil {
+			stream, name, _ := strings.Cut(strings.TrimPrefix(m.Subject, consumerAdvisories), ".")
+			if err := guardOne(ctx, js, stream, name, nil, report); err != nil && ctx.Err() == nil {
 				report(name, "", err)
 			}
 		}
@@ -97,20 +108,20 @@ func guardConsumers(ctx context.Context, js jetstream.JetStream, report func(nam
 }
 
 // sweep makes sure the advisories are watched, then deletes the refused
-// consumers present.
-func sweep(ctx context.Context, js jetstream.JetStream, report func(name, why string, err error)) error {
+// consumers present on stream.
+func sweep(ctx context.Context, js jetstream.JetStream, streamName string, report func(name, why string, err error)) error {
 	ctx, cancel := withTimeout(ctx)
 	defer cancel()
 	if err := js.Conn().FlushWithContext(ctx); err != nil {
 		return fmt.Errorf("guard consumers: %w", err)
 	}
-	stream, err := js.Stream(ctx, StreamName)
+	stream, err := js.Stream(ctx, streamName)
 	if err != nil {
 		return fmt.Errorf("guard consumers: %w", err)
 	}
 	list := stream.ListConsumers(ctx)
 	for info := range list.Info() {
-		if err := guardOne(ctx, js, info.Name, &info.Config, report); err != nil {
+		if err := guardOne(ctx, js, streamName, info.Name, &info.Config, report); err != nil {
 			return err
 		}
 	}
@@ -122,12 +133,12 @@ func sweep(ctx context.Context, js jetstream.JetStream, report func(name, why st
 
 // guardOne deletes consumer name if its configuration (read from the
 // server when cfg is nil) is refused. A consumer already gone is fine.
-func guardOne(ctx context.Context, js jetstream.JetStream, name string, cfg *jetstream.ConsumerConfig, report func(name, why string, err error)) error {
+func guardOne(ctx context.Context, js jetstream.JetStream, stream, name string, cfg *jetstream.ConsumerConfig, report func(name, why string, err error)) error {
 	ctx, cancel := withTimeout(ctx)
 	defer cancel()
 	if cfg == nil {
 		// Asked by hand: nats.go's Consumer refuses a push consumer.
-		resp, err := js.Conn().RequestWithContext(ctx, apiPrefix(js.Options())+"CONSUMER.INFO."+StreamName+"."+name, nil)
+		resp, err := js.Conn().RequestWithContext(ctx, apiPrefix(js.Options())+"CONSUMER.INFO."+stream+"."+name, nil)
 		if err != nil {
 			return fmt.Errorf("guard consumers: consumer %s: %w", name, err)
 		}
@@ -152,7 +163,7 @@ func guardOne(ctx context.Context, js jetstream.JetStream, name string, cfg *jet
 	if why == "" {
 		return nil
 	}
-	if err := js.DeleteConsumer(ctx, StreamName, name); err != nil && !errors.Is(err, jetstream.ErrConsumerNotFound) {
+	if err := js.DeleteConsumer(ctx, stream, name); err != nil && !errors.Is(err, jetstream.ErrConsumerNotFound) {
 		return fmt.Errorf("guard consumers: delete %s (%s): %w", name, why, err)
 	}
 	report(name, why, nil)

@@ -2,7 +2,10 @@
 // event is one message of the stream JOURNAL under its campaign's subject
 // journal.<campaign> (events.CampaignSubject), with the headers
 // Journal-Type and Journal-Aggregate, and session secrets live in the
-// key-value bucket journal_secrets.
+// key-value bucket journal_secrets. A journal created with k > 1
+// partitions keeps each campaign in the stream JOURNAL-<p> of its
+// partition p = events.Partition(campaign, k), under journal.<p>.<campaign>
+// (see Partitions in partitions.go); k is fixed at creation.
 //
 // Invariants:
 //   - Only documents that pass the codec (events.Prepare: encode, decode) are
@@ -89,9 +92,14 @@ type Options struct {
 	// Duplicates is the deduplication window; 0 means DefaultDuplicates.
 	// Less than DefaultDuplicates is refused.
 	Duplicates time.Duration
+	// Partitions is the journal's number of partitions, fixed when its
+	// streams are created: 0 takes the journal's (1 for a new one); any
+	// other value must be the journal's, else Open fails with ErrPartitions.
+	Partitions int
 }
 
-// StreamConfig returns the configuration of the JOURNAL stream.
+// StreamConfig returns the configuration of the JOURNAL stream (a journal
+// of one partition).
 func StreamConfig(opts Options) jetstream.StreamConfig {
 	if opts.Replicas <= 0 {
 		opts.Replicas = 1
@@ -121,6 +129,21 @@ func StreamConfig(opts Options) jetstream.StreamConfig {
 	}
 }
 
+// PartitionStreamConfig returns the configuration of partition p's stream
+// in a journal of k > 1 partitions: StreamConfig's, named JOURNAL-<p>,
+// capturing journal.<p>.*, with k in its metadata.
+func PartitionStreamConfig(opts Options, p, k int) jetstream.StreamConfig {
+	cfg := StreamConfig(opts)
+	if k <= 1 {
+		return cfg
+	}
+	cfg.Name = PartitionStream(p)
+	cfg.Description = fmt.Sprintf("the campaign journal, partition %d of %d: every fact of play, immutable", p, k)
+	cfg.Subjects = []string{events.PartitionStreamSubjects(p, k)}
+	cfg.Metadata = map[string]string{PartitionsKey: strconv.Itoa(k)}
+	return cfg
+}
+
 // Store is the JetStream event store. It holds no context; every call takes one.
 type Store struct {
 	js jetstream.JetStream
@@ -130,21 +153,57 @@ type Store struct {
 	nc     *nats.Conn
 	kv     jetstream.KeyValue
 	prefix string // JetStream API prefix, ending in "."
+	// k is the journal's number of partitions, streams the names of its
+	// streams (StreamNames(k)), partition p's at index p.
+	k       int
+	streams []string
+	// only is 1 + the partition of a Partition view, 0 otherwise.
+	only int
 }
 
-// Open creates or updates the JOURNAL stream and the secrets bucket and
-// returns the store. A stream of the old layout is left as it is: the
-// error wraps ErrOldLayout (run Migrate).
+// Partitions returns the journal's number of partitions: 1 for a
+// Partition view.
+func (s *Store) Partitions() int {
+	if s.only != 0 {
+		return 1
+	}
+	return s.k
+}
+
+// Open creates or updates the journal's streams (JOURNAL, or JOURNAL-0 …
+// JOURNAL-<k-1> for k = Options.Partitions > 1 on a new journal) and the
+// secrets bucket and returns the store. A stream of the old layout is left
+// as it is: the error wraps ErrOldLayout (run Migrate). A Partitions that
+// disagrees with the journal's is refused, changing nothing: the error
+// wraps ErrPartitions.
 func Open(ctx context.Context, js jetstream.JetStream, opts Options) (*Store, error) {
 	if opts.Duplicates != 0 && opts.Duplicates < DefaultDuplicates {
 		return nil, fmt.Errorf("jetstore: duplicate window %v is less than %v", opts.Duplicates, DefaultDuplicates)
 	}
+	if opts.Partitions != 0 {
+		if err := events.ValidPartitions(opts.Partitions); err != nil {
+			return nil, fmt.Errorf("jetstore: %w", err)
+		}
+	}
 	if err := checkLayout(ctx, js); err != nil {
 		return nil, err
 	}
-	cfg := StreamConfig(opts)
-	if _, err := js.CreateOrUpdateStream(ctx, cfg); err != nil {
-		return nil, fmt.Errorf("jetstore: stream %s: %w", StreamName, err)
+	k, err := Partitions(ctx, js)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case k == 0:
+		k = max(opts.Partitions, 1)
+	case opts.Partitions != 0 && opts.Partitions != k:
+		return nil, fmt.Errorf("jetstore: %w: this journal has %d, not %d (the number of partitions is fixed when the journal is created)", ErrPartitions, k, opts.Partitions)
+	}
+	var cfg jetstream.StreamConfig
+	for p := range k {
+		cfg = PartitionStreamConfig(opts, p, k)
+		if _, err := js.CreateOrUpdateStream(ctx, cfg); err != nil {
+			return nil, fmt.Errorf("jetstore: stream %s: %w", cfg.Name, err)
+		}
 	}
 	kv, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
 		Bucket:      SecretsBucket,
@@ -161,7 +220,7 @@ func Open(ctx context.Context, js jetstream.JetStream, opts Options) (*Store, er
 	if err != nil {
 		return nil, fmt.Errorf("jetstore: %w", err)
 	}
-	return &Store{js: js, pub: pub, nc: js.Conn(), kv: kv, prefix: prefix}, nil
+	return &Store{js: js, pub: pub, nc: js.Conn(), kv: kv, prefix: prefix, k: k, streams: StreamNames(k)}, nil
 }
 
 func apiPrefix(o jetstream.JetStreamOptions) string {
@@ -193,7 +252,14 @@ func (s *Store) Append(ctx context.Context, expect events.Expect, evs ...events.
 	}
 	msgs := make([]*nats.Msg, len(evs))
 	for i, e := range evs {
-		msgs[i] = eventMsg(e, docs[i])
+		subject, err := s.storedSubject(e.StreamSubject)
+		if err != nil {
+			return nil, fmt.Errorf("%w: event %s: %w", events.ErrInvalidEvent, e.ID, err)
+		}
+		if i > 0 && s.k > 1 && subject != msgs[0].Subject && s.targets(e.StreamSubject)[0].stream != s.targets(evs[0].StreamSubject)[0].stream {
+			return nil, fmt.Errorf("%w: an atomic append of %s and %s spans two partitions' streams", events.ErrInvalidEvent, evs[0].Campaign, e.Campaign)
+		}
+		msgs[i] = eventMsg(e, subject, docs[i])
 	}
 
 	if len(msgs) == 1 {
@@ -236,8 +302,8 @@ func (s *Store) Append(ctx context.Context, expect events.Expect, evs ...events.
 // eventMsg is the message that stores an event: its document under its
 // campaign's subject, with its id as Nats-Msg-Id and its type and aggregate
 // in the journal's headers.
-func eventMsg(e events.Event, doc []byte) *nats.Msg {
-	m := &nats.Msg{Subject: e.StreamSubject, Data: doc, Header: make(nats.Header, 4)}
+func eventMsg(e events.Event, subject string, doc []byte) *nats.Msg {
+	m := &nats.Msg{Subject: subject, Data: doc, Header: make(nats.Header, 4)}
 	m.Header.Set(jetstream.MsgIDHeader, e.ID)
 	m.Header.Set(events.HeaderType, e.Type)
 	if kind, id, err := e.Aggregate(); err == nil { // valid: Prepare checked it
@@ -322,7 +388,7 @@ var errFound = errors.New("found")
 // Reading also finds events older than the duplicate window.
 func (s *Store) storedSeq(ctx context.Context, e events.Event, from uint64) (uint64, error) {
 	var found uint64
-	_, err := s.read(ctx, events.Query{Subject: e.StreamSubject}, from, func(r events.Recorded) error {
+	_, err := s.read(ctx, s.targets(e.StreamSubject)[0], events.Query{Subject: e.StreamSubject}, from, func(r events.Recorded) error {
 		if r.Event.ID == e.ID {
 			found = r.Seq
 			return errFound
@@ -345,11 +411,26 @@ func apiCode(err error) jetstream.ErrorCode {
 }
 
 // Last returns the last stream sequence on a subject filter, 0 when none.
-// It asks the stream leader (not a direct get), so it is current on a cluster.
+// It asks the stream leader (not a direct get), so it is current on a
+// cluster. On a filter over the streams of several partitions it is the
+// sum of their last sequences on it (see Partitions).
 func (s *Store) Last(ctx context.Context, filter string) (uint64, error) {
 	if err := events.ValidFilter(filter); err != nil {
 		return 0, err
 	}
+	var sum uint64
+	for _, t := range s.targets(filter) {
+		last, err := s.lastOn(ctx, t.stream, t.filter)
+		if err != nil {
+			return 0, err
+		}
+		sum += last
+	}
+	return sum, nil
+}
+
+// lastOn is Last on one stream, the filter in its subjects.
+func (s *Store) lastOn(ctx context.Context, stream, filter string) (uint64, error) {
 	ctx, cancel := withTimeout(ctx)
 	defer cancel()
 	req, err := json.Marshal(struct {
@@ -359,7 +440,7 @@ func (s *Store) Last(ctx context.Context, filter string) (uint64, error) {
 	if err != nil {
 		return 0, err
 	}
-	resp, err := s.nc.RequestWithContext(ctx, s.prefix+"STREAM.MSG.GET."+StreamName, req)
+	resp, err := s.nc.RequestWithContext(ctx, s.prefix+"STREAM.MSG.GET."+stream, req)
 	if err != nil {
 		return 0, fmt.Errorf("last on %s: %w", filter, err)
 	}
@@ -397,8 +478,14 @@ func (s *Store) Read(ctx context.Context, q events.Query, fn func(events.Recorde
 	if err := q.Validate(); err != nil {
 		return err
 	}
-	_, err := s.read(ctx, q, max(q.From, 1), fn)
-	return err
+	if ts := s.targets(q.Filter()); len(ts) == 1 {
+		_, err := s.read(ctx, ts[0], q, max(q.From, 1), fn)
+		return err
+	}
+	return s.fanIn(ctx, q, s.targets(q.Filter()), func(ctx context.Context, t target, q events.Query, fn func(events.Recorded) error) error {
+		_, err := s.read(ctx, t, q, max(q.From, 1), fn)
+		return err
+	}, fn)
 }
 
 // read delivers events matching q from sequence next up to the last on the
@@ -410,9 +497,9 @@ func (s *Store) Read(ctx context.Context, q events.Query, fn func(events.Recorde
 // filter (the leader's answer), the read must deliver that very message;
 // if a replica ends the read short, the rest is asked again for a while,
 // then it is an error, never a silently short read.
-func (s *Store) read(ctx context.Context, q events.Query, next uint64, fn func(events.Recorded) error) (uint64, error) {
-	filter := q.Filter()
-	last, err := s.Last(ctx, filter)
+func (s *Store) read(ctx context.Context, t target, q events.Query, next uint64, fn func(events.Recorded) error) (uint64, error) {
+	filter := t.filter
+	last, err := s.lastOn(ctx, t.stream, filter)
 	if err != nil {
 		return next, err
 	}
@@ -421,7 +508,7 @@ func (s *Store) read(ctx context.Context, q events.Query, next uint64, fn func(e
 		upper, mustReach = q.To, false
 	}
 	for retry := 0; next <= upper; {
-		batch, pending, err := s.getBatch(ctx, filter, next, int(min(readBatch, upper-next+1)))
+		batch, pending, err := s.getBatch(ctx, t.stream, filter, next, int(min(readBatch, upper-next+1)))
 		if err != nil {
 			return next, err
 		}
@@ -443,7 +530,7 @@ func (s *Store) read(ctx context.Context, q events.Query, next uint64, fn func(e
 			if m.seq > upper {
 				return upper + 1, nil
 			}
-			rec, err := events.DecodeRecordedOwned(m.seq, m.subject, m.data) // a reply of its own
+			rec, err := events.DecodeRecordedOwned(m.seq, s.campaignSubject(m.subject), m.data) // a reply of its own
 			if err != nil {
 				if err := q.ReportForeign(err); err != nil {
 					return next, err
@@ -456,7 +543,7 @@ func (s *Store) read(ctx context.Context, q events.Query, next uint64, fn func(e
 			next = m.seq + 1
 		}
 		if pending > readOrderedAbove && next <= upper {
-			return s.readOrdered(ctx, q, filter, next, upper, fn)
+			return s.readOrdered(ctx, q, t, next, upper, fn)
 		}
 	}
 	return max(next, upper+1), nil
@@ -476,8 +563,9 @@ const readOrderedAbove = 1024
 // message it does not deliver within requestTimeout of saying nothing
 // more is pending is an error (while messages are pending, the consumer's
 // heartbeats find a lost server).
-func (s *Store) readOrdered(ctx context.Context, q events.Query, filter string, next, upper uint64, fn func(events.Recorded) error) (uint64, error) {
-	p, stop, err := s.startOrdered(ctx, filter, next, pipeOptions{upper: upper, wait: requestTimeout})
+func (s *Store) readOrdered(ctx context.Context, q events.Query, t target, next, upper uint64, fn func(events.Recorded) error) (uint64, error) {
+	filter := t.filter
+	p, stop, err := s.startOrdered(ctx, t, next, pipeOptions{upper: upper, wait: requestTimeout})
 	if err != nil {
 		return next, fmt.Errorf("read %s: %w", filter, err)
 	}
@@ -506,9 +594,9 @@ func (s *Store) readOrdered(ctx context.Context, q events.Query, filter string, 
 // startOrdered starts an ordered pipeline on an ordered consumer of filter
 // from sequence from; stop ends both, the server's side of the consumer
 // included (see dropConsumer).
-func (s *Store) startOrdered(ctx context.Context, filter string, from uint64, o pipeOptions) (p *pipe, stop func(), err error) {
-	cons, err := s.js.OrderedConsumer(ctx, StreamName, jetstream.OrderedConsumerConfig{
-		FilterSubjects: []string{filter},
+func (s *Store) startOrdered(ctx context.Context, t target, from uint64, o pipeOptions) (p *pipe, stop func(), err error) {
+	cons, err := s.js.OrderedConsumer(ctx, t.stream, jetstream.OrderedConsumerConfig{
+		FilterSubjects: []string{t.filter},
 		DeliverPolicy:  jetstream.DeliverByStartSequencePolicy,
 		OptStartSeq:    from,
 	})
@@ -517,11 +605,12 @@ func (s *Store) startOrdered(ctx context.Context, filter string, from uint64, o 
 	}
 	it, err := cons.Messages()
 	if err != nil {
-		s.dropConsumer(cons)
+		s.dropConsumer(t.stream, cons)
 		return nil, nil, err
 	}
+	o.subject = s.campaignSubject
 	p = startPipe(ctx, it, o)
-	return p, func() { p.close(); s.dropConsumer(cons) }, nil
+	return p, func() { p.close(); s.dropConsumer(t.stream, cons) }, nil
 }
 
 // A read that a replica ends short is retried shortReadRetries times,
@@ -542,7 +631,7 @@ type rawMsg struct {
 // stall the reply). An empty result means no message there. pending is
 // how many messages on filter the server counted after the last one
 // returned.
-func (s *Store) getBatch(ctx context.Context, filter string, from uint64, n int) (batch []rawMsg, pending uint64, err error) {
+func (s *Store) getBatch(ctx context.Context, stream, filter string, from uint64, n int) (batch []rawMsg, pending uint64, err error) {
 	ctx, cancel := withTimeout(ctx)
 	defer cancel()
 	req, err := json.Marshal(struct {
@@ -560,7 +649,7 @@ func (s *Store) getBatch(ctx context.Context, filter string, from uint64, n int)
 		return nil, 0, fmt.Errorf("read %s: %w", filter, err)
 	}
 	defer sub.Unsubscribe()
-	if err := s.nc.PublishRequest(s.prefix+"DIRECT.GET."+StreamName, inbox, req); err != nil {
+	if err := s.nc.PublishRequest(s.prefix+"DIRECT.GET."+stream, inbox, req); err != nil {
 		return nil, 0, fmt.Errorf("read %s: %w", filter, err)
 	}
 	out := make([]rawMsg, 0, n)
@@ -597,15 +686,27 @@ const followTick = time.Second
 
 // Follow delivers the events matching q from q.From on, then new ones as
 // they are stored, until ctx ends (it returns ctx.Err()). With q.To set it
-// delivers up to To and returns nil once the stream has reached To. It
+// delivers up to To and returns nil once the stream has reached To; over
+// several partitions' streams, To is refused (ErrPartitions). It
 // reads through an ordered consumer on the filter.
 func (s *Store) Follow(ctx context.Context, q events.Query, fn func(events.Recorded) error) error {
 	if err := q.Validate(); err != nil {
 		return err
 	}
+	if ts := s.targets(q.Filter()); len(ts) == 1 {
+		return s.follow(ctx, ts[0], q, fn)
+	}
+	if q.To != 0 {
+		return fmt.Errorf("jetstore: %w: a follow up to a sequence (To) of several partitions' streams, where To is one stream's sequence: follow one campaign, or read", ErrPartitions)
+	}
+	return s.fanIn(ctx, q, s.targets(q.Filter()), s.follow, fn)
+}
+
+// follow is Follow on one stream.
+func (s *Store) follow(ctx context.Context, t target, q events.Query, fn func(events.Recorded) error) error {
 	next := max(q.From, 1)
 	if q.To != 0 {
-		if done, err := s.readToIfReached(ctx, q, next, fn); done || err != nil {
+		if done, err := s.readToIfReached(ctx, t, q, next, fn); done || err != nil {
 			return err
 		}
 	}
@@ -613,7 +714,7 @@ func (s *Store) Follow(ctx context.Context, q events.Query, fn func(events.Recor
 	if q.To != 0 {
 		o.wait, o.idle = followTick, true
 	}
-	p, stop, err := s.startOrdered(ctx, q.Filter(), next, o)
+	p, stop, err := s.startOrdered(ctx, t, next, o)
 	if err != nil {
 		return fmt.Errorf("follow %s: %w", q.Filter(), err)
 	}
@@ -636,7 +737,7 @@ func (s *Store) Follow(ctx context.Context, q events.Query, fn func(events.Recor
 			return fmt.Errorf("follow %s: %w", q.Filter(), d.readErr)
 		}
 		if d.idle { // nothing on the filter for a while: the stream may be past To
-			if done, err := s.readToIfReached(ctx, q, next, fn); done || err != nil {
+			if done, err := s.readToIfReached(ctx, t, q, next, fn); done || err != nil {
 				return err
 			}
 		}
@@ -648,30 +749,30 @@ func (s *Store) Follow(ctx context.Context, q events.Query, fn func(events.Recor
 // minutes of its inactivity threshold, three goroutines and its state
 // each: a server answering many long reads would pile them up. Failing to
 // delete it only leaves it to the threshold, so the wait is short.
-func (s *Store) dropConsumer(cons jetstream.Consumer) {
+func (s *Store) dropConsumer(stream string, cons jetstream.Consumer) {
 	info := cons.CachedInfo()
 	if info == nil {
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), dropConsumerTimeout)
 	defer cancel()
-	_ = s.js.DeleteConsumer(ctx, StreamName, info.Name)
+	_ = s.js.DeleteConsumer(ctx, stream, info.Name)
 }
 
 // readToIfReached finishes a Follow with q.To from sequence next by a read
 // if the stream holds To, and reports whether it did.
-func (s *Store) readToIfReached(ctx context.Context, q events.Query, next uint64, fn func(events.Recorded) error) (bool, error) {
-	done, err := s.reached(ctx, q.To)
+func (s *Store) readToIfReached(ctx context.Context, t target, q events.Query, next uint64, fn func(events.Recorded) error) (bool, error) {
+	done, err := s.reached(ctx, t, q.To)
 	if err != nil || !done {
 		return false, err
 	}
-	_, err = s.read(ctx, q, next, fn)
+	_, err = s.read(ctx, t, q, next, fn)
 	return true, err
 }
 
-// reached reports whether the stream holds a message at sequence seq or later.
-func (s *Store) reached(ctx context.Context, seq uint64) (bool, error) {
-	last, err := s.Last(ctx, events.AllFilter)
+// reached reports whether t's stream holds a message at sequence seq or later.
+func (s *Store) reached(ctx context.Context, t target, seq uint64) (bool, error) {
+	last, err := s.lastOn(ctx, t.stream, t.all)
 	return last >= seq, err
 }
 

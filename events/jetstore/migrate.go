@@ -135,8 +135,15 @@ type Migration struct {
 // unless changed by hand); a message whose subject has no campaign token
 // stops the migration before anything is changed. Run it with nothing else
 // writing to the journal.
+//
+// The migrated journal has one partition (its sequences are kept, so its
+// stream is the one JOURNAL): Options.Partitions above 1 is refused with
+// ErrPartitions, changing nothing.
 func Migrate(ctx context.Context, js jetstream.JetStream, opts Options) (Migration, error) {
 	m := Migration{Backup: BackupStream}
+	if opts.Partitions > 1 {
+		return m, fmt.Errorf("migrate: %w: the old layout migrates into a journal of one partition, its sequences kept; not %d", ErrPartitions, opts.Partitions)
+	}
 	journal, err := streamInfo(ctx, js, StreamName)
 	if err != nil {
 		return m, err

@@ -83,6 +83,9 @@ type pipeOptions struct {
 	wait time.Duration
 	// idle makes a passed wait an idle mark, after which the reader goes on.
 	idle bool
+	// subject translates a stored subject into the campaign subject (nil:
+	// none, see Store.campaignSubject).
+	subject func(string) string
 }
 
 // pipe is a running ordered pipeline.
@@ -111,7 +114,7 @@ func startPipe(ctx context.Context, it jetstream.MessagesContext, o pipeOptions)
 		go func() {
 			defer p.wg.Done()
 			for c := range jobs {
-				c.decode(o.upper)
+				c.decode(o.upper, o.subject)
 				close(c.done)
 			}
 		}()
@@ -228,7 +231,7 @@ func readPipe(ctx context.Context, it jetstream.MessagesContext, o pipeOptions, 
 	hand := func() bool {
 		to := []chan<- *chunk{jobs, order}
 		if len(c.msgs) <= inlineDecode { // the live tail: a hop saved
-			c.decode(o.upper)
+			c.decode(o.upper, o.subject)
 			close(c.done)
 			to = to[1:]
 		}
@@ -290,12 +293,16 @@ func readPipe(ctx context.Context, it jetstream.MessagesContext, o pipeOptions, 
 // decode decodes the chunk's messages up to the bound (0: none), taking
 // their payloads over, and lets the messages go. A message that is not an
 // event is kept as a record without an event and its Foreign.
-func (c *chunk) decode(upper uint64) {
+func (c *chunk) decode(upper uint64, subject func(string) string) {
 	for i, m := range c.msgs {
 		if upper != 0 && c.seqs[i] > upper {
 			break
 		}
-		rec, err := events.DecodeRecordedOwned(c.seqs[i], m.Subject(), m.Data())
+		sub := m.Subject()
+		if subject != nil {
+			sub = subject(sub)
+		}
+		rec, err := events.DecodeRecordedOwned(c.seqs[i], sub, m.Data())
 		if err != nil {
 			f, ok := errors.AsType[events.Foreign](err)
 			if !ok {
