@@ -4,32 +4,29 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/nats-io/nats.go/jetstream"
-
 	"github.com/campaign-journal/journal/events"
-	"github.com/campaign-journal/journal/events/jetstore"
 )
 
 // storedBytes returns a function that reads an event's exact stored bytes
-// by its stream sequence, so that an export writes each event verbatim (the
-// bytes journal-dice-v2's prevhash chain hashes), not a re-encoding.
+// (by its campaign's stream and sequence), so that an export writes each
+// event verbatim (the bytes journal-dice-v2's prevhash chain hashes), not
+// a re-encoding.
 func (a *app) storedBytes(ctx context.Context) (func(events.Recorded) ([]byte, error), error) {
-	if a.nc == nil {
-		return nil, fmt.Errorf("export: no connection to the journal's JetStream")
-	}
-	js, err := jetstream.New(a.nc)
+	st, err := a.openStore(ctx, false, "")
 	if err != nil {
 		return nil, err
 	}
-	stream, err := js.Stream(ctx, jetstore.StreamName)
-	if err != nil {
-		return nil, fmt.Errorf("export: stream %s: %w", jetstore.StreamName, err)
+	raw, ok := st.(interface {
+		StoredBytes(context.Context, events.Recorded) ([]byte, error)
+	})
+	if !ok {
+		return nil, fmt.Errorf("export: the store %T cannot give an event's stored bytes", st)
 	}
 	return func(r events.Recorded) ([]byte, error) {
-		m, err := stream.GetMsg(ctx, r.Seq)
+		b, err := raw.StoredBytes(ctx, r)
 		if err != nil {
-			return nil, fmt.Errorf("export: the stored bytes of event %s (seq %d): %w", r.Event.ID, r.Seq, err)
+			return nil, fmt.Errorf("export: %w", err)
 		}
-		return m.Data, nil
+		return b, nil
 	}, nil
 }

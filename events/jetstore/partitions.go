@@ -230,3 +230,25 @@ func (s *Store) fanIn(ctx context.Context, q events.Query, ts []target, each fun
 	wg.Wait()
 	return first
 }
+
+// StoredBytes returns the exact bytes stored for r, an event this store
+// read, from its campaign's stream at r.Seq: what an export writes
+// verbatim, and what journal-dice-v2's prevhash chain hashes. The error
+// wraps events.ErrNotFound when the stream holds no message there.
+func (s *Store) StoredBytes(ctx context.Context, r events.Recorded) ([]byte, error) {
+	ctx, cancel := withTimeout(ctx)
+	defer cancel()
+	stream := s.streams[events.Partition(r.Event.Campaign, s.k)]
+	st, err := s.js.Stream(ctx, stream)
+	if err != nil {
+		return nil, fmt.Errorf("jetstore: stream %s: %w", stream, err)
+	}
+	m, err := st.GetMsg(ctx, r.Seq)
+	if errors.Is(err, jetstream.ErrMsgNotFound) {
+		return nil, fmt.Errorf("%w: no message at sequence %d of %s", events.ErrNotFound, r.Seq, stream)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("jetstore: the stored bytes of event %s (seq %d of %s): %w", r.Event.ID, r.Seq, stream, err)
+	}
+	return m.Data, nil
+}
