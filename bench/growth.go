@@ -112,10 +112,10 @@ func (g *growthTarget) roll(ctx context.Context) error {
 	return nil
 }
 
-// interleave rolls GrowthRolls times in each target, in rounds of Rounds
-// turns, each turn a few rolls in every target in order, so that the drift
-// of a shared machine falls on each alike. Each target first rolls a few
-// untimed rolls.
+// interleave rolls GrowthRolls times in each target, in turns of 25 rolls
+// in every target, each turn starting with the next target, so that the
+// drift of a shared machine (and the garbage one target leaves for the
+// next) falls on each alike. Each target first rolls a few untimed rolls.
 func (e *env) interleave(ctx context.Context, targets []*growthTarget) error {
 	o := e.o
 	for _, t := range targets {
@@ -128,9 +128,10 @@ func (e *env) interleave(ctx context.Context, targets []*growthTarget) error {
 	}
 	const turn = 25
 	done := 0
-	for _, n := range splits(o.GrowthRolls, max(1, o.GrowthRolls/turn)) {
+	for i, n := range splits(o.GrowthRolls, max(1, o.GrowthRolls/turn)) {
 		settle()
-		for _, t := range targets {
+		for k := range targets { // each turn starts with another target
+			t := targets[(i+k)%len(targets)]
 			for range n {
 				if err := t.roll(ctx); err != nil {
 					return err
