@@ -10,7 +10,14 @@
 //     projections of every campaign per second, against a raw ordered consumer
 //     reading the same stream;
 //   - verification: rolls verified per second from an exported file
-//     (replay.Verify), against merely decoding it (replay.ReadJSONL).
+//     (replay.Verify), against merely decoding it (replay.ReadJSONL);
+//   - growth: the p50 of one roll command as a campaign gains characters
+//     and as the stream gains campaigns (the sizes interleaved);
+//   - cold load: a campaign loaded by a fresh journal on a freshly started
+//     server, the stream at each of several sizes.
+//
+// Targets judges every target of issue 12 against the runs of one
+// `journal bench`.
 //
 // Each pair gives the ratio of the journal's rate to the raw one, and the
 // peak memory of the process while the journal side ran.
