@@ -366,16 +366,32 @@ func parallel(parent context.Context, n, workers int, fn func(ctx context.Contex
 // goroutines, each owning some campaigns and appending synchronously,
 // against raw asynchronous publishes with Window pending.
 func (e *env) concurrent(ctx context.Context) (Pair, error) {
+	return e.concurrentOver(ctx, StageConcurrent, "m", e.o.Campaigns, e.o.Characters)
+}
+
+// concurrentMany is concurrent over ManyCampaigns campaigns of one
+// character each, in the same stream as the other append stages.
+func (e *env) concurrentMany(ctx context.Context) (Pair, error) {
+	return e.concurrentOver(ctx, StageConcurrentMany, "w", e.o.ManyCampaigns, e.o.ManyCampaigns)
+}
+
+// concurrentOver is the concurrent appends of a stage over nCamps
+// campaigns (ids prefix...) holding nChars characters.
+func (e *env) concurrentOver(ctx context.Context, stage, prefix string, nCamps, nChars int) (Pair, error) {
 	var p Pair
 	o := e.o
+	o.Campaigns, o.Characters, o.Window = nCamps, nChars, min(nCamps, 256)
+	if stage == StageConcurrent {
+		o.Window = e.o.Window
+	}
 	if err := e.server(ctx); err != nil {
 		return p, err
 	}
 	j := newJournal(e.st)
-	camps := campaigns("m", o.Campaigns, o.Characters)
+	camps := campaigns(prefix, o.Campaigns, o.Characters)
 	var setupDone atomic.Int64
 	err := parallel(ctx, len(camps), o.Window, func(ctx context.Context, i int) error {
-		defer func() { o.progress(StageConcurrent, "setup", int(setupDone.Add(1)), len(camps)) }()
+		defer func() { o.progress(stage, "setup", int(setupDone.Add(1)), len(camps)) }()
 		if err := setupCampaign(ctx, j, camps[i].id, camps[i].chars); err != nil {
 			return err
 		}
@@ -404,7 +420,7 @@ func (e *env) concurrent(ctx context.Context) (Pair, error) {
 	subjects := make([]string, 0, o.Characters)
 	for _, c := range camps {
 		for _, ch := range c.chars {
-			subjects = append(subjects, rawSubject+"."+c.id+"."+ch)
+			subjects = append(subjects, rawSubject+"."+prefix+"."+c.id+"."+ch)
 		}
 	}
 	workers := o.Window
@@ -445,7 +461,7 @@ func (e *env) concurrent(ctx context.Context) (Pair, error) {
 						return err
 					}
 					if c := count.Add(1); c%256 == 0 {
-						o.progress(StageConcurrent, phase, done+int(c), o.Rolls)
+						o.progress(stage, phase, done+int(c), o.Rolls)
 					}
 				}
 				return nil
@@ -466,7 +482,7 @@ func (e *env) concurrent(ctx context.Context) (Pair, error) {
 					return fmt.Errorf("raw async publish: %w", err)
 				}
 				if i%256 == 0 {
-					o.progress(StageConcurrent, "raw", done+i, o.Rolls)
+					o.progress(stage, "raw", done+i, o.Rolls)
 				}
 			}
 			select {

@@ -10,7 +10,14 @@
 //     projections of every campaign per second, against a raw ordered consumer
 //     reading the same stream;
 //   - verification: rolls verified per second from an exported file
-//     (replay.Verify), against merely decoding it (replay.ReadJSONL).
+//     (replay.Verify), against merely decoding it (replay.ReadJSONL);
+//   - growth: the p50 of one roll command as a campaign gains characters
+//     and as the stream gains campaigns (the sizes interleaved);
+//   - cold load: a campaign loaded by a fresh journal on a freshly started
+//     server, the stream at each of several sizes.
+//
+// Targets judges every target of issue 12 against the runs of one
+// `journal bench`.
 //
 // Each pair gives the ratio of the journal's rate to the raw one, and the
 // peak memory of the process while the journal side ran.
@@ -39,14 +46,27 @@ import (
 const (
 	StageSequential = "appends-sequential"
 	StageConcurrent = "appends-concurrent"
-	StageRebuild    = "rebuild"
-	StageVerify     = "verification"
+	// StageConcurrentMany is the concurrent appends over ManyCampaigns
+	// campaigns (10 000 by default) in the same stream.
+	StageConcurrentMany = "appends-concurrent-many"
+	// StageGrowth is the append latency (p50) as one campaign gains
+	// characters and as the stream gains campaigns.
+	StageGrowth  = "growth"
+	StageRebuild = "rebuild"
+	// StageColdLoad is the load of a campaign of about 1 000 events by a
+	// fresh journal (command.Journal.Load), the stream at each of
+	// ColdEvents events.
+	StageColdLoad = "cold-load"
+	StageVerify   = "verification"
 )
 
 // AllStages returns every stage, in the order Run measures them.
 func AllStages() []string {
-	return []string{StageSequential, StageConcurrent, StageRebuild, StageVerify}
+	return []string{StageSequential, StageConcurrent, StageConcurrentMany, StageGrowth, StageRebuild, StageColdLoad, StageVerify}
 }
+
+// pairStages are the stages measured as a Pair (the journal against raw).
+func pairStage(s string) bool { return s != StageGrowth && s != StageColdLoad }
 
 // ErrOptions marks options that cannot be used.
 var ErrOptions = errors.New("invalid bench options")
@@ -74,6 +94,22 @@ type Options struct {
 	// VerifyRolls is the number of rolls in the exported session that is
 	// verified.
 	VerifyRolls int `json:"verify_rolls"`
+	// ManyCampaigns is the number of campaigns (one character each) of
+	// the second concurrent append stage.
+	ManyCampaigns int `json:"many_campaigns"`
+	// GrowthCharacters are the sizes of the campaign, in characters, at
+	// which the growth stage measures the append p50; GrowthCampaigns the
+	// numbers of campaigns in the stream; GrowthRolls the rolls of each
+	// measurement.
+	GrowthCharacters []int `json:"growth_characters"`
+	GrowthCampaigns  []int `json:"growth_campaigns"`
+	GrowthRolls      int   `json:"growth_rolls"`
+	// ColdEvents are the stream sizes at which a cold load is measured;
+	// ColdCampaignEvents the events of the campaign loaded; ColdLoads the
+	// loads measured at each size (each of another campaign).
+	ColdEvents         []int `json:"cold_events"`
+	ColdCampaignEvents int   `json:"cold_campaign_events"`
+	ColdLoads          int   `json:"cold_loads"`
 	// Rounds is how many times the journal and the raw side alternate in
 	// the append and verification measurements.
 	Rounds int `json:"rounds"`
@@ -85,9 +121,13 @@ type Options struct {
 	Progress func(Progress) `json:"-"`
 }
 
-// DefaultOptions returns the sizes of a run that takes about a minute.
+// DefaultOptions returns the sizes of a run that takes about three minutes
+// per sync setting on two loaded cores (the cold load fills a stream of
+// 1 000 000 events).
 func DefaultOptions() Options {
-	return Options{Rolls: 2000, Campaigns: 100, Characters: 1000, Events: 100_000, VerifyRolls: 20_000, Rounds: 3}
+	return Options{Rolls: 2000, Campaigns: 100, Characters: 1000, Events: 100_000, VerifyRolls: 20_000, Rounds: 3,
+		ManyCampaigns: 10_000, GrowthCharacters: []int{10, 1000, 10_000}, GrowthCampaigns: []int{1, 100, 10_000}, GrowthRolls: 500,
+		ColdEvents: []int{100_000, 1_000_000}, ColdCampaignEvents: 1000, ColdLoads: 9}
 }
 
 // withDefaults fills in zero sizes and checks the rest.
@@ -114,7 +154,43 @@ func (o Options) withDefaults() (Options, error) {
 	if o.Window == 0 {
 		o.Window = min(o.Campaigns, 256)
 	}
+	if o.ManyCampaigns == 0 {
+		o.ManyCampaigns = d.ManyCampaigns
+	}
+	if len(o.GrowthCharacters) == 0 {
+		o.GrowthCharacters = d.GrowthCharacters
+	}
+	if len(o.GrowthCampaigns) == 0 {
+		o.GrowthCampaigns = d.GrowthCampaigns
+	}
+	if o.GrowthRolls == 0 {
+		o.GrowthRolls = d.GrowthRolls
+	}
+	if len(o.ColdEvents) == 0 {
+		o.ColdEvents = d.ColdEvents
+	}
+	if o.ColdCampaignEvents == 0 {
+		o.ColdCampaignEvents = d.ColdCampaignEvents
+	}
+	if o.ColdLoads == 0 {
+		o.ColdLoads = d.ColdLoads
+	}
+	for _, list := range [][]int{o.GrowthCharacters, o.GrowthCampaigns, o.ColdEvents} {
+		for i, n := range list {
+			if n < 1 || (i > 0 && n <= list[i-1]) {
+				return o, fmt.Errorf("%w: growth and cold-load sizes must be positive and increasing, got %v", ErrOptions, list)
+			}
+		}
+	}
 	switch {
+	case o.ManyCampaigns < 1, o.GrowthRolls < 1, o.ColdCampaignEvents < 1, o.ColdLoads < 1:
+		return o, fmt.Errorf("%w: sizes must be positive", ErrOptions)
+	case o.ColdEvents[0] < 2*o.ColdCampaignEvents:
+		return o, fmt.Errorf("%w: a cold load's stream of %d events cannot hold campaigns of %d events", ErrOptions, o.ColdEvents[0], o.ColdCampaignEvents)
+	case o.ManyCampaigns > 100_000 || o.GrowthCharacters[len(o.GrowthCharacters)-1] > 100_000 || o.GrowthCampaigns[len(o.GrowthCampaigns)-1] > 100_000:
+		return o, fmt.Errorf("%w: at most 100 000 campaigns and 100 000 characters in the growth and the second concurrent stage", ErrOptions)
+	case o.ColdEvents[len(o.ColdEvents)-1] > 10_000_000:
+		return o, fmt.Errorf("%w: at most 10 000 000 events in a cold load's stream", ErrOptions)
 	case o.Rolls < 1, o.Campaigns < 1, o.Characters < 1, o.Events < 1, o.VerifyRolls < 1, o.Rounds < 1, o.Window < 1:
 		return o, fmt.Errorf("%w: sizes must be positive", ErrOptions)
 	case o.Characters < o.Campaigns:
@@ -249,25 +325,31 @@ type Pair struct {
 }
 
 // Target returns the ratio of the journal's rate to the raw rate that the
-// journal aims at in a stage (issue 7).
+// journal aims at in a stage (issue 12, item 5), 0 for the append stages,
+// whose targets depend on the sync setting (see Targets).
 func Target(stage string) float64 {
 	switch stage {
-	case StageSequential, StageRebuild:
-		return 0.8
-	case StageConcurrent:
-		return 0.7
+	case StageRebuild:
+		return TargetRebuild
 	case StageVerify:
-		return 0.5
+		return TargetVerify
 	}
-	return 0
+	return 0 // the append stages' targets are on guarded/raw and journal/guarded (Targets)
 }
 
-func (p *Pair) finish() {
+// finish computes the pair's ratios and its target's verdict: the
+// stage's Target, or for the append stages with every write synced
+// TargetSyncedAppends (at default sync their targets are on the guarded
+// ratios, and the pair's own Target is 0, Met false).
+func (p *Pair) finish(synced bool) {
 	p.Target = Target(p.Stage)
+	if synced && appendStage(p.Stage) {
+		p.Target = TargetSyncedAppends
+	}
 	if p.Raw.PerSecond > 0 {
 		p.Ratio = p.Journal.PerSecond / p.Raw.PerSecond
 	}
-	p.Met = p.Ratio >= p.Target
+	p.Met = p.Target > 0 && p.Ratio >= p.Target
 	if g := p.Guarded; g != nil && g.PerSecond > 0 && p.Raw.PerSecond > 0 {
 		p.GuardedRatio = g.PerSecond / p.Raw.PerSecond
 		p.CodeRatio = p.Journal.PerSecond / g.PerSecond
@@ -295,6 +377,9 @@ type Result struct {
 	Sync    string  `json:"sync"`
 	Options Options `json:"options"`
 	Pairs   []Pair  `json:"pairs"`
+	// Growth and ColdLoad are the growth and cold-load stages, when run.
+	Growth   *Growth   `json:"growth,omitempty"`
+	ColdLoad *ColdLoad `json:"cold_load,omitempty"`
 	// PeakRSS is the process's peak resident memory over the whole run.
 	PeakRSS uint64  `json:"peak_rss_bytes"`
 	Seconds float64 `json:"seconds"`
@@ -348,7 +433,18 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 	for _, s := range []stage{
 		{StageSequential, e.sequential},
 		{StageConcurrent, e.concurrent},
+		{StageConcurrentMany, e.concurrentMany},
+		{StageGrowth, func(ctx context.Context) (Pair, error) {
+			g, err := e.growth(ctx)
+			res.Growth = g
+			return Pair{}, err
+		}},
 		{StageRebuild, e.rebuild},
+		{StageColdLoad, func(ctx context.Context) (Pair, error) {
+			c, err := e.coldLoad(ctx)
+			res.ColdLoad = c
+			return Pair{}, err
+		}},
 		{StageVerify, e.verification},
 	} {
 		if !o.wants(s.name) {
@@ -357,15 +453,18 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 		if err := ctx.Err(); err != nil {
 			return res, err
 		}
-		if s.name == StageRebuild || s.name == StageVerify {
+		if s.name == StageGrowth || s.name == StageRebuild || s.name == StageColdLoad || s.name == StageVerify {
 			e.closeServer() // the appends' server is not needed any more
 		}
 		p, err := s.run(ctx)
 		if err != nil {
 			return res, fmt.Errorf("bench %s: %w", s.name, err)
 		}
+		if !pairStage(s.name) {
+			continue
+		}
 		p.Stage = s.name
-		p.finish()
+		p.finish(o.Sync)
 		res.Pairs = append(res.Pairs, p)
 	}
 	res.PeakRSS = peak.total()
@@ -415,4 +514,9 @@ func (e *env) closeServer() {
 		e.srv.Shutdown()
 		e.srv, e.st = nil, nil
 	}
+}
+
+// appendStage says whether a stage is one of the append stages.
+func appendStage(s string) bool {
+	return s == StageSequential || s == StageConcurrent || s == StageConcurrentMany
 }

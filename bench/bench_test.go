@@ -22,6 +22,8 @@ import (
 func tiny(sync bool) bench.Options {
 	return bench.Options{
 		Sync: sync, Rolls: 40, Campaigns: 3, Characters: 7, Window: 3, Events: 300, VerifyRolls: 60, Rounds: 2,
+		ManyCampaigns: 5, GrowthCharacters: []int{1, 3}, GrowthCampaigns: []int{1, 3}, GrowthRolls: 10,
+		ColdEvents: []int{300, 600}, ColdCampaignEvents: 100, ColdLoads: 2,
 	}
 }
 
@@ -45,13 +47,14 @@ func TestRunTiny(t *testing.T) {
 			res, err := bench.Run(ctx, o)
 			require.NoError(t, err)
 			require.Equal(t, map[bool]string{false: "default", true: "always"}[always], res.Sync)
-			require.Len(t, res.Pairs, 4)
+			pairStages := []string{bench.StageSequential, bench.StageConcurrent, bench.StageConcurrentMany, bench.StageRebuild, bench.StageVerify}
+			require.Len(t, res.Pairs, len(pairStages))
 			wantCount := map[string]int{
-				bench.StageSequential: o.Rolls, bench.StageConcurrent: o.Rolls,
+				bench.StageSequential: o.Rolls, bench.StageConcurrent: o.Rolls, bench.StageConcurrentMany: o.Rolls,
 				bench.StageRebuild: o.Events, bench.StageVerify: o.VerifyRolls,
 			}
 			for i, p := range res.Pairs {
-				require.Equal(t, bench.AllStages()[i], p.Stage)
+				require.Equal(t, pairStages[i], p.Stage)
 				want := wantCount[p.Stage]
 				if p.Stage == bench.StageRebuild || p.Stage == bench.StageVerify {
 					want *= o.Rounds // each round reads everything
@@ -68,7 +71,7 @@ func TestRunTiny(t *testing.T) {
 					require.Positive(t, r.MessageBytes, p.Stage)
 					require.NotEmpty(t, r.What)
 				}
-				if p.Stage == bench.StageSequential || p.Stage == bench.StageConcurrent {
+				if p.Stage == bench.StageSequential || p.Stage == bench.StageConcurrent || p.Stage == bench.StageConcurrentMany {
 					g := p.Guarded
 					require.NotNil(t, g, "%s: the guarded raw side is measured", p.Stage)
 					require.Equal(t, p.Journal.Count, g.Count, p.Stage)
@@ -81,9 +84,40 @@ func TestRunTiny(t *testing.T) {
 				}
 				require.InDelta(t, p.Journal.PerSecond/p.Raw.PerSecond, p.Ratio, 1e-9, p.Stage)
 				require.LessOrEqual(t, p.RatioLow, p.RatioHigh, p.Stage)
-				require.Equal(t, bench.Target(p.Stage), p.Target)
-				require.Equal(t, p.Ratio >= p.Target, p.Met)
+				if always && p.Guarded != nil {
+					require.Equal(t, bench.TargetSyncedAppends, p.Target, p.Stage)
+				} else {
+					require.Equal(t, bench.Target(p.Stage), p.Target, p.Stage)
+				}
+				require.Equal(t, p.Target > 0 && p.Ratio >= p.Target, p.Met, p.Stage)
 			}
+			g := res.Growth
+			require.NotNil(t, g, "growth measured")
+			require.Len(t, g.Characters, len(o.GrowthCharacters))
+			require.Len(t, g.Campaigns, len(o.GrowthCampaigns))
+			for i, l := range append(append([]bench.Latency{}, g.Characters...), g.Campaigns...) {
+				require.Equal(t, o.GrowthRolls, l.Count, i)
+				require.Positive(t, l.P50, i)
+				require.LessOrEqual(t, l.P50, l.P90, i)
+			}
+			require.Equal(t, o.GrowthCharacters[1], g.Characters[1].Size)
+			require.GreaterOrEqual(t, g.CharactersSpread, 1.0)
+			require.GreaterOrEqual(t, g.CampaignsSpread, 1.0)
+			c := res.ColdLoad
+			require.NotNil(t, c, "cold load measured")
+			require.Len(t, c.Loads, len(o.ColdEvents))
+			for i, l := range c.Loads {
+				require.Equal(t, o.ColdEvents[i], l.Size, "the stream holds the events asked")
+				require.Equal(t, o.ColdLoads, l.Count)
+				require.InDelta(t, o.ColdCampaignEvents, l.Events, float64(o.ColdCampaignEvents)/5, "a campaign of about the events asked")
+				require.Positive(t, l.P50)
+			}
+			require.InDelta(t, c.Loads[1].P50/c.Loads[0].P50, c.Spread, 1e-9)
+			names := map[string]int{}
+			for _, v := range bench.Targets([]bench.Result{res}) {
+				names[v.Name]++
+			}
+			require.Len(t, names, len(bench.TargetNames()), "every target listed")
 			require.Positive(t, res.Seconds)
 			require.NotEmpty(t, seen, "progress reported")
 		})

@@ -2,7 +2,9 @@ package bench
 
 import (
 	"context"
+	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -13,14 +15,21 @@ import (
 )
 
 // BenchmarkRebuild compares reading and folding a stream of
-// 20 000 events (100 campaigns, 1 000 characters), reporting the wall and
-// the CPU time per event:
+// 20 000 events (100 campaigns, 1 000 characters; BENCH_REBUILD_EVENTS
+// events over a campaign per 1 000 and 10 characters each when set),
+// reporting the wall and the CPU time per event:
 //
 //	go test ./bench/ -run '^$' -bench Rebuild -benchtime 3x
 func BenchmarkRebuild(b *testing.B) {
 	ctx := context.Background()
 	dir := filepath.Join(b.TempDir(), "stream")
-	o, err := Options{Campaigns: 100, Characters: 1000, Events: 20_000}.withDefaults()
+	sizes := Options{Campaigns: 100, Characters: 1000, Events: 20_000}
+	if s := os.Getenv("BENCH_REBUILD_EVENTS"); s != "" {
+		n, err := strconv.Atoi(s)
+		require.NoError(b, err)
+		sizes = Options{Campaigns: max(1, n/1000), Characters: max(1, n/100), Events: n}
+	}
+	o, err := sizes.withDefaults()
 	require.NoError(b, err)
 	n, err := fill(ctx, dir, o)
 	require.NoError(b, err)

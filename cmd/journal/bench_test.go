@@ -12,7 +12,8 @@ import (
 
 // benchTiny are sizes with which `journal bench` runs in a few seconds.
 var benchTiny = []string{"--rolls", "20", "--campaigns", "2", "--characters", "4", "--events", "200",
-	"--verify-rolls", "30", "--rounds", "1"}
+	"--verify-rolls", "30", "--rounds", "1", "--many-campaigns", "3", "--growth-characters", "1,2", "--growth-campaigns", "1,2",
+	"--growth-rolls", "5", "--cold-events", "200,400", "--cold-campaign-events", "100", "--cold-loads", "1"}
 
 func TestBenchJSON(t *testing.T) {
 	c := newCLI(t)
@@ -22,11 +23,26 @@ func TestBenchJSON(t *testing.T) {
 	require.Positive(t, r.Machine.CPUs)
 	require.Len(t, r.Runs, 1)
 	require.Equal(t, "default", r.Runs[0].Sync)
-	require.Len(t, r.Runs[0].Pairs, len(bench.AllStages()))
+	require.Len(t, r.Runs[0].Pairs, len(bench.AllStages())-2, "growth and cold load are not pairs")
 	for _, p := range r.Runs[0].Pairs {
 		require.Positive(t, p.Journal.PerSecond, p.Stage)
 		require.Positive(t, p.Raw.PerSecond, p.Stage)
 		require.Positive(t, p.Ratio, p.Stage)
+	}
+	require.NotNil(t, r.Runs[0].Growth)
+	require.NotNil(t, r.Runs[0].ColdLoad)
+
+	// Every target, at the top level, each with name, value, target and met.
+	var raw struct {
+		Targets []map[string]any `json:"targets"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &raw))
+	require.Len(t, raw.Targets, len(bench.TargetNames()))
+	for i, v := range raw.Targets {
+		require.Equal(t, bench.TargetNames()[i], v["name"])
+		for _, k := range []string{"value", "target", "met", "measured", "compare"} {
+			require.Contains(t, v, k, v["name"])
+		}
 	}
 }
 
@@ -38,7 +54,14 @@ func TestBenchText(t *testing.T) {
 	for _, want := range []string{"sync always", "appends-sequential", "verification", "ratio", "target", "█", "guarded/raw", "journal/guarded"} {
 		require.Contains(t, out, want)
 	}
-	require.NotContains(t, out, "rebuild ")
+	// The output ends with the table of every target.
+	tail := out[strings.LastIndex(out, "\ntargets ("):]
+	for _, name := range bench.TargetNames() {
+		require.Contains(t, tail, name)
+	}
+	require.Contains(t, tail, "not measured")
+	require.Equal(t, len(bench.TargetNames())+2, strings.Count(strings.TrimSpace(tail), "\n")+1, "the table is the end of the output")
+	require.NotContains(t, out[:strings.LastIndex(out, "\ntargets (")], "rebuild ", "only the stages asked are run")
 	require.Equal(t, strings.Index(out, "appends-sequential") < strings.Index(out, "verification"), true, "stages in order")
 }
 

@@ -1,0 +1,235 @@
+package bench
+
+import (
+	"fmt"
+	"slices"
+)
+
+// The targets of issue 12 (item 5). Ratios are of rates measured in the
+// same run; spreads are the highest p50 over the lowest.
+const (
+	// TargetGuarded is the floor of journal/guarded and of guarded/raw for
+	// the append stages at JetStream's default sync.
+	TargetGuarded = 0.85
+	// TargetSyncedAppends is the floor of journal/raw for the append
+	// stages with every write synced.
+	TargetSyncedAppends = 0.9
+	// TargetGrowth is the ceiling of the append p50's spread across the
+	// growth sizes.
+	TargetGrowth = 1.25
+	// TargetColdLoad is the ceiling of the cold load's p50 at 1 000 000
+	// events over its p50 at 100 000.
+	TargetColdLoad = 1.5
+	// TargetRebuild is the floor of rebuild / raw ordered consumer.
+	TargetRebuild = 0.9
+	// TargetRebuildRSSMB is the ceiling of the peak RSS, in MB, of
+	// rebuilding 1 000 000 events over 10 000 characters.
+	TargetRebuildRSSMB = 150
+	// TargetVerify is the floor of verification / decode-only.
+	TargetVerify = 0.7
+)
+
+// The target names of Targets, in the order it lists them.
+const (
+	TSeqJournalGuarded  = "default-sync/appends-sequential/journal-vs-guarded"
+	TSeqGuardedRaw      = "default-sync/appends-sequential/guarded-vs-raw"
+	TConcJournalGuarded = "default-sync/appends-concurrent/journal-vs-guarded"
+	TConcGuardedRaw     = "default-sync/appends-concurrent/guarded-vs-raw"
+	TManyJournalGuarded = "default-sync/appends-concurrent-many/journal-vs-guarded"
+	TManyGuardedRaw     = "default-sync/appends-concurrent-many/guarded-vs-raw"
+	TSyncedSeq          = "sync-always/appends-sequential/journal-vs-raw"
+	TSyncedConc         = "sync-always/appends-concurrent/journal-vs-raw"
+	TSyncedMany         = "sync-always/appends-concurrent-many/journal-vs-raw"
+	TGrowthCharacters   = "growth/characters/p50-spread"
+	TGrowthCampaigns    = "growth/campaigns/p50-spread"
+	TColdLoad           = "cold-load/p50-1m-vs-100k"
+	TRebuild            = "rebuild/journal-vs-raw"
+	TRebuildRSS         = "rebuild/1m-events-10k-characters/peak-rss-mb"
+	TVerifyV1           = "verification/v1/journal-vs-decode"
+	TVerifyV2           = "verification/v2-ed25519/journal-vs-decode"
+)
+
+// TargetNames returns the name of every target, in the order Targets lists
+// them.
+func TargetNames() []string {
+	return []string{TSeqJournalGuarded, TSeqGuardedRaw, TConcJournalGuarded, TConcGuardedRaw, TManyJournalGuarded, TManyGuardedRaw,
+		TSyncedSeq, TSyncedConc, TSyncedMany, TGrowthCharacters, TGrowthCampaigns, TColdLoad, TRebuild, TRebuildRSS, TVerifyV1, TVerifyV2}
+}
+
+// Verdict is one target of issue 12 judged against a run.
+type Verdict struct {
+	Name string `json:"name"`
+	// What says in words what Value is.
+	What string `json:"what"`
+	// Value is the figure measured (0 when not measured); Target the bound;
+	// Compare ">=" (Value must reach Target) or "<=" (must not exceed it).
+	Value   float64 `json:"value"`
+	Target  float64 `json:"target"`
+	Compare string  `json:"compare"`
+	// Measured says whether Value was measured as the target states it
+	// (its stage ran, with its sync setting and at its sizes); Met is
+	// Measured and Value on the right side of Target.
+	Measured bool `json:"measured"`
+	Met      bool `json:"met"`
+	// Note says where Value comes from, or why it was not measured.
+	Note string `json:"note,omitempty"`
+}
+
+// judge sets v.Met from v.Value, v.Target and v.Compare.
+func (v *Verdict) judge() {
+	switch v.Compare {
+	case ">=":
+		v.Met = v.Measured && v.Value >= v.Target
+	case "<=":
+		v.Met = v.Measured && v.Value <= v.Target
+	default:
+		v.Met = false
+	}
+}
+
+// Targets judges every target of issue 12 (item 5) against the runs of one
+// `journal bench`, each target exactly once, in the order of TargetNames. A
+// target whose stage did not run (or ran with the other sync setting, or
+// at other sizes) is listed as not measured, and not met. Targets that do
+// not depend on the sync setting are taken from the run at JetStream's
+// default sync when there is one, else from the synced run.
+func Targets(runs []Result) []Verdict {
+	byName := map[string]*Result{}
+	for i := range runs {
+		byName[runs[i].Sync] = &runs[i]
+	}
+	pair := func(r *Result, stage string) *Pair {
+		if r == nil {
+			return nil
+		}
+		for i := range r.Pairs {
+			if r.Pairs[i].Stage == stage {
+				return &r.Pairs[i]
+			}
+		}
+		return nil
+	}
+	either := func(has func(*Result) bool) *Result {
+		for _, s := range []string{"default", "always"} {
+			if r := byName[s]; r != nil && has(r) {
+				return r
+			}
+		}
+		return nil
+	}
+	var out []Verdict
+	add := func(v Verdict) {
+		v.judge()
+		out = append(out, v)
+	}
+	ratio := func(name, what, sync, stage string, target float64, value func(*Pair) float64, size func(Options) string) {
+		v := Verdict{Name: name, What: what, Target: target, Compare: ">="}
+		r := byName[sync]
+		if p := pair(r, stage); p != nil {
+			v.Value, v.Measured = value(p), true
+			v.Note = fmt.Sprintf("sync %s, %s", sync, size(r.Options))
+		} else {
+			v.Note = fmt.Sprintf("not measured: stage %s not run with sync %s", stage, sync)
+		}
+		add(v)
+	}
+	journalGuarded := func(p *Pair) float64 { return p.CodeRatio }
+	guardedRaw := func(p *Pair) float64 { return p.GuardedRatio }
+	journalRaw := func(p *Pair) float64 { return p.Ratio }
+	seqSize := func(o Options) string { return fmt.Sprintf("%d rolls, one client", o.Rolls) }
+	concSize := func(o Options) string { return fmt.Sprintf("%d rolls over %d campaigns", o.Rolls, o.Campaigns) }
+	manySize := func(o Options) string { return fmt.Sprintf("%d rolls over %d campaigns", o.Rolls, o.ManyCampaigns) }
+
+	ratio(TSeqJournalGuarded, "sequential appends: journal / guarded raw", "default", StageSequential, TargetGuarded, journalGuarded, seqSize)
+	ratio(TSeqGuardedRaw, "sequential appends: guarded raw / raw", "default", StageSequential, TargetGuarded, guardedRaw, seqSize)
+	ratio(TConcJournalGuarded, "concurrent appends (100 campaigns): journal / guarded raw", "default", StageConcurrent, TargetGuarded, journalGuarded, concSize)
+	ratio(TConcGuardedRaw, "concurrent appends (100 campaigns): guarded raw / raw", "default", StageConcurrent, TargetGuarded, guardedRaw, concSize)
+	ratio(TManyJournalGuarded, "concurrent appends (10 000 campaigns): journal / guarded raw", "default", StageConcurrentMany, TargetGuarded, journalGuarded, manySize)
+	ratio(TManyGuardedRaw, "concurrent appends (10 000 campaigns): guarded raw / raw", "default", StageConcurrentMany, TargetGuarded, guardedRaw, manySize)
+	ratio(TSyncedSeq, "sequential appends, every write synced: journal / raw", "always", StageSequential, TargetSyncedAppends, journalRaw, seqSize)
+	ratio(TSyncedConc, "concurrent appends (100 campaigns), every write synced: journal / raw", "always", StageConcurrent, TargetSyncedAppends, journalRaw, concSize)
+	ratio(TSyncedMany, "concurrent appends (10 000 campaigns), every write synced: journal / raw", "always", StageConcurrentMany, TargetSyncedAppends, journalRaw, manySize)
+
+	// Growth.
+	gr := either(func(r *Result) bool { return r.Growth != nil })
+	growthV := func(name, what string, nominal []int, sizes func(Options) []int, value func(*Growth) float64) {
+		v := Verdict{Name: name, What: what, Target: TargetGrowth, Compare: "<="}
+		if gr == nil {
+			v.Note = "not measured: stage growth not run"
+		} else {
+			v.Value = value(gr.Growth)
+			v.Measured = slices.Equal(sizes(gr.Options), nominal)
+			v.Note = fmt.Sprintf("sync %s, sizes %v, %d rolls each", gr.Sync, sizes(gr.Options), gr.Options.GrowthRolls)
+			if !v.Measured {
+				v.Note += fmt.Sprintf(": not the target's sizes %v", nominal)
+			}
+		}
+		add(v)
+	}
+	growthV(TGrowthCharacters, "append p50, highest / lowest, one campaign of 10, 1 000, 10 000 characters",
+		[]int{10, 1000, 10_000}, func(o Options) []int { return o.GrowthCharacters }, func(g *Growth) float64 { return g.CharactersSpread })
+	growthV(TGrowthCampaigns, "append p50, highest / lowest, 1, 100, 10 000 campaigns in the stream",
+		[]int{1, 100, 10_000}, func(o Options) []int { return o.GrowthCampaigns }, func(g *Growth) float64 { return g.CampaignsSpread })
+
+	// Cold load.
+	{
+		v := Verdict{Name: TColdLoad, What: "cold load of a campaign of 1 000 events, p50 at 1 000 000 events in the stream / at 100 000", Target: TargetColdLoad, Compare: "<="}
+		r := either(func(r *Result) bool { return r.ColdLoad != nil })
+		if r == nil {
+			v.Note = "not measured: stage cold-load not run"
+		} else {
+			o := r.Options
+			v.Value = r.ColdLoad.Spread
+			v.Measured = slices.Equal(o.ColdEvents, []int{100_000, 1_000_000}) && o.ColdCampaignEvents == 1000
+			v.Note = fmt.Sprintf("sync %s, streams of %v events, campaigns of %d events, %d loads each", r.Sync, o.ColdEvents, o.ColdCampaignEvents, o.ColdLoads)
+			if !v.Measured {
+				v.Note += ": not the target's sizes [100000 1000000], 1000"
+			}
+		}
+		add(v)
+	}
+
+	// Rebuild.
+	rb := either(func(r *Result) bool { return pair(r, StageRebuild) != nil })
+	{
+		v := Verdict{Name: TRebuild, What: "rebuild / raw ordered consumer", Target: TargetRebuild, Compare: ">="}
+		if rb == nil {
+			v.Note = "not measured: stage rebuild not run"
+		} else {
+			v.Value, v.Measured = pair(rb, StageRebuild).Ratio, true
+			v.Note = fmt.Sprintf("sync %s, %d events over %d characters", rb.Sync, rb.Options.Events, rb.Options.Characters)
+		}
+		add(v)
+	}
+	{
+		v := Verdict{Name: TRebuildRSS, What: "peak RSS (MB) rebuilding 1 000 000 events over 10 000 characters", Target: TargetRebuildRSSMB, Compare: "<="}
+		if rb == nil {
+			v.Note = "not measured: stage rebuild not run"
+		} else {
+			o := rb.Options
+			v.Value = float64(pair(rb, StageRebuild).PeakRSS) / (1 << 20)
+			v.Measured = o.Events >= 1_000_000 && o.Characters >= 10_000 && v.Value > 0
+			v.Note = fmt.Sprintf("sync %s, %d events over %d characters", rb.Sync, o.Events, o.Characters)
+			if !v.Measured {
+				v.Note += ": not the target's 1 000 000 events over 10 000 characters"
+			}
+		}
+		add(v)
+	}
+
+	// Verification.
+	{
+		v := Verdict{Name: TVerifyV1, What: "verification of a v1 session / decode-only", Target: TargetVerify, Compare: ">="}
+		r := either(func(r *Result) bool { return pair(r, StageVerify) != nil })
+		if r == nil {
+			v.Note = "not measured: stage verification not run"
+		} else {
+			v.Value, v.Measured = pair(r, StageVerify).Ratio, true
+			v.Note = fmt.Sprintf("sync %s, %d rolls", r.Sync, r.Options.VerifyRolls)
+		}
+		add(v)
+	}
+	add(Verdict{Name: TVerifyV2, What: "verification of a v2 session (Ed25519 checks) / decode-only", Target: TargetVerify, Compare: ">=",
+		Note: "not measured yet: v2 sessions are a later step"})
+	return out
+}

@@ -1,0 +1,123 @@
+package bench_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/campaign-journal/journal/bench"
+)
+
+// item5 names every target of issue 12 (item 5), written out here apart
+// from the package's list, so that dropping one from bench.Targets fails.
+var item5 = []string{
+	"default-sync/appends-sequential/journal-vs-guarded",
+	"default-sync/appends-sequential/guarded-vs-raw",
+	"default-sync/appends-concurrent/journal-vs-guarded",
+	"default-sync/appends-concurrent/guarded-vs-raw",
+	"default-sync/appends-concurrent-many/journal-vs-guarded",
+	"default-sync/appends-concurrent-many/guarded-vs-raw",
+	"sync-always/appends-sequential/journal-vs-raw",
+	"sync-always/appends-concurrent/journal-vs-raw",
+	"sync-always/appends-concurrent-many/journal-vs-raw",
+	"growth/characters/p50-spread",
+	"growth/campaigns/p50-spread",
+	"cold-load/p50-1m-vs-100k",
+	"rebuild/journal-vs-raw",
+	"rebuild/1m-events-10k-characters/peak-rss-mb",
+	"verification/v1/journal-vs-decode",
+	"verification/v2-ed25519/journal-vs-decode",
+}
+
+// runsAt returns a run of each sync setting at the targets' sizes in
+// which every figure is off by the factor good from its target's bound
+// on the side that meets it (good > 1) or misses it (good < 1).
+func runsAt(good float64) []bench.Result {
+	o := bench.DefaultOptions()
+	o.Events, o.Characters = 1_000_000, 10_000
+	floor := func(t float64) float64 { return t * good } // ">=" targets
+	ceil := func(t float64) float64 { return t / good }  // "<=" targets
+	appends := func(synced bool) []bench.Pair {
+		var ps []bench.Pair
+		for _, s := range []string{bench.StageSequential, bench.StageConcurrent, bench.StageConcurrentMany} {
+			p := bench.Pair{Stage: s, CodeRatio: floor(bench.TargetGuarded), GuardedRatio: floor(bench.TargetGuarded)}
+			if synced {
+				p.Ratio = floor(bench.TargetSyncedAppends)
+			}
+			ps = append(ps, p)
+		}
+		return ps
+	}
+	def := bench.Result{Sync: "default", Options: o, Pairs: append(appends(false),
+		bench.Pair{Stage: bench.StageRebuild, Ratio: floor(bench.TargetRebuild), PeakRSS: uint64(ceil(bench.TargetRebuildRSSMB) * (1 << 20))},
+		bench.Pair{Stage: bench.StageVerify, Ratio: floor(bench.TargetVerify)}),
+		Growth:   &bench.Growth{CharactersSpread: ceil(bench.TargetGrowth), CampaignsSpread: ceil(bench.TargetGrowth)},
+		ColdLoad: &bench.ColdLoad{Spread: ceil(bench.TargetColdLoad)},
+	}
+	always := bench.Result{Sync: "always", Options: o, Pairs: appends(true)}
+	return []bench.Result{always, def}
+}
+
+// TestTargetsComplete checks that Targets lists every target of item 5
+// exactly once, and that met follows from value and target: every figure
+// on the right side of its bound meets it, every figure on the wrong side
+// misses it, and the v2 verification is listed as not measured.
+func TestTargetsComplete(t *testing.T) {
+	for name, good := range map[string]float64{"all met": 1.02, "all missed": 0.98} {
+		t.Run(name, func(t *testing.T) {
+			vs := bench.Targets(runsAt(good))
+			got := make([]string, 0, len(vs))
+			for _, v := range vs {
+				got = append(got, v.Name)
+			}
+			require.Equal(t, item5, got, "every target once, in order")
+			require.Equal(t, item5, bench.TargetNames())
+			for _, v := range vs {
+				require.Contains(t, []string{">=", "<="}, v.Compare, v.Name)
+				require.Positive(t, v.Target, v.Name)
+				if v.Name == bench.TVerifyV2 {
+					require.False(t, v.Measured, "v2 verification is not measured yet")
+					require.False(t, v.Met)
+					require.Zero(t, v.Value, "no figure for what was not measured")
+					require.Contains(t, v.Note, "not measured yet")
+					continue
+				}
+				require.True(t, v.Measured, v.Name)
+				require.Positive(t, v.Value, v.Name)
+				require.Equal(t, good > 1, v.Met, "%s: value %v, target %s %v", v.Name, v.Value, v.Compare, v.Target)
+				if v.Compare == ">=" {
+					require.Equal(t, v.Value >= v.Target, v.Met, v.Name)
+				} else {
+					require.Equal(t, v.Value <= v.Target, v.Met, v.Name)
+				}
+			}
+		})
+	}
+}
+
+// TestTargetsNotMeasured checks that a target whose stage did not run, or
+// ran at other sizes, is listed, not measured and not met.
+func TestTargetsNotMeasured(t *testing.T) {
+	vs := bench.Targets(nil)
+	require.Len(t, vs, len(item5))
+	for _, v := range vs {
+		require.False(t, v.Measured, v.Name)
+		require.False(t, v.Met, v.Name)
+		require.Contains(t, v.Note, "not measured", v.Name)
+	}
+
+	runs := runsAt(1.5)
+	runs[1].Options.Events = 100_000                 // the rebuild's RSS target is for 1 000 000 events
+	runs[1].Options.ColdEvents = []int{1000, 10_000} // not the cold load's sizes
+	runs[1].Options.GrowthCharacters = []int{10, 100}
+	for _, v := range bench.Targets(runs) {
+		switch v.Name {
+		case bench.TRebuildRSS, bench.TColdLoad, bench.TGrowthCharacters:
+			require.False(t, v.Measured, v.Name)
+			require.False(t, v.Met, v.Name)
+			require.Positive(t, v.Value, "%s: the figure is shown", v.Name)
+		default:
+			require.Equal(t, v.Name != bench.TVerifyV2, v.Met, v.Name)
+		}
+	}
+}
