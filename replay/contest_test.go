@@ -26,17 +26,17 @@ import (
 func contestSession(t *testing.T) (r *recorder, special, legacySpecial int) {
 	t.Helper()
 	r = newRecorder(t, "duel")
-	ctx, j, c := r.ctx, r.j, r.camp
-	r.do("campaign", func() (command.Result, error) {
+	ctx, j, c := r.Ctx, r.J, r.Campaign
+	r.Do("campaign", func() (command.Result, error) {
 		return j.CreateCampaign(ctx, command.CreateCampaign{ID: c, System: "ryf"})
 	})
 	for _, req := range []command.CreateCharacter{
 		{ID: "lodin", Player: "ana", Attributes: "F=8,R=7,D=9,I=8,P=8", Skills: "Pelea=4,Sigilo=5,Diagnosis=2", Specialization: "Sigilo"},
 		{ID: "orco", NPC: true, Attributes: "F=7,R=4,D=5,I=3,P=4", Skills: "Pelea=4"},
 	} {
-		r.do("character "+req.ID, func() (command.Result, error) { return j.CreateCharacter(ctx, c, req) })
+		r.Do("character "+req.ID, func() (command.Result, error) { return j.CreateCharacter(ctx, c, req) })
 	}
-	r.do("session", func() (command.Result, error) { return j.StartSession(ctx, c, "s1", "") })
+	r.Do("session", func() (command.Result, error) { return j.StartSession(ctx, c, "s1", "") })
 	count := func(res command.Result) int {
 		n := 0
 		for _, x := range res.Events[:2] {
@@ -48,18 +48,18 @@ func contestSession(t *testing.T) (r *recorder, special, legacySpecial int) {
 		}
 		return n
 	}
-	r.do("initiative with a token", func() (command.Result, error) {
+	r.Do("initiative with a token", func() (command.Result, error) {
 		return j.StartCombatWith(ctx, c, command.CombatStart{Participants: []string{"lodin", "orco"}, Token: []string{"lodin"}})
 	})
-	r.do("combat end", func() (command.Result, error) { return j.EndCombat(ctx, c) })
-	r.do("token back", func() (command.Result, error) { return j.ReturnToken(ctx, c, "lodin") })
-	r.do("options", func() (command.Result, error) {
+	r.Do("combat end", func() (command.Result, error) { return j.EndCombat(ctx, c) })
+	r.Do("token back", func() (command.Result, error) { return j.ReturnToken(ctx, c, "lodin") })
+	r.Do("options", func() (command.Result, error) {
 		return j.Contest(ctx, c, command.ContestRequest{A: "lodin", SkillA: "sigilo", AttrA: "P", TokenA: true, SpecA: true, ModA: -1,
 			B: "orco", SkillB: "D", ModB: 2, EntropyB: "gm"})
 	})
 	tie := ""
 	for i := 0; i < 200 && (special == 0 || legacySpecial == 0 || tie == ""); i++ {
-		res := r.do("attributes", func() (command.Result, error) {
+		res := r.Do("attributes", func() (command.Result, error) {
 			return j.Contest(ctx, c, command.ContestRequest{A: "lodin", SkillA: "F", B: "orco", SkillB: "F", ModB: 2, EntropyA: fmt.Sprint(i)})
 		})
 		special += count(res)
@@ -68,19 +68,19 @@ func contestSession(t *testing.T) (r *recorder, special, legacySpecial int) {
 		if v.Tie && tie == "" {
 			tie = res.Events[2].Event.ID
 		}
-		res = r.do("legacy", func() (command.Result, error) {
+		res = r.Do("legacy", func() (command.Result, error) {
 			return j.Contest(ctx, c, command.ContestRequest{A: "lodin", SkillA: "D", B: "orco", SkillB: "R", EntropyB: fmt.Sprint(i), Legacy: true})
 		})
 		legacySpecial += count(res)
 	}
 	require.NotEmpty(t, tie, "no tie to re-roll")
-	r.do("rematch", func() (command.Result, error) {
+	r.Do("rematch", func() (command.Result, error) {
 		return j.Contest(ctx, c, command.ContestRequest{A: "lodin", SkillA: "fuerza", B: "orco", SkillB: "F", ModB: 5, Rematch: tie})
 	})
-	r.do("attribute roll", func() (command.Result, error) {
+	r.Do("attribute roll", func() (command.Result, error) {
 		return j.Roll(ctx, c, command.RollRequest{Character: "lodin", Attribute: "D", Vs: "20"})
 	})
-	r.do("end", func() (command.Result, error) { return j.EndSession(ctx, c) })
+	r.Do("end", func() (command.Result, error) { return j.EndSession(ctx, c) })
 	return r, special, legacySpecial
 }
 
@@ -94,8 +94,8 @@ func TestContestsVerifyAndReproduce(t *testing.T) {
 	require.Positive(t, legacySpecial, "some legacy attribute side shows a kept 1 or 10")
 	ctx := context.Background()
 	for name, src := range map[string]replay.Source{
-		"export": replay.JSONLBytes(r.export()),
-		"store":  replay.Records(r.records()),
+		"export": replay.JSONLBytes(r.Export()),
+		"store":  replay.Records(r.Records()),
 	} {
 		t.Run(name, func(t *testing.T) {
 			rep, err := replay.Verify(ctx, src, replay.Options{})
@@ -123,7 +123,7 @@ func TestContestOpposedFlagIsJudged(t *testing.T) {
 	require.Positive(t, legacySpecial)
 	var evs []events.Event
 	flipped := 0
-	for _, x := range r.records() {
+	for _, x := range r.Records() {
 		e := x.Event
 		if p, err := e.Payload(); err == nil {
 			if d, ok := p.(*events.RollMade); ok && d.Kind == "attribute" && !d.Opposed && len(d.Kept) > 0 && (d.Kept[0] == 1 || d.Kept[0] == 10) {
@@ -148,7 +148,7 @@ func forge[T any](t *testing.T, r *recorder, change func(e events.Event, d *T) b
 	t.Helper()
 	var evs []events.Event
 	done := false
-	for _, x := range r.records() {
+	for _, x := range r.Records() {
 		e := x.Event
 		if p, err := e.Payload(); err == nil && !done {
 			if d, ok := p.(*T); ok && change(e, d) {

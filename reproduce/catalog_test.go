@@ -28,7 +28,7 @@ func catalogSessions(t *testing.T) *recorder {
 		t.Helper()
 		s, ok := catalog.Lookup(name)
 		require.True(t, ok, name)
-		res, err := s.Run(r.ctx, r.j, campaign, []byte(body))
+		res, err := s.Run(r.Ctx, r.J, campaign, []byte(body))
 		if mayFail && errors.Is(err, command.ErrInvalid) {
 			return res
 		}
@@ -53,11 +53,11 @@ func catalogSessions(t *testing.T) *recorder {
 	m("roll", `{"character":"lodin","attribute":"F","vs":"25"}`)
 	m("contest", `{"a":"lodin","skill_a":"sigilo","b":"orco","skill_b":"advertir"}`)
 	m("combat-start", `{"participants":["ruisenor","orco"]}`)
-	c, err := r.j.Load(r.ctx, "mordor", 0)
+	c, err := r.J.Load(r.Ctx, "mordor", 0)
 	require.NoError(t, err)
 	for _, id := range c.Combat.Order {
 		if id == "orco" {
-			if c, err := r.j.Load(r.ctx, "mordor", 0); err == nil && !up(c.Characters["orco"].Status) {
+			if c, err := r.J.Load(r.Ctx, "mordor", 0); err == nil && !up(c.Characters["orco"].Status) {
 				continue // shot down before its turn
 			}
 			m("attack", `{"attacker":"orco","target":"ruisenor"}`)
@@ -148,7 +148,7 @@ func reproduced(t *testing.T, records []events.Recorded) reproduce.Report {
 // attribute (as recorded before it) reproduce by guessing, as before.
 func TestEveryCatalogedCommandReproduces(t *testing.T) {
 	r := catalogSessions(t)
-	records := r.records()
+	records := r.Records()
 	named := map[string]bool{}
 	for _, x := range records {
 		require.NotEmpty(t, x.Event.Command, "event %s (%s) names no command", x.Event.ID, x.Event.Type)
@@ -187,7 +187,7 @@ func TestEveryCatalogedCommandReproduces(t *testing.T) {
 // differs), and a name the catalogue does not hold is unmapped.
 func TestReproduceByTheCommandAttribute(t *testing.T) {
 	r := catalogSessions(t)
-	records := r.records()
+	records := r.Records()
 	relabel := func(from, to string) []events.Recorded {
 		out := slices.Clone(records)
 		for i := range out {

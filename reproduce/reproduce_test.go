@@ -13,61 +13,16 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/campaign-journal/journal/command"
+	"github.com/campaign-journal/journal/command/recordtest"
 	"github.com/campaign-journal/journal/events"
-	"github.com/campaign-journal/journal/events/memstore"
 	"github.com/campaign-journal/journal/replay"
 	"github.com/campaign-journal/journal/reproduce"
 )
 
-// recorder records sessions with the command layer on a memory store, with
-// a deterministic clock, ids and seeds.
-type recorder struct {
-	t     *testing.T
-	ctx   context.Context
-	store *memstore.Store
-	j     *command.Journal
-	camp  string
-}
+// recorder records sessions deterministically (package recordtest).
+type recorder = recordtest.Recorder
 
-func newRecorder(t *testing.T, campaign string) *recorder {
-	t.Helper()
-	at := time.Date(2026, 11, 30, 20, 0, 0, 0, time.UTC)
-	clock := func() time.Time { at = at.Add(time.Second); return at }
-	store := memstore.New(memstore.Options{})
-	j := command.New(store, command.Options{
-		Clock: clock, Rand: rand.NewChaCha8([32]byte{7}), IDs: events.NewV7(clock, rand.NewChaCha8([32]byte{9})),
-	})
-	return &recorder{t: t, ctx: context.Background(), store: store, j: j, camp: campaign}
-}
-
-// do runs a command that must succeed.
-func (r *recorder) do(what string, f func() (command.Result, error)) command.Result {
-	r.t.Helper()
-	res, err := f()
-	require.NoError(r.t, err, what)
-	return res
-}
-
-// records returns every stored event.
-func (r *recorder) records() []events.Recorded {
-	r.t.Helper()
-	var out []events.Recorded
-	require.NoError(r.t, r.store.Read(r.ctx, events.Query{}, func(x events.Recorded) error {
-		out = append(out, x)
-		return nil
-	}))
-	return out
-}
-
-// export returns the store's events as an export.
-func (r *recorder) export() []byte {
-	r.t.Helper()
-	var buf bytes.Buffer
-	for _, x := range r.records() {
-		require.NoError(r.t, replay.WriteJSONL(&buf, x.Event))
-	}
-	return buf.Bytes()
-}
+func newRecorder(t *testing.T, campaign string) *recorder { return recordtest.New(t, campaign) }
 
 // ryfSession records a whole RyF session: set-up, rolls of every kind, a
 // contest, a fight to unconsciousness, healing, XP and a skill raise, the
@@ -75,14 +30,14 @@ func (r *recorder) export() []byte {
 func ryfSession(t *testing.T) *recorder {
 	t.Helper()
 	r := newRecorder(t, "mordor")
-	ctx, j, c := r.ctx, r.j, r.camp
-	r.do("campaign", func() (command.Result, error) {
+	ctx, j, c := r.Ctx, r.J, r.Campaign
+	r.Do("campaign", func() (command.Result, error) {
 		return j.CreateCampaign(ctx, command.CreateCampaign{ID: c, Name: "La torre", System: "ryf"})
 	})
-	r.do("weapon", func() (command.Result, error) {
+	r.Do("weapon", func() (command.Result, error) {
 		return j.DefineWeapon(ctx, c, events.WeaponDefined{Name: "Ballesta", Skill: "Armas a distancia", Damage: "1d10", Short: 20, Medium: 50, Long: 100, Magazine: 1})
 	})
-	r.do("skill", func() (command.Result, error) { return j.DefineSkill(ctx, c, "Cocina", "I") })
+	r.Do("skill", func() (command.Result, error) { return j.DefineSkill(ctx, c, "Cocina", "I") })
 	for _, req := range []command.CreateCharacter{
 		{ID: "lodin", Name: "Lodin", Player: "ana", Attributes: "F=8,R=7,D=9,I=8,P=8",
 			Skills: "Armas cuerpo a cuerpo=5,Pelea=4,Sigilo=5,Atletismo=3,Buscar=3", Specialization: "Sigilo", Weapons: []string{"Espada"}},
@@ -91,31 +46,31 @@ func ryfSession(t *testing.T) *recorder {
 		{ID: "orco", Name: "Orco", NPC: true, Attributes: "F=7,R=4,D=5,I=3,P=4",
 			Skills: "Pelea=4,Armas cuerpo a cuerpo=3,Advertir/Notar=2", Weapons: []string{"Hacha"}},
 	} {
-		r.do("character "+req.ID, func() (command.Result, error) { return j.CreateCharacter(ctx, c, req) })
+		r.Do("character "+req.ID, func() (command.Result, error) { return j.CreateCharacter(ctx, c, req) })
 	}
-	r.do("session", func() (command.Result, error) { return j.StartSession(ctx, c, "s1", "La torre") })
-	r.do("spec roll", func() (command.Result, error) {
+	r.Do("session", func() (command.Result, error) { return j.StartSession(ctx, c, "s1", "La torre") })
+	r.Do("spec roll", func() (command.Result, error) {
 		return j.Roll(ctx, c, command.RollRequest{Character: "lodin", Skill: "sigilo", Vs: "media", Specialization: true, Entropy: "ana-1"})
 	})
-	r.do("token roll", func() (command.Result, error) {
+	r.Do("token roll", func() (command.Result, error) {
 		return j.Roll(ctx, c, command.RollRequest{Character: "ruisenor", Skill: "advertir", Vs: "dificil", Token: true, Modifier: 2})
 	})
-	r.do("token return", func() (command.Result, error) { return j.ReturnToken(ctx, c, "ruisenor") })
-	r.do("roll after return", func() (command.Result, error) {
+	r.Do("token return", func() (command.Result, error) { return j.ReturnToken(ctx, c, "ruisenor") })
+	r.Do("roll after return", func() (command.Result, error) {
 		return j.Roll(ctx, c, command.RollRequest{Character: "ruisenor", Skill: "cocina", Attribute: "P", Vs: "17"})
 	})
-	r.do("attribute roll", func() (command.Result, error) {
+	r.Do("attribute roll", func() (command.Result, error) {
 		return j.Roll(ctx, c, command.RollRequest{Character: "lodin", Attribute: "F", Vs: "25"})
 	})
-	r.do("contest", func() (command.Result, error) {
+	r.Do("contest", func() (command.Result, error) {
 		return j.Contest(ctx, c, command.ContestRequest{A: "lodin", SkillA: "sigilo", B: "orco", SkillB: "P", EntropyA: "x"})
 	})
-	r.do("damage", func() (command.Result, error) { return j.Damage(ctx, c, "lodin", 3, "orco") })
-	r.do("heal", func() (command.Result, error) { return j.Heal(ctx, c, "lodin", 1) })
-	r.do("combat", func() (command.Result, error) {
+	r.Do("damage", func() (command.Result, error) { return j.Damage(ctx, c, "lodin", 3, "orco") })
+	r.Do("heal", func() (command.Result, error) { return j.Heal(ctx, c, "lodin", 1) })
+	r.Do("combat", func() (command.Result, error) {
 		return j.StartCombat(ctx, c, []string{"lodin", "ruisenor", "orco"}, "init")
 	})
-	r.do("damage in combat", func() (command.Result, error) { return j.Damage(ctx, c, "ruisenor", 4, "") })
+	r.Do("damage in combat", func() (command.Result, error) { return j.Damage(ctx, c, "ruisenor", 4, "") })
 	for round := 0; round < 30; round++ {
 		camp, err := j.Load(ctx, c, 0)
 		require.NoError(t, err)
@@ -135,33 +90,33 @@ func ryfSession(t *testing.T) *recorder {
 			case "ruisenor":
 				req.Range = "corta"
 				if camp.Characters[id].ShotsFired["Ballesta"] > 0 {
-					r.do("reload", func() (command.Result, error) { return j.Reload(ctx, c, id, "") })
+					r.Do("reload", func() (command.Result, error) { return j.Reload(ctx, c, id, "") })
 				}
 			}
-			r.do("attack", func() (command.Result, error) { return j.Attack(ctx, c, req) })
+			r.Do("attack", func() (command.Result, error) { return j.Attack(ctx, c, req) })
 		}
-		r.do("round", func() (command.Result, error) { return j.NextRound(ctx, c) })
+		r.Do("round", func() (command.Result, error) { return j.NextRound(ctx, c) })
 	}
-	r.do("combat end", func() (command.Result, error) { return j.EndCombat(ctx, c) })
+	r.Do("combat end", func() (command.Result, error) { return j.EndCombat(ctx, c) })
 	camp, err := j.Load(ctx, c, 0)
 	require.NoError(t, err)
 	if camp.Characters["ruisenor"].ShotsFired["Ballesta"] > 0 {
-		r.do("reload", func() (command.Result, error) { return j.Reload(ctx, c, "ruisenor", "Ballesta") })
+		r.Do("reload", func() (command.Result, error) { return j.Reload(ctx, c, "ruisenor", "Ballesta") })
 	}
 	for _, id := range []string{"lodin", "ruisenor"} {
 		if camp.LastCombat.DamageTaken[id] > 0 {
-			r.do("heal after", func() (command.Result, error) { return j.HealAfterCombat(ctx, c, id, "") })
+			r.Do("heal after", func() (command.Result, error) { return j.HealAfterCombat(ctx, c, id, "") })
 		}
 	}
-	r.do("xp", func() (command.Result, error) { return j.GrantXP(ctx, c, "lodin", 7) })
-	r.do("raise", func() (command.Result, error) { return j.RaiseSkill(ctx, c, "lodin", "sigilo") })
-	r.do("day", func() (command.Result, error) { return j.NewDay(ctx, c) })
-	res := r.do("late roll", func() (command.Result, error) {
+	r.Do("xp", func() (command.Result, error) { return j.GrantXP(ctx, c, "lodin", 7) })
+	r.Do("raise", func() (command.Result, error) { return j.RaiseSkill(ctx, c, "lodin", "sigilo") })
+	r.Do("day", func() (command.Result, error) { return j.NewDay(ctx, c) })
+	res := r.Do("late roll", func() (command.Result, error) {
 		return j.Roll(ctx, c, command.RollRequest{Character: "lodin", Skill: "buscar"})
 	})
-	r.do("void", func() (command.Result, error) { return j.Void(ctx, c, res.Events[0].Event.ID, "rolled by mistake") })
-	r.do("end", func() (command.Result, error) { return j.EndSession(ctx, c) })
-	r.do("rest", func() (command.Result, error) { return j.Rest(ctx, c, true) })
+	r.Do("void", func() (command.Result, error) { return j.Void(ctx, c, res.Events[0].Event.ID, "rolled by mistake") })
+	r.Do("end", func() (command.Result, error) { return j.EndSession(ctx, c) })
+	r.Do("rest", func() (command.Result, error) { return j.Rest(ctx, c, true) })
 	return r
 }
 
@@ -171,8 +126,8 @@ func TestReproduceRyFSessionIsIdentical(t *testing.T) {
 	r := ryfSession(t)
 	ctx := context.Background()
 	for name, src := range map[string]replay.Source{
-		"export": replay.JSONLBytes(r.export()),
-		"store":  replay.Records(r.records()),
+		"export": replay.JSONLBytes(r.Export()),
+		"store":  replay.Records(r.Records()),
 	} {
 		t.Run(name, func(t *testing.T) {
 			rep, err := reproduce.Run(ctx, src, replay.Options{})
@@ -238,7 +193,7 @@ func tamper(t *testing.T, export []byte, nth int, change func(d map[string]any))
 
 func TestReproduceFindsATamperedFace(t *testing.T) {
 	r := ryfSession(t)
-	bad, id, nonce := tamper(t, r.export(), 3, func(d map[string]any) {
+	bad, id, nonce := tamper(t, r.Export(), 3, func(d map[string]any) {
 		faces := d["faces"].([]any)
 		faces[0] = float64(int(faces[0].(float64))%10 + 1)
 	})
@@ -260,12 +215,12 @@ func TestReproduceFindsATamperedFace(t *testing.T) {
 
 func TestReproduceOneSessionAndUnrevealed(t *testing.T) {
 	r := ryfSession(t)
-	ctx, j := r.ctx, r.j
+	ctx, j := r.Ctx, r.J
 	_, err := j.StartSession(ctx, "mordor", "s2", "")
 	require.NoError(t, err)
 	_, err = j.Roll(ctx, "mordor", command.RollRequest{Character: "lodin", Skill: "pelea"})
 	require.NoError(t, err)
-	export := r.export()
+	export := r.Export()
 
 	// The open session is not yet revealed: not a failure.
 	rep, err := reproduce.Run(ctx, replay.JSONLBytes(export), replay.Options{})
@@ -275,7 +230,7 @@ func TestReproduceOneSessionAndUnrevealed(t *testing.T) {
 	}
 
 	// With its seed given, it reproduces too; --session keeps its transcript.
-	seed, err := r.store.GetSecret(ctx, "seed.mordor.s2")
+	seed, err := r.Store.GetSecret(ctx, "seed.mordor.s2")
 	require.NoError(t, err)
 	rep, err = reproduce.Run(ctx, replay.JSONLBytes(export), replay.Options{Session: "s2", Seeds: map[string]string{"s2": hexOf(seed)}})
 	require.NoError(t, err)
@@ -305,7 +260,7 @@ func TestReproduceOneSessionAndUnrevealed(t *testing.T) {
 
 func TestReproduceFindsAnEditedTotalAndAForgedEvent(t *testing.T) {
 	r := ryfSession(t)
-	bad, id, _ := tamper(t, r.export(), 1, func(d map[string]any) { d["total"] = d["total"].(float64) + 5 })
+	bad, id, _ := tamper(t, r.Export(), 1, func(d map[string]any) { d["total"] = d["total"].(float64) + 5 })
 	rep, err := reproduce.Run(context.Background(), replay.JSONLBytes(bad), replay.Options{})
 	require.NoError(t, err)
 	if rep.OK() || rep.Totals.Mismatches != 1 || rep.Sessions[0].Mismatches[0].EventID != id ||
@@ -315,7 +270,7 @@ func TestReproduceFindsAnEditedTotalAndAForgedEvent(t *testing.T) {
 
 	// XP granted twice in one session: the second is refused on re-run,
 	// copied, and the sheets still agree with the record.
-	recs := r.records()
+	recs := r.Records()
 	var forged events.Event
 	for i, x := range recs {
 		if x.Event.Type == events.TypeXPGranted {
@@ -348,8 +303,8 @@ func hexOf(b []byte) string {
 
 func TestReproduceTORSession(t *testing.T) {
 	r := newRecorder(t, "arda")
-	ctx, j, c := r.ctx, r.j, r.camp
-	r.do("campaign", func() (command.Result, error) {
+	ctx, j, c := r.Ctx, r.J, r.Campaign
+	r.Do("campaign", func() (command.Result, error) {
 		return j.CreateCampaign(ctx, command.CreateCampaign{ID: c, System: "tor"})
 	})
 	for _, req := range []command.CreateCharacter{
@@ -361,13 +316,13 @@ func TestReproduceTORSession(t *testing.T) {
 		{ID: "sam", Name: "Sam", Player: "carla", Culture: "hobbit", MaxHope: 8,
 			Attributes: "Cuerpo=4/6,Corazón=6/8,Mente=3/5", Skills: "Curar=2"},
 	} {
-		r.do("character "+req.ID, func() (command.Result, error) { return j.CreateCharacter(ctx, c, req) })
+		r.Do("character "+req.ID, func() (command.Result, error) { return j.CreateCharacter(ctx, c, req) })
 	}
-	r.do("session", func() (command.Result, error) { return j.StartSession(ctx, c, "", "") })
-	r.do("adventure", func() (command.Result, error) { return j.StartAdventure(ctx, c, "El camino") })
+	r.Do("session", func() (command.Result, error) { return j.StartSession(ctx, c, "", "") })
+	r.Do("adventure", func() (command.Result, error) { return j.StartAdventure(ctx, c, "El camino") })
 	var failed events.Recorded
 	for range 40 {
-		res := r.do("roll", func() (command.Result, error) {
+		res := r.Do("roll", func() (command.Result, error) {
 			return j.Roll(ctx, c, command.RollRequest{Character: "bilbo", Skill: "atencion", TN: 20, Entropy: "ana"})
 		})
 		var d events.RollMade
@@ -378,28 +333,28 @@ func TestReproduceTORSession(t *testing.T) {
 		}
 	}
 	require.NotEmpty(t, failed.Event.ID)
-	r.do("hope", func() (command.Result, error) { return j.SpendHope(ctx, c, "bilbo", failed.Event.ID) })
-	r.do("shadow", func() (command.Result, error) { return j.GainShadow(ctx, c, "sam", 2, "un mal lugar") })
-	r.do("trait", func() (command.Result, error) {
+	r.Do("hope", func() (command.Result, error) { return j.SpendHope(ctx, c, "bilbo", failed.Event.ID) })
+	r.Do("shadow", func() (command.Result, error) { return j.GainShadow(ctx, c, "sam", 2, "un mal lugar") })
+	r.Do("trait", func() (command.Result, error) {
 		return j.InvokeTrait(ctx, c, command.TraitRequest{Character: "bilbo", Trait: "ojo"})
 	})
-	res := r.do("trait roll", func() (command.Result, error) {
+	res := r.Do("trait roll", func() (command.Result, error) {
 		return j.Roll(ctx, c, command.RollRequest{Character: "bilbo", Skill: "Buscar", TN: 1})
 	})
-	r.do("trait roll 2", func() (command.Result, error) {
+	r.Do("trait roll 2", func() (command.Result, error) {
 		return j.Roll(ctx, c, command.RollRequest{Character: "thorin", Skill: "Atletismo", TN: 10, Trait: ""})
 	})
-	r.do("advancement", func() (command.Result, error) {
+	r.Do("advancement", func() (command.Result, error) {
 		return j.GrantAdvancement(ctx, c, "bilbo", "Buscar", "")
 	})
 	_ = res
-	r.do("ask", func() (command.Result, error) { return j.RequestFellowship(ctx, c, "bilbo") })
-	r.do("vote", func() (command.Result, error) { return j.Vote(ctx, c, "bilbo", "thorin", true) })
-	r.do("vote 2", func() (command.Result, error) { return j.Vote(ctx, c, "bilbo", "sam", false) })
-	r.do("phase", func() (command.Result, error) { return j.FellowshipPhase(ctx, c) })
-	r.do("end", func() (command.Result, error) { return j.EndSession(ctx, c) })
+	r.Do("ask", func() (command.Result, error) { return j.RequestFellowship(ctx, c, "bilbo") })
+	r.Do("vote", func() (command.Result, error) { return j.Vote(ctx, c, "bilbo", "thorin", true) })
+	r.Do("vote 2", func() (command.Result, error) { return j.Vote(ctx, c, "bilbo", "sam", false) })
+	r.Do("phase", func() (command.Result, error) { return j.FellowshipPhase(ctx, c) })
+	r.Do("end", func() (command.Result, error) { return j.EndSession(ctx, c) })
 
-	rep, err := reproduce.Run(ctx, replay.JSONLBytes(r.export()), replay.Options{})
+	rep, err := reproduce.Run(ctx, replay.JSONLBytes(r.Export()), replay.Options{})
 	require.NoError(t, err)
 	if !rep.OK() || rep.Totals.SessionsIdentical != 1 || rep.Campaigns[0].Copied != 0 || !rep.Campaigns[0].SheetsIdentical {
 		var buf bytes.Buffer

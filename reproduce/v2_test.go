@@ -39,7 +39,7 @@ func v2Session(t *testing.T, r *recorder, m func(name, body string) command.Resu
 		t.Helper()
 		s, ok := catalog.Lookup(name)
 		require.True(t, ok, name)
-		_, err := s.Run(r.ctx, r.j.As("ana"), "mordor", []byte(body))
+		_, err := s.Run(r.Ctx, r.J.As("ana"), "mordor", []byte(body))
 		require.NoError(t, err, "%s %s", name, body)
 	}
 	asAna("session-contribute", body(command.ContributeSigned{Character: "lodin",
