@@ -110,7 +110,7 @@ func (m *Metrics) request(route string, code int) {
 }
 
 // watch registers the projector's gauges (once per Metrics).
-func (m *Metrics) watch(p *live.Projector, clock func() time.Time) {
+func (m *Metrics) watch(p *live.Group, clock func() time.Time) {
 	start := clock()
 	gauge := func(name, help string, f func(live.Stats) float64) prometheus.Collector {
 		return prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: name, Help: help}, func() float64 { return f(p.Stats()) })
