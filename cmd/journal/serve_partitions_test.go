@@ -104,6 +104,7 @@ func TestServePartitions(t *testing.T) {
 	}
 	s.get(t, "/api/campaigns", &list)
 	require.Len(t, list, len(campaigns), "listed from every partition")
+	require.NotContains(t, s.errb.String(), "refolding", "every read came from its partition's live projector")
 
 	// The feed of one campaign: its events alone, in order; resumed after
 	// its second event, the rest.
@@ -172,6 +173,7 @@ func TestServePartitions(t *testing.T) {
 		require.NoError(t, json.Unmarshal([]byte(c.ok("-c", id, "--json", "character", "show", "lodin")), &cliSheet))
 		require.Equal(t, cliSheet, api, "%s: the live sheet after the restart differs from a refold", id)
 	}
+	require.NotContains(t, r.errb.String(), "refolding", "every read came from its partition's live projector")
 	res, err := http.Get(r.url + "/healthz")
 	require.NoError(t, err)
 	b, _ := io.ReadAll(res.Body)
