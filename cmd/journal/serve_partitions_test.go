@@ -152,6 +152,15 @@ func TestServePartitions(t *testing.T) {
 		total += len(c.events(id))
 	}
 	require.Equal(t, uint64(total), sum, "every event folded once")
+	res, err := http.Get(s.url + "/metrics")
+	require.NoError(t, err)
+	metrics, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	for p, ph := range health.Partitions {
+		require.Contains(t, string(metrics), fmt.Sprintf("journal_partition_projection_sequence{partition=\"%d\"} %d\n", p, ph.Position))
+		require.Contains(t, string(metrics), fmt.Sprintf("journal_partition_consumer_lag{partition=\"%d\"} 0\n", p))
+	}
+	require.Contains(t, string(metrics), fmt.Sprintf("journal_projection_sequence %d\n", sum))
 
 	require.Zero(t, s.shutdown(t), "serve: %s", s.errb)
 	stopped := regexp.MustCompile(`stopped at sequence (\d+), checkpoint at (\d+)`).FindStringSubmatch(s.out.String())
@@ -174,7 +183,7 @@ func TestServePartitions(t *testing.T) {
 		require.Equal(t, cliSheet, api, "%s: the live sheet after the restart differs from a refold", id)
 	}
 	require.NotContains(t, r.errb.String(), "refolding", "every read came from its partition's live projector")
-	res, err := http.Get(r.url + "/healthz")
+	res, err = http.Get(r.url + "/healthz")
 	require.NoError(t, err)
 	b, _ := io.ReadAll(res.Body)
 	res.Body.Close()
