@@ -44,7 +44,11 @@ initiative, transcript, luck charts, and a verify button that re-derives each
 roll in the browser), and Prometheus metrics at /metrics.
 
 Projections are kept live from the stream and checkpointed in the JetStream
-bucket ` + live.Bucket + `, so a restart resumes where it stopped.
+bucket ` + live.Bucket + `, so a restart resumes where it stopped. On a
+journal of several partitions (--partitions at its creation) one projector
+follows each partition's stream, with its own checkpoint; /healthz then sums
+their figures, lists each partition's under "partitions", and is stuck when
+any partition is.
 On the embedded store, serve owns the data folder and shares it: other journal
 commands on the same --data go through it (a loopback port behind a random
 token in <data>/server.json, mode 0600); --nats-listen also opens it to the
