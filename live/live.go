@@ -76,7 +76,8 @@ type Source interface {
 // ErrPartitioned is the error of Restore and Run on a source of several
 // partitions' streams (jetstore.Store with Partitions > 1): the projector
 // keeps one position, a sequence of one stream. Run one projector per
-// partition, on jetstore.Store.Partition(p): a campaign lives in one.
+// partition, on jetstore.Store.Partition(p) with PartitionKV, in a Group:
+// a campaign lives in one.
 var ErrPartitioned = errors.New("live: the journal has several partitions, each stream with its own sequences: run one projector per partition")
 
 // partitioned is a source that may span several streams.

@@ -89,17 +89,18 @@ func (s *Server) withCampaign(r *http.Request, fn func(c *projections.Campaign) 
 	}
 	if upTo == 0 {
 		wctx, cancel := context.WithTimeout(ctx, s.opts.FreshWait)
-		err := s.opts.Projector.WaitFor(wctx, last)
+		proj := s.proj.For(id) // a campaign lives in its partition's stream
+		err := proj.WaitFor(wctx, last)
 		cancel()
 		if err == nil {
-			err = s.opts.Projector.View(id, fn)
+			err = proj.View(id, fn)
 			if !errors.Is(err, events.ErrNotFound) {
 				return err
 			}
 		} else if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		s.opts.Logger.Warn("live projection behind: refolding", "campaign", id, "last", last, "position", s.opts.Projector.Position())
+		s.opts.Logger.Warn("live projection behind: refolding", "campaign", id, "last", last, "position", s.proj.For(id).Position())
 	}
 	c, err := s.journal(s.opts.Actor).Load(ctx, id, upTo)
 	if err != nil {
@@ -113,14 +114,18 @@ func (s *Server) withCampaign(r *http.Request, fn func(c *projections.Campaign) 
 
 func (s *Server) listCampaigns(w http.ResponseWriter, r *http.Request) error {
 	ctx := r.Context()
-	last, err := s.opts.Store.Last(ctx, events.AllFilter)
-	if err != nil {
-		return err
-	}
 	wctx, cancel := context.WithTimeout(ctx, s.opts.FreshWait)
 	defer cancel()
-	_ = s.opts.Projector.WaitFor(wctx, last) // a slightly stale list is still a list
-	list := s.opts.Projector.Campaigns()
+	if s.proj.Partitions() == 1 {
+		last, err := s.opts.Store.Last(ctx, events.AllFilter)
+		if err != nil {
+			return err
+		}
+		_ = s.proj.Partition(0).WaitFor(wctx, last) // a slightly stale list is still a list
+	} else if err := s.proj.CatchUp(wctx); err != nil && ctx.Err() != nil {
+		return ctx.Err() // else: a slightly stale list is still a list
+	}
+	list := s.proj.Campaigns()
 	list = slices.DeleteFunc(list, func(c live.Summary) bool { return !s.mayRead(r, c.ID) })
 	return writeJSON(w, http.StatusOK, list)
 }

@@ -141,12 +141,17 @@ func (s *Server) execute(w http.ResponseWriter, r *http.Request, name, campaign 
 		out.LastSeq = max(out.LastSeq, rec.Seq)
 	}
 	if out.LastSeq > 0 {
-		s.opts.Projector.NoteStreamLast(out.LastSeq)
+		// The events are the campaign's, sequences of its partition's stream.
+		proj := s.proj.For(campaign)
+		if len(res.Events) > 0 {
+			proj = s.proj.For(res.Events[0].Event.Campaign)
+		}
+		proj.NoteStreamLast(out.LastSeq)
 		wctx, cancel := context.WithTimeout(ctx, s.opts.FreshWait)
-		_ = s.opts.Projector.WaitFor(wctx, out.LastSeq) // recorded either way; only the texts need it
+		_ = proj.WaitFor(wctx, out.LastSeq) // recorded either way; only the texts need it
 		cancel()
 		for i := range out.Recorded {
-			out.Recorded[i].Text, _ = s.opts.Projector.Text(out.Recorded[i].Seq)
+			out.Recorded[i].Text, _ = proj.Text(out.Recorded[i].Seq)
 		}
 	}
 	return writeJSON(w, status, out)

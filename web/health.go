@@ -31,6 +31,21 @@ type healthJSON struct {
 	CheckpointSeq        uint64       `json:"checkpoint_seq"`
 	UptimeSeconds        int          `json:"uptime_seconds"`
 	StoreError           string       `json:"store_error,omitempty"`
+	// Partitions is each partition's projection, by partition, on a
+	// journal of more than one partition (absent on one): the figures
+	// above then sum theirs (position, stream_last, lag, …), and status
+	// is the worst of theirs.
+	Partitions []partitionJSON `json:"partitions,omitempty"`
+}
+
+// partitionJSON is one partition's projection in /healthz.
+type partitionJSON struct {
+	Partition     int    `json:"partition"`
+	Status        string `json:"status"`
+	Position      uint64 `json:"position"`
+	StreamLast    uint64 `json:"stream_last"`
+	Lag           uint64 `json:"lag"`
+	CheckpointSeq uint64 `json:"checkpoint_seq"`
 }
 
 // foreignJSON is a message of the stream that is not an event.
@@ -49,12 +64,18 @@ type foreignJSON struct {
 // see foreign_messages and fold_errors) or "lagging" (behind, moving).
 func (s *Server) health(w http.ResponseWriter, r *http.Request) error {
 	ctx, cancel := context.WithTimeout(r.Context(), healthLastTimeout)
-	last, lastErr := s.opts.Store.Last(ctx, events.AllFilter)
-	cancel()
-	if lastErr == nil {
-		s.opts.Projector.NoteStreamLast(last)
+	var lastErr error
+	if s.proj.Partitions() == 1 {
+		var last uint64
+		if last, lastErr = s.opts.Store.Last(ctx, events.AllFilter); lastErr == nil {
+			s.proj.Partition(0).NoteStreamLast(last)
+		}
+	} else {
+		lastErr = s.proj.PollLast(ctx) // each partition's stream's last sequence
 	}
-	h := s.opts.Projector.Health()
+	cancel()
+	gh := s.proj.Health()
+	h := gh.Health
 	out := healthJSON{
 		Status: h.Status, Position: h.Position, StreamLast: h.StreamLast, Lag: h.Lag(),
 		ProgressAt: h.ProgressAt.UTC(), SinceProgressSeconds: h.SinceProgress.Seconds(), StuckAfterSeconds: h.StuckAfter.Seconds(),
@@ -63,6 +84,12 @@ func (s *Server) health(w http.ResponseWriter, r *http.Request) error {
 	}
 	if f := h.LastForeign; f != nil {
 		out.LastForeign = &foreignJSON{Seq: f.Seq, Subject: f.Subject, Reason: f.Err.Error()}
+	}
+	if len(gh.Partitions) > 1 {
+		for i, ph := range gh.Partitions {
+			out.Partitions = append(out.Partitions, partitionJSON{Partition: i, Status: ph.Status, Position: ph.Position,
+				StreamLast: ph.StreamLast, Lag: ph.Lag(), CheckpointSeq: ph.CheckpointSeq})
+		}
 	}
 	code := http.StatusOK
 	switch {

@@ -28,6 +28,13 @@ import (
 //	journal_consumer_lag                             stream last − folded
 //	journal_checkpoint_sequence                      the sequence of the last checkpoint
 //	journal_checkpoint_age_seconds                   time since the last checkpoint (since start when none)
+//	journal_partition_projection_sequence{partition} on a journal of several partitions: the last sequence folded of each partition's stream
+//	journal_partition_consumer_lag{partition}        on a journal of several partitions: each partition's stream last − folded
+//
+// On a journal of several partitions the unlabelled projection figures sum
+// the partitions' (sequences of different streams: a lag and a count of
+// messages, no event's sequence).
+//
 //	journal_http_requests_total{route,code}          HTTP requests
 //	journal_sse_clients                              open event streams
 type Metrics struct {
@@ -110,7 +117,7 @@ func (m *Metrics) request(route string, code int) {
 }
 
 // watch registers the projector's gauges (once per Metrics).
-func (m *Metrics) watch(p *live.Projector, clock func() time.Time) {
+func (m *Metrics) watch(p *live.Group, clock func() time.Time) {
 	start := clock()
 	gauge := func(name, help string, f func(live.Stats) float64) prometheus.Collector {
 		return prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: name, Help: help}, func() float64 { return f(p.Stats()) })
@@ -132,6 +139,19 @@ func (m *Metrics) watch(p *live.Projector, clock func() time.Time) {
 		Name: "journal_foreign_messages_total",
 		Help: "Messages of the stream that are not journal events (published past the commands), skipped by the live projection.",
 	}, func() float64 { return float64(p.Stats().Foreign) }))
+	if p.Partitions() > 1 {
+		for i := range p.Partitions() {
+			part := p.Partition(i)
+			labels := prometheus.Labels{"partition": strconv.Itoa(i)}
+			cs = append(cs,
+				prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "journal_partition_projection_sequence", ConstLabels: labels,
+					Help: "The last sequence of the partition's stream folded by its live projector."},
+					func() float64 { return float64(part.Stats().Position) }),
+				prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "journal_partition_consumer_lag", ConstLabels: labels,
+					Help: "Messages of the partition's stream not folded yet by its live projector."},
+					func() float64 { return float64(part.Stats().Lag()) }))
+		}
+	}
 	for _, c := range cs {
 		if err := m.reg.Register(c); err != nil {
 			return // already watching a projector

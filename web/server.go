@@ -81,9 +81,14 @@ type Store interface {
 
 // Options configures a Server.
 type Options struct {
-	Store     Store
-	Projector *live.Projector
-	Metrics   *Metrics // nil: NewMetrics()
+	Store Store
+	// Projector is the live projection of a journal of one partition;
+	// Projectors, when set instead, that of a journal of any number of
+	// partitions (one projector per partition): each campaign is read
+	// from its partition's projector. One of them is required.
+	Projector  *live.Projector
+	Projectors *live.Group
+	Metrics    *Metrics // nil: NewMetrics()
 	// Commands is the journal that runs the commands (shared with the
 	// other surfaces of the same process, so that one cache of folded
 	// campaigns serves them all); nil: one of the server's own, over
@@ -139,6 +144,9 @@ type Server struct {
 	// commands is the journal every request's actor shares (through As),
 	// so that its cache of folded campaigns serves every command.
 	commands *command.Journal
+	// proj is the live projection (Options.Projectors, or a group of
+	// Options.Projector alone).
+	proj *live.Group
 	// publicHosts are Options.PublicHosts, parsed.
 	publicHosts []hostRule
 }
@@ -158,8 +166,11 @@ type Route struct {
 
 // New returns a server over the options' store and projector.
 func New(opts Options) (*Server, error) {
-	if opts.Store == nil || opts.Projector == nil {
+	if opts.Store == nil || opts.Projector == nil && opts.Projectors == nil {
 		return nil, errors.New("web: a store and a projector are required")
+	}
+	if opts.Projectors == nil {
+		opts.Projectors = live.NewGroup(opts.Projector)
 	}
 	if opts.Clock == nil {
 		opts.Clock = time.Now
@@ -198,9 +209,9 @@ func New(opts Options) (*Server, error) {
 		commands = command.New(opts.Store, command.Options{Clock: opts.Clock, Rand: opts.Rand, IDs: opts.IDs})
 	}
 	s := &Server{opts: opts, metrics: m, mux: http.NewServeMux(), statsCache: map[string]statsEntry{}, startedAt: opts.Clock(), publicHosts: public,
-		commands: commands}
+		commands: commands, proj: opts.Projectors}
 	s.streamsCtx, s.closeStreams = context.WithCancel(context.Background())
-	m.watch(opts.Projector, opts.Clock)
+	m.watch(opts.Projectors, opts.Clock)
 	if err := s.register(); err != nil {
 		return nil, err
 	}

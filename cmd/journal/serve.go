@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -43,7 +44,11 @@ initiative, transcript, luck charts, and a verify button that re-derives each
 roll in the browser), and Prometheus metrics at /metrics.
 
 Projections are kept live from the stream and checkpointed in the JetStream
-bucket ` + live.Bucket + `, so a restart resumes where it stopped.
+bucket ` + live.Bucket + `, so a restart resumes where it stopped. On a
+journal of several partitions (--partitions at its creation) one projector
+follows each partition's stream, with its own checkpoint; /healthz then sums
+their figures, lists each partition's under "partitions", and is stuck when
+any partition is.
 On the embedded store, serve owns the data folder and shares it: other journal
 commands on the same --data go through it (a loopback port behind a random
 token in <data>/server.json, mode 0600); --nats-listen also opens it to the
@@ -135,16 +140,19 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 	defer stopGuard()
 
 	metrics := web.NewMetrics()
-	proj := live.New(st, kv, live.Options{
+	proj, err := serveProjectors(st, kv, live.Options{
 		Every: o.every, Interval: o.interval, Logger: logger,
 		OnEvent: metrics.Folded, OnError: metrics.FoldFailed,
 	})
+	if err != nil {
+		return err
+	}
 	from, err := proj.Restore(ctx)
 	if err != nil {
 		return fmt.Errorf("serve: restore the projections: %w", err)
 	}
 	ws, err := web.New(web.Options{
-		Store: st, Projector: proj, Metrics: metrics, Logger: logger, Commands: commands, Clock: time.Now,
+		Store: st, Projectors: proj, Metrics: metrics, Logger: logger, Commands: commands, Clock: time.Now,
 		Actor: envOr("JOURNAL_ACTOR", "api"), Access: a.access, PublicHosts: o.publicHosts,
 	})
 	if err != nil {
@@ -180,10 +188,7 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 	if a.access != nil {
 		where += fmt.Sprintf(" · access: %d users (%s), command service on %s.>", len(a.access.Users), a.accessFile, access.CommandPrefix)
 	}
-	resumed := "folding the stream from the start"
-	if from > 0 {
-		resumed = fmt.Sprintf("resumed from checkpoint at sequence %d", from)
-	}
+	resumed := resumedFrom(from)
 	a.warnExampleCredentials()
 	fmt.Fprintf(a.stdout, "journal serve: listening on http://%s/ · %s · %s\n", ln.Addr(), where, resumed)
 
@@ -217,6 +222,47 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 	stats := proj.Stats()
 	fmt.Fprintf(a.stdout, "journal serve: stopped at sequence %d, checkpoint at %d\n", stats.Position, stats.CheckpointSeq)
 	return runErr
+}
+
+// serveProjectors returns the live projection of the journal in st: one
+// projector over the stream for a journal of one partition (checkpoint
+// keys "position" and "campaign.<id>", as always), one per partition for
+// more, projector p over partition p's stream alone with its checkpoint
+// keys under "partition-<p>." (live.PartitionKV).
+func serveProjectors(st web.Store, kv live.KV, opts live.Options) (*live.Group, error) {
+	k := 1
+	if ps, ok := st.(interface{ Partitions() int }); ok {
+		k = ps.Partitions()
+	}
+	if k <= 1 {
+		return live.NewGroup(live.New(st, kv, opts)), nil
+	}
+	js, ok := st.(*jetstore.Store)
+	if !ok {
+		return nil, fmt.Errorf("serve: the store %T of %d partitions cannot be read one partition at a time", st, k)
+	}
+	ps := make([]*live.Projector, k)
+	for p := range ps {
+		ps[p] = live.New(js.Partition(p), live.PartitionKV(kv, p, k), opts)
+	}
+	return live.NewGroup(ps...), nil
+}
+
+// resumedFrom tells where the projections resumed, by partition.
+func resumedFrom(from []uint64) string {
+	var parts []string
+	some := false
+	for p, f := range from {
+		some = some || f > 0
+		parts = append(parts, fmt.Sprintf("%d: %d", p, f))
+	}
+	switch {
+	case !some:
+		return "folding the stream from the start"
+	case len(from) == 1:
+		return fmt.Sprintf("resumed from checkpoint at sequence %d", from[0])
+	}
+	return "resumed from checkpoints at sequences (by partition) " + strings.Join(parts, ", ")
 }
 
 // serveJetStream returns the JetStream context for the checkpoint bucket,
