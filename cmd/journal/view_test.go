@@ -29,12 +29,18 @@ func played(t *testing.T) *cli {
 		{"roll", "lodin", "--attribute", "F"},
 		{"contest", "lodin", "Sigilo", "orco", "Pelea"},
 		{"combat", "start", "lodin", "orco"},
-		{"attack", "lodin", "orco"},
+		{"attack"}, // whoever's turn the initiative gave
 		{"damage", "lodin", "22", "--source", "orco"},
 		{"combat", "round"},
 		{"weapon", "define", "Ballesta de repetición larguísima", "--damage", "1d10", "--ranges", "20/40/80", "--magazine", "5"},
 		{"skill", "define", "Cetrería", "--attr", "P"},
 	} {
+		if args[0] == "attack" {
+			if _, _, code := c.run("-c", "mordor", "attack", "lodin", "orco"); code != 0 {
+				c.ok("-c", "mordor", "attack", "orco", "lodin")
+			}
+			continue
+		}
 		c.ok(append([]string{"-c", "mordor"}, args...)...)
 	}
 	return c
