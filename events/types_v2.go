@@ -59,6 +59,27 @@ type RollRequested struct {
 	Modifier       int    `json:"modifier"`
 	Token          bool   `json:"token"`
 	Specialization bool   `json:"specialization"`
+
+	// An attack (Kind melee or ranged; the action's command "attack")
+	// names its Target, Weapon, Range band ("" for melee) and Cover, and
+	// takes two nonces, Nonces = [Nonce, Nonce+1]: the attack roll's and
+	// the damage roll's. The second is taken whether or not the attack
+	// hits (the hit is not known at the request), so a miss consumes it
+	// without a roll and nonces keep no gap. Nonces is omitted for a
+	// request of one roll (Nonce alone).
+	Nonces []uint64 `json:"nonces,omitempty"`
+	Target string   `json:"target,omitempty"`
+	Weapon string   `json:"weapon,omitempty"`
+	Range  string   `json:"range,omitempty"`
+	Cover  bool     `json:"cover,omitempty"`
+}
+
+// Taken is the nonces the request takes: Nonces, or Nonce alone.
+func (r RollRequested) Taken() []uint64 {
+	if len(r.Nonces) > 0 {
+		return r.Nonces
+	}
+	return []uint64{r.Nonce}
 }
 
 // RollCancelled records that the GM cancelled a request left unrevealed:
