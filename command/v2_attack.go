@@ -21,6 +21,7 @@ package command
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -168,4 +169,28 @@ func (d *draft) revealAttackV2(s *projections.Session, key dice.KeyV2, q events.
 		e.Request, e.Reveal, e.Draws = rev.Request, rev.R.String(), rec.sides
 		e.User, e.Signed, e.Signature = user, msg.Signed, msg.Signature
 	})
+}
+
+// AttackActionFor is the action a device signs for req in the campaign's
+// state now, every input explicit: the weapon as the rules name it (by
+// default the attacker's first, or the fists) and the range band (from
+// req.Range or req.Distance). It records nothing; the request is judged
+// again when it is recorded. req.Entropy is not read.
+func (j *Journal) AttackActionFor(ctx context.Context, campaign string, req AttackRequest) (AttackAction, error) {
+	camp, err := j.Load(ctx, campaign, 0)
+	if err != nil {
+		return AttackAction{}, err
+	}
+	d := &draft{j: j, campaign: camp}
+	s, err := d.openV2()
+	if err != nil {
+		return AttackAction{}, err
+	}
+	p, err := d.planAttack(req)
+	if err != nil {
+		return AttackAction{}, err
+	}
+	return AttackAction{Command: CommandAttack, SeedCommitment: s.Commitment, Character: req.Attacker, Target: req.Target,
+		Weapon: p.weapon.Name, Range: string(p.band), Cover: req.Cover, Modifier: req.Modifier,
+		Token: req.Token, Specialization: req.Specialization}, nil
 }

@@ -607,6 +607,11 @@ func (v *Verifier) Add(rec events.Recorded) {
 		v.contestEvent(c, ev, data, m)
 	}
 
+	if perr == nil && (ev.Type == events.TypeAttackResolved || ev.Type == events.TypeDamageTaken) && v.inSession(ev) {
+		if s := v.sessionOf(ev); s != nil && s.v2 != nil {
+			v.attackConsequence(s, m, ev, data) // v2.go
+		}
+	}
 	switch ev.Type {
 	case events.TypeEventVoided, events.TypeSessionStarted, events.TypeSessionEnded, events.TypeRollMade:
 	default:
