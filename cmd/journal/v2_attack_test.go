@@ -66,6 +66,8 @@ func TestV2AttackTampering(t *testing.T) {
 	lines := tb.v2AttackSession()
 	out := tb.ok("--lang", "en", "replay", "--file", writeExport(t, lines))
 	require.Contains(t, out, "OK:", out)
+	require.Contains(t, tb.ok("--lang", "en", "-c", "mordor", "replay"), "OK:")
+	require.Contains(t, tb.ok("--lang", "en", "-c", "mordor", "replay", "--reproduce"), "IDENTICAL:")
 
 	isDamage := func(d map[string]any) bool { return d["kind"] == "damage" }
 	inV2 := func(d map[string]any) bool { return d["request"] != nil || d["source"] == "lodin" }
