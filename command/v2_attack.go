@@ -132,7 +132,7 @@ func (j *Journal) requestAttackV2(d *draft, s *projections.Session, msg RollRequ
 	n := d.nonce
 	d.add(events.KindCharacter, a.Character, events.TypeRollRequested, events.RollRequested{
 		User: j.actor, Signed: msg.Signed, Signature: msg.Signature, Request: r.Request,
-		Commitment: r.Commitment.String(), Nonce: n, Nonces: []uint64{n, n + 1},
+		Commitment: r.Commitment.String(), Nonce: n, Nonces: []int{int(n), int(n) + 1},
 		Character: a.Character, Kind: string(p.check.Kind),
 		Modifier: a.Modifier, Token: a.Token, Specialization: a.Specialization,
 		Target: a.Target, Weapon: a.Weapon, Range: a.Range, Cover: a.Cover,

@@ -83,7 +83,7 @@ func TestV2AttackWithDamage(t *testing.T) {
 			require.NoError(t, err)
 			var req events.RollRequested
 			require.NoError(t, res.Events[0].Event.DecodeData(&req))
-			require.Equal(t, []uint64{nonce, nonce + 1}, req.Nonces, "an attack takes two nonces")
+			require.Equal(t, []int{int(nonce), int(nonce) + 1}, req.Nonces, "an attack takes two nonces")
 			require.Equal(t, "melee", req.Kind)
 			require.Equal(t, target, req.Target)
 

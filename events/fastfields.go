@@ -412,6 +412,59 @@ var fastFields = map[reflect.Type]fastcodec.Fields{
 			return nil
 		},
 	},
+	reflect.TypeFor[*RollRequested](): {
+		Pointer: func(p any, j int) any {
+			v := p.(*RollRequested)
+			switch j {
+			case 0:
+				return &v.User
+			case 1:
+				return &v.Signed
+			case 2:
+				return &v.Signature
+			case 3:
+				return &v.Request
+			case 4:
+				return &v.Commitment
+			case 5:
+				return &v.Nonce
+			case 6:
+				return &v.Character
+			case 7:
+				return &v.Kind
+			case 8:
+				return &v.Skill
+			case 9:
+				return &v.Attribute
+			case 10:
+				return &v.Vs
+			case 11:
+				return &v.Modifier
+			case 12:
+				return &v.Token
+			case 13:
+				return &v.Specialization
+			case 14:
+				return &v.Nonces
+			case 15:
+				return &v.Target
+			case 16:
+				return &v.Weapon
+			case 17:
+				return &v.Range
+			case 18:
+				return &v.Cover
+			}
+			return nil
+		},
+		New: func() (any, []int) {
+			p := new(struct {
+				v    RollRequested
+				ints [8]int
+			})
+			return &p.v, p.ints[:]
+		},
+	},
 	reflect.TypeFor[*RollCancelled](): {
 		Pointer: func(p any, j int) any {
 			v := p.(*RollCancelled)
