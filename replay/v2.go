@@ -77,6 +77,7 @@ type v2Request struct {
 // v1 attack's rules (command.resolveAttack) read from the recorded rolls,
 // which checkRules re-judges and the faces check re-derives.
 type v2Attack struct {
+	m                Mismatch // the attack roll's, for a resolution missing at the end
 	request          string
 	attackID         string
 	attacker, target string
@@ -575,7 +576,7 @@ func (v *Verifier) attackRoll(s *session, m Mismatch, ev events.Event, d *events
 		eq("range", d.Range, r.d.Range)
 		eq("cover", d.Cover, r.d.Cover)
 		hit := d.Outcome == string(ryf.OutcomeSuccess) || d.Outcome == string(ryf.OutcomeCritical)
-		s.v2.attack = &v2Attack{request: d.Request, attackID: ev.ID, attacker: d.Character, target: d.Target,
+		s.v2.attack = &v2Attack{m: m, request: d.Request, attackID: ev.ID, attacker: d.Character, target: d.Target,
 			hit: hit, critical: hit && d.Critical, total: d.Total}
 		return
 	}
@@ -648,4 +649,16 @@ func (v *Verifier) attackConsequence(s *session, m Mismatch, ev events.Event, da
 			bad("the attack's consequences are not the rules': %s", strings.Join(diff, "; "))
 		}
 	}
+}
+
+// unresolvedAttack is the mismatch of an attack whose rolls are recorded
+// and whose resolution is not, at the end of the input (nil: none).
+func (s *session) unresolvedAttack() *Mismatch {
+	if s.v2 == nil || s.v2.attack == nil {
+		return nil
+	}
+	a := s.v2.attack
+	m := a.m
+	m.Kind, m.What = MismatchRules, fmt.Sprintf("attack of request %s (roll %s) has no resolution after its rolls", a.request, a.attackID)
+	return &m
 }

@@ -1137,6 +1137,9 @@ func (v *Verifier) sessionReport(s *session) SessionReport {
 		gap(expect, uint64(s.declared)-1, m)
 	}
 	s.v2Report(&sr)
+	if m := s.unresolvedAttack(); m != nil {
+		add(*m)
+	}
 	if s.ended && s.declared != s.rolls+s.v2Consumed() {
 		m := base
 		m.Kind, m.EventID, m.Position, m.Seq = MismatchRollCount, s.endID, s.endPos, s.endSeq

@@ -107,6 +107,20 @@ func TestV2AttackTampering(t *testing.T) {
 			return editFirst(t, lines, events.TypeRollRequested, func(d map[string]any) bool { return d["nonces"] != nil },
 				func(d map[string]any) { d["target"] = "lodin" })
 		}, "target: recorded lodin, signed orco"},
+		{"drop the last attack's resolution", func() ([]string, string) {
+			last := -1
+			for i, l := range lines {
+				if e, _ := events.Decode([]byte(l)); e.Type == events.TypeAttackResolved {
+					last = i
+				}
+			}
+			var d events.AttackResolved
+			e, err := events.Decode([]byte(lines[last]))
+			require.NoError(t, err)
+			require.NoError(t, e.DecodeData(&d))
+			out := append(append([]string(nil), lines[:last]...), lines[last+1:]...)
+			return rechain(t, out), d.AttackRoll
+		}, "has no resolution after its rolls"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
