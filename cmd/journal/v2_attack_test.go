@@ -61,7 +61,9 @@ func editFirst(t *testing.T, lines []string, typ string, pick func(d map[string]
 	return nil, ""
 }
 
-func TestV2AttackTampering(t *testing.T) {
+// v2AttackTampering is TestV2Tampering for the attack path: a v2 session of
+// attacks with damage, each change to its export caught by replay --file.
+func v2AttackTampering(t *testing.T) {
 	tb := newV2Table(t)
 	lines := tb.v2AttackSession()
 	out := tb.ok("--lang", "en", "replay", "--file", writeExport(t, lines))
