@@ -8,6 +8,7 @@ import (
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/rolls"
+	"github.com/campaign-journal/journal/rules/dice"
 	"github.com/campaign-journal/journal/rules/ryf"
 )
 
@@ -153,101 +154,144 @@ func nextToAct(c *projections.Campaign) string {
 // on a critical) and applies it to the target, all in one atomic append.
 func (j *Journal) Attack(ctx context.Context, campaign string, req AttackRequest) (Result, error) {
 	return j.execute(ctx, campaign, func(d *draft) error {
-		rules, err := d.ryfRules()
+		p, err := d.planAttack(req)
 		if err != nil {
 			return err
 		}
-		cb := d.campaign.Combat
-		if cb == nil {
-			return invalid("no combat in progress: start one with 'journal combat start CHAR...'")
+		draw := func() (dice.Roller, uint64, error) {
+			stream, nonce, err := d.stream(req.Entropy)
+			return stream, nonce, err
 		}
-		attacker, err := character(d.campaign, req.Attacker)
+		return d.resolveAttack(p, draw, func(e *events.RollMade) { e.Entropy = req.Entropy })
+	})
+}
+
+// attackPlan is an attack judged against the rules and the state: who,
+// against whom, with what, and the check its roll is made with.
+type attackPlan struct {
+	attacker, target *projections.Sheet
+	weapon           ryf.Weapon
+	band             ryf.Band
+	cover            bool
+	check            ryf.Check
+}
+
+// planAttack judges an attack in the combat in progress (turn order, one
+// attack per round, weapon, range, ammunition) and builds its check. It
+// draws nothing. req.Entropy is not read.
+func (d *draft) planAttack(req AttackRequest) (attackPlan, error) {
+	rules, err := d.ryfRules()
+	if err != nil {
+		return attackPlan{}, err
+	}
+	cb := d.campaign.Combat
+	if cb == nil {
+		return attackPlan{}, invalid("no combat in progress: start one with 'journal combat start CHAR...'")
+	}
+	attacker, err := character(d.campaign, req.Attacker)
+	if err != nil {
+		return attackPlan{}, err
+	}
+	target, err := character(d.campaign, req.Target)
+	if err != nil {
+		return attackPlan{}, err
+	}
+	if req.Attacker == req.Target {
+		return attackPlan{}, invalid("%s cannot attack itself", attacker.Name)
+	}
+	for _, id := range []string{req.Attacker, req.Target} {
+		if !slices.Contains(cb.Order, id) {
+			return attackPlan{}, invalid("%s is not in this combat (order: %s)", id, strings.Join(cb.Order, ", "))
+		}
+	}
+	if err := canAct(attacker); err != nil {
+		return attackPlan{}, err
+	}
+	if cb.Attacked[req.Attacker] {
+		return attackPlan{}, invalid("%s has already attacked in round %d: one attack per round", attacker.Name, cb.Round)
+	}
+	if next := nextToAct(d.campaign); next != req.Attacker {
+		return attackPlan{}, invalid("it is %s's turn in round %d, not %s's (initiative order: %s)", next, cb.Round, req.Attacker, strings.Join(cb.Order, ", "))
+	}
+	weapon, err := chooseWeapon(rules, attacker, req.Weapon)
+	if err != nil {
+		return attackPlan{}, err
+	}
+	rc := ryfCharacter(attacker)
+	var check ryf.Check
+	var band ryf.Band
+	if weapon.Ranged() {
+		if band, err = rangeBand(weapon, req.Range, req.Distance); err != nil {
+			return attackPlan{}, err
+		}
+		if weapon.Magazine > 0 {
+			if _, err := weapon.Fire(weapon.Magazine - attacker.ShotsFired[weapon.Name]); err != nil {
+				return attackPlan{}, invalid("%s's %s: %v: reload it with 'journal reload %s'", attacker.Name, weapon.Name, err, attacker.ID)
+			}
+		}
+		check, err = rules.RangedCheck(rc, weapon, band, req.Cover)
+	} else {
+		if req.Range != "" || req.Distance != 0 || req.Cover {
+			return attackPlan{}, invalid("%s is a melee weapon: --range and --cover are for ranged attacks", weapon.Name)
+		}
+		defense := rules.Defense(ryfCharacter(target), wieldsMelee(rules, target))
+		check, err = rules.MeleeCheck(rc, weapon, defense)
+	}
+	if err != nil {
+		return attackPlan{}, invalidOr(err)
+	}
+	check.Modifier = req.Modifier
+	if err := applyLevel(&check, attacker, req.Token, req.Specialization); err != nil {
+		return attackPlan{}, err
+	}
+	return attackPlan{attacker: attacker, target: target, weapon: weapon, band: band, cover: req.Cover, check: check}, nil
+}
+
+// resolveAttack rolls a planned attack and, on a hit, its damage, and adds
+// the roll events, the damage taken and the attack's resolution in that
+// order. draw gives the roller and nonce of each roll in turn (the attack's,
+// then the damage's, taken only on a hit); decorate completes each roll
+// event once its dice are drawn (v1: the entropy; v2: the request, the
+// reveal and the draws).
+func (d *draft) resolveAttack(p attackPlan, draw func() (dice.Roller, uint64, error), decorate func(*events.RollMade)) error {
+	attacker, target, check := p.attacker, p.target, p.check
+	roller, nonce, err := draw()
+	if err != nil {
+		return err
+	}
+	res, err := ryf.Roll(check, roller)
+	if err != nil {
+		return invalidOr(err)
+	}
+	e := rolls.FromRyF(d.campaign.System, res)
+	e.Character, e.Nonce = attacker.ID, nonce
+	e.Target, e.Range, e.Cover = target.ID, string(p.band), p.cover
+	decorate(&e)
+	attackID := d.add(events.KindCharacter, attacker.ID, events.TypeRollMade, e)
+	hit := res.Success // success excludes natural 1 and fumble
+	out := events.AttackResolved{Attacker: attacker.ID, Target: target.ID, AttackRoll: attackID,
+		Against: *check.Difficulty, Total: res.Total, Hit: hit, Critical: hit && res.Critical}
+	if hit {
+		roller, nonce, err := draw()
 		if err != nil {
 			return err
 		}
-		target, err := character(d.campaign, req.Target)
-		if err != nil {
-			return err
-		}
-		if req.Attacker == req.Target {
-			return invalid("%s cannot attack itself", attacker.Name)
-		}
-		for _, id := range []string{req.Attacker, req.Target} {
-			if !slices.Contains(cb.Order, id) {
-				return invalid("%s is not in this combat (order: %s)", id, strings.Join(cb.Order, ", "))
-			}
-		}
-		if err := canAct(attacker); err != nil {
-			return err
-		}
-		if cb.Attacked[req.Attacker] {
-			return invalid("%s has already attacked in round %d: one attack per round", attacker.Name, cb.Round)
-		}
-		if next := nextToAct(d.campaign); next != req.Attacker {
-			return invalid("it is %s's turn in round %d, not %s's (initiative order: %s)", next, cb.Round, req.Attacker, strings.Join(cb.Order, ", "))
-		}
-		weapon, err := chooseWeapon(rules, attacker, req.Weapon)
-		if err != nil {
-			return err
-		}
-		rc := ryfCharacter(attacker)
-		var check ryf.Check
-		var band ryf.Band
-		if weapon.Ranged() {
-			if band, err = rangeBand(weapon, req.Range, req.Distance); err != nil {
-				return err
-			}
-			if weapon.Magazine > 0 {
-				if _, err := weapon.Fire(weapon.Magazine - attacker.ShotsFired[weapon.Name]); err != nil {
-					return invalid("%s's %s: %v: reload it with 'journal reload %s'", attacker.Name, weapon.Name, err, attacker.ID)
-				}
-			}
-			check, err = rules.RangedCheck(rc, weapon, band, req.Cover)
-		} else {
-			if req.Range != "" || req.Distance != 0 || req.Cover {
-				return invalid("%s is a melee weapon: --range and --cover are for ranged attacks", weapon.Name)
-			}
-			defense := rules.Defense(ryfCharacter(target), wieldsMelee(rules, target))
-			check, err = rules.MeleeCheck(rc, weapon, defense)
-		}
+		dmg, err := ryf.RollDamage(p.weapon.Damage, res.Critical, roller)
 		if err != nil {
 			return invalidOr(err)
 		}
-		check.Modifier = req.Modifier
-		if err := applyLevel(&check, attacker, req.Token, req.Specialization); err != nil {
-			return err
+		e := rolls.FromDamage(d.campaign.System, dmg)
+		e.Character, e.Nonce, e.Weapon, e.Target = attacker.ID, nonce, p.weapon.Name, target.ID
+		decorate(&e)
+		out.DamageRoll = d.add(events.KindCharacter, attacker.ID, events.TypeRollMade, e)
+		out.Damage = dmg.Total
+		if dmg.Total > 0 {
+			d.add(events.KindCharacter, target.ID, events.TypeDamageTaken,
+				events.DamageTaken{Character: target.ID, Amount: dmg.Total, Source: attacker.ID})
 		}
-		res, err := d.roll1o3d10(attacker.ID, check, req.Entropy, func(e *events.RollMade) {
-			e.Target, e.Range, e.Cover = target.ID, string(band), req.Cover
-		})
-		if err != nil {
-			return err
-		}
-		attackID := d.evs[len(d.evs)-1].ID
-		hit := res.Success // success excludes natural 1 and fumble
-		out := events.AttackResolved{Attacker: attacker.ID, Target: target.ID, AttackRoll: attackID,
-			Against: *check.Difficulty, Total: res.Total, Hit: hit, Critical: hit && res.Critical}
-		if hit {
-			stream, nonce, err := d.stream(req.Entropy)
-			if err != nil {
-				return err
-			}
-			dmg, err := ryf.RollDamage(weapon.Damage, res.Critical, stream)
-			if err != nil {
-				return invalidOr(err)
-			}
-			e := rolls.FromDamage(d.campaign.System, dmg)
-			e.Character, e.Nonce, e.Entropy, e.Weapon, e.Target = attacker.ID, nonce, req.Entropy, weapon.Name, target.ID
-			out.DamageRoll = d.add(events.KindCharacter, attacker.ID, events.TypeRollMade, e)
-			out.Damage = dmg.Total
-			if dmg.Total > 0 {
-				d.add(events.KindCharacter, target.ID, events.TypeDamageTaken,
-					events.DamageTaken{Character: target.ID, Amount: dmg.Total, Source: attacker.ID})
-			}
-		}
-		d.add(events.KindCharacter, attacker.ID, events.TypeAttackResolved, out)
-		return nil
-	})
+	}
+	d.add(events.KindCharacter, attacker.ID, events.TypeAttackResolved, out)
+	return nil
 }
 
 // chooseWeapon finds the named weapon, or the character's first one, or fists.

@@ -28,9 +28,10 @@ package command
 //   - The GM (who may know K) cannot reveal a roll of its own: its r must come
 //     from someone else (roll.witness, the beacon), not wired yet, so a GM's
 //     request is refused.
-//   - In a v2 session only the v2 skill and attribute rolls are wired: every
-//     other roll path (contests, combat, attacks, damage, TOR, heals) is
-//     refused with one clear error, so no v1 draw enters a v2 session.
+//   - In a v2 session only the v2 skill and attribute rolls and attacks with
+//     their damage (v2_attack.go) are wired: every other roll path (contests,
+//     initiative, damage and heal rolls of their own, TOR) is refused with
+//     one clear error, so no v1 draw enters a v2 session.
 
 import (
 	"bytes"
@@ -268,7 +269,7 @@ func ParseRollAction(action []byte) (RollAction, error) {
 		return a, invalid("action: data after the JSON object")
 	}
 	if a.Command != "roll" {
-		return a, invalid("action: command %q: only \"roll\" (skill and attribute rolls) is wired for journal-dice-v2", a.Command)
+		return a, invalid("action: command %q: only \"roll\" (skill and attribute rolls) and \"attack\" are wired for journal-dice-v2", a.Command)
 	}
 	return a, nil
 }
@@ -314,6 +315,9 @@ func (j *Journal) RequestRoll(ctx context.Context, campaign string, msg RollRequ
 		}
 		if p := s.Requests[r.Request]; p != nil {
 			return invalid("request %s is already recorded (%s, nonce %d): a request is recorded once", r.Request, p.State, p.Requested.Nonce)
+		}
+		if actionCommand(r.Action) == CommandAttack {
+			return j.requestAttackV2(d, s, msg, r)
 		}
 		a, err := ParseRollAction(r.Action)
 		if err != nil {
@@ -405,6 +409,9 @@ func (j *Journal) RevealRoll(ctx context.Context, campaign string, in RollReveal
 		key, err := d.j.sessionKeyV2(ctx, d.campaign, s)
 		if err != nil {
 			return err
+		}
+		if isAttack(p.Requested) {
+			return d.revealAttackV2(s, key, p.Requested, rev, j.actor, msg)
 		}
 		a := p.Requested
 		action := RollAction{Command: "roll", Character: a.Character, Skill: a.Skill, Attribute: a.Attribute, Vs: a.Vs,

@@ -444,8 +444,25 @@ var fastFields = map[reflect.Type]fastcodec.Fields{
 				return &v.Token
 			case 13:
 				return &v.Specialization
+			case 14:
+				return &v.Nonces
+			case 15:
+				return &v.Target
+			case 16:
+				return &v.Weapon
+			case 17:
+				return &v.Range
+			case 18:
+				return &v.Cover
 			}
 			return nil
+		},
+		New: func() (any, []int) {
+			p := new(struct {
+				v    RollRequested
+				ints [8]int
+			})
+			return &p.v, p.ints[:]
 		},
 	},
 	reflect.TypeFor[*RollCancelled](): {

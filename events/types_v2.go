@@ -59,6 +59,35 @@ type RollRequested struct {
 	Modifier       int    `json:"modifier"`
 	Token          bool   `json:"token"`
 	Specialization bool   `json:"specialization"`
+
+	// An attack (Kind melee or ranged; the action's command "attack")
+	// names its Target, Weapon, Range band ("" for melee) and Cover, and
+	// takes two nonces, Nonces = [Nonce, Nonce+1]: the attack roll's and
+	// the damage roll's. The second is taken whether or not the attack
+	// hits (the hit is not known at the request), so a miss consumes it
+	// without a roll and nonces keep no gap. Nonces is omitted for a
+	// request of one roll (Nonce alone). Its elements are ints (the
+	// events' fast decoder reads int slices); a negative one is no nonce
+	// and Taken leaves it out, so the audit finds the request's nonces wrong.
+	Nonces []int  `json:"nonces,omitempty"`
+	Target string `json:"target,omitempty"`
+	Weapon string `json:"weapon,omitempty"`
+	Range  string `json:"range,omitempty"`
+	Cover  bool   `json:"cover,omitempty"`
+}
+
+// Taken is the nonces the request takes: Nonces, or Nonce alone.
+func (r RollRequested) Taken() []uint64 {
+	if len(r.Nonces) == 0 {
+		return []uint64{r.Nonce}
+	}
+	out := make([]uint64, 0, len(r.Nonces))
+	for _, n := range r.Nonces {
+		if n >= 0 {
+			out = append(out, uint64(n))
+		}
+	}
+	return out
 }
 
 // RollCancelled records that the GM cancelled a request left unrevealed:

@@ -46,8 +46,10 @@ func (c *Campaign) applyV2(rec events.Recorded, data any) bool {
 				s.Requests = map[string]*PendingRoll{}
 			}
 			s.Requests[d.Request] = &PendingRoll{Event: ev.ID, State: RequestPending, Requested: *d}
-			if d.Nonce >= s.NextNonce {
-				s.NextNonce = d.Nonce + 1
+			for _, n := range d.Taken() {
+				if n >= s.NextNonce {
+					s.NextNonce = n + 1
+				}
 			}
 		}
 	case *events.RollCancelled:

@@ -63,12 +63,29 @@ type v2Session struct {
 	order         []string // request ids in stream order
 	cancelled     []CancelledRequest
 	key           *dice.KeyV2
+	attack        *v2Attack // the attack whose rolls are recorded and whose resolution is due
 }
 
 type v2Request struct {
-	event string
-	state string
-	d     events.RollRequested
+	event  string
+	state  string
+	d      events.RollRequested
+	rolled int // roll events recorded for it
+}
+
+// v2Attack is what an attack's rolls say its consequences must be: the
+// v1 attack's rules (command.resolveAttack) read from the recorded rolls,
+// which checkRules re-judges and the faces check re-derives.
+type v2Attack struct {
+	m                Mismatch // the attack roll's, for a resolution missing at the end
+	request          string
+	attackID         string
+	attacker, target string
+	hit, critical    bool
+	total            int
+	damageID         string
+	damage           int
+	taken            bool
 }
 
 // v2Action is a roll.request's action object (command.RollAction; package
@@ -83,7 +100,16 @@ type v2Action struct {
 	Modifier       int    `json:"modifier"`
 	Token          bool   `json:"token"`
 	Specialization bool   `json:"specialization"`
+	// An attack's (command "attack"): command.AttackAction.
+	Target string `json:"target"`
+	Weapon string `json:"weapon"`
+	Range  string `json:"range"`
+	Cover  bool   `json:"cover"`
 }
+
+// isAttackRequest reports whether a recorded request is an attack's (it
+// names a target): two nonces, the attack's and the damage's.
+func isAttackRequest(d events.RollRequested) bool { return d.Target != "" }
 
 func parseAction(b []byte) (v2Action, error) {
 	var a v2Action
@@ -233,7 +259,15 @@ func (v *Verifier) checkRequest(s *session, c *campaign, m Mismatch, ev events.E
 	if err != nil {
 		diff = append(diff, "the signed action: "+err.Error())
 	} else {
-		eq("command", "roll", a.Command)
+		command := "roll"
+		if isAttackRequest(*d) {
+			command = "attack"
+		}
+		eq("command", command, a.Command)
+		eq("target", d.Target, a.Target)
+		eq("weapon", d.Weapon, a.Weapon)
+		eq("range", d.Range, a.Range)
+		eq("cover", d.Cover, a.Cover)
 		eq("seed commitment (the session's)", s.commitment, a.SeedCommitment)
 		eq("character", d.Character, a.Character)
 		eq("skill", d.Skill, a.Skill)
@@ -253,12 +287,25 @@ func (v *Verifier) checkRequest(s *session, c *campaign, m Mismatch, ev events.E
 		v.record(s, m)
 		return
 	}
-	if prev, taken := s.nonces[d.Nonce]; taken {
-		m.Kind, m.What = MismatchNonceRepeat, fmt.Sprintf("nonce %d already taken by event %s", d.Nonce, idString(prev))
+	want := []uint64{d.Nonce}
+	if isAttackRequest(*d) {
+		want = []uint64{d.Nonce, d.Nonce + 1}
+	}
+	if !slices.Equal(d.Taken(), want) {
+		m.Kind, m.What = MismatchRequest, fmt.Sprintf("the request takes nonces %v, want %v (an attack takes its nonce and the next, for its damage)", d.Taken(), want)
 		v.record(s, m)
 		return
 	}
-	s.nonces[d.Nonce] = keyOf(ev.ID)
+	for _, n := range want {
+		if prev, taken := s.nonces[n]; taken {
+			m.Kind, m.What = MismatchNonceRepeat, fmt.Sprintf("nonce %d already taken by event %s", n, idString(prev))
+			v.record(s, m)
+			return
+		}
+	}
+	for _, n := range want {
+		s.nonces[n] = keyOf(ev.ID)
+	}
 	s.v2.requests[d.Request] = &v2Request{event: ev.ID, state: projections.RequestPending, d: *d}
 	s.v2.order = append(s.v2.order, d.Request)
 }
@@ -278,6 +325,7 @@ func (v *Verifier) rollV2(s *session, c *campaign, m Mismatch, ev events.Event, 
 		v.record(s, m)
 	}
 	r := s.v2.requests[d.Request]
+	damage := r != nil && isAttackRequest(r.d) && r.state == projections.RequestMade && r.rolled == 1
 	switch {
 	case d.Request == "":
 		fail(MismatchRequest, "a roll of a journal-dice-v2 session without a request: drawn without the roller's secret")
@@ -285,7 +333,7 @@ func (v *Verifier) rollV2(s *session, c *campaign, m Mismatch, ev events.Event, 
 	case r == nil:
 		fail(MismatchRequest, "the roll answers request %s, which is not recorded before it", d.Request)
 		return
-	case r.state != projections.RequestPending:
+	case r.state != projections.RequestPending && !damage: // an attack's damage roll comes after its attack roll
 		fail(MismatchRequest, "the roll answers request %s, which is already %s", d.Request, r.state)
 		return
 	case d.User != r.d.User:
@@ -293,6 +341,7 @@ func (v *Verifier) rollV2(s *session, c *campaign, m Mismatch, ev events.Event, 
 		return
 	}
 	r.state = projections.RequestMade
+	r.rolled++
 	msg := v.open(s, m, c.fold, ev, d.User, d.Signed, d.Signature)
 	if msg == nil {
 		return
@@ -316,28 +365,11 @@ func (v *Verifier) rollV2(s *session, c *campaign, m Mismatch, ev events.Event, 
 			diff = append(diff, fmt.Sprintf("%s: rolled %v, requested %v", what, got, want))
 		}
 	}
-	eq("nonce", d.Nonce, r.d.Nonce)
-	eq("character", d.Character, r.d.Character)
-	eq("kind", d.Kind, r.d.Kind)
-	eq("skill", d.Skill, r.d.Skill)
-	eq("modifier", d.Modifier, r.d.Modifier)
-	eq("token", d.Token, r.d.Token)
-	eq("specialization", d.Specialization, r.d.Specialization)
-	if len(r.d.Attribute) == 1 {
-		eq("attribute", d.Attribute, r.d.Attribute)
-	}
-	if r.d.Vs != "" {
-		want, err := ryf.ParseDifficulty(r.d.Vs)
-		switch {
-		case err != nil:
-			diff = append(diff, fmt.Sprintf("the requested difficulty %q: %v", r.d.Vs, err))
-		case d.Difficulty == nil:
-			diff = append(diff, fmt.Sprintf("difficulty: rolled none, requested %q", r.d.Vs))
-		default:
-			eq("difficulty", *d.Difficulty, want)
-		}
-	} else if d.Difficulty != nil {
-		diff = append(diff, fmt.Sprintf("difficulty: rolled %d, requested none", *d.Difficulty))
+	add := func(what string) { diff = append(diff, what) }
+	if isAttackRequest(r.d) {
+		v.attackRoll(s, m, ev, d, r, damage, eq, add)
+	} else {
+		rollInputs(d, r, eq, add)
 	}
 	if len(diff) > 0 {
 		fail(MismatchInputs, "the roll is not the one requested: %s", strings.Join(diff, "; "))
@@ -371,6 +403,33 @@ func (v *Verifier) rollV2(s *session, c *campaign, m Mismatch, ev events.Event, 
 	}
 	if ok {
 		s.verified++
+	}
+}
+
+// rollInputs compares a skill or attribute roll with its request.
+func rollInputs(d *events.RollMade, r *v2Request, eq func(string, any, any), add func(string)) {
+	eq("nonce", d.Nonce, r.d.Nonce)
+	eq("character", d.Character, r.d.Character)
+	eq("kind", d.Kind, r.d.Kind)
+	eq("skill", d.Skill, r.d.Skill)
+	eq("modifier", d.Modifier, r.d.Modifier)
+	eq("token", d.Token, r.d.Token)
+	eq("specialization", d.Specialization, r.d.Specialization)
+	if len(r.d.Attribute) == 1 {
+		eq("attribute", d.Attribute, r.d.Attribute)
+	}
+	if r.d.Vs != "" {
+		want, err := ryf.ParseDifficulty(r.d.Vs)
+		switch {
+		case err != nil:
+			add(fmt.Sprintf("the requested difficulty %q: %v", r.d.Vs, err))
+		case d.Difficulty == nil:
+			add(fmt.Sprintf("difficulty: rolled none, requested %q", r.d.Vs))
+		default:
+			eq("difficulty", *d.Difficulty, want)
+		}
+	} else if d.Difficulty != nil {
+		add(fmt.Sprintf("difficulty: rolled %d, requested none", *d.Difficulty))
 	}
 }
 
@@ -415,9 +474,7 @@ func (s *session) v2Consumed() int {
 	}
 	n := 0
 	for _, r := range s.v2.requests {
-		if r.state != projections.RequestMade {
-			n++
-		}
+		n += len(r.d.Taken()) - r.rolled
 	}
 	return n
 }
@@ -495,4 +552,113 @@ func (v *Verifier) checkChain(c *campaign, m Mismatch, ev events.Event) {
 	}
 	m.Kind = MismatchChain
 	v.record(v.sessionOf(ev), m)
+}
+
+// attackRoll compares a roll of an attack request with the request: the
+// attack roll takes the first nonce, the damage roll (damage) the second,
+// only after a hit. It keeps what the attack's consequences must be.
+func (v *Verifier) attackRoll(s *session, m Mismatch, ev events.Event, d *events.RollMade, r *v2Request, damage bool, eq func(string, any, any), add func(string)) {
+	nonces := r.d.Taken()
+	eq("character", d.Character, r.d.Character)
+	eq("target", d.Target, r.d.Target)
+	eq("weapon", d.Weapon, r.d.Weapon)
+	if !damage {
+		if a := s.v2.attack; a != nil {
+			mm := m
+			mm.Kind, mm.What = MismatchRules, fmt.Sprintf("attack of request %s (roll %s) has no resolution before the next attack", a.request, a.attackID)
+			v.record(s, mm)
+		}
+		eq("nonce", d.Nonce, nonces[0])
+		eq("kind", d.Kind, r.d.Kind)
+		eq("modifier", d.Modifier, r.d.Modifier)
+		eq("token", d.Token, r.d.Token)
+		eq("specialization", d.Specialization, r.d.Specialization)
+		eq("range", d.Range, r.d.Range)
+		eq("cover", d.Cover, r.d.Cover)
+		hit := d.Outcome == string(ryf.OutcomeSuccess) || d.Outcome == string(ryf.OutcomeCritical)
+		s.v2.attack = &v2Attack{m: m, request: d.Request, attackID: ev.ID, attacker: d.Character, target: d.Target,
+			hit: hit, critical: hit && d.Critical, total: d.Total}
+		return
+	}
+	eq("nonce", d.Nonce, nonces[len(nonces)-1])
+	eq("kind", d.Kind, rolls.KindDamage)
+	a := s.v2.attack
+	switch {
+	case a == nil || a.request != d.Request:
+		add("a damage roll after its attack was resolved")
+	case !a.hit:
+		add(fmt.Sprintf("a damage roll for an attack that missed (roll %s)", a.attackID))
+	default:
+		eq("critical (the attack's)", d.Critical, a.critical)
+		a.damageID, a.damage = ev.ID, d.Total
+	}
+}
+
+// attackConsequence checks, in a v2 session, the damage an attack deals
+// and its resolution against what its recorded rolls say (v1's rules:
+// a hit is a success, the damage is the damage roll's total, taken by the
+// target from the attacker when above 0). Damage taken outside an attack
+// (the GM's, by hand) is not a roll's and is not checked here.
+func (v *Verifier) attackConsequence(s *session, m Mismatch, ev events.Event, data any) {
+	a := s.v2.attack
+	bad := func(format string, args ...any) {
+		m.Kind, m.What = MismatchRules, fmt.Sprintf(format, args...)
+		v.record(s, m)
+	}
+	switch d := data.(type) {
+	case *events.DamageTaken:
+		if a == nil {
+			return
+		}
+		switch {
+		case a.damageID == "":
+			bad("damage taken during the attack of request %s, which has no damage roll", a.request)
+		case a.taken:
+			bad("damage taken twice for the attack of request %s", a.request)
+		case d.Character != a.target || d.Source != a.attacker || d.Amount != a.damage:
+			bad("damage taken: %s takes %d from %s, the attack's rolls say %s takes %d from %s",
+				d.Character, d.Amount, d.Source, a.target, a.damage, a.attacker)
+		}
+		a.taken = true
+	case *events.AttackResolved:
+		s.v2.attack = nil
+		if a == nil || d.AttackRoll != a.attackID {
+			bad("attack resolved for roll %s, which is not the v2 attack roll just recorded", clip(d.AttackRoll, 40))
+			return
+		}
+		var diff []string
+		eq := func(what string, got, want any) {
+			if got != want {
+				diff = append(diff, fmt.Sprintf("%s: recorded %v, the rolls say %v", what, got, want))
+			}
+		}
+		eq("attacker", d.Attacker, a.attacker)
+		eq("target", d.Target, a.target)
+		eq("hit", d.Hit, a.hit)
+		eq("critical", d.Critical, a.critical)
+		eq("total", d.Total, a.total)
+		eq("damage roll", d.DamageRoll, a.damageID)
+		eq("damage", d.Damage, a.damage)
+		if a.hit && a.damageID == "" {
+			diff = append(diff, "a hit without its damage roll")
+		}
+		if a.damage > 0 && !a.taken {
+			diff = append(diff, fmt.Sprintf("%s takes no damage, the damage roll says %d", a.target, a.damage))
+		}
+		if len(diff) > 0 {
+			bad("the attack's consequences are not the rules': %s", strings.Join(diff, "; "))
+		}
+	}
+}
+
+// unresolvedAttack is the mismatch of an attack whose rolls are recorded
+// and whose resolution is not, at the end of the input (nil: none).
+func (s *session) unresolvedAttack() *Mismatch {
+	if s.v2 == nil || s.v2.attack == nil {
+		return nil
+	}
+	a := s.v2.attack
+	m := a.m
+	m.Kind, m.What = MismatchRules, fmt.Sprintf("attack of request %s (roll %s) has no resolution after its rolls", a.request, a.attackID)
+	return &m
 }

@@ -607,6 +607,11 @@ func (v *Verifier) Add(rec events.Recorded) {
 		v.contestEvent(c, ev, data, m)
 	}
 
+	if perr == nil && (ev.Type == events.TypeAttackResolved || ev.Type == events.TypeDamageTaken) && v.inSession(ev) {
+		if s := v.sessionOf(ev); s != nil && s.v2 != nil {
+			v.attackConsequence(s, m, ev, data) // v2.go
+		}
+	}
 	switch ev.Type {
 	case events.TypeEventVoided, events.TypeSessionStarted, events.TypeSessionEnded, events.TypeRollMade:
 	default:
@@ -1132,6 +1137,9 @@ func (v *Verifier) sessionReport(s *session) SessionReport {
 		gap(expect, uint64(s.declared)-1, m)
 	}
 	s.v2Report(&sr)
+	if m := s.unresolvedAttack(); m != nil {
+		add(*m)
+	}
 	if s.ended && s.declared != s.rolls+s.v2Consumed() {
 		m := base
 		m.Kind, m.EventID, m.Position, m.Seq = MismatchRollCount, s.endID, s.endPos, s.endSeq

@@ -285,18 +285,26 @@ func (a *app) combatCommand() *cobra.Command {
 
 func (a *app) attackCommand() *cobra.Command {
 	var req command.AttackRequest
+	var keyName string
 	cmd := &cobra.Command{
 		Use:   "attack CHAR TARGET [--weapon NAME] [--range corta|media|larga | --distance M] [--cover]",
 		Short: "Attack in turn order; a hit rolls damage (doubled on a critical) and applies it",
 		Args:  cobra.ExactArgs(2),
 		RunE: func(c *cobra.Command, args []string) error {
 			req.Attacker, req.Target = args[0], args[1]
+			if v2, err := a.inV2Session(c); err != nil || v2 {
+				if err != nil {
+					return err
+				}
+				return a.attackV2(c, keyName, req)
+			}
 			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
 				return j.Attack(c.Context(), campaign, req)
 			})
 		},
 	}
 	f := cmd.Flags()
+	f.StringVar(&keyName, "name", device.DefaultName, "journal-dice-v2: the device key that signs the attack")
 	f.StringVar(&req.Weapon, "weapon", "", "weapon (default: the character's first weapon, or fists)")
 	f.StringVar(&req.Range, "range", "", "range band of a ranged attack: corta, media, larga")
 	f.IntVar(&req.Distance, "distance", 0, "distance in metres (instead of --range)")

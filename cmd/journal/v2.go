@@ -211,10 +211,33 @@ func (a *app) afterV2Start(c *cobra.Command) error {
 // rollV2 runs a v2 skill or attribute roll in one command: the signed
 // request, recorded with its nonce, then the signed reveal of r.
 func (a *app) rollV2(c *cobra.Command, keyName string, req command.RollRequest) error {
-	ctx := c.Context()
 	if req.Entropy != "" || req.TN != 0 || req.Trait != "" {
 		return usagef("roll: --entropy, --tn and --trait are not for a journal-dice-v2 session (your device's secret replaces entropy)")
 	}
+	return a.requestRevealV2(c, keyName, req.Character, func(_ *command.Journal, _ string, s *projections.Session) (any, error) {
+		return command.RollAction{Command: "roll", SeedCommitment: s.Commitment, Character: req.Character, Skill: req.Skill,
+			Attribute: req.Attribute, Vs: req.Vs, Modifier: req.Modifier, Token: req.Token, Specialization: req.Specialization}, nil
+	})
+}
+
+// attackV2 runs a v2 attack in one command: the signed request, recorded
+// with its two nonces (the attack's and the damage's), then the signed
+// reveal of r: the attack roll and, on a hit, the damage and its
+// consequences. The action names every input: the weapon as the rules
+// name it (the attacker's first by default) and the range band.
+func (a *app) attackV2(c *cobra.Command, keyName string, req command.AttackRequest) error {
+	if req.Entropy != "" {
+		return usagef("attack: --entropy is not for a journal-dice-v2 session (your device's secret replaces entropy)")
+	}
+	return a.requestRevealV2(c, keyName, req.Attacker, func(j *command.Journal, campaign string, _ *projections.Session) (any, error) {
+		return j.AttackActionFor(c.Context(), campaign, req)
+	})
+}
+
+// requestRevealV2 runs a v2 request and its reveal in one command for
+// character; action builds the signed request's action.
+func (a *app) requestRevealV2(c *cobra.Command, keyName, character string, action func(*command.Journal, string, *projections.Session) (any, error)) error {
+	ctx := c.Context()
 	campaign, err := a.campaignID()
 	if err != nil {
 		return err
@@ -244,8 +267,11 @@ func (a *app) rollV2(c *cobra.Command, keyName string, req command.RollRequest) 
 	mark := k.Sign("journal-dice-v2|r|" + campaign + "|" + s.ID + "|" + actor + "|" + cliID)
 	r := sha256.Sum256([]byte(mark))
 	requestID := uuid.NewSHA1(v2RequestNamespace, []byte(campaign+"|"+s.ID+"|"+actor+"|"+cliID)).String()
-	action, err := json.Marshal(command.RollAction{Command: "roll", SeedCommitment: s.Commitment, Character: req.Character, Skill: req.Skill,
-		Attribute: req.Attribute, Vs: req.Vs, Modifier: req.Modifier, Token: req.Token, Specialization: req.Specialization})
+	act, err := action(j, campaign, s)
+	if err != nil {
+		return err
+	}
+	actionJSON, err := json.Marshal(act)
 	if err != nil {
 		return err
 	}
@@ -254,12 +280,12 @@ func (a *app) rollV2(c *cobra.Command, keyName string, req command.RollRequest) 
 		return err
 	}
 	hdr := signed.Header{Campaign: campaign, Session: s.ID}
-	reqMsg, reqSig, err := k.Seal(&signed.Request{Header: hdr, Request: requestID, Commitment: commitment, Action: action})
+	reqMsg, reqSig, err := k.Seal(&signed.Request{Header: hdr, Request: requestID, Commitment: commitment, Action: actionJSON})
 	if err != nil {
 		return err
 	}
 	asked, err := a.stepNamed(ctx, c, j, cliID+".request", "roll-request", func(rj *command.Journal) (command.Result, error) {
-		return rj.RequestRoll(ctx, campaign, command.RollRequestSigned{Character: req.Character,
+		return rj.RequestRoll(ctx, campaign, command.RollRequestSigned{Character: character,
 			SignedMessage: command.SignedMessage{Signed: reqMsg, Signature: reqSig}})
 	})
 	if err != nil {
@@ -270,7 +296,7 @@ func (a *app) rollV2(c *cobra.Command, keyName string, req command.RollRequest) 
 		return err
 	}
 	made, err := a.stepNamed(ctx, c, j, cliID+".reveal", "roll-reveal", func(rj *command.Journal) (command.Result, error) {
-		return rj.RevealRoll(ctx, campaign, command.RollRevealSigned{Character: req.Character,
+		return rj.RevealRoll(ctx, campaign, command.RollRevealSigned{Character: character,
 			SignedMessage: command.SignedMessage{Signed: revMsg, Signature: revSig}})
 	})
 	if err != nil {

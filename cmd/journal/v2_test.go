@@ -411,4 +411,5 @@ func TestV2Tampering(t *testing.T) {
 		out := tb.ok("--lang", "en", "replay", "--file", writeExport(t, lines))
 		require.Contains(t, out, "OK:", fmt.Sprint(out))
 	})
+	t.Run("the attack path", v2AttackTampering)
 }
