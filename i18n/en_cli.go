@@ -303,6 +303,8 @@ var enExplain = map[Key]string{
 	"xv.seed_hex":           "the revealed seed %q is not %d hex digits; ",
 	"xt.roll":               "roll %s: campaign %s, session %s, nonce %d, entropy %q",
 	"xt.who":                "%s (%s): %s, dice %s",
+	"xt.term_precision":     "precision",
+	"xt.term_modifier":      "modifier",
 	"xt.inputs":             "inputs: %s = base %d",
 	"xt.level":              "level %s: %s",
 	"xt.difficulty_named":   "difficulty %s (%d)",

@@ -304,6 +304,8 @@ var esExplain = map[Key]string{
 	"xv.seed_hex":           "la semilla revelada %q no tiene %d cifras hexadecimales; ",
 	"xt.roll":               "tirada %s: campaña %s, sesión %s, nonce %d, entropía %q",
 	"xt.who":                "%s (%s): %s, dados %s",
+	"xt.term_precision":     "precisión",
+	"xt.term_modifier":      "modificador",
 	"xt.inputs":             "entradas: %s = base %d",
 	"xt.level":              "nivel %s: %s",
 	"xt.difficulty_named":   "dificultad %s (%d)",

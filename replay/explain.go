@@ -281,6 +281,27 @@ func levelReasons(l i18n.Lang, rs []string) string {
 	return strings.Join(projections.LevelReasons(l, rs), ", ")
 }
 
+// termList is the terms of a roll's base as an argument that prints in
+// the language of the message it is in: the rules name them in Spanish
+// ("precisión Espada", "modificador"), attributes and skills stay so
+// (rule names), the other words are the catalogue's.
+type termList []ryf.Term
+
+// inL writes the terms in l: "Fuerza 7 + Pelea 4 + precision Espada 0".
+func (ts termList) inL(l i18n.Lang) string {
+	out := make([]string, len(ts))
+	for i, t := range ts {
+		name := t.Name
+		if rest, ok := strings.CutPrefix(name, "precisión"); ok {
+			name = l.T("xt.term_precision") + rest
+		} else if name == "modificador" {
+			name = l.T("xt.term_modifier")
+		}
+		out[i] = fmt.Sprintf("%s %d", name, t.Value)
+	}
+	return strings.Join(out, " + ")
+}
+
 // reasonList is a list of level reasons as an argument that prints in the
 // language of the message it is in (see in).
 type reasonList []string
@@ -377,11 +398,7 @@ func explainRules(x *Explanation, e events.RollMade) {
 			rule("xr.cannot_judge", err.Error())
 			return
 		}
-		terms := make([]string, len(res.Check.Terms()))
-		for i, t := range res.Check.Terms() {
-			terms[i] = fmt.Sprintf("%s %d", t.Name, t.Value)
-		}
-		step(msg("xr.base", res.Base, strings.Join(terms, " + ")))
+		step(msg("xr.base", res.Base, termList(res.Check.Terms())))
 		step(msg("xr.level", levelName(res.Level.String())), message{key: "xr.reasons", args: []any{reasonList(res.LevelReasons)}})
 		for i, rd := range res.Rounds {
 			explodes := i < len(res.Rounds)-1
@@ -469,11 +486,7 @@ func (x Explanation) WriteTextIn(w io.Writer, l i18n.Lang) error {
 	}
 	p("  " + l.T("xt.who", x.Character, x.System, what, in.Dice))
 	if len(in.Terms) > 0 {
-		terms := make([]string, len(in.Terms))
-		for i, t := range in.Terms {
-			terms[i] = fmt.Sprintf("%s %d", t.Name, t.Value)
-		}
-		p("  " + l.T("xt.inputs", strings.Join(terms, " + "), in.Base))
+		p("  " + l.T("xt.inputs", termList(in.Terms).inL(l), in.Base))
 	}
 	if in.Level != "" && len(x.Rounds) == 0 {
 		p("  " + l.T("xt.level", orCode(l, "level.", in.Level), levelReasons(l, in.LevelReasons)))
@@ -581,6 +594,8 @@ func (t text) inL(l i18n.Lang) string {
 				args[i] = orCode(l, "level.", string(a))
 			case reasonList:
 				args[i] = levelReasons(l, a)
+			case termList:
+				args[i] = a.inL(l)
 			default:
 				args[i] = a
 			}
