@@ -168,6 +168,21 @@ func (d *draft) signedBy(user, signedString, signature, session string) (signed.
 	return m, nil
 }
 
+// signedAs opens a device's message sent by user in session (signedBy),
+// which must be a message of type want (T).
+func signedAs[T signed.Message](d *draft, user string, msg SignedMessage, session string, want signed.Type) (T, error) {
+	var zero T
+	m, err := d.signedBy(user, msg.Signed, msg.Signature, session)
+	if err != nil {
+		return zero, err
+	}
+	t, ok := m.(T)
+	if !ok {
+		return zero, invalid("signed message is a %s, not a %s", m.Kind(), want)
+	}
+	return t, nil
+}
+
 // openV2 returns the open session, which must use journal-dice-v2.
 func (d *draft) openV2() (*projections.Session, error) {
 	s := d.campaign.OpenSession()
@@ -216,13 +231,9 @@ func (j *Journal) Contribute(ctx context.Context, campaign string, in Contribute
 				return err
 			}
 		}
-		m, err := d.signedBy(j.actor, msg.Signed, msg.Signature, s.ID)
+		c, err := signedAs[*signed.Contribute](d, j.actor, msg, s.ID, signed.TypeContribute)
 		if err != nil {
 			return err
-		}
-		c, ok := m.(*signed.Contribute)
-		if !ok {
-			return invalid("signed message is a %s, not a %s", m.Kind(), signed.TypeContribute)
 		}
 		if len(s.Requests) > 0 {
 			return invalid("session %s already has a roll request: contributions are taken only before the first", s.ID)
@@ -296,13 +307,9 @@ func (j *Journal) RequestRoll(ctx context.Context, campaign string, msg RollRequ
 		if err != nil {
 			return err
 		}
-		m, err := d.signedBy(j.actor, msg.Signed, msg.Signature, s.ID)
+		r, err := signedAs[*signed.Request](d, j.actor, msg.SignedMessage, s.ID, signed.TypeRequest)
 		if err != nil {
 			return err
-		}
-		r, ok := m.(*signed.Request)
-		if !ok {
-			return invalid("signed message is a %s, not a %s", m.Kind(), signed.TypeRequest)
 		}
 		if j.isGM(d.campaign) {
 			// The GM may know K (a self-hosted GM reads S): a roll it
@@ -378,13 +385,9 @@ func (j *Journal) RevealRoll(ctx context.Context, campaign string, in RollReveal
 		if err != nil {
 			return err
 		}
-		m, err := d.signedBy(j.actor, msg.Signed, msg.Signature, s.ID)
+		rev, err := signedAs[*signed.Reveal](d, j.actor, msg, s.ID, signed.TypeReveal)
 		if err != nil {
 			return err
-		}
-		rev, ok := m.(*signed.Reveal)
-		if !ok {
-			return invalid("signed message is a %s, not a %s", m.Kind(), signed.TypeReveal)
 		}
 		p := s.Requests[rev.Request]
 		if p == nil {

@@ -40,6 +40,40 @@ func (a *app) openSession(ctx context.Context, j *command.Journal, campaign stri
 	return camp, camp.OpenSession(), nil
 }
 
+// v2Device is what a command from this device in an open session needs:
+// the campaign, the device's key, the journal, and the campaign's state
+// with its open session.
+type v2Device struct {
+	campaign string
+	key      *device.Key
+	j        *command.Journal
+	camp     *projections.Campaign
+	session  *projections.Session
+}
+
+// openV2 loads the device key keyName and the campaign's open session; no
+// session in progress is a usage error.
+func (a *app) openV2(ctx context.Context, keyName string) (v2Device, error) {
+	var t v2Device
+	var err error
+	if t.campaign, err = a.campaignID(); err != nil {
+		return t, err
+	}
+	if t.key, err = loadKey(keyName); err != nil {
+		return t, err
+	}
+	if t.j, err = a.journal(ctx); err != nil {
+		return t, err
+	}
+	if t.camp, t.session, err = a.openSession(ctx, t.j, t.campaign); err != nil {
+		return t, err
+	}
+	if t.session == nil {
+		return t, usagef("no session in progress: start one with 'journal session start --dice v2'")
+	}
+	return t, nil
+}
+
 // cliRequestID is --request-id, or a fresh one.
 func (a *app) cliRequestID() (string, error) {
 	if a.requestID != "" {
@@ -108,25 +142,11 @@ func actingCharacter(camp *projections.Campaign, actor string) string {
 // contribute sends the user's signed contribution to the open v2 session.
 func (a *app) contribute(c *cobra.Command, keyName, character string) error {
 	ctx := c.Context()
-	campaign, err := a.campaignID()
+	t, err := a.openV2(ctx, keyName)
 	if err != nil {
 		return err
 	}
-	k, err := loadKey(keyName)
-	if err != nil {
-		return err
-	}
-	j, err := a.journal(ctx)
-	if err != nil {
-		return err
-	}
-	camp, s, err := a.openSession(ctx, j, campaign)
-	if err != nil {
-		return err
-	}
-	if s == nil {
-		return usagef("no session in progress: start one with 'journal session start --dice v2'")
-	}
+	campaign, k, j, camp, s := t.campaign, t.key, t.j, t.camp, t.session
 	var v signed.Hex32
 	if _, err := rand.Read(v[:]); err != nil {
 		return err
@@ -238,25 +258,11 @@ func (a *app) attackV2(c *cobra.Command, keyName string, req command.AttackReque
 // character; action builds the signed request's action.
 func (a *app) requestRevealV2(c *cobra.Command, keyName, character string, action func(*command.Journal, string, *projections.Session) (any, error)) error {
 	ctx := c.Context()
-	campaign, err := a.campaignID()
+	t, err := a.openV2(ctx, keyName)
 	if err != nil {
 		return err
 	}
-	k, err := loadKey(keyName)
-	if err != nil {
-		return err
-	}
-	j, err := a.journal(ctx)
-	if err != nil {
-		return err
-	}
-	_, s, err := a.openSession(ctx, j, campaign)
-	if err != nil {
-		return err
-	}
-	if s == nil {
-		return usagef("no session in progress")
-	}
+	campaign, k, j, s := t.campaign, t.key, t.j, t.session
 	cliID, err := a.cliRequestID()
 	if err != nil {
 		return err
