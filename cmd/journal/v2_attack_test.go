@@ -25,7 +25,11 @@ func (tb *v2Table) v2AttackSession() []string {
 	tb.as("ana").ok("-c", "mordor", "session", "contribute")
 	hit, miss := false, false
 	for round := 0; round < 60 && !(hit && miss); round++ {
-		out := tb.as("ana").ok("-c", "mordor", "attack", "lodin", "orco")
+		args := []string{"-c", "mordor", "attack", "lodin", "orco"}
+		if round%2 == 1 {
+			args = append(args, "--mod", "-40") // a miss, but for an explosion
+		}
+		out := tb.as("ana").ok(args...)
 		require.Contains(t, out, "ana ")
 		evs := tb.events("mordor")
 		var res events.AttackResolved
