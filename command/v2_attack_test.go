@@ -79,7 +79,7 @@ func TestV2AttackWithDamage(t *testing.T) {
 			dev, target := devs[who], other[who]
 			id, r := uuid.NewString(), secret(byte(len(all)))
 			res, err := j.As(dev.user).RequestRoll(ctx, "mordor", dev.attackRequest(t, "s2", id, r,
-				command.AttackAction{Character: who, Target: target, Weapon: weapon[who]}))
+				command.AttackAction{Character: who, Target: target, Weapon: weapon[who], Modifier: missing(round)}))
 			require.NoError(t, err)
 			var req events.RollRequested
 			require.NoError(t, res.Events[0].Event.DecodeData(&req))
@@ -207,4 +207,13 @@ func TestV2AttackRefusals(t *testing.T) {
 	// A second attack request while the first is pending.
 	require.NoError(t, ask(first, command.AttackAction{Target: second, Weapon: weapon[first]}))
 	require.ErrorContains(t, ask(first, command.AttackAction{Target: second, Weapon: weapon[first]}), "already has an attack request pending")
+}
+
+// missing is the modifier of the attacks of round i: every other round at -40, so
+// that a miss comes at once (but for an explosion), the others plain.
+func missing(i int) int {
+	if i%2 == 1 {
+		return -40
+	}
+	return 0
 }
