@@ -279,7 +279,7 @@ func ParseRollAction(action []byte) (RollAction, error) {
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
 		return a, invalid("action: data after the JSON object")
 	}
-	if a.Command != "roll" {
+	if a.Command != CommandRoll {
 		return a, invalid("action: command %q: only \"roll\" (skill and attribute rolls) and \"attack\" are wired for journal-dice-v2", a.Command)
 	}
 	return a, nil
@@ -323,32 +323,39 @@ func (j *Journal) RequestRoll(ctx context.Context, campaign string, msg RollRequ
 		if p := s.Requests[r.Request]; p != nil {
 			return invalid("request %s is already recorded (%s, nonce %d): a request is recorded once", r.Request, p.State, p.Requested.Nonce)
 		}
-		if actionCommand(r.Action) == CommandAttack {
-			return j.requestAttackV2(d, s, msg, r)
-		}
-		a, err := ParseRollAction(r.Action)
-		if err != nil {
+		path, ok := v2Paths[actionCommand(r.Action)]
+		if !ok {
+			_, err := ParseRollAction(r.Action)
 			return err
 		}
-		if a.SeedCommitment != s.Commitment {
-			return invalid("the request names seed commitment %q, session %s's is %s", a.SeedCommitment, s.ID, s.Commitment)
-		}
-		if msg.Character != "" && msg.Character != a.Character {
-			return invalid("the request is for %s, the signed action for %s", msg.Character, a.Character)
-		}
-		kind, err := d.judgeV2(a)
-		if err != nil {
-			return err
-		}
-		d.add(events.KindCharacter, a.Character, events.TypeRollRequested, events.RollRequested{
-			User: j.actor, Signed: msg.Signed, Signature: msg.Signature, Request: r.Request,
-			Commitment: r.Commitment.String(), Nonce: d.nonce,
-			Character: a.Character, Kind: kind, Skill: a.Skill, Attribute: a.Attribute, Vs: a.Vs,
-			Modifier: a.Modifier, Token: a.Token, Specialization: a.Specialization,
-		})
-		d.nonce++
-		return nil
+		return path.request(j, d, s, msg, r)
 	})
+}
+
+// requestSkillV2 records a skill or attribute roll's signed request.
+func (j *Journal) requestSkillV2(d *draft, s *projections.Session, msg RollRequestSigned, r *signed.Request) error {
+	a, err := ParseRollAction(r.Action)
+	if err != nil {
+		return err
+	}
+	if a.SeedCommitment != s.Commitment {
+		return invalid("the request names seed commitment %q, session %s's is %s", a.SeedCommitment, s.ID, s.Commitment)
+	}
+	if msg.Character != "" && msg.Character != a.Character {
+		return invalid("the request is for %s, the signed action for %s", msg.Character, a.Character)
+	}
+	kind, err := d.judgeV2(a)
+	if err != nil {
+		return err
+	}
+	d.add(events.KindCharacter, a.Character, events.TypeRollRequested, events.RollRequested{
+		User: j.actor, Signed: msg.Signed, Signature: msg.Signature, Request: r.Request,
+		Commitment: r.Commitment.String(), Nonce: d.nonce,
+		Character: a.Character, Kind: kind, Skill: a.Skill, Attribute: a.Attribute, Vs: a.Vs,
+		Modifier: a.Modifier, Token: a.Token, Specialization: a.Specialization,
+	})
+	d.nonce++
+	return nil
 }
 
 // judgeV2 checks a roll action against the rules and the state, as the v1
@@ -413,39 +420,39 @@ func (j *Journal) RevealRoll(ctx context.Context, campaign string, in RollReveal
 		if err != nil {
 			return err
 		}
-		if isAttack(p.Requested) {
-			return d.revealAttackV2(s, key, p.Requested, rev, j.actor, msg)
-		}
-		a := p.Requested
-		action := RollAction{Command: "roll", Character: a.Character, Skill: a.Skill, Attribute: a.Attribute, Vs: a.Vs,
-			Modifier: a.Modifier, Token: a.Token, Specialization: a.Specialization}
-		rules, err := d.ryfRules()
-		if err != nil {
-			return err
-		}
-		ch, err := character(d.campaign, a.Character)
-		if err != nil {
-			return err
-		}
-		check, err := buildCheck(d.campaign, rules, ch, action.request())
-		if err != nil {
-			return invalidOr(err)
-		}
-		rec := &sidesRecorder{r: key.Stream(d.campaign.ID, s.ID, a.Nonce, [32]byte(rev.R))}
-		res, err := ryf.Roll(check, rec)
-		if err != nil {
-			return invalidOr(err)
-		}
-		e := rolls.FromRyF(d.campaign.System, res)
-		e.Character, e.Nonce, e.Entropy = a.Character, a.Nonce, ""
-		e.Request, e.Reveal, e.Draws = rev.Request, rev.R.String(), rec.sides
-		e.User, e.Signed, e.Signature = j.actor, msg.Signed, msg.Signature
-		if a.Vs != "" && check.Difficulty != nil {
-			e.DifficultyName = ryf.DifficultyName(*check.Difficulty)
-		}
-		d.add(events.KindCharacter, a.Character, events.TypeRollMade, e)
-		return nil
+		return d.drawV2(s, key, p.Requested, v2Source{R: [32]byte(rev.R), User: j.actor, Signed: msg.Signed, Signature: msg.Signature})
 	})
+}
+
+// drawSkillV2 draws a skill or attribute roll's request with src's r.
+func (d *draft) drawSkillV2(s *projections.Session, key dice.KeyV2, a events.RollRequested, src v2Source) error {
+	action := RollAction{Command: CommandRoll, Character: a.Character, Skill: a.Skill, Attribute: a.Attribute, Vs: a.Vs,
+		Modifier: a.Modifier, Token: a.Token, Specialization: a.Specialization}
+	rules, err := d.ryfRules()
+	if err != nil {
+		return err
+	}
+	ch, err := character(d.campaign, a.Character)
+	if err != nil {
+		return err
+	}
+	check, err := buildCheck(d.campaign, rules, ch, action.request())
+	if err != nil {
+		return invalidOr(err)
+	}
+	rec := &sidesRecorder{r: key.Stream(d.campaign.ID, s.ID, a.Nonce, src.R)}
+	res, err := ryf.Roll(check, rec)
+	if err != nil {
+		return invalidOr(err)
+	}
+	e := rolls.FromRyF(d.campaign.System, res)
+	e.Character, e.Nonce = a.Character, a.Nonce
+	src.stamp(&e, a.Request, rec.sides)
+	if a.Vs != "" && check.Difficulty != nil {
+		e.DifficultyName = ryf.DifficultyName(*check.Difficulty)
+	}
+	d.add(events.KindCharacter, a.Character, events.TypeRollMade, e)
+	return nil
 }
 
 // CancelRoll records the GM's cancellation of a request left unrevealed:

@@ -141,9 +141,8 @@ func (j *Journal) requestAttackV2(d *draft, s *projections.Session, msg RollRequ
 	return nil
 }
 
-// revealAttackV2 draws an attack request's rolls with the revealed r
-// (RevealRoll has checked the reveal against the request).
-func (d *draft) revealAttackV2(s *projections.Session, key dice.KeyV2, q events.RollRequested, rev *signed.Reveal, user string, msg SignedMessage) error {
+// drawAttackV2 draws an attack request's rolls with src's r.
+func (d *draft) drawAttackV2(s *projections.Session, key dice.KeyV2, q events.RollRequested, src v2Source) error {
 	nonces := q.Taken()
 	if len(nonces) != 2 {
 		return invalid("request %s is an attack with %d nonces, want 2", q.Request, len(nonces))
@@ -161,14 +160,10 @@ func (d *draft) revealAttackV2(s *projections.Session, key dice.KeyV2, q events.
 	draw := func() (dice.Roller, uint64, error) {
 		n := nonces[next]
 		next++
-		rec = &sidesRecorder{r: key.Stream(d.campaign.ID, s.ID, n, [32]byte(rev.R))}
+		rec = &sidesRecorder{r: key.Stream(d.campaign.ID, s.ID, n, src.R)}
 		return rec, n, nil
 	}
-	return d.resolveAttack(p, draw, func(e *events.RollMade) {
-		e.Entropy = ""
-		e.Request, e.Reveal, e.Draws = rev.Request, rev.R.String(), rec.sides
-		e.User, e.Signed, e.Signature = user, msg.Signed, msg.Signature
-	})
+	return d.resolveAttack(p, draw, func(e *events.RollMade) { src.stamp(e, q.Request, rec.sides) })
 }
 
 // AttackActionFor is the action a device signs for req in the campaign's
