@@ -23,7 +23,9 @@ func TestV2TORTampering(t *testing.T) {
 
 	v2 := func(d map[string]any) bool { return d["request"] != nil }
 	noEye := func(d map[string]any) bool { return v2(d) && d["eye"] != true && d["rune"] != true }
-	quality := func(d map[string]any) bool { return v2(d) && (d["quality"] == "great" || d["quality"] == "extraordinary") }
+	quality := func(d map[string]any) bool {
+		return v2(d) && (d["quality"] == "great" || d["quality"] == "extraordinary")
+	}
 	withTrait := func(d map[string]any) bool { return v2(d) && d["trait"] == "Ladrón" }
 	favoured := func(d map[string]any) bool { return v2(d) && d["favoured"] == true }
 	eyeRoll := func(d map[string]any) bool { return v2(d) && d["eye"] == true && d["character"] == "sam" }
@@ -128,7 +130,10 @@ func TestV2TORTampering(t *testing.T) {
 			return edit(t, lines, events.TypeTORHopeSpent, 1, func(_ *events.Event, d map[string]any) { d["hope"] = num(d["hope"]) + 1 })
 		}, "hope left: recorded"},
 		{"the Hope bonus", func() ([]string, string) {
-			return edit(t, lines, events.TypeTORHopeSpent, 1, func(_ *events.Event, d map[string]any) { d["bonus"] = num(d["bonus"]) + 5; d["total"] = num(d["total"]) + 5 })
+			return edit(t, lines, events.TypeTORHopeSpent, 1, func(_ *events.Event, d map[string]any) {
+				d["bonus"] = num(d["bonus"]) + 5
+				d["total"] = num(d["total"]) + 5
+			})
 		}, "bonus: recorded"},
 		{"the outcome after Hope", func() ([]string, string) {
 			return edit(t, lines, events.TypeTORHopeSpent, 1, func(_ *events.Event, d map[string]any) {
