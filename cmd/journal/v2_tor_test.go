@@ -132,10 +132,13 @@ func TestV2TORSessionEndToEnd(t *testing.T) {
 	for _, want := range []string{"journal-dice-v2 session key K", "SHA-256(r) matches the commitment", "draws (sides, in order): [12 6 6 6]", "verdict: verified"} {
 		require.Contains(t, x, want)
 	}
-	// Unsigned Hope is refused in a v2 session.
+	// Hope on ana's roll is ana's: bea's device is refused, nothing recorded.
 	tb.as("gm").ok("-c", "arda", "session", "start", "--dice", "v2")
-	tb.as("ana").ok("-c", "arda", "roll", "bilbo", "Sigilo")
-	_, errb, code := tb.as("ana").run("-c", "arda", "hope", "spend", "bilbo", "--name", "nokey")
-	require.NotEqual(t, 0, code)
-	require.Contains(t, errb, "nokey")
+	tb.as("ana").rollUntil(50, func(r *events.RollMade) bool { return r.Outcome == "failure" }, "bilbo", "Sigilo", "--tn", "25")
+	before := len(tb.events("arda"))
+	_, errb, code := tb.as("bea").run("-c", "arda", "hope", "spend", "bilbo")
+	require.Equal(t, exitFailure, code, errb)
+	require.Contains(t, errb, "only its roller spends Hope")
+	require.Len(t, tb.events("arda"), before)
+	require.Len(t, tb.as("ana").recorded("-c", "arda", "hope", "spend", "bilbo"), 1)
 }
