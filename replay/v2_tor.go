@@ -29,6 +29,7 @@ import (
 	"strings"
 
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/i18n"
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/rules/tor"
 	"github.com/campaign-journal/journal/signed"
@@ -308,4 +309,78 @@ func (v *Verifier) torHope(s *session, c *campaign, m Mismatch, ev events.Event,
 	rule("outcome", d.Outcome, string(sp.Result.Outcome))
 	rule("quality", d.Quality, string(sp.Result.Quality))
 	return strings.Join(diff, "; ")
+}
+
+// V2TORSteps is what explain adds for a The One Ring v2 roll: the inputs
+// its signed request named, and the Hope spent on it (nil: none).
+type V2TORSteps struct {
+	Skill string     `json:"skill"`
+	TN    int        `json:"tn"`
+	Trait string     `json:"trait"`
+	Hope  *V2TORHope `json:"hope,omitempty"`
+}
+
+// V2TORHope is Hope spent on a v2 roll: the roller's signed request
+// re-judges the roll without drawing.
+type V2TORHope struct {
+	EventID string `json:"event_id"`
+	Seq     uint64 `json:"seq"`
+	By      string `json:"by"`
+	Request string `json:"request"`
+	Bonus   int    `json:"bonus"`
+	Total   int    `json:"total"`
+	TN      int    `json:"tn"`
+	Outcome string `json:"outcome"`
+	Quality string `json:"quality,omitempty"`
+	Hope    int    `json:"hope"`
+}
+
+// noteHope keeps the first Hope spent on each roll.
+func (c *v2Context) noteHope(r events.Recorded) {
+	var d events.TORHopeSpent
+	if r.Event.DecodeData(&d) != nil {
+		return
+	}
+	if c.hope == nil {
+		c.hope = map[string]events.Recorded{}
+	}
+	if _, ok := c.hope[d.Roll]; !ok {
+		c.hope[d.Roll] = r
+	}
+}
+
+// torSteps are the TOR steps of roll, answering request q (nil when q is
+// not a The One Ring roll's).
+func (c *v2Context) torSteps(q events.RollRequested, roll string) *V2TORSteps {
+	if q.Kind != torSystem {
+		return nil
+	}
+	st := &V2TORSteps{Skill: q.Skill, TN: q.TN, Trait: q.Trait}
+	if r, ok := c.hope[roll]; ok {
+		var d events.TORHopeSpent
+		if r.Event.DecodeData(&d) == nil {
+			st.Hope = &V2TORHope{EventID: r.Event.ID, Seq: r.Seq, By: d.User, Request: d.Request, Bonus: d.Bonus,
+				Total: d.Total, TN: d.TN, Outcome: d.Outcome, Quality: d.Quality, Hope: d.Hope}
+		}
+	}
+	return st
+}
+
+// writeTOR writes a The One Ring v2 roll's own steps.
+func (v *V2Steps) writeTOR(l i18n.Lang, p func(string)) {
+	if v.TOR == nil {
+		return
+	}
+	trait := v.TOR.Trait
+	if trait == "" {
+		trait = l.T("x2t.no_trait")
+	}
+	p(l.T("x2t.request", v.TOR.Skill, v.TOR.TN, trait))
+	if h := v.TOR.Hope; h != nil {
+		by := h.By
+		if by == "" {
+			by = "?"
+		}
+		p(l.T("x2t.hope", h.EventID, h.Seq, by, h.Request, h.Bonus, h.Total, h.TN, h.Outcome, h.Hope))
+	}
 }

@@ -132,6 +132,15 @@ func TestV2TORSessionEndToEnd(t *testing.T) {
 	for _, want := range []string{"journal-dice-v2 session key K", "SHA-256(r) matches the commitment", "draws (sides, in order): [12 6 6 6]", "verdict: verified"} {
 		require.Contains(t, x, want)
 	}
+	require.Contains(t, x, "the signed request names: skill Atención, TN 20, trait none")
+	// The roll Hope was spent on: explain shows the re-judgement.
+	hopeLine := indexOf(t, lines, events.TypeTORHopeSpent, 1)
+	hope, err := events.Decode([]byte(lines[hopeLine]))
+	require.NoError(t, err)
+	x = tb.ok("--lang", "en", "explain", hope.CausationID, "--file", path)
+	require.Contains(t, x, "Hope: event "+hope.ID)
+	require.Contains(t, x, "spends 1 Hope on this roll, drawing nothing: +5")
+	require.Contains(t, tb.ok("explain", hope.CausationID, "--file", path), "que gasta 1 de Esperanza en esta tirada sin sacar dados: +5")
 	// Hope on ana's roll is ana's: bea's device is refused, nothing recorded.
 	tb.as("gm").ok("-c", "arda", "session", "start", "--dice", "v2")
 	tb.as("ana").rollUntil(50, func(r *events.RollMade) bool { return r.Outcome == "failure" }, "bilbo", "Sigilo", "--tn", "25")
