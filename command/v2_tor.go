@@ -25,6 +25,8 @@ package command
 //     signed string, its signature and user, and its own request id. A
 //     retried request is refused (the roll already had its Hope); so is
 //     Hope spent without a signed request in a v2 session (SpendHope).
+//   - A character has at most one TOR roll request pending, so that a trait
+//     invoked before is counted by one roll.
 //   - In a v2 session, a TOR roll is "tor-roll": command "roll" (RyF's
 //     action) is refused in a TOR campaign, and "tor-roll" in a RyF one.
 
@@ -117,7 +119,11 @@ func (d *draft) planTORV2(a TORRollAction) (torPlan, error) {
 	if a.TN == 0 {
 		return torPlan{}, invalid("action: tn 0: a The One Ring roll names its target number (every input is explicit; the default is 14)")
 	}
-	p, err := d.planTOR(RollRequest{Character: a.Character, Skill: a.Skill, TN: a.TN, Trait: a.Trait})
+	req := RollRequest{Character: a.Character, Skill: a.Skill, TN: a.TN, Trait: a.Trait}
+	if ch, err := torCharacter(d.campaign, a.Character); err == nil && a.Trait != "" && a.Trait == ch.PendingTrait {
+		req.Trait = "" // invoked before (also before a bout of madness): planTOR counts it
+	}
+	p, err := d.planTOR(req)
 	if err != nil {
 		return p, err
 	}
