@@ -279,3 +279,26 @@ func TestV2TORRefusals(t *testing.T) {
 	require.ErrorContains(t, err, "latest roll")
 	require.Equal(t, before, count(t, tt.st))
 }
+
+// TestV2TORRollInRyF: a tor-roll or tor-hope action in a RyF campaign is
+// refused and records nothing.
+func TestV2TORRollInRyF(t *testing.T) {
+	ctx := context.Background()
+	j, st, ana, _ := setupV2(t)
+	before := count(t, st)
+	for _, action := range []any{
+		command.TORRollAction{Command: command.CommandTORRoll, SeedCommitment: commitmentOf["s2"], Character: "lodin", Skill: "Sigilo", TN: 14},
+		command.TORHopeAction{Command: command.CommandTORHope, SeedCommitment: commitmentOf["s2"], Character: "lodin", RollRequest: uuid.NewString()},
+	} {
+		b, err := json.Marshal(action)
+		require.NoError(t, err)
+		req := &signed.Request{Header: signed.Header{Campaign: "mordor", Session: "s2"}, Request: uuid.NewString(), Action: b}
+		if _, ok := action.(command.TORRollAction); ok {
+			req.Commitment = signed.Hex32{1}
+		}
+		_, err = j.As("ana").RequestRoll(ctx, "mordor", command.RollRequestSigned{Character: "lodin", SignedMessage: ana.seal(t, req)})
+		require.ErrorIs(t, err, command.ErrInvalid)
+		require.ErrorContains(t, err, "plays ryf")
+		require.Equal(t, before, count(t, st))
+	}
+}
