@@ -16,7 +16,7 @@ package command
 //     it shows the Eye while Hope is below total Shadow, the bout of
 //     madness, in one append. Rank and favoured are the sheet's at the draw.
 //   - Hope re-judges a roll without drawing. It is spent by a signed
-//     roll.request of the roll's roller (the user that revealed it) whose
+//     roll.request of the roll's roller (the user that requested it) whose
 //     action (TORHopeAction, command "tor-hope") names the character and
 //     the request of the roll it re-judges, which must be the character's
 //     latest roll, a v2 roll of the open session. The request has no
@@ -217,8 +217,8 @@ func (j *Journal) hopeTORV2(d *draft, s *projections.Session, msg RollRequestSig
 	if last == nil || last.Request != a.RollRequest {
 		return invalid("Hope is spent on %s's latest roll, and request %s's is not it", ch.Name, a.RollRequest)
 	}
-	if last.User != j.actor {
-		return invalid("roll %s is %s's: only its roller spends Hope on it", last.EventID, last.User)
+	if q.Requested.User != j.actor {
+		return invalid("roll %s is %s's: only its roller spends Hope on it", last.EventID, q.Requested.User)
 	}
 	e, err := hopeSpent(ch, last)
 	if err != nil {

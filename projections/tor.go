@@ -95,10 +95,8 @@ type TORRoll struct {
 	Madness bool `json:"madness,omitempty"`
 	// Box is the advancement box this roll earned (0: none granted).
 	Box int `json:"box,omitempty"`
-	// Request and User: a journal-dice-v2 roll's request and its revealer
-	// (empty in a v1 session).
+	// Request is a journal-dice-v2 roll's request (empty in a v1 session).
 	Request string `json:"request,omitempty"`
-	User    string `json:"user,omitempty"`
 }
 
 // TORRequest is a pending request for a fellowship point and its votes.
@@ -227,7 +225,7 @@ func (c *Campaign) applyTORRoll(rec events.Recorded, d *events.RollMade) {
 	r := &TORRoll{
 		EventID: rec.Event.ID, Seq: rec.Seq, Character: ch.ID, Skill: d.Skill, Favoured: d.Favoured,
 		Trait: d.Trait, Result: res, Madness: tor.MadnessTriggered(ch.Character, res),
-		Request: d.Request, User: d.User,
+		Request: d.Request,
 	}
 	if sk, err := tor.LookupSkill(d.Skill); err == nil {
 		r.Group = sk.Group
