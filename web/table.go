@@ -220,8 +220,8 @@ func (s *Server) await(ctx context.Context, campaign string, res command.Result)
 	_ = proj.WaitFor(wctx, last)
 }
 
-// deviceJSON is one device or invite as the GM sees it (no hashes).
-type deviceJSON struct {
+// DeviceRow is one device or invite as the GM sees it (no hashes).
+type DeviceRow struct {
 	ID          string    `json:"id"`
 	Kind        string    `json:"kind"` // device or invite
 	User        string    `json:"user"`
@@ -236,17 +236,17 @@ type deviceJSON struct {
 
 // Listing returns the book's devices and invites of campaign, as listed
 // (devices first), for the API and the CLI.
-func Listing(f invite.File, campaign string) []deviceJSON {
-	out := []deviceJSON{}
+func Listing(f invite.File, campaign string) []DeviceRow {
+	out := []DeviceRow{}
 	for _, d := range f.Devices {
 		if campaign == "" || d.Campaign == campaign {
-			out = append(out, deviceJSON{ID: d.ID, Kind: "device", User: d.User, Role: d.Role, Characters: d.Characters,
+			out = append(out, DeviceRow{ID: d.ID, Kind: "device", User: d.User, Role: d.Role, Characters: d.Characters,
 				Fingerprint: d.Fingerprint, Created: d.Created, Revoked: !d.Revoked.IsZero()})
 		}
 	}
 	for _, i := range f.Invites {
 		if campaign == "" || i.Campaign == campaign {
-			out = append(out, deviceJSON{ID: i.ID, Kind: "invite", User: i.User, Role: i.Role, Characters: i.Characters,
+			out = append(out, DeviceRow{ID: i.ID, Kind: "invite", User: i.User, Role: i.Role, Characters: i.Characters,
 				Created: i.Created, Expires: i.Expires, Used: !i.Used.IsZero(), Revoked: !i.Revoked.IsZero()})
 		}
 	}
@@ -259,7 +259,7 @@ func (s *Server) listDevices(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if s.opts.Devices == nil {
-		return writeJSON(w, http.StatusOK, []deviceJSON{})
+		return writeJSON(w, http.StatusOK, []DeviceRow{})
 	}
 	f, err := s.opts.Devices.Load(r.Context())
 	if err != nil {
@@ -280,7 +280,7 @@ func (s *Server) revokeDevice(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if !slices.ContainsFunc(Listing(f, c), func(d deviceJSON) bool { return d.ID == id }) {
+	if !slices.ContainsFunc(Listing(f, c), func(d DeviceRow) bool { return d.ID == id }) {
 		return notFound("no device or invite %q in campaign %s", id, c)
 	}
 	if err := s.opts.Devices.Revoke(r.Context(), id); err != nil {
