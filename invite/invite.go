@@ -372,6 +372,32 @@ func (b *Book) Redeem(ctx context.Context, token, publicKey string, register fun
 	return out, err
 }
 
+// Peek returns the invite of token, as long as it may be redeemed (the
+// errors of Redeem otherwise), without using it: the page learns whom the
+// link is for before it makes the device's key.
+func (b *Book) Peek(ctx context.Context, token string) (Invite, error) {
+	f, err := b.Load(ctx)
+	if err != nil {
+		return Invite{}, err
+	}
+	want := hashHex(token)
+	for _, inv := range f.Invites {
+		if !equalHash(inv.TokenHash, want) {
+			continue
+		}
+		switch {
+		case !inv.Revoked.IsZero():
+			return Invite{}, fmt.Errorf("invite %s: %w", inv.ID, ErrRevoked)
+		case !inv.Used.IsZero():
+			return Invite{}, fmt.Errorf("invite %s: %w", inv.ID, ErrUsed)
+		case !b.clock().Before(inv.Expires):
+			return Invite{}, fmt.Errorf("invite %s: %w at %s", inv.ID, ErrExpired, inv.Expires.Format(time.RFC3339))
+		}
+		return inv, nil
+	}
+	return Invite{}, ErrUnknown
+}
+
 // Revoke revokes a device or an invite by id: a device's token stops
 // working at once; an invite can no longer be redeemed. Revoking what is
 // revoked already changes nothing.

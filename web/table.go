@@ -62,6 +62,7 @@ func (s *Server) registerTable(static fs.FS) {
 		s.mux.Handle(rt.Method+" "+rt.Pattern, s.instrument(rt.Method+" "+rt.Pattern, s.guard(rt.Pattern, rt.handle)))
 	}
 	s.mux.Handle("POST /api/invites/{token}", s.instrument("POST /api/invites/{token}", s.redeemInvite))
+	s.mux.Handle("GET /api/invites/{token}", s.instrument("GET /api/invites/{token}", s.peekInvite))
 	s.mux.Handle("GET /table", noCache(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		b, err := fs.ReadFile(static, "table.html")
 		if err != nil {
@@ -150,6 +151,32 @@ type redeemedJSON struct {
 	Fingerprint string   `json:"fingerprint,omitempty"`
 }
 
+// inviteError maps the book's refusals to statuses.
+func inviteError(err error) error {
+	switch {
+	case errors.Is(err, invite.ErrUnknown):
+		return notFound("no such invite (ask the GM for a new link)")
+	case errors.Is(err, invite.ErrUsed):
+		return &httpError{status: http.StatusConflict, msg: err.Error() + ": each link signs in one device (ask the GM for a new one)"}
+	case errors.Is(err, invite.ErrExpired), errors.Is(err, invite.ErrRevoked):
+		return &httpError{status: http.StatusGone, msg: err.Error() + " (ask the GM for a new link)"}
+	}
+	return err
+}
+
+// peekInvite says whom an invite is for, without using it.
+func (s *Server) peekInvite(w http.ResponseWriter, r *http.Request) error {
+	if s.opts.Devices == nil || s.opts.Access == nil {
+		return notFound("this journal has no invites (serve it with --access FILE)")
+	}
+	inv, err := s.opts.Devices.Peek(r.Context(), r.PathValue("token"))
+	if err != nil {
+		return inviteError(err)
+	}
+	return writeJSON(w, http.StatusOK, map[string]any{"user": inv.User, "role": inv.Role, "campaign": inv.Campaign,
+		"characters": inv.Characters, "expires": inv.Expires})
+}
+
 func (s *Server) redeemInvite(w http.ResponseWriter, r *http.Request) error {
 	if s.opts.Devices == nil || s.opts.Access == nil {
 		return notFound("this journal has no invites (serve it with --access FILE)")
@@ -188,15 +215,8 @@ func (s *Server) redeemInvite(w http.ResponseWriter, r *http.Request) error {
 		s.await(r.Context(), reg.Invite.Campaign, res)
 		return pub.Fingerprint(), nil
 	})
-	switch {
-	case errors.Is(err, invite.ErrUnknown):
-		return notFound("no such invite (ask the GM for a new link)")
-	case errors.Is(err, invite.ErrUsed):
-		return &httpError{status: http.StatusConflict, msg: err.Error() + ": each link signs in one device (ask the GM for a new one)"}
-	case errors.Is(err, invite.ErrExpired), errors.Is(err, invite.ErrRevoked):
-		return &httpError{status: http.StatusGone, msg: err.Error() + " (ask the GM for a new link)"}
-	case err != nil:
-		return err
+	if err != nil {
+		return inviteError(err)
 	}
 	d := red.Device
 	return writeJSON(w, http.StatusOK, redeemedJSON{Token: red.Token, Device: d.ID, User: d.User, Role: d.Role,

@@ -30,10 +30,16 @@ type tableHarness struct {
 
 func newTableHarness(t *testing.T) *tableHarness {
 	t.Helper()
+	return newTableHarnessOn(t, memBackend())
+}
+
+// newTableHarnessOn is newTableHarness on the backend b.
+func newTableHarnessOn(t *testing.T, b backend) *tableHarness {
+	t.Helper()
 	th := &tableHarness{now: time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)}
 	path := filepath.Join(t.TempDir(), "access.json.devices.json")
 	th.book = invite.Open(path, func() time.Time { th.mu.Lock(); defer th.mu.Unlock(); return th.now }, nil)
-	h := newHarnessWith(t, memBackend(), func(o *web.Options) { o.Access = accessConfig(t); o.Devices = th.book })
+	h := newHarnessWith(t, b, func(o *web.Options) { o.Access = accessConfig(t); o.Devices = th.book })
 	as := func(token, method, p, body string, want int) {
 		t.Helper()
 		r := h.do(method, p, body, bearer(token)...)
