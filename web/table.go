@@ -49,6 +49,7 @@ func (s *Server) tableRoutes() []Route {
 		{http.MethodGet, "/api/campaigns/{c}/calls", "the GM's open roll calls", s.listCalls},
 		{http.MethodPost, "/api/campaigns/{c}/calls", "make a roll call (the GM's; body: rollCall)", s.makeCall},
 		{http.MethodPost, "/api/campaigns/{c}/calls/{id}/close", "close a roll call (the GM's)", s.closeCall},
+		{http.MethodGet, "/api/campaigns/{c}/recent", "the campaign's last stream sequence and the transcript lines of its last events (?lines=N, at most 100; from the live projection)", s.recent},
 		{http.MethodPost, "/api/campaigns/{c}/actions/attack", "the signed action of an attack (body: the attack command's), as the rules spell it; records nothing", s.attackAction},
 	}
 }
@@ -426,4 +427,57 @@ func (s *Server) attackAction(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	return writeJSON(w, http.StatusOK, act)
+}
+
+// recentJSON is the campaign's position and its last lines.
+type recentJSON struct {
+	LastSeq uint64       `json:"last_seq"`
+	Lines   []recentLine `json:"lines"`
+}
+
+type recentLine struct {
+	Seq  uint64 `json:"seq"`
+	Text string `json:"text"`
+}
+
+// recent answers the table's log without reading the whole stream: the
+// campaign's last sequence, and the lines of its events among the last
+// stream messages (the live projection keeps their texts), newest last.
+func (s *Server) recent(w http.ResponseWriter, r *http.Request) error {
+	ctx := r.Context()
+	id, filter, err := campaignOf(r)
+	if err != nil {
+		return err
+	}
+	n, err := uintParam(r, "lines")
+	if err != nil {
+		return err
+	}
+	n = min(max(n, 1), 100)
+	if r.URL.Query().Get("lines") == "" {
+		n = 30
+	}
+	last, err := s.campaignLast(ctx, id, filter)
+	if err != nil {
+		return err
+	}
+	from := uint64(1)
+	if last > 4*n {
+		from = last - 4*n + 1
+	}
+	proj := s.proj.For(id)
+	out := recentJSON{LastSeq: last, Lines: []recentLine{}}
+	err = s.opts.Store.Read(ctx, events.Query{Subject: filter, From: from, To: last}, func(rec events.Recorded) error {
+		if text, ok := proj.Text(rec.Seq); ok && text != "" {
+			out.Lines = append(out.Lines, recentLine{Seq: rec.Seq, Text: text})
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if len(out.Lines) > int(n) {
+		out.Lines = out.Lines[len(out.Lines)-int(n):]
+	}
+	return writeJSON(w, http.StatusOK, out)
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -15,6 +16,7 @@ import (
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/require"
 
+	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/invite"
 	"github.com/campaign-journal/journal/projections"
@@ -361,4 +363,46 @@ func (th *tableHarness) events(t *testing.T, campaign string) []events.Event {
 		out[i] = e.Event
 	}
 	return out
+}
+
+// TestTableSpeed measures the table's first paint and time to interactive
+// (signed in, the campaign's state shown, the live feed open) for a GM and
+// a player over a campaign of 10 000 events, on a real embedded JetStream
+// server. Set JOURNAL_TABLE_SPEED=1 to run it (it takes a while to record
+// the events); the figures are logged.
+func TestTableSpeed(t *testing.T) {
+	if os.Getenv("JOURNAL_TABLE_SPEED") == "" {
+		t.Skip("set JOURNAL_TABLE_SPEED=1 to measure the table over 10 000 events")
+	}
+	gmB := newBrowser(t)
+	th := newTableHarnessOn(t, jetBackend(false))
+	ctx := context.Background()
+	j := command.New(th.store, command.Options{}).As("ana")
+	_, err := j.StartSessionWith(ctx, "mordor", command.SessionStart{})
+	require.NoError(t, err)
+	for n := th.count(t); n < 10_000; n = th.count(t) {
+		for range 500 {
+			_, err := j.Roll(ctx, "mordor", command.RollRequest{Character: "lodin", Skill: "Sigilo", Vs: "media"})
+			require.NoError(t, err)
+		}
+	}
+	t.Logf("%d events in the journal", th.count(t))
+	for _, who := range []struct {
+		name string
+		spec invite.Spec
+	}{
+		{"ana", invite.Spec{User: "ana", Role: invite.RoleGM, By: "ana"}},
+		{"cai", invite.Spec{User: "cai", Role: invite.RolePlayer, Characters: []string{"lodin"}}},
+	} {
+		b := gmB
+		if who.name != "ana" {
+			b = gmB.incognito(t)
+		}
+		b.do(t, who.name+" signs in", chromedp.Navigate(th.url+"/table#invite="+th.invite(t, who.spec)), chromedp.WaitVisible(`body[data-ready="1"]`))
+		// Again, signed in: the page as it opens every other time.
+		b.do(t, who.name+" opens the table", chromedp.Navigate(th.url+"/table"), chromedp.WaitVisible(`body[data-ready="1"]`))
+		paint := eval[float64](t, b, `(performance.getEntriesByName("first-contentful-paint")[0] || {startTime: -1}).startTime`)
+		ready := eval[float64](t, b, `performance.getEntriesByName("table-ready")[0].startTime`)
+		t.Logf("%s over %d events: first contentful paint %.0f ms, interactive %.0f ms", who.name, th.count(t), paint, ready)
+	}
 }

@@ -233,6 +233,13 @@ func TestInvitesAttacked(t *testing.T) {
 		refused(who.name+" makes a roll call", th.do("POST", "/api/campaigns/mordor/calls", call, hdr...), want, before, book)
 		if who.token == "" {
 			refused(who.name+" asks who it is", th.do("GET", "/api/me", ""), 401, before, book)
+			refused(who.name+" reads the recent lines", th.do("GET", "/api/campaigns/mordor/recent", ""), 401, before, book)
+			refused(who.name+" reads the roll calls", th.do("GET", "/api/campaigns/mordor/calls", ""), 401, before, book)
+			refused(who.name+" peeks at an invite", th.do("GET", "/api/invites/0123456789abcdef0123456789abcdef0123456789abcdef", ""), 404, before, book)
+		}
+		if who.token == zedToken {
+			refused(who.name+" reads the recent lines", th.do("GET", "/api/campaigns/mordor/recent", "", hdr...), 403, before, book)
+			refused(who.name+" reads the roll calls", th.do("GET", "/api/campaigns/mordor/calls", "", hdr...), 403, before, book)
 		}
 	}
 	refused("a gm revokes another campaign's device", th.do("POST", "/api/campaigns/gondor/devices/"+devID+"/revoke", "", bearer(zedToken)...), 404, before, book)

@@ -297,8 +297,8 @@
 
   let follow = null;
   async function followEvents() {
-    const tail = await api("GET", campaignPath("/events?tail=1"));
-    state.lastSeq = tail && tail.length ? tail[tail.length - 1].seq : 0;
+    const recent = await api("GET", campaignPath("/recent?lines=1"));
+    state.lastSeq = recent.last_seq || 0;
     const url = campaignPath("/events?from=" + (state.lastSeq + 1)) + (state.auth.token ? "&access_token=" + encodeURIComponent(state.auth.token) : "");
     follow = new EventSource(url);
     let timer = null;
@@ -330,11 +330,10 @@
   }
 
   async function renderLog() {
-    const s = openSession() || (state.campaign.sessions || []).slice(-1)[0];
-    if (!s) return;
-    const lines = await api("GET", campaignPath("/transcript?session=" + encodeURIComponent(s.id)));
+    const recent = await api("GET", campaignPath("/recent?lines=30"));
     const ol = $("#log-lines");
-    ol.replaceChildren(...(lines || []).slice(-30).reverse().map((l) => el("li", { dataset: { seq: l.seq } }, l.text)));
+    ol.replaceChildren(...(recent.lines || []).slice().reverse().map((l) => el("li", { dataset: { seq: l.seq } }, l.text)));
+    return recent;
   }
 
   // ---- rendering ----
@@ -475,6 +474,7 @@
     await refresh();
     await followEvents();
     document.body.dataset.ready = "1";
+    if (global.performance && performance.mark) performance.mark("table-ready");
   }
 
   global.JournalTable = {
