@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"os"
 	"slices"
@@ -405,4 +406,98 @@ func TestTableSpeed(t *testing.T) {
 		ready := eval[float64](t, b, `performance.getEntriesByName("table-ready")[0].startTime`)
 		t.Logf("%s over %d events: first contentful paint %.0f ms, interactive %.0f ms", who.name, th.count(t), paint, ready)
 	}
+}
+
+// seat opens each invite in its browser, on a phone's screen, and waits
+// until the table is ready and signed in as its user.
+func seat(t *testing.T, th *tableHarness, browsers map[string]*browser, specs map[string]invite.Spec) {
+	t.Helper()
+	for _, who := range slices.Sorted(maps.Keys(specs)) {
+		b := browsers[who]
+		b.do(t, who+" opens the invite",
+			chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile),
+			chromedp.Navigate(th.url+"/table#invite="+th.invite(t, specs[who])),
+			chromedp.WaitVisible(`body[data-ready="1"]`),
+		)
+		waitFor(t, b, who+" is signed in", fmt.Sprintf(`document.getElementById("who").textContent.startsWith(%q)`, who))
+	}
+}
+
+// clickOn waits for sel in b and clicks it in one step.
+func clickOn(t *testing.T, b *browser, what, sel string) {
+	t.Helper()
+	waitFor(t, b, what, fmt.Sprintf(`(() => { const e = document.querySelector(%q); if (!e) return false; document.getElementById("notice").className = ""; e.click(); return true })()`, sel))
+}
+
+// TestTableTORInBrowsers plays The One Ring at the table: the GM (ana)
+// and two players (cai plays bilbo, dan plays thorin), each in a browser
+// context of its own. The GM starts a session and an adventure; thorin
+// rolls against TN 30 until he fails and spends Hope on that roll, asks the
+// fellowship for a point, and bilbo's player votes for it; every sheet
+// shows the Eyes and runes the journal counted. A player voting as
+// another's character is refused and records nothing.
+func TestTableTORInBrowsers(t *testing.T) {
+	gmB := newBrowser(t)
+	th := newTableHarnessFor(t, jetBackend(false), true)
+	browsers := map[string]*browser{"ana": gmB, "cai": gmB.incognito(t), "dan": gmB.incognito(t)}
+	seat(t, th, browsers, map[string]invite.Spec{
+		"ana": {User: "ana", Role: invite.RoleGM, By: "ana"},
+		"cai": {User: "cai", Role: invite.RolePlayer, Characters: []string{"bilbo"}},
+		"dan": {User: "dan", Role: invite.RolePlayer, Characters: []string{"thorin"}},
+	})
+	gmB, caiB, danB := browsers["ana"], browsers["cai"], browsers["dan"]
+	clickOn(t, gmB, "start a session", `button[data-action="session-start"]`)
+	waitDone(t, gmB, "start a session")
+	submit(t, gmB, "start an adventure", `details[data-action="adventure-start"]`, map[string]any{"title": "El camino al Este"})
+	waitDone(t, gmB, "start an adventure")
+
+	sheet := func(id string) projections.TORSheet {
+		var c projections.Campaign
+		th.gm(t, "GET", "/api/campaigns/mordor", "", &c)
+		return *c.TOR.Characters[id]
+	}
+	roll := `article[data-character="thorin"] details[data-action="tor-roll"]`
+	for i := 0; ; i++ {
+		require.Less(t, i, 20, "twenty runes in a row")
+		submit(t, danB, "thorin rolls Persuadir against TN 30", roll, map[string]any{"skill": "Persuadir", "tn": 30})
+		waitDone(t, danB, "thorin's roll")
+		if sheet("thorin").LastRoll.Result.Outcome == "failure" {
+			break
+		}
+	}
+	hope := sheet("thorin").Hope
+	clickOn(t, danB, "spend Hope", `article[data-character="thorin"] button[data-action="hope-spend"]`)
+	waitDone(t, danB, "spend Hope")
+	require.Equal(t, hope-1, sheet("thorin").Hope)
+	require.True(t, sheet("thorin").LastRoll.HopeSpent)
+	clickOn(t, danB, "ask the fellowship", `article[data-character="thorin"] button[data-action="fellowship-ask"]`)
+	waitDone(t, danB, "ask the fellowship")
+
+	// Bilbo's player may not vote as thorin, nor ask in bilbo's place.
+	n := th.count(t)
+	msg := eval[string](t, caiB, `(async () => { try { await JournalTable.command("fellowship-vote", {character:"thorin", voter:"thorin", agree:true}); return "done" } catch (e) { return e.message } })()`)
+	require.Contains(t, msg, "only for its own characters")
+	require.Equal(t, n, th.count(t))
+
+	submit(t, caiB, "bilbo votes yes", `article[data-character="bilbo"] details[data-action="fellowship-vote"]`, map[string]any{"agree": "yes"})
+	waitDone(t, caiB, "bilbo's vote")
+	var votes []events.TORFellowshipVoted
+	for _, e := range th.events(t, "mordor") {
+		if e.Type == events.TypeTORFellowshipVoted {
+			var v events.TORFellowshipVoted
+			require.NoError(t, e.DecodeData(&v))
+			votes = append(votes, v)
+			require.Equal(t, "cai", e.Actor, "the vote is the player's")
+		}
+	}
+	require.Equal(t, []events.TORFellowshipVoted{{Request: votes[0].Request, Character: "thorin", Voter: "bilbo", Agree: true}}, votes)
+
+	// Each sheet shows the Eyes the journal counted.
+	want := sheet("thorin").Eyes
+	waitFor(t, danB, "thorin's Eyes", fmt.Sprintf(`document.querySelector('article[data-character="thorin"] [data-eyes]').dataset.eyes === "%d"`, want))
+	waitFor(t, gmB, "the GM's TOR panel", `!!document.querySelector('[data-panel="tor"]')`)
+	danB.shot(t, "table-tor-player-phone.png")
+	gmB.shot(t, "table-tor-gm-phone.png")
+	clickOn(t, gmB, "end the session", `button[data-action="session-end"]`)
+	waitDone(t, gmB, "end the session")
 }

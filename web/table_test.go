@@ -24,6 +24,7 @@ import (
 type tableHarness struct {
 	*harness
 	book *invite.Book
+	tor  bool // mordor is a The One Ring campaign (bilbo, thorin)
 	mu   sync.Mutex
 	now  time.Time
 }
@@ -33,10 +34,23 @@ func newTableHarness(t *testing.T) *tableHarness {
 	return newTableHarnessOn(t, memBackend())
 }
 
+// The One Ring's heroes of the table's tests.
+const (
+	bilboBody  = `{"id":"bilbo","name":"Bilbo","player":"cai","culture":"Hobbits de la Comarca","max_hope":12,"attributes":"Cuerpo=3/5,Corazón=6/8,Mente=5/7","skills":"Atención=3*,Sigilo=3*,Acertijos=2,Viajar=2,Buscar=2,Cortesía=1","traits":["Ladrón","Ojo avizor"]}`
+	thorinBody = `{"id":"thorin","name":"Thorin","player":"dan","culture":"Enanos de Erebor","max_hope":8,"attributes":"Cuerpo=7/9,Corazón=5/7,Mente=2/4","skills":"Guerrear=3*,Impresionar=3,Atletismo=2,Persuadir=1,Saber=1","traits":["Herrero","Orgulloso"]}`
+)
+
 // newTableHarnessOn is newTableHarness on the backend b.
 func newTableHarnessOn(t *testing.T, b backend) *tableHarness {
 	t.Helper()
-	th := &tableHarness{now: time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)}
+	return newTableHarnessFor(t, b, false)
+}
+
+// newTableHarnessFor is newTableHarnessOn with mordor a The One Ring
+// campaign when tor is set.
+func newTableHarnessFor(t *testing.T, b backend, tor bool) *tableHarness {
+	t.Helper()
+	th := &tableHarness{now: time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC), tor: tor}
 	path := filepath.Join(t.TempDir(), "access.json.devices.json")
 	th.book = invite.Open(path, func() time.Time { th.mu.Lock(); defer th.mu.Unlock(); return th.now }, nil)
 	h := newHarnessWith(t, b, func(o *web.Options) { o.Access = accessConfig(t); o.Devices = th.book })
@@ -45,9 +59,16 @@ func newTableHarnessOn(t *testing.T, b backend) *tableHarness {
 		r := h.do(method, p, body, bearer(token)...)
 		require.Equal(t, want, r.status, "%s %s: %s", method, p, r.body)
 	}
-	as(anaToken, "POST", "/api/campaigns", `{"id":"mordor","name":"La torre de Mordor","system":"ryf"}`, http.StatusCreated)
-	for _, body := range []string{lodinBody, ruisenorBody, orcoBody} {
-		as(anaToken, "POST", "/api/campaigns/mordor/commands/character-create", body, http.StatusCreated)
+	if th.tor {
+		as(anaToken, "POST", "/api/campaigns", `{"id":"mordor","name":"La Tierra Media","system":"tor"}`, http.StatusCreated)
+		for _, body := range []string{bilboBody, thorinBody} {
+			as(anaToken, "POST", "/api/campaigns/mordor/commands/character-create", body, http.StatusCreated)
+		}
+	} else {
+		as(anaToken, "POST", "/api/campaigns", `{"id":"mordor","name":"La torre de Mordor","system":"ryf"}`, http.StatusCreated)
+		for _, body := range []string{lodinBody, ruisenorBody, orcoBody} {
+			as(anaToken, "POST", "/api/campaigns/mordor/commands/character-create", body, http.StatusCreated)
+		}
 	}
 	as(zedToken, "POST", "/api/campaigns", `{"id":"gondor","system":"ryf"}`, http.StatusCreated)
 	th.harness = h

@@ -28,22 +28,45 @@
         { name: "note", label: t("note") },
       ],
       run: (st, v) => T.api("POST", T.campaignPath("/calls"), v) },
-    { id: "combat-start", panel: "combat", label: () => t("combatStart"), when: (st) => !!T.openSession() && !(st.campaign.combat && !st.campaign.combat.ended),
+    { id: "combat-start", panel: "combat", label: () => t("combatStart"), when: (st) => !st.campaign.tor && !!T.openSession() && !(st.campaign.combat && !st.campaign.combat.ended),
       fields: () => [{ name: "participants", label: t("characters"), type: "checks", options: charOptions() }],
       run: (st, v) => T.command("combat-start", { participants: v.participants }) },
     { id: "combat-round", panel: "combat", label: () => t("nextRound"), when: (st) => !!(st.campaign.combat && !st.campaign.combat.ended), fields: () => [],
       run: () => T.command("combat-round", {}) },
     { id: "combat-end", panel: "combat", label: () => t("endCombat"), when: (st) => !!(st.campaign.combat && !st.campaign.combat.ended), fields: () => [],
       run: () => T.command("combat-end", {}) },
-    { id: "damage", panel: "party", label: () => t("damage"), when: () => true,
+    { id: "damage", panel: "party", label: () => t("damage"), when: (st) => !st.campaign.tor,
       fields: () => [{ name: "character", label: t("character"), type: "select", options: charOptions() }, { name: "amount", label: t("amount"), type: "number", value: 1 }],
       run: (st, v) => T.command("damage", { character: v.character, amount: v.amount }) },
-    { id: "heal", panel: "party", label: () => t("heal"), when: () => true,
+    { id: "heal", panel: "party", label: () => t("heal"), when: (st) => !st.campaign.tor,
       fields: () => [{ name: "character", label: t("character"), type: "select", options: charOptions() }, { name: "amount", label: t("amount"), type: "number", value: 1 }],
       run: (st, v) => T.command("heal", { character: v.character, amount: v.amount }) },
-    { id: "xp", panel: "party", label: () => t("grantXP"), when: () => true,
+    { id: "xp", panel: "party", label: () => t("grantXP"), when: (st) => !st.campaign.tor,
       fields: () => [{ name: "character", label: t("character"), type: "select", options: charOptions((ch) => !ch.npc) }, { name: "amount", label: t("amount"), type: "number", value: 1 }],
       run: (st, v) => T.command("xp", { character: v.character, amount: v.amount }) },
+    // Rolls the GM makes for any character (NPCs): v1 sessions; in a v2
+    // session the journal asks for a player's witness (not wired yet) and
+    // says so.
+    { id: "npc-roll", panel: "party", label: () => t("npcRoll"), when: (st) => !!T.openSession() && !st.campaign.tor,
+      fields: () => [{ name: "character", label: t("character"), type: "select", options: charOptions((ch) => ch.npc).concat(charOptions((ch) => !ch.npc)) },
+        { name: "skill", label: t("skill") }, { name: "vs", label: t("vs"), type: "select", options: [["", "—"]].concat(T.DIFFICULTIES.map(([v]) => [v, v])), value: "media" }],
+      run: (st, v) => T.command("roll", Object.assign({ character: v.character, skill: v.skill }, v.vs ? { vs: v.vs } : {})) },
+    { id: "npc-attack", panel: "combat", label: () => t("npcAttack"), when: (st) => !!(st.campaign.combat && !st.campaign.combat.ended),
+      fields: (st) => [{ name: "attacker", label: t("character"), type: "select", options: (st.campaign.combat.order || []).map((id) => [id, id]) },
+        { name: "target", label: t("target"), type: "select", options: (st.campaign.combat.order || []).map((id) => [id, id]) },
+        { name: "range", label: t("range"), type: "select", options: [["", "—"], ["corta", "corta"], ["media", "media"], ["larga", "larga"]] }],
+      run: (st, v) => T.command("attack", Object.assign({ attacker: v.attacker, target: v.target }, v.range ? { range: v.range } : {})) },
+    // The One Ring.
+    { id: "adventure-start", panel: "tor", label: () => t("adventure"), when: (st) => !!st.campaign.tor && !!T.openSession() && !st.campaign.tor.adventure,
+      fields: () => [{ name: "title", label: t("title") }], run: (st, v) => T.command("adventure-start", { title: v.title }) },
+    { id: "trait-invoke", panel: "tor", label: () => t("trait"), when: (st) => !!st.campaign.tor && !!T.openSession(),
+      fields: () => [{ name: "character", label: t("character"), type: "select", options: charOptions() }, { name: "trait", label: t("trait"), required: true }, { name: "automatic", label: "auto", type: "checkbox" }],
+      run: (st, v) => T.command("trait-invoke", { character: v.character, trait: v.trait, automatic: v.automatic }) },
+    { id: "shadow-gain", panel: "tor", label: () => t("shadowGain"), when: (st) => !!st.campaign.tor,
+      fields: () => [{ name: "character", label: t("character"), type: "select", options: charOptions() }, { name: "amount", label: t("amount"), type: "number", value: 1 }, { name: "reason", label: t("reason") }],
+      run: (st, v) => T.command("shadow-gain", { character: v.character, amount: v.amount, reason: v.reason }) },
+    { id: "fellowship-phase", panel: "tor", label: () => t("fellowshipPhase"), when: (st) => !!st.campaign.tor && !!T.openSession(), fields: () => [],
+      run: () => T.command("fellowship-phase", {}) },
     { id: "void", panel: "audit", label: () => t("void"), when: () => true,
       fields: () => [{ name: "event", label: t("eventId"), required: true }, { name: "reason", label: t("reason"), required: true }],
       run: (st, v) => T.command("void", { event_id: v.event, reason: v.reason }) },
@@ -74,10 +97,21 @@
     return el("section", { class: "card", dataset: { panel: "combat" } }, kids, actionsOf(st, "combat"));
   }
 
+  function torPanel(st) {
+    const tor = st.campaign.tor;
+    const rq = tor.request;
+    return el("section", { class: "card", dataset: { panel: "tor" } }, el("h2", {}, t("tor")),
+      el("p", {}, t("fellowship") + ": " + tor.pool + (tor.adventure ? " · " + (tor.adventure.title || "") : "")),
+      rq ? el("p", { dataset: { request: rq.character } }, t("agreeFor") + " " + rq.character + ": " + (rq.ballots || []).map((b) => b.voter + " " + (b.agree ? "✔" : "✘")).join(", ")) : null,
+      actionsOf(st, "tor"));
+  }
+
   function partyPanel(st) {
     const rows = T.roster().map((ch) => el("li", { dataset: { character: ch.id }, class: ch.npc ? "npc" : "" },
       el("span", { class: "name" }, ch.name || ch.id), ch.npc ? el("span", { class: "badge" }, t("npcs")) : el("span", { class: "muted" }, ch.player || ""),
-      T.hpBar(ch), el("span", { class: "muted" }, t("xp") + " " + (ch.xp || 0) + " · " + (ch.status || "ok"))));
+      T.hpBar(ch), st.campaign.tor
+        ? el("span", { class: "muted" }, t("hope") + " " + ch.hope + "/" + ch.max_hope + " · " + t("shadow") + " " + (ch.shadow || 0) + " · ◉ " + (ch.eyes || 0))
+        : el("span", { class: "muted" }, t("xp") + " " + (ch.xp || 0) + " · " + (ch.status || "ok"))));
     return el("section", { class: "card", dataset: { panel: "party" } }, el("h2", {}, t("party")), el("ul", { class: "party" }, rows), actionsOf(st, "party"));
   }
 
@@ -126,7 +160,7 @@
       T.replaceKeeping(root, () => [
         el("section", { class: "card", dataset: { panel: "sessions" } }, el("h2", {}, t("sessions")), actionsOf(st, "sessions")),
         el("section", { class: "card", dataset: { panel: "calls" } }, el("h2", {}, t("rollCall")), el("ul", { class: "calls" }, calls), actionsOf(st, "calls")),
-        combatPanel(st),
+        st.campaign.tor ? torPanel(st) : combatPanel(st),
         partyPanel(st),
         pendingPanel(st),
         el("section", { class: "card", dataset: { panel: "audit" } }, el("h2", {}, t("void")), actionsOf(st, "audit")),

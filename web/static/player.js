@@ -14,7 +14,7 @@
     {
       id: "roll",
       label: () => t("roll"),
-      when: (st) => !!T.openSession(),
+      when: (st) => !!T.openSession() && !st.campaign.tor,
       fields: (st, ch, call) => {
         const skills = Object.keys(ch.skills || {}).sort();
         const attrs = Object.keys(ch.attributes || {});
@@ -69,6 +69,43 @@
         return T.requestReveal(ch.id, action);
       },
     },
+    // The One Ring: a skill roll against a TN, with a trait; Hope on the
+    // last roll; the fellowship pool asked for and voted on.
+    {
+      id: "tor-roll",
+      label: () => t("roll"),
+      when: (st) => !!T.openSession() && !!st.campaign.tor,
+      fields: (st, ch) => [
+        { name: "skill", label: t("skill"), type: "select", options: Object.keys(ch.skills || {}).sort().map((s) => [s, s + " " + T.value(ch.skills[s])]) },
+        { name: "tn", label: "TN", type: "number", value: 14 },
+        { name: "trait", label: t("trait"), type: "select", options: [["", "—"]].concat((ch.traits || []).map((x) => [x, x])) },
+      ],
+      run: (st, ch, v) => T.command("roll", Object.assign({ character: ch.id, skill: v.skill, tn: v.tn || 14 }, v.trait ? { trait: v.trait } : {})),
+    },
+    {
+      id: "hope-spend",
+      label: () => t("spendHope"),
+      when: (st, ch) => !!st.campaign.tor && !!ch.last_roll && !ch.last_roll.hope_spent && ch.hope > 0,
+      fields: () => [],
+      run: (st, ch) => T.command("hope-spend", { character: ch.id }),
+    },
+    {
+      id: "fellowship-ask",
+      label: () => t("askFellowship"),
+      when: (st, ch) => !!st.campaign.tor && !st.campaign.tor.request && st.campaign.tor.pool > 0 && ch.hope < ch.max_hope,
+      fields: () => [],
+      run: (st, ch) => T.command("fellowship-ask", { character: ch.id }),
+    },
+    {
+      id: "fellowship-vote",
+      label: () => t("vote"),
+      when: (st, ch) => {
+        const rq = st.campaign.tor && st.campaign.tor.request;
+        return !!rq && rq.character !== ch.id && !rq.tally && !(rq.ballots || []).some((b) => b.voter === ch.id);
+      },
+      fields: (st) => [{ name: "agree", label: t("agreeFor") + " " + st.campaign.tor.request.character, type: "select", options: [["yes", t("yes")], ["no", t("no")]] }],
+      run: (st, ch, v) => T.command("fellowship-vote", { character: st.campaign.tor.request.character, voter: ch.id, agree: v.agree === "yes" }),
+    },
   ];
   // Each row is also in the shared table, for tests and other views.
   for (const a of PLAYER_ACTIONS) T.action(Object.assign({ view: "player" }, a));
@@ -77,13 +114,24 @@
     const turn = T.currentTurn();
     const facts = el("dl", { class: "facts" },
       el("dt", {}, t("status")), el("dd", { class: "status-" + (ch.status || "ok") }, ch.status || "ok"),
-      el("dt", {}, t("xp")), el("dd", {}, String(ch.xp || 0)),
+      ch.xp !== undefined ? [el("dt", {}, t("xp")), el("dd", {}, String(ch.xp || 0))] : null,
       ch.token !== undefined ? [el("dt", {}, t("tokenHolder")), el("dd", {}, ch.token || t("none"))] : null,
       ch.specialization ? [el("dt", {}, t("spec")), el("dd", {}, ch.specialization + (ch.spec_used_today ? " · " + t("specUsed") : ""))] : null,
-      ch.hope !== undefined ? [el("dt", {}, t("hope")), el("dd", {}, String(ch.hope))] : null,
-      ch.shadow !== undefined ? [el("dt", {}, t("shadow")), el("dd", {}, String(ch.shadow))] : null);
-    const attrs = el("ul", { class: "chips" }, Object.entries(ch.attributes || {}).map(([k, v]) => el("li", {}, k + " " + v)));
-    const skills = el("ul", { class: "chips" }, Object.entries(ch.skills || {}).sort().map(([k, v]) => el("li", {}, k + " " + v)));
+      ch.hope !== undefined ? [el("dt", {}, t("hope")), el("dd", { dataset: { hope: ch.hope } }, ch.hope + "/" + ch.max_hope)] : null);
+    const attrs = el("ul", { class: "chips" }, Object.entries(ch.attributes || {}).map(([k, v]) => el("li", {}, k + " " + T.value(v))));
+    const skills = el("ul", { class: "chips" }, Object.entries(ch.skills || {}).sort().map(([k, v]) => el("li", {}, k + " " + T.value(v))));
+    const tor = st.campaign.tor;
+    const lr = ch.last_roll;
+    const torFacts = tor
+      ? el("dl", { class: "facts tor" },
+          el("dt", {}, t("shadow")), el("dd", {}, String(ch.shadow || 0) + (ch.permanent_shadow ? " (+" + ch.permanent_shadow + ")" : "")),
+          el("dt", {}, t("traits")), el("dd", {}, (ch.traits || []).join(", ") || "—"),
+          el("dt", {}, t("advancement")), el("dd", { class: "boxes" }, Object.entries(ch.advancement || {}).map(([g, n]) => g + " " + "▣".repeat(n)).join(" · ") || "—"),
+          el("dt", {}, t("fellowship")), el("dd", { dataset: { pool: tor.pool } }, String(tor.pool)),
+          el("dt", {}, t("eyes")), el("dd", { dataset: { eyes: ch.eyes || 0 } }, (ch.eyes || 0) + " · " + (ch.runes || 0)),
+          lr ? [el("dt", {}, t("lastRoll")), el("dd", { class: lr.result.eye ? "eye" : lr.result.rune ? "rune" : "" },
+            lr.skill + ": " + (lr.result.eye ? "◉" : lr.result.rune ? "✦" : lr.result.feat) + " + [" + (lr.result.success_dice || []).join(" ") + "] = " + lr.result.total + " vs " + lr.result.tn + " · " + lr.result.outcome + (lr.hope_spent ? " · " + t("hope") : ""))] : null)
+      : null;
     const weapons = (ch.weapons || []).length ? el("p", { class: "weapons" }, t("weapons") + ": " + ch.weapons.join(", ")) : null;
     const calls = (st.calls || []).filter((c) => (c.characters || []).includes(ch.id));
     const callEls = calls.map((c) =>
@@ -94,13 +142,16 @@
     const contrib = T.isV2(s) && !T.contributed(s) && !Object.keys(s.requests || {}).length
       ? el("button", { type: "button", dataset: { action: "contribute" }, onclick: () => T.perform(t("contribute"), () => T.contribute(ch.id)) }, t("contribute"))
       : null;
-    const acts = PLAYER_ACTIONS.filter((a) => a.when(st, ch)).map((a) =>
-      el("details", { class: "action", open: a.id === "attack" && turn === ch.id ? true : a.id === "roll" ? true : undefined, dataset: { action: a.id, key: ch.id + "/" + a.id } },
+    const acts = PLAYER_ACTIONS.filter((a) => a.when(st, ch)).map((a) => {
+      const fields = a.fields(st, ch);
+      if (!fields.length) return el("button", { type: "button", dataset: { action: a.id }, onclick: () => T.perform(a.label(), () => a.run(st, ch, {})) }, a.label());
+      return el("details", { class: "action", open: (a.id === "attack" && turn === ch.id) || a.id === "roll" || a.id === "tor-roll" || a.id === "fellowship-vote" ? true : undefined, dataset: { action: a.id, key: ch.id + "/" + a.id } },
         el("summary", {}, a.label() + (a.id === "attack" && turn === ch.id ? " · " + t("yourTurn") : "")),
-        T.form(ch.id + "/" + a.id, a.fields(st, ch), a.label(), (v) => T.perform(a.label(), () => a.run(st, ch, v)))));
+        T.form(ch.id + "/" + a.id, fields, a.label(), (v) => T.perform(a.label(), () => a.run(st, ch, v))));
+    });
     return el("article", { class: "card sheet", dataset: { character: ch.id } },
       el("header", {}, el("h2", {}, ch.name || ch.id), T.hpBar(ch)),
-      facts, el("h3", {}, t("attributes")), attrs, el("h3", {}, t("skills")), skills, weapons,
+      facts, torFacts, el("h3", {}, t("attributes")), attrs, el("h3", {}, t("skills")), skills, weapons,
       callEls.length ? el("section", { class: "calls", "aria-label": t("calls") }, callEls) : null,
       contrib, acts);
   }

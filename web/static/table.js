@@ -43,6 +43,10 @@
       party: "Party", refused: "Refused", done: "Recorded", rolling: "Rolling…", character: "Character",
       tor: "The One Ring", hope: "Hope", shadow: "Shadow", fellowship: "Fellowship pool",
       noCharacters: "No character of yours in this campaign yet.",
+      trait: "Trait", traits: "Traits", advancement: "Advancement", eyes: "Eye · rune", lastRoll: "Last roll",
+      spendHope: "Spend Hope on the last roll", askFellowship: "Ask the fellowship for a point", vote: "Vote", agreeFor: "A fellowship point for",
+      yes: "yes", no: "no", adventure: "Start an adventure", title: "Title", shadowGain: "Shadow", fellowshipPhase: "Fellowship phase",
+      npcRoll: "Roll for a character", npcAttack: "Attack for a character",
       easy: "easy", medium: "medium", hard: "hard", unusual: "unusual", impossible: "impossible",
     },
     es: {
@@ -66,6 +70,10 @@
       party: "Grupo", refused: "Rechazado", done: "Anotado", rolling: "Tirando…", character: "Personaje",
       tor: "El Anillo Único", hope: "Esperanza", shadow: "Sombra", fellowship: "Reserva de la compañía",
       noCharacters: "Aún no tienes personajes en esta campaña.",
+      trait: "Rasgo", traits: "Rasgos", advancement: "Avance", eyes: "Ojo · runa", lastRoll: "Última tirada",
+      spendHope: "Gastar Esperanza en la última tirada", askFellowship: "Pedir un punto a la compañía", vote: "Votar", agreeFor: "Un punto de compañía para",
+      yes: "sí", no: "no", adventure: "Empezar una aventura", title: "Título", shadowGain: "Sombra", fellowshipPhase: "Fase de compañía",
+      npcRoll: "Tirar por un personaje", npcAttack: "Atacar por un personaje",
       easy: "fácil", medium: "media", hard: "difícil", unusual: "insólito", impossible: "imposible",
     },
   };
@@ -451,7 +459,17 @@
     return "";
   }
 
+  // value writes a sheet's value: a number, or The One Ring's scores
+  // ({basic, favoured}) and ratings ({rank, favoured}).
+  function value(v) {
+    if (v === null || typeof v !== "object") return String(v);
+    if ("basic" in v) return v.basic + "/" + v.favoured;
+    if ("rank" in v) return v.rank + (v.favoured ? "★" : "");
+    return JSON.stringify(v);
+  }
+
   function hpBar(ch) {
+    if (ch.max_hp === undefined) return null;
     const pct = ch.max_hp ? Math.max(0, Math.min(100, Math.round((100 * ch.hp) / ch.max_hp))) : 0;
     return el("span", { class: "hp", role: "meter", "aria-valuemin": 0, "aria-valuemax": ch.max_hp, "aria-valuenow": ch.hp, "aria-label": t("hp") },
       el("span", { class: "fill", style: "width:" + pct + "%" }), el("span", { class: "num" }, t("hp") + " " + ch.hp + "/" + ch.max_hp));
@@ -498,6 +516,7 @@
     roster: roster,
     currentTurn: currentTurn,
     hpBar: hpBar,
+    value: value,
     form: form,
     replaceKeeping: replaceKeeping,
     refresh: refresh,
