@@ -318,3 +318,30 @@ func TestInviteRedeemedOnce(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, f.Devices, 1)
 }
+
+// TestTablePage: /table is served in the language the browser asks for
+// (document.documentElement.lang, the page's one rule), with the table's
+// modules, and needs no token.
+func TestTablePage(t *testing.T) {
+	th := newTableHarness(t)
+	for _, tc := range []struct{ accept, want string }{
+		{"", `<html lang="en">`},
+		{"es-ES,es;q=0.9,en;q=0.8", `<html lang="es">`},
+		{"fr-FR,fr;q=0.9,en;q=0.5", `<html lang="en">`},
+		{"de, es;q=0.5", `<html lang="es">`},
+	} {
+		var hdr []string
+		if tc.accept != "" {
+			hdr = []string{"Accept-Language", tc.accept}
+		}
+		r := th.do(http.MethodGet, "/table", "", hdr...)
+		require.Equal(t, http.StatusOK, r.status)
+		require.Contains(t, string(r.body), tc.want, tc.accept)
+		for _, js := range []string{"/static/keys.js", "/static/table.js", "/static/player.js", "/static/gm.js", "/static/table.css"} {
+			require.Contains(t, string(r.body), js)
+		}
+	}
+	for _, f := range []string{"/static/table.js", "/static/player.js", "/static/gm.js", "/static/table.css"} {
+		require.Equal(t, http.StatusOK, th.do(http.MethodGet, f, "").status, f)
+	}
+}
