@@ -117,7 +117,8 @@ func waitDone(t *testing.T, b *browser, what string) {
 // (cai plays lodin, dan plays ruisenor) each in a browser context of their
 // own, signed in by invite links, each with its own device key. The GM
 // starts the session, the players' devices contribute to its key, the GM
-// calls for a roll and both players roll against it, the GM runs a combat
+// calls for a roll and both players roll against it, the GM runs a contest
+// (in the v1 session before: v2 contests are not wired yet) and a combat
 // (tracker, damage to the orc, rounds) in which the players attack in
 // turn, grants XP and ends the session; the journal verifies it. A
 // player's device asking for another's character or as the GM is refused
@@ -174,6 +175,15 @@ func TestTablePlayedInBrowsers(t *testing.T) {
 	submit(t, gmB, "start the combat", `details[data-action="combat-start"]`, map[string]any{"participants:lodin": true, "participants:ruisenor": true, "participants:orco": true})
 	waitDone(t, gmB, "start the combat")
 	waitFor(t, gmB, "the tracker", `document.querySelectorAll('ol.order li').length === 3`)
+	submit(t, gmB, "a contest", `details[data-action="contest"]`, map[string]any{"a": "lodin", "skill_a": "Sigilo", "b": "ruisenor", "skill_b": "Pelea"})
+	waitDone(t, gmB, "a contest")
+	contests := 0
+	for _, e := range th.events(t, "mordor") {
+		if e.Type == events.TypeContestResolved {
+			contests++
+		}
+	}
+	require.Equal(t, 1, contests, "the contest is recorded")
 	submit(t, gmB, "damage the orc", `details[data-action="damage"]`, map[string]any{"character": "orco", "amount": 40})
 	waitDone(t, gmB, "damage the orc")
 	waitFor(t, gmB, "the orc falls", `document.querySelector('ul.party li[data-character="orco"] .hp').getAttribute("aria-valuenow") < 1`)

@@ -56,6 +56,13 @@
         { name: "target", label: t("target"), type: "select", options: (st.campaign.combat.order || []).map((id) => [id, id]) },
         { name: "range", label: t("range"), type: "select", options: [["", "—"], ["corta", "corta"], ["media", "media"], ["larga", "larga"]] }],
       run: (st, v) => T.command("attack", Object.assign({ attacker: v.attacker, target: v.target }, v.range ? { range: v.range } : {})) },
+    // A contest between two characters (v1 sessions: the v2 contest, each
+    // side's device signing its own roll, is not wired yet; the journal
+    // says so).
+    { id: "contest", panel: "party", label: () => t("contest"), when: (st) => !!T.openSession() && !st.campaign.tor,
+      fields: () => [{ name: "a", label: t("character") + " 1", type: "select", options: charOptions() }, { name: "skill_a", label: t("skill") + " 1", required: true },
+        { name: "b", label: t("character") + " 2", type: "select", options: charOptions() }, { name: "skill_b", label: t("skill") + " 2", required: true }],
+      run: (st, v) => T.command("contest", { a: v.a, skill_a: v.skill_a, b: v.b, skill_b: v.skill_b }) },
     // The One Ring.
     { id: "adventure-start", panel: "tor", label: () => t("adventure"), when: (st) => !!st.campaign.tor && !!T.openSession() && !st.campaign.tor.adventure,
       fields: () => [{ name: "title", label: t("title") }], run: (st, v) => T.command("adventure-start", { title: v.title }) },

@@ -46,7 +46,7 @@
       trait: "Trait", traits: "Traits", advancement: "Advancement", eyes: "Eye · rune", lastRoll: "Last roll",
       spendHope: "Spend Hope on the last roll", askFellowship: "Ask the fellowship for a point", vote: "Vote", agreeFor: "A fellowship point for",
       yes: "yes", no: "no", adventure: "Start an adventure", title: "Title", shadowGain: "Shadow", fellowshipPhase: "Fellowship phase",
-      npcRoll: "Roll for a character", npcAttack: "Attack for a character",
+      npcRoll: "Roll for a character", npcAttack: "Attack for a character", contest: "Contest",
       easy: "easy", medium: "medium", hard: "hard", unusual: "unusual", impossible: "impossible",
     },
     es: {
@@ -73,7 +73,7 @@
       trait: "Rasgo", traits: "Rasgos", advancement: "Avance", eyes: "Ojo · runa", lastRoll: "Última tirada",
       spendHope: "Gastar Esperanza en la última tirada", askFellowship: "Pedir un punto a la compañía", vote: "Votar", agreeFor: "Un punto de compañía para",
       yes: "sí", no: "no", adventure: "Empezar una aventura", title: "Título", shadowGain: "Sombra", fellowshipPhase: "Fase de compañía",
-      npcRoll: "Tirar por un personaje", npcAttack: "Atacar por un personaje",
+      npcRoll: "Tirar por un personaje", npcAttack: "Atacar por un personaje", contest: "Enfrentamiento",
       easy: "fácil", medium: "media", hard: "difícil", unusual: "insólito", impossible: "imposible",
     },
   };
