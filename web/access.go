@@ -58,13 +58,36 @@ func (s *Server) guard(pattern string, h func(w http.ResponseWriter, r *http.Req
 func (s *Server) authenticate(r *http.Request, pattern string) (access.Principal, error) {
 	if r.Header.Get("Authorization") == "" && pattern == eventsPattern && r.Method == http.MethodGet && wantsStream(r) {
 		if tok := r.URL.Query().Get(AccessTokenParam); tok != "" {
-			if p, ok := s.opts.Access.ByToken(tok); ok {
+			if p, ok := s.byToken(tok); ok {
 				return p, nil
 			}
 			return access.Principal{}, fmt.Errorf("%w: unknown token", access.ErrUnauthenticated)
 		}
 	}
-	return s.opts.Access.FromRequest(r)
+	p, err := s.opts.Access.FromRequest(r)
+	if err == nil || s.opts.Devices == nil {
+		return p, err
+	}
+	if scheme, tok, ok := strings.Cut(r.Header.Get("Authorization"), " "); ok && strings.EqualFold(scheme, "Bearer") {
+		if p, ok := s.byToken(strings.TrimSpace(tok)); ok {
+			return p, nil
+		}
+	}
+	return p, err
+}
+
+// byToken finds a token's principal: a user of the access file, else a
+// device the table's invites signed in (not revoked).
+func (s *Server) byToken(tok string) (access.Principal, bool) {
+	if p, ok := s.opts.Access.ByToken(tok); ok {
+		return p, true
+	}
+	if s.opts.Devices != nil {
+		if p, _, ok := s.opts.Devices.ByToken(tok); ok {
+			return p, true
+		}
+	}
+	return access.Principal{}, false
 }
 
 // authorizeCommand decides whether the request's principal may issue

@@ -56,6 +56,7 @@ import (
 	"github.com/campaign-journal/journal/access"
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/invite"
 	"github.com/campaign-journal/journal/live"
 	"github.com/campaign-journal/journal/replay"
 )
@@ -112,6 +113,11 @@ type Options struct {
 	// The dashboard's files, /metrics and /healthz stay public. Nil: no
 	// access control (then serve it on loopback only).
 	Access *access.Config
+	// Devices, with Access, is the table's book of invites and the devices
+	// they signed in (package invite): a device's session token
+	// authenticates like an access-file token, until it is revoked, and
+	// POST /api/invites/{token} redeems an invite. Nil: no invites.
+	Devices *invite.Book
 	// PublicHosts are the host names (or IPs), each optionally with
 	// ":port", that other machines reach the server by (through a proxy, a
 	// port mapping, DNS): accepted in Host besides localhost, the loopback
@@ -149,6 +155,8 @@ type Server struct {
 	proj *live.Group
 	// publicHosts are Options.PublicHosts, parsed.
 	publicHosts []hostRule
+	// calls are the table's roll calls (table.go).
+	calls calls
 }
 
 type statsEntry struct {
@@ -268,6 +276,7 @@ func (s *Server) register() error {
 	if err != nil {
 		return err
 	}
+	s.registerTable(static)
 	files := http.FileServerFS(static)
 	s.mux.Handle("GET /static/", http.StripPrefix("/static/", noCache(files)))
 	s.mux.Handle("GET /{$}", noCache(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -114,7 +114,7 @@ committed, seeded stream that anyone can verify once the session ends.`,
 	root.AddCommand(a.torCommands()...)
 	root.AddCommand(a.replayCommands()...)
 	root.AddCommand(a.serveCommand())
-	root.AddCommand(a.accessCommand(), a.healthcheckCommand())
+	root.AddCommand(a.accessCommand(), a.healthcheckCommand(), a.inviteCommand(), a.devicesCommand())
 	root.AddCommand(a.benchCommand())
 	root.AddCommand(a.backupCommands()...)
 	root.AddCommand(a.migrateCommand())

@@ -33,7 +33,7 @@ var groupOf = map[string]string{
 	"hope": "tor", "fellowship": "tor", "shadow": "tor", "madness": "tor", "trait": "tor",
 	"advancement": "tor", "adventure": "tor",
 	"log": "audit", "export": "audit", "replay": "audit", "explain": "audit", "stats": "audit", "odds": "audit",
-	"serve": "server", "access": "server", "backup": "server", "restore": "server", "healthcheck": "server", "migrate": "server",
+	"serve": "server", "access": "server", "invite": "server", "devices": "server", "backup": "server", "restore": "server", "healthcheck": "server", "migrate": "server",
 	"demo": "setup", "version": "setup", "completion": "setup", "help": "setup",
 	"bench": "dev",
 }

@@ -153,7 +153,7 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 	}
 	ws, err := web.New(web.Options{
 		Store: st, Projectors: proj, Metrics: metrics, Logger: logger, Commands: commands, Clock: time.Now,
-		Actor: envOr("JOURNAL_ACTOR", "api"), Access: a.access, PublicHosts: o.publicHosts,
+		Actor: envOr("JOURNAL_ACTOR", "api"), Access: a.access, PublicHosts: o.publicHosts, Devices: a.devices(),
 	})
 	if err != nil {
 		return err

@@ -1,0 +1,192 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/campaign-journal/journal/access"
+	"github.com/campaign-journal/journal/invite"
+	"github.com/campaign-journal/journal/web"
+)
+
+// invited is what `journal invite` prints: the link, once.
+type invited struct {
+	Link       string    `json:"link"`
+	Invite     string    `json:"invite"`
+	User       string    `json:"user"`
+	Role       string    `json:"role"`
+	Campaign   string    `json:"campaign"`
+	Characters []string  `json:"characters,omitempty"`
+	Expires    time.Time `json:"expires"`
+	Book       string    `json:"book"`
+}
+
+// book opens the table's book beside the access file, for command what.
+func (a *app) book(what string) (*invite.Book, error) {
+	if a.accessFile == "" {
+		return nil, usagef("%s: give the access file with --access FILE (or $JOURNAL_ACCESS): the devices are kept beside it", what)
+	}
+	return invite.Open(invite.PathFor(a.accessFile), nil, nil), nil
+}
+
+// devices is the table's book for serve: beside the access file, when
+// there is one (invites need access control).
+func (a *app) devices() *invite.Book {
+	if a.access == nil || a.accessFile == "" {
+		return nil
+	}
+	return invite.Open(invite.PathFor(a.accessFile), nil, nil)
+}
+
+// inviteCommand is `journal invite PLAYER`: a one-time link that signs a
+// browser in to the table.
+func (a *app) inviteCommand() *cobra.Command {
+	var characters []string
+	var role, base string
+	var expires time.Duration
+	cmd := &cobra.Command{
+		Use:   "invite PLAYER [--character ID]... [--role player|gm|viewer] [--expires 72h] [--url URL]",
+		Short: "Print a one-time link that signs a player's browser in to the table",
+		Long: `invite prints a one-time link for PLAYER. Opening it in a browser (the page
+/table of journal serve) makes the device's Ed25519 key there (it never leaves
+the browser), registers its public key in the campaign for PLAYER, and gives
+the device its own session token: no password file to edit. The link works
+once, until --expires; 'journal devices list' shows the invites and devices,
+'journal devices revoke ID' ends one at once, even while serve runs.
+A player acts for its --character(s) only; a gm runs the table; a viewer reads.
+The invites and devices are kept beside the access file (--access), as the
+SHA-256 of their tokens.`,
+		Example: "  journal -c mordor --access access.json invite bea --character ruisenor\n  journal -c mordor --access access.json invite ana --role gm --url https://table.example",
+		Args:    cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			return a.invite(c, args[0], role, characters, expires, base)
+		},
+	}
+	f := cmd.Flags()
+	f.StringArrayVar(&characters, "character", nil, "the player's character (repeat for more)")
+	f.StringVar(&role, "role", invite.RolePlayer, "player, gm or viewer")
+	f.DurationVar(&expires, "expires", invite.DefaultTTL, "how long the link stays usable")
+	f.StringVar(&base, "url", envOr("JOURNAL_URL", "http://127.0.0.1:8080"), "the address players reach journal serve by ($JOURNAL_URL)")
+	return cmd
+}
+
+func (a *app) invite(c *cobra.Command, user, role string, characters []string, ttl time.Duration, base string) error {
+	if a.campaign == "" {
+		return usagef("invite: give the campaign with -c ID (or $JOURNAL_CAMPAIGN)")
+	}
+	if ttl <= 0 {
+		return usagef("invite: --expires %s: want a positive duration", ttl)
+	}
+	if !strings.HasPrefix(base, "http://") && !strings.HasPrefix(base, "https://") {
+		return usagef("invite: --url %q: want http:// or https://", base)
+	}
+	b, err := a.book("invite")
+	if err != nil {
+		return err
+	}
+	if cfg, err := access.Load(a.accessFile); err == nil {
+		if p, ok := cfg.ByName(user); ok {
+			want := map[string]access.Role{invite.RolePlayer: access.RolePlayer, invite.RoleGM: access.RoleGM, invite.RoleViewer: access.RoleDashboard}[role]
+			if p.Role != want || (p.Campaign != a.campaign && p.Campaign != access.AllCampaigns) {
+				return usagef("invite: %q is a %s of campaign %q in %s: invite another name", user, p.Role, p.Campaign, a.accessFile)
+			}
+		}
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("invite: %w", err)
+	}
+	tok, inv, err := b.Create(c.Context(), invite.Spec{User: user, Role: role, Campaign: a.campaign, Characters: characters, By: cliActor(), TTL: ttl})
+	if errors.Is(err, invite.ErrInvalid) {
+		return usagef("invite: %v", err)
+	}
+	if err != nil {
+		return err
+	}
+	link := strings.TrimRight(base, "/") + "/table#invite=" + tok
+	out := invited{Link: link, Invite: inv.ID, User: user, Role: inv.Role, Campaign: inv.Campaign, Characters: inv.Characters, Expires: inv.Expires, Book: b.Path()}
+	return a.emit(out, func(w io.Writer) {
+		fmt.Fprintf(w, "journal invite: %s (%s of %s", user, inv.Role, inv.Campaign)
+		if len(inv.Characters) > 0 {
+			fmt.Fprintf(w, ", %s", strings.Join(inv.Characters, ", "))
+		}
+		fmt.Fprintf(w, "), invite %s, usable once until %s:\n%s\n", inv.ID, inv.Expires.Local().Format("2006-01-02 15:04"), link)
+	})
+}
+
+// devicesCommand is `journal devices list|revoke`.
+func (a *app) devicesCommand() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:     "devices",
+		Short:   "The table's invites and signed-in devices: list, revoke",
+		Example: "  journal --access access.json devices list\n  journal --access access.json devices revoke d-1a2b3c4d",
+	}
+	list := &cobra.Command{
+		Use:     "list",
+		Short:   "List the invites and devices (of -c's campaign, else all): user, role, fingerprint, state",
+		Example: "  journal -c mordor --access access.json devices list",
+		Args:    cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			b, err := a.book("devices list")
+			if err != nil {
+				return err
+			}
+			f, err := b.Load(c.Context())
+			if err != nil {
+				return err
+			}
+			rows := web.Listing(f, a.campaign)
+			return a.emit(rows, func(w io.Writer) {
+				if len(rows) == 0 {
+					fmt.Fprintln(w, "no invites or devices yet: journal invite PLAYER --character ID")
+					return
+				}
+				tw := tabwriter.NewWriter(w, 0, 2, 2, ' ', 0)
+				fmt.Fprintln(tw, "ID\tKIND\tUSER\tROLE\tCHARACTERS\tFINGERPRINT\tSTATE")
+				for _, r := range rows {
+					state := "active"
+					switch {
+					case r.Revoked:
+						state = "revoked"
+					case r.Kind == "invite" && r.Used:
+						state = "used"
+					case r.Kind == "invite" && !time.Now().Before(r.Expires):
+						state = "expired"
+					case r.Kind == "invite":
+						state = "open until " + r.Expires.Local().Format("2006-01-02 15:04")
+					}
+					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Kind, r.User, r.Role, strings.Join(r.Characters, ","), orDash(r.Fingerprint), state)
+				}
+				tw.Flush()
+			})
+		},
+	}
+	revoke := &cobra.Command{
+		Use:     "revoke ID",
+		Short:   "Revoke a device (its token stops working at once) or an unused invite",
+		Example: "  journal --access access.json devices revoke d-1a2b3c4d",
+		Args:    cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			b, err := a.book("devices revoke")
+			if err != nil {
+				return err
+			}
+			if err := b.Revoke(c.Context(), args[0]); err != nil {
+				if errors.Is(err, invite.ErrUnknown) {
+					return usagef("devices revoke: %v (see journal devices list)", err)
+				}
+				return err
+			}
+			return a.emit(map[string]string{"revoked": args[0]}, func(w io.Writer) {
+				fmt.Fprintf(w, "journal devices: revoked %s\n", args[0])
+			})
+		},
+	}
+	cmd.AddCommand(list, revoke)
+	return cmd
+}

@@ -1,0 +1,61 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/campaign-journal/journal/invite"
+)
+
+// TestInviteCommand: journal invite prints a one-time link and keeps only
+// its token's hash beside the access file; bad input records no invite;
+// devices list shows it and devices revoke ends it.
+func TestInviteCommand(t *testing.T) {
+	c := newAccessCLI(t)
+	c.add("ana", "--role", "gm", "--campaign", "mordor")
+	var inv invited
+	require.NoError(t, json.Unmarshal([]byte(c.ok("--json", "-c", "mordor", "invite", "bea", "--character", "ruisenor", "--url", "https://table.example/")), &inv))
+	require.True(t, strings.HasPrefix(inv.Link, "https://table.example/table#invite="), inv.Link)
+	token := strings.TrimPrefix(inv.Link, "https://table.example/table#invite=")
+	book, err := os.ReadFile(invite.PathFor(c.file))
+	require.NoError(t, err)
+	require.NotContains(t, string(book), token, "the book keeps the token's hash only")
+	fi, err := os.Stat(invite.PathFor(c.file))
+	require.NoError(t, err)
+	require.Equal(t, os.FileMode(0o600), fi.Mode().Perm())
+
+	for _, tc := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no campaign", []string{"invite", "cai", "--character", "lodin"}, "-c ID"},
+		{"a player without a character", []string{"-c", "mordor", "invite", "cai"}, "--character"},
+		{"an unknown role", []string{"-c", "mordor", "invite", "cai", "--role", "god"}, "--role"},
+		{"a viewer with a character", []string{"-c", "mordor", "invite", "cai", "--role", "viewer", "--character", "lodin"}, "only players"},
+		{"a bad name", []string{"-c", "mordor", "invite", "Cai Zed", "--character", "lodin"}, "player"},
+		{"the access file's gm as a player", []string{"-c", "mordor", "invite", "ana", "--character", "lodin"}, "another name"},
+		{"a bad url", []string{"-c", "mordor", "invite", "cai", "--character", "lodin", "--url", "javascript:alert(1)"}, "--url"},
+		{"no expiry", []string{"-c", "mordor", "invite", "cai", "--character", "lodin", "--expires", "0s"}, "--expires"},
+	} {
+		_, stderr, code := c.run(tc.args...)
+		require.NotZero(t, code, tc.name)
+		require.Contains(t, stderr, tc.want, tc.name)
+		after, err := os.ReadFile(invite.PathFor(c.file))
+		require.NoError(t, err)
+		require.Equal(t, string(book), string(after), "%s: the book changed", tc.name)
+	}
+
+	list := c.ok("-c", "mordor", "devices", "list")
+	require.Contains(t, list, inv.Invite)
+	require.Contains(t, list, "open until")
+	c.ok("devices", "revoke", inv.Invite)
+	require.Contains(t, c.ok("-c", "mordor", "devices", "list"), "revoked")
+	_, stderr, code := c.run("devices", "revoke", "d-nothing")
+	require.NotZero(t, code)
+	require.Contains(t, stderr, "no device or invite")
+}

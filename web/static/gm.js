@@ -1,0 +1,178 @@
+// The GM's view of the table (DESIGN.md §6): sessions, roll calls, the
+// combat tracker, the party and the NPCs with damage, heals and XP, voids,
+// the unrevealed requests, and the devices the invites signed in. Each
+// action is a row of JournalTable's table of actions; the GM's own v2
+// rolls (witnessed by a player's device, or the beacon) and the
+// unwitnessed resolutions add rows here when the journal wires them.
+(function (global) {
+  "use strict";
+  const T = global.JournalTable;
+  const { el, t } = T;
+
+  const charOptions = (filter) => T.roster().filter(filter || (() => true)).map((ch) => [ch.id, (ch.name || ch.id) + (ch.npc ? " (" + t("npcs") + ")" : "")]);
+
+  // The GM's actions: panel is where each is shown.
+  const GM_ACTIONS = [
+    { id: "session-start-v2", panel: "sessions", label: () => t("startV2"), when: () => !T.openSession(), fields: () => [],
+      run: () => T.command("session-start", { dice: "v2" }) },
+    { id: "session-start", panel: "sessions", label: () => t("start"), when: () => !T.openSession(), fields: () => [],
+      run: () => T.command("session-start", {}) },
+    { id: "session-end", panel: "sessions", label: () => t("end"), when: () => !!T.openSession(), fields: () => [],
+      run: () => T.command("session-end", {}) },
+    { id: "roll-call", panel: "calls", label: () => t("call"), when: () => !!T.openSession(),
+      fields: () => [
+        { name: "characters", label: t("characters"), type: "checks", options: charOptions((ch) => !ch.npc) },
+        { name: "skill", label: t("skill"), placeholder: "Sigilo" },
+        { name: "attribute", label: t("attribute"), placeholder: "P" },
+        { name: "vs", label: t("vs"), type: "select", options: [["", "—"]].concat(T.DIFFICULTIES.map(([v]) => [v, v])), value: "media" },
+        { name: "note", label: t("note") },
+      ],
+      run: (st, v) => T.api("POST", T.campaignPath("/calls"), v) },
+    { id: "combat-start", panel: "combat", label: () => t("combatStart"), when: (st) => !st.campaign.tor && !!T.openSession() && !(st.campaign.combat && !st.campaign.combat.ended),
+      fields: () => [{ name: "participants", label: t("characters"), type: "checks", options: charOptions() }],
+      run: (st, v) => T.command("combat-start", { participants: v.participants }) },
+    { id: "combat-round", panel: "combat", label: () => t("nextRound"), when: (st) => !!(st.campaign.combat && !st.campaign.combat.ended), fields: () => [],
+      run: () => T.command("combat-round", {}) },
+    { id: "combat-end", panel: "combat", label: () => t("endCombat"), when: (st) => !!(st.campaign.combat && !st.campaign.combat.ended), fields: () => [],
+      run: () => T.command("combat-end", {}) },
+    { id: "damage", panel: "party", label: () => t("damage"), when: (st) => !st.campaign.tor,
+      fields: () => [{ name: "character", label: t("character"), type: "select", options: charOptions() }, { name: "amount", label: t("amount"), type: "number", value: 1 }],
+      run: (st, v) => T.command("damage", { character: v.character, amount: v.amount }) },
+    { id: "heal", panel: "party", label: () => t("heal"), when: (st) => !st.campaign.tor,
+      fields: () => [{ name: "character", label: t("character"), type: "select", options: charOptions() }, { name: "amount", label: t("amount"), type: "number", value: 1 }],
+      run: (st, v) => T.command("heal", { character: v.character, amount: v.amount }) },
+    { id: "xp", panel: "party", label: () => t("grantXP"), when: (st) => !st.campaign.tor,
+      fields: () => [{ name: "character", label: t("character"), type: "select", options: charOptions((ch) => !ch.npc) }, { name: "amount", label: t("amount"), type: "number", value: 1 }],
+      run: (st, v) => T.command("xp", { character: v.character, amount: v.amount }) },
+    // Rolls the GM makes for any character (NPCs): v1 sessions; in a v2
+    // session the journal asks for a player's witness (not wired yet) and
+    // says so.
+    { id: "npc-roll", panel: "party", label: () => t("npcRoll"), when: (st) => !!T.openSession() && !st.campaign.tor,
+      fields: () => [{ name: "character", label: t("character"), type: "select", options: charOptions((ch) => ch.npc).concat(charOptions((ch) => !ch.npc)) },
+        { name: "skill", label: t("skill") }, { name: "vs", label: t("vs"), type: "select", options: [["", "—"]].concat(T.DIFFICULTIES.map(([v]) => [v, v])), value: "media" }],
+      run: (st, v) => T.command("roll", Object.assign({ character: v.character, skill: v.skill }, v.vs ? { vs: v.vs } : {})) },
+    { id: "npc-attack", panel: "combat", label: () => t("npcAttack"), when: (st) => !!(st.campaign.combat && !st.campaign.combat.ended),
+      fields: (st) => [{ name: "attacker", label: t("character"), type: "select", options: (st.campaign.combat.order || []).map((id) => [id, id]) },
+        { name: "target", label: t("target"), type: "select", options: (st.campaign.combat.order || []).map((id) => [id, id]) },
+        { name: "range", label: t("range"), type: "select", options: [["", "—"], ["corta", "corta"], ["media", "media"], ["larga", "larga"]] }],
+      run: (st, v) => T.command("attack", Object.assign({ attacker: v.attacker, target: v.target }, v.range ? { range: v.range } : {})) },
+    // A contest between two characters (v1 sessions: the v2 contest, each
+    // side's device signing its own roll, is not wired yet; the journal
+    // says so).
+    { id: "contest", panel: "party", label: () => t("contest"), when: (st) => !!T.openSession() && !st.campaign.tor,
+      fields: () => [{ name: "a", label: t("character") + " 1", type: "select", options: charOptions() }, { name: "skill_a", label: t("skill") + " 1", required: true },
+        { name: "b", label: t("character") + " 2", type: "select", options: charOptions() }, { name: "skill_b", label: t("skill") + " 2", required: true }],
+      run: (st, v) => T.command("contest", { a: v.a, skill_a: v.skill_a, b: v.b, skill_b: v.skill_b }) },
+    // The One Ring.
+    { id: "adventure-start", panel: "tor", label: () => t("adventure"), when: (st) => !!st.campaign.tor && !!T.openSession() && !st.campaign.tor.adventure,
+      fields: () => [{ name: "title", label: t("title") }], run: (st, v) => T.command("adventure-start", { title: v.title }) },
+    { id: "trait-invoke", panel: "tor", label: () => t("trait"), when: (st) => !!st.campaign.tor && !!T.openSession(),
+      fields: () => [{ name: "character", label: t("character"), type: "select", options: charOptions() }, { name: "trait", label: t("trait"), required: true }, { name: "automatic", label: "auto", type: "checkbox" }],
+      run: (st, v) => T.command("trait-invoke", { character: v.character, trait: v.trait, automatic: v.automatic }) },
+    { id: "shadow-gain", panel: "tor", label: () => t("shadowGain"), when: (st) => !!st.campaign.tor,
+      fields: () => [{ name: "character", label: t("character"), type: "select", options: charOptions() }, { name: "amount", label: t("amount"), type: "number", value: 1 }, { name: "reason", label: t("reason") }],
+      run: (st, v) => T.command("shadow-gain", { character: v.character, amount: v.amount, reason: v.reason }) },
+    { id: "fellowship-phase", panel: "tor", label: () => t("fellowshipPhase"), when: (st) => !!st.campaign.tor && !!T.openSession(), fields: () => [],
+      run: () => T.command("fellowship-phase", {}) },
+    { id: "void", panel: "audit", label: () => t("void"), when: () => true,
+      fields: () => [{ name: "event", label: t("eventId"), required: true }, { name: "reason", label: t("reason"), required: true }],
+      run: (st, v) => T.command("void", { event_id: v.event, reason: v.reason }) },
+  ];
+  for (const a of GM_ACTIONS) T.action(Object.assign({ view: "gm" }, a));
+
+  const actionsOf = (st, panel) => GM_ACTIONS.filter((a) => a.panel === panel && a.when(st)).map((a) => {
+    const fields = a.fields(st);
+    return fields.length
+      ? el("details", { class: "action", dataset: { action: a.id, key: "gm/" + a.id }, open: a.panel === "calls" || a.id === "combat-start" ? true : undefined },
+          el("summary", {}, a.label()), T.form("gm/" + a.id, fields, a.label(), (v) => T.perform(a.label(), () => a.run(st, v))))
+      : el("button", { type: "button", dataset: { action: a.id }, onclick: () => T.perform(a.label(), () => a.run(st, {})) }, a.label());
+  });
+
+  function combatPanel(st) {
+    const cb = st.campaign.combat;
+    const kids = [el("h2", {}, t("combat"))];
+    if (cb && !cb.ended) {
+      const turn = T.currentTurn();
+      kids.push(el("p", {}, t("round") + " " + cb.round));
+      kids.push(el("ol", { class: "order" }, (cb.order || []).map((id) => {
+        const ch = T.sheetOf(id) || { id: id, name: id, hp: 0, max_hp: 0 };
+        return el("li", { class: (id === turn ? "turn " : "") + ((cb.attacked || {})[id] ? "done" : ""), dataset: { character: id } },
+          el("span", { class: "init", title: t("initiative") }, String((cb.initiative || {})[id] ?? "")), " ", ch.name || id,
+          id === turn ? el("span", { class: "badge" }, t("turn")) : null, T.hpBar(ch));
+      })));
+    }
+    return el("section", { class: "card", dataset: { panel: "combat" } }, kids, actionsOf(st, "combat"));
+  }
+
+  function torPanel(st) {
+    const tor = st.campaign.tor;
+    const rq = tor.request;
+    return el("section", { class: "card", dataset: { panel: "tor" } }, el("h2", {}, t("tor")),
+      el("p", {}, t("fellowship") + ": " + tor.pool + (tor.adventure ? " · " + (tor.adventure.title || "") : "")),
+      rq ? el("p", { dataset: { request: rq.character } }, t("agreeFor") + " " + rq.character + ": " + (rq.ballots || []).map((b) => b.voter + " " + (b.agree ? "✔" : "✘")).join(", ")) : null,
+      actionsOf(st, "tor"));
+  }
+
+  function partyPanel(st) {
+    const rows = T.roster().map((ch) => el("li", { dataset: { character: ch.id }, class: ch.npc ? "npc" : "" },
+      el("span", { class: "name" }, ch.name || ch.id), ch.npc ? el("span", { class: "badge" }, t("npcs")) : el("span", { class: "muted" }, ch.player || ""),
+      T.hpBar(ch), st.campaign.tor
+        ? el("span", { class: "muted" }, t("hope") + " " + ch.hope + "/" + ch.max_hope + " · " + t("shadow") + " " + (ch.shadow || 0) + " · ◉ " + (ch.eyes || 0))
+        : el("span", { class: "muted" }, t("xp") + " " + (ch.xp || 0) + " · " + (ch.status || "ok"))));
+    return el("section", { class: "card", dataset: { panel: "party" } }, el("h2", {}, t("party")), el("ul", { class: "party" }, rows), actionsOf(st, "party"));
+  }
+
+  function pendingPanel(st) {
+    const s = T.openSession();
+    const reqs = Object.entries((s && s.requests) || {}).filter(([, p]) => p && p.state === "pending");
+    if (!reqs.length) return null;
+    return el("section", { class: "card", dataset: { panel: "pending" } }, el("h2", {}, t("pending")),
+      el("ul", {}, reqs.map(([id, p]) => el("li", { dataset: { request: id } }, ((p.requested && p.requested.character) || "") + " · " + id.slice(0, 8) + " ",
+        T.form("cancel/" + id, [{ name: "reason", label: t("reason"), required: true }], t("cancel"), (v) => T.perform(t("cancel"), () => T.command("roll-cancel", { request: id, reason: v.reason })))))));
+  }
+
+  function devicesPanel(st, list) {
+    return el("section", { class: "card", dataset: { panel: "devices" } }, el("h2", {}, t("devices")),
+      el("ul", { class: "devices" }, (list || []).map((d) => el("li", { dataset: { device: d.id, user: d.user, kind: d.kind } },
+        d.user + " · " + t("role_" + (d.role === "viewer" ? "dashboard" : d.role)) + " · " + d.kind + " " + (d.fingerprint || "") + " · " +
+          (d.revoked ? t("revoked") : d.kind === "invite" ? (d.used ? t("used") : t("open")) : ""),
+        !d.revoked && !(d.kind === "invite" && d.used)
+          ? el("button", { type: "button", class: "danger", dataset: { action: "revoke" }, onclick: () => T.perform(t("revoke"), () => T.api("POST", T.campaignPath("/devices/" + encodeURIComponent(d.id) + "/revoke"))).then(loadDevices) }, t("revoke"))
+          : null))));
+  }
+
+  let devices = [];
+  async function loadDevices() {
+    try {
+      devices = await T.api("GET", T.campaignPath("/devices"));
+    } catch (e) {
+      devices = [];
+    }
+    T.render();
+  }
+  let loadedAt = 0;
+
+  T.view({
+    id: "gm-view",
+    when: (st) => st.me && (st.me.role === "gm" || st.me.role === "journal") && !!st.campaign,
+    render: (st, root) => {
+      // The devices change outside the journal (invites redeemed, the CLI's
+      // revocations): asked for again at most every 2 s, when the page renders.
+      if (Date.now() - loadedAt > 2000) {
+        loadedAt = Date.now();
+        loadDevices();
+      }
+      const calls = (st.calls || []).map((c) => el("li", { dataset: { call: c.id } }, c.characters.join(", ") + ": " + [c.skill, c.attribute].filter(Boolean).join(" / ") + (c.vs ? " vs " + c.vs : ""),
+        el("button", { type: "button", dataset: { action: "call-close" }, onclick: () => T.perform(t("close"), () => T.api("POST", T.campaignPath("/calls/" + c.id + "/close"))) }, t("close"))));
+      T.replaceKeeping(root, () => [
+        el("section", { class: "card", dataset: { panel: "sessions" } }, el("h2", {}, t("sessions")), actionsOf(st, "sessions")),
+        el("section", { class: "card", dataset: { panel: "calls" } }, el("h2", {}, t("rollCall")), el("ul", { class: "calls" }, calls), actionsOf(st, "calls")),
+        st.campaign.tor ? torPanel(st) : combatPanel(st),
+        partyPanel(st),
+        pendingPanel(st),
+        el("section", { class: "card", dataset: { panel: "audit" } }, el("h2", {}, t("void")), actionsOf(st, "audit")),
+        devicesPanel(st, devices),
+      ].filter(Boolean));
+    },
+  });
+})(typeof window !== "undefined" ? window : globalThis);

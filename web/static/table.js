@@ -1,0 +1,533 @@
+// The table in the browser (DESIGN.md §6): the page /table, where the GM
+// and each player act from their own device. This module is the core the
+// views share: the page's language (document.documentElement.lang, set by
+// the server; labels in LABELS for es and en), the device's sign-in (an
+// invite link redeemed once with the device's new key, keys.js), the API
+// with the device's token, the campaign's state kept live from the event
+// stream, the commit-then-reveal of journal-dice-v2 (§3.2) for every roll
+// a device asks for, and the table of actions the views fill in.
+//
+// Invariants:
+//   - The device's private key is made and kept by keys.js (non-extractable,
+//     IndexedDB); this page never sees it. r (the roll's secret) is drawn by
+//     crypto.getRandomValues, committed to (SHA-256) in the signed request,
+//     and revealed only after the journal recorded the request.
+//   - The invite token leaves the address bar at once (history.replaceState)
+//     and is sent to the journal only; the device token lives in this
+//     origin's localStorage.
+//   - A refused action shows the journal's own message, unchanged.
+//   - Actions are rows of one table (JournalTable.actions): player.js and
+//     gm.js add theirs; a new roll path adds a row, not a view.
+(function (global) {
+  "use strict";
+
+  const LABELS = {
+    en: {
+      signin: "Sign in", signinHelp: "Open the link your GM gave you, or paste a token.", token: "Token", signIn: "Sign in",
+      log: "Table", live: "live", offline: "offline", noSession: "no session", session: "session",
+      joining: "Making this device's key and signing in…", joined: "Signed in as", fingerprint: "Key fingerprint",
+      role_player: "player", role_gm: "GM", role_dashboard: "viewer", role_journal: "journal",
+      hp: "HP", xp: "XP", status: "Status", tokenHolder: "Token", spec: "Specialization", specUsed: "used today",
+      attributes: "Attributes", skills: "Skills", weapons: "Weapons", roll: "Roll", attack: "Attack",
+      vs: "Difficulty", modifier: "Modifier", useToken: "Use the token", useSpec: "Use the specialization",
+      target: "Target", weapon: "Weapon", range: "Range", none: "none", skill: "Skill", attribute: "Attribute",
+      contribute: "Contribute to the session key", contributed: "Contributed to the session key",
+      calls: "Roll calls", callFor: "The GM calls for", rollNow: "Roll",
+      combat: "Combat", round: "Round", turn: "turn", yourTurn: "Your turn",
+      sessions: "Sessions", start: "Start", startV2: "Start (journal-dice-v2)", end: "End session",
+      rollCall: "Roll call", characters: "Characters", note: "Note", call: "Call", close: "Close",
+      combatStart: "Start combat", nextRound: "Next round", endCombat: "End combat", initiative: "Initiative",
+      npcs: "NPCs", damage: "Damage", heal: "Heal", grantXP: "Grant XP", amount: "Amount", apply: "Apply",
+      void: "Void", eventId: "Event id", reason: "Reason", pending: "Unrevealed requests", cancel: "Cancel",
+      devices: "Devices", revoke: "Revoke", revoked: "revoked", used: "used", open: "open",
+      party: "Party", refused: "Refused", done: "Recorded", rolling: "Rolling…", character: "Character",
+      tor: "The One Ring", hope: "Hope", shadow: "Shadow", fellowship: "Fellowship pool",
+      noCharacters: "No character of yours in this campaign yet.",
+      trait: "Trait", traits: "Traits", advancement: "Advancement", eyes: "Eye · rune", lastRoll: "Last roll",
+      spendHope: "Spend Hope on the last roll", askFellowship: "Ask the fellowship for a point", vote: "Vote", agreeFor: "A fellowship point for",
+      yes: "yes", no: "no", adventure: "Start an adventure", title: "Title", shadowGain: "Shadow", fellowshipPhase: "Fellowship phase",
+      npcRoll: "Roll for a character", npcAttack: "Attack for a character", contest: "Contest",
+      easy: "easy", medium: "medium", hard: "hard", unusual: "unusual", impossible: "impossible",
+    },
+    es: {
+      signin: "Entrar", signinHelp: "Abre el enlace que te dio tu máster, o pega un token.", token: "Token", signIn: "Entrar",
+      log: "Mesa", live: "en directo", offline: "sin conexión", noSession: "sin sesión", session: "sesión",
+      joining: "Creando la clave de este dispositivo y entrando…", joined: "Dentro como", fingerprint: "Huella de la clave",
+      role_player: "jugador", role_gm: "máster", role_dashboard: "espectador", role_journal: "diario",
+      hp: "PV", xp: "PX", status: "Estado", tokenHolder: "Ficha", spec: "Especialización", specUsed: "usada hoy",
+      attributes: "Atributos", skills: "Habilidades", weapons: "Armas", roll: "Tirar", attack: "Atacar",
+      vs: "Dificultad", modifier: "Modificador", useToken: "Usar la ficha", useSpec: "Usar la especialización",
+      target: "Objetivo", weapon: "Arma", range: "Alcance", none: "ninguna", skill: "Habilidad", attribute: "Atributo",
+      contribute: "Aportar a la clave de la sesión", contributed: "Aportado a la clave de la sesión",
+      calls: "Tiradas pedidas", callFor: "El máster pide", rollNow: "Tirar",
+      combat: "Combate", round: "Asalto", turn: "turno", yourTurn: "Tu turno",
+      sessions: "Sesiones", start: "Empezar", startV2: "Empezar (journal-dice-v2)", end: "Terminar la sesión",
+      rollCall: "Pedir una tirada", characters: "Personajes", note: "Nota", call: "Pedir", close: "Cerrar",
+      combatStart: "Empezar el combate", nextRound: "Siguiente asalto", endCombat: "Terminar el combate", initiative: "Iniciativa",
+      npcs: "PNJ", damage: "Daño", heal: "Curar", grantXP: "Dar PX", amount: "Cantidad", apply: "Aplicar",
+      void: "Anular", eventId: "Id del evento", reason: "Motivo", pending: "Peticiones sin revelar", cancel: "Cancelar",
+      devices: "Dispositivos", revoke: "Revocar", revoked: "revocado", used: "usada", open: "abierta",
+      party: "Grupo", refused: "Rechazado", done: "Anotado", rolling: "Tirando…", character: "Personaje",
+      tor: "El Anillo Único", hope: "Esperanza", shadow: "Sombra", fellowship: "Reserva de la compañía",
+      noCharacters: "Aún no tienes personajes en esta campaña.",
+      trait: "Rasgo", traits: "Rasgos", advancement: "Avance", eyes: "Ojo · runa", lastRoll: "Última tirada",
+      spendHope: "Gastar Esperanza en la última tirada", askFellowship: "Pedir un punto a la compañía", vote: "Votar", agreeFor: "Un punto de compañía para",
+      yes: "sí", no: "no", adventure: "Empezar una aventura", title: "Título", shadowGain: "Sombra", fellowshipPhase: "Fase de compañía",
+      npcRoll: "Tirar por un personaje", npcAttack: "Atacar por un personaje", contest: "Enfrentamiento",
+      easy: "fácil", medium: "media", hard: "difícil", unusual: "insólito", impossible: "imposible",
+    },
+  };
+  const lang = () => (document.documentElement.lang === "es" ? "es" : "en");
+  const t = (key) => LABELS[lang()][key] || LABELS.en[key] || key;
+  // The difficulties as the journal names them (rule names stay Spanish).
+  const DIFFICULTIES = [["fácil", "easy"], ["media", "medium"], ["difícil", "hard"], ["insólito", "unusual"], ["imposible", "impossible"]];
+
+  const STORE = "journal.table";
+  const $ = (sel, root) => (root || document).querySelector(sel);
+
+  // el builds an element: el("button", {class: "x", onclick: f}, "text", child…).
+  function el(tag, attrs, ...kids) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === undefined || v === null || v === false) continue;
+      if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+      else if (k === "dataset") Object.assign(e.dataset, v);
+      else if (v === true) e.setAttribute(k, "");
+      else e.setAttribute(k, String(v));
+    }
+    for (const k of kids.flat()) if (k !== undefined && k !== null && k !== false) e.append(k instanceof Node ? k : String(k));
+    return e;
+  }
+
+  // ---- state ----
+  const state = {
+    auth: null, // {token, campaign, user, device, fingerprint}
+    me: null, // GET /api/me
+    campaign: null, // GET /api/campaigns/{c}
+    calls: [],
+    lastSeq: 0,
+    live: false,
+  };
+  const views = []; // {id, render(state, root)}
+  const actions = []; // {id, view, label, run(state, values) → Promise<result>}
+
+  function saved() {
+    try {
+      return JSON.parse(global.localStorage.getItem(STORE) || "null");
+    } catch (e) {
+      return null;
+    }
+  }
+  function save(auth) {
+    global.localStorage.setItem(STORE, JSON.stringify(auth));
+  }
+
+  class APIError extends Error {
+    constructor(status, message) {
+      super(message);
+      this.status = status;
+    }
+  }
+
+  // api sends a request with the device's token; a refusal rejects with
+  // the journal's own message.
+  async function api(method, path, body) {
+    const headers = { Accept: "application/json" };
+    if (state.auth && state.auth.token) headers.Authorization = "Bearer " + state.auth.token;
+    if (body !== undefined) headers["Content-Type"] = "application/json";
+    const res = await fetch(path, { method: method, headers: headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: "omit" });
+    const text = await res.text();
+    let data = null;
+    try {
+      data = text ? JSON.parse(text) : null;
+    } catch (e) {
+      data = null;
+    }
+    if (!res.ok) throw new APIError(res.status, (data && data.error) || res.status + " " + res.statusText);
+    return data;
+  }
+
+  const campaignPath = (rest) => "/api/campaigns/" + encodeURIComponent(state.auth.campaign) + rest;
+
+  // command runs a catalogued command and returns its answer.
+  function command(name, body) {
+    return api("POST", campaignPath("/commands/" + encodeURIComponent(name)), body || {});
+  }
+
+  // ---- notices ----
+  function notify(text, kind) {
+    const n = $("#notice");
+    n.textContent = text;
+    n.className = "notice " + (kind || "info");
+    n.hidden = false;
+  }
+
+  // perform runs an action: its result lines in the notice, or the
+  // journal's refusal (then it resolves to null).
+  async function perform(what, fn) {
+    try {
+      const res = await fn();
+      const lines = [];
+      for (const r of [].concat(res || [])) for (const rec of (r && r.recorded) || []) if (rec.text) lines.push(rec.text);
+      notify(t("done") + ": " + (lines.length ? lines.join(" · ") : what), "ok");
+      await refresh();
+      return res;
+    } catch (e) {
+      notify(t("refused") + ": " + e.message, "error");
+      return null;
+    }
+  }
+
+  // ---- journal-dice-v2 in the device ----
+  function randomHex32() {
+    const b = new Uint8Array(32);
+    global.crypto.getRandomValues(b);
+    return global.JournalDice.bytesToHex(b);
+  }
+  async function sha256Hex(hex) {
+    const D = global.JournalDice;
+    return D.bytesToHex(await D.sha256(D.hexToBytes(hex)));
+  }
+
+  let deviceKey = null;
+  async function key() {
+    if (deviceKey) return deviceKey;
+    deviceKey = await global.JournalKeys.load({ campaign: state.auth.campaign, user: state.auth.user });
+    if (!deviceKey) throw new Error("this browser holds no key for " + state.auth.user + " in " + state.auth.campaign + ": open a new invite link");
+    return deviceKey;
+  }
+
+  function openSession() {
+    const ss = (state.campaign && state.campaign.sessions) || [];
+    const s = ss[ss.length - 1];
+    return s && !s.ended ? s : null;
+  }
+  const isV2 = (s) => !!s && s.algorithm === "journal-dice-v2";
+
+  // requestReveal runs one v2 roll for character: the signed request with
+  // the commitment to a fresh r, then, once it is recorded, the signed
+  // reveal of r. Both answers are returned.
+  async function requestReveal(character, action) {
+    const s = openSession();
+    if (!isV2(s)) throw new Error("no journal-dice-v2 session in progress");
+    const k = await key();
+    const r = randomHex32();
+    const request = global.crypto.randomUUID();
+    const hdr = { campaign: state.auth.campaign, session: s.id };
+    const ask = await k.sign(Object.assign({ type: "roll.request" }, hdr, { request: request, commitment: await sha256Hex(r), action: Object.assign({ seed_commitment: s.commitment }, action) }));
+    const asked = await command("roll-request", { character: character, signed: ask.signed, signature: ask.signature });
+    const rev = await k.sign(Object.assign({ type: "roll.reveal" }, hdr, { request: request, r: r }));
+    const made = await command("roll-reveal", { character: character, signed: rev.signed, signature: rev.signature });
+    return [asked, made];
+  }
+
+  // contribute sends the device's signed contribution to the open session's key.
+  async function contribute(character) {
+    const s = openSession();
+    const k = await key();
+    const m = await k.sign({ type: "session.contribute", campaign: state.auth.campaign, session: s.id, value: randomHex32() });
+    const res = await command("session-contribute", { character: character, signed: m.signed, signature: m.signature });
+    global.localStorage.setItem(STORE + ".contributed." + state.auth.campaign + "." + s.id, "1");
+    return res;
+  }
+  const contributed = (s) => !!s && global.localStorage.getItem(STORE + ".contributed." + state.auth.campaign + "." + s.id) === "1";
+
+  // ---- sign-in ----
+  async function redeem(inviteToken) {
+    notify(t("joining"), "info");
+    const peek = await api("GET", "/api/invites/" + encodeURIComponent(inviteToken));
+    let pub;
+    if (peek.role !== "viewer") {
+      const k = await global.JournalKeys.create({ campaign: peek.campaign, user: peek.user }, { replace: true });
+      pub = k.publicKey;
+    }
+    const got = await api("POST", "/api/invites/" + encodeURIComponent(inviteToken), pub ? { public_key: pub } : {});
+    state.auth = { token: got.token, campaign: got.campaign, user: got.user, device: got.device, fingerprint: got.fingerprint || "" };
+    save(state.auth);
+    notify(t("joined") + " " + got.user + (got.fingerprint ? " · " + t("fingerprint") + " " + got.fingerprint : ""), "ok");
+  }
+
+  async function signIn() {
+    const m = /(?:^#|&)invite=([0-9a-f]+)/.exec(global.location.hash);
+    if (m) {
+      global.history.replaceState(null, "", global.location.pathname + global.location.search);
+      try {
+        await redeem(m[1]);
+      } catch (e) {
+        notify(t("refused") + ": " + e.message, "error");
+      }
+    }
+    if (!state.auth) state.auth = saved();
+    try {
+      state.me = await api("GET", "/api/me");
+    } catch (e) {
+      state.me = null;
+      if (state.auth && e.status === 401) notify(t("refused") + ": " + e.message, "error");
+      return false;
+    }
+    if (!state.auth) state.auth = { token: "", campaign: "", user: state.me.name };
+    if (!state.auth.campaign || state.auth.campaign === "*") {
+      const cs = await api("GET", "/api/campaigns");
+      const list = Array.isArray(cs) ? cs : [];
+      const c = state.me.campaign && state.me.campaign !== "*" ? state.me.campaign : list.length ? list[0].id || list[0] : "";
+      state.auth.campaign = c;
+    }
+    return !!state.auth.campaign;
+  }
+
+  // ---- live state ----
+  // refresh reads the campaign's state again and renders it. A refresh
+  // asked for while one runs runs again after it, so that the last event
+  // seen is always in the state shown.
+  let refreshing = null;
+  let again = false;
+  async function refresh() {
+    if (refreshing) {
+      again = true;
+      return refreshing;
+    }
+    refreshing = (async () => {
+      try {
+        do {
+          again = false;
+          const [c, calls] = await Promise.all([api("GET", campaignPath("")), api("GET", campaignPath("/calls"))]);
+          state.campaign = c;
+          state.calls = calls || [];
+          render();
+          await renderLog();
+        } while (again);
+      } finally {
+        refreshing = null;
+      }
+    })();
+    return refreshing;
+  }
+
+  let follow = null;
+  async function followEvents() {
+    const recent = await api("GET", campaignPath("/recent?lines=1"));
+    state.lastSeq = recent.last_seq || 0;
+    const url = campaignPath("/events?from=" + (state.lastSeq + 1)) + (state.auth.token ? "&access_token=" + encodeURIComponent(state.auth.token) : "");
+    follow = new EventSource(url);
+    let timer = null;
+    follow.onopen = () => setLive(true);
+    follow.onerror = () => setLive(false);
+    follow.onmessage = (m) => {
+      state.lastSeq = Math.max(state.lastSeq, Number(m.lastEventId) || 0);
+      clearTimeout(timer);
+      timer = setTimeout(refresh, 60);
+    };
+    // Roll calls are the table's, not events: asked for now and then.
+    setInterval(async () => {
+      try {
+        const calls = await api("GET", campaignPath("/calls"));
+        if (JSON.stringify(calls) !== JSON.stringify(state.calls)) {
+          state.calls = calls;
+          render();
+        }
+      } catch (e) {
+        /* shown at the next refresh */
+      }
+    }, 1500);
+  }
+  function setLive(on) {
+    state.live = on;
+    const l = $("#live");
+    l.textContent = on ? t("live") : t("offline");
+    l.className = "pill " + (on ? "on" : "off");
+  }
+
+  async function renderLog() {
+    const recent = await api("GET", campaignPath("/recent?lines=30"));
+    const ol = $("#log-lines");
+    ol.replaceChildren(...(recent.lines || []).slice().reverse().map((l) => el("li", { dataset: { seq: l.seq } }, l.text)));
+    return recent;
+  }
+
+  // ---- rendering ----
+  function render() {
+    const s = openSession();
+    $("#session").textContent = s ? t("session") + " " + s.id + (isV2(s) ? " · v2" : "") : t("noSession");
+    const me = state.me;
+    $("#who").textContent = me ? me.name + " · " + t("role_" + me.role) + " · " + state.auth.campaign : "";
+    const root = $("#views");
+    for (const v of views) {
+      let sec = root.querySelector("#" + v.id);
+      const show = v.when(state);
+      if (!show) {
+        if (sec) sec.remove();
+        continue;
+      }
+      if (!sec) {
+        sec = el("div", { id: v.id, class: "view" });
+        root.append(sec);
+      }
+      // Keep what the user is typing: a view re-renders only what changed.
+      v.render(state, sec);
+    }
+  }
+
+  // replaceKeeping re-renders root's content with build(), unless one of
+  // its fields has focus (the user is typing) or nothing changed; the
+  // values typed and the open sections are kept.
+  function replaceKeeping(root, build) {
+    const active = document.activeElement;
+    if (active && root.contains(active) && (active.tagName === "INPUT" || active.tagName === "SELECT" || active.tagName === "TEXTAREA")) return;
+    const keyOf = (f) => (f.closest("[data-form]") ? f.closest("[data-form]").dataset.form + "/" : "") + f.name;
+    const values = {};
+    for (const f of root.querySelectorAll("[name]")) values[keyOf(f)] = f.type === "checkbox" ? f.checked : f.value;
+    const open = {};
+    for (const d of root.querySelectorAll("details[data-key]")) open[d.dataset.key] = d.open;
+    const fresh = [].concat(build());
+    const holder = document.createElement("div");
+    holder.append(...fresh);
+    for (const d of holder.querySelectorAll("details[data-key]")) if (d.dataset.key in open) d.open = open[d.dataset.key];
+    for (const f of holder.querySelectorAll("[name]")) {
+      const k = keyOf(f);
+      if (!(k in values)) continue;
+      if (f.type === "checkbox") f.checked = values[k];
+      else if (f.tagName === "INPUT" || [...(f.options || [])].some((o) => o.value === values[k])) f.value = values[k];
+    }
+    const same = holder.childNodes.length === root.childNodes.length && [...holder.childNodes].every((n, i) => n.isEqualNode(root.childNodes[i]));
+    if (same) return;
+    root.replaceChildren(...holder.childNodes);
+  }
+
+  // form builds a small form: fields [{name, label, type, options, value}],
+  // and a submit button that calls submit(values).
+  function form(id, fields, button, submit) {
+    const f = el("form", { class: "act", dataset: { form: id } });
+    for (const fd of fields) {
+      let input;
+      if (fd.type === "select") {
+        input = el("select", { name: fd.name, "aria-label": fd.label }, fd.options.map(([v, l]) => el("option", { value: v, selected: String(fd.value) === String(v) }, l)));
+      } else if (fd.type === "checkbox") {
+        input = el("input", { type: "checkbox", name: fd.name, checked: !!fd.value });
+      } else if (fd.type === "checks") {
+        input = el("span", { class: "checks", role: "group", "aria-label": fd.label }, fd.options.map(([v, l]) => el("label", {}, el("input", { type: "checkbox", name: fd.name + ":" + v, checked: (fd.value || []).includes(v) }), " " + l)));
+        f.append(el("fieldset", {}, el("legend", {}, fd.label), input));
+        continue;
+      } else {
+        input = el("input", { name: fd.name, type: fd.type || "text", value: fd.value === undefined ? "" : fd.value, inputmode: fd.type === "number" ? "numeric" : undefined, required: fd.required, placeholder: fd.placeholder });
+      }
+      f.append(fd.type === "checkbox" ? el("label", { class: "check" }, input, " " + fd.label) : el("label", {}, el("span", {}, fd.label), input));
+    }
+    f.append(el("button", { type: "submit" }, button));
+    f.addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      const v = {};
+      for (const fd of fields) {
+        if (fd.type === "checks") v[fd.name] = fd.options.map(([o]) => o).filter((o) => f.elements[fd.name + ":" + o].checked);
+        else if (fd.type === "checkbox") v[fd.name] = f.elements[fd.name].checked;
+        else if (fd.type === "number") v[fd.name] = Number(f.elements[fd.name].value || 0);
+        else v[fd.name] = f.elements[fd.name].value;
+      }
+      const b = f.querySelector("button[type=submit]");
+      b.disabled = true;
+      Promise.resolve(submit(v))
+        .catch(() => {})
+        .finally(() => {
+          b.disabled = false;
+        });
+    });
+    return f;
+  }
+
+  // sheetOf returns character id's sheet (RyF) or TOR sheet.
+  function sheetOf(id) {
+    const c = state.campaign;
+    if (!c) return null;
+    if (c.tor && c.tor.characters && c.tor.characters[id]) return c.tor.characters[id];
+    return (c.characters || {})[id] || null;
+  }
+  function roster() {
+    const c = state.campaign;
+    if (!c) return [];
+    const ids = c.tor ? c.tor.roster || [] : c.roster || [];
+    return ids.map(sheetOf).filter(Boolean);
+  }
+
+  // currentTurn is who acts now: the first in initiative order who can act
+  // and has not attacked this round (as the journal judges it).
+  function currentTurn() {
+    const cb = state.campaign && state.campaign.combat;
+    if (!cb || cb.ended) return "";
+    for (const id of cb.order || []) {
+      const ch = sheetOf(id);
+      if (ch && !(cb.attacked || {})[id] && (ch.status === "ok" || ch.status === "" || ch.status === undefined)) return id;
+    }
+    return "";
+  }
+
+  // value writes a sheet's value: a number, or The One Ring's scores
+  // ({basic, favoured}) and ratings ({rank, favoured}).
+  function value(v) {
+    if (v === null || typeof v !== "object") return String(v);
+    if ("basic" in v) return v.basic + "/" + v.favoured;
+    if ("rank" in v) return v.rank + (v.favoured ? "★" : "");
+    return JSON.stringify(v);
+  }
+
+  function hpBar(ch) {
+    if (ch.max_hp === undefined) return null;
+    const pct = ch.max_hp ? Math.max(0, Math.min(100, Math.round((100 * ch.hp) / ch.max_hp))) : 0;
+    return el("span", { class: "hp", role: "meter", "aria-valuemin": 0, "aria-valuemax": ch.max_hp, "aria-valuenow": ch.hp, "aria-label": t("hp") },
+      el("span", { class: "fill", style: "width:" + pct + "%" }), el("span", { class: "num" }, t("hp") + " " + ch.hp + "/" + ch.max_hp));
+  }
+
+  async function start() {
+    for (const n of document.querySelectorAll("[data-t]")) n.textContent = t(n.dataset.t);
+    setLive(false);
+    const ok = await signIn();
+    if (!ok) {
+      $("#signin").hidden = false;
+      $("#signin-form").addEventListener("submit", (ev) => {
+        ev.preventDefault();
+        state.auth = { token: $("#signin-token").value.trim(), campaign: "", user: "" };
+        save(state.auth);
+        global.location.reload();
+      });
+      return;
+    }
+    await refresh();
+    await followEvents();
+    document.body.dataset.ready = "1";
+    if (global.performance && performance.mark) performance.mark("table-ready");
+  }
+
+  global.JournalTable = {
+    LABELS: LABELS,
+    DIFFICULTIES: DIFFICULTIES,
+    t: t,
+    el: el,
+    state: state,
+    views: views,
+    actions: actions,
+    api: api,
+    command: command,
+    campaignPath: campaignPath,
+    perform: perform,
+    requestReveal: requestReveal,
+    contribute: contribute,
+    contributed: contributed,
+    openSession: openSession,
+    isV2: isV2,
+    sheetOf: sheetOf,
+    roster: roster,
+    currentTurn: currentTurn,
+    hpBar: hpBar,
+    value: value,
+    form: form,
+    replaceKeeping: replaceKeeping,
+    refresh: refresh,
+    render: render,
+    notify: notify,
+    start: start,
+    // action adds a row to the table of actions (see player.js, gm.js).
+    action: (a) => actions.push(a),
+    view: (v) => views.push(v),
+  };
+  global.addEventListener("load", () => {
+    start().catch((e) => notify(e.message, "error"));
+  });
+})(typeof window !== "undefined" ? window : globalThis);
