@@ -454,6 +454,24 @@ var fastFields = map[reflect.Type]fastcodec.Fields{
 				return &v.Range
 			case 18:
 				return &v.Cover
+			case 19:
+				return &v.B
+			case 20:
+				return &v.SkillB
+			case 21:
+				return &v.AttributeB
+			case 22:
+				return &v.ModifierB
+			case 23:
+				return &v.TokenB
+			case 24:
+				return &v.SpecializationB
+			case 25:
+				return &v.Rematch
+			case 26:
+				return &v.Participants
+			case 27:
+				return &v.Tokens
 			}
 			return nil
 		},
