@@ -66,7 +66,9 @@ func TestV2PathsOverHTTP(t *testing.T) {
 	reveal := func(k ed25519.PrivateKey, acting, id string, rv [32]byte) string {
 		return js(command.RollRevealSigned{Character: acting, SignedMessage: seal(k, &signed.Reveal{Header: hdr, Request: id, R: rv})})
 	}
-	side := func(ch string) command.ContestSideAction { return command.ContestSideAction{Character: ch, Attribute: "P"} }
+	side := func(ch string) command.ContestSideAction {
+		return command.ContestSideAction{Character: ch, Attribute: "P"}
+	}
 	contest := func(a, b string) command.ContestAction {
 		return command.ContestAction{Command: "contest", SeedCommitment: sc, A: side(a), B: side(b)}
 	}
