@@ -29,6 +29,7 @@ import (
 	"strings"
 
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/i18n"
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/rolls"
 	"github.com/campaign-journal/journal/rules/ryf"
@@ -373,4 +374,25 @@ func (s *session) unresolvedPath() *Mismatch {
 	m := due.m
 	m.Kind, m.What = MismatchRules, fmt.Sprintf("the %s of request %s has no consequence after its rolls", due.d.Kind, due.request)
 	return &m
+}
+
+// pathSteps notes, for explain, the nonces of a request that takes
+// several and which of them the roll (nonce) takes.
+func pathSteps(v *V2Steps, d events.RollRequested, nonce uint64) {
+	n := d.Taken()
+	if len(n) < 2 {
+		return
+	}
+	v.Nonces, v.Path, v.Nth = n, d.Kind, slices.Index(n, nonce)+1
+	if isAttackRequest(d) {
+		v.Path = "attack"
+	}
+}
+
+// writePathSteps writes which of its request's rolls a roll is.
+func writePathSteps(l i18n.Lang, v *V2Steps, p func(string)) {
+	if len(v.Nonces) < 2 || v.Nth < 1 {
+		return
+	}
+	p(l.T("x2.nonces", v.Nonces, v.Nth, len(v.Nonces), v.Path, v.Nonces[v.Nth-1]))
 }

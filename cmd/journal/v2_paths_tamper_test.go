@@ -88,6 +88,11 @@ func TestV2PathsEndToEnd(t *testing.T) {
 	require.Contains(t, tb.ok("--lang", "en", "-c", "mordor", "replay"), "OK:")
 	require.Contains(t, tb.ok("--lang", "en", "-c", "mordor", "replay", "--reproduce"), "IDENTICAL:")
 
+	log := tb.ok("--lang", "en", "-c", "mordor", "log")
+	require.Contains(t, log, "asks for contest")
+	require.Contains(t, log, "asks for the initiative of lodin, orco")
+	require.Contains(t, log, "asks for lodin's healing after the combat")
+
 	contests := countType(t, lines, events.TypeContestResolved)
 	rolls := countType(t, lines, events.TypeRollMade)
 	combat := nthOfKind(t, lines, "initiative") // the combat start's request, among requests
@@ -295,7 +300,8 @@ func TestV2PathsEndToEnd(t *testing.T) {
 	}
 	// explain shows a contest roll's v2 steps.
 	x := tb.ok("--lang", "en", "explain", idAt(t, lines, indexOf(t, lines, events.TypeRollMade, 2)), "--file", path)
-	for _, want := range []string{"journal-dice-v2 session key K", "SHA-256(r) matches the commitment", "verdict: verified"} {
+	for _, want := range []string{"journal-dice-v2 session key K", "SHA-256(r) matches the commitment",
+		"the request takes nonces [0 1], one per roll, all drawn with the same r: this roll is 2 of 2 (contest), nonce 1", "verdict: verified"} {
 		require.Contains(t, x, want)
 	}
 }
