@@ -281,6 +281,18 @@ func TestV2PathsEndToEnd(t *testing.T) {
 		{"the healing's action with another path's member, re-signed", func() ([]string, string) {
 			return resign(heal, func(a, _ map[string]any) { a["participants"] = []any{"lodin"} })
 		}, "has members"},
+		{"a contest's verdict dropped", func() ([]string, string) {
+			return drop(t, lines, indexOf(t, lines, events.TypeContestResolved, 1)), idAt(t, lines, indexOf(t, lines, events.TypeRollMade, 1))
+		}, "has no consequence before the next one's rolls"},
+		{"the healing dropped", func() ([]string, string) {
+			n := countType(t, lines, events.TypeHealed)
+			return drop(t, lines, indexOf(t, lines, events.TypeHealed, n)), idAt(t, lines, indexOf(t, lines, events.TypeRollMade, healRoll))
+		}, "has no consequence after its rolls"},
+		{"a healing after the combat with no roll", func() ([]string, string) {
+			i := indexOf(t, lines, events.TypeRollMade, healRoll)
+			out := drop(t, lines, i)
+			return out, idAt(t, out, indexOf(t, out, events.TypeHealed, countType(t, out, events.TypeHealed)))
+		}, "without the rolls of a heal request"},
 	}
 	require.GreaterOrEqual(t, len(tests), 30)
 	for _, tt := range tests {
@@ -309,4 +321,10 @@ func TestV2PathsEndToEnd(t *testing.T) {
 // editLines is edit on lines already tampered with.
 func editLines(t *testing.T, lines []string, typ string, nth int, change func(e *events.Event, d map[string]any)) ([]string, string) {
 	return edit(t, lines, typ, nth, change)
+}
+
+// drop removes line i and re-forges the chain, as a host hiding an event.
+func drop(t *testing.T, lines []string, i int) []string {
+	out := append(append([]string(nil), lines[:i]...), lines[i+1:]...)
+	return rechain(t, out)
 }
