@@ -279,9 +279,15 @@ func (v *Verifier) pathConsequence(s *session, c *campaign, m Mismatch, ev event
 		eq("winner", d.Winner, winner)
 		eq("tie", d.Tie, verdict.Winner == 0)
 		eq("reason", d.Reason, verdict.Reason)
-		if d.Rematch != "" {
-			diff = append(diff, c.rematchDiff(d.Rematch, ev.ID)...)
+		c.paths.init()
+		sides := map[string]string{}
+		for _, r := range due.rolls {
+			sides[r.Character] = rolledSide(r)
 		}
+		if d.Rematch != "" {
+			diff = append(diff, c.rematchDiff(d.Rematch, ev.ID, sides)...)
+		}
+		c.paths.sides[ev.ID] = sides
 		if len(diff) > 0 {
 			bad("the contest's consequences are not the rules': %s", strings.Join(diff, "; "))
 		}
@@ -331,25 +337,37 @@ func (v *Verifier) pathConsequence(s *session, c *campaign, m Mismatch, ev event
 type pathContests struct {
 	tie      map[string]bool
 	rerolled map[string]string
+	sides    map[string]map[string]string // a v2 contest's: what each character rolled
+}
+
+// rolledSide names what a contest's roll rolled: its skill and attribute.
+func rolledSide(r events.RollMade) string {
+	if r.Skill == "" {
+		return "the attribute " + r.Attribute
+	}
+	return r.Skill + " (" + r.Attribute + ")"
 }
 
 // noteContest keeps a contest resolved (every one, v1's too).
 func (c *campaign) noteContest(id string, d *events.ContestResolved) {
-	if c.paths.tie == nil {
-		c.paths.tie, c.paths.rerolled = map[string]bool{}, map[string]string{}
-	}
+	c.paths.init()
 	c.paths.tie[id] = d.Tie
 }
 
+func (p *pathContests) init() {
+	if p.tie == nil {
+		p.tie, p.rerolled, p.sides = map[string]bool{}, map[string]string{}, map[string]map[string]string{}
+	}
+}
+
 // rematchDiff says what is wrong with contest id re-rolling target: it
-// must be a tie recorded before, not re-rolled before.
-func (c *campaign) rematchDiff(target, id string) []string {
+// must be a tie recorded before, not re-rolled before, and each character
+// rolls what it rolled in it (when the verifier knows: a v2 contest's).
+func (c *campaign) rematchDiff(target, id string, sides map[string]string) []string {
 	tie, known := c.paths.tie[target]
 	defer func() {
-		if c.paths.rerolled != nil {
-			if _, done := c.paths.rerolled[target]; !done {
-				c.paths.rerolled[target] = id
-			}
+		if _, done := c.paths.rerolled[target]; !done {
+			c.paths.rerolled[target] = id
 		}
 	}()
 	switch {
@@ -361,7 +379,17 @@ func (c *campaign) rematchDiff(target, id string) []string {
 	if by, done := c.paths.rerolled[target]; done && by != id {
 		return []string{fmt.Sprintf("it re-rolls the tie %s, already re-rolled by contest %s", target, by)}
 	}
-	return nil
+	var diff []string
+	if was, ok := c.paths.sides[target]; ok {
+		for _, ch := range slices.Sorted(maps.Keys(sides)) {
+			if w, in := was[ch]; !in {
+				diff = append(diff, fmt.Sprintf("it re-rolls the tie %s, which %s was not in", target, ch))
+			} else if w != sides[ch] {
+				diff = append(diff, fmt.Sprintf("a re-roll uses the same skills or attributes: %s rolled %s in the tie %s, not %s", ch, w, target, sides[ch]))
+			}
+		}
+	}
+	return diff
 }
 
 // unresolvedPath is the mismatch of a request of these paths whose rolls

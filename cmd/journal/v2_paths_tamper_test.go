@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/rules/ryf"
 	"github.com/campaign-journal/journal/signed"
 )
 
@@ -217,6 +218,23 @@ func TestV2PathsEndToEnd(t *testing.T) {
 			out, _ := resign(contests, func(a, d map[string]any) { a["rematch"], d["rematch"] = later, later })
 			return editLines(t, out, events.TypeContestResolved, contests, func(_ *events.Event, d map[string]any) { d["rematch"] = later })
 		}, "not recorded before it"},
+		{"a re-roll with another attribute, re-signed and re-judged", func() ([]string, string) {
+			out, _ := resign(contests, func(a, d map[string]any) { a["a"].(map[string]any)["attribute"], d["attribute"] = "D", "D" })
+			var totals [2]ryf.Result
+			for i, n := range []int{2*contests - 1, 2 * contests} {
+				out, _ = editLines(t, out, events.TypeRollMade, n, func(_ *events.Event, d map[string]any) {
+					if i == 0 { // lodin's Destreza 9 instead of Percepción 8
+						d["attribute"], d["attribute_value"] = "D", 9.0
+						d["base"], d["total"] = d["base"].(float64)+2, d["total"].(float64)+2
+					}
+					totals[i] = ryf.Result{Total: int(d["total"].(float64)), Natural1: d["natural1"] == true, Fumble: d["fumble"] == true}
+				})
+			}
+			v := ryf.Contest(totals[0], totals[1])
+			return editLines(t, out, events.TypeContestResolved, contests, func(_ *events.Event, d map[string]any) {
+				d["winner"], d["tie"], d["reason"] = map[int]string{1: "lodin", 2: "orco"}[v.Winner], v.Winner == 0, v.Reason
+			})
+		}, "a re-roll uses the same skills or attributes: lodin rolled the attribute P in the tie"},
 		{"the combat's order changed", func() ([]string, string) {
 			return edit(t, lines, events.TypeCombatStarted, 1, func(_ *events.Event, d map[string]any) {
 				o := d["order"].([]any)
