@@ -31,6 +31,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/campaign-journal/journal/events"
@@ -69,9 +71,13 @@ type ContestAction struct {
 	Rematch        string            `json:"rematch"`
 }
 
-// parseStrict decodes one JSON object into v, refusing unknown members
-// and anything after the object.
-func parseStrict(action []byte, v any) error {
+// parseStrict decodes one JSON object into v, refusing unknown members,
+// a missing one (every input is explicit: v's json names, and those of
+// the objects named in nested) and anything after the object.
+func parseStrict(action []byte, v any, nested ...string) error {
+	if err := explicitMembers(action, reflect.TypeOf(v).Elem(), nested, "action"); err != nil {
+		return err
+	}
 	dec := json.NewDecoder(bytes.NewReader(action))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
@@ -83,10 +89,34 @@ func parseStrict(action []byte, v any) error {
 	return nil
 }
 
+// explicitMembers refuses an object (b) that lacks a member of struct t,
+// or whose members named in nested (objects of struct type) lack one of
+// theirs; where names the object in messages.
+func explicitMembers(b []byte, t reflect.Type, nested []string, where string) error {
+	var obj map[string]json.RawMessage
+	if err := json.Unmarshal(b, &obj); err != nil {
+		return invalid("%s: %v", where, err)
+	}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		raw, ok := obj[name]
+		if !ok {
+			return invalid("%s: no member %q (every input is explicit, zeros and empty strings included)", where, name)
+		}
+		if slices.Contains(nested, name) {
+			if err := explicitMembers(raw, f.Type, nil, where+"."+name); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 // ParseContestAction reads a contest's action strictly.
 func ParseContestAction(action []byte) (ContestAction, error) {
 	var a ContestAction
-	if err := parseStrict(action, &a); err != nil {
+	if err := parseStrict(action, &a, "a", "b"); err != nil {
 		return a, err
 	}
 	if a.Command != CommandContest {

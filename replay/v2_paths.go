@@ -80,6 +80,9 @@ var pathMembers = map[string][]string{
 	"heal-after-combat": {"character", "command", "seed_commitment"},
 }
 
+// sideMembers are the members of a contest's side.
+var sideMembers = []string{"attribute", "character", "modifier", "skill", "specialization", "token"}
+
 // pathRequestDiff compares a recorded request of these paths with its
 // signed action.
 func pathRequestDiff(s *session, d *events.RollRequested, action []byte, eq func(string, any, any)) []string {
@@ -92,6 +95,16 @@ func pathRequestDiff(s *session, d *events.RollRequested, action []byte, eq func
 	if members, ok := pathMembers[a.Command]; ok {
 		if got := actionMembers(action); !slices.Equal(got, members) {
 			diff = append(diff, fmt.Sprintf("the signed %s action has members %v, want %v", a.Command, got, members))
+		}
+	}
+	if a.Command == "contest" {
+		var sides map[string]json.RawMessage
+		if json.Unmarshal(action, &sides) == nil {
+			for _, k := range []string{"a", "b"} {
+				if got := actionMembers(sides[k]); !slices.Equal(got, sideMembers) {
+					diff = append(diff, fmt.Sprintf("the signed contest's side %s has members %v, want %v", k, got, sideMembers))
+				}
+			}
 		}
 	}
 	eq("seed commitment (the session's)", s.commitment, a.SeedCommitment)

@@ -296,6 +296,9 @@ func TestV2PathsEndToEnd(t *testing.T) {
 		{"the healing's action with an unknown member, re-signed", func() ([]string, string) {
 			return resign(heal, func(a, _ map[string]any) { a["amount"] = 6.0 })
 		}, `unknown field "amount"`},
+		{"a contest side's member dropped from the action, re-signed", func() ([]string, string) {
+			return resign(1, func(a, _ map[string]any) { delete(a["b"].(map[string]any), "token") })
+		}, "side b has members"},
 		{"the healing's action with another path's member, re-signed", func() ([]string, string) {
 			return resign(heal, func(a, _ map[string]any) { a["participants"] = []any{"lodin"} })
 		}, "has members"},
