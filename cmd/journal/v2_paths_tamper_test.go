@@ -35,6 +35,12 @@ func (tb *v2Table) v2PathsSession() ([]string, string) {
 	}
 	require.NotEmpty(t, tie, "no tie in 100 even contests")
 	tb.ok("-c", "mordor", "contest", "lodin", "P", "orco", "P", "--mod-b", "8", "--rematch", tie)
+	n := len(tb.events("mordor"))
+	_, errb, code := tb.run("-c", "mordor", "contest", "lodin", "P", "orco", "P", "--mod-b", "8", "--rematch", tie, "--request-id", "again")
+	require.NotZero(t, code)
+	require.Contains(t, errb, "already re-rolled")
+	require.Len(t, tb.events("mordor"), n, "a refused re-roll records nothing")
+	tb.ok("-c", "mordor", "contest", "lodin", "P", "orco", "P", "--mod-b", "8") // one more, after the re-roll
 	tb.ok("-c", "mordor", "combat", "start", "lodin", "orco", "--token", "lodin")
 	tb.as("gm").ok("-c", "mordor", "damage", "lodin", "5", "--source", "orco")
 	tb.ok("-c", "mordor", "combat", "end")
@@ -95,6 +101,7 @@ func TestV2PathsEndToEnd(t *testing.T) {
 	require.Contains(t, log, "asks for lodin's healing after the combat")
 
 	contests := countType(t, lines, events.TypeContestResolved)
+	rematch := contests - 1 // the re-roll of the tie; one more contest comes after it
 	rolls := countType(t, lines, events.TypeRollMade)
 	combat := nthOfKind(t, lines, "initiative") // the combat start's request, among requests
 	heal := nthOfKind(t, lines, "heal")
@@ -204,24 +211,33 @@ func TestV2PathsEndToEnd(t *testing.T) {
 			return edit(t, lines, events.TypeRollRequested, 1, func(_ *events.Event, d map[string]any) { d["kind"] = "attribute" })
 		}, "the signed action"},
 		{"the re-roll's rematch changed vs the signed action", func() ([]string, string) {
-			return edit(t, lines, events.TypeRollRequested, contests, func(_ *events.Event, d map[string]any) { d["rematch"] = wonID })
+			return edit(t, lines, events.TypeRollRequested, rematch, func(_ *events.Event, d map[string]any) { d["rematch"] = wonID })
 		}, "rematch: recorded"},
 		{"a re-roll's contest names another rematch", func() ([]string, string) {
-			return edit(t, lines, events.TypeContestResolved, contests, func(_ *events.Event, d map[string]any) { d["rematch"] = wonID })
+			return edit(t, lines, events.TypeContestResolved, rematch, func(_ *events.Event, d map[string]any) { d["rematch"] = wonID })
 		}, "rematch: recorded"},
 		{"a rematch of a non-tie, re-signed with the player's key", func() ([]string, string) {
-			out, _ := resign(contests, func(a, d map[string]any) { a["rematch"], d["rematch"] = wonID, wonID })
-			return editLines(t, out, events.TypeContestResolved, contests, func(_ *events.Event, d map[string]any) { d["rematch"] = wonID })
+			out, _ := resign(rematch, func(a, d map[string]any) { a["rematch"], d["rematch"] = wonID, wonID })
+			return editLines(t, out, events.TypeContestResolved, rematch, func(_ *events.Event, d map[string]any) { d["rematch"] = wonID })
 		}, "which was not a tie"},
 		{"a rematch of a contest not recorded before, re-signed", func() ([]string, string) {
 			later := "0191b4a0-0000-7000-8000-000000000000"
-			out, _ := resign(contests, func(a, d map[string]any) { a["rematch"], d["rematch"] = later, later })
-			return editLines(t, out, events.TypeContestResolved, contests, func(_ *events.Event, d map[string]any) { d["rematch"] = later })
+			out, _ := resign(rematch, func(a, d map[string]any) { a["rematch"], d["rematch"] = later, later })
+			return editLines(t, out, events.TypeContestResolved, rematch, func(_ *events.Event, d map[string]any) { d["rematch"] = later })
 		}, "not recorded before it"},
+		{"the tie re-rolled twice, re-signed", func() ([]string, string) {
+			e, err := events.Decode([]byte(lines[indexOf(t, lines, events.TypeContestResolved, rematch)]))
+			require.NoError(t, err)
+			var d events.ContestResolved
+			require.NoError(t, e.DecodeData(&d))
+			tie := d.Rematch
+			out, _ := resign(contests, func(a, d map[string]any) { a["rematch"], d["rematch"] = tie, tie })
+			return editLines(t, out, events.TypeContestResolved, contests, func(_ *events.Event, d map[string]any) { d["rematch"] = tie })
+		}, "already re-rolled by contest"},
 		{"a re-roll with another attribute, re-signed and re-judged", func() ([]string, string) {
-			out, _ := resign(contests, func(a, d map[string]any) { a["a"].(map[string]any)["attribute"], d["attribute"] = "D", "D" })
+			out, _ := resign(rematch, func(a, d map[string]any) { a["a"].(map[string]any)["attribute"], d["attribute"] = "D", "D" })
 			var totals [2]ryf.Result
-			for i, n := range []int{2*contests - 1, 2 * contests} {
+			for i, n := range []int{2*rematch - 1, 2 * rematch} {
 				out, _ = editLines(t, out, events.TypeRollMade, n, func(_ *events.Event, d map[string]any) {
 					if i == 0 { // lodin's Destreza 9 instead of Percepción 8
 						d["attribute"], d["attribute_value"] = "D", 9.0
@@ -231,7 +247,7 @@ func TestV2PathsEndToEnd(t *testing.T) {
 				})
 			}
 			v := ryf.Contest(totals[0], totals[1])
-			return editLines(t, out, events.TypeContestResolved, contests, func(_ *events.Event, d map[string]any) {
+			return editLines(t, out, events.TypeContestResolved, rematch, func(_ *events.Event, d map[string]any) {
 				d["winner"], d["tie"], d["reason"] = map[int]string{1: "lodin", 2: "orco"}[v.Winner], v.Winner == 0, v.Reason
 			})
 		}, "a re-roll uses the same skills or attributes: lodin rolled the attribute P in the tie"},
