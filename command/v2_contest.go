@@ -71,10 +71,10 @@ type ContestAction struct {
 	Rematch        string            `json:"rematch"`
 }
 
-// parseStrict decodes one JSON object into v, refusing unknown members,
+// parseExplicit decodes one JSON object into v, refusing unknown members,
 // a missing one (every input is explicit: v's json names, and those of
 // the objects named in nested) and anything after the object.
-func parseStrict(action []byte, v any, nested ...string) error {
+func parseExplicit(action []byte, v any, nested ...string) error {
 	if err := explicitMembers(action, reflect.TypeOf(v).Elem(), nested, "action"); err != nil {
 		return err
 	}
@@ -116,7 +116,7 @@ func explicitMembers(b []byte, t reflect.Type, nested []string, where string) er
 // ParseContestAction reads a contest's action strictly.
 func ParseContestAction(action []byte) (ContestAction, error) {
 	var a ContestAction
-	if err := parseStrict(action, &a, "a", "b"); err != nil {
+	if err := parseExplicit(action, &a, "a", "b"); err != nil {
 		return a, err
 	}
 	if a.Command != CommandContest {

@@ -41,7 +41,7 @@ type HealAction struct {
 // ParseHealAction reads an after-combat healing's action strictly.
 func ParseHealAction(action []byte) (HealAction, error) {
 	var a HealAction
-	if err := parseStrict(action, &a); err != nil {
+	if err := parseExplicit(action, &a); err != nil {
 		return a, err
 	}
 	if a.Command != CommandHealAfterCombat {

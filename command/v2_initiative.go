@@ -52,7 +52,7 @@ type InitiativeAction struct {
 // ParseInitiativeAction reads a combat start's action strictly.
 func ParseInitiativeAction(action []byte) (InitiativeAction, error) {
 	var a InitiativeAction
-	if err := parseStrict(action, &a); err != nil {
+	if err := parseExplicit(action, &a); err != nil {
 		return a, err
 	}
 	if a.Command != CommandCombatStart {

@@ -455,22 +455,26 @@ var fastFields = map[reflect.Type]fastcodec.Fields{
 			case 18:
 				return &v.Cover
 			case 19:
-				return &v.B
+				return &v.TN
 			case 20:
-				return &v.SkillB
+				return &v.Trait
 			case 21:
-				return &v.AttributeB
+				return &v.B
 			case 22:
-				return &v.ModifierB
+				return &v.SkillB
 			case 23:
-				return &v.TokenB
+				return &v.AttributeB
 			case 24:
-				return &v.SpecializationB
+				return &v.ModifierB
 			case 25:
-				return &v.Rematch
+				return &v.TokenB
 			case 26:
-				return &v.Participants
+				return &v.SpecializationB
 			case 27:
+				return &v.Rematch
+			case 28:
+				return &v.Participants
+			case 29:
 				return &v.Tokens
 			}
 			return nil
@@ -525,6 +529,16 @@ var fastFields = map[reflect.Type]fastcodec.Fields{
 				return &v.Outcome
 			case 11:
 				return &v.Quality
+			case 12:
+				return &v.User
+			case 13:
+				return &v.Signed
+			case 14:
+				return &v.Signature
+			case 15:
+				return &v.Request
+			case 16:
+				return &v.RollRequest
 			}
 			return nil
 		},

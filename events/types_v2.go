@@ -75,6 +75,11 @@ type RollRequested struct {
 	Range  string `json:"range,omitempty"`
 	Cover  bool   `json:"cover,omitempty"`
 
+	// A The One Ring roll (the action's command "tor-roll") names its
+	// target number TN and the Trait counted as invoked ("" for none).
+	TN    int    `json:"tn,omitempty"`
+	Trait string `json:"trait,omitempty"`
+
 	// A contest (the action's command "contest", Kind "contest") records
 	// side A in Character, Skill, Attribute, Modifier, Token and
 	// Specialization, side B in the fields ending in B, and the tied

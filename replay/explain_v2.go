@@ -33,6 +33,8 @@ type V2Steps struct {
 	Nonces []uint64 `json:"nonces,omitempty"`
 	Path   string   `json:"path,omitempty"`
 	Nth    int      `json:"nth,omitempty"`
+	// TOR is a The One Ring roll's own steps (v2_tor.go).
+	TOR *V2TORSteps `json:"tor,omitempty"`
 }
 
 // V2Contribution is one contribution to a v2 session key, in stream order.
@@ -46,6 +48,7 @@ type V2Contribution struct {
 type v2Context struct {
 	contributions map[string][]V2Contribution // by session key
 	requests      map[string]events.Recorded  // by request id
+	hope          map[string]events.Recorded  // Hope spent, by roll event id (v2_tor.go)
 }
 
 func (c *v2Context) note(r events.Recorded) {
@@ -64,6 +67,8 @@ func (c *v2Context) note(r events.Recorded) {
 				c.requests[d.Request] = r
 			}
 		}
+	case events.TypeTORHopeSpent:
+		c.noteHope(r) // v2_tor.go
 	}
 }
 
@@ -87,7 +92,8 @@ func explainV2(x *Explanation, roll events.Event, started *events.SessionStarted
 		var d events.RollRequested
 		if rec.Event.DecodeData(&d) == nil {
 			v.RequestBy, v.RequestSeq, v.Commitment = d.User, rec.Seq, d.Commitment
-			pathSteps(v, d, e.Nonce) // v2_paths.go
+			v.TOR = c.torSteps(d, roll.ID) // v2_tor.go
+			pathSteps(v, d, e.Nonce)       // v2_paths.go
 			m := rerr == nil && dice.RevealMatches(r, d.Commitment)
 			v.RevealMatches = &m
 		}
@@ -164,5 +170,6 @@ func (x Explanation) writeV2(l i18n.Lang, p func(string)) {
 	}
 	writePathSteps(l, v, p) // v2_paths.go
 	p(l.T("x2.draws", v.Draws))
+	v.writeTOR(l, p) // v2_tor.go
 	p(l.T("x2.stream", x.Message))
 }

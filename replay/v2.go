@@ -65,6 +65,7 @@ type v2Session struct {
 	key           *dice.KeyV2
 	attack        *v2Attack // the attack whose rolls are recorded and whose resolution is due
 	path          *v2Due    // the contest, initiative or healing whose consequence is due (v2_paths.go)
+	torState      *v2TOR    // The One Ring's rolls and Hope (v2_tor.go)
 }
 
 type v2Request struct {
@@ -256,10 +257,11 @@ func (v *Verifier) checkRequest(s *session, c *campaign, m Mismatch, ev events.E
 	}
 	eq("request", d.Request, req.Request)
 	eq("commitment", d.Commitment, req.Commitment.String())
-	a, err := parseAction(req.Action)
 	if isPathRequest(*d) {
 		diff = append(diff, pathRequestDiff(s, d, req.Action, eq)...) // v2_paths.go
-	} else if err != nil {
+	} else if c.fold.System == torSystem {
+		diff = append(diff, torRequestDiff(s, d, req.Action)...) // v2_tor.go
+	} else if a, err := parseAction(req.Action); err != nil {
 		diff = append(diff, "the signed action: "+err.Error())
 	} else {
 		command := "roll"
@@ -377,6 +379,8 @@ func (v *Verifier) rollV2(s *session, c *campaign, m Mismatch, ev events.Event, 
 		v.attackRoll(s, m, ev, d, r, damage, eq, add)
 	} else if isPathRequest(r.d) {
 		v.pathRoll(s, c, m, ev, d, r, eq, add) // v2_paths.go
+	} else if c.fold.System == torSystem {
+		v.torRoll(s, c, m, ev, d, r, eq, add) // v2_tor.go
 	} else {
 		rollInputs(d, r, eq, add)
 	}
