@@ -56,11 +56,8 @@ func (j *Journal) requestHealV2(d *draft, s *projections.Session, msg RollReques
 	if err != nil {
 		return err
 	}
-	if a.SeedCommitment != s.Commitment {
-		return invalid("the request names seed commitment %q, session %s's is %s", a.SeedCommitment, s.ID, s.Commitment)
-	}
-	if msg.Character != "" && msg.Character != a.Character {
-		return invalid("the request is for %s, the signed action for %s", msg.Character, a.Character)
+	if err := checkScope(s, msg, a.SeedCommitment, a.Character); err != nil {
+		return err
 	}
 	if d.campaign.System == SystemTOR {
 		return fmt.Errorf("%w: The One Ring has no after-combat healing", ErrV2NotWired)
