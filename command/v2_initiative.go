@@ -17,7 +17,9 @@ package command
 //     player's own, must be a participant). r from any device but the GM's
 //     is fair for everyone: nobody who knows r knows K before the session
 //     ends. A player spends only the tokens of the characters it plays.
-//   - At most one initiative request is pending in a session.
+//   - At most one initiative request is pending in a session, and none
+//     while a healing after the last combat is pending (so that a healing
+//     heals after the combat it was asked after).
 
 import (
 	"context"
@@ -91,6 +93,10 @@ func (j *Journal) requestInitiativeV2(d *draft, s *projections.Session, msg Roll
 	for id, q := range s.Requests {
 		if q.State == projections.RequestPending && q.Requested.Kind == KindInitiative {
 			return invalid("a combat start is already requested (%s): reveal it, or the GM cancels it", id)
+		}
+		if q.State == projections.RequestPending && q.Requested.Kind == rolls.KindHeal {
+			// The healing heals after the combat it was asked after.
+			return invalid("%s's healing after the last combat is pending (%s): reveal it before the next combat, or the GM cancels it", q.Requested.Character, id)
 		}
 	}
 	n := d.nonce

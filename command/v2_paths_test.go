@@ -296,6 +296,9 @@ func TestV2InitiativeAndHealing(t *testing.T) {
 	require.Empty(t, req.Nonces)
 	_, err = j.As("ana").RequestRoll(ctx, "mordor", ana.pathRequest(t, uuid.NewString(), secret(3), "lodin", heal))
 	require.ErrorContains(t, err, "already has a healing request pending")
+	_, err = j.As("ana").RequestRoll(ctx, "mordor", ana.pathRequest(t, uuid.NewString(), secret(5), "lodin",
+		command.InitiativeAction{Command: "combat-start", SeedCommitment: commitmentOf["s2"], Participants: []string{"lodin", "orco"}, Token: []string{}}))
+	require.ErrorContains(t, err, "healing after the last combat is pending")
 	res, err = j.As("ana").RevealRoll(ctx, "mordor", ana.pathReveal(t, hid, hr, "lodin"))
 	require.NoError(t, err)
 	made, others = madeOf(t, res)
