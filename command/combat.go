@@ -31,66 +31,98 @@ type CombatStart struct {
 // StartCombatWith is StartCombat with the players' choices for the
 // initiative rolls.
 func (j *Journal) StartCombatWith(ctx context.Context, campaign string, req CombatStart) (Result, error) {
-	participants, entropy := req.Participants, req.Entropy
 	return j.execute(ctx, campaign, func(d *draft) error {
-		rules, err := d.ryfRules()
+		sides, err := d.initiativeSides(req)
 		if err != nil {
 			return err
 		}
-		if d.campaign.Combat != nil {
-			return invalid("a combat is already in progress (round %d): end it first", d.campaign.Combat.Round)
-		}
-		if len(participants) < 2 {
-			return invalid("a combat needs at least two participants")
-		}
-		token := map[string]bool{}
-		for _, id := range req.Token {
-			if !slices.Contains(participants, id) {
-				return invalid("--token %s: not a participant of the combat", id)
-			}
-			if token[id] {
-				return invalid("--token %s: named twice", id)
-			}
-			token[id] = true
-		}
-		var inits []ryf.Initiative
-		ids := map[string]string{}
-		for _, id := range participants {
-			ch, err := character(d.campaign, id)
-			if err != nil {
+		results := make([]ryf.Result, len(sides))
+		ids := make([]string, len(sides))
+		for i, s := range sides {
+			if results[i], err = d.roll1o3d10(s.ch.ID, s.check, req.Entropy, nil); err != nil {
 				return err
 			}
-			if _, dup := ids[id]; dup {
-				return invalid("%s is named twice", id)
-			}
-			if err := canAct(ch); err != nil {
-				return err
-			}
-			check, err := rules.InitiativeCheck(ryfCharacter(ch))
-			if err != nil {
-				return invalidOr(err)
-			}
-			if err := applyLevel(&check, ch, token[id], false); err != nil {
-				return err
-			}
-			res, err := d.roll1o3d10(id, check, entropy, nil)
-			if err != nil {
-				return err
-			}
-			ids[id] = d.evs[len(d.evs)-1].ID
-			inits = append(inits, ryf.Initiative{ID: id, Total: res.Total,
-				Destreza: ch.Attributes[string(ryf.Destreza)], Percepcion: ch.Attributes[string(ryf.Percepcion)]})
+			ids[i] = d.evs[len(d.evs)-1].ID
 		}
-		var order []string
-		totals := map[string]int{}
-		for _, in := range ryf.OrderInitiative(inits) {
-			order = append(order, in.ID)
-			totals[in.ID] = in.Total
-		}
-		d.add(events.KindCampaign, campaign, events.TypeCombatStarted,
-			events.CombatStarted{Order: order, Initiative: ids, Totals: totals})
+		d.add(events.KindCampaign, campaign, events.TypeCombatStarted, combatStarted(sides, results, ids))
 		return nil
 	})
+}
+
+// initiativeSide is a participant's initiative check, ready to roll.
+type initiativeSide struct {
+	ch    *projections.Sheet
+	check ryf.Check
+}
+
+// initiativeSides checks a combat's start against the rules and the state
+// of play and builds every participant's initiative check, in order.
+func (d *draft) initiativeSides(req CombatStart) ([]initiativeSide, error) {
+	participants := req.Participants
+	rules, err := d.ryfRules()
+	if err != nil {
+		return nil, err
+	}
+	if d.campaign.Combat != nil {
+		return nil, invalid("a combat is already in progress (round %d): end it first", d.campaign.Combat.Round)
+	}
+	if len(participants) < 2 {
+		return nil, invalid("a combat needs at least two participants")
+	}
+	token := map[string]bool{}
+	for _, id := range req.Token {
+		if !slices.Contains(participants, id) {
+			return nil, invalid("--token %s: not a participant of the combat", id)
+		}
+		if token[id] {
+			return nil, invalid("--token %s: named twice", id)
+		}
+		token[id] = true
+	}
+	var sides []initiativeSide
+	seen := map[string]bool{}
+	for _, id := range participants {
+		ch, err := character(d.campaign, id)
+		if err != nil {
+			return nil, err
+		}
+		if seen[id] {
+			return nil, invalid("%s is named twice", id)
+		}
+		seen[id] = true
+		if err := canAct(ch); err != nil {
+			return nil, err
+		}
+		check, err := rules.InitiativeCheck(ryfCharacter(ch))
+		if err != nil {
+			return nil, invalidOr(err)
+		}
+		if err := applyLevel(&check, ch, token[id], false); err != nil {
+			return nil, err
+		}
+		sides = append(sides, initiativeSide{ch: ch, check: check})
+	}
+	return sides, nil
+}
+
+// combatStarted is the order of a combat whose participants (sides)
+// rolled results, recorded as roll events ids (highest first; ties by
+// Destreza, then Percepción, then roll order).
+func combatStarted(sides []initiativeSide, results []ryf.Result, ids []string) events.CombatStarted {
+	var inits []ryf.Initiative
+	rolled := map[string]string{}
+	for i, s := range sides {
+		rolled[s.ch.ID] = ids[i]
+		inits = append(inits, ryf.Initiative{ID: s.ch.ID, Total: results[i].Total,
+			Destreza: s.ch.Attributes[string(ryf.Destreza)], Percepcion: s.ch.Attributes[string(ryf.Percepcion)]})
+	}
+	var order []string
+	totals := map[string]int{}
+	for _, in := range ryf.OrderInitiative(inits) {
+		order = append(order, in.ID)
+		totals[in.ID] = in.Total
+	}
+	return events.CombatStarted{Order: order, Initiative: rolled, Totals: totals}
 }
 
 // NextRound starts the next round of the combat in progress.

@@ -89,25 +89,9 @@ func (j *Journal) Rest(ctx context.Context, campaign string, comfort bool) (Resu
 // combat, capped by the damage taken in it and by max HP.
 func (j *Journal) HealAfterCombat(ctx context.Context, campaign, char, entropy string) (Result, error) {
 	return j.execute(ctx, campaign, func(d *draft) error {
-		if err := requireCampaign(d.campaign); err != nil {
-			return err
-		}
-		if d.campaign.Combat != nil {
-			return invalid("the combat is still going on: healing comes after it ends")
-		}
-		cb := d.campaign.HealingCombat()
-		if cb == nil {
-			return invalid("there has been no combat to heal after")
-		}
-		ch, err := character(d.campaign, char)
+		ch, cb, err := d.healAfterCombatOf(char)
 		if err != nil {
 			return err
-		}
-		if !slices.Contains(cb.Order, ch.ID) {
-			return invalid("%s was not in the last combat", ch.Name)
-		}
-		if cb.HealedAfter[ch.ID] {
-			return invalid("%s has already healed after the last combat (once per combat)", ch.Name)
 		}
 		stream, nonce, err := d.stream(entropy)
 		if err != nil {
@@ -124,4 +108,30 @@ func (j *Journal) HealAfterCombat(ctx context.Context, campaign, char, entropy s
 			events.Healed{Character: ch.ID, Amount: h.Healed, Reason: projections.HealAfterCombat})
 		return nil
 	})
+}
+
+// healAfterCombatOf checks char's after-combat healing against the rules
+// and the state of play: its sheet and the combat it heals after.
+func (d *draft) healAfterCombatOf(char string) (*projections.Sheet, *projections.Combat, error) {
+	if err := requireCampaign(d.campaign); err != nil {
+		return nil, nil, err
+	}
+	if d.campaign.Combat != nil {
+		return nil, nil, invalid("the combat is still going on: healing comes after it ends")
+	}
+	cb := d.campaign.HealingCombat()
+	if cb == nil {
+		return nil, nil, invalid("there has been no combat to heal after")
+	}
+	ch, err := character(d.campaign, char)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !slices.Contains(cb.Order, ch.ID) {
+		return nil, nil, invalid("%s was not in the last combat", ch.Name)
+	}
+	if cb.HealedAfter[ch.ID] {
+		return nil, nil, invalid("%s has already healed after the last combat (once per combat)", ch.Name)
+	}
+	return ch, cb, nil
 }

@@ -468,6 +468,9 @@ func passForeign(c *projections.Campaign) func(events.Foreign) error {
 
 // draft collects the events a command will append.
 type draft struct {
+	// ctx is the command's context, for the reads a decision needs (a
+	// journal-dice-v2 path's request, whose signature has none).
+	ctx      context.Context
 	j        *Journal
 	campaign *projections.Campaign
 	now      time.Time
@@ -575,7 +578,7 @@ func (j *Journal) execute(ctx context.Context, campaign string, decide func(d *d
 				return res, err
 			}
 		}
-		d := &draft{j: j, campaign: c, now: j.clock().UTC(), rules: &s.rules, ids: j.ids}
+		d := &draft{ctx: ctx, j: j, campaign: c, now: j.clock().UTC(), rules: &s.rules, ids: j.ids}
 		if j.request != "" {
 			d.ids = j.requestIDs(campaign)
 		}

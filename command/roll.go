@@ -212,51 +212,9 @@ func (j *Journal) Contest(ctx context.Context, campaign string, req ContestReque
 		if err != nil {
 			return err
 		}
-		if req.A == req.B {
-			return invalid("a contest needs two different characters")
-		}
-		var sides [2]contestSide
-		for i, s := range []struct {
-			char, what, attr string
-			mod              int
-			token, spec      bool
-			entropy, flag    string
-		}{
-			{req.A, req.SkillA, req.AttrA, req.ModA, req.TokenA, req.SpecA, req.EntropyA, "a"},
-			{req.B, req.SkillB, req.AttrB, req.ModB, req.TokenB, req.SpecB, req.EntropyB, "b"},
-		} {
-			ch, err := character(d.campaign, s.char)
-			if err != nil {
-				return err
-			}
-			if err := canAct(ch); err != nil {
-				return err
-			}
-			side, err := rules.LookupSide(s.what)
-			if err != nil {
-				return invalid("side %s (%s): %v", s.flag, s.char, err)
-			}
-			var attr ryf.Attr
-			if s.attr != "" {
-				if attr, err = rules.LookupAttribute(s.attr); err != nil {
-					return invalid("--attr-%s: %v", s.flag, err)
-				}
-			}
-			check, err := rules.SideCheck(ryfCharacter(ch), side, attr)
-			if err != nil {
-				return invalid("side %s (%s): %v", s.flag, s.char, err)
-			}
-			check.Modifier = s.mod
-			if err := applyLevel(&check, ch, s.token, s.spec); err != nil {
-				return err
-			}
-			if req.Legacy {
-				check.Opposed = false
-			}
-			if err := check.Validate(); err != nil {
-				return invalid("side %s (%s): %v", s.flag, s.char, err)
-			}
-			sides[i] = contestSide{char: s.char, check: check, entropy: s.entropy}
+		sides, err := d.contestSides(rules, req)
+		if err != nil {
+			return err
 		}
 		if req.Rematch != "" {
 			if err := d.checkRematch(ctx, req.Rematch, sides); err != nil {
@@ -271,19 +229,77 @@ func (j *Journal) Contest(ctx context.Context, campaign string, req ContestReque
 			}
 			ids[i] = d.evs[len(d.evs)-1].ID
 		}
-		v := ryf.Contest(results[0], results[1])
-		out := events.ContestResolved{RollA: ids[0], RollB: ids[1], A: req.A, B: req.B, Reason: v.Reason, Rematch: req.Rematch}
-		switch v.Winner {
-		case 1:
-			out.Winner = req.A
-		case 2:
-			out.Winner = req.B
-		default:
-			out.Tie = true
-		}
-		d.add(events.KindCharacter, req.A, events.TypeContestResolved, out)
+		d.add(events.KindCharacter, req.A, events.TypeContestResolved, contestResolved(req, results, ids))
 		return nil
 	})
+}
+
+// contestSides checks both sides of a contest against the rules and the
+// state of play (not its rematch: checkRematch) and builds their checks.
+func (d *draft) contestSides(rules *ryf.Rules, req ContestRequest) ([2]contestSide, error) {
+	var sides [2]contestSide
+	if req.A == req.B {
+		return sides, invalid("a contest needs two different characters")
+	}
+	for i, s := range []struct {
+		char, what, attr string
+		mod              int
+		token, spec      bool
+		entropy, flag    string
+	}{
+		{req.A, req.SkillA, req.AttrA, req.ModA, req.TokenA, req.SpecA, req.EntropyA, "a"},
+		{req.B, req.SkillB, req.AttrB, req.ModB, req.TokenB, req.SpecB, req.EntropyB, "b"},
+	} {
+		ch, err := character(d.campaign, s.char)
+		if err != nil {
+			return sides, err
+		}
+		if err := canAct(ch); err != nil {
+			return sides, err
+		}
+		side, err := rules.LookupSide(s.what)
+		if err != nil {
+			return sides, invalid("side %s (%s): %v", s.flag, s.char, err)
+		}
+		var attr ryf.Attr
+		if s.attr != "" {
+			if attr, err = rules.LookupAttribute(s.attr); err != nil {
+				return sides, invalid("--attr-%s: %v", s.flag, err)
+			}
+		}
+		check, err := rules.SideCheck(ryfCharacter(ch), side, attr)
+		if err != nil {
+			return sides, invalid("side %s (%s): %v", s.flag, s.char, err)
+		}
+		check.Modifier = s.mod
+		if err := applyLevel(&check, ch, s.token, s.spec); err != nil {
+			return sides, err
+		}
+		if req.Legacy {
+			check.Opposed = false
+		}
+		if err := check.Validate(); err != nil {
+			return sides, invalid("side %s (%s): %v", s.flag, s.char, err)
+		}
+		sides[i] = contestSide{char: s.char, check: check, entropy: s.entropy}
+	}
+	return sides, nil
+}
+
+// contestResolved is the verdict of a contest whose sides rolled results,
+// recorded as roll events ids.
+func contestResolved(req ContestRequest, results [2]ryf.Result, ids [2]string) events.ContestResolved {
+	v := ryf.Contest(results[0], results[1])
+	out := events.ContestResolved{RollA: ids[0], RollB: ids[1], A: req.A, B: req.B, Reason: v.Reason, Rematch: req.Rematch}
+	switch v.Winner {
+	case 1:
+		out.Winner = req.A
+	case 2:
+		out.Winner = req.B
+	default:
+		out.Tie = true
+	}
+	return out
 }
 
 // checkRematch refuses a re-roll of contest id unless it is a tie, between

@@ -67,7 +67,7 @@ func (d *draft) stream(entropy string) (*dice.Stream, uint64, error) {
 	}
 	s := d.campaign.OpenSession()
 	if s.V2() {
-		return nil, 0, fmt.Errorf("%w: session %s: only skill and attribute rolls and attacks are wired ('journal roll', 'journal attack', or roll-request and roll-reveal)", ErrV2NotWired, s.ID)
+		return nil, 0, fmt.Errorf("%w: session %s: its rolls are signed requests and reveals ('journal roll', 'attack', 'contest', 'combat start', 'heal-after-combat' do both; or roll-request and roll-reveal)", ErrV2NotWired, s.ID)
 	}
 	n := d.nonce
 	d.nonce++

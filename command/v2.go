@@ -28,10 +28,11 @@ package command
 //   - The GM (who may know K) cannot reveal a roll of its own: its r must come
 //     from someone else (roll.witness, the beacon), not wired yet, so a GM's
 //     request is refused.
-//   - In a v2 session only the v2 skill and attribute rolls and attacks with
-//     their damage (v2_attack.go) are wired: every other roll path (contests,
-//     initiative, damage and heal rolls of their own, TOR) is refused with
-//     one clear error, so no v1 draw enters a v2 session.
+//   - In a v2 session only the paths of v2Paths are wired (skill and
+//     attribute rolls; attacks with their damage, v2_attack.go; contests,
+//     v2_contest.go; initiative, v2_initiative.go; healing after a combat,
+//     v2_heal.go): every other roll path is refused with one clear error,
+//     so no v1 draw enters a v2 session.
 
 import (
 	"bytes"
@@ -40,6 +41,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/projections"
@@ -280,7 +283,7 @@ func ParseRollAction(action []byte) (RollAction, error) {
 		return a, invalid("action: data after the JSON object")
 	}
 	if a.Command != CommandRoll {
-		return a, invalid("action: command %q: only \"roll\" (skill and attribute rolls) and \"attack\" are wired for journal-dice-v2", a.Command)
+		return a, invalid("action: command %q: journal-dice-v2 wires \"roll\" (skill and attribute rolls), \"attack\", \"contest\", \"combat-start\" and \"heal-after-combat\"", a.Command)
 	}
 	return a, nil
 }
@@ -406,8 +409,8 @@ func (j *Journal) RevealRoll(ctx context.Context, campaign string, in RollReveal
 		if p.State != projections.RequestPending {
 			return invalid("request %s is already %s", rev.Request, p.State)
 		}
-		if in.Character != "" && in.Character != p.Requested.Character {
-			return invalid("request %s is for %s, not %s", rev.Request, p.Requested.Character, in.Character)
+		if in.Character != "" && !slices.Contains(requestCharacters(p.Requested), in.Character) {
+			return invalid("request %s is for %s, not %s", rev.Request, strings.Join(requestCharacters(p.Requested), " and "), in.Character)
 		}
 		if p.Requested.User != j.actor {
 			return invalid("request %s is %s's: only its requester reveals it", rev.Request, p.Requested.User)

@@ -62,9 +62,27 @@ type v2Path struct {
 var v2Paths = map[string]v2Path{
 	CommandRoll:   {request: (*Journal).requestSkillV2, draw: (*draft).drawSkillV2},
 	CommandAttack: {request: (*Journal).requestAttackV2, draw: (*draft).drawAttackV2},
+	// v2_contest.go, v2_initiative.go, v2_heal.go
+	CommandContest:         {request: (*Journal).requestContestV2, draw: (*draft).drawContestV2},
+	CommandCombatStart:     {request: (*Journal).requestInitiativeV2, draw: (*draft).drawInitiativeV2},
+	CommandHealAfterCombat: {request: (*Journal).requestHealV2, draw: (*draft).drawHealV2},
 	// The One Ring (v2_tor.go).
 	CommandTORRoll: {request: (*Journal).requestTORV2, draw: (*draft).drawTORV2},
 	CommandTORHope: {rejudge: (*Journal).hopeTORV2},
+}
+
+// requestCharacters are the characters a recorded request rolls for: the
+// character of a roll, an attack or a healing; both sides of a contest;
+// every participant of a combat start. A reveal names one of them (the
+// permissions check it is the revealer's own).
+func requestCharacters(q events.RollRequested) []string {
+	switch {
+	case q.Kind == KindContest:
+		return []string{q.Character, q.B}
+	case q.Kind == KindInitiative:
+		return q.Participants
+	}
+	return []string{q.Character}
 }
 
 // CommandRoll is the command of a skill or attribute roll's action.

@@ -458,6 +458,24 @@ var fastFields = map[reflect.Type]fastcodec.Fields{
 				return &v.TN
 			case 20:
 				return &v.Trait
+			case 21:
+				return &v.B
+			case 22:
+				return &v.SkillB
+			case 23:
+				return &v.AttributeB
+			case 24:
+				return &v.ModifierB
+			case 25:
+				return &v.TokenB
+			case 26:
+				return &v.SpecializationB
+			case 27:
+				return &v.Rematch
+			case 28:
+				return &v.Participants
+			case 29:
+				return &v.Tokens
 			}
 			return nil
 		},

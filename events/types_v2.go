@@ -79,6 +79,27 @@ type RollRequested struct {
 	// target number TN and the Trait counted as invoked ("" for none).
 	TN    int    `json:"tn,omitempty"`
 	Trait string `json:"trait,omitempty"`
+
+	// A contest (the action's command "contest", Kind "contest") records
+	// side A in Character, Skill, Attribute, Modifier, Token and
+	// Specialization, side B in the fields ending in B, and the tied
+	// contest it re-rolls in Rematch ("" for none); it takes two nonces,
+	// Nonces = [Nonce, Nonce+1]: side A's roll, then side B's.
+	B               string `json:"b,omitempty"`
+	SkillB          string `json:"skill_b,omitempty"`
+	AttributeB      string `json:"attribute_b,omitempty"`
+	ModifierB       int    `json:"modifier_b,omitempty"`
+	TokenB          bool   `json:"token_b,omitempty"`
+	SpecializationB bool   `json:"specialization_b,omitempty"`
+	Rematch         string `json:"rematch,omitempty"`
+	// A combat's initiative (command "combat-start", Kind "initiative")
+	// lists its Participants in roll order (Character is the first) and
+	// those who spend their token on it (Tokens); it takes one nonce per
+	// participant, Nonces = [Nonce, …, Nonce+len-1], in that order. An
+	// after-combat healing (command "heal-after-combat", Kind "heal")
+	// takes one nonce, like a skill roll.
+	Participants []string `json:"participants,omitempty"`
+	Tokens       []string `json:"tokens,omitempty"`
 }
 
 // Taken is the nonces the request takes: Nonces, or Nonce alone.

@@ -13,6 +13,9 @@ func describeV2(l i18n.Lang, c *Campaign, ev events.Event, data any) (string, bo
 	case *events.SessionContributed:
 		return l.T("tr.session_contributed", d.User, ev.Session, short(d.Value)), true
 	case *events.RollRequested:
+		if line, ok := describePathRequest(l, c, d); ok { // transcript_v2_paths.go
+			return line, true
+		}
 		what := d.Skill
 		if what == "" {
 			what = d.Attribute

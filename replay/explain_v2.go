@@ -27,6 +27,12 @@ type V2Steps struct {
 	RevealMatches *bool `json:"reveal_matches,omitempty"`
 	// Draws are the sides the event records, in order.
 	Draws []int `json:"draws"`
+	// Nonces are the request's nonces when it takes several (an attack, a
+	// contest, a combat start), Path its kind and Nth which of them the
+	// roll takes, from 1 (v2_paths.go).
+	Nonces []uint64 `json:"nonces,omitempty"`
+	Path   string   `json:"path,omitempty"`
+	Nth    int      `json:"nth,omitempty"`
 	// TOR is a The One Ring roll's own steps (v2_tor.go).
 	TOR *V2TORSteps `json:"tor,omitempty"`
 }
@@ -87,6 +93,7 @@ func explainV2(x *Explanation, roll events.Event, started *events.SessionStarted
 		if rec.Event.DecodeData(&d) == nil {
 			v.RequestBy, v.RequestSeq, v.Commitment = d.User, rec.Seq, d.Commitment
 			v.TOR = c.torSteps(d, roll.ID) // v2_tor.go
+			pathSteps(v, d, e.Nonce)       // v2_paths.go
 			m := rerr == nil && dice.RevealMatches(r, d.Commitment)
 			v.RevealMatches = &m
 		}
@@ -161,6 +168,7 @@ func (x Explanation) writeV2(l i18n.Lang, p func(string)) {
 			p(l.T("x2.reveal_differs", v.Reveal))
 		}
 	}
+	writePathSteps(l, v, p) // v2_paths.go
 	p(l.T("x2.draws", v.Draws))
 	v.writeTOR(l, p) // v2_tor.go
 	p(l.T("x2.stream", x.Message))

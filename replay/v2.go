@@ -64,6 +64,7 @@ type v2Session struct {
 	cancelled     []CancelledRequest
 	key           *dice.KeyV2
 	attack        *v2Attack // the attack whose rolls are recorded and whose resolution is due
+	path          *v2Due    // the contest, initiative or healing whose consequence is due (v2_paths.go)
 	torState      *v2TOR    // The One Ring's rolls and Hope (v2_tor.go)
 }
 
@@ -256,7 +257,9 @@ func (v *Verifier) checkRequest(s *session, c *campaign, m Mismatch, ev events.E
 	}
 	eq("request", d.Request, req.Request)
 	eq("commitment", d.Commitment, req.Commitment.String())
-	if c.fold.System == torSystem {
+	if isPathRequest(*d) {
+		diff = append(diff, pathRequestDiff(s, d, req.Action, eq)...) // v2_paths.go
+	} else if c.fold.System == torSystem {
 		diff = append(diff, torRequestDiff(s, d, req.Action)...) // v2_tor.go
 	} else if a, err := parseAction(req.Action); err != nil {
 		diff = append(diff, "the signed action: "+err.Error())
@@ -293,6 +296,9 @@ func (v *Verifier) checkRequest(s *session, c *campaign, m Mismatch, ev events.E
 	if isAttackRequest(*d) {
 		want = []uint64{d.Nonce, d.Nonce + 1}
 	}
+	for i := 1; i < pathNonces(*d); i++ {
+		want = append(want, d.Nonce+uint64(i))
+	}
 	if !slices.Equal(d.Taken(), want) {
 		m.Kind, m.What = MismatchRequest, fmt.Sprintf("the request takes nonces %v, want %v (an attack takes its nonce and the next, for its damage)", d.Taken(), want)
 		v.record(s, m)
@@ -328,6 +334,7 @@ func (v *Verifier) rollV2(s *session, c *campaign, m Mismatch, ev events.Event, 
 	}
 	r := s.v2.requests[d.Request]
 	damage := r != nil && isAttackRequest(r.d) && r.state == projections.RequestMade && r.rolled == 1
+	damage = damage || r != nil && isPathRequest(r.d) && r.state == projections.RequestMade && r.rolled < len(r.d.Taken())
 	switch {
 	case d.Request == "":
 		fail(MismatchRequest, "a roll of a journal-dice-v2 session without a request: drawn without the roller's secret")
@@ -370,6 +377,8 @@ func (v *Verifier) rollV2(s *session, c *campaign, m Mismatch, ev events.Event, 
 	add := func(what string) { diff = append(diff, what) }
 	if isAttackRequest(r.d) {
 		v.attackRoll(s, m, ev, d, r, damage, eq, add)
+	} else if isPathRequest(r.d) {
+		v.pathRoll(s, c, m, ev, d, r, eq, add) // v2_paths.go
 	} else if c.fold.System == torSystem {
 		v.torRoll(s, c, m, ev, d, r, eq, add) // v2_tor.go
 	} else {

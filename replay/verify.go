@@ -408,8 +408,9 @@ type campaign struct {
 	fold     *projections.Campaign
 	events   int
 	errors   int
-	contests contestRing // the last two rolls, for contests (contests.go)
-	flags    []string    // journal-dice-v2 flags (v2.go)
+	contests contestRing  // the last two rolls, for contests (contests.go)
+	paths    pathContests // contests and their re-rolls (v2_paths.go)
+	flags    []string     // journal-dice-v2 flags (v2.go)
 	// The chain (v2.go): chained from the first v2 session's start on;
 	// last is the campaign's previous event in the input.
 	chained bool
@@ -614,6 +615,17 @@ func (v *Verifier) Add(rec events.Recorded) {
 		if s := v.sessionOf(ev); s != nil && s.v2 != nil {
 			v.attackConsequence(s, m, ev, data) // v2.go
 		}
+	}
+	if perr == nil && v.inSession(ev) {
+		switch ev.Type {
+		case events.TypeContestResolved, events.TypeCombatStarted, events.TypeHealed:
+			if s := v.sessionOf(ev); s != nil && s.v2 != nil {
+				v.pathConsequence(s, c, m, ev, data) // v2_paths.go
+			}
+		}
+	}
+	if d, ok := data.(*events.ContestResolved); ok && perr == nil {
+		c.noteContest(ev.ID, d)
 	}
 	switch ev.Type {
 	case events.TypeEventVoided, events.TypeSessionStarted, events.TypeSessionEnded, events.TypeRollMade:
@@ -1141,6 +1153,9 @@ func (v *Verifier) sessionReport(s *session) SessionReport {
 	}
 	s.v2Report(&sr)
 	if m := s.unresolvedAttack(); m != nil {
+		add(*m)
+	}
+	if m := s.unresolvedPath(); m != nil {
 		add(*m)
 	}
 	if m := s.torUnstartedMadness(); m != nil {

@@ -182,6 +182,7 @@ number.`,
 
 func (a *app) contestCommand() *cobra.Command {
 	var req command.ContestRequest
+	var keyName string
 	cmd := &cobra.Command{
 		Use:   "contest A SKILL_A B SKILL_B [--with-attr-a X] [--mod-a N] [--token-a] [--spec-a] [--entropy-a S] [... -b] [--rematch ID]",
 		Short: "An opposed roll: the higher total wins (a SKILL may be an attribute)",
@@ -200,12 +201,13 @@ skills or attributes.`,
 		Args: cobra.ExactArgs(4),
 		RunE: func(c *cobra.Command, args []string) error {
 			req.A, req.SkillA, req.B, req.SkillB = args[0], args[1], args[2], args[3]
-			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
+			return a.v2Path(c, func() error { return a.contestV2(c, keyName, req) }, func(j *command.Journal, campaign string) (command.Result, error) {
 				return j.Contest(c.Context(), campaign, req)
 			})
 		},
 	}
 	f := cmd.Flags()
+	f.StringVar(&keyName, "name", device.DefaultName, "journal-dice-v2: the device key that signs the contest")
 	for _, s := range []struct {
 		flag        string
 		attr        *string
@@ -231,17 +233,19 @@ skills or attributes.`,
 func (a *app) combatCommand() *cobra.Command {
 	cmd := &cobra.Command{Use: "combat", Short: "Start a combat (initiative), next round, end"}
 	var req command.CombatStart
+	var keyName string
 	start := &cobra.Command{
 		Use:   "start CHAR... [--token CHAR,...] [--entropy S]",
 		Short: "Roll initiative for every participant and start the combat",
 		Args:  cobra.MinimumNArgs(2),
 		RunE: func(c *cobra.Command, args []string) error {
 			req.Participants = args
-			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
+			return a.v2Path(c, func() error { return a.combatStartV2(c, keyName, req) }, func(j *command.Journal, campaign string) (command.Result, error) {
 				return j.StartCombatWith(c.Context(), campaign, req)
 			})
 		},
 	}
+	start.Flags().StringVar(&keyName, "name", device.DefaultName, "journal-dice-v2: the device key that signs the initiative")
 	start.Flags().StringVar(&req.Entropy, "entropy", "", "entropy for the initiative rolls")
 	start.Flags().StringSliceVar(&req.Token, "token", nil, "participants who spend their token on initiative (one level higher), comma-separated")
 	round := &cobra.Command{
@@ -367,18 +371,19 @@ func (a *app) healthCommands() []*cobra.Command {
 		},
 	}
 	rest.Flags().BoolVar(&comfort, "comfort", false, "full comfort: 2 HP")
-	var entropy string
+	var entropy, healKey string
 	after := &cobra.Command{
 		Use:   "heal-after-combat CHAR",
 		Short: "Roll 1d6 healing after the last combat (at most the damage taken in it, once)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
+			return a.v2Path(c, func() error { return a.healV2(c, healKey, args[0], entropy) }, func(j *command.Journal, campaign string) (command.Result, error) {
 				return j.HealAfterCombat(c.Context(), campaign, args[0], entropy)
 			})
 		},
 	}
 	after.Flags().StringVar(&entropy, "entropy", "", "the player's own entropy")
+	after.Flags().StringVar(&healKey, "name", device.DefaultName, "journal-dice-v2: the device key that signs the healing")
 	return []*cobra.Command{damage, heal, rest, after}
 }
 

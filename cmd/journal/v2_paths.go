@@ -1,0 +1,98 @@
+package main
+
+import (
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/campaign-journal/journal/command"
+	"github.com/campaign-journal/journal/projections"
+)
+
+// The journal-dice-v2 paths of contests, combat starts (initiative) and
+// healing after a combat in the CLI: in a v2 session `journal contest`,
+// `journal combat start` and `journal heal-after-combat` sign one request
+// with the user's device key and reveal it (requestRevealV2), the action
+// naming every input as the rules spell it.
+
+// playedBy is the first of chars whose player is actor, else the first.
+func playedBy(camp *projections.Campaign, actor string, chars ...string) string {
+	for _, id := range chars {
+		if ch := camp.Characters[id]; ch != nil && strings.EqualFold(ch.Player, actor) {
+			return id
+		}
+	}
+	if len(chars) == 0 {
+		return ""
+	}
+	return chars[0]
+}
+
+// v2Acting is the character a v2 request of several characters acts for:
+// the one the CLI's user plays.
+func (a *app) v2Acting(c *cobra.Command, chars ...string) (string, error) {
+	campaign, err := a.campaignID()
+	if err != nil {
+		return "", err
+	}
+	j, err := a.journal(c.Context())
+	if err != nil {
+		return "", err
+	}
+	camp, err := j.Load(c.Context(), campaign, 0)
+	if err != nil {
+		return "", err
+	}
+	return playedBy(camp, cliActor(), chars...), nil
+}
+
+// contestV2 runs a v2 contest in one command: both sides' rolls from one
+// signed request (two nonces) and its reveal, then the verdict.
+func (a *app) contestV2(c *cobra.Command, keyName string, req command.ContestRequest) error {
+	if req.EntropyA != "" || req.EntropyB != "" {
+		return usagef("contest: --entropy-a and --entropy-b are not for a journal-dice-v2 session (your device's secret replaces entropy)")
+	}
+	acting, err := a.v2Acting(c, req.A, req.B)
+	if err != nil {
+		return err
+	}
+	return a.requestRevealV2(c, keyName, acting, func(j *command.Journal, campaign string, _ *projections.Session) (any, error) {
+		return j.ContestActionFor(c.Context(), campaign, req)
+	})
+}
+
+// combatStartV2 runs a v2 combat start in one command: every participant's
+// initiative from one signed request (a nonce each) and its reveal.
+func (a *app) combatStartV2(c *cobra.Command, keyName string, req command.CombatStart) error {
+	if req.Entropy != "" {
+		return usagef("combat start: --entropy is not for a journal-dice-v2 session (your device's secret replaces entropy)")
+	}
+	acting, err := a.v2Acting(c, req.Participants...)
+	if err != nil {
+		return err
+	}
+	return a.requestRevealV2(c, keyName, acting, func(j *command.Journal, campaign string, _ *projections.Session) (any, error) {
+		return j.InitiativeActionFor(c.Context(), campaign, req)
+	})
+}
+
+// healV2 runs a v2 healing after a combat in one command.
+func (a *app) healV2(c *cobra.Command, keyName, char, entropy string) error {
+	if entropy != "" {
+		return usagef("heal-after-combat: --entropy is not for a journal-dice-v2 session (your device's secret replaces entropy)")
+	}
+	return a.requestRevealV2(c, keyName, char, func(j *command.Journal, campaign string, _ *projections.Session) (any, error) {
+		return j.HealActionFor(c.Context(), campaign, char)
+	})
+}
+
+// v2Path runs v2 in a v2 session and v1 otherwise.
+func (a *app) v2Path(c *cobra.Command, v2 func() error, v1 func(*command.Journal, string) (command.Result, error)) error {
+	if in, err := a.inV2Session(c); err != nil || in {
+		if err != nil {
+			return err
+		}
+		return v2()
+	}
+	return a.record(c, v1)
+}
