@@ -15,6 +15,8 @@ package command
 
 import (
 	"context"
+	"errors"
+	"fmt"
 
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/signed"
@@ -60,18 +62,60 @@ func (j *Journal) Cosign(ctx context.Context, campaign string, in CosignSigned) 
 		if prev, done := s.Cosigned[j.actor]; done {
 			return invalid("%s already co-signed the end of session %s (event %s): a user co-signs once", j.actor, s.ID, prev)
 		}
-		if s.EndedHash == "" {
-			return invalid("session %s's end has no hash to co-sign", s.ID)
+		hash, err := j.endedHash(ctx, d.campaign.ID, s.EndedSeq, s.EndedEvent)
+		if err != nil {
+			return err
 		}
-		if c.Ended.String() != s.EndedHash {
-			return invalid("the co-signature names hash %s, session %s's session-ended event %s hashes to %s", c.Ended, s.ID, s.EndedEvent, s.EndedHash)
+		if c.Ended.String() != hash {
+			return invalid("the co-signature names hash %s, session %s's session-ended event %s hashes to %s", c.Ended, s.ID, s.EndedEvent, hash)
 		}
 		d.addIn(s.ID, events.KindSession, s.ID, events.TypeSessionCosigned, events.SessionCosigned{
 			User: j.actor, Character: in.Character, Signed: msg.Signed, Signature: msg.Signature,
-			Ended: s.EndedHash, EndedEvent: s.EndedEvent,
+			Ended: hash, EndedEvent: s.EndedEvent,
 		})
 		return nil
 	})
+}
+
+// errStop ends a read once its event is found.
+var errStop = errors.New("stop")
+
+// endedHash is hex(SHA-256) of the stored bytes of the session-ended event
+// id at seq of campaign: the store's own bytes when it gives them
+// (jetstore), else the event's encoding, which is what a store keeps.
+func (j *Journal) endedHash(ctx context.Context, campaign string, seq uint64, id string) (string, error) {
+	filter, err := events.CampaignFilter(campaign)
+	if err != nil {
+		return "", err
+	}
+	if seq == 0 {
+		return "", fmt.Errorf("session-ended event %s: no stream sequence", id)
+	}
+	var hash string
+	err = j.store.Read(ctx, events.Query{Subject: filter, From: seq, To: seq}, func(r events.Recorded) error {
+		if r.Event.ID != id {
+			return fmt.Errorf("the stream holds event %s at seq %d, not the session-ended event %s", r.Event.ID, seq, id)
+		}
+		if raw, ok := j.store.(interface {
+			StoredBytes(context.Context, events.Recorded) ([]byte, error)
+		}); ok {
+			b, err := raw.StoredBytes(ctx, r)
+			if err != nil {
+				return err
+			}
+			hash = events.ChainHash(b)
+		} else if hash, err = events.EventHash(r.Event); err != nil {
+			return err
+		}
+		return errStop
+	})
+	if err != nil && !errors.Is(err, errStop) {
+		return "", err
+	}
+	if hash == "" {
+		return "", fmt.Errorf("session-ended event %s is not at seq %d", id, seq)
+	}
+	return hash, nil
 }
 
 // addIn is add for an event of the given session (add names the session

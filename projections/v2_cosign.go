@@ -2,17 +2,14 @@ package projections
 
 import "github.com/campaign-journal/journal/events"
 
-// endV2 keeps what a v2 session's co-signatures are checked against: the
-// session-ended event's id and its hash (events.EventHash: SHA-256 of the
-// bytes the journal stores for it).
-func (s *Session) endV2(ev events.Event) {
+// endV2 keeps where a v2 session's co-signatures find what they sign: the
+// session-ended event's id and stream sequence (the command layer hashes
+// its stored bytes).
+func (s *Session) endV2(rec events.Recorded) {
 	if !s.V2() {
 		return
 	}
-	s.EndedEvent = ev.ID
-	if h, err := events.EventHash(ev); err == nil {
-		s.EndedHash = h
-	}
+	s.EndedEvent, s.EndedSeq = rec.Event.ID, rec.Seq
 }
 
 // cosign records a user's co-signature of the session's end.
