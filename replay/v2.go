@@ -63,7 +63,7 @@ type v2Session struct {
 	order         []string // request ids in stream order
 	cancelled     []CancelledRequest
 	key           *dice.KeyV2
-	attack        *v2Attack // the attack whose rolls are recorded and whose resolution is due
+	attack        *v2Attack      // the attack whose rolls are recorded and whose resolution is due
 	x             v2SessionExtra // co-signatures, flags, last event (v2_cosign.go)
 }
 

@@ -372,7 +372,7 @@ type Verifier struct {
 	foreignN  int
 	pos       int
 	events    int
-	faces     []int // scratch for re-derived faces
+	faces     []int      // scratch for re-derived faces
 	x         verifierV2 // journal-dice-v2's co-signatures and consents (v2_cosign.go)
 }
 
