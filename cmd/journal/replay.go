@@ -181,9 +181,31 @@ func boundSource(ctx context.Context, st store, filter string, warn func(events.
 			}
 			return warn(f)
 		}
-		return st.Read(ctx, events.Query{Subject: filter, To: to, OnForeign: foreign}, fn)
+		return st.Read(ctx, events.Query{Subject: filter, To: to, OnForeign: foreign}, withStoredBytes(ctx, st, fn))
 	}
 	return src, empty, nil
+}
+
+// withStoredBytes reports, to a pass of Verify that checks co-signatures,
+// the stored bytes of each session-ended event (replay.ReportStoredHash),
+// when the store gives them.
+func withStoredBytes(ctx context.Context, st store, fn func(events.Recorded) error) func(events.Recorded) error {
+	raw, ok := st.(interface {
+		StoredBytes(context.Context, events.Recorded) ([]byte, error)
+	})
+	if !ok || !replay.WantsStoredBytes(ctx) {
+		return fn
+	}
+	return func(r events.Recorded) error {
+		if r.Event.Type == events.TypeSessionEnded {
+			b, err := raw.StoredBytes(ctx, r)
+			if err != nil {
+				return err
+			}
+			replay.ReportStoredHash(ctx, r.Event, b)
+		}
+		return fn(r)
+	}
 }
 
 // fileSource reads an export, with a progress line on a terminal.
