@@ -48,7 +48,7 @@ type Cosignature struct {
 type v2SessionExtra struct {
 	endHash string
 	cosigs  []Cosignature
-	actions map[string]string // action key → first request id
+	actions map[string][]string // action key → its request ids, in order
 	flags   []Flag
 	last    time.Time
 	lastID  string
@@ -254,15 +254,15 @@ func (v *Verifier) repeatedRequest(s *session, c *campaign, ev events.Event, d *
 		return
 	}
 	if x.actions == nil {
-		x.actions = map[string]string{}
+		x.actions = map[string][]string{}
 	}
-	first, seen := x.actions[key]
-	if !seen {
-		x.actions[key] = d.Request
-		return
-	}
-	if r := s.v2.requests[first]; r != nil && r.state == projections.RequestMade {
-		x.flags = append(x.flags, newFlag(FlagRepeated, ev.ID, "rp2.f.repeated", d.Request, ev.ID, d.User, first, r.event))
+	earlier := x.actions[key]
+	x.actions[key] = append(earlier, d.Request)
+	for _, id := range earlier {
+		if r := s.v2.requests[id]; r != nil && r.state == projections.RequestMade {
+			x.flags = append(x.flags, newFlag(FlagRepeated, ev.ID, "rp2.f.repeated", d.Request, ev.ID, d.User, id, r.event))
+			return
+		}
 	}
 }
 
