@@ -37,7 +37,9 @@ func TestV2Flags(t *testing.T) {
 	key := func(b byte) ed25519.PrivateKey { var s [32]byte; s[0] = b; return ed25519.NewKeyFromSeed(s[:]) }
 	anaKey, gmKey := key(1), key(2)
 	aj := j.As("ana")
-	r.Do("campaign", func() (command.Result, error) { return j.CreateCampaign(ctx, command.CreateCampaign{ID: c, System: "ryf"}) })
+	r.Do("campaign", func() (command.Result, error) {
+		return j.CreateCampaign(ctx, command.CreateCampaign{ID: c, System: "ryf"})
+	})
 	r.Do("lodin", func() (command.Result, error) {
 		return j.CreateCharacter(ctx, c, command.CreateCharacter{ID: "lodin", Name: "Lodin", Player: "ana",
 			Attributes: "F=8,R=7,D=9,I=8,P=8", Skills: "Pelea=5,Sigilo=3", Specialization: "Pelea"})
