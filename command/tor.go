@@ -9,6 +9,7 @@ import (
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/rolls"
+	"github.com/campaign-journal/journal/rules/dice"
 	"github.com/campaign-journal/journal/rules/tor"
 )
 
@@ -82,53 +83,81 @@ func (d *draft) addCaused(kind events.Kind, aggID, typ, cause string, data any) 
 // character's Hope is below its total Shadow, a bout of madness begins in
 // the same batch.
 func (d *draft) rollTOR(req RollRequest) error {
-	ch, err := torCharacter(d.campaign, req.Character)
+	p, err := d.planTOR(req)
 	if err != nil {
 		return err
 	}
+	stream, nonce, err := d.stream(req.Entropy)
+	if err != nil {
+		return err
+	}
+	return d.addTOR(p, stream, func(e *events.RollMade) { e.Nonce, e.Entropy = nonce, req.Entropy })
+}
+
+// torPlan is a The One Ring roll judged against the rules and the state,
+// before its dice: who rolls which skill against which TN, with which
+// trait counted as invoked. v1 (rollTOR) and v2 (v2_tor.go) share it.
+type torPlan struct {
+	ch    *projections.TORSheet
+	skill tor.Skill
+	tn    int
+	trait string
+}
+
+// planTOR judges a The One Ring roll request (rollTOR's rules).
+func (d *draft) planTOR(req RollRequest) (torPlan, error) {
+	ch, err := torCharacter(d.campaign, req.Character)
+	if err != nil {
+		return torPlan{}, err
+	}
 	if req.Attribute != "" || req.Vs != "" || req.Modifier != 0 || req.Token || req.Specialization {
-		return invalid("--attr, --attribute, --vs, --mod, --token and --spec are RyF options: a The One Ring roll takes a SKILL, --tn and --trait")
+		return torPlan{}, invalid("--attr, --attribute, --vs, --mod, --token and --spec are RyF options: a The One Ring roll takes a SKILL, --tn and --trait")
 	}
 	if strings.TrimSpace(req.Skill) == "" {
-		return invalid("name the skill rolled, e.g. 'journal roll %s Atletismo --tn 14'", ch.ID)
+		return torPlan{}, invalid("name the skill rolled, e.g. 'journal roll %s Atletismo --tn 14'", ch.ID)
 	}
 	sk, err := tor.LookupSkill(req.Skill)
 	if err != nil {
-		return invalidOr(err)
+		return torPlan{}, invalidOr(err)
 	}
 	tn := req.TN
 	if tn == 0 {
 		tn = tor.DefaultTN
 	}
 	if tn < tor.MinTN || tn > tor.MaxTN {
-		return invalid("--tn %d: a target number is %d..%d", tn, tor.MinTN, tor.MaxTN)
+		return torPlan{}, invalid("--tn %d: a target number is %d..%d", tn, tor.MinTN, tor.MaxTN)
 	}
 	trait := ch.PendingTrait
 	if req.Trait != "" {
 		if err := playerControls(ch, "invoke a trait"); err != nil {
-			return err
+			return torPlan{}, err
 		}
 		t, err := ch.Trait(req.Trait)
 		if err != nil {
-			return unknownTrait(ch, req.Trait, err)
+			return torPlan{}, unknownTrait(ch, req.Trait, err)
 		}
 		if trait != "" && trait != t {
-			return invalid("%s has already invoked «%s» for this roll", ch.Name, trait)
+			return torPlan{}, invalid("%s has already invoked «%s» for this roll", ch.Name, trait)
 		}
 		trait = t
 	}
+	return torPlan{ch: ch, skill: sk, tn: tn, trait: trait}, nil
+}
+
+// addTOR draws p's dice from stream and drafts the roll (set stamps its
+// nonce and the source of its dice) and, when it starts one, the bout of
+// madness.
+func (d *draft) addTOR(p torPlan, stream dice.Roller, set func(*events.RollMade)) error {
+	ch, sk := p.ch, p.skill
 	rating := ch.Rating(sk)
-	stream, nonce, err := d.stream(req.Entropy)
-	if err != nil {
-		return err
-	}
-	res, err := tor.Roll(stream, rating.Rank, tn)
+	res, err := tor.Roll(stream, rating.Rank, p.tn)
 	if err != nil {
 		return invalidOr(err)
 	}
 	e := rolls.FromTOR(res)
 	e.Character, e.Skill, e.Attribute = ch.ID, sk.Name, string(sk.Attribute)
-	e.Favoured, e.Trait, e.Nonce, e.Entropy = rating.Favoured, trait, nonce, req.Entropy
+	e.Favoured, e.Trait = rating.Favoured, p.trait
+	set(&e)
 	id := d.add(events.KindCharacter, ch.ID, events.TypeRollMade, e)
 	if !ch.Mad && tor.MadnessTriggered(ch.Character, res) {
 		d.addCaused(events.KindCharacter, ch.ID, events.TypeTORMadnessBegun, id, events.TORMadnessBegun{
@@ -242,24 +271,37 @@ func (j *Journal) SpendHope(ctx context.Context, campaign, char, roll string) (R
 		if roll != "" && roll != r.EventID {
 			return notLatest(d.campaign.TOR, ch, roll)
 		}
-		if r.HopeSpent {
-			return torInvalid(ch.Name, fmt.Errorf("%w (roll %s, +%d)", tor.ErrHopeSpent, r.EventID, r.Result.HopeBonus))
+		if s := d.campaign.OpenSession(); s.V2() {
+			return invalid("session %s uses journal-dice-v2: Hope is spent by its roller's signed request ('journal hope spend %s' with the roller's device key)", s.ID, ch.ID)
 		}
-		sk, err := tor.LookupSkill(r.Skill)
+		e, err := hopeSpent(ch, r)
 		if err != nil {
-			return invalidOr(err)
+			return err
 		}
-		sp, err := tor.SpendHope(ch.Character, sk, r.Result)
-		if err != nil {
-			return torInvalid(ch.Name, err)
-		}
-		d.addCaused(events.KindCharacter, ch.ID, events.TypeTORHopeSpent, r.EventID, events.TORHopeSpent{
-			Character: ch.ID, Roll: r.EventID, Skill: sk.Name, Attribute: string(sp.Attribute), Favoured: sp.Favoured,
-			Bonus: sp.Bonus, Hope: sp.Hope, LastHope: sp.LastHope, TN: sp.Result.TN, Total: sp.Result.Total,
-			Outcome: string(sp.Result.Outcome), Quality: string(sp.Result.Quality),
-		})
+		d.addCaused(events.KindCharacter, ch.ID, events.TypeTORHopeSpent, r.EventID, e)
 		return nil
 	})
+}
+
+// hopeSpent judges 1 Hope spent on ch's roll r (RULES.md §2.3) and
+// returns the event that records it.
+func hopeSpent(ch *projections.TORSheet, r *projections.TORRoll) (events.TORHopeSpent, error) {
+	if r.HopeSpent {
+		return events.TORHopeSpent{}, torInvalid(ch.Name, fmt.Errorf("%w (roll %s, +%d)", tor.ErrHopeSpent, r.EventID, r.Result.HopeBonus))
+	}
+	sk, err := tor.LookupSkill(r.Skill)
+	if err != nil {
+		return events.TORHopeSpent{}, invalidOr(err)
+	}
+	sp, err := tor.SpendHope(ch.Character, sk, r.Result)
+	if err != nil {
+		return events.TORHopeSpent{}, torInvalid(ch.Name, err)
+	}
+	return events.TORHopeSpent{
+		Character: ch.ID, Roll: r.EventID, Skill: sk.Name, Attribute: string(sp.Attribute), Favoured: sp.Favoured,
+		Bonus: sp.Bonus, Hope: sp.Hope, LastHope: sp.LastHope, TN: sp.Result.TN, Total: sp.Result.Total,
+		Outcome: string(sp.Result.Outcome), Quality: string(sp.Result.Quality),
+	}, nil
 }
 
 // notLatest explains why Hope cannot be spent on a roll that is not the

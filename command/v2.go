@@ -227,7 +227,7 @@ func (j *Journal) Contribute(ctx context.Context, campaign string, in Contribute
 			return err
 		}
 		if in.Character != "" {
-			if _, err := character(d.campaign, in.Character); err != nil {
+			if err := characterExists(d.campaign, in.Character); err != nil {
 				return err
 			}
 		}
@@ -311,6 +311,9 @@ func (j *Journal) RequestRoll(ctx context.Context, campaign string, msg RollRequ
 		if err != nil {
 			return err
 		}
+		if p := v2Paths[actionCommand(r.Action)]; p.rejudge != nil {
+			return p.rejudge(j, d, s, msg, r) // draws nothing (v2_paths.go)
+		}
 		if j.isGM(d.campaign) {
 			// The GM may know K (a self-hosted GM reads S): a roll it
 			// revealed itself it could choose by trying r's. Its r must
@@ -362,7 +365,7 @@ func (j *Journal) requestSkillV2(d *draft, s *projections.Session, msg RollReque
 // roll does, and returns its kind (skill or attribute).
 func (d *draft) judgeV2(a RollAction) (string, error) {
 	if d.campaign.System == SystemTOR {
-		return "", fmt.Errorf("%w: The One Ring rolls", ErrV2NotWired)
+		return "", invalid("action: command %q: a The One Ring roll's action is %q", a.Command, CommandTORRoll)
 	}
 	rules, err := d.ryfRules()
 	if err != nil {

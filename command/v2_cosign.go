@@ -38,7 +38,7 @@ func (j *Journal) Cosign(ctx context.Context, campaign string, in CosignSigned) 
 			return err
 		}
 		if in.Character != "" {
-			if _, err := character(d.campaign, in.Character); err != nil {
+			if err := characterExists(d.campaign, in.Character); err != nil {
 				return err
 			}
 		}

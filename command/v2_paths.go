@@ -51,6 +51,10 @@ type v2Path struct {
 	// draw draws the rolls of the recorded request q with src's r and adds
 	// them and their consequences.
 	draw func(d *draft, s *projections.Session, key dice.KeyV2, q events.RollRequested, src v2Source) error
+	// rejudge, for a path that draws nothing (Hope re-judging a roll,
+	// v2_tor.go), records the signed request's consequence at once: no
+	// commitment, no nonce, no reveal. Such a path has no request or draw.
+	rejudge func(j *Journal, d *draft, s *projections.Session, msg RollRequestSigned, r *signed.Request) error
 }
 
 // v2Paths lists every roll path a v2 session offers, by the command its
@@ -58,6 +62,9 @@ type v2Path struct {
 var v2Paths = map[string]v2Path{
 	CommandRoll:   {request: (*Journal).requestSkillV2, draw: (*draft).drawSkillV2},
 	CommandAttack: {request: (*Journal).requestAttackV2, draw: (*draft).drawAttackV2},
+	// The One Ring (v2_tor.go).
+	CommandTORRoll: {request: (*Journal).requestTORV2, draw: (*draft).drawTORV2},
+	CommandTORHope: {rejudge: (*Journal).hopeTORV2},
 }
 
 // CommandRoll is the command of a skill or attribute roll's action.
@@ -83,7 +90,7 @@ func (d *draft) drawV2(s *projections.Session, key dice.KeyV2, q events.RollRequ
 		return err
 	}
 	p, ok := v2Paths[cmd]
-	if !ok {
+	if !ok || p.draw == nil {
 		return invalid("request %s: command %q has no journal-dice-v2 path", q.Request, cmd)
 	}
 	return p.draw(d, s, key, q, src)

@@ -460,6 +460,10 @@ var fastFields = map[reflect.Type]fastcodec.Fields{
 				return &v.Range
 			case 18:
 				return &v.Cover
+			case 19:
+				return &v.TN
+			case 20:
+				return &v.Trait
 			}
 			return nil
 		},
@@ -533,6 +537,16 @@ var fastFields = map[reflect.Type]fastcodec.Fields{
 				return &v.Outcome
 			case 11:
 				return &v.Quality
+			case 12:
+				return &v.User
+			case 13:
+				return &v.Signed
+			case 14:
+				return &v.Signature
+			case 15:
+				return &v.Request
+			case 16:
+				return &v.RollRequest
 			}
 			return nil
 		},

@@ -75,6 +75,15 @@ type TORHopeSpent struct {
 	Total     int    `json:"total"`
 	Outcome   string `json:"outcome"`
 	Quality   string `json:"quality,omitempty"`
+	// journal-dice-v2: the roller's signed roll.request (command
+	// "tor-hope", no commitment: nothing is drawn) as sent, its signature
+	// and user, the request's own id, and RollRequest, the request of the
+	// roll it re-judges. Empty in a v1 session.
+	User        string `json:"user,omitempty"`
+	Signed      string `json:"signed,omitempty"`
+	Signature   string `json:"signature,omitempty"`
+	Request     string `json:"request,omitempty"`
+	RollRequest string `json:"roll_request,omitempty"`
 }
 
 // TORFellowshipRequested is a player character asking the fellowship for 1

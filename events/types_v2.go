@@ -74,6 +74,11 @@ type RollRequested struct {
 	Weapon string `json:"weapon,omitempty"`
 	Range  string `json:"range,omitempty"`
 	Cover  bool   `json:"cover,omitempty"`
+
+	// A The One Ring roll (the action's command "tor-roll") names its
+	// target number TN and the Trait counted as invoked ("" for none).
+	TN    int    `json:"tn,omitempty"`
+	Trait string `json:"trait,omitempty"`
 }
 
 // Taken is the nonces the request takes: Nonces, or Nonce alone.

@@ -95,6 +95,8 @@ type TORRoll struct {
 	Madness bool `json:"madness,omitempty"`
 	// Box is the advancement box this roll earned (0: none granted).
 	Box int `json:"box,omitempty"`
+	// Request is a journal-dice-v2 roll's request (empty in a v1 session).
+	Request string `json:"request,omitempty"`
 }
 
 // TORRequest is a pending request for a fellowship point and its votes.
@@ -223,6 +225,7 @@ func (c *Campaign) applyTORRoll(rec events.Recorded, d *events.RollMade) {
 	r := &TORRoll{
 		EventID: rec.Event.ID, Seq: rec.Seq, Character: ch.ID, Skill: d.Skill, Favoured: d.Favoured,
 		Trait: d.Trait, Result: res, Madness: tor.MadnessTriggered(ch.Character, res),
+		Request: d.Request,
 	}
 	if sk, err := tor.LookupSkill(d.Skill); err == nil {
 		r.Group = sk.Group

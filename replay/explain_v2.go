@@ -27,6 +27,8 @@ type V2Steps struct {
 	RevealMatches *bool `json:"reveal_matches,omitempty"`
 	// Draws are the sides the event records, in order.
 	Draws []int `json:"draws"`
+	// TOR is a The One Ring roll's own steps (v2_tor.go).
+	TOR *V2TORSteps `json:"tor,omitempty"`
 }
 
 // V2Contribution is one contribution to a v2 session key, in stream order.
@@ -40,6 +42,7 @@ type V2Contribution struct {
 type v2Context struct {
 	contributions map[string][]V2Contribution // by session key
 	requests      map[string]events.Recorded  // by request id
+	hope          map[string]events.Recorded  // Hope spent, by roll event id (v2_tor.go)
 }
 
 func (c *v2Context) note(r events.Recorded) {
@@ -58,6 +61,8 @@ func (c *v2Context) note(r events.Recorded) {
 				c.requests[d.Request] = r
 			}
 		}
+	case events.TypeTORHopeSpent:
+		c.noteHope(r) // v2_tor.go
 	}
 }
 
@@ -81,6 +86,7 @@ func explainV2(x *Explanation, roll events.Event, started *events.SessionStarted
 		var d events.RollRequested
 		if rec.Event.DecodeData(&d) == nil {
 			v.RequestBy, v.RequestSeq, v.Commitment = d.User, rec.Seq, d.Commitment
+			v.TOR = c.torSteps(d, roll.ID) // v2_tor.go
 			m := rerr == nil && dice.RevealMatches(r, d.Commitment)
 			v.RevealMatches = &m
 		}
@@ -156,5 +162,6 @@ func (x Explanation) writeV2(l i18n.Lang, p func(string)) {
 		}
 	}
 	p(l.T("x2.draws", v.Draws))
+	v.writeTOR(l, p) // v2_tor.go
 	p(l.T("x2.stream", x.Message))
 }

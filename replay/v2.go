@@ -64,6 +64,7 @@ type v2Session struct {
 	cancelled     []CancelledRequest
 	key           *dice.KeyV2
 	attack        *v2Attack      // the attack whose rolls are recorded and whose resolution is due
+	torState      *v2TOR         // The One Ring's rolls and Hope (v2_tor.go)
 	x             v2SessionExtra // co-signatures, flags, last event (v2_cosign.go)
 }
 
@@ -258,8 +259,9 @@ func (v *Verifier) checkRequest(s *session, c *campaign, m Mismatch, ev events.E
 	}
 	eq("request", d.Request, req.Request)
 	eq("commitment", d.Commitment, req.Commitment.String())
-	a, err := parseAction(req.Action)
-	if err != nil {
+	if c.fold.System == torSystem {
+		diff = append(diff, torRequestDiff(s, d, req.Action)...) // v2_tor.go
+	} else if a, err := parseAction(req.Action); err != nil {
 		diff = append(diff, "the signed action: "+err.Error())
 	} else {
 		command := "roll"
@@ -373,6 +375,8 @@ func (v *Verifier) rollV2(s *session, c *campaign, m Mismatch, ev events.Event, 
 	add := func(what string) { diff = append(diff, what) }
 	if isAttackRequest(r.d) {
 		v.attackRoll(s, m, ev, d, r, damage, eq, add)
+	} else if c.fold.System == torSystem {
+		v.torRoll(s, c, m, ev, d, r, eq, add) // v2_tor.go
 	} else {
 		rollInputs(d, r, eq, add)
 	}

@@ -608,6 +608,9 @@ func (v *Verifier) Add(rec events.Recorded) {
 	// The data is decoded once, for the fold and for the checks below.
 	data, perr := ev.Payload()
 	var ferr error
+	if perr == nil {
+		v.torEvent(c, m, ev, data) // v2_tor.go: against the state before the event
+	}
 	if perr != nil {
 		ferr = c.fold.Apply(rec) // refuses the event, saying why
 	} else {
@@ -1157,6 +1160,9 @@ func (v *Verifier) sessionReport(s *session) SessionReport {
 	s.v2Report(&sr)
 	v.v2Flags(s, &sr) // v2_flags.go
 	if m := s.unresolvedAttack(); m != nil {
+		add(*m)
+	}
+	if m := s.torUnstartedMadness(); m != nil {
 		add(*m)
 	}
 	if s.ended && s.declared != s.rolls+s.v2Consumed() {

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/campaign-journal/journal/command"
+	"github.com/campaign-journal/journal/device"
 	"github.com/campaign-journal/journal/i18n"
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/rules/tor"
@@ -27,6 +28,7 @@ func (a *app) torCommands() []*cobra.Command {
 }
 
 func (a *app) hopeCommand() *cobra.Command {
+	var keyName string
 	cmd := &cobra.Command{Use: "hope", Short: "Spend Hope on a failed roll"}
 	spend := &cobra.Command{
 		Use:   "spend CHAR [ROLL_EVENT_ID]",
@@ -37,11 +39,18 @@ func (a *app) hopeCommand() *cobra.Command {
 			if len(args) == 2 {
 				roll = args[1]
 			}
+			if v2, err := a.inV2Session(c); err != nil || v2 {
+				if err != nil {
+					return err
+				}
+				return a.hopeV2(c, keyName, args[0], roll) // v2_tor.go
+			}
 			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
 				return j.SpendHope(c.Context(), campaign, args[0], roll)
 			})
 		},
 	}
+	spend.Flags().StringVar(&keyName, "name", device.DefaultName, "journal-dice-v2: the device key that signs the Hope spent")
 	cmd.AddCommand(spend)
 	return cmd
 }

@@ -117,6 +117,9 @@ func (a *app) reportAll(ctx context.Context, j *command.Journal, campaign string
 // the actor that has none of its own (a contribution): the character its
 // player plays, else the first NPC, else the first character.
 func actingCharacter(camp *projections.Campaign, actor string) string {
+	if camp.TOR != nil {
+		return torActingCharacter(camp, actor) // v2_tor.go
+	}
 	var npc string
 	for _, id := range camp.Roster {
 		ch := camp.Characters[id]
@@ -231,6 +234,12 @@ func (a *app) afterV2Start(c *cobra.Command) error {
 // rollV2 runs a v2 skill or attribute roll in one command: the signed
 // request, recorded with its nonce, then the signed reveal of r.
 func (a *app) rollV2(c *cobra.Command, keyName string, req command.RollRequest) error {
+	if tor, err := a.isTOR(c); err != nil || tor {
+		if err != nil {
+			return err
+		}
+		return a.torRollV2(c, keyName, req) // v2_tor.go
+	}
 	if req.Entropy != "" || req.TN != 0 || req.Trait != "" {
 		return usagef("roll: --entropy, --tn and --trait are not for a journal-dice-v2 session (your device's secret replaces entropy)")
 	}

@@ -403,6 +403,11 @@ func specs() []Spec {
 			inputs: func(_ ctx, _ *j, _ string, r evs) (command.RollRequestSigned, error) {
 				d, _, err := find[events.RollRequested](r, events.TypeRollRequested)
 				if err != nil {
+					// Hope re-judging a v2 roll records no request (v2_tor.go).
+					if h, _, herr := find[events.TORHopeSpent](r, events.TypeTORHopeSpent); herr == nil && h.Signed != "" {
+						return command.RollRequestSigned{Character: h.Character,
+							SignedMessage: command.SignedMessage{Signed: h.Signed, Signature: h.Signature}}, nil
+					}
 					return command.RollRequestSigned{}, err
 				}
 				return command.RollRequestSigned{Character: d.Character,
