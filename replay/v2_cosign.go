@@ -125,7 +125,10 @@ func (x *verifierV2) endHash(ev events.Event) string {
 
 // touchV2 keeps, for a v2 session, its last event and its session-ended
 // event's hash.
-func (v *Verifier) touchV2(ev events.Event) {
+func (v *Verifier) touchV2(c *campaign, ev events.Event) {
+	if !c.chained { // no v2 session in the campaign yet
+		return
+	}
 	s := v.sessionOf(ev)
 	if s == nil || s.v2 == nil {
 		return

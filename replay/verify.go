@@ -604,7 +604,7 @@ func (v *Verifier) Add(rec events.Recorded) {
 	c := v.campaign(ev.Campaign)
 	c.events++
 	v.checkChain(c, m, ev)
-	v.touchV2(ev) // v2_cosign.go
+	v.touchV2(c, ev) // v2_cosign.go
 	// The data is decoded once, for the fold and for the checks below.
 	data, perr := ev.Payload()
 	var ferr error
