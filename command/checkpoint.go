@@ -261,6 +261,9 @@ func lazyMaps(c *projections.Campaign) *projections.Campaign {
 		if s != nil && len(s.Contributions) == 0 {
 			s.Contributions = nil
 		}
+		if s != nil && len(s.Cosigned) == 0 {
+			s.Cosigned = nil
+		}
 	}
 	if c.TOR != nil {
 		for _, ch := range c.TOR.Characters {

@@ -43,6 +43,9 @@ var textLimits = map[string]int{
 	// journal-dice-v2: a device's signed string and its signature.
 	"signed":    signed.MaxSize,
 	"signature": signed.SignatureLen,
+	// A void's signed consent (v2_void.go).
+	"consent_signed":    signed.MaxSize,
+	"consent_signature": signed.SignatureLen,
 }
 
 // textLimit returns the limit of the field named name, and its unit.

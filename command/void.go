@@ -17,6 +17,12 @@ var errFound = errors.New("found")
 // in the stream; projections leave it out. A voided roll keeps its nonce.
 // The campaign's creation, sessions and voids themselves cannot be voided.
 func (j *Journal) Void(ctx context.Context, campaign, eventID, reason string) (Result, error) {
+	return j.voidWith(ctx, campaign, eventID, reason, nil)
+}
+
+// voidWith is Void with, for a v2 roll, its roller's signed consent
+// (v2_void.go; nil: none).
+func (j *Journal) voidWith(ctx context.Context, campaign, eventID, reason string, consent *SignedMessage) (Result, error) {
 	reason = strings.TrimSpace(reason)
 	if reason == "" {
 		return Result{}, invalid("a void needs a reason")
@@ -53,7 +59,13 @@ func (j *Journal) Void(ctx context.Context, campaign, eventID, reason string) (R
 		if why, done := d.campaign.Voided[eventID]; done {
 			return invalid("event %s is already voided (%s)", eventID, why)
 		}
-		d.add(events.KindCampaign, campaign, events.TypeEventVoided, events.EventVoided{EventID: eventID, Reason: reason})
+		voided := events.EventVoided{EventID: eventID, Reason: reason}
+		if consent != nil {
+			if err := d.voidConsent(target, reason, *consent, &voided); err != nil {
+				return err
+			}
+		}
+		d.add(events.KindCampaign, campaign, events.TypeEventVoided, voided)
 		return nil
 	})
 }

@@ -374,6 +374,12 @@ var fastFields = map[reflect.Type]fastcodec.Fields{
 				return &v.EventID
 			case 1:
 				return &v.Reason
+			case 2:
+				return &v.ConsentUser
+			case 3:
+				return &v.ConsentSigned
+			case 4:
+				return &v.ConsentSignature
 			}
 			return nil
 		},
@@ -497,6 +503,26 @@ var fastFields = map[reflect.Type]fastcodec.Fields{
 				return &v.Nonce
 			case 2:
 				return &v.Reason
+			}
+			return nil
+		},
+	},
+	reflect.TypeFor[*SessionCosigned](): {
+		Pointer: func(p any, j int) any {
+			v := p.(*SessionCosigned)
+			switch j {
+			case 0:
+				return &v.User
+			case 1:
+				return &v.Character
+			case 2:
+				return &v.Signed
+			case 3:
+				return &v.Signature
+			case 4:
+				return &v.Ended
+			case 5:
+				return &v.EndedEvent
 			}
 			return nil
 		},
@@ -768,32 +794,34 @@ func fastTypeIndex(eventType string) int {
 		return 22
 	case TypeRollCancelled:
 		return 23
-	case TypeTORCharacterCreated:
+	case TypeSessionCosigned:
 		return 24
-	case TypeTORHopeSpent:
+	case TypeTORCharacterCreated:
 		return 25
-	case TypeTORFellowshipRequested:
+	case TypeTORHopeSpent:
 		return 26
-	case TypeTORFellowshipVoted:
+	case TypeTORFellowshipRequested:
 		return 27
-	case TypeTORFellowshipSpent:
+	case TypeTORFellowshipVoted:
 		return 28
-	case TypeTORFellowshipWithdrawn:
+	case TypeTORFellowshipSpent:
 		return 29
-	case TypeTORShadowGained:
+	case TypeTORFellowshipWithdrawn:
 		return 30
-	case TypeTORMadnessBegun:
+	case TypeTORShadowGained:
 		return 31
-	case TypeTORMadnessEnded:
+	case TypeTORMadnessBegun:
 		return 32
-	case TypeTORTraitInvoked:
+	case TypeTORMadnessEnded:
 		return 33
-	case TypeTORAdvancementGranted:
+	case TypeTORTraitInvoked:
 		return 34
-	case TypeTORAdventureStarted:
+	case TypeTORAdvancementGranted:
 		return 35
-	case TypeTORFellowshipPhase:
+	case TypeTORAdventureStarted:
 		return 36
+	case TypeTORFellowshipPhase:
+		return 37
 	}
 	return -1
 }

@@ -153,6 +153,10 @@ var registry = []TypeInfo{
 		Type: TypeRollCancelled, Name: "cancelled", Kind: KindCharacter, System: SystemAny,
 		data: dataOf[RollCancelled],
 	},
+	{
+		Type: TypeSessionCosigned, Name: "cosigned", Kind: KindSession, System: SystemAny,
+		data: dataOf[SessionCosigned],
+	},
 
 	// The One Ring (types_tor.go).
 	{

@@ -251,4 +251,12 @@ type DayStarted struct {
 type EventVoided struct {
 	EventID string `json:"event_id"`
 	Reason  string `json:"reason"`
+	// journal-dice-v2 (types_v2_cosign.go): the void of a v2 roll may carry
+	// its roller's signed void.consent {event, reason}: ConsentUser (the
+	// roller), ConsentSigned (the string as the roller's device sent it)
+	// and ConsentSignature (base64url Ed25519 under the roller's key). All
+	// three are empty without a consent.
+	ConsentUser      string `json:"consent_user,omitempty"`
+	ConsentSigned    string `json:"consent_signed,omitempty"`
+	ConsentSignature string `json:"consent_signature,omitempty"`
 }

@@ -89,6 +89,13 @@ type Session struct {
 	// roll requests by request id (see v2.go).
 	Contributions []string                `json:"contributions,omitempty"`
 	Requests      map[string]*PendingRoll `json:"requests,omitempty"`
+	// EndedEvent and EndedSeq (v2_cosign.go) are a v2 session's
+	// session-ended event and its stream sequence, whose stored bytes
+	// co-signatures hash; Cosigned the users who co-signed it, with their
+	// events.
+	EndedEvent string            `json:"ended_event,omitempty"`
+	EndedSeq   uint64            `json:"ended_seq,omitempty"`
+	Cosigned   map[string]string `json:"cosigned,omitempty"`
 }
 
 // Combat is a combat in progress: initiative order, round and attacks.
@@ -212,6 +219,7 @@ func (c *Campaign) apply(rec events.Recorded, data any) {
 	case *events.SessionEnded:
 		if s := c.Session(ev.Session); s != nil {
 			s.Ended, s.EndedAt, s.Seed = true, ev.Time, d.Seed
+			s.endV2(rec)
 		}
 	case *events.RollMade:
 		if s := c.Session(ev.Session); s != nil && d.Nonce >= s.NextNonce {

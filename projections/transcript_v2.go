@@ -24,6 +24,8 @@ func describeV2(l i18n.Lang, c *Campaign, ev events.Event, data any) (string, bo
 			what = d.Weapon + " → " + c.name(d.Target)
 		}
 		return l.T("tr.roll_requested", d.User, short(d.Request), c.name(d.Character)+" "+what, d.Nonce, short(d.Commitment)), true
+	case *events.SessionCosigned:
+		return l.T("tr.session_cosigned", d.User, ev.Session, short(d.Ended)), true
 	case *events.RollCancelled:
 		return l.T("tr.roll_cancelled", short(d.Request), d.Nonce, d.Reason), true
 	}

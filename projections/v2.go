@@ -52,6 +52,10 @@ func (c *Campaign) applyV2(rec events.Recorded, data any) bool {
 				}
 			}
 		}
+	case *events.SessionCosigned:
+		if s := c.Session(ev.Session); s != nil {
+			s.cosign(ev, d)
+		}
 	case *events.RollCancelled:
 		if s := c.Session(ev.Session); s != nil {
 			if p := s.Requests[d.Request]; p != nil {

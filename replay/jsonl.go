@@ -57,6 +57,7 @@ func readJSONL(ctx context.Context, r io.Reader, fn func(line int, ev events.Eve
 			}
 			return fmt.Errorf("%w: line %d: %w", ErrMalformed, line, err)
 		}
+		ReportStoredHash(ctx, ev, b) // the line is the event's stored bytes (v2_cosign.go)
 		if err := fn(line, ev); err != nil {
 			return err
 		}

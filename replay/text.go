@@ -59,6 +59,8 @@ func (r Report) WriteTextIn(w io.Writer, l i18n.Lang) error {
 	verdict := l.T("rp.ok")
 	if !r.OK() {
 		verdict = l.T("rp.failed")
+	} else if n := r.Flagged(); n > 0 {
+		verdict = l.N("rp2.ok_flagged", n) // v2_flags.go
 	}
 	sessions := l.N("rp.sessions", t.Sessions) + " (" + join(l.N("rp.verified", t.SessionsVerified),
 		l.N("rp.s_mismatch", t.SessionsMismatch), l.N("rp.s_unrevealed", t.SessionsUnrevealed)) + ")"

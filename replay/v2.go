@@ -63,9 +63,10 @@ type v2Session struct {
 	order         []string // request ids in stream order
 	cancelled     []CancelledRequest
 	key           *dice.KeyV2
-	attack        *v2Attack // the attack whose rolls are recorded and whose resolution is due
-	path          *v2Due    // the contest, initiative or healing whose consequence is due (v2_paths.go)
-	torState      *v2TOR    // The One Ring's rolls and Hope (v2_tor.go)
+	attack        *v2Attack      // the attack whose rolls are recorded and whose resolution is due
+	path          *v2Due         // the contest, initiative or healing whose consequence is due (v2_paths.go)
+	torState      *v2TOR         // The One Ring's rolls and Hope (v2_tor.go)
+	x             v2SessionExtra // co-signatures, flags, last event (v2_cosign.go)
 }
 
 type v2Request struct {
@@ -129,7 +130,8 @@ func parseAction(b []byte) (v2Action, error) {
 // isV2Type reports whether typ is one of journal-dice-v2's own events.
 func isV2Type(typ string) bool {
 	switch typ {
-	case events.TypeParticipantRegistered, events.TypeSessionContributed, events.TypeRollRequested, events.TypeRollCancelled:
+	case events.TypeParticipantRegistered, events.TypeSessionContributed, events.TypeRollRequested, events.TypeRollCancelled,
+		events.TypeSessionCosigned:
 		return true
 	}
 	return false
@@ -195,6 +197,8 @@ func (v *Verifier) v2Event(c *campaign, m Mismatch, ev events.Event, data any) {
 		s.v2.contributions = append(s.v2.contributions, [32]byte(cm.Value))
 	case *events.RollRequested:
 		v.checkRequest(s, c, m, ev, d)
+	case *events.SessionCosigned:
+		v.cosignEvent(s, c, m, ev, d) // v2_cosign.go
 	case *events.RollCancelled:
 		r := s.v2.requests[d.Request]
 		nonce := d.Nonce
@@ -231,8 +235,7 @@ func (v *Verifier) checkRegistration(c *campaign, m Mismatch, ev events.Event, d
 		return
 	}
 	if ev.Actor != d.User {
-		c.flags = append(c.flags, fmt.Sprintf("event %s: %s registered the %s key %s for %s (what %s signs from here on is checked against it)",
-			ev.ID, ev.Actor, d.Role, d.Fingerprint, d.User, d.User))
+		c.flags = append(c.flags, newFlag(FlagKeyByOther, ev.ID, "rp2.f.key_by_other", ev.ID, ev.Actor, d.Role, d.Fingerprint, d.User, d.User))
 	}
 }
 
@@ -314,6 +317,7 @@ func (v *Verifier) checkRequest(s *session, c *campaign, m Mismatch, ev events.E
 	for _, n := range want {
 		s.nonces[n] = keyOf(ev.ID)
 	}
+	v.repeatedRequest(s, c, ev, d, req.Action) // v2_cosign.go
 	s.v2.requests[d.Request] = &v2Request{event: ev.ID, state: projections.RequestPending, d: *d}
 	s.v2.order = append(s.v2.order, d.Request)
 }
@@ -351,6 +355,7 @@ func (v *Verifier) rollV2(s *session, c *campaign, m Mismatch, ev events.Event, 
 	}
 	r.state = projections.RequestMade
 	r.rolled++
+	v.rolledV2(s, ev, d, r) // v2_cosign.go
 	msg := v.open(s, m, c.fold, ev, d.User, d.Signed, d.Signature)
 	if msg == nil {
 		return
@@ -466,17 +471,7 @@ func (s *session) v2Report(sr *SessionReport) {
 	sr.Algorithm = dice.AlgorithmV2
 	sr.Contributions = len(s.v2.contributions)
 	sr.Cancelled = slices.Clone(s.v2.cancelled)
-	if len(s.v2.contributions) == 0 {
-		sr.Flags = append(sr.Flags, "no contribution: the session key is the host's seed alone")
-	}
-	for _, c := range s.v2.cancelled {
-		sr.Flags = append(sr.Flags, fmt.Sprintf("request %s cancelled (nonce %d consumed, event %s): %s", c.Request, c.Nonce, c.EventID, c.Reason))
-	}
-	for _, id := range s.v2.order {
-		if r := s.v2.requests[id]; r.state == projections.RequestPending {
-			sr.Flags = append(sr.Flags, fmt.Sprintf("request %s (nonce %d, event %s) was never revealed", id, r.d.Nonce, r.event))
-		}
-	}
+	sr.Flags = append(sr.Flags, s.sessionFlags()...) // v2_flags.go
 }
 
 // v2Consumed counts the nonces a v2 session consumed without a roll event:
@@ -514,15 +509,8 @@ func writeV2Session(w io.Writer, l i18n.Lang, s SessionReport) {
 		return
 	}
 	fmt.Fprintln(w, "  "+l.N("rp2.contributions", s.Contributions, s.Algorithm))
+	writeCosigned(w, l, s)
 	writeFlags(w, l, s.Flags)
-}
-
-// writeFlags writes one line per flag (a flag's text is the audit's, in
-// English, as mismatch details from the rules are).
-func writeFlags(w io.Writer, l i18n.Lang, flags []string) {
-	for _, f := range flags {
-		fmt.Fprintf(w, "  %s  %s\n", l.T("rp2.flag"), f)
-	}
 }
 
 // MismatchChain: an event of a chained campaign whose prevhash is not the

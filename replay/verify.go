@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -44,6 +45,11 @@ type Options struct {
 	// report's own list (0: DefaultMaxMismatches); the rest are counted in
 	// Omitted.
 	MaxMismatches int `json:"max_mismatches,omitempty"`
+	// Now is the time of the verification, for the flag of a v2 session
+	// not revealed StaleAfter after its last event (zero: time.Now();
+	// StaleAfter 0: DefaultStaleAfter). v2_flags.go.
+	Now        time.Time     `json:"-"`
+	StaleAfter time.Duration `json:"-"`
 }
 
 // MismatchKind names what a mismatch is about.
@@ -160,6 +166,9 @@ type VoidedRoll struct {
 	Nonce    uint64 `json:"nonce"`
 	VoidedBy string `json:"voided_by"`
 	Reason   string `json:"reason"`
+	// ConsentBy is the roller whose signed void.consent the void carries,
+	// verified (journal-dice-v2; v2_cosign.go).
+	ConsentBy string `json:"consent_by,omitempty"`
 }
 
 // SessionReport is the verdict on one session.
@@ -191,7 +200,9 @@ type SessionReport struct {
 	Algorithm     string             `json:"algorithm,omitempty"`
 	Contributions int                `json:"contributions,omitempty"`
 	Cancelled     []CancelledRequest `json:"cancelled,omitempty"`
-	Flags         []string           `json:"flags,omitempty"`
+	Flags         []Flag             `json:"flags,omitempty"`
+	// Cosigned lists the verified co-signatures of the session's end (v2_cosign.go).
+	Cosigned []Cosignature `json:"cosigned,omitempty"`
 }
 
 // CampaignReport is what refolding a campaign's projections gave.
@@ -205,7 +216,7 @@ type CampaignReport struct {
 	FoldErrors int    `json:"fold_errors"`
 	// Flags are journal-dice-v2 findings that do not fail the audit (keys
 	// registered for a user by someone else).
-	Flags []string `json:"flags,omitempty"`
+	Flags []Flag `json:"flags,omitempty"`
 }
 
 // Totals sum a report up.
@@ -222,6 +233,8 @@ type Totals struct {
 	Voided             int `json:"voided"`
 	// Mismatches counts every mismatch, omitted ones included.
 	Mismatches int `json:"mismatches"`
+	// Flags counts what the audit flags without failing (Report.Flagged).
+	Flags int `json:"flags"`
 	// Foreign counts the input that is not events, omitted ones included.
 	Foreign int `json:"foreign"`
 }
@@ -270,7 +283,8 @@ func Verify(ctx context.Context, src Source, opts Options) (Report, error) {
 	}
 	var mu sync.Mutex
 	var foreign []ForeignMessage
-	check := withForeign(ctx, func(m ForeignMessage) {
+	check := withStoredHash(ctx, v.x.storedHash)
+	check = withForeign(check, func(m ForeignMessage) {
 		mu.Lock()
 		defer mu.Unlock()
 		foreign = append(foreign, m)
@@ -358,7 +372,8 @@ type Verifier struct {
 	foreignN  int
 	pos       int
 	events    int
-	faces     []int // scratch for re-derived faces
+	faces     []int      // scratch for re-derived faces
+	x         verifierV2 // journal-dice-v2's co-signatures and consents (v2_cosign.go)
 }
 
 type idKey [16]byte
@@ -410,7 +425,7 @@ type campaign struct {
 	errors   int
 	contests contestRing  // the last two rolls, for contests (contests.go)
 	paths    pathContests // contests and their re-rolls (v2_paths.go)
-	flags    []string     // journal-dice-v2 flags (v2.go)
+	flags    []Flag       // journal-dice-v2 flags (v2.go)
 	// The chain (v2.go): chained from the first v2 session's start on;
 	// last is the campaign's previous event in the input.
 	chained bool
@@ -590,6 +605,7 @@ func (v *Verifier) Add(rec events.Recorded) {
 	c := v.campaign(ev.Campaign)
 	c.events++
 	v.checkChain(c, m, ev)
+	v.touchV2(c, ev) // v2_cosign.go
 	// The data is decoded once, for the fold and for the checks below.
 	data, perr := ev.Payload()
 	var ferr error
@@ -647,6 +663,7 @@ func (v *Verifier) Add(rec events.Recorded) {
 	}
 	switch d := data.(type) {
 	case *events.EventVoided:
+		v.voidConsent(c, m, ev, d) // v2_cosign.go
 		v.addVoid(rec, *d)
 		if vi := v.voids[keyOf(d.EventID)]; vi != nil && vi.by == ev.ID {
 			vi.pos = v.pos
@@ -1061,6 +1078,7 @@ func (v *Verifier) Report() Report {
 		r.Campaigns = []CampaignReport{}
 	}
 	r.Totals.Campaigns = len(r.Campaigns)
+	r.Totals.Flags = r.Flagged()
 	r.Totals.Events = v.events
 	return r
 }
@@ -1152,6 +1170,7 @@ func (v *Verifier) sessionReport(s *session) SessionReport {
 		gap(expect, uint64(s.declared)-1, m)
 	}
 	s.v2Report(&sr)
+	v.v2Flags(s, &sr) // v2_flags.go
 	if m := s.unresolvedAttack(); m != nil {
 		add(*m)
 	}

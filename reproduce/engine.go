@@ -72,12 +72,21 @@ type actorStore struct {
 	actor   string
 	command string
 	stored  map[string]bool
+	// recorded are the events of the command being re-run, by id: a
+	// reproduced event keeps the recorded one's request id and prevhash
+	// (attributes, not results), so that its stored bytes are the
+	// recorded ones and a session's co-signatures, which hash its
+	// session-ended event's bytes, re-run.
+	recorded map[string]events.Event
 }
 
 func (s *actorStore) Append(ctx context.Context, expect events.Expect, evs ...events.Event) ([]uint64, error) {
 	out := make([]events.Event, len(evs))
 	for i, e := range evs {
 		e.Actor, e.Command = s.actor, s.command
+		if rec, ok := s.recorded[e.ID]; ok {
+			e.RequestID, e.PrevHash = rec.RequestID, rec.PrevHash
+		}
 		out[i] = e
 	}
 	seqs, err := s.Store.Append(ctx, expect, out...)
@@ -279,8 +288,10 @@ func (r *reproducer) run(ctx context.Context, filter string, sess *Session, g []
 	r.now = first.Time
 	r.store.actor, r.store.command = first.Actor, first.Command
 	r.ids.ids = r.ids.ids[:0]
+	r.store.recorded = make(map[string]events.Event, len(g))
 	for _, x := range g {
 		r.ids.ids = append(r.ids.ids, x.Event.ID)
+		r.store.recorded[x.Event.ID] = x.Event
 	}
 	r.ids.next = 0
 	if sess != nil {

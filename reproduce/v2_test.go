@@ -58,5 +58,12 @@ func v2Session(t *testing.T, r *recorder, m func(name, body string) command.Resu
 			m("roll-cancel", body(map[string]string{"request": id, "reason": "ana left"}))
 		}
 	}
-	m("session-end", ``)
+	ended := m("session-end", ``)
+	// ana's device co-signs the end: the hash of its stored bytes.
+	h, err := events.EventHash(ended.Events[0].Event)
+	require.NoError(t, err)
+	var hash signed.Hex32
+	require.NoError(t, hash.UnmarshalText([]byte(h)))
+	asAna("session-cosign", body(command.CosignSigned{Character: "lodin",
+		SignedMessage: seal(&signed.Cosign{Header: hdr, Ended: hash})}))
 }

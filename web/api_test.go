@@ -162,6 +162,8 @@ var tested = []string{
 	"fellowship-withdraw", "fellowship-phase", "shadow-gain", "madness-end", "advancement-grant",
 	// journal-dice-v2: TestV2CommandsOverHTTP.
 	"key-register", "session-contribute", "roll-request", "roll-reveal", "roll-cancel",
+	// TestV2CosignOverHTTP.
+	"session-cosign",
 }
 
 // TestCommandList checks that every command the API lists is tested, and

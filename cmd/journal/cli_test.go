@@ -442,6 +442,7 @@ func TestExitCodeOfSentinels(t *testing.T) {
 		{nil, exitOK, ""},
 		{exitError{code: 1, msg: "verification failed: 2 mismatches"}, exitMismatch, "mismatch"},
 		{fmt.Errorf("replay: %w", ErrMismatch), exitMismatch, "mismatch"},
+		{fmt.Errorf("%w: 2 flags, no mismatch", ErrFlagged), exitFlagged, "flagged"},
 		{usagef("bad"), exitUsage, "usage"},
 		{fmt.Errorf("%w: no character %q", command.ErrNotFound, "x"), exitNotFound, "not_found"},
 		{fmt.Errorf("%w in /x: create a campaign first", errNoJournal), exitNotFound, "not_found"},

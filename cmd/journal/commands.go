@@ -335,13 +335,19 @@ func (a *app) skillCommand() *cobra.Command {
 
 func (a *app) voidCommand() *cobra.Command {
 	var reason string
+	var consent command.SignedMessage
 	cmd := &cobra.Command{
 		Use:   "void EVENT --reason R",
 		Short: "Correct a mistake: the event stays in the journal, sheets leave it out",
 		Long: `Void an event: it stays in the journal, the sheets leave it out.
 
 EVENT is its stream sequence or its short id, as 'journal log' prints them,
-or its event id, or any unique start or end of it.`,
+or its event id, or any unique start or end of it.
+
+The void of a journal-dice-v2 roll may carry its roller's consent, signed on
+the roller's device with 'journal key consent EVENT --reason R' (the same
+reason): the audit flags every voided v2 roll and says whether its roller
+consented.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
@@ -349,10 +355,12 @@ or its event id, or any unique start or end of it.`,
 				if err != nil {
 					return command.Result{}, err
 				}
-				return j.Void(c.Context(), campaign, id, reason)
+				return j.VoidWithConsent(c.Context(), campaign, id, reason, consent)
 			})
 		},
 	}
+	cmd.Flags().StringVar(&consent.Signed, "consent-signed", "", "journal-dice-v2: the roller's signed void.consent, as 'journal key consent' printed it")
+	cmd.Flags().StringVar(&consent.Signature, "consent-signature", "", "its signature")
 	cmd.Flags().StringVar(&reason, "reason", "", "why the event is voided")
 	_ = cmd.MarkFlagRequired("reason")
 	return cmd

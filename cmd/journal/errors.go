@@ -27,7 +27,7 @@ const (
 	exitUsage    = 2 // bad flag, unknown command, bad argument
 	exitNotFound = 3 // unknown campaign, character, skill, weapon, session or event; no journal
 	exitMismatch = 4 // replay (or the demo's verification) found a mismatch
-	// 5 is reserved for a replay that verified with warnings ("verified with flags").
+	exitFlagged  = 5 // replay verified everything, with flags (journal-dice-v2's §3.2 findings)
 )
 
 // Errors of the command layer that decide an exit code (see exitCode).
@@ -41,6 +41,10 @@ var (
 	// errNoJournal marks a data folder with no journal in it (read-only
 	// commands never create one).
 	errNoJournal = fmt.Errorf("%w: no journal", events.ErrNotFound)
+	// ErrFlagged marks a verification that found no mismatch but flagged
+	// something (a v2 session without contribution, a voided roll...);
+	// the command printed its own report first.
+	ErrFlagged = errors.New("verified with flags")
 )
 
 // usagef returns an error wrapping errUsage with a message.
@@ -74,6 +78,8 @@ func exitCode(err error) (int, string) {
 		return exitOK, ""
 	case errors.Is(err, ErrMismatch):
 		return exitMismatch, "mismatch"
+	case errors.Is(err, ErrFlagged):
+		return exitFlagged, "flagged"
 	case errors.Is(err, errUsage),
 		errors.Is(err, ryf.ErrUnknownDifficulty), errors.Is(err, ryf.ErrUnknownBand),
 		errors.Is(err, ryf.ErrAmbiguous), errors.Is(err, ryf.ErrSyntax),

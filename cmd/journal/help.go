@@ -195,6 +195,11 @@ const exitCodesHelp = `Exit codes
   3  not found: an unknown campaign, character, skill, weapon, session or
      event, or no journal in the data folder
   4  mismatch: replay (or the demo's verification) found a mismatch
+  5  flagged: replay verified every roll, and flagged something that is
+     not a mismatch (a journal-dice-v2 session without contributions or
+     whose end no player co-signed, a voided or repeated roll, a cancelled
+     or unrevealed request, a session not revealed long after its last
+     event...): read the FLAG lines, or "flags" in --json
 
 With --json an error is one JSON object on stderr:
   {"error": {"code": "not_found", "message": "...", "exit": 3}}

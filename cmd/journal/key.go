@@ -160,7 +160,7 @@ what the old key signed stays checked against it.`,
 	for _, c := range []*cobra.Command{newKey, show, register} {
 		c.Flags().StringVar(&name, "name", device.DefaultName, "the device key's name")
 	}
-	cmd.AddCommand(newKey, show, register)
+	cmd.AddCommand(newKey, show, register, a.consentCommand())
 	return cmd
 }
 

@@ -112,13 +112,24 @@ func (a *app) sessionCommand() *cobra.Command {
 		Use:   "end",
 		Short: "End the session in progress and reveal its seed",
 		Args:  cobra.NoArgs,
+		Long: `End the session in progress and reveal its seed. In a journal-dice-v2
+session the CLI then co-signs the end with your device key (when the
+campaign holds it), and says so; the other participants co-sign it from
+their devices with 'journal session cosign'.`,
 		RunE: func(c *cobra.Command, _ []string) error {
-			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
+			v2, err := a.inV2Session(c)
+			if err != nil {
+				return err
+			}
+			if err := a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
 				return j.EndSession(c.Context(), campaign)
-			})
+			}); err != nil || !v2 {
+				return err
+			}
+			return a.afterV2End(c)
 		},
 	}
-	cmd.AddCommand(start, end, a.sessionListCommand(), a.contributeCommand())
+	cmd.AddCommand(start, end, a.sessionListCommand(), a.contributeCommand(), a.cosignCommand())
 	return cmd
 }
 

@@ -34,13 +34,19 @@ func (a *app) replayCommand() *cobra.Command {
 	)
 	cmd := &cobra.Command{
 		Use:   "replay [--session S] [--file F] [--seed HEX | --seed SESSION=HEX ...] [--reproduce]",
-		Short: "Verify every roll from the seeds (or reproduce a session); exit 4 on any mismatch",
+		Short: "Verify every roll from the seeds (or reproduce a session); exit 4 on any mismatch, 5 on flags",
 		Long: `Verify a campaign's sessions: check each session's commitment against its
 revealed seed, re-derive every roll's faces, recompute every total and outcome
 from the rules, check the nonces for gaps and repeats, and refold the
 projections. Every mismatch is reported by event id; the exit status is 4 on
 any. A session not yet ended is "not yet revealed", which is not a failure
 (give its seed with --seed to check it anyway).
+
+journal-dice-v2 sessions are checked too (signatures, reveals, the chain,
+the co-signatures of each session's end, void consents), and what is not a
+mismatch but deserves a look is flagged: the exit status is 0 when every
+session verified with no flag, 5 when verified with flags (FLAG lines;
+"flags" with code, event_id and what in --json), 4 on any mismatch.
 
 With --file the events come from an export (journal export, JSON Lines): no
 server or data folder is needed.
@@ -109,6 +115,10 @@ transcript of the reproduction follows.`,
 				}
 				return exitError{code: 1, msg: msg}
 			}
+			if n := rep.Flagged(); n > 0 {
+				// Errors are English, as every error of the journal.
+				return fmt.Errorf("%w: %s, no mismatch", ErrFlagged, strings.TrimPrefix(i18n.EN.N("rp2.ok_flagged", n), "OK with "))
+			}
 			return nil
 		},
 	}
@@ -171,9 +181,31 @@ func boundSource(ctx context.Context, st store, filter string, warn func(events.
 			}
 			return warn(f)
 		}
-		return st.Read(ctx, events.Query{Subject: filter, To: to, OnForeign: foreign}, fn)
+		return st.Read(ctx, events.Query{Subject: filter, To: to, OnForeign: foreign}, withStoredBytes(ctx, st, fn))
 	}
 	return src, empty, nil
+}
+
+// withStoredBytes reports, to a pass of Verify that checks co-signatures,
+// the stored bytes of each session-ended event (replay.ReportStoredHash),
+// when the store gives them.
+func withStoredBytes(ctx context.Context, st store, fn func(events.Recorded) error) func(events.Recorded) error {
+	raw, ok := st.(interface {
+		StoredBytes(context.Context, events.Recorded) ([]byte, error)
+	})
+	if !ok || !replay.WantsStoredBytes(ctx) {
+		return fn
+	}
+	return func(r events.Recorded) error {
+		if r.Event.Type == events.TypeSessionEnded {
+			b, err := raw.StoredBytes(ctx, r)
+			if err != nil {
+				return err
+			}
+			replay.ReportStoredHash(ctx, r.Event, b)
+		}
+		return fn(r)
+	}
 }
 
 // fileSource reads an export, with a progress line on a terminal.

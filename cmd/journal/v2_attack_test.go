@@ -40,6 +40,7 @@ func (tb *v2Table) v2AttackSession() []string {
 	}
 	require.True(t, hit && miss, "a hit and a miss in 60 rounds")
 	tb.as("gm").ok("-c", "mordor", "session", "end")
+	tb.as("ana").ok("-c", "mordor", "session", "cosign")
 	export := tb.ok("-c", "mordor", "export")
 	return strings.Split(strings.TrimSpace(export), "\n")
 }

@@ -91,6 +91,7 @@ func (tb *v2Table) v2Session() []string {
 	require.NoError(t, err)
 	tb.as("gm").ok("-c", "mordor", "roll", "cancel", p.(*signed.Request).Request, "--reason", "ana left")
 	tb.ok("-c", "mordor", "session", "end")
+	tb.as("ana").ok("-c", "mordor", "session", "cosign")
 	export := tb.ok("-c", "mordor", "export")
 	return strings.Split(strings.TrimSpace(export), "\n")
 }
@@ -99,12 +100,12 @@ func TestV2SessionEndToEnd(t *testing.T) {
 	tb := newV2Table(t)
 	lines := tb.v2Session()
 	path := writeExport(t, lines)
-	out := tb.ok("--lang", "en", "replay", "--file", path)
+	out := tb.flagged("--lang", "en", "replay", "--file", path)
 	require.Contains(t, out, "verified — 2 rolls checked, 2 verified")
 	require.Contains(t, out, "journal-dice-v2: 2 contributions")
 	require.Contains(t, out, "FLAG  request")
 	require.Contains(t, out, "cancelled (nonce 2 consumed")
-	require.Contains(t, tb.ok("--lang", "en", "-c", "mordor", "replay"), "OK:")
+	require.Contains(t, tb.flagged("--lang", "en", "-c", "mordor", "replay"), "OK with 1 flag:")
 	// Every command of it re-runs identically (the v2 commands as their
 	// users, their signed messages as recorded).
 	require.Contains(t, tb.ok("--lang", "en", "-c", "mordor", "replay", "--reproduce"), "IDENTICAL:")
@@ -133,7 +134,7 @@ func TestV2SessionEndToEnd(t *testing.T) {
 	pub, err := signed.ParsePublicKey("3d4017c3e843895a92b70aa74d1b7ebc9c982ccf2ec4968cc0cd55f12af4660c")
 	require.NoError(t, err)
 	tb.as("gm").ok("-c", "mordor", "key", "register", "ana", "--public-key", pub.String())
-	out = tb.ok("--lang", "en", "-c", "mordor", "replay")
+	out = tb.flagged("--lang", "en", "-c", "mordor", "replay")
 	require.Contains(t, out, "FLAG  event")
 	require.Contains(t, out, "gm registered the player key "+pub.Fingerprint()+" for ana")
 	require.Contains(t, tb.as("ana").ok("-c", "mordor", "key", "show"), "WARNING: campaign mordor holds ANOTHER key for ana")
@@ -408,8 +409,17 @@ func TestV2Tampering(t *testing.T) {
 		})
 	}
 	t.Run("untouched", func(t *testing.T) {
-		out := tb.ok("--lang", "en", "replay", "--file", writeExport(t, lines))
-		require.Contains(t, out, "OK:", fmt.Sprint(out))
+		out := tb.flagged("--lang", "en", "replay", "--file", writeExport(t, lines))
+		require.Contains(t, out, "OK with 1 flag:", fmt.Sprint(out)) // the cancelled request
 	})
 	t.Run("the attack path", v2AttackTampering)
+}
+
+// flagged runs a replay that must verify with flags (exit 5) and returns its output.
+func (c *cli) flagged(args ...string) string {
+	c.t.Helper()
+	out, errb, code := c.run(args...)
+	require.Equal(c.t, exitFlagged, code, "journal %s: %s\n%s", strings.Join(args, " "), out, errb)
+	require.Contains(c.t, errb, "verified with flags")
+	return out
 }

@@ -89,6 +89,9 @@ type (
 	voidBody struct {
 		EventID string `json:"event_id"`
 		Reason  string `json:"reason"`
+		// journal-dice-v2: the roller's signed void.consent, if any.
+		ConsentSigned    string `json:"consent_signed,omitempty"`
+		ConsentSignature string `json:"consent_signature,omitempty"`
 	}
 	hopeBody struct {
 		Character string `json:"character"`
@@ -450,6 +453,20 @@ func specs() []Spec {
 				}
 				return command.RegisterKey{User: d.User, Role: d.Role, PublicKey: d.PublicKey}, nil
 			}}.spec(),
+		def[command.CosignSigned]{name: "session-cosign", cli: "session cosign",
+			doc:      "journal-dice-v2: a device's signed co-signature of an ended session's session-ended event (by its hash)",
+			required: []string{"character", "signed", "signature"}, acting: "character",
+			run: func(ctx ctx, j *j, c string, req command.CosignSigned) (res, error) {
+				return j.Cosign(ctx, c, req)
+			},
+			inputs: func(_ ctx, _ *j, _ string, r evs) (command.CosignSigned, error) {
+				d, _, err := find[events.SessionCosigned](r, events.TypeSessionCosigned)
+				if err != nil {
+					return command.CosignSigned{}, err
+				}
+				return command.CosignSigned{Character: d.Character,
+					SignedMessage: command.SignedMessage{Signed: d.Signed, Signature: d.Signature}}, nil
+			}}.spec(),
 		def[command.ContributeSigned]{name: "session-contribute", cli: "session contribute",
 			doc:      "journal-dice-v2: a device's signed contribution to the session key (before the first roll request)",
 			required: []string{"character", "signed", "signature"}, acting: "character",
@@ -612,14 +629,15 @@ func specs() []Spec {
 			}}.spec(),
 		def[voidBody]{name: "void", cli: "void", doc: "correct a mistake: the event stays, the sheets leave it out", required: []string{"event_id", "reason"},
 			run: func(ctx ctx, j *j, c string, req voidBody) (res, error) {
-				return j.Void(ctx, c, req.EventID, req.Reason)
+				return j.VoidWithConsent(ctx, c, req.EventID, req.Reason,
+					command.SignedMessage{Signed: req.ConsentSigned, Signature: req.ConsentSignature})
 			},
 			inputs: func(_ ctx, _ *j, _ string, r evs) (voidBody, error) {
 				d, _, err := find[events.EventVoided](r, events.TypeEventVoided)
 				if err != nil {
 					return voidBody{}, err
 				}
-				return voidBody{EventID: d.EventID, Reason: d.Reason}, nil
+				return voidBody{EventID: d.EventID, Reason: d.Reason, ConsentSigned: d.ConsentSigned, ConsentSignature: d.ConsentSignature}, nil
 			}}.spec(),
 		// The One Ring.
 		def[adventureBody]{name: "adventure-start", cli: "adventure start", doc: "The One Ring: start an adventure (sets the fellowship pool)",

@@ -1,0 +1,198 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/campaign-journal/journal/command"
+	"github.com/campaign-journal/journal/device"
+	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/projections"
+	"github.com/campaign-journal/journal/signed"
+)
+
+// The CLI co-signs the end of a journal-dice-v2 session (DESIGN.md §3.2):
+// `journal session end` co-signs for this device's key right after the
+// end, and `journal session cosign [SESSION]` co-signs from another device.
+// The device hashes the session-ended event's stored bytes as the journal
+// holds them (what an export writes and the chain hashes), not the
+// journal's own word for them.
+
+// endedHash reads the stored bytes of session's session-ended event in
+// campaign and returns its id and hex(SHA-256(bytes)).
+func (a *app) endedHash(ctx context.Context, campaign, session string) (string, signed.Hex32, error) {
+	st, err := a.openStore(ctx, false, "")
+	if err != nil {
+		return "", signed.Hex32{}, err
+	}
+	filter, err := events.CampaignFilter(campaign)
+	if err != nil {
+		return "", signed.Hex32{}, err
+	}
+	stored, err := a.storedBytes(ctx)
+	if err != nil {
+		return "", signed.Hex32{}, err
+	}
+	var id string
+	var hash signed.Hex32
+	errDone := errors.New("done")
+	err = st.Read(ctx, events.Query{Subject: filter, Types: []string{events.TypeSessionEnded}}, func(r events.Recorded) error {
+		if r.Event.Session != session {
+			return nil
+		}
+		b, err := stored(r)
+		if err != nil {
+			return err
+		}
+		id = r.Event.ID
+		err = hash.UnmarshalText([]byte(events.ChainHash(b)))
+		if err == nil {
+			err = errDone
+		}
+		return err
+	})
+	if err != nil && !errors.Is(err, errDone) {
+		return "", signed.Hex32{}, err
+	}
+	if id == "" {
+		return "", signed.Hex32{}, fmt.Errorf("%w: session %s of campaign %s has no session-ended event", events.ErrNotFound, session, campaign)
+	}
+	return id, hash, nil
+}
+
+// lastEnded is the campaign's session named id, or its last ended one.
+func lastEnded(camp *projections.Campaign, id string) (*projections.Session, error) {
+	if id != "" {
+		s := camp.Session(id)
+		if s == nil {
+			return nil, fmt.Errorf("%w: no session %s in campaign %s", events.ErrNotFound, id, camp.ID)
+		}
+		return s, nil
+	}
+	for i := len(camp.Sessions) - 1; i >= 0; i-- {
+		if camp.Sessions[i].Ended {
+			return camp.Sessions[i], nil
+		}
+	}
+	return nil, usagef("campaign %s has no ended session to co-sign", camp.ID)
+}
+
+// cosign sends this device's signed co-signature of session's end
+// (the last ended session when "").
+func (a *app) cosign(c *cobra.Command, keyName, session, character string) error {
+	ctx := c.Context()
+	campaign, err := a.campaignID()
+	if err != nil {
+		return err
+	}
+	k, err := loadKey(keyName)
+	if err != nil {
+		return err
+	}
+	j, err := a.journal(ctx)
+	if err != nil {
+		return err
+	}
+	camp, err := j.Load(ctx, campaign, 0)
+	if err != nil {
+		return err
+	}
+	s, err := lastEnded(camp, session)
+	if err != nil {
+		return err
+	}
+	if !s.V2() || !s.Ended {
+		return usagef("session %s is not an ended journal-dice-v2 session: there is nothing to co-sign", s.ID)
+	}
+	_, hash, err := a.endedHash(ctx, campaign, s.ID)
+	if err != nil {
+		return err
+	}
+	msg, sig, err := k.Seal(&signed.Cosign{Header: signed.Header{Campaign: campaign, Session: s.ID}, Ended: hash})
+	if err != nil {
+		return err
+	}
+	if character == "" {
+		character = actingCharacter(camp, cliActor())
+	}
+	id, err := a.cliRequestID()
+	if err != nil {
+		return err
+	}
+	res, err := a.stepNamed(ctx, c, j, id, "session-cosign", func(rj *command.Journal) (command.Result, error) {
+		return rj.Cosign(ctx, campaign, command.CosignSigned{Character: character,
+			SignedMessage: command.SignedMessage{Signed: msg, Signature: sig}})
+	})
+	if err != nil {
+		return err
+	}
+	return a.reportAll(ctx, j, campaign, res)
+}
+
+// cosignCommand is `journal session cosign`.
+func (a *app) cosignCommand() *cobra.Command {
+	var keyName, character string
+	cmd := &cobra.Command{
+		Use:     "cosign [SESSION] [--name KEY] [--character C]",
+		Example: "  JOURNAL_ACTOR=ana journal -c mordor session cosign s1",
+		Short:   "Co-sign the end of a v2 session with your device key (the hash of its session-ended event)",
+		Long: `Co-sign the end of an ended journal-dice-v2 session (the last ended one
+by default): this device reads the session-ended event's stored bytes, and
+signs their SHA-256 with your device key. The audit lists who co-signed and
+flags a session whose end no player's device co-signed. 'journal session
+end' co-signs for you when you have a registered device key; each other
+participant runs this on their own device.`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			session := ""
+			if len(args) == 1 {
+				session = args[0]
+			}
+			return a.cosign(c, keyName, session, character)
+		},
+	}
+	cmd.Flags().StringVar(&keyName, "name", device.DefaultName, "the device key's name")
+	cmd.Flags().StringVar(&character, "character", "", "a character you play, for the permissions (default: yours, or an NPC)")
+	return cmd
+}
+
+// afterV2End co-signs, for the CLI's user, the v2 session that just ended,
+// if it has a device key registered in the campaign; else it says how to.
+func (a *app) afterV2End(c *cobra.Command) error {
+	campaign, err := a.campaignID()
+	if err != nil {
+		return err
+	}
+	j, err := a.journal(c.Context())
+	if err != nil {
+		return err
+	}
+	camp, err := j.Load(c.Context(), campaign, 0)
+	if err != nil {
+		return err
+	}
+	s, err := lastEnded(camp, "")
+	if err != nil || !s.V2() {
+		return nil
+	}
+	st, err := keyStore()
+	if err != nil {
+		return err
+	}
+	info, err := st.Show(device.DefaultName)
+	if err != nil {
+		fmt.Fprintf(a.stderr, "journal: no device key (%v): the end of session %s is not co-signed by you; each participant co-signs it with 'journal session cosign %s'\n", err, s.ID, s.ID)
+		return nil
+	}
+	if p := camp.Participants[cliActor()]; p == nil || p.PublicKey != info.PublicKey {
+		fmt.Fprintf(a.stderr, "journal: campaign %s does not hold your device key %s for %s: the end of session %s is not co-signed by you (register it with 'journal key register', then 'journal session cosign %s')\n",
+			campaign, info.Fingerprint, cliActor(), s.ID, s.ID)
+		return nil
+	}
+	fmt.Fprintf(a.stderr, "journal: co-signing the end of session %s with your device key %s; the other participants co-sign it with 'journal session cosign %s'\n", s.ID, info.Fingerprint, s.ID)
+	a.requestID = "" // the co-signature is a command of its own
+	return a.cosign(c, device.DefaultName, s.ID, "")
+}

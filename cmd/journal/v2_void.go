@@ -1,0 +1,88 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"github.com/campaign-journal/journal/command"
+	"github.com/campaign-journal/journal/device"
+	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/signed"
+)
+
+// A roller's consent to the void of its journal-dice-v2 roll: `journal key
+// consent EVENT --reason R` signs a void.consent on the roller's device and
+// prints it; the GM passes it to `journal void EVENT --reason R
+// --consent-signed S --consent-signature SIG`. The audit flags every voided
+// v2 roll and says whether its roller consented.
+
+// consentCommand is `journal key consent`.
+func (a *app) consentCommand() *cobra.Command {
+	var keyName, reason string
+	cmd := &cobra.Command{
+		Use:     "consent EVENT --reason R [--name KEY]",
+		Example: "  JOURNAL_ACTOR=ana journal -c mordor key consent 01a230d8-6f16-71f1-a668-c1a24eff7dad --reason \"rolled the wrong skill\"",
+		Short:   "Sign your consent that the GM void your v2 roll EVENT for reason R (prints it for the GM's 'journal void')",
+		Args:    cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			ctx := c.Context()
+			campaign, err := a.campaignID()
+			if err != nil {
+				return err
+			}
+			k, err := loadKey(keyName)
+			if err != nil {
+				return err
+			}
+			id, err := a.resolveEventID(ctx, campaign, args[0])
+			if err != nil {
+				return err
+			}
+			session, err := a.eventSession(c, campaign, id)
+			if err != nil {
+				return err
+			}
+			msg, sig, err := k.Seal(&signed.VoidConsent{Header: signed.Header{Campaign: campaign, Session: session}, Event: id, Reason: reason})
+			if err != nil {
+				return usagef("key consent: %v", err)
+			}
+			out := command.SignedMessage{Signed: msg, Signature: sig}
+			return a.emit(out, func(w io.Writer) {
+				fmt.Fprintf(w, "Your consent to void %s, for the GM:\n", id)
+				fmt.Fprintf(w, "  journal -c %s void %s --reason %q --consent-signed '%s' --consent-signature %s\n", campaign, id, reason, msg, sig)
+			})
+		},
+	}
+	cmd.Flags().StringVar(&keyName, "name", device.DefaultName, "the device key's name")
+	cmd.Flags().StringVar(&reason, "reason", "", "why the roll is voided: the GM's void must give the same")
+	_ = cmd.MarkFlagRequired("reason")
+	return cmd
+}
+
+// eventSession is the session of the campaign's event id.
+func (a *app) eventSession(c *cobra.Command, campaign, id string) (string, error) {
+	st, err := a.openStore(c.Context(), false, "")
+	if err != nil {
+		return "", err
+	}
+	filter, err := events.CampaignFilter(campaign)
+	if err != nil {
+		return "", err
+	}
+	session, found := "", false
+	err = st.Read(c.Context(), events.Query{Subject: filter, Types: []string{events.TypeRollMade}}, func(r events.Recorded) error {
+		if r.Event.ID == id {
+			session, found = r.Event.Session, true
+		}
+		return nil
+	})
+	if err != nil {
+		return "", err
+	}
+	if !found || session == "" {
+		return "", fmt.Errorf("%w: no roll %s in a session of campaign %s", events.ErrNotFound, id, campaign)
+	}
+	return session, nil
+}

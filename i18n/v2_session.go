@@ -1,0 +1,50 @@
+package i18n
+
+// The texts of journal-dice-v2's co-signed session ends, void consents and
+// the audit's flags (kept apart from v2.go; merged at init; every key is
+// in both).
+var (
+	enV2Session = map[Key]string{
+		"tr.session_cosigned":    "%s co-signs the end of session %s (%s).",
+		"rp2.f.no_contribution":  "no contribution: the session key is the host's seed alone",
+		"rp2.f.cancelled":        "request %s cancelled (nonce %d consumed, event %s): %s",
+		"rp2.f.unrevealed":       "request %s (nonce %d, event %s) was never revealed",
+		"rp2.f.key_by_other":     "event %s: %s registered the %s key %s for %s (what %s signs from here on is checked against it)",
+		"rp2.f.voided":           "roll %s (nonce %d) voided by event %s (%s), without its roller's consent",
+		"rp2.f.voided_consented": "roll %s (nonce %d) voided by event %s (%s); its roller %s consented (signature verified)",
+		"rp2.f.not_cosigned":     "no player's device co-signed the session's end (event %s)",
+		"rp2.f.stale":            "not revealed: the session has not ended and its last event is of %s, %d days ago",
+		"rp2.f.repeated":         "request %s (event %s) of %s asks again for the action of request %s, already revealed (event %s): a roll repeated for the same action",
+		"rp2.cosigned.one":       "end co-signed by %[2]s",
+		"rp2.cosigned.many":      "end co-signed by %[1]d devices: %[2]s",
+		"rp2.cosigned_none":      "end co-signed by no device",
+		"rp2.ok_flagged.one":     "OK with %d flag",
+		"rp2.ok_flagged.many":    "OK with %d flags",
+	}
+	esV2Session = map[Key]string{
+		"tr.session_cosigned":    "%s cofirma el final de la sesión %s (%s).",
+		"rp2.f.no_contribution":  "ninguna contribución: la clave de la sesión es solo la semilla del anfitrión",
+		"rp2.f.cancelled":        "petición %s cancelada (nonce %d consumido, evento %s): %s",
+		"rp2.f.unrevealed":       "la petición %s (nonce %d, evento %s) nunca se reveló",
+		"rp2.f.key_by_other":     "evento %s: %s registró la clave de %s %s para %s (lo que %s firme desde aquí se comprueba con ella)",
+		"rp2.f.voided":           "tirada %s (nonce %d) anulada por el evento %s (%s), sin el consentimiento de quien tiró",
+		"rp2.f.voided_consented": "tirada %s (nonce %d) anulada por el evento %s (%s); quien tiró, %s, consintió (firma comprobada)",
+		"rp2.f.not_cosigned":     "ningún dispositivo de jugador cofirmó el final de la sesión (evento %s)",
+		"rp2.f.stale":            "sin revelar: la sesión no ha terminado y su último evento es del %s, hace %d días",
+		"rp2.f.repeated":         "la petición %s (evento %s) de %s vuelve a pedir la acción de la petición %s, ya revelada (evento %s): una tirada repetida para la misma acción",
+		"rp2.cosigned.one":       "final cofirmado por %[2]s",
+		"rp2.cosigned.many":      "final cofirmado por %[1]d dispositivos: %[2]s",
+		"rp2.cosigned_none":      "final cofirmado por ningún dispositivo",
+		"rp2.ok_flagged.one":     "OK con %d aviso",
+		"rp2.ok_flagged.many":    "OK con %d avisos",
+	}
+)
+
+func init() {
+	for k, v := range enV2Session {
+		en[k] = v
+	}
+	for k, v := range esV2Session {
+		es[k] = v
+	}
+}

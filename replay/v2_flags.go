@@ -1,0 +1,163 @@
+package replay
+
+// The flags of journal-dice-v2 (DESIGN.md §3.2): what the audit reports
+// about a session without failing it. Each has a machine-readable code, the
+// event it is about, and its words in English (What; WhatIn in any
+// language). A report with flags and no mismatch is "verified with flags"
+// (the CLI's exit status 5).
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/campaign-journal/journal/i18n"
+	"github.com/campaign-journal/journal/projections"
+)
+
+// FlagCode names what a flag is about.
+type FlagCode string
+
+// The codes of the flags.
+const (
+	// FlagNoContribution: a v2 session whose key has no contribution (the host's seed alone).
+	FlagNoContribution FlagCode = "no-contribution"
+	// FlagCancelled: a request the GM cancelled (its nonce consumed, no roll).
+	FlagCancelled FlagCode = "cancelled"
+	// FlagUnrevealed: a request never revealed by the end of its session.
+	FlagUnrevealed FlagCode = "unrevealed"
+	// FlagKeyByOther: a user's key registered by someone else (the GM).
+	FlagKeyByOther FlagCode = "key-by-other"
+	// FlagNotCosigned: an ended v2 session whose end no player's device co-signed.
+	FlagNotCosigned FlagCode = "not-cosigned"
+	// FlagVoided: a voided v2 roll, with or without its roller's consent.
+	FlagVoided FlagCode = "voided"
+	// FlagStale: a v2 session not ended (its seed not revealed) long after its last event.
+	FlagStale FlagCode = "stale"
+	// FlagRepeated: a roll asked for again for the same action by the same
+	// roller in the same session, after the first was revealed.
+	FlagRepeated FlagCode = "repeated"
+)
+
+// DefaultStaleAfter is how long after its last event an unended v2
+// session is flagged as not revealed (Options.StaleAfter 0).
+const DefaultStaleAfter = 30 * 24 * time.Hour
+
+// Flag is one thing the audit flags without failing.
+type Flag struct {
+	Code FlagCode `json:"code"`
+	// EventID is the event the flag is about.
+	EventID string `json:"event_id,omitempty"`
+	// What says it in words (English; WhatIn in any language).
+	What string `json:"what"`
+	msg  text
+}
+
+// newFlag returns the flag of code about event, in the catalogue's words.
+func newFlag(code FlagCode, event string, key i18n.Key, args ...any) Flag {
+	t := text{msg(key, args...)}
+	return Flag{Code: code, EventID: event, What: t.inL(i18n.EN), msg: t}
+}
+
+// WhatIn is What in l (What as it is for a flag read back from JSON).
+func (f Flag) WhatIn(l i18n.Lang) string {
+	if f.msg == nil {
+		return f.What
+	}
+	return f.msg.inL(l)
+}
+
+// writeFlags writes one line per flag, in l.
+func writeFlags(w io.Writer, l i18n.Lang, flags []Flag) {
+	for _, f := range flags {
+		fmt.Fprintf(w, "  %s  %s\n", l.T("rp2.flag"), f.WhatIn(l))
+	}
+}
+
+// Flagged counts the flags of the report, in sessions and campaigns.
+func (r Report) Flagged() int {
+	n := 0
+	for _, s := range r.Sessions {
+		n += len(s.Flags)
+	}
+	for _, c := range r.Campaigns {
+		n += len(c.Flags)
+	}
+	return n
+}
+
+// v2Flags adds a v2 session's flags to its report: those of the session
+// (v2Report's), the voided rolls and whether their roller consented, who
+// co-signed its end, and a session not revealed long after its last event.
+func (v *Verifier) v2Flags(s *session, sr *SessionReport) {
+	if s.v2 == nil {
+		return
+	}
+	x := &s.v2.x
+	sr.Flags = append(sr.Flags, x.flags...)
+	for i, vr := range sr.Voided {
+		if by := v.x.consents[keyOf(vr.EventID)]; by != "" {
+			sr.Voided[i].ConsentBy = by
+			sr.Flags = append(sr.Flags, newFlag(FlagVoided, vr.EventID, "rp2.f.voided_consented", vr.EventID, vr.Nonce, vr.VoidedBy, vr.Reason, by))
+		} else {
+			sr.Flags = append(sr.Flags, newFlag(FlagVoided, vr.EventID, "rp2.f.voided", vr.EventID, vr.Nonce, vr.VoidedBy, vr.Reason))
+		}
+	}
+	sr.Cosigned = append(sr.Cosigned, x.cosigs...)
+	if s.ended {
+		player := false
+		for _, c := range x.cosigs {
+			player = player || c.Role == "player"
+		}
+		if !player {
+			sr.Flags = append(sr.Flags, newFlag(FlagNotCosigned, s.endID, "rp2.f.not_cosigned", s.endID))
+		}
+		return
+	}
+	now, after := v.opts.Now, v.opts.StaleAfter
+	if now.IsZero() {
+		now = time.Now()
+	}
+	if after <= 0 {
+		after = DefaultStaleAfter
+	}
+	if !x.last.IsZero() && now.Sub(x.last) > after {
+		days := int(now.Sub(x.last) / (24 * time.Hour))
+		sr.Flags = append(sr.Flags, newFlag(FlagStale, x.lastID, "rp2.f.stale", x.last.UTC().Format(time.RFC3339), days))
+	}
+}
+
+// sessionFlags are the flags v2Report gives every v2 session: no
+// contribution, cancelled and unrevealed requests.
+func (s *session) sessionFlags() []Flag {
+	var out []Flag
+	if len(s.v2.contributions) == 0 {
+		out = append(out, newFlag(FlagNoContribution, s.startID, "rp2.f.no_contribution"))
+	}
+	for _, c := range s.v2.cancelled {
+		out = append(out, newFlag(FlagCancelled, c.EventID, "rp2.f.cancelled", c.Request, c.Nonce, c.EventID, c.Reason))
+	}
+	for _, id := range s.v2.order {
+		if r := s.v2.requests[id]; r.state == projections.RequestPending {
+			out = append(out, newFlag(FlagUnrevealed, r.event, "rp2.f.unrevealed", id, r.d.Nonce, r.event))
+		}
+	}
+	return out
+}
+
+// writeCosigned writes who co-signed a v2 session's end, in l.
+func writeCosigned(w io.Writer, l i18n.Lang, s SessionReport) {
+	if !s.Ended {
+		return
+	}
+	if len(s.Cosigned) == 0 {
+		fmt.Fprintln(w, "  "+l.T("rp2.cosigned_none"))
+		return
+	}
+	names := make([]string, len(s.Cosigned))
+	for i, c := range s.Cosigned {
+		names[i] = c.User + " (" + c.Role + ")"
+	}
+	fmt.Fprintln(w, "  "+l.N("rp2.cosigned", len(names), strings.Join(names, ", ")))
+}

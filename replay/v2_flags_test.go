@@ -1,0 +1,144 @@
+package replay_test
+
+import (
+	"crypto/ed25519"
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/campaign-journal/journal/command"
+	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/replay"
+	"github.com/campaign-journal/journal/rules/dice"
+	"github.com/campaign-journal/journal/signed"
+)
+
+// codes lists the flag codes of a report's first session.
+func codes(t *testing.T, rep replay.Report) []replay.FlagCode {
+	t.Helper()
+	require.True(t, rep.OK(), "%+v", rep.Sessions)
+	var out []replay.FlagCode
+	for _, f := range rep.Sessions[0].Flags {
+		out = append(out, f.Code)
+	}
+	return out
+}
+
+// TestV2Flags plays a v2 session through the command layer and checks the
+// flags the audit gives at each point: a roll repeated for the same action
+// (after the first was revealed), a session not revealed long after its
+// last event (the clock injected), an end co-signed by no player's device,
+// then by the GM alone, then by the player too.
+func TestV2Flags(t *testing.T) {
+	r := newRecorder(t, "mordor")
+	ctx, j, c := r.Ctx, r.J, r.Campaign
+	key := func(b byte) ed25519.PrivateKey { var s [32]byte; s[0] = b; return ed25519.NewKeyFromSeed(s[:]) }
+	anaKey, gmKey := key(1), key(2)
+	aj := j.As("ana")
+	r.Do("campaign", func() (command.Result, error) {
+		return j.CreateCampaign(ctx, command.CreateCampaign{ID: c, System: "ryf"})
+	})
+	r.Do("lodin", func() (command.Result, error) {
+		return j.CreateCharacter(ctx, c, command.CreateCharacter{ID: "lodin", Name: "Lodin", Player: "ana",
+			Attributes: "F=8,R=7,D=9,I=8,P=8", Skills: "Pelea=5,Sigilo=3", Specialization: "Pelea"})
+	})
+	r.Do("gm key", func() (command.Result, error) {
+		return j.RegisterKey(ctx, c, command.RegisterKey{Role: command.RoleGM, PublicKey: signed.PublicKeyOf(gmKey).String()})
+	})
+	r.Do("ana key", func() (command.Result, error) {
+		return aj.RegisterKey(ctx, c, command.RegisterKey{PublicKey: signed.PublicKeyOf(anaKey).String()})
+	})
+	res := r.Do("start", func() (command.Result, error) {
+		return j.StartSessionWith(ctx, c, command.SessionStart{ID: "s1", Dice: command.DiceV2})
+	})
+	var started events.SessionStarted
+	require.NoError(t, res.Events[0].Event.DecodeData(&started))
+	hdr := signed.Header{Campaign: c, Session: "s1"}
+	seal := func(k ed25519.PrivateKey, m signed.Message) command.SignedMessage {
+		s, err := signed.Encode(m)
+		require.NoError(t, err)
+		return command.SignedMessage{Signed: s, Signature: signed.Sign(k, s)}
+	}
+	r.Do("contribute", func() (command.Result, error) {
+		return aj.Contribute(ctx, c, command.ContributeSigned{SignedMessage: seal(anaKey, &signed.Contribute{Header: hdr, Value: signed.Hex32{0xaa}})})
+	})
+	action, err := json.Marshal(command.RollAction{Command: "roll", SeedCommitment: started.Commitment, Character: "lodin", Skill: "Sigilo", Vs: "media"})
+	require.NoError(t, err)
+	var last time.Time
+	var lastRoll string
+	roll := func(id string, rv [32]byte, reveal bool) {
+		cm, err := dice.ParseHex32(dice.RevealCommitment(rv))
+		require.NoError(t, err)
+		res := r.Do("request", func() (command.Result, error) {
+			return aj.RequestRoll(ctx, c, command.RollRequestSigned{Character: "lodin",
+				SignedMessage: seal(anaKey, &signed.Request{Header: hdr, Request: id, Commitment: cm, Action: action})})
+		})
+		last = res.Events[0].Event.Time
+		if reveal {
+			res = r.Do("reveal", func() (command.Result, error) {
+				return aj.RevealRoll(ctx, c, command.RollRevealSigned{Character: "lodin", SignedMessage: seal(anaKey, &signed.Reveal{Header: hdr, Request: id, R: rv})})
+			})
+			last, lastRoll = res.Events[0].Event.Time, res.Events[0].Event.ID
+		}
+	}
+	verify := func(now time.Time) replay.Report {
+		rep, err := replay.Verify(ctx, replay.Records(r.Records()), replay.Options{Now: now})
+		require.NoError(t, err)
+		return rep
+	}
+	// The same action asked for again while the first is unrevealed is no
+	// cherry-picking (the first, never revealed, is flagged as such).
+	roll("0b6f1c7e-9d2a-4c1e-8f3b-5a7d9e2c4b61", [32]byte{1}, false)
+	roll("1c7f2d8e-0e3b-4d2f-9a4c-6b8e0f3d5c72", [32]byte{2}, true)
+	require.Equal(t, []replay.FlagCode{replay.FlagUnrevealed}, codes(t, verify(last.Add(time.Hour))))
+	// Asked for again once revealed: flagged, naming the second request.
+	roll("2d803e9f-1f4c-4e30-8b5d-7c9f1a4e6d83", [32]byte{3}, true)
+	rep := verify(last.Add(time.Hour))
+	require.Equal(t, []replay.FlagCode{replay.FlagUnrevealed, replay.FlagRepeated}, codes(t, rep))
+	require.Contains(t, rep.Sessions[0].Flags[1].What, "request 2d803e9f-1f4c-4e30-8b5d-7c9f1a4e6d83")
+	require.Contains(t, rep.Sessions[0].Flags[1].What, "already revealed")
+	require.Equal(t, 2, rep.Totals.Flags)
+
+	// Not ended, 31 days after its last event: flagged; 29 days: not.
+	rep = verify(last.Add(31 * 24 * time.Hour))
+	require.Equal(t, []replay.FlagCode{replay.FlagUnrevealed, replay.FlagRepeated, replay.FlagStale}, codes(t, rep))
+	require.Contains(t, rep.Sessions[0].Flags[2].What, "31 days ago")
+	require.Equal(t, []replay.FlagCode{replay.FlagUnrevealed, replay.FlagRepeated}, codes(t, verify(last.Add(29*24*time.Hour))))
+	rep, err = replay.Verify(ctx, replay.Records(r.Records()), replay.Options{Now: last.Add(2 * time.Hour), StaleAfter: time.Hour})
+	require.NoError(t, err)
+	require.Equal(t, []replay.FlagCode{replay.FlagUnrevealed, replay.FlagRepeated, replay.FlagStale}, codes(t, rep), "StaleAfter is the threshold")
+
+	// Ended: the first request never revealed, no co-signature. An ended
+	// session is never stale.
+	ended := r.Do("end", func() (command.Result, error) { return j.EndSession(ctx, c) })
+	far := last.Add(365 * 24 * time.Hour)
+	require.Equal(t, []replay.FlagCode{replay.FlagUnrevealed, replay.FlagRepeated, replay.FlagNotCosigned}, codes(t, verify(far)))
+	h, err := events.EventHash(ended.Events[0].Event)
+	require.NoError(t, err)
+	var hash signed.Hex32
+	require.NoError(t, hash.UnmarshalText([]byte(h)))
+	r.Do("gm cosigns", func() (command.Result, error) {
+		return j.Cosign(ctx, c, command.CosignSigned{SignedMessage: seal(gmKey, &signed.Cosign{Header: hdr, Ended: hash})})
+	})
+	rep = verify(far)
+	require.Equal(t, []replay.FlagCode{replay.FlagUnrevealed, replay.FlagRepeated, replay.FlagNotCosigned}, codes(t, rep), "the GM's co-signature is not a player's")
+	require.Equal(t, []replay.Cosignature{{User: "gm", Role: "gm", EventID: rep.Sessions[0].Cosigned[0].EventID}}, rep.Sessions[0].Cosigned)
+	r.Do("ana cosigns", func() (command.Result, error) {
+		return aj.Cosign(ctx, c, command.CosignSigned{SignedMessage: seal(anaKey, &signed.Cosign{Header: hdr, Ended: hash})})
+	})
+	rep = verify(far)
+	require.Equal(t, []replay.FlagCode{replay.FlagUnrevealed, replay.FlagRepeated}, codes(t, rep))
+	require.Len(t, rep.Sessions[0].Cosigned, 2)
+	// A v2 roll voided without its roller's consent.
+	r.Do("void", func() (command.Result, error) { return j.Void(ctx, c, lastRoll, "a mistake") })
+	rep = verify(far)
+	require.Equal(t, []replay.FlagCode{replay.FlagUnrevealed, replay.FlagRepeated, replay.FlagVoided}, codes(t, rep))
+	require.Contains(t, rep.Sessions[0].Flags[2].What, "without its roller's consent")
+	require.Equal(t, lastRoll, rep.Sessions[0].Flags[2].EventID)
+	// The same from an export.
+	rep, err = replay.Verify(ctx, replay.JSONLBytes(r.Export()), replay.Options{Now: far})
+	require.NoError(t, err)
+	require.Equal(t, []replay.FlagCode{replay.FlagUnrevealed, replay.FlagRepeated, replay.FlagVoided}, codes(t, rep))
+}
