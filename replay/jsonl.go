@@ -24,7 +24,8 @@ const maxLine = events.MaxSize + 2
 // with an error wrapping ErrMalformed that names the line number (in a
 // pass of Verify, a line that does not decode is listed in the Report
 // instead, and the read goes on: see ReportForeign); an error from fn
-// stops it and is returned as is. Memory is bounded by one line.
+// stops it and is returned as is. Lines are decoded on every core
+// (parallel.go); memory is bounded by a few batches of lines.
 func ReadJSONL(r io.Reader, fn func(events.Event) error) error {
 	return readJSONL(context.Background(), r, func(_ int, ev events.Event) error { return fn(ev) })
 }
@@ -34,6 +35,9 @@ func ReadJSONL(r io.Reader, fn func(events.Event) error) error {
 // writer is silent) ends when ctx is done, if r can be given a read
 // deadline (an *os.File on a pipe, a FIFO, a terminal: see CancelReads).
 func readJSONL(ctx context.Context, r io.Reader, fn func(line int, ev events.Event) error) error {
+	if workers() > 1 {
+		return readJSONLParallel(ctx, r, fn)
+	}
 	defer CancelReads(ctx, r)()
 	only := passTypesOf(ctx)
 	sc := bufio.NewScanner(r)

@@ -275,7 +275,7 @@ func Verify(ctx context.Context, src Source, opts Options) (Report, error) {
 		defer mu.Unlock()
 		foreign = append(foreign, m)
 	})
-	if err := pipe(check, src, v.Add); err != nil {
+	if err := v.addAll(check, src); err != nil { // parallel.go
 		return Report{}, err
 	}
 	for _, m := range foreign {
@@ -358,7 +358,8 @@ type Verifier struct {
 	foreignN  int
 	pos       int
 	events    int
-	faces     []int // scratch for re-derived faces
+	faces     []int   // scratch for re-derived faces
+	pre       *opened // the device's message of the event being added, opened ahead (parallel.go)
 }
 
 type idKey [16]byte
