@@ -10,11 +10,16 @@
 //     projections of every campaign per second, against a raw ordered consumer
 //     reading the same stream;
 //   - verification: rolls verified per second from an exported file
-//     (replay.Verify), against merely decoding it (replay.ReadJSONL);
+//     (replay.Verify), against merely decoding it, both on every core;
+//   - verification-v2: the same for a campaign of journal-dice-v2
+//     sessions, against decoding it plus the same Ed25519 checks;
 //   - growth: the p50 of one roll command as a campaign gains characters
 //     and as the stream gains campaigns (the sizes interleaved);
 //   - cold load: a campaign loaded by a fresh journal on a freshly started
-//     server, the stream at each of several sizes.
+//     server, the stream at each of several sizes;
+//   - v2 roll: the latency (p50, p99) of a journal-dice-v2 roll's two round
+//     trips against a v1 roll's one, in-process, on the CLI's path and over
+//     HTTP (a figure, without a target).
 //
 // Targets judges every target of issue 12 against the runs of one
 // `journal bench`.

@@ -16,7 +16,8 @@ import (
 )
 
 // verification measures replay.Verify on an exported session against
-// merely decoding the export (replay.ReadJSONL).
+// merely decoding the export (decodeEvery: events.Decode of every line on
+// GOMAXPROCS goroutines, as Verify decodes it).
 func (e *env) verification(ctx context.Context) (Pair, error) {
 	var p Pair
 	o := e.o
