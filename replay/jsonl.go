@@ -127,11 +127,11 @@ func passTypesOf(ctx context.Context) typeSet {
 // Without a backslash no string can hold a quote, so the first
 // "type":" with no '{' or '[' before it (but the object's own) is the
 // envelope's type attribute: its value decides, without reading the rest
-// of the line. Any other line is searched for the types anywhere.
+// of the line. The same holds when the line's only backslashes come after
+// that value (a journal-dice-v2 event's signed message, in data, is a
+// string full of escaped quotes): nothing before it is escaped. Any other
+// line is searched for the types anywhere.
 func (s typeSet) mayBe(line []byte) bool {
-	if bytes.IndexByte(line, '\\') >= 0 {
-		return true
-	}
 	if t, ok := topLevelType(line); ok {
 		for _, want := range s {
 			if bytes.Equal(t, want) {
@@ -139,6 +139,9 @@ func (s typeSet) mayBe(line []byte) bool {
 			}
 		}
 		return false
+	}
+	if bytes.IndexByte(line, '\\') >= 0 {
+		return true
 	}
 	for _, t := range s {
 		if bytes.Contains(line, t) {
@@ -151,9 +154,10 @@ func (s typeSet) mayBe(line []byte) bool {
 // typeAttr starts the type attribute of a compact document.
 var typeAttr = []byte(`"type":"`)
 
-// topLevelType returns the value of the type attribute of a line without
-// backslashes, quotes included, when it is found as a member of the
-// top-level object before any nested value; ok is false otherwise.
+// topLevelType returns the value of the type attribute of a line, quotes
+// included, when it is found as a member of the top-level object before
+// any nested value and nothing up to the end of that value is escaped (no
+// backslash); ok is false otherwise.
 func topLevelType(line []byte) (t []byte, ok bool) {
 	i := bytes.Index(line, typeAttr)
 	if i < 1 || bytes.IndexAny(line[1:i], "{[") >= 0 {
@@ -164,7 +168,11 @@ func topLevelType(line []byte) (t []byte, ok bool) {
 	if end < 0 {
 		return nil, false
 	}
-	return line[start : start+end+2], true
+	t = line[start : start+end+2]
+	if bytes.IndexByte(line[:start+end+2], '\\') >= 0 {
+		return nil, false
+	}
+	return t, true
 }
 
 // WriteJSONL writes events in the export's JSON Lines form: each encoded
