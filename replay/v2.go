@@ -155,7 +155,7 @@ func (v *Verifier) open(s *session, m Mismatch, fold *projections.Campaign, ev e
 	pub, err := signed.ParsePublicKey(p.PublicKey)
 	if err == nil {
 		var msg signed.Message
-		if msg, err = signed.Open(pub, signedString, signature, ev.Campaign, ev.Session); err == nil {
+		if msg, err = v.openSigned(pub, signedString, signature, ev.Campaign, ev.Session); err == nil {
 			return msg
 		}
 	}

@@ -289,7 +289,7 @@ func Verify(ctx context.Context, src Source, opts Options) (Report, error) {
 		defer mu.Unlock()
 		foreign = append(foreign, m)
 	})
-	if err := pipe(check, src, v.Add); err != nil {
+	if err := v.addAll(check, src); err != nil { // parallel.go
 		return Report{}, err
 	}
 	for _, m := range foreign {
@@ -374,6 +374,7 @@ type Verifier struct {
 	events    int
 	faces     []int      // scratch for re-derived faces
 	x         verifierV2 // journal-dice-v2's co-signatures and consents (v2_cosign.go)
+	pre       *opened    // the device's message of the event being added, opened ahead (parallel.go)
 }
 
 type idKey [16]byte
