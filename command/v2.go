@@ -25,9 +25,12 @@ package command
 //     registered by its own user (bootstrap). Over HTTP and NATS the
 //     catalogue makes key-register a GM command. A later registration of
 //     a user replaces its key from then on.
-//   - The GM (who may know K) cannot reveal a roll of its own: its r must come
-//     from someone else (roll.witness, the beacon), not wired yet, so a GM's
-//     request is refused.
+//   - The GM (who may know K) cannot reveal a roll of its own: its request
+//     carries no commitment and its r comes from someone else: the first
+//     player's roll.witness, a drand quicknet round named in the request, or,
+//     after the wait the GM chose, the server, recorded as unwitnessed
+//     (v2_witness.go). A GM's request with a commitment, and a player's
+//     without one, are refused.
 //   - In a v2 session only the v2 skill and attribute rolls and attacks with
 //     their damage (v2_attack.go) are wired: every other roll path (contests,
 //     initiative, damage and heal rolls of their own, TOR) is refused with
@@ -296,6 +299,10 @@ func (a RollAction) request() RollRequest {
 type RollRequestSigned struct {
 	Character string `json:"character"`
 	SignedMessage
+	// Wait is, for a GM's request (no commitment), how long in seconds it
+	// waits for a player's witness before the GM may resolve it
+	// unwitnessed (0: DefaultWitnessWait); a player's request has none.
+	Wait int `json:"wait,omitempty"`
 }
 
 // RequestRoll records the actor's signed roll.request in the open v2
@@ -311,14 +318,14 @@ func (j *Journal) RequestRoll(ctx context.Context, campaign string, msg RollRequ
 		if err != nil {
 			return err
 		}
-		if j.isGM(d.campaign) {
-			// The GM may know K (a self-hosted GM reads S): a roll it
-			// revealed itself it could choose by trying r's. Its r must
-			// come from a player's device (roll.witness) or the beacon.
-			return fmt.Errorf("%w: a GM's roll takes a player's witness or the beacon, not wired yet (roll it in a v1 session)", ErrV2NotWired)
-		}
-		if r.Witnessed() || r.BeaconRound > 0 {
-			return invalid("request %s has no commitment: witnessed and beacon rolls are not wired yet", r.Request)
+		// The GM may know K (a self-hosted GM reads S): a roll it revealed
+		// itself it could choose by trying r's, so its request takes no
+		// commitment and its r comes from a player's device (roll.witness)
+		// or the beacon (v2_witness.go).
+		gm := j.isGM(d.campaign)
+		wait, err := d.checkWitnessed(gm, msg, r)
+		if err != nil {
+			return err
 		}
 		if p := s.Requests[r.Request]; p != nil {
 			return invalid("request %s is already recorded (%s, nonce %d): a request is recorded once", r.Request, p.State, p.Requested.Nonce)
@@ -328,7 +335,13 @@ func (j *Journal) RequestRoll(ctx context.Context, campaign string, msg RollRequ
 			_, err := ParseRollAction(r.Action)
 			return err
 		}
-		return path.request(j, d, s, msg, r)
+		if err := path.request(j, d, s, msg, r); err != nil {
+			return err
+		}
+		if gm {
+			return d.markWitnessed(r, wait)
+		}
+		return nil
 	})
 }
 

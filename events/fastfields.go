@@ -202,6 +202,10 @@ var fastFields = map[reflect.Type]fastcodec.Fields{
 				return &v.Witness
 			case 50:
 				return &v.Draws
+			case 51:
+				return &v.BeaconRound
+			case 52:
+				return &v.BeaconSignature
 			}
 			return nil
 		},
@@ -454,6 +458,10 @@ var fastFields = map[reflect.Type]fastcodec.Fields{
 				return &v.Range
 			case 18:
 				return &v.Cover
+			case 19:
+				return &v.BeaconRound
+			case 20:
+				return &v.Wait
 			}
 			return nil
 		},
