@@ -1,6 +1,7 @@
 package command
 
 import (
+	"github.com/campaign-journal/journal/beacon"
 	"github.com/campaign-journal/journal/signed"
 
 	"fmt"
@@ -43,6 +44,8 @@ var textLimits = map[string]int{
 	// journal-dice-v2: a device's signed string and its signature.
 	"signed":    signed.MaxSize,
 	"signature": signed.SignatureLen,
+	// A beacon roll's round signature: 48 bytes in hex.
+	"beacon_signature": 2 * beacon.SignatureSize,
 }
 
 // textLimit returns the limit of the field named name, and its unit.
