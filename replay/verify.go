@@ -192,6 +192,8 @@ type SessionReport struct {
 	Contributions int                `json:"contributions,omitempty"`
 	Cancelled     []CancelledRequest `json:"cancelled,omitempty"`
 	Flags         []string           `json:"flags,omitempty"`
+	// Unwitnessed lists the GM rolls resolved with the server's r (v2_witness.go).
+	Unwitnessed []UnwitnessedRoll `json:"unwitnessed,omitempty"`
 }
 
 // CampaignReport is what refolding a campaign's projections gave.
