@@ -306,3 +306,10 @@ func (j *Journal) fetchRound(ctx context.Context, campaign, request string) (str
 	}
 	return rd.SignatureHex(), nil
 }
+
+// IsGM reports whether actor acts as the campaign's GM in state c (a user
+// registered with the role gm, or "gm" unless a player of that name is
+// registered): whose v2 requests take a witness.
+func IsGM(c *projections.Campaign, actor string) bool {
+	return (&Journal{actor: actor}).isGM(c)
+}
