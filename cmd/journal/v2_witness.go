@@ -334,4 +334,3 @@ func (f *followWitness) witness(request string) {
 		fmt.Fprintf(f.a.stderr, "journal: could not witness request %s: %v\n", request, err)
 	}
 }
-

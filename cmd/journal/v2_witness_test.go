@@ -147,7 +147,9 @@ func TestV2FollowWitnesses(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	out, errb := &syncBuffer{}, &syncBuffer{}
 	done := make(chan int, 1)
-	go func() { done <- run(ctx, []string{"--data", tb.dir, "--lang", "en", "-c", "mordor", "log", "--follow"}, out, errb) }()
+	go func() {
+		done <- run(ctx, []string{"--data", tb.dir, "--lang", "en", "-c", "mordor", "log", "--follow"}, out, errb)
+	}()
 	t.Cleanup(func() { cancel(); <-done })
 	waitFor(t, errb, "this device witnesses the GM's rolls")
 	id := tb.gmRoll("roll", "orco", "Pelea")

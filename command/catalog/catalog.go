@@ -430,7 +430,7 @@ func specs() []Spec {
 			}}.spec(),
 		def[command.RollWitnessSigned]{name: "roll-witness", cli: "roll witness",
 			doc:      "journal-dice-v2: a player's device's signed roll.witness of a GM's request: its value is r, the first witness draws the roll",
-			required: []string{"signed", "signature"}, acting: "character",
+			required: []string{"character", "signed", "signature"}, acting: "character",
 			run: func(ctx ctx, j *j, c string, req command.RollWitnessSigned) (res, error) {
 				return j.Witness(ctx, c, req)
 			},
@@ -439,7 +439,10 @@ func specs() []Spec {
 				if err != nil {
 					return command.RollWitnessSigned{}, err
 				}
-				return command.RollWitnessSigned{SignedMessage: command.SignedMessage{Signed: d.Signed, Signature: d.Signature}}, nil
+				// The witness's own character is for the permissions only
+				// (the roll does not record it): any character re-runs it.
+				return command.RollWitnessSigned{Character: d.Character,
+					SignedMessage: command.SignedMessage{Signed: d.Signed, Signature: d.Signature}}, nil
 			}}.spec(),
 		def[rollResolveBody]{name: "roll-resolve", cli: "roll resolve",
 			doc:      "journal-dice-v2: the GM resolves its request unwitnessed (after its wait; the audit lists it) or by its beacon round",
