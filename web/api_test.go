@@ -162,6 +162,8 @@ var tested = []string{
 	"fellowship-withdraw", "fellowship-phase", "shadow-gain", "madness-end", "advancement-grant",
 	// journal-dice-v2: TestV2CommandsOverHTTP.
 	"key-register", "session-contribute", "roll-request", "roll-reveal", "roll-cancel",
+	// GM rolls: TestV2GMRollsOverHTTP.
+	"roll-witness", "roll-resolve",
 }
 
 // TestCommandList checks that every command the API lists is tested, and
