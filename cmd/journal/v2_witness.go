@@ -10,7 +10,7 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
+	"crypto/sha256"
 	"fmt"
 	"net/http"
 	"slices"
@@ -140,10 +140,9 @@ func (a *app) witnessV2(c *cobra.Command, keyName, character, request string) er
 // sendWitness seals and sends one witness for request under the CLI
 // request id id as me, says so on stderr, and warns if it is not recorded.
 func (a *app) sendWitness(ctx context.Context, c *cobra.Command, t v2Device, me, id, character, request string) (command.Result, error) {
-	var v signed.Hex32
-	if _, err := rand.Read(v[:]); err != nil {
-		return command.Result{}, err
-	}
+	// The value: secret to the device until sent, the same for a retry of
+	// the same CLI request id (so a retry is the same witness).
+	v := signed.Hex32(sha256.Sum256([]byte(t.key.Sign("journal-dice-v2|witness|" + t.campaign + "|" + t.session.ID + "|" + me + "|" + request + "|" + id))))
 	msg, sig, err := t.key.Seal(&signed.Witness{Header: signed.Header{Campaign: t.campaign, Session: t.session.ID}, Request: request, Value: v})
 	if err != nil {
 		return command.Result{}, err

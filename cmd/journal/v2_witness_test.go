@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
+	"io"
 	"regexp"
 	"strings"
 	"testing"
@@ -9,6 +11,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/events"
 )
 
@@ -191,4 +194,33 @@ func rollsOf(t *testing.T, lines []string) []events.Event {
 		}
 	}
 	return out
+}
+
+// TestWarnUnrecorded: a device whose reveal or witness is not among what
+// the journal says it recorded warns its user; one that is, does not.
+func TestWarnUnrecorded(t *testing.T) {
+	roll := func(request, signedMsg string) command.Result {
+		e, err := events.New(events.Spec{Campaign: "mordor", Kind: events.KindCharacter, AggregateID: "orco",
+			Type: events.TypeRollMade, Data: events.RollMade{Character: "orco", Request: request, Signed: signedMsg}},
+			events.NewV7(time.Now, rand.Reader), time.Now())
+		require.NoError(t, err)
+		return command.Result{Events: []events.Recorded{{Event: e}}}
+	}
+	for _, tt := range []struct {
+		name string
+		res  command.Result
+		warn bool
+	}{
+		{"recorded", roll("r1", "mine"), false},
+		{"another's message recorded", roll("r1", "theirs"), true},
+		{"another request's roll", roll("r2", "mine"), true},
+		{"nothing recorded", command.Result{}, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var errb strings.Builder
+			a := newApp(io.Discard, &errb)
+			require.Equal(t, tt.warn, a.warnUnrecorded(tt.res, "mine", "witness", "r1"))
+			require.Equal(t, tt.warn, strings.Contains(errb.String(), "WARNING: your witness for request r1 is not in what the journal recorded"))
+		})
+	}
 }
