@@ -229,6 +229,10 @@ func (v *Verifier) checkRegistration(c *campaign, m Mismatch, ev events.Event, d
 		v.record(v.sessionOf(ev), m)
 		return
 	}
+	if c.registeredBy == nil {
+		c.registeredBy = map[string]string{}
+	}
+	c.registeredBy[d.User] = ev.Actor
 	if ev.Actor != d.User {
 		c.flags = append(c.flags, fmt.Sprintf("event %s: %s registered the %s key %s for %s (what %s signs from here on is checked against it)",
 			ev.ID, ev.Actor, d.Role, d.Fingerprint, d.User, d.User))

@@ -167,6 +167,10 @@ func (v *Verifier) gmRollR(s *session, c *campaign, m Mismatch, ev events.Event,
 	if err := signed.CheckWitness(q, w); err != nil {
 		return fail(MismatchReveal, "%v", err)
 	}
+	if by := c.registeredBy[d.User]; by != "" && by != d.User {
+		s.v2.gm.flags = append(s.v2.gm.flags, fmt.Sprintf("GM roll of request %s (roll %s) witnessed by %s, whose key %s registered: whoever holds that key chose r",
+			d.Request, ev.ID, d.User, by))
+	}
 	if r.d.BeaconRound > 0 {
 		s.v2.gm.flags = append(s.v2.gm.flags, fmt.Sprintf("request %s (event %s) named beacon round %d but was resolved by %s's witness (roll %s): the host chose not to use the round",
 			d.Request, r.event, r.d.BeaconRound, d.User, ev.ID))

@@ -417,6 +417,9 @@ type campaign struct {
 	chained bool
 	last    events.Event
 	hasLast bool
+	// registeredBy names who registered each user's key in force
+	// (v2_witness.go: a witness whose key someone else registered).
+	registeredBy map[string]string
 }
 
 // NewVerifier returns a Verifier with the given options. A given seed that

@@ -119,6 +119,7 @@ func TestV2GMRollTampering(t *testing.T) {
 	out := c.ok("--lang", "en", "replay", "--file", writeExport(t, lines))
 	require.Contains(t, out, "OK:", out)
 	require.Contains(t, out, "resolved unwitnessed")
+	require.Contains(t, out, "witnessed by bea, whose key gm registered: whoever holds that key chose r", "the GM registered bea's key: it may hold it")
 	x := c.ok("--lang", "en", "explain", idAt(t, lines, indexOf(t, lines, events.TypeRollMade, 2)), "--file", writeExport(t, lines))
 	require.Contains(t, x, "drand quicknet round 30662982")
 	require.Contains(t, x, "verifies under quicknet's public key")

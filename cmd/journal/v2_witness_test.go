@@ -129,6 +129,7 @@ func TestV2GMRollsCLI(t *testing.T) {
 	require.Contains(t, out, "OK:", out)
 	require.Contains(t, out, "resolved unwitnessed", "the unwitnessed roll is flagged")
 	require.Contains(t, out, "but was resolved by ana's witness", "the beacon request witnessed instead is flagged")
+	require.NotContains(t, out, "whose key", "ana registered her own key")
 	js := tb.ok("--json", "replay", "--file", path)
 	require.Contains(t, js, `"unwitnessed": [`)
 	// explain shows where r came from.
