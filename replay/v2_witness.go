@@ -124,6 +124,9 @@ func (v *Verifier) gmRollR(s *session, c *campaign, m Mismatch, ev events.Event,
 		if d.Signed != "" || d.Signature != "" || d.BeaconSignature != "" {
 			return fail(MismatchReveal, "an unwitnessed roll that records a device's message or a beacon signature")
 		}
+		if p := c.fold.Participants[ev.Actor]; !isGMUser(c, ev.Actor) && (ev.Actor != "gm" || p != nil) {
+			return fail(MismatchRequest, "resolved unwitnessed by %q, who is not a GM", ev.Actor)
+		}
 		from := s.v2.gm.at[d.Request]
 		if n := r.d.BeaconRound; n > 0 {
 			if t := beacon.Quicknet().TimeOf(n); t.After(from) {

@@ -201,6 +201,8 @@ func TestV2GMRollTampering(t *testing.T) {
 			"does not hold"},
 		{"an unwitnessed roll before the wait", roll(3, func(e *events.Event, _ map[string]any) { e.Time = e.Time.Add(-30 * time.Second) }),
 			"before the wait the GM chose ended"},
+		{"an unwitnessed resolution recorded as a player's", roll(3, func(e *events.Event, _ map[string]any) { e.Actor = "ana" }),
+			`resolved unwitnessed by "ana", who is not a GM`},
 		{"the GM's request given a commitment", request(1, func(_ *events.Event, d map[string]any) { d["commitment"] = strings.Repeat("ab", 32) }),
 			"commitment: recorded"},
 		{"the GM's wait removed", request(3, func(_ *events.Event, d map[string]any) { delete(d, "wait") }),
