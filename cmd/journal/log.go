@@ -56,15 +56,9 @@ the next log on.`,
 			if follow && !noWitness {
 				fw = a.newFollowWitness(c, keyName)
 			}
-			var caughtUp uint64
-			if fw != nil {
-				caughtUp = fw.t.camp.LastSeq
-				fw.pending()
-			}
+			fw.pending()
 			fn := func(r events.Recorded) error {
-				if r.Seq > caughtUp {
-					defer fw.event(r)
-				}
+				defer fw.event(r)
 				if r.Event.Type == events.TypeEventVoided {
 					voids.add(r)
 				}

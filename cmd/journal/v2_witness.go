@@ -257,35 +257,65 @@ func (a *app) rollGMCommands() []*cobra.Command {
 
 // followWitness is `log --follow`'s witness for the user's device: it
 // witnesses every GM request recorded while it follows (and those pending
-// when it starts), and says so on stderr. A zero value witnesses nothing.
+// when it starts), and says so on stderr, once the campaign holds the
+// device's key for the user as a player and a v2 session is open.
 type followWitness struct {
-	a    *app
-	c    *cobra.Command
-	t    v2Device
-	me   string
-	done map[string]bool
+	a       *app
+	c       *cobra.Command
+	keyName string
+	me      string
+	t       v2Device
+	said    bool
+	start   uint64 // the campaign's last sequence when the follow began
+	done    map[string]bool
 }
 
-// newFollowWitness readies the user's device to witness, or returns nil
-// (no device key, or one the campaign does not hold for a player).
+// newFollowWitness readies the user's device to witness (see
+// followWitness); nil without a device key.
 func (a *app) newFollowWitness(c *cobra.Command, keyName string) *followWitness {
 	ctx := c.Context()
-	t, err := a.openV2(ctx, keyName)
-	if err != nil {
+	f := &followWitness{a: a, c: c, keyName: keyName, me: cliActor(), done: map[string]bool{}}
+	var err error
+	if f.t.campaign, err = a.campaignID(); err != nil {
 		return nil
 	}
-	me := cliActor()
-	p := t.camp.Participants[me]
+	if f.t.key, err = loadKey(keyName); err != nil {
+		return nil
+	}
+	if f.t.j, err = a.journal(ctx); err != nil {
+		return nil
+	}
+	if camp, err := f.t.j.Load(ctx, f.t.campaign, 0); err == nil {
+		f.start = camp.LastSeq
+	}
+	f.open()
+	return f
+}
+
+// open reads the campaign and its open v2 session afresh, and reports
+// whether the device may witness in it.
+func (f *followWitness) open() bool {
+	t := f.t
+	var err error
+	t.camp, t.session, err = f.a.openSession(f.c.Context(), t.j, t.campaign)
+	if err != nil || !t.session.V2() {
+		return false
+	}
+	p := t.camp.Participants[f.me]
 	if p == nil || p.Role != command.RolePlayer || p.PublicKey != t.key.Public().String() {
-		return nil
+		return false
 	}
-	fmt.Fprintf(a.stderr, "journal: following as %s: this device witnesses the GM's rolls (--no-witness to stop it)\n", me)
-	return &followWitness{a: a, c: c, t: t, me: me, done: map[string]bool{}}
+	f.t = t
+	if !f.said {
+		f.said = true
+		fmt.Fprintf(f.a.stderr, "journal: following as %s: this device witnesses the GM's rolls (--no-witness to stop it)\n", f.me)
+	}
+	return true
 }
 
 // pending witnesses the GM requests pending when the follow starts.
 func (f *followWitness) pending() {
-	if f == nil {
+	if f == nil || !f.said {
 		return
 	}
 	var ids []string
@@ -300,9 +330,10 @@ func (f *followWitness) pending() {
 	}
 }
 
-// event witnesses the GM request r records, if it is one.
+// event witnesses the GM request r records, if it is one recorded after
+// the follow began.
 func (f *followWitness) event(r events.Recorded) {
-	if f == nil || r.Event.Type != events.TypeRollRequested || r.Event.Campaign != f.t.campaign {
+	if f == nil || r.Seq <= f.start || r.Event.Type != events.TypeRollRequested {
 		return
 	}
 	var d events.RollRequested
@@ -317,17 +348,16 @@ func (f *followWitness) witness(request string) {
 		return
 	}
 	f.done[request] = true
-	ctx := f.c.Context()
 	// A fresh view of the session, with this request in it.
-	camp, s, err := f.a.openSession(ctx, f.t.j, f.t.campaign)
-	if err != nil || s == nil || s.Requests[request] == nil || s.Requests[request].State != projections.RequestPending {
+	if !f.open() {
 		return
 	}
-	t := f.t
-	t.camp, t.session = camp, s
+	if p := f.t.session.Requests[request]; p == nil || p.State != projections.RequestPending {
+		return
+	}
 	id, err := f.a.cliRequestID()
 	if err == nil {
-		_, err = f.a.sendWitness(ctx, f.c, t, f.me, id, "", request)
+		_, err = f.a.sendWitness(f.c.Context(), f.c, f.t, f.me, id, "", request)
 	}
 	if err != nil {
 		fmt.Fprintf(f.a.stderr, "journal: could not witness request %s: %v\n", request, err)

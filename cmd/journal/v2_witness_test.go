@@ -145,8 +145,7 @@ func TestV2GMRollsCLI(t *testing.T) {
 func TestV2FollowWitnesses(t *testing.T) {
 	tb := newV2Table(t)
 	tb.serve()
-	tb.as("gm").ok("-c", "mordor", "session", "start", "--dice", "v2")
-	// ana's follower, as ana: started before the GM rolls.
+	// ana's follower, as ana: started before the session and the GM's roll.
 	tb.as("ana")
 	ctx, cancel := context.WithCancel(context.Background())
 	out, errb := &syncBuffer{}, &syncBuffer{}
@@ -155,8 +154,10 @@ func TestV2FollowWitnesses(t *testing.T) {
 		done <- run(ctx, []string{"--data", tb.dir, "--lang", "en", "-c", "mordor", "log", "--follow"}, out, errb)
 	}()
 	t.Cleanup(func() { cancel(); <-done })
-	waitFor(t, errb, "this device witnesses the GM's rolls")
+	waitFor(t, out, "registers a player key")
+	tb.as("gm").ok("-c", "mordor", "session", "start", "--dice", "v2")
 	id := tb.gmRoll("roll", "orco", "Pelea")
+	waitFor(t, errb, "this device witnesses the GM's rolls")
 	waitFor(t, errb, "witnessed request "+id+" of gm")
 	cancel()
 	require.Equal(t, 0, <-done, "%s", errb)
