@@ -203,6 +203,8 @@ type SessionReport struct {
 	Flags         []Flag             `json:"flags,omitempty"`
 	// Cosigned lists the verified co-signatures of the session's end (v2_cosign.go).
 	Cosigned []Cosignature `json:"cosigned,omitempty"`
+	// Unwitnessed lists the GM rolls resolved with the server's r (v2_witness.go).
+	Unwitnessed []UnwitnessedRoll `json:"unwitnessed,omitempty"`
 }
 
 // CampaignReport is what refolding a campaign's projections gave.
@@ -432,6 +434,9 @@ type campaign struct {
 	chained bool
 	last    events.Event
 	hasLast bool
+	// registeredBy names who registered each user's key in force
+	// (v2_witness.go: a witness whose key someone else registered).
+	registeredBy map[string]string
 }
 
 // NewVerifier returns a Verifier with the given options. A given seed that

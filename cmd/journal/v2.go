@@ -290,6 +290,10 @@ func (a *app) requestRevealV2(c *cobra.Command, keyName, character string, actio
 	if err != nil {
 		return err
 	}
+	if command.IsGM(t.camp, actor) {
+		// The GM may know K: its request takes a witness (v2_witness.go).
+		return a.gmRollV2(c, t, cliID, requestID, character, actionJSON)
+	}
 	commitment, err := dice.ParseHex32(dice.RevealCommitment(r))
 	if err != nil {
 		return err
@@ -317,6 +321,7 @@ func (a *app) requestRevealV2(c *cobra.Command, keyName, character string, actio
 	if err != nil {
 		return fmt.Errorf("request %s is recorded but its reveal was not: %w (run the same command again with --request-id %s, or the GM cancels it with 'journal roll cancel %s')", requestID, err, cliID, requestID)
 	}
+	a.warnUnrecorded(made, revMsg, "reveal", requestID)
 	return a.reportAll(ctx, j, campaign, asked, made)
 }
 
@@ -382,7 +387,7 @@ func (a *app) rollV2Commands() []*cobra.Command {
 		cmd.Flags().StringVar(&msg, "signed", "", "the signed string, as the device sent it")
 		cmd.Flags().StringVar(&sig, "signature", "", "its base64url Ed25519 signature")
 	}
-	return []*cobra.Command{cancel, request, reveal}
+	return append([]*cobra.Command{cancel, request, reveal}, a.rollGMCommands()...)
 }
 
 // inV2Session reports whether the campaign's open session uses journal-dice-v2.
