@@ -1,0 +1,180 @@
+package web_test
+
+import (
+	"fmt"
+	"net/http"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/campaign-journal/journal/events"
+	"github.com/chromedp/chromedp"
+	"github.com/stretchr/testify/require"
+)
+
+// shot saves a full-page screenshot as an artifact.
+func shot(t *testing.T, b *browser, name string) {
+	t.Helper()
+	eval[bool](t, b, `(window.scrollTo(0, 0), true)`)
+	png, err := chromedp.Run(b.ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		t.Fatalf("screenshot: %v", err)
+	}
+	artifact(t, name, png)
+}
+
+// TestFeedAsChat drives the feed in headless Chromium against the service
+// on a real embedded JetStream server: a contest shows its winner, an
+// attack is one card with its hit and the target's HP, "Verify all" puts a
+// badge on every card and judges the outcome and consequences too (a
+// record whose faces are true but whose outcome, total or damage was
+// changed is a mismatch), the permalink's forum line links to a page that
+// verifies the roll in the browser, and older events load on scroll.
+func TestFeedAsChat(t *testing.T) {
+	b := newBrowser(t)
+	h := newHarness(t, jetBackend(false))
+	h.setup("mordor")
+	h.command("mordor", "session-start", `{"title":"La torre"}`, http.StatusOK)
+	contest := h.command("mordor", "contest", `{"a":"lodin","skill_a":"Sigilo","b":"orco","skill_b":"Pelea"}`, http.StatusOK)
+	h.command("mordor", "combat-start", `{"participants":["ruisenor","orco"]}`, http.StatusOK)
+	attacks := h.fight("mordor")
+	require.NotEmpty(t, attacks)
+
+	b.do(t, "open the dashboard", chromedp.Navigate(h.url+"/?campaign=mordor"), chromedp.WaitVisible(`#live.on`))
+	if l := eval[string](t, b, `document.documentElement.lang`); l != "en" {
+		t.Fatalf("page language %q, want en (the browser's)", l)
+	}
+	// The contest is one card naming its winner.
+	var cd events.ContestResolved
+	require.NoError(t, contest.Recorded[2].Event.DecodeData(&cd))
+	contestCard := fmt.Sprintf(`li.contest[data-head=%q]`, contest.Recorded[2].Event.ID)
+	b.do(t, "contest card", chromedp.WaitVisible(contestCard))
+	if got := eval[string](t, b, `document.querySelector('`+contestCard+`').dataset.winner`); got != cd.Winner {
+		t.Fatalf("contest card winner %q, want %q", got, cd.Winner)
+	}
+	if cd.Winner != "" {
+		text := eval[string](t, b, `document.querySelector('`+contestCard+` .contest-verdict').textContent`)
+		require.Contains(t, text, "wins", "the contest card says who wins")
+		b.do(t, "winner marked", chromedp.WaitVisible(contestCard+fmt.Sprintf(` .side.winner[data-character=%q]`, cd.Winner)))
+	}
+	// The attack is one card: its rolls are not cards of their own.
+	atk := attacks[0].Recorded
+	head := atk[len(atk)-1].Event
+	require.Equal(t, "journal.attack.resolved.v1", head.Type)
+	attackCard := fmt.Sprintf(`li.attack[data-head=%q]`, head.ID)
+	b.do(t, "attack card", chromedp.WaitVisible(attackCard))
+	if n := eval[int](t, b, fmt.Sprintf(`document.querySelectorAll('li.ev[data-event-id=%q]').length`, atk[0].Event.ID)); n != 1 {
+		t.Fatalf("the attack roll shows in %d cards, want 1", n)
+	}
+	if eval[string](t, b, `document.querySelector('`+attackCard+`').dataset.hit`) == "1" {
+		waitTrue(t, b, "the target's HP after the hit", `document.querySelector('`+attackCard+` .hp-after').textContent.includes("HP")`)
+	}
+	// Technical details hide behind a toggle.
+	if eval[bool](t, b, `document.querySelector('`+attackCard+` details.tech').open`) {
+		t.Fatal("the details are open by default")
+	}
+
+	// The session ends: Verify all badges every card, verified.
+	h.command("mordor", "combat-end", ``, http.StatusOK)
+	h.command("mordor", "session-end", ``, http.StatusOK)
+	waitTrue(t, b, "the session ends on the page", `document.getElementById("session").textContent.includes("ended")`)
+	b.do(t, "verify all", chromedp.Click(`#verify-all`))
+	waitTrue(t, b, "verify all is done", `(document.getElementById("verify-all-result").dataset.mismatch || "") !== ""`)
+	if m := eval[string](t, b, `document.getElementById("verify-all-result").dataset.mismatch`); m != "0" {
+		t.Fatalf("verify all: %s", eval[string](t, b, `document.getElementById("verify-all-result").textContent`))
+	}
+	if n := eval[int](t, b, `[...document.querySelectorAll("#feed li.roll")].filter(li => li.querySelector('.verdict[data-status="verified"]') === null).length`); n != 0 {
+		t.Fatalf("%d roll cards have no verified badge", n)
+	}
+	shot(t, b, "feed-verified.png")
+
+	// The rules are judged too: true faces with a changed outcome, total,
+	// kept die, damage or winner are a mismatch.
+	tamper := []struct{ name, js string }{
+		{"outcome", `r.event.data.outcome = r.event.data.outcome === "success" ? "failure" : "success"`},
+		{"total", `r.event.data.total += 1`},
+		{"kept", `r.event.data.kept = [r.event.data.faces.slice().sort((a, b) => a - b)[2] === r.event.data.kept[0] ? r.event.data.faces.slice().sort((a, b) => a - b)[0] : r.event.data.faces.slice().sort((a, b) => a - b)[2]]`},
+	}
+	for _, tc := range tamper {
+		js := fmt.Sprintf(`(async () => {
+			const page = await (await fetch("/api/campaigns/mordor/events?limit=10000")).json();
+			const recs = page.map(p => ({seq: p.seq, event: p.event}));
+			const r = recs.find(x => x.event.id === %q);
+			%s;
+			const rep = await JournalVerify.verifyEvents(recs, {});
+			return rep.rolls[r.event.id].status;
+		})()`, contest.Recorded[0].Event.ID, tc.js)
+		if got := eval[string](t, b, js); got != "mismatch" {
+			t.Errorf("a roll with a changed %s verifies as %s", tc.name, got)
+		}
+	}
+	consequences := []struct{ name, js string }{
+		{"the contest's winner", fmt.Sprintf(`const c = recs.find(x => x.event.id === %q); c.event.data.winner = c.event.data.winner === "lodin" ? "orco" : "lodin"; const id = c.event.data.roll_a;`, contest.Recorded[2].Event.ID)},
+		{"the attack's damage", fmt.Sprintf(`const c = recs.find(x => x.event.id === %q); c.event.data.hit = !c.event.data.hit; const id = c.event.data.attack_roll;`, head.ID)},
+	}
+	for _, tc := range consequences {
+		js := `(async () => {
+			const page = await (await fetch("/api/campaigns/mordor/events?limit=10000")).json();
+			const recs = page.map(p => ({seq: p.seq, event: p.event}));
+			` + tc.js + `
+			const rep = await JournalVerify.verifyEvents(recs, {});
+			return rep.rolls[id].status;
+		})()`
+		if got := eval[string](t, b, js); got != "mismatch" {
+			t.Errorf("changing %s verifies as %s", tc.name, got)
+		}
+	}
+
+	// The forum line links to the roll's page, which verifies it in the browser.
+	card := fmt.Sprintf(`li.ev[data-event-id=%q]`, contest.Recorded[0].Event.ID)
+	b.do(t, "copy the Markdown line", chromedp.Click(card+` button.copy-md`))
+	md := eval[string](t, b, `document.querySelector('`+card+` output.copied').textContent`)
+	link := regexp.MustCompile(`\]\((http[^)]+)\)$`).FindStringSubmatch(md)
+	require.NotNil(t, link, "markdown line %q", md)
+	b.do(t, "copy the BBCode line", chromedp.Click(card+` button.copy-bb`))
+	bb := eval[string](t, b, `document.querySelector('`+card+` output.copied').textContent`)
+	require.True(t, strings.HasPrefix(bb, "[url="+link[1]+"]") && strings.HasSuffix(bb, "[/url]"), "bbcode line %q", bb)
+	require.Equal(t, h.url+"/r/mordor/"+contest.Recorded[0].Event.ID, link[1])
+
+	v := newBrowser(t, chromedp.Flag("accept-lang", "es-ES,es")) // a visitor from the forum, in Spanish
+	v.do(t, "open the forum link", chromedp.Navigate(link[1]), chromedp.WaitVisible(`.verdict[data-status="verified"]`))
+	require.Equal(t, "es", eval[string](t, v, `document.documentElement.lang`))
+	require.Contains(t, eval[string](t, v, `document.querySelector(".verdict").textContent`), "verificada")
+	require.Contains(t, eval[string](t, v, `document.querySelector("li.contest .contest-verdict").textContent`), "gana")
+	shot(t, v, "permalink-es.png")
+	// A permalink to no roll says so; a malformed one is a 404.
+	v.do(t, "unknown roll", chromedp.Navigate(h.url+"/r/mordor/01a23160-0000-7000-8000-000000000000"), chromedp.WaitVisible(`#status[data-status="missing"]`))
+	r := h.do(http.MethodGet, "/r/mordor/<script>", "")
+	require.Equal(t, http.StatusNotFound, r.status)
+
+	// Older events on scroll: a long session pages in as the feed scrolls.
+	h.command("mordor", "session-start", `{"title":"El camino"}`, http.StatusOK)
+	for i := range 2 * 40 {
+		h.command("mordor", "roll", fmt.Sprintf(`{"character":"lodin","skill":"Sigilo","entropy":"e%d"}`, i), http.StatusOK)
+	}
+	b.do(t, "reload", chromedp.Navigate(h.url+"/?campaign=mordor"), chromedp.WaitVisible(`#live.on`))
+	first := eval[int](t, b, `document.querySelectorAll("#feed > li").length`)
+	require.Equal(t, 40, first, "the first page")
+	eval[bool](t, b, `(document.getElementById("older").scrollIntoView(), true)`)
+	waitTrue(t, b, "the next page loads on scroll", `document.querySelectorAll("#feed > li").length > 40`)
+	waitTrue(t, b, "back to the contest", `(document.getElementById("older").scrollIntoView(), document.querySelector('`+contestCard+`') !== null)`)
+	waitTrue(t, b, "the start of the campaign", `(document.getElementById("older").scrollIntoView(), !document.getElementById("feed-start").hidden)`)
+
+	// Phone: no nested scroll box, a compact header, nothing wider than the screen.
+	b.do(t, "phone", chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile))
+	waitTrue(t, b, "phone layout", `document.documentElement.clientWidth === 390`)
+	if w := eval[int](t, b, `document.documentElement.scrollWidth`); w > 390 {
+		t.Errorf("on a 390 px screen the page is %d px wide", w)
+	}
+	if hh := eval[int](t, b, `Math.round(document.querySelector("header.top").getBoundingClientRect().height)`); hh > 844/10 {
+		t.Errorf("the header is %d px high on an 844 px screen", hh)
+	}
+	boxes := eval[[]string](t, b, `[...document.querySelectorAll("body *")].filter(e => { const s = getComputedStyle(e); return /(auto|scroll)/.test(s.overflowY) && e.scrollHeight > e.clientHeight + 1; }).map(e => e.tagName + "#" + e.id + "." + e.className)`)
+	require.Empty(t, boxes, "nested vertical scroll boxes")
+	shot(t, b, "feed-phone.png")
+	for _, line := range append(b.logs(), v.logs()...) {
+		if strings.Contains(line, "Uncaught") || strings.Contains(strings.ToLower(line), "exception") {
+			t.Errorf("browser console: %s", line)
+		}
+	}
+}
