@@ -178,3 +178,39 @@ func TestFeedAsChat(t *testing.T) {
 		}
 	}
 }
+
+// TestFeedStyles renders cards of every kind of verdict in the page's own
+// feed.js: The One Ring's Eye and rune as glyphs, great successes marked,
+// natural 1s, fumbles and criticals styled (not grey), and every label in
+// both languages.
+func TestFeedStyles(t *testing.T) {
+	b := newBrowser(t)
+	h := newHarness(t, memBackend())
+	h.setup("mordor")
+	b.do(t, "open the dashboard", chromedp.Navigate(h.url+"/?campaign=mordor"), chromedp.WaitVisible(`#live.on`))
+	require.Empty(t, eval[[]string](t, b, `JournalI18n.missing()`), "a label missing from a language")
+	eval[bool](t, b, `(() => {
+		const list = document.getElementById("feed");
+		const f = JournalFeed.create({list, api: () => Promise.resolve(null), campaign: () => "mordor"});
+		const roll = (id, seq, data) => ({seq, event: {id, type: "journal.roll.made.v1", campaign: "mordor", session: "s1", data: Object.assign({system: "ryf", character: "lodin"}, data)}});
+		f.add([
+			roll("e1", 1, {system: "tor", kind: "tor", skill: "Atención", dice: "d12+3d6", faces: [11, 6, 3, 1], total: 10, tn: 14, outcome: "failure", eye: true}),
+			roll("e2", 2, {system: "tor", kind: "tor", skill: "Explorar", dice: "d12+3d6", faces: [12, 6, 2, 1], total: 21, tn: 14, outcome: "success", quality: "great", rune: true}),
+			roll("e3", 3, {kind: "skill", skill: "Sigilo", dice: "1o3d10", level: "mid", faces: [1, 1, 7], kept: [1], total: 13, difficulty: 15, outcome: "natural1"}),
+			roll("e4", 4, {kind: "skill", skill: "Sigilo", dice: "1o3d10", level: "mid", faces: [1, 1, 1], kept: [1], total: 13, difficulty: 15, outcome: "fumble"}),
+			roll("e5", 5, {kind: "skill", skill: "Sigilo", dice: "1o3d10", level: "high", faces: [10, 2, 3, 4, 9, 1], kept: [10, 4], total: 31, difficulty: 15, outcome: "critical"}),
+		], false);
+		return true;
+	})()`)
+	require.Equal(t, "👁", eval[string](t, b, `document.querySelector('li[data-event-id="e1"] .die.eye').textContent`))
+	require.Equal(t, "ᚷ", eval[string](t, b, `document.querySelector('li[data-event-id="e2"] .die.rune').textContent`))
+	require.Contains(t, eval[string](t, b, `document.querySelector('li[data-event-id="e2"] .outcome[data-quality="great"]').textContent`), "great success")
+	grey := eval[string](t, b, `getComputedStyle(document.querySelector('li[data-event-id="e1"] .outcome')).backgroundColor`)
+	for _, id := range []string{"e3", "e4", "e5"} {
+		bg := eval[string](t, b, `getComputedStyle(document.querySelector('li[data-event-id="`+id+`"] .outcome')).backgroundColor`)
+		require.NotEqual(t, grey, bg, "the verdict of %s is styled like a plain failure", id)
+	}
+	require.Contains(t, eval[string](t, b, `document.querySelector('li[data-event-id="e3"] .outcome').textContent`), "natural 1")
+	require.Equal(t, 1, eval[int](t, b, `document.querySelectorAll('li[data-event-id="e5"] .explode').length`), "the critical's explosion")
+	shot(t, b, "feed-styles.png")
+}
