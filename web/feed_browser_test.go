@@ -214,3 +214,21 @@ func TestFeedStyles(t *testing.T) {
 	require.Equal(t, 1, eval[int](t, b, `document.querySelectorAll('li[data-event-id="e5"] .explode').length`), "the critical's explosion")
 	shot(t, b, "feed-styles.png")
 }
+
+// TestFeedWaitsForFirstCampaign opens the dashboard before any campaign
+// exists: the page says so, and shows the first campaign when it appears,
+// with its live feed, without a reload.
+func TestFeedWaitsForFirstCampaign(t *testing.T) {
+	b := newBrowser(t)
+	h := newHarness(t, memBackend())
+	b.do(t, "open the empty dashboard", chromedp.Navigate(h.url+"/"), chromedp.WaitVisible(`#empty`))
+	h.setup("mordor")
+	h.command("mordor", "session-start", `{}`, http.StatusOK)
+	waitTrue(t, b, "the first campaign appears", `document.getElementById("empty").hidden && document.querySelector("#campaign option[value=mordor]") !== null`)
+	b.do(t, "live", chromedp.WaitVisible(`#live.on`))
+	roll := h.command("mordor", "roll", `{"character":"lodin","skill":"Sigilo"}`, http.StatusOK)
+	b.do(t, "the roll arrives live", chromedp.WaitVisible(rollSel(roll.Recorded[0].Event.ID)))
+	if n := eval[int](t, b, `performance.getEntriesByType("navigation").length`); n != 1 {
+		t.Fatalf("the page navigated %d times", n)
+	}
+}

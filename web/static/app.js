@@ -299,7 +299,7 @@
     renderCampaign();
     const last = (c.sessions || []).slice(-1)[0];
     const [lines, stats] = await Promise.all([
-      api(base() + "/transcript" + (last ? "?session=" + enc(last.id) : "")),
+      api(base() + "/transcript?lang=" + JournalI18n.lang() + (last ? "&session=" + enc(last.id) : "")),
       api(base() + "/stats" + (last ? "?session=" + enc(last.id) : "")),
     ]);
     if (gen !== state.generation) return;
