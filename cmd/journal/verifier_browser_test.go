@@ -129,6 +129,17 @@ func TestVerifierOffline(t *testing.T) {
 	v1lines := strings.Split(strings.TrimSpace(v1.ok("-c", "mordor", "export")), "\n")
 	status, text = check("v1.jsonl", v1lines)
 	require.Equal(t, "verified", status, text)
+	// A v1 file has no chain: a hidden roll shows as a gap in the nonces.
+	for i, l := range v1lines {
+		if strings.Contains(l, `"type":"journal.roll.made.v1"`) && strings.Contains(l, `"nonce":0,`) {
+			hidden := append(append([]string(nil), v1lines[:i]...), v1lines[i+1:]...)
+			status, text = check("hidden.jsonl", hidden)
+			require.Equal(t, "mismatch", status, text)
+			require.Contains(t, text, "nonce 0")
+			return
+		}
+	}
+	t.Fatal("no roll with nonce 0 in the v1 export")
 }
 
 func shotVerifier(t *testing.T, ctx context.Context, name string) {

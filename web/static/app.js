@@ -292,11 +292,25 @@
 
   // --- Loading and the live feed ---
   async function refresh() {
+    if (!(await refreshState())) return;
+    await refreshReports();
+  }
+
+  // refreshState reads and draws the campaign's state (sheets, combat).
+  async function refreshState() {
     const gen = state.generation;
     const c = await api(base());
-    if (gen !== state.generation) return;
+    if (gen !== state.generation) return false;
     state.data = c;
     renderCampaign();
+    return true;
+  }
+
+  // refreshReports reads and draws the transcript and the luck charts,
+  // which cost a read of the whole campaign.
+  async function refreshReports() {
+    const gen = state.generation;
+    const c = state.data;
     const last = (c.sessions || []).slice(-1)[0];
     const [lines, stats] = await Promise.all([
       api(base() + "/transcript?lang=" + JournalI18n.lang() + (last ? "&session=" + enc(last.id) : "")),
@@ -328,9 +342,10 @@
     feed.clear();
     if (!(await loadCampaigns())) return;
     const gen = state.generation;
-    await refresh();
-    if (gen !== state.generation) return;
+    if (!(await refreshState())) return;
     const upTo = state.data.last_seq;
+    // The feed first; the transcript and the charts come after.
+    refreshReports().catch(showError);
     await feed.loadLatest(upTo);
     if (gen !== state.generation) return;
     olderState();

@@ -34,6 +34,7 @@
     "journal.tor.advancement.granted.v1", "journal.tor.madness.begun.v1",
   ];
   const PAGE = 40;
+  const LIVE_MAX = 200;
 
   function el(tag, attrs, ...children) {
     const e = document.createElement(tag);
@@ -122,13 +123,39 @@
     let all = null; // every event of the campaign, for verification: {records, last}
     const hpCache = new Map();
 
+    // add takes events into the feed. Pages (fresh false) render at once;
+    // live events (fresh) render once per task however many arrive, and
+    // the feed then keeps the newest LIVE_MAX events (so a render costs
+    // LIVE_MAX, not the session): the older ones are one scroll away again
+    // (loadOlder).
+    let pending = false;
     function add(records, fresh) {
       for (const r of records) {
         if (!r || !r.event || !TYPES.includes(r.event.type)) continue;
         if (!events.has(r.event.id)) events.set(r.event.id, { seq: r.seq, event: r.event, fresh: !!fresh });
         if (r.seq < oldest) oldest = r.seq;
       }
-      render();
+      if (!fresh) {
+        render();
+        return;
+      }
+      if (pending) return;
+      pending = true;
+      queueMicrotask(() => {
+        pending = false;
+        trim();
+        render();
+      });
+    }
+
+    // trim drops the oldest events past LIVE_MAX, unless the reader has
+    // scrolled down to read them.
+    function trim() {
+      if (events.size <= LIVE_MAX || global.scrollY > 2000) return;
+      const recs = [...events.values()].sort((a, b) => b.seq - a.seq);
+      for (const r of recs.slice(LIVE_MAX)) events.delete(r.event.id);
+      oldest = recs[LIVE_MAX - 1].seq;
+      done = false;
     }
 
     function clear() {
@@ -150,22 +177,24 @@
       const recs = [...events.values()].sort((a, b) => b.seq - a.seq);
       const claimed = new Set();
       const related = new Map();
+      const bySeq = new Map(recs.map((r) => [r.seq, r]));
       for (const r of recs) {
         const ev = r.event;
         const d = ev.data || {};
         let rel = [];
         if (ev.type === ATTACK) {
           rel = [d.attack_roll, d.damage_roll];
-          for (const o of recs) {
-            if (o.event.type === TAKEN && o.seq < r.seq && o.seq >= r.seq - 3 && (o.event.data || {}).character === d.target) rel.push(o.event.id);
+          for (let q = r.seq - 3; q < r.seq; q++) {
+            const o = bySeq.get(q);
+            if (o && o.event.type === TAKEN && (o.event.data || {}).character === d.target) rel.push(o.event.id);
           }
         } else if (ev.type === CONTEST) {
           rel = [d.roll_a, d.roll_b];
         } else if (ev.type === COMBAT) {
           rel = Object.values(d.initiative || {});
         } else if (ev.type === HEALED) {
-          const roll = recs.find((o) => o.seq === r.seq - 1 && o.event.type === ROLL && (o.event.data || {}).kind === "heal" && (o.event.data || {}).character === d.character);
-          if (roll) rel = [roll.event.id];
+          const roll = bySeq.get(r.seq - 1);
+          if (roll && roll.event.type === ROLL && (roll.event.data || {}).kind === "heal" && (roll.event.data || {}).character === d.character) rel = [roll.event.id];
         }
         rel = rel.filter(Boolean);
         rel.forEach((id) => claimed.add(id));

@@ -232,7 +232,6 @@
         const end = records.find((r) => r.event && r.event.type === "journal.session.ended.v1" && r.event.session === ev.session);
         if (end) session.seed = (end.event.data || {}).seed;
       }
-      if (options.sessions && options.sessions[ev.session]) Object.assign(session || {}, options.sessions[ev.session]);
       let r;
       try {
         if (session && session.algorithm === "journal-dice-v2") {
@@ -293,6 +292,23 @@
         const w = contestWinner(a.data || {}, b.data || {}, d.a, d.b);
         if ((d.winner || "") !== w) [d.roll_a, d.roll_b].filter((x) => rolls[x]).forEach((id) => bad(id, tr("v.winner", w || tr("f.tie"), d.winner || tr("f.tie"))));
       }
+    }
+    // Nonces without gaps: a gap is a roll that was made and hidden
+    // (v2: the nonces requests took, cancelled ones included).
+    const taken = {};
+    for (const r of records) {
+      const ev = r.event;
+      if (!ev || !sessions[ev.session]) continue;
+      const d = ev.data || {};
+      const v2 = sessions[ev.session].algorithm === "journal-dice-v2";
+      let ns = [];
+      if (v2 && ev.type === "journal.roll.requested.v1") ns = Array.isArray(d.nonces) ? d.nonces : [d.nonce];
+      else if (!v2 && ev.type === ROLL) ns = [d.nonce];
+      for (const n of ns) if (Number.isSafeInteger(n)) (taken[ev.session] = taken[ev.session] || new Set()).add(n);
+    }
+    for (const [sid, set] of Object.entries(taken)) {
+      const max = Math.max(...set);
+      for (let n = 0; n <= max; n++) if (!set.has(n)) problems.push(tr("v.nonceGap", n, sid));
     }
     for (const [id, v] of Object.entries(rolls)) {
       if (Object.prototype.hasOwnProperty.call(voided, id)) v.flags.push(tr("v.voided", voided[id]));
