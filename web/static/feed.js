@@ -55,6 +55,27 @@
   const EYE = "👁";
   const RUNE = "ᚷ";
 
+  // glyph draws the Eye or the rune as a small SVG, so that it shows
+  // whatever fonts the device has (the forum line keeps the characters).
+  function glyph(kind) {
+    const NS = "http://www.w3.org/2000/svg";
+    const g = document.createElementNS(NS, "svg");
+    g.setAttribute("viewBox", "0 0 16 16");
+    g.setAttribute("aria-hidden", "true");
+    const add = (tag, attrs) => {
+      const e = document.createElementNS(NS, tag);
+      for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+      g.append(e);
+    };
+    if (kind === "eye") {
+      add("path", { d: "M1 8 Q8 1.5 15 8 Q8 14.5 1 8 Z", fill: "#ff9a3c" });
+      add("ellipse", { cx: "8", cy: "8", rx: "1.3", ry: "4", fill: "#1a0b05" });
+    } else {
+      add("path", { d: "M6 2 V14 M6 3 L11 6.5 M6 7.5 L11 11", stroke: "currentColor", "stroke-width": "1.8", fill: "none", "stroke-linecap": "round" });
+    }
+    return g;
+  }
+
   // dice draws a roll's faces: 1o3d10 with the kept die of each round
   // marked (a 10 that explodes, a 1 that is a natural 1); The One Ring's
   // feat die as the Eye or the rune, its sixes marked; damage dice.
@@ -78,8 +99,8 @@
     if (d.kind === "tor") {
       return faces.map((f, i) => {
         if (i === 0) {
-          if (f === 11) return el("span", { class: "die feat eye", title: t("tor.eye"), "aria-label": t("tor.eye"), text: EYE });
-          if (f === 12) return el("span", { class: "die feat rune", title: t("tor.rune"), "aria-label": t("tor.rune"), text: RUNE });
+          if (f === 11) return el("span", { class: "die feat eye", role: "img", title: t("tor.eye"), "aria-label": t("tor.eye"), "data-face": "11" }, glyph("eye"));
+          if (f === 12) return el("span", { class: "die feat rune", role: "img", title: t("tor.rune"), "aria-label": t("tor.rune"), "data-face": "12" }, glyph("rune"));
           return el("span", { class: "die feat kept", text: String(f) });
         }
         return el("span", { class: "die d6" + (f === 6 ? " six" : ""), text: String(f) });
@@ -242,7 +263,7 @@
         case "journal.combat.ended.v1": return note(rec, "⚔", t("n.combatEnded"));
         case "journal.session.started.v1": return note(rec, "▶", t("n.sessionStarted", ev.session, d.title || ""));
         case "journal.session.ended.v1": return note(rec, "■", t("n.sessionEnded", ev.session));
-        case TAKEN: return note(rec, "🩸", t("n.damage", nameOf(d.character), d.amount, d.source ? nameOf(d.source) : "—"), [], d.character, rec.seq);
+        case TAKEN: return note(rec, "✖", t("n.damage", nameOf(d.character), d.amount, d.source ? nameOf(d.source) : "—"), [], d.character, rec.seq);
         case HEALED: {
           const roll = rel.map(byID).filter(Boolean);
           return note(rec, "✚", t("n.healed", nameOf(d.character), d.amount), roll, d.character, rec.seq);
@@ -325,14 +346,14 @@
         copyText(text).then((ok) => { copied.dataset.ok = ok ? "1" : "0"; });
       };
       const row = el("div", { class: "verify-row" }, button,
-        el("a", { class: "permalink", href: link, title: t("card.permalinkTitle") }, "🔗 " + t("card.permalink")),
+        el("a", { class: "permalink", href: link, title: t("card.permalinkTitle") }, "↗ " + t("card.permalink")),
         el("span", { class: "copy" }, t("card.copy"),
           el("button", { type: "button", class: "copy-bb", onclick: copy("bbcode") }, "BBCode"),
           el("button", { type: "button", class: "copy-md", onclick: copy("markdown") }, "Markdown")),
         verdict, copied);
       const v = verdicts[ids[0]];
       if (v) showVerdict(verdict, ids.map((id) => verdicts[id]).filter(Boolean));
-      return el("div", { class: "foot" }, row, details(rolls));
+      return el("div", { class: "card-foot" }, row, details(rolls));
     }
 
     function permalink(id) {
@@ -342,7 +363,7 @@
     function rollCard(rec, rolls) {
       const d = rec.event.data || {};
       const li = el("li", { class: "ev roll o-" + (d.outcome || "rolled") + (rec.fresh ? " fresh" : ""), "data-event-id": rec.event.id, "data-seq": String(rec.seq), "data-rolls": rec.event.id, "data-outcome": d.outcome || "" },
-        el("div", { class: "line" }, el("span", { class: "icon", "aria-hidden": "true", text: d.kind === "tor" ? "◈" : "🎲" }), el("span", { class: "what", text: title(d) })),
+        el("div", { class: "line" }, el("span", { class: "icon", "aria-hidden": "true", text: d.kind === "tor" ? "◈" : "⚄" }), el("span", { class: "what", text: title(d) })),
         rollBody(rec),
         d.trait ? el("div", { class: "quiet", text: t("card.trait", d.trait) }) : null,
         footer(rec, rolls));
@@ -395,7 +416,7 @@
       const side = (id, r) => {
         const rd = (r && r.event.data) || {};
         return el("div", { class: "side" + (d.winner === id ? " winner" : d.winner ? " loser" : ""), "data-character": id },
-          el("span", { class: "who" }, (d.winner === id ? "🏆 " : "") + nameOf(id) + (rd.skill || rd.attribute ? " · " + (rd.skill || rd.attribute) : "")),
+          el("span", { class: "who" }, (d.winner === id ? "★ " : "") + nameOf(id) + (rd.skill || rd.attribute ? " · " + (rd.skill || rd.attribute) : "")),
           r ? rollBody(r) : null);
       };
       const verdict = d.winner ? t("card.wins", nameOf(d.winner)) : t("card.tie");
@@ -420,7 +441,7 @@
       const r = (rolls[0] && rolls[0].event.data) || d;
       const faces = (r.faces || []).map((f, i) => (r.kind === "tor" && i === 0 ? (f === 11 ? EYE : f === 12 ? RUNE : f) : f)).join(" ");
       const out = r.kind === "tor" ? (r.outcome === "success" ? t("q." + (r.quality || "success")) : t("o.failure")) : r.outcome && r.outcome !== "rolled" ? t("o." + r.outcome) : "";
-      return "🎲 " + title(r) + ": [" + faces + "] → " + r.total + (against(r) ? " " + against(r) : "") + (out ? " — " + out : "") + " · " + t("card.verifiable");
+      return "⚄ " + title(r) + ": [" + faces + "] → " + r.total + (against(r) ? " " + against(r) : "") + (out ? " — " + out : "") + " · " + t("card.verifiable");
     }
 
     // --- Verification ---

@@ -171,7 +171,7 @@
     "verify.title": "Re-derive these dice from the session's seed and judge the rules again, in this browser",
     "verify.working": "verifying…",
     "verify.ok": "✓ verified: faces re-derived from the seed; outcome and consequences judged again",
-    "verify.sealed": "🔒 sealed: the seed is revealed when the session ends; the rules were judged again",
+    "verify.sealed": "◐ sealed: the seed is revealed when the session ends; the rules were judged again",
     "verify.bad": "✗ MISMATCH: {0}",
     "verify.error": "could not verify: {0}",
     "v.faces3": "{0} faces: a 1o3d10 roll draws three a round",
@@ -227,6 +227,8 @@
     "x.chain": "hash chain: {0} links checked",
     "x.noChain": "no hash chain in this file (journal-dice-v1 sessions)",
     "x.roll": "roll",
+    "x.eye": "Eye",
+    "x.rune": "rune",
   };
 
   const es = {
@@ -383,7 +385,7 @@
     "verify.title": "Volver a derivar estos dados de la semilla de la sesión y juzgar de nuevo las reglas, en este navegador",
     "verify.working": "verificando…",
     "verify.ok": "✓ verificada: caras derivadas de nuevo de la semilla; resultado y consecuencias juzgados de nuevo",
-    "verify.sealed": "🔒 sellada: la semilla se revela al terminar la sesión; las reglas se juzgaron de nuevo",
+    "verify.sealed": "◐ sellada: la semilla se revela al terminar la sesión; las reglas se juzgaron de nuevo",
     "verify.bad": "✗ DISCREPANCIA: {0}",
     "verify.error": "no se pudo verificar: {0}",
     "v.faces3": "{0} caras: una tirada 1o3d10 tira tres por ronda",
@@ -437,6 +439,8 @@
     "x.chain": "cadena de hashes: {0} eslabones comprobados",
     "x.noChain": "este fichero no tiene cadena de hashes (sesiones journal-dice-v1)",
     "x.roll": "tirada",
+    "x.eye": "Ojo",
+    "x.rune": "runa",
   };
 
   const dicts = { en: en, es: es };

@@ -42,8 +42,8 @@
     for (const r of parsed.records) byID[r.event.id] = r.event;
     rolls.replaceChildren(...list.map(([id, v]) => {
       const d = (byID[id] && byID[id].data) || {};
-      const faces = (d.faces || []).map((f, i) => (d.kind === "tor" && i === 0 && f === 11 ? "👁" : d.kind === "tor" && i === 0 && f === 12 ? "ᚷ" : f)).join(" ");
-      const mark = v.status === "verified" ? "✓" : v.status === "sealed" ? "🔒" : "✗";
+      const faces = (d.faces || []).map((f, i) => (d.kind === "tor" && i === 0 && f === 11 ? t("x.eye") : d.kind === "tor" && i === 0 && f === 12 ? t("x.rune") : f)).join(" ");
+      const mark = v.status === "verified" ? "✓" : v.status === "sealed" ? "◐" : "✗";
       return el("li", { class: "ev " + v.status, "data-event-id": id, "data-status": v.status },
         el("span", { class: "verdict " + v.status, text: mark + " " }),
         el("b", { text: (d.character || "") + " · " + (d.skill || d.attribute || d.kind || t("x.roll")) }),
