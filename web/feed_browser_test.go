@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"regexp"
@@ -8,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/campaign-journal/journal/events"
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/require"
 )
@@ -219,6 +222,27 @@ func TestFeedStyles(t *testing.T) {
 	require.Contains(t, eval[string](t, b, `document.querySelector('li[data-event-id="e3"] .outcome').textContent`), "natural 1")
 	require.Equal(t, 1, eval[int](t, b, `document.querySelectorAll('li[data-event-id="e5"] .explode').length`), "the critical's explosion")
 	shot(t, b, "feed-styles.png")
+
+	// Dark mode: the cards' text stays readable (WCAG contrast ≥ 4.5).
+	b.do(t, "dark mode", chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+		_, err := cdp.Call(ctx, tg, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: "dark"}}})
+		return err
+	}))
+	waitTrue(t, b, "dark", `matchMedia("(prefers-color-scheme: dark)").matches`)
+	low := eval[[]string](t, b, `(() => {
+		const rgb = (c) => c.match(/\d+(\.\d+)?/g).slice(0, 3).map(Number);
+		const lum = (c) => { const [r, g, b] = rgb(c).map(v => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; }); return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+		const bg = (e) => { for (; e; e = e.parentElement) { const c = getComputedStyle(e).backgroundColor; if (!/rgba\(.*, 0\)$/.test(c) && c !== "transparent" && !getComputedStyle(e).backgroundImage.includes("gradient")) return c; } return "rgb(0,0,0)"; };
+		const out = [];
+		for (const e of document.querySelectorAll("#feed .what, #feed .total, #feed .die, #feed .outcome, #feed .against, .card .name, .lines li")) {
+			const a = lum(getComputedStyle(e).color), b = lum(bg(e));
+			const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+			if (ratio < 4.5) out.push(e.className + " " + e.textContent.slice(0, 20) + " " + ratio.toFixed(2));
+		}
+		return out;
+	})()`)
+	require.Empty(t, low, "text below 4.5:1 contrast in dark mode")
+	shot(t, b, "feed-dark.png")
 }
 
 // TestFeedWaitsForFirstCampaign opens the dashboard before any campaign
