@@ -43,7 +43,7 @@ func TestFeedSpeed(t *testing.T) {
 		h.command("mordor", "roll", fmt.Sprintf(`{"character":"lodin","skill":"Sigilo","entropy":"x%d"}`, i), http.StatusOK)
 	}
 	t.Logf("recorded 10 000 events in %v", time.Since(st))
-	for _, p := range []string{"", "/transcript?lang=en&session=s1", "/stats?session=s1", "/events?types=journal.roll.made.v1&tail=40&to=10000", "/sessions", "/events?from=1&limit=10000"} {
+	for _, p := range []string{"", "/transcript?lang=en&session=s1", "/stats?session=s1", "/events?types=journal.roll.made.v1&tail=40&to=10000", "/sessions", "/events?from=1&limit=10000", "/characters/lodin?at=9000"} {
 		st := time.Now()
 		r := h.do(http.MethodGet, "/api/campaigns/mordor"+p, "")
 		t.Logf("GET %s: %v, %d bytes", p, time.Since(st), len(r.body))

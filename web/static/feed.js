@@ -390,14 +390,30 @@
       return li;
     }
 
-    // hpAfter shows a character's HP as of a sequence (after the action),
-    // fetched once (the sheet ?at=SEQ).
-    function hpAfter(id, seq) {
-      const span = el("span", { class: "hp-after", "data-character": id });
-      const key = id + "@" + seq;
+    // hpAfter shows a character's HP as of a sequence (after the action):
+    // the sheet ?at=SEQ, a refold on the server, so it is fetched once,
+    // only for cards on screen, two at a time.
+    const hpQueue = [];
+    let hpBusy = 0;
+    function hpPump() {
+      while (hpBusy < 2 && hpQueue.length) {
+        const job = hpQueue.shift();
+        hpBusy++;
+        job().finally(() => {
+          hpBusy--;
+          hpPump();
+        });
+      }
+    }
+    function hpFetch(span) {
+      const id = span.dataset.character;
+      const key = id + "@" + span.dataset.seq;
       let p = hpCache.get(key);
       if (!p) {
-        p = api(base() + "/characters/" + enc(id) + "?at=" + seq).catch(() => null);
+        p = new Promise((resolve) => {
+          hpQueue.push(() => api(base() + "/characters/" + enc(id) + "?at=" + span.dataset.seq).catch(() => null).then((ch) => (resolve(ch), ch)));
+          hpPump();
+        });
         hpCache.set(key, p);
       }
       p.then((ch) => {
@@ -405,6 +421,18 @@
         span.textContent = t("card.hpAfter", nameOf(id), ch.hp, ch.max_hp) + (ch.status && ch.status !== "ok" ? " · " + t("st." + ch.status) : "");
         span.className = "hp-after st-" + (ch.status || "ok");
       });
+    }
+    const hpSeen = "IntersectionObserver" in global ? new IntersectionObserver((entries) => {
+      for (const e of entries) {
+        if (!e.isIntersecting) continue;
+        hpSeen.unobserve(e.target);
+        hpFetch(e.target);
+      }
+    }, { rootMargin: "200px" }) : null;
+    function hpAfter(id, seq) {
+      const span = el("span", { class: "hp-after", "data-character": id, "data-seq": String(seq) });
+      if (hpSeen) hpSeen.observe(span);
+      else hpFetch(span);
       return span;
     }
 
