@@ -127,6 +127,8 @@ func TestFeedAsChat(t *testing.T) {
 	}
 	consequences := []struct{ name, js string }{
 		{"the contest's winner", fmt.Sprintf(`const c = recs.find(x => x.event.id === %q); c.event.data.winner = c.event.data.winner === "lodin" ? "orco" : "lodin"; const id = c.event.data.roll_a;`, contest.Recorded[2].Event.ID)},
+		{"the initiative order", `const c = recs.find(x => x.event.type === "journal.combat.started.v1"); c.event.data.totals[c.event.data.order[0]] += 1; const id = Object.values(c.event.data.initiative)[0];`},
+		{"a roll's character", fmt.Sprintf(`const c = recs.find(x => x.event.id === %q); c.event.data.character = "gandalf"; const id = c.event.id;`, contest.Recorded[0].Event.ID)},
 		{"the attack's damage", fmt.Sprintf(`const c = recs.find(x => x.event.id === %q); c.event.data.hit = !c.event.data.hit; const id = c.event.data.attack_roll;`, head.ID)},
 	}
 	for _, tc := range consequences {

@@ -166,6 +166,10 @@
     const byID = {};
     const voided = {};
     const nonces = {};
+    const characters = new Set();
+    // A log that starts mid-campaign (an export of one session) may
+    // not hold the characters' creation: then existence is not checked.
+    const whole = records.length > 0 && records[0].event && records[0].event.type === "journal.campaign.created.v1";
     const chain = { checked: 0, ok: true, reason: "" };
     const verdict = (id) => (rolls[id] = rolls[id] || { status: "verified", reasons: [], flags: [] });
     const bad = (id, reason) => {
@@ -217,6 +221,10 @@
         case "journal.event.voided.v1":
           if (d.event) voided[d.event] = d.reason || "";
           break;
+        case "journal.character.created.v1":
+        case "journal.tor.character.created.v1":
+          characters.add(ev.subject && ev.subject.startsWith("characters/") ? ev.subject.slice(11) : d.id);
+          break;
       }
       if (ev.type !== ROLL) continue;
       if (options.only && !options.only.includes(ev.id)) {
@@ -257,6 +265,7 @@
       else if (r.status === "sealed" && v.status !== "mismatch") v.status = "sealed";
       v.detail = r;
       for (const p of judge(d)) bad(ev.id, p);
+      if (whole && d.character && !characters.has(d.character)) bad(ev.id, tr("v.noCharacter", d.character));
       const key = ev.session + "|" + d.nonce;
       nonces[key] = (nonces[key] || 0) + 1;
       if (nonces[key] > 1) bad(ev.id, tr("v.nonceTwice", d.nonce));
@@ -285,6 +294,17 @@
         const taken = records.slice(Math.max(0, i - 3), i).map((r) => r.event).find((e) => e && e.type === "journal.damage.taken.v1" && (e.data || {}).character === d.target);
         if (hit && want > 0 && (!taken || (taken.data || {}).amount !== want)) fail(tr("v.taken", want, taken ? taken.data.amount : 0));
         if (!hit && taken) fail(tr("v.takenMiss"));
+      } else if (ev.type === "journal.combat.started.v1") {
+        // The initiative order follows the initiative rolls' totals.
+        const ids = Object.values(d.initiative || {}).filter((x) => rolls[x]);
+        const order = d.order || [];
+        for (const [who, rid] of Object.entries(d.initiative || {})) {
+          const r = byID[rid];
+          if (r && (r.data || {}).total !== (d.totals || {})[who]) ids.forEach((x) => bad(x, tr("v.initiative", who, (d.totals || {})[who], (r.data || {}).total)));
+        }
+        for (let k = 1; k < order.length; k++) {
+          if (((d.totals || {})[order[k]] ?? 0) > ((d.totals || {})[order[k - 1]] ?? 0)) ids.forEach((x) => bad(x, tr("v.order", order.join(" "))));
+        }
       } else if (ev.type === "journal.contest.resolved.v1") {
         const a = byID[d.roll_a];
         const b = byID[d.roll_b];
