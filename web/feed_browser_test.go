@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/i18n"
+	"github.com/campaign-journal/journal/web"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
@@ -276,4 +278,34 @@ func TestFeedWaitsForFirstCampaign(t *testing.T) {
 	if n := eval[int](t, b, `performance.getEntriesByType("navigation").length`); n != 1 {
 		t.Fatalf("the page navigated %d times", n)
 	}
+}
+
+// TestFeedSpanish opens the dashboard in a Spanish browser: every label is
+// Spanish (one language per screen), and --lang (Options.Lang) wins over
+// the browser.
+func TestFeedSpanish(t *testing.T) {
+	h := newHarness(t, memBackend())
+	h.setup("mordor")
+	h.command("mordor", "session-start", `{}`, http.StatusOK)
+	h.command("mordor", "roll", `{"character":"lodin","skill":"Sigilo","vs":"media"}`, http.StatusOK)
+	h.command("mordor", "contest", `{"a":"lodin","skill_a":"Sigilo","b":"orco","skill_b":"Pelea"}`, http.StatusOK)
+	b := newBrowser(t, chromedp.Flag("accept-lang", "es-ES,es"))
+	b.do(t, "open", chromedp.Navigate(h.url+"/?campaign=mordor"), chromedp.WaitVisible(`#live.on`), chromedp.WaitVisible(`li.contest`), chromedp.WaitVisible(`#transcript li`))
+	require.Equal(t, "es", eval[string](t, b, `document.documentElement.lang`))
+	text := eval[string](t, b, `document.body.innerText`)
+	for _, w := range []string{"Party", "Combat", "Luck", "Verify", "Transcript", "played by", "live", "session", "Older", "details", "Copy", "against", "wins", "tie", "success", "failure", "character", "rolls", "HP", "XP"} {
+		require.NotRegexp(t, `(?i)\b`+w+`\b`, text, "the English word %q on the Spanish page", w)
+	}
+	for _, w := range []string{"Grupo", "Mesa", "Verificar", "Crónica", "Suerte", "lo lleva"} {
+		require.Contains(t, text, w)
+	}
+	shot(t, b, "dashboard-es.png")
+
+	forced := newHarnessWith(t, memBackend(), func(o *web.Options) { o.Lang = i18n.EN })
+	r := forced.do(http.MethodGet, "/", "", "Accept-Language", "es")
+	require.Contains(t, string(r.body), `<html lang="en">`, "--lang en wins over the browser")
+	r = h.do(http.MethodGet, "/", "", "Accept-Language", "fr-FR, es;q=0.8, en;q=0.5")
+	require.Contains(t, string(r.body), `<html lang="es">`)
+	r = h.do(http.MethodGet, "/", "", "Accept-Language", "es;q=0, en")
+	require.Contains(t, string(r.body), `<html lang="en">`)
 }
