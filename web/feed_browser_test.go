@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"regexp"
@@ -308,4 +309,54 @@ func TestFeedSpanish(t *testing.T) {
 	require.Contains(t, string(r.body), `<html lang="es">`)
 	r = h.do(http.MethodGet, "/", "", "Accept-Language", "es;q=0, en")
 	require.Contains(t, string(r.body), `<html lang="en">`)
+}
+
+// TestFeedTOR shows a One Ring campaign: the fellowship pool by the party,
+// each roll's feat die (the Eye and the rune as glyphs) with its success
+// dice, and the rolls verified in the browser, rules judged again.
+func TestFeedTOR(t *testing.T) {
+	h := newHarness(t, memBackend())
+	r := h.do(http.MethodPost, "/api/campaigns", `{"id":"erebor","name":"La Tierra Media","system":"tor"}`)
+	require.Equal(t, http.StatusCreated, r.status, string(r.body))
+	for _, body := range []string{
+		`{"id":"bilbo","name":"Bilbo","player":"Ana","culture":"Hobbits de la Comarca","max_hope":12,"attributes":"Cuerpo=3/5,Corazón=6/8,Mente=5/7","skills":"Atención=3*,Sigilo=3*,Acertijos=2,Viajar=2,Buscar=2,Cortesía=1","traits":["Ladrón","Ojo avizor"]}`,
+		`{"id":"balin","name":"Balin","player":"Carlos","culture":"Enanos de Erebor","max_hope":10,"attributes":"Cuerpo=5/7,Corazón=6/8,Mente=4/6","skills":"Explorar=3*,Saber=2,Cortesía=2,Viajar=2","traits":["Erudito"]}`,
+	} {
+		h.command("erebor", "character-create", body, http.StatusCreated)
+	}
+	h.command("erebor", "session-start", ``, http.StatusOK)
+	h.command("erebor", "adventure-start", `{"title":"El camino al Este"}`, http.StatusOK)
+	var ids []string
+	for i := range 6 {
+		res := h.command("erebor", "roll", fmt.Sprintf(`{"character":"bilbo","skill":"Atención","tn":14,"entropy":"t%d"}`, i), http.StatusOK)
+		ids = append(ids, res.Recorded[0].Event.ID)
+	}
+	h.command("erebor", "session-end", ``, http.StatusOK)
+	var c struct {
+		TOR struct {
+			Pool int `json:"pool"`
+		} `json:"tor"`
+	}
+	h.get("/api/campaigns/erebor", http.StatusOK, &c)
+
+	b := newBrowser(t)
+	b.do(t, "open", chromedp.Navigate(h.url+"/?campaign=erebor"), chromedp.WaitVisible(`#live.on`), chromedp.WaitVisible(rollSel(ids[5])))
+	require.Equal(t, fmt.Sprintf("Fellowship pool: %d", c.TOR.Pool), eval[string](t, b, `document.getElementById("pool").textContent`))
+	var recs []struct {
+		Event events.Event `json:"event"`
+	}
+	require.NoError(t, json.Unmarshal(h.do(http.MethodGet, "/api/campaigns/erebor/events?types=journal.roll.made.v1", "").body, &recs))
+	require.Len(t, recs, len(ids))
+	for _, rec := range recs {
+		var d struct {
+			Faces []int `json:"faces"`
+		}
+		require.NoError(t, json.Unmarshal(rec.Event.Data, &d))
+		feat := eval[string](t, b, `(() => { const e = document.querySelector('`+rollSel(rec.Event.ID)+` .die.feat'); return e.classList.contains("eye") ? "11" : e.classList.contains("rune") ? "12" : e.textContent; })()`)
+		require.Equal(t, fmt.Sprint(d.Faces[0]), feat, "the feat die of %s", rec.Event.ID)
+	}
+	b.do(t, "verify all", chromedp.Click(`#verify-all`))
+	waitTrue(t, b, "verified", `(document.getElementById("verify-all-result").dataset.mismatch || "") !== ""`)
+	require.Equal(t, "0", eval[string](t, b, `document.getElementById("verify-all-result").dataset.mismatch`), eval[string](t, b, `document.getElementById("verify-all-result").textContent`))
+	require.Equal(t, 0, eval[int](t, b, `[...document.querySelectorAll("#feed li.roll")].filter(li => !li.querySelector('.verdict[data-status="verified"]')).length`))
 }
