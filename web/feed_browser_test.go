@@ -155,7 +155,7 @@ func TestFeedAsChat(t *testing.T) {
 	require.NotNil(t, link, "markdown line %q", md)
 	b.do(t, "copy the BBCode line", chromedp.Click(card+` button.copy-bb`))
 	bb := eval[string](t, b, `document.querySelector('`+card+` output.copied').textContent`)
-	require.True(t, strings.HasPrefix(bb, "[url="+link[1]+"]") && strings.HasSuffix(bb, "[/url]"), "bbcode line %q", bb)
+	require.True(t, strings.HasPrefix(bb, "[url="+link[1]+"]") && strings.HasSuffix(bb, "[/url]") && strings.Count(bb, "[") == 2, "bbcode line %q", bb)
 	require.Equal(t, h.url+"/r/mordor/"+contest.Recorded[0].Event.ID, link[1])
 
 	v := newBrowser(t, chromedp.Flag("accept-lang", "es-ES,es")) // a visitor from the forum, in Spanish

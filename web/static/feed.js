@@ -458,7 +458,8 @@
     // forumLine is the line to paste into a forum post, linking to the permalink.
     function forumLine(kind, rec, rolls, link) {
       const text = summary(rec, rolls);
-      return kind === "bbcode" ? "[url=" + link + "]" + text + "[/url]" : "[" + text.replace(/([\[\]\\])/g, "\\$1") + "](" + link + ")";
+      // A name is data: it may hold brackets, which would end the link.
+      return kind === "bbcode" ? "[url=" + link + "]" + text.replace(/\[/g, "(").replace(/\]/g, ")") + "[/url]" : "[" + text.replace(/([\[\]\\])/g, "\\$1") + "](" + link + ")";
     }
 
     function summary(rec, rolls) {

@@ -23,9 +23,6 @@
 
   // --- The rules, judged again from the recorded faces ---
 
-  function median3(a) {
-    return a.slice().sort((x, y) => x - y)[1];
-  }
   function keep(level, dice) {
     const s = dice.slice().sort((x, y) => x - y);
     if (level === "low") return s[0];
@@ -377,6 +374,5 @@
     contestWinner: contestWinner,
     verifyEvents: verifyEvents,
     parseExport: parseExport,
-    median3: median3,
   };
 })(typeof window !== "undefined" ? window : globalThis);
