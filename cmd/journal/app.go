@@ -118,7 +118,7 @@ committed, seeded stream that anyone can verify once the session ends.`,
 	root.AddCommand(a.benchCommand())
 	root.AddCommand(a.backupCommands()...)
 	root.AddCommand(a.migrateCommand())
-	root.AddCommand(a.versionCommand(), a.helpTopics())
+	root.AddCommand(a.versionCommand(), a.helpTopics(), a.verifierCommand())
 	a.completion(root)
 	organize(root)
 	return root

@@ -32,7 +32,7 @@ var groupOf = map[string]string{
 	"combat": "combat", "attack": "combat", "reload": "combat", "heal-after-combat": "combat",
 	"hope": "tor", "fellowship": "tor", "shadow": "tor", "madness": "tor", "trait": "tor",
 	"advancement": "tor", "adventure": "tor",
-	"log": "audit", "export": "audit", "replay": "audit", "explain": "audit", "stats": "audit", "odds": "audit",
+	"log": "audit", "export": "audit", "replay": "audit", "explain": "audit", "stats": "audit", "odds": "audit", "verifier": "audit",
 	"serve": "server", "access": "server", "invite": "server", "devices": "server", "backup": "server", "restore": "server", "healthcheck": "server", "migrate": "server",
 	"demo": "setup", "version": "setup", "completion": "setup", "help": "setup",
 	"bench": "dev",
@@ -51,7 +51,7 @@ const (
 var readCommands = []string{
 	"campaign show", "character show", "character list", "combat show", "fellowship show",
 	"advancement show", "log", "export", "replay", "explain", "stats", "odds", "odds ryf", "odds tor",
-	"version", "completion", "campaign list", "session list", "skill list", "weapon list",
+	"version", "verifier", "completion", "campaign list", "session list", "skill list", "weapon list",
 }
 
 // examples are the Example sections of the commands defined outside this
