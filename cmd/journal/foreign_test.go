@@ -60,6 +60,8 @@ func TestForeignMessageInTheJournal(t *testing.T) {
 
 	out, errb, code = c.run("-c", "mordor", "replay")
 	require.Equal(t, exitMismatch, code, "replay: %s\n%s", out, errb)
+	require.Contains(t, errb, "0 discrepancias, 1 mensaje que no es un evento del diario", "the error in the output's language")
+	_, errb, _ = c.run("-c", "mordor", "--lang", "en", "replay")
 	require.Contains(t, out, fmt.Sprintf("AJENO  secuencia %d (%s): no es un evento del diario", seq, subject))
 	require.Contains(t, out, "sesión mordor/s1: verificada")
 	require.Contains(t, errb, "0 mismatches, 1 message that is not a journal event")

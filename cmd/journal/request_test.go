@@ -49,7 +49,7 @@ func TestCLIRequestID(t *testing.T) {
 		{[]string{"--request-id", "roll 1", "damage", "orco", "2"}, "--request-id"},
 		{[]string{"--request-id", strings.Repeat("x", 65), "damage", "orco", "2"}, "at most 64"},
 	} {
-		_, errb, code := c.run(append([]string{"-c", "mordor"}, tt.args...)...)
+		_, errb, code := c.run(append([]string{"-c", "mordor", "--lang", "en"}, tt.args...)...)
 		require.NotZero(t, code, "%v", tt.args)
 		require.Contains(t, errb, tt.want, "%v", tt.args)
 		require.Equal(t, 1, strings.Count(strings.TrimSpace(errb), "\n")+1, "one message: %s", errb)
