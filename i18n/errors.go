@@ -157,7 +157,7 @@ var (
 // structural templates join messages: they need no words of their own.
 // They are the shapes of the source's format strings without words
 // ("%w: %w", "%w %q%s", "--vs: %w"...).
-var structural = []string{"%s: %s", "%s; %s", "%s (%s)", "%s (%d)", "%s, %s", "%s %q", "%s %q%s", "%s %q: %s"}
+var structural = []string{"%s: %s", "%s; %s", "%s (%s)", "%s (%d)", "%s, %s", "%s %q", "%s %q: %s"}
 
 func errorTemplates() []*template {
 	templatesOnce.Do(func() {

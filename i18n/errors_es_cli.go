@@ -26,6 +26,22 @@ var errorsESCLI = map[string]string{
 	"unknown flag: --%s":                                                                "opción desconocida: --%s",
 	"unknown shorthand flag: %q in -%s":                                                 "opción corta desconocida: %q en -%s",
 
+	// Warnings and notices (warnf).
+	"journal access nats-config: warning: %s": "journal access nats-config: aviso: %s",
+	"journal serve: warning: %s, known to everyone who has read the repository: change it (docs/cluster.md)":                                                                         "journal serve: aviso: %s, que conoce cualquiera que haya leído el repositorio: cámbiala (docs/cluster.md)",
+	"journal: %v: trying request %s again (%d of %d)":                                                                                                                                "journal: %v: se reintenta la petición %s (%d de %d)",
+	"journal: campaign %s does not hold your device key %s for %s: register it with 'journal key register', then 'journal session contribute'":                                       "journal: la campaña %s no tiene tu clave de dispositivo %s para %s: regístrala con 'journal key register', y luego 'journal session contribute'",
+	"journal: created the backup key %s (fingerprint %s): keep a copy away from this machine and from the backups; a restore of open sessions needs it":                              "journal: creada la clave de copia %s (huella %s): guarda una copia lejos de esta máquina y de las copias; restaurar sesiones abiertas la necesita",
+	"journal: no device key (%v): the session key has no contribution from you; make one with 'journal key new', register it, then 'journal session contribute'":                     "journal: sin clave de dispositivo (%v): la clave de la sesión no tiene contribución tuya; crea una con 'journal key new', regístrala, y luego 'journal session contribute'",
+	"journal: notice: --%s is deprecated, use --%s":                                                                                                                                  "journal: nota: --%s está obsoleta, usa --%s",
+	"journal: warning: %s is inside the data folder %s: a lost disk loses it with the journal":                                                                                       "journal: aviso: %s está dentro de la carpeta de datos %s: un disco perdido la pierde con el diario",
+	"journal: without the key, the file's parts are checked against their SHA-256 but the manifest's MAC is not: the file's origin is not proven (run journal replay on the result)": "journal: sin la clave, las partes del archivo se comprueban contra su SHA-256 pero el MAC del manifiesto no: el origen del archivo no queda probado (ejecuta journal replay sobre el resultado)",
+	"warning: skipped %v (published past the journal's commands)":                                                                                                                    "aviso: se omite %v (publicado al margen de las órdenes del diario)",
+	// What the warnings name (access.ExampleCredentials, serve --nats).
+	"user %q (%s) signs in to NATS with the example password of deploy/access.example.json": "el usuario %q (%s) entra en NATS con la contraseña de ejemplo de deploy/access.example.json",
+	"user %q (%s) has an example HTTP token of deploy/access.example.json":                  "el usuario %q (%s) tiene una ficha de acceso HTTP de ejemplo de deploy/access.example.json",
+	"--nats signs in as %q with the example password of deploy/access.example.json":         "--nats entra como %q con la contraseña de ejemplo de deploy/access.example.json",
+
 	// cmd/journal.
 	"%q matches %d events in %s: %s%s; give more of the id, or the sequence number":     "%q coincide con %d eventos en %s: %s%s; da más del id, o el número de secuencia",
 	"no event %s in %s%s; give a sequence number or an id as 'journal log' prints them": "no hay evento %s en %s%s; da un número de secuencia o un id como los escribe 'journal log'",

@@ -4,6 +4,8 @@ package i18n
 // store, the embedded server, backups, migrations, clusters), the web
 // server, the bench and the catalogue's own.
 var errorsESStore = map[string]string{
+	"%s (JetStream API error %d)":                                         "%s (error %d de la API de JetStream)",
+	"sequence %d (%s): not a journal event: %v":                           "secuencia %d (%s): no es un evento del diario: %v",
 	"%d holes, the English has %d":                                        "%d huecos, el inglés tiene %d",
 	"%d raw async publishes failed: %v":                                   "fallaron %d publicaciones asíncronas en bruto: %v",
 	"%q is not a canonical uuid":                                          "%q no es un uuid canónico",

@@ -245,20 +245,48 @@ func scanFile(t *testing.T, path, where string, calls map[string]int, consts map
 	f, err := parser.ParseFile(fs, path, nil, 0)
 	require.NoError(t, err)
 	var out []errorFormat
+	found := func(e ast.Expr, pos token.Pos) {
+		if c, ok := e.(*ast.CallExpr); ok {
+			if sel, ok := c.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "Sprintf" && len(c.Args) > 0 {
+				e = c.Args[0]
+			}
+		}
+		if s, ok := constString(e, consts, true); ok {
+			out = append(out, errorFormat{format: s, where: fmt.Sprintf("%s:%d", where, fs.Position(pos).Line)})
+		}
+	}
+	// The Error method of an error type: what it returns, and its Sprintf.
+	for _, d := range f.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok || fd.Recv == nil || fd.Name.Name != "Error" || fd.Body == nil {
+			continue
+		}
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			switch x := n.(type) {
+			case *ast.ReturnStmt:
+				for _, r := range x.Results {
+					found(r, r.Pos())
+				}
+			case *ast.CallExpr:
+				if sel, ok := x.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "Sprintf" {
+					found(x, x.Pos())
+				}
+			}
+			return true
+		})
+	}
 	ast.Inspect(f, func(n ast.Node) bool {
+		// l.Error(fmt.Sprintf(...)): a message the command line renders.
+		if c, ok := n.(*ast.CallExpr); ok && len(c.Args) == 1 {
+			if sel, ok := c.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "Error" {
+				found(c.Args[0], c.Pos())
+			}
+		}
 		// exitError{msg: fmt.Sprintf(...)}, Violation{Message: "..."}: the
 		// message of an error value.
 		if kv, ok := n.(*ast.KeyValueExpr); ok {
 			if k, ok := kv.Key.(*ast.Ident); ok && messageFields[k.Name] {
-				v := kv.Value
-				if c, ok := v.(*ast.CallExpr); ok {
-					if sel, ok := c.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "Sprintf" && len(c.Args) > 0 {
-						v = c.Args[0]
-					}
-				}
-				if s, ok := constString(v, consts, true); ok {
-					out = append(out, errorFormat{format: s, where: fmt.Sprintf("%s:%d", where, fs.Position(kv.Pos()).Line)})
-				}
+				found(kv.Value, kv.Pos())
 			}
 			return true
 		}

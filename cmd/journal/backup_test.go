@@ -285,7 +285,7 @@ func TestBackupKeyCreatedOnce(t *testing.T) {
 	t.Setenv("HOME", home)
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, "config"))
 	file := filepath.Join(t.TempDir(), "b.jbk")
-	_, errb, code := c.run("backup", file)
+	_, errb, code := c.run("--lang", "en", "backup", file)
 	require.Zero(t, code, errb)
 	require.Contains(t, errb, "created the backup key")
 	require.Contains(t, errb, "fingerprint")

@@ -381,7 +381,7 @@ func TestRollAttributeFlags(t *testing.T) {
 	k, attr, errb = kind("Sigilo", "--attr", "P")
 	require.Equal(t, "skill", k)
 	require.Equal(t, "P", attr)
-	require.Equal(t, "journal: notice: --attr is deprecated, use --with-attr\n", errb)
+	require.Equal(t, "journal: nota: --attr está obsoleta, usa --with-attr\n", errb, "in the output's language")
 	k, attr, _ = kind("--attribute", "F")
 	require.Equal(t, "attribute", k)
 	require.Equal(t, "F", attr)

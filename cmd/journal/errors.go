@@ -218,6 +218,13 @@ func errorMessage(err error, l i18n.Lang) string {
 	return strings.TrimSpace(msg)
 }
 
+// warnf prints a warning or a notice on stderr, one line in the output's
+// language (its English format is in the catalogue of errors, as every
+// error's: TestEveryErrorHasSpanish).
+func (a *app) warnf(format string, args ...any) {
+	fmt.Fprintln(a.stderr, a.language().Error(fmt.Sprintf(format, args...)))
+}
+
 // violationsOf returns the rule violations of an invalid character, for
 // --json errors (nil for other errors), their messages in l; the rule,
 // subject and field names stay as they are.

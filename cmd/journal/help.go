@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"slices"
 	"strings"
 
@@ -405,10 +404,10 @@ func aliasFlag(c *cobra.Command, old, current string) {
 }
 
 // noticeAliases prints a notice for each deprecated alias on the command line.
-func noticeAliases(c *cobra.Command, w io.Writer) {
+func noticeAliases(c *cobra.Command, warnf func(format string, args ...any)) {
 	c.Flags().Visit(func(f *pflag.Flag) {
 		if cur := f.Annotations[annAliasOf]; len(cur) == 1 {
-			fmt.Fprintf(w, "journal: notice: --%s is deprecated, use --%s\n", f.Name, cur[0])
+			warnf("journal: notice: --%s is deprecated, use --%s", f.Name, cur[0])
 		}
 	})
 }
