@@ -83,7 +83,7 @@ transcript of the reproduction follows.`,
 				}
 				if !rep.OK() {
 					// Errors are written in English; reportError renders them in
-				// the output's language (the err.… keys are in its catalogue).
+					// the output's language (the err.… keys are in its catalogue).
 					return exitError{code: 1, msg: i18n.EN.N("err.reproduction_differs", rep.Totals.Mismatches)}
 				}
 				return nil
