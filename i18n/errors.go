@@ -208,14 +208,11 @@ func withoutSentinel(t *template) *template {
 	if len(e.verbs) == 0 || e.verbs[0] != 'w' || e.lits[0] != "" || len(s.order) == 0 || s.order[0] != 0 || s.lits[0] != "" {
 		return nil
 	}
-	var sep string
-	for _, p := range []string{": ", " "} {
-		if strings.HasPrefix(e.lits[1], p) && strings.HasPrefix(s.lits[1], p) {
-			sep = p
-			break
-		}
-	}
-	if sep == "" || e.lits[1] == sep {
+	// The command line drops "invalid request: " and "not found: ": a
+	// sentinel and ": ". Nothing else needs reading without its sentinel
+	// (and "%w at %s" read as "at %s" would read "at least").
+	const sep = ": "
+	if !strings.HasPrefix(e.lits[1], sep) || !strings.HasPrefix(s.lits[1], sep) || e.lits[1] == sep {
 		return nil // "%w: %s roll: %s" without its sentinel would read any "x roll: y"
 	}
 	v := &template{score: t.score}
@@ -333,6 +330,11 @@ func fits(verb byte, text string) bool {
 	return text != "" && (!strings.Contains(text, " ") || text[0] == '[' || text[0] == '{')
 }
 
+// shortTemplate is the score under which a template's %w hole must hold
+// an error the catalogue reads: a word or two between holes ("%w at %s",
+// "%w in %s") would read any text that has them.
+const shortTemplate = 8
+
 // score renders t with holes and keeps it when it reads more than best.
 func (r *reader) score(t *template, holes []string, best *reading) {
 	score := t.score
@@ -341,6 +343,9 @@ func (r *reader) score(t *template, holes []string, best *reading) {
 		texts[i] = h
 		if v := t.en.verbs[i]; v == 's' || v == 'v' || v == 'w' {
 			got := r.read(h)
+			if v == 'w' && got.score == 0 && t.score < shortTemplate {
+				return // "%w at %s" reads "needs at least" only if "needs" is an error
+			}
 			texts[i], score = got.text, score+got.score
 		}
 	}

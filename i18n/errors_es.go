@@ -29,6 +29,12 @@ func init() {
 // hint the rules join to an error, a word of a list) and the words the
 // command line puts in its own messages.
 var errorsESExtra = map[string]string{
+	// Where a command looked (the command line's a.where), its hints.
+	"campaign %s":                       "la campaña %s",
+	"the journal":                       "el diario",
+	"non-player characters do not vote": "los personajes no jugadores no votan",
+	" (a part of an id needs at least %d characters)":                           " (una parte de un id necesita al menos %d caracteres)",
+	" (an export has no sequence numbers: give the event's id or its short id)": " (una exportación no tiene números de secuencia: da el id del evento o su id corto)",
 	"did you mean %s?":             "¿quisiste decir %s?",
 	": did you mean %s?":           ": ¿quisiste decir %s?",
 	"want one of %s":               "se espera uno de %s",
