@@ -241,14 +241,31 @@ type reading struct {
 
 func newReader(ts []*template) *reader { return &reader{ts: ts, memo: map[string]reading{}} }
 
-// maxMessage bounds the messages read: a longer one is left as it is.
-const maxMessage = 4000
+// manySeparators is the number of separators (": ", "; ", ", ") from
+// which a message is read as its parts between "; " (a list of
+// violations), each on its own: reading a whole message takes a time that
+// grows with the square of its separators. maxPart bounds a part read: a
+// longer one is left as it is.
+const (
+	manySeparators = 24
+	maxPart        = 2000
+)
 
 func (r *reader) render(msg string) string {
-	if len(msg) > maxMessage {
-		return msg
+	if separators(msg) < manySeparators && len(msg) <= maxPart {
+		return r.read(msg).text
 	}
-	return r.read(msg).text
+	parts := strings.Split(msg, "; ")
+	for i, p := range parts {
+		if len(p) <= maxPart {
+			parts[i] = newReader(r.ts).read(p).text
+		}
+	}
+	return strings.Join(parts, "; ")
+}
+
+func separators(s string) int {
+	return strings.Count(s, ": ") + strings.Count(s, "; ") + strings.Count(s, ", ")
 }
 
 // read returns the best rendering of s: the one whose templates read the

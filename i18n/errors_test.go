@@ -1,6 +1,7 @@
 package i18n_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -37,6 +38,16 @@ func TestErrorRendering(t *testing.T) {
 	}
 	require.Equal(t, `orden "rol" desconocida: ¿quisiste decir "log" o "roll"? (ver 'journal --help')`,
 		i18n.ES.Error(`journal: unknown command "rol": did you mean "log" or "roll"? (see 'journal --help')`)[len("journal: "):])
+}
+
+// TestLongErrorList: a long list of violations is read part by part.
+func TestLongErrorList(t *testing.T) {
+	var en, es []string
+	for range 40 {
+		en = append(en, "R (Resistencia) is missing", "Pelea = 9, at most 5 at creation")
+		es = append(es, "falta R (Resistencia)", "Pelea = 9, como mucho 5 al crear")
+	}
+	require.Equal(t, "personaje no válido: "+strings.Join(es, "; "), i18n.ES.Error("invalid character: "+strings.Join(en, "; ")))
 }
 
 func TestCheckErrorTemplate(t *testing.T) {
