@@ -305,7 +305,7 @@ func TestAccessNATSConfig(t *testing.T) {
 
 	// The example file: written, with a warning per example credential.
 	c.file = filepath.Join("..", "..", "deploy", "access.example.json")
-	_, errb, code := c.run("access", "nats-config")
+	_, errb, code := c.run("--lang", "en", "access", "nats-config")
 	require.Zero(t, code, errb)
 	require.Contains(t, errb, "warning: user \"journal\" (journal) signs in to NATS with the example password")
 }

@@ -103,7 +103,7 @@ func TestCLIRetriesAfterTimeout(t *testing.T) {
 		st := &lostAckStore{lose: 1}
 		a.wrapStore = func(inner command.Store) command.Store { st.Store = inner; return st }
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-		code := runApp(ctx, a, append([]string{"--data", c.dir, "-c", "mordor"}, args...))
+		code := runApp(ctx, a, append([]string{"--data", c.dir, "-c", "mordor", "--lang", "en"}, args...))
 		cancel()
 		require.Zero(t, code, "%v: %s", args, errb.String())
 		require.Contains(t, errb.String(), "trying request")
