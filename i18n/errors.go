@@ -230,7 +230,16 @@ func withoutSentinel(t *template) *template {
 // reader renders one message; it remembers what it rendered of its parts.
 type reader struct {
 	ts   []*template
-	memo map[string]reading
+	memo map[part]reading
+}
+
+// part is a text to read, and whether a template of one word (a sentinel
+// such as "mismatch") may read it: in an error's hole (%w, %v) or a
+// split message, not in a name's (%s) or a list's item, where "weapon" is
+// a command's name.
+type part struct {
+	text string
+	word bool
 }
 
 type reading struct {
@@ -239,7 +248,7 @@ type reading struct {
 	structural bool
 }
 
-func newReader(ts []*template) *reader { return &reader{ts: ts, memo: map[string]reading{}} }
+func newReader(ts []*template) *reader { return &reader{ts: ts, memo: map[part]reading{}} }
 
 // manySeparators is the number of separators (": ", "; ", ", ") from
 // which a message is read as its parts between "; " (a list of
@@ -253,12 +262,12 @@ const (
 
 func (r *reader) render(msg string) string {
 	if separators(msg) < manySeparators && len(msg) <= maxPart {
-		return r.read(msg).text
+		return r.read(msg, true).text
 	}
 	parts := strings.Split(msg, "; ")
 	for i, p := range parts {
 		if len(p) <= maxPart {
-			parts[i] = newReader(r.ts).read(p).text
+			parts[i] = newReader(r.ts).read(p, true).text
 		}
 	}
 	return strings.Join(parts, "; ")
@@ -270,16 +279,17 @@ func separators(s string) int {
 
 // read returns the best rendering of s: the one whose templates read the
 // most English, or s itself when none reads any.
-func (r *reader) read(s string) reading {
-	if got, ok := r.memo[s]; ok {
+func (r *reader) read(s string, word bool) reading {
+	key := part{s, word}
+	if got, ok := r.memo[key]; ok {
 		return got
 	}
-	r.memo[s] = reading{text: s} // a template that would read s in itself reads nothing
+	r.memo[key] = reading{text: s} // a template that would read s in itself reads nothing
 	best := reading{text: s}
 	for _, t := range r.ts {
 		lits := t.en.lits
 		if len(t.en.verbs) == 0 {
-			if s == lits[0] && t.score > best.score {
+			if s == lits[0] && t.score > best.score && (word || strings.Contains(s, " ")) {
 				best = reading{text: t.es.lits[0], score: t.score}
 			}
 			continue
@@ -291,7 +301,7 @@ func (r *reader) read(s string) reading {
 		holes := make([]string, len(t.en.verbs))
 		r.assign(t, s, 0, len(lits[0]), holes, &best)
 	}
-	r.memo[s] = best
+	r.memo[key] = best
 	return best
 }
 
@@ -359,7 +369,7 @@ func (r *reader) score(t *template, holes []string, best *reading) {
 	for i, h := range holes {
 		texts[i] = h
 		if v := t.en.verbs[i]; v == 's' || v == 'v' || v == 'w' {
-			got := r.read(h)
+			got := r.read(h, v != 's' || t.structural && t.en.lits[1] != ", ")
 			if v == 'w' && got.score == 0 && t.score < shortTemplate {
 				return // "%w at %s" reads "needs at least" only if "needs" is an error
 			}

@@ -46,10 +46,12 @@ var errorsESExtra = map[string]string{
 	"a duration such as 30s or 5m": "una duración como 30s o 5m",
 	"a number":                     "un número",
 	"invalid character":            "personaje no válido",
-	"specialization":               "especialización",
-	"attributes":                   "atributos",
-	"skills":                       "habilidades",
-	"weapon":                       "arma",
+	"specialization: %s":           "especialización: %s",
+	"attributes: %s":               "atributos: %s",
+	"skills: %s":                   "habilidades: %s",
+	"weapon: %s":                   "arma: %s",
+	// (The rule words of a violation, "specialization: ...", read with
+	// what follows: alone they would read a command's name in a list.)
 	// The system's messages inside others (os, syscall, strconv).
 	"no such file or directory":      "no existe el archivo o la carpeta",
 	"permission denied":              "permiso denegado",

@@ -30,6 +30,11 @@ func TestErrorRendering(t *testing.T) {
 		{`connect to NATS at nats://x:4222: nats: no servers available for connection`, `conectar con NATS en nats://x:4222: nats: no servers available for connection`},
 		{`jsontext: invalid character 'o' in literal false (expecting 'a')`, `jsontext: invalid character 'o' in literal false (expecting 'a')`},
 		{`a part of an id needs at least 4 characters`, `a part of an id needs at least 4 characters`},
+		// A name in a list is no word of the catalogue's, even "weapon".
+		{`journal: unknown command "initiative": want one of void, weapon, xp (see 'journal --help')`,
+			`journal: orden "initiative" desconocida: se espera una de void, weapon, xp (ver 'journal --help')`},
+		{`invalid character: specialization: missing: choose exactly one skill`, `personaje no válido: especialización: falta: elige exactamente una habilidad`},
+		{`mismatch`, `discrepancia`},
 		// Rule names and numbers as they are.
 		{`Pelea = 9, at most 5 at creation`, `Pelea = 9, como mucho 5 al crear`},
 	} {

@@ -157,7 +157,9 @@ Every command takes these flags; each may also be set in the environment.
 
   --json
       Print a JSON document instead of text. Errors are then one JSON object
-      on stderr: {"error": {"code": "...", "message": "...", "exit": N}}.
+      on stderr: {"error": {"code": "...", "message": "...", "message_en":
+      "...", "exit": N}}; message is in the output's language (--lang),
+      message_en in English; code and exit never change with the language.
 
   --nats URL, $NATS_URL
       Use an external NATS server or cluster instead of the embedded one
@@ -195,8 +197,9 @@ const exitCodesHelp = `Exit codes
      event, or no journal in the data folder
   4  mismatch: replay (or the demo's verification) found a mismatch
 
-With --json an error is one JSON object on stderr:
-  {"error": {"code": "not_found", "message": "...", "exit": 3}}
+With --json an error is one JSON object on stderr (message in the output's
+language, message_en in English, for scripts to compare with code):
+  {"error": {"code": "not_found", "message": "...", "message_en": "...", "exit": 3}}
 `
 
 // helpTopics are the pages of 'journal help TOPIC' that are not commands.
