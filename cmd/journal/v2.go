@@ -92,7 +92,7 @@ func (a *app) stepAs(ctx context.Context, rj *command.Journal, id string, do fun
 		if err == nil || !unknownOutcome(err) || attempt == cliAttempts || ctx.Err() != nil {
 			return res, err
 		}
-		fmt.Fprintf(a.stderr, "journal: %v: trying request %s again (%d of %d)\n", err, id, attempt+1, cliAttempts)
+		a.warnf("journal: %v: trying request %s again (%d of %d)", err, id, attempt+1, cliAttempts)
 	}
 }
 
@@ -212,7 +212,7 @@ func (a *app) afterV2Start(c *cobra.Command) error {
 	}
 	info, err := st.Show(device.DefaultName)
 	if err != nil {
-		fmt.Fprintf(a.stderr, "journal: no device key (%v): the session key has no contribution from you; make one with 'journal key new', register it, then 'journal session contribute'\n", err)
+		a.warnf("journal: no device key (%v): the session key has no contribution from you; make one with 'journal key new', register it, then 'journal session contribute'", err)
 		return nil
 	}
 	j, err := a.journal(c.Context())
@@ -224,7 +224,7 @@ func (a *app) afterV2Start(c *cobra.Command) error {
 		return err
 	}
 	if p := camp.Participants[cliActor()]; p == nil || p.PublicKey != info.PublicKey {
-		fmt.Fprintf(a.stderr, "journal: campaign %s does not hold your device key %s for %s: register it with 'journal key register', then 'journal session contribute'\n", campaign, info.Fingerprint, cliActor())
+		a.warnf("journal: campaign %s does not hold your device key %s for %s: register it with 'journal key register', then 'journal session contribute'", campaign, info.Fingerprint, cliActor())
 		return nil
 	}
 	a.requestID = "" // the contribution is a command of its own
