@@ -2,14 +2,17 @@ package bench
 
 import (
 	"context"
+	"crypto/rand"
 	"fmt"
 	"path/filepath"
 	"slices"
 	"time"
 
 	"github.com/campaign-journal/journal/command"
+	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/events/embedded"
 	"github.com/campaign-journal/journal/events/jetstore"
+	"github.com/campaign-journal/journal/live"
 )
 
 // Latency is the time of single operations at one size: its median (p50)
@@ -272,7 +275,17 @@ func (e *env) coldLoad(ctx context.Context) (*ColdLoad, error) {
 		if err != nil {
 			return 0, 0, err
 		}
-		j := newJournal(st)
+		// The journal's checkpoints, as the CLI and serve open them: the
+		// untimed first load writes the campaign's, the timed ones read it
+		// and the events after it.
+		kv, err := live.OpenBucket(ctx, srv.JetStream(), 1)
+		if err != nil {
+			return 0, 0, err
+		}
+		j := command.New(st, command.Options{
+			Clock: time.Now, Rand: rand.Reader, IDs: events.NewV7(time.Now, rand.Reader), Actor: "bench",
+			Checkpoints: kv,
+		})
 		settle()
 		t := time.Now()
 		c, err := j.Load(ctx, s.camps[k%len(s.camps)].id, 0)
