@@ -284,6 +284,8 @@ func TestTablePlayedInBrowsers(t *testing.T) {
 	click(gmB, "close the call", `button[data-action="call-close"]`)
 	click(gmB, "end the session", `button[data-action="session-end"]`)
 	waitFor(t, caiB, "cai sees it end", `document.getElementById("session").textContent.includes("no session") || document.getElementById("session").textContent.includes("sin sesión")`)
+	// Every device co-signs the end by itself (table2_browser_test.go).
+	waitFor(t, gmB, "every device co-signed", `(() => { const p = document.querySelector('p.cosigns'); return !!p && p.dataset.cosigned === "ana,cai,dan" })()`)
 	waitFor(t, gmB, "the devices listed", `document.querySelectorAll('ul.devices li').length >= 3`)
 	gmB.shot(t, "table-gm-phone.png")
 	gmB.do(t, "dark mode", chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile), emulateDark())

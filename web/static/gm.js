@@ -30,7 +30,13 @@
       run: (st, v) => T.api("POST", T.campaignPath("/calls"), v) },
     { id: "combat-start", panel: "combat", label: () => t("combatStart"), when: (st) => !st.campaign.tor && !!T.openSession() && !(st.campaign.combat && !st.campaign.combat.ended),
       fields: () => [{ name: "participants", label: t("characters"), type: "checks", options: charOptions() }],
-      run: (st, v) => T.command("combat-start", { participants: v.participants }) },
+      run: async (st, v) => {
+        if (!T.isV2(T.openSession())) return T.command("combat-start", { participants: v.participants });
+        // journal-dice-v2: the GM's request carries no commitment; its r
+        // comes from a player's device (witness) or the beacon.
+        const action = await T.v2Action("combat-start", { character: "", participants: v.participants, token: [] });
+        return gmRequest(v.participants[0] || "", action);
+      } },
     { id: "combat-round", panel: "combat", label: () => t("nextRound"), when: (st) => !!(st.campaign.combat && !st.campaign.combat.ended), fields: () => [],
       run: () => T.command("combat-round", {}) },
     { id: "combat-end", panel: "combat", label: () => t("endCombat"), when: (st) => !!(st.campaign.combat && !st.campaign.combat.ended), fields: () => [],
@@ -50,7 +56,10 @@
     { id: "npc-roll", panel: "party", label: () => t("npcRoll"), when: (st) => !!T.openSession() && !st.campaign.tor,
       fields: () => [{ name: "character", label: t("character"), type: "select", options: charOptions((ch) => ch.npc).concat(charOptions((ch) => !ch.npc)) },
         { name: "skill", label: t("skill") }, { name: "vs", label: t("vs"), type: "select", options: [["", "—"]].concat(T.DIFFICULTIES.map(([v]) => [v, v])), value: "media" }],
-      run: (st, v) => T.command("roll", Object.assign({ character: v.character, skill: v.skill }, v.vs ? { vs: v.vs } : {})) },
+      run: (st, v) => {
+        if (!T.isV2(T.openSession())) return T.command("roll", Object.assign({ character: v.character, skill: v.skill }, v.vs ? { vs: v.vs } : {}));
+        return gmRequest(v.character, { command: "roll", character: v.character, skill: v.skill, attribute: "", vs: v.vs || "", modifier: 0, token: false, specialization: false });
+      } },
     { id: "npc-attack", panel: "combat", label: () => t("npcAttack"), when: (st) => !!(st.campaign.combat && !st.campaign.combat.ended),
       fields: (st) => [{ name: "attacker", label: t("character"), type: "select", options: (st.campaign.combat.order || []).map((id) => [id, id]) },
         { name: "target", label: t("target"), type: "select", options: (st.campaign.combat.order || []).map((id) => [id, id]) },
@@ -62,7 +71,11 @@
     { id: "contest", panel: "party", label: () => t("contest"), when: (st) => !!T.openSession() && !st.campaign.tor,
       fields: () => [{ name: "a", label: t("character") + " 1", type: "select", options: charOptions() }, { name: "skill_a", label: t("skill") + " 1", required: true },
         { name: "b", label: t("character") + " 2", type: "select", options: charOptions() }, { name: "skill_b", label: t("skill") + " 2", required: true }],
-      run: (st, v) => T.command("contest", { a: v.a, skill_a: v.skill_a, b: v.b, skill_b: v.skill_b }) },
+      run: async (st, v) => {
+        if (!T.isV2(T.openSession())) return T.command("contest", { a: v.a, skill_a: v.skill_a, b: v.b, skill_b: v.skill_b });
+        const action = await T.v2Action("contest", { character: "", a: v.a, skill_a: v.skill_a, b: v.b, skill_b: v.skill_b });
+        return gmRequest(v.a, action);
+      } },
     // The One Ring.
     { id: "adventure-start", panel: "tor", label: () => t("adventure"), when: (st) => !!st.campaign.tor && !!T.openSession() && !st.campaign.tor.adventure,
       fields: () => [{ name: "title", label: t("title") }], run: (st, v) => T.command("adventure-start", { title: v.title }) },
@@ -74,11 +87,43 @@
       run: (st, v) => T.command("shadow-gain", { character: v.character, amount: v.amount, reason: v.reason }) },
     { id: "fellowship-phase", panel: "tor", label: () => t("fellowshipPhase"), when: (st) => !!st.campaign.tor && !!T.openSession(), fields: () => [],
       run: () => T.command("fellowship-phase", {}) },
-    { id: "void", panel: "audit", label: () => t("void"), when: () => true,
+    // A void: proposed to the roll's roller first (its device signs a
+    // void.consent, shown in the proposals below, which the void carries),
+    // or at once without asking (the audit then says nobody consented).
+    { id: "void-propose", panel: "audit", label: () => t("propose"), when: () => true,
+      fields: () => [{ name: "event", label: t("eventId"), required: true }, { name: "reason", label: t("reason"), required: true }],
+      run: (st, v) => T.api("POST", T.campaignPath("/void-proposals"), { event_id: v.event, reason: v.reason }) },
+    { id: "void", panel: "audit", label: () => t("voidAlone"), when: () => true,
       fields: () => [{ name: "event", label: t("eventId"), required: true }, { name: "reason", label: t("reason"), required: true }],
       run: (st, v) => T.command("void", { event_id: v.event, reason: v.reason }) },
   ];
   for (const a of GM_ACTIONS) T.action(Object.assign({ view: "gm" }, a));
+
+  // gmRequest sends the GM's signed roll.request for a v2 roll: no
+  // commitment (the GM may know the session key), so the journal waits for
+  // a player's device to witness it.
+  function gmRequest(character, action) {
+    return T.requestOnly(character, action);
+  }
+
+  // voidsPanel lists the void proposals: each roll's roller, whether its
+  // device consented, and the void, which carries the consent when given.
+  function voidsPanel(st) {
+    const ps = st.voids || [];
+    return ps.length
+      ? el("ul", { class: "voids", "aria-label": t("voidProposals") }, ps.map((p) => el("li", { dataset: { proposal: p.id, event: p.event_id, consent: p.consent_signed ? "yes" : "no" } },
+          p.character + " · " + p.event_id.slice(0, 8) + " · " + p.reason + " · " + (p.consent_signed ? p.roller + " " + t("consented") : t("waitingConsent") + " " + p.roller) + " ",
+          el("button", { type: "button", class: "danger", dataset: { action: "void-proposed" }, onclick: () => T.perform(t("void"), () => T.command("void", Object.assign({ event_id: p.event_id, reason: p.reason }, p.consent_signed ? { consent_signed: p.consent_signed, consent_signature: p.consent_signature } : {}))) }, t("voidWithConsent")))))
+      : null;
+  }
+
+  // cosignsOf shows who co-signed the last v2 session's end.
+  function cosignsOf(st) {
+    const s = T.lastSession();
+    if (!T.isV2(s) || !s.ended) return null;
+    const who = Object.keys(s.cosigned || {}).sort();
+    return el("p", { class: "cosigns", dataset: { cosigned: who.join(",") } }, t("cosignedBy") + " (" + s.id + "): " + (who.join(", ") || "—") + " · " + t("cosignAuto"));
+  }
 
   const actionsOf = (st, panel) => GM_ACTIONS.filter((a) => a.panel === panel && a.when(st)).map((a) => {
     const fields = a.fields(st);
@@ -158,6 +203,9 @@
     render: (st, root) => {
       // The devices change outside the journal (invites redeemed, the CLI's
       // revocations): asked for again at most every 2 s, when the page renders.
+      // The GM's co-signature names a character for the permissions, as
+      // the CLI's does: an NPC, else the first of the roster.
+      if (st.me.role === "gm" && T.autoCosign) T.autoCosign(st, ((T.roster().find((ch) => ch.npc) || T.roster()[0]) || {}).id || "");
       if (Date.now() - loadedAt > 2000) {
         loadedAt = Date.now();
         loadDevices();
@@ -165,12 +213,12 @@
       const calls = (st.calls || []).map((c) => el("li", { dataset: { call: c.id } }, c.characters.join(", ") + ": " + [c.skill, c.attribute].filter(Boolean).join(" / ") + (c.vs ? " vs " + c.vs : ""),
         el("button", { type: "button", dataset: { action: "call-close" }, onclick: () => T.perform(t("close"), () => T.api("POST", T.campaignPath("/calls/" + c.id + "/close"))) }, t("close"))));
       T.replaceKeeping(root, () => [
-        el("section", { class: "card", dataset: { panel: "sessions" } }, el("h2", {}, t("sessions")), actionsOf(st, "sessions")),
+        el("section", { class: "card", dataset: { panel: "sessions" } }, el("h2", {}, t("sessions")), cosignsOf(st), actionsOf(st, "sessions")),
         el("section", { class: "card", dataset: { panel: "calls" } }, el("h2", {}, t("rollCall")), el("ul", { class: "calls" }, calls), actionsOf(st, "calls")),
         st.campaign.tor ? torPanel(st) : combatPanel(st),
         partyPanel(st),
         pendingPanel(st),
-        el("section", { class: "card", dataset: { panel: "audit" } }, el("h2", {}, t("void")), actionsOf(st, "audit")),
+        el("section", { class: "card", dataset: { panel: "audit" } }, el("h2", {}, t("void")), voidsPanel(st), actionsOf(st, "audit")),
         devicesPanel(st, devices),
       ].filter(Boolean));
     },
