@@ -10,11 +10,16 @@
 //     projections of every campaign per second, against a raw ordered consumer
 //     reading the same stream;
 //   - verification: rolls verified per second from an exported file
-//     (replay.Verify), against merely decoding it (replay.ReadJSONL);
+//     (replay.Verify), against merely decoding it, both on every core;
+//   - verification-v2: the same for a campaign of journal-dice-v2
+//     sessions, against decoding it plus the same Ed25519 checks;
 //   - growth: the p50 of one roll command as a campaign gains characters
 //     and as the stream gains campaigns (the sizes interleaved);
 //   - cold load: a campaign loaded by a fresh journal on a freshly started
-//     server, the stream at each of several sizes.
+//     server, the stream at each of several sizes;
+//   - v2 roll: the latency (p50, p99) of a journal-dice-v2 roll's two round
+//     trips against a v1 roll's one, in-process, on the CLI's path and over
+//     HTTP (a figure, without a target).
 //
 // Targets judges every target of issue 12 against the runs of one
 // `journal bench`.
@@ -58,15 +63,22 @@ const (
 	// ColdEvents events.
 	StageColdLoad = "cold-load"
 	StageVerify   = "verification"
+	// StageVerifyV2 is the verification of a campaign of journal-dice-v2
+	// sessions against decoding it and checking its Ed25519 signatures.
+	StageVerifyV2 = "verification-v2"
+	// StageV2Roll is a journal-dice-v2 roll's two round trips (signed
+	// request, then signed reveal) against a v1 roll, in-process and over
+	// HTTP: latencies, no target.
+	StageV2Roll = "v2-roll"
 )
 
 // AllStages returns every stage, in the order Run measures them.
 func AllStages() []string {
-	return []string{StageSequential, StageConcurrent, StageConcurrentMany, StageGrowth, StageRebuild, StageColdLoad, StageVerify}
+	return []string{StageSequential, StageConcurrent, StageConcurrentMany, StageGrowth, StageRebuild, StageColdLoad, StageVerify, StageVerifyV2, StageV2Roll}
 }
 
 // pairStages are the stages measured as a Pair (the journal against raw).
-func pairStage(s string) bool { return s != StageGrowth && s != StageColdLoad }
+func pairStage(s string) bool { return s != StageGrowth && s != StageColdLoad && s != StageV2Roll }
 
 // ErrOptions marks options that cannot be used.
 var ErrOptions = errors.New("invalid bench options")
@@ -110,6 +122,9 @@ type Options struct {
 	ColdEvents         []int `json:"cold_events"`
 	ColdCampaignEvents int   `json:"cold_campaign_events"`
 	ColdLoads          int   `json:"cold_loads"`
+	// V2Rolls is the number of v1 rolls, and of v2 rolls, of each path of
+	// the v2-roll stage.
+	V2Rolls int `json:"v2_rolls"`
 	// Rounds is how many times the journal and the raw side alternate in
 	// the append and verification measurements.
 	Rounds int `json:"rounds"`
@@ -127,7 +142,7 @@ type Options struct {
 func DefaultOptions() Options {
 	return Options{Rolls: 2000, Campaigns: 100, Characters: 1000, Events: 100_000, VerifyRolls: 20_000, Rounds: 3,
 		ManyCampaigns: 10_000, GrowthCharacters: []int{10, 1000, 10_000}, GrowthCampaigns: []int{1, 100, 10_000}, GrowthRolls: 500,
-		ColdEvents: []int{100_000, 1_000_000}, ColdCampaignEvents: 1000, ColdLoads: 9}
+		ColdEvents: []int{100_000, 1_000_000}, ColdCampaignEvents: 1000, ColdLoads: 9, V2Rolls: 500}
 }
 
 // withDefaults fills in zero sizes and checks the rest.
@@ -175,6 +190,9 @@ func (o Options) withDefaults() (Options, error) {
 	if o.ColdLoads == 0 {
 		o.ColdLoads = d.ColdLoads
 	}
+	if o.V2Rolls == 0 {
+		o.V2Rolls = d.V2Rolls
+	}
 	for _, list := range [][]int{o.GrowthCharacters, o.GrowthCampaigns, o.ColdEvents} {
 		for i, n := range list {
 			if n < 1 || (i > 0 && n <= list[i-1]) {
@@ -183,7 +201,7 @@ func (o Options) withDefaults() (Options, error) {
 		}
 	}
 	switch {
-	case o.ManyCampaigns < 1, o.GrowthRolls < 1, o.ColdCampaignEvents < 1, o.ColdLoads < 1:
+	case o.ManyCampaigns < 1, o.GrowthRolls < 1, o.V2Rolls < 1, o.ColdCampaignEvents < 1, o.ColdLoads < 1:
 		return o, fmt.Errorf("%w: sizes must be positive", ErrOptions)
 	case o.ColdEvents[0] < 2*o.ColdCampaignEvents:
 		return o, fmt.Errorf("%w: a cold load's stream of %d events cannot hold campaigns of %d events", ErrOptions, o.ColdEvents[0], o.ColdCampaignEvents)
@@ -333,6 +351,8 @@ func Target(stage string) float64 {
 		return TargetRebuild
 	case StageVerify:
 		return TargetVerify
+	case StageVerifyV2:
+		return TargetVerifyV2
 	}
 	return 0 // the append stages' targets are on guarded/raw and journal/guarded (Targets)
 }
@@ -380,6 +400,8 @@ type Result struct {
 	// Growth and ColdLoad are the growth and cold-load stages, when run.
 	Growth   *Growth   `json:"growth,omitempty"`
 	ColdLoad *ColdLoad `json:"cold_load,omitempty"`
+	// V2Roll is the v2-roll stage, when run.
+	V2Roll *V2Roll `json:"v2_roll,omitempty"`
 	// PeakRSS is the process's peak resident memory over the whole run.
 	PeakRSS uint64  `json:"peak_rss_bytes"`
 	Seconds float64 `json:"seconds"`
@@ -446,6 +468,12 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 			return Pair{}, err
 		}},
 		{StageVerify, e.verification},
+		{StageVerifyV2, e.verificationV2},
+		{StageV2Roll, func(ctx context.Context) (Pair, error) {
+			r, err := e.v2Roll(ctx)
+			res.V2Roll = r
+			return Pair{}, err
+		}},
 	} {
 		if !o.wants(s.name) {
 			continue
@@ -453,7 +481,7 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 		if err := ctx.Err(); err != nil {
 			return res, err
 		}
-		if s.name == StageGrowth || s.name == StageRebuild || s.name == StageColdLoad || s.name == StageVerify {
+		if s.name == StageGrowth || s.name == StageRebuild || s.name == StageColdLoad || s.name == StageVerify || s.name == StageVerifyV2 {
 			e.closeServer() // the appends' server is not needed any more
 		}
 		p, err := s.run(ctx)

@@ -23,7 +23,7 @@ func tiny(sync bool) bench.Options {
 	return bench.Options{
 		Sync: sync, Rolls: 40, Campaigns: 3, Characters: 7, Window: 3, Events: 300, VerifyRolls: 60, Rounds: 2,
 		ManyCampaigns: 5, GrowthCharacters: []int{1, 3}, GrowthCampaigns: []int{1, 3}, GrowthRolls: 10,
-		ColdEvents: []int{300, 600}, ColdCampaignEvents: 100, ColdLoads: 2,
+		ColdEvents: []int{300, 600}, ColdCampaignEvents: 100, ColdLoads: 2, V2Rolls: 6,
 	}
 }
 
@@ -47,16 +47,16 @@ func TestRunTiny(t *testing.T) {
 			res, err := bench.Run(ctx, o)
 			require.NoError(t, err)
 			require.Equal(t, map[bool]string{false: "default", true: "always"}[always], res.Sync)
-			pairStages := []string{bench.StageSequential, bench.StageConcurrent, bench.StageConcurrentMany, bench.StageRebuild, bench.StageVerify}
+			pairStages := []string{bench.StageSequential, bench.StageConcurrent, bench.StageConcurrentMany, bench.StageRebuild, bench.StageVerify, bench.StageVerifyV2}
 			require.Len(t, res.Pairs, len(pairStages))
 			wantCount := map[string]int{
 				bench.StageSequential: o.Rolls, bench.StageConcurrent: o.Rolls, bench.StageConcurrentMany: o.Rolls,
-				bench.StageRebuild: o.Events, bench.StageVerify: o.VerifyRolls,
+				bench.StageRebuild: o.Events, bench.StageVerify: o.VerifyRolls, bench.StageVerifyV2: o.VerifyRolls,
 			}
 			for i, p := range res.Pairs {
 				require.Equal(t, pairStages[i], p.Stage)
 				want := wantCount[p.Stage]
-				if p.Stage == bench.StageRebuild || p.Stage == bench.StageVerify {
+				if p.Stage == bench.StageRebuild || p.Stage == bench.StageVerify || p.Stage == bench.StageVerifyV2 {
 					want *= o.Rounds // each round reads everything
 				}
 				if got := p.Journal.Count; got != want {
@@ -140,6 +140,44 @@ func TestOptions(t *testing.T) {
 			require.ErrorIs(t, err, bench.ErrOptions)
 		})
 	}
+}
+
+// TestV2Stages runs the two journal-dice-v2 stages on tiny sizes: the
+// verification of a campaign of v2 sessions (every roll verified, against
+// decoding plus the same signature checks) and the v2 roll on each path,
+// every latency positive and ordered.
+func TestV2Stages(t *testing.T) {
+	o := tiny(false)
+	o.Dir = t.TempDir()
+	o.VerifyRolls = 1100 // three sessions
+	o.Stages = []string{bench.StageVerifyV2, bench.StageV2Roll}
+	res, err := bench.Run(context.Background(), o)
+	require.NoError(t, err)
+	require.Len(t, res.Pairs, 1)
+	p := res.Pairs[0]
+	require.Equal(t, bench.StageVerifyV2, p.Stage)
+	require.Equal(t, o.VerifyRolls*o.Rounds, p.Journal.Count)
+	require.Equal(t, bench.TargetVerifyV2, p.Target)
+	require.NotNil(t, res.V2Roll)
+	require.Len(t, res.V2Roll.Paths, 3)
+	for i, path := range res.V2Roll.Paths {
+		require.Equal(t, []string{bench.PathInProcess, bench.PathCLI, bench.PathHTTP}[i], path.Path)
+		for _, l := range []bench.RollLatency{path.V1, path.V2} {
+			require.Equal(t, o.V2Rolls, l.Count, path.Path)
+			require.True(t, l.P50 > 0 && l.P50 <= l.P90 && l.P90 <= l.P99, "%s: %+v", path.Path, l)
+		}
+		require.Positive(t, path.V2.RequestP50, path.Path)
+		require.Positive(t, path.V2.RevealP50, path.Path)
+	}
+	var v2 *bench.Verdict
+	for _, v := range bench.Targets([]bench.Result{res}) {
+		if v.Name == bench.TVerifyV2 {
+			v2 = &v
+		}
+	}
+	require.NotNil(t, v2)
+	require.True(t, v2.Measured)
+	require.Equal(t, p.Ratio, v2.Value)
 }
 
 func TestRunOneStage(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/events"
@@ -15,7 +16,8 @@ import (
 )
 
 // verification measures replay.Verify on an exported session against
-// merely decoding the export (replay.ReadJSONL).
+// merely decoding the export (decodeEvery: events.Decode of every line on
+// GOMAXPROCS goroutines, as Verify decodes it).
 func (e *env) verification(ctx context.Context) (Pair, error) {
 	var p Pair
 	o := e.o
@@ -27,7 +29,7 @@ func (e *env) verification(ctx context.Context) (Pair, error) {
 	}
 	open := func() (io.ReadCloser, error) { return os.Open(path) }
 	p.Journal.What = fmt.Sprintf("rolls verified from an export of %d events (replay.Verify: seeds, faces re-derived, rules, nonces, projections)", nEvents)
-	p.Raw.What = "rolls of the same export merely decoded (replay.ReadJSONL: events.Decode of every line)"
+	p.Raw.What = fmt.Sprintf("rolls of the same export merely decoded (events.Decode of every line, on %d goroutines)", runtime.GOMAXPROCS(0))
 	p.Journal.MessageBytes, p.Raw.MessageBytes = size, size
 	for range o.Rounds {
 		var rep replay.Report
@@ -45,13 +47,8 @@ func (e *env) verification(ctx context.Context) (Pair, error) {
 		o.progress(StageVerify, "journal", o.VerifyRolls, o.VerifyRolls)
 
 		err = e.measureRaw(&p, o.VerifyRolls, func() error {
-			n := 0
-			f, err := open()
+			n, err := decodeEvery(open, func(events.Event) error { return nil })
 			if err != nil {
-				return err
-			}
-			defer f.Close()
-			if err := replay.ReadJSONL(f, func(events.Event) error { n++; return nil }); err != nil {
 				return err
 			}
 			if n != nEvents {

@@ -95,6 +95,8 @@ type shared struct {
 	// every checkpointEvery events folded (0: never written, only read).
 	checkpoints     Checkpoints
 	checkpointEvery int
+	// beacon fetches drand rounds (nil: none reachable).
+	beacon BeaconRounds
 
 	// states caches each campaign's folded state between commands, so a
 	// command folds only the events recorded since the last one. Each entry
@@ -230,6 +232,10 @@ type Options struct {
 	// checkpoint make the journal write a new one (default
 	// DefaultCheckpointEvery; negative: never write, only read).
 	CheckpointEvery int
+	// Beacon, when set, fetches drand quicknet rounds for the GM rolls
+	// pinned to one (nil: the journal has no route to the beacon; the
+	// round's signature is given to ResolveBeacon, or a player witnesses).
+	Beacon BeaconRounds
 }
 
 // New returns a Journal over store, with the defaults of Options for the
@@ -258,7 +264,7 @@ func New(store Store, o Options) *Journal {
 	}
 	return &Journal{actor: o.Actor, shared: &shared{store: store, secrets: o.Secrets, clock: o.Clock, rand: o.Rand, ids: o.IDs,
 		retries: o.Retries, states: map[string]*campaignState{},
-		checkpoints: o.Checkpoints, checkpointEvery: max(o.CheckpointEvery, 0)}}
+		checkpoints: o.Checkpoints, checkpointEvery: max(o.CheckpointEvery, 0), beacon: o.Beacon}}
 }
 
 // As returns the journal seen by another actor: its events record actor as

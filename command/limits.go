@@ -1,6 +1,7 @@
 package command
 
 import (
+	"github.com/campaign-journal/journal/beacon"
 	"github.com/campaign-journal/journal/signed"
 
 	"fmt"
@@ -46,6 +47,8 @@ var textLimits = map[string]int{
 	// A void's signed consent (v2_void.go).
 	"consent_signed":    signed.MaxSize,
 	"consent_signature": signed.SignatureLen,
+	// A beacon roll's round signature: 48 bytes in hex.
+	"beacon_signature": 2 * beacon.SignatureSize,
 }
 
 // textLimit returns the limit of the field named name, and its unit.

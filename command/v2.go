@@ -25,14 +25,18 @@ package command
 //     registered by its own user (bootstrap). Over HTTP and NATS the
 //     catalogue makes key-register a GM command. A later registration of
 //     a user replaces its key from then on.
-//   - The GM (who may know K) cannot reveal a roll of its own: its r must come
-//     from someone else (roll.witness, the beacon), not wired yet, so a GM's
-//     request is refused.
+//   - The GM (who may know K) cannot reveal a roll of its own: its request
+//     carries no commitment and its r comes from someone else: the first
+//     player's roll.witness, a drand quicknet round named in the request, or,
+//     after the wait the GM chose, the server, recorded as unwitnessed
+//     (v2_witness.go). A GM's request with a commitment, and a player's
+//     without one, are refused (a Hope spend draws nothing and takes none).
 //   - In a v2 session only the paths of v2Paths are wired (skill and
 //     attribute rolls; attacks with their damage, v2_attack.go; contests,
 //     v2_contest.go; initiative, v2_initiative.go; healing after a combat,
-//     v2_heal.go): every other roll path is refused with one clear error,
-//     so no v1 draw enters a v2 session.
+//     v2_heal.go; The One Ring's rolls and Hope, v2_tor.go): every other
+//     roll path is refused with one clear error, so no v1 draw enters a v2
+//     session.
 
 import (
 	"bytes"
@@ -299,6 +303,10 @@ func (a RollAction) request() RollRequest {
 type RollRequestSigned struct {
 	Character string `json:"character"`
 	SignedMessage
+	// Wait is, for a GM's request (no commitment), how long in seconds it
+	// waits for a player's witness before the GM may resolve it
+	// unwitnessed (0: DefaultWitnessWait); a player's request has none.
+	Wait int `json:"wait,omitempty"`
 }
 
 // RequestRoll records the actor's signed roll.request in the open v2
@@ -317,14 +325,14 @@ func (j *Journal) RequestRoll(ctx context.Context, campaign string, msg RollRequ
 		if p := v2Paths[actionCommand(r.Action)]; p.rejudge != nil {
 			return p.rejudge(j, d, s, msg, r) // draws nothing (v2_paths.go)
 		}
-		if j.isGM(d.campaign) {
-			// The GM may know K (a self-hosted GM reads S): a roll it
-			// revealed itself it could choose by trying r's. Its r must
-			// come from a player's device (roll.witness) or the beacon.
-			return fmt.Errorf("%w: a GM's roll takes a player's witness or the beacon, not wired yet (roll it in a v1 session)", ErrV2NotWired)
-		}
-		if r.Witnessed() || r.BeaconRound > 0 {
-			return invalid("request %s has no commitment: witnessed and beacon rolls are not wired yet", r.Request)
+		// The GM may know K (a self-hosted GM reads S): a roll it revealed
+		// itself it could choose by trying r's, so its request takes no
+		// commitment and its r comes from a player's device (roll.witness)
+		// or the beacon (v2_witness.go).
+		gm := j.isGM(d.campaign)
+		wait, err := d.checkWitnessed(gm, msg, r)
+		if err != nil {
+			return err
 		}
 		if p := s.Requests[r.Request]; p != nil {
 			return invalid("request %s is already recorded (%s, nonce %d): a request is recorded once", r.Request, p.State, p.Requested.Nonce)
@@ -334,7 +342,13 @@ func (j *Journal) RequestRoll(ctx context.Context, campaign string, msg RollRequ
 			_, err := ParseRollAction(r.Action)
 			return err
 		}
-		return path.request(j, d, s, msg, r)
+		if err := path.request(j, d, s, msg, r); err != nil {
+			return err
+		}
+		if gm {
+			return d.markWitnessed(r, wait)
+		}
+		return nil
 	})
 }
 

@@ -74,7 +74,7 @@ func TestV2HostCannotPreviewAPlayersRoll(t *testing.T) {
 
 	// It cannot burn a nonce with a roll of its own, nor ask as ana.
 	_, err = j.RequestRoll(ctx, "mordor", gm.request(t, "s2", uuid.NewString(), secret(9), command.RollAction{Command: "roll", Character: "orco", Skill: "Pelea"}))
-	require.ErrorIs(t, err, command.ErrV2NotWired)
+	require.ErrorContains(t, err, "a GM's request takes no commitment")
 	_, err = j.RequestRoll(ctx, "mordor", ana.request(t, "s2", uuid.NewString(), secret(9), sigilo))
 	require.ErrorContains(t, err, "bad signature")
 

@@ -32,6 +32,10 @@ type v2Source struct {
 	// User, Signed and Signature are the device's roll.reveal or
 	// roll.witness as sent (empty for the beacon and for "none").
 	User, Signed, Signature string
+	// Round and BeaconSignature are a beacon roll's round and its BLS
+	// signature (hex), verified; r is SHA-256 of the signature.
+	Round           uint64
+	BeaconSignature string
 }
 
 // stamp writes the source into a v2 roll event drawn for request with
@@ -40,6 +44,7 @@ func (src v2Source) stamp(e *events.RollMade, request string, sides []int) {
 	e.Entropy = ""
 	e.Request, e.Reveal, e.Witness, e.Draws = request, signed.Hex32(src.R).String(), src.Witness, sides
 	e.User, e.Signed, e.Signature = src.User, src.Signed, src.Signature
+	e.BeaconRound, e.BeaconSignature = src.Round, src.BeaconSignature
 }
 
 // v2Path is one roll path of a v2 session.

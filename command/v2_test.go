@@ -240,7 +240,7 @@ func TestV2Refusals(t *testing.T) {
 		{"the GM asks for a roll it would reveal itself", func() error {
 			_, err := j.RequestRoll(ctx, "mordor", gm.request(t, "s2", uuid.NewString(), r, sigilo))
 			return err
-		}, "a GM's roll takes a player's witness"},
+		}, "a GM's request takes no commitment"},
 		{"a player cancels a request", func() error {
 			_, err := aj.CancelRoll(ctx, "mordor", pending, "no")
 			return err

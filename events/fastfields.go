@@ -202,6 +202,10 @@ var fastFields = map[reflect.Type]fastcodec.Fields{
 				return &v.Witness
 			case 50:
 				return &v.Draws
+			case 51:
+				return &v.BeaconRound
+			case 52:
+				return &v.BeaconSignature
 			}
 			return nil
 		},
@@ -482,6 +486,10 @@ var fastFields = map[reflect.Type]fastcodec.Fields{
 				return &v.Participants
 			case 29:
 				return &v.Tokens
+			case 30:
+				return &v.BeaconRound
+			case 31:
+				return &v.Wait
 			}
 			return nil
 		},

@@ -155,6 +155,11 @@ type RollMade struct {
 	Reveal    string `json:"reveal,omitempty"`
 	Witness   string `json:"witness,omitempty"`
 	Draws     []int  `json:"draws,omitempty"`
+	// A beacon roll (Witness "beacon"): the drand quicknet round its
+	// request named and that round's BLS signature (lower-case hex);
+	// Reveal is SHA-256 of the signature.
+	BeaconRound     uint64 `json:"beacon_round,omitempty"`
+	BeaconSignature string `json:"beacon_signature,omitempty"`
 }
 
 // ContestResolved names the two rolls of an opposed roll and the winner

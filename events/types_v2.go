@@ -100,6 +100,14 @@ type RollRequested struct {
 	// takes one nonce, like a skill roll.
 	Participants []string `json:"participants,omitempty"`
 	Tokens       []string `json:"tokens,omitempty"`
+
+	// A GM's request (no commitment: Commitment is "") is resolved by the
+	// first player's roll.witness, by the drand quicknet round BeaconRound
+	// (as signed; 0: none) once published, or, Wait seconds after this
+	// event's time (the wait the GM chose), unwitnessed. Wait is 0 for a
+	// player's request.
+	BeaconRound uint64 `json:"beacon_round,omitempty"`
+	Wait        int    `json:"wait,omitempty"`
 }
 
 // Taken is the nonces the request takes: Nonces, or Nonce alone.

@@ -23,6 +23,9 @@ func describeV2(l i18n.Lang, c *Campaign, ev events.Event, data any) (string, bo
 		if d.Target != "" { // an attack: its nonce and the next, for the damage
 			what = d.Weapon + " → " + c.name(d.Target)
 		}
+		if d.Commitment == "" { // a GM's: it waits for a witness or its beacon round
+			return l.T("tr.roll_requested_gm", d.User, short(d.Request), c.name(d.Character)+" "+what, d.Nonce, d.Wait), true
+		}
 		return l.T("tr.roll_requested", d.User, short(d.Request), c.name(d.Character)+" "+what, d.Nonce, short(d.Commitment)), true
 	case *events.SessionCosigned:
 		return l.T("tr.session_cosigned", d.User, ev.Session, short(d.Ended)), true

@@ -1,6 +1,10 @@
 package projections
 
-import "github.com/campaign-journal/journal/events"
+import (
+	"time"
+
+	"github.com/campaign-journal/journal/events"
+)
 
 // Participant is a user's registered device key (journal-dice-v2). A later
 // registration replaces it; Seq is the registration in force.
@@ -25,6 +29,9 @@ type PendingRoll struct {
 	Event     string               `json:"event"`
 	State     string               `json:"state"`
 	Requested events.RollRequested `json:"requested"`
+	// At is the request event's time: a GM's request may be resolved
+	// unwitnessed once At + Requested.Wait has passed.
+	At time.Time `json:"at,omitzero"`
 }
 
 // applyV2 folds the journal-dice-v2 events; false for any other.
@@ -45,7 +52,7 @@ func (c *Campaign) applyV2(rec events.Recorded, data any) bool {
 			if s.Requests == nil {
 				s.Requests = map[string]*PendingRoll{}
 			}
-			s.Requests[d.Request] = &PendingRoll{Event: ev.ID, State: RequestPending, Requested: *d}
+			s.Requests[d.Request] = &PendingRoll{Event: ev.ID, State: RequestPending, Requested: *d, At: ev.Time}
 			for _, n := range d.Taken() {
 				if n >= s.NextNonce {
 					s.NextNonce = n + 1

@@ -35,6 +35,9 @@ type V2Steps struct {
 	Nth    int      `json:"nth,omitempty"`
 	// TOR is a The One Ring roll's own steps (v2_tor.go).
 	TOR *V2TORSteps `json:"tor,omitempty"`
+	// Source is where a GM's roll took r from (nil for a player's own
+	// reveal); for a GM's request RevealMatches says whether it holds.
+	Source *V2Source `json:"source,omitempty"`
 }
 
 // V2Contribution is one contribution to a v2 session key, in stream order.
@@ -95,6 +98,9 @@ func explainV2(x *Explanation, roll events.Event, started *events.SessionStarted
 			v.TOR = c.torSteps(d, roll.ID) // v2_tor.go
 			pathSteps(v, d, e.Nonce)       // v2_paths.go
 			m := rerr == nil && dice.RevealMatches(r, d.Commitment)
+			if d.Commitment == "" { // a GM's request (explain_v2_witness.go)
+				m = v.gmSource(e, d)
+			}
 			v.RevealMatches = &m
 		}
 	}
@@ -134,11 +140,16 @@ func explainV2(x *Explanation, roll events.Event, started *events.SessionStarted
 	case v.RevealMatches == nil:
 		x.Verified = false
 		x.verdict = append(text{msg("x2v.request_missing", e.Request)}, x.verdict...)
+	case !*v.RevealMatches && v.Source != nil:
+		x.Verified = false
+		x.verdict = append(text{v.Source.mismatch()}, x.verdict...)
 	case !*v.RevealMatches:
 		x.Verified = false
 		x.verdict = append(text{msg("x2v.reveal_mismatch")}, x.verdict...)
 	}
-	if x.Verified {
+	if x.Verified && v.Source != nil {
+		x.verdict = append(x.verdict, v.Source.verified())
+	} else if x.Verified {
 		x.verdict = append(x.verdict, msg("x2v.verified", v.Commitment, v.RequestBy))
 	}
 	x.Verdict = x.verdict.inL(i18n.EN)
@@ -160,6 +171,9 @@ func (x Explanation) writeV2(l i18n.Lang, p func(string)) {
 	switch {
 	case v.RevealMatches == nil:
 		p(l.T("x2.request_missing", v.Request))
+	case v.Source != nil:
+		p(l.T("x2.request_gm", v.Request, v.RequestBy, v.RequestSeq))
+		v.Source.write(l, p)
 	default:
 		p(l.T("x2.request", v.Request, v.RequestBy, v.RequestSeq, v.Commitment))
 		if *v.RevealMatches {

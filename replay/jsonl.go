@@ -24,7 +24,8 @@ const maxLine = events.MaxSize + 2
 // with an error wrapping ErrMalformed that names the line number (in a
 // pass of Verify, a line that does not decode is listed in the Report
 // instead, and the read goes on: see ReportForeign); an error from fn
-// stops it and is returned as is. Memory is bounded by one line.
+// stops it and is returned as is. Lines are decoded on every core
+// (parallel.go); memory is bounded by a few batches of lines.
 func ReadJSONL(r io.Reader, fn func(events.Event) error) error {
 	return readJSONL(context.Background(), r, func(_ int, ev events.Event) error { return fn(ev) })
 }
@@ -34,6 +35,9 @@ func ReadJSONL(r io.Reader, fn func(events.Event) error) error {
 // writer is silent) ends when ctx is done, if r can be given a read
 // deadline (an *os.File on a pipe, a FIFO, a terminal: see CancelReads).
 func readJSONL(ctx context.Context, r io.Reader, fn func(line int, ev events.Event) error) error {
+	if workers() > 1 {
+		return readJSONLParallel(ctx, r, fn)
+	}
 	defer CancelReads(ctx, r)()
 	only := passTypesOf(ctx)
 	sc := bufio.NewScanner(r)
@@ -124,11 +128,11 @@ func passTypesOf(ctx context.Context) typeSet {
 // Without a backslash no string can hold a quote, so the first
 // "type":" with no '{' or '[' before it (but the object's own) is the
 // envelope's type attribute: its value decides, without reading the rest
-// of the line. Any other line is searched for the types anywhere.
+// of the line. The same holds when the line's only backslashes come after
+// that value (a journal-dice-v2 event's signed message, in data, is a
+// string full of escaped quotes): nothing before it is escaped. Any other
+// line is searched for the types anywhere.
 func (s typeSet) mayBe(line []byte) bool {
-	if bytes.IndexByte(line, '\\') >= 0 {
-		return true
-	}
 	if t, ok := topLevelType(line); ok {
 		for _, want := range s {
 			if bytes.Equal(t, want) {
@@ -136,6 +140,9 @@ func (s typeSet) mayBe(line []byte) bool {
 			}
 		}
 		return false
+	}
+	if bytes.IndexByte(line, '\\') >= 0 {
+		return true
 	}
 	for _, t := range s {
 		if bytes.Contains(line, t) {
@@ -148,9 +155,10 @@ func (s typeSet) mayBe(line []byte) bool {
 // typeAttr starts the type attribute of a compact document.
 var typeAttr = []byte(`"type":"`)
 
-// topLevelType returns the value of the type attribute of a line without
-// backslashes, quotes included, when it is found as a member of the
-// top-level object before any nested value; ok is false otherwise.
+// topLevelType returns the value of the type attribute of a line, quotes
+// included, when it is found as a member of the top-level object before
+// any nested value and nothing up to the end of that value is escaped (no
+// backslash); ok is false otherwise.
 func topLevelType(line []byte) (t []byte, ok bool) {
 	i := bytes.Index(line, typeAttr)
 	if i < 1 || bytes.IndexAny(line[1:i], "{[") >= 0 {
@@ -161,7 +169,11 @@ func topLevelType(line []byte) (t []byte, ok bool) {
 	if end < 0 {
 		return nil, false
 	}
-	return line[start : start+end+2], true
+	t = line[start : start+end+2]
+	if bytes.IndexByte(line[:start+end+2], '\\') >= 0 {
+		return nil, false
+	}
+	return t, true
 }
 
 // WriteJSONL writes events in the export's JSON Lines form: each encoded

@@ -65,6 +65,25 @@ func TestFirstPassSkipsOnlyWhatItMay(t *testing.T) {
 		})
 	}
 
+	// Escapes after the envelope's type (the actor "gm" spelled g\u006d;
+	// a v2 event's signed message, in data, in practice): the type still
+	// decides, and the first pass reads the session's end (its seed), so
+	// the rolls before it are verified, not unverifiable.
+	t.Run("escapes after the type", func(t *testing.T) {
+		quoted := make([][]byte, len(lines))
+		n := 0
+		for i, l := range lines {
+			quoted[i] = bytes.Replace(l, []byte(`"actor":"gm"`), []byte(`"actor":"g\u006d"`), 1)
+			if !bytes.Equal(quoted[i], l) && bytes.Contains(l, []byte(`"`+events.TypeSessionEnded+`"`)) {
+				n++
+			}
+		}
+		require.Equal(t, 1, n, "the session end's actor is escaped")
+		got, err := replay.Verify(ctx, replay.JSONLBytes(bytes.Join(quoted, nil)), replay.Options{})
+		require.NoError(t, err)
+		require.Equal(t, want, got)
+	})
+
 	t.Run("malformed line", func(t *testing.T) {
 		bad := append([][]byte(nil), lines...)
 		bad[5] = []byte("{\"specversion\":\"1.0\", not json\n")

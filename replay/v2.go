@@ -67,6 +67,7 @@ type v2Session struct {
 	path          *v2Due         // the contest, initiative or healing whose consequence is due (v2_paths.go)
 	torState      *v2TOR         // The One Ring's rolls and Hope (v2_tor.go)
 	x             v2SessionExtra // co-signatures, flags, last event (v2_cosign.go)
+	gm            v2GM           // GM rolls: witnessed, beacon, unwitnessed (v2_witness.go)
 }
 
 type v2Request struct {
@@ -155,7 +156,7 @@ func (v *Verifier) open(s *session, m Mismatch, fold *projections.Campaign, ev e
 	pub, err := signed.ParsePublicKey(p.PublicKey)
 	if err == nil {
 		var msg signed.Message
-		if msg, err = signed.Open(pub, signedString, signature, ev.Campaign, ev.Session); err == nil {
+		if msg, err = v.openSigned(pub, signedString, signature, ev.Campaign, ev.Session); err == nil {
 			return msg
 		}
 	}
@@ -234,6 +235,10 @@ func (v *Verifier) checkRegistration(c *campaign, m Mismatch, ev events.Event, d
 		v.record(v.sessionOf(ev), m)
 		return
 	}
+	if c.registeredBy == nil {
+		c.registeredBy = map[string]string{}
+	}
+	c.registeredBy[d.User] = ev.Actor
 	if ev.Actor != d.User {
 		c.flags = append(c.flags, newFlag(FlagKeyByOther, ev.ID, "rp2.f.key_by_other", ev.ID, ev.Actor, d.Role, d.Fingerprint, d.User, d.User))
 	}
@@ -259,7 +264,8 @@ func (v *Verifier) checkRequest(s *session, c *campaign, m Mismatch, ev events.E
 		}
 	}
 	eq("request", d.Request, req.Request)
-	eq("commitment", d.Commitment, req.Commitment.String())
+	eq("commitment", d.Commitment, signedCommitment(req))
+	eq("beacon round", d.BeaconRound, req.BeaconRound)
 	if isPathRequest(*d) {
 		diff = append(diff, pathRequestDiff(s, d, req.Action, eq)...) // v2_paths.go
 	} else if c.fold.System == torSystem {
@@ -317,6 +323,9 @@ func (v *Verifier) checkRequest(s *session, c *campaign, m Mismatch, ev events.E
 	for _, n := range want {
 		s.nonces[n] = keyOf(ev.ID)
 	}
+	if !v.checkGMRequest(s, c, m, ev, d) { // v2_witness.go
+		return
+	}
 	v.repeatedRequest(s, c, ev, d, req.Action) // v2_cosign.go
 	s.v2.requests[d.Request] = &v2Request{event: ev.ID, state: projections.RequestPending, d: *d}
 	s.v2.order = append(s.v2.order, d.Request)
@@ -347,31 +356,44 @@ func (v *Verifier) rollV2(s *session, c *campaign, m Mismatch, ev events.Event, 
 		fail(MismatchRequest, "the roll answers request %s, which is not recorded before it", d.Request)
 		return
 	case r.state != projections.RequestPending && !damage: // an attack's damage roll comes after its attack roll
-		fail(MismatchRequest, "the roll answers request %s, which is already %s", d.Request, r.state)
+		fail(MismatchRequest, "the roll answers request %s, which is already %s (the first reveal or witness wins)", d.Request, r.state)
 		return
-	case d.User != r.d.User:
+	case d.User != r.d.User && r.d.Commitment != "": // a GM's request is witnessed by another (v2_witness.go)
 		fail(MismatchReveal, "revealed by %q, the request is %q's", d.User, r.d.User)
 		return
 	}
 	r.state = projections.RequestMade
 	r.rolled++
 	v.rolledV2(s, ev, d, r) // v2_cosign.go
-	msg := v.open(s, m, c.fold, ev, d.User, d.Signed, d.Signature)
-	if msg == nil {
-		return
-	}
-	rev, ok := msg.(*signed.Reveal)
-	if !ok {
-		fail(MismatchSignature, "the signed message is a %s, not a roll.reveal", msg.Kind())
-		return
-	}
-	if rev.Request != d.Request || rev.R.String() != d.Reveal {
-		fail(MismatchSignature, "the event's request and reveal are not the signed ones")
-		return
-	}
-	if !dice.RevealMatches([32]byte(rev.R), r.d.Commitment) {
-		fail(MismatchReveal, "SHA-256 of the reveal %s is not request %s's commitment %s", clip(d.Reveal, 80), d.Request, r.d.Commitment)
-		return
+	var rv [32]byte
+	if r.d.Commitment == "" {
+		var ok bool
+		if rv, ok = v.gmRollR(s, c, m, ev, d, r, damage); !ok {
+			return
+		}
+	} else {
+		if d.Witness != "" {
+			fail(MismatchReveal, "witness %q recorded for request %s, which has a commitment: its requester reveals it", d.Witness, d.Request)
+			return
+		}
+		msg := v.open(s, m, c.fold, ev, d.User, d.Signed, d.Signature)
+		if msg == nil {
+			return
+		}
+		rev, ok := msg.(*signed.Reveal)
+		if !ok {
+			fail(MismatchSignature, "the signed message is a %s, not a roll.reveal", msg.Kind())
+			return
+		}
+		if rev.Request != d.Request || rev.R.String() != d.Reveal {
+			fail(MismatchSignature, "the event's request and reveal are not the signed ones")
+			return
+		}
+		if !dice.RevealMatches([32]byte(rev.R), r.d.Commitment) {
+			fail(MismatchReveal, "SHA-256 of the reveal %s is not request %s's commitment %s", clip(d.Reveal, 80), d.Request, r.d.Commitment)
+			return
+		}
+		rv = [32]byte(rev.R)
 	}
 	var diff []string
 	eq := func(what string, got, want any) {
@@ -393,7 +415,7 @@ func (v *Verifier) rollV2(s *session, c *campaign, m Mismatch, ev events.Event, 
 		fail(MismatchInputs, "the roll is not the one requested: %s", strings.Join(diff, "; "))
 		return
 	}
-	ok = v.checkRules(s, m, d)
+	ok := v.checkRules(s, m, d)
 	sides, err := rolls.Dice(*d)
 	if err != nil {
 		fail(MismatchInvalidRoll, "cannot tell which dice the roll drew: %v", err)
@@ -408,7 +430,7 @@ func (v *Verifier) rollV2(s *session, c *campaign, m Mismatch, ev events.Event, 
 		s.unverifiable++
 		return
 	}
-	got, err := derive(key.Stream(ev.Campaign, ev.Session, d.Nonce, [32]byte(rev.R)), d.Draws, v.faces[:0])
+	got, err := derive(key.Stream(ev.Campaign, ev.Session, d.Nonce, rv), d.Draws, v.faces[:0])
 	v.faces = got
 	if err != nil {
 		fail(MismatchInvalidRoll, "%v", err)
@@ -472,6 +494,7 @@ func (s *session) v2Report(sr *SessionReport) {
 	sr.Contributions = len(s.v2.contributions)
 	sr.Cancelled = slices.Clone(s.v2.cancelled)
 	sr.Flags = append(sr.Flags, s.sessionFlags()...) // v2_flags.go
+	s.gmReport(sr)                                   // v2_witness.go
 }
 
 // v2Consumed counts the nonces a v2 session consumed without a roll event:

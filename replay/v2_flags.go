@@ -38,6 +38,12 @@ const (
 	// FlagRepeated: a roll asked for again for the same action by the same
 	// roller in the same session, after the first was revealed.
 	FlagRepeated FlagCode = "repeated"
+	// FlagUnwitnessed: a GM roll resolved with the server's r after its wait.
+	FlagUnwitnessed FlagCode = "unwitnessed"
+	// FlagWitnessKeyByOther: a GM roll witnessed under a key someone else registered.
+	FlagWitnessKeyByOther FlagCode = "witness-key-by-other"
+	// FlagBeaconNotUsed: a request that named a beacon round, resolved by a witness instead.
+	FlagBeaconNotUsed FlagCode = "beacon-not-used"
 )
 
 // DefaultStaleAfter is how long after its last event an unended v2

@@ -203,6 +203,8 @@ type SessionReport struct {
 	Flags         []Flag             `json:"flags,omitempty"`
 	// Cosigned lists the verified co-signatures of the session's end (v2_cosign.go).
 	Cosigned []Cosignature `json:"cosigned,omitempty"`
+	// Unwitnessed lists the GM rolls resolved with the server's r (v2_witness.go).
+	Unwitnessed []UnwitnessedRoll `json:"unwitnessed,omitempty"`
 }
 
 // CampaignReport is what refolding a campaign's projections gave.
@@ -289,7 +291,7 @@ func Verify(ctx context.Context, src Source, opts Options) (Report, error) {
 		defer mu.Unlock()
 		foreign = append(foreign, m)
 	})
-	if err := pipe(check, src, v.Add); err != nil {
+	if err := v.addAll(check, src); err != nil { // parallel.go
 		return Report{}, err
 	}
 	for _, m := range foreign {
@@ -374,6 +376,7 @@ type Verifier struct {
 	events    int
 	faces     []int      // scratch for re-derived faces
 	x         verifierV2 // journal-dice-v2's co-signatures and consents (v2_cosign.go)
+	pre       *opened    // the device's message of the event being added, opened ahead (parallel.go)
 }
 
 type idKey [16]byte
@@ -431,6 +434,9 @@ type campaign struct {
 	chained bool
 	last    events.Event
 	hasLast bool
+	// registeredBy names who registered each user's key in force
+	// (v2_witness.go: a witness whose key someone else registered).
+	registeredBy map[string]string
 }
 
 // NewVerifier returns a Verifier with the given options. A given seed that

@@ -306,6 +306,11 @@ func (r *reproducer) run(ctx context.Context, filter string, sess *Session, g []
 	if err != nil {
 		return false, err
 	}
+	// An unwitnessed GM roll's r came from the journal's randomness: the
+	// re-run draws the recorded one (replay verifies the roll from it).
+	if u := unwitnessedR(g); u != nil {
+		r.seeds.b = u
+	}
 	// As the recorded actor: a journal-dice-v2 command checks the device's
 	// signature under the key registered for the user who sent it.
 	_, err = do(ctx, r.j.As(first.Actor), first.Campaign)
@@ -358,6 +363,23 @@ func (r *reproducer) copyRecorded(ctx context.Context, sess *Session, g []rec) e
 	}
 	for _, e := range evs {
 		r.store.stored[e.ID] = true
+	}
+	return nil
+}
+
+// unwitnessedR is the recorded r of an unwitnessed journal-dice-v2 roll in
+// g (nil: none).
+func unwitnessedR(g []rec) []byte {
+	for _, x := range g {
+		if x.Event.Type != events.TypeRollMade {
+			continue
+		}
+		var d events.RollMade
+		if x.Event.DecodeData(&d) == nil && d.Witness == "none" {
+			if r, err := dice.ParseHex32(d.Reveal); err == nil {
+				return r[:]
+			}
+		}
 	}
 	return nil
 }

@@ -58,6 +58,24 @@ func v2Session(t *testing.T, r *recorder, m func(name, body string) command.Resu
 			m("roll-cancel", body(map[string]string{"request": id, "reason": "ana left"}))
 		}
 	}
+	// GM rolls: one witnessed by ana's device, one resolved unwitnessed
+	// after its wait (a second; the recorder's clock ticks a second a call).
+	sealGM := func(m signed.Message) command.SignedMessage {
+		s, err := signed.Encode(m)
+		require.NoError(t, err)
+		return command.SignedMessage{Signed: s, Signature: signed.Sign(gm, s)}
+	}
+	orco := body(command.RollAction{Command: "roll", SeedCommitment: started.Commitment, Character: "orco", Skill: "Pelea"})
+	for i, id := range []string{"2d803e9f-1f4c-4e30-8b5d-7c9f1a4e6d83", "3e914fa0-205d-4f41-9c6e-8da02b5f7e94"} {
+		m("roll-request", body(command.RollRequestSigned{Character: "orco", Wait: 1,
+			SignedMessage: sealGM(&signed.Request{Header: hdr, Request: id, Action: []byte(orco)})}))
+		if i == 0 {
+			asAna("roll-witness", body(command.RollWitnessSigned{Character: "lodin",
+				SignedMessage: seal(&signed.Witness{Header: hdr, Request: id, Value: signed.Hex32{0xc0, 1}})}))
+		} else {
+			m("roll-resolve", body(map[string]any{"request": id, "unwitnessed": true}))
+		}
+	}
 	ended := m("session-end", ``)
 	// ana's device co-signs the end: the hash of its stored bytes.
 	h, err := events.EventHash(ended.Events[0].Event)

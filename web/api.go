@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/i18n"
 	"github.com/campaign-journal/journal/live"
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/replay"
@@ -24,7 +25,7 @@ func (s *Server) apiRoutes() []Route {
 		{http.MethodGet, "/api/campaigns/{c}/characters/{ch}", "one character sheet (?at=SEQ)", s.getCharacter},
 		{http.MethodGet, "/api/campaigns/{c}/sessions", "the sessions, with commitments and revealed seeds", s.listSessions},
 		{http.MethodGet, "/api/campaigns/{c}/combat", "the combat in progress", s.getCombat},
-		{http.MethodGet, "/api/campaigns/{c}/transcript", "one line per event (?session=S, ?at=SEQ)", s.getTranscript},
+		{http.MethodGet, "/api/campaigns/{c}/transcript", "one line per event (?session=S, ?at=SEQ, ?lang=es|en: the lines' language, Spanish by default)", s.getTranscript},
 		{http.MethodGet, "/api/campaigns/{c}/events", "the events as JSON (?from=&to=&types=&tail=&limit=), or with Accept: text/event-stream a live feed resumable with Last-Event-ID", s.getEvents},
 		{http.MethodGet, "/api/campaigns/{c}/stats", "luck statistics: observed against expected faces, per character (?session=S, ?character=C)", s.getStats},
 		{http.MethodGet, "/api/campaigns/{c}/rolls/{id}/explain", "one roll step by step, verified when its seed is revealed", s.explainRoll},
@@ -212,6 +213,11 @@ func (s *Server) getTranscript(w http.ResponseWriter, r *http.Request) error {
 		}
 	}
 	tr := projections.NewTranscript(id, session)
+	if v := r.URL.Query().Get("lang"); v != "" {
+		if tr.Lang, err = i18n.Parse(v); err != nil {
+			return badRequest("?lang=%s: %v", v, err)
+		}
+	}
 	if err := s.opts.Store.Read(ctx, events.Query{Subject: filter, To: upTo}, tr.Apply); err != nil {
 		return err
 	}

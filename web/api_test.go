@@ -164,6 +164,8 @@ var tested = []string{
 	"key-register", "session-contribute", "roll-request", "roll-reveal", "roll-cancel",
 	// TestV2CosignOverHTTP.
 	"session-cosign",
+	// GM rolls: TestV2GMRollsOverHTTP.
+	"roll-witness", "roll-resolve",
 }
 
 // TestCommandList checks that every command the API lists is tested, and

@@ -56,6 +56,7 @@ import (
 	"github.com/campaign-journal/journal/access"
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/i18n"
 	"github.com/campaign-journal/journal/invite"
 	"github.com/campaign-journal/journal/live"
 	"github.com/campaign-journal/journal/replay"
@@ -131,6 +132,13 @@ type Options struct {
 	// Keepalive is the interval of comments on an idle event stream
 	// (default 15 s).
 	Keepalive time.Duration
+	// Lang, when set, is the language of every page (journal serve
+	// --lang); else each page speaks the browser's language
+	// (Accept-Language) if the catalogue has it, else DefaultLang.
+	Lang i18n.Lang
+	// DefaultLang is the pages' language when neither Lang nor the browser
+	// names one the catalogue has (journal serve: from $LANG); default English.
+	DefaultLang i18n.Lang
 }
 
 // Server serves the API, the dashboard and the metrics. Use New.
@@ -282,9 +290,101 @@ func (s *Server) register() error {
 	files := http.FileServerFS(static)
 	s.mux.Handle("GET /static/", http.StripPrefix("/static/", noCache(files)))
 	s.mux.Handle("GET /{$}", noCache(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		http.ServeFileFS(w, r, static, "index.html")
+		s.ServePage(w, r, "index.html")
+	})))
+	// A roll's permalink: its page verifies it in the visitor's browser.
+	s.mux.Handle("GET /r/{c}/{id}", noCache(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if events.ValidID(r.PathValue("c")) != nil || !validEventID(r.PathValue("id")) {
+			writeError(w, notFound("no such roll: %s", r.URL.Path))
+			return
+		}
+		s.ServePage(w, r, "roll.html")
 	})))
 	return nil
+}
+
+// validEventID reports whether id looks like an event id (a UUID's
+// characters, at most 64): the permalink page fetches the rest.
+func validEventID(id string) bool {
+	if id == "" || len(id) > 64 {
+		return false
+	}
+	for _, c := range id {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// PageLang is the language of a page served for r: Options.Lang when set,
+// else the first language of the request's Accept-Language that the
+// catalogue has, else Options.DefaultLang, else English.
+func (s *Server) PageLang(r *http.Request) i18n.Lang {
+	if s.opts.Lang != "" {
+		return known(s.opts.Lang)
+	}
+	if l, ok := acceptLang(r.Header.Get("Accept-Language")); ok {
+		return l
+	}
+	if s.opts.DefaultLang != "" {
+		return known(s.opts.DefaultLang)
+	}
+	return i18n.EN
+}
+
+// known is l if the pages have it, else English.
+func known(l i18n.Lang) i18n.Lang {
+	if l == i18n.ES {
+		return i18n.ES
+	}
+	return i18n.EN
+}
+
+// acceptLang picks the catalogue's language the browser prefers most
+// (RFC 9110 §12.5.4: the highest q, the first of equals; q=0 refuses).
+func acceptLang(header string) (i18n.Lang, bool) {
+	best, bestQ := i18n.Lang(""), 0.0
+	for _, part := range strings.Split(header, ",") {
+		tag, params, _ := strings.Cut(strings.TrimSpace(part), ";")
+		q := 1.0
+		if v, ok := strings.CutPrefix(strings.TrimSpace(params), "q="); ok {
+			if _, err := fmt.Sscanf(v, "%g", &q); err != nil {
+				continue
+			}
+		}
+		primary, _, _ := strings.Cut(strings.ToLower(strings.TrimSpace(tag)), "-")
+		var l i18n.Lang
+		switch primary {
+		case "es":
+			l = i18n.ES
+		case "en":
+			l = i18n.EN
+		default:
+			continue
+		}
+		if q > bestQ {
+			best, bestQ = l, q
+		}
+	}
+	return best, best != ""
+}
+
+// ServePage writes one of the dashboard's HTML pages (a file of static/)
+// with its <html lang> set to PageLang(r): the page's scripts take their
+// words from it (static/i18n.js).
+func (s *Server) ServePage(w http.ResponseWriter, r *http.Request, name string) {
+	page, err := staticFiles.ReadFile("static/" + name)
+	if err != nil {
+		writeError(w, notFound("no page %s", name))
+		return
+	}
+	lang := s.PageLang(r)
+	page = []byte(strings.Replace(string(page), `<html lang="en">`, `<html lang="`+string(lang)+`">`, 1))
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.Header().Set("Content-Language", string(lang))
+	w.Header().Add("Vary", "Accept-Language")
+	_, _ = w.Write(page)
 }
 
 // noCache makes browsers revalidate the dashboard's files, so that a new

@@ -316,7 +316,7 @@ func (a *app) accessNATSConfig(out string) error {
 	users, nkeys := cfg.ServerUsers()
 	res := natsConfigOut{File: out, Users: len(users) + len(nkeys)}
 	for _, warn := range cfg.ExampleCredentials() {
-		fmt.Fprintln(a.stderr, "journal access nats-config: warning:", warn)
+		a.warnf("journal access nats-config: warning: %s", warn)
 	}
 	if out == "" {
 		if a.jsonOut {

@@ -153,7 +153,7 @@ func TestAccessBadInput(t *testing.T) {
 	c := newAccessCLI(t)
 	missing := []string{"list", "remove ana", "rotate ana", "nats-config"}
 	for _, args := range missing {
-		_, errb, code := c.run(append([]string{"access"}, strings.Fields(args)...)...)
+		_, errb, code := c.run(append([]string{"--lang", "en", "access"}, strings.Fields(args)...)...)
 		require.NotZero(t, code, args)
 		require.Contains(t, errb, "does not exist: add a user first", args)
 		_, err := os.Stat(c.file)
@@ -191,7 +191,7 @@ func TestAccessBadInput(t *testing.T) {
 		{[]string{"access", "list", "extra"}, "unknown command"},
 	}
 	for _, tt := range tests {
-		_, errb, code := c.run(tt.args...)
+		_, errb, code := c.run(append([]string{"--lang", "en"}, tt.args...)...)
 		require.NotZero(t, code, "%v", tt.args)
 		require.Contains(t, errb, tt.want, "%v", tt.args)
 		require.Equal(t, 1, strings.Count(strings.TrimSpace(errb), "\n")+1, "one message: %s", errb)
@@ -295,7 +295,7 @@ func TestAccessNATSConfig(t *testing.T) {
 		bad, err := access.New(users...)
 		require.NoError(t, err)
 		require.NoError(t, bad.Save(c.file))
-		_, errb, code := c.run("access", "nats-config", "--out", out)
+		_, errb, code := c.run("--lang", "en", "access", "nats-config", "--out", out)
 		require.NotZero(t, code, name)
 		require.Contains(t, errb, name)
 		after, err := os.ReadFile(out)
@@ -305,7 +305,7 @@ func TestAccessNATSConfig(t *testing.T) {
 
 	// The example file: written, with a warning per example credential.
 	c.file = filepath.Join("..", "..", "deploy", "access.example.json")
-	_, errb, code := c.run("access", "nats-config")
+	_, errb, code := c.run("--lang", "en", "access", "nats-config")
 	require.Zero(t, code, errb)
 	require.Contains(t, errb, "warning: user \"journal\" (journal) signs in to NATS with the example password")
 }

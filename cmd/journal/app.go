@@ -102,7 +102,7 @@ committed, seeded stream that anyone can verify once the session ends.`,
 	root.SetFlagErrorFunc(flagError)
 	root.PersistentPreRunE = func(c *cobra.Command, _ []string) error {
 		a.readOnly = c.Annotations[annStore] == storeRead
-		noticeAliases(c, a.stderr)
+		noticeAliases(c, a.warnf)
 		return a.resolveDataDir()
 	}
 
@@ -118,7 +118,7 @@ committed, seeded stream that anyone can verify once the session ends.`,
 	root.AddCommand(a.benchCommand())
 	root.AddCommand(a.backupCommands()...)
 	root.AddCommand(a.migrateCommand())
-	root.AddCommand(a.versionCommand(), a.helpTopics())
+	root.AddCommand(a.versionCommand(), a.helpTopics(), a.verifierCommand())
 	a.completion(root)
 	organize(root)
 	return root

@@ -57,7 +57,7 @@ It works while journal serve runs.`,
 				return err
 			}
 			if created {
-				fmt.Fprintf(a.stderr, "journal: created the backup key %s (fingerprint %s): keep a copy away from this machine and from the backups; a restore of open sessions needs it\n", path, key.Fingerprint())
+				a.warnf("journal: created the backup key %s (fingerprint %s): keep a copy away from this machine and from the backups; a restore of open sessions needs it", path, key.Fingerprint())
 			}
 			if _, err := a.openStore(ctx, false, ""); err != nil {
 				return err
@@ -65,7 +65,7 @@ It works while journal serve runs.`,
 			if a.natsURL == "" {
 				for _, p := range []string{args[0], path} {
 					if within(p, a.dataDir) {
-						fmt.Fprintf(a.stderr, "journal: warning: %s is inside the data folder %s: a lost disk loses it with the journal\n", p, a.dataDir)
+						a.warnf("journal: warning: %s is inside the data folder %s: a lost disk loses it with the journal", p, a.dataDir)
 					}
 				}
 			}
@@ -132,7 +132,7 @@ sessions cannot be ended or verified.`,
 				return err
 			}
 			if key == nil {
-				fmt.Fprintln(a.stderr, "journal: without the key, the file's parts are checked against their SHA-256 but the manifest's MAC is not: the file's origin is not proven (run journal replay on the result)")
+				a.warnf("journal: without the key, the file's parts are checked against their SHA-256 but the manifest's MAC is not: the file's origin is not proven (run journal replay on the result)")
 			}
 			nc, replicas, done, err := a.restoreConn(ctx)
 			if err != nil {

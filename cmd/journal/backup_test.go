@@ -208,7 +208,7 @@ func TestRestoreRefusals(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			dst := newCLI(t)
 			dst.dir = filepath.Join(dst.dir, "data")
-			out, errb, code := dst.run("restore", tt.file, "--key", tt.key)
+			out, errb, code := dst.run("--lang", "en", "restore", tt.file, "--key", tt.key)
 			if code == 0 {
 				t.Fatalf("exit 0, want a refusal; stdout %s", out)
 			}
@@ -222,7 +222,7 @@ func TestRestoreRefusals(t *testing.T) {
 
 	t.Run("over a journal with events", func(t *testing.T) {
 		before := len(f.src.events("mordor"))
-		_, errb, code := f.src.run("restore", f.file, "--key", f.key)
+		_, errb, code := f.src.run("--lang", "en", "restore", f.file, "--key", f.key)
 		require.NotZero(t, code)
 		require.Contains(t, errb, "not empty")
 		require.Contains(t, errb, "nothing was changed")
@@ -235,7 +235,7 @@ func TestRestoreRefusals(t *testing.T) {
 		srv, err := embedded.Start(t.Context(), embedded.Options{Dir: dst.dir, Share: true})
 		require.NoError(t, err)
 		defer srv.Shutdown()
-		_, errb, code := dst.run("restore", f.file, "--key", f.key)
+		_, errb, code := dst.run("--lang", "en", "restore", f.file, "--key", f.key)
 		require.NotZero(t, code)
 		require.Contains(t, errb, "a journal serve runs on")
 		for _, s := range []string{jetstore.StreamName, "KV_" + jetstore.SecretsBucket} {
@@ -247,7 +247,7 @@ func TestRestoreRefusals(t *testing.T) {
 	t.Run("twice into the same folder", func(t *testing.T) {
 		dst := newCLI(t)
 		dst.ok("restore", f.file, "--key", f.key)
-		_, errb, code := dst.run("restore", f.file, "--key", f.key)
+		_, errb, code := dst.run("--lang", "en", "restore", f.file, "--key", f.key)
 		require.NotZero(t, code)
 		require.Contains(t, errb, "not empty")
 		require.Len(t, dst.events("mordor"), f.events)
@@ -271,7 +271,7 @@ func TestRestoreWithoutSecrets(t *testing.T) {
 	require.Contains(t, out, "left out")
 	require.Len(t, dst.events("mordor"), f.events)
 	dst.ok("replay")
-	_, errb, code := dst.run("-c", "mordor", "session", "end")
+	_, errb, code := dst.run("--lang", "en", "-c", "mordor", "session", "end")
 	require.NotZero(t, code)
 	require.Contains(t, errb, "seed of session s2")
 }
@@ -285,7 +285,7 @@ func TestBackupKeyCreatedOnce(t *testing.T) {
 	t.Setenv("HOME", home)
 	t.Setenv("XDG_CONFIG_HOME", filepath.Join(home, "config"))
 	file := filepath.Join(t.TempDir(), "b.jbk")
-	_, errb, code := c.run("backup", file)
+	_, errb, code := c.run("--lang", "en", "backup", file)
 	require.Zero(t, code, errb)
 	require.Contains(t, errb, "created the backup key")
 	require.Contains(t, errb, "fingerprint")

@@ -33,7 +33,11 @@ an embedded server of its own in a temporary folder (--data is not used):
   rebuild             events decoded and folded         vs a raw ordered consumer
   cold-load           a campaign of 1 000 events loaded by a fresh journal, the
                       stream at each of --cold-events (100 000 and 1 000 000) events
-  verification        rolls verified from an export     vs merely decoding it
+  verification        rolls verified from an export     vs merely decoding it (every core)
+  verification-v2     rolls of journal-dice-v2 sessions verified
+                                                        vs decoding plus the same Ed25519 checks (every core)
+  v2-roll             a v2 roll's two round trips (signed request, signed reveal)
+                      against a v1 roll: in-process, the CLI's path, HTTP (p50, p99)
 
 The append stages also measure "guarded raw": raw publishes with the journal's
 guarantees (message id, the campaign's expected last sequence) and none of its
@@ -61,7 +65,7 @@ and the peak memory of the process. Nothing is written to the journal's data.
 			}
 			for name, v := range map[string]int{"--rolls": o.Rolls, "--campaigns": o.Campaigns, "--characters": o.Characters,
 				"--events": o.Events, "--verify-rolls": o.VerifyRolls, "--rounds": o.Rounds, "--window": o.Window + 1,
-				"--many-campaigns": o.ManyCampaigns, "--growth-rolls": o.GrowthRolls, "--cold-campaign-events": o.ColdCampaignEvents, "--cold-loads": o.ColdLoads} {
+				"--many-campaigns": o.ManyCampaigns, "--growth-rolls": o.GrowthRolls, "--cold-campaign-events": o.ColdCampaignEvents, "--cold-loads": o.ColdLoads, "--v2-rolls": o.V2Rolls} {
 				if v <= 0 {
 					return fmt.Errorf("%s: want a positive number", name)
 				}
@@ -123,6 +127,7 @@ and the peak memory of the process. Nothing is written to the journal's data.
 	f.IntSliceVar(&o.ColdEvents, "cold-events", d.ColdEvents, "events in the streams of the cold loads")
 	f.IntVar(&o.ColdCampaignEvents, "cold-campaign-events", d.ColdCampaignEvents, "events of the campaign a cold load reads")
 	f.IntVar(&o.ColdLoads, "cold-loads", d.ColdLoads, "timed cold loads at each stream size")
+	f.IntVar(&o.V2Rolls, "v2-rolls", d.V2Rolls, "v1 rolls, and v2 rolls, timed on each path of the v2-roll stage")
 	f.StringVar(&stages, "stages", "", "comma-separated stages to run (default all): "+strings.Join(bench.AllStages(), ","))
 	f.StringVar(&dir, "tmp", "", "folder for the temporary data (default the system's)")
 	f.StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the whole run (server included) to this file, for go tool pprof")
@@ -225,6 +230,33 @@ func printGrowth(w io.Writer, run bench.Result) {
 	}
 	if c := run.ColdLoad; c != nil {
 		lat("cold load (fresh server and journal, command.Journal.Load) with, in the stream,", "events", c.Loads, c.Spread)
+	}
+	printV2Roll(w, run.V2Roll)
+}
+
+// printV2Roll prints the v2-roll stage: per path, a v1 roll's latency and
+// a v2 roll's (its request's and its reveal's round trips).
+func printV2Roll(w io.Writer, r *bench.V2Roll) {
+	if r == nil {
+		return
+	}
+	fmt.Fprintf(w, "  v2 roll (signed request, then signed reveal) against a v1 roll, %d of each per path:\n", r.Rolls)
+	fmt.Fprintf(w, "    %-10s %-4s %10s %10s %10s %9s %12s %12s\n", "path", "roll", "p50 µs", "p90 µs", "p99 µs", "rolls/s", "request p50", "reveal p50")
+	for _, p := range r.Paths {
+		for _, row := range []struct {
+			name string
+			l    bench.RollLatency
+		}{{"v1", p.V1}, {"v2", p.V2}} {
+			req, rev := "", ""
+			if row.l.RequestP50 > 0 {
+				req, rev = fmt.Sprintf("%.1f", row.l.RequestP50), fmt.Sprintf("%.1f", row.l.RevealP50)
+			}
+			fmt.Fprintf(w, "    %-10s %-4s %10.1f %10.1f %10.1f %9.0f %12s %12s\n", p.Path, row.name, row.l.P50, row.l.P90, row.l.P99, row.l.PerSecond, req, rev)
+		}
+		fmt.Fprintf(w, "    %-10s v2/v1: p50 %.2f, p99 %.2f\n", "", p.P50Ratio, p.P99Ratio)
+	}
+	for _, p := range r.Paths {
+		fmt.Fprintf(w, "    %s: %s\n", p.Path, p.What)
 	}
 }
 

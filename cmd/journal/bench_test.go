@@ -13,7 +13,7 @@ import (
 // benchTiny are sizes with which `journal bench` runs in a few seconds.
 var benchTiny = []string{"--rolls", "20", "--campaigns", "2", "--characters", "4", "--events", "200",
 	"--verify-rolls", "30", "--rounds", "1", "--many-campaigns", "3", "--growth-characters", "1,2", "--growth-campaigns", "1,2",
-	"--growth-rolls", "5", "--cold-events", "200,400", "--cold-campaign-events", "100", "--cold-loads", "1"}
+	"--growth-rolls", "5", "--cold-events", "200,400", "--cold-campaign-events", "100", "--cold-loads", "1", "--v2-rolls", "3"}
 
 func TestBenchJSON(t *testing.T) {
 	c := newCLI(t)
@@ -23,7 +23,7 @@ func TestBenchJSON(t *testing.T) {
 	require.Positive(t, r.Machine.CPUs)
 	require.Len(t, r.Runs, 1)
 	require.Equal(t, "default", r.Runs[0].Sync)
-	require.Len(t, r.Runs[0].Pairs, len(bench.AllStages())-2, "growth and cold load are not pairs")
+	require.Len(t, r.Runs[0].Pairs, len(bench.AllStages())-3, "growth, cold load and v2 roll are not pairs")
 	for _, p := range r.Runs[0].Pairs {
 		require.Positive(t, p.Journal.PerSecond, p.Stage)
 		require.Positive(t, p.Raw.PerSecond, p.Stage)
@@ -31,6 +31,8 @@ func TestBenchJSON(t *testing.T) {
 	}
 	require.NotNil(t, r.Runs[0].Growth)
 	require.NotNil(t, r.Runs[0].ColdLoad)
+	require.NotNil(t, r.Runs[0].V2Roll)
+	require.Len(t, r.Runs[0].V2Roll.Paths, 3)
 
 	// Every target, at the top level, each with name, value, target and met.
 	var raw struct {
@@ -48,10 +50,10 @@ func TestBenchJSON(t *testing.T) {
 
 func TestBenchText(t *testing.T) {
 	c := newCLI(t)
-	out, errOut, code := c.run(append([]string{"bench", "--sync", "always", "--stages", "verification,appends-sequential", "--tmp", t.TempDir()}, benchTiny...)...)
+	out, errOut, code := c.run(append([]string{"bench", "--sync", "always", "--stages", "verification,appends-sequential,v2-roll", "--tmp", t.TempDir()}, benchTiny...)...)
 	require.Equal(t, 0, code, errOut)
 	require.Empty(t, errOut, "no progress line when stderr is not a terminal")
-	for _, want := range []string{"sync always", "appends-sequential", "verification", "ratio", "target", "█", "guarded/raw", "journal/guarded"} {
+	for _, want := range []string{"sync always", "appends-sequential", "verification", "ratio", "target", "█", "guarded/raw", "journal/guarded", "v2 roll (signed request, then signed reveal)", "request p50", "v2/v1: p50"} {
 		require.Contains(t, out, want)
 	}
 	// The output ends with the table of every target.
@@ -72,6 +74,7 @@ func TestBenchRefusesBadFlags(t *testing.T) {
 		{"bench", "--stages", "everything"},
 		{"bench", "--campaigns", "5", "--characters", "2"},
 		{"bench", "--rolls", "0"},
+		{"bench", "--v2-rolls", "0"},
 		{"bench", "extra"},
 	} {
 		_, errOut, code := c.run(args...)

@@ -129,7 +129,7 @@ func TestExitCodes(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, "_"), func(t *testing.T) {
-			args := append([]string{"-c", "mordor"}, tt.args...)
+			args := append([]string{"-c", "mordor", "--lang", "en"}, tt.args...)
 			out, errb, code := c.run(args...)
 			require.Equal(t, tt.exit, code, "stdout %s\nstderr %s", out, errb)
 			require.Contains(t, errb, tt.want)
@@ -192,7 +192,7 @@ func TestMistypedSubcommands(t *testing.T) {
 		first := cmd.Commands()[0].Name()
 		typo := first[:len(first)-1] + "x" // one letter off
 		t.Run(path, func(t *testing.T) {
-			out, errb, code := c.run(append(strings.Fields(path), typo)...)
+			out, errb, code := c.run(append([]string{"--lang", "en"}, append(strings.Fields(path), typo)...)...)
 			require.Equal(t, exitUsage, code, "stdout %s\nstderr %s", out, errb)
 			require.Empty(t, out, "no help on stdout")
 			require.Contains(t, errb, `unknown command "`+typo+`"`)
@@ -207,7 +207,7 @@ func TestMistypedSubcommands(t *testing.T) {
 		{"skill lisst", `did you mean "list"?`},
 		{"shwo", "unknown command"},
 	} {
-		_, errb, code := c.run(strings.Fields(tt.args)...)
+		_, errb, code := c.run(append([]string{"--lang", "en"}, strings.Fields(tt.args)...)...)
 		require.Equal(t, exitUsage, code, tt.args)
 		require.Contains(t, errb, tt.want, tt.args)
 	}
@@ -216,7 +216,7 @@ func TestMistypedSubcommands(t *testing.T) {
 		{"help rol", `journal help: unknown command "rol": did you mean "log" or "roll"?`},
 		{"help character shwo", `journal help: unknown command "shwo": did you mean "show"?`},
 	} {
-		out, errb, code := c.run(strings.Fields(tt.args)...)
+		out, errb, code := c.run(append([]string{"--lang", "en"}, strings.Fields(tt.args)...)...)
 		require.Equal(t, exitUsage, code, tt.args)
 		require.Empty(t, out, tt.args)
 		require.Contains(t, errb, tt.want, tt.args)
@@ -240,7 +240,7 @@ func TestReadCommandsNeverCreateTheFolder(t *testing.T) {
 		{"stats"}, {"explain", "01a230d8-6ed5-700e-97e8-163cf2f8bbc7"},
 	} {
 		t.Run(strings.Join(args, "_"), func(t *testing.T) {
-			out, errb, code := c.run(append([]string{"--data", missing, "-c", "mordor"}, args...)...)
+			out, errb, code := c.run(append([]string{"--data", missing, "-c", "mordor", "--lang", "en"}, args...)...)
 			require.Equal(t, exitNotFound, code, "stdout %s\nstderr %s", out, errb)
 			require.Contains(t, errb, "no journal in "+missing+": create a campaign first")
 			_, err := os.Stat(filepath.Dir(missing))
@@ -257,12 +257,12 @@ func TestReadCommandsNeverCreateTheFolder(t *testing.T) {
 	// A relative --data: errors name the absolute folder.
 	dir := t.TempDir()
 	t.Chdir(dir)
-	_, errb, code = c.run("--data", "rel/journal", "-c", "mordor", "character", "list")
+	_, errb, code = c.run("--data", "rel/journal", "-c", "mordor", "--lang", "en", "character", "list")
 	require.Equal(t, exitNotFound, code)
 	require.Contains(t, errb, "no journal in "+filepath.Join(dir, "rel/journal"))
 	// A write creates it; a later read finds it; an unknown campaign names it.
 	c.ok("--data", "rel/journal", "campaign", "create", "mordor", "--system", "ryf")
-	_, errb, code = c.run("--data", "rel/journal", "-c", "mordr", "character", "list")
+	_, errb, code = c.run("--data", "rel/journal", "-c", "mordr", "--lang", "en", "character", "list")
 	require.Equal(t, exitNotFound, code)
 	require.Contains(t, errb, "campaign mordr does not exist in "+filepath.Join(dir, "rel/journal")+": did you mean mordor?")
 }
@@ -381,11 +381,11 @@ func TestRollAttributeFlags(t *testing.T) {
 	k, attr, errb = kind("Sigilo", "--attr", "P")
 	require.Equal(t, "skill", k)
 	require.Equal(t, "P", attr)
-	require.Equal(t, "journal: notice: --attr is deprecated, use --with-attr\n", errb)
+	require.Equal(t, "journal: nota: --attr está obsoleta, usa --with-attr\n", errb, "in the output's language")
 	k, attr, _ = kind("--attribute", "F")
 	require.Equal(t, "attribute", k)
 	require.Equal(t, "F", attr)
-	_, errb, code := c.run("-c", "mordor", "roll", "lodin", "Sigilo", "--attribute", "F")
+	_, errb, code := c.run("-c", "mordor", "--lang", "en", "roll", "lodin", "Sigilo", "--attribute", "F")
 	require.Equal(t, exitUsage, code)
 	require.Contains(t, errb, "not both")
 	out := c.ok("roll", "--help")
@@ -409,7 +409,7 @@ func TestOddsBase(t *testing.T) {
 		{[]string{"odds", "ryf", "--base", "12", "--mod", "3", "--vs", "20"}, exitOK, "base 15"},
 	}
 	for _, tt := range tests {
-		out, errb, code := c.run(tt.args...)
+		out, errb, code := c.run(append([]string{"--lang", "en"}, tt.args...)...)
 		require.Equal(t, tt.exit, code, "%q: %s %s", tt.args, out, errb)
 		require.Contains(t, out+errb, tt.want, tt.args)
 	}

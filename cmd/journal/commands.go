@@ -102,7 +102,7 @@ func (a *app) record(c *cobra.Command, do func(j *command.Journal, campaign stri
 		}
 		// The append may have been stored: the same request id records
 		// it at most once, and returns it if it was.
-		fmt.Fprintf(a.stderr, "journal: %v: trying request %s again (%d of %d)\n", err, request, attempt+1, cliAttempts)
+		a.warnf("journal: %v: trying request %s again (%d of %d)", err, request, attempt+1, cliAttempts)
 	}
 	if err != nil {
 		return err

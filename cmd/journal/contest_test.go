@@ -76,7 +76,7 @@ func TestContestAndInitiativeFlags(t *testing.T) {
 		{[]string{"contest", "lodin", "F", "orco", "F", "--token"}, "unknown flag: --token"},
 	} {
 		t.Run(strings.Join(tt.args, "_"), func(t *testing.T) {
-			out, errb, code := c.run(append([]string{"-c", "mordor"}, tt.args...)...)
+			out, errb, code := c.run(append([]string{"-c", "mordor", "--lang", "en"}, tt.args...)...)
 			require.NotEqual(t, 0, code, out)
 			require.Contains(t, errb, tt.want)
 			require.Equal(t, 0, strings.Count(strings.TrimSpace(errb), "\n"), errb)

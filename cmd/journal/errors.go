@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/i18n"
 	"github.com/campaign-journal/journal/rules/odds"
 	"github.com/campaign-journal/journal/rules/ryf"
 	"github.com/campaign-journal/journal/rules/tor"
@@ -140,15 +142,16 @@ func cobraUsage(cmd *cobra.Command, err error) error {
 	return err
 }
 
-// reportError prints err on w as one line ("journal: message"), or with
-// jsonOut as one JSON object {"error": {"code", "message", "exit"}}, and
-// returns the exit code.
-func reportError(w io.Writer, err error, jsonOut bool) int {
+// reportError prints err on w as one line ("journal: message") in the
+// language l, or with jsonOut as one JSON object {"error": {"code",
+// "message", "message_en", "exit"}} (message in l, message_en in English:
+// code and message_en are what scripts compare), and returns the exit code.
+func reportError(w io.Writer, err error, jsonOut bool, l i18n.Lang) int {
 	code, name := exitCode(err)
-	msg := errorMessage(err)
+	msg := errorMessage(err, l)
 	if jsonOut {
-		doc := map[string]any{"error": map[string]any{"code": name, "message": msg, "exit": code}}
-		if v := violationsOf(err); v != nil {
+		doc := map[string]any{"error": map[string]any{"code": name, "message": msg, "message_en": errorMessage(err, i18n.EN), "exit": code}}
+		if v := violationsOf(err, l); v != nil {
 			doc["error"].(map[string]any)["violations"] = v
 		}
 		b, _ := json.Marshal(doc)
@@ -162,16 +165,31 @@ func reportError(w io.Writer, err error, jsonOut bool) int {
 	return code
 }
 
-// sentinelPrefixes are the texts of sentinel errors that wrap a message
-// ("invalid request: unknown skill ..."): they say nothing the message
-// does not, so a reader never sees them.
-var sentinelPrefixes = []string{command.ErrInvalid.Error() + ": ", events.ErrNotFound.Error() + ": "}
+// sentinels are the sentinel errors that wrap a message ("invalid
+// request: unknown skill ..."): they say nothing the message does not, so
+// a reader never sees them.
+var sentinels = []error{command.ErrInvalid, events.ErrNotFound}
 
-var argCount = regexp.MustCompile(`(\d+) arg\(s\)`)
+// argCounts are cobra's "N arg(s)" in each language, written as plurals.
+var argCounts = map[i18n.Lang]struct {
+	re        *regexp.Regexp
+	one, many string
+}{
+	i18n.EN: {regexp.MustCompile(`(\d+) arg\(s\)`), "argument", "arguments"},
+	i18n.ES: {regexp.MustCompile(`(\d+) argumento\(s\)`), "argumento", "argumentos"},
+}
 
-// errorMessage is the one-line text of err for a reader: no sentinel
-// prefixes, no internal rule codes, no "journal" twice, plurals right.
-func errorMessage(err error) string {
+// commandPath is a command path that starts a message: "journal roll: ".
+var commandPath = regexp.MustCompile(`^journal( [a-z][a-z0-9-]*)*: `)
+
+const nbsp = "\u00a0"
+
+// errorMessage is the one-line text of err for a reader, in l: no
+// sentinel prefixes, no internal rule codes, no "journal" twice, plurals
+// right. The English message is rendered in l by the catalogue of errors
+// (i18n.Lang.Error) before it is trimmed, so that it is the message the
+// source wrote.
+func errorMessage(err error, l i18n.Lang) string {
 	msg := err.Error()
 	var ice *ryf.InvalidCharacterError
 	if errors.As(err, &ice) {
@@ -184,33 +202,80 @@ func errorMessage(err error) string {
 		}
 		msg = strings.Replace(msg, ice.Error(), ryf.ErrInvalidCharacter.Error()+": "+strings.Join(parts, "; "), 1)
 	}
-	for _, p := range sentinelPrefixes {
-		msg = strings.ReplaceAll(msg, p, "")
+	msg = strings.ReplaceAll(msg, "\n", " ")
+	// A command path that starts the message ("journal roll: ") is a name
+	// in every language: its spaces are kept from the catalogue's words.
+	path := strings.TrimSuffix(commandPath.FindString(msg), ": ")
+	msg = l.Error(strings.ReplaceAll(path, " ", nbsp) + msg[len(path):])
+	msg = strings.Replace(msg, strings.ReplaceAll(path, " ", nbsp), path, 1)
+	for _, s := range sentinels {
+		msg = strings.ReplaceAll(msg, s.Error()+": ", "")
+		msg = strings.ReplaceAll(msg, l.Error(s.Error())+": ", "")
 	}
 	msg = strings.TrimPrefix(msg, "journal: ")
-	msg = argCount.ReplaceAllStringFunc(msg, func(s string) string {
-		n := argCount.FindStringSubmatch(s)[1]
+	ac := argCounts[l.Or()]
+	msg = ac.re.ReplaceAllStringFunc(msg, func(s string) string {
+		n := ac.re.FindStringSubmatch(s)[1]
 		if n == "1" {
-			return "1 argument"
+			return "1 " + ac.one
 		}
-		return n + " arguments"
+		return n + " " + ac.many
 	})
-	msg = strings.ReplaceAll(msg, "\n", " ")
 	return strings.TrimSpace(msg)
 }
 
+// warnf prints a warning or a notice on stderr, one line in the output's
+// language (its English format is in the catalogue of errors, as every
+// error's: TestEveryErrorHasSpanish).
+func (a *app) warnf(format string, args ...any) {
+	fmt.Fprintln(a.stderr, a.language().Error(fmt.Sprintf(format, args...)))
+}
+
 // violationsOf returns the rule violations of an invalid character, for
-// --json errors (nil for other errors).
-func violationsOf(err error) any {
+// --json errors (nil for other errors), their messages in l; the rule,
+// subject and field names stay as they are.
+func violationsOf(err error, l i18n.Lang) any {
 	var ice *ryf.InvalidCharacterError
 	if errors.As(err, &ice) {
-		return ice.Violations
+		vs := slices.Clone(ice.Violations)
+		for i := range vs {
+			vs[i].Message = l.Error(vs[i].Message)
+		}
+		return vs
 	}
 	var tve *tor.ValidationError
 	if errors.As(err, &tve) {
-		return tve.Violations
+		vs := slices.Clone(tve.Violations)
+		for i := range vs {
+			vs[i].Problem = l.Error(vs[i].Problem)
+		}
+		return vs
 	}
 	return nil
+}
+
+// errorLanguage is the language of an error of the command line args:
+// the app's (--lang, else the locale), or a --lang the flags did not reach
+// (an unknown flag before it stops their parsing).
+func errorLanguage(a *app, args []string) i18n.Lang {
+	if a.lang.set {
+		return a.lang.l
+	}
+	for i, arg := range args {
+		v, ok := strings.CutPrefix(arg, "--lang=")
+		if arg == "--" {
+			break
+		}
+		if arg == "--lang" && i+1 < len(args) {
+			v, ok = args[i+1], true
+		}
+		if ok {
+			if l, err := i18n.Parse(v); err == nil {
+				return l
+			}
+		}
+	}
+	return a.language()
 }
 
 // wantsJSON reports whether a command line asks for --json, for errors

@@ -59,7 +59,7 @@ func TestSessionExportVerifies(t *testing.T) {
 		require.Equal(t, 0, code, "journal %s:\n%s\n%s", strings.Join(args, " "), got, errb)
 		require.NotContains(t, got, "MISMATCH")
 	}
-	_, errb, code := c.run("-c", "mordor", "export", "--session", "s9")
+	_, errb, code := c.run("-c", "mordor", "--lang", "en", "export", "--session", "s9")
 	require.NotEqual(t, 0, code)
 	require.Contains(t, errb, "no session s9")
 }

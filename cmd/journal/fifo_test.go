@@ -65,7 +65,7 @@ func TestReplayFIFOHonoursCancellation(t *testing.T) {
 	c := newCLI(t)
 	t.Run("no writer", func(t *testing.T) {
 		fifo := mkfifo(t)
-		code, errb := c.runCancelled(t, "replay", "--file", fifo)
+		code, errb := c.runCancelled(t, "--lang", "en", "replay", "--file", fifo)
 		require.NotZero(t, code)
 		require.Contains(t, errb, "context canceled")
 	})
@@ -83,7 +83,9 @@ func TestReplayFIFOHonoursCancellation(t *testing.T) {
 		defer cancel()
 		var out, errb bytes.Buffer
 		done := make(chan int, 1)
-		go func() { done <- run(ctx, []string{"--data", c.dir, "replay", "--file", fifo}, &out, &errb) }()
+		go func() {
+			done <- run(ctx, []string{"--data", c.dir, "--lang", "en", "replay", "--file", fifo}, &out, &errb)
+		}()
 		for unread(t, w) > 0 {
 			select {
 			case code := <-done:

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"sync"
 
 	"github.com/campaign-journal/journal/events"
@@ -18,7 +17,7 @@ func (a *app) warnForeign() func(events.Foreign) error {
 		defer mu.Unlock()
 		if !warned[f.Seq] {
 			warned[f.Seq] = true
-			fmt.Fprintf(a.stderr, "warning: skipped %v (published past the journal's commands)\n", f)
+			a.warnf("warning: skipped %v (published past the journal's commands)", f)
 		}
 		return nil
 	}

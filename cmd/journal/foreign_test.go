@@ -45,10 +45,11 @@ func TestForeignMessageInTheJournal(t *testing.T) {
 
 	out, errb, code := c.run("-c", "mordor", "log")
 	require.Equal(t, 0, code, "log: %s", errb)
-	require.Contains(t, errb, "warning: skipped "+named)
+	// The warning is in the output's language, as the log.
+	require.Contains(t, errb, "aviso: se omite "+fmt.Sprintf("secuencia %d (%s)", seq, subject))
 	require.Contains(t, out, "Termina la sesión s1 tras 3 tiradas")
 
-	out, errb, code = c.run("-c", "mordor", "export")
+	out, errb, code = c.run("-c", "mordor", "--lang", "en", "export")
 	require.Equal(t, 0, code, "export: %s", errb)
 	require.Contains(t, errb, "warning: skipped "+named)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
@@ -60,6 +61,8 @@ func TestForeignMessageInTheJournal(t *testing.T) {
 
 	out, errb, code = c.run("-c", "mordor", "replay")
 	require.Equal(t, exitMismatch, code, "replay: %s\n%s", out, errb)
+	require.Contains(t, errb, "0 discrepancias, 1 mensaje que no es un evento del diario", "the error in the output's language")
+	_, errb, _ = c.run("-c", "mordor", "--lang", "en", "replay")
 	require.Contains(t, out, fmt.Sprintf("AJENO  secuencia %d (%s): no es un evento del diario", seq, subject))
 	require.Contains(t, out, "sesión mordor/s1: verificada")
 	require.Contains(t, errb, "0 mismatches, 1 message that is not a journal event")

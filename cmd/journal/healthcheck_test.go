@@ -45,7 +45,7 @@ func TestHealthcheck(t *testing.T) {
 		{"ftp://127.0.0.1/healthz", "want an http:// or https:// URL"},
 		{"127.0.0.1:8080/healthz", "want an http:// or https:// URL"},
 	} {
-		_, errb, code := c.run("healthcheck", "--url", tt.url)
+		_, errb, code := c.run("--lang", "en", "healthcheck", "--url", tt.url)
 		require.Equal(t, 1, code, tt.url)
 		require.Contains(t, errb, tt.want, tt.url)
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"slices"
 	"strings"
 
@@ -32,7 +31,7 @@ var groupOf = map[string]string{
 	"combat": "combat", "attack": "combat", "reload": "combat", "heal-after-combat": "combat",
 	"hope": "tor", "fellowship": "tor", "shadow": "tor", "madness": "tor", "trait": "tor",
 	"advancement": "tor", "adventure": "tor",
-	"log": "audit", "export": "audit", "replay": "audit", "explain": "audit", "stats": "audit", "odds": "audit",
+	"log": "audit", "export": "audit", "replay": "audit", "explain": "audit", "stats": "audit", "odds": "audit", "verifier": "audit",
 	"serve": "server", "access": "server", "invite": "server", "devices": "server", "backup": "server", "restore": "server", "healthcheck": "server", "migrate": "server",
 	"demo": "setup", "version": "setup", "completion": "setup", "help": "setup",
 	"bench": "dev",
@@ -51,7 +50,7 @@ const (
 var readCommands = []string{
 	"campaign show", "character show", "character list", "combat show", "fellowship show",
 	"advancement show", "log", "export", "replay", "explain", "stats", "odds", "odds ryf", "odds tor",
-	"version", "completion", "campaign list", "session list", "skill list", "weapon list",
+	"version", "verifier", "completion", "campaign list", "session list", "skill list", "weapon list",
 }
 
 // examples are the Example sections of the commands defined outside this
@@ -158,7 +157,9 @@ Every command takes these flags; each may also be set in the environment.
 
   --json
       Print a JSON document instead of text. Errors are then one JSON object
-      on stderr: {"error": {"code": "...", "message": "...", "exit": N}}.
+      on stderr: {"error": {"code": "...", "message": "...", "message_en":
+      "...", "exit": N}}; message is in the output's language (--lang),
+      message_en in English; code and exit never change with the language.
 
   --nats URL, $NATS_URL
       Use an external NATS server or cluster instead of the embedded one
@@ -201,8 +202,9 @@ const exitCodesHelp = `Exit codes
      or unrevealed request, a session not revealed long after its last
      event...): read the FLAG lines, or "flags" in --json
 
-With --json an error is one JSON object on stderr:
-  {"error": {"code": "not_found", "message": "...", "exit": 3}}
+With --json an error is one JSON object on stderr (message in the output's
+language, message_en in English, for scripts to compare with code):
+  {"error": {"code": "not_found", "message": "...", "message_en": "...", "exit": 3}}
 `
 
 // helpTopics are the pages of 'journal help TOPIC' that are not commands.
@@ -410,10 +412,10 @@ func aliasFlag(c *cobra.Command, old, current string) {
 }
 
 // noticeAliases prints a notice for each deprecated alias on the command line.
-func noticeAliases(c *cobra.Command, w io.Writer) {
+func noticeAliases(c *cobra.Command, warnf func(format string, args ...any)) {
 	c.Flags().Visit(func(f *pflag.Flag) {
 		if cur := f.Annotations[annAliasOf]; len(cur) == 1 {
-			fmt.Fprintf(w, "journal: notice: --%s is deprecated, use --%s\n", f.Name, cur[0])
+			warnf("journal: notice: --%s is deprecated, use --%s", f.Name, cur[0])
 		}
 	})
 }

@@ -42,7 +42,7 @@ func TestInviteCommand(t *testing.T) {
 		{"a bad url", []string{"-c", "mordor", "invite", "cai", "--character", "lodin", "--url", "javascript:alert(1)"}, "--url"},
 		{"no expiry", []string{"-c", "mordor", "invite", "cai", "--character", "lodin", "--expires", "0s"}, "--expires"},
 	} {
-		_, stderr, code := c.run(tc.args...)
+		_, stderr, code := c.run(append([]string{"--lang", "en"}, tc.args...)...)
 		require.NotZero(t, code, tc.name)
 		require.Contains(t, stderr, tc.want, tc.name)
 		after, err := os.ReadFile(invite.PathFor(c.file))
@@ -54,8 +54,8 @@ func TestInviteCommand(t *testing.T) {
 	require.Contains(t, list, inv.Invite)
 	require.Contains(t, list, "open until")
 	c.ok("devices", "revoke", inv.Invite)
-	require.Contains(t, c.ok("-c", "mordor", "devices", "list"), "revoked")
-	_, stderr, code := c.run("devices", "revoke", "d-nothing")
+	require.Contains(t, c.ok("--lang", "en", "-c", "mordor", "devices", "list"), "revoked")
+	_, stderr, code := c.run("--lang", "en", "devices", "revoke", "d-nothing")
 	require.NotZero(t, code)
 	require.Contains(t, stderr, "no device or invite")
 }

@@ -38,3 +38,13 @@ func (a *app) language() i18n.Lang {
 	}
 	return i18n.EN
 }
+
+// pageLang is the language every page of `journal serve` speaks: --lang
+// when given, else none (each page speaks its browser's language, else
+// language()).
+func (a *app) pageLang() i18n.Lang {
+	if a.lang.set {
+		return a.lang.l
+	}
+	return ""
+}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/campaign-journal/journal/device"
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/i18n"
 	"github.com/campaign-journal/journal/projections"
@@ -18,7 +19,8 @@ import (
 func (a *app) logCommand() *cobra.Command {
 	var session string
 	var follow bool
-	var atText string
+	var atText, keyName string
+	var noWitness bool
 	cmd := &cobra.Command{
 		Use:   "log [--session S] [--follow] [--at SEQ|TIME]",
 		Short: "The transcript: one line per event, in order (with --follow, live)",
@@ -48,7 +50,15 @@ the next log on.`,
 			printed := 0
 			out := bufio.NewWriter(a.stdout)
 			defer out.Flush()
+			// A player's device that follows witnesses the GM's v2 rolls
+			// (v2_witness.go), from the end of what it has read on.
+			var fw *followWitness
+			if follow && !noWitness {
+				fw = a.newFollowWitness(c, keyName)
+			}
+			fw.pending()
 			fn := func(r events.Recorded) error {
+				defer fw.event(r)
 				if r.Event.Type == events.TypeEventVoided {
 					voids.add(r)
 				}
@@ -84,6 +94,8 @@ the next log on.`,
 	}
 	cmd.Flags().StringVar(&session, "session", "", "only this session's lines")
 	cmd.Flags().BoolVar(&follow, "follow", false, "keep printing new events as they are recorded (Ctrl-C to stop)")
+	cmd.Flags().BoolVar(&noWitness, "no-witness", false, "with --follow: do not witness the GM's journal-dice-v2 rolls with your device key")
+	cmd.Flags().StringVar(&keyName, "name", device.DefaultName, "with --follow: the device key that witnesses the GM's rolls")
 	cmd.Flags().StringVar(&atText, "at", "", "stop at this stream sequence, or at this time (RFC 3339 or \"YYYY-MM-DD HH:MM\"): the transcript up to that point")
 	return cmd
 }

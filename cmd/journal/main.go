@@ -43,5 +43,5 @@ func runApp(ctx context.Context, app *app, args []string) int {
 	if err == nil {
 		return exitOK
 	}
-	return reportError(stderr, cobraUsage(cmd, err), app.jsonOut || wantsJSON(args))
+	return reportError(stderr, cobraUsage(cmd, err), app.jsonOut || wantsJSON(args), errorLanguage(app, args))
 }

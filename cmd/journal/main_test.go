@@ -105,7 +105,7 @@ func TestBadInputRecordsNothing(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, "_"), func(t *testing.T) {
-			out, errb, code := c.run(append([]string{"-c", "mordor"}, tt.args...)...)
+			out, errb, code := c.run(append([]string{"-c", "mordor", "--lang", "en"}, tt.args...)...)
 			if code == 0 {
 				t.Fatalf("exit 0, want failure; stdout %s", out)
 			}

@@ -63,7 +63,7 @@ func TestMigrateOldFolder(t *testing.T) {
 	untar(t, oldLayoutTar, c.dir)
 
 	for _, args := range [][]string{{"replay"}, {"-c", "demo-ryf", "export"}, {"-c", "demo-ryf", "day", "new"}} {
-		out, errb, code := c.run(args...)
+		out, errb, code := c.run(append([]string{"--lang", "en"}, args...)...)
 		require.NotZero(t, code, "journal %v on the old layout: %s", args, out)
 		require.Contains(t, errb, "run `journal migrate`", "journal %v", args)
 		require.Equal(t, 1, strings.Count(strings.TrimSpace(errb), "\n")+1, "one line: %s", errb)

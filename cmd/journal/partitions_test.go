@@ -42,7 +42,7 @@ func TestPartitionsCLI(t *testing.T) {
 	before := c.ok("-c", "mordor", "export")
 	require.Len(t, c.events("mordor"), 5)
 
-	_, errb, code := c.run("--partitions", "2", "campaign", "list")
+	_, errb, code := c.run("--lang", "en", "--partitions", "2", "campaign", "list")
 	require.NotZero(t, code)
 	require.Contains(t, errb, "this journal has 3, not 2")
 	_, _, code = c.run("--partitions", "1", "-c", "mordor", "roll", "lodin", "Sigilo", "--vs", "media")
@@ -86,7 +86,7 @@ func TestPartitionsCLI(t *testing.T) {
 	require.Equal(t, 5*len(campaigns), rep.Totals.Events)
 	require.Empty(t, rep.Mismatches)
 	require.Equal(t, before, dst.ok("-c", "mordor", "export"), "the restored campaign")
-	_, errb, code = dst.run("--partitions", "1", "campaign", "list")
+	_, errb, code = dst.run("--lang", "en", "--partitions", "1", "campaign", "list")
 	require.NotZero(t, code)
 	require.Contains(t, errb, "this journal has 3, not 1", "the restore keeps the partitions")
 }

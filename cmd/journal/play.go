@@ -178,6 +178,7 @@ number.`,
 	cmd.Annotations = map[string]string{annOwnArgs: "yes"}
 	f := cmd.Flags()
 	f.StringVar(&keyName, "name", device.DefaultName, "journal-dice-v2: the device key that signs the roll")
+	addGMRollFlags(f)
 	f.StringVar(&req.Attribute, "with-attr", "", "skill roll: another attribute the GM names (default: the skill's)")
 	f.StringVar(&attribute, "attribute", "", "an attribute roll (2 × attribute) instead of a skill roll")
 	aliasFlag(cmd, "attr", "with-attr")
@@ -320,6 +321,7 @@ func (a *app) attackCommand() *cobra.Command {
 	}
 	f := cmd.Flags()
 	f.StringVar(&keyName, "name", device.DefaultName, "journal-dice-v2: the device key that signs the attack")
+	addGMRollFlags(f)
 	f.StringVar(&req.Weapon, "weapon", "", "weapon (default: the character's first weapon, or fists)")
 	f.StringVar(&req.Range, "range", "", "range band of a ranged attack: corta, media, larga")
 	f.IntVar(&req.Distance, "distance", 0, "distance in metres (instead of --range)")

@@ -88,7 +88,8 @@ transcript of the reproduction follows.`,
 					return err
 				}
 				if !rep.OK() {
-					// Errors are English, as every error of the journal.
+					// Errors are written in English; reportError renders them in
+					// the output's language (the err.… keys are in its catalogue).
 					return exitError{code: 1, msg: i18n.EN.N("err.reproduction_differs", rep.Totals.Mismatches)}
 				}
 				return nil
@@ -108,7 +109,8 @@ transcript of the reproduction follows.`,
 				return err
 			}
 			if !rep.OK() {
-				// Errors are English, as every error of the journal.
+				// Errors are written in English; reportError renders them in
+				// the output's language (the err.… keys are in its catalogue).
 				msg := i18n.EN.N("err.verification_failed", rep.Totals.Mismatches)
 				if rep.Totals.Foreign > 0 {
 					msg += i18n.EN.N("err.not_journal_events", rep.Totals.Foreign)

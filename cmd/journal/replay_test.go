@@ -94,10 +94,10 @@ func TestReplayTheDemo(t *testing.T) {
 			t.Fatalf("replay --reproduce lacks %q:\n%s", want, out)
 		}
 	}
-	if _, errb, code := c.run("-c", "demo-ryf", "replay", "--session", "s7"); code == 0 || !strings.Contains(errb, "no session s7") {
+	if _, errb, code := c.run("-c", "demo-ryf", "--lang", "en", "replay", "--session", "s7"); code == 0 || !strings.Contains(errb, "no session s7") {
 		t.Fatalf("unknown session: exit %d, %s", code, errb)
 	}
-	if _, errb, code := c.run("-c", "nowhere", "replay"); code == 0 || !strings.Contains(errb, "campaign nowhere has no events") {
+	if _, errb, code := c.run("-c", "nowhere", "--lang", "en", "replay"); code == 0 || !strings.Contains(errb, "campaign nowhere has no events") {
 		t.Fatalf("unknown campaign: exit %d, %s", code, errb)
 	}
 
@@ -199,10 +199,10 @@ func TestReplayTheDemo(t *testing.T) {
 		if x.EventID != roll.ID || !x.Verified || len(x.Draws) == 0 {
 			t.Fatalf("explain --json = %s", out)
 		}
-		if _, errb, code := c.run("-c", "demo-ryf", "explain", export[0][strings.Index(export[0], `"id":"`)+6:][:36]); code == 0 || !strings.Contains(errb, "not a roll") {
+		if _, errb, code := c.run("-c", "demo-ryf", "--lang", "en", "explain", export[0][strings.Index(export[0], `"id":"`)+6:][:36]); code == 0 || !strings.Contains(errb, "not a roll") {
 			t.Fatalf("explain of a campaign event: exit %d %s", code, errb)
 		}
-		if _, errb, code := c.run("-c", "demo-ryf", "explain", "01900000-0000-7000-8000-000000000000"); code == 0 || !strings.Contains(errb, "no event") {
+		if _, errb, code := c.run("-c", "demo-ryf", "--lang", "en", "explain", "01900000-0000-7000-8000-000000000000"); code == 0 || !strings.Contains(errb, "no event") {
 			t.Fatalf("explain of an unknown event: exit %d %s", code, errb)
 		}
 	})
@@ -337,7 +337,7 @@ func TestTimeTravelByTime(t *testing.T) {
 		{"2000-01-01 00:00", "no events at or before"},
 		{"yesterday", "--at"},
 	} {
-		if _, errb, code := c.run("-c", "mordor", "character", "show", "lodin", "--at", bad.at); code == 0 || !strings.Contains(errb, bad.want) {
+		if _, errb, code := c.run("-c", "mordor", "--lang", "en", "character", "show", "lodin", "--at", bad.at); code == 0 || !strings.Contains(errb, bad.want) {
 			t.Fatalf("--at %q: exit %d %s", bad.at, code, errb)
 		}
 	}

@@ -49,7 +49,7 @@ func TestCLIRequestID(t *testing.T) {
 		{[]string{"--request-id", "roll 1", "damage", "orco", "2"}, "--request-id"},
 		{[]string{"--request-id", strings.Repeat("x", 65), "damage", "orco", "2"}, "at most 64"},
 	} {
-		_, errb, code := c.run(append([]string{"-c", "mordor"}, tt.args...)...)
+		_, errb, code := c.run(append([]string{"-c", "mordor", "--lang", "en"}, tt.args...)...)
 		require.NotZero(t, code, "%v", tt.args)
 		require.Contains(t, errb, tt.want, "%v", tt.args)
 		require.Equal(t, 1, strings.Count(strings.TrimSpace(errb), "\n")+1, "one message: %s", errb)
@@ -103,7 +103,7 @@ func TestCLIRetriesAfterTimeout(t *testing.T) {
 		st := &lostAckStore{lose: 1}
 		a.wrapStore = func(inner command.Store) command.Store { st.Store = inner; return st }
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-		code := runApp(ctx, a, append([]string{"--data", c.dir, "-c", "mordor"}, args...))
+		code := runApp(ctx, a, append([]string{"--data", c.dir, "-c", "mordor", "--lang", "en"}, args...))
 		cancel()
 		require.Zero(t, code, "%v: %s", args, errb.String())
 		require.Contains(t, errb.String(), "trying request")

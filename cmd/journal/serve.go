@@ -154,6 +154,7 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 	ws, err := web.New(web.Options{
 		Store: st, Projectors: proj, Metrics: metrics, Logger: logger, Commands: commands, Clock: time.Now,
 		Actor: envOr("JOURNAL_ACTOR", "api"), Access: a.access, PublicHosts: o.publicHosts, Devices: a.devices(),
+		Lang: a.pageLang(), DefaultLang: a.language(),
 	})
 	if err != nil {
 		return err

@@ -70,7 +70,7 @@ func (a *app) exampleCredentialWarnings() []string {
 // use.
 func (a *app) warnExampleCredentials() {
 	for _, w := range a.exampleCredentialWarnings() {
-		fmt.Fprintf(a.stderr, "journal serve: warning: %s, known to everyone who has read the repository: change it (docs/cluster.md)\n", w)
+		a.warnf("journal serve: warning: %s, known to everyone who has read the repository: change it (docs/cluster.md)", w)
 	}
 }
 

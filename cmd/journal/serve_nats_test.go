@@ -104,7 +104,7 @@ func TestAccessAdd(t *testing.T) {
 // example password in --nats; with credentials of one's own it is silent.
 func TestServeWarnsExampleCredentials(t *testing.T) {
 	c := newCLI(t)
-	s := c.serve("--access", filepath.Join("..", "..", "deploy", "access.example.json"))
+	s := c.serve("--lang", "en", "--access", filepath.Join("..", "..", "deploy", "access.example.json"))
 	// journal, ana, bea, cai, wall by password; ana, bea, wall by token.
 	require.Equal(t, 8, strings.Count(s.errb.String(), "journal serve: warning:"), s.errb.String())
 	for _, want := range []string{`user "journal" (journal) signs in to NATS with the example password`, `user "wall" (dashboard) has an example HTTP token`} {
@@ -113,7 +113,7 @@ func TestServeWarnsExampleCredentials(t *testing.T) {
 	require.Zero(t, s.shutdown(t))
 
 	own := newCLI(t)
-	s = own.serve("--access", writeNATSAccess(t))
+	s = own.serve("--lang", "en", "--access", writeNATSAccess(t))
 	require.NotContains(t, s.errb.String(), "warning", "credentials of one's own")
 	require.Zero(t, s.shutdown(t))
 

@@ -139,7 +139,7 @@ func TestServe(t *testing.T) {
 	s.post(t, "/api/campaigns/mordor/commands/roll", `{"character":"lodin","skill":"pelea"}`)
 
 	// A second serve on the same folder refuses.
-	out, errb, code := c.run("serve", "--http", "127.0.0.1:0")
+	out, errb, code := c.run("--lang", "en", "serve", "--http", "127.0.0.1:0")
 	if code == 0 || !strings.Contains(errb, "already served") {
 		t.Fatalf("second serve: exit %d\n%s%s", code, out, errb)
 	}

@@ -137,7 +137,7 @@ func TestTORCommands(t *testing.T) {
 		{[]string{"character", "create", "x", "--player", "p", "--attrs", "Cuerpo=0/5,Corazón=6/4,Mente=5/7", "--hope", "3"}, "attributes.cuerpo.basic"},
 	} {
 		t.Run(strings.Join(tt.args, "_"), func(t *testing.T) {
-			out, errb, code := c.run(append([]string{"-c", "arda"}, tt.args...)...)
+			out, errb, code := c.run(append([]string{"-c", "arda", "--lang", "en"}, tt.args...)...)
 			if code == 0 {
 				t.Fatalf("exit 0, want failure; stdout %s", out)
 			}
@@ -162,7 +162,7 @@ func TestTORCommands(t *testing.T) {
 	for range 3 {
 		c.ok("-c", "arda", "advancement", "grant", "bilbo", "Percepción")
 	}
-	_, errb, code := c.run("-c", "arda", "advancement", "grant", "bilbo", "atención")
+	_, errb, code := c.run("-c", "arda", "--lang", "en", "advancement", "grant", "bilbo", "atención")
 	if code == 0 || !strings.Contains(errb, "3 advancement points") {
 		t.Fatalf("4th point: exit %d, %s", code, errb)
 	}

@@ -92,7 +92,7 @@ func (a *app) stepAs(ctx context.Context, rj *command.Journal, id string, do fun
 		if err == nil || !unknownOutcome(err) || attempt == cliAttempts || ctx.Err() != nil {
 			return res, err
 		}
-		fmt.Fprintf(a.stderr, "journal: %v: trying request %s again (%d of %d)\n", err, id, attempt+1, cliAttempts)
+		a.warnf("journal: %v: trying request %s again (%d of %d)", err, id, attempt+1, cliAttempts)
 	}
 }
 
@@ -212,7 +212,7 @@ func (a *app) afterV2Start(c *cobra.Command) error {
 	}
 	info, err := st.Show(device.DefaultName)
 	if err != nil {
-		fmt.Fprintf(a.stderr, "journal: no device key (%v): the session key has no contribution from you; make one with 'journal key new', register it, then 'journal session contribute'\n", err)
+		a.warnf("journal: no device key (%v): the session key has no contribution from you; make one with 'journal key new', register it, then 'journal session contribute'", err)
 		return nil
 	}
 	j, err := a.journal(c.Context())
@@ -224,7 +224,7 @@ func (a *app) afterV2Start(c *cobra.Command) error {
 		return err
 	}
 	if p := camp.Participants[cliActor()]; p == nil || p.PublicKey != info.PublicKey {
-		fmt.Fprintf(a.stderr, "journal: campaign %s does not hold your device key %s for %s: register it with 'journal key register', then 'journal session contribute'\n", campaign, info.Fingerprint, cliActor())
+		a.warnf("journal: campaign %s does not hold your device key %s for %s: register it with 'journal key register', then 'journal session contribute'", campaign, info.Fingerprint, cliActor())
 		return nil
 	}
 	a.requestID = "" // the contribution is a command of its own
@@ -290,6 +290,10 @@ func (a *app) requestRevealV2(c *cobra.Command, keyName, character string, actio
 	if err != nil {
 		return err
 	}
+	if command.IsGM(t.camp, actor) {
+		// The GM may know K: its request takes a witness (v2_witness.go).
+		return a.gmRollV2(c, t, cliID, requestID, character, actionJSON)
+	}
 	commitment, err := dice.ParseHex32(dice.RevealCommitment(r))
 	if err != nil {
 		return err
@@ -317,6 +321,7 @@ func (a *app) requestRevealV2(c *cobra.Command, keyName, character string, actio
 	if err != nil {
 		return fmt.Errorf("request %s is recorded but its reveal was not: %w (run the same command again with --request-id %s, or the GM cancels it with 'journal roll cancel %s')", requestID, err, cliID, requestID)
 	}
+	a.warnUnrecorded(made, revMsg, "reveal", requestID)
 	return a.reportAll(ctx, j, campaign, asked, made)
 }
 
@@ -382,7 +387,7 @@ func (a *app) rollV2Commands() []*cobra.Command {
 		cmd.Flags().StringVar(&msg, "signed", "", "the signed string, as the device sent it")
 		cmd.Flags().StringVar(&sig, "signature", "", "its base64url Ed25519 signature")
 	}
-	return []*cobra.Command{cancel, request, reveal}
+	return append([]*cobra.Command{cancel, request, reveal}, a.rollGMCommands()...)
 }
 
 // inV2Session reports whether the campaign's open session uses journal-dice-v2.

@@ -36,7 +36,7 @@ func (tb *v2Table) v2PathsSession() ([]string, string) {
 	require.NotEmpty(t, tie, "no tie in 100 even contests")
 	tb.ok("-c", "mordor", "contest", "lodin", "P", "orco", "P", "--mod-b", "8", "--rematch", tie)
 	n := len(tb.events("mordor"))
-	_, errb, code := tb.run("-c", "mordor", "contest", "lodin", "P", "orco", "P", "--mod-b", "8", "--rematch", tie, "--request-id", "again")
+	_, errb, code := tb.run("--lang", "en", "-c", "mordor", "contest", "lodin", "P", "orco", "P", "--mod-b", "8", "--rematch", tie, "--request-id", "again")
 	require.NotZero(t, code)
 	require.Contains(t, errb, "already re-rolled")
 	require.Len(t, tb.events("mordor"), n, "a refused re-roll records nothing")

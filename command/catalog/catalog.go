@@ -126,6 +126,15 @@ type (
 		Request string `json:"request"`
 		Reason  string `json:"reason"`
 	}
+	// rollResolveBody resolves a GM's request: unwitnessed (after its
+	// wait) or by its beacon round (signature: the round's, in hex; empty:
+	// the journal fetches it).
+	rollResolveBody struct {
+		Request     string `json:"request"`
+		Unwitnessed bool   `json:"unwitnessed,omitempty"`
+		Beacon      bool   `json:"beacon,omitempty"`
+		Signature   string `json:"signature,omitempty"`
+	}
 	noBody struct{}
 )
 
@@ -411,7 +420,7 @@ func specs() []Spec {
 					return command.RollRequestSigned{}, err
 				}
 				return command.RollRequestSigned{Character: d.Character,
-					SignedMessage: command.SignedMessage{Signed: d.Signed, Signature: d.Signature}}, nil
+					SignedMessage: command.SignedMessage{Signed: d.Signed, Signature: d.Signature}, Wait: d.Wait}, nil
 			}}.spec(),
 		def[command.RollRevealSigned]{name: "roll-reveal", cli: "roll reveal",
 			doc:      "journal-dice-v2: a device's signed roll.reveal of its request's r: the roll is drawn and recorded",
@@ -426,6 +435,44 @@ func specs() []Spec {
 				}
 				return command.RollRevealSigned{Character: d.Character,
 					SignedMessage: command.SignedMessage{Signed: d.Signed, Signature: d.Signature}}, nil
+			}}.spec(),
+		def[command.RollWitnessSigned]{name: "roll-witness", cli: "roll witness",
+			doc:      "journal-dice-v2: a player's device's signed roll.witness of a GM's request: its value is r, the first witness draws the roll",
+			required: []string{"character", "signed", "signature"}, acting: "character",
+			run: func(ctx ctx, j *j, c string, req command.RollWitnessSigned) (res, error) {
+				return j.Witness(ctx, c, req)
+			},
+			inputs: func(_ ctx, _ *j, _ string, r evs) (command.RollWitnessSigned, error) {
+				d, _, err := find[events.RollMade](r, events.TypeRollMade)
+				if err != nil {
+					return command.RollWitnessSigned{}, err
+				}
+				// The witness's own character is for the permissions only
+				// (the roll does not record it): any character re-runs it.
+				return command.RollWitnessSigned{Character: d.Character,
+					SignedMessage: command.SignedMessage{Signed: d.Signed, Signature: d.Signature}}, nil
+			}}.spec(),
+		def[rollResolveBody]{name: "roll-resolve", cli: "roll resolve",
+			doc:      "journal-dice-v2: the GM resolves its request unwitnessed (after its wait; the audit lists it) or by its beacon round",
+			required: []string{"request"},
+			run: func(ctx ctx, j *j, c string, req rollResolveBody) (res, error) {
+				switch {
+				case req.Unwitnessed == (req.Beacon || req.Signature != ""):
+					return res{}, fmt.Errorf("%w: resolve request %s either unwitnessed or by the beacon", command.ErrInvalid, req.Request)
+				case req.Unwitnessed:
+					return j.ResolveUnwitnessed(ctx, c, req.Request)
+				}
+				return j.ResolveBeacon(ctx, c, req.Request, req.Signature)
+			},
+			inputs: func(_ ctx, _ *j, _ string, r evs) (rollResolveBody, error) {
+				d, _, err := find[events.RollMade](r, events.TypeRollMade)
+				if err != nil {
+					return rollResolveBody{}, err
+				}
+				if d.Witness == command.WitnessBeacon {
+					return rollResolveBody{Request: d.Request, Beacon: true, Signature: d.BeaconSignature}, nil
+				}
+				return rollResolveBody{Request: d.Request, Unwitnessed: true}, nil
 			}}.spec(),
 		def[rollCancelBody]{name: "roll-cancel", cli: "roll cancel",
 			doc:      "journal-dice-v2: cancel a roll request left unrevealed (its nonce stays consumed)",

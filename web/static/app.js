@@ -1,6 +1,6 @@
-// The campaign journal's dashboard: live roll feed (Server-Sent Events),
-// character cards, initiative, transcript, luck charts, and a verify button
-// per roll that re-derives its dice in the browser (dice.js).
+// The campaign journal's dashboard: the live feed (Server-Sent Events; its
+// cards are feed.js's), character cards, initiative, transcript, luck
+// charts. Words come from i18n.js (JournalI18n), in the page's language.
 //
 // Everything is built with DOM calls and textContent: nothing from the
 // journal is ever parsed as HTML.
@@ -9,12 +9,13 @@
 
   const $ = (id) => document.getElementById(id);
   const params = new URLSearchParams(location.search);
-  const FEED_MAX = 60;
+  const t = (k, ...a) => JournalI18n.t(k, ...a);
+  JournalI18n.apply(document);
+  document.title = t("page.title");
 
   const state = {
     campaign: params.get("campaign") || "",
     data: null, // the campaign's state (GET /api/campaigns/{c})
-    rolls: [], // [{seq, event}] newest first
     source: null,
     lastSeq: 0,
     refreshTimer: 0,
@@ -86,7 +87,10 @@
     sel.replaceChildren(...list.map((c) => el("option", { value: c.id, text: c.name && c.name !== c.id ? c.name + " (" + c.id + ")" : c.id })));
     $("empty").hidden = list.length > 0;
     if (!list.length) {
-      setLive(false, "no campaign");
+      // A page opened before the first campaign: look again until one exists.
+      setLive(false, t("live.noCampaign"));
+      clearTimeout(state.waitTimer);
+      state.waitTimer = setTimeout(() => open().catch(showError), 2000);
       return false;
     }
     if (!list.some((c) => c.id === state.campaign)) state.campaign = list[0].id;
@@ -107,12 +111,13 @@
     const c = state.data;
     const open = (c.sessions || []).filter((s) => !s.ended).pop();
     const last = (c.sessions || []).slice(-1)[0];
-    $("session").textContent = open ? "session " + open.id + " in play" : last ? "session " + last.id + " ended" : "no session yet";
+    $("session").textContent = open ? t("session.open", open.id) : last ? t("session.ended", last.id) : t("session.none");
     renderCharacters(c);
     renderCombat(c);
   }
 
   function renderCharacters(c) {
+    $("pool").textContent = c.tor ? t("sheet.pool") + ": " + (c.tor.pool || 0) : "";
     if (c.tor) {
       $("characters").replaceChildren(...(c.tor.roster || []).map((id) => c.tor.characters[id]).filter(Boolean).map(torCard));
       return;
@@ -120,15 +125,15 @@
     const cards = (c.roster || []).map((id) => c.characters[id]).filter(Boolean).map((ch) => {
       const pct = ch.max_hp > 0 ? Math.max(0, Math.min(100, (100 * ch.hp) / ch.max_hp)) : 0;
       const facts = [
-        el("span", {}, "HP ", el("b", { text: ch.hp + "/" + ch.max_hp })),
-        el("span", {}, "XP ", el("b", { text: String(ch.xp) })),
+        el("span", {}, t("sheet.hp") + " ", el("b", { text: ch.hp + "/" + ch.max_hp })),
+        el("span", {}, t("sheet.xp") + " ", el("b", { text: String(ch.xp) })),
       ];
-      if (ch.token) facts.push(el("span", {}, "token ", el("b", { text: ch.token === "player" ? "with player" : "with GM" })));
-      if (ch.specialization) facts.push(el("span", {}, "spec ", el("b", { text: ch.specialization + (ch.spec_used_today ? " (used)" : "") })));
+      if (ch.token) facts.push(el("span", {}, t("sheet.token") + " ", el("b", { text: ch.token === "player" ? t("sheet.tokenPlayer") : t("sheet.tokenGM") })));
+      if (ch.specialization) facts.push(el("span", {}, t("sheet.spec") + " ", el("b", { text: ch.specialization + (ch.spec_used_today ? " (" + t("sheet.used") + ")" : "") })));
       return el("article", { class: "card st-" + ch.status, "data-character": ch.id },
-        el("header", {}, el("span", { class: "name", text: ch.name }), el("span", { class: "status", text: ch.status })),
-        el("div", { class: "who", text: ch.npc ? "NPC" : "played by " + ch.player }),
-        el("div", { class: "hp", role: "meter", "aria-valuemin": "0", "aria-valuemax": String(ch.max_hp), "aria-valuenow": String(ch.hp), "aria-label": ch.name + " HP" },
+        el("header", {}, el("span", { class: "name", text: ch.name }), el("span", { class: "status", text: t("st." + ch.status) })),
+        el("div", { class: "who", text: ch.npc ? t("sheet.npc") : t("sheet.playedBy", ch.player) }),
+        el("div", { class: "hp", role: "meter", "aria-valuemin": "0", "aria-valuemax": String(ch.max_hp), "aria-valuenow": String(ch.hp), "aria-label": ch.name + " " + t("sheet.hp") },
           el("span", { style: "width:" + pct.toFixed(1) + "%" })),
         el("div", { class: "facts" }, facts));
     });
@@ -139,18 +144,18 @@
   function torCard(ch) {
     const pct = ch.max_hope > 0 ? Math.max(0, Math.min(100, (100 * ch.hope) / ch.max_hope)) : 0;
     const shadow = ch.shadow + ch.permanent_shadow;
-    const status = ch.mad ? "mad" : ch.madness_risk ? "at risk" : "ok";
+    const status = ch.mad ? t("st.mad") : ch.madness_risk ? t("st.atRisk") : t("st.ok");
     const cls = ch.mad ? "unconscious" : ch.madness_risk ? "incapacitated" : "ok";
     const facts = [
-      el("span", {}, "Hope ", el("b", { text: ch.hope + "/" + ch.max_hope })),
-      el("span", {}, "Shadow ", el("b", { text: String(shadow) + (ch.permanent_shadow ? " (" + ch.permanent_shadow + " permanent)" : "") })),
-      el("span", {}, "advancement ", el("b", { text: String(ch.advancement_total || 0) + " + " + (ch.points || []).length })),
+      el("span", {}, t("sheet.hope") + " ", el("b", { text: ch.hope + "/" + ch.max_hope })),
+      el("span", {}, t("sheet.shadow") + " ", el("b", { text: String(shadow) + (ch.permanent_shadow ? " (" + t("sheet.permanent", ch.permanent_shadow) + ")" : "") })),
+      el("span", {}, t("sheet.advancement") + " ", el("b", { text: String(ch.advancement_total || 0) + " + " + (ch.points || []).length })),
     ];
-    if ((ch.flaws || []).length) facts.push(el("span", {}, "flaws ", el("b", { text: ch.flaws.join(", ") })));
+    if ((ch.flaws || []).length) facts.push(el("span", {}, t("sheet.flaws") + " ", el("b", { text: ch.flaws.join(", ") })));
     return el("article", { class: "card st-" + cls, "data-character": ch.id },
       el("header", {}, el("span", { class: "name", text: ch.name || ch.id }), el("span", { class: "status", text: status })),
-      el("div", { class: "who", text: (ch.npc ? "NPC" : "played by " + ch.player) + (ch.culture ? " · " + ch.culture : "") }),
-      el("div", { class: "hp", role: "meter", "aria-valuemin": "0", "aria-valuemax": String(ch.max_hope), "aria-valuenow": String(ch.hope), "aria-label": (ch.name || ch.id) + " Hope" },
+      el("div", { class: "who", text: (ch.npc ? t("sheet.npc") : t("sheet.playedBy", ch.player)) + (ch.culture ? " · " + ch.culture : "") }),
+      el("div", { class: "hp", role: "meter", "aria-valuemin": "0", "aria-valuemax": String(ch.max_hope), "aria-valuenow": String(ch.hope), "aria-label": (ch.name || ch.id) + " " + t("sheet.hope") },
         el("span", { style: "width:" + pct.toFixed(1) + "%" })),
       el("div", { class: "facts" }, facts));
   }
@@ -158,7 +163,7 @@
   function renderCombat(c) {
     const cb = c.combat;
     $("no-combat").hidden = !!cb;
-    $("round").textContent = cb ? "round " + cb.round : "";
+    $("round").textContent = cb ? t("round", cb.round) : "";
     if (!cb) {
       $("initiative").replaceChildren();
       return;
@@ -168,8 +173,8 @@
       const ch = c.characters[id] || {};
       const cls = [(cb.attacked || {})[id] ? "done" : "", id === next ? "next" : ""].join(" ").trim();
       const dmg = (cb.damage_taken || {})[id];
-      return el("li", { class: cls || null, "data-character": id },
-        nameOf(id), " ", el("span", { class: "init", text: "HP " + ch.hp + "/" + ch.max_hp + (dmg ? " · took " + dmg : "") + (ch.status && ch.status !== "ok" ? " · " + ch.status : "") }));
+      return el("li", { class: cls || null, "data-character": id, "data-next": id === next ? t("combat.next") : null },
+        nameOf(id), " ", el("span", { class: "init", text: t("sheet.hp") + " " + ch.hp + "/" + ch.max_hp + (dmg ? " · " + t("combat.took", dmg) : "") + (ch.status && ch.status !== "ok" ? " · " + t("st." + ch.status) : "") }));
     }));
   }
 
@@ -177,116 +182,75 @@
     return ch && (ch.status === "ok" || ch.status === "incapacitated");
   }
 
-  function rollTitle(d) {
-    const who = nameOf(d.character);
-    switch (d.kind) {
-      case "damage": return who + " · damage " + d.dice + (d.critical ? " ×2" : "");
-      case "heal": return who + " · healing after combat";
-      case "initiative": return who + " · initiative";
-      case "melee": case "ranged": return who + " attacks " + nameOf(d.target) + (d.weapon ? " (" + d.weapon + ")" : "");
-      case "tor": return who + " · " + (d.skill || "roll") + (d.quality ? " · " + d.quality : "") + (d.eye ? " · the Eye" : "") + (d.rune ? " · Gandalf rune" : "");
-      default: return who + " · " + (d.skill || d.attribute || d.kind);
-    }
+  // --- The feed (feed.js) ---
+  const feed = JournalFeed.create({
+    list: $("feed"),
+    api: api,
+    campaign: () => state.campaign,
+    nameOf: nameOf,
+    onRender: (n) => { $("no-rolls").hidden = n > 0; },
+  });
+
+  window.JournalDashboard = { feed: feed };
+
+  function olderState() {
+    $("older").hidden = feed.done();
+    $("feed-start").hidden = !feed.done() || feed.size() === 0;
   }
 
-  function diceChips(d) {
-    const faces = d.faces || [];
-    if (d.dice === "1o3d10") {
-      const kept = d.kept || [];
-      const groups = [];
-      for (let i = 0; i < faces.length; i += 3) {
-        const g = faces.slice(i, i + 3);
-        const k = kept[i / 3];
-        let marked = false;
-        groups.push(...g.map((f) => {
-          const isKept = !marked && f === k;
-          if (isKept) marked = true;
-          return el("span", { class: "die" + (isKept ? " kept" : ""), text: String(f) });
-        }));
-      }
-      return groups;
-    }
-    return faces.map((f, i) => el("span", { class: "die" + (d.kind === "tor" && i === 0 ? " kept" : ""), text: String(f) }));
-  }
-
-  function rollItem(rec, fresh) {
-    const ev = rec.event;
-    const d = ev.data || {};
-    const verdict = el("span", { class: "verdict", role: "status" });
-    const button = el("button", { class: "verify", type: "button", title: "Re-derive these dice from the session's seed, in this browser" }, "Verify");
-    button.addEventListener("click", () => verifyRoll(ev, button, verdict));
-    const against = d.difficulty !== undefined && d.difficulty !== null ? " vs " + d.difficulty + (d.difficulty_name ? " (" + d.difficulty_name + ")" : "") : d.tn ? " vs TN " + d.tn : "";
-    const outcome = d.outcome && d.outcome !== "rolled" ? el("span", { class: "outcome " + d.outcome, text: d.outcome }) : el("span");
-    return el("li", { class: "roll" + (fresh ? " fresh" : ""), "data-event-id": ev.id, "data-seq": String(rec.seq) },
-      el("div", {}, el("div", { class: "what", text: rollTitle(d) }), el("div", { class: "dice" }, diceChips(d))),
-      el("div", {}, el("div", { class: "total", text: String(d.total) }), outcome),
-      el("div", { class: "meta", text: (d.level ? "level " + d.level + " · " : "") + "total " + d.total + against + " · " + d.dice +
-        " · session " + ev.session + " · nonce " + d.nonce + (d.entropy ? " · entropy “" + d.entropy + "”" : "") + " · seq " + rec.seq }),
-      el("div", { class: "verify-row" }, button, verdict));
-  }
-
-  function renderFeed() {
-    $("no-rolls").hidden = state.rolls.length > 0;
-  }
-
-  function addRoll(rec, fresh) {
-    if (state.rolls.some((r) => r.event.id === rec.event.id)) return;
-    state.rolls.unshift(rec);
-    const feed = $("feed");
-    feed.prepend(rollItem(rec, fresh));
-    while (state.rolls.length > FEED_MAX) {
-      state.rolls.pop();
-      feed.lastElementChild && feed.lastElementChild.remove();
-    }
-    renderFeed();
-  }
-
-  // --- Verification, in the browser ---
-  async function verifyRoll(ev, button, verdict) {
-    button.disabled = true;
-    verdict.className = "verdict";
-    verdict.textContent = "verifying…";
+  async function older() {
+    if (state.loadingOlder || feed.done()) return;
+    state.loadingOlder = true;
     try {
-      const sessions = await api(base() + "/sessions");
-      const session = sessions.find((s) => s.id === ev.session);
-      const r = await JournalDice.verify(ev, session);
-      verdict.className = "verdict " + r.status;
-      verdict.dataset.status = r.status;
-      if (r.status === "verified") {
-        verdict.replaceChildren("✓ verified: SHA-256(seed) = commitment ", el("code", { text: short(r.commitment) }),
-          "; faces " + r.derived.join(" ") + " re-derived from the seed (nonce " + r.nonce + ")");
-      } else if (r.status === "sealed") {
-        verdict.replaceChildren("🔒 not yet revealed: sealed by commitment ", el("code", { text: short(r.commitment) }),
-          "; the seed is revealed when session " + ev.session + " ends");
-      } else {
-        verdict.replaceChildren("✗ MISMATCH: " + r.reason);
-      }
-    } catch (err) {
-      verdict.className = "verdict mismatch";
-      verdict.dataset.status = "error";
-      verdict.textContent = "could not verify: " + err.message;
+      await feed.loadOlder();
     } finally {
-      button.disabled = false;
+      state.loadingOlder = false;
+      olderState();
     }
   }
-
-  function short(hex) {
-    return hex ? hex.slice(0, 12) + "…" : "?";
+  $("older").addEventListener("click", () => older().catch(showError));
+  // Older events on scroll: when the end of the feed comes into view.
+  if ("IntersectionObserver" in window) {
+    new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) older().catch(showError);
+    }, { rootMargin: "400px" }).observe($("older"));
   }
+
+  $("verify-all").addEventListener("click", async () => {
+    const b = $("verify-all");
+    b.disabled = true;
+    $("verify-all-result").textContent = t("verify.working");
+    try {
+      const c = await feed.verifyAll();
+      $("verify-all-result").textContent = t("all.summary", c.verified, c.sealed, c.mismatch) + (c.problems.length ? " · " + t("all.problems", c.problems.join("; ")) : "");
+      $("verify-all-result").dataset.mismatch = String(c.mismatch + c.problems.length);
+    } catch (err) {
+      $("verify-all-result").textContent = t("verify.error", err.message);
+    } finally {
+      b.disabled = false;
+    }
+  });
 
   // --- Luck ---
   function renderStats(rep) {
     const dists = (rep.distributions || []).filter((d) => d.n > 0);
     $("charts").replaceChildren(...dists.map(chart));
-    if (!dists.length) $("charts").replaceChildren(el("p", { class: "quiet", text: "No dice rolled yet." }));
+    if (!dists.length) $("charts").replaceChildren(el("p", { class: "quiet", text: t("luck.noDice") }));
     const rows = (rep.characters || []).filter((c) => c.rolls > 0);
     const tor = state.data && state.data.system === "tor";
     const cols = tor
-      ? [["rolls", "rolls"], ["success", "successes"], ["eye", "eyes"], ["rune", "runes"]]
-      : [["rolls", "rolls"], ["success", "successes"], ["crit", "criticals"], ["fumble", "fumbles"], ["nat 1", "natural1s"], ["dealt", "damage_dealt"], ["taken", "damage_taken"]];
-    const head = el("tr", {}, el("th", { text: "character" }), cols.map(([h]) => el("th", { text: h })));
+      ? [[t("luck.rolls"), "rolls"], [t("luck.success"), "successes"], [t("luck.eye"), "eyes"], [t("luck.rune"), "runes"]]
+      : [[t("luck.rolls"), "rolls"], [t("luck.success"), "successes"], [t("luck.crit"), "criticals"], [t("luck.fumble"), "fumbles"], [t("luck.nat1"), "natural1s"], [t("luck.dealt"), "damage_dealt"], [t("luck.taken"), "damage_taken"]];
+    const head = el("tr", {}, el("th", { text: t("luck.character") }), cols.map(([h]) => el("th", { text: h })));
     $("luck-table").replaceChildren(...(rows.length ? [el("thead", {}, head), el("tbody", {}, rows.map((c) => el("tr", {},
       el("td", { text: nameOf(c.character) }), cols.map(([, k]) => el("td", { text: String(c[k] || 0) })))))] : []));
+  }
+
+  // distName is a distribution's name in the page's language: "kept d10
+  // mid" reads "kept d10 (middle)".
+  function distName(name) {
+    const m = /^kept (d\d+) (low|mid|high)$/.exec(name);
+    return m ? t("luck.kept", m[1], t("level." + m[2])) : name;
   }
 
   // chart draws observed counts as bars and expected counts as ticks.
@@ -296,7 +260,7 @@
     const top = Math.max(1, ...d.observed, ...d.expected);
     const bw = (W - L - 4) / n;
     const y = (v) => T + (H - T - B) * (1 - v / top);
-    const g = svg("svg", { viewBox: "0 0 " + W + " " + H, role: "img", "aria-label": d.name + ": observed against expected faces" });
+    const g = svg("svg", { viewBox: "0 0 " + W + " " + H, role: "img", "aria-label": t("luck.aria", distName(d.name)) });
     for (const v of [0, top / 2, top]) {
       g.append(svg("line", { class: "grid", x1: L, x2: W - 2, y1: y(v), y2: y(v) }));
       g.append(svg("text", { class: "axis", x: L - 3, y: y(v) + 3, "text-anchor": "end", text: v >= 10 ? Math.round(v) : +v.toFixed(1) }));
@@ -304,43 +268,56 @@
     d.observed.forEach((o, i) => {
       const x = L + 2 + i * bw;
       const bar = svg("rect", { class: "bar", x: x + bw * 0.12, width: bw * 0.76, y: y(o), height: Math.max(0, y(0) - y(o)) });
-      bar.append(svg("title", { text: "face " + (i + 1) + ": " + o + " seen, " + d.expected[i].toFixed(1) + " expected" }));
+      bar.append(svg("title", { text: t("luck.face", i + 1, o, d.expected[i].toFixed(1)) }));
       g.append(bar);
       g.append(svg("line", { class: "exp", x1: x + bw * 0.05, x2: x + bw * 0.95, y1: y(d.expected[i]), y2: y(d.expected[i]) }));
       if (n <= 12 || (i + 1) % 5 === 0 || i === 0) {
         g.append(svg("text", { class: "axis", x: x + bw / 2, y: H - 4, "text-anchor": "middle", text: String(i + 1) }));
       }
     });
-    const fit = d.fit ? "χ² " + d.fit.stat.toFixed(2) + " (df " + d.fit.df + "), p = " + d.fit.p_value.toFixed(3) : "";
+    const fit = d.fit ? t("luck.fit", d.fit.stat.toFixed(2), d.fit.df, d.fit.p_value.toFixed(3)) : "";
     return el("figure", { class: "chart", "data-dist": d.name },
-      el("figcaption", {}, el("b", { text: d.name }), " · " + d.n + " dice", el("span", { class: "sub", text: fit })),
+      el("figcaption", {}, el("b", { text: distName(d.name) }), " · " + t("luck.dice", d.n), el("span", { class: "sub", text: fit })),
       g,
-      el("p", { class: "legend" }, el("span", { class: "sw" }), "observed", el("span", { class: "ln" }), "expected"));
+      el("p", { class: "legend" }, el("span", { class: "sw" }), t("luck.seen"), el("span", { class: "ln" }), t("luck.expected")));
   }
 
   // --- Transcript ---
   function renderTranscript(lines, scope) {
     $("transcript-scope").textContent = scope;
     const list = $("transcript");
-    const atBottom = list.scrollTop + list.clientHeight >= list.scrollHeight - 8;
-    list.replaceChildren(...lines.slice(-300).map((l) => el("li", { "data-seq": String(l.seq) }, el("span", { class: "seq", text: String(l.seq) }), el("span", { text: l.text }))));
-    if (atBottom) list.scrollTop = list.scrollHeight;
+    // Newest first, the last 100 lines: the page scrolls, the list does not.
+    list.replaceChildren(...lines.slice(-100).reverse().map((l) => el("li", { "data-seq": String(l.seq) }, el("span", { class: "seq", text: String(l.seq) }), el("span", { text: l.text }))));
   }
 
   // --- Loading and the live feed ---
   async function refresh() {
+    if (!(await refreshState())) return;
+    await refreshReports();
+  }
+
+  // refreshState reads and draws the campaign's state (sheets, combat).
+  async function refreshState() {
     const gen = state.generation;
     const c = await api(base());
-    if (gen !== state.generation) return;
+    if (gen !== state.generation) return false;
     state.data = c;
     renderCampaign();
+    return true;
+  }
+
+  // refreshReports reads and draws the transcript and the luck charts,
+  // which cost a read of the whole campaign.
+  async function refreshReports() {
+    const gen = state.generation;
+    const c = state.data;
     const last = (c.sessions || []).slice(-1)[0];
     const [lines, stats] = await Promise.all([
-      api(base() + "/transcript" + (last ? "?session=" + enc(last.id) : "")),
+      api(base() + "/transcript?lang=" + JournalI18n.lang() + (last ? "&session=" + enc(last.id) : "")),
       api(base() + "/stats" + (last ? "?session=" + enc(last.id) : "")),
     ]);
     if (gen !== state.generation) return;
-    renderTranscript(lines, last ? "session " + last.id : "all events");
+    renderTranscript(lines, last ? t("transcript.session", last.id) : t("transcript.all"));
     renderStats(stats);
   }
 
@@ -356,31 +333,30 @@
   }
 
   function showError(err) {
-    setLive(false, "error: " + err.message);
+    setLive(false, t("live.error", err.message));
   }
 
   async function open() {
     state.generation++;
     if (state.source) state.source.close();
-    state.rolls = [];
-    $("feed").replaceChildren();
+    feed.clear();
     if (!(await loadCampaigns())) return;
     const gen = state.generation;
-    await refresh();
-    if (gen !== state.generation) return;
+    if (!(await refreshState())) return;
     const upTo = state.data.last_seq;
-    const rolls = await api(base() + "/events?types=journal.roll.made.v1&tail=" + FEED_MAX + "&to=" + upTo);
+    // The feed first; the transcript and the charts come after.
+    refreshReports().catch(showError);
+    await feed.loadLatest(upTo);
     if (gen !== state.generation) return;
-    for (const r of rolls) addRoll(r, false);
-    renderFeed();
+    olderState();
     follow(upTo + 1);
   }
 
   function follow(from) {
     const src = new EventSource(base() + "/events?from=" + from + (token() ? "&access_token=" + enc(token()) : ""));
     state.source = src;
-    src.onopen = () => setLive(true, "live");
-    src.onerror = () => setLive(false, src.readyState === EventSource.CLOSED ? "disconnected" : "reconnecting…");
+    src.onopen = () => setLive(true, t("live.on"));
+    src.onerror = () => setLive(false, src.readyState === EventSource.CLOSED ? t("live.disconnected") : t("live.reconnecting"));
     src.onmessage = (m) => {
       let ev;
       try {
@@ -390,7 +366,7 @@
       }
       const seq = Number(m.lastEventId);
       state.lastSeq = Math.max(state.lastSeq, seq);
-      if (ev.type === "journal.roll.made.v1") addRoll({ seq: seq, event: ev }, true);
+      feed.add([{ seq: seq, event: ev }], true);
       scheduleRefresh();
     };
   }

@@ -1,0 +1,75 @@
+package i18n
+
+// errorsES is the catalogue of errors: the English format string of an
+// error, exactly as the source writes it (fmt.Errorf, errors.New,
+// invalid, notFound, usagef, cobra's and pflag's messages...), and its
+// Spanish rendering, with the same verbs (%[2]s reorders them). Values in
+// the holes (names, ids, numbers, rule names) are copied as they are.
+// TestEveryErrorHasSpanish lists the format strings of the source missing
+// here, one ready-to-fill line each: add it to any part (errors_es_*.go),
+// usually the one of its package.
+var errorsES = map[string]string{}
+
+// errorsESParts are the parts of errorsES, merged at initialisation; a
+// format string in two parts panics.
+var errorsESParts = []map[string]string{errorsESExtra, errorsESCLI, errorsESCommand, errorsESRules, errorsESMore, errorsESStore}
+
+func init() {
+	for _, part := range errorsESParts {
+		for en, es := range part {
+			if _, dup := errorsES[en]; dup {
+				panic("i18n: error " + en + " translated twice")
+			}
+			errorsES[en] = es
+		}
+	}
+}
+
+// errorsESExtra are messages built outside the error constructors (a
+// hint the rules join to an error, a word of a list) and the words the
+// command line puts in its own messages.
+var errorsESExtra = map[string]string{
+	// Where a command looked (the command line's a.where), its hints.
+	"campaign %s":                       "la campaña %s",
+	"the journal":                       "el diario",
+	"non-player characters do not vote": "los personajes no jugadores no votan",
+	" (a part of an id needs at least %d characters)":                           " (una parte de un id necesita al menos %d caracteres)",
+	" (an export has no sequence numbers: give the event's id or its short id)": " (una exportación no tiene números de secuencia: da el id del evento o su id corto)",
+	"did you mean %s?":             "¿quisiste decir %s?",
+	": did you mean %s?":           ": ¿quisiste decir %s?",
+	"want one of %s":               "se espera uno de %s",
+	"%s or %s":                     "%s o %s",
+	"1 argument":                   "1 argumento",
+	"a whole number":               "un número entero",
+	"a whole number ≥ 0":           "un número entero ≥ 0",
+	"true or false":                "true o false",
+	"a duration such as 30s or 5m": "una duración como 30s o 5m",
+	"a number":                     "un número",
+	"invalid character":            "personaje no válido",
+	"specialization: %s":           "especialización: %s",
+	"attributes: %s":               "atributos: %s",
+	"skills: %s":                   "habilidades: %s",
+	"weapon: %s":                   "arma: %s",
+	// (The rule words of a violation, "specialization: ...", read with
+	// what follows: alone they would read a command's name in a list.)
+	// The system's messages inside others (os, syscall, strconv).
+	"no such file or directory":      "no existe el archivo o la carpeta",
+	"permission denied":              "permiso denegado",
+	"file exists":                    "el archivo ya existe",
+	"is a directory":                 "es una carpeta",
+	"not a directory":                "no es una carpeta",
+	"invalid syntax":                 "sintaxis no válida",
+	"value out of range":             "valor fuera de rango",
+	"open %s":                        "abrir %s",
+	"read %s":                        "leer %s",
+	"write %s":                       "escribir %s",
+	"mkdir %s":                       "crear la carpeta %s",
+	"stat %s":                        "consultar %s",
+	"remove %s":                      "borrar %s",
+	"context canceled":               "cancelado",
+	"context deadline exceeded":      "plazo agotado",
+	"strconv.Atoi: parsing %q":       "leer el número %q",
+	"strconv.ParseInt: parsing %q":   "leer el número %q",
+	"strconv.ParseUint: parsing %q":  "leer el número %q",
+	"strconv.ParseFloat: parsing %q": "leer el número %q",
+}

@@ -1,0 +1,97 @@
+package web_test
+
+import (
+	"crypto/ed25519"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+	"github.com/google/uuid"
+	"github.com/stretchr/testify/require"
+
+	"github.com/campaign-journal/journal/command"
+	"github.com/campaign-journal/journal/rules/dice"
+	"github.com/campaign-journal/journal/signed"
+)
+
+// TestFeedVerifiesV2 plays a journal-dice-v2 roll through the API (a
+// player's signed request and reveal, a contribution) and verifies it on
+// the dashboard, in Chromium: the signatures against the registered keys
+// (Web Crypto's Ed25519), the reveal against the request's commitment, the
+// faces from the session key, the rules. A changed signature, signed
+// message, reveal or outcome is a mismatch.
+func TestFeedVerifiesV2(t *testing.T) {
+	h := newAccessHarness(t)
+	key := func(b byte) ed25519.PrivateKey { var s [32]byte; s[0] = b; return ed25519.NewKeyFromSeed(s[:]) }
+	anaKey, beaKey := key(1), key(2)
+	js := func(v any) string { b, err := json.Marshal(v); require.NoError(t, err); return string(b) }
+	post := func(token, name, body string) response {
+		t.Helper()
+		r := h.do(http.MethodPost, "/api/campaigns/mordor/commands/"+name, body, bearer(token)...)
+		require.Equal(t, http.StatusOK, r.status, "%s %s: %s", name, body, r.body)
+		return r
+	}
+	post(anaToken, "session-end", `{}`)
+	post(anaToken, "key-register", js(command.RegisterKey{Role: "gm", PublicKey: signed.PublicKeyOf(anaKey).String()}))
+	post(anaToken, "key-register", js(command.RegisterKey{User: "bea", PublicKey: signed.PublicKeyOf(beaKey).String()}))
+	var started struct {
+		Recorded []struct {
+			Event struct {
+				Data struct {
+					Commitment string `json:"commitment"`
+				} `json:"data"`
+			} `json:"event"`
+		} `json:"recorded"`
+	}
+	post(anaToken, "session-start", `{"id":"s2","dice":"v2"}`).json(t, &started)
+	hdr := signed.Header{Campaign: "mordor", Session: "s2"}
+	seal := func(k ed25519.PrivateKey, m signed.Message) command.SignedMessage {
+		s, err := signed.Encode(m)
+		require.NoError(t, err)
+		return command.SignedMessage{Signed: s, Signature: signed.Sign(k, s)}
+	}
+	post(beaToken, "session-contribute", js(command.ContributeSigned{Character: "ruisenor", SignedMessage: seal(beaKey, &signed.Contribute{Header: hdr, Value: signed.Hex32{0xbe}})}))
+	id, rv := uuid.NewString(), [32]byte{7}
+	c, err := dice.ParseHex32(dice.RevealCommitment(rv))
+	require.NoError(t, err)
+	action := js(command.RollAction{Command: "roll", SeedCommitment: started.Recorded[0].Event.Data.Commitment, Character: "ruisenor", Skill: "Pelea", Vs: "media"})
+	post(beaToken, "roll-request", js(command.RollRequestSigned{Character: "ruisenor", SignedMessage: seal(beaKey, &signed.Request{Header: hdr, Request: id, Commitment: c, Action: []byte(action)})}))
+	var made struct {
+		Recorded []struct {
+			Event struct {
+				ID string `json:"id"`
+			} `json:"event"`
+		} `json:"recorded"`
+	}
+	post(beaToken, "roll-reveal", js(command.RollRevealSigned{Character: "ruisenor", SignedMessage: seal(beaKey, &signed.Reveal{Header: hdr, Request: id, R: rv})})).json(t, &made)
+	roll := made.Recorded[0].Event.ID
+
+	b := newBrowser(t)
+	b.do(t, "the dashboard's token", chromedp.Navigate(h.url+"/healthz"))
+	eval[bool](t, b, `(localStorage.setItem("journal.token", "`+wallToken+`"), true)`)
+	b.do(t, "open the dashboard", chromedp.Navigate(h.url+"/?campaign=mordor"), chromedp.WaitVisible(rollSel(roll)),
+		chromedp.Click(rollSel(roll)+` button.verify`), chromedp.WaitVisible(rollSel(roll)+` .verdict[data-status="sealed"]`))
+	post(anaToken, "session-end", `{}`)
+	waitTrue(t, b, "the session ends on the page", `document.getElementById("session").textContent.includes("ended")`)
+	b.do(t, "verify the v2 roll", chromedp.Click(rollSel(roll)+` button.verify`), chromedp.WaitVisible(rollSel(roll)+` .verdict[data-status="verified"]`))
+
+	for _, tc := range []struct{ name, js string }{
+		{"the reveal's signature", `r.event.data.signature = r.event.data.signature.slice(0, 10) + (r.event.data.signature[10] === "A" ? "B" : "A") + r.event.data.signature.slice(11)`},
+		{"the signed message", `r.event.data.signed = r.event.data.signed.replace('"r":"07', '"r":"08')`},
+		{"the reveal", `r.event.data.reveal = "08" + r.event.data.reveal.slice(2)`},
+		{"the outcome", `r.event.data.outcome = r.event.data.outcome === "success" ? "failure" : "success"`},
+		{"the request's commitment", `const q = recs.find(x => x.event.type === "journal.roll.requested.v1"); q.event.data.commitment = "ab" + q.event.data.commitment.slice(2)`},
+	} {
+		expr := fmt.Sprintf(`(async () => {
+			const recs = (await JournalDashboard.feed.loadAll()).map(x => JSON.parse(JSON.stringify(x)));
+			const r = recs.find(x => x.event.id === %q);
+			%s;
+			return (await JournalVerify.verifyEvents(recs, {})).rolls[r.event.id].status;
+		})()`, roll, tc.js)
+		if got := eval[string](t, b, expr); got != "mismatch" {
+			t.Errorf("a v2 roll with a changed %s verifies as %s", tc.name, got)
+		}
+	}
+}

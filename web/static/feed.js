@@ -1,0 +1,606 @@
+// The feed as a game's chat: one card per action (an attack with its hit,
+// its damage and the target's HP after it; a contest with its winner; a
+// roll with its dice, criticals, fumbles and natural 1s styled; The One
+// Ring's Eye and rune as glyphs with great and extraordinary successes),
+// the technical details (nonce, sequence, session, level) behind a toggle,
+// Verify on each card and "Verify all", a permalink and a copy button that
+// gives the forum line (BBCode, Markdown) linking to it, and older events
+// loaded on scroll.
+//
+// Everything is built with DOM calls and textContent: nothing from the
+// journal is ever parsed as HTML. Words come from i18n.js (JournalI18n).
+//
+//   const feed = JournalFeed.create({list, api, campaign, nameOf})
+//   feed.add(records, fresh)   records: [{seq, event}] in any order
+//   feed.verifyAll()           badges on every card, resolves to the counts
+(function (global) {
+  "use strict";
+
+  const t = (k, ...a) => global.JournalI18n.t(k, ...a);
+  const ROLL = "journal.roll.made.v1";
+  const ATTACK = "journal.attack.resolved.v1";
+  const CONTEST = "journal.contest.resolved.v1";
+  const TAKEN = "journal.damage.taken.v1";
+  const HEALED = "journal.healed.v1";
+  const COMBAT = "journal.combat.started.v1";
+
+  // TYPES are the event types the feed shows (as cards or inside one).
+  const TYPES = [
+    ROLL, ATTACK, CONTEST, TAKEN, HEALED, COMBAT,
+    "journal.combat.round.v1", "journal.combat.ended.v1",
+    "journal.session.started.v1", "journal.session.ended.v1",
+    "journal.xp.granted.v1", "journal.event.voided.v1", "journal.roll.cancelled.v1",
+    "journal.tor.hope.spent.v1", "journal.tor.fellowship.spent.v1", "journal.tor.shadow.gained.v1",
+    "journal.tor.advancement.granted.v1", "journal.tor.madness.begun.v1",
+  ];
+  const PAGE = 40;
+  const LIVE_MAX = 200;
+
+  function el(tag, attrs, ...children) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === undefined || v === null || v === false) continue;
+      if (k === "class") e.className = v;
+      else if (k === "text") e.textContent = v;
+      else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+      else e.setAttribute(k, v === true ? "" : v);
+    }
+    for (const c of children.flat()) {
+      if (c === null || c === undefined || c === false) continue;
+      e.append(c instanceof Node ? c : document.createTextNode(String(c)));
+    }
+    return e;
+  }
+
+  const EYE = "👁";
+  const RUNE = "ᚷ";
+
+  // glyph draws the Eye or the rune as a small SVG, so that it shows
+  // whatever fonts the device has (the forum line keeps the characters).
+  function glyph(kind) {
+    const NS = "http://www.w3.org/2000/svg";
+    const g = document.createElementNS(NS, "svg");
+    g.setAttribute("viewBox", "0 0 16 16");
+    g.setAttribute("aria-hidden", "true");
+    const add = (tag, attrs) => {
+      const e = document.createElementNS(NS, tag);
+      for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+      g.append(e);
+    };
+    if (kind === "eye") {
+      add("path", { d: "M1 8 Q8 1.5 15 8 Q8 14.5 1 8 Z", fill: "#ff9a3c" });
+      add("ellipse", { cx: "8", cy: "8", rx: "1.3", ry: "4", fill: "#1a0b05" });
+    } else {
+      add("path", { d: "M6 2 V14 M6 3 L11 6.5 M6 7.5 L11 11", stroke: "currentColor", "stroke-width": "1.8", fill: "none", "stroke-linecap": "round" });
+    }
+    return g;
+  }
+
+  // dice draws a roll's faces: 1o3d10 with the kept die of each round
+  // marked (a 10 that explodes, a 1 that is a natural 1); The One Ring's
+  // feat die as the Eye or the rune, its sixes marked; damage dice.
+  function dice(d) {
+    const faces = d.faces || [];
+    if (d.dice === "1o3d10") {
+      const kept = d.kept || [];
+      const out = [];
+      for (let i = 0; i < faces.length; i += 3) {
+        const k = kept[i / 3];
+        let marked = false;
+        if (i > 0) out.push(el("span", { class: "explode", title: t("dice.explodes"), text: "+" }));
+        for (const f of faces.slice(i, i + 3)) {
+          const isKept = !marked && f === k;
+          if (isKept) marked = true;
+          out.push(el("span", { class: "die d10" + (isKept ? " kept" : "") + (f === 10 ? " max" : "") + (f === 1 ? " one" : ""), text: String(f) }));
+        }
+      }
+      return out;
+    }
+    if (d.kind === "tor") {
+      return faces.map((f, i) => {
+        if (i === 0) {
+          if (f === 11) return el("span", { class: "die feat eye", role: "img", title: t("tor.eye"), "aria-label": t("tor.eye"), "data-face": "11" }, glyph("eye"));
+          if (f === 12) return el("span", { class: "die feat rune", role: "img", title: t("tor.rune"), "aria-label": t("tor.rune"), "data-face": "12" }, glyph("rune"));
+          return el("span", { class: "die feat kept", text: String(f) });
+        }
+        return el("span", { class: "die d6" + (f === 6 ? " six" : ""), text: String(f) });
+      });
+    }
+    return faces.map((f) => el("span", { class: "die", text: String(f) }));
+  }
+
+  // outcomeChip is the verdict as a styled word: criticals, fumbles and
+  // natural 1s stand out; One Ring successes show their quality.
+  function outcomeChip(d) {
+    if (d.kind === "tor") {
+      if (d.outcome === "success") {
+        const q = d.quality || "success";
+        return el("span", { class: "outcome q-" + q, "data-outcome": "success", "data-quality": q }, (q === "great" ? "★ " : q === "extraordinary" ? "★★ " : "") + t("q." + q));
+      }
+      return el("span", { class: "outcome failure", "data-outcome": "failure", text: t("o.failure") });
+    }
+    if (!d.outcome || d.outcome === "rolled") return null;
+    const icon = { critical: "✦ ", fumble: "☠ ", natural1: "⚠ " }[d.outcome] || "";
+    return el("span", { class: "outcome " + d.outcome, "data-outcome": d.outcome, text: icon + t("o." + d.outcome) });
+  }
+
+  function against(d) {
+    if (d.kind === "tor") return d.tn ? t("card.tn", d.tn) : "";
+    if (d.difficulty === undefined || d.difficulty === null) return "";
+    return d.difficulty_name ? t("card.vsNamed", d.difficulty, d.difficulty_name) : t("card.vs", d.difficulty);
+  }
+
+  function create(opts) {
+    const list = opts.list;
+    const api = opts.api;
+    const enc = encodeURIComponent;
+    const base = () => "/api/campaigns/" + enc(opts.campaign());
+    const nameOf = opts.nameOf || ((id) => id);
+    const events = new Map(); // id → {seq, event}
+    const nodes = new Map(); // head id → {node, sig}
+    const verdicts = {}; // roll id → verdict (from the last verification)
+    let oldest = Infinity;
+    let done = false;
+    let all = null; // every event of the campaign, for verification: {records, last}
+    const hpCache = new Map();
+
+    // add takes events into the feed. Pages (fresh false) render at once;
+    // live events (fresh) render once per task however many arrive, and
+    // the feed then keeps the newest LIVE_MAX events (so a render costs
+    // LIVE_MAX, not the session): the older ones are one scroll away again
+    // (loadOlder).
+    let pending = false;
+    function add(records, fresh) {
+      for (const r of records) {
+        if (!r || !r.event || !TYPES.includes(r.event.type)) continue;
+        if (!events.has(r.event.id)) events.set(r.event.id, { seq: r.seq, event: r.event, fresh: !!fresh });
+        if (r.seq < oldest) oldest = r.seq;
+      }
+      if (!fresh) {
+        render();
+        return;
+      }
+      if (pending) return;
+      pending = true;
+      queueMicrotask(() => {
+        pending = false;
+        trim();
+        render();
+      });
+    }
+
+    // trim drops the oldest events past LIVE_MAX, unless the reader has
+    // scrolled down to read them.
+    function trim() {
+      if (events.size <= LIVE_MAX || global.scrollY > 2000) return;
+      const recs = [...events.values()].sort((a, b) => b.seq - a.seq);
+      for (const r of recs.slice(LIVE_MAX)) events.delete(r.event.id);
+      oldest = recs[LIVE_MAX - 1].seq;
+      done = false;
+    }
+
+    function clear() {
+      events.clear();
+      nodes.clear();
+      list.replaceChildren();
+      oldest = Infinity;
+      done = false;
+      all = null;
+      for (const k of Object.keys(verdicts)) delete verdicts[k];
+    }
+
+    const byID = (id) => (id && events.get(id)) || null;
+
+    // heads groups the events into cards, newest first: an attack claims its
+    // rolls and the damage taken of its batch; a contest its two rolls; a
+    // heal after combat its roll; a combat's start its initiative rolls.
+    function heads() {
+      const recs = [...events.values()].sort((a, b) => b.seq - a.seq);
+      const claimed = new Set();
+      const related = new Map();
+      const bySeq = new Map(recs.map((r) => [r.seq, r]));
+      for (const r of recs) {
+        const ev = r.event;
+        const d = ev.data || {};
+        let rel = [];
+        if (ev.type === ATTACK) {
+          rel = [d.attack_roll, d.damage_roll];
+          for (let q = r.seq - 3; q < r.seq; q++) {
+            const o = bySeq.get(q);
+            if (o && o.event.type === TAKEN && (o.event.data || {}).character === d.target) rel.push(o.event.id);
+          }
+        } else if (ev.type === CONTEST) {
+          rel = [d.roll_a, d.roll_b];
+        } else if (ev.type === COMBAT) {
+          rel = Object.values(d.initiative || {});
+        } else if (ev.type === HEALED) {
+          const roll = bySeq.get(r.seq - 1);
+          if (roll && roll.event.type === ROLL && (roll.event.data || {}).kind === "heal" && (roll.event.data || {}).character === d.character) rel = [roll.event.id];
+        }
+        rel = rel.filter(Boolean);
+        rel.forEach((id) => claimed.add(id));
+        related.set(ev.id, rel);
+      }
+      return recs.filter((r) => !claimed.has(r.event.id)).map((r) => ({ rec: r, rel: related.get(r.event.id) || [] }));
+    }
+
+    function render() {
+      const hs = heads();
+      const keep = new Set();
+      hs.forEach((h, i) => {
+        const id = h.rec.event.id;
+        const sig = h.rel.map((x) => x + (events.has(x) ? "+" : "-")).join(",");
+        let n = nodes.get(id);
+        if (!n || n.sig !== sig) {
+          const node = card(h.rec, h.rel);
+          if (n) n.node.replaceWith(node);
+          n = { node: node, sig: sig };
+          nodes.set(id, n);
+        }
+        keep.add(id);
+        const at = list.children[i];
+        if (at !== n.node) list.insertBefore(n.node, at || null);
+      });
+      for (const [id, n] of nodes) {
+        if (!keep.has(id)) {
+          n.node.remove();
+          nodes.delete(id);
+        }
+      }
+      if (opts.onRender) opts.onRender(hs.length);
+    }
+
+    // --- Cards ---
+    function card(rec, rel) {
+      const ev = rec.event;
+      const d = ev.data || {};
+      switch (ev.type) {
+        case ROLL: return rollCard(rec, [rec]);
+        case ATTACK: return attackCard(rec, rel);
+        case CONTEST: return contestCard(rec);
+        case COMBAT: return note(rec, "⚔", t("n.combatStarted", (d.order || []).map((id) => nameOf(id) + " " + ((d.totals || {})[id] ?? "")).join(" · ")), rel.map(byID).filter(Boolean));
+        case "journal.combat.round.v1": return note(rec, "⚔", t("n.round", d.round));
+        case "journal.combat.ended.v1": return note(rec, "⚔", t("n.combatEnded"));
+        case "journal.session.started.v1": return note(rec, "▶", t("n.sessionStarted", ev.session, d.title || ""));
+        case "journal.session.ended.v1": return note(rec, "■", t("n.sessionEnded", ev.session));
+        case TAKEN: return note(rec, "✖", t("n.damage", nameOf(d.character), d.amount, d.source ? nameOf(d.source) : "—"), [], d.character, rec.seq);
+        case HEALED: {
+          const roll = rel.map(byID).filter(Boolean);
+          return note(rec, "✚", t("n.healed", nameOf(d.character), d.amount), roll, d.character, rec.seq);
+        }
+        case "journal.xp.granted.v1": return note(rec, "★", t("n.xp", nameOf(d.character), d.amount));
+        case "journal.event.voided.v1": return note(rec, "⌫", t("n.voided", d.event, d.reason || ""));
+        case "journal.roll.cancelled.v1": return note(rec, "⌫", t("n.cancelled", d.request || ""));
+        case "journal.tor.hope.spent.v1": return note(rec, "✧", t("n.hope", nameOf(d.character), d.bonus, d.total, d.tn, t("o." + d.outcome)));
+        case "journal.tor.fellowship.spent.v1": return note(rec, "⛬", t("n.fellowship", nameOf(d.character), t("fs." + d.outcome), d.pool));
+        case "journal.tor.shadow.gained.v1": return note(rec, "☁", t("n.shadow", nameOf(d.character), d.amount, d.reason || ""));
+        case "journal.tor.advancement.granted.v1": return note(rec, "▲", t("n.advancement", nameOf(d.character), d.group || d.skill || ""));
+        case "journal.tor.madness.begun.v1": return note(rec, "☄", t("n.madness", nameOf(d.character)));
+      }
+      return note(rec, "·", ev.type);
+    }
+
+    function note(rec, icon, text, rolls, hpOf, hpAt) {
+      const li = el("li", { class: "ev note" + (rolls && rolls.length ? " roll" : "") + (rec.fresh ? " fresh" : ""), "data-event-id": rec.event.id, "data-seq": String(rec.seq), "data-type": rec.event.type },
+        el("div", { class: "line" }, el("span", { class: "icon", "aria-hidden": "true", text: icon }), el("span", { class: "what", text: text }), hpOf ? hpAfter(hpOf, hpAt) : null));
+      if (rolls && rolls.length) {
+        li.dataset.rolls = rolls.map((r) => r.event.id).join(" ");
+        li.append(el("div", { class: "sub-rolls" }, rolls.map((r) => el("div", { class: "sub-roll", "data-roll": r.event.id }, el("span", { class: "who", text: nameOf((r.event.data || {}).character) }), el("span", { class: "dice" }, dice(r.event.data || {})), el("b", { class: "total", text: String((r.event.data || {}).total) })))));
+        li.append(footer(rec, rolls));
+      }
+      return li;
+    }
+
+    function title(d) {
+      const who = nameOf(d.character);
+      switch (d.kind) {
+        case "damage": return t("card.damage", who, d.dice) + (d.critical ? " ×2" : "");
+        case "heal": return t("card.heal", who);
+        case "initiative": return t("card.initiative", who);
+        case "melee": case "ranged": return t("card.attack", who, nameOf(d.target)) + (d.weapon ? " (" + d.weapon + ")" : "");
+        case "attribute": return t("card.attribute", who, d.attribute);
+        default: return who + " · " + (d.skill || d.attribute || d.kind);
+      }
+    }
+
+    function rollBody(r) {
+      const d = r.event.data || {};
+      const cls = "roll-body o-" + (d.outcome || "rolled") + (d.eye ? " eye" : "") + (d.rune ? " rune" : "");
+      return el("div", { class: cls, "data-roll": r.event.id },
+        el("div", { class: "dice" }, dice(d)),
+        el("div", { class: "score" }, el("b", { class: "total", text: String(d.total) }), el("span", { class: "against", text: against(d) }), outcomeChip(d)));
+    }
+
+    function details(rolls) {
+      return el("details", { class: "tech" }, el("summary", { text: t("card.details") }),
+        rolls.map((r) => {
+          const ev = r.event;
+          const d = ev.data || {};
+          const rows = [
+            [t("det.dice"), d.dice],
+            [t("det.level"), d.level ? t("level." + d.level) + (d.level_reasons && d.level_reasons.length ? " (" + d.level_reasons.join("; ") + ")" : "") : ""],
+            [t("det.base"), d.base],
+            [t("det.session"), ev.session],
+            [t("det.nonce"), d.nonce],
+            [t("det.entropy"), d.entropy],
+            [t("det.reveal"), d.reveal],
+            [t("det.seq"), r.seq],
+            [t("det.event"), ev.id],
+          ].filter((x) => x[1] !== undefined && x[1] !== null && x[1] !== "");
+          return el("dl", {}, rows.map(([k, v]) => [el("dt", { text: k }), el("dd", { text: String(v) })]));
+        }));
+    }
+
+    function footer(rec, rolls) {
+      const verdict = el("span", { class: "verdict", role: "status" });
+      const ids = rolls.map((r) => r.event.id);
+      const button = el("button", { class: "verify", type: "button", title: t("verify.title") }, t("verify.button"));
+      button.addEventListener("click", () => verifyCard(ids, button, verdict));
+      const link = permalink(rolls[0].event.id);
+      const copied = el("output", { class: "copied" });
+      const copy = (kind) => () => {
+        const text = forumLine(kind, rec, rolls, link);
+        copied.textContent = text;
+        copied.dataset.kind = kind;
+        global.JournalFeed.lastCopied = text;
+        copyText(text).then((ok) => { copied.dataset.ok = ok ? "1" : "0"; });
+      };
+      const row = el("div", { class: "verify-row" }, button,
+        el("a", { class: "permalink", href: link, title: t("card.permalinkTitle") }, "↗ " + t("card.permalink")),
+        el("span", { class: "copy" }, t("card.copy"),
+          el("button", { type: "button", class: "copy-bb", onclick: copy("bbcode") }, "BBCode"),
+          el("button", { type: "button", class: "copy-md", onclick: copy("markdown") }, "Markdown")),
+        verdict, copied);
+      const v = verdicts[ids[0]];
+      if (v) showVerdict(verdict, ids.map((id) => verdicts[id]).filter(Boolean));
+      return el("div", { class: "card-foot" }, row, details(rolls));
+    }
+
+    function permalink(id) {
+      return location.origin + "/r/" + enc(opts.campaign()) + "/" + enc(id);
+    }
+
+    function rollCard(rec, rolls) {
+      const d = rec.event.data || {};
+      const li = el("li", { class: "ev roll o-" + (d.outcome || "rolled") + (rec.fresh ? " fresh" : ""), "data-event-id": rec.event.id, "data-seq": String(rec.seq), "data-rolls": rec.event.id, "data-outcome": d.outcome || "" },
+        el("div", { class: "line" }, el("span", { class: "icon", "aria-hidden": "true", text: d.kind === "tor" ? "◈" : "⚄" }), el("span", { class: "what", text: title(d) })),
+        rollBody(rec),
+        d.trait ? el("div", { class: "quiet", text: t("card.trait", d.trait) }) : null,
+        footer(rec, rolls));
+      return li;
+    }
+
+    function attackCard(rec, rel) {
+      const d = rec.event.data || {};
+      const atk = byID(d.attack_roll);
+      const dmg = byID(d.damage_roll);
+      const rolls = [atk, dmg].filter(Boolean);
+      const a = (atk && atk.event.data) || {};
+      const crit = a.outcome === "critical";
+      const li = el("li", { class: "ev roll attack " + (d.hit ? "hit" : "miss") + (crit ? " o-critical" : "") + " o-" + (a.outcome || ""), "data-event-id": rolls.length ? rolls[0].event.id : rec.event.id, "data-head": rec.event.id, "data-seq": String(rec.seq), "data-rolls": rolls.map((r) => r.event.id).join(" "), "data-hit": d.hit ? "1" : "0" },
+        el("div", { class: "line" }, el("span", { class: "icon", "aria-hidden": "true", text: "⚔" }),
+          el("span", { class: "what", text: t("card.attack", nameOf(d.attacker), nameOf(d.target)) + (a.weapon ? " (" + a.weapon + ")" : "") }),
+          el("span", { class: "outcome " + (d.hit ? (crit ? "critical" : "success") : "failure"), text: d.hit ? (crit ? "✦ " + t("f.critHit") : t("f.hit")) : t("f.miss") })),
+        atk ? rollBody(atk) : el("div", { class: "score" }, el("b", { class: "total", text: String(d.total) }), " ", t("card.vs", d.against)),
+        d.hit ? el("div", { class: "consequence" },
+          dmg ? el("span", { class: "dice" }, dice(dmg.event.data || {})) : null,
+          el("span", { class: "damage", text: t("card.dealt", d.damage) }),
+          hpAfter(d.target, rec.seq)) : null,
+        rolls.length ? footer(rec, rolls) : null);
+      return li;
+    }
+
+    // hpAfter shows a character's HP as of a sequence (after the action):
+    // the sheet ?at=SEQ, a refold on the server, so it is fetched once,
+    // only for cards on screen, two at a time.
+    const hpQueue = [];
+    let hpBusy = 0;
+    function hpPump() {
+      while (hpBusy < 2 && hpQueue.length) {
+        const job = hpQueue.shift();
+        hpBusy++;
+        job().finally(() => {
+          hpBusy--;
+          hpPump();
+        });
+      }
+    }
+    function hpFetch(span) {
+      const id = span.dataset.character;
+      const key = id + "@" + span.dataset.seq;
+      let p = hpCache.get(key);
+      if (!p) {
+        p = new Promise((resolve) => {
+          hpQueue.push(() => api(base() + "/characters/" + enc(id) + "?at=" + span.dataset.seq).catch(() => null).then((ch) => (resolve(ch), ch)));
+          hpPump();
+        });
+        hpCache.set(key, p);
+      }
+      p.then((ch) => {
+        if (!ch || ch.hp === undefined) return;
+        span.textContent = t("card.hpAfter", nameOf(id), ch.hp, ch.max_hp) + (ch.status && ch.status !== "ok" ? " · " + t("st." + ch.status) : "");
+        span.className = "hp-after st-" + (ch.status || "ok");
+      });
+    }
+    const hpSeen = "IntersectionObserver" in global ? new IntersectionObserver((entries) => {
+      for (const e of entries) {
+        if (!e.isIntersecting) continue;
+        hpSeen.unobserve(e.target);
+        hpFetch(e.target);
+      }
+    }, { rootMargin: "200px" }) : null;
+    function hpAfter(id, seq) {
+      const span = el("span", { class: "hp-after", "data-character": id, "data-seq": String(seq) });
+      if (hpSeen) hpSeen.observe(span);
+      else hpFetch(span);
+      return span;
+    }
+
+    function contestCard(rec) {
+      const d = rec.event.data || {};
+      const ra = byID(d.roll_a);
+      const rb = byID(d.roll_b);
+      const rolls = [ra, rb].filter(Boolean);
+      const side = (id, r) => {
+        const rd = (r && r.event.data) || {};
+        return el("div", { class: "side" + (d.winner === id ? " winner" : d.winner ? " loser" : ""), "data-character": id },
+          el("span", { class: "who" }, (d.winner === id ? "★ " : "") + nameOf(id) + (rd.skill || rd.attribute ? " · " + (rd.skill || rd.attribute) : "")),
+          r ? rollBody(r) : null);
+      };
+      const verdict = d.winner ? t("card.wins", nameOf(d.winner)) : t("card.tie");
+      return el("li", { class: "ev roll contest", "data-event-id": rolls.length ? rolls[0].event.id : rec.event.id, "data-head": rec.event.id, "data-seq": String(rec.seq), "data-rolls": rolls.map((r) => r.event.id).join(" "), "data-winner": d.winner || "" },
+        el("div", { class: "line" }, el("span", { class: "icon", "aria-hidden": "true", text: "⚖" }), el("span", { class: "what", text: t("card.contest", nameOf(d.a), nameOf(d.b)) })),
+        el("div", { class: "sides" }, side(d.a, ra), side(d.b, rb)),
+        el("div", { class: "contest-verdict", text: verdict + (d.reason ? " — " + t("cr." + d.reason) : "") }),
+        rolls.length ? footer(rec, rolls) : null);
+    }
+
+    // forumLine is the line to paste into a forum post, linking to the permalink.
+    function forumLine(kind, rec, rolls, link) {
+      const text = summary(rec, rolls);
+      // A name is data: it may hold brackets, which would end the link.
+      return kind === "bbcode" ? "[url=" + link + "]" + text.replace(/\[/g, "(").replace(/\]/g, ")") + "[/url]" : "[" + text.replace(/([\[\]\\])/g, "\\$1") + "](" + link + ")";
+    }
+
+    function summary(rec, rolls) {
+      const ev = rec.event;
+      const d = ev.data || {};
+      if (ev.type === ATTACK) return "⚔ " + t("card.attack", nameOf(d.attacker), nameOf(d.target)) + ": " + d.total + " " + t("card.vs", d.against) + " — " + (d.hit ? t("f.hit") + ", " + t("card.dealt", d.damage) : t("f.miss")) + " · " + t("card.verifiable");
+      if (ev.type === CONTEST) return "⚖ " + t("card.contest", nameOf(d.a), nameOf(d.b)) + " — " + (d.winner ? t("card.wins", nameOf(d.winner)) : t("card.tie")) + " · " + t("card.verifiable");
+      const r = (rolls[0] && rolls[0].event.data) || d;
+      const faces = (r.faces || []).map((f, i) => (r.kind === "tor" && i === 0 ? (f === 11 ? EYE : f === 12 ? RUNE : f) : f)).join(" ");
+      const out = r.kind === "tor" ? (r.outcome === "success" ? t("q." + (r.quality || "success")) : t("o.failure")) : r.outcome && r.outcome !== "rolled" ? t("o." + r.outcome) : "";
+      return "⚄ " + title(r) + ": [" + faces + "] → " + r.total + (against(r) ? " " + against(r) : "") + (out ? " — " + out : "") + " · " + t("card.verifiable");
+    }
+
+    // --- Verification ---
+    // loadAll reads every event of the campaign (pages of 10 000), kept and
+    // extended on the next call: a verification needs the sessions, keys
+    // and requests before a roll, and the seed revealed after it.
+    async function loadAll() {
+      if (!all) all = { records: [], last: 0 };
+      for (;;) {
+        const page = await api(base() + "/events?from=" + (all.last + 1) + "&limit=10000");
+        for (const r of page) all.records.push({ seq: r.seq, event: r.event });
+        if (page.length) all.last = page[page.length - 1].seq;
+        if (page.length < 10000) break;
+      }
+      return all.records;
+    }
+
+    async function verifyCard(ids, button, verdict) {
+      if (button) button.disabled = true;
+      verdict.className = "verdict";
+      verdict.textContent = t("verify.working");
+      try {
+        const records = await loadAll();
+        const rep = await global.JournalVerify.verifyEvents(records, { only: ids });
+        ids.forEach((id) => { if (rep.rolls[id]) verdicts[id] = rep.rolls[id]; });
+        showVerdict(verdict, ids.map((id) => rep.rolls[id] || { status: "mismatch", reasons: [t("v.notFound", id)], flags: [] }));
+        return verdict.dataset.status;
+      } catch (err) {
+        verdict.className = "verdict mismatch";
+        verdict.dataset.status = "error";
+        verdict.textContent = t("verify.error", err.message);
+        return "error";
+      } finally {
+        if (button) button.disabled = false;
+      }
+    }
+
+    function showVerdict(verdict, vs) {
+      const status = vs.some((v) => v.status === "mismatch") ? "mismatch" : vs.some((v) => v.status === "sealed") ? "sealed" : "verified";
+      verdict.className = "verdict " + status;
+      verdict.dataset.status = status;
+      const flags = [...new Set(vs.flatMap((v) => v.flags || []))];
+      const reasons = [...new Set(vs.flatMap((v) => v.reasons || []))];
+      if (status === "verified") verdict.textContent = t("verify.ok", vs.length);
+      else if (status === "sealed") verdict.textContent = t("verify.sealed");
+      else verdict.textContent = t("verify.bad", reasons.join("; "));
+      if (flags.length) verdict.append(el("span", { class: "flags", text: " ⚠ " + flags.join("; ") }));
+    }
+
+    // verifyAll verifies every event of the campaign and puts a badge on
+    // every card; it resolves to {verified, sealed, mismatch}.
+    async function verifyAll() {
+      const records = await loadAll();
+      const rep = await global.JournalVerify.verifyEvents(records, {});
+      Object.assign(verdicts, rep.rolls);
+      const counts = { verified: 0, sealed: 0, mismatch: 0 };
+      for (const v of Object.values(rep.rolls)) counts[v.status]++;
+      for (const { node } of nodes.values()) {
+        const ids = (node.dataset.rolls || "").split(" ").filter(Boolean);
+        const vs = ids.map((id) => rep.rolls[id]).filter(Boolean);
+        const verdict = node.querySelector(".verdict");
+        if (vs.length && verdict) showVerdict(verdict, vs);
+      }
+      counts.problems = rep.problems;
+      return counts;
+    }
+
+    // --- Older events ---
+    async function loadOlder() {
+      if (done || !Number.isFinite(oldest)) return 0; // nothing loaded yet
+      if (oldest <= 1) {
+        done = true;
+        return 0;
+      }
+      const page = await api(base() + "/events?types=" + TYPES.join(",") + "&to=" + (oldest - 1) + "&tail=" + PAGE);
+      if (page.length < PAGE) done = true;
+      if (page.length) add(page, false);
+      else done = true;
+      return page.length;
+    }
+
+    async function loadLatest(upTo) {
+      const page = await api(base() + "/events?types=" + TYPES.join(",") + "&tail=" + PAGE + "&to=" + upTo);
+      if (page.length < PAGE) done = true;
+      add(page, false);
+      if (!page.length) oldest = upTo + 1;
+      return page.length;
+    }
+
+    return {
+      add: add,
+      clear: clear,
+      loadLatest: loadLatest,
+      loadOlder: loadOlder,
+      verifyAll: verifyAll,
+      verifyCard: verifyCard,
+      done: () => done,
+      size: () => nodes.size,
+      cardOf: (id) => {
+        for (const { node } of nodes.values()) if ((node.dataset.rolls || "").split(" ").includes(id) || node.dataset.eventId === id) return node;
+        return null;
+      },
+      loadAll: loadAll,
+    };
+  }
+
+  // copyText puts text on the clipboard (navigator.clipboard where the page
+  // is a secure context, else a selected textarea); resolves to success.
+  async function copyText(text) {
+    try {
+      if (navigator.clipboard && global.isSecureContext) {
+        await navigator.clipboard.writeText(text);
+        return true;
+      }
+    } catch (e) {
+      // fall through
+    }
+    const ta = el("textarea", { class: "offscreen", readonly: true });
+    ta.value = text;
+    document.body.append(ta);
+    ta.select();
+    let ok = false;
+    try {
+      ok = document.execCommand("copy");
+    } catch (e) {
+      ok = false;
+    }
+    ta.remove();
+    return ok;
+  }
+
+  global.JournalFeed = { create: create, TYPES: TYPES, PAGE: PAGE, el: el, lastCopied: "" };
+})(typeof window !== "undefined" ? window : globalThis);

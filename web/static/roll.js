@@ -1,0 +1,56 @@
+// A roll's permalink page (/r/{campaign}/{event}): the card of the action
+// the roll belongs to, verified at once in the visitor's browser, with the
+// forum line to copy. Words come from i18n.js.
+(function () {
+  "use strict";
+
+  const t = (k, ...a) => JournalI18n.t(k, ...a);
+  JournalI18n.apply(document);
+  document.title = t("r.title");
+  const parts = location.pathname.split("/").map(decodeURIComponent);
+  const campaign = parts[2] || "";
+  const id = parts[3] || "";
+  const status = document.getElementById("status");
+  document.getElementById("back").href = "/?campaign=" + encodeURIComponent(campaign);
+  const token = () => localStorage.getItem("journal.token") || "";
+
+  async function api(path) {
+    const headers = { Accept: "application/json" };
+    if (token()) headers.Authorization = "Bearer " + token();
+    const res = await fetch(path, { headers: headers });
+    const body = await res.json().catch(() => null);
+    if (!res.ok) throw new Error((body && body.error) || res.status + " " + res.statusText);
+    return body;
+  }
+
+  let data = null;
+  const nameOf = (cid) => {
+    const ch = (data && data.characters && data.characters[cid]) || (data && data.tor && data.tor.characters && data.tor.characters[cid]);
+    return (ch && ch.name) || cid || "";
+  };
+
+  async function main() {
+    data = await api("/api/campaigns/" + encodeURIComponent(campaign));
+    const list = document.getElementById("card");
+    const feed = JournalFeed.create({ list: list, api: api, campaign: () => campaign, nameOf: nameOf });
+    const records = await feed.loadAll();
+    const at = records.findIndex((r) => r.event.id === id);
+    if (at < 0 || records[at].event.type !== "journal.roll.made.v1") {
+      status.textContent = t("r.notFound", id, campaign);
+      status.dataset.status = "missing";
+      return;
+    }
+    // The action the roll belongs to is recorded in one batch around it.
+    feed.add(records.slice(Math.max(0, at - 4), at + 5), false);
+    const node = feed.cardOf(id);
+    for (const li of [...list.children]) if (li !== node) li.remove();
+    status.textContent = "";
+    const button = node && node.querySelector("button.verify");
+    if (button) button.click();
+  }
+
+  main().catch((err) => {
+    status.textContent = t("verify.error", err.message);
+    status.dataset.status = "error";
+  });
+})();
