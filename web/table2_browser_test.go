@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/require"
 
 	"github.com/campaign-journal/journal/events"
@@ -70,7 +71,7 @@ func cosigners(rep replay.Report, session string) []string {
 }
 
 // eventsOf returns the data of campaign's events of type typ, decoded.
-func eventsOf[T any](t *testing.T, th *tableHarness, typ string) ([]T, []events.Event) {
+func eventsOfType[T any](t *testing.T, th *tableHarness, typ string) ([]T, []events.Event) {
 	t.Helper()
 	var out []T
 	var evs []events.Event
@@ -87,8 +88,11 @@ func eventsOf[T any](t *testing.T, th *tableHarness, typ string) ([]T, []events.
 
 // TestTableV2PathsInBrowsers plays the journal-dice-v2 paths at the table
 // in real headless Chromium, the GM (ana) and two players (cai plays
-// lodin, dan plays ruisenor) each in a browser context of its own: cai's
-// device asks for a contest between lodin and ruisenor; dan's starts a
+// lodin, dan plays ruisenor) each in a browser context of its own: the
+// GM rolls for the orc and runs a contest, each witnessed by a player's
+// device by itself, and, with no player online, resolves an NPC roll
+// unwitnessed after its wait; cai's device asks for a contest between
+// lodin and ruisenor; dan's starts a
 // combat (initiative for everyone); after it cai heals lodin; the GM
 // proposes to void one of cai's rolls, cai's device consents, and the
 // void carries the signed consent; the session's end is co-signed by
@@ -120,6 +124,35 @@ func TestTableV2PathsInBrowsers(t *testing.T) {
 	require.Len(t, campaign().OpenSession().Contributions, 2, "both players' devices contributed")
 	session := campaign().OpenSession().ID
 
+	// The GM's rolls: an NPC roll and a contest, each witnessed by a
+	// player's device by itself; then, with no player online, an NPC roll
+	// resolved unwitnessed once its wait has passed.
+	submit(t, gmB, "the GM rolls for the orc", `details[data-action="npc-roll"]`, map[string]any{"character": "orco", "skill": "Pelea", "wait": 600})
+	waitDone(t, gmB, "the GM rolls for the orc")
+	waitFor(t, gmB, "the GM sees who witnessed", `[...document.querySelectorAll('ul.gm-rolls li')].some(li => li.dataset.witness === "cai" || li.dataset.witness === "dan")`)
+	orcRolls, _ := eventsOfType[events.RollMade](t, th, events.TypeRollMade)
+	require.Len(t, orcRolls, 1)
+	require.Contains(t, []string{"cai", "dan"}, orcRolls[0].Witness, "a player's device witnessed the GM's roll")
+	waitFor(t, browsers[orcRolls[0].Witness], "the witness's page says so", `!!document.querySelector('.witness li[data-witness="mine"]')`)
+	submit(t, gmB, "the GM's contest", `details[data-action="contest"]`, map[string]any{"a": "orco", "skill_a": "Pelea", "b": "lodin", "skill_b": "Pelea", "wait": 600})
+	waitDone(t, gmB, "the GM's contest")
+	waitFor(t, gmB, "the contest is witnessed", `document.querySelectorAll('ul.gm-rolls li').length === 2 && [...document.querySelectorAll('ul.gm-rolls li')].every(li => li.dataset.witness === "cai" || li.dataset.witness === "dan")`)
+	gmB.shot(t, "table2-gm-witnessed-phone.png")
+	browsers[orcRolls[0].Witness].shot(t, "table2-player-witness-phone.png")
+	for _, who := range []string{"cai", "dan"} {
+		browsers[who].do(t, who+" leaves", chromedp.Navigate("about:blank"))
+	}
+	submit(t, gmB, "the GM rolls with nobody online", `details[data-action="npc-roll"]`, map[string]any{"character": "orco", "skill": "Pelea", "wait": 1})
+	waitDone(t, gmB, "the GM rolls with nobody online")
+	clickOn(t, gmB, "resolve unwitnessed", `li[data-witness="waiting"] button[data-action="roll-resolve"]`)
+	waitDone(t, gmB, "resolve unwitnessed")
+	waitFor(t, gmB, "the GM sees it unwitnessed", `[...document.querySelectorAll('ul.gm-rolls li')].some(li => li.dataset.witness === "none")`)
+	orcRolls, _ = eventsOfType[events.RollMade](t, th, events.TypeRollMade)
+	require.Equal(t, "none", orcRolls[len(orcRolls)-1].Witness, "resolved unwitnessed")
+	for _, who := range []string{"cai", "dan"} {
+		browsers[who].do(t, who+" comes back", chromedp.Navigate(th.url+"/table"), chromedp.WaitVisible(`body[data-ready="1"]`))
+	}
+
 	// A contest for sides the player does not play: refused with the
 	// journal's message, shown on the page, and nothing recorded.
 	n := th.count(t)
@@ -141,8 +174,8 @@ func TestTableV2PathsInBrowsers(t *testing.T) {
 	submit(t, caiB, "cai's contest", `article[data-character="lodin"] details[data-action="contest"]`,
 		map[string]any{"skill": "Sigilo", "opponent": "ruisenor", "opponent_skill": "Advertir/Notar"})
 	waitDone(t, caiB, "cai's contest")
-	contests, _ := eventsOf[events.ContestResolved](t, th, events.TypeContestResolved)
-	require.Len(t, contests, 1, "the contest is recorded")
+	contests, _ := eventsOfType[events.ContestResolved](t, th, events.TypeContestResolved)
+	require.Len(t, contests, 2, "the GM's contest and cai's are recorded")
 	caiB.shot(t, "table2-player-contest-phone.png")
 
 	// dan's device starts a combat: initiative for every participant.
@@ -150,7 +183,7 @@ func TestTableV2PathsInBrowsers(t *testing.T) {
 		map[string]any{"participants:lodin": true, "participants:ruisenor": true, "participants:orco": true})
 	waitDone(t, danB, "dan starts a combat")
 	waitFor(t, gmB, "the GM's tracker", `document.querySelectorAll('ol.order li').length === 3`)
-	started, _ := eventsOf[events.CombatStarted](t, th, events.TypeCombatStarted)
+	started, _ := eventsOfType[events.CombatStarted](t, th, events.TypeCombatStarted)
 	require.Len(t, started, 1)
 	require.ElementsMatch(t, []string{"lodin", "ruisenor", "orco"}, started[0].Order)
 	gmB.shot(t, "table2-gm-initiative-phone.png")
@@ -162,16 +195,16 @@ func TestTableV2PathsInBrowsers(t *testing.T) {
 	waitDone(t, gmB, "end the combat")
 	clickOn(t, caiB, "heal after the combat", `article[data-character="lodin"] button[data-action="heal-after-combat"]`)
 	waitDone(t, caiB, "heal after the combat")
-	heals, _ := eventsOf[events.Healed](t, th, events.TypeHealed)
+	heals, _ := eventsOfType[events.Healed](t, th, events.TypeHealed)
 	require.Len(t, heals, 1)
 	require.Equal(t, projections.HealAfterCombat, heals[0].Reason)
 	waitFor(t, caiB, "the button goes", `!document.querySelector('button[data-action="heal-after-combat"]')`)
 
 	// The GM proposes to void lodin's contest roll; cai's device consents.
 	var caiRoll string
-	rollsMade, rollEvs := eventsOf[events.RollMade](t, th, events.TypeRollMade)
+	rollsMade, rollEvs := eventsOfType[events.RollMade](t, th, events.TypeRollMade)
 	for i, r := range rollsMade {
-		if r.Character == "lodin" && caiRoll == "" {
+		if r.Character == "lodin" && r.Witness == "" && caiRoll == "" { // revealed by cai's device
 			caiRoll = rollEvs[i].ID
 		}
 	}
@@ -201,7 +234,7 @@ func TestTableV2PathsInBrowsers(t *testing.T) {
 	gmB.shot(t, "table2-gm-void-consent-phone.png")
 	clickOn(t, gmB, "the void", fmt.Sprintf(`ul.voids li[data-event=%q] button[data-action="void-proposed"]`, caiRoll))
 	waitDone(t, gmB, "the void")
-	voids, _ := eventsOf[events.EventVoided](t, th, events.TypeEventVoided)
+	voids, _ := eventsOfType[events.EventVoided](t, th, events.TypeEventVoided)
 	require.Len(t, voids, 1)
 	require.Equal(t, caiRoll, voids[0].EventID)
 	require.Equal(t, "cai", voids[0].ConsentUser, "the void carries cai's consent")
@@ -217,7 +250,7 @@ func TestTableV2PathsInBrowsers(t *testing.T) {
 	}
 	caiB.shot(t, "table2-player-cosigned-phone.png")
 	gmB.shot(t, "table2-gm-cosigned-phone.png")
-	cos, _ := eventsOf[events.SessionCosigned](t, th, events.TypeSessionCosigned)
+	cos, _ := eventsOfType[events.SessionCosigned](t, th, events.TypeSessionCosigned)
 	require.Len(t, cos, 3)
 
 	// dan may not co-sign for lodin (cai's), nor again.
@@ -290,7 +323,7 @@ func TestTableTORV2InBrowsers(t *testing.T) {
 	waitDone(t, danB, "spend Hope")
 	require.Equal(t, hope-1, sheet("thorin").Hope)
 	require.True(t, sheet("thorin").LastRoll.HopeSpent)
-	spent, _ := eventsOf[events.TORHopeSpent](t, th, events.TypeTORHopeSpent)
+	spent, _ := eventsOfType[events.TORHopeSpent](t, th, events.TypeTORHopeSpent)
 	require.Len(t, spent, 1)
 	require.Equal(t, last.Request, spent[0].RollRequest, "Hope names the roll's request")
 	danB.shot(t, "table2-tor-v2-hope-phone.png")

@@ -1,9 +1,13 @@
 // The GM's view of the table (DESIGN.md §6): sessions, roll calls, the
 // combat tracker, the party and the NPCs with damage, heals and XP, voids,
 // the unrevealed requests, and the devices the invites signed in. Each
-// action is a row of JournalTable's table of actions; the GM's own v2
-// rolls (witnessed by a player's device, or the beacon) and the
-// unwitnessed resolutions add rows here when the journal wires them.
+// action is a row of JournalTable's table of actions. In a v2 session the
+// GM's own rolls (NPC rolls, contests, combat starts) are requests with no
+// commitment: a player's device witnesses them (player.js), or, once the
+// wait the GM chose has passed, the GM resolves them unwitnessed; the
+// pending panel shows who witnessed each. Voids are proposed to the roll's
+// roller first, whose device may consent; the GM's device co-signs each
+// v2 session's end by itself.
 (function (global) {
   "use strict";
   const T = global.JournalTable;
@@ -29,13 +33,13 @@
       ],
       run: (st, v) => T.api("POST", T.campaignPath("/calls"), v) },
     { id: "combat-start", panel: "combat", label: () => t("combatStart"), when: (st) => !st.campaign.tor && !!T.openSession() && !(st.campaign.combat && !st.campaign.combat.ended),
-      fields: () => [{ name: "participants", label: t("characters"), type: "checks", options: charOptions() }],
+      fields: () => [{ name: "participants", label: t("characters"), type: "checks", options: charOptions() }].concat(waitField()),
       run: async (st, v) => {
         if (!T.isV2(T.openSession())) return T.command("combat-start", { participants: v.participants });
         // journal-dice-v2: the GM's request carries no commitment; its r
         // comes from a player's device (witness) or the beacon.
         const action = await T.v2Action("combat-start", { character: "", participants: v.participants, token: [] });
-        return gmRequest(v.participants[0] || "", action);
+        return gmRequest(v.participants[0] || "", action, v.wait);
       } },
     { id: "combat-round", panel: "combat", label: () => t("nextRound"), when: (st) => !!(st.campaign.combat && !st.campaign.combat.ended), fields: () => [],
       run: () => T.command("combat-round", {}) },
@@ -50,31 +54,29 @@
     { id: "xp", panel: "party", label: () => t("grantXP"), when: (st) => !st.campaign.tor,
       fields: () => [{ name: "character", label: t("character"), type: "select", options: charOptions((ch) => !ch.npc) }, { name: "amount", label: t("amount"), type: "number", value: 1 }],
       run: (st, v) => T.command("xp", { character: v.character, amount: v.amount }) },
-    // Rolls the GM makes for any character (NPCs): v1 sessions; in a v2
-    // session the journal asks for a player's witness (not wired yet) and
-    // says so.
+    // Rolls the GM makes for any character (NPCs); in a v2 session a
+    // player's device witnesses them.
     { id: "npc-roll", panel: "party", label: () => t("npcRoll"), when: (st) => !!T.openSession() && !st.campaign.tor,
       fields: () => [{ name: "character", label: t("character"), type: "select", options: charOptions((ch) => ch.npc).concat(charOptions((ch) => !ch.npc)) },
-        { name: "skill", label: t("skill") }, { name: "vs", label: t("vs"), type: "select", options: [["", "—"]].concat(T.DIFFICULTIES.map(([v]) => [v, v])), value: "media" }],
+        { name: "skill", label: t("skill") }, { name: "vs", label: t("vs"), type: "select", options: [["", "—"]].concat(T.DIFFICULTIES.map(([v]) => [v, v])), value: "media" }].concat(waitField()),
       run: (st, v) => {
         if (!T.isV2(T.openSession())) return T.command("roll", Object.assign({ character: v.character, skill: v.skill }, v.vs ? { vs: v.vs } : {}));
-        return gmRequest(v.character, { command: "roll", character: v.character, skill: v.skill, attribute: "", vs: v.vs || "", modifier: 0, token: false, specialization: false });
+        return gmRequest(v.character, { command: "roll", character: v.character, skill: v.skill, attribute: "", vs: v.vs || "", modifier: 0, token: false, specialization: false }, v.wait);
       } },
     { id: "npc-attack", panel: "combat", label: () => t("npcAttack"), when: (st) => !!(st.campaign.combat && !st.campaign.combat.ended),
       fields: (st) => [{ name: "attacker", label: t("character"), type: "select", options: (st.campaign.combat.order || []).map((id) => [id, id]) },
         { name: "target", label: t("target"), type: "select", options: (st.campaign.combat.order || []).map((id) => [id, id]) },
         { name: "range", label: t("range"), type: "select", options: [["", "—"], ["corta", "corta"], ["media", "media"], ["larga", "larga"]] }],
       run: (st, v) => T.command("attack", Object.assign({ attacker: v.attacker, target: v.target }, v.range ? { range: v.range } : {})) },
-    // A contest between two characters (v1 sessions: the v2 contest, each
-    // side's device signing its own roll, is not wired yet; the journal
-    // says so).
+    // A contest between two characters (in a v2 session, the GM's request,
+    // witnessed by a player's device).
     { id: "contest", panel: "party", label: () => t("contest"), when: (st) => !!T.openSession() && !st.campaign.tor,
       fields: () => [{ name: "a", label: t("character") + " 1", type: "select", options: charOptions() }, { name: "skill_a", label: t("skill") + " 1", required: true },
-        { name: "b", label: t("character") + " 2", type: "select", options: charOptions() }, { name: "skill_b", label: t("skill") + " 2", required: true }],
+        { name: "b", label: t("character") + " 2", type: "select", options: charOptions() }, { name: "skill_b", label: t("skill") + " 2", required: true }].concat(waitField()),
       run: async (st, v) => {
         if (!T.isV2(T.openSession())) return T.command("contest", { a: v.a, skill_a: v.skill_a, b: v.b, skill_b: v.skill_b });
         const action = await T.v2Action("contest", { character: "", a: v.a, skill_a: v.skill_a, b: v.b, skill_b: v.skill_b });
-        return gmRequest(v.a, action);
+        return gmRequest(v.a, action, v.wait);
       } },
     // The One Ring.
     { id: "adventure-start", panel: "tor", label: () => t("adventure"), when: (st) => !!st.campaign.tor && !!T.openSession() && !st.campaign.tor.adventure,
@@ -102,9 +104,11 @@
   // gmRequest sends the GM's signed roll.request for a v2 roll: no
   // commitment (the GM may know the session key), so the journal waits for
   // a player's device to witness it.
-  function gmRequest(character, action) {
-    return T.requestOnly(character, action);
+  function gmRequest(character, action, wait) {
+    return T.requestOnly(character, action, wait ? { wait: wait } : {});
   }
+  // waitField is the GM's wait for a witness, in v2 sessions only.
+  const waitField = () => (T.isV2(T.openSession()) ? [{ name: "wait", label: t("wait"), type: "number", value: 300 }] : []);
 
   // voidsPanel lists the void proposals: each roll's roller, whether its
   // device consented, and the void, which carries the consent when given.
@@ -167,13 +171,57 @@
     return el("section", { class: "card", dataset: { panel: "party" } }, el("h2", {}, t("party")), el("ul", { class: "party" }, rows), actionsOf(st, "party"));
   }
 
+  // pendingPanel lists the session's unrevealed requests (cancel), the
+  // GM's waiting for a witness (resolve unwitnessed once their wait has
+  // passed), and the GM's rolls made, with who witnessed each.
   function pendingPanel(st) {
     const s = T.openSession();
-    const reqs = Object.entries((s && s.requests) || {}).filter(([, p]) => p && p.state === "pending");
-    if (!reqs.length) return null;
+    const all = Object.entries((s && s.requests) || {});
+    const reqs = all.filter(([, p]) => p && p.state === "pending");
+    const made = all.filter(([, p]) => p && p.state === "made" && T.witnessed(p));
+    if (!reqs.length && !made.length) return null;
+    const now = Date.now();
     return el("section", { class: "card", dataset: { panel: "pending" } }, el("h2", {}, t("pending")),
-      el("ul", {}, reqs.map(([id, p]) => el("li", { dataset: { request: id } }, ((p.requested && p.requested.character) || "") + " · " + id.slice(0, 8) + " ",
-        T.form("cancel/" + id, [{ name: "reason", label: t("reason"), required: true }], t("cancel"), (v) => T.perform(t("cancel"), () => T.command("roll-cancel", { request: id, reason: v.reason })))))));
+      el("ul", {}, reqs.map(([id, p]) => {
+        const gm = T.witnessed(p);
+        const from = gm ? Date.parse(p.at) + 1000 * (p.requested.wait || 0) : 0;
+        if (gm && from > now) wakeAt(from);
+        return el("li", { dataset: { request: id, witness: gm ? "waiting" : undefined } }, ((p.requested && p.requested.character) || "") + " · " + id.slice(0, 8) + " ",
+          gm ? el("span", { class: "muted" }, t("waitWitness") + " · " + t("resolveAt") + " " + new Date(from).toLocaleTimeString() + " ") : null,
+          gm && from <= now ? el("button", { type: "button", dataset: { action: "roll-resolve" }, onclick: () => T.perform(t("resolveUnwitnessed"), () => T.command("roll-resolve", { request: id, unwitnessed: true })) }, t("resolveUnwitnessed")) : null,
+          T.form("cancel/" + id, [{ name: "reason", label: t("reason"), required: true }], t("cancel"), (v) => T.perform(t("cancel"), () => T.command("roll-cancel", { request: id, reason: v.reason }))));
+      })),
+      made.length ? [el("h3", {}, t("gmRolls")), el("ul", { class: "gm-rolls" }, made.slice(-5).map(([id, p]) => {
+        const w = witnessOf[id];
+        if (w === undefined && !asked.has(id)) loadWitnesses(id);
+        return el("li", { dataset: { request: id, witness: w || "" } }, (p.requested.character || "") + " · " + id.slice(0, 8) + " · " + (w === "none" ? t("unwitnessed") : w === "beacon" ? "beacon" : t("witnessedBy") + " " + (w || "…")));
+      }))] : null);
+  }
+
+  // The witness of each GM roll made (request id → user, "beacon" or
+  // "none"), from the session's roll events.
+  const witnessOf = {};
+  const asked = new Set(); // requests looked up once
+  let loadingWitnesses = false;
+  function loadWitnesses(id) {
+    if (loadingWitnesses) return;
+    loadingWitnesses = true;
+    asked.add(id);
+    T.api("GET", T.campaignPath("/events?types=journal.roll.made.v1&tail=200"))
+      .then((list) => {
+        for (const r of list || []) if (r.event && r.event.data && r.event.data.request && r.event.data.witness) witnessOf[r.event.data.request] = r.event.data.witness;
+      }, () => {})
+      .finally(() => {
+        loadingWitnesses = false;
+        setTimeout(T.render, 0);
+      });
+  }
+  // wakeAt re-renders the page when a GM request's wait has passed.
+  const wakes = new Set();
+  function wakeAt(ms) {
+    if (wakes.has(ms)) return;
+    wakes.add(ms);
+    setTimeout(T.render, Math.max(0, ms - Date.now()) + 50);
   }
 
   function devicesPanel(st, list) {

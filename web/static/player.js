@@ -1,8 +1,10 @@
 // The player's view of the table (DESIGN.md §6): each of the player's
 // characters as a sheet, and the actions from it. Each action is a row of
-// JournalTable's table of actions, so that a roll path the journal wires
-// later (contests, Hope, traits, fellowship votes, witnesses, co-signing)
-// adds a row here and nothing else.
+// JournalTable's table of actions, so that a roll path adds a row here and
+// nothing else. In a journal-dice-v2 session the device also acts by
+// itself, and says so on the page: it contributes to the session key,
+// witnesses the GM's requests, and co-signs the session's end; it offers
+// "consent to void" for the GM's void proposals of its own rolls.
 (function (global) {
   "use strict";
   const T = global.JournalTable;
@@ -230,7 +232,7 @@
     when: (st) => st.me && st.me.role === "player",
     render: (st, root) => {
       const mine = (st.me.characters || []).map(T.sheetOf).filter(Boolean);
-      T.replaceKeeping(root, () => [].concat(consents(st), cosignStatus(st), mine.length ? mine.map((ch) => sheet(st, ch)) : [el("p", { class: "empty" }, t("noCharacters"))]));
+      T.replaceKeeping(root, () => [].concat(consents(st), witnessStatus(st), cosignStatus(st), mine.length ? mine.map((ch) => sheet(st, ch)) : [el("p", { class: "empty" }, t("noCharacters"))]));
     },
   });
 
@@ -241,6 +243,16 @@
     return mine.map((p) => el("section", { class: "card consent", dataset: { proposal: p.id, event: p.event_id } },
       el("p", {}, t("proposeVoid") + " (" + p.character + ", " + p.event_id.slice(0, 8) + "): " + p.reason),
       el("button", { type: "button", class: "danger", dataset: { action: "void-consent" }, onclick: () => T.perform(t("consentVoid"), () => T.consentVoid(p)) }, t("consentVoid"))));
+  }
+
+  // witnessStatus says that this device witnesses the GM's rolls, and
+  // what became of its witnesses.
+  function witnessStatus(st) {
+    const s = T.openSession();
+    if (!T.isV2(s)) return [];
+    const lines = Object.entries(witnesses).slice(-3).map(([id, w]) => el("li", { class: w.state, dataset: { request: id, witness: w.state } },
+      (w.state === "mine" ? t("witnessMine") + " " + w.character : w.state === "other" ? t("witnessOther") + " " + w.character : t("witnessFailed") + " " + w.character + ": " + w.message) + " (" + id.slice(0, 8) + ")"));
+    return [el("section", { class: "witness", dataset: { witnessing: "auto" } }, el("p", {}, t("witnessAuto")), lines.length ? el("ul", {}, lines) : null)];
   }
 
   // cosignStatus says what this device does at a v2 session's end.
@@ -266,6 +278,32 @@
       (e) => { st.cosign[s.id] = { state: "failed", message: e.message }; T.render(); });
   };
 
+  // A player's device witnesses every GM's request of the open v2 session
+  // that waits for a witness, once (not those pinned to a beacon round:
+  // the beacon gives their r). A witness that is not recorded says why
+  // (another device's came first, or the journal's refusal).
+  const witnesses = {}; // request id → {state: "sending"|"mine"|"other"|"failed", character, message}
+  function autoWitness(st, character) {
+    const s = T.openSession();
+    if (!T.isV2(s)) return;
+    for (const [id, p] of Object.entries(s.requests || {})) {
+      if (p.state !== "pending" || !T.witnessed(p) || p.requested.beacon_round || p.requested.user === st.me.name || witnesses[id]) continue;
+      const w = (witnesses[id] = { state: "sending", character: p.requested.character });
+      T.witness(id, character).then(
+        (res) => {
+          const made = ((res && res.recorded) || []).some((r) => r.event && r.event.data && r.event.data.witness === st.me.name);
+          w.state = made ? "mine" : "other";
+          return T.refresh();
+        },
+        (e) => {
+          // Another device's witness came first: the request is resolved.
+          const done = T.openSession() && T.openSession().requests[id] && T.openSession().requests[id].state !== "pending";
+          Object.assign(w, done || /the first witness wins/.test(e.message) ? { state: "other" } : { state: "failed", message: e.message });
+          T.render();
+        });
+    }
+  }
+
   // A player's device contributes to a new v2 session's key by itself,
   // once, before the first roll request.
   let contributing = false;
@@ -275,6 +313,7 @@
       const s = T.openSession();
       const mine = st.me && st.me.role === "player" ? st.me.characters || [] : [];
       if (mine.length) T.autoCosign(st, mine[0]);
+      if (mine.length) autoWitness(st, mine[0]);
       if (!contributing && mine.length && T.isV2(s) && !T.contributed(s) && !Object.keys(s.requests || {}).length) {
         contributing = true;
         T.contribute(mine[0]).then(T.refresh, () => {}).finally(() => (contributing = false));

@@ -55,6 +55,10 @@
       cosignedBy: "Co-signed by", voidProposals: "Void proposals", propose: "Ask the roller's consent",
       proposeVoid: "The GM proposes to void your roll", consentVoid: "Consent to void", consented: "consented", waitingConsent: "waiting for the consent of",
       voidWithConsent: "Void", voidAlone: "Void without asking", roller: "roller",
+      witnessAuto: "This device witnesses the GM's rolls by itself: the first player's random value is the roll's r.",
+      witnessedBy: "witnessed by", witnessMine: "This device witnessed the GM's roll for", witnessOther: "another device witnessed first:",
+      witnessFailed: "This device's witness was not recorded for", waitWitness: "waiting for a player's witness", resolveAt: "resolvable unwitnessed from",
+      resolveUnwitnessed: "Resolve unwitnessed", unwitnessed: "unwitnessed (r from the server)", gmRolls: "The GM's rolls", wait: "Wait for a witness (s)",
     },
     es: {
       signin: "Entrar", signinHelp: "Abre el enlace que te dio tu máster, o pega un token.", token: "Token", signIn: "Entrar",
@@ -89,6 +93,10 @@
       cosignedBy: "Firmada por", voidProposals: "Propuestas de anulación", propose: "Pedir el consentimiento de quien tiró",
       proposeVoid: "El máster propone anular tu tirada", consentVoid: "Consentir la anulación", consented: "consintió", waitingConsent: "esperando el consentimiento de",
       voidWithConsent: "Anular", voidAlone: "Anular sin preguntar", roller: "quien tiró",
+      witnessAuto: "Este dispositivo atestigua por sí mismo las tiradas del máster: el valor aleatorio del primer jugador es la r de la tirada.",
+      witnessedBy: "atestiguada por", witnessMine: "Este dispositivo atestiguó la tirada del máster por", witnessOther: "otro dispositivo atestiguó antes:",
+      witnessFailed: "No se anotó el testimonio de este dispositivo para", waitWitness: "esperando el testimonio de un jugador", resolveAt: "se puede resolver sin testigo desde",
+      resolveUnwitnessed: "Resolver sin testigo", unwitnessed: "sin testigo (r del servidor)", gmRolls: "Tiradas del máster", wait: "Espera de un testigo (s)",
     },
   };
   const lang = () => (document.documentElement.lang === "es" ? "es" : "en");
@@ -239,13 +247,26 @@
 
   // requestOnly sends a signed roll.request that draws nothing (no
   // commitment: Hope re-judging a roll, v2_tor.go) and returns the answer.
-  async function requestOnly(character, action) {
+  async function requestOnly(character, action, extra) {
     const s = openSession();
     if (!isV2(s)) throw new Error("no journal-dice-v2 session in progress");
     const k = await key();
     const ask = await k.sign(Object.assign({ type: "roll.request" }, { campaign: state.auth.campaign, session: s.id }, { request: global.crypto.randomUUID(), action: Object.assign({ seed_commitment: s.commitment }, action) }));
-    return command("roll-request", { character: character, signed: ask.signed, signature: ask.signature });
+    return command("roll-request", Object.assign({ character: character, signed: ask.signed, signature: ask.signature }, extra || {}));
   }
+
+  // witness sends this device's signed roll.witness for a GM's pending
+  // request p (id): 32 fresh random bytes, which are r if it is the first.
+  async function witness(id, character) {
+    const s = openSession();
+    if (!isV2(s)) throw new Error("no journal-dice-v2 session in progress");
+    const k = await key();
+    const m = await k.sign({ type: "roll.witness", campaign: state.auth.campaign, session: s.id, request: id, value: randomHex32() });
+    return command("roll-witness", { character: character, signed: m.signed, signature: m.signature });
+  }
+  // gmPending reports whether a recorded request is a GM's waiting for a
+  // witness (no commitment).
+  const witnessed = (p) => !!p && !p.requested.commitment;
 
   // v2Action is the action the journal spells for a path (records nothing).
   function v2Action(name, body) {
@@ -575,6 +596,8 @@
     perform: perform,
     requestReveal: requestReveal,
     requestOnly: requestOnly,
+    witness: witness,
+    witnessed: witnessed,
     v2Action: v2Action,
     cosign: cosign,
     consentVoid: consentVoid,
