@@ -93,7 +93,8 @@ func eventsOfType[T any](t *testing.T, th *tableHarness, typ string) ([]T, []eve
 // device by itself, and, with no player online, resolves an NPC roll
 // unwitnessed after its wait; cai's device asks for a contest between
 // lodin and ruisenor; dan's starts a
-// combat (initiative for everyone); after it cai heals lodin; the GM
+// combat (initiative for everyone); after it cai heals lodin and the GM
+// starts the next combat (witnessed by a player); the GM
 // proposes to void one of cai's rolls, cai's device consents, and the
 // void carries the signed consent; the session's end is co-signed by
 // every device by itself. The audit verifies every co-signature and
@@ -199,6 +200,14 @@ func TestTableV2PathsInBrowsers(t *testing.T) {
 	require.Len(t, heals, 1)
 	require.Equal(t, projections.HealAfterCombat, heals[0].Reason)
 	waitFor(t, caiB, "the button goes", `!document.querySelector('button[data-action="heal-after-combat"]')`)
+
+	// The GM starts the next combat: its request, witnessed by a player.
+	submit(t, gmB, "the GM starts a combat", `details[data-action="combat-start"]`, map[string]any{"participants:lodin": true, "participants:orco": true, "wait": 600})
+	waitDone(t, gmB, "the GM starts a combat")
+	waitFor(t, gmB, "the GM's tracker", `document.querySelectorAll('ol.order li').length === 2`)
+	started, startEvs := eventsOfType[events.CombatStarted](t, th, events.TypeCombatStarted)
+	require.Len(t, started, 2)
+	require.Contains(t, []string{"cai", "dan"}, startEvs[1].Actor, "the GM's combat start is drawn at a player's witness")
 
 	// The GM proposes to void lodin's contest roll; cai's device consents.
 	var caiRoll string
