@@ -165,6 +165,8 @@ type Server struct {
 	publicHosts []hostRule
 	// calls are the table's roll calls (table.go).
 	calls calls
+	// table2 is the table's memory of table2.go (void proposals).
+	table2 table2State
 }
 
 type statsEntry struct {

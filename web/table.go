@@ -42,7 +42,7 @@ import (
 // tableRoutes are the table's routes (authenticated like the API, except
 // the invite's redemption, which is how a device gets its token).
 func (s *Server) tableRoutes() []Route {
-	return []Route{
+	return append([]Route{
 		{http.MethodGet, "/api/me", "who the request's token is: name, role, campaign, characters, device", s.getMe},
 		{http.MethodGet, "/api/campaigns/{c}/devices", "the campaign's invites and devices (the GM's)", s.listDevices},
 		{http.MethodPost, "/api/campaigns/{c}/devices/{id}/revoke", "revoke a device or an unused invite (the GM's)", s.revokeDevice},
@@ -51,7 +51,7 @@ func (s *Server) tableRoutes() []Route {
 		{http.MethodPost, "/api/campaigns/{c}/calls/{id}/close", "close a roll call (the GM's)", s.closeCall},
 		{http.MethodGet, "/api/campaigns/{c}/recent", "the campaign's last stream sequence and the transcript lines of its last events (?lines=N, at most 100; from the live projection)", s.recent},
 		{http.MethodPost, "/api/campaigns/{c}/actions/attack", "the signed action of an attack (body: the attack command's), as the rules spell it; records nothing", s.attackAction},
-	}
+	}, s.table2Routes()...)
 }
 
 // TableRoutes returns the table's routes (Routes has the API's).

@@ -118,7 +118,7 @@ func waitDone(t *testing.T, b *browser, what string) {
 // own, signed in by invite links, each with its own device key. The GM
 // starts the session, the players' devices contribute to its key, the GM
 // calls for a roll and both players roll against it, the GM runs a contest
-// (in the v1 session before: v2 contests are not wired yet) and a combat
+// (in a v1 session before; v2 contests: table2_browser_test.go) and a combat
 // (tracker, damage to the orc, rounds) in which the players attack in
 // turn, grants XP and ends the session; the journal verifies it. A
 // player's device asking for another's character or as the GM is refused
@@ -162,7 +162,7 @@ func TestTablePlayedInBrowsers(t *testing.T) {
 	eveB.do(t, "a used link", chromedp.Navigate(th.url+"/table#invite="+links["cai"]), chromedp.WaitVisible(`#notice.error`))
 	require.Contains(t, eval[string](t, eveB, `document.getElementById("notice").textContent`), "already used")
 
-	// A combat is set up in a v1 session (initiative is not a v2 path yet):
+	// A combat is set up in a v1 session (v2 initiative: table2_browser_test.go):
 	// the GM starts it from the tracker and fells the orc, so that the
 	// players act every round.
 	// click waits for sel and clicks it in one step (the page may re-render
@@ -284,6 +284,8 @@ func TestTablePlayedInBrowsers(t *testing.T) {
 	click(gmB, "close the call", `button[data-action="call-close"]`)
 	click(gmB, "end the session", `button[data-action="session-end"]`)
 	waitFor(t, caiB, "cai sees it end", `document.getElementById("session").textContent.includes("no session") || document.getElementById("session").textContent.includes("sin sesión")`)
+	// Every device co-signs the end by itself (table2_browser_test.go).
+	waitFor(t, gmB, "every device co-signed", `(() => { const p = document.querySelector('p.cosigns'); return !!p && p.dataset.cosigned === "ana,cai,dan" })()`)
 	waitFor(t, gmB, "the devices listed", `document.querySelectorAll('ul.devices li').length >= 3`)
 	gmB.shot(t, "table-gm-phone.png")
 	gmB.do(t, "dark mode", chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile), emulateDark())

@@ -1,8 +1,10 @@
 // The player's view of the table (DESIGN.md §6): each of the player's
 // characters as a sheet, and the actions from it. Each action is a row of
-// JournalTable's table of actions, so that a roll path the journal wires
-// later (contests, Hope, traits, fellowship votes, witnesses, co-signing)
-// adds a row here and nothing else.
+// JournalTable's table of actions, so that a roll path adds a row here and
+// nothing else. In a journal-dice-v2 session the device also acts by
+// itself, and says so on the page: it contributes to the session key,
+// witnesses the GM's requests, and co-signs the session's end; it offers
+// "consent to void" for the GM's void proposals of its own rolls.
 (function (global) {
   "use strict";
   const T = global.JournalTable;
@@ -80,14 +82,26 @@
         { name: "tn", label: "TN", type: "number", value: 14 },
         { name: "trait", label: t("trait"), type: "select", options: [["", "—"]].concat((ch.traits || []).map((x) => [x, x])) },
       ],
-      run: (st, ch, v) => T.command("roll", Object.assign({ character: ch.id, skill: v.skill, tn: v.tn || 14 }, v.trait ? { trait: v.trait } : {})),
+      run: async (st, ch, v) => {
+        if (!T.isV2(T.openSession())) return T.command("roll", Object.assign({ character: ch.id, skill: v.skill, tn: v.tn || 14 }, v.trait ? { trait: v.trait } : {}));
+        // journal-dice-v2: "tor-roll", the trait counted as the journal
+        // judges it (one the GM ruled "roll" for, or the one chosen).
+        const action = await T.v2Action("tor-roll", { character: ch.id, skill: v.skill, tn: v.tn || 14, trait: v.trait || "" });
+        return T.requestReveal(ch.id, action);
+      },
     },
     {
       id: "hope-spend",
       label: () => t("spendHope"),
-      when: (st, ch) => !!st.campaign.tor && !!ch.last_roll && !ch.last_roll.hope_spent && ch.hope > 0,
+      when: (st, ch) => !!st.campaign.tor && !!ch.last_roll && !ch.last_roll.hope_spent && ch.hope > 0 && (!T.isV2(T.openSession()) || !!ch.last_roll.request),
       fields: () => [],
-      run: (st, ch) => T.command("hope-spend", { character: ch.id }),
+      run: async (st, ch) => {
+        if (!T.isV2(T.openSession())) return T.command("hope-spend", { character: ch.id });
+        // journal-dice-v2: the roller's signed "tor-hope" request naming
+        // the roll's request; it draws nothing.
+        const action = await T.v2Action("tor-hope", { character: ch.id });
+        return T.requestOnly(ch.id, action);
+      },
     },
     {
       id: "fellowship-ask",
@@ -105,6 +119,58 @@
       },
       fields: (st) => [{ name: "agree", label: t("agreeFor") + " " + st.campaign.tor.request.character, type: "select", options: [["yes", t("yes")], ["no", t("no")]] }],
       run: (st, ch, v) => T.command("fellowship-vote", { character: st.campaign.tor.request.character, voter: ch.id, agree: v.agree === "yes" }),
+    },
+    // journal-dice-v2 contests, combat starts and healings (RyF): the
+    // player requests them for a character it plays; its device signs the
+    // request and reveals r.
+    {
+      id: "contest",
+      label: () => t("contest"),
+      when: (st) => T.isV2(T.openSession()) && !st.campaign.tor,
+      fields: (st, ch) => {
+        const skills = Object.keys(ch.skills || {}).sort();
+        const others = T.roster().filter((o) => o.id !== ch.id);
+        const f = [
+          { name: "skill", label: t("skill"), type: "select", options: skills.map((s) => [s, s + " " + ch.skills[s]]) },
+          { name: "opponent", label: t("opponent"), type: "select", options: others.map((o) => [o.id, o.name || o.id]) },
+          { name: "opponent_skill", label: t("opponentSkill"), required: true, placeholder: "Pelea" },
+          { name: "modifier", label: t("modifier"), type: "number", value: 0 },
+        ];
+        if (ch.token === "player") f.push({ name: "token", label: t("useToken"), type: "checkbox" });
+        if (ch.specialization && !ch.spec_used_today) f.push({ name: "specialization", label: t("useSpec") + " (" + ch.specialization + ")", type: "checkbox" });
+        return f;
+      },
+      run: async (st, ch, v) => {
+        const action = await T.v2Action("contest", { character: ch.id, a: ch.id, skill_a: v.skill, modifier_a: v.modifier || 0, token_a: !!v.token, specialization_a: !!v.specialization, b: v.opponent, skill_b: v.opponent_skill });
+        return T.requestReveal(ch.id, action);
+      },
+    },
+    {
+      id: "combat-start",
+      label: () => t("combatStart"),
+      when: (st) => T.isV2(T.openSession()) && !st.campaign.tor && !(st.campaign.combat && !st.campaign.combat.ended),
+      fields: (st, ch) => [{ name: "participants", label: t("participants"), type: "checks", options: T.roster().map((o) => [o.id, o.name || o.id]), value: [ch.id] }]
+        .concat(ch.token === "player" ? [{ name: "token", label: t("useToken") + " (" + t("initiative") + ")", type: "checkbox" }] : []),
+      run: async (st, ch, v) => {
+        const action = await T.v2Action("combat-start", { character: ch.id, participants: v.participants, token: v.token ? [ch.id] : [] });
+        return T.requestReveal(ch.id, action);
+      },
+    },
+    {
+      id: "heal-after-combat",
+      label: () => t("healAfterCombat"),
+      when: (st, ch) => {
+        // The healing is for the last combat, once it has ended.
+        const cb = st.campaign.combat && !st.campaign.combat.ended ? null : st.campaign.last_combat;
+        const pending = Object.values((T.openSession() || {}).requests || {}).some((p) => p.state === "pending" && p.requested.kind === "heal" && p.requested.character === ch.id);
+        return !!T.openSession() && !st.campaign.tor && !!cb && (cb.order || []).includes(ch.id) && !(cb.healed_after || {})[ch.id] && !pending;
+      },
+      fields: () => [],
+      run: async (st, ch) => {
+        if (!T.isV2(T.openSession())) return T.command("heal-after-combat", { character: ch.id });
+        const action = await T.v2Action("heal-after-combat", { character: ch.id });
+        return T.requestReveal(ch.id, action);
+      },
     },
   ];
   // Each row is also in the shared table, for tests and other views.
@@ -139,6 +205,11 @@
         el("p", {}, t("callFor") + ": " + [c.skill, c.attribute].filter(Boolean).join(" / ") + (c.vs ? " vs " + c.vs : "") + (c.note ? " · " + c.note : "")),
         el("button", { type: "button", class: "primary", dataset: { action: "call-roll" }, onclick: () => T.perform(t("roll"), () => PLAYER_ACTIONS[0].run(st, ch, { skill: c.skill || "", attribute: c.attribute || "", vs: c.vs || "", modifier: 0 })) }, t("rollNow"))));
     const s = T.openSession();
+    // Contests someone else asked for in which this character is a side:
+    // shown until the requester's device reveals.
+    const contests = Object.entries((s && s.requests) || {}).filter(([, p]) => p.state === "pending" && p.requested.kind === "contest" && (p.requested.character === ch.id || p.requested.b === ch.id));
+    const contestEls = contests.map(([id, p]) => el("p", { class: "contest-pending", dataset: { request: id } },
+      t("inContest") + ": " + p.requested.character + " (" + (p.requested.skill || p.requested.attribute) + ") vs " + p.requested.b + " (" + (p.requested.skill_b || p.requested.attribute_b) + ") · " + t("requestedBy") + " " + p.requested.user + " · " + t("waitingReveal")));
     const contrib = T.isV2(s) && !T.contributed(s) && !Object.keys(s.requests || {}).length
       ? el("button", { type: "button", dataset: { action: "contribute" }, onclick: () => T.perform(t("contribute"), () => T.contribute(ch.id)) }, t("contribute"))
       : null;
@@ -153,7 +224,7 @@
       el("header", {}, el("h2", {}, ch.name || ch.id), T.hpBar(ch)),
       facts, torFacts, el("h3", {}, t("attributes")), attrs, el("h3", {}, t("skills")), skills, weapons,
       callEls.length ? el("section", { class: "calls", "aria-label": t("calls") }, callEls) : null,
-      contrib, acts);
+      contestEls, contrib, acts);
   }
 
   T.view({
@@ -161,9 +232,77 @@
     when: (st) => st.me && st.me.role === "player",
     render: (st, root) => {
       const mine = (st.me.characters || []).map(T.sheetOf).filter(Boolean);
-      T.replaceKeeping(root, () => (mine.length ? mine.map((ch) => sheet(st, ch)) : [el("p", { class: "empty" }, t("noCharacters"))]));
+      T.replaceKeeping(root, () => [].concat(consents(st), witnessStatus(st), cosignStatus(st), mine.length ? mine.map((ch) => sheet(st, ch)) : [el("p", { class: "empty" }, t("noCharacters"))]));
     },
   });
+
+  // consents are the GM's void proposals for this player's own rolls:
+  // "consent to void" signs the void.consent the GM's void then carries.
+  function consents(st) {
+    const mine = (st.voids || []).filter((p) => p.roller === st.me.name && !p.consent_signed);
+    return mine.map((p) => el("section", { class: "card consent", dataset: { proposal: p.id, event: p.event_id } },
+      el("p", {}, t("proposeVoid") + " (" + p.character + ", " + p.event_id.slice(0, 8) + "): " + p.reason),
+      el("button", { type: "button", class: "danger", dataset: { action: "void-consent" }, onclick: () => T.perform(t("consentVoid"), () => T.consentVoid(p)) }, t("consentVoid"))));
+  }
+
+  // witnessStatus says that this device witnesses the GM's rolls, and
+  // what became of its witnesses.
+  function witnessStatus(st) {
+    const s = T.openSession();
+    if (!T.isV2(s)) return [];
+    const lines = Object.entries(witnesses).slice(-3).map(([id, w]) => el("li", { class: w.state, dataset: { request: id, witness: w.state } },
+      (w.state === "mine" ? t("witnessMine") + " " + w.character : w.state === "other" ? t("witnessOther") + " " + w.character : t("witnessFailed") + " " + w.character + ": " + w.message) + " (" + id.slice(0, 8) + ")"));
+    return [el("section", { class: "witness", dataset: { witnessing: "auto" } }, el("p", {}, t("witnessAuto")), lines.length ? el("ul", {}, lines) : null)];
+  }
+
+  // cosignStatus says what this device does at a v2 session's end.
+  function cosignStatus(st) {
+    const s = T.lastSession();
+    if (!T.isV2(s)) return [];
+    const c = st.cosign[s.id];
+    const done = (s.cosigned || {})[st.me.name];
+    const line = done ? t("cosigned") + " " + s.id + " (" + done.slice(0, 8) + ")"
+      : c && c.state === "failed" ? t("cosignFailed") + " " + s.id + ": " + c.message
+      : c && c.state === "signing" ? t("cosigning") + " " + s.id + "…" : t("cosignAuto");
+    return [el("p", { class: "cosign " + (done ? "ok" : c && c.state === "failed" ? "error" : ""), dataset: { cosign: done ? "done" : c ? c.state : "auto" } }, line)];
+  }
+
+  // Every device co-signs the end of a v2 session by itself, once: the
+  // players' (for their first character) and the GM's (gm.js calls it).
+  T.autoCosign = (st, character) => {
+    const s = T.lastSession();
+    if (!T.isV2(s) || !s.ended || !st.me || (s.cosigned || {})[st.me.name] || st.cosign[s.id]) return;
+    st.cosign[s.id] = { state: "signing" };
+    T.cosign(s, character).then(
+      () => { st.cosign[s.id] = { state: "done" }; return T.refresh(); },
+      (e) => { st.cosign[s.id] = { state: "failed", message: e.message }; T.render(); });
+  };
+
+  // A player's device witnesses every GM's request of the open v2 session
+  // that waits for a witness, once (not those pinned to a beacon round:
+  // the beacon gives their r). A witness that is not recorded says why
+  // (another device's came first, or the journal's refusal).
+  const witnesses = {}; // request id → {state: "sending"|"mine"|"other"|"failed", character, message}
+  function autoWitness(st, character) {
+    const s = T.openSession();
+    if (!T.isV2(s)) return;
+    for (const [id, p] of Object.entries(s.requests || {})) {
+      if (p.state !== "pending" || !T.witnessed(p) || p.requested.beacon_round || p.requested.user === st.me.name || witnesses[id]) continue;
+      const w = (witnesses[id] = { state: "sending", character: p.requested.character });
+      T.witness(id, character).then(
+        (res) => {
+          const made = ((res && res.recorded) || []).some((r) => r.event && r.event.data && r.event.data.witness === st.me.name);
+          w.state = made ? "mine" : "other";
+          return T.refresh();
+        },
+        (e) => {
+          // Another device's witness came first: the request is resolved.
+          const done = T.openSession() && T.openSession().requests[id] && T.openSession().requests[id].state !== "pending";
+          Object.assign(w, done || /the first witness wins/.test(e.message) ? { state: "other" } : { state: "failed", message: e.message });
+          T.render();
+        });
+    }
+  }
 
   // A player's device contributes to a new v2 session's key by itself,
   // once, before the first roll request.
@@ -173,6 +312,8 @@
     when: (st) => {
       const s = T.openSession();
       const mine = st.me && st.me.role === "player" ? st.me.characters || [] : [];
+      if (mine.length) T.autoCosign(st, mine[0]);
+      if (mine.length) autoWitness(st, mine[0]);
       if (!contributing && mine.length && T.isV2(s) && !T.contributed(s) && !Object.keys(s.requests || {}).length) {
         contributing = true;
         T.contribute(mine[0]).then(T.refresh, () => {}).finally(() => (contributing = false));

@@ -48,6 +48,17 @@
       yes: "yes", no: "no", adventure: "Start an adventure", title: "Title", shadowGain: "Shadow", fellowshipPhase: "Fellowship phase",
       npcRoll: "Roll for a character", npcAttack: "Attack for a character", contest: "Contest",
       easy: "easy", medium: "medium", hard: "hard", unusual: "unusual", impossible: "impossible",
+      opponent: "Opponent", opponentSkill: "Opponent's skill", healAfterCombat: "Heal after the combat", participants: "Participants",
+      inContest: "In a contest", requestedBy: "requested by", waitingReveal: "waiting for its roller's device",
+      cosignAuto: "This device co-signs the end of every journal-dice-v2 session by itself.", cosigning: "Co-signing the end of session",
+      cosigned: "This device co-signed the end of session", cosignFailed: "Could not co-sign the end of session",
+      cosignedBy: "Co-signed by", voidProposals: "Void proposals", propose: "Ask the roller's consent",
+      proposeVoid: "The GM proposes to void your roll", consentVoid: "Consent to void", consented: "consented", waitingConsent: "waiting for the consent of",
+      voidWithConsent: "Void", voidAlone: "Void without asking", roller: "roller",
+      witnessAuto: "This device witnesses the GM's rolls by itself: the first player's random value is the roll's r.",
+      witnessedBy: "witnessed by", witnessMine: "This device witnessed the GM's roll for", witnessOther: "another device witnessed first:",
+      witnessFailed: "This device's witness was not recorded for", waitWitness: "waiting for a player's witness", resolveAt: "resolvable unwitnessed from",
+      resolveUnwitnessed: "Resolve unwitnessed", unwitnessed: "unwitnessed (r from the server)", gmRolls: "The GM's rolls", wait: "Wait for a witness (s)",
     },
     es: {
       signin: "Entrar", signinHelp: "Abre el enlace que te dio tu máster, o pega un token.", token: "Token", signIn: "Entrar",
@@ -75,6 +86,17 @@
       yes: "sí", no: "no", adventure: "Empezar una aventura", title: "Título", shadowGain: "Sombra", fellowshipPhase: "Fase de compañía",
       npcRoll: "Tirar por un personaje", npcAttack: "Atacar por un personaje", contest: "Enfrentamiento",
       easy: "fácil", medium: "media", hard: "difícil", unusual: "insólito", impossible: "imposible",
+      opponent: "Rival", opponentSkill: "Habilidad del rival", healAfterCombat: "Curarse tras el combate", participants: "Participantes",
+      inContest: "En un enfrentamiento", requestedBy: "pedido por", waitingReveal: "esperando al dispositivo de quien tira",
+      cosignAuto: "Este dispositivo firma por sí mismo el final de cada sesión journal-dice-v2.", cosigning: "Firmando el final de la sesión",
+      cosigned: "Este dispositivo firmó el final de la sesión", cosignFailed: "No se pudo firmar el final de la sesión",
+      cosignedBy: "Firmada por", voidProposals: "Propuestas de anulación", propose: "Pedir el consentimiento de quien tiró",
+      proposeVoid: "El máster propone anular tu tirada", consentVoid: "Consentir la anulación", consented: "consintió", waitingConsent: "esperando el consentimiento de",
+      voidWithConsent: "Anular", voidAlone: "Anular sin preguntar", roller: "quien tiró",
+      witnessAuto: "Este dispositivo atestigua por sí mismo las tiradas del máster: el valor aleatorio del primer jugador es la r de la tirada.",
+      witnessedBy: "atestiguada por", witnessMine: "Este dispositivo atestiguó la tirada del máster por", witnessOther: "otro dispositivo atestiguó antes:",
+      witnessFailed: "No se anotó el testimonio de este dispositivo para", waitWitness: "esperando el testimonio de un jugador", resolveAt: "se puede resolver sin testigo desde",
+      resolveUnwitnessed: "Resolver sin testigo", unwitnessed: "sin testigo (r del servidor)", gmRolls: "Tiradas del máster", wait: "Espera de un testigo (s)",
     },
   };
   const lang = () => (document.documentElement.lang === "es" ? "es" : "en");
@@ -105,6 +127,8 @@
     me: null, // GET /api/me
     campaign: null, // GET /api/campaigns/{c}
     calls: [],
+    voids: [], // the GM's open void proposals (table2.go)
+    cosign: {}, // session id → {state: "signing"|"done"|"failed", message}
     lastSeq: 0,
     live: false,
   };
@@ -221,6 +245,67 @@
     return [asked, made];
   }
 
+  // requestOnly sends a signed roll.request that draws nothing (no
+  // commitment: Hope re-judging a roll, v2_tor.go) and returns the answer.
+  async function requestOnly(character, action, extra) {
+    const s = openSession();
+    if (!isV2(s)) throw new Error("no journal-dice-v2 session in progress");
+    const k = await key();
+    const ask = await k.sign(Object.assign({ type: "roll.request" }, { campaign: state.auth.campaign, session: s.id }, { request: global.crypto.randomUUID(), action: Object.assign({ seed_commitment: s.commitment }, action) }));
+    return command("roll-request", Object.assign({ character: character, signed: ask.signed, signature: ask.signature }, extra || {}));
+  }
+
+  // witness sends this device's signed roll.witness for a GM's pending
+  // request p (id): 32 fresh random bytes, which are r if it is the first.
+  async function witness(id, character) {
+    const s = openSession();
+    if (!isV2(s)) throw new Error("no journal-dice-v2 session in progress");
+    const k = await key();
+    const m = await k.sign({ type: "roll.witness", campaign: state.auth.campaign, session: s.id, request: id, value: randomHex32() });
+    return command("roll-witness", { character: character, signed: m.signed, signature: m.signature });
+  }
+  // gmPending reports whether a recorded request is a GM's waiting for a
+  // witness (no commitment).
+  const witnessed = (p) => !!p && !p.requested.commitment;
+
+  // v2Action is the action the journal spells for a path (records nothing).
+  function v2Action(name, body) {
+    return api("POST", campaignPath("/actions/" + encodeURIComponent(name)), body);
+  }
+
+  function base64ToBytes(b64) {
+    const bin = global.atob(b64);
+    const out = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+    return out;
+  }
+
+  // cosign co-signs an ended v2 session's end: the device reads the
+  // session-ended event's stored bytes, hashes them itself, and signs
+  // session.cosign {ended: hex(SHA-256(bytes))}.
+  async function cosign(s, character) {
+    const D = global.JournalDice;
+    const ended = await api("GET", campaignPath("/sessions/" + encodeURIComponent(s.id) + "/ended"));
+    if (ended.event !== s.ended_event) throw new Error("the journal gives event " + ended.event + " as session " + s.id + "'s end, its state says " + s.ended_event);
+    const hash = D.bytesToHex(await D.sha256(base64ToBytes(ended.stored)));
+    const k = await key();
+    const m = await k.sign({ type: "session.cosign", campaign: state.auth.campaign, session: s.id, ended: hash });
+    return command("session-cosign", { character: character || "", signed: m.signed, signature: m.signature });
+  }
+
+  // consentVoid signs the roller's void.consent for a GM's void proposal.
+  async function consentVoid(p) {
+    const k = await key();
+    const m = await k.sign({ type: "void.consent", campaign: state.auth.campaign, session: p.session, event: p.event_id, reason: p.reason });
+    return api("POST", campaignPath("/void-proposals/" + encodeURIComponent(p.id) + "/consent"), { signed: m.signed, signature: m.signature });
+  }
+
+  // lastSession is the campaign's last session, ended or not.
+  function lastSession() {
+    const ss = (state.campaign && state.campaign.sessions) || [];
+    return ss[ss.length - 1] || null;
+  }
+
   // contribute sends the device's signed contribution to the open session's key.
   async function contribute(character) {
     const s = openSession();
@@ -290,9 +375,10 @@
       try {
         do {
           again = false;
-          const [c, calls] = await Promise.all([api("GET", campaignPath("")), api("GET", campaignPath("/calls"))]);
+          const [c, calls, voids] = await Promise.all([api("GET", campaignPath("")), api("GET", campaignPath("/calls")), api("GET", campaignPath("/void-proposals")).catch(() => [])]);
           state.campaign = c;
           state.calls = calls || [];
+          state.voids = voids || [];
           render();
           await renderLog();
         } while (again);
@@ -320,9 +406,10 @@
     // Roll calls are the table's, not events: asked for now and then.
     setInterval(async () => {
       try {
-        const calls = await api("GET", campaignPath("/calls"));
-        if (JSON.stringify(calls) !== JSON.stringify(state.calls)) {
+        const [calls, voids] = await Promise.all([api("GET", campaignPath("/calls")), api("GET", campaignPath("/void-proposals")).catch(() => state.voids)]);
+        if (JSON.stringify(calls) !== JSON.stringify(state.calls) || JSON.stringify(voids) !== JSON.stringify(state.voids)) {
           state.calls = calls;
+          state.voids = voids || [];
           render();
         }
       } catch (e) {
@@ -508,6 +595,13 @@
     campaignPath: campaignPath,
     perform: perform,
     requestReveal: requestReveal,
+    requestOnly: requestOnly,
+    witness: witness,
+    witnessed: witnessed,
+    v2Action: v2Action,
+    cosign: cosign,
+    consentVoid: consentVoid,
+    lastSession: lastSession,
     contribute: contribute,
     contributed: contributed,
     openSession: openSession,
