@@ -166,7 +166,7 @@ func (j *Journal) Witness(ctx context.Context, campaign string, in RollWitnessSi
 			return err
 		}
 		if in.Character != "" {
-			if _, err := character(d.campaign, in.Character); err != nil {
+			if err := characterExists(d.campaign, in.Character); err != nil {
 				return err
 			}
 		}
