@@ -142,14 +142,37 @@ func (j *Journal) RegisterKey(ctx context.Context, campaign string, req Register
 type SessionStart struct {
 	ID    string `json:"id,omitempty"`
 	Title string `json:"title,omitempty"`
-	// Dice is v1 (the default in this version) or v2 (journal-dice-v2).
+	// Dice is v1 (journal-dice-v1), v2 (journal-dice-v2), or empty: the
+	// campaign's default (DefaultDice).
 	Dice string `json:"dice,omitempty"`
 }
 
-// StartSessionWith is StartSession with the dice algorithm chosen.
+// DefaultDice is the dice algorithm a session started without an explicit
+// choice uses in campaign c (DESIGN.md §3.2: new sessions use v2 by
+// default): DiceV2 when the campaign can play it, that is when at least
+// one user is registered with the role player (a player's device then
+// reveals its rolls and witnesses the GM's), else DiceV1.
+func DefaultDice(c *projections.Campaign) string {
+	if c != nil {
+		for _, p := range c.Participants {
+			if p.Role == RolePlayer {
+				return DiceV2
+			}
+		}
+	}
+	return DiceV1
+}
+
+// StartSessionWith is StartSession with the dice algorithm chosen:
+// req.Dice v1 or v2 as asked (v2 is allowed without any player key), or
+// empty for the campaign's default (DefaultDice), judged on the same state
+// the session-started event is recorded on. The event records the
+// algorithm either way.
 func (j *Journal) StartSessionWith(ctx context.Context, campaign string, req SessionStart) (Result, error) {
 	switch req.Dice {
-	case "", DiceV1:
+	case "":
+		return j.startSession(ctx, campaign, req.ID, req.Title, "")
+	case DiceV1:
 		return j.startSession(ctx, campaign, req.ID, req.Title, dice.Algorithm)
 	case DiceV2:
 		return j.startSession(ctx, campaign, req.ID, req.Title, dice.AlgorithmV2)
