@@ -6,6 +6,8 @@ package i18n
 // key is in both).
 var (
 	enV2Default = map[Key]string{
+		"tr.role.gm":            "gm",
+		"tr.role.player":        "player",
 		"v2d.default_v1":        "journal: this session uses %s: no player has a registered device key: register one with `journal key register` or invite players with `journal invite` to make new sessions %s",
 		"demo.keys":             "Device keys: the GM and each player make theirs and register it",
 		"demo.v2_session_start": "Session 1 begins (%s): the seed's commitment is recorded, then each player's device contributes to the session key",
@@ -14,6 +16,8 @@ var (
 		"demo.v2_verification":  "Verification: every signature, reveal, witness and draw checked, every roll re-derived and judged again by the rules, the chain and the co-signatures",
 	}
 	esV2Default = map[Key]string{
+		"tr.role.gm":            "máster",
+		"tr.role.player":        "jugador",
 		"v2d.default_v1":        "journal: esta sesión usa %s: ningún jugador tiene una clave de dispositivo registrada: registra una con `journal key register` o invita a los jugadores con `journal invite` para que las sesiones nuevas sean %s",
 		"demo.keys":             "Claves de dispositivo: el máster y cada jugador crean la suya y la registran",
 		"demo.v2_session_start": "Empieza la sesión 1 (%s): se registra el compromiso de la semilla y el dispositivo de cada jugador contribuye a la clave de la sesión",

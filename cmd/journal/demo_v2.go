@@ -30,9 +30,15 @@ import (
 //
 // Invariants: nothing the demo's devices send is made by the journal: each
 // message is sealed with the sender's key and recorded as the sender (the
-// journal's view As the user), so the demo goes through the checks a real
-// table does. With demoSeeds set (tests) every r, witness value and
+// journal's view As the user) under the catalogue's name of the command
+// (so that `replay --reproduce` re-runs it), so the demo goes through the
+// checks a real table does. With demoSeeds set (tests) every r, witness value and
 // contribution is read from it too, so that the story is fixed.
+
+// demoGM is the user of the demo's GM device: a person's name, as the
+// players' (the journal's own GM identity "gm" records the GM's other
+// commands, which take no key).
+const demoGM = "marta"
 
 // demoDevices are the demo's participants' device keys and journals.
 type demoDevices struct {
@@ -64,14 +70,14 @@ func (a *app) newDemoDevices(d demoStep, plays map[string]string, players ...str
 	a.closers = append(a.closers, func() { os.RemoveAll(dir) })
 	st := device.NewStore(filepath.Join(dir, "keys"))
 	dv := &demoDevices{d: d, keys: map[string]*device.Key{}, players: players, plays: plays}
-	for i, user := range append([]string{"gm"}, players...) {
+	for i, user := range append([]string{demoGM}, players...) {
 		k, err := st.New(user, device.NewOptions{Rand: rand.Reader})
 		if err != nil {
 			return nil, err
 		}
 		dv.keys[user] = k
 		role := command.RolePlayer
-		if user == "gm" {
+		if user == demoGM {
 			role = command.RoleGM
 		}
 		title := ""
@@ -79,7 +85,7 @@ func (a *app) newDemoDevices(d demoStep, plays map[string]string, players ...str
 			title = "demo.keys"
 		}
 		err = d.do(title, func() (command.Result, error) {
-			return d.j.As(user).RegisterKey(d.ctx, d.campaign, command.RegisterKey{Role: role, PublicKey: k.Public().String()})
+			return d.j.As(user).Named("key-register").RegisterKey(d.ctx, d.campaign, command.RegisterKey{Role: role, PublicKey: k.Public().String()})
 		})
 		if err != nil {
 			return nil, err
@@ -132,7 +138,7 @@ func (dv *demoDevices) start(id, title string) (command.Result, error) {
 		if err != nil {
 			return all, err
 		}
-		res, err := j.As(user).Contribute(ctx, campaign, command.ContributeSigned{Character: dv.characterOf(user),
+		res, err := j.As(user).Named("session-contribute").Contribute(ctx, campaign, command.ContributeSigned{Character: dv.characterOf(user),
 			SignedMessage: command.SignedMessage{Signed: msg, Signature: sig}})
 		if err != nil {
 			return all, err
@@ -191,7 +197,7 @@ func (dv *demoDevices) roll(character string, action func(*projections.Session) 
 	if err != nil {
 		return command.Result{}, err
 	}
-	all, err := as.RequestRoll(ctx, campaign, command.RollRequestSigned{Character: character,
+	all, err := as.Named("roll-request").RequestRoll(ctx, campaign, command.RollRequestSigned{Character: character,
 		SignedMessage: command.SignedMessage{Signed: msg, Signature: sig}})
 	if err != nil {
 		return all, err
@@ -200,7 +206,7 @@ func (dv *demoDevices) roll(character string, action func(*projections.Session) 
 	if err != nil {
 		return all, err
 	}
-	res, err := as.RevealRoll(ctx, campaign, command.RollRevealSigned{Character: character,
+	res, err := as.Named("roll-reveal").RevealRoll(ctx, campaign, command.RollRevealSigned{Character: character,
 		SignedMessage: command.SignedMessage{Signed: msg, Signature: sig}})
 	all.Events = append(all.Events, res.Events...)
 	return all, err
@@ -210,11 +216,11 @@ func (dv *demoDevices) roll(character string, action func(*projections.Session) 
 // witness of the next player's device: r of the GM's roll.
 func (dv *demoDevices) gmRoll(s *projections.Session, character, request string, action []byte) (command.Result, error) {
 	ctx, j, campaign := dv.d.ctx, dv.d.j, dv.d.campaign
-	msg, sig, err := dv.keys["gm"].Seal(&signed.Request{Header: dv.header(s), Request: request, Action: action})
+	msg, sig, err := dv.keys[demoGM].Seal(&signed.Request{Header: dv.header(s), Request: request, Action: action})
 	if err != nil {
 		return command.Result{}, err
 	}
-	all, err := j.As("gm").RequestRoll(ctx, campaign, command.RollRequestSigned{Character: character,
+	all, err := j.As(demoGM).Named("roll-request").RequestRoll(ctx, campaign, command.RollRequestSigned{Character: character,
 		SignedMessage: command.SignedMessage{Signed: msg, Signature: sig}})
 	if err != nil {
 		return all, err
@@ -229,7 +235,7 @@ func (dv *demoDevices) gmRoll(s *projections.Session, character, request string,
 	if err != nil {
 		return all, err
 	}
-	res, err := j.As(witness).Witness(ctx, campaign, command.RollWitnessSigned{Character: dv.characterOf(witness),
+	res, err := j.As(witness).Named("roll-witness").Witness(ctx, campaign, command.RollWitnessSigned{Character: dv.characterOf(witness),
 		SignedMessage: command.SignedMessage{Signed: msg, Signature: sig}})
 	all.Events = append(all.Events, res.Events...)
 	return all, err
@@ -260,7 +266,7 @@ func (dv *demoDevices) hope(character string) (command.Result, error) {
 	if err != nil {
 		return command.Result{}, err
 	}
-	return j.As(user).RequestRoll(ctx, campaign, command.RollRequestSigned{Character: character,
+	return j.As(user).Named("roll-request").RequestRoll(ctx, campaign, command.RollRequestSigned{Character: character,
 		SignedMessage: command.SignedMessage{Signed: msg, Signature: sig}})
 }
 
@@ -285,7 +291,7 @@ func (dv *demoDevices) end(a *app) (command.Result, error) {
 		if err != nil {
 			return all, err
 		}
-		res, err := j.As(user).Cosign(ctx, campaign, command.CosignSigned{Character: dv.characterOf(user),
+		res, err := j.As(user).Named("session-cosign").Cosign(ctx, campaign, command.CosignSigned{Character: dv.characterOf(user),
 			SignedMessage: command.SignedMessage{Signed: msg, Signature: sig}})
 		if err != nil {
 			return all, err
