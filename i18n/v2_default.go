@@ -27,7 +27,20 @@ var (
 	}
 )
 
+// errorsESV2Default are the Spanish of this slice's errors (added to
+// errorsES unless another part has them already).
+var errorsESV2Default = map[string]string{
+	"action: skill %q: name it as the rules do, %q":     "acción: habilidad %q: nómbrala como lo hacen las reglas, %q",
+	"action: attribute %q: name it as the rules do, %q": "acción: atributo %q: nómbralo como lo hacen las reglas, %q",
+	"demo --dice %q: want v1 or v2":                     "demo --dice %q: se espera v1 o v2",
+}
+
 func init() {
+	for en, es := range errorsESV2Default {
+		if _, ok := errorsES[en]; !ok {
+			errorsES[en] = es
+		}
+	}
 	for k, v := range enV2Default {
 		en[k] = v
 	}

@@ -320,8 +320,7 @@ func (p demoPlay) roll(req command.RollRequest) (command.Result, error) {
 		if c.TOR != nil {
 			return p.d.j.TORRollActionFor(p.d.ctx, p.d.campaign, req)
 		}
-		return command.RollAction{Command: command.CommandRoll, SeedCommitment: s.Commitment, Character: req.Character, Skill: req.Skill,
-			Attribute: req.Attribute, Vs: req.Vs, Modifier: req.Modifier, Token: req.Token, Specialization: req.Specialization}, nil
+		return p.d.j.RollActionFor(p.d.ctx, p.d.campaign, req)
 	})
 }
 

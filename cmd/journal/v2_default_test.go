@@ -194,3 +194,19 @@ func TestDemoV2(t *testing.T) {
 		require.Contains(t, errb, `--dice "v3"`)
 	})
 }
+
+// TestV2RollAsTyped: in a (default) v2 session `journal roll lodin sigilo`
+// signs the skill as the rules name it, so the roll verifies (it recorded
+// a roll that did not before).
+func TestV2RollAsTyped(t *testing.T) {
+	tb := newV2Table(t)
+	tb.as("ana").ok("-c", "mordor", "session", "start")
+	tb.ok("-c", "mordor", "roll", "lodin", "sigilo", "--vs", "media")
+	tb.ok("-c", "mordor", "roll", "lodin", "--attribute", "f", "--vs", "10")
+	tb.as("gm").ok("-c", "mordor", "session", "end")
+	tb.as("ana").ok("-c", "mordor", "session", "cosign")
+	out, errb, code := tb.run("--lang", "en", "-c", "mordor", "replay")
+	require.Equal(t, 0, code, "%s\n%s", out, errb)
+	require.NotContains(t, out, "MISMATCH")
+	require.Equal(t, []string{dice.AlgorithmV2}, tb.algorithms("mordor"))
+}
