@@ -74,15 +74,18 @@ func (d *draft) stream(entropy string) (*dice.Stream, uint64, error) {
 	return d.key.Stream(d.campaign.ID, s.ID, n, entropy), n, nil
 }
 
-// StartSession opens a session: it draws a secret seed, keeps it in the
-// secret store, and records only its commitment. An empty id takes the
-// next "sN".
+// StartSession opens a journal-dice-v1 session: it draws a secret seed,
+// keeps it in the secret store, and records only its commitment. An empty
+// id takes the next "sN". It is v1 whatever the campaign: the catalogue's
+// session-start (HTTP, NATS, CLI) goes through StartSessionWith, whose
+// default is the campaign's (DefaultDice).
 func (j *Journal) StartSession(ctx context.Context, campaign, id, title string) (Result, error) {
 	return j.startSession(ctx, campaign, id, title, dice.Algorithm)
 }
 
 // startSession is StartSession with the session's dice algorithm
-// (dice.Algorithm or dice.AlgorithmV2).
+// (dice.Algorithm or dice.AlgorithmV2; "" is the campaign's default,
+// DefaultDice, judged on the state the event is appended to).
 func (j *Journal) startSession(ctx context.Context, campaign, id, title, algorithm string) (Result, error) {
 	if res, ok, err := j.repeatedBefore(ctx, campaign); ok || err != nil {
 		return res, err
@@ -144,6 +147,13 @@ func (j *Journal) startSession(ctx context.Context, campaign, id, title, algorit
 		}
 		if d.campaign.Session(id) != nil {
 			return invalid("session %s already exists", id)
+		}
+		algorithm := algorithm
+		if algorithm == "" {
+			algorithm = dice.Algorithm
+			if DefaultDice(d.campaign) == DiceV2 {
+				algorithm = dice.AlgorithmV2
+			}
 		}
 		ev, err := events.New(events.Spec{
 			Campaign: campaign, Kind: events.KindSession, AggregateID: id, Name: events.Name(events.TypeSessionStarted),

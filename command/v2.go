@@ -142,14 +142,37 @@ func (j *Journal) RegisterKey(ctx context.Context, campaign string, req Register
 type SessionStart struct {
 	ID    string `json:"id,omitempty"`
 	Title string `json:"title,omitempty"`
-	// Dice is v1 (the default in this version) or v2 (journal-dice-v2).
+	// Dice is v1 (journal-dice-v1), v2 (journal-dice-v2), or empty: the
+	// campaign's default (DefaultDice).
 	Dice string `json:"dice,omitempty"`
 }
 
-// StartSessionWith is StartSession with the dice algorithm chosen.
+// DefaultDice is the dice algorithm a session started without an explicit
+// choice uses in campaign c (DESIGN.md §3.2: new sessions use v2 by
+// default): DiceV2 when the campaign can play it, that is when at least
+// one user is registered with the role player (a player's device then
+// reveals its rolls and witnesses the GM's), else DiceV1.
+func DefaultDice(c *projections.Campaign) string {
+	if c != nil {
+		for _, p := range c.Participants {
+			if p.Role == RolePlayer {
+				return DiceV2
+			}
+		}
+	}
+	return DiceV1
+}
+
+// StartSessionWith is StartSession with the dice algorithm chosen:
+// req.Dice v1 or v2 as asked (v2 is allowed without any player key), or
+// empty for the campaign's default (DefaultDice), judged on the same state
+// the session-started event is recorded on. The event records the
+// algorithm either way.
 func (j *Journal) StartSessionWith(ctx context.Context, campaign string, req SessionStart) (Result, error) {
 	switch req.Dice {
-	case "", DiceV1:
+	case "":
+		return j.startSession(ctx, campaign, req.ID, req.Title, "")
+	case DiceV1:
 		return j.startSession(ctx, campaign, req.ID, req.Title, dice.Algorithm)
 	case DiceV2:
 		return j.startSession(ctx, campaign, req.ID, req.Title, dice.AlgorithmV2)
@@ -399,7 +422,55 @@ func (d *draft) judgeV2(a RollAction) (string, error) {
 	if err != nil {
 		return "", invalidOr(err)
 	}
+	// The verifier compares the roll with the signed action: a name the
+	// rules resolve but spelled otherwise would record a roll that does not
+	// verify, so the action names them as the rules do (RollActionFor).
+	if a.Skill != "" && check.Skill != a.Skill {
+		return "", invalid("action: skill %q: name it as the rules do, %q", a.Skill, check.Skill)
+	}
+	if len(a.Attribute) == 1 && string(check.Attribute) != a.Attribute {
+		return "", invalid("action: attribute %q: name it as the rules do, %q", a.Attribute, check.Attribute)
+	}
 	return string(check.Kind), nil
+}
+
+// RollActionFor is the action a device signs for req, a skill or attribute
+// roll in the open v2 session: req's skill and attribute named as the
+// rules name them (judgeV2 refuses other spellings), every input written.
+func (j *Journal) RollActionFor(ctx context.Context, campaign string, req RollRequest) (RollAction, error) {
+	camp, err := j.Load(ctx, campaign, 0)
+	if err != nil {
+		return RollAction{}, err
+	}
+	d := &draft{j: j, campaign: camp}
+	s, err := d.openV2()
+	if err != nil {
+		return RollAction{}, err
+	}
+	a := RollAction{Command: CommandRoll, SeedCommitment: s.Commitment, Character: req.Character, Skill: req.Skill,
+		Attribute: req.Attribute, Vs: req.Vs, Modifier: req.Modifier, Token: req.Token, Specialization: req.Specialization}
+	if camp.System == SystemTOR {
+		return a, nil // judgeV2 says what a The One Ring roll's action is
+	}
+	rules, err := d.ryfRules()
+	if err != nil {
+		return RollAction{}, err
+	}
+	ch, err := character(camp, req.Character)
+	if err != nil {
+		return RollAction{}, err
+	}
+	check, err := buildCheck(camp, rules, ch, a.request())
+	if err != nil {
+		return RollAction{}, invalidOr(err)
+	}
+	if a.Skill != "" {
+		a.Skill = check.Skill
+	}
+	if len(a.Attribute) == 1 {
+		a.Attribute = string(check.Attribute)
+	}
+	return a, nil
 }
 
 // RevealRoll records the roll of the actor's pending request: the signed

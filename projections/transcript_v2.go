@@ -9,7 +9,11 @@ import (
 func describeV2(l i18n.Lang, c *Campaign, ev events.Event, data any) (string, bool) {
 	switch d := data.(type) {
 	case *events.ParticipantRegistered:
-		return l.T("tr.participant_registered", d.User, d.Role, d.Fingerprint), true
+		role := d.Role
+		if k := i18n.Key("tr.role." + role); l.T(k) != string(k) { // i18n/v2_default.go
+			role = l.T(k)
+		}
+		return l.T("tr.participant_registered", d.User, role, d.Fingerprint), true
 	case *events.SessionContributed:
 		return l.T("tr.session_contributed", d.User, ev.Session, short(d.Value)), true
 	case *events.RollRequested:

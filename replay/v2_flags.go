@@ -163,7 +163,11 @@ func writeCosigned(w io.Writer, l i18n.Lang, s SessionReport) {
 	}
 	names := make([]string, len(s.Cosigned))
 	for i, c := range s.Cosigned {
-		names[i] = c.User + " (" + c.Role + ")"
+		role := c.Role
+		if k := i18n.Key("tr.role." + role); l.T(k) != string(k) { // i18n/v2_default.go
+			role = l.T(k)
+		}
+		names[i] = c.User + " (" + role + ")"
 	}
 	fmt.Fprintln(w, "  "+l.N("rp2.cosigned", len(names), strings.Join(names, ", ")))
 }

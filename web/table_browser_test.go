@@ -171,7 +171,11 @@ func TestTablePlayedInBrowsers(t *testing.T) {
 		t.Helper()
 		waitFor(t, b, what, fmt.Sprintf(`(() => { const e = document.querySelector(%q); if (!e) return false; document.getElementById("notice").className = ""; e.click(); return true })()`, sel))
 	}
-	click(gmB, "start a v1 session", `button[data-action="session-start"]`)
+	// The players' keys are registered, so the table's Start would start a
+	// journal-dice-v2 session (the default): the v1 session is asked for
+	// explicitly.
+	th.gm(t, "POST", "/api/campaigns/mordor/commands/session-start", `{"dice":"v1"}`, nil)
+	waitFor(t, gmB, "the v1 session", `!!document.querySelector('details[data-action="combat-start"]')`)
 	submit(t, gmB, "start the combat", `details[data-action="combat-start"]`, map[string]any{"participants:lodin": true, "participants:ruisenor": true, "participants:orco": true})
 	waitDone(t, gmB, "start the combat")
 	waitFor(t, gmB, "the tracker", `document.querySelectorAll('ol.order li').length === 3`)
@@ -458,8 +462,11 @@ func TestTableTORInBrowsers(t *testing.T) {
 		"dan": {User: "dan", Role: invite.RolePlayer, Characters: []string{"thorin"}},
 	})
 	gmB, caiB, danB := browsers["ana"], browsers["cai"], browsers["dan"]
-	clickOn(t, gmB, "start a session", `button[data-action="session-start"]`)
-	waitDone(t, gmB, "start a session")
+	// The players' keys are registered, so the table's Start would start a
+	// journal-dice-v2 session (the default): this v1 session is asked for
+	// explicitly.
+	th.gm(t, "POST", "/api/campaigns/mordor/commands/session-start", `{"dice":"v1"}`, nil)
+	waitFor(t, gmB, "the v1 session", `!!document.querySelector('details[data-action="adventure-start"]')`)
 	submit(t, gmB, "start an adventure", `details[data-action="adventure-start"]`, map[string]any{"title": "El camino al Este"})
 	waitDone(t, gmB, "start an adventure")
 

@@ -19,14 +19,20 @@ import (
 )
 
 func (a *app) demoCommand() *cobra.Command {
-	var system string
+	var system, diceFlag string
 	cmd := &cobra.Command{
-		Use:   "demo [--system ryf|galaxia|tor]",
+		Use:   "demo [--system ryf|galaxia|tor] [--dice v2|v1]",
 		Short: "A sample session end to end, then its verification",
 		Long: `A sample campaign recorded end to end: two player characters and an NPC,
 a session with skill rolls, a contest and a short fight to unconsciousness,
 healing, XP and a skill raise; the session ends and reveals its seed; then
 the transcript, the final sheets and the verification of every roll.
+
+It plays journal-dice-v2 by default: the GM and each player make a device
+key (in a temporary configuration folder) and register it, each player's
+device contributes to the session key, reveals its own rolls and witnesses
+the GM's, and co-signs the session's end. --dice v1 plays the same story
+with journal-dice-v1.
 
 It records into --data when given, else into a temporary folder.`,
 		Args: cobra.NoArgs,
@@ -39,16 +45,25 @@ It records into --data when given, else into a temporary folder.`,
 				a.dataDir = dir
 				a.closers = append(a.closers, func() { os.RemoveAll(dir) })
 			}
+			var v2 bool
+			switch diceFlag {
+			case command.DiceV1:
+			case command.DiceV2:
+				v2 = true
+			default:
+				return usagef("demo --dice %q: want v1 or v2", diceFlag)
+			}
 			switch system {
 			case "ryf", "galaxia":
-				return a.demoRyF(c.Context(), system)
+				return a.demoRyF(c.Context(), system, v2)
 			case "tor":
-				return a.demoTOR(c.Context())
+				return a.demoTOR(c.Context(), v2)
 			}
-			return fmt.Errorf("demo --system %q: want ryf or galaxia", system)
+			return fmt.Errorf("demo --system %q: want ryf, galaxia or tor", system)
 		},
 	}
 	cmd.Flags().StringVar(&system, "system", "ryf", "ryf, galaxia or tor")
+	cmd.Flags().StringVar(&diceFlag, "dice", command.DiceV2, "v2 (journal-dice-v2, the default) or v1")
 	return cmd
 }
 
@@ -105,7 +120,7 @@ func (a *app) demoJournal(ctx context.Context) (*command.Journal, error) {
 	}), nil
 }
 
-func (a *app) demoRyF(ctx context.Context, system string) error {
+func (a *app) demoRyF(ctx context.Context, system string, v2 bool) error {
 	j, err := a.demoJournal(ctx)
 	if err != nil {
 		return err
@@ -142,34 +157,52 @@ func (a *app) demoRyF(ctx context.Context, system string) error {
 			return j.CreateCharacter(ctx, campaign, command.CreateCharacter{ID: "orco", Name: "Orco", NPC: true,
 				Attributes: "F=7,R=4,D=5,I=3,P=4", Skills: "Pelea=4,Armas cuerpo a cuerpo=3,Advertir/Notar=2", Weapons: []string{"Hacha"}})
 		}},
-		{"demo.session_start", func() (command.Result, error) {
-			return j.StartSession(ctx, campaign, "s1", "La torre")
-		}},
-		{"demo.skill_rolls", func() (command.Result, error) {
-			return j.Roll(ctx, campaign, command.RollRequest{Character: "lodin", Skill: "sigilo", Vs: "media", Specialization: true, Entropy: "ana-1"})
-		}},
-		{"", func() (command.Result, error) {
-			return j.Roll(ctx, campaign, command.RollRequest{Character: "ruisenor", Skill: "advertir", Vs: "dificil", Token: true})
-		}},
-		{"", func() (command.Result, error) {
-			return j.ReturnToken(ctx, campaign, "ruisenor")
-		}},
-		{"", func() (command.Result, error) {
-			return j.Roll(ctx, campaign, command.RollRequest{Character: "lodin", Attribute: "F", Vs: "25"})
-		}},
-		{"demo.contest", func() (command.Result, error) {
-			return j.Contest(ctx, campaign, command.ContestRequest{A: "lodin", SkillA: "sigilo", B: "orco", SkillB: "advertir"})
-		}},
-		{"demo.combat", func() (command.Result, error) {
-			return j.StartCombat(ctx, campaign, []string{"lodin", "ruisenor", "orco"}, "")
-		}},
 	}
 	for _, s := range steps {
 		if err := d.do(s.title, s.f); err != nil {
 			return err
 		}
 	}
-	if err := a.demoFight(d); err != nil {
+	p, err := a.newDemoPlay(d, v2, map[string]string{"lodin": "ana", "ruisenor": "bea"}, "ana", "bea")
+	if err != nil {
+		return err
+	}
+	entropy := "ana-1"
+	if v2 {
+		entropy = "" // the device's secret r replaces entropy
+	}
+	if err := d.do(p.startTitle(a), func() (command.Result, error) { return p.startSession("s1", "La torre") }); err != nil {
+		return err
+	}
+	for _, s := range []struct {
+		title string
+		f     func() (command.Result, error)
+	}{
+		{"demo.skill_rolls", func() (command.Result, error) {
+			p.rollsTitle(a)
+			return p.roll(command.RollRequest{Character: "lodin", Skill: "Sigilo", Vs: "media", Specialization: true, Entropy: entropy})
+		}},
+		{"", func() (command.Result, error) {
+			return p.roll(command.RollRequest{Character: "ruisenor", Skill: "Advertir/Notar", Vs: "dificil", Token: true})
+		}},
+		{"", func() (command.Result, error) {
+			return j.ReturnToken(ctx, campaign, "ruisenor")
+		}},
+		{"", func() (command.Result, error) {
+			return p.roll(command.RollRequest{Character: "lodin", Attribute: "F", Vs: "25"})
+		}},
+		{"demo.contest", func() (command.Result, error) {
+			return p.contest(command.ContestRequest{A: "lodin", SkillA: "sigilo", B: "orco", SkillB: "advertir"})
+		}},
+		{"demo.combat", func() (command.Result, error) {
+			return p.startCombat("lodin", "ruisenor", "orco")
+		}},
+	} {
+		if err := d.do(s.title, s.f); err != nil {
+			return err
+		}
+	}
+	if err := a.demoFight(d, p); err != nil {
 		return err
 	}
 	steps = steps[:0]
@@ -178,23 +211,23 @@ func (a *app) demoRyF(ctx context.Context, system string) error {
 		f     func() (command.Result, error)
 	}{
 		{"demo.combat_end", func() (command.Result, error) { return j.EndCombat(ctx, campaign) }},
-		{"", func() (command.Result, error) { return j.HealAfterCombat(ctx, campaign, "lodin", "") }},
-		{"", func() (command.Result, error) { return j.HealAfterCombat(ctx, campaign, "ruisenor", "") }},
+		{"", func() (command.Result, error) { return p.heal("lodin") }},
+		{"", func() (command.Result, error) { return p.heal("ruisenor") }},
 		{"demo.xp", func() (command.Result, error) { return j.GrantXP(ctx, campaign, "lodin", 7) }},
 		{"", func() (command.Result, error) { return j.GrantXP(ctx, campaign, "ruisenor", 7) }},
 		{"", func() (command.Result, error) { return j.RaiseSkill(ctx, campaign, "lodin", "sigilo") }},
-		{"demo.session_end", func() (command.Result, error) { return j.EndSession(ctx, campaign) }},
+		{p.title("demo.session_end"), func() (command.Result, error) { return p.endSession(a) }},
 		{"demo.rest", func() (command.Result, error) { return j.Rest(ctx, campaign, false) }},
 	} {
 		if err := d.do(s.title, s.f); err != nil {
 			return err
 		}
 	}
-	return a.demoEnd(ctx, j, campaign)
+	return a.demoEnd(ctx, j, campaign, p.title("demo.verification"))
 }
 
 // demoFight fights in initiative order until the orc is down (bounded).
-func (a *app) demoFight(d demoStep) error {
+func (a *app) demoFight(d demoStep, p demoPlay) error {
 	for range 25 {
 		c, err := d.j.Load(d.ctx, d.campaign, 0)
 		if err != nil {
@@ -224,7 +257,7 @@ func (a *app) demoFight(d demoStep) error {
 			case "ruisenor":
 				req.Range = "corta"
 			}
-			err = d.do("", func() (command.Result, error) { return d.j.Attack(d.ctx, d.campaign, req) })
+			err = d.do("", func() (command.Result, error) { return p.attack(req) })
 			if err != nil && errors.Is(err, command.ErrInvalid) && id == "ruisenor" {
 				err = d.do("", func() (command.Result, error) { return d.j.Reload(d.ctx, d.campaign, id, "") })
 			}
@@ -247,7 +280,7 @@ func canFight(c *projections.Campaign, id string) bool {
 // demoEnd prints the final sheets and the verification of the campaign's
 // sessions (a JSON document of both with --json); a mismatch ends the demo
 // with exit status 4 (a mismatch).
-func (a *app) demoEnd(ctx context.Context, j *command.Journal, campaign string) error {
+func (a *app) demoEnd(ctx context.Context, j *command.Journal, campaign, verification string) error {
 	c, err := j.Load(ctx, campaign, 0)
 	if err != nil {
 		return err
@@ -271,7 +304,7 @@ func (a *app) demoEnd(ctx context.Context, j *command.Journal, campaign string) 
 				fmt.Fprintln(a.stdout)
 			}
 		}
-		fmt.Fprintf(a.stdout, "\n▸ %s\n", a.language().T("demo.verification"))
+		fmt.Fprintf(a.stdout, "\n▸ %s\n", a.language().T(i18n.Key(verification)))
 		err = rep.WriteTextIn(a.stdout, a.language())
 	}
 	if err != nil {

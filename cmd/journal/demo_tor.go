@@ -19,7 +19,7 @@ import (
 //
 // The dice are the session's own, so loops that wait for a result are
 // bounded: each stops at the first roll that shows it.
-func (a *app) demoTOR(ctx context.Context) error {
+func (a *app) demoTOR(ctx context.Context, v2 bool) error {
 	j, err := a.demoJournal(ctx)
 	if err != nil {
 		return err
@@ -45,19 +45,42 @@ func (a *app) demoTOR(ctx context.Context) error {
 		}
 		return nil
 	}
+	var p demoPlay
+	// In v2 a request for the same action as an earlier revealed one (the
+	// same character, skill, TN and trait) is flagged by the audit as a roll
+	// repeated: each roll of the demo's loops asks for a TN not asked for yet,
+	// stepping from the loop's (harder to fail, easier to succeed).
+	asked := map[string]bool{}
+	fresh := func(char, skill string, tn, step int) int {
+		if !v2 {
+			return tn
+		}
+		for range 2*tor.MaxTN + 2 {
+			key := fmt.Sprintf("%s|%s|%d", char, skill, tn)
+			if !asked[key] {
+				asked[key] = true
+				break
+			}
+			tn += step
+			if tn > tor.MaxTN || tn < tor.MinTN {
+				tn, step = tn-step, -step
+			}
+		}
+		return tn
+	}
 	roll := func(char, skill string, tn int) step {
 		return step{"", func() (command.Result, error) {
-			return j.Roll(ctx, campaign, command.RollRequest{Character: char, Skill: skill, TN: tn})
+			return p.roll(command.RollRequest{Character: char, Skill: skill, TN: tn})
 		}}
 	}
 	// until rolls until the character's latest roll meets ok (at most n rolls).
-	until := func(title, char, skill string, tn, n int, ok func(*projections.TORRoll) bool) error {
+	until := func(title, char, skill string, tn, step, n int, ok func(*projections.TORRoll) bool) error {
 		for i := range n {
 			t := ""
 			if i == 0 {
 				t = title
 			}
-			s := roll(char, skill, tn)
+			s := roll(char, skill, fresh(char, skill, tn, step))
 			if err := d.do(t, s.f); err != nil {
 				return err
 			}
@@ -94,8 +117,16 @@ func (a *app) demoTOR(ctx context.Context) error {
 				Culture: "Enanos de Erebor", MaxHope: 10, Attributes: "Cuerpo=5/7,Corazón=6/8,Mente=4/6",
 				Skills: "Explorar=3*,Saber=2,Cortesía=2,Viajar=2", Traits: []string{"Erudito"}})
 		}},
-		step{"demo.session_start", func() (command.Result, error) {
-			return j.StartSession(ctx, campaign, "s1", "Una fiesta inesperada")
+	)
+	if err != nil {
+		return err
+	}
+	if p, err = a.newDemoPlay(d, v2, map[string]string{"bilbo": "ana", "thorin": "bea", "balin": "carlos"}, "ana", "bea", "carlos"); err != nil {
+		return err
+	}
+	err = run(
+		step{p.startTitle(a), func() (command.Result, error) {
+			return p.startSession("s1", "Una fiesta inesperada")
 		}},
 		step{"demo.tor_adventure", func() (command.Result, error) {
 			return j.StartAdventure(ctx, campaign, "El camino al Este")
@@ -103,14 +134,14 @@ func (a *app) demoTOR(ctx context.Context) error {
 		step{"demo.tor_trait", func() (command.Result, error) {
 			return j.InvokeTrait(ctx, campaign, command.TraitRequest{Character: "bilbo", Trait: "Ojo avizor"})
 		}},
-		roll("bilbo", "Atención", 14),
-		roll("balin", "Explorar", 12),
+		roll("bilbo", "Atención", fresh("bilbo", "Atención", 14, 1)),
+		roll("balin", "Explorar", fresh("balin", "Explorar", 12, 1)),
 	)
 	if err != nil {
 		return err
 	}
 	// Thorin pleads with the Elvenking until he fails, then spends Hope.
-	if err := until("demo.tor_plead", "thorin", "Persuadir", 18, 20,
+	if err := until("demo.tor_plead", "thorin", "Persuadir", 18, 1, 20,
 		func(r *projections.TORRoll) bool { return !r.Result.Success }); err != nil {
 		return err
 	}
@@ -121,7 +152,7 @@ func (a *app) demoTOR(ctx context.Context) error {
 	if !c.TOR.Characters["thorin"].LastRoll.Result.Success {
 		if err := run(
 			step{"demo.tor_hope", func() (command.Result, error) {
-				return j.SpendHope(ctx, campaign, "thorin", "")
+				return p.spendHope("thorin")
 			}},
 			step{"demo.tor_vote", func() (command.Result, error) {
 				return j.RequestFellowship(ctx, campaign, "thorin")
@@ -137,7 +168,7 @@ func (a *app) demoTOR(ctx context.Context) error {
 	}}); err != nil {
 		return err
 	}
-	if err := until("demo.tor_eye", "thorin", "Saber", tor.DefaultTN, 150,
+	if err := until("demo.tor_eye", "thorin", "Saber", tor.DefaultTN, 1, 150,
 		func(r *projections.TORRoll) bool { return r.Result.Eye }); err != nil {
 		return err
 	}
@@ -151,7 +182,7 @@ func (a *app) demoTOR(ctx context.Context) error {
 			return err
 		}
 	}
-	if err := until("demo.tor_scout", "balin", "Explorar", 12, 20,
+	if err := until("demo.tor_scout", "balin", "Explorar", 12, -1, 20,
 		func(r *projections.TORRoll) bool { return r.Result.Success }); err != nil {
 		return err
 	}
@@ -169,11 +200,11 @@ func (a *app) demoTOR(ctx context.Context) error {
 	}
 	if err := run(
 		step{"demo.tor_phase", func() (command.Result, error) { return j.FellowshipPhase(ctx, campaign) }},
-		step{"demo.session_end", func() (command.Result, error) { return j.EndSession(ctx, campaign) }},
+		step{p.title("demo.session_end"), func() (command.Result, error) { return p.endSession(a) }},
 	); err != nil {
 		return err
 	}
-	return a.demoEnd(ctx, j, campaign)
+	return a.demoEnd(ctx, j, campaign, p.title("demo.verification"))
 }
 
 // demoGrants has the GM grant every advancement point the adventure's rolls

@@ -9,6 +9,8 @@ import (
 
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/device"
+	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/rules/dice"
 )
 
 func (a *app) characterCommand() *cobra.Command {
@@ -98,16 +100,26 @@ func (a *app) sessionCommand() *cobra.Command {
 			if len(args) == 1 {
 				id = args[0]
 			}
+			var algorithm string
 			if err := a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
-				return j.StartSessionWith(c.Context(), campaign, command.SessionStart{ID: id, Title: title, Dice: diceFlag})
-			}); err != nil || diceFlag != command.DiceV2 {
+				res, err := j.StartSessionWith(c.Context(), campaign, command.SessionStart{ID: id, Title: title, Dice: diceFlag})
+				algorithm = startedAlgorithm(res)
+				return res, err
+			}); err != nil {
 				return err
+			}
+			if algorithm != dice.AlgorithmV2 {
+				if diceFlag == "" && algorithm != "" {
+					// The default chose v1: say which and why, in one line.
+					fmt.Fprintln(a.stderr, a.language().T("v2d.default_v1", algorithm, dice.AlgorithmV2))
+				}
+				return nil
 			}
 			return a.afterV2Start(c)
 		},
 	}
 	start.Flags().StringVar(&title, "title", "", "the session's title")
-	start.Flags().StringVar(&diceFlag, "dice", command.DiceV1, "v1 (the default: every roll path) or v2 (journal-dice-v2: signed skill and attribute rolls only, so far)")
+	start.Flags().StringVar(&diceFlag, "dice", "", "v1 or v2 (journal-dice-v2); default: v2 when a player of the campaign has a registered device key, else v1")
 	end := &cobra.Command{
 		Use:   "end",
 		Short: "End the session in progress and reveal its seed",
@@ -456,4 +468,17 @@ func (a *app) progressCommands() []*cobra.Command {
 		},
 	}
 	return []*cobra.Command{xp, token, day, reload}
+}
+
+// startedAlgorithm is the dice algorithm of the session-started event a
+// session start recorded ("" when it recorded none: a repeated request
+// reports its events too, so only an error leaves it empty).
+func startedAlgorithm(res command.Result) string {
+	for _, r := range res.Events {
+		var d events.SessionStarted
+		if r.Event.Type == events.TypeSessionStarted && r.Event.DecodeData(&d) == nil {
+			return d.Algorithm
+		}
+	}
+	return ""
 }

@@ -243,9 +243,8 @@ func (a *app) rollV2(c *cobra.Command, keyName string, req command.RollRequest) 
 	if req.Entropy != "" || req.TN != 0 || req.Trait != "" {
 		return usagef("roll: --entropy, --tn and --trait are not for a journal-dice-v2 session (your device's secret replaces entropy)")
 	}
-	return a.requestRevealV2(c, keyName, req.Character, func(_ *command.Journal, _ string, s *projections.Session) (any, error) {
-		return command.RollAction{Command: "roll", SeedCommitment: s.Commitment, Character: req.Character, Skill: req.Skill,
-			Attribute: req.Attribute, Vs: req.Vs, Modifier: req.Modifier, Token: req.Token, Specialization: req.Specialization}, nil
+	return a.requestRevealV2(c, keyName, req.Character, func(j *command.Journal, campaign string, _ *projections.Session) (any, error) {
+		return j.RollActionFor(c.Context(), campaign, req) // names as the rules spell them
 	})
 }
 

@@ -17,7 +17,7 @@ import (
 // It returns the export's lines.
 func (tb *v2Table) v2AttackSession() []string {
 	t := tb.t
-	tb.as("gm").ok("-c", "mordor", "session", "start")
+	tb.as("gm").ok("-c", "mordor", "session", "start", "--dice", "v1")
 	tb.ok("-c", "mordor", "combat", "start", "lodin", "orco")
 	tb.ok("-c", "mordor", "damage", "orco", "40")
 	tb.ok("-c", "mordor", "session", "end")

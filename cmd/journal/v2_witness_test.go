@@ -49,7 +49,7 @@ func (tb *v2Table) untilResolved(id string) string {
 func (tb *v2Table) gmSession() []string {
 	t := tb.t
 	// The combat and its initiative are a v1 session's.
-	tb.as("gm").ok("-c", "mordor", "session", "start")
+	tb.as("gm").ok("-c", "mordor", "session", "start", "--dice", "v1")
 	tb.ok("-c", "mordor", "combat", "start", "orco", "lodin")
 	tb.ok("-c", "mordor", "session", "end")
 	var order []string

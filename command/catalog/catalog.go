@@ -79,7 +79,8 @@ type (
 	sessionStartBody struct {
 		ID    string `json:"id,omitempty"`
 		Title string `json:"title,omitempty"`
-		// Dice is v1 (the default) or v2 (journal-dice-v2).
+		// Dice is v1 or v2 (journal-dice-v2); empty: v2 when a player of
+		// the campaign has a registered device key, else v1.
 		Dice string `json:"dice,omitempty"`
 	}
 	skillDefineBody struct {
@@ -387,7 +388,9 @@ func specs() []Spec {
 				if err != nil {
 					return sessionStartBody{}, err
 				}
-				b := sessionStartBody{ID: e.Session, Title: d.Title}
+				// The algorithm recorded, explicitly: the default depends on
+				// the campaign's keys (command.DefaultDice).
+				b := sessionStartBody{ID: e.Session, Title: d.Title, Dice: command.DiceV1}
 				if d.Algorithm == dice.AlgorithmV2 {
 					b.Dice = command.DiceV2
 				}

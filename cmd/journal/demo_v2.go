@@ -1,0 +1,431 @@
+package main
+
+import (
+	"crypto/rand"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/google/uuid"
+
+	"github.com/campaign-journal/journal/command"
+	"github.com/campaign-journal/journal/device"
+	"github.com/campaign-journal/journal/projections"
+	"github.com/campaign-journal/journal/rules/dice"
+	"github.com/campaign-journal/journal/signed"
+)
+
+// The demo played with journal-dice-v2 (the default): the GM and each
+// player make a device key (a key file in a configuration folder of the
+// demo's own, as the CLI's device package keeps them) and register it;
+// each player's device contributes to the session key; a player's roll is
+// a signed request and then the reveal of its secret r, from the player's
+// own device; a GM's roll (the NPC's attacks, the initiative) is a request
+// without commitment that a player's device witnesses; the players'
+// devices co-sign the session's end. The verification then checks every
+// signature, reveal, witness, draw, consequence, the chain and the
+// co-signatures.
+//
+// Invariants: nothing the demo's devices send is made by the journal: each
+// message is sealed with the sender's key and recorded as the sender (the
+// journal's view As the user) under the catalogue's name of the command
+// (so that `replay --reproduce` re-runs it), so the demo goes through the
+// checks a real table does. With demoSeeds set (tests) every r, witness value and
+// contribution is read from it too, so that the story is fixed.
+
+// demoGM is the user of the demo's GM device: a person's name, as the
+// players' (the journal's own GM identity "gm" records the GM's other
+// commands, which take no key).
+const demoGM = "marta"
+
+// demoDevices are the demo's participants' device keys and journals.
+type demoDevices struct {
+	d    demoStep
+	keys map[string]*device.Key
+	// players are the users who play, in order; plays maps a character
+	// to its player's user.
+	players []string
+	plays   map[string]string
+	next    int // the player whose device witnesses the next GM roll
+}
+
+// demoRand is the source of the demo devices' secrets.
+func demoRand() io.Reader {
+	if demoSeeds != nil {
+		return demoSeeds
+	}
+	return rand.Reader
+}
+
+// newDemoDevices makes the device keys of gm and of players (in a
+// configuration folder of the demo, removed with it) and registers them:
+// the GM's first (its bootstrap), then each player's own.
+func (a *app) newDemoDevices(d demoStep, plays map[string]string, players ...string) (*demoDevices, error) {
+	dir, err := os.MkdirTemp("", "journal-demo-keys-")
+	if err != nil {
+		return nil, err
+	}
+	a.closers = append(a.closers, func() { os.RemoveAll(dir) })
+	st := device.NewStore(filepath.Join(dir, "keys"))
+	dv := &demoDevices{d: d, keys: map[string]*device.Key{}, players: players, plays: plays}
+	for i, user := range append([]string{demoGM}, players...) {
+		k, err := st.New(user, device.NewOptions{Rand: rand.Reader})
+		if err != nil {
+			return nil, err
+		}
+		dv.keys[user] = k
+		role := command.RolePlayer
+		if user == demoGM {
+			role = command.RoleGM
+		}
+		title := ""
+		if i == 0 {
+			title = "demo.keys"
+		}
+		err = d.do(title, func() (command.Result, error) {
+			return d.j.As(user).Named("key-register").RegisterKey(d.ctx, d.campaign, command.RegisterKey{Role: role, PublicKey: k.Public().String()})
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return dv, nil
+}
+
+// session returns the campaign's open session.
+func (dv *demoDevices) session() (*projections.Session, error) {
+	c, err := dv.d.j.Load(dv.d.ctx, dv.d.campaign, 0)
+	if err != nil {
+		return nil, err
+	}
+	s := c.OpenSession()
+	if s == nil {
+		return nil, fmt.Errorf("demo: no session in progress")
+	}
+	return s, nil
+}
+
+// header is the scope of a message for the open session s.
+func (dv *demoDevices) header(s *projections.Session) signed.Header {
+	return signed.Header{Campaign: dv.d.campaign, Session: s.ID}
+}
+
+func random32() (signed.Hex32, error) {
+	var v signed.Hex32
+	_, err := io.ReadFull(demoRand(), v[:])
+	return v, err
+}
+
+// start starts the v2 session id and has each player's device contribute.
+func (dv *demoDevices) start(id, title string) (command.Result, error) {
+	ctx, j, campaign := dv.d.ctx, dv.d.j, dv.d.campaign
+	all, err := j.StartSessionWith(ctx, campaign, command.SessionStart{ID: id, Title: title, Dice: command.DiceV2})
+	if err != nil {
+		return all, err
+	}
+	s, err := dv.session()
+	if err != nil {
+		return all, err
+	}
+	for _, user := range dv.players {
+		v, err := random32()
+		if err != nil {
+			return all, err
+		}
+		msg, sig, err := dv.keys[user].Seal(&signed.Contribute{Header: dv.header(s), Value: v})
+		if err != nil {
+			return all, err
+		}
+		res, err := j.As(user).Named("session-contribute").Contribute(ctx, campaign, command.ContributeSigned{Character: dv.characterOf(user),
+			SignedMessage: command.SignedMessage{Signed: msg, Signature: sig}})
+		if err != nil {
+			return all, err
+		}
+		all.Events = append(all.Events, res.Events...)
+	}
+	return all, nil
+}
+
+// characterOf is a character user plays (for the permissions).
+func (dv *demoDevices) characterOf(user string) string {
+	for ch, u := range dv.plays {
+		if u == user {
+			return ch
+		}
+	}
+	return ""
+}
+
+// roll asks for character's roll with action (built on the open session):
+// a player's character's roll is its player's request and reveal; any other
+// is the GM's, witnessed by the next player's device.
+func (dv *demoDevices) roll(character string, action func(*projections.Session) (any, error)) (command.Result, error) {
+	ctx, j, campaign := dv.d.ctx, dv.d.j, dv.d.campaign
+	s, err := dv.session()
+	if err != nil {
+		return command.Result{}, err
+	}
+	act, err := action(s)
+	if err != nil {
+		return command.Result{}, err
+	}
+	actionJSON, err := json.Marshal(act)
+	if err != nil {
+		return command.Result{}, err
+	}
+	id, err := uuid.NewRandomFromReader(demoRand())
+	if err != nil {
+		return command.Result{}, err
+	}
+	request := id.String()
+	user, ok := dv.plays[character]
+	if !ok {
+		return dv.gmRoll(s, character, request, actionJSON)
+	}
+	r, err := random32()
+	if err != nil {
+		return command.Result{}, err
+	}
+	commitment, err := dice.ParseHex32(dice.RevealCommitment(r))
+	if err != nil {
+		return command.Result{}, err
+	}
+	k, as := dv.keys[user], j.As(user)
+	msg, sig, err := k.Seal(&signed.Request{Header: dv.header(s), Request: request, Commitment: commitment, Action: actionJSON})
+	if err != nil {
+		return command.Result{}, err
+	}
+	all, err := as.Named("roll-request").RequestRoll(ctx, campaign, command.RollRequestSigned{Character: character,
+		SignedMessage: command.SignedMessage{Signed: msg, Signature: sig}})
+	if err != nil {
+		return all, err
+	}
+	msg, sig, err = k.Seal(&signed.Reveal{Header: dv.header(s), Request: request, R: r})
+	if err != nil {
+		return all, err
+	}
+	res, err := as.Named("roll-reveal").RevealRoll(ctx, campaign, command.RollRevealSigned{Character: character,
+		SignedMessage: command.SignedMessage{Signed: msg, Signature: sig}})
+	all.Events = append(all.Events, res.Events...)
+	return all, err
+}
+
+// gmRoll records the GM's request (no commitment) for character and the
+// witness of the next player's device: r of the GM's roll.
+func (dv *demoDevices) gmRoll(s *projections.Session, character, request string, action []byte) (command.Result, error) {
+	ctx, j, campaign := dv.d.ctx, dv.d.j, dv.d.campaign
+	msg, sig, err := dv.keys[demoGM].Seal(&signed.Request{Header: dv.header(s), Request: request, Action: action})
+	if err != nil {
+		return command.Result{}, err
+	}
+	all, err := j.As(demoGM).Named("roll-request").RequestRoll(ctx, campaign, command.RollRequestSigned{Character: character,
+		SignedMessage: command.SignedMessage{Signed: msg, Signature: sig}})
+	if err != nil {
+		return all, err
+	}
+	witness := dv.players[dv.next%len(dv.players)]
+	dv.next++
+	v, err := random32()
+	if err != nil {
+		return all, err
+	}
+	msg, sig, err = dv.keys[witness].Seal(&signed.Witness{Header: dv.header(s), Request: request, Value: v})
+	if err != nil {
+		return all, err
+	}
+	res, err := j.As(witness).Named("roll-witness").Witness(ctx, campaign, command.RollWitnessSigned{Character: dv.characterOf(witness),
+		SignedMessage: command.SignedMessage{Signed: msg, Signature: sig}})
+	all.Events = append(all.Events, res.Events...)
+	return all, err
+}
+
+// hope is the signed request of character's player spending 1 Hope on
+// its latest roll (it draws nothing: no commitment, no reveal).
+func (dv *demoDevices) hope(character string) (command.Result, error) {
+	ctx, j, campaign := dv.d.ctx, dv.d.j, dv.d.campaign
+	s, err := dv.session()
+	if err != nil {
+		return command.Result{}, err
+	}
+	act, err := j.TORHopeActionFor(ctx, campaign, character)
+	if err != nil {
+		return command.Result{}, err
+	}
+	actionJSON, err := json.Marshal(act)
+	if err != nil {
+		return command.Result{}, err
+	}
+	id, err := uuid.NewRandomFromReader(demoRand())
+	if err != nil {
+		return command.Result{}, err
+	}
+	user := dv.plays[character]
+	msg, sig, err := dv.keys[user].Seal(&signed.Request{Header: dv.header(s), Request: id.String(), Action: actionJSON})
+	if err != nil {
+		return command.Result{}, err
+	}
+	return j.As(user).Named("roll-request").RequestRoll(ctx, campaign, command.RollRequestSigned{Character: character,
+		SignedMessage: command.SignedMessage{Signed: msg, Signature: sig}})
+}
+
+// end ends the session and has each player's device co-sign its end: the
+// SHA-256 of the session-ended event's stored bytes, read from the store.
+func (dv *demoDevices) end(a *app) (command.Result, error) {
+	ctx, j, campaign := dv.d.ctx, dv.d.j, dv.d.campaign
+	s, err := dv.session()
+	if err != nil {
+		return command.Result{}, err
+	}
+	all, err := j.EndSession(ctx, campaign)
+	if err != nil {
+		return all, err
+	}
+	_, hash, err := a.endedHash(ctx, campaign, s.ID)
+	if err != nil {
+		return all, err
+	}
+	for _, user := range dv.players {
+		msg, sig, err := dv.keys[user].Seal(&signed.Cosign{Header: dv.header(s), Ended: hash})
+		if err != nil {
+			return all, err
+		}
+		res, err := j.As(user).Named("session-cosign").Cosign(ctx, campaign, command.CosignSigned{Character: dv.characterOf(user),
+			SignedMessage: command.SignedMessage{Signed: msg, Signature: sig}})
+		if err != nil {
+			return all, err
+		}
+		all.Events = append(all.Events, res.Events...)
+	}
+	return all, nil
+}
+
+// demoPlay is how the demo's rolls are made: journal-dice-v1's commands, or
+// the devices of journal-dice-v2 (v2 != nil).
+type demoPlay struct {
+	d  demoStep
+	v2 *demoDevices
+}
+
+func (p demoPlay) roll(req command.RollRequest) (command.Result, error) {
+	if p.v2 == nil {
+		return p.d.j.Roll(p.d.ctx, p.d.campaign, req)
+	}
+	return p.v2.roll(req.Character, func(s *projections.Session) (any, error) {
+		c, err := p.d.j.Load(p.d.ctx, p.d.campaign, 0)
+		if err != nil {
+			return nil, err
+		}
+		if c.TOR != nil {
+			return p.d.j.TORRollActionFor(p.d.ctx, p.d.campaign, req)
+		}
+		return p.d.j.RollActionFor(p.d.ctx, p.d.campaign, req)
+	})
+}
+
+func (p demoPlay) contest(req command.ContestRequest) (command.Result, error) {
+	if p.v2 == nil {
+		return p.d.j.Contest(p.d.ctx, p.d.campaign, req)
+	}
+	return p.v2.roll(req.A, func(*projections.Session) (any, error) {
+		return p.d.j.ContestActionFor(p.d.ctx, p.d.campaign, req)
+	})
+}
+
+// startCombat is the GM's: in v2 its initiative is witnessed.
+func (p demoPlay) startCombat(participants ...string) (command.Result, error) {
+	if p.v2 == nil {
+		return p.d.j.StartCombat(p.d.ctx, p.d.campaign, participants, "")
+	}
+	return p.v2.roll("", func(*projections.Session) (any, error) {
+		return p.d.j.InitiativeActionFor(p.d.ctx, p.d.campaign, command.CombatStart{Participants: participants})
+	})
+}
+
+func (p demoPlay) attack(req command.AttackRequest) (command.Result, error) {
+	if p.v2 == nil {
+		return p.d.j.Attack(p.d.ctx, p.d.campaign, req)
+	}
+	return p.v2.roll(req.Attacker, func(*projections.Session) (any, error) {
+		return p.d.j.AttackActionFor(p.d.ctx, p.d.campaign, req)
+	})
+}
+
+func (p demoPlay) heal(character string) (command.Result, error) {
+	if p.v2 == nil {
+		return p.d.j.HealAfterCombat(p.d.ctx, p.d.campaign, character, "")
+	}
+	return p.v2.roll(character, func(*projections.Session) (any, error) {
+		return p.d.j.HealActionFor(p.d.ctx, p.d.campaign, character)
+	})
+}
+
+func (p demoPlay) spendHope(character string) (command.Result, error) {
+	if p.v2 == nil {
+		return p.d.j.SpendHope(p.d.ctx, p.d.campaign, character, "")
+	}
+	return p.v2.hope(character)
+}
+
+func (p demoPlay) startSession(id, title string) (command.Result, error) {
+	if p.v2 == nil {
+		return p.d.j.StartSession(p.d.ctx, p.d.campaign, id, title)
+	}
+	return p.v2.start(id, title)
+}
+
+func (p demoPlay) endSession(a *app) (command.Result, error) {
+	if p.v2 == nil {
+		return p.d.j.EndSession(p.d.ctx, p.d.campaign)
+	}
+	return p.v2.end(a)
+}
+
+// title is the heading key of a step, its v2 variant when there is one.
+func (p demoPlay) title(key string) string {
+	if p.v2 == nil {
+		return key
+	}
+	switch key {
+	case "demo.session_end":
+		return "demo.v2_session_end"
+	case "demo.verification":
+		return "demo.v2_verification"
+	}
+	return key
+}
+
+// startTitle prints the v2 session start's heading (with the
+// algorithm's name) or returns the v1 key.
+func (p demoPlay) startTitle(a *app) string {
+	if p.v2 == nil {
+		return "demo.session_start"
+	}
+	if !a.jsonOut {
+		fmt.Fprintf(a.stdout, "\n▸ %s\n", a.language().T("demo.v2_session_start", dice.AlgorithmV2))
+	}
+	return ""
+}
+
+// rollsTitle prints, in v2, how the rolls are made.
+func (p demoPlay) rollsTitle(a *app) {
+	if p.v2 != nil && !a.jsonOut {
+		fmt.Fprintf(a.stdout, "  %s\n", a.language().T("demo.v2_rolls"))
+	}
+}
+
+// newDemoPlay makes the demo's way of rolling: v2 makes and registers the
+// device keys of the GM and of players (plays: character → user).
+func (a *app) newDemoPlay(d demoStep, v2 bool, plays map[string]string, players ...string) (demoPlay, error) {
+	p := demoPlay{d: d}
+	if !v2 {
+		return p, nil
+	}
+	dv, err := a.newDemoDevices(d, plays, players...)
+	if err != nil {
+		return p, err
+	}
+	p.v2 = dv
+	return p, nil
+}

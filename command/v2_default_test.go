@@ -1,0 +1,92 @@
+package command_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/google/uuid"
+	"github.com/stretchr/testify/require"
+
+	"github.com/campaign-journal/journal/command"
+	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/rules/dice"
+)
+
+// TestDefaultDice: the default algorithm of a new session is v2 once a
+// user is registered with the role player, v1 before (no key, a gm key
+// alone); the session-started event records it; an explicit choice wins.
+func TestDefaultDice(t *testing.T) {
+	ctx := context.Background()
+	j, _ := openJournal(t, t.TempDir())
+	setup(t, j) // session s1 open (v1)
+	_, err := j.EndSession(ctx, "mordor")
+	require.NoError(t, err)
+	started := func(req command.SessionStart) string {
+		t.Helper()
+		res, err := j.StartSessionWith(ctx, "mordor", req)
+		require.NoError(t, err)
+		var d events.SessionStarted
+		require.NoError(t, res.Events[0].Event.DecodeData(&d))
+		_, err = j.EndSession(ctx, "mordor")
+		require.NoError(t, err)
+		return d.Algorithm
+	}
+	c, err := j.Load(ctx, "mordor", 0)
+	require.NoError(t, err)
+	require.Equal(t, command.DiceV1, command.DefaultDice(c))
+	require.Equal(t, command.DiceV1, command.DefaultDice(nil))
+	require.Equal(t, dice.Algorithm, started(command.SessionStart{}))
+	gm, ana := newDevice("gm", 2), newDevice("ana", 1)
+	_, err = j.RegisterKey(ctx, "mordor", command.RegisterKey{User: "gm", Role: command.RoleGM, PublicKey: gm.pub()})
+	require.NoError(t, err)
+	require.Equal(t, dice.Algorithm, started(command.SessionStart{}), "a gm key alone")
+	_, err = j.As("ana").RegisterKey(ctx, "mordor", command.RegisterKey{PublicKey: ana.pub()})
+	require.NoError(t, err)
+	c, err = j.Load(ctx, "mordor", 0)
+	require.NoError(t, err)
+	require.Equal(t, command.DiceV2, command.DefaultDice(c))
+	require.Equal(t, dice.AlgorithmV2, started(command.SessionStart{}), "a player's key")
+	require.Equal(t, dice.Algorithm, started(command.SessionStart{Dice: command.DiceV1}))
+	require.Equal(t, dice.AlgorithmV2, started(command.SessionStart{Dice: command.DiceV2}))
+	// The plain StartSession stays v1 (the Go API's explicit v1).
+	res, err := j.StartSession(ctx, "mordor", "", "")
+	require.NoError(t, err)
+	var d events.SessionStarted
+	require.NoError(t, res.Events[0].Event.DecodeData(&d))
+	require.Equal(t, dice.Algorithm, d.Algorithm)
+}
+
+// TestV2ActionSpelling: a v2 roll's action names the skill and the
+// attribute as the rules do (the verifier compares the roll with the
+// signed action): another spelling is refused with one clear error and
+// nothing recorded; RollActionFor writes the rules' names.
+func TestV2ActionSpelling(t *testing.T) {
+	ctx := context.Background()
+	j, st, ana, _ := setupV2(t)
+	aj := j.As("ana")
+	before := count(t, st)
+	for _, a := range []command.RollAction{
+		{Command: "roll", Character: "lodin", Skill: "sigilo"},
+		{Command: "roll", Character: "lodin", Skill: "SIGILO"},
+		{Command: "roll", Character: "lodin", Attribute: "f"},
+	} {
+		_, err := aj.RequestRoll(ctx, "mordor", ana.request(t, "s2", uuid.NewString(), secret(0x20), a))
+		require.ErrorIs(t, err, command.ErrInvalid)
+		require.ErrorContains(t, err, "name it as the rules do")
+		require.Equal(t, before, count(t, st), "nothing recorded for %+v", a)
+	}
+	a, err := aj.RollActionFor(ctx, "mordor", command.RollRequest{Character: "lodin", Skill: "sigilo", Vs: "media"})
+	require.NoError(t, err)
+	require.Equal(t, "Sigilo", a.Skill)
+	c, err := j.Load(ctx, "mordor", 0)
+	require.NoError(t, err)
+	require.Equal(t, c.OpenSession().Commitment, a.SeedCommitment)
+	a, err = aj.RollActionFor(ctx, "mordor", command.RollRequest{Character: "lodin", Attribute: "f"})
+	require.NoError(t, err)
+	require.Equal(t, "F", a.Attribute)
+	id, r := uuid.NewString(), secret(0x30)
+	_, err = aj.RequestRoll(ctx, "mordor", ana.request(t, "s2", id, r, a))
+	require.NoError(t, err)
+	_, err = aj.RevealRoll(ctx, "mordor", ana.reveal(t, "s2", id, r))
+	require.NoError(t, err)
+}

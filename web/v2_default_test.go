@@ -1,0 +1,52 @@
+package web_test
+
+import (
+	"crypto/ed25519"
+	"crypto/rand"
+	"fmt"
+	"net/http"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/rules/dice"
+	"github.com/campaign-journal/journal/signed"
+)
+
+// TestSessionStartDefaultOverHTTP: over HTTP, as on the CLI, a session
+// started without "dice" is journal-dice-v2 once a player of the campaign
+// has a registered device key, v1 before (a GM key alone does not count);
+// "dice" v1 and v2 are honoured either way; the session-started event
+// records the algorithm.
+func TestSessionStartDefaultOverHTTP(t *testing.T) {
+	h := newHarness(t, jetBackend(false))
+	h.setup("mordor")
+	key := func() string {
+		pub, _, err := ed25519.GenerateKey(rand.Reader)
+		require.NoError(t, err)
+		return signed.PublicKey(pub).String()
+	}
+	started := func(body string) string {
+		t.Helper()
+		res := h.command("mordor", "session-start", body, http.StatusOK)
+		for _, r := range res.Recorded {
+			if r.Event.Type == events.TypeSessionStarted {
+				var d events.SessionStarted
+				require.NoError(t, r.Event.DecodeData(&d))
+				h.command("mordor", "session-end", ``, http.StatusOK)
+				return d.Algorithm
+			}
+		}
+		t.Fatalf("session-start %s recorded %v", body, res.types())
+		return ""
+	}
+	require.Equal(t, dice.Algorithm, started(``), "no key: v1")
+	require.Equal(t, dice.AlgorithmV2, started(`{"dice":"v2"}`), "v2 asked for explicitly, without any player key")
+	h.command("mordor", "key-register", fmt.Sprintf(`{"role":"gm","public_key":%q}`, key()), http.StatusOK)
+	require.Equal(t, dice.Algorithm, started(`{}`), "a GM key alone: v1")
+	h.command("mordor", "key-register", fmt.Sprintf(`{"user":"ana","role":"player","public_key":%q}`, key()), http.StatusOK)
+	require.Equal(t, dice.AlgorithmV2, started(``), "a player's key: v2 by default")
+	require.Equal(t, dice.AlgorithmV2, started(`{"title":"La torre"}`), "a player's key: v2 by default")
+	require.Equal(t, dice.Algorithm, started(`{"dice":"v1"}`), "v1 asked for explicitly")
+}
