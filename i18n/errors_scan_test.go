@@ -335,6 +335,8 @@ func scanNode(n ast.Node, calls map[string]int, consts map[string]string, found 
 				} else if x.Name != "fmt" && x.Name != "errors" {
 					name = fn.Sel.Name // a method or a helper of another package
 				}
+			} else {
+				name = fn.Sel.Name // a method of a field (f.a.warnf)
 			}
 		}
 		i, ok := calls[name]
