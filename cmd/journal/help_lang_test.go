@@ -17,9 +17,11 @@ import (
 	"github.com/campaign-journal/journal/i18n"
 )
 
-// mostUsed are the commands whose Long must have a Spanish one.
+// mostUsed are the commands whose Long must have a Spanish one (all but
+// bench, serve, the environment topic and cobra's completion commands).
 var mostUsed = []string{"", "roll", "contest", "explain", "log", "replay", "export", "session end", "session cosign",
-	"session contribute", "verifier", "void", "invite", "odds", "odds ryf", "demo"}
+	"session contribute", "verifier", "void", "invite", "odds", "odds ryf", "demo", "access", "access add",
+	"access nats-config", "access rotate", "backup", "restore", "healthcheck", "key register", "migrate", "exit-codes"}
 
 // helpNames are what a Spanish help keeps as it is: command lines, flags,
 // placeholders, variables, values in «», the flags' values (player, gm...).
