@@ -24,7 +24,9 @@ import (
 // matched (ids, names, numbers, rule names such as skills and
 // difficulties) is copied unchanged, except a hole of %s, %v or %w, whose
 // text is itself rendered (it is usually an error); a message, or a part of
-// it, that no template reads stays as it is (a library's message); the
+// it, that no template reads stays as it is (a library's message); a
+// template whose name hole (%s) would hold English prose no template reads
+// is not used, so that a part is written in one language, never half; the
 // result is a pure function of the message, and Error is safe from any
 // goroutine.
 
@@ -246,6 +248,10 @@ type reading struct {
 	text       string
 	score      int
 	structural bool
+	// loose: a structural split left a part of English prose unread in
+	// it ("invitación desconocida: no widget"), which no template may
+	// then join to words of its own.
+	loose bool
 }
 
 func newReader(ts []*template) *reader { return &reader{ts: ts, memo: map[part]reading{}} }
@@ -357,6 +363,30 @@ func fits(verb byte, text string) bool {
 	return text != "" && (!strings.Contains(text, " ") || text[0] == '[' || text[0] == '{')
 }
 
+// proseWords are English words no name is made of: a text with one of
+// them and a space is a sentence, not a name.
+var proseWords = map[string]bool{"no": true, "or": true, "and": true, "the": true, "of": true, "is": true,
+	"not": true, "a": true, "an": true, "to": true, "in": true, "for": true, "with": true, "has": true,
+	"have": true, "by": true, "at": true, "on": true, "was": true, "are": true, "its": true, "it": true,
+	"this": true, "that": true, "from": true, "be": true, "may": true, "cannot": true, "want": true}
+
+// prose reports whether text, a hole's, reads as English words of a
+// sentence rather than a name or a value: a space, and a word of
+// proseWords outside quotes.
+func prose(text string) bool {
+	if !strings.Contains(text, " ") {
+		return false
+	}
+	for _, w := range strings.Fields(quoted.ReplaceAllString(text, "")) {
+		if proseWords[strings.ToLower(strings.Trim(w, ".,;:()!?"))] {
+			return true
+		}
+	}
+	return false
+}
+
+var quoted = regexp.MustCompile(`"[^"]*"|'[^']*'|«[^»]*»|` + "`[^`]*`")
+
 // shortTemplate is the score under which a template's %w hole must hold
 // an error the catalogue reads: a word or two between holes ("%w at %s",
 // "%w in %s") would read any text that has them.
@@ -364,7 +394,7 @@ const shortTemplate = 8
 
 // score renders t with holes and keeps it when it reads more than best.
 func (r *reader) score(t *template, holes []string, best *reading) {
-	score := t.score
+	score, loose := t.score, false
 	texts := make([]string, len(holes))
 	for i, h := range holes {
 		texts[i] = h
@@ -373,6 +403,15 @@ func (r *reader) score(t *template, holes []string, best *reading) {
 			if v == 'w' && got.score == 0 && t.score < shortTemplate {
 				return // "%w at %s" reads "needs at least" only if "needs" is an error
 			}
+			unread := got.loose || got.score == 0 && prose(h)
+			if v == 's' && unread && !t.structural {
+				// A name's hole holding English no template reads is a
+				// fragment of a sentence ("no device or invite %q" read by
+				// "%s or %s"): translating the words around it would write
+				// half a sentence in each language.
+				return
+			}
+			loose = loose || unread && t.structural
 			texts[i], score = got.text, score+got.score
 		}
 	}
@@ -389,5 +428,5 @@ func (r *reader) score(t *template, holes []string, best *reading) {
 			b.WriteString(texts[t.es.order[i]])
 		}
 	}
-	*best = reading{text: b.String(), score: score, structural: t.structural}
+	*best = reading{text: b.String(), score: score, structural: t.structural, loose: loose}
 }

@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -94,7 +95,7 @@ func TestEveryErrorHasSpanish(t *testing.T) {
 // starts it ("skill define: "), flags (--campaign), values in «»,
 // placeholders (NAME, SESSION=HEX), variables ($JOURNAL_CAMPAIGN).
 var names = regexp.MustCompile("'journal [^']*'|`[^`]*`|«[^»]*»|-c/|--[a-z][a-z0-9-]*|\\(journal [^)]*\\)|" +
-	`journal-dice-v\d+|\$[A-Z_]+|\?[a-z_]+=|\b[A-Z][A-Z0-9_]+(=[A-Z]+)?\b|^[a-z]+( [a-z-]+)?: |\b[A-Z][a-z]+(-[A-Z][a-z]+)+\b`)
+	`journal-dice-v\d+|\$[A-Z_]+|\?[a-z_]+=|\b[A-Z][A-Z0-9_]+(=[A-Z]+)?\b|^[a-z]+(-[a-z]+)*( [a-z-]+)?: |\b[A-Z][a-z]+(-[A-Z][a-z]+)+\b`)
 
 // TestErrorTemplates: every Spanish rendering takes the English's holes,
 // and has no English label word.
@@ -277,7 +278,34 @@ func scanFile(t *testing.T, path, where string, calls map[string]int, consts map
 			return true
 		})
 	}
-	ast.Inspect(f, func(n ast.Node) bool {
+	var visit func(calls map[string]int) func(ast.Node) bool
+	visit = func(calls map[string]int) func(ast.Node) bool {
+		return func(n ast.Node) bool {
+			return scanNode(n, calls, consts, found, fs, where, &out, visit)
+		}
+	}
+	ast.Inspect(f, visit(calls))
+	return out
+}
+
+// scanNode looks at one node of a file for an error's format string. A
+// function's closures with a format parameter ("fail := func(kind
+// MismatchKind, format string, ...)") are its own: within the function
+// they take the place of any closure of the same name elsewhere in the
+// package, whose format may be another parameter.
+func scanNode(n ast.Node, calls map[string]int, consts map[string]string, found func(ast.Expr, token.Pos),
+	fs *token.FileSet, where string, out *[]errorFormat, visit func(map[string]int) func(ast.Node) bool) bool {
+	if fd, ok := n.(*ast.FuncDecl); ok && fd.Body != nil {
+		local := map[string]int{}
+		formatTakers(&ast.File{Decls: []ast.Decl{&ast.FuncDecl{Name: fd.Name, Type: &ast.FuncType{Params: &ast.FieldList{}}, Body: fd.Body}}}, local)
+		if len(local) > 0 {
+			merged := maps.Clone(calls)
+			maps.Copy(merged, local)
+			ast.Inspect(fd.Body, visit(merged))
+			return false
+		}
+	}
+	{
 		// l.Error(fmt.Sprintf(...)): a message the command line renders.
 		if c, ok := n.(*ast.CallExpr); ok && len(c.Args) == 1 {
 			if sel, ok := c.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "Error" {
@@ -307,6 +335,8 @@ func scanFile(t *testing.T, path, where string, calls map[string]int, consts map
 				} else if x.Name != "fmt" && x.Name != "errors" {
 					name = fn.Sel.Name // a method or a helper of another package
 				}
+			} else {
+				name = fn.Sel.Name // a method of a field (f.a.warnf)
 			}
 		}
 		i, ok := calls[name]
@@ -316,9 +346,8 @@ func scanFile(t *testing.T, path, where string, calls map[string]int, consts map
 		// errors.New(x + "y"): a concatenation is a template too, x its hole.
 		if s, ok := constString(c.Args[i], consts, true); ok {
 			pos := fs.Position(c.Pos())
-			out = append(out, errorFormat{format: s, where: fmt.Sprintf("%s:%d", where, pos.Line)})
+			*out = append(*out, errorFormat{format: s, where: fmt.Sprintf("%s:%d", where, pos.Line)})
 		}
 		return true
-	})
-	return out
+	}
 }

@@ -64,3 +64,18 @@ func TestCheckErrorTemplate(t *testing.T) {
 	require.False(t, i18n.NeedsTranslation("%w: %v"))
 	require.False(t, i18n.NeedsTranslation("--vs: %w"))
 }
+
+// TestNoHalfTranslation: a part no template reads stays English as a
+// whole; a generic template ("%s or %s") does not translate the words
+// around English it cannot read.
+func TestNoHalfTranslation(t *testing.T) {
+	for _, tc := range []struct{ en, es string }{
+		{`unknown invite: no widget or gadget "d-nothing"`, `invitación desconocida: no widget or gadget "d-nothing"`},
+		{`unknown invite: no device or invite "d-nothing"`, `invitación desconocida: no hay dispositivo ni invitación "d-nothing"`},
+		// Names in the holes are still read around.
+		{`journal: unknown command "rol": did you mean "log" or "roll"? (see 'journal --help')`,
+			`journal: orden "rol" desconocida: ¿quisiste decir "log" o "roll"? (ver 'journal --help')`},
+	} {
+		require.Equal(t, tc.es, i18n.ES.Error(tc.en), tc.en)
+	}
+}

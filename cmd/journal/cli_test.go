@@ -70,7 +70,7 @@ func TestEveryCommandHasAnExampleAndAGroup(t *testing.T) {
 // section.
 func TestHelpIsGroupedAndCompact(t *testing.T) {
 	c := newCLI(t)
-	out := c.ok("--help")
+	out := c.ok("--lang", "en", "--help")
 	for _, g := range commandGroups {
 		require.Contains(t, out, "\n"+g.Title+"\n", "group %s", g.ID)
 	}
@@ -80,7 +80,7 @@ func TestHelpIsGroupedAndCompact(t *testing.T) {
 	require.NotContains(t, out, "Additional Commands")
 	require.Contains(t, out, "journal help environment")
 
-	out = c.ok("roll", "--help")
+	out = c.ok("--lang", "en", "roll", "--help")
 	global := out[strings.Index(out, "Global flags"):]
 	global = global[:strings.Index(global, "\n\n")+1]
 	lines := strings.Split(strings.TrimSpace(global), "\n")
@@ -91,7 +91,7 @@ func TestHelpIsGroupedAndCompact(t *testing.T) {
 	require.Contains(t, out, "Examples:")
 	env := c.ok("help", "environment")
 	require.Contains(t, env, "--sync=false lets JetStream flush")
-	require.Contains(t, c.ok("help", "exit-codes"), "4  mismatch")
+	require.Contains(t, c.ok("--lang", "en", "help", "exit-codes"), "4  mismatch")
 }
 
 // TestExitCodes runs failing command lines and checks each one's exit code,
@@ -223,7 +223,7 @@ func TestMistypedSubcommands(t *testing.T) {
 	}
 	require.Contains(t, c.ok("help", "roll", "lodin"), "journal roll CHAR")
 	// A group alone still shows its help.
-	out, _, code := c.run("character")
+	out, _, code := c.run("--lang", "en", "character")
 	require.Equal(t, exitOK, code)
 	require.Contains(t, out, "Usage:")
 }

@@ -232,8 +232,8 @@ func organize(root *cobra.Command) {
 			c.GroupID = g
 		}
 	}
-	cobra.AddTemplateFunc("compactFlags", compactFlags)
-	root.SetUsageTemplate(usageTemplate)
+	root.SetUsageTemplate(usageTemplate) // help_lang.go
+	root.SetHelpTemplate(helpTemplate)
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
 		path := strings.TrimPrefix(c.CommandPath(), root.Name()+" ")
@@ -365,39 +365,6 @@ func compactFlags(fs *pflag.FlagSet) string {
 	b.WriteString(line)
 	return b.String()
 }
-
-// usageTemplate is cobra's, with grouped commands and a compact global
-// flags section.
-const usageTemplate = `Usage:{{if .Runnable}}
-  {{.UseLine}}{{end}}{{if .HasAvailableSubCommands}}
-  {{.CommandPath}} [command]{{end}}{{if gt (len .Aliases) 0}}
-
-Aliases:
-  {{.NameAndAliases}}{{end}}{{if .HasExample}}
-
-Examples:
-{{.Example}}{{end}}{{if .HasAvailableSubCommands}}{{$cmds := .Commands}}{{if eq (len .Groups) 0}}
-
-Commands:{{range $cmds}}{{if (or .IsAvailableCommand (eq .Name "help"))}}
-  {{rpad .Name .NamePadding }} {{.Short}}{{end}}{{end}}{{else}}{{range $group := .Groups}}
-
-{{.Title}}{{range $cmds}}{{if (and (eq .GroupID $group.ID) (or .IsAvailableCommand (eq .Name "help")))}}
-  {{rpad .Name .NamePadding }} {{.Short}}{{end}}{{end}}{{end}}{{if not .AllChildCommandsHaveGroup}}
-
-Additional Commands:{{range $cmds}}{{if (and (eq .GroupID "") (or .IsAvailableCommand (eq .Name "help")))}}
-  {{rpad .Name .NamePadding }} {{.Short}}{{end}}{{end}}{{end}}{{end}}{{end}}{{if .HasAvailableLocalFlags}}
-
-Flags:
-{{.LocalFlags.FlagUsages | trimTrailingWhitespaces}}{{end}}{{if .HasAvailableInheritedFlags}}
-
-Global flags ('journal help environment'):
-{{compactFlags .InheritedFlags}}{{end}}{{if .HasHelpSubCommands}}
-
-Help topics:{{range .Commands}}{{if .IsAdditionalHelpTopicCommand}}
-  journal help {{rpad .Name 12}} {{.Short}}{{end}}{{end}}{{end}}{{if .HasAvailableSubCommands}}
-
-Use "{{.CommandPath}} [command] --help" for more information about a command.{{end}}
-`
 
 // annAliasOf marks a hidden flag kept as an alias of a renamed one.
 const annAliasOf = "journal/alias-of"

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/campaign-journal/journal/access"
+	"github.com/campaign-journal/journal/i18n"
 	"github.com/campaign-journal/journal/invite"
 	"github.com/campaign-journal/journal/web"
 )
@@ -111,11 +112,12 @@ func (a *app) invite(c *cobra.Command, user, role string, characters []string, t
 	link := strings.TrimRight(base, "/") + "/table#invite=" + tok
 	out := invited{Link: link, Invite: inv.ID, User: user, Role: inv.Role, Campaign: inv.Campaign, Characters: inv.Characters, Expires: inv.Expires, Book: b.Path()}
 	return a.emit(out, func(w io.Writer) {
-		fmt.Fprintf(w, "journal invite: %s (%s of %s", user, inv.Role, inv.Campaign)
+		chars := ""
 		if len(inv.Characters) > 0 {
-			fmt.Fprintf(w, ", %s", strings.Join(inv.Characters, ", "))
+			chars = ", " + strings.Join(inv.Characters, ", ")
 		}
-		fmt.Fprintf(w, "), invite %s, usable once until %s:\n%s\n", inv.ID, inv.Expires.Local().Format("2006-01-02 15:04"), link)
+		fmt.Fprintln(w, a.language().T("inv.created", user, inv.Role, inv.Campaign, chars, inv.ID, inv.Expires.Local().Format("2006-01-02 15:04")))
+		fmt.Fprintln(w, link)
 	})
 }
 
@@ -141,26 +143,31 @@ func (a *app) devicesCommand() *cobra.Command {
 				return err
 			}
 			rows := web.Listing(f, a.campaign)
+			l := a.language()
 			return a.emit(rows, func(w io.Writer) {
 				if len(rows) == 0 {
-					fmt.Fprintln(w, "no invites or devices yet: journal invite PLAYER --character ID")
+					fmt.Fprintln(w, l.T("dev.none", "journal invite PLAYER --character ID"))
 					return
 				}
 				tw := tabwriter.NewWriter(w, 0, 2, 2, ' ', 0)
-				fmt.Fprintln(tw, "ID\tKIND\tUSER\tROLE\tCHARACTERS\tFINGERPRINT\tSTATE")
+				fmt.Fprintln(tw, l.T("dev.head"))
 				for _, r := range rows {
-					state := "active"
+					state := l.T("dev.state.active")
 					switch {
 					case r.Revoked:
-						state = "revoked"
+						state = l.T("dev.state.revoked")
 					case r.Kind == "invite" && r.Used:
-						state = "used"
+						state = l.T("dev.state.used")
 					case r.Kind == "invite" && !time.Now().Before(r.Expires):
-						state = "expired"
+						state = l.T("dev.state.expired")
 					case r.Kind == "invite":
-						state = "open until " + r.Expires.Local().Format("2006-01-02 15:04")
+						state = l.T("dev.state.open", r.Expires.Local().Format("2006-01-02 15:04"))
 					}
-					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, r.Kind, r.User, r.Role, strings.Join(r.Characters, ","), orDash(r.Fingerprint), state)
+					kind := r.Kind
+					if r.Kind == "invite" || r.Kind == "device" {
+						kind = l.T(i18n.Key("dev.kind." + r.Kind))
+					}
+					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, kind, r.User, r.Role, strings.Join(r.Characters, ","), orDash(r.Fingerprint), state)
 				}
 				tw.Flush()
 			})
@@ -183,7 +190,7 @@ func (a *app) devicesCommand() *cobra.Command {
 				return err
 			}
 			return a.emit(map[string]string{"revoked": args[0]}, func(w io.Writer) {
-				fmt.Fprintf(w, "journal devices: revoked %s\n", args[0])
+				fmt.Fprintln(w, a.language().T("dev.revoked", args[0]))
 			})
 		},
 	}

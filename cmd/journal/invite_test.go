@@ -50,7 +50,7 @@ func TestInviteCommand(t *testing.T) {
 		require.Equal(t, string(book), string(after), "%s: the book changed", tc.name)
 	}
 
-	list := c.ok("-c", "mordor", "devices", "list")
+	list := c.ok("--lang", "en", "-c", "mordor", "devices", "list")
 	require.Contains(t, list, inv.Invite)
 	require.Contains(t, list, "open until")
 	c.ok("devices", "revoke", inv.Invite)

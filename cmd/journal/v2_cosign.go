@@ -184,15 +184,15 @@ func (a *app) afterV2End(c *cobra.Command) error {
 	}
 	info, err := st.Show(device.DefaultName)
 	if err != nil {
-		fmt.Fprintf(a.stderr, "journal: no device key (%v): the end of session %s is not co-signed by you; each participant co-signs it with 'journal session cosign %s'\n", err, s.ID, s.ID)
+		a.warnf("journal: no device key (%v): the end of session %s is not co-signed by you; each participant co-signs it with 'journal session cosign %s'", err, s.ID, s.ID)
 		return nil
 	}
 	if p := camp.Participants[cliActor()]; p == nil || p.PublicKey != info.PublicKey {
-		fmt.Fprintf(a.stderr, "journal: campaign %s does not hold your device key %s for %s: the end of session %s is not co-signed by you (register it with 'journal key register', then 'journal session cosign %s')\n",
+		a.warnf("journal: campaign %s does not hold your device key %s for %s: the end of session %s is not co-signed by you (register it with 'journal key register', then 'journal session cosign %s')",
 			campaign, info.Fingerprint, cliActor(), s.ID, s.ID)
 		return nil
 	}
-	fmt.Fprintf(a.stderr, "journal: co-signing the end of session %s with your device key %s; the other participants co-sign it with 'journal session cosign %s'\n", s.ID, info.Fingerprint, s.ID)
+	a.warnf("journal: co-signing the end of session %s with your device key %s; the other participants co-sign it with 'journal session cosign %s'", s.ID, info.Fingerprint, s.ID)
 	a.requestID = "" // the co-signature is a command of its own
 	return a.cosign(c, device.DefaultName, s.ID, "")
 }

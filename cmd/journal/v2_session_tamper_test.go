@@ -34,7 +34,7 @@ func (tb *v2Table) v2CosignedSession() []string {
 	var consent command.SignedMessage
 	require.NoError(t, json.Unmarshal([]byte(tb.ok("--json", "-c", "mordor", "key", "consent", rolls[1], "--reason", reason)), &consent))
 	tb.as("gm").ok("-c", "mordor", "void", rolls[1], "--reason", reason, "--consent-signed", consent.Signed, "--consent-signature", consent.Signature)
-	_, errb, code := tb.run("-c", "mordor", "session", "end")
+	_, errb, code := tb.run("--lang", "en", "-c", "mordor", "session", "end")
 	require.Equal(t, exitOK, code, errb)
 	require.Contains(t, errb, "co-signing the end of session", "session end says it co-signs")
 	tb.as("ana").ok("-c", "mordor", "session", "cosign")
@@ -87,7 +87,7 @@ func TestV2SessionTampering(t *testing.T) {
 	require.Contains(t, es, "AVISO  tirada")
 	require.Contains(t, es, "quien tiró, ana, consintió (firma comprobada)")
 	require.Contains(t, es, "OK con 1 aviso:")
-	require.Contains(t, tb.ok("help", "exit-codes"), "5  flagged")
+	require.Contains(t, tb.ok("--lang", "en", "help", "exit-codes"), "5  flagged")
 	// The stream is checked the same way (the stored bytes of each end).
 	require.Contains(t, tb.flagged("--lang", "en", "-c", "mordor", "replay"), "end co-signed by 2 devices")
 	require.Contains(t, tb.ok("--lang", "en", "-c", "mordor", "replay", "--reproduce"), "IDENTICAL:")

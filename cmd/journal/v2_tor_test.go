@@ -151,7 +151,7 @@ func TestV2TORSessionEndToEnd(t *testing.T) {
 	tb.as("gm").ok("-c", "arda", "session", "start", "--dice", "v2")
 	tb.as("ana").rollUntil(50, func(r *events.RollMade) bool { return r.Outcome == "failure" }, "bilbo", "Sigilo", "--tn", "25")
 	before := len(tb.events("arda"))
-	_, errb, code := tb.as("bea").run("-c", "arda", "hope", "spend", "bilbo")
+	_, errb, code := tb.as("bea").run("--lang", "en", "-c", "arda", "hope", "spend", "bilbo")
 	require.Equal(t, exitFailure, code, errb)
 	require.Contains(t, errb, "only its roller spends Hope")
 	require.Len(t, tb.events("arda"), before)

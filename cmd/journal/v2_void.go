@@ -50,7 +50,7 @@ func (a *app) consentCommand() *cobra.Command {
 			}
 			out := command.SignedMessage{Signed: msg, Signature: sig}
 			return a.emit(out, func(w io.Writer) {
-				fmt.Fprintf(w, "Your consent to void %s, for the GM:\n", id)
+				fmt.Fprintln(w, a.language().T("void.consent_for", id))
 				fmt.Fprintf(w, "  journal -c %s void %s --reason %q --consent-signed '%s' --consent-signature %s\n", campaign, id, reason, msg, sig)
 			})
 		},

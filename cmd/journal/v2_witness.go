@@ -77,13 +77,13 @@ func (a *app) gmRollV2(c *cobra.Command, t v2Device, cliID, requestID, character
 	}
 	who := witnessesOf(t.camp, cliActor())
 	if len(who) == 0 {
-		who = []string{"no player has a registered key yet"}
+		who = []string{a.language().T("w2.no_witness")}
 	}
-	fmt.Fprintf(w, "request %s of %s: it waits for a player's witness (%s) for %s; a player's 'journal log --follow' witnesses it, or 'journal roll witness %s'; after the wait: 'journal roll resolve %s --unwitnessed'\n",
-		requestID, cliActor(), strings.Join(who, ", "), wait, requestID, requestID)
+	fmt.Fprintln(w, a.language().T("w2.waits", requestID, cliActor(), strings.Join(who, ", "), wait, "'journal log --follow'",
+		"'journal roll witness "+requestID+"'", "'journal roll resolve "+requestID+" --unwitnessed'"))
 	if round > 0 {
-		fmt.Fprintf(w, "request %s is pinned to drand quicknet round %d (published %s): then 'journal roll resolve %s --beacon'\n",
-			requestID, round, beacon.Quicknet().TimeOf(round).Local().Format(time.RFC3339), requestID)
+		fmt.Fprintln(w, a.language().T("w2.pinned", requestID, round, beacon.Quicknet().TimeOf(round).Local().Format(time.RFC3339),
+			"'journal roll resolve "+requestID+" --beacon'"))
 	}
 	return nil
 }
@@ -114,7 +114,11 @@ func (a *app) warnUnrecorded(res command.Result, signedMsg, what, request string
 			return false
 		}
 	}
-	fmt.Fprintf(a.stderr, "journal: WARNING: your %s for request %s is not in what the journal recorded: the roll was not drawn from it (see 'journal log'; tell the table)\n", what, request)
+	if what == "witness" {
+		a.warnf("journal: WARNING: your witness for request %s is not in what the journal recorded: the roll was not drawn from it (see 'journal log'; tell the table)", request)
+	} else {
+		a.warnf("journal: WARNING: your reveal for request %s is not in what the journal recorded: the roll was not drawn from it (see 'journal log'; tell the table)", request)
+	}
 	return true
 }
 
@@ -157,12 +161,12 @@ func (a *app) sendWitness(ctx context.Context, c *cobra.Command, t v2Device, me,
 	if err != nil {
 		return res, err
 	}
-	requester := "the GM"
+	requester := a.language().T("w2.the_gm")
 	if p := t.session.Requests[request]; p != nil {
 		requester = p.Requested.User
 	}
 	if !a.warnUnrecorded(res, msg, "witness", request) {
-		fmt.Fprintf(a.stderr, "journal: witnessed request %s of %s\n", request, requester)
+		a.warnf("journal: witnessed request %s of %s", request, requester)
 	}
 	return res, nil
 }
@@ -308,7 +312,7 @@ func (f *followWitness) open() bool {
 	f.t = t
 	if !f.said {
 		f.said = true
-		fmt.Fprintf(f.a.stderr, "journal: following as %s: this device witnesses the GM's rolls (--no-witness to stop it)\n", f.me)
+		f.a.warnf("journal: following as %s: this device witnesses the GM's rolls (--no-witness to stop it)", f.me)
 	}
 	return true
 }
@@ -360,6 +364,6 @@ func (f *followWitness) witness(request string) {
 		_, err = f.a.sendWitness(f.c.Context(), f.c, f.t, f.me, id, "", request)
 	}
 	if err != nil {
-		fmt.Fprintf(f.a.stderr, "journal: could not witness request %s: %v\n", request, err)
+		f.a.warnf("journal: could not witness request %s: %v", request, err)
 	}
 }

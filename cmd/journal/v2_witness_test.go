@@ -20,7 +20,7 @@ var gmRequestLine = regexp.MustCompile(`request ([0-9a-f-]{36}) of gm: it waits 
 // gmRoll runs a GM's v2 roll with args and returns its request id.
 func (tb *v2Table) gmRoll(args ...string) string {
 	tb.t.Helper()
-	out := tb.as("gm").ok(append([]string{"-c", "mordor"}, args...)...)
+	out := tb.as("gm").ok(append([]string{"--lang", "en", "-c", "mordor"}, args...)...)
 	m := gmRequestLine.FindStringSubmatch(out)
 	require.NotNil(tb.t, m, "%s", out)
 	return m[1]
@@ -87,7 +87,7 @@ func (tb *v2Table) gmSession() []string {
 	_, errb, code = tb.as("ana").run("--lang", "en", "-c", "mordor", "roll", "resolve", witnessed, "--unwitnessed")
 	require.NotZero(t, code)
 	require.Contains(t, errb, "only the GM")
-	_, errb = tb.as("ana").okErr("-c", "mordor", "roll", "witness", witnessed)
+	_, errb = tb.as("ana").okErr("--lang", "en", "-c", "mordor", "roll", "witness", witnessed)
 	require.Contains(t, errb, "witnessed request "+witnessed+" of gm")
 	require.NotContains(t, errb, "WARNING")
 	_, errb, code = tb.as("ana").run("--lang", "en", "-c", "mordor", "roll", "witness", witnessed)
@@ -221,6 +221,7 @@ func TestWarnUnrecorded(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			var errb strings.Builder
 			a := newApp(io.Discard, &errb)
+			a.lang = langFlag{l: "en", set: true}
 			require.Equal(t, tt.warn, a.warnUnrecorded(tt.res, "mine", "witness", "r1"))
 			require.Equal(t, tt.warn, strings.Contains(errb.String(), "WARNING: your witness for request r1 is not in what the journal recorded"))
 		})
