@@ -42,7 +42,10 @@ func TestFeedAsChat(t *testing.T) {
 	h.setup("mordor")
 	h.command("mordor", "session-start", `{"title":"La torre"}`, http.StatusOK)
 	contest := h.command("mordor", "contest", `{"a":"lodin","skill_a":"Sigilo","b":"orco","skill_b":"Pelea"}`, http.StatusOK)
-	h.command("mordor", "combat-start", `{"participants":["ruisenor","orco"]}`, http.StatusOK)
+	started := h.command("mordor", "combat-start", `{"participants":["ruisenor","orco"]}`, http.StatusOK)
+	var combat events.CombatStarted
+	require.NoError(t, started.Recorded[len(started.Recorded)-1].Event.DecodeData(&combat))
+	orcFirst := combat.Order[0] == "orco" // then the orc acts first each round
 	// Attacks at +40 until one hits (only a natural 1 or a fumble misses:
 	// about 3 in 100).
 	var attacks []result
@@ -55,6 +58,9 @@ func TestFeedAsChat(t *testing.T) {
 		require.Less(t, round, 20, "no hit at +40 in 20 rounds")
 		if round > 0 {
 			h.command("mordor", "combat-round", ``, http.StatusOK)
+		}
+		if orcFirst {
+			h.command("mordor", "attack", `{"attacker":"orco","target":"ruisenor","modifier":-40}`, http.StatusOK)
 		}
 		attacks = []result{h.command("mordor", "attack", `{"attacker":"ruisenor","target":"orco","range":"corta","modifier":40}`, http.StatusOK)}
 	}
