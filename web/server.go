@@ -139,6 +139,11 @@ type Options struct {
 	// DefaultLang is the pages' language when neither Lang nor the browser
 	// names one the catalogue has (journal serve: from $LANG); default English.
 	DefaultLang i18n.Lang
+	// PermalinkKey is the share key of the rolls' permalinks' capabilities
+	// (permalink.go; journal serve: LoadOrCreatePermalinkKey beside the
+	// access file). Nil: a random key made in memory, so links last until
+	// the server restarts.
+	PermalinkKey []byte
 }
 
 // Server serves the API, the dashboard and the metrics. Use New.
@@ -167,6 +172,8 @@ type Server struct {
 	calls calls
 	// table2 is the table's memory of table2.go (void proposals).
 	table2 table2State
+	// permalinkKey is Options.PermalinkKey or a random one (permalink.go).
+	permalinkKey []byte
 }
 
 type statsEntry struct {
@@ -229,6 +236,14 @@ func New(opts Options) (*Server, error) {
 	s := &Server{opts: opts, metrics: m, mux: http.NewServeMux(), statsCache: map[string]statsEntry{}, startedAt: opts.Clock(), publicHosts: public,
 		commands: commands, proj: opts.Projectors}
 	s.streamsCtx, s.closeStreams = context.WithCancel(context.Background())
+	if s.permalinkKey = opts.PermalinkKey; len(s.permalinkKey) == 0 {
+		s.permalinkKey = make([]byte, PermalinkKeySize)
+		if _, err := io.ReadFull(rand.Reader, s.permalinkKey); err != nil {
+			return nil, fmt.Errorf("web: permalink key: %w", err)
+		}
+	} else if len(s.permalinkKey) < 16 {
+		return nil, fmt.Errorf("%w: at least 16 bytes", ErrPermalinkKey)
+	}
 	m.watch(opts.Projectors, opts.Clock)
 	if err := s.register(); err != nil {
 		return nil, err
@@ -255,7 +270,7 @@ func (s *Server) CloseStreams() { s.closeStreams() }
 // a fallback answering 405 with Allow; unknown paths under /api/ answer a
 // JSON 404.
 func (s *Server) register() error {
-	s.routes = s.apiRoutes()
+	s.routes = append(s.apiRoutes(), s.permalinkRoutes()...)
 	methods := map[string][]string{}
 	var order []string
 	for _, rt := range s.routes {
@@ -279,6 +294,7 @@ func (s *Server) register() error {
 	s.mux.Handle("/api/", s.instrument("/api/", s.guard("/api/", func(w http.ResponseWriter, r *http.Request) error {
 		return &httpError{status: http.StatusNotFound, msg: "no such resource: " + r.URL.Path}
 	})))
+	s.registerPermalinks()
 	s.mux.Handle("GET /metrics", s.metrics.Handler())
 	s.mux.Handle("GET /healthz", s.instrument("GET /healthz", s.health))
 

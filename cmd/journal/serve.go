@@ -151,10 +151,18 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 	if err != nil {
 		return fmt.Errorf("serve: restore the projections: %w", err)
 	}
+	// The share key of the permalinks' capabilities, kept beside the access
+	// file (mode 0600); without one, a key in memory (loopback only).
+	var shareKey []byte
+	if a.access != nil && a.accessFile != "" {
+		if shareKey, err = web.LoadOrCreatePermalinkKey(web.PermalinkKeyPath(a.accessFile)); err != nil {
+			return fmt.Errorf("serve: %w", err)
+		}
+	}
 	ws, err := web.New(web.Options{
 		Store: st, Projectors: proj, Metrics: metrics, Logger: logger, Commands: commands, Clock: time.Now,
 		Actor: envOr("JOURNAL_ACTOR", "api"), Access: a.access, PublicHosts: o.publicHosts, Devices: a.devices(),
-		Lang: a.pageLang(), DefaultLang: a.language(),
+		Lang: a.pageLang(), DefaultLang: a.language(), PermalinkKey: shareKey,
 	})
 	if err != nil {
 		return err

@@ -338,15 +338,17 @@
       button.addEventListener("click", () => verifyCard(ids, button, verdict));
       const link = permalink(rolls[0].event.id);
       const copied = el("output", { class: "copied" });
-      const copy = (kind) => () => {
-        const text = forumLine(kind, rec, rolls, link);
+      const copy = (kind) => async () => {
+        const shared = await shareLink(rolls[0].event.id, link);
+        anchor.href = shared;
+        const text = forumLine(kind, rec, rolls, shared);
         copied.textContent = text;
         copied.dataset.kind = kind;
         global.JournalFeed.lastCopied = text;
         copyText(text).then((ok) => { copied.dataset.ok = ok ? "1" : "0"; });
       };
-      const row = el("div", { class: "verify-row" }, button,
-        el("a", { class: "permalink", href: link, title: t("card.permalinkTitle") }, "↗ " + t("card.permalink")),
+      const anchor = el("a", { class: "permalink", href: link, title: t("card.permalinkTitle") }, "↗ " + t("card.permalink"));
+      const row = el("div", { class: "verify-row" }, button, anchor,
         el("span", { class: "copy" }, t("card.copy"),
           el("button", { type: "button", class: "copy-bb", onclick: copy("bbcode") }, "BBCode"),
           el("button", { type: "button", class: "copy-md", onclick: copy("markdown") }, "Markdown")),
@@ -354,6 +356,24 @@
       const v = verdicts[ids[0]];
       if (v) showVerdict(verdict, ids.map((id) => verdicts[id]).filter(Boolean));
       return el("div", { class: "card-foot" }, row, details(rolls));
+    }
+
+    // shareLink is the permalink with its capability ?k= (minted by the
+    // server for a reader of the campaign), which a forum reader with no
+    // token verifies the roll by; on a permalink page opened by its
+    // capability, that page's own link; else the plain link.
+    const shared = {};
+    async function shareLink(id, plain) {
+      if (shared[id]) return shared[id];
+      try {
+        const body = await api(base() + "/rolls/" + enc(id) + "/permalink");
+        if (body && typeof body.link === "string" && body.link.startsWith("/r/")) return (shared[id] = location.origin + body.link);
+      } catch (e) {
+        // fall through
+      }
+      const k = new URLSearchParams(location.search).get("k");
+      if (k && location.pathname === new URL(plain).pathname) return location.origin + location.pathname + "?k=" + encodeURIComponent(k);
+      return plain;
     }
 
     function permalink(id) {

@@ -29,10 +29,30 @@
     return (ch && ch.name) || cid || "";
   };
 
+  // With ?k= (a permalink's capability, for a reader with no token) the
+  // events come from the roll's evidence only; else from the campaign's API.
+  const cap = new URLSearchParams(location.search).get("k");
+  async function source() {
+    if (!cap) return api;
+    const path = "/api/permalinks/" + encodeURIComponent(campaign) + "/" + encodeURIComponent(id) + "?k=" + encodeURIComponent(cap);
+    const res = await fetch(path, { headers: { Accept: "application/json" } });
+    if (res.status === 404) return null;
+    const body = await res.json().catch(() => null);
+    if (!res.ok || !body) throw new Error((body && body.error) || res.status + " " + res.statusText);
+    data = {};
+    return async (p) => (p.includes("/events?from=1&") ? body.records : []);
+  }
+
   async function main() {
-    data = await api("/api/campaigns/" + encodeURIComponent(campaign));
+    const read = await source();
+    if (!read) {
+      status.textContent = t("r.notFound", id, campaign);
+      status.dataset.status = "missing";
+      return;
+    }
+    if (!cap) data = await api("/api/campaigns/" + encodeURIComponent(campaign));
     const list = document.getElementById("card");
-    const feed = JournalFeed.create({ list: list, api: api, campaign: () => campaign, nameOf: nameOf });
+    const feed = JournalFeed.create({ list: list, api: read, campaign: () => campaign, nameOf: nameOf });
     const records = await feed.loadAll();
     const at = records.findIndex((r) => r.event.id === id);
     if (at < 0 || records[at].event.type !== "journal.roll.made.v1") {
