@@ -798,6 +798,7 @@
       if (nonces[key] > 1) bad(ev.id, tr("v.nonceTwice", d.nonce));
     }
     // Consequences: attacks, damage taken, contests.
+    const isV2 = (ev) => !!sessions[ev.session] && sessions[ev.session].algorithm === "journal-dice-v2";
     for (let i = 0; i < records.length; i++) {
       const ev = records[i].event;
       if (!ev) continue;
@@ -821,8 +822,9 @@
         const taken = records.slice(Math.max(0, i - 3), i).map((r) => r.event).find((e) => e && e.type === "journal.damage.taken.v1" && (e.data || {}).character === d.target);
         if (hit && want > 0 && (!taken || (taken.data || {}).amount !== want)) fail(tr("v.taken", want, taken ? taken.data.amount : 0));
         if (!hit && taken) fail(tr("v.takenMiss"));
-      } else if (ev.type === "journal.combat.started.v1") {
-        // The initiative order follows the initiative rolls' totals.
+      } else if (ev.type === "journal.combat.started.v1" && !isV2(ev)) {
+        // The initiative order follows the initiative rolls' totals (in a
+        // v2 session verifyV2 re-derives it from the requested rolls).
         const ids = Object.values(d.initiative || {}).filter((x) => rolls[x]);
         const order = d.order || [];
         for (const [who, rid] of Object.entries(d.initiative || {})) {
@@ -832,7 +834,7 @@
         for (let k = 1; k < order.length; k++) {
           if (((d.totals || {})[order[k]] ?? 0) > ((d.totals || {})[order[k - 1]] ?? 0)) ids.forEach((x) => bad(x, tr("v.order", order.join(" "))));
         }
-      } else if (ev.type === "journal.contest.resolved.v1") {
+      } else if (ev.type === "journal.contest.resolved.v1" && !isV2(ev)) {
         const a = byID[d.roll_a];
         const b = byID[d.roll_b];
         if (!a || !b) continue;
