@@ -34,8 +34,8 @@ func replayVerdict(t *testing.T, lines []string) string {
 
 // offlineVerifier writes 'journal verifier' to a file, opens it in
 // headless Chromium and returns a function that checks lines in it and
-// returns the page's verdict and text.
-func offlineVerifier(t *testing.T, c *cli) func(name string, lines []string) (string, string) {
+// returns the page's verdict and text, and the tab.
+func offlineVerifier(t *testing.T, c *cli) (func(name string, lines []string) (string, string), context.Context) {
 	t.Helper()
 	page := c.ok("--lang", "en", "verifier")
 	file := filepath.Join(t.TempDir(), "verify.html")
@@ -53,7 +53,7 @@ func offlineVerifier(t *testing.T, c *cli) func(name string, lines []string) (st
 		got, err := chromedp.Run(c, chromedp.Evaluate[[]string](`JournalVerifier.check("`+name+`", `+string(text)+`).then(() => [document.getElementById("result").dataset.status, document.getElementById("result").textContent + " " + [...document.querySelectorAll("#rolls li.mismatch")].map((li) => li.textContent).join(" | ")])`, chromedp.EvalAwaitPromise))
 		require.NoError(t, err)
 		return got[0], got[1]
-	}
+	}, ctx
 }
 
 // verifierCase is an export and whether it is a forgery.
@@ -119,7 +119,7 @@ func TestVerifierV2GMRolls(t *testing.T) {
 	c := newCLI(t)
 	g := recordGMTamper(t, c)
 	lines := g.lines
-	check := offlineVerifier(t, c)
+	check, _ := offlineVerifier(t, c)
 	sameVerdicts(t, check, []verifierCase{
 		{"gm-rolls", lines, false, ""},
 		{"witness value changed", editAt(t, lines, events.TypeRollMade, 1, func(_ *events.Event, d map[string]any) { d["reveal"] = strings.Repeat("cd", 32) }), true, "the event's request and r are not the signed witness's"},
@@ -136,7 +136,8 @@ func TestVerifierV2GMRolls(t *testing.T) {
 	// The CLI's GM session: an attack witnessed, a beacon round witnessed
 	// instead (beacon-not-used), an unwitnessed roll.
 	tb := newV2Table(t)
-	sameVerdicts(t, offlineVerifier(t, tb.cli), []verifierCase{{"gm-session", tb.gmSession(), false, ""}})
+	check2, _ := offlineVerifier(t, tb.cli)
+	sameVerdicts(t, check2, []verifierCase{{"gm-session", tb.gmSession(), false, ""}})
 }
 
 // TestVerifierV2Paths: contests (a tie and its re-roll), a combat's
@@ -146,7 +147,7 @@ func TestVerifierV2GMRolls(t *testing.T) {
 func TestVerifierV2Paths(t *testing.T) {
 	tb := newV2Table(t)
 	lines, _ := tb.v2PathsSession()
-	check := offlineVerifier(t, tb.cli)
+	check, _ := offlineVerifier(t, tb.cli)
 	won := nthMatching(t, lines, events.TypeContestResolved, func(d map[string]any) bool { return d["winner"] != nil && d["winner"] != "" })
 	v2combat := nthMatching(t, lines, events.TypeCombatStarted, func(d map[string]any) bool { return true })
 	sameVerdicts(t, check, []verifierCase{
@@ -179,7 +180,7 @@ func TestVerifierV2Paths(t *testing.T) {
 func TestVerifierV2TOR(t *testing.T) {
 	tb := newTORV2Table(t)
 	lines := tb.torV2Session()
-	check := offlineVerifier(t, tb.cli)
+	check, _ := offlineVerifier(t, tb.cli)
 	sameVerdicts(t, check, []verifierCase{
 		{"tor", lines, false, ""},
 		{"feat face changed", editAt(t, lines, events.TypeRollMade, 1, func(_ *events.Event, d map[string]any) {
@@ -200,11 +201,31 @@ func TestVerifierV2TOR(t *testing.T) {
 func TestVerifierV2Cosigned(t *testing.T) {
 	tb := newV2Table(t)
 	lines := tb.v2CosignedSession()
-	check := offlineVerifier(t, tb.cli)
+	check, tab := offlineVerifier(t, tb.cli)
 	sameVerdicts(t, check, []verifierCase{
 		{"cosigned", lines, false, ""},
 		{"session end changed after its co-signature", editAt(t, lines, events.TypeSessionEnded, 1, func(e *events.Event, _ map[string]any) { e.Time = e.Time.Add(time.Second) }), true, "the end was changed after it was co-signed"},
 		{"cosign hash changed", editAt(t, lines, events.TypeSessionCosigned, 2, func(_ *events.Event, d map[string]any) { d["ended"] = strings.Repeat("ab", 32) }), true, "co-signature:"},
 		{"consent reason changed", editAt(t, lines, events.TypeEventVoided, 1, func(_ *events.Event, d map[string]any) { d["reason"] = "another reason" }), true, "void consent:"},
 	})
+
+	// As the dashboard and the permalink verify (from the API, no stored
+	// bytes): the co-signature is checked against the next event's
+	// prevhash, which the server serves and the page cannot check.
+	apiMode := func(ls []string) []any {
+		text, err := json.Marshal(ls)
+		require.NoError(t, err)
+		c, cancel := context.WithTimeout(tab, 60*time.Second)
+		defer cancel()
+		got, err := chromedp.Run(c, chromedp.Evaluate[[]any](`JournalVerify.verifyEvents(`+string(text)+`.map((l) => ({event: JSON.parse(l)})), {}).then((r) => [r.problems.length + Object.values(r.rolls).filter((v) => v.status === "mismatch").length, r.flags.length, r.problems.join("; ")])`, chromedp.EvalAwaitPromise))
+		require.NoError(t, err)
+		return got
+	}
+	got := apiMode(lines)
+	require.Equal(t, float64(0), got[0], "from the API, the true session holds: %v", got[2])
+	require.NotZero(t, got[1], "flagged: a roll voided")
+	changed := editAt(t, lines, events.TypeSessionEnded, 1, func(e *events.Event, _ map[string]any) { e.Time = e.Time.Add(time.Second) })
+	got = apiMode(changed)
+	require.NotZero(t, got[0], "from the API, an end changed after its co-signature is caught")
+	require.Contains(t, got[2], "the end was changed after it was co-signed")
 }
