@@ -75,7 +75,12 @@ func TestFeedVerifiesV2(t *testing.T) {
 		chromedp.Click(rollSel(roll)+` button.verify`), chromedp.WaitVisible(rollSel(roll)+` .verdict[data-status="sealed"]`))
 	post(anaToken, "session-end", `{}`)
 	waitTrue(t, b, "the session ends on the page", `document.getElementById("session").textContent.includes("ended")`)
-	b.do(t, "verify the v2 roll", chromedp.Click(rollSel(roll)+` button.verify`), chromedp.WaitVisible(rollSel(roll)+` .verdict[data-status="verified"]`))
+	// Verified with flags, as replay says: ana (the GM) registered bea's
+	// key, and no player's device co-signed the session's end.
+	b.do(t, "verify the v2 roll", chromedp.Click(rollSel(roll)+` button.verify`), chromedp.WaitVisible(rollSel(roll)+` .verdict[data-status="flagged"]`))
+	flags := eval[string](t, b, `document.querySelector(`+"`"+rollSel(roll)+` .verdict`+"`"+`).textContent`)
+	require.Contains(t, flags, "verified with flags")
+	require.Contains(t, flags, "no player's device co-signed its end")
 
 	for _, tc := range []struct{ name, js string }{
 		{"the reveal's signature", `r.event.data.signature = r.event.data.signature.slice(0, 10) + (r.event.data.signature[10] === "A" ? "B" : "A") + r.event.data.signature.slice(11)`},

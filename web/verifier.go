@@ -10,7 +10,7 @@ import (
 
 // verifierScripts are the dashboard's modules the offline verifier inlines,
 // in load order.
-var verifierScripts = []string{"i18n.js", "dice.js", "dice2.js", "signed.js", "beacon.js", "verify.js", "verifier.js"}
+var verifierScripts = []string{"i18n.js", "dice.js", "dice2.js", "signed.js", "vendor/noble-curves.js", "beacon.js", "verify.js", "verifier.js"}
 
 // VerifierPage returns the offline verifier (`journal verifier`): one
 // self-contained HTML document, its styles and scripts inlined, that
@@ -37,6 +37,7 @@ func VerifierPage(lang i18n.Lang) ([]byte, error) {
 .drop.over { border-color: var(--accent); color: var(--accent); }
 #rolls { list-style: none; padding: 0; margin: .6rem 0 0; display: flex; flex-direction: column; gap: .3rem; }
 #result .headline { font-size: 1.1rem; margin: .6rem 0 .2rem; }
+.verdict.flagged, #result ul.flags { color: var(--warn); }
 </style>
 </head>
 <body>

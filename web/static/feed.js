@@ -529,11 +529,17 @@
     }
 
     function showVerdict(verdict, vs) {
-      const status = vs.some((v) => v.status === "mismatch") ? "mismatch" : vs.some((v) => v.status === "sealed") ? "sealed" : "verified";
+      const flags = [...new Set(vs.flatMap((v) => v.flags || []))];
+      // Verified with flags: nothing fails and the audit flags something
+      // (replay's exit status 5): a badge of its own, neither ok nor mismatch.
+      const status = vs.some((v) => v.status === "mismatch") ? "mismatch" : vs.some((v) => v.status === "sealed") ? "sealed" : flags.length ? "flagged" : "verified";
       verdict.className = "verdict " + status;
       verdict.dataset.status = status;
-      const flags = [...new Set(vs.flatMap((v) => v.flags || []))];
       const reasons = [...new Set(vs.flatMap((v) => v.reasons || []))];
+      if (status === "flagged") {
+        verdict.textContent = t("verify.flagged", flags.join("; "));
+        return;
+      }
       if (status === "verified") verdict.textContent = t("verify.ok", vs.length);
       else if (status === "sealed") verdict.textContent = t("verify.sealed");
       else verdict.textContent = t("verify.bad", reasons.join("; "));
@@ -541,13 +547,18 @@
     }
 
     // verifyAll verifies every event of the campaign and puts a badge on
-    // every card; it resolves to {verified, sealed, mismatch}.
+    // every card; it resolves to {verified, sealed, mismatch, flagged, flags, problems}.
     async function verifyAll() {
       const records = await loadAll();
       const rep = await global.JournalVerify.verifyEvents(records, {});
       Object.assign(verdicts, rep.rolls);
       const counts = { verified: 0, sealed: 0, mismatch: 0 };
-      for (const v of Object.values(rep.rolls)) counts[v.status]++;
+      counts.flagged = 0; // verified rolls with flags (counted in verified too)
+      for (const v of Object.values(rep.rolls)) {
+        counts[v.status]++;
+        if (v.status === "verified" && v.flags.length) counts.flagged++;
+      }
+      counts.flags = rep.flags || [];
       for (const { node } of nodes.values()) {
         const ids = (node.dataset.rolls || "").split(" ").filter(Boolean);
         const vs = ids.map((id) => rep.rolls[id]).filter(Boolean);

@@ -32,12 +32,17 @@
     const list = Object.entries(rep.rolls);
     const bad = list.filter(([, v]) => v.status === "mismatch").length + problems.length;
     const sealed = list.filter(([, v]) => v.status === "sealed").length;
-    result.dataset.status = bad ? "mismatch" : "verified";
-    result.className = "verdict " + (bad ? "mismatch" : "verified");
+    // Verified with flags: nothing fails, and the audit reports what it
+    // flags (replay's exit status 5), a state of its own.
+    const flags = rep.flags || [];
+    const status = bad ? "mismatch" : flags.length ? "flagged" : "verified";
+    result.dataset.status = status;
+    result.className = "verdict " + status;
     result.replaceChildren(
-      el("p", { class: "headline", text: bad ? t("x.bad", bad) : t("x.ok", list.length - sealed, sealed) }),
+      el("p", { class: "headline", text: bad ? t("x.bad", bad) : flags.length ? t("x.flagged", list.length - sealed, sealed, flags.length) : t("x.ok", list.length - sealed, sealed) }),
       el("p", { class: "quiet", text: t("x.file", name, parsed.records.length, list.length) + " · " + (rep.chain.checked ? t("x.chain", rep.chain.checked) : t("x.noChain")) }),
-      problems.length ? el("ul", { class: "problems" }, problems.map((p) => el("li", { text: p }))) : null);
+      problems.length ? el("ul", { class: "problems" }, problems.map((p) => el("li", { text: p }))) : "",
+      flags.length ? el("ul", { class: "flags" }, flags.map((f) => el("li", { "data-flag": f.code, text: "⚠ " + t("x.flag", f.code) + " " + f.what }))) : "");
     const byID = {};
     for (const r of parsed.records) byID[r.event.id] = r.event;
     rolls.replaceChildren(...list.map(([id, v]) => {

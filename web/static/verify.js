@@ -122,12 +122,22 @@
     return out;
   }
 
+  // judgeHeal re-judges the after-combat healing die (rolls.FromHeal): one
+  // d6 that does not explode; the total is its face.
+  function judgeHeal(d) {
+    const faces = d.faces || [];
+    if (faces.length !== 1 || !(faces[0] >= 1 && faces[0] <= 6)) return [tr("v.chains", 1, 6)];
+    if (d.total !== faces[0]) return [tr("v.total", faces[0], d.total)];
+    return [];
+  }
+
   // judge returns what the rules say is wrong with a roll's record ([]: nothing).
   function judge(d) {
     if (!d) return [tr("v.noData")];
     if (d.kind === "tor" || d.system === "tor") return judgeTOR(d);
     if (d.dice === "1o3d10") return judge1o3d10(d);
-    if (d.kind === "damage" || d.kind === "heal") return judgeDamage(d);
+    if (d.kind === "heal") return judgeHeal(d);
+    if (d.kind === "damage") return judgeDamage(d);
     return [];
   }
 
@@ -150,6 +160,526 @@
   async function sha256Hex(text) {
     const D = global.JournalDice;
     return D.bytesToHex(await D.sha256(new TextEncoder().encode(text)));
+  }
+
+
+  // --- journal-dice-v2 beyond one roll (replay/v2*.go): GM rolls (a
+  // player's witness, a beacon round, unwitnessed), the requests' fields
+  // against their signed actions, contests, initiative and healing after a
+  // combat re-derived from their rolls, co-signed session ends, voids'
+  // consents, and the flags (replay/v2_flags.go): what the audit reports
+  // without failing. A co-signature names SHA-256 of the session-ended
+  // event's stored bytes: an export's line, else (from the API) the next
+  // event's prevhash, which the server served and the page cannot check.
+  const STALE_MS = 30 * 24 * 3600 * 1000;
+  const PATH_COMMANDS = { contest: "contest", initiative: "combat-start", heal: "heal-after-combat" };
+
+  function canonical(v) {
+    if (v === null || typeof v !== "object") return JSON.stringify(v);
+    if (Array.isArray(v)) return "[" + v.map(canonical).join(",") + "]";
+    return "{" + Object.keys(v).sort().map((k) => JSON.stringify(k) + ":" + canonical(v[k])).join(",") + "}";
+  }
+
+  // signedAction is a request's signed action as plain JSON (null: none).
+  function signedAction(d) {
+    try {
+      const a = JSON.parse(d.signed).action;
+      return a && typeof a === "object" && !Array.isArray(a) ? a : null;
+    } catch (e) {
+      return null;
+    }
+  }
+
+  function taken(d) {
+    return Array.isArray(d.nonces) && d.nonces.length ? d.nonces : [d.nonce];
+  }
+
+  // requestDiff compares a recorded request with its signed action
+  // (replay's checkRequest, pathRequestDiff, torRequestDiff).
+  function requestDiff(d, a, commitment, system) {
+    const diff = [];
+    const eq = (what, got, want) => {
+      if (canonical(got) !== canonical(want)) diff.push(what + ": " + JSON.stringify(got) + " ≠ " + JSON.stringify(want));
+    };
+    const v = (x, z) => (x === undefined || x === null ? z : x);
+    if (!a) return [tr("v2.noAction")];
+    eq("seed_commitment", commitment, a.seed_commitment);
+    if (PATH_COMMANDS[d.kind]) {
+      eq("command", PATH_COMMANDS[d.kind], a.command);
+      if (d.kind === "contest") {
+        const A = a.a || {};
+        const B = a.b || {};
+        eq("character", v(d.character, ""), v(A.character, ""));
+        eq("skill", v(d.skill, ""), v(A.skill, ""));
+        eq("attribute", v(d.attribute, ""), v(A.attribute, ""));
+        eq("modifier", v(d.modifier, 0), v(A.modifier, 0));
+        eq("token", !!d.token, !!A.token);
+        eq("specialization", !!d.specialization, !!A.specialization);
+        eq("b", v(d.b, ""), v(B.character, ""));
+        eq("skill_b", v(d.skill_b, ""), v(B.skill, ""));
+        eq("attribute_b", v(d.attribute_b, ""), v(B.attribute, ""));
+        eq("modifier_b", v(d.modifier_b, 0), v(B.modifier, 0));
+        eq("token_b", !!d.token_b, !!B.token);
+        eq("specialization_b", !!d.specialization_b, !!B.specialization);
+        eq("rematch", v(d.rematch, ""), v(a.rematch, ""));
+      } else if (d.kind === "initiative") {
+        eq("participants", v(d.participants, []), v(a.participants, []));
+        eq("tokens", v(d.tokens, []), v(a.token, []));
+        if ((a.participants || []).length) eq("character", d.character, a.participants[0]);
+      } else {
+        eq("character", v(d.character, ""), v(a.character, ""));
+      }
+    } else if (system === "tor") {
+      eq("command", "tor-roll", a.command);
+      eq("character", v(d.character, ""), v(a.character, ""));
+      eq("kind", d.kind, "tor");
+      eq("skill", v(d.skill, ""), v(a.skill, ""));
+      eq("tn", v(d.tn, 0), v(a.tn, 0));
+      eq("trait", v(d.trait, ""), v(a.trait, ""));
+    } else {
+      eq("command", d.target ? "attack" : "roll", a.command);
+      for (const [k, z] of [["target", ""], ["weapon", ""], ["range", ""], ["character", ""], ["skill", ""], ["attribute", ""], ["vs", ""], ["modifier", 0]]) eq(k, v(d[k], z), v(a[k], z));
+      for (const k of ["cover", "token", "specialization"]) eq(k, !!d[k], !!a[k]);
+    }
+    return diff;
+  }
+
+  // orderInitiative is ryf.OrderInitiative: highest total first, ties by
+  // Destreza, then Percepción, then roll order.
+  function orderInitiative(list) {
+    return list
+      .map((x, i) => Object.assign({ i: i }, x))
+      .sort((a, b) => b.total - a.total || b.d - a.d || b.p - a.p || a.i - b.i)
+      .map((x) => x.id);
+  }
+
+  // contestVerdict is ryf.Contest: [winner 0|1|2, reason].
+  function contestVerdict(a, b) {
+    const fa = failed(a);
+    const fb = failed(b);
+    if (fa && fb) return [0, "both natural 1 or fumble"];
+    if (fa) return [2, "natural 1 or fumble loses"];
+    if (fb) return [1, "natural 1 or fumble loses"];
+    if (a.total > b.total) return [1, "higher total"];
+    if (b.total > a.total) return [2, "higher total"];
+    return [0, "equal totals"];
+  }
+
+  async function verifyV2(records, x) {
+    const { rolls, bad, problem, flag, options } = x;
+    const now = options.now ? Date.parse(options.now) : Date.now();
+    const keys = {};
+    const roles = {};
+    const registeredBy = {};
+    const ss = {};
+    const chars = {};
+    const torChars = {}; // The One Ring's sheets as created
+    const v2rolls = {}; // roll id -> {session, roller}
+    const consents = {};
+    const voidedOf = {};
+    let system = "ryf";
+    let combat = null;
+    let lastCombat = null;
+    const rollOf = (id) => (rolls[id] ? id : null);
+    const badOr = (ids, why, ev) => {
+      const known = ids.filter((id) => id && rolls[id]);
+      if (known.length) known.forEach((id) => bad(id, why));
+      else problem(tr("v2.event", ev.id, why));
+    };
+    for (let i = 0; i < records.length; i++) {
+      const ev = records[i].event;
+      if (!ev || typeof ev !== "object") continue;
+      const d = ev.data || {};
+      const t = Date.parse(ev.time);
+      switch (ev.type) {
+        case "journal.campaign.created.v1":
+          system = d.system || system;
+          break;
+        case "journal.participant.registered.v1":
+          if (d.user && d.public_key) keys[d.user] = d.public_key;
+          roles[d.user] = d.role;
+          registeredBy[d.user] = ev.actor;
+          if (ev.actor !== d.user) flag("key-by-other", ev.id, tr("v2.f.keyByOther", d.user, ev.actor));
+          break;
+        case "journal.tor.character.created.v1":
+          torChars[(ev.subject || "").replace(/^characters\//, "") || d.id] = d;
+          break;
+        case "journal.character.created.v1":
+          chars[d.id || (ev.subject || "").replace(/^characters\//, "")] = { hp: d.max_hp || 0, max: d.max_hp || 0 };
+          break;
+        case "journal.damage.taken.v1":
+          if (chars[d.character]) chars[d.character].hp -= d.amount || 0;
+          if (combat) combat.damage[d.character] = (combat.damage[d.character] || 0) + (d.amount || 0);
+          break;
+        case "journal.combat.round.v1":
+          if (combat) combat.round = d.round;
+          break;
+        case "journal.combat.ended.v1":
+          if (combat) lastCombat = combat;
+          combat = null;
+          break;
+        case "journal.event.voided.v1":
+          if (d.event_id) voidedOf[d.event_id] = { by: ev.actor, reason: d.reason || "" };
+          break;
+      }
+      const s0 = ss[ev.session];
+      if (ev.type === "journal.session.started.v1") {
+        if (d.algorithm === "journal-dice-v2") ss[ev.session] = { id: ev.session, startID: ev.id, commitment: d.commitment, contributions: 0, requests: {}, order: [], cosigs: [], actions: {}, gmSource: {}, ended: false, last: t, lastID: ev.id, due: null };
+        continue;
+      }
+      if (s0) {
+        if (t > s0.last) {
+          s0.last = t;
+          s0.lastID = ev.id;
+        }
+      }
+      if (ev.type === "journal.event.voided.v1" && (d.consent_user || d.consent_signed || d.consent_signature)) {
+        const roll = v2rolls[d.event_id];
+        const why = await consentProblem(ev, d, roll, keys);
+        if (why) badOr([d.event_id], tr("v2.consent", why), ev);
+        else consents[d.event_id] = d.consent_user;
+        continue;
+      }
+      if (ev.type === "journal.combat.started.v1") {
+        const due = s0 && s0.due;
+        if (s0 && (!due || due.kind !== "initiative" || due.rolls.length !== due.need)) problem(tr("v2.event", ev.id, tr("v2.noRolls", ev.type, "initiative")));
+        else if (s0) {
+          s0.due = null;
+          const ids = {};
+          const totals = {};
+          due.rolls.forEach((r, k) => {
+            ids[r.data.character] = due.ids[k];
+            totals[r.data.character] = r.data.total;
+          });
+          const order = orderInitiative(due.rolls.map((r) => ({ id: r.data.character, total: r.data.total, d: r.data.attribute_value || 0, p: r.data.attribute2_value || 0 })));
+          const diff = [];
+          if (canonical(d.order || []) !== canonical(order)) diff.push(tr("v2.order", (d.order || []).join(" "), order.join(" ")));
+          if (canonical(d.totals || {}) !== canonical(totals)) diff.push(tr("v2.totals", canonical(d.totals || {}), canonical(totals)));
+          if (canonical(d.initiative || {}) !== canonical(ids)) diff.push(tr("v2.initRolls"));
+          if (diff.length) badOr(due.ids, diff.join("; "), ev);
+        }
+        combat = { id: ev.id, round: 1, damage: {} };
+        continue;
+      }
+      if (!s0) continue;
+      const s = s0;
+      switch (ev.type) {
+        case "journal.session.contributed.v1":
+          if (s.order.length) problem(tr("v2.event", ev.id, tr("v2.lateContribution")));
+          else s.contributions++;
+          break;
+        case "journal.session.ended.v1": {
+          if (s.ended) break;
+          s.ended = true;
+          s.endID = ev.id;
+          if (typeof records[i].line === "string") {
+            s.endHash = await sha256Hex(records[i].line);
+            s.endFrom = "line";
+          } else {
+            const next = records.slice(i + 1).find((r) => r.event && r.event.prevhash !== undefined);
+            s.endHash = next && records.indexOf(next) === i + 1 ? next.event.prevhash : undefined;
+            s.endFrom = "prevhash";
+          }
+          break;
+        }
+        case "journal.session.cosigned.v1": {
+          const why = await cosignProblem(ev, d, s, keys);
+          if (why) problem(tr("v2.event", ev.id, tr("v2.cosign", why)));
+          else s.cosigs.push({ user: d.user, role: roles[d.user], event: ev.id });
+          break;
+        }
+        case "journal.roll.cancelled.v1": {
+          const r = s.requests[d.request];
+          if (!r || r.state !== "pending" || r.d.nonce !== d.nonce) problem(tr("v2.event", ev.id, tr("v2.badCancel", d.request)));
+          else {
+            r.state = "cancelled";
+            flag("cancelled", ev.id, tr("v2.f.cancelled", d.request, d.nonce));
+          }
+          break;
+        }
+        case "journal.roll.requested.v1": {
+          const fail = (why) => problem(tr("v2.event", ev.id, why));
+          const a = signedAction(d);
+          let msg = null;
+          try {
+            msg = global.JournalSigned.parse(d.signed);
+          } catch (e) {
+            msg = null;
+          }
+          const diff = requestDiff(d, a, s.commitment, system);
+          if (msg && (msg.commitment || "") !== (d.commitment || "")) diff.push("commitment");
+          if (msg && String(msg.beacon_round || 0) !== String(d.beacon_round || 0)) diff.push("beacon_round");
+          if (diff.length) {
+            fail(tr("v2.fields", diff.join("; ")));
+            break;
+          }
+          if (s.requests[d.request]) {
+            fail(tr("v2.replayed", d.request));
+            break;
+          }
+          const gm = roles[d.user] === "gm";
+          if (gm && d.commitment) fail(tr("v2.gmCommitment", d.user));
+          else if (!gm && !d.commitment) fail(tr("v2.noCommitment", d.user));
+          else if (!gm && (d.wait || d.beacon_round)) fail(tr("v2.playerWait"));
+          else if (gm && !(d.wait > 0)) fail(tr("v2.noWait"));
+          else if (gm && d.beacon_round && global.JournalBeacon && !(Number(d.beacon_round) > global.JournalBeacon.roundAt(Math.floor(t / 1000)))) fail(tr("v2.beaconKnown", d.beacon_round));
+          // Repeated: the same action by the same user after the first was revealed.
+          if (a) {
+            const key = d.user + "|" + (combat ? combat.id + "/" + combat.round : "") + "|" + canonical(a);
+            const earlier = s.actions[key] || [];
+            s.actions[key] = earlier.concat([d.request]);
+            const prev = earlier.map((id) => s.requests[id]).find((r) => r && r.state === "made");
+            if (prev) flag("repeated", ev.id, tr("v2.f.repeated", d.request, d.user, prev.d.request));
+          }
+          s.requests[d.request] = { ev: ev, d: d, state: "pending", rolled: 0 };
+          s.order.push(d.request);
+          break;
+        }
+        case "journal.roll.made.v1": {
+          const r = s.requests[d.request];
+          if (!r) break; // verifyEvents says so
+          const multi = r.d.target || PATH_COMMANDS[r.d.kind];
+          const more = r.state === "made" && multi && r.rolled < taken(r.d).length;
+          if (r.state !== "pending" && !more) {
+            bad(ev.id, tr("v2.already", d.request, r.state));
+            break;
+          }
+          r.state = "made";
+          r.rolled++;
+          v2rolls[ev.id] = { session: s, roller: r.d.user };
+          if (!r.d.commitment) await gmSource(ev, d, r, s, more, x, keys, roles, registeredBy, flag);
+          else if (d.witness) bad(ev.id, tr("v2.witnessWithCommitment", d.witness));
+          else if (d.user !== r.d.user) bad(ev.id, tr("v2.revealedBy", d.user, r.d.user));
+          if (PATH_COMMANDS[r.d.kind]) {
+            const k = r.rolled - 1;
+            if (k === 0) {
+              if (s.due) problem(tr("v2.event", s.due.ids[0], tr("v2.noConsequence", s.due.kind)));
+              s.due = { kind: r.d.kind, request: r.d.request, d: r.d, need: taken(r.d).length, ids: [], rolls: [] };
+            }
+            const due = s.due;
+            if (!due || due.request !== r.d.request) {
+              bad(ev.id, tr("v2.consequenceDone"));
+              break;
+            }
+            if (d.nonce !== taken(r.d)[k]) bad(ev.id, tr("v2.wrongNonce", d.nonce, taken(r.d)[k]));
+            const want = r.d.kind === "contest" ? (k === 0 ? r.d.character : r.d.b) : r.d.kind === "initiative" ? (r.d.participants || [])[k] : r.d.character;
+            if (d.character !== want) bad(ev.id, tr("v2.wrongCharacter", d.character, want));
+            if (r.d.kind === "heal") {
+              const ch = chars[d.character];
+              const tk = lastCombat ? lastCombat.damage[d.character] || 0 : 0;
+              due.heal = ch ? Math.min(d.total, tk, Math.max(ch.max - ch.hp, 0)) : d.total;
+            }
+            due.ids.push(ev.id);
+            due.rolls.push(ev);
+          }
+          break;
+        }
+        case "journal.contest.resolved.v1": {
+          const due = s.due;
+          if (!due || due.kind !== "contest" || due.rolls.length !== due.need) {
+            problem(tr("v2.event", ev.id, tr("v2.noRolls", ev.type, "contest")));
+            break;
+          }
+          s.due = null;
+          const [w, reason] = contestVerdict(due.rolls[0].data, due.rolls[1].data);
+          const winner = w === 1 ? due.d.character : w === 2 ? due.d.b : "";
+          const diff = [];
+          if ((d.winner || "") !== winner) diff.push(tr("v.winner", winner || tr("f.tie"), d.winner || tr("f.tie")));
+          if (!!d.tie !== (w === 0)) diff.push("tie");
+          if ((d.reason || "") !== reason) diff.push("reason: " + d.reason + " ≠ " + reason);
+          if (d.roll_a !== due.ids[0] || d.roll_b !== due.ids[1]) diff.push("roll_a, roll_b");
+          if (d.a !== due.d.character || d.b !== due.d.b) diff.push("a, b");
+          if (diff.length) badOr(due.ids, diff.join("; "), ev);
+          break;
+        }
+        case "journal.healed.v1": {
+          if (d.reason !== "after_combat") break;
+          const due = s.due;
+          if (!due || due.kind !== "heal" || due.rolls.length !== due.need) {
+            problem(tr("v2.event", ev.id, tr("v2.noRolls", ev.type, "heal")));
+            break;
+          }
+          s.due = null;
+          if (d.character !== due.d.character || d.amount !== due.heal) badOr(due.ids, tr("v2.heal", d.amount, due.heal, due.rolls[0].data.total), ev);
+          break;
+        }
+        case "journal.tor.hope.spent.v1": {
+          if (!d.signed) {
+            problem(tr("v2.event", ev.id, tr("v2.hopeUnsigned")));
+            break;
+          }
+          const sg = await global.JournalSigned.verifyEvent(ev, keys).catch((e) => ({ status: "mismatch", reason: e.message }));
+          if (sg.status !== "verified") {
+            problem(tr("v.signatureOf", ev.id, sg.reason));
+            break;
+          }
+          const a = signedAction(d) || {};
+          const q = s.requests[d.roll_request];
+          const roll = x.byID[d.roll];
+          const diff = [];
+          if (a.command !== "tor-hope" || a.seed_commitment !== s.commitment || a.character !== d.character || a.roll_request !== d.roll_request) diff.push(tr("v2.fields", "action"));
+          if (!q || q.state !== "made" || !roll || (roll.data || {}).request !== d.roll_request) diff.push(tr("v2.hopeRoll", d.roll_request));
+          else if (q.d.user !== d.user) diff.push(tr("v2.hopeRoller", d.user, q.d.user));
+          else {
+            const rd = roll.data || {};
+            // The bonus is the sheet's: the skill's attribute column, its
+            // favoured value when the skill is favoured (tor.HopeBonus).
+            const sheet = torChars[d.character];
+            const col = { Cuerpo: "cuerpo", "Corazón": "corazon", Mente: "mente" }[rd.attribute];
+            if (sheet && col) {
+              const fav = !!((sheet.skills || {})[rd.skill] || {}).favoured;
+              const score = (sheet.attributes || {})[col] || {};
+              const bonus = fav ? score.favoured : score.basic;
+              if (d.bonus !== bonus) diff.push(tr("v2.hopeBonus", d.bonus, bonus));
+              if (!!d.favoured !== fav) diff.push("favoured");
+            }
+            const total = (rd.total || 0) + (d.bonus || 0);
+            const feat = (rd.faces || [])[0];
+            const ok = feat === 12 || total >= (d.tn || rd.tn);
+            const sixes = (rd.faces || []).slice(1).filter((f) => f === 6).length;
+            if (d.total !== total) diff.push(tr("v.total", total, d.total));
+            if (d.outcome !== (ok ? "success" : "failure")) diff.push(tr("v.outcome", tr("o." + (ok ? "success" : "failure")), tr("o." + d.outcome)));
+            if (ok && (d.quality || "success") !== (sixes === 0 ? "success" : sixes === 1 ? "great" : "extraordinary")) diff.push(tr("v.quality", "", d.quality));
+          }
+          if (diff.length) badOr([d.roll], tr("v2.hope", diff.join("; ")), ev);
+          break;
+        }
+      }
+      if (ev.type === "journal.healed.v1" && chars[d.character]) chars[d.character].hp = Math.min(chars[d.character].hp + (d.amount || 0), chars[d.character].max);
+    }
+    // The flags of every v2 session, and what is due at the end.
+    for (const s of Object.values(ss)) {
+      if (s.contributions === 0) flag("no-contribution", s.startID, tr("v2.f.noContribution", s.id));
+      for (const id of s.order) {
+        const r = s.requests[id];
+        if (r.state === "pending") flag("unrevealed", r.ev.id, tr("v2.f.unrevealed", id, r.d.nonce));
+      }
+      if (s.due) problem(tr("v2.event", s.due.ids[0], tr("v2.noConsequence", s.due.kind)));
+      if (s.ended) {
+        if (!s.cosigs.some((c) => c.role === "player")) flag("not-cosigned", s.endID, tr("v2.f.notCosigned", s.id));
+      } else if (now - s.last > STALE_MS) {
+        flag("stale", s.lastID, tr("v2.f.stale", new Date(s.last).toISOString(), Math.floor((now - s.last) / 86400000)));
+      }
+    }
+    for (const [id, r] of Object.entries(v2rolls)) {
+      const v = voidedOf[id];
+      if (!v) continue;
+      flag("voided", id, consents[id] ? tr("v2.f.voidedConsented", id, v.by, v.reason, consents[id]) : tr("v2.f.voided", id, v.by, v.reason));
+    }
+    return { sessions: ss };
+  }
+
+  // ensureNoble loads vendor/noble-curves.js (BLS12-381, for beacon.js)
+  // on a page that did not: the dashboard and the permalink load it only
+  // when a beacon roll is verified; the offline verifier inlines it.
+  let noble = null;
+  function ensureNoble() {
+    if (global.JournalNoble || typeof document === "undefined") return Promise.resolve();
+    noble = noble || new Promise((resolve, reject) => {
+      const s = document.createElement("script");
+      s.src = "/static/vendor/noble-curves.js";
+      s.onload = () => resolve();
+      s.onerror = () => {
+        noble = null;
+        reject(new Error(tr("v2.noNoble")));
+      };
+      document.head.append(s);
+    });
+    return noble;
+  }
+
+  // gmSource checks where a GM request's roll took r from (replay's gmRollR).
+  async function gmSource(ev, d, r, s, damage, x, keys, roles, registeredBy, flag) {
+    const no = (why) => x.bad(ev.id, why);
+    const src = [d.witness, d.reveal, d.signed, d.beacon_signature].join("|");
+    if (!/^[0-9a-f]{64}$/.test(String(d.reveal))) return no(tr("v2.badR"));
+    if (damage) {
+      if (s.gmSource[d.request] !== src) no(tr("v2.damageSource", d.witness));
+      return;
+    }
+    s.gmSource[d.request] = src;
+    if (!d.witness) return no(tr("v2.gmReveal", r.d.user));
+    if (d.witness === "beacon") {
+      if (!r.d.beacon_round) return no(tr("v2.noBeaconRound", d.request));
+      if (String(d.beacon_round) !== String(r.d.beacon_round)) return no(tr("v2.beaconRound", d.beacon_round, r.d.beacon_round));
+      if (d.signed || d.signature) return no(tr("v2.beaconSigned"));
+      const B = global.JournalBeacon;
+      let rand;
+      try {
+        await ensureNoble();
+        rand = await B.verify(r.d.beacon_round, d.beacon_signature);
+      } catch (e) {
+        return no(tr("v2.beaconBad", r.d.beacon_round, e.message));
+      }
+      if (rand !== d.reveal) no(tr("v2.beaconR", r.d.beacon_round));
+      return;
+    }
+    if (d.witness === "none") {
+      if (d.signed || d.signature || d.beacon_signature) return no(tr("v2.noneSigned"));
+      if (roles[ev.actor] !== "gm" && !(ev.actor === "gm" && roles.gm === undefined)) return no(tr("v2.noneByPlayer", ev.actor));
+      let from = Date.parse(r.ev.time);
+      if (r.d.beacon_round && global.JournalBeacon) from = Math.max(from, global.JournalBeacon.timeOf(r.d.beacon_round) * 1000);
+      if (Date.parse(ev.time) < from + (r.d.wait || 0) * 1000) return no(tr("v2.noneEarly"));
+      flag("unwitnessed", ev.id, tr("v2.f.unwitnessed", d.request, d.nonce));
+      return;
+    }
+    if (d.witness !== d.user) return no(tr("v2.witnessNotSigner", d.witness, d.user));
+    if (d.user === r.d.user) return no(tr("v2.witnessRequester", d.user));
+    if (roles[d.user] === "gm") return no(tr("v2.witnessGM", d.user));
+    if (d.beacon_signature || d.beacon_round) return no(tr("v2.witnessBeacon"));
+    let m;
+    try {
+      m = await global.JournalSigned.open(keys[d.user], d.signed, d.signature, ev.campaign, ev.session);
+    } catch (e) {
+      return no(tr("v.signature", e.message));
+    }
+    if (m.type !== "roll.witness") return no(tr("v2.notA", m.type, "roll.witness"));
+    if (m.request !== d.request || m.value !== d.reveal) return no(tr("v2.witnessFields"));
+    let q = null;
+    try {
+      q = global.JournalSigned.parse(r.d.signed);
+    } catch (e) {
+      q = null;
+    }
+    if (!q || q.request !== m.request || q.campaign !== m.campaign || q.session !== m.session || q.commitment) return no(tr("v2.witnessRequest"));
+    if (registeredBy[d.user] && registeredBy[d.user] !== d.user) flag("witness-key-by-other", ev.id, tr("v2.f.witnessKeyByOther", d.request, d.user, registeredBy[d.user]));
+    if (r.d.beacon_round) flag("beacon-not-used", ev.id, tr("v2.f.beaconNotUsed", d.request, r.d.beacon_round, d.user));
+  }
+
+  // cosignProblem says what is wrong with a session.cosign event ("": nothing).
+  async function cosignProblem(ev, d, s, keys) {
+    let sg;
+    try {
+      sg = await global.JournalSigned.verifyEvent(ev, keys);
+    } catch (e) {
+      return e.message;
+    }
+    if (sg.status !== "verified") return tr("v.signature", sg.reason);
+    if (sg.message.type !== "session.cosign") return tr("v2.notA", sg.message.type, "session.cosign");
+    if (sg.message.ended !== d.ended) return tr("v2.cosignSigned");
+    if (!s.ended) return tr("v2.cosignNotEnded", s.id);
+    if (d.ended_event !== s.endID) return tr("v2.cosignEvent", d.ended_event, s.endID);
+    if (s.endHash === undefined) return tr("v2.cosignNoBytes", s.endID);
+    if (d.ended !== s.endHash) return tr("v2.cosignHash", d.ended, s.endID, s.endHash);
+    if (s.cosigs.some((c) => c.user === d.user)) return tr("v2.cosignTwice", d.user);
+    return "";
+  }
+
+  // consentProblem says what is wrong with a void's consent ("": nothing).
+  async function consentProblem(ev, d, roll, keys) {
+    if (!roll) return tr("v2.consentNoRoll", d.event_id);
+    if (d.consent_user !== roll.roller) return tr("v2.consentUser", d.consent_user, roll.roller);
+    if (!keys[d.consent_user]) return tr("v2.noKey", d.consent_user);
+    let m;
+    try {
+      m = await global.JournalSigned.open(keys[d.consent_user], d.consent_signed, d.consent_signature, ev.campaign, roll.session.id);
+    } catch (e) {
+      return tr("v.signature", e.message);
+    }
+    if (m.type !== "void.consent") return tr("v2.notA", m.type, "void.consent");
+    if (m.event !== d.event_id) return tr("v2.consentEvent", m.event, d.event_id);
+    if (m.reason !== d.reason) return tr("v2.consentReason", m.reason, d.reason);
+    return "";
   }
 
   // --- The whole log ---
@@ -216,7 +746,7 @@
           await checkSigned(ev, keys, problems);
           break;
         case "journal.event.voided.v1":
-          if (d.event) voided[d.event] = d.reason || "";
+          if (d.event_id) voided[d.event_id] = d.reason || "";
           break;
         case "journal.character.created.v1":
         case "journal.tor.character.created.v1":
@@ -257,7 +787,7 @@
       } catch (e) {
         r = { status: "mismatch", reason: e.message };
       }
-      (r.flags || []).forEach((f) => v.flags.push(f));
+      // dice2.js's own flags are replaced by verifyV2's, coded and localized.
       if (r.status === "mismatch") bad(ev.id, r.reason);
       else if (r.status === "sealed" && v.status !== "mismatch") v.status = "sealed";
       v.detail = r;
@@ -268,6 +798,7 @@
       if (nonces[key] > 1) bad(ev.id, tr("v.nonceTwice", d.nonce));
     }
     // Consequences: attacks, damage taken, contests.
+    const isV2 = (ev) => !!sessions[ev.session] && sessions[ev.session].algorithm === "journal-dice-v2";
     for (let i = 0; i < records.length; i++) {
       const ev = records[i].event;
       if (!ev) continue;
@@ -291,8 +822,9 @@
         const taken = records.slice(Math.max(0, i - 3), i).map((r) => r.event).find((e) => e && e.type === "journal.damage.taken.v1" && (e.data || {}).character === d.target);
         if (hit && want > 0 && (!taken || (taken.data || {}).amount !== want)) fail(tr("v.taken", want, taken ? taken.data.amount : 0));
         if (!hit && taken) fail(tr("v.takenMiss"));
-      } else if (ev.type === "journal.combat.started.v1") {
-        // The initiative order follows the initiative rolls' totals.
+      } else if (ev.type === "journal.combat.started.v1" && !isV2(ev)) {
+        // The initiative order follows the initiative rolls' totals (in a
+        // v2 session verifyV2 re-derives it from the requested rolls).
         const ids = Object.values(d.initiative || {}).filter((x) => rolls[x]);
         const order = d.order || [];
         for (const [who, rid] of Object.entries(d.initiative || {})) {
@@ -302,7 +834,7 @@
         for (let k = 1; k < order.length; k++) {
           if (((d.totals || {})[order[k]] ?? 0) > ((d.totals || {})[order[k - 1]] ?? 0)) ids.forEach((x) => bad(x, tr("v.order", order.join(" "))));
         }
-      } else if (ev.type === "journal.contest.resolved.v1") {
+      } else if (ev.type === "journal.contest.resolved.v1" && !isV2(ev)) {
         const a = byID[d.roll_a];
         const b = byID[d.roll_b];
         if (!a || !b) continue;
@@ -310,6 +842,22 @@
         if ((d.winner || "") !== w) [d.roll_a, d.roll_b].filter((x) => rolls[x]).forEach((id) => bad(id, tr("v.winner", w || tr("f.tie"), d.winner || tr("f.tie"))));
       }
     }
+    // journal-dice-v2 beyond one roll, and the flags.
+    const flags = [];
+    const problem = (p) => problems.push(p);
+    const flag = (code, event, what) => {
+      flags.push({ code: code, event: event, what: what });
+      if (rolls[event] && !rolls[event].flags.includes(what)) rolls[event].flags.push(what);
+    };
+    // A session's own flags are every roll of it's too.
+    const sessionFlags = new Set(["no-contribution", "not-cosigned", "stale"]);
+    const flagSession = (code, event, what) => {
+      flag(code, event, what);
+      const sid = byID[event] && byID[event].session;
+      if (!sessionFlags.has(code) || !sid) return;
+      for (const [id, v] of Object.entries(rolls)) if (byID[id] && byID[id].session === sid && !v.flags.includes(what)) v.flags.push(what);
+    };
+    await verifyV2(records, { rolls: rolls, bad: (id, why) => (options.only && !options.only.includes(id) ? null : bad(id, why)), problem: problem, flag: flagSession, options: options, byID: byID });
     // Nonces without gaps: a gap is a roll that was made and hidden
     // (v2: the nonces requests took, cancelled ones included).
     const taken = {};
@@ -328,13 +876,13 @@
       for (let n = 0; n <= max; n++) if (!set.has(n)) problems.push(tr("v.nonceGap", n, sid));
     }
     for (const [id, v] of Object.entries(rolls)) {
-      if (Object.prototype.hasOwnProperty.call(voided, id)) v.flags.push(tr("v.voided", voided[id]));
+      if (Object.prototype.hasOwnProperty.call(voided, id) && !flags.some((f) => f.code === "voided" && f.event === id)) v.flags.push(tr("v.voided", voided[id]));
       if (!chain.ok && v.status !== "mismatch") {
         v.status = "mismatch";
         v.reasons.push(tr("v.chainFile"));
       }
     }
-    return { rolls: rolls, problems: problems, chain: chain, sessions: sessions, keys: keys, count: Object.keys(rolls).length };
+    return { rolls: rolls, problems: problems, flags: flags, chain: chain, sessions: sessions, keys: keys, count: Object.keys(rolls).length };
   }
 
   async function checkSigned(ev, keys, problems) {
