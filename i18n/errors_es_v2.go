@@ -4,6 +4,13 @@ package i18n
 // co-signatures, consents, The One Ring's v2 rolls, invites and devices,
 // the table's web page and the benchmarks.
 var errorsESV2 = map[string]string{
+	"%w: %s: cannot be read or made":             "%w: %s: no se puede leer ni crear",
+	"%w: %s: want %d bytes in hex":               "%w: %s: se esperan %d bytes en hexadecimal",
+	"%w: at least 16 bytes":                      "%w: al menos 16 bytes",
+	"no such roll":                               "no existe esa tirada",
+	"no such roll: %s in %s":                     "no existe esa tirada: %s en %s",
+	"web: permalink key":                         "web: clave de los enlaces permanentes",
+	"web: permalink key: %w":                     "web: clave de los enlaces permanentes: %w",
 	"demo --system %q: want ryf, galaxia or tor": "demo --system %q: se espera ryf, galaxia o tor",
 	"demo: no session in progress":               "demo: no hay ninguna sesión en curso",
 	// The count of flags in "verified with flags: 1 flag, no mismatch"
