@@ -158,13 +158,16 @@ func TestFeedAsChat(t *testing.T) {
 	// The forum line links to the roll's page, which verifies it in the browser.
 	card := fmt.Sprintf(`li.ev[data-event-id=%q]`, contest.Recorded[0].Event.ID)
 	b.do(t, "copy the Markdown line", chromedp.Click(card+` button.copy-md`))
+	// The copy asks the server for the link with its capability first.
+	waitTrue(t, b, "the Markdown line", `document.querySelector('`+card+` output.copied').dataset.kind === "markdown"`)
 	md := eval[string](t, b, `document.querySelector('`+card+` output.copied').textContent`)
 	link := regexp.MustCompile(`\]\((http[^)]+)\)$`).FindStringSubmatch(md)
 	require.NotNil(t, link, "markdown line %q", md)
 	b.do(t, "copy the BBCode line", chromedp.Click(card+` button.copy-bb`))
+	waitTrue(t, b, "the BBCode line", `document.querySelector('`+card+` output.copied').dataset.kind === "bbcode"`)
 	bb := eval[string](t, b, `document.querySelector('`+card+` output.copied').textContent`)
 	require.True(t, strings.HasPrefix(bb, "[url="+link[1]+"]") && strings.HasSuffix(bb, "[/url]") && strings.Count(bb, "[") == 2, "bbcode line %q", bb)
-	require.Equal(t, h.url+"/r/mordor/"+contest.Recorded[0].Event.ID, link[1])
+	require.True(t, strings.HasPrefix(link[1], h.url+"/r/mordor/"+contest.Recorded[0].Event.ID+"?k="), "the forum line links to the roll's page with its capability: %s", link[1])
 
 	v := newBrowser(t, chromedp.Flag("accept-lang", "es-ES,es")) // a visitor from the forum, in Spanish
 	v.do(t, "open the forum link", chromedp.Navigate(link[1]), chromedp.WaitVisible(`.verdict[data-status="verified"]`))
