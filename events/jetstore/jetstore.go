@@ -799,7 +799,8 @@ func (s *Store) GetSecret(ctx context.Context, key string) ([]byte, error) {
 	if err := events.ValidSecretKey(key); err != nil {
 		return nil, err
 	}
-	e, err := s.kv.Get(ctx, key)
+	var e jetstream.KeyValueEntry
+	err := retryNoResponders(ctx, func() (err error) { e, err = s.kv.Get(ctx, key); return err })
 	if err != nil {
 		if errors.Is(err, jetstream.ErrKeyNotFound) || errors.Is(err, jetstream.ErrKeyDeleted) {
 			return nil, fmt.Errorf("secret %s: %w", key, events.ErrNotFound)
@@ -808,3 +809,25 @@ func (s *Store) GetSecret(ctx context.Context, key string) ([]byte, error) {
 	}
 	return e.Value(), nil
 }
+
+// retryNoResponders runs get again while it fails with "no responders":
+// on a cluster a bucket just made (or a stream whose replicas are
+// electing a leader) has, for a moment, no server answering its direct
+// gets. It tries for at most noRespondersWait, and never past ctx.
+func retryNoResponders(ctx context.Context, get func() error) error {
+	deadline := time.Now().Add(noRespondersWait)
+	for delay := 10 * time.Millisecond; ; delay = min(2*delay, 250*time.Millisecond) {
+		err := get()
+		if !errors.Is(err, nats.ErrNoResponders) || time.Now().After(deadline) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(delay):
+		}
+	}
+}
+
+// noRespondersWait bounds retryNoResponders.
+const noRespondersWait = 5 * time.Second
