@@ -39,12 +39,8 @@ package command
 //     session.
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"strings"
 
@@ -301,13 +297,8 @@ type RollAction struct {
 // ParseRollAction reads a roll.request's action strictly.
 func ParseRollAction(action []byte) (RollAction, error) {
 	var a RollAction
-	dec := json.NewDecoder(bytes.NewReader(action))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&a); err != nil {
-		return a, invalid("action: %v", err)
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return a, invalid("action: data after the JSON object")
+	if err := decodeAction(action, &a); err != nil {
+		return a, err
 	}
 	if a.Command != CommandRoll {
 		return a, invalid("action: command %q: journal-dice-v2 wires \"roll\" (skill and attribute rolls), \"attack\", \"contest\", \"combat-start\" and \"heal-after-combat\"", a.Command)

@@ -20,12 +20,9 @@ package command
 //   - An attacker has at most one attack request pending.
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/projections"
@@ -70,13 +67,8 @@ func actionCommand(action []byte) string {
 // ParseAttackAction reads an attack's action strictly.
 func ParseAttackAction(action []byte) (AttackAction, error) {
 	var a AttackAction
-	dec := json.NewDecoder(bytes.NewReader(action))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&a); err != nil {
-		return a, invalid("action: %v", err)
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return a, invalid("action: data after the JSON object")
+	if err := decodeAction(action, &a); err != nil {
+		return a, err
 	}
 	if a.Command != CommandAttack {
 		return a, invalid("action: command %q, want %q", a.Command, CommandAttack)

@@ -25,12 +25,9 @@ package command
 //     pending request; only one pending contest request may name a tie.
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"reflect"
 	"slices"
 	"strings"
@@ -78,13 +75,14 @@ func parseExplicit(action []byte, v any, nested ...string) error {
 	if err := explicitMembers(action, reflect.TypeOf(v).Elem(), nested, "action"); err != nil {
 		return err
 	}
-	dec := json.NewDecoder(bytes.NewReader(action))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
+	return decodeAction(action, v)
+}
+
+// decodeAction reads an action strictly (signed.DecodeAction), its error
+// the journal's one clear refusal.
+func decodeAction(action []byte, v any) error {
+	if err := signed.DecodeAction(action, v); err != nil {
 		return invalid("action: %v", err)
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return invalid("action: data after the JSON object")
 	}
 	return nil
 }

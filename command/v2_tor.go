@@ -31,11 +31,7 @@ package command
 //     action) is refused in a TOR campaign, and "tor-roll" in a RyF one.
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
-	"errors"
-	"io"
 
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/projections"
@@ -75,13 +71,8 @@ type TORHopeAction struct {
 // parseStrict reads an action into v strictly: no unknown member, nothing
 // after the object, the command want.
 func parseStrict(action []byte, v any, command func() string, want string) error {
-	dec := json.NewDecoder(bytes.NewReader(action))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return invalid("action: %v", err)
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return invalid("action: data after the JSON object")
+	if err := decodeAction(action, v); err != nil {
+		return err
 	}
 	if got := command(); got != want {
 		return invalid("action: command %q, want %q", got, want)

@@ -19,9 +19,6 @@ package replay
 // replaced by someone else than their user.
 
 import (
-	"bytes"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"github.com/campaign-journal/journal/i18n"
 	"io"
@@ -117,15 +114,7 @@ func isAttackRequest(d events.RollRequested) bool { return d.Target != "" }
 
 func parseAction(b []byte) (v2Action, error) {
 	var a v2Action
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&a); err != nil {
-		return a, err
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return a, errors.New("data after the action object")
-	}
-	return a, nil
+	return a, signed.DecodeAction(b, &a)
 }
 
 // isV2Type reports whether typ is one of journal-dice-v2's own events.

@@ -19,11 +19,9 @@ package replay
 //     mismatch, and so is one recorded without its rolls.
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
+	"github.com/campaign-journal/journal/signed"
 	"maps"
 	"slices"
 	"strings"
@@ -139,15 +137,7 @@ func pathRequestDiff(s *session, d *events.RollRequested, action []byte, eq func
 // checked against its command's by actionMembers).
 func parseAction2(b []byte) (v2PathAction, error) {
 	var a v2PathAction
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&a); err != nil {
-		return a, err
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return a, errors.New("data after the action object")
-	}
-	return a, nil
+	return a, signed.DecodeAction(b, &a)
 }
 
 // actionMembers lists an action object's top-level members, sorted.

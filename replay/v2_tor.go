@@ -21,11 +21,7 @@ package replay
 // Which path a roll of a v2 session takes is the campaign's system.
 
 import (
-	"bytes"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/campaign-journal/journal/events"
@@ -76,17 +72,7 @@ func (s *v2Session) tor() *v2TOR {
 	return s.torState
 }
 
-func strictJSON(b []byte, v any) error {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
-		return err
-	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return errors.New("data after the action object")
-	}
-	return nil
-}
+func strictJSON(b []byte, v any) error { return signed.DecodeAction(b, v) }
 
 // torRequestDiff compares a TOR roll request with its signed action.
 func torRequestDiff(s *session, d *events.RollRequested, action []byte) []string {
