@@ -415,6 +415,17 @@ func TestV2Tampering(t *testing.T) {
 	t.Run("the attack path", v2AttackTampering)
 }
 
+// verified runs a replay that must verify, with flags (exit 5) or without
+// (exit 0): a session whose dice decide whether a roll had to be asked for
+// again. It returns the output and whether it was flagged.
+func (c *cli) verified(args ...string) (string, bool) {
+	c.t.Helper()
+	out, errb, code := c.run(args...)
+	require.Contains(c.t, []int{0, exitFlagged}, code, "journal %s: %s\n%s", strings.Join(args, " "), out, errb)
+	require.NotContains(c.t, out, "MISMATCH")
+	return out, code == exitFlagged
+}
+
 // flagged runs a replay that must verify with flags (exit 5) and returns its output.
 func (c *cli) flagged(args ...string) string {
 	c.t.Helper()
