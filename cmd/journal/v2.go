@@ -154,7 +154,23 @@ func (a *app) contribute(c *cobra.Command, keyName, character string) error {
 	if _, err := rand.Read(v[:]); err != nil {
 		return err
 	}
-	msg, sig, err := k.Seal(&signed.Contribute{Header: signed.Header{Campaign: campaign, Session: s.ID}, Value: v})
+	// Recorded as the catalogue's session-contribute, also when session
+	// start --dice v2 contributes (its reproduction re-runs that command).
+	return a.sendSigned(c, j, camp, k, character, "session-contribute",
+		&signed.Contribute{Header: signed.Header{Campaign: campaign, Session: s.ID}, Value: v},
+		func(rj *command.Journal, character string, m command.SignedMessage) (command.Result, error) {
+			return rj.Contribute(ctx, campaign, command.ContributeSigned{Character: character, SignedMessage: m})
+		})
+}
+
+// sendSigned seals m with the device key k and sends it, as the one
+// catalogue command name under this CLI invocation's request id (so a
+// retry is the same request), for character (by default the one the CLI's
+// user plays in camp), then prints what was recorded.
+func (a *app) sendSigned(c *cobra.Command, j *command.Journal, camp *projections.Campaign, k *device.Key, character, name string, m signed.Message,
+	send func(rj *command.Journal, character string, m command.SignedMessage) (command.Result, error)) error {
+	ctx := c.Context()
+	msg, sig, err := k.Seal(m)
 	if err != nil {
 		return err
 	}
@@ -165,16 +181,13 @@ func (a *app) contribute(c *cobra.Command, keyName, character string) error {
 	if err != nil {
 		return err
 	}
-	// Recorded as the catalogue's session-contribute, also when session
-	// start --dice v2 contributes (its reproduction re-runs that command).
-	res, err := a.stepNamed(ctx, c, j, id, "session-contribute", func(rj *command.Journal) (command.Result, error) {
-		return rj.Contribute(ctx, campaign, command.ContributeSigned{Character: character,
-			SignedMessage: command.SignedMessage{Signed: msg, Signature: sig}})
+	res, err := a.stepNamed(ctx, c, j, id, name, func(rj *command.Journal) (command.Result, error) {
+		return send(rj, character, command.SignedMessage{Signed: msg, Signature: sig})
 	})
 	if err != nil {
 		return err
 	}
-	return a.reportAll(ctx, j, campaign, res)
+	return a.reportAll(ctx, j, camp.ID, res)
 }
 
 // contributeCommand is `journal session contribute`.

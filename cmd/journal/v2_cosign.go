@@ -111,25 +111,11 @@ func (a *app) cosign(c *cobra.Command, keyName, session, character string) error
 	if err != nil {
 		return err
 	}
-	msg, sig, err := k.Seal(&signed.Cosign{Header: signed.Header{Campaign: campaign, Session: s.ID}, Ended: hash})
-	if err != nil {
-		return err
-	}
-	if character == "" {
-		character = actingCharacter(camp, cliActor())
-	}
-	id, err := a.cliRequestID()
-	if err != nil {
-		return err
-	}
-	res, err := a.stepNamed(ctx, c, j, id, "session-cosign", func(rj *command.Journal) (command.Result, error) {
-		return rj.Cosign(ctx, campaign, command.CosignSigned{Character: character,
-			SignedMessage: command.SignedMessage{Signed: msg, Signature: sig}})
-	})
-	if err != nil {
-		return err
-	}
-	return a.reportAll(ctx, j, campaign, res)
+	return a.sendSigned(c, j, camp, k, character, "session-cosign",
+		&signed.Cosign{Header: signed.Header{Campaign: campaign, Session: s.ID}, Ended: hash},
+		func(rj *command.Journal, character string, m command.SignedMessage) (command.Result, error) {
+			return rj.Cosign(ctx, campaign, command.CosignSigned{Character: character, SignedMessage: m})
+		})
 }
 
 // cosignCommand is `journal session cosign`.
