@@ -52,6 +52,7 @@ import (
 	"time"
 
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/i18n"
 	"github.com/campaign-journal/journal/projections"
 )
 
@@ -117,6 +118,9 @@ type Options struct {
 	// Fingerprint names the fold in the checkpoints it writes and accepts
 	// (default: Fingerprint()).
 	Fingerprint string
+	// Lang is the language of the transcript lines it keeps (Text;
+	// default Spanish, the transcript's own).
+	Lang i18n.Lang
 }
 
 // Projector folds every campaign of the stream, live. Use New, then Restore
@@ -423,7 +427,7 @@ func (p *Projector) fold(ctx context.Context, rec events.Recorded) error {
 			c = projections.NewCampaign(id)
 		}
 		var text string
-		if text, err = apply(c, rec); err == nil {
+		if text, err = apply(p.opts.Lang, c, rec); err == nil {
 			if refolded != nil {
 				c = refolded
 			}
@@ -547,7 +551,7 @@ func (p *Projector) refold(ctx context.Context, id string, upTo uint64) (*projec
 		return nil
 	}
 	if err := p.src.Read(ctx, events.Query{Subject: filter, To: upTo, OnForeign: passForeign}, func(r events.Recorded) error {
-		_, err := apply(c, r)
+		_, err := apply(p.opts.Lang, c, r)
 		return err
 	}); err != nil {
 		return nil, err
@@ -558,7 +562,7 @@ func (p *Projector) refold(ctx context.Context, id string, upTo uint64) (*projec
 // apply describes rec with the state before it (its transcript line) and
 // folds it into c, turning a panic of the fold into an error so that one
 // bad event cannot stop the service.
-func apply(c *projections.Campaign, rec events.Recorded) (text string, err error) {
+func apply(l i18n.Lang, c *projections.Campaign, rec events.Recorded) (text string, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("fold of %s panicked: %v", rec.Event.ID, r)
@@ -568,7 +572,10 @@ func apply(c *projections.Campaign, rec events.Recorded) (text string, err error
 	if err != nil {
 		return "", err
 	}
-	text = projections.Describe(c, rec.Event, data)
+	if l == "" {
+		l = i18n.ES
+	}
+	text = projections.DescribeIn(l, c, rec.Event, data)
 	return text, c.Apply(rec)
 }
 

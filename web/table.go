@@ -65,30 +65,8 @@ func (s *Server) registerTable(static fs.FS) {
 	s.mux.Handle("POST /api/invites/{token}", s.instrument("POST /api/invites/{token}", s.redeemInvite))
 	s.mux.Handle("GET /api/invites/{token}", s.instrument("GET /api/invites/{token}", s.peekInvite))
 	s.mux.Handle("GET /table", noCache(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		b, err := fs.ReadFile(static, "table.html")
-		if err != nil {
-			http.Error(w, "no table page", http.StatusInternalServerError)
-			return
-		}
-		page := strings.Replace(string(b), `<html lang="en">`, `<html lang="`+pageLang(r)+`">`, 1)
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		_, _ = w.Write([]byte(page))
+		s.ServePage(w, r, "table.html") // the pages' one language rule (PageLang)
 	})))
-}
-
-// pageLang is the page's language (the shared rule: document.documentElement.lang):
-// es or en, from the request's Accept-Language (the first of the two it names).
-func pageLang(r *http.Request) string {
-	for _, part := range strings.Split(r.Header.Get("Accept-Language"), ",") {
-		tag, _, _ := strings.Cut(strings.TrimSpace(part), ";")
-		switch strings.ToLower(strings.SplitN(tag, "-", 2)[0]) {
-		case "es":
-			return "es"
-		case "en":
-			return "en"
-		}
-	}
-	return "en"
 }
 
 // meJSON is who a token is.

@@ -143,6 +143,7 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 	proj, err := serveProjectors(st, kv, live.Options{
 		Every: o.every, Interval: o.interval, Logger: logger,
 		OnEvent: metrics.Folded, OnError: metrics.FoldFailed,
+		Lang: a.pageLang(), // the table's log speaks the pages' language (Spanish unless --lang)
 	})
 	if err != nil {
 		return err
