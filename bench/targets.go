@@ -246,3 +246,57 @@ func Targets(runs []Result) []Verdict {
 	}
 	return out
 }
+
+// Tally is one target judged over several whole runs of `journal bench`
+// (issue 12, item 5: "ratios from one run, met in most of at least 5
+// runs; report every run").
+type Tally struct {
+	Name    string  `json:"name"`
+	Target  float64 `json:"target"`
+	Compare string  `json:"compare"`
+	// Values holds the target's value in each run, in run order; Measured
+	// and MetIn say in which runs it was measured and met.
+	Values   []float64 `json:"values"`
+	Measured []bool    `json:"measured"`
+	MetIn    []bool    `json:"met_in"`
+	// Runs counts the runs, Met the runs in which the target was met.
+	Runs int `json:"runs"`
+	Met  int `json:"met"`
+	// Held says the target was met in most runs (more than half) of at
+	// least MinRuns.
+	Held bool `json:"held"`
+}
+
+// MinRuns is the fewest runs that can show a target held.
+const MinRuns = 5
+
+// TallyTargets judges every target over runs, one []Verdict (as Targets
+// returns it) per whole run, in the order of TargetNames. A target
+// missing from a run counts in it as not measured and not met.
+func TallyTargets(runs [][]Verdict) []Tally {
+	out := make([]Tally, 0, len(TargetNames()))
+	for _, name := range TargetNames() {
+		t := Tally{Name: name, Runs: len(runs)}
+		for _, vs := range runs {
+			var v Verdict
+			for _, c := range vs {
+				if c.Name == name {
+					v = c
+					break
+				}
+			}
+			if t.Compare == "" {
+				t.Target, t.Compare = v.Target, v.Compare
+			}
+			t.Values = append(t.Values, v.Value)
+			t.Measured = append(t.Measured, v.Measured)
+			t.MetIn = append(t.MetIn, v.Met)
+			if v.Met {
+				t.Met++
+			}
+		}
+		t.Held = t.Runs >= MinRuns && 2*t.Met > t.Runs
+		out = append(out, t)
+	}
+	return out
+}

@@ -115,3 +115,44 @@ func TestTargetsNotMeasured(t *testing.T) {
 		}
 	}
 }
+
+// TestTallyTargets: a target is held when met in more than half of at
+// least five runs, and not otherwise; every run's value is kept in order.
+func TestTallyTargets(t *testing.T) {
+	met, missed := bench.Targets(runsAt(1.2)), bench.Targets(runsAt(0.8))
+	cases := []struct {
+		name string
+		runs [][]bench.Verdict
+		met  int
+		held bool
+	}{
+		{"3 of 5 met", [][]bench.Verdict{met, missed, met, missed, met}, 3, true},
+		{"2 of 5 met", [][]bench.Verdict{missed, met, missed, met, missed}, 2, false},
+		{"3 of 6 met: not most", [][]bench.Verdict{met, met, met, missed, missed, missed}, 3, false},
+		{"4 of 4 met: too few runs", [][]bench.Verdict{met, met, met, met}, 4, false},
+		{"one run without the target", [][]bench.Verdict{met, met, met, nil, nil}, 3, true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ts := bench.TallyTargets(c.runs)
+			require.Len(t, ts, len(item5))
+			for i, tl := range ts {
+				require.Equal(t, item5[i], tl.Name)
+				require.Equal(t, len(c.runs), tl.Runs)
+				require.Equal(t, c.met, tl.Met, tl.Name)
+				require.Equal(t, c.held, tl.Held, tl.Name)
+				require.Len(t, tl.Values, len(c.runs))
+				require.NotEmpty(t, tl.Compare)
+				for k, vs := range c.runs {
+					want := 0.0
+					for _, v := range vs {
+						if v.Name == tl.Name {
+							want = v.Value
+						}
+					}
+					require.Equal(t, want, tl.Values[k], "%s run %d", tl.Name, k)
+				}
+			}
+		})
+	}
+}

@@ -20,6 +20,7 @@ import (
 func (a *app) benchCommand() *cobra.Command {
 	o := bench.DefaultOptions()
 	var syncMode, stages, dir, cpuProfile string
+	repeat := 1
 	cmd := &cobra.Command{
 		Use:   "bench",
 		Short: "Measure the journal against the raw JetStream under it, side by side",
@@ -49,7 +50,8 @@ and the peak memory of the process. Nothing is written to the journal's data.
 
   journal bench                                  both sync settings, default sizes
   journal bench --sync default --events 1000000 --characters 10000 --stages rebuild
-  journal bench --campaigns 10000 --characters 10000 --stages appends-concurrent --json`,
+  journal bench --campaigns 10000 --characters 10000 --stages appends-concurrent --json
+  journal bench --sync both --repeat 5          five whole runs, then each target in every run`,
 		Args: cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			var syncs []bool
@@ -61,13 +63,13 @@ and the peak memory of the process. Nothing is written to the journal's data.
 			case "both":
 				syncs = []bool{true, false}
 			default:
-				return fmt.Errorf("--sync %q: want always, default or both", syncMode)
+				return usagef("--sync %q: want always, default or both", syncMode)
 			}
 			for name, v := range map[string]int{"--rolls": o.Rolls, "--campaigns": o.Campaigns, "--characters": o.Characters,
 				"--events": o.Events, "--verify-rolls": o.VerifyRolls, "--rounds": o.Rounds, "--window": o.Window + 1,
-				"--many-campaigns": o.ManyCampaigns, "--growth-rolls": o.GrowthRolls, "--cold-campaign-events": o.ColdCampaignEvents, "--cold-loads": o.ColdLoads, "--v2-rolls": o.V2Rolls} {
+				"--many-campaigns": o.ManyCampaigns, "--repeat": repeat, "--growth-rolls": o.GrowthRolls, "--cold-campaign-events": o.ColdCampaignEvents, "--cold-loads": o.ColdLoads, "--v2-rolls": o.V2Rolls} {
 				if v <= 0 {
-					return fmt.Errorf("%s: want a positive number", name)
+					return usagef("%s: want a positive number", name)
 				}
 			}
 			if stages != "" {
@@ -85,29 +87,45 @@ and the peak memory of the process. Nothing is written to the journal's data.
 				}
 				defer pprof.StopCPUProfile()
 			}
-			report := benchReport{Machine: bench.Describe()}
 			var line *benchLine
 			if isTerminal(a.stderr) {
 				line = &benchLine{w: a.stderr}
 			}
-			for _, s := range syncs {
-				o.Sync = s
-				o.Progress = nil
-				if line != nil {
-					line.sync = syncName(s)
-					o.Progress = line.show
+			var series benchSeries
+			for k := range repeat {
+				report := benchReport{Machine: bench.Describe()}
+				for _, s := range syncs {
+					o.Sync = s
+					o.Progress = nil
+					if line != nil {
+						line.sync = syncName(s)
+						if repeat > 1 {
+							line.sync = fmt.Sprintf("%s, run %d of %d", syncName(s), k+1, repeat)
+						}
+						o.Progress = line.show
+					}
+					res, err := bench.Run(c.Context(), o)
+					if line != nil {
+						line.clear()
+					}
+					if err != nil {
+						return err
+					}
+					report.Runs = append(report.Runs, res)
 				}
-				res, err := bench.Run(c.Context(), o)
-				if line != nil {
-					line.clear()
-				}
-				if err != nil {
-					return err
-				}
-				report.Runs = append(report.Runs, res)
+				report.Targets = bench.Targets(report.Runs)
+				series.Repeats = append(series.Repeats, report)
 			}
-			report.Targets = bench.Targets(report.Runs)
-			return a.emit(report, func(w io.Writer) { printBench(w, report) })
+			if repeat == 1 {
+				report := series.Repeats[0]
+				return a.emit(report, func(w io.Writer) { printBench(w, report) })
+			}
+			verdicts := make([][]bench.Verdict, len(series.Repeats))
+			for k, r := range series.Repeats {
+				verdicts[k] = r.Targets
+			}
+			series.Tally = bench.TallyTargets(verdicts)
+			return a.emit(series, func(w io.Writer) { printSeries(w, series) })
 		},
 	}
 	d := bench.DefaultOptions()
@@ -130,8 +148,56 @@ and the peak memory of the process. Nothing is written to the journal's data.
 	f.IntVar(&o.V2Rolls, "v2-rolls", d.V2Rolls, "v1 rolls, and v2 rolls, timed on each path of the v2-roll stage")
 	f.StringVar(&stages, "stages", "", "comma-separated stages to run (default all): "+strings.Join(bench.AllStages(), ","))
 	f.StringVar(&dir, "tmp", "", "folder for the temporary data (default the system's)")
+	f.IntVar(&repeat, "repeat", 1, "whole runs to make one after another; the output ends with each target's value in every run and the runs that met it")
 	f.StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the whole run (server included) to this file, for go tool pprof")
 	return cmd
+}
+
+// benchSeries is what `journal bench --repeat N --json` prints for N > 1:
+// every whole run (with the load of the machine when it began) and each
+// target over the runs.
+type benchSeries struct {
+	Repeats []benchReport `json:"repeats"`
+	// Tally has every target of issue 12 over the runs: met in most of at
+	// least five is "held".
+	Tally []bench.Tally `json:"tally"`
+}
+
+// printSeries prints every run as printBench does, then the tally.
+func printSeries(w io.Writer, s benchSeries) {
+	for k, r := range s.Repeats {
+		fmt.Fprintf(w, "=== run %d of %d ===\n", k+1, len(s.Repeats))
+		printBench(w, r)
+		fmt.Fprintln(w)
+	}
+	held := 0
+	for _, t := range s.Tally {
+		if t.Held {
+			held++
+		}
+	}
+	fmt.Fprintf(w, "targets over %d runs (%d of %d held: met in most of at least %d runs):\n", len(s.Repeats), held, len(s.Tally), bench.MinRuns)
+	fmt.Fprintf(w, "  %-55s %10s  %-9s %s\n", "name", "target", "met", "value in each run (* met, - not measured, (at other sizes))")
+	for _, t := range s.Tally {
+		var vals strings.Builder
+		for k, v := range t.Values {
+			switch {
+			case !t.Measured[k] && v == 0:
+				fmt.Fprintf(&vals, " %7s", "-")
+			case !t.Measured[k]:
+				fmt.Fprintf(&vals, " (%.3f)", v)
+			case t.MetIn[k]:
+				fmt.Fprintf(&vals, " %.3f*", v)
+			default:
+				fmt.Fprintf(&vals, " %.3f ", v)
+			}
+		}
+		verdict := fmt.Sprintf("%d/%d", t.Met, t.Runs)
+		if t.Held {
+			verdict += " held"
+		}
+		fmt.Fprintf(w, "  %-55s %10s  %-9s%s\n", t.Name, t.Compare+" "+strconv.FormatFloat(t.Target, 'f', -1, 64), verdict, vals.String())
+	}
 }
 
 // benchReport is what `journal bench --json` prints.

@@ -82,3 +82,35 @@ func TestBenchRefusesBadFlags(t *testing.T) {
 		require.NotEmpty(t, errOut, args)
 	}
 }
+
+// TestBenchRepeat: --repeat N makes N whole runs and ends with each
+// target's value in every run and the runs that met it.
+func TestBenchRepeat(t *testing.T) {
+	c := newCLI(t)
+	args := append([]string{"bench", "--sync", "default", "--stages", "verification,appends-sequential", "--repeat", "2", "--tmp", t.TempDir()}, benchTiny...)
+	out := c.ok(append(args, "--json")...)
+	var s benchSeries
+	require.NoError(t, json.Unmarshal([]byte(out), &s))
+	require.Len(t, s.Repeats, 2)
+	for _, r := range s.Repeats {
+		require.Len(t, r.Runs, 1)
+		require.Len(t, r.Targets, len(bench.TargetNames()))
+	}
+	require.Len(t, s.Tally, len(bench.TargetNames()))
+	for i, tl := range s.Tally {
+		require.Equal(t, bench.TargetNames()[i], tl.Name)
+		require.Equal(t, 2, tl.Runs)
+		require.False(t, tl.Held, "two runs cannot hold a target")
+		for k, r := range s.Repeats {
+			require.Equal(t, r.Targets[i].Value, tl.Values[k], tl.Name)
+		}
+	}
+	text := c.ok(append(args, "--lang", "en")...)
+	require.Contains(t, text, "=== run 2 of 2 ===")
+	require.Contains(t, text, "targets over 2 runs")
+	require.Contains(t, text, bench.TSeqGuardedRaw)
+
+	_, errOut, code := c.run("bench", "--repeat", "0")
+	require.Equal(t, 2, code)
+	require.Contains(t, errOut, "--repeat")
+}
