@@ -147,13 +147,19 @@ func New(s Spec, ids IDs, at time.Time) (Event, error) {
 			return Event{}, fmt.Errorf("%w: event name: %w", ErrInvalidEvent, err)
 		}
 	}
-	v, _ := dataFor(s.Type) // nil for an unknown type, refused below
-	data, err := marshalData(s.Data)
-	if err == nil {
-		err = dataUTF8(s.Data, v, data)
-	}
-	if err != nil {
-		return Event{}, fmt.Errorf("%w: data of %s: %w", ErrInvalidEvent, s.Type, err)
+	// The fast way (newDataFast) gives the data encoded and decoded back,
+	// as the general way below does.
+	data, v, fast := newDataFast(s.Data, byType[s.Type])
+	if !fast {
+		v, _ = dataFor(s.Type) // nil for an unknown type, refused below
+		var err error
+		data, err = marshalData(s.Data)
+		if err == nil {
+			err = dataUTF8(s.Data, v, data)
+		}
+		if err != nil {
+			return Event{}, fmt.Errorf("%w: data of %s: %w", ErrInvalidEvent, s.Type, err)
+		}
 	}
 	id, err := ids.NewID()
 	if err != nil {
@@ -179,8 +185,10 @@ func New(s Spec, ids IDs, at time.Time) (Event, error) {
 	if err := e.checkEnvelope(); err != nil {
 		return Event{}, fmt.Errorf("%w: %w", ErrInvalidEvent, err)
 	}
-	if v, err = e.checkData(v); err != nil {
-		return Event{}, fmt.Errorf("%w: %w", ErrInvalidEvent, err)
+	if !fast {
+		if v, err = e.checkData(v); err != nil {
+			return Event{}, fmt.Errorf("%w: %w", ErrInvalidEvent, err)
+		}
 	}
 	e.decoded = newDecoded(e, v)
 	return e, nil
