@@ -136,6 +136,9 @@ type campaignState struct {
 	lastSeq     uint64
 	lastID      string
 	savedEvents int
+	// filter is the campaign's subject (events.CampaignFilter), once
+	// an append has needed it.
+	filter string
 }
 
 // rulesCache keeps a campaign's RyF rules between commands. The rules are
@@ -621,8 +624,10 @@ func (j *Journal) execute(ctx context.Context, campaign string, decide func(d *d
 		if err := s.chain(c, d.evs); err != nil {
 			return Result{}, err
 		}
-		filter, _ := events.CampaignFilter(campaign) // valid: Load checked it
-		seqs, err := j.store.Append(ctx, events.ExpectLast(filter, c.LastSeq), d.evs...)
+		if s.filter == "" {
+			s.filter, _ = events.CampaignFilter(campaign) // valid: Load checked it
+		}
+		seqs, err := j.store.Append(ctx, events.ExpectLast(s.filter, c.LastSeq), d.evs...)
 		if errors.Is(err, events.ErrConcurrency) {
 			lastErr, stale = err, true
 			continue
@@ -635,7 +640,7 @@ func (j *Journal) execute(ctx context.Context, campaign string, decide func(d *d
 		if j.request != "" {
 			return j.recorded(ctx, campaign, s)
 		}
-		res := Result{Campaign: c}
+		res := Result{Campaign: c, Events: make([]events.Recorded, 0, len(d.evs))}
 		for i, ev := range d.evs {
 			rec := events.Recorded{Seq: seqs[i], Subject: ev.StreamSubject, Event: ev}
 			s.last, s.hasLast = ev, true

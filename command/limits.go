@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"reflect"
 	"strconv"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -92,13 +93,139 @@ func checkString(path, name, s string) error {
 }
 
 // checkText checks every string of the event's data (struct fields,
-// slice elements, map keys and values) against its field's limit.
+// slice elements, map keys and values) against its field's limit. The
+// strings are first checked the fast way (textOK: the same strings, the
+// same limits, no paths built); only data that fails it is walked again
+// by walkText, which names the first string at fault.
 func checkText(ev events.Event) error {
 	v, err := ev.Payload()
 	if err != nil {
 		return err
 	}
-	return walkText(reflect.ValueOf(v), "", "", 0)
+	rv := reflect.ValueOf(v)
+	if textOK(rv, "", 0) {
+		return nil
+	}
+	return walkText(rv, "", "", 0)
+}
+
+// textOK reports whether walkText(v, path, name, depth) finds nothing at
+// fault, for any path: it visits the same strings in the same way, with
+// the same limits, but keeps no path and reads each struct's fields from
+// a table built once per type (textFieldsOf). It may report false where
+// walkText finds nothing (then walkText decides), never true where
+// walkText would refuse.
+func textOK(v reflect.Value, name string, depth int) bool {
+	if depth > 16 || !v.IsValid() {
+		return true
+	}
+	switch v.Kind() {
+	case reflect.String:
+		return stringOK(name, v.String())
+	case reflect.Pointer, reflect.Interface:
+		if !v.IsNil() {
+			return textOK(v.Elem(), name, depth+1)
+		}
+	case reflect.Struct:
+		for _, f := range textFieldsOf(v.Type()) {
+			if !textOK(v.Field(f.index), f.name, depth+1) {
+				return false
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		if !mayHoldText(v.Type().Elem()) {
+			return true
+		}
+		for i := range v.Len() {
+			if !textOK(v.Index(i), name, depth+1) {
+				return false
+			}
+		}
+	case reflect.Map:
+		it := v.MapRange()
+		for it.Next() {
+			if !textOK(it.Key(), name, depth+1) || !textOK(it.Value(), name, depth+1) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// stringOK reports whether checkString would accept s as the text of the
+// field named name: for short ASCII text without a control character it
+// says so without counting runes.
+func stringOK(name, s string) bool {
+	if len(s) <= minTextLimit { // within every limit, in bytes or characters
+		i := 0
+		for ; i < len(s); i++ {
+			if c := s[i]; c < 0x20 || c >= 0x7f {
+				break
+			}
+		}
+		if i == len(s) {
+			return true
+		}
+	}
+	return checkString("", name, s) == nil
+}
+
+// minTextLimit is the least of the limits textLimit gives.
+var minTextLimit = func() int {
+	n := min(MaxName, MaxEntropy)
+	for _, l := range textLimits {
+		n = min(n, l)
+	}
+	return n
+}()
+
+// textField is an exported field of a struct that may hold text, with
+// its JSON name.
+type textField struct {
+	index int
+	name  string
+}
+
+// textFields caches textFieldsOf, by struct type.
+var textFields sync.Map // reflect.Type → []textField
+
+// textFieldsOf returns the exported fields of struct type t that may
+// hold a string (mayHoldText), in order: the fields walkText visits that
+// can hold anything it checks.
+func textFieldsOf(t reflect.Type) []textField {
+	if fs, ok := textFields.Load(t); ok {
+		return fs.([]textField)
+	}
+	var fs []textField
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if f.IsExported() && mayHoldText(f.Type) {
+			fs = append(fs, textField{index: i, name: jsonName(f)})
+		}
+	}
+	textFields.Store(t, fs)
+	return fs
+}
+
+// mayHoldText reports whether a value of type t may hold a string that
+// walkText checks: false for numbers, booleans and their arrays.
+func mayHoldText(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128, reflect.Chan, reflect.Func, reflect.UnsafePointer:
+		return false
+	case reflect.Array, reflect.Slice, reflect.Pointer:
+		// Of numbers or booleans: nothing to check. The element's own
+		// type is not looked into (a type may be recursive): anything
+		// else may hold text.
+		switch t.Elem().Kind() {
+		case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+			reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64:
+			return false
+		}
+	}
+	return true
 }
 
 // walkText checks the strings in v, at path, of the field named name.

@@ -158,7 +158,7 @@ func (d *draft) roll1o3d10(char string, check ryf.Check, entropy string, decorat
 	if decorate != nil {
 		decorate(&e)
 	}
-	d.add(events.KindCharacter, char, events.TypeRollMade, e)
+	d.add(events.KindCharacter, char, events.TypeRollMade, &e) // a pointer: New copies it, once
 	return res, nil
 }
 

@@ -132,9 +132,8 @@ type Spec struct {
 // decodedData), so that Payload, Encode and Prepare need not decode it
 // again while it is unchanged.
 func New(s Spec, ids IDs, at time.Time) (Event, error) {
-	subject, err := CampaignSubject(s.Campaign)
-	if err != nil {
-		return Event{}, fmt.Errorf("%w: %w", ErrInvalidEvent, err)
+	if err := ValidID(s.Campaign); err != nil { // as CampaignSubject checks it
+		return Event{}, fmt.Errorf("%w: campaign: %w", ErrInvalidEvent, err)
 	}
 	if err := ValidID(string(s.Kind)); err != nil {
 		return Event{}, fmt.Errorf("%w: aggregate kind: %w", ErrInvalidEvent, err)
@@ -147,24 +146,36 @@ func New(s Spec, ids IDs, at time.Time) (Event, error) {
 			return Event{}, fmt.Errorf("%w: event name: %w", ErrInvalidEvent, err)
 		}
 	}
-	v, _ := dataFor(s.Type) // nil for an unknown type, refused below
-	data, err := marshalData(s.Data)
-	if err == nil {
-		err = dataUTF8(s.Data, v, data)
-	}
-	if err != nil {
-		return Event{}, fmt.Errorf("%w: data of %s: %w", ErrInvalidEvent, s.Type, err)
+	// The fast way (newDataFast) gives the data encoded and decoded back,
+	// as the general way below does.
+	data, v, fast := newDataFast(s.Data, byType[s.Type])
+	if !fast {
+		v, _ = dataFor(s.Type) // nil for an unknown type, refused below
+		var err error
+		data, err = marshalData(s.Data)
+		if err == nil {
+			err = dataUTF8(s.Data, v, data)
+		}
+		if err != nil {
+			return Event{}, fmt.Errorf("%w: data of %s: %w", ErrInvalidEvent, s.Type, err)
+		}
 	}
 	id, err := ids.NewID()
 	if err != nil {
 		return Event{}, err
 	}
+	// The stream subject (CampaignSubject's), the source and the subject
+	// share one allocation.
+	text := Prefix + "." + s.Campaign + "/campaigns/" + s.Campaign + s.Kind.Plural() + "/" + s.AggregateID
+	i := len(Prefix) + 1 + len(s.Campaign)        // the end of the stream subject
+	j := i + len("/campaigns/") + len(s.Campaign) // the end of the source
+	subject, source, aggregate := text[:i], text[i:j], text[j:]
 	e := Event{
 		SpecVersion:     SpecVersion,
 		ID:              id,
-		Source:          "/campaigns/" + s.Campaign,
+		Source:          source,
 		Type:            s.Type,
-		Subject:         s.Kind.Plural() + "/" + s.AggregateID,
+		Subject:         aggregate,
 		Time:            at.UTC(),
 		DataContentType: ContentType,
 		Campaign:        s.Campaign,
@@ -179,8 +190,10 @@ func New(s Spec, ids IDs, at time.Time) (Event, error) {
 	if err := e.checkEnvelope(); err != nil {
 		return Event{}, fmt.Errorf("%w: %w", ErrInvalidEvent, err)
 	}
-	if v, err = e.checkData(v); err != nil {
-		return Event{}, fmt.Errorf("%w: %w", ErrInvalidEvent, err)
+	if !fast {
+		if v, err = e.checkData(v); err != nil {
+			return Event{}, fmt.Errorf("%w: %w", ErrInvalidEvent, err)
+		}
 	}
 	e.decoded = newDecoded(e, v)
 	return e, nil

@@ -207,7 +207,10 @@ func Prepare(expect Expect, evs []Event) ([][]byte, error) {
 		return nil, fmt.Errorf("%w: %d events in one append, at most %d", ErrInvalidEvent, len(evs), MaxBatch)
 	}
 	docs := make([][]byte, len(evs))
-	seen := make(map[string]bool, len(evs))
+	var seen map[string]bool // ids of the events before this one (none for the first)
+	if len(evs) > 1 {
+		seen = make(map[string]bool, len(evs))
+	}
 	for i, e := range evs {
 		if e.StreamSubject == "" {
 			return nil, fmt.Errorf("%w: event %s has no stream subject", ErrInvalidEvent, e.ID)
@@ -218,7 +221,9 @@ func Prepare(expect Expect, evs []Event) ([][]byte, error) {
 		if seen[e.ID] {
 			return nil, fmt.Errorf("%w: event %s appears twice in one append", ErrInvalidEvent, e.ID)
 		}
-		seen[e.ID] = true
+		if seen != nil {
+			seen[e.ID] = true
+		}
 		if _, err := e.checked(); err != nil {
 			return nil, err
 		}

@@ -252,23 +252,22 @@ func (s *Store) Append(ctx context.Context, expect events.Expect, evs ...events.
 	}
 	msgs := make([]*nats.Msg, len(evs))
 	for i, e := range evs {
-		subject, err := s.storedSubject(e.StreamSubject)
-		if err != nil {
-			return nil, fmt.Errorf("%w: event %s: %w", events.ErrInvalidEvent, e.ID, err)
+		subject := e.StreamSubject // one partition: stored as it is (Prepare checked it)
+		if s.k > 1 {
+			if subject, err = s.storedSubject(e.StreamSubject); err != nil {
+				return nil, fmt.Errorf("%w: event %s: %w", events.ErrInvalidEvent, e.ID, err)
+			}
 		}
 		if i > 0 && s.k > 1 && subject != msgs[0].Subject && s.targets(e.StreamSubject)[0].stream != s.targets(evs[0].StreamSubject)[0].stream {
 			return nil, fmt.Errorf("%w: an atomic append of %s and %s spans two partitions' streams", events.ErrInvalidEvent, evs[0].Campaign, e.Campaign)
 		}
-		msgs[i] = eventMsg(e, subject, docs[i])
+		// The expectation is on the first message's own subject, which
+		// Prepare checked is expect.Subject.
+		msgs[i] = eventMsg(e, subject, docs[i], i == 0 && expect.IsSet(), expect.LastSeq)
 	}
 
 	if len(msgs) == 1 {
-		var opts []jetstream.PublishOpt
-		if expect.IsSet() {
-			// On the message's own subject, which Prepare checked is expect.Subject.
-			opts = append(opts, jetstream.WithExpectLastSequencePerSubject(expect.LastSeq))
-		}
-		ack, err := s.publish(ctx, msgs[0], opts...)
+		ack, err := s.publish(ctx, msgs[0])
 		if err == nil {
 			return []uint64{ack.Sequence}, nil // a duplicate's ack has the original sequence
 		}
@@ -278,10 +277,6 @@ func (s *Store) Append(ctx context.Context, expect events.Expect, evs ...events.
 		return nil, fmt.Errorf("append %s: %w", evs[0].ID, err)
 	}
 
-	if expect.IsSet() {
-		// On the first message's own subject, which Prepare checked is expect.Subject.
-		msgs[0].Header.Set(jetstream.ExpectedLastSubjSeqHeader, strconv.FormatUint(expect.LastSeq, 10))
-	}
 	ack, err := jetstreamext.PublishMsgBatch(ctx, s.js, msgs)
 	if err == nil {
 		// The batch is stored contiguously and ends at ack.Sequence.
@@ -301,15 +296,36 @@ func (s *Store) Append(ctx context.Context, expect events.Expect, evs ...events.
 
 // eventMsg is the message that stores an event: its document under its
 // campaign's subject, with its id as Nats-Msg-Id and its type and aggregate
-// in the journal's headers.
-func eventMsg(e events.Event, subject string, doc []byte) *nats.Msg {
-	m := &nats.Msg{Subject: subject, Data: doc, Header: make(nats.Header, 4)}
-	m.Header.Set(jetstream.MsgIDHeader, e.ID)
-	m.Header.Set(events.HeaderType, e.Type)
-	if kind, id, err := e.Aggregate(); err == nil { // valid: Prepare checked it
-		m.Header.Set(events.HeaderAggregate, events.AggregateHeaderValue(kind, id))
+// in the journal's headers, and, when expect, the expectation that the
+// last sequence on that subject is lastSeq
+// (Nats-Expected-Last-Subject-Sequence, as
+// jetstream.WithExpectLastSequencePerSubject writes it). The headers are
+// those nats.Header.Set would make, without its canonicalization (the
+// names are canonical already: TestEventMsgHeaders), and their values
+// share one allocation.
+func eventMsg(e events.Event, subject string, doc []byte, expect bool, lastSeq uint64) *nats.Msg {
+	h := make(nats.Header, 4)
+	kind, id, err := e.Aggregate() // valid: Prepare checked it
+	var b [24]byte
+	seq := b[:0]
+	if expect {
+		seq = strconv.AppendUint(seq, lastSeq, 10)
 	}
-	return m
+	// One string holds the values made here: the aggregate, then the
+	// expected sequence.
+	text := string(kind) + "." + id + string(seq)
+	agg, seqText := text[:len(text)-len(seq)], text[len(text)-len(seq):]
+	vals := make([]string, 4)
+	vals[0], vals[1], vals[2], vals[3] = e.ID, e.Type, agg, seqText
+	h[jetstream.MsgIDHeader] = vals[0:1:1]
+	h[events.HeaderType] = vals[1:2:2]
+	if err == nil {
+		h[events.HeaderAggregate] = vals[2:3:3]
+	}
+	if expect {
+		h[jetstream.ExpectedLastSubjSeqHeader] = vals[3:4:4]
+	}
+	return &nats.Msg{Subject: subject, Data: doc, Header: h}
 }
 
 // publish stores one message and returns the server's acknowledgement: it

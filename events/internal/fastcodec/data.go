@@ -62,8 +62,24 @@ type Fields struct {
 // exported and of a type in fastKinds, and its name is plain (see
 // plainName), so that the text matches that member's name exactly.
 type Struct struct {
+	typ     reflect.Type
 	members []memberText
-	fields  Fields
+	// omit[j] is whether field j's tag has omitempty.
+	omit   []bool
+	fields Fields
+}
+
+// Type returns the pointer type the struct was described as (StructOf's t).
+func (fs *Struct) Type() reflect.Type { return fs.typ }
+
+// NumFields returns the number of the struct's fields.
+func (fs *Struct) NumFields() int { return len(fs.members) }
+
+// Member returns the text of field j's member after the opening quote of
+// its name (the name, a quote and a colon), and whether its tag has
+// omitempty.
+func (fs *Struct) Member(j int) (text string, omitempty bool) {
+	return fs.members[j].text, fs.omit[j]
 }
 
 // fastKinds are the field types the fast path decodes, as pointers to
@@ -87,7 +103,7 @@ func StructOf(t reflect.Type, fields Fields) *Struct {
 		return nil
 	}
 	st := t.Elem()
-	fs := &Struct{members: make([]memberText, st.NumField()), fields: fields}
+	fs := &Struct{typ: t, members: make([]memberText, st.NumField()), omit: make([]bool, st.NumField()), fields: fields}
 	for i := range st.NumField() {
 		f := st.Field(i)
 		name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
@@ -96,6 +112,7 @@ func StructOf(t reflect.Type, fields Fields) *Struct {
 			return nil
 		}
 		fs.members[i] = newMemberText(name)
+		fs.omit[i] = opts == "omitempty"
 	}
 	if !fields.matches(t) {
 		fs.fields = Fields{} // a stale table: the fields are reached by reflection

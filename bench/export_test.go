@@ -1,0 +1,4 @@
+package bench
+
+// CPUTime is cpuTime, for the external tests' benchmarks.
+var CPUTime = cpuTime
