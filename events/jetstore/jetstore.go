@@ -609,7 +609,7 @@ func (s *Store) startOrdered(ctx context.Context, t target, from uint64, o pipeO
 		OptStartSeq:    from,
 	}
 	if t.whole {
-		cfg.FilterSubjects, o.match = nil, t.filter
+		cfg.FilterSubjects, o.match = nil, filterTest(t.filter)
 	}
 	cons, err := s.js.OrderedConsumer(ctx, t.stream, cfg)
 	if err != nil {

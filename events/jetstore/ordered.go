@@ -86,10 +86,21 @@ type pipeOptions struct {
 	// subject translates a stored subject into the campaign subject (nil:
 	// none, see Store.campaignSubject).
 	subject func(string) string
-	// match, when not empty, is the filter of a consumer made without one
-	// (see Store.startOrdered): a message whose stored subject it does not
-	// match is read and passed, never decoded nor delivered.
-	match string
+	// match, when not nil, tests the stored subject of each message of a
+	// consumer made without a filter against the read's (see
+	// Store.startOrdered, filterTest): a message it refuses is read and
+	// passed, never decoded nor delivered.
+	match func(string) bool
+}
+
+// filterTest returns a test of whether a subject matches filter, as the
+// server's filter does (events.Match); a filter journal.<...>.> without
+// "*" is a prefix test.
+func filterTest(filter string) func(string) bool {
+	if prefix, ok := strings.CutSuffix(filter, ">"); ok && !strings.Contains(prefix, "*") {
+		return func(subject string) bool { return len(subject) > len(prefix) && strings.HasPrefix(subject, prefix) }
+	}
+	return func(subject string) bool { return events.Match(filter, subject) }
 }
 
 // pipe is a running ordered pipeline.
@@ -304,7 +315,7 @@ func (c *chunk) decode(o pipeOptions) {
 			break
 		}
 		sub := m.Subject()
-		if o.match != "" && !events.Match(o.match, sub) {
+		if o.match != nil && !o.match(sub) {
 			continue
 		}
 		if o.subject != nil {

@@ -154,3 +154,15 @@ func TestOrderedWholeStreamUnfiltered(t *testing.T) {
 		require.Equal(t, []string{tt.want}, filters, tt.filter)
 	}
 }
+
+// TestFilterTest: the pipeline's test of a subject against a filter is
+// the server's (events.Match), prefix or not.
+func TestFilterTest(t *testing.T) {
+	subjects := []string{"journal.c0", "journal.1.c0", "journal.1.c0.x", "journal.", "journal", "journal1.c0", "journal.2.c0", "other.c0", ""}
+	for _, filter := range []string{"journal.>", "journal.*", "journal.1.>", "journal.1.*", "journal.*.c0", "journal.c0"} {
+		test := filterTest(filter)
+		for _, subject := range subjects {
+			require.Equal(t, events.Match(filter, subject), test(subject), "%s against %s", subject, filter)
+		}
+	}
+}
