@@ -149,7 +149,7 @@ func (e *env) rebuild(ctx context.Context) (Pair, error) {
 	if last != uint64(n) {
 		return p, fmt.Errorf("stream holds %d events, %d were written", last, n)
 	}
-	p.Journal.What = fmt.Sprintf("events followed from the store as a starting process does (jetstore.Store.Follow: an ordered consumer, decoded and validated on %d goroutines), folded in stream order into %d campaigns' projections (bench.Rebuild)", runtime.GOMAXPROCS(0), o.Campaigns)
+	p.Journal.What = fmt.Sprintf("events followed from the store as a starting process does (jetstore.Store.Follow: an ordered consumer without a filter subject, journal.> covering the stream, decoded and validated on %d goroutines), folded in stream order into %d campaigns' projections (bench.Rebuild)", runtime.GOMAXPROCS(0), o.Campaigns)
 	p.Raw.What = "messages read by a raw ordered consumer (jetstream.OrderedConsumer, no decoding)"
 	var size int
 	for round := range o.Rounds {

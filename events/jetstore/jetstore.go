@@ -610,12 +610,24 @@ func (s *Store) readOrdered(ctx context.Context, q events.Query, t target, next,
 // startOrdered starts an ordered pipeline on an ordered consumer of filter
 // from sequence from; stop ends both, the server's side of the consumer
 // included (see dropConsumer).
+//
+// A filter that covers the whole stream (target.whole) makes a consumer
+// without a filter: nats-server 2.15 then loads each next message as it
+// is (fileStore.LoadNextMsg with no filter, every message a match), where
+// a wildcard filter other than the stream's own subject has it match the
+// block's subjects for every message it delivers. The pipeline then drops
+// a message whose subject the filter does not match (a subject added to
+// the stream by hand), so the reader sees what a filtered consumer sends.
 func (s *Store) startOrdered(ctx context.Context, t target, from uint64, o pipeOptions) (p *pipe, stop func(), err error) {
-	cons, err := s.js.OrderedConsumer(ctx, t.stream, jetstream.OrderedConsumerConfig{
+	cfg := jetstream.OrderedConsumerConfig{
 		FilterSubjects: []string{t.filter},
 		DeliverPolicy:  jetstream.DeliverByStartSequencePolicy,
 		OptStartSeq:    from,
-	})
+	}
+	if t.whole {
+		cfg.FilterSubjects, o.match = nil, filterTest(t.filter)
+	}
+	cons, err := s.js.OrderedConsumer(ctx, t.stream, cfg)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -86,6 +86,21 @@ type pipeOptions struct {
 	// subject translates a stored subject into the campaign subject (nil:
 	// none, see Store.campaignSubject).
 	subject func(string) string
+	// match, when not nil, tests the stored subject of each message of a
+	// consumer made without a filter against the read's (see
+	// Store.startOrdered, filterTest): a message it refuses is read and
+	// passed, never decoded nor delivered.
+	match func(string) bool
+}
+
+// filterTest returns a test of whether a subject matches filter, as the
+// server's filter does (events.Match); a filter journal.<...>.> without
+// "*" is a prefix test.
+func filterTest(filter string) func(string) bool {
+	if prefix, ok := strings.CutSuffix(filter, ">"); ok && !strings.Contains(prefix, "*") {
+		return func(subject string) bool { return len(subject) > len(prefix) && strings.HasPrefix(subject, prefix) }
+	}
+	return func(subject string) bool { return events.Match(filter, subject) }
 }
 
 // pipe is a running ordered pipeline.
@@ -114,7 +129,7 @@ func startPipe(ctx context.Context, it jetstream.MessagesContext, o pipeOptions)
 		go func() {
 			defer p.wg.Done()
 			for c := range jobs {
-				c.decode(o.upper, o.subject)
+				c.decode(o)
 				close(c.done)
 			}
 		}()
@@ -231,7 +246,7 @@ func readPipe(ctx context.Context, it jetstream.MessagesContext, o pipeOptions, 
 	hand := func() bool {
 		to := []chan<- *chunk{jobs, order}
 		if len(c.msgs) <= inlineDecode { // the live tail: a hop saved
-			c.decode(o.upper, o.subject)
+			c.decode(o)
 			close(c.done)
 			to = to[1:]
 		}
@@ -290,17 +305,21 @@ func readPipe(ctx context.Context, it jetstream.MessagesContext, o pipeOptions, 
 	}
 }
 
-// decode decodes the chunk's messages up to the bound (0: none), taking
-// their payloads over, and lets the messages go. A message that is not an
-// event is kept as a record without an event and its Foreign.
-func (c *chunk) decode(upper uint64, subject func(string) string) {
+// decode decodes the chunk's messages up to the bound o.upper (0: none)
+// that o.match lets through, taking their payloads over, and lets the
+// messages go. A message that is not an event is kept as a record without
+// an event and its Foreign.
+func (c *chunk) decode(o pipeOptions) {
 	for i, m := range c.msgs {
-		if upper != 0 && c.seqs[i] > upper {
+		if o.upper != 0 && c.seqs[i] > o.upper {
 			break
 		}
 		sub := m.Subject()
-		if subject != nil {
-			sub = subject(sub)
+		if o.match != nil && !o.match(sub) {
+			continue
+		}
+		if o.subject != nil {
+			sub = o.subject(sub)
 		}
 		rec, err := events.DecodeRecordedOwned(c.seqs[i], sub, m.Data())
 		if err != nil {

@@ -113,6 +113,11 @@ func (s *Store) Partition(p int) *Store {
 type target struct {
 	stream, filter string
 	all            string // the filter of every message of the stream
+	// whole is true when filter covers every subject the journal
+	// configures the stream with (journal.* or journal.> on JOURNAL,
+	// journal.<p>.* or journal.<p>.> on JOURNAL-<p>): an ordered consumer
+	// then needs no filter (see Store.startOrdered).
+	whole bool
 }
 
 // targets returns the streams and filters a (validated) filter in
@@ -120,7 +125,7 @@ type target struct {
 // second token is a campaign, every stream when it is a wildcard.
 func (s *Store) targets(filter string) []target {
 	if s.k <= 1 {
-		return []target{{StreamName, filter, events.AllFilter}}
+		return []target{{StreamName, filter, events.AllFilter, filter == events.AllFilter || filter == events.StreamSubjects}}
 	}
 	rest := strings.TrimPrefix(filter, events.Prefix+".")
 	first, _, _ := strings.Cut(rest, ".")
@@ -141,7 +146,7 @@ func (s *Store) targets(filter string) []target {
 // target is partition p's stream with the filter journal.<p>.<rest>.
 func (s *Store) target(p int, rest string) target {
 	in := events.Prefix + "." + strconv.Itoa(p) + "."
-	return target{stream: s.streams[p], filter: in + rest, all: in + ">"}
+	return target{stream: s.streams[p], filter: in + rest, all: in + ">", whole: rest == ">" || rest == "*"}
 }
 
 // storedSubject is the subject an event of the campaign subject subject
