@@ -150,7 +150,7 @@ func (e *env) rebuild(ctx context.Context) (Pair, error) {
 		return p, fmt.Errorf("stream holds %d events, %d were written", last, n)
 	}
 	p.Journal.What = fmt.Sprintf("events followed from the store as a starting process does (jetstore.Store.Follow: an ordered consumer without a filter subject, journal.> covering the stream, decoded and validated on %d goroutines), folded in stream order into %d campaigns' projections (bench.Rebuild)", runtime.GOMAXPROCS(0), o.Campaigns)
-	p.Raw.What = "messages read by a raw ordered consumer (jetstream.OrderedConsumer, no decoding)"
+	p.Raw.What = "messages read by a raw ordered consumer (jetstream.OrderedConsumer without a filter subject, as the journal's, no decoding)"
 	var size int
 	for round := range o.Rounds {
 		var folds *Folds
@@ -195,11 +195,12 @@ func (e *env) rebuild(ctx context.Context) (Pair, error) {
 }
 
 // rawRead reads n messages of the journal's stream with an ordered
-// consumer and returns the bytes of their payloads.
+// consumer and returns the bytes of their payloads. The consumer has no
+// filter subject, as the journal's own whole-stream read has none: a
+// filter (journal.>) would make nats-server match each block's subjects
+// for every message, a cost the journal's side does not pay.
 func rawRead(ctx context.Context, js jetstream.JetStream, n int, progress func(int)) (int, error) {
-	cons, err := js.OrderedConsumer(ctx, jetstore.StreamName, jetstream.OrderedConsumerConfig{
-		FilterSubjects: []string{events.AllFilter},
-	})
+	cons, err := js.OrderedConsumer(ctx, jetstore.StreamName, jetstream.OrderedConsumerConfig{})
 	if err != nil {
 		return 0, fmt.Errorf("ordered consumer: %w", err)
 	}

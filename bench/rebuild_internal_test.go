@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/nats-io/nats.go/jetstream"
 	"github.com/stretchr/testify/require"
 
 	"github.com/campaign-journal/journal/events"
@@ -57,12 +56,6 @@ func BenchmarkRebuild(b *testing.B) {
 			return n, err
 		})
 	})
-	b.Run("raw-ordered-consumer-unfiltered", func(b *testing.B) { // the journal's consumer, without the journal
-		run(b, func() (int, error) {
-			_, err := rawReadUnfiltered(ctx, srv.JetStream(), n)
-			return n, err
-		})
-	})
 	b.Run("store-read", func(b *testing.B) { // jetstore.Store.Read: direct gets, then the ordered pipeline
 		run(b, func() (int, error) {
 			n := 0
@@ -79,28 +72,4 @@ func BenchmarkRebuild(b *testing.B) {
 			return f.Events, nil
 		})
 	})
-}
-
-// rawReadUnfiltered is rawRead on an ordered consumer without a filter
-// subject, as jetstore.Store makes one for a filter covering the stream:
-// the raw side of the journal's read with the same server path.
-func rawReadUnfiltered(ctx context.Context, js jetstream.JetStream, n int) (int, error) {
-	cons, err := js.OrderedConsumer(ctx, jetstore.StreamName, jetstream.OrderedConsumerConfig{})
-	if err != nil {
-		return 0, err
-	}
-	it, err := cons.Messages()
-	if err != nil {
-		return 0, err
-	}
-	defer it.Stop()
-	total := 0
-	for range n {
-		m, err := it.Next(jetstream.NextContext(ctx))
-		if err != nil {
-			return 0, err
-		}
-		total += len(m.Data())
-	}
-	return total, nil
 }
