@@ -362,25 +362,72 @@ func BenchmarkScaleOutMemory(b *testing.B) {
 				_, err = srv.JetStream().UpdateStream(ctx, cfg)
 				require.NoError(b, err)
 				rss0, _ := procStatus("VmRSS")
-				h0 := liveHeap()
+				h0 := settledHeap()
 				written := fillScale(b, &scaleJournal{dir: dir, js: srv.JetStream(), nc: srv.Conn(), st: st}, 1, o)
 				time.Sleep(fillWindow + 11*time.Second) // the ids leave the window, the block caches expire
-				h1 := liveHeap()
+				h1 := settledHeap()
 				rss1, _ := procStatus("VmRSS")
 				folds, err := Rebuild(ctx, st, nil)
 				require.NoError(b, err)
 				require.Equal(b, written, folds.Events)
-				h2 := liveHeap()
+				time.Sleep(11 * time.Second) // the block caches the rebuild loaded expire
+				h2 := settledHeap()
 				rss2, _ := procStatus("VmRSS")
 				runtime.KeepAlive(folds)
 				server, proj := int64(h1)-int64(h0), int64(h2)-int64(h1)
 				b.ReportMetric(float64(server)/1e6, "MB-server-heap")
 				b.ReportMetric(float64(proj)/1e6, "MB-projections-heap")
 				b.ReportMetric(float64(rss2)/1e6, "MB-RSS")
-				b.Logf("campaigns=%d: %d events; server heap +%d B after the fill, projections +%d B (%d campaigns); RSS %d → %d → %d",
-					nCamps, written, server, proj, len(folds.Campaigns), rss0, rss1, rss2)
+				chars := 0
+				for _, c := range folds.Campaigns {
+					chars += len(c.Characters)
+				}
+				b.Logf("campaigns=%d: %d events; server heap +%d B after the fill, projections +%d B (%d campaigns, %d characters); RSS %d → %d → %d",
+					nCamps, written, server, proj, len(folds.Campaigns), chars, rss0, rss1, rss2)
 				srv.Shutdown()
 			}
 		})
 	}
+}
+
+// BenchmarkScaleOutCommandCache measures the heap of the journal's cache
+// of folded campaigns (command.Journal keeps every campaign it has served,
+// its rules shared): 2 000 campaigns of one character and an open
+// session, made by one journal, then a fresh journal rolls once in each,
+// caching it. The heap it adds over the 2 000 campaigns is the cost of one
+// cached campaign (with the server's few bytes for each new message).
+func BenchmarkScaleOutCommandCache(b *testing.B) {
+	const nCamps = 2000
+	for b.Loop() {
+		ctx := context.Background()
+		srv, err := embedded.Start(ctx, embedded.Options{Dir: b.TempDir()})
+		require.NoError(b, err)
+		st, err := jetstore.Open(ctx, srv.JetStream(), jetstore.Options{})
+		require.NoError(b, err)
+		camps := campaigns("k", nCamps, nCamps)
+		setup := newJournal(st)
+		require.NoError(b, parallel(ctx, nCamps, 16, func(ctx context.Context, i int) error {
+			return setupCampaign(ctx, setup, camps[i].id, camps[i].chars)
+		}))
+		setup = nil
+		j := newJournal(st)
+		require.NoError(b, roll(ctx, j, camps[0].id, camps[0].chars[0])) // the shared rules
+		h0 := settledHeap()
+		require.NoError(b, parallel(ctx, nCamps-1, 8, func(ctx context.Context, i int) error {
+			return roll(ctx, j, camps[i+1].id, camps[i+1].chars[0])
+		}))
+		h1 := settledHeap()
+		runtime.KeepAlive(j)
+		per := float64(int64(h1)-int64(h0)) / float64(nCamps-1)
+		b.ReportMetric(per, "B/cached-campaign")
+		b.Logf("%d campaigns cached: heap %d → %d (%.0f B each)", nCamps-1, h0, h1, per)
+		srv.Shutdown()
+	}
+}
+
+// settledHeap is the live heap after two collections (the second empties
+// the pools' victim caches, where the server keeps block buffers).
+func settledHeap() uint64 {
+	runtime.GC()
+	return liveHeap()
 }
