@@ -416,6 +416,7 @@ func BenchmarkScaleOutCommandCache(b *testing.B) {
 		require.NoError(b, parallel(ctx, nCamps-1, 8, func(ctx context.Context, i int) error {
 			return roll(ctx, j, camps[i+1].id, camps[i+1].chars[0])
 		}))
+		time.Sleep(11 * time.Second) // the block caches the loads read expire
 		h1 := settledHeap()
 		runtime.KeepAlive(j)
 		per := float64(int64(h1)-int64(h0)) / float64(nCamps-1)
