@@ -17,14 +17,14 @@ import (
 
 // BenchmarkPartitionedAppends measures conditional appends from 1 000
 // campaigns at once (one writer each, every append expecting its
-// campaign's last sequence) into a journal of 1 and of 4 partitions, on
+// campaign's last sequence) into a journal of 1, 2 and 4 partitions, on
 // one embedded server with SyncAlways (BENCH_NOSYNC=1 for JetStream's
 // default flushing). One operation is one append of a roll-sized event.
 //
 //	go test ./events/jetstore -run '^$' -bench PartitionedAppends -benchtime 20000x
 func BenchmarkPartitionedAppends(b *testing.B) {
 	const campaigns = 1000
-	for _, k := range []int{1, 4} {
+	for _, k := range []int{1, 2, 4} {
 		b.Run(fmt.Sprintf("K=%d", k), func(b *testing.B) {
 			srv := startServer(b, b.TempDir(), os.Getenv("BENCH_NOSYNC") == "")
 			st := openPartitioned(b, srv, k)
