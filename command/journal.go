@@ -368,6 +368,12 @@ func (j *Journal) foldFrom(ctx context.Context, filter string, cp *checkpoint, u
 		rec     events.Recorded
 		foreign *events.Foreign
 	}
+	switch done, err := j.lastIsCheckpoint(ctx, filter, cp, s); {
+	case err != nil:
+		return nil, err
+	case done:
+		return c, nil
+	}
 	var tail []message
 	ids := map[string]bool{}
 	q := events.Query{Subject: filter, From: cp.seq, To: upTo, OnForeign: func(f events.Foreign) error {
