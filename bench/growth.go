@@ -115,10 +115,14 @@ func (g *growthTarget) roll(ctx context.Context) error {
 	return nil
 }
 
-// interleave rolls GrowthRolls times in each target, in turns of 25 rolls
-// in every target, each turn starting with the next target, so that the
-// drift of a shared machine (and the garbage one target leaves for the
-// next) falls on each alike. Each target first rolls a few untimed rolls.
+// interleave rolls GrowthRolls times in each target, one roll in each
+// target in turn, each round of rolls starting with the next target, so
+// that the drift of a shared machine (another process taking a core for a
+// few milliseconds, a collection of the garbage one target leaves for the
+// next) falls on each alike: rounds of one roll last about as long as one
+// such disturbance, where a turn of 25 rolls in one target (about a
+// millisecond) could take it alone. The heap is settled every 25 rounds.
+// Each target first rolls a few untimed rolls.
 func (e *env) interleave(ctx context.Context, targets []*growthTarget) error {
 	o := e.o
 	for _, t := range targets {
@@ -130,16 +134,16 @@ func (e *env) interleave(ctx context.Context, targets []*growthTarget) error {
 		t.times = t.times[:0]
 	}
 	const turn = 25
-	done := 0
-	for i, n := range splits(o.GrowthRolls, max(1, o.GrowthRolls/turn)) {
+	done, round := 0, 0
+	for _, n := range splits(o.GrowthRolls, max(1, o.GrowthRolls/turn)) {
 		settle()
-		for k := range targets { // each turn starts with another target
-			t := targets[(i+k)%len(targets)]
-			for range n {
-				if err := t.roll(ctx); err != nil {
+		for range n {
+			for k := range targets { // each round starts with another target
+				if err := targets[(round+k)%len(targets)].roll(ctx); err != nil {
 					return err
 				}
 			}
+			round++
 		}
 		done += n
 		o.progress(StageGrowth, "journal", done, o.GrowthRolls)
