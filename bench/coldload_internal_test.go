@@ -95,7 +95,8 @@ func BenchmarkColdLoad(b *testing.B) {
 
 // TestColdLoadSteps (with BENCH_COLD_DIR, where it fills the streams of
 // 100 000 and 1 000 000 events once) times each step of a cold load on a
-// freshly started server, the sizes alternating: the checkpoint's get,
+// freshly started server, the sizes alternating (wall time, and the
+// process's CPU time: the server runs in it): the checkpoint's get,
 // the first request on the stream (the campaign's last message: the
 // server reads the block holding it), the same again (the block read),
 // and a whole cold load on another fresh server.
@@ -126,10 +127,11 @@ func TestColdLoadSteps(t *testing.T) {
 			require.NoError(t, err)
 			srv, _, kv := coldJournal(t, dirs[n])
 			settle()
-			tm := time.Now()
+			tm, cpu := time.Now(), cpuTime()
 			lap := func(name string) {
 				steps[n][name] = append(steps[n][name], time.Since(tm))
-				tm = time.Now()
+				steps[n][name+" (cpu)"] = append(steps[n][name+" (cpu)"], cpuTime()-cpu)
+				tm, cpu = time.Now(), cpuTime()
 			}
 			_, err = kv.Get(ctx, command.CheckpointKey(camp))
 			require.NoError(t, err)
@@ -144,7 +146,7 @@ func TestColdLoadSteps(t *testing.T) {
 			srv.Shutdown()
 			srv, j, _ := coldJournal(t, dirs[n])
 			settle()
-			tm = time.Now()
+			tm, cpu = time.Now(), cpuTime()
 			_, err = j.Load(ctx, camp, 0)
 			require.NoError(t, err)
 			lap("4 cold load")

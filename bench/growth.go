@@ -26,6 +26,11 @@ type Latency struct {
 	P90   float64 `json:"p90_us"`
 	// Events is the number of events loaded (cold load), 0 elsewhere.
 	Events int `json:"events,omitempty"`
+	// CPUP50 is the median CPU time of the process (the embedded server's
+	// included) during one operation, in microseconds (cold load; 0
+	// elsewhere, or where the system does not say): the work done, where
+	// P50 also counts the waits of a shared machine.
+	CPUP50 float64 `json:"cpu_p50_us,omitempty"`
 }
 
 // Growth is the growth stage: the p50 of one roll command (the journal's
@@ -250,6 +255,7 @@ func (e *env) coldLoad(ctx context.Context) (*ColdLoad, error) {
 		dir   string
 		camps []benchCampaign
 		times []time.Duration
+		cpu   []time.Duration
 		n     int
 	}
 	streams := make([]*stream, len(o.ColdEvents))
@@ -267,42 +273,48 @@ func (e *env) coldLoad(ctx context.Context) (*ColdLoad, error) {
 		s.n = written
 		streams[i] = s
 	}
+	// The fills wrote hundreds of megabytes in seconds, which the system
+	// writes back to disk for a while after: a journal's stream was written
+	// over weeks. So the timed loads start once the disks hold it all, for
+	// every size alike.
+	flushDisks()
 	// load starts the server of s, loads campaign k with a fresh journal
-	// and returns the time of the load alone and its events.
-	load := func(s *stream, k int) (time.Duration, int, error) {
+	// and returns the time of the load alone, the process's CPU time during
+	// it, and its events.
+	load := func(s *stream, k int) (time.Duration, time.Duration, int, error) {
 		srv, err := embedded.Start(ctx, embedded.Options{Dir: s.dir, Sync: o.Sync})
 		if err != nil {
-			return 0, 0, err
+			return 0, 0, 0, err
 		}
 		defer srv.Shutdown()
 		st, err := jetstore.Open(ctx, srv.JetStream(), jetstore.Options{})
 		if err != nil {
-			return 0, 0, err
+			return 0, 0, 0, err
 		}
 		// The journal's checkpoints, as the CLI and serve open them: the
 		// untimed first load writes the campaign's, the timed ones read it
 		// and the events after it.
 		kv, err := live.OpenBucket(ctx, srv.JetStream(), 1)
 		if err != nil {
-			return 0, 0, err
+			return 0, 0, 0, err
 		}
 		j := command.New(st, command.Options{
 			Clock: time.Now, Rand: rand.Reader, IDs: events.NewV7(time.Now, rand.Reader), Actor: "bench",
 			Checkpoints: kv,
 		})
 		settle()
-		t := time.Now()
+		t, cpu := time.Now(), cpuTime()
 		c, err := j.Load(ctx, s.camps[k%len(s.camps)].id, 0)
-		d := time.Since(t)
+		d, dcpu := time.Since(t), cpuTime()-cpu
 		if err != nil {
-			return 0, 0, err
+			return 0, 0, 0, err
 		}
-		return d, c.Events, nil
+		return d, dcpu, c.Events, nil
 	}
 	loaded := make([]int, len(streams))
 	for k := range o.ColdLoads { // untimed first loads
 		for i, s := range streams {
-			_, n, err := load(s, k)
+			_, _, n, err := load(s, k)
 			if err != nil {
 				return nil, err
 			}
@@ -312,11 +324,11 @@ func (e *env) coldLoad(ctx context.Context) (*ColdLoad, error) {
 	}
 	for k := range o.ColdLoads {
 		for _, s := range streams {
-			d, _, err := load(s, k)
+			d, cpu, _, err := load(s, k)
 			if err != nil {
 				return nil, err
 			}
-			s.times = append(s.times, d)
+			s.times, s.cpu = append(s.times, d), append(s.cpu, cpu)
 		}
 		o.progress(StageColdLoad, "journal", k+1, o.ColdLoads)
 	}
@@ -324,6 +336,7 @@ func (e *env) coldLoad(ctx context.Context) (*ColdLoad, error) {
 	for i, s := range streams {
 		l := latency(s.n, s.times)
 		l.Events = loaded[i]
+		l.CPUP50 = latency(s.n, s.cpu).P50
 		c.Loads = append(c.Loads, l)
 	}
 	if first := c.Loads[0].P50; first > 0 {
