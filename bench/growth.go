@@ -291,6 +291,19 @@ func (e *env) coldLoad(ctx context.Context) (*ColdLoad, error) {
 		if err != nil {
 			return 0, 0, 0, err
 		}
+		// jetstore.Open gave the stream the journal's deduplication window
+		// (two minutes) without indexing its ids (see fill); the next
+		// server to start on it would index every id of the last two
+		// minutes, most of a stream filled a minute ago, which no journal
+		// meets (its stream is older than the window), and whose expiry the
+		// server then works through while later loads are timed. So the
+		// fill's window is restored before the server stops, for every size
+		// alike.
+		defer func() {
+			cfg := jetstore.StreamConfig(jetstore.Options{})
+			cfg.Duplicates = fillWindow
+			_, _ = srv.JetStream().UpdateStream(ctx, cfg)
+		}()
 		// The journal's checkpoints, as the CLI and serve open them: the
 		// untimed first load writes the campaign's, the timed ones read it
 		// and the events after it.
