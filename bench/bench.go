@@ -142,7 +142,7 @@ type Options struct {
 func DefaultOptions() Options {
 	return Options{Rolls: 2000, Campaigns: 100, Characters: 1000, Events: 100_000, VerifyRolls: 20_000, Rounds: 3,
 		ManyCampaigns: 10_000, GrowthCharacters: []int{10, 1000, 10_000}, GrowthCampaigns: []int{1, 100, 10_000}, GrowthRolls: 500,
-		ColdEvents: []int{100_000, 1_000_000}, ColdCampaignEvents: 1000, ColdLoads: 9, V2Rolls: 500}
+		ColdEvents: []int{100_000, 1_000_000}, ColdCampaignEvents: 1000, ColdLoads: 25, V2Rolls: 500}
 }
 
 // withDefaults fills in zero sizes and checks the rest.

@@ -26,6 +26,11 @@ type Latency struct {
 	P90   float64 `json:"p90_us"`
 	// Events is the number of events loaded (cold load), 0 elsewhere.
 	Events int `json:"events,omitempty"`
+	// CPUP50 is the median CPU time of the process (the embedded server's
+	// included) during one operation, in microseconds (cold load; 0
+	// elsewhere, or where the system does not say): the work done, where
+	// P50 also counts the waits of a shared machine.
+	CPUP50 float64 `json:"cpu_p50_us,omitempty"`
 }
 
 // Growth is the growth stage: the p50 of one roll command (the journal's
@@ -115,10 +120,14 @@ func (g *growthTarget) roll(ctx context.Context) error {
 	return nil
 }
 
-// interleave rolls GrowthRolls times in each target, in turns of 25 rolls
-// in every target, each turn starting with the next target, so that the
-// drift of a shared machine (and the garbage one target leaves for the
-// next) falls on each alike. Each target first rolls a few untimed rolls.
+// interleave rolls GrowthRolls times in each target, one roll in each
+// target in turn, each round of rolls starting with the next target, so
+// that the drift of a shared machine (another process taking a core for a
+// few milliseconds, a collection of the garbage one target leaves for the
+// next) falls on each alike: rounds of one roll last about as long as one
+// such disturbance, where a turn of 25 rolls in one target (about a
+// millisecond) could take it alone. The heap is settled every 25 rounds.
+// Each target first rolls a few untimed rolls.
 func (e *env) interleave(ctx context.Context, targets []*growthTarget) error {
 	o := e.o
 	for _, t := range targets {
@@ -130,16 +139,16 @@ func (e *env) interleave(ctx context.Context, targets []*growthTarget) error {
 		t.times = t.times[:0]
 	}
 	const turn = 25
-	done := 0
-	for i, n := range splits(o.GrowthRolls, max(1, o.GrowthRolls/turn)) {
+	done, round := 0, 0
+	for _, n := range splits(o.GrowthRolls, max(1, o.GrowthRolls/turn)) {
 		settle()
-		for k := range targets { // each turn starts with another target
-			t := targets[(i+k)%len(targets)]
-			for range n {
-				if err := t.roll(ctx); err != nil {
+		for range n {
+			for k := range targets { // each round starts with another target
+				if err := targets[(round+k)%len(targets)].roll(ctx); err != nil {
 					return err
 				}
 			}
+			round++
 		}
 		done += n
 		o.progress(StageGrowth, "journal", done, o.GrowthRolls)
@@ -246,6 +255,7 @@ func (e *env) coldLoad(ctx context.Context) (*ColdLoad, error) {
 		dir   string
 		camps []benchCampaign
 		times []time.Duration
+		cpu   []time.Duration
 		n     int
 	}
 	streams := make([]*stream, len(o.ColdEvents))
@@ -263,42 +273,61 @@ func (e *env) coldLoad(ctx context.Context) (*ColdLoad, error) {
 		s.n = written
 		streams[i] = s
 	}
+	// The fills wrote hundreds of megabytes in seconds, which the system
+	// writes back to disk for a while after: a journal's stream was written
+	// over weeks. So the timed loads start once the disks hold it all, for
+	// every size alike.
+	flushDisks()
 	// load starts the server of s, loads campaign k with a fresh journal
-	// and returns the time of the load alone and its events.
-	load := func(s *stream, k int) (time.Duration, int, error) {
+	// and returns the time of the load alone, the process's CPU time during
+	// it, and its events.
+	load := func(s *stream, k int) (time.Duration, time.Duration, int, error) {
 		srv, err := embedded.Start(ctx, embedded.Options{Dir: s.dir, Sync: o.Sync})
 		if err != nil {
-			return 0, 0, err
+			return 0, 0, 0, err
 		}
 		defer srv.Shutdown()
 		st, err := jetstore.Open(ctx, srv.JetStream(), jetstore.Options{})
 		if err != nil {
-			return 0, 0, err
+			return 0, 0, 0, err
 		}
+		// jetstore.Open gave the stream the journal's deduplication window
+		// (two minutes) without indexing its ids (see fill); the next
+		// server to start on it would index every id of the last two
+		// minutes, most of a stream filled a minute ago, which no journal
+		// meets (its stream is older than the window), and whose expiry the
+		// server then works through while later loads are timed. So the
+		// fill's window is restored before the server stops, for every size
+		// alike.
+		defer func() {
+			cfg := jetstore.StreamConfig(jetstore.Options{})
+			cfg.Duplicates = fillWindow
+			_, _ = srv.JetStream().UpdateStream(ctx, cfg)
+		}()
 		// The journal's checkpoints, as the CLI and serve open them: the
 		// untimed first load writes the campaign's, the timed ones read it
 		// and the events after it.
 		kv, err := live.OpenBucket(ctx, srv.JetStream(), 1)
 		if err != nil {
-			return 0, 0, err
+			return 0, 0, 0, err
 		}
 		j := command.New(st, command.Options{
 			Clock: time.Now, Rand: rand.Reader, IDs: events.NewV7(time.Now, rand.Reader), Actor: "bench",
 			Checkpoints: kv,
 		})
 		settle()
-		t := time.Now()
+		t, cpu := time.Now(), cpuTime()
 		c, err := j.Load(ctx, s.camps[k%len(s.camps)].id, 0)
-		d := time.Since(t)
+		d, dcpu := time.Since(t), cpuTime()-cpu
 		if err != nil {
-			return 0, 0, err
+			return 0, 0, 0, err
 		}
-		return d, c.Events, nil
+		return d, dcpu, c.Events, nil
 	}
 	loaded := make([]int, len(streams))
 	for k := range o.ColdLoads { // untimed first loads
 		for i, s := range streams {
-			_, n, err := load(s, k)
+			_, _, n, err := load(s, k)
 			if err != nil {
 				return nil, err
 			}
@@ -308,11 +337,11 @@ func (e *env) coldLoad(ctx context.Context) (*ColdLoad, error) {
 	}
 	for k := range o.ColdLoads {
 		for _, s := range streams {
-			d, _, err := load(s, k)
+			d, cpu, _, err := load(s, k)
 			if err != nil {
 				return nil, err
 			}
-			s.times = append(s.times, d)
+			s.times, s.cpu = append(s.times, d), append(s.cpu, cpu)
 		}
 		o.progress(StageColdLoad, "journal", k+1, o.ColdLoads)
 	}
@@ -320,6 +349,7 @@ func (e *env) coldLoad(ctx context.Context) (*ColdLoad, error) {
 	for i, s := range streams {
 		l := latency(s.n, s.times)
 		l.Events = loaded[i]
+		l.CPUP50 = latency(s.n, s.cpu).P50
 		c.Loads = append(c.Loads, l)
 	}
 	if first := c.Loads[0].P50; first > 0 {

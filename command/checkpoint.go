@@ -274,3 +274,55 @@ func lazyMaps(c *projections.Campaign) *projections.Campaign {
 	}
 	return c
 }
+
+// lastReader is a store that reads the last message on a subject in one
+// request (jetstore.Store.ReadLast): it delivers it as Read would (fn for
+// an event of a type q keeps, q.OnForeign for a message that is not an
+// event) and returns its sequence, 0 when there is none. An error wrapping
+// errors.ErrUnsupported means it cannot on that filter (Read can).
+type lastReader interface {
+	ReadLast(ctx context.Context, q events.Query, fn func(events.Recorded) error) (uint64, error)
+}
+
+// lastIsCheckpoint asks the store, when it can, for the last message on
+// the campaign's subject filter. When it is the checkpoint's own last
+// message (same sequence, same event id, or both not an event), nothing
+// follows the checkpoint: done, s knows the chain's previous event, and
+// the load reads nothing more. A last sequence below the checkpoint's is
+// a checkpoint ahead of the stream (errBadCheckpoint). Otherwise (events
+// follow, or the store cannot say) the load reads from the checkpoint's
+// sequence as without it: a cold load of a campaign with nothing after
+// its checkpoint costs one request to the stream, not a read.
+func (j *Journal) lastIsCheckpoint(ctx context.Context, filter string, cp *checkpoint, s *campaignState) (done bool, err error) {
+	lr, ok := j.store.(lastReader)
+	if !ok {
+		return false, nil
+	}
+	var (
+		last    events.Recorded
+		isEvent bool
+	)
+	seq, err := lr.ReadLast(ctx, events.Query{Subject: filter, OnForeign: func(events.Foreign) error { return nil }},
+		func(r events.Recorded) error { last, isEvent = r, true; return nil })
+	switch {
+	case errors.Is(err, errors.ErrUnsupported):
+		return false, nil
+	case err != nil:
+		return false, err
+	case seq < cp.seq:
+		return false, errBadCheckpoint // ahead of the stream
+	case seq > cp.seq:
+		return false, nil
+	}
+	id := ""
+	if isEvent {
+		id = last.Event.ID
+	}
+	if id != cp.lastID {
+		return false, errBadCheckpoint // another message where the checkpoint's was
+	}
+	if isEvent { // the checkpoint's own last event: the chain's previous one (chain.go)
+		s.last, s.hasLast = last.Event, true
+	}
+	return true, nil
+}

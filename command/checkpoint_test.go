@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"github.com/google/uuid"
 	"sync/atomic"
 	"testing"
@@ -35,6 +36,19 @@ func (s *countingStore) Read(ctx context.Context, q events.Query, fn func(events
 		q.OnForeign = func(f events.Foreign) error { s.read.Add(1); return on(f) }
 	}
 	return s.Store.Read(ctx, q, func(r events.Recorded) error { s.read.Add(1); return fn(r) })
+}
+
+// ReadLast is the store's ReadLast, or errors.ErrUnsupported when the
+// store has none. It is not counted: one request, whatever the campaign
+// holds, where reads counts what a read walks.
+func (s *countingStore) ReadLast(ctx context.Context, q events.Query, fn func(events.Recorded) error) (uint64, error) {
+	lr, ok := s.Store.(interface {
+		ReadLast(context.Context, events.Query, func(events.Recorded) error) (uint64, error)
+	})
+	if !ok {
+		return 0, errors.ErrUnsupported
+	}
+	return lr.ReadLast(ctx, q, fn)
 }
 
 // reads returns the messages delivered since the last call.
@@ -139,8 +153,14 @@ func TestCheckpointEqualsRefold(t *testing.T) {
 					}
 				}
 			}
+			// When the campaign's last message (ReadLast, uncounted) is the
+			// checkpoint's, nothing is read.
+			after := len(recs) - i
+			if i == len(recs)-1 {
+				after = 0
+			}
 			if n := cs.reads(); !refold {
-				require.Equal(t, len(recs)-i, n, "%s: checkpoint at %d: reads", campaign, r.Seq)
+				require.Equal(t, after, n, "%s: checkpoint at %d: reads", campaign, r.Seq)
 			} else {
 				require.Greater(t, n, len(recs)-i, "%s: checkpoint at %d: reads", campaign, r.Seq)
 			}
@@ -241,13 +261,41 @@ func TestUnusableCheckpointIgnored(t *testing.T) {
 			require.Equal(t, full, got)
 			require.GreaterOrEqual(t, cs.reads(), len(recs), "the load folds from the start")
 
-			// The load wrote the checkpoint again: the next cold load reads
-			// only its last event.
+			// The load wrote the checkpoint again: the next cold load finds
+			// it is at the campaign's last message and reads nothing.
 			j, cs = checkpointed(st, kv, -1)
 			got, err = j.Load(ctx, "mordor", 0)
 			require.NoError(t, err)
 			require.Equal(t, full, got)
-			require.Equal(t, 1, cs.reads())
+			require.Equal(t, 0, cs.reads())
+		})
+	}
+	// A checkpoint at the campaign's last sequence whose event id is not
+	// the stream's (another stream), or that names an event where the
+	// stream holds a message that is not one: ignored, though nothing
+	// follows it.
+	_, err = writer.WriteCheckpoint(ctx, "mordor", 0)
+	require.NoError(t, err)
+	atLast, err := kv.Get(ctx, command.CheckpointKey("mordor"))
+	require.NoError(t, err)
+	for _, tc := range []struct {
+		name string
+		id   string
+	}{{"another id", "0190a1b2-0000-7000-8000-000000000000"}, {"no event", ""}} {
+		t.Run("at the last sequence, "+tc.name, func(t *testing.T) {
+			var doc map[string]json.RawMessage // the state's bytes kept: its digest holds
+			require.NoError(t, json.Unmarshal(atLast, &doc))
+			id, err := json.Marshal(tc.id)
+			require.NoError(t, err)
+			doc["last_id"] = id
+			b, err := json.Marshal(doc)
+			require.NoError(t, err)
+			require.NoError(t, kv.Put(ctx, command.CheckpointKey("mordor"), b))
+			j, cs := checkpointed(st, kv, -1)
+			got, err := j.Load(ctx, "mordor", 0)
+			require.NoError(t, err)
+			require.Equal(t, full, got)
+			require.GreaterOrEqual(t, cs.reads(), len(recs), "the load folds from the start")
 		})
 	}
 	// The good one, for contrast, and the same re-encoded by edit: 5 events read.
@@ -344,4 +392,45 @@ func TestChainSurvivesACheckpointedLoad(t *testing.T) {
 	refold, err := projections.Fold("mordor", recs, 0)
 	require.NoError(t, err)
 	require.Equal(t, refold, loaded)
+}
+
+// TestLoadAfterNewEventsReadsThem: a checkpoint at the campaign's last
+// event makes a cold load read nothing; once other events follow it
+// (another journal's appends), a cold load reads every one of them (and
+// the checkpoint's own), and equals the full refold.
+func TestLoadAfterNewEventsReadsThem(t *testing.T) {
+	st, kv := jetCheckpoints(t)
+	ctx := context.Background()
+	w, _ := checkpointed(st, kv, -1)
+	_, err := w.CreateCampaign(ctx, command.CreateCampaign{ID: "mordor", System: "ryf"})
+	require.NoError(t, err)
+	_, err = w.CreateCampaign(ctx, command.CreateCampaign{ID: "erebor", System: "ryf"})
+	require.NoError(t, err)
+	for range 5 {
+		_, err := w.NewDay(ctx, "mordor")
+		require.NoError(t, err)
+	}
+	_, err = w.WriteCheckpoint(ctx, "mordor", 0)
+	require.NoError(t, err)
+	for _, after := range []int{0, 1, 7} {
+		for range after {
+			_, err := w.NewDay(ctx, "mordor")
+			require.NoError(t, err)
+			_, err = w.NewDay(ctx, "erebor") // interleaved in the stream
+			require.NoError(t, err)
+		}
+		j, cs := checkpointed(st, kv, -1)
+		got, err := j.Load(ctx, "mordor", 0)
+		require.NoError(t, err)
+		full, err := projections.Fold("mordor", campaignEvents(t, st, "mordor"), 0)
+		require.NoError(t, err)
+		require.Equal(t, full, got, "%d events after the checkpoint", after)
+		want := 0
+		if after > 0 {
+			want = 1 + after
+		}
+		require.Equal(t, want, cs.reads(), "%d events after the checkpoint", after)
+		_, err = w.WriteCheckpoint(ctx, "mordor", 0)
+		require.NoError(t, err)
+	}
 }

@@ -346,7 +346,10 @@ func (j *Journal) loadFromStart(ctx context.Context, filter, id string, upTo uin
 }
 
 // foldFrom folds the events after checkpoint cp into its state, up to
-// upTo. The read starts at the checkpoint's own last message, which must
+// upTo. It first asks the store for the campaign's last message
+// (lastIsCheckpoint): when it is the checkpoint's own, the state is
+// cp's and nothing is read. Else the read starts at the checkpoint's own
+// last message, which must
 // be in the stream as the checkpoint names it: else (a checkpoint ahead
 // of the stream, or of another stream) the error wraps errBadCheckpoint.
 // The events after the checkpoint are read first, then folded, so that a
@@ -370,6 +373,12 @@ func (j *Journal) foldFrom(ctx context.Context, filter string, cp *checkpoint, u
 	type message struct {
 		rec     events.Recorded
 		foreign *events.Foreign
+	}
+	switch done, err := j.lastIsCheckpoint(ctx, filter, cp, s); {
+	case err != nil:
+		return nil, err
+	case done:
+		return c, nil
 	}
 	var tail []message
 	ids := map[string]bool{}

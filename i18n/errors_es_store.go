@@ -203,6 +203,8 @@ var errorsESStore = map[string]string{
 	"its manifest names %s twice":                                 "su manifiesto nombra %s dos veces",
 	"jetstore: %w":                                                "jetstore: %w",
 	"jetstore: %w: a follow up to a sequence (To) of several partitions' streams, where To is one stream's sequence: follow one campaign, or read": "jetstore: %w: un seguimiento hasta una secuencia (To) de los flujos de varias particiones, donde To es la secuencia de un flujo: sigue una campaña, o lee",
+	"jetstore: %w (%w): %s": "jetstore: %w (%w): %s",
+	"the last message of a filter over several partitions' streams":                                             "el último mensaje de un filtro sobre los flujos de varias particiones",
 	"jetstore: %w: both streams %s and %s are there":                                                            "jetstore: %w: están los dos flujos %s y %s",
 	"jetstore: %w: stream %s has no valid %s metadata (%q)":                                                     "jetstore: %w: el flujo %s no tiene metadatos %s válidos (%q)",
 	"jetstore: %w: this journal has %d, not %d (the number of partitions is fixed when the journal is created)": "jetstore: %w: este diario tiene %d, no %d (el número de particiones se fija al crear el diario)",

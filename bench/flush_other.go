@@ -1,0 +1,6 @@
+//go:build !unix
+
+package bench
+
+// flushDisks does nothing on this system.
+func flushDisks() {}
