@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"slices"
 	"strconv"
 	"sync/atomic"
 	"testing"
@@ -301,73 +300,4 @@ func BenchmarkWriteDesigns(b *testing.B) {
 	b.Run("journal-config+msgid", func(b *testing.B) { run(b, "UNFED", true, false) })
 	b.Run("journal-config+msgid+chain", func(b *testing.B) { run(b, "UNFEDCHAINED", true, true) })
 	b.Run("raw-async-again", func(b *testing.B) { run(b, "PLAIN", false, false) }) // on a stream as full as the others
-}
-
-// BenchmarkGuardsInterleaved prices each of the journal's guarantees on a
-// synchronous publish, one after another, with the variants interleaved
-// in turns of 25 publishes so that a drift of the machine (its disk
-// above all) falls on every variant alike: a plain stream; JOURNAL's
-// configuration without its feed; with the republished feed; with a
-// Nats-Msg-Id; with the campaign's expected last sequence over its
-// wildcard; and all of them, the guarded side of journal bench. Each
-// iteration is one turn of every variant; the median and mean latency of
-// each are reported. Sync on every write when BENCH_SYNC is set.
-//
-//	go test ./bench/ -run '^$' -bench GuardsInterleaved -benchtime 40x
-//	BENCH_SYNC=1 go test ./bench/ -run '^$' -bench GuardsInterleaved -benchtime 40x
-func BenchmarkGuardsInterleaved(b *testing.B) {
-	ctx := context.Background()
-	srv, err := embedded.Start(ctx, embedded.Options{Dir: b.TempDir(), Sync: os.Getenv("BENCH_SYNC") != ""})
-	require.NoError(b, err)
-	b.Cleanup(srv.Shutdown)
-	js := srv.JetStream()
-	type variant struct {
-		name, stream   string
-		journal, feed  bool
-		msgID, expect  bool
-		latencies      []time.Duration
-		lastOnCampaign uint64
-	}
-	vs := []*variant{
-		{name: "plain", stream: "P"},
-		{name: "config", stream: "C", journal: true},
-		{name: "config+feed", stream: "F", journal: true, feed: true},
-		{name: "config+msgid", stream: "M", journal: true, msgID: true},
-		{name: "config+expect", stream: "E", journal: true, expect: true},
-		{name: "guarded", stream: "G", journal: true, feed: true, msgID: true, expect: true},
-	}
-	for _, v := range vs {
-		createStream(b, js, v.stream, v.journal, v.feed)
-	}
-	doc := make([]byte, 626)
-	n := 0
-	for b.Loop() {
-		for _, v := range vs {
-			for range 25 {
-				h := nats.Header{}
-				if v.msgID {
-					n++
-					h.Set(jetstream.MsgIDHeader, fmt.Sprintf("%08x-0000-7000-8000-%012x", n, n))
-				}
-				if v.expect {
-					h.Set(jetstream.ExpectedLastSubjSeqHeader, strconv.FormatUint(v.lastOnCampaign, 10))
-					h.Set(jetstream.ExpectedLastSubjSeqSubjHeader, v.stream+".c.>")
-				}
-				start := time.Now()
-				ack, err := js.PublishMsg(ctx, &nats.Msg{Subject: v.stream + ".c.char.x.roll", Data: doc, Header: h})
-				v.latencies = append(v.latencies, time.Since(start))
-				require.NoError(b, err)
-				v.lastOnCampaign = ack.Sequence
-			}
-		}
-	}
-	for _, v := range vs {
-		slices.Sort(v.latencies)
-		var sum time.Duration
-		for _, d := range v.latencies {
-			sum += d
-		}
-		b.ReportMetric(float64(v.latencies[len(v.latencies)/2].Nanoseconds())/1e3, v.name+"-p50-µs")
-		b.ReportMetric(float64(sum.Nanoseconds())/1e3/float64(len(v.latencies)), v.name+"-mean-µs")
-	}
 }
