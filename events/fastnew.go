@@ -60,14 +60,15 @@ func newDataFast(data any, t *TypeInfo) (enc []byte, v any, ok bool) {
 	}()
 	b := append((*bp)[:0], '{')
 	first := true
-	member := func(j int) {
+	memberTo := func(b []byte, j int) []byte {
 		if !first {
 			b = append(b, ',')
 		}
 		first = false
 		text, _ := fs.Member(j)
-		b = append(append(b, '"'), text...)
+		return append(append(b, '"'), text...)
 	}
+	member := func(j int) { b = memberTo(b, j) }
 	pointer := fs.Fields().Pointer
 	for j := range fs.NumFields() {
 		_, omitempty := fs.Member(j)
@@ -112,54 +113,14 @@ func newDataFast(data any, t *TypeInfo) (enc []byte, v any, ok bool) {
 			member(j)
 			b = strconv.AppendInt(b, int64(n), 10)
 		case *[]int:
-			if omitempty && len(*f) == 0 {
-				*f = nil
-				continue
-			}
-			member(j)
-			if *f == nil {
-				b = append(b, "null"...)
-				continue
-			}
-			*f = slices.Clip(slices.Clone(*f))
-			if len(*f) == 0 {
-				*f = []int{}
-			}
-			b = append(b, '[')
-			for i, x := range *f {
-				if i > 0 {
-					b = append(b, ',')
-				}
-				b = strconv.AppendInt(b, int64(x), 10)
-			}
-			b = append(b, ']')
+			b = appendSlice(b, f, omitempty, func(b []byte) []byte { return memberTo(b, j) }, func(b []byte, x int) []byte { return strconv.AppendInt(b, int64(x), 10) })
 		case *[]string:
 			for _, s := range *f {
 				if !utf8.ValidString(s) {
 					return nil, nil, false
 				}
 			}
-			if omitempty && len(*f) == 0 {
-				*f = nil
-				continue
-			}
-			member(j)
-			if *f == nil {
-				b = append(b, "null"...)
-				continue
-			}
-			*f = slices.Clip(slices.Clone(*f))
-			if len(*f) == 0 {
-				*f = []string{}
-			}
-			b = append(b, '[')
-			for i, s := range *f {
-				if i > 0 {
-					b = append(b, ',')
-				}
-				b = appendString(b, s)
-			}
-			b = append(b, ']')
+			b = appendSlice(b, f, omitempty, func(b []byte) []byte { return memberTo(b, j) }, appendString)
 		default:
 			return nil, nil, false
 		}
@@ -167,6 +128,33 @@ func newDataFast(data any, t *TypeInfo) (enc []byte, v any, ok bool) {
 	b = append(b, '}')
 	*bp = b
 	return slices.Clone(b), v, true
+}
+
+// appendSlice writes the member of slice *f as encoding/json does (left
+// out when omitempty and empty, else its name by member, then null when
+// nil or its elements by appendOne), and leaves *f as decoding that gives it back: nil when left
+// out, otherwise a fresh copy, empty but not nil for [].
+func appendSlice[T any](b []byte, f *[]T, omitempty bool, member func([]byte) []byte, appendOne func([]byte, T) []byte) []byte {
+	if omitempty && len(*f) == 0 {
+		*f = nil
+		return b
+	}
+	b = member(b)
+	if *f == nil {
+		return append(b, "null"...)
+	}
+	*f = slices.Clip(slices.Clone(*f))
+	if len(*f) == 0 {
+		*f = []T{}
+	}
+	b = append(b, '[')
+	for i, x := range *f {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendOne(b, x)
+	}
+	return append(b, ']')
 }
 
 // encodeBuffers are newDataFast's buffers.
