@@ -301,29 +301,16 @@ func (s *Store) Append(ctx context.Context, expect events.Expect, evs ...events.
 // (Nats-Expected-Last-Subject-Sequence, as
 // jetstream.WithExpectLastSequencePerSubject writes it). The headers are
 // those nats.Header.Set would make, without its canonicalization (the
-// names are canonical already: TestEventMsgHeaders), and their values
-// share one allocation.
+// names are canonical already: TestEventMsgHeaders).
 func eventMsg(e events.Event, subject string, doc []byte, expect bool, lastSeq uint64) *nats.Msg {
 	h := make(nats.Header, 4)
-	kind, id, err := e.Aggregate() // valid: Prepare checked it
-	var b [24]byte
-	seq := b[:0]
-	if expect {
-		seq = strconv.AppendUint(seq, lastSeq, 10)
-	}
-	// One string holds the values made here: the aggregate, then the
-	// expected sequence.
-	text := string(kind) + "." + id + string(seq)
-	agg, seqText := text[:len(text)-len(seq)], text[len(text)-len(seq):]
-	vals := make([]string, 4)
-	vals[0], vals[1], vals[2], vals[3] = e.ID, e.Type, agg, seqText
-	h[jetstream.MsgIDHeader] = vals[0:1:1]
-	h[events.HeaderType] = vals[1:2:2]
-	if err == nil {
-		h[events.HeaderAggregate] = vals[2:3:3]
+	h[jetstream.MsgIDHeader] = []string{e.ID}
+	h[events.HeaderType] = []string{e.Type}
+	if kind, id, err := e.Aggregate(); err == nil { // valid: Prepare checked it
+		h[events.HeaderAggregate] = []string{events.AggregateHeaderValue(kind, id)}
 	}
 	if expect {
-		h[jetstream.ExpectedLastSubjSeqHeader] = vals[3:4:4]
+		h[jetstream.ExpectedLastSubjSeqHeader] = []string{strconv.FormatUint(lastSeq, 10)}
 	}
 	return &nats.Msg{Subject: subject, Data: doc, Header: h}
 }
@@ -447,6 +434,24 @@ func (s *Store) Last(ctx context.Context, filter string) (uint64, error) {
 
 // lastOn is Last on one stream, the filter in its subjects.
 func (s *Store) lastOn(ctx context.Context, stream, filter string) (uint64, error) {
+	m, err := s.lastMsg(ctx, stream, filter)
+	if err != nil || m == nil {
+		return 0, err
+	}
+	return m.Seq, nil
+}
+
+// storedMsg is a message as a direct get answers it (no headers).
+type storedMsg struct {
+	Subject string `json:"subject"`
+	Seq     uint64 `json:"seq"`
+	Data    []byte `json:"data"`
+}
+
+// lastMsg returns the last message on filter in one stream, nil when there
+// is none: one direct get to the stream's leader (last_by_subj), so it is
+// current on a cluster.
+func (s *Store) lastMsg(ctx context.Context, stream, filter string) (*storedMsg, error) {
 	ctx, cancel := withTimeout(ctx)
 	defer cancel()
 	req, err := json.Marshal(struct {
@@ -454,30 +459,28 @@ func (s *Store) lastOn(ctx context.Context, stream, filter string) (uint64, erro
 		NoHeaders bool   `json:"no_hdr"`
 	}{filter, true})
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
 	resp, err := s.nc.RequestWithContext(ctx, s.prefix+"STREAM.MSG.GET."+stream, req)
 	if err != nil {
-		return 0, fmt.Errorf("last on %s: %w", filter, err)
+		return nil, fmt.Errorf("last on %s: %w", filter, err)
 	}
 	var r struct {
 		Error   *jetstream.APIError `json:"error"`
-		Message *struct {
-			Seq uint64 `json:"seq"`
-		} `json:"message"`
+		Message *storedMsg          `json:"message"`
 	}
 	if err := json.Unmarshal(resp.Data, &r); err != nil {
-		return 0, fmt.Errorf("last on %s: %w", filter, err)
+		return nil, fmt.Errorf("last on %s: %w", filter, err)
 	}
 	switch {
 	case r.Error != nil && r.Error.ErrorCode == errCodeNoMessageFound:
-		return 0, nil
+		return nil, nil
 	case r.Error != nil:
-		return 0, fmt.Errorf("last on %s: %w", filter, r.Error)
-	case r.Message == nil:
-		return 0, fmt.Errorf("last on %s: empty response", filter)
+		return nil, fmt.Errorf("last on %s: %w", filter, r.Error)
+	case r.Message == nil || r.Message.Seq == 0:
+		return nil, fmt.Errorf("last on %s: empty response", filter)
 	}
-	return r.Message.Seq, nil
+	return r.Message, nil
 }
 
 // Read calls fn for each event matching q in stream order, up to the last

@@ -2,11 +2,8 @@ package jetstore
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
-
-	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/campaign-journal/journal/events"
 )
@@ -36,40 +33,10 @@ func (s *Store) ReadLast(ctx context.Context, q events.Query, fn func(events.Rec
 	if len(ts) != 1 {
 		return 0, fmt.Errorf("jetstore: %w (%w): %s", ErrLastSpansStreams, errors.ErrUnsupported, q.Filter())
 	}
-	t := ts[0]
-	ctx, cancel := withTimeout(ctx)
-	defer cancel()
-	req, err := json.Marshal(struct {
-		LastFor   string `json:"last_by_subj"`
-		NoHeaders bool   `json:"no_hdr"`
-	}{t.filter, true})
-	if err != nil {
+	m, err := s.lastMsg(ctx, ts[0].stream, ts[0].filter)
+	if err != nil || m == nil {
 		return 0, err
 	}
-	resp, err := s.nc.RequestWithContext(ctx, s.prefix+"STREAM.MSG.GET."+t.stream, req)
-	if err != nil {
-		return 0, fmt.Errorf("last on %s: %w", t.filter, err)
-	}
-	var r struct {
-		Error   *jetstream.APIError `json:"error"`
-		Message *struct {
-			Subject string `json:"subject"`
-			Seq     uint64 `json:"seq"`
-			Data    []byte `json:"data"`
-		} `json:"message"`
-	}
-	if err := json.Unmarshal(resp.Data, &r); err != nil {
-		return 0, fmt.Errorf("last on %s: %w", t.filter, err)
-	}
-	switch {
-	case r.Error != nil && r.Error.ErrorCode == errCodeNoMessageFound:
-		return 0, nil
-	case r.Error != nil:
-		return 0, fmt.Errorf("last on %s: %w", t.filter, r.Error)
-	case r.Message == nil || r.Message.Seq == 0:
-		return 0, fmt.Errorf("last on %s: empty response", t.filter)
-	}
-	m := r.Message
 	rec, err := events.DecodeRecordedOwned(m.Seq, s.campaignSubject(m.Subject), m.Data)
 	switch {
 	case err != nil:
