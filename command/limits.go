@@ -93,63 +93,120 @@ func checkString(path, name, s string) error {
 }
 
 // checkText checks every string of the event's data (struct fields,
-// slice elements, map keys and values) against its field's limit. The
-// strings are first checked the fast way (textOK: the same strings, the
-// same limits, no paths built); only data that fails it is walked again
-// by walkText, which names the first string at fault.
+// slice elements, map keys and values) against its field's limit, and
+// names the first string at fault by its path in the data.
 func checkText(ev events.Event) error {
 	v, err := ev.Payload()
 	if err != nil {
 		return err
 	}
-	rv := reflect.ValueOf(v)
-	if textOK(rv, "", 0) {
+	f := findText(reflect.ValueOf(v), "", 0)
+	if f == nil {
 		return nil
 	}
-	return walkText(rv, "", "", 0)
+	return checkString(f.path(), f.name, f.text)
 }
 
-// textOK reports whether walkText(v, path, name, depth) finds nothing at
-// fault, for any path: it visits the same strings in the same way, with
-// the same limits, but keeps no path and reads each struct's fields from
-// a table built once per type (textFieldsOf). It may report false where
-// walkText finds nothing (then walkText decides), never true where
-// walkText would refuse.
-func textOK(v reflect.Value, name string, depth int) bool {
+// textFault is the first string at fault that findText found: its text,
+// the name of its field, and the steps to it from the data, innermost
+// first, so that the path is built only for a fault.
+type textFault struct {
+	text, name string
+	steps      []textStep
+}
+
+// textStep is one step into the data, of its kind: a struct's field, a
+// slice's or array's index, a map's key (the path names "a name in" the
+// map) or the value under a key.
+type textStep struct {
+	kind  byte
+	field string
+	index int
+	value any // the key of a map's value
+}
+
+const (
+	stepField = iota
+	stepIndex
+	stepKey
+	stepValue
+)
+
+// path is the fault's path as the journal's errors name it:
+// "weapons[1].name", "a name in skills", "skills[Notice]".
+func (f *textFault) path() string {
+	p := ""
+	for i := len(f.steps) - 1; i >= 0; i-- {
+		switch st := f.steps[i]; st.kind {
+		case stepField:
+			if p == "" {
+				p = st.field
+			} else {
+				p += "." + st.field
+			}
+		case stepIndex:
+			p += "[" + strconv.Itoa(st.index) + "]"
+		case stepKey:
+			p = "a name in " + p
+		case stepValue:
+			p = fmt.Sprintf("%s[%v]", p, st.value)
+		}
+	}
+	return p
+}
+
+// findText returns the first string in v, of the field named name, that
+// checkString refuses, or nil: it visits struct fields in order (from a
+// table built once per type, textFieldsOf, which leaves out the fields
+// that cannot hold text), slice and array elements in order, and each
+// map entry's key, then value, at most 16 levels deep.
+func findText(v reflect.Value, name string, depth int) *textFault {
 	if depth > 16 || !v.IsValid() {
-		return true
+		return nil
+	}
+	in := func(f *textFault, st textStep) *textFault {
+		if f != nil {
+			f.steps = append(f.steps, st)
+		}
+		return f
 	}
 	switch v.Kind() {
 	case reflect.String:
-		return stringOK(name, v.String())
+		if s := v.String(); !stringOK(name, s) {
+			return &textFault{text: s, name: name}
+		}
 	case reflect.Pointer, reflect.Interface:
 		if !v.IsNil() {
-			return textOK(v.Elem(), name, depth+1)
+			return findText(v.Elem(), name, depth+1)
 		}
 	case reflect.Struct:
 		for _, f := range textFieldsOf(v.Type()) {
-			if !textOK(v.Field(f.index), f.name, depth+1) {
-				return false
+			if fault := findText(v.Field(f.index), f.name, depth+1); fault != nil {
+				return in(fault, textStep{kind: stepField, field: f.name})
 			}
 		}
 	case reflect.Slice, reflect.Array:
 		if !mayHoldText(v.Type().Elem()) {
-			return true
+			return nil
 		}
 		for i := range v.Len() {
-			if !textOK(v.Index(i), name, depth+1) {
-				return false
+			if fault := findText(v.Index(i), name, depth+1); fault != nil {
+				return in(fault, textStep{kind: stepIndex, index: i})
 			}
 		}
 	case reflect.Map:
 		it := v.MapRange()
 		for it.Next() {
-			if !textOK(it.Key(), name, depth+1) || !textOK(it.Value(), name, depth+1) {
-				return false
+			k := it.Key()
+			if fault := findText(k, name, depth+1); fault != nil {
+				return in(fault, textStep{kind: stepKey})
+			}
+			if fault := findText(it.Value(), name, depth+1); fault != nil {
+				return in(fault, textStep{kind: stepValue, value: k})
 			}
 		}
 	}
-	return true
+	return nil
 }
 
 // stringOK reports whether checkString would accept s as the text of the
@@ -226,55 +283,6 @@ func mayHoldText(t reflect.Type) bool {
 		}
 	}
 	return true
-}
-
-// walkText checks the strings in v, at path, of the field named name.
-func walkText(v reflect.Value, path, name string, depth int) error {
-	if depth > 16 || !v.IsValid() {
-		return nil
-	}
-	switch v.Kind() {
-	case reflect.String:
-		return checkString(path, name, v.String())
-	case reflect.Pointer, reflect.Interface:
-		if !v.IsNil() {
-			return walkText(v.Elem(), path, name, depth+1)
-		}
-	case reflect.Struct:
-		t := v.Type()
-		for i := range t.NumField() {
-			f := t.Field(i)
-			if !f.IsExported() {
-				continue
-			}
-			field := jsonName(f)
-			p := field
-			if path != "" {
-				p = path + "." + field
-			}
-			if err := walkText(v.Field(i), p, field, depth+1); err != nil {
-				return err
-			}
-		}
-	case reflect.Slice, reflect.Array:
-		for i := range v.Len() {
-			if err := walkText(v.Index(i), path+"["+strconv.Itoa(i)+"]", name, depth+1); err != nil {
-				return err
-			}
-		}
-	case reflect.Map:
-		it := v.MapRange()
-		for it.Next() {
-			k := it.Key()
-			if err := walkText(k, "a name in "+path, name, depth+1); err != nil {
-				return err
-			}
-			if err := walkText(it.Value(), fmt.Sprintf("%s[%v]", path, k), name, depth+1); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
 }
 
 // jsonName returns the JSON name of a struct field.

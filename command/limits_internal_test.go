@@ -1,7 +1,9 @@
 package command
 
 import (
+	"fmt"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -10,13 +12,14 @@ import (
 	"github.com/campaign-journal/journal/events"
 )
 
-// TestTextOKAgreesWithWalkText: the fast check of an event's text
-// (textOK) accepts exactly the data the walk that names the fault
-// (walkText) accepts, for the data of every registered event type, with
-// every string of it, in turn, at the edge of each limit, over it, with a
-// control character, not valid UTF-8 or not ASCII; and one string at a
-// time, the others clean, so that each field's own limit is tried.
-func TestTextOKAgreesWithWalkText(t *testing.T) {
+// TestCheckTextAsTheFullWalk: checkText (a field table per type, the
+// path built only for a fault) gives exactly the error of the plain walk
+// it replaced (walkTextReference, below), nil included, for the data of
+// every registered event type, with every string of it, in turn, at the
+// edge of each limit, over it, with a control character, not valid UTF-8
+// or not ASCII; and one string at a time, the others clean, so that each
+// field's own limit and path is tried.
+func TestCheckTextAsTheFullWalk(t *testing.T) {
 	samples := []string{
 		"", "Lodin", "ñandú", strings.Repeat("a", MaxName), strings.Repeat("a", MaxName+1),
 		strings.Repeat("ñ", MaxName), strings.Repeat("ñ", MaxName+1), strings.Repeat("a", MaxTitle+1),
@@ -52,8 +55,66 @@ func TestTextOKAgreesWithWalkText(t *testing.T) {
 
 func requireAgree(t *testing.T, typ string, v any) {
 	t.Helper()
-	err := walkText(reflect.ValueOf(v), "", "", 0)
-	require.Equal(t, err == nil, textOK(reflect.ValueOf(v), "", 0), "%s %+v: walkText says %v", typ, v, err)
+	want := walkTextReference(reflect.ValueOf(v), "", "", 0)
+	var got error
+	if f := findText(reflect.ValueOf(v), "", 0); f != nil {
+		got = checkString(f.path(), f.name, f.text)
+	}
+	if want == nil {
+		require.NoError(t, got, "%s %+v", typ, v)
+		return
+	}
+	require.EqualError(t, got, want.Error(), "%s %+v", typ, v)
+}
+
+// walkTextReference is the plain walk checkText made before: every
+// exported field, element, key and value, the path built at each step.
+func walkTextReference(v reflect.Value, path, name string, depth int) error {
+	if depth > 16 || !v.IsValid() {
+		return nil
+	}
+	switch v.Kind() {
+	case reflect.String:
+		return checkString(path, name, v.String())
+	case reflect.Pointer, reflect.Interface:
+		if !v.IsNil() {
+			return walkTextReference(v.Elem(), path, name, depth+1)
+		}
+	case reflect.Struct:
+		t := v.Type()
+		for i := range t.NumField() {
+			f := t.Field(i)
+			if !f.IsExported() {
+				continue
+			}
+			field := jsonName(f)
+			p := field
+			if path != "" {
+				p = path + "." + field
+			}
+			if err := walkTextReference(v.Field(i), p, field, depth+1); err != nil {
+				return err
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		for i := range v.Len() {
+			if err := walkTextReference(v.Index(i), path+"["+strconv.Itoa(i)+"]", name, depth+1); err != nil {
+				return err
+			}
+		}
+	case reflect.Map:
+		it := v.MapRange()
+		for it.Next() {
+			k := it.Key()
+			if err := walkTextReference(k, "a name in "+path, name, depth+1); err != nil {
+				return err
+			}
+			if err := walkTextReference(it.Value(), fmt.Sprintf("%s[%v]", path, k), name, depth+1); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // fillText sets every string in v (through pointers, slices of two
