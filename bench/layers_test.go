@@ -39,6 +39,7 @@ func BenchmarkAppendLayers(b *testing.B) {
 	st, err := jetstore.Open(ctx, js, jetstore.Options{})
 	require.NoError(b, err)
 	j := newJournal(st)
+	runs := 0 // the sub-benchmarks run again with -count: each run gets its own campaign or subject
 	require.NoError(b, setupCampaign(ctx, j, "layers", []string{"lodin"}))
 	res, err := j.Roll(ctx, "layers", command.RollRequest{Character: "lodin", Skill: "Sigilo"})
 	require.NoError(b, err)
@@ -131,11 +132,13 @@ func BenchmarkAppendLayers(b *testing.B) {
 		require.NoError(b, err)
 		ids := events.NewV7(time.Now, randReader{})
 		last := uint64(0)
+		runs++ // a subject of its own for each run (-count)
+		subject := "guardedlayer.layers" + strconv.Itoa(runs)
 		start()
 		for b.Loop() {
 			id, err := ids.NewID()
 			require.NoError(b, err)
-			m := &nats.Msg{Subject: "guardedlayer.layers", Data: doc, Header: make(nats.Header, 4)}
+			m := &nats.Msg{Subject: subject, Data: doc, Header: make(nats.Header, 4)}
 			m.Header.Set(jetstream.MsgIDHeader, id)
 			m.Header.Set(events.HeaderType, events.TypeRollMade)
 			m.Header.Set(events.HeaderAggregate, events.AggregateHeaderValue(events.KindCharacter, "lodin"))
@@ -155,10 +158,12 @@ func BenchmarkAppendLayers(b *testing.B) {
 		// decision, rules, dice, envelope, codec (events.Prepare) and fold,
 		// on a store that only prepares the documents and counts them.
 		pj := newJournal(&prepareStore{Store: st, last: map[string]uint64{}})
-		require.NoError(b, setupCampaign(ctx, pj, "code", []string{"lodin"}))
+		runs++ // a campaign of its own for each run (-count)
+		campaign := "code" + strconv.Itoa(runs)
+		require.NoError(b, setupCampaign(ctx, pj, campaign, []string{"lodin"}))
 		start()
 		for b.Loop() {
-			_, err := pj.Roll(ctx, "code", command.RollRequest{Character: "lodin", Skill: "Sigilo", Vs: "media"})
+			_, err := pj.Roll(ctx, campaign, command.RollRequest{Character: "lodin", Skill: "Sigilo", Vs: "media"})
 			require.NoError(b, err)
 		}
 		rate(b)
