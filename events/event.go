@@ -132,8 +132,9 @@ type Spec struct {
 // decodedData), so that Payload, Encode and Prepare need not decode it
 // again while it is unchanged.
 func New(s Spec, ids IDs, at time.Time) (Event, error) {
-	if err := ValidID(s.Campaign); err != nil { // as CampaignSubject checks it
-		return Event{}, fmt.Errorf("%w: campaign: %w", ErrInvalidEvent, err)
+	subject, err := CampaignSubject(s.Campaign)
+	if err != nil {
+		return Event{}, fmt.Errorf("%w: %w", ErrInvalidEvent, err)
 	}
 	if err := ValidID(string(s.Kind)); err != nil {
 		return Event{}, fmt.Errorf("%w: aggregate kind: %w", ErrInvalidEvent, err)
@@ -164,18 +165,12 @@ func New(s Spec, ids IDs, at time.Time) (Event, error) {
 	if err != nil {
 		return Event{}, err
 	}
-	// The stream subject (CampaignSubject's), the source and the subject
-	// share one allocation.
-	text := Prefix + "." + s.Campaign + "/campaigns/" + s.Campaign + s.Kind.Plural() + "/" + s.AggregateID
-	i := len(Prefix) + 1 + len(s.Campaign)        // the end of the stream subject
-	j := i + len("/campaigns/") + len(s.Campaign) // the end of the source
-	subject, source, aggregate := text[:i], text[i:j], text[j:]
 	e := Event{
 		SpecVersion:     SpecVersion,
 		ID:              id,
-		Source:          source,
+		Source:          "/campaigns/" + s.Campaign,
 		Type:            s.Type,
-		Subject:         aggregate,
+		Subject:         s.Kind.Plural() + "/" + s.AggregateID,
 		Time:            at.UTC(),
 		DataContentType: ContentType,
 		Campaign:        s.Campaign,
