@@ -287,6 +287,9 @@ func printGrowth(w io.Writer, run bench.Result) {
 			if l.Events > 0 {
 				extra = fmt.Sprintf(", %d events loaded", l.Events)
 			}
+			if l.CPUP50 > 0 {
+				extra += fmt.Sprintf(", CPU p50 %.1f µs", l.CPUP50)
+			}
 			fmt.Fprintf(w, "    %9s %-10s p50 %9.1f µs  p90 %9.1f µs  (%d timed%s)\n", thousands(float64(l.Size)), unit, l.P50, l.P90, l.Count, extra)
 		}
 	}
