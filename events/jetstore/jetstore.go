@@ -621,6 +621,10 @@ func (s *Store) readOrdered(ctx context.Context, q events.Query, t target, next,
 // block's subjects for every message it delivers. The pipeline then drops
 // a message whose subject the filter does not match (a subject added to
 // the stream by hand), so the reader sees what a filtered consumer sends.
+// Creating a consumer without a filter takes the stream-wide
+// $JS.API.CONSUMER.CREATE.<stream>.<name>, which access denies every user
+// (users follow with a filter, access.FollowSubjects): the Store is the
+// journal's own connection.
 func (s *Store) startOrdered(ctx context.Context, t target, from uint64, o pipeOptions) (p *pipe, stop func(), err error) {
 	cfg := jetstream.OrderedConsumerConfig{
 		FilterSubjects: []string{t.filter},
