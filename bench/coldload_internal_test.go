@@ -93,17 +93,20 @@ func BenchmarkColdLoad(b *testing.B) {
 	}
 }
 
-// TestColdLoadSteps (with BENCH_COLD_DIR, where it fills the streams of
-// 100 000 and 1 000 000 events once) times each step of a cold load on a
-// freshly started server, the sizes alternating (wall time, and the
-// process's CPU time: the server runs in it): the checkpoint's get,
-// the first request on the stream (the campaign's last message: the
-// server reads the block holding it), the same again (the block read),
-// and a whole cold load on another fresh server.
-func TestColdLoadSteps(t *testing.T) {
+// BenchmarkColdLoadSteps times each step of a cold load on a freshly
+// started server, the sizes alternating (wall time, and the process's CPU
+// time: the server runs in it): the checkpoint's get, the first request
+// on the stream (the campaign's last message: the server reads the block
+// holding it), the same again (the block read), and a whole cold load on
+// another fresh server; each iteration is one of each at each size. It
+// fills streams of 100 000 and 1 000 000 events, in BENCH_COLD_DIR when
+// set (kept for the next run) or in a temporary folder.
+//
+//	BENCH_COLD_DIR=/tmp/cold go test ./bench/ -run '^$' -bench ColdLoadSteps -benchtime 16x -v
+func BenchmarkColdLoadSteps(b *testing.B) {
 	root := os.Getenv("BENCH_COLD_DIR")
 	if root == "" {
-		t.Skip("BENCH_COLD_DIR not set")
+		root = b.TempDir()
 	}
 	ctx := context.Background()
 	sizes := []int{100_000, 1_000_000}
@@ -111,21 +114,23 @@ func TestColdLoadSteps(t *testing.T) {
 	camps := map[int][]benchCampaign{}
 	steps := map[int]map[string][]time.Duration{}
 	for _, n := range sizes {
-		dirs[n], camps[n] = coldStream(t, root, n)
+		dirs[n], camps[n] = coldStream(b, root, n)
 		steps[n] = map[string][]time.Duration{}
 		for _, c := range camps[n][:4] {
-			srv, j, _ := coldJournal(t, dirs[n])
+			srv, j, _ := coldJournal(b, dirs[n])
 			_, err := j.Load(ctx, c.id, 0)
-			require.NoError(t, err)
+			require.NoError(b, err)
 			srv.Shutdown()
 		}
 	}
-	for k := range 16 {
+	k := 0
+	for b.Loop() {
+		k++
 		for _, n := range sizes {
 			camp := camps[n][k%4].id
 			subj, err := events.CampaignSubject(camp)
-			require.NoError(t, err)
-			srv, _, kv := coldJournal(t, dirs[n])
+			require.NoError(b, err)
+			srv, _, kv := coldJournal(b, dirs[n])
 			settle()
 			tm, cpu := time.Now(), cpuTime()
 			lap := func(name string) {
@@ -134,25 +139,26 @@ func TestColdLoadSteps(t *testing.T) {
 				tm, cpu = time.Now(), cpuTime()
 			}
 			_, err = kv.Get(ctx, command.CheckpointKey(camp))
-			require.NoError(t, err)
+			require.NoError(b, err)
 			lap("1 checkpoint get")
 			req, err := json.Marshal(map[string]any{"last_by_subj": subj, "no_hdr": true})
-			require.NoError(t, err)
+			require.NoError(b, err)
 			for _, step := range []string{"2 last message, cold", "3 last message, warm"} {
 				_, err = srv.Conn().Request("$JS.API.STREAM.MSG.GET."+jetstore.StreamName, req, 5*time.Second)
-				require.NoError(t, err)
+				require.NoError(b, err)
 				lap(step)
 			}
 			srv.Shutdown()
-			srv, j, _ := coldJournal(t, dirs[n])
+			srv, j, _ := coldJournal(b, dirs[n])
 			settle()
 			tm, cpu = time.Now(), cpuTime()
 			_, err = j.Load(ctx, camp, 0)
-			require.NoError(t, err)
+			require.NoError(b, err)
 			lap("4 cold load")
 			srv.Shutdown()
 		}
 	}
+	b.StopTimer()
 	for _, n := range sizes {
 		names := make([]string, 0, len(steps[n]))
 		for k := range steps[n] {
@@ -162,7 +168,7 @@ func TestColdLoadSteps(t *testing.T) {
 		for _, k := range names {
 			d := steps[n][k]
 			slices.Sort(d)
-			t.Logf("%8d events  %-22s p50 %7.3f ms  min %7.3f  max %7.3f", n, k, float64(d[len(d)/2])/1e6, float64(d[0])/1e6, float64(d[len(d)-1])/1e6)
+			b.Logf("%8d events  %-22s p50 %7.3f ms  min %7.3f  max %7.3f", n, k, float64(d[len(d)/2])/1e6, float64(d[0])/1e6, float64(d[len(d)-1])/1e6)
 		}
 	}
 }
