@@ -80,11 +80,7 @@ func v2AttackTampering(t *testing.T) {
 	inV2 := func(d map[string]any) bool { return d["request"] != nil || d["source"] == "lodin" }
 	hitAttack := func(d map[string]any) bool { return d["hit"] == true && d["damage"].(float64) > 0 }
 	missed := func(d map[string]any) bool { return d["hit"] == false }
-	tests := []struct {
-		name   string
-		tamper func() ([]string, string)
-		want   string
-	}{
+	tests := []tamperCase{
 		{"the damage face", func() ([]string, string) {
 			return editFirst(t, lines, events.TypeRollMade, isDamage, func(d map[string]any) {
 				f := d["faces"].([]any)
@@ -129,18 +125,5 @@ func v2AttackTampering(t *testing.T) {
 			return rechain(t, out), d.AttackRoll
 		}, "has no resolution after its rolls"},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			tampered, id := tt.tamper()
-			out, errb, code := tb.run("--lang", "en", "replay", "--file", writeExport(t, tampered))
-			require.Equal(t, exitMismatch, code, "%s\n%s", out, errb)
-			line := ""
-			for _, l := range strings.Split(out, "\n") {
-				if strings.Contains(l, id) && strings.Contains(l, "MISMATCH") {
-					line += l + "\n"
-				}
-			}
-			require.Contains(t, line, tt.want, "%s", out)
-		})
-	}
+	requireTamperMismatches(t, tb.cli, tests)
 }

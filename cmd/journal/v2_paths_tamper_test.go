@@ -143,11 +143,7 @@ func TestV2PathsEndToEnd(t *testing.T) {
 			d["signed"], d["signature"] = msg, sig
 		})
 	}
-	tests := []struct {
-		name   string
-		tamper func() ([]string, string)
-		want   string
-	}{
+	tests := []tamperCase{
 		{"a contest's winner swapped", func() ([]string, string) {
 			return edit(t, lines, events.TypeContestResolved, max(firstWon, 1), func(_ *events.Event, d map[string]any) {
 				if d["winner"] == "lodin" {
@@ -337,21 +333,7 @@ func TestV2PathsEndToEnd(t *testing.T) {
 		}, "without the rolls of a heal request"},
 	}
 	require.GreaterOrEqual(t, len(tests), 30)
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			tampered, id := tt.tamper()
-			out, errb, code := tb.run("--lang", "en", "replay", "--file", writeExport(t, tampered))
-			require.Equal(t, exitMismatch, code, "%s\n%s", out, errb)
-			require.Contains(t, out, id, "the message names the event")
-			line := ""
-			for _, l := range strings.Split(out, "\n") {
-				if strings.Contains(l, id) && strings.Contains(l, "MISMATCH") {
-					line += l + "\n"
-				}
-			}
-			require.Contains(t, line, tt.want, "%s", out)
-		})
-	}
+	requireTamperMismatches(t, tb.cli, tests)
 	// explain shows a contest roll's v2 steps.
 	x := tb.ok("--lang", "en", "explain", idAt(t, lines, indexOf(t, lines, events.TypeRollMade, 2)), "--file", path)
 	for _, want := range []string{"journal-dice-v2 session key K", "SHA-256(r) matches the commitment",

@@ -122,11 +122,7 @@ func TestV2SessionTampering(t *testing.T) {
 		return func() ([]string, string) { return editAt(i, change), idAt(t, lines, i) }
 	}
 
-	tests := []struct {
-		name   string
-		tamper func() ([]string, string)
-		want   string
-	}{
+	tests := []tamperCase{
 		{"a co-signature's hash outside the signed string", editCosign(anaS1, func(_ *events.Event, d map[string]any) { d["ended"] = other }),
 			"the event's hash"},
 		{"a co-signature's signed hash", editCosign(anaS1, func(_ *events.Event, d map[string]any) {
@@ -188,19 +184,6 @@ func TestV2SessionTampering(t *testing.T) {
 			return out, idAt(t, lines, i)
 		}, "identical copy"},
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			tampered, id := tt.tamper()
-			out, errb, code := tb.run("--lang", "en", "replay", "--file", writeExport(t, tampered))
-			require.Equal(t, exitMismatch, code, "%s\n%s", out, errb)
-			line := ""
-			for _, l := range strings.Split(out, "\n") {
-				if strings.Contains(l, id) && strings.Contains(l, "MISMATCH") {
-					line += l + "\n"
-				}
-			}
-			require.Contains(t, line, tt.want, "%s", out)
-		})
-	}
+	requireTamperMismatches(t, tb.cli, tests)
 	require.GreaterOrEqual(t, len(tests), 18)
 }

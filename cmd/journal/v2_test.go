@@ -275,11 +275,7 @@ func TestV2Tampering(t *testing.T) {
 	tb := newV2Table(t)
 	lines := tb.v2Session()
 	other := hex.EncodeToString(make([]byte, 32))
-	tests := []struct {
-		name   string
-		tamper func() ([]string, string)
-		want   string
-	}{
+	tests := []tamperCase{
 		{"a face", func() ([]string, string) {
 			return edit(t, lines, events.TypeRollMade, 1, func(_ *events.Event, d map[string]any) {
 				f := d["faces"].([]any)
@@ -393,21 +389,7 @@ func TestV2Tampering(t *testing.T) {
 		}, "seed commitment (the session's)"},
 	}
 	require.GreaterOrEqual(t, len(tests), 20)
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			tampered, id := tt.tamper()
-			out, errb, code := tb.run("--lang", "en", "replay", "--file", writeExport(t, tampered))
-			require.Equal(t, exitMismatch, code, "%s\n%s", out, errb)
-			require.Contains(t, out, id, "the message names the event")
-			line := ""
-			for _, l := range strings.Split(out, "\n") {
-				if strings.Contains(l, id) && strings.Contains(l, "MISMATCH") {
-					line += l + "\n"
-				}
-			}
-			require.Contains(t, line, tt.want, "%s", out)
-		})
-	}
+	requireTamperMismatches(t, tb.cli, tests)
 	t.Run("untouched", func(t *testing.T) {
 		out := tb.flagged("--lang", "en", "replay", "--file", writeExport(t, lines))
 		require.Contains(t, out, "OK with 1 flag:", fmt.Sprint(out)) // the cancelled request
@@ -433,4 +415,35 @@ func (c *cli) flagged(args ...string) string {
 	require.Equal(c.t, exitFlagged, code, "journal %s: %s\n%s", strings.Join(args, " "), out, errb)
 	require.Regexp(c.t, "verified with flags|verificado con avisos", errb)
 	return out
+}
+
+// tamperCase is one tampering of an export: tamper returns the tampered
+// lines and the id of the event replay must name, want what its MISMATCH
+// line says.
+type tamperCase struct {
+	name   string
+	tamper func() ([]string, string)
+	want   string
+}
+
+// requireTamperMismatches replays each tampered export (journal replay
+// --file) and requires the mismatch exit code and a MISMATCH line that
+// names the event and says what tt.want says.
+func requireTamperMismatches(t *testing.T, c *cli, tests []tamperCase) {
+	t.Helper()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tampered, id := tt.tamper()
+			out, errb, code := c.run("--lang", "en", "replay", "--file", writeExport(t, tampered))
+			require.Equal(t, exitMismatch, code, "%s\n%s", out, errb)
+			require.Contains(t, out, id, "the message names the event")
+			line := ""
+			for _, l := range strings.Split(out, "\n") {
+				if strings.Contains(l, id) && strings.Contains(l, "MISMATCH") {
+					line += l + "\n"
+				}
+			}
+			require.Contains(t, line, tt.want, "%s", out)
+		})
+	}
 }

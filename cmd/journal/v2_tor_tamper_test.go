@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"strings"
 	"testing"
 
 	"github.com/google/uuid"
@@ -48,11 +47,7 @@ func TestV2TORTampering(t *testing.T) {
 	num := func(v any) float64 { return v.(float64) }
 	hopeLine := indexOf(t, lines, events.TypeTORHopeSpent, 1)
 
-	tests := []struct {
-		name   string
-		tamper func() ([]string, string)
-		want   string
-	}{
+	tests := []tamperCase{
 		{"the feat face", func() ([]string, string) {
 			return editFirst(t, lines, events.TypeRollMade, noEye, func(d map[string]any) {
 				f := d["faces"].([]any)
@@ -189,19 +184,5 @@ func TestV2TORTampering(t *testing.T) {
 		}, "bout of madness for roll"},
 	}
 	require.GreaterOrEqual(t, len(tests), 25)
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			tampered, id := tt.tamper()
-			out, errb, code := tb.run("--lang", "en", "replay", "--file", writeExport(t, tampered))
-			require.Equal(t, exitMismatch, code, "%s\n%s", out, errb)
-			require.Contains(t, out, id, "the message names the event")
-			line := ""
-			for _, l := range strings.Split(out, "\n") {
-				if strings.Contains(l, id) && strings.Contains(l, "MISMATCH") {
-					line += l + "\n"
-				}
-			}
-			require.Contains(t, line, tt.want, "%s", out)
-		})
-	}
+	requireTamperMismatches(t, tb.cli, tests)
 }

@@ -139,11 +139,7 @@ func TestV2GMRollTampering(t *testing.T) {
 	request := func(nth int, change func(e *events.Event, d map[string]any)) func() ([]string, string) {
 		return func() ([]string, string) { return edit(t, lines, events.TypeRollRequested, nth, change) }
 	}
-	tests := []struct {
-		name   string
-		tamper func() ([]string, string)
-		want   string
-	}{
+	tests := []tamperCase{
 		{"a forged witness signature", roll(1, func(_ *events.Event, d map[string]any) {
 			s := []byte(d["signature"].(string))
 			s[5] ^= 1
@@ -212,18 +208,5 @@ func TestV2GMRollTampering(t *testing.T) {
 		}), "signature"},
 	}
 	require.GreaterOrEqual(t, len(tests), 20)
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			tampered, id := tt.tamper()
-			out, errb, code := c.run("--lang", "en", "replay", "--file", writeExport(t, tampered))
-			require.Equal(t, exitMismatch, code, "%s\n%s", out, errb)
-			line := ""
-			for _, l := range strings.Split(out, "\n") {
-				if strings.Contains(l, id) && strings.Contains(l, "MISMATCH") {
-					line += l + "\n"
-				}
-			}
-			require.Contains(t, line, tt.want, "%s", out)
-		})
-	}
+	requireTamperMismatches(t, c, tests)
 }
