@@ -18,10 +18,13 @@
 //   - Authorize and AuthorizeRead are the one decision, used by the HTTP API
 //     and by the NATS command service (access/natscmd) alike; whatever they
 //     refuse wraps events.ErrDenied, and a refused command records nothing.
-//   - Nobody but the journal role can reach the JetStream API, the
-//     key-value bucket of session secrets, or publish under journal.>; so
-//     no one else can read a seed before it is revealed, forge an event, or
-//     delete or purge the stream (see Permissions).
+//   - Nobody but the journal role can reach the JetStream API ($JS.>),
+//     key-value ($KV.>, the session secrets) or the system ($SYS.>), or
+//     publish under journal.> or the feed; so no one else can read a seed
+//     before it is revealed, forge an event, or delete or purge anything,
+//     whatever reply or deliver subject it names (see Permissions). Users
+//     follow a campaign on its feed (FeedSubject) and read its history
+//     through the command service (ReadCommand).
 //   - A user's NATS identity is pinned by its permissions: it may publish
 //     command requests only under journalcmd.<its name>.>, so the command
 //     service knows who asks from the subject alone.
@@ -124,9 +127,6 @@ type Config struct {
 
 	// tokens maps the SHA-256 of each HTTP token to its user's index.
 	tokens map[[sha256.Size]byte]int
-	// partitions is the journal's number of partitions the NATS
-	// permissions are made for (SetPartitions; 0: one).
-	partitions int
 }
 
 // Load reads and validates a configuration file (JSON, see Config).

@@ -9,7 +9,6 @@ import (
 	"github.com/nats-io/nats-server/v2/server"
 
 	"github.com/campaign-journal/journal/events"
-	"github.com/campaign-journal/journal/events/jetstore"
 )
 
 // Subjects of the NATS side of the journal, outside the stream's journal.>
@@ -73,93 +72,27 @@ func ResponderPermissions() *server.Permissions {
 	}
 }
 
-// Names the permissions protect, as jetstore creates them.
-const (
-	streamName    = jetstore.StreamName
-	secretsBucket = jetstore.SecretsBucket
-)
-
-// FollowSubjects are the JetStream API subjects a user of campaign needs,
-// and all it gets, to follow the campaign's events with an ordered
-// consumer (nats.go jetstream.OrderedConsumer with the one filter subject
-// journal.<campaign>, as nats.go v1.55 makes it): creating an ephemeral
-// consumer on the stream with that very filter (the server refuses a
-// filter in the request other than the one in the subject), and pulling
-// its messages, which come back, with the heartbeats, to the requester's
-// inbox. Not granted: consumer info and delete (an ordered consumer deletes
-// its previous consumer on a reset only as a courtesy, and the server drops
-// it after its inactive threshold), the stream's and the secrets bucket's
-// API, other filters, the legacy create subjects, whose filter is not in
-// the subject. A consumer name is a random NUID chosen by its creator: who
-// pulls from a consumer must know its name.
-//
-// In a journal of k > 1 partitions the stream is the campaign's
-// partition's, JOURNAL-<p>, and the filter its subject there,
-// journal.<p>.<campaign> (events.PartitionSubject, jetstore.CampaignStream:
-// the one mapping the store routes by): no other stream's. A campaign "*"
-// (every campaign) gets every partition's stream.
-func FollowSubjects(campaign string, k int) []string {
-	if campaign == "*" && k > 1 {
-		var out []string
-		for p, stream := range jetstore.StreamNames(k) {
-			out = append(out,
-				"$JS.API.CONSUMER.CREATE."+stream+".*."+events.PartitionStreamSubjects(p, k),
-				"$JS.API.CONSUMER.MSG.NEXT."+stream+".*")
-		}
-		return out
-	}
-	filter := events.Prefix + "." + campaign
-	if k > 1 {
-		filter, _ = events.PartitionSubject(campaign, k) // a user's campaign is a slug (Config checks it)
-	}
-	stream := jetstore.CampaignStream(campaign, k)
-	return []string{
-		"$JS.API.CONSUMER.CREATE." + stream + ".*." + filter,
-		"$JS.API.CONSUMER.MSG.NEXT." + stream + ".*",
-	}
-}
-
 // deniedPublish are the subjects no user but the journal may publish to,
 // denied explicitly (deny wins over allow) so that a broad allow added by
-// hand cannot open them: events themselves, the JetStream API but for the
-// FollowSubjects (the streams' info, delete, purge and message delete and
-// direct gets, the secrets bucket's, consumers' info, delete and legacy
-// creation with any filter, durable consumers by the legacy subject,
-// acknowledgements and flow control, the domain-prefixed API), key-value
-// and object stores, the system account and services, and others' inboxes
-// (a forged reply).
+// hand cannot open them: events themselves and the feed (a forged event),
+// the whole JetStream API, key-value and object stores, the system account
+// and services, and every inbox (a forged reply).
+//
+// The JetStream API is denied whole, with no exception: a request to it
+// names its own reply subject, and JetStream publishes its answer there
+// with the account's authority. A pull request
+// ($JS.API.CONSUMER.MSG.NEXT…) whose reply is $JS.API.STREAM.DELETE.JOURNAL
+// deletes the stream; a consumer whose deliver subject is a seed's key
+// overwrites the seed. No subject permission can check a reply or deliver
+// subject, so a user that may send one JetStream request may send them all
+// (DESIGN §6, turn 3). Users follow a campaign on FeedSubject and read its
+// history with the command service's ReadCommand instead.
 func deniedPublish() []string {
 	return []string{
-		"journal.>",
-		"$JS.API.STREAM.>",
-		"$JS.API.DIRECT.>",
-		"$JS.API.INFO",
-		"$JS.API.ACCOUNT.>",
-		"$JS.API.META.>",
-		"$JS.API.SERVER.>",
-		"$JS.API.CONSUMER.CREATE.*",
-		"$JS.API.CONSUMER.CREATE.*.*",
-		"$JS.API.CONSUMER.CREATE.KV_" + secretsBucket + ".>",
-		"$JS.API.CONSUMER.MSG.NEXT.KV_" + secretsBucket + ".>",
-		"$JS.API.CONSUMER.DURABLE.>",
-		"$JS.API.CONSUMER.DELETE.>",
-		"$JS.API.CONSUMER.INFO.>",
-		"$JS.API.CONSUMER.LIST.>",
-		"$JS.API.CONSUMER.NAMES.>",
-		"$JS.API.CONSUMER.PAUSE.>",
-		"$JS.API.CONSUMER.UNPIN.>",
-		"$JS.API.CONSUMER.LEADER.>",
-		"$JS.*.API.>",
-		"$JS.ACK.>",
-		"$JS.FC.>",
-		"$JS.EVENT.>",
-		"$JS.API.STREAM.DELETE." + streamName,
-		"$JS.API.STREAM.PURGE." + streamName,
-		"$JS.API.STREAM.MSG.DELETE." + streamName,
-		"$JS.API.DIRECT.GET.KV_" + secretsBucket,
-		"$JS.API.DIRECT.GET.KV_" + secretsBucket + ".>",
+		events.Prefix + ".>",
+		FeedPrefix + ".>",
+		"$JS.>",
 		"$KV.>",
-		"$KV." + secretsBucket + ".>",
 		"$O.>",
 		"$SYS.>",
 		"$SRV.>",
@@ -169,23 +102,24 @@ func deniedPublish() []string {
 
 // deniedSubscribe are the subjects no user but the journal may subscribe
 // to: the events' own subjects (a core subscriber would also see appends
-// the stream refused, and every campaign's), JetStream, key-value (the
-// secrets) and the system.
+// the stream refused, and every campaign's), JetStream (and the
+// deliveries of any consumer), key-value (the secrets), object stores, the
+// system and the services' discovery.
 func deniedSubscribe() []string {
-	return []string{"journal.>", "$JS.>", "$KV.>", "$KV." + secretsBucket + ".>", "$O.>", "$SYS.>", "$SRV.>"}
+	return []string{events.Prefix + ".>", "$JS.>", "$KV.>", "$O.>", "$SYS.>", "$SRV.>"}
 }
 
 // Permissions returns the NATS permissions of a user: nil (everything) for
-// the journal role; for the others, publish only its own command requests
-// (a gm every command of its campaign, a player the player commands and
-// reads, a dashboard reads) and the FollowSubjects of its campaign,
-// subscribe only to its own inboxes, and the explicit denials above; in a
-// journal of one partition (see PartitionPermissions).
-func Permissions(u User) *server.Permissions { return PartitionPermissions(u, 1) }
-
-// PartitionPermissions is Permissions in a journal of k partitions: the
-// FollowSubjects of the user's campaign's partition.
-func PartitionPermissions(u User, k int) *server.Permissions {
+// the journal role, the operator's (the journal's own processes, and an
+// operator the access file names with that role); for the others, publish
+// only its own command requests (a gm every command of its campaign, a
+// player the player commands and the read, a dashboard the read), and
+// subscribe only to its own inboxes and its campaign's feed (every
+// campaign's for a campaign "*"), with the explicit denials above. No user
+// but the journal role reaches $JS.>, $KV.> or $SYS.>, on the embedded
+// server, its loopback port and a cluster alike; the permissions do not
+// depend on the journal's partitions, since no stream is named.
+func Permissions(u User) *server.Permissions {
 	if u.Role == RoleJournal {
 		return nil
 	}
@@ -201,11 +135,10 @@ func PartitionPermissions(u User, k int) *server.Permissions {
 	case RoleDashboard:
 		pub = []string{CommandSubject(u.Name, campaign, ReadCommand)}
 	}
-	pub = append(pub, FollowSubjects(campaign, k)...)
 	return &server.Permissions{
 		Publish: &server.SubjectPermission{Allow: pub, Deny: deniedPublish()},
 		Subscribe: &server.SubjectPermission{
-			Allow: []string{InboxPrefix(u.Name) + ".>"},
+			Allow: []string{InboxPrefix(u.Name) + ".>", FeedSubject(campaign)},
 			Deny:  deniedSubscribe(),
 		},
 	}
@@ -215,17 +148,15 @@ func PartitionPermissions(u User, k int) *server.Permissions {
 // permissions, for server.Options (or embedded.Options): a user with a
 // password as a server.User, one with an nkey as a server.NkeyUser; users
 // with neither (HTTP only) have none. All are in the global account.
-// The permissions are those of a journal of c's partitions (SetPartitions;
-// one unless set).
 func (c *Config) ServerUsers() ([]*server.User, []*server.NkeyUser) {
 	var users []*server.User
 	var nkeys []*server.NkeyUser
 	for _, u := range c.Users {
 		switch {
 		case u.Password != "":
-			users = append(users, &server.User{Username: u.Name, Password: u.Password, Permissions: PartitionPermissions(u, c.partitions)})
+			users = append(users, &server.User{Username: u.Name, Password: u.Password, Permissions: Permissions(u)})
 		case u.NKey != "":
-			nkeys = append(nkeys, &server.NkeyUser{Nkey: u.NKey, Permissions: PartitionPermissions(u, c.partitions)})
+			nkeys = append(nkeys, &server.NkeyUser{Nkey: u.NKey, Permissions: Permissions(u)})
 		}
 	}
 	return users, nkeys
@@ -258,7 +189,7 @@ func (c *Config) NATSConfig() string {
 		} else {
 			fmt.Fprintf(&b, "      user: %s\n      password: %s\n", quote(u.Name), quote(u.Password))
 		}
-		if p := PartitionPermissions(u, c.partitions); p != nil {
+		if p := Permissions(u); p != nil {
 			b.WriteString("      permissions: {\n")
 			writeSubjects(&b, "publish", p.Publish)
 			writeSubjects(&b, "subscribe", p.Subscribe)
@@ -293,11 +224,3 @@ func writeSubjects(b *strings.Builder, name string, p *server.SubjectPermission)
 // quote writes a string for the nats-server configuration format (which
 // reads double-quoted strings with Go-like escapes).
 func quote(s string) string { return strconv.Quote(s) }
-
-// SetPartitions sets the number of partitions of the journal the
-// configuration's NATS users are given permissions on (ServerUsers):
-// each user's follow subjects name its campaign's partition's stream.
-func (c *Config) SetPartitions(k int) { c.partitions = k }
-
-// Partitions returns what SetPartitions set (0: one partition).
-func (c *Config) Partitions() int { return c.partitions }

@@ -90,50 +90,24 @@ func TestExampleCredentials(t *testing.T) {
 	require.Empty(t, none.ExampleCredentials())
 }
 
-// TestFollowPermissions: a user's publish permissions name its own
-// campaign's ordered consumer creation and pulls, and nothing that would
-// let it choose another filter.
-func TestFollowPermissions(t *testing.T) {
+// TestFeedPermissions: a user subscribes to its own inboxes and its
+// campaign's feed, every campaign's for a campaign "*", and no JetStream
+// subject is allowed to it: the same whatever the journal's partitions,
+// in the server's users and in the cluster's configuration.
+func TestFeedPermissions(t *testing.T) {
 	p := access.Permissions(access.User{Name: "bea", Role: access.RolePlayer, Campaign: "mordor", Characters: []string{"ruisenor"}})
-	require.Contains(t, p.Publish.Allow, "$JS.API.CONSUMER.CREATE.JOURNAL.*.journal.mordor")
-	require.Contains(t, p.Publish.Allow, "$JS.API.CONSUMER.MSG.NEXT.JOURNAL.*")
+	require.Equal(t, []string{"_INBOX.bea.>", "journalfeed.mordor"}, p.Subscribe.Allow)
 	for _, s := range p.Publish.Allow {
-		if strings.HasPrefix(s, "$JS.") {
-			require.Contains(t, access.FollowSubjects("mordor", 1), s, "a JetStream subject beyond following")
-		}
+		require.True(t, strings.HasPrefix(s, access.CommandPrefix+".bea.mordor."), "bea may publish %s", s)
 	}
-	require.Equal(t, []string{"_INBOX.bea.>"}, p.Subscribe.Allow)
-	for _, d := range []string{"$JS.API.CONSUMER.CREATE.*", "$JS.API.CONSUMER.CREATE.*.*", "$JS.API.CONSUMER.DURABLE.>", "$JS.API.STREAM.>", "$JS.API.DIRECT.>", "journal.>"} {
+	for _, d := range []string{"$JS.>", "$KV.>", "$SYS.>", "journal.>", "journalfeed.>", "_INBOX.>"} {
 		require.Contains(t, p.Publish.Deny, d)
 	}
-}
-
-// TestFollowPermissionsPartitioned: in a journal of three partitions a
-// user's follow subjects name its campaign's partition's stream and
-// subject only (mordor is in partition 2), every partition's for a user of
-// every campaign; the configuration's users get them once SetPartitions.
-func TestFollowPermissionsPartitioned(t *testing.T) {
-	bea := access.User{Name: "bea", Role: access.RolePlayer, Campaign: "mordor", Characters: []string{"ruisenor"}, Password: "x"}
-	require.Equal(t, []string{
-		"$JS.API.CONSUMER.CREATE.JOURNAL-2.*.journal.2.mordor",
-		"$JS.API.CONSUMER.MSG.NEXT.JOURNAL-2.*",
-	}, access.FollowSubjects("mordor", 3))
-	p := access.PartitionPermissions(bea, 3)
-	for _, s := range p.Publish.Allow {
-		if strings.HasPrefix(s, "$JS.") {
-			require.Contains(t, access.FollowSubjects("mordor", 3), s, "a JetStream subject beyond following")
-		}
-	}
-	require.Equal(t, []string{
-		"$JS.API.CONSUMER.CREATE.JOURNAL-0.*.journal.0.*", "$JS.API.CONSUMER.MSG.NEXT.JOURNAL-0.*",
-		"$JS.API.CONSUMER.CREATE.JOURNAL-1.*.journal.1.*", "$JS.API.CONSUMER.MSG.NEXT.JOURNAL-1.*",
-	}, access.FollowSubjects("*", 2))
-	require.Equal(t, access.FollowSubjects("mordor", 1), access.FollowSubjects("mordor", 0), "0: one partition")
-	cfg, err := access.New(bea)
+	all := access.Permissions(access.User{Name: "wall", Role: access.RoleDashboard, Campaign: "*"})
+	require.Equal(t, []string{"_INBOX.wall.>", "journalfeed.*"}, all.Subscribe.Allow)
+	require.Equal(t, []string{"journalcmd.wall.*.events"}, all.Publish.Allow)
+	cfg, err := access.New(access.User{Name: "bea", Role: access.RolePlayer, Campaign: "mordor", Characters: []string{"ruisenor"}, Password: "x"})
 	require.NoError(t, err)
-	cfg.SetPartitions(3)
-	users, _ := cfg.ServerUsers()
-	require.Len(t, users, 1)
-	require.Contains(t, users[0].Permissions.Publish.Allow, "$JS.API.CONSUMER.CREATE.JOURNAL-2.*.journal.2.mordor")
-	require.Contains(t, cfg.NATSConfig(), "$JS.API.CONSUMER.CREATE.JOURNAL-2.*.journal.2.mordor")
+	require.Contains(t, cfg.NATSConfig(), `"journalfeed.mordor"`)
+	require.NotContains(t, cfg.NATSConfig(), "$JS.API.CONSUMER")
 }

@@ -20,7 +20,6 @@ import (
 	"github.com/campaign-journal/journal/access"
 	"github.com/campaign-journal/journal/access/natscmd"
 	"github.com/campaign-journal/journal/command"
-	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/events/jetstore"
 	"github.com/campaign-journal/journal/live"
 )
@@ -37,6 +36,7 @@ type state struct {
 	SecretConfig, Seed       string
 	SeedRevision             uint64
 	SecretConsumers, Streams int
+	Checkpoints              string
 }
 
 // snapshot reads the state as the journal (its own connection).
@@ -59,6 +59,13 @@ func (w *world) snapshot(t *testing.T) state {
 			s.SecretMsgs, s.SecretLast, s.SecretConfig, s.SecretConsumers = info.State.Msgs, info.State.LastSeq, string(cfg), info.State.Consumers
 		}
 	}
+	cps, err := js.Stream(ctx, "KV_"+live.Bucket)
+	require.NoError(t, err, "the checkpoints are gone")
+	cpInfo, err := cps.Info(ctx)
+	require.NoError(t, err)
+	cpCfg, err := json.Marshal(cpInfo.Config)
+	require.NoError(t, err)
+	s.Checkpoints = fmt.Sprintf("%d/%d %s", cpInfo.State.Msgs, cpInfo.State.LastSeq, cpCfg)
 	names := js.StreamNames(ctx)
 	for range names.Name() {
 		s.Streams++
@@ -410,56 +417,6 @@ func TestRequestInboxPrefix(t *testing.T) {
 	require.NoError(t, err)
 }
 
-// follower follows a campaign as a user does: a nats.go ordered consumer
-// on the campaign's subject, on the user's own connection.
-type follower struct {
-	msgs chan jetstream.Msg
-}
-
-// follow starts an ordered consumer of c on journal.<campaign> from
-// sequence from; it is stopped with the test.
-func follow(t *testing.T, c *client, campaign string, from uint64) *follower {
-	t.Helper()
-	js, err := jetstream.New(c.nc)
-	require.NoError(t, err)
-	cons, err := js.OrderedConsumer(t.Context(), jetstore.StreamName, jetstream.OrderedConsumerConfig{
-		FilterSubjects: []string{"journal." + campaign},
-		DeliverPolicy:  jetstream.DeliverByStartSequencePolicy,
-		OptStartSeq:    from,
-	})
-	require.NoError(t, err, "%s follows %s", c.user, campaign)
-	it, err := cons.Messages()
-	require.NoError(t, err)
-	f := &follower{msgs: make(chan jetstream.Msg, 256)}
-	go func() {
-		for {
-			m, err := it.Next()
-			if err != nil {
-				return
-			}
-			f.msgs <- m
-		}
-	}()
-	t.Cleanup(it.Stop)
-	return f
-}
-
-// next returns the next event the follower receives.
-func (f *follower) next(t *testing.T) events.Recorded {
-	t.Helper()
-	select {
-	case m := <-f.msgs:
-		meta, err := m.Metadata()
-		require.NoError(t, err)
-		rec, err := events.DecodeRecorded(meta.Sequence.Stream, m.Subject(), m.Data())
-		require.NoError(t, err)
-		return rec
-	case <-time.After(10 * time.Second):
-		t.Fatal("the ordered consumer delivered nothing")
-		return events.Recorded{}
-	}
-}
-
 // violationLike waits for the server's permissions violation on a publish
 // to a subject starting with prefix and ending with suffix (a consumer
 // name between them is the client's random choice).
@@ -479,167 +436,6 @@ func (c *client) violationLike(t *testing.T, prefix, suffix string) {
 			}
 		case <-deadline:
 			t.Fatalf("%s: no permissions violation on %s…%s from the server", c.user, prefix, suffix)
-		}
-	}
-}
-
-// TestAttackFollow: every role follows its own campaign with a real nats.go
-// ordered consumer, receiving exactly the campaign's events in order, the
-// new ones too; and no role can create a consumer on another campaign,
-// on every campaign (journal.>, journal.*), without a filter, with two
-// filters, with a filter in the request other than the one its
-// permissions name, on the secrets, nor read, delete or list consumers.
-// What the permissions let through but the journal refuses (a durable, a
-// push consumer, which the server would deliver with its own authority
-// to any subject, one that never expires) the consumer guard deletes.
-// Nothing changes.
-func TestAttackFollow(t *testing.T) {
-	var a tally
-	for _, mode := range []struct {
-		name string
-		mode serviceMode
-	}{{"embedded", onResponder}, {"cluster config file", onConfigFile}} {
-		t.Run(mode.name, func(t *testing.T) { attackFollow(t, &a, newWorldOn(t, mode.mode)) })
-	}
-	a.log(t, "following")
-	require.Equal(t, a.tried.Load(), a.refused.Load())
-	require.Zero(t, a.recorded.Load())
-}
-
-func attackFollow(t *testing.T, a *tally, w *world) {
-	ctx := t.Context()
-	guarded := make(chan string, 64)
-	stopGuard, err := jetstore.StartGuard(ctx, w.js, func(name, why string, err error) {
-		if err != nil {
-			t.Errorf("guard: %s: %v", name, err) // not FailNow: this is the guard's goroutine
-			return
-		}
-		guarded <- name
-	})
-	require.NoError(t, err)
-	t.Cleanup(stopGuard)
-	mordor := func() []uint64 {
-		var seqs []uint64
-		require.NoError(t, w.store.Read(ctx, events.Query{Subject: "journal.mordor"}, func(r events.Recorded) error {
-			seqs = append(seqs, r.Seq)
-			return nil
-		}))
-		return seqs
-	}
-	bea := w.connect(t, "bea", "bea-pw")
-	for _, user := range []string{"ana", "bea", "wall"} {
-		c := w.connect(t, user, user+"-pw")
-		f := follow(t, c, "mordor", 1)
-		for _, want := range mordor() {
-			rec := f.next(t)
-			require.Equal(t, want, rec.Seq, "%s follows mordor", user)
-			require.Equal(t, "mordor", rec.Event.Campaign)
-		}
-		reply, err := natscmd.Request(ctx, bea.nc, "bea", "mordor", "roll", command.RollRequest{Character: "ruisenor", Skill: "Advertir"})
-		require.NoError(t, err)
-		rec := f.next(t)
-		require.Equal(t, reply.Recorded[0].Event.ID, rec.Event.ID, "%s sees the new roll", user)
-	}
-
-	ordered := func(c *client, stream string, filters ...string) func(t *testing.T) {
-		return func(t *testing.T) {
-			js, err := jetstream.New(c.nc)
-			require.NoError(t, err)
-			octx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
-			defer cancel()
-			created := make(chan error, 1)
-			go func() {
-				_, err := js.OrderedConsumer(octx, stream, jetstream.OrderedConsumerConfig{FilterSubjects: filters})
-				created <- err
-			}()
-			suffix := ""
-			if len(filters) == 1 {
-				suffix = "." + filters[0]
-			}
-			c.violationLike(t, "$JS.API.CONSUMER.CREATE."+stream+".", suffix)
-			cancel() // refused: no answer will come
-			require.Error(t, <-created, "ordered consumer created")
-		}
-	}
-	pub := func(c *client, subject, data string) func(t *testing.T) {
-		return func(t *testing.T) {
-			require.NoError(t, c.nc.PublishMsg(&nats.Msg{Subject: subject, Reply: c.nc.NewRespInbox(), Data: []byte(data)}))
-			require.NoError(t, c.nc.Flush())
-			c.violation(t, "Publish", subject)
-		}
-	}
-	stream, kvs := jetstore.StreamName, "KV_"+jetstore.SecretsBucket
-	// created: the permissions let the create through, the server makes the
-	// consumer, and the guard deletes it.
-	created := func(c *client, name, config string) func(t *testing.T) {
-		return func(t *testing.T) {
-			name := c.user + "-" + name
-			req := `{"stream_name":"JOURNAL","config":{"name":"` + name + `","filter_subject":"journal.mordor",` + config + `}}`
-			m, err := c.nc.Request("$JS.API.CONSUMER.CREATE."+stream+"."+name+".journal.mordor", []byte(req), 5*time.Second)
-			require.NoError(t, err)
-			var resp struct {
-				Error *jetstream.APIError `json:"error"`
-			}
-			require.NoError(t, json.Unmarshal(m.Data, &resp))
-			if resp.Error != nil {
-				return // refused by the server itself
-			}
-			for got := ""; got != name; {
-				select {
-				case got = <-guarded:
-				case <-time.After(10 * time.Second):
-					t.Fatalf("the guard did not delete %s", name)
-				}
-			}
-			_, err = w.js.Consumer(ctx, stream, name)
-			require.ErrorIs(t, err, jetstream.ErrConsumerNotFound)
-		}
-	}
-	for _, r := range []struct{ user string }{{"ana"}, {"bea"}, {"wall"}} {
-		c := w.connect(t, r.user, r.user+"-pw")
-		role, _ := w.cfg.ByName(r.user)
-		who := string(role.Role) + " " + r.user + " "
-		for _, tt := range []struct {
-			name string
-			run  func(t *testing.T)
-		}{
-			{"follows another campaign", ordered(c, stream, "journal.gondor")},
-			{"follows every campaign", ordered(c, stream, "journal.>")},
-			{"follows every campaign subject", ordered(c, stream, "journal.*")},
-			{"follows below its campaign", ordered(c, stream, "journal.mordor.>")},
-			{"follows without a filter", ordered(c, stream)},
-			{"follows two campaigns", ordered(c, stream, "journal.mordor", "journal.gondor")},
-			{"follows the secrets", ordered(c, kvs, "$KV."+jetstore.SecretsBucket+".>")},
-			{"follows the old layout's backup", ordered(c, jetstore.BackupStream, "journal.mordor")},
-			{"creates a consumer the legacy way", pub(c, "$JS.API.CONSUMER.CREATE."+stream, `{"stream_name":"JOURNAL","config":{"filter_subject":"journal.gondor"}}`)},
-			{"creates a durable the legacy way", pub(c, "$JS.API.CONSUMER.DURABLE.CREATE."+stream+".d", `{"stream_name":"JOURNAL","config":{"durable_name":"d","filter_subject":"journal.mordor"}}`)},
-			{"deletes a consumer", pub(c, "$JS.API.CONSUMER.DELETE."+stream+".x", ``)},
-			{"reads a consumer's info", pub(c, "$JS.API.CONSUMER.INFO."+stream+".x", ``)},
-			{"lists the consumers", pub(c, "$JS.API.CONSUMER.LIST."+stream, `{}`)},
-			{"lists the consumer names", pub(c, "$JS.API.CONSUMER.NAMES."+stream, `{}`)},
-			{"pulls from the secrets", pub(c, "$JS.API.CONSUMER.MSG.NEXT."+kvs+".x", `{"batch":1}`)},
-			{"acknowledges a message", pub(c, "$JS.ACK."+stream+".x.1.1.1.1.0", ``)},
-			{"asks for the stream's info", pub(c, "$JS.API.STREAM.INFO."+stream, ``)},
-			{"asks for the account's info", pub(c, "$JS.API.INFO", ``)},
-			{"creates a durable on its campaign", created(c, "durable", `"durable_name":"durable","ack_policy":"explicit"`)},
-			{"creates a push consumer delivering to another's inbox", created(c, "push", `"deliver_subject":"_INBOX.dov.x","ack_policy":"none"`)},
-			{"creates a push consumer delivering to the secrets", created(c, "pushkv", `"deliver_subject":"$KV.`+jetstore.SecretsBucket+`.`+seedKey+`","ack_policy":"none"`)},
-			{"creates a consumer idle for a year", created(c, "year", `"ack_policy":"none","inactive_threshold":31536000000000000`)},
-			{"smuggles another filter in its campaign's create", func(t *testing.T) {
-				// Its permissions let the request through; the server holds it
-				// to the filter the subject names.
-				req := `{"stream_name":"JOURNAL","config":{"name":"smuggler","filter_subject":"journal.gondor","ack_policy":"none"}}`
-				m, err := c.nc.Request("$JS.API.CONSUMER.CREATE."+stream+".smuggler.journal.mordor", []byte(req), 5*time.Second)
-				require.NoError(t, err)
-				var resp struct {
-					Error *jetstream.APIError `json:"error"`
-				}
-				require.NoError(t, json.Unmarshal(m.Data, &resp))
-				require.NotNil(t, resp.Error, "consumer created: %s", m.Data)
-				require.Equal(t, jetstream.ErrorCode(10131), resp.Error.ErrorCode, "%s", m.Data)
-			}},
-		} {
-			w.attack(t, a, who+tt.name, tt.run)
 		}
 	}
 }

@@ -22,9 +22,11 @@ import (
 	"github.com/campaign-journal/journal/access/natscmd"
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/events/cluster"
 	"github.com/campaign-journal/journal/events/embedded"
 	"github.com/campaign-journal/journal/events/embedded/embeddedtest"
 	"github.com/campaign-journal/journal/events/jetstore"
+	"github.com/campaign-journal/journal/live"
 )
 
 // world is an embedded journal with users, its command service, and a
@@ -65,6 +67,11 @@ const (
 	// access package writes for a cluster (deploy/auth.conf), the service
 	// on the journal user's connection, as `journal serve --nats` runs it.
 	onConfigFile
+	// onCluster: an in-process cluster of three servers with the access
+	// file's users (the permissions `journal access nats-config` writes),
+	// the journal's streams and buckets at three replicas, the service on
+	// the journal user's connection.
+	onCluster
 )
 
 // newWorldOn is newWorld with the service where mode says.
@@ -91,12 +98,17 @@ func newWorldPartitioned(t *testing.T, mode serviceMode, k int) *world {
 		access.User{Name: "eve", Role: access.RolePlayer, Campaign: "mordor", Characters: []string{"nori"}, NKey: evePub},
 	)
 	require.NoError(t, err)
-	cfg.SetPartitions(k)
 	w := &world{cfg: cfg, eve: eve}
-	if mode == onConfigFile {
+	replicas := 1
+	switch mode {
+	case onConfigFile:
 		w.url, w.jc = configFileServer(t, cfg)
 		w.svcConn = w.jc
-	} else {
+	case onCluster:
+		replicas = 3
+		w.url, w.jc = clusterServers(t, cfg)
+		w.svcConn = w.jc
+	default:
 		users, nks := cfg.ServerUsers()
 		srv := embeddedtest.Start(t, embedded.Options{Share: true, Users: users, NkeyUsers: nks,
 			Responder: access.ResponderPermissions()})
@@ -111,7 +123,10 @@ func newWorldPartitioned(t *testing.T, mode serviceMode, k int) *world {
 	}
 	w.js, err = jetstream.New(w.jc)
 	require.NoError(t, err)
-	w.store, err = jetstore.Open(t.Context(), w.js, jetstore.Options{Partitions: k})
+	w.store, err = jetstore.Open(t.Context(), w.js, jetstore.Options{Partitions: k, Replicas: replicas})
+	require.NoError(t, err)
+	// The checkpoints bucket, as serve makes it: attacks aim at it too.
+	_, err = live.OpenBucket(t.Context(), w.js, replicas)
 	require.NoError(t, err)
 	w.svc, err = natscmd.Start(t.Context(), w.svcConn, natscmd.Options{
 		Access: cfg, Store: w.store, Clock: time.Now, Rand: rand.Reader, IDs: events.NewV7(time.Now, rand.Reader),
@@ -206,14 +221,15 @@ func TestPermissions(t *testing.T) {
 	secretKey := "seed.mordor.s1"
 
 	// The positive controls first: what each role may do works.
-	feed := follow(t, bea, "mordor", uint64(w.count(t)+1))
+	feed := subscribeFeed(t, bea, "mordor")
 	reply, err := natscmd.Request(ctx, bea.nc, "bea", "mordor", "roll", command.RollRequest{Character: "ruisenor", Skill: "Advertir"})
 	require.NoError(t, err, "a player rolls for its own character")
 	require.Len(t, reply.Recorded, 1)
 	require.Equal(t, "bea", reply.Recorded[0].Event.Actor)
+	w.publishFeed(t, "mordor", reply.Recorded[0].Seq)
 	rec := feed.next(t)
 	require.Equal(t, reply.Recorded[0].Seq, rec.Seq)
-	require.Equal(t, reply.Recorded[0].Event.ID, rec.Event.ID, "the ordered consumer delivers the stored roll")
+	require.Equal(t, reply.Recorded[0].Event.ID, rec.Event.ID, "the feed delivers the stored roll")
 	read, err := natscmd.Request(ctx, bea.nc, "bea", "mordor", access.ReadCommand, natscmd.ReadRequest{Limit: 3})
 	require.NoError(t, err, "a player reads its campaign's events")
 	require.Len(t, read.Events, 3)
@@ -306,6 +322,9 @@ func TestPermissions(t *testing.T) {
 		// Reads outside one's campaign, and others' replies.
 		{"player reads another campaign", pub(dov, "journalcmd.dov.mordor.events", `{}`)},
 		{"player follows another campaign", pub(dov, "$JS.API.CONSUMER.CREATE.JOURNAL.x.journal.mordor", `{}`)},
+		{"player follows another campaign's feed", sub(dov, access.FeedSubject("mordor"))},
+		{"player follows every campaign's feed", sub(bea, access.FeedSubject(">"))},
+		{"player forges a feed message", pub(bea, access.FeedSubject("mordor"), `{}`)},
 		{"player taps the events' subjects", sub(bea, "journal.mordor.>")},
 		{"player reads everyone's replies", sub(bea, "_INBOX.>")},
 		{"player reads another's replies", sub(bea, "_INBOX.ana.>")},
@@ -365,6 +384,20 @@ func configFileServer(t *testing.T, cfg *access.Config) (string, *nats.Conn) {
 	require.NoError(t, err)
 	t.Cleanup(nc.Close)
 	return ns.ClientURL(), nc
+}
+
+// clusterServers starts an in-process cluster of three servers that admit
+// cfg's users, and returns its URLs and the journal user's connection.
+func clusterServers(t *testing.T, cfg *access.Config) (string, *nats.Conn) {
+	t.Helper()
+	users, nks := cfg.ServerUsers()
+	c, err := cluster.Start(t.Context(), cluster.Options{Dir: t.TempDir(), Users: users, Nkeys: nks})
+	require.NoError(t, err)
+	t.Cleanup(c.Shutdown)
+	nc, err := c.Connect(0, nats.UserInfo("journal", "journal-pw"))
+	require.NoError(t, err)
+	t.Cleanup(nc.Close)
+	return c.URLs(0), nc
 }
 
 func mustPub(t *testing.T, kp nkeys.KeyPair) string {

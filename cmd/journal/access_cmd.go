@@ -308,7 +308,6 @@ func (a *app) accessNATSConfig(out string) error {
 	if err != nil {
 		return err
 	}
-	cfg.SetPartitions(a.partitions) // the follow permissions name the partitions' streams
 	conf, err := cfg.ServerConfig()
 	if err != nil {
 		return fmt.Errorf("access nats-config: %s: %w", a.accessFile, err)

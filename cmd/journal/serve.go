@@ -122,7 +122,7 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 	// One journal runs every command of this process, HTTP and NATS alike:
 	// one cache of folded campaigns over the one store.
 	commands := command.New(st, command.Options{Clock: time.Now, Rand: rand.Reader, IDs: events.NewV7(time.Now, rand.Reader), Checkpoints: kv})
-	stopCommands, err := a.startCommandService(ctx, st, commands, logger)
+	stopCommands, err := a.startCommandService(ctx, st, commands, logger, o.natsListen)
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -151,4 +152,43 @@ func TestServeHTTPOnlyAccess(t *testing.T) {
 	require.Equal(t, http.StatusUnauthorized, status, out)
 	status, out = call(t, "POST", s.url+"/api/campaigns", cliGMToken, `{"id":"mordor","system":"ryf"}`)
 	require.Equal(t, http.StatusCreated, status, out)
+}
+
+// TestServeLoopbackAdmitsJournalOnly: serve --access without --nats-listen
+// shares the data folder on a loopback port (server.json) that admits the
+// journal's own credentials alone: the access file's users, whose
+// passwords open a --nats-listen port, are refused there, and so are the
+// anonymous.
+func TestServeLoopbackAdmitsJournalOnly(t *testing.T) {
+	c := newCLI(t)
+	c.setupCampaign()
+	s := c.serve("--access", writeAccess(t))
+	defer func() { require.Zero(t, s.shutdown(t)) }()
+	b, err := os.ReadFile(filepath.Join(c.dir, "server.json"))
+	require.NoError(t, err)
+	var info struct{ URL, Token, User, Password string }
+	require.NoError(t, json.Unmarshal(b, &info))
+	require.Regexp(t, `^nats://127\.0\.0\.1:\d+$`, info.URL)
+	for _, opt := range []nats.Option{
+		nats.UserInfo("bea", "bea-pw"),
+		nats.UserInfo("journal", "journal-pw"),
+		nats.Name("anonymous"),
+	} {
+		nc, err := nats.Connect(info.URL, opt, nats.MaxReconnects(0))
+		if err == nil {
+			nc.Close()
+			t.Fatalf("the loopback share admitted a client that is not the journal's own")
+		}
+	}
+	own := []nats.Option{nats.MaxReconnects(0)}
+	if info.Token != "" {
+		own = append(own, nats.Token(info.Token))
+	} else {
+		own = append(own, nats.UserInfo(info.User, info.Password))
+	}
+	nc, err := nats.Connect(info.URL, own...)
+	require.NoError(t, err, "the journal's own credentials in server.json")
+	nc.Close()
+	// The CLI goes through the share as before.
+	c.ok("--access", writeAccess(t), "-c", "mordor", "log")
 }

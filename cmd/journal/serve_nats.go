@@ -75,13 +75,17 @@ func (a *app) warnExampleCredentials() {
 }
 
 // startCommandService starts the NATS command service when an access file
-// is given (and returns a no-op stop otherwise). On the embedded server it
+// is given and users can reach it: on --nats, or on the embedded server
+// opened with --nats-listen (listen); it returns a no-op stop otherwise.
+// The embedded server's loopback share admits the journal's own
+// credentials only, so without --nats-listen nobody could send it a
+// request. On the embedded server it
 // answers on a connection of its own as the responder user, whose NATS
 // permissions publish to inboxes only (access.ResponderPermissions); on
 // --nats it shares the journal's connection, and the service's own check
 // (replies only to the requester's inbox) is the guard.
-func (a *app) startCommandService(ctx context.Context, st web.Store, commands *command.Journal, logger *slog.Logger) (func(), error) {
-	if a.access == nil {
+func (a *app) startCommandService(ctx context.Context, st web.Store, commands *command.Journal, logger *slog.Logger, listen string) (func(), error) {
+	if a.access == nil || a.natsURL == "" && listen == "" {
 		return func() {}, nil
 	}
 	if users, nkeys := a.access.ServerUsers(); a.natsURL == "" && len(users) == 0 && len(nkeys) == 0 {

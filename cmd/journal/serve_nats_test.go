@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -314,12 +315,17 @@ func TestServeNATSAttacks(t *testing.T) {
 			{"--server", url, "--user", "ana", "--password", "ana-pw", "--inbox-prefix", "_INBOX.ana", "stream", "purge", jetstore.StreamName, "-f"},
 			{"--server", url, "--user", "ana", "--password", "ana-pw", "--inbox-prefix", "_INBOX.ana", "kv", "get", jetstore.SecretsBucket, seedKey},
 			{"--server", url, "--user", "wall", "--password", "wall-pw", "--inbox-prefix", "_INBOX.wall", "pub", "journal.mordor.char.lodin.roll", "{}"},
+			// The confused deputy: a pull request whose reply is the
+			// stream's delete, and a KV delete through a reply.
+			{"--server", url, "--user", "wall", "--password", "wall-pw", "--inbox-prefix", "_INBOX.wall", "pub", "--reply", "$JS.API.STREAM.DELETE." + jetstore.StreamName, "$JS.API.CONSUMER.MSG.NEXT." + jetstore.StreamName + ".x", `{"batch":1,"no_wait":true}`},
+			{"--server", url, "--user", "bea", "--password", "bea-pw", "--inbox-prefix", "_INBOX.bea", "pub", "--reply", "$JS.API.STREAM.DELETE.KV_" + jetstore.SecretsBucket, "$JS.API.INFO", ""},
+			{"--server", url, "--user", "bea", "--password", "bea-pw", "--inbox-prefix", "_INBOX.bea", "consumer", "add", jetstore.StreamName, "evil", "--pull", "--defaults"},
 		} {
 			ctx, cancel := context.WithTimeout(t.Context(), 20*time.Second)
 			out, err := exec.CommandContext(ctx, tool, args...).CombinedOutput()
 			cancel()
 			// pub exits 0 on a permissions violation: the state is the judge.
-			check(t, "nats "+strings.Join(args[2:], " "), err != nil || args[len(args)-3] == "pub")
+			check(t, "nats "+strings.Join(args[2:], " "), err != nil || slices.Contains(args, "pub"))
 			t.Logf("nats %s: %v %s", strings.Join(args, " "), err, strings.TrimSpace(string(out)))
 		}
 	}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -49,48 +48,8 @@ func (a *app) openStore(ctx context.Context, share bool, listen string) (store, 
 		}
 		return nil, err
 	}
-	if err := a.checkPartitions(st.Partitions()); err != nil {
-		return nil, err
-	}
 	a.st, a.js, a.jsReplicas = st, js, replicas
 	return st, nil
-}
-
-// checkPartitions makes sure the NATS users' permissions, made before the
-// server started (see openJetStream), are for the journal's k partitions:
-// else a user's follow would name another stream than its campaign's.
-func (a *app) checkPartitions(k int) error {
-	if a.access == nil {
-		return nil
-	}
-	users, nkeys := a.access.ServerUsers()
-	if len(users) == 0 && len(nkeys) == 0 || max(a.access.Partitions(), 1) == k {
-		return nil
-	}
-	return fmt.Errorf("this journal has %d partitions, its NATS users' permissions were made for %d: run it with --partitions %d", k, max(a.access.Partitions(), 1), k)
-}
-
-// partitionsOf returns the journal's number of partitions for the
-// permissions of the embedded server's users, which start before the
-// store is opened: --partitions if given, else what the data folder's
-// JetStream holds (the streams JOURNAL-0 … JOURNAL-<k-1>, or none), 1 for
-// a new journal. checkPartitions holds it to the journal's own record.
-func (a *app) partitionsOf() int {
-	if a.partitions != 0 {
-		return a.partitions
-	}
-	entries, err := os.ReadDir(filepath.Join(a.dataDir, "jetstream", "$G", "streams"))
-	if err != nil {
-		return 1
-	}
-	k := 0
-	for _, e := range entries {
-		n, ok := strings.CutPrefix(e.Name(), jetstore.StreamName+"-")
-		if _, err := strconv.Atoi(n); ok && err == nil && e.IsDir() {
-			k++
-		}
-	}
-	return max(k, 1)
 }
 
 // openJetStream connects to the journal's JetStream as openStore does,
@@ -121,8 +80,10 @@ func (a *app) openJetStream(ctx context.Context, share bool, listen string) (jet
 		return nil, 0, fmt.Errorf("data folder %s: %w", a.dataDir, err)
 	}
 	opts := embedded.Options{Dir: a.dataDir, Sync: a.sync, Share: share, Listen: listen}
-	if a.access != nil {
-		a.access.SetPartitions(a.partitionsOf())
+	if a.access != nil && listen != "" {
+		// Only a port opened with --nats-listen admits the access file's
+		// users: the loopback share of the data folder (server.json)
+		// admits the journal's own credentials alone.
 		opts.Users, opts.NkeyUsers = a.access.ServerUsers()
 		if len(opts.Users) > 0 || len(opts.NkeyUsers) > 0 {
 			// Someone may send requests over NATS: the command

@@ -40,6 +40,13 @@ type Options struct {
 	// Ready bounds the wait for each server and for the JetStream meta
 	// leader; 0 means 30 seconds.
 	Ready time.Duration
+	// Users and Nkeys, when set, are the client users every server
+	// accepts, with their permissions (access.Config.ServerUsers, the
+	// same users `journal access nats-config` writes for a real
+	// cluster); unset, clients connect anonymously. The routes between
+	// the servers are not affected.
+	Users []*server.User
+	Nkeys []*server.NkeyUser
 }
 
 // Cluster is a running in-process cluster. Use Start.
@@ -162,7 +169,29 @@ func (c *Cluster) serverOptions(i int) *server.Options {
 			Port: n.clusterPort,
 		},
 		Routes: server.RoutesFromStr(strings.Join(routes, ",")),
+		Users:  copyUsers(c.opts.Users),
+		Nkeys:  copyNkeys(c.opts.Nkeys),
 	}
+}
+
+// copyUsers and copyNkeys give each server users of its own: a server
+// binds them to its accounts.
+func copyUsers(in []*server.User) []*server.User {
+	var out []*server.User
+	for _, u := range in {
+		c := *u
+		out = append(out, &c)
+	}
+	return out
+}
+
+func copyNkeys(in []*server.NkeyUser) []*server.NkeyUser {
+	var out []*server.NkeyUser
+	for _, u := range in {
+		c := *u
+		out = append(out, &c)
+	}
+	return out
 }
 
 func (c *Cluster) start(i int) error {
