@@ -42,6 +42,9 @@ var errorsESCLI = map[string]string{
 	"user %q (%s) has an example HTTP token of deploy/access.example.json":                  "el usuario %q (%s) tiene una ficha de acceso HTTP de ejemplo de deploy/access.example.json",
 	"--nats signs in as %q with the example password of deploy/access.example.json":         "--nats entra como %q con la contraseña de ejemplo de deploy/access.example.json",
 
+	// --replicas on the embedded server.
+	"--replicas %d: the embedded server is one node, its journal has 1 replica (--replicas is for a journal on a cluster, with --nats)": "--replicas %d: el servidor integrado es un solo nodo, su diario tiene 1 réplica (--replicas es para un diario en un clúster, con --nats)",
+
 	// cmd/journal.
 	"%q matches %d events in %s: %s%s; give more of the id, or the sequence number":     "%q coincide con %d eventos en %s: %s%s; da más del id, o el número de secuencia",
 	"no event %s in %s%s; give a sequence number or an id as 'journal log' prints them": "no hay evento %s en %s%s; da un número de secuencia o un id como los escribe 'journal log'",

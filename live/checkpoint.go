@@ -12,6 +12,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/events/jetstore"
 	"github.com/campaign-journal/journal/projections"
 )
 
@@ -32,19 +33,18 @@ type BucketKV struct {
 	kv jetstream.KeyValue
 }
 
-// OpenBucket creates or updates the checkpoint bucket (file storage, one
-// revision per key) with the given replicas (0 or 1 embedded, 3 on a
-// cluster) and returns it.
+// OpenBucket opens the checkpoint bucket (file storage, one revision per
+// key) and returns it. A missing bucket is created with replicas, 0
+// meaning the journal's (its stream's; 1 with no journal); an existing
+// one keeps its own replicas, whatever replicas says, and is updated only
+// when its other settings differ (jetstore.OpenKeyValue).
 func OpenBucket(ctx context.Context, js jetstream.JetStream, replicas int) (*BucketKV, error) {
-	if replicas <= 0 {
-		replicas = 1
-	}
-	kv, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
+	kv, err := jetstore.OpenKeyValue(ctx, js, jetstream.KeyValueConfig{
 		Bucket:       Bucket,
 		Description:  "journal serve: folded projections and the stream sequence they reach",
 		History:      1,
 		Storage:      jetstream.FileStorage,
-		Replicas:     replicas,
+		Replicas:     max(replicas, 0),
 		MaxValueSize: 1 << 20,
 	})
 	if err != nil {

@@ -26,6 +26,8 @@ type app struct {
 	natsURL  string
 	campaign string
 	sync     bool
+	// replicas is --replicas: the journal's number of replicas, fixed at
+	// its creation (0: the journal's, 1 for a new one; see openStore).
 	replicas int
 	// partitions is --partitions: the journal's number of partitions,
 	// fixed at its creation (0: the journal's, see openStore).
@@ -47,7 +49,7 @@ type app struct {
 	// Opened lazily by openStore.
 	st store
 	// js and jsReplicas are the JetStream the store was opened on, and
-	// its replicas.
+	// the journal's replicas (jetstore.Store.Replicas).
 	js         jetstream.JetStream
 	jsReplicas int
 	srv        *embedded.Server
@@ -96,7 +98,7 @@ committed, seeded stream that anyone can verify once the session ends.`,
 	pf.StringVarP(&a.campaign, "campaign", "c", os.Getenv("JOURNAL_CAMPAIGN"), "campaign `ID` ($JOURNAL_CAMPAIGN)")
 	pf.BoolVar(&a.sync, "sync", true, "sync every write to disk (embedded store)")
 	pf.StringVar(&a.requestID, "request-id", "", "`ID` of this command: run again with it, recorded once")
-	pf.IntVar(&a.replicas, "replicas", 1, "`N` stream replicas, with --nats")
+	pf.IntVar(&a.replicas, "replicas", 0, "`N` replicas of a new journal, fixed at its creation (default: the journal's, 1 when new)")
 	pf.IntVar(&a.partitions, "partitions", 0, "`K` partitions of a new journal, fixed at its creation (default: the journal's, 1 when new)")
 	pf.StringVar(&a.accessFile, "access", os.Getenv("JOURNAL_ACCESS"), "access `FILE`: users, roles, tokens ($JOURNAL_ACCESS)")
 	root.SetFlagErrorFunc(flagError)

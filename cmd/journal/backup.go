@@ -100,7 +100,8 @@ func (a *app) restoreCommand() *cobra.Command {
 		Short: "Restore a backup into an empty journal (a new --data folder, or a cluster without it)",
 		Long: `Restore a backup written by journal backup into an empty journal: a --data
 folder that holds no journal, or with --nats a cluster without the journal's
-streams (--replicas 3 sets the restored streams' replicas).
+streams (--replicas 3 sets the restored streams' replicas; without it they
+keep the backup's, fixed from then on as every journal's).
 
 The whole file is checked first — every part's size and SHA-256, the
 manifest's MAC and the sealed secrets under --key — and nothing is created
@@ -150,7 +151,7 @@ sessions cannot be ended or verified.`,
 			if err != nil {
 				return err
 			}
-			st, err := jetstore.Open(ctx, js, jetstore.Options{Replicas: replicas})
+			st, err := jetstore.Open(ctx, js, jetstore.Options{Replicas: replicas}) // 0: the restored journal's
 			if err != nil {
 				return fmt.Errorf("restored, but the journal does not open on it: %w", err)
 			}
@@ -204,6 +205,9 @@ func (a *app) restoreConn(ctx context.Context) (nc *nats.Conn, replicas int, don
 			return nil, 0, nil, fmt.Errorf("connect to NATS at %s: %w", redactURLs(a.natsURL), err)
 		}
 		return nc, a.replicas, nc.Close, nil
+	}
+	if err := a.embeddedReplicas(); err != nil {
+		return nil, 0, nil, err
 	}
 	if err := os.MkdirAll(a.dataDir, 0o700); err != nil {
 		return nil, 0, nil, fmt.Errorf("data folder %s: %w", a.dataDir, err)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/events/jetstore"
 	"github.com/campaign-journal/journal/i18n"
 	"github.com/campaign-journal/journal/rules/odds"
 	"github.com/campaign-journal/journal/rules/ryf"
@@ -85,7 +86,8 @@ func exitCode(err error) (int, string) {
 	case errors.Is(err, errUsage),
 		errors.Is(err, ryf.ErrUnknownDifficulty), errors.Is(err, ryf.ErrUnknownBand),
 		errors.Is(err, ryf.ErrAmbiguous), errors.Is(err, ryf.ErrSyntax),
-		errors.Is(err, tor.ErrAmbiguous), errors.Is(err, odds.ErrInvalid):
+		errors.Is(err, tor.ErrAmbiguous), errors.Is(err, odds.ErrInvalid),
+		errors.Is(err, jetstore.ErrReplicas): // a --replicas that is not the journal's
 		return exitUsage, "usage"
 	case errors.Is(err, events.ErrNotFound), // command.ErrNotFound and errNoJournal too
 		errors.Is(err, ryf.ErrUnknownSkill), errors.Is(err, ryf.ErrUnknownAttribute),

@@ -166,7 +166,11 @@ Every command takes these flags; each may also be set in the environment.
       (comma-separated URLs; user:password@ is never printed).
 
   --replicas N
-      With --nats: the replicas of the stream (3 on a cluster).
+      With --nats: a new journal's number of replicas (give 3 when creating
+      it on a cluster), fixed when it is created, for its streams and
+      buckets alike. Later commands read it from the journal (default: the
+      journal's, 1 for a new one); an N that disagrees is refused, changing
+      nothing. The embedded server's journal has 1.
 
   --partitions K
       A new journal's number of partitions (1 to 64, default 1), fixed when

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 
@@ -36,6 +37,9 @@ current layout it does nothing.`,
 				return fmt.Errorf("migrate: %s is served by another process (NATS at %s): stop it first", a.dataDir, a.srv.ClientURL())
 			}
 			m, err := jetstore.Migrate(c.Context(), js, jetstore.Options{Replicas: replicas})
+			if errors.Is(err, jetstore.ErrReplicas) {
+				return fmt.Errorf("--replicas %d: %w", a.replicas, err)
+			}
 			if err != nil {
 				return err
 			}

@@ -276,11 +276,12 @@ func resumedFrom(from []uint64) string {
 }
 
 // serveJetStream returns the JetStream context for the checkpoint bucket,
-// and its replicas: the embedded server's, or a connection of its own to
-// --nats (closed by a.close).
+// and the journal's replicas (openStore's, for a new bucket; an existing
+// one keeps its own): the embedded server's, or a connection of its own
+// to --nats (closed by a.close).
 func (a *app) serveJetStream() (jetstream.JetStream, int, error) {
 	if a.srv != nil {
-		return a.srv.JetStream(), 1, nil
+		return a.srv.JetStream(), a.jsReplicas, nil
 	}
 	nc, err := nats.Connect(a.natsURL, nats.Name("journal serve"), nats.Timeout(5*time.Second))
 	if err != nil {
@@ -291,5 +292,5 @@ func (a *app) serveJetStream() (jetstream.JetStream, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	return js, a.replicas, nil
+	return js, a.jsReplicas, nil
 }

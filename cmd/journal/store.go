@@ -32,7 +32,10 @@ type store interface {
 // --nats, else the embedded server on --data (or the `journal serve` that
 // owns that folder). share makes this process the one others connect through.
 // A journal of the old layout (written before 2026-12-01) is refused with
-// one message naming `journal migrate` (jetstore.ErrOldLayout).
+// one message naming `journal migrate` (jetstore.ErrOldLayout). The
+// journal's partitions and replicas are its own, fixed at its creation:
+// --partitions or --replicas other than those is refused, changing
+// nothing (jetstore.ErrPartitions, jetstore.ErrReplicas).
 func (a *app) openStore(ctx context.Context, share bool, listen string) (store, error) {
 	if a.st != nil {
 		return a.st, nil
@@ -46,14 +49,19 @@ func (a *app) openStore(ctx context.Context, share bool, listen string) (store, 
 		if errors.Is(err, jetstore.ErrPartitions) {
 			return nil, fmt.Errorf("--partitions %d: %w", a.partitions, err)
 		}
+		if errors.Is(err, jetstore.ErrReplicas) {
+			return nil, fmt.Errorf("--replicas %d: %w", a.replicas, err)
+		}
 		return nil, err
 	}
-	a.st, a.js, a.jsReplicas = st, js, replicas
+	a.st, a.js, a.jsReplicas = st, js, st.Replicas()
 	return st, nil
 }
 
 // openJetStream connects to the journal's JetStream as openStore does,
-// without opening the store, and returns the stream's replicas.
+// without opening the store, and returns the replicas to open it with:
+// --replicas (0, the journal's, unless given). The embedded server is one
+// node: --replicas above 1 without --nats is refused.
 func (a *app) openJetStream(ctx context.Context, share bool, listen string) (jetstream.JetStream, int, error) {
 	if err := a.loadAccess(); err != nil {
 		return nil, 0, err
@@ -67,6 +75,9 @@ func (a *app) openJetStream(ctx context.Context, share bool, listen string) (jet
 		a.nc = nc
 		js, err := jetstream.New(nc)
 		return js, a.replicas, err
+	}
+	if err := a.embeddedReplicas(); err != nil {
+		return nil, 0, err
 	}
 	if err := a.resolveDataDir(); err != nil {
 		return nil, 0, err
@@ -99,7 +110,16 @@ func (a *app) openJetStream(ctx context.Context, share bool, listen string) (jet
 	a.srv = srv
 	a.nc = srv.Conn()
 	a.closers = append(a.closers, srv.Shutdown)
-	return srv.JetStream(), 1, nil
+	return srv.JetStream(), a.replicas, nil
+}
+
+// embeddedReplicas refuses --replicas above 1 for the embedded server, a
+// single node whose journal has one replica.
+func (a *app) embeddedReplicas() error {
+	if a.replicas > 1 {
+		return usagef("--replicas %d: the embedded server is one node, its journal has 1 replica (--replicas is for a journal on a cluster, with --nats)", a.replicas)
+	}
+	return nil
 }
 
 // resolveDataDir makes --data absolute, so that every message names the

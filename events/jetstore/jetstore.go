@@ -29,6 +29,10 @@
 //     ordered consumer on their campaign's subject (or the journal's own
 //     services); StartGuard deletes any consumer of it that is not what an
 //     ordered consumer is (durable, push, long-lived).
+//   - The journal's number of replicas, like its partitions, is fixed
+//     when it is created: Open never changes an existing stream's or
+//     bucket's replicas, and refuses an Options.Replicas other than the
+//     journal's with ErrReplicas, changing nothing (see replicas.go).
 //   - Open refuses a stream of the old layout (an event per subject
 //     journal.<campaign>.<kind>.<id>.<event>, with a republished feed)
 //     with ErrOldLayout, changing nothing; Migrate copies it into the
@@ -86,8 +90,10 @@ const (
 
 // Options configures Open.
 type Options struct {
-	// Replicas of the stream and the secrets bucket: 0 or 1 for the embedded
-	// server, 3 on a cluster.
+	// Replicas is the journal's number of replicas (of its streams and
+	// the secrets bucket), fixed when it is created: 0 takes the journal's
+	// (1 for a new one; give 3 to create a journal on a cluster); any
+	// other value must be the journal's, else Open fails with ErrReplicas.
 	Replicas int
 	// Duplicates is the deduplication window; 0 means DefaultDuplicates.
 	// Less than DefaultDuplicates is refused.
@@ -159,7 +165,13 @@ type Store struct {
 	streams []string
 	// only is 1 + the partition of a Partition view, 0 otherwise.
 	only int
+	// replicas is the journal's number of replicas.
+	replicas int
 }
+
+// Replicas returns the journal's number of replicas, fixed when it was
+// created.
+func (s *Store) Replicas() int { return s.replicas }
 
 // Partitions returns the journal's number of partitions: 1 for a
 // Partition view.
@@ -170,15 +182,21 @@ func (s *Store) Partitions() int {
 	return s.k
 }
 
-// Open creates or updates the journal's streams (JOURNAL, or JOURNAL-0 …
+// Open creates the journal's streams (JOURNAL, or JOURNAL-0 …
 // JOURNAL-<k-1> for k = Options.Partitions > 1 on a new journal) and the
-// secrets bucket and returns the store. A stream of the old layout is left
-// as it is: the error wraps ErrOldLayout (run Migrate). A Partitions that
-// disagrees with the journal's is refused, changing nothing: the error
-// wraps ErrPartitions.
+// secrets bucket, or updates those that have other settings than the
+// journal's (keeping their replicas), and returns the store. A stream of
+// the old layout is left as it is: the error wraps ErrOldLayout (run
+// Migrate). A Partitions or Replicas that disagrees with the journal's is
+// refused, changing nothing: the error wraps ErrPartitions or ErrReplicas.
+// Opening a journal whose streams and bucket have its settings changes
+// nothing (no update is sent).
 func Open(ctx context.Context, js jetstream.JetStream, opts Options) (*Store, error) {
 	if opts.Duplicates != 0 && opts.Duplicates < DefaultDuplicates {
 		return nil, fmt.Errorf("jetstore: duplicate window %v is less than %v", opts.Duplicates, DefaultDuplicates)
+	}
+	if err := checkReplicas(opts.Replicas); err != nil {
+		return nil, err
 	}
 	if opts.Partitions != 0 {
 		if err := events.ValidPartitions(opts.Partitions); err != nil {
@@ -198,19 +216,27 @@ func Open(ctx context.Context, js jetstream.JetStream, opts Options) (*Store, er
 	case opts.Partitions != 0 && opts.Partitions != k:
 		return nil, fmt.Errorf("jetstore: %w: this journal has %d, not %d (the number of partitions is fixed when the journal is created)", ErrPartitions, k, opts.Partitions)
 	}
-	var cfg jetstream.StreamConfig
+	infos := make([]*jetstream.StreamInfo, k)
+	for p, name := range StreamNames(k) {
+		if infos[p], err = streamInfo(ctx, js, name); err != nil {
+			return nil, err
+		}
+	}
+	if opts.Replicas, err = journalReplicas(infos, opts.Replicas); err != nil {
+		return nil, err
+	}
 	for p := range k {
-		cfg = PartitionStreamConfig(opts, p, k)
-		if _, err := js.CreateOrUpdateStream(ctx, cfg); err != nil {
+		cfg := PartitionStreamConfig(opts, p, k)
+		if err := ensureStream(ctx, js, infos[p], cfg); err != nil {
 			return nil, fmt.Errorf("jetstore: stream %s: %w", cfg.Name, err)
 		}
 	}
-	kv, err := js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
+	kv, err := OpenKeyValue(ctx, js, jetstream.KeyValueConfig{
 		Bucket:      SecretsBucket,
 		Description: "session secrets, written once",
 		History:     1,
 		Storage:     jetstream.FileStorage,
-		Replicas:    cfg.Replicas,
+		Replicas:    opts.Replicas,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("jetstore: bucket %s: %w", SecretsBucket, err)
@@ -220,7 +246,7 @@ func Open(ctx context.Context, js jetstream.JetStream, opts Options) (*Store, er
 	if err != nil {
 		return nil, fmt.Errorf("jetstore: %w", err)
 	}
-	return &Store{js: js, pub: pub, nc: js.Conn(), kv: kv, prefix: prefix, k: k, streams: StreamNames(k)}, nil
+	return &Store{js: js, pub: pub, nc: js.Conn(), kv: kv, prefix: prefix, k: k, streams: StreamNames(k), replicas: opts.Replicas}, nil
 }
 
 func apiPrefix(o jetstream.JetStreamOptions) string {

@@ -138,11 +138,16 @@ type Migration struct {
 //
 // The migrated journal has one partition (its sequences are kept, so its
 // stream is the one JOURNAL): Options.Partitions above 1 is refused with
-// ErrPartitions, changing nothing.
+// ErrPartitions, changing nothing. It keeps the old journal's replicas
+// (the backup's, when the old JOURNAL is gone): an Options.Replicas other
+// than 0 and those is refused with ErrReplicas, changing nothing.
 func Migrate(ctx context.Context, js jetstream.JetStream, opts Options) (Migration, error) {
 	m := Migration{Backup: BackupStream}
 	if opts.Partitions > 1 {
 		return m, fmt.Errorf("migrate: %w: the old layout migrates into a journal of one partition, its sequences kept; not %d", ErrPartitions, opts.Partitions)
+	}
+	if err := checkReplicas(opts.Replicas); err != nil {
+		return m, err
 	}
 	journal, err := streamInfo(ctx, js, StreamName)
 	if err != nil {
@@ -150,6 +155,13 @@ func Migrate(ctx context.Context, js jetstream.JetStream, opts Options) (Migrati
 	}
 	backup, err := streamInfo(ctx, js, BackupStream)
 	if err != nil {
+		return m, err
+	}
+	existing := journal
+	if existing == nil {
+		existing = backup
+	}
+	if opts.Replicas, err = journalReplicas([]*jetstream.StreamInfo{existing}, opts.Replicas); err != nil {
 		return m, err
 	}
 	current := journal != nil && !oldLayout(journal.Config)
