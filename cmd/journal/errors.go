@@ -87,7 +87,7 @@ func exitCode(err error) (int, string) {
 		errors.Is(err, ryf.ErrUnknownDifficulty), errors.Is(err, ryf.ErrUnknownBand),
 		errors.Is(err, ryf.ErrAmbiguous), errors.Is(err, ryf.ErrSyntax),
 		errors.Is(err, tor.ErrAmbiguous), errors.Is(err, odds.ErrInvalid),
-		errors.Is(err, jetstore.ErrReplicas): // a --replicas that is not the journal's
+		errors.Is(err, jetstore.ErrReplicas), errors.Is(err, jetstore.ErrPartitions): // a --replicas or --partitions that is not the journal's
 		return exitUsage, "usage"
 	case errors.Is(err, events.ErrNotFound), // command.ErrNotFound and errNoJournal too
 		errors.Is(err, ryf.ErrUnknownSkill), errors.Is(err, ryf.ErrUnknownAttribute),

@@ -43,10 +43,10 @@ func TestPartitionsCLI(t *testing.T) {
 	require.Len(t, c.events("mordor"), 5)
 
 	_, errb, code := c.run("--lang", "en", "--partitions", "2", "campaign", "list")
-	require.NotZero(t, code)
+	require.Equal(t, exitUsage, code, "another --partitions is a usage error, as another --replicas is")
 	require.Contains(t, errb, "this journal has 3, not 2")
 	_, _, code = c.run("--partitions", "1", "-c", "mordor", "roll", "lodin", "Sigilo", "--vs", "media")
-	require.NotZero(t, code)
+	require.Equal(t, exitUsage, code)
 	require.Equal(t, before, c.ok("-c", "mordor", "export"), "nothing recorded")
 
 	var rep struct {
