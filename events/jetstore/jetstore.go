@@ -241,6 +241,9 @@ func Open(ctx context.Context, js jetstream.JetStream, opts Options) (*Store, er
 	if err != nil {
 		return nil, fmt.Errorf("jetstore: bucket %s: %w", SecretsBucket, err)
 	}
+	if err := writeOnce(ctx, js); err != nil {
+		return nil, err
+	}
 	prefix := apiPrefix(js.Options())
 	pub, err := jetstream.NewWithAPIPrefix(js.Conn(), prefix, jetstream.WithPublishAsyncTimeout(requestTimeout))
 	if err != nil {
@@ -838,7 +841,10 @@ func (s *Store) reached(ctx context.Context, t target, seq uint64) (bool, error)
 }
 
 // PutSecret stores value under key once: a second put of the key, even
-// after a delete, fails with events.ErrExists.
+// after a delete, fails with events.ErrExists (and the bucket's stream
+// refuses any second message under the key, whoever sends it: see
+// secrets.go). The value is read back and compared before PutSecret
+// returns nil.
 func (s *Store) PutSecret(ctx context.Context, key string, value []byte) error {
 	if err := events.ValidSecretKey(key); err != nil {
 		return err
@@ -851,7 +857,7 @@ func (s *Store) PutSecret(ctx context.Context, key string, value []byte) error {
 		}
 		return fmt.Errorf("secret %s: %w", key, err)
 	}
-	return nil
+	return s.readBack(ctx, key, value)
 }
 
 // GetSecret returns the value stored under key, or an error wrapping
