@@ -59,14 +59,18 @@ func postFor(t *testing.T, url, token, body string) (int, string, string) {
 	return res.StatusCode, res.Header.Get("Retry-After"), b.String()
 }
 
-// storedEvents is the number of events of mordor, as the GM reads them.
+// storedEvents is the number of events of mordor (its "events" count), as
+// the GM reads it.
 func storedEvents(t *testing.T, s *server) int {
 	t.Helper()
-	status, body := call(t, "GET", s.url+"/api/campaigns/mordor/events", cliGMToken, "")
+	status, body := call(t, "GET", s.url+"/api/campaigns/mordor", cliGMToken, "")
 	require.Equal(t, http.StatusOK, status, body)
-	var evs []json.RawMessage
-	require.NoError(t, json.Unmarshal([]byte(body), &evs))
-	return len(evs)
+	var c struct {
+		Events *int `json:"events"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(body), &c))
+	require.NotNil(t, c.Events, body)
+	return *c.Events
 }
 
 // TestServeLimits runs `journal serve` with an access file's limits: a
