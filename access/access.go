@@ -45,6 +45,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -113,6 +114,44 @@ type User struct {
 	// Tokens are the user's HTTP bearer tokens: plain (at least 16 bytes)
 	// or "sha256:" and the hex SHA-256 of the token.
 	Tokens []string `json:"tokens,omitempty"`
+	// Limits are the user's own rate limit, in place of the file's (see
+	// Limits; its campaign quota stays the file's). Not for the journal
+	// role, which is never limited.
+	Limits *UserLimits `json:"limits,omitempty"`
+}
+
+// The default limits on appends (see Limits): far beyond play (a command
+// every half second, sustained, by one user in one campaign; thirty at
+// once), and a campaign of years (hundreds of sessions).
+const (
+	DefaultAppendsPerMinute  = 120
+	DefaultBurst             = 30
+	DefaultCampaignMaxEvents = 200000
+)
+
+// Limits are the access file's limits on appends (its "limits" object),
+// which `journal serve` enforces on every command of every user but those
+// of the journal role, over HTTP and NATS alike. A value left out, or 0,
+// is its default; a negative one is refused. A refused command records
+// nothing.
+type Limits struct {
+	// AppendsPerMinute is how many commands that record events one user
+	// may issue a minute in one campaign, sustained (default
+	// DefaultAppendsPerMinute).
+	AppendsPerMinute int `json:"appends_per_minute,omitempty"`
+	// Burst is how many of them it may issue at once, after a quiet time
+	// (default DefaultBurst).
+	Burst int `json:"burst,omitempty"`
+	// CampaignMaxEvents is the most events a campaign may hold: an append
+	// past it is refused to every user (default DefaultCampaignMaxEvents).
+	CampaignMaxEvents int `json:"campaign_max_events,omitempty"`
+}
+
+// UserLimits are one user's own rate limit (User.Limits): a value left
+// out, or 0, is the file's.
+type UserLimits struct {
+	AppendsPerMinute int `json:"appends_per_minute,omitempty"`
+	Burst            int `json:"burst,omitempty"`
 }
 
 // Principal returns the principal the user acts as.
@@ -124,6 +163,8 @@ func (u User) Principal() Principal {
 // validate it; a Config is not modified afterwards.
 type Config struct {
 	Users []User `json:"users"`
+	// Limits are the limits on appends (nil: the defaults).
+	Limits *Limits `json:"limits,omitempty"`
 
 	// tokens maps the SHA-256 of each HTTP token to its user's index.
 	tokens map[[sha256.Size]byte]int
@@ -160,13 +201,93 @@ func Parse(b []byte) (*Config, error) {
 	return &c, nil
 }
 
-// New validates users and returns their configuration.
+// New validates users and returns their configuration, with the default
+// limits.
 func New(users ...User) (*Config, error) {
-	c := &Config{Users: slices.Clone(users)}
+	return newConfig(nil, users)
+}
+
+// WithLimits returns a new configuration: c's users with limits l
+// (nil: the defaults), validated. c is not changed.
+func (c *Config) WithLimits(l *Limits) (*Config, error) {
+	var users []User
+	if c != nil {
+		users = c.Users
+	}
+	if l != nil {
+		cl := *l
+		l = &cl
+	}
+	return newConfig(l, users)
+}
+
+// derive returns a configuration of users with c's limits (c may be
+// nil), validated: what With, Without and Replace return.
+func (c *Config) derive(users []User) (*Config, error) {
+	var l *Limits
+	if c != nil {
+		l = c.Limits
+	}
+	return newConfig(l, users)
+}
+
+// newConfig validates users and limits l and returns their configuration.
+func newConfig(l *Limits, users []User) (*Config, error) {
+	c := &Config{Users: slices.Clone(users), Limits: l}
 	if err := c.validate(); err != nil {
 		return nil, err
 	}
 	return c, nil
+}
+
+// AppendRate returns the rate limit of the user named name: commands a
+// minute and at once, from its own limits, else the file's, else the
+// defaults (also for a name the file does not have: a device the table's
+// invites signed in). The journal role is never limited (see Exempt).
+func (c *Config) AppendRate(name string) (perMinute, burst int) {
+	perMinute, burst = DefaultAppendsPerMinute, DefaultBurst
+	if c == nil {
+		return perMinute, burst
+	}
+	if c.Limits != nil {
+		perMinute, burst = or(c.Limits.AppendsPerMinute, perMinute), or(c.Limits.Burst, burst)
+	}
+	for _, u := range c.Users {
+		if u.Name == name && u.Limits != nil {
+			perMinute, burst = or(u.Limits.AppendsPerMinute, perMinute), or(u.Limits.Burst, burst)
+		}
+	}
+	return perMinute, burst
+}
+
+// CampaignMaxEvents returns the most events a campaign may hold: the
+// file's limit, else DefaultCampaignMaxEvents.
+func (c *Config) CampaignMaxEvents() int {
+	if c == nil || c.Limits == nil {
+		return DefaultCampaignMaxEvents
+	}
+	return or(c.Limits.CampaignMaxEvents, DefaultCampaignMaxEvents)
+}
+
+// Exempt lists the users no limit holds: those of the journal role.
+func (c *Config) Exempt() []string {
+	var out []string
+	if c != nil {
+		for _, u := range c.Users {
+			if u.Role == RoleJournal {
+				out = append(out, u.Name)
+			}
+		}
+	}
+	return out
+}
+
+// or is v, or def when v is 0.
+func or(v, def int) int {
+	if v == 0 {
+		return def
+	}
+	return v
 }
 
 func (c *Config) validate() error {
@@ -228,6 +349,13 @@ func (c *Config) validate() error {
 		if u.Password == "" && u.NKey == "" && len(u.Tokens) == 0 {
 			bad(u, "no password, nkey or token: the user could never sign in")
 		}
+		if u.Limits != nil {
+			if u.Role == RoleJournal {
+				bad(u, "limits: the journal role is never limited")
+			}
+			errs = append(errs, validLimits(fmt.Sprintf("user %q: limits", u.Name), map[string]int{
+				"appends_per_minute": u.Limits.AppendsPerMinute, "burst": u.Limits.Burst})...)
+		}
 		for _, tok := range u.Tokens {
 			sum, err := tokenHash(tok)
 			if err != nil {
@@ -240,7 +368,23 @@ func (c *Config) validate() error {
 			c.tokens[sum] = i
 		}
 	}
+	if l := c.Limits; l != nil {
+		errs = append(errs, validLimits("limits", map[string]int{
+			"appends_per_minute": l.AppendsPerMinute, "burst": l.Burst, "campaign_max_events": l.CampaignMaxEvents})...)
+	}
 	return errors.Join(errs...)
+}
+
+// validLimits refuses the negative values of a limits object (at where),
+// by their JSON names, in the order of their names.
+func validLimits(where string, values map[string]int) []error {
+	var errs []error
+	for _, name := range slices.Sorted(maps.Keys(values)) {
+		if v := values[name]; v < 0 {
+			errs = append(errs, fmt.Errorf("%w: %s: %s is %d: want a positive number (0 or none: the default)", ErrConfig, where, name, v))
+		}
+	}
+	return errs
 }
 
 // tokenHash returns the SHA-256 a configured token stands for.

@@ -48,7 +48,7 @@ func (c *Config) With(u User) (*Config, error) {
 	if c != nil {
 		users = slices.Clone(c.Users)
 	}
-	return New(append(users, u)...)
+	return c.derive(append(users, u))
 }
 
 // ErrNoUser is returned (wrapped) for a user name the configuration does
@@ -62,7 +62,7 @@ func (c *Config) Without(name string) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	return New(slices.Delete(slices.Clone(c.Users), i, i+1)...)
+	return c.derive(slices.Delete(slices.Clone(c.Users), i, i+1))
 }
 
 // Replace returns a new configuration in which u takes the place of the
@@ -75,7 +75,7 @@ func (c *Config) Replace(u User) (*Config, error) {
 	}
 	users := slices.Clone(c.Users)
 	users[i] = u
-	return New(users...)
+	return c.derive(users)
 }
 
 // User returns the user named name (a copy), or an error wrapping

@@ -79,6 +79,9 @@ type Journal struct {
 	// name is the catalogue name of the command this view runs, recorded
 	// as the command attribute of its events (see Named), or empty.
 	name string
+	// admitted: the limiter admitted this view's one command already
+	// (a session start, before its seed is stored; see admit).
+	admitted bool
 }
 
 // shared is what every view of a journal (As) shares: the store, the
@@ -97,6 +100,8 @@ type shared struct {
 	checkpointEvery int
 	// beacon fetches drand rounds (nil: none reachable).
 	beacon BeaconRounds
+	// limiter admits each command's append (nil: every one).
+	limiter Limiter
 
 	// states caches each campaign's folded state between commands, so a
 	// command folds only the events recorded since the last one. Each entry
@@ -239,6 +244,9 @@ type Options struct {
 	// pinned to one (nil: the journal has no route to the beacon; the
 	// round's signature is given to ResolveBeacon, or a player witnesses).
 	Beacon BeaconRounds
+	// Limiter, when set, admits or refuses each command's append before
+	// it is made: rate limits and quotas (see Limiter). Nil: no limits.
+	Limiter Limiter
 }
 
 // New returns a Journal over store, with the defaults of Options for the
@@ -267,7 +275,7 @@ func New(store Store, o Options) *Journal {
 	}
 	return &Journal{actor: o.Actor, shared: &shared{store: store, secrets: o.Secrets, clock: o.Clock, rand: o.Rand, ids: o.IDs,
 		retries: o.Retries, states: map[string]*campaignState{},
-		checkpoints: o.Checkpoints, checkpointEvery: max(o.CheckpointEvery, 0), beacon: o.Beacon}}
+		checkpoints: o.Checkpoints, checkpointEvery: max(o.CheckpointEvery, 0), beacon: o.Beacon, limiter: o.Limiter}}
 }
 
 // As returns the journal seen by another actor: its events record actor as
@@ -575,13 +583,15 @@ func (j *Journal) catchUp(ctx context.Context, campaign string, s *campaignState
 // refused with ErrConcurrency, and execute catches up with the stream and
 // decides again. A refusal decided on state not read in this call is also
 // decided again on fresh state, so that a stale cache never refuses a
-// command. decide must not modify the campaign state it is given.
+// command. Before the first append, the journal's Limiter (if any) admits
+// the command, once however often it is decided; a refusal records
+// nothing. decide must not modify the campaign state it is given.
 func (j *Journal) execute(ctx context.Context, campaign string, decide func(d *draft) error) (Result, error) {
 	s := j.state(campaign)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var lastErr error
-	stale := false
+	stale, admitted := false, j.admitted
 	for range j.retries {
 		fresh := s.c == nil || stale
 		if fresh {
@@ -629,6 +639,12 @@ func (j *Journal) execute(ctx context.Context, campaign string, decide func(d *d
 		}
 		if len(d.evs) == 0 {
 			return Result{Campaign: c}, nil
+		}
+		if !admitted { // once: a retry after a conflict is the same command
+			if err := j.admit(campaign, c.Events, len(d.evs)); err != nil {
+				return Result{}, err
+			}
+			admitted = true
 		}
 		if err := s.chain(c, d.evs); err != nil {
 			return Result{}, err

@@ -116,6 +116,12 @@ func (j *Journal) startSession(ctx context.Context, campaign, id, title, algorit
 	if c.Session(id) != nil {
 		return Result{}, invalid("session %s already exists", id)
 	}
+	// Admitted before its seed is stored, so that a refused start leaves
+	// no secret behind either.
+	if err := j.admit(campaign, c.Events, 1); err != nil {
+		return Result{}, err
+	}
+	j = j.preAdmitted()
 	seed, err := dice.NewSeed(j.rand)
 	if err != nil {
 		return Result{}, err

@@ -26,4 +26,12 @@ var (
 	ErrInvalidID = errors.New("invalid id")
 	// ErrDenied is returned when the actor may not do what was asked.
 	ErrDenied = errors.New("permission denied")
+	// ErrRateLimited is returned when an actor records commands faster
+	// than its rate limit allows. Nothing was recorded; the same request
+	// succeeds later (the error says when, see command.Limiter).
+	ErrRateLimited = errors.New("rate limit")
+	// ErrQuota is returned when an append would take a campaign past its
+	// quota of events. Nothing was recorded; only a larger quota lets the
+	// campaign grow.
+	ErrQuota = errors.New("quota")
 )

@@ -15,7 +15,8 @@
 //     input (unknown JSON fields, malformed numbers, a request the rules
 //     refuse), 404 unknown campaign, character or route, 405 wrong method,
 //     409 conflict, 413 body over MaxBody, 403 cross-origin request, 421 a
-//     Host this server does not serve.
+//     Host this server does not serve, 429 a rate limit (with Retry-After)
+//     or a campaign's quota.
 //   - Where a request comes from is checked before anything else (origin.go):
 //     its Host must be localhost, a loopback address, the address it arrived
 //     on or one of Options.PublicHosts (else 421: DNS rebinding); on /api/
@@ -45,8 +46,10 @@ import (
 	"io"
 	"io/fs"
 	"log/slog"
+	"math"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -496,6 +499,8 @@ func Status(err error) int {
 		return http.StatusUnauthorized
 	case errors.Is(err, events.ErrDenied):
 		return http.StatusForbidden
+	case errors.Is(err, events.ErrRateLimited), errors.Is(err, events.ErrQuota):
+		return http.StatusTooManyRequests
 	case errors.Is(err, context.DeadlineExceeded):
 		return http.StatusServiceUnavailable
 	}
@@ -508,9 +513,18 @@ type errorBody struct {
 	Status int    `json:"status"`
 }
 
-// writeError writes err as JSON and returns the status.
+// retryAfter is a refusal that says when to try again (a rate limit's,
+// see command.Limiter).
+type retryAfter interface{ RetryAfter() time.Duration }
+
+// writeError writes err as JSON and returns the status; a refusal that
+// says when to try again also sets Retry-After, in whole seconds.
 func writeError(w http.ResponseWriter, err error) int {
 	status := Status(err)
+	var ra retryAfter
+	if errors.As(err, &ra) {
+		w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(ra.RetryAfter().Seconds()))))
+	}
 	msg := err.Error()
 	var mbe *http.MaxBytesError
 	if errors.As(err, &mbe) {

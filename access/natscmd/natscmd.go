@@ -9,7 +9,8 @@
 // POST /api/campaigns/{campaign}/commands/{command}, decoded strictly
 // (unknown fields and trailing data refused). The reply is a JSON Reply;
 // a refusal also carries the NATS micro error headers (Nats-Service-Error,
-// Nats-Service-Error-Code: 400, 403, 404, 409 or 500). The command
+// Nats-Service-Error-Code: 400, 403, 404, 409, 429 or 500; a rate
+// limit's also Retry-After, in seconds). The command
 // "events" (access.ReadCommand) reads the campaign's stored events, a page
 // at a time (ReadRequest).
 //
@@ -39,6 +40,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"strconv"
 	"strings"
 	"sync"
@@ -132,9 +134,12 @@ type Reply struct {
 	LastSeq uint64 `json:"last_seq,omitempty"`
 	Next    uint64 `json:"next,omitempty"`
 	// Error and Code describe a refusal: Code is "invalid", "denied",
-	// "not_found", "conflict" or "internal".
+	// "not_found", "conflict", "rate_limited", "quota" or "internal".
 	Error string `json:"error,omitempty"`
 	Code  string `json:"code,omitempty"`
+	// RetryAfter is, for a rate limit's refusal, how many seconds to wait
+	// before trying again (also the reply's Retry-After header).
+	RetryAfter int `json:"retry_after,omitempty"`
 	// Repeated: the body's request_id had recorded these events already;
 	// this request recorded nothing.
 	Repeated bool `json:"repeated,omitempty"`
@@ -268,8 +273,14 @@ func (s *Service) handle(ctx context.Context, r micro.Request) {
 			s.opts.Logger.Error("natscmd: request failed", "subject", r.Subject(), "err", err)
 		}
 		reply.Error, reply.Code, reply.Recorded, reply.Events = err.Error(), code, nil, nil
+		var opts []micro.RespondOpt
+		var ra interface{ RetryAfter() time.Duration }
+		if errors.As(err, &ra) {
+			reply.RetryAfter = int(math.Ceil(ra.RetryAfter().Seconds()))
+			opts = append(opts, micro.WithHeaders(micro.Headers{"Retry-After": {strconv.Itoa(reply.RetryAfter)}}))
+		}
 		body, _ := json.Marshal(reply)
-		_ = r.Error(strconv.Itoa(status), err.Error(), body)
+		_ = r.Error(strconv.Itoa(status), err.Error(), body, opts...)
 		return
 	}
 	body, err := json.Marshal(reply)
@@ -381,6 +392,10 @@ func classify(err error) (string, int) {
 		return "not_found", 404
 	case errors.Is(err, events.ErrConcurrency), errors.Is(err, events.ErrExists):
 		return "conflict", 409
+	case errors.Is(err, events.ErrRateLimited):
+		return "rate_limited", 429
+	case errors.Is(err, events.ErrQuota):
+		return "quota", 429
 	}
 	return "internal", 500
 }
@@ -401,7 +416,8 @@ var ErrInboxPrefix = errors.New("natscmd: the connection's inbox prefix is not t
 // ErrInboxPrefix and nothing is sent) and returns the reply. body is
 // marshalled to JSON unless it is already []byte. A refusal returns the
 // reply and an error wrapping access.ErrDenied, command.ErrInvalid,
-// command.ErrNotFound or events.ErrConcurrency by its code (ReplyError).
+// command.ErrNotFound, events.ErrConcurrency, events.ErrRateLimited or
+// events.ErrQuota by its code (ReplyError).
 // Without a deadline in ctx, the request waits DefaultTimeout. NATS errors
 // (no responders, a timeout: also what a permissions violation looks like
 // to a requester) are returned as they are.
@@ -437,7 +453,8 @@ func Request(ctx context.Context, nc *nats.Conn, user, campaign, cmd string, bod
 
 // ReplyError is a refusal the service replied with. errors.Is matches it to
 // the sentinel of its code: access.ErrDenied, command.ErrInvalid,
-// command.ErrNotFound or events.ErrConcurrency.
+// command.ErrNotFound, events.ErrConcurrency, events.ErrRateLimited or
+// events.ErrQuota.
 type ReplyError struct {
 	Code    string
 	Message string
@@ -456,6 +473,10 @@ func (e *ReplyError) Unwrap() error {
 		return command.ErrNotFound
 	case "conflict":
 		return events.ErrConcurrency
+	case "rate_limited":
+		return events.ErrRateLimited
+	case "quota":
+		return events.ErrQuota
 	}
 	return nil
 }

@@ -26,7 +26,7 @@ import (
 // scripts test them, so a code never changes meaning.
 const (
 	exitOK       = 0 // the command did what it was asked
-	exitFailure  = 1 // refused by the rules or the state of play, or an I/O failure
+	exitFailure  = 1 // refused by the rules, the state of play, a permission, a rate limit or a quota, or an I/O failure
 	exitUsage    = 2 // bad flag, unknown command, bad argument
 	exitNotFound = 3 // unknown campaign, character, skill, weapon, session or event; no journal
 	exitMismatch = 4 // replay (or the demo's verification) found a mismatch
@@ -97,6 +97,10 @@ func exitCode(err error) (int, string) {
 		return exitNotFound, "not_found"
 	case errors.Is(err, events.ErrDenied):
 		return exitFailure, "denied"
+	case errors.Is(err, events.ErrRateLimited):
+		return exitFailure, "rate_limited"
+	case errors.Is(err, events.ErrQuota):
+		return exitFailure, "quota"
 	case errors.Is(err, events.ErrConcurrency):
 		return exitFailure, "conflict"
 	case errors.Is(err, events.ErrExists):

@@ -195,7 +195,8 @@ Every command takes these flags; each may also be set in the environment.
 const exitCodesHelp = `Exit codes
 
   0  ok: the command did what it was asked
-  1  failure: refused by the rules or the state of play, or an I/O failure
+  1  failure: refused by the rules, the state of play, a permission, a
+     rate limit (rate_limited) or a quota (quota), or an I/O failure
   2  usage: a bad flag, an unknown command, a missing or unreadable argument
   3  not found: an unknown campaign, character, skill, weapon, session or
      event, or no journal in the data folder

@@ -121,7 +121,10 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 	}
 	// One journal runs every command of this process, HTTP and NATS alike:
 	// one cache of folded campaigns over the one store.
-	commands := command.New(st, command.Options{Clock: time.Now, Rand: rand.Reader, IDs: events.NewV7(time.Now, rand.Reader), Checkpoints: kv})
+	// The access file's limits on appends hold every user of it but the
+	// journal role's (serve_limits.go).
+	commands := command.New(st, command.Options{Clock: time.Now, Rand: rand.Reader, IDs: events.NewV7(time.Now, rand.Reader), Checkpoints: kv,
+		Limiter: a.limiter(time.Now)})
 	stopCommands, err := a.startCommandService(ctx, st, commands, logger, o.natsListen)
 	if err != nil {
 		return err
@@ -197,6 +200,7 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 	}
 	if a.access != nil {
 		where += fmt.Sprintf(" · access: %d users (%s), command service on %s.>", len(a.access.Users), a.accessFile, access.CommandPrefix)
+		where += a.limitsBanner()
 	}
 	resumed := resumedFrom(from)
 	a.warnExampleCredentials()
