@@ -108,31 +108,32 @@ if any check fails. A journal that holds events is never replaced: restore
 into a new folder and swap the folders. The restored journal is then
 verified as journal replay does (exit 1 on any mismatch).
 
---without-secrets restores without the key: every event comes back, but the
-seeds of the sessions open at the time of the backup do not, so those
-sessions cannot be ended or verified.`,
+--without-secrets leaves the sealed secrets out: every event comes back, but
+the seeds of the sessions open at the time of the backup do not, so those
+sessions cannot be ended or verified. It checks the file under the key all
+the same: a restore without the key is refused.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			ctx := c.Context()
-			var key *backup.Key
-			if !withoutSecrets {
-				path, err := a.keyPath(keyFile)
-				if err != nil {
-					return err
-				}
-				if key, err = backup.LoadKey(path); err != nil {
-					if errors.Is(err, backup.ErrNoKey) {
-						return fmt.Errorf("%w: pass --key FILE (the key whose fingerprint journal backup printed), or --without-secrets", err)
-					}
-					return err
-				}
+			// The key checks the manifest's MAC, which proves every part's
+			// SHA-256: --without-secrets needs it too.
+			path, err := a.keyPath(keyFile)
+			if err != nil {
+				return err
+			}
+			key, err := backup.LoadKey(path)
+			if errors.Is(err, backup.ErrNoKey) {
+				return fmt.Errorf("%w: pass --key FILE (the key whose fingerprint journal backup printed): a restore checks the manifest's MAC under it, with --without-secrets too", err)
+			}
+			if err != nil {
+				return err
 			}
 			arch, err := backup.Open(args[0], key)
 			if err != nil {
 				return err
 			}
-			if key == nil {
-				a.warnf("journal: without the key, the file's parts are checked against their SHA-256 but the manifest's MAC is not: the file's origin is not proven (run journal replay on the result)")
+			if withoutSecrets {
+				arch.LeaveSecretsOut()
 			}
 			nc, replicas, done, err := a.restoreConn(ctx)
 			if err != nil {
@@ -189,7 +190,7 @@ sessions cannot be ended or verified.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&keyFile, "key", "", "the backup key file the backup was sealed with (default: backup.key in the user's configuration folder)")
-	f.BoolVar(&withoutSecrets, "without-secrets", false, "restore without the key: the events, not the seeds of sessions open at the backup")
+	f.BoolVar(&withoutSecrets, "without-secrets", false, "leave out the sealed seeds of sessions open at the backup (the key is still needed)")
 	return cmd
 }
 
