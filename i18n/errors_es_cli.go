@@ -44,7 +44,7 @@ var errorsESCLI = map[string]string{
 	// cmd/journal.
 	"%q matches %d events in %s: %s%s; give more of the id, or the sequence number":     "%q coincide con %d eventos en %s: %s%s; da más del id, o el número de secuencia",
 	"no event %s in %s%s; give a sequence number or an id as 'journal log' prints them": "no hay evento %s en %s%s; da un número de secuencia o un id como los escribe 'journal log'",
-	"restored, but verification failed: %d mismatches (see journal replay%s)":           "restaurado, pero la verificación falló: %d discrepancias (ver journal replay%s)",
+	"restored, but %s (see journal replay%s)":                                           "restaurado, pero %s (ver journal replay%s)",
 	"roll %s does not verify":                   "la tirada %s no se verifica",
 	"Content-Type %q: send application/json":    "Content-Type %q: envía application/json",
 	"method %s not allowed on %s (allowed: %s)": "método %s no permitido en %s (permitidos: %s)",

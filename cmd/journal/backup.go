@@ -20,6 +20,7 @@ import (
 	"github.com/campaign-journal/journal/events/backup"
 	"github.com/campaign-journal/journal/events/embedded"
 	"github.com/campaign-journal/journal/events/jetstore"
+	"github.com/campaign-journal/journal/i18n"
 	"github.com/campaign-journal/journal/replay"
 )
 
@@ -156,18 +157,17 @@ the same: a restore without the key is refused.`,
 				return fmt.Errorf("restored, but the journal does not open on it: %w", err)
 			}
 			// The restored journal is audited as journal replay would: every
-			// event decoded, every revealed roll re-derived.
-			last, err := st.Last(ctx, events.AllFilter)
+			// event decoded, every revealed roll re-derived, every message
+			// that is not an event listed (and failing the audit).
+			src, _, err := boundSource(ctx, st, events.AllFilter, a.warnForeign())
 			if err != nil {
 				return err
 			}
-			rep, err := replay.Verify(ctx, func(ctx context.Context, fn func(events.Recorded) error) error {
-				return st.Read(ctx, events.Query{Subject: events.AllFilter, To: last}, fn)
-			}, replay.Options{})
+			rep, err := replay.Verify(ctx, src, replay.Options{})
 			if err != nil {
 				return fmt.Errorf("restored, but its events do not read back: %w", err)
 			}
-			if err := a.emit(map[string]any{"file": args[0], "restored": res, "verified": rep.Totals, "manifest": arch.Manifest}, func(w io.Writer) {
+			if err := a.emit(map[string]any{"file": args[0], "restored": res, "verified": rep.Totals, "foreign": rep.Foreign, "manifest": arch.Manifest}, func(w io.Writer) {
 				fmt.Fprintf(w, "restored %s (taken %s) into %s in %v\n", args[0], arch.Manifest.Created.Format(time.RFC3339), strings.TrimSpace(a.targetFlags()), time.Since(start).Round(time.Millisecond))
 				for _, r := range res {
 					if r.Skipped {
@@ -176,14 +176,38 @@ the same: a restore without the key is refused.`,
 					}
 					fmt.Fprintf(w, "  %-24s %s, last sequence %d\n", r.Stream, backup.Messages(r.Messages), r.LastSeq)
 				}
+				// What is not an event, in journal replay's words.
+				en := i18n.EN
+				if len(rep.Foreign) > 0 || rep.ForeignOmitted > 0 {
+					fmt.Fprintln(w, en.T("rp.foreign_head"))
+					for _, m := range rep.Foreign {
+						fmt.Fprintf(w, "  %s  %s\n", en.T("rp.foreign"), m)
+					}
+					if rep.ForeignOmitted > 0 {
+						fmt.Fprintln(w, "  "+en.T("rp.and_more", rep.ForeignOmitted))
+					}
+				}
 				t := rep.Totals
-				fmt.Fprintf(w, "verified: %d events, %d sessions (%d verified, %d not yet revealed), %d rolls verified, %d mismatches\n",
-					t.Events, t.Sessions, t.SessionsVerified, t.SessionsUnrevealed, t.Verified, t.Mismatches)
+				verdict := "verified"
+				if !rep.OK() {
+					verdict = "verification failed"
+				}
+				fmt.Fprintf(w, "%s: %d events, %d sessions (%d verified, %d not yet revealed), %d rolls verified, %d mismatches",
+					verdict, t.Events, t.Sessions, t.SessionsVerified, t.SessionsUnrevealed, t.Verified, t.Mismatches)
+				if t.Foreign > 0 {
+					fmt.Fprint(w, ", "+en.N("rp.not_events", t.Foreign))
+				}
+				fmt.Fprintln(w)
 			}); err != nil {
 				return err
 			}
 			if !rep.OK() {
-				return exitError{code: 1, msg: fmt.Sprintf("restored, but verification failed: %d mismatches (see journal replay%s)", rep.Totals.Mismatches, a.targetFlags())}
+				// journal replay's summary (replay.go), exit 4 as it.
+				msg := i18n.EN.N("err.verification_failed", rep.Totals.Mismatches)
+				if rep.Totals.Foreign > 0 {
+					msg += i18n.EN.N("err.not_journal_events", rep.Totals.Foreign)
+				}
+				return exitError{code: 1, msg: fmt.Sprintf("restored, but %s (see journal replay%s)", msg, a.targetFlags())}
 			}
 			return nil
 		},
