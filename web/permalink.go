@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/internal/clip"
 )
 
 // A roll's permalink carries a capability for that one roll, so that a
@@ -145,11 +146,11 @@ type permalinkJSON struct {
 func (s *Server) mintPermalink(w http.ResponseWriter, r *http.Request) error {
 	c, id := r.PathValue("c"), r.PathValue("id")
 	if events.ValidID(c) != nil || !validEventID(id) {
-		return notFound("no such roll: %s in %s", id, c)
+		return notFound("no such roll: %s in %s", clip.Text(id), clip.Text(c))
 	}
 	filter, err := events.CampaignFilter(c)
 	if err != nil {
-		return notFound("no such roll: %s in %s", id, c)
+		return notFound("no such roll: %s in %s", clip.Text(id), clip.Text(c))
 	}
 	found := false
 	err = s.opts.Store.Read(r.Context(), events.Query{Subject: filter, Types: []string{events.TypeRollMade}}, func(rec events.Recorded) error {
@@ -163,7 +164,7 @@ func (s *Server) mintPermalink(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if !found {
-		return notFound("no such roll: %s in %s", id, c)
+		return notFound("no such roll: %s in %s", clip.Text(id), clip.Text(c))
 	}
 	k := s.permalinkCap(c, id)
 	return writeJSON(w, http.StatusOK, permalinkJSON{
