@@ -185,4 +185,7 @@ var errorsESCommand = map[string]string{
 	"unusable checkpoint":                                                                  "punto de control inutilizable",
 	"user %q: %v":                                                                          "usuario %q: %v",
 	"weapon %s: %v":                                                                        "arma %s: %v",
+
+	// The text check's bidirectional controls (limits.go).
+	"%s has the bidirectional control character %U at byte %d: not allowed in text": "%s tiene el carácter de control bidireccional %U en el byte %d: no se admite en un texto",
 }
