@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/internal/clip"
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/rules/ryf"
 )
@@ -35,7 +36,7 @@ func requireCampaign(c *projections.Campaign) error {
 // CreateCampaign opens a campaign; its options fix its rules for good.
 func (j *Journal) CreateCampaign(ctx context.Context, req CreateCampaign) (Result, error) {
 	if err := events.ValidID(req.ID); err != nil {
-		return Result{}, invalid("campaign id %q: %v", req.ID, err)
+		return Result{}, invalid("campaign id %q: %v", clip.Text(req.ID), err)
 	}
 	switch req.System {
 	case SystemRyF, SystemGalaxia:
@@ -48,7 +49,7 @@ func (j *Journal) CreateCampaign(ctx context.Context, req CreateCampaign) (Resul
 			return Result{}, invalid("carisma, hard-defense and attribute budgets are RyF options, not The One Ring's")
 		}
 	default:
-		return Result{}, invalid("unknown system %q (want ryf, galaxia or tor)", req.System)
+		return Result{}, invalid("unknown system %q (want ryf, galaxia or tor)", clip.Text(req.System))
 	}
 	if req.Name == "" {
 		req.Name = req.ID
@@ -140,7 +141,7 @@ func (j *Journal) DefineSkill(ctx context.Context, campaign, name, attr string) 
 			return invalid("%v", err)
 		}
 		if same, ok := rules.AttributeNamed(name); ok {
-			return invalid("skill %q: the name of the attribute %s (a contest reads it as the attribute)", name, same.Name())
+			return invalid("skill %q: the name of the attribute %s (a contest reads it as the attribute)", clip.Text(name), same.Name())
 		}
 		opts := rules.Options()
 		opts.Skills = append(opts.Skills, ryf.Skill{Name: name, Attr: a})

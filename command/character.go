@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/internal/clip"
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/rules/ryf"
 )
@@ -36,7 +37,7 @@ const RuleWeapon = "weapon"
 // violation reported at once) and records it at full HP.
 func (j *Journal) CreateCharacter(ctx context.Context, campaign string, req CreateCharacter) (Result, error) {
 	if err := events.ValidID(req.ID); err != nil {
-		return Result{}, invalid("character id %q: %v", req.ID, err)
+		return Result{}, invalid("character id %q: %v", clip.Text(req.ID), err)
 	}
 	if req.Name == "" {
 		req.Name = req.ID
@@ -98,9 +99,9 @@ func character(c *projections.Campaign, id string) (*projections.Sheet, error) {
 	ch := c.Characters[id]
 	if ch == nil {
 		if len(c.Roster) == 0 {
-			return nil, notFound("no character %q in campaign %s (it has none yet)", id, c.ID)
+			return nil, notFound("no character %q in campaign %s (it has none yet)", clip.Text(id), c.ID)
 		}
-		return nil, notFound("no character %q in campaign %s%s (characters: %s)", id, c.ID, didYouMean(id, c.Roster), strings.Join(c.Roster, ", "))
+		return nil, notFound("no character %q in campaign %s%s (characters: %s)", clip.Text(id), c.ID, didYouMean(id, c.Roster), strings.Join(c.Roster, ", "))
 	}
 	return ch, nil
 }

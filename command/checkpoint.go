@@ -12,6 +12,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/internal/clip"
 	"github.com/campaign-journal/journal/live"
 	"github.com/campaign-journal/journal/projections"
 )
@@ -218,7 +219,7 @@ func (j *Journal) maybeCheckpoint(ctx context.Context, s *campaignState) {
 func (j *Journal) WriteCheckpoint(ctx context.Context, campaign string, at uint64) (uint64, error) {
 	filter, err := events.CampaignFilter(campaign)
 	if err != nil {
-		return 0, invalid("campaign %q: %v", campaign, err)
+		return 0, invalid("campaign %q: %v", clip.Text(campaign), err)
 	}
 	if j.checkpoints == nil {
 		return 0, nil
@@ -229,7 +230,7 @@ func (j *Journal) WriteCheckpoint(ctx context.Context, campaign string, at uint6
 		return 0, err
 	}
 	if c.LastSeq == 0 {
-		return 0, notFound("campaign %q has no event at or below %d", campaign, at)
+		return 0, notFound("campaign %q has no event at or below %d", clip.Text(campaign), at)
 	}
 	b, err := encodeCheckpoint(c, s.lastID, s.requests)
 	if err != nil {

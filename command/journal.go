@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/internal/clip"
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/rules/dice"
 	"github.com/campaign-journal/journal/rules/ryf"
@@ -324,7 +325,7 @@ func (j *Journal) Load(ctx context.Context, id string, upTo uint64) (*projection
 func (j *Journal) load(ctx context.Context, id string, upTo uint64, s *campaignState) (*projections.Campaign, error) {
 	filter, err := events.CampaignFilter(id)
 	if err != nil {
-		return nil, invalid("campaign %q: %v", id, err)
+		return nil, invalid("campaign %q: %v", clip.Text(id), err)
 	}
 	s.requests, s.caught, s.lastSeq, s.lastID, s.savedEvents = nil, nil, 0, "", 0
 	if cp := j.readCheckpoint(ctx, id, upTo); cp != nil {
@@ -562,7 +563,7 @@ func (j *Journal) catchUp(ctx context.Context, campaign string, s *campaignState
 	}
 	filter, err := events.CampaignFilter(campaign)
 	if err != nil {
-		return nil, invalid("campaign %q: %v", campaign, err)
+		return nil, invalid("campaign %q: %v", clip.Text(campaign), err)
 	}
 	c := s.c
 	if err := j.store.Read(ctx, events.Query{Subject: filter, From: s.c.LastSeq + 1, OnForeign: s.passForeign(c)}, s.apply(c, true)); err != nil {

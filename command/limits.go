@@ -19,8 +19,10 @@ import (
 // skill, weapon and trait names, titles, reasons, flaws, sources, entropy —
 // is checked against them before anything is recorded (checkText, on
 // every event a command drafts): at most its field's number of characters
-// (runes), and no control character (newlines and tabs included: every
-// event is one line of a transcript). A refusal names the field, its
+// (runes), no control character (newlines and tabs included: every
+// event is one line of a transcript), and no bidirectional control
+// character (bidiControl: it would make a name read otherwise than it
+// was recorded). A refusal names the field, its
 // length and the limit, and records nothing. Events already recorded are
 // read as they are, whatever their length.
 const (
@@ -83,6 +85,9 @@ func checkString(path, name, s string) error {
 		if unicode.IsControl(r) {
 			return invalid("%s has the control character %U at byte %d: not allowed in text", path, r, i)
 		}
+		if bidiControl(r) {
+			return invalid("%s has the bidirectional control character %U at byte %d: not allowed in text", path, r, i)
+		}
 		if r == utf8.RuneError {
 			if _, size := utf8.DecodeRuneInString(s[i:]); size == 1 {
 				return invalid("%s is not valid UTF-8", path)
@@ -90,6 +95,16 @@ func checkString(path, name, s string) error {
 		}
 	}
 	return nil
+}
+
+// bidiControl reports whether r is a character that changes the direction
+// of the text around it without being seen: the embeddings and overrides
+// U+202A–U+202E, the isolates U+2066–U+2069, the marks U+200E, U+200F and
+// U+061C. In a name, one makes what a transcript or a page shows read
+// otherwise than what was recorded ("evil\u202Egnp.exe" shows as
+// "evilexe.png").
+func bidiControl(r rune) bool {
+	return r >= 0x202A && r <= 0x202E || r >= 0x2066 && r <= 0x2069 || r == 0x200E || r == 0x200F || r == 0x061C
 }
 
 // checkText checks every string of the event's data (struct fields,

@@ -13,8 +13,13 @@ import (
 	"github.com/campaign-journal/journal/events/memstore"
 )
 
+// bidiControls are the characters that change the direction of the text
+// around them, unseen: embeddings, overrides, isolates and marks.
+var bidiControls = []rune{0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067, 0x2068, 0x2069, 0x200E, 0x200F, 0x061C}
+
 // TestTextLimits: every free-text field of every command is bounded, in
-// characters (not bytes: 'ñ' is one), and refuses control characters;
+// characters (not bytes: 'ñ' is one), and refuses control characters and
+// bidirectional controls;
 // a refusal names the field and its limit, and records nothing. At the
 // limit the command is recorded.
 func TestTextLimits(t *testing.T) {
@@ -103,13 +108,19 @@ func TestTextLimits(t *testing.T) {
 			// Characters, not bytes: 'ñ' is two bytes (entropy counts bytes: plain letters).
 			at := strings.Repeat("ñ", tt.limit)
 			n := count(t, st)
-			for k, bad := range []struct{ s, want string }{
+			bads := []struct{ s, want string }{
 				{at + "x", fmt.Sprintf("at most %d", tt.limit)},
 				{strings.Repeat("ñ", 120<<10), fmt.Sprintf("at most %d", tt.limit)},
 				{"a\nb", "control character"},
 				{"a\x00b", "control character"},
 				{"a\u0085b", "control character"},
-			} {
+			}
+			// The bidirectional controls: a name that shows otherwise than
+			// it was recorded ("Orco\u202Eorue" reads "Orcoeuro").
+			for _, r := range bidiControls {
+				bads = append(bads, struct{ s, want string }{"Orco" + string(r) + "orue", fmt.Sprintf("bidirectional control character %U", r)})
+			}
+			for k, bad := range bads {
 				_, err := tt.run(ctx, j, bad.s, 100+k)
 				require.ErrorIs(t, err, command.ErrInvalid, "%.20q", bad.s)
 				require.ErrorContains(t, err, tt.field, "%.20q: the error names the field", bad.s)

@@ -10,6 +10,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/internal/clip"
 )
 
 // Idempotent commands: a client names a command with a request id of its
@@ -141,11 +142,11 @@ func (j *Journal) repeated(ctx context.Context, campaign string, s *campaignStat
 		return Result{}, false, nil
 	}
 	if want := events.RequestEventID(campaign, j.request, j.actor+"\x00"+j.command, 0); q.id.String() != want {
-		return Result{}, false, fmt.Errorf("%w: %q recorded event %s (seq %d) for another command", ErrRequestReused, j.request, q.id, q.first)
+		return Result{}, false, fmt.Errorf("%w: %q recorded event %s (seq %d) for another command", ErrRequestReused, clip.Text(j.request), q.id, q.first)
 	}
 	filter, err := events.CampaignFilter(campaign)
 	if err != nil {
-		return Result{}, false, invalid("campaign %q: %v", campaign, err)
+		return Result{}, false, invalid("campaign %q: %v", clip.Text(campaign), err)
 	}
 	res := Result{Campaign: s.c, Repeated: true}
 	err = j.store.Read(ctx, events.Query{Subject: filter, From: q.first, To: q.last}, func(r events.Recorded) error {
@@ -158,7 +159,7 @@ func (j *Journal) repeated(ctx context.Context, campaign string, s *campaignStat
 		return Result{}, false, err
 	}
 	if len(res.Events) == 0 {
-		return Result{}, false, fmt.Errorf("request %q: its events (seq %d to %d) were not found", j.request, q.first, q.last)
+		return Result{}, false, fmt.Errorf("request %q: its events (seq %d to %d) were not found", clip.Text(j.request), q.first, q.last)
 	}
 	return res, true, nil
 }

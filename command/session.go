@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/internal/clip"
 	"github.com/campaign-journal/journal/rules/dice"
 )
 
@@ -111,7 +112,7 @@ func (j *Journal) startSession(ctx context.Context, campaign, id, title, algorit
 		}
 	}
 	if err := events.ValidID(id); err != nil {
-		return Result{}, invalid("session id %q: %v", id, err)
+		return Result{}, invalid("session id %q: %v", clip.Text(id), err)
 	}
 	if c.Session(id) != nil {
 		return Result{}, invalid("session %s already exists", id)

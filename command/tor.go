@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/internal/clip"
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/rolls"
 	"github.com/campaign-journal/journal/rules/dice"
@@ -46,9 +47,9 @@ func torCharacter(c *projections.Campaign, id string) (*projections.TORSheet, er
 		return ch, nil
 	}
 	if len(s.Roster) == 0 {
-		return nil, notFound("no character %q in campaign %s (it has none yet)", id, c.ID)
+		return nil, notFound("no character %q in campaign %s (it has none yet)", clip.Text(id), c.ID)
 	}
-	return nil, notFound("no character %q in campaign %s%s (characters: %s)", id, c.ID, didYouMean(id, s.Roster), strings.Join(s.Roster, ", "))
+	return nil, notFound("no character %q in campaign %s%s (characters: %s)", clip.Text(id), c.ID, didYouMean(id, s.Roster), strings.Join(s.Roster, ", "))
 }
 
 // playerControls refuses a player's choice for a character the GM controls.
@@ -173,7 +174,7 @@ func unknownTrait(ch *projections.TORSheet, name string, err error) error {
 		traits = strings.Join(ch.Traits, ", ")
 	}
 	if errors.Is(err, tor.ErrUnknownTrait) {
-		return fmt.Errorf("%w: %s has no trait %q (traits: %s)", ErrInvalid, ch.Name, name, traits)
+		return fmt.Errorf("%w: %s has no trait %q (traits: %s)", ErrInvalid, ch.Name, clip.Text(name), traits)
 	}
 	return torInvalid(ch.Name, err)
 }

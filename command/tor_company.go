@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/internal/clip"
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/rules/tor"
 )
@@ -278,7 +279,7 @@ func groupOf(name string) (tor.Group, string, error) {
 			for _, s := range tor.Skills() {
 				cands = append(cands, s.Name)
 			}
-			return "", "", invalid("%v %q (nor a skill)%s", tor.ErrUnknownGroup, name, didYouMean(name, cands))
+			return "", "", invalid("%v %q (nor a skill)%s", tor.ErrUnknownGroup, clip.Text(name), didYouMean(name, cands))
 		}
 		return "", "", invalidOr(serr)
 	}

@@ -45,6 +45,7 @@ import (
 	"strings"
 
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/internal/clip"
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/rolls"
 	"github.com/campaign-journal/journal/rules/dice"
@@ -108,14 +109,14 @@ func (j *Journal) RegisterKey(ctx context.Context, campaign string, req Register
 			user = j.actor
 		}
 		if err := events.ValidID(user); err != nil {
-			return invalid("user %q: %v", user, err)
+			return invalid("user %q: %v", clip.Text(user), err)
 		}
 		role := req.Role
 		if role == "" {
 			role = RolePlayer
 		}
 		if role != RolePlayer && role != RoleGM {
-			return invalid("--role %q: want player or gm", role)
+			return invalid("--role %q: want player or gm", clip.Text(role))
 		}
 		pub, err := signed.ParsePublicKey(req.PublicKey)
 		if err != nil {
@@ -173,7 +174,7 @@ func (j *Journal) StartSessionWith(ctx context.Context, campaign string, req Ses
 	case DiceV2:
 		return j.startSession(ctx, campaign, req.ID, req.Title, dice.AlgorithmV2)
 	}
-	return Result{}, invalid("--dice %q: want v1 or v2", req.Dice)
+	return Result{}, invalid("--dice %q: want v1 or v2", clip.Text(req.Dice))
 }
 
 // signedBy opens a device's message sent by the actor: the actor's key
@@ -301,7 +302,7 @@ func ParseRollAction(action []byte) (RollAction, error) {
 		return a, err
 	}
 	if a.Command != CommandRoll {
-		return a, invalid("action: command %q: journal-dice-v2 wires \"roll\" (skill and attribute rolls), \"attack\", \"contest\", \"combat-start\" and \"heal-after-combat\"", a.Command)
+		return a, invalid("action: command %q: journal-dice-v2 wires \"roll\" (skill and attribute rolls), \"attack\", \"contest\", \"combat-start\" and \"heal-after-combat\"", clip.Text(a.Command))
 	}
 	return a, nil
 }
@@ -373,7 +374,7 @@ func (j *Journal) requestSkillV2(d *draft, s *projections.Session, msg RollReque
 		return err
 	}
 	if a.SeedCommitment != s.Commitment {
-		return invalid("the request names seed commitment %q, session %s's is %s", a.SeedCommitment, s.ID, s.Commitment)
+		return invalid("the request names seed commitment %q, session %s's is %s", clip.Text(a.SeedCommitment), s.ID, s.Commitment)
 	}
 	if msg.Character != "" && msg.Character != a.Character {
 		return invalid("the request is for %s, the signed action for %s", msg.Character, a.Character)
@@ -396,7 +397,7 @@ func (j *Journal) requestSkillV2(d *draft, s *projections.Session, msg RollReque
 // roll does, and returns its kind (skill or attribute).
 func (d *draft) judgeV2(a RollAction) (string, error) {
 	if d.campaign.System == SystemTOR {
-		return "", invalid("action: command %q: a The One Ring roll's action is %q", a.Command, CommandTORRoll)
+		return "", invalid("action: command %q: a The One Ring roll's action is %q", clip.Text(a.Command), CommandTORRoll)
 	}
 	rules, err := d.ryfRules()
 	if err != nil {
@@ -417,10 +418,10 @@ func (d *draft) judgeV2(a RollAction) (string, error) {
 	// rules resolve but spelled otherwise would record a roll that does not
 	// verify, so the action names them as the rules do (RollActionFor).
 	if a.Skill != "" && check.Skill != a.Skill {
-		return "", invalid("action: skill %q: name it as the rules do, %q", a.Skill, check.Skill)
+		return "", invalid("action: skill %q: name it as the rules do, %q", clip.Text(a.Skill), check.Skill)
 	}
 	if len(a.Attribute) == 1 && string(check.Attribute) != a.Attribute {
-		return "", invalid("action: attribute %q: name it as the rules do, %q", a.Attribute, check.Attribute)
+		return "", invalid("action: attribute %q: name it as the rules do, %q", clip.Text(a.Attribute), check.Attribute)
 	}
 	return string(check.Kind), nil
 }

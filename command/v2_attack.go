@@ -25,6 +25,7 @@ import (
 	"fmt"
 
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/internal/clip"
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/rules/dice"
 	"github.com/campaign-journal/journal/signed"
@@ -71,7 +72,7 @@ func ParseAttackAction(action []byte) (AttackAction, error) {
 		return a, err
 	}
 	if a.Command != CommandAttack {
-		return a, invalid("action: command %q, want %q", a.Command, CommandAttack)
+		return a, invalid("action: command %q, want %q", clip.Text(a.Command), CommandAttack)
 	}
 	return a, nil
 }
@@ -92,7 +93,7 @@ func (j *Journal) requestAttackV2(d *draft, s *projections.Session, msg RollRequ
 		return err
 	}
 	if a.SeedCommitment != s.Commitment {
-		return invalid("the request names seed commitment %q, session %s's is %s", a.SeedCommitment, s.ID, s.Commitment)
+		return invalid("the request names seed commitment %q, session %s's is %s", clip.Text(a.SeedCommitment), s.ID, s.Commitment)
 	}
 	if msg.Character != "" && msg.Character != a.Character {
 		return invalid("the request is for %s, the signed action for %s", msg.Character, a.Character)
@@ -111,10 +112,10 @@ func (j *Journal) requestAttackV2(d *draft, s *projections.Session, msg RollRequ
 		return err
 	}
 	if p.weapon.Name != a.Weapon {
-		return invalid("action: weapon %q: name it as the rules do, %q", a.Weapon, p.weapon.Name)
+		return invalid("action: weapon %q: name it as the rules do, %q", clip.Text(a.Weapon), p.weapon.Name)
 	}
 	if string(p.band) != a.Range {
-		return invalid("action: range %q: name the band, %q", a.Range, p.band)
+		return invalid("action: range %q: name the band, %q", clip.Text(a.Range), p.band)
 	}
 	for id, q := range s.Requests {
 		if q.State == projections.RequestPending && isAttack(q.Requested) && q.Requested.Character == a.Character {

@@ -33,6 +33,7 @@ import (
 	"strings"
 
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/internal/clip"
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/rolls"
 	"github.com/campaign-journal/journal/rules/dice"
@@ -100,7 +101,7 @@ func explicitMembers(b []byte, t reflect.Type, nested []string, where string) er
 		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
 		raw, ok := obj[name]
 		if !ok {
-			return invalid("%s: no member %q (every input is explicit, zeros and empty strings included)", where, name)
+			return invalid("%s: no member %q (every input is explicit, zeros and empty strings included)", where, clip.Text(name))
 		}
 		if slices.Contains(nested, name) {
 			if err := explicitMembers(raw, f.Type, nil, where+"."+name); err != nil {
@@ -118,7 +119,7 @@ func ParseContestAction(action []byte) (ContestAction, error) {
 		return a, err
 	}
 	if a.Command != CommandContest {
-		return a, invalid("action: command %q, want %q", a.Command, CommandContest)
+		return a, invalid("action: command %q, want %q", clip.Text(a.Command), CommandContest)
 	}
 	return a, nil
 }
@@ -154,10 +155,10 @@ func contestRequestOf(q events.RollRequested) ContestRequest {
 // the rules name it (every input is explicit).
 func explicitSide(flag string, s ContestSideAction, c ryf.Check) error {
 	if s.Skill != c.Skill {
-		return invalid("action: side %s: skill %q: name it as the rules do, %q", flag, s.Skill, c.Skill)
+		return invalid("action: side %s: skill %q: name it as the rules do, %q", flag, clip.Text(s.Skill), c.Skill)
 	}
 	if s.Attribute != "" && s.Attribute != string(c.Attribute) {
-		return invalid("action: side %s: attribute %q: name it by its letter, %q", flag, s.Attribute, c.Attribute)
+		return invalid("action: side %s: attribute %q: name it by its letter, %q", flag, clip.Text(s.Attribute), c.Attribute)
 	}
 	if s.Skill == "" && s.Attribute == "" {
 		return invalid("action: side %s names neither a skill nor an attribute", flag)
@@ -184,7 +185,7 @@ func (j *Journal) requestContestV2(d *draft, s *projections.Session, msg RollReq
 		return err
 	}
 	if a.SeedCommitment != s.Commitment {
-		return invalid("the request names seed commitment %q, session %s's is %s", a.SeedCommitment, s.ID, s.Commitment)
+		return invalid("the request names seed commitment %q, session %s's is %s", clip.Text(a.SeedCommitment), s.ID, s.Commitment)
 	}
 	if msg.Character != "" && msg.Character != a.A.Character && msg.Character != a.B.Character {
 		return invalid("the request is for %s, the signed contest is between %s and %s", msg.Character, a.A.Character, a.B.Character)

@@ -19,6 +19,7 @@ import (
 	"fmt"
 
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/internal/clip"
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/rolls"
 	"github.com/campaign-journal/journal/rules/dice"
@@ -45,7 +46,7 @@ func ParseHealAction(action []byte) (HealAction, error) {
 		return a, err
 	}
 	if a.Command != CommandHealAfterCombat {
-		return a, invalid("action: command %q, want %q", a.Command, CommandHealAfterCombat)
+		return a, invalid("action: command %q, want %q", clip.Text(a.Command), CommandHealAfterCombat)
 	}
 	return a, nil
 }

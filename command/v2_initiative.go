@@ -27,6 +27,7 @@ import (
 	"slices"
 
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/internal/clip"
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/rolls"
 	"github.com/campaign-journal/journal/rules/dice"
@@ -58,7 +59,7 @@ func ParseInitiativeAction(action []byte) (InitiativeAction, error) {
 		return a, err
 	}
 	if a.Command != CommandCombatStart {
-		return a, invalid("action: command %q, want %q", a.Command, CommandCombatStart)
+		return a, invalid("action: command %q, want %q", clip.Text(a.Command), CommandCombatStart)
 	}
 	if a.Participants == nil || a.Token == nil {
 		return a, invalid("action: a combat start writes its participants and its token list ([] for none)")
@@ -73,7 +74,7 @@ func (j *Journal) requestInitiativeV2(d *draft, s *projections.Session, msg Roll
 		return err
 	}
 	if a.SeedCommitment != s.Commitment {
-		return invalid("the request names seed commitment %q, session %s's is %s", a.SeedCommitment, s.ID, s.Commitment)
+		return invalid("the request names seed commitment %q, session %s's is %s", clip.Text(a.SeedCommitment), s.ID, s.Commitment)
 	}
 	if msg.Character != "" && !slices.Contains(a.Participants, msg.Character) {
 		return invalid("the request is for %s, who is not a participant of the combat it starts", msg.Character)

@@ -16,6 +16,7 @@ package command
 
 import (
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/internal/clip"
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/rules/dice"
 	"github.com/campaign-journal/journal/signed"
@@ -114,7 +115,7 @@ func (d *draft) drawV2(s *projections.Session, key dice.KeyV2, q events.RollRequ
 	}
 	p, ok := v2Paths[cmd]
 	if !ok || p.draw == nil {
-		return invalid("request %s: command %q has no journal-dice-v2 path", q.Request, cmd)
+		return invalid("request %s: command %q has no journal-dice-v2 path", q.Request, clip.Text(cmd))
 	}
 	return p.draw(d, s, key, q, src)
 }

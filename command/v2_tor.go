@@ -34,6 +34,7 @@ import (
 	"context"
 
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/internal/clip"
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/rules/dice"
 	"github.com/campaign-journal/journal/signed"
@@ -75,7 +76,7 @@ func parseStrict(action []byte, v any, command func() string, want string) error
 		return err
 	}
 	if got := command(); got != want {
-		return invalid("action: command %q, want %q", got, want)
+		return invalid("action: command %q, want %q", clip.Text(got), want)
 	}
 	return nil
 }
@@ -96,7 +97,7 @@ func ParseTORHopeAction(action []byte) (TORHopeAction, error) {
 // the session's seed commitment and the character the request is sent for.
 func checkScope(s *projections.Session, msg RollRequestSigned, seedCommitment, character string) error {
 	if seedCommitment != s.Commitment {
-		return invalid("the request names seed commitment %q, session %s's is %s", seedCommitment, s.ID, s.Commitment)
+		return invalid("the request names seed commitment %q, session %s's is %s", clip.Text(seedCommitment), s.ID, s.Commitment)
 	}
 	if msg.Character != "" && msg.Character != character {
 		return invalid("the request is for %s, the signed action for %s", msg.Character, character)
@@ -119,13 +120,13 @@ func (d *draft) planTORV2(a TORRollAction) (torPlan, error) {
 		return p, err
 	}
 	if p.skill.Name != a.Skill {
-		return p, invalid("action: skill %q: name it as the rules do, %q", a.Skill, p.skill.Name)
+		return p, invalid("action: skill %q: name it as the rules do, %q", clip.Text(a.Skill), p.skill.Name)
 	}
 	if p.trait != a.Trait {
 		if a.Trait == "" {
 			return p, invalid("action: trait \"\": %s has invoked «%s» for this roll: name it", p.ch.Name, p.trait)
 		}
-		return p, invalid("action: trait %q: name it as the sheet does, %q", a.Trait, p.trait)
+		return p, invalid("action: trait %q: name it as the sheet does, %q", clip.Text(a.Trait), p.trait)
 	}
 	return p, nil
 }

@@ -15,6 +15,7 @@ import (
 	"context"
 
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/internal/clip"
 	"github.com/campaign-journal/journal/signed"
 )
 
@@ -55,7 +56,7 @@ func (d *draft) voidConsent(target events.Event, reason string, consent SignedMe
 		return invalid("the consent is for event %s, not %s", c.Event, target.ID)
 	}
 	if c.Reason != reason {
-		return invalid("the consent's reason %q is not the void's %q", c.Reason, reason)
+		return invalid("the consent's reason %q is not the void's %q", clip.Text(c.Reason), clip.Text(reason))
 	}
 	v.ConsentUser, v.ConsentSigned, v.ConsentSignature = roller, consent.Signed, consent.Signature
 	return nil

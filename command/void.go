@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/internal/clip"
 )
 
 // errFound stops a scan once the event sought is found.
@@ -32,7 +33,7 @@ func (j *Journal) voidWith(ctx context.Context, campaign, eventID, reason string
 	}
 	filter, err := events.CampaignFilter(campaign)
 	if err != nil {
-		return Result{}, invalid("campaign %q: %v", campaign, err)
+		return Result{}, invalid("campaign %q: %v", clip.Text(campaign), err)
 	}
 	var target events.Event
 	err = j.store.Read(ctx, events.Query{Subject: filter}, func(r events.Recorded) error {

@@ -7,6 +7,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/campaign-journal/journal/internal/clip"
 )
 
 // MaxSize is the largest encoded event, in bytes: 1 MiB less 8 KiB, which
@@ -141,7 +143,7 @@ func (e Event) checked() (any, error) {
 // StreamSubject when it is set.
 func (e Event) checkEnvelope() error {
 	if e.SpecVersion != SpecVersion {
-		return fmt.Errorf("specversion %q, want %q", e.SpecVersion, SpecVersion)
+		return fmt.Errorf("specversion %q, want %q", clip.Text(e.SpecVersion), SpecVersion)
 	}
 	if err := validUUID(e.ID); err != nil {
 		return fmt.Errorf("id: %w", err)
@@ -150,7 +152,7 @@ func (e Event) checkEnvelope() error {
 		return fmt.Errorf("campaign: %w", err)
 	}
 	if c, ok := strings.CutPrefix(e.Source, "/campaigns/"); !ok || c != e.Campaign {
-		return fmt.Errorf("source %q, want %q", e.Source, "/campaigns/"+e.Campaign)
+		return fmt.Errorf("source %q, want %q", clip.Text(e.Source), "/campaigns/"+e.Campaign)
 	}
 	if _, _, err := e.aggregate(); err != nil {
 		return err
@@ -159,7 +161,7 @@ func (e Event) checkEnvelope() error {
 		return fmt.Errorf("time %v is missing or out of range", e.Time)
 	}
 	if e.DataContentType != ContentType {
-		return fmt.Errorf("datacontenttype %q, want %q", e.DataContentType, ContentType)
+		return fmt.Errorf("datacontenttype %q, want %q", clip.Text(e.DataContentType), ContentType)
 	}
 	if e.Session != "" {
 		if err := ValidID(e.Session); err != nil {
@@ -202,7 +204,7 @@ func (e Event) checkEnvelope() error {
 func (e Event) checkData(v any) (any, error) {
 	t := byType[e.Type]
 	if t == nil {
-		return nil, fmt.Errorf("%w %q", ErrUnknownType, e.Type)
+		return nil, fmt.Errorf("%w %q", ErrUnknownType, clip.Text(e.Type))
 	}
 	if v == nil {
 		v = t.data()
@@ -228,7 +230,7 @@ func (e Event) checkStreamSubject() error {
 		return err
 	}
 	if campaign != e.Campaign {
-		return fmt.Errorf("stream subject %q disagrees with campaign %q", e.StreamSubject, e.Campaign)
+		return fmt.Errorf("stream subject %q disagrees with campaign %q", clip.Text(e.StreamSubject), clip.Text(e.Campaign))
 	}
 	return nil
 }
@@ -238,7 +240,7 @@ func (e Event) checkStreamSubject() error {
 // 20th), other than the nil and max UUIDs.
 func validUUID(s string) error {
 	if !canonicalUUID(s) {
-		return fmt.Errorf("%q is not a canonical uuid", s)
+		return fmt.Errorf("%q is not a canonical uuid", clip.Text(s))
 	}
 	return nil
 }
@@ -279,7 +281,7 @@ func validActor(s string) error {
 		return fmt.Errorf("actor is longer than %d bytes", MaxActorLen)
 	}
 	if !utf8.ValidString(s) || strings.ContainsFunc(s, unicode.IsControl) {
-		return fmt.Errorf("actor %q has invalid or control characters", s)
+		return fmt.Errorf("actor %q has invalid or control characters", clip.Text(s))
 	}
 	return nil
 }

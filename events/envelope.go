@@ -10,6 +10,8 @@ import (
 
 	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
+
+	"github.com/campaign-journal/journal/internal/clip"
 )
 
 // The envelope: the top-level object of a document, read and written by
@@ -207,7 +209,7 @@ func (r *reader) attrName() (int, error) {
 	}
 	k := attrIndex(name)
 	if k < 0 {
-		return 0, fmt.Errorf("unknown attribute %q", name)
+		return 0, fmt.Errorf("unknown attribute %q", clip.Text(name))
 	}
 	return k, nil
 }
@@ -427,21 +429,13 @@ var ErrInvalidCommand = errors.New("invalid command name")
 // or by no catalogued command, have none.
 func ValidCommand(name string) error {
 	if name == "" || len(name) > MaxCommandLen {
-		return fmt.Errorf("%w: %q: 1 to %d bytes", ErrInvalidCommand, clipText(name, 80), MaxCommandLen)
+		return fmt.Errorf("%w: %q: 1 to %d bytes", ErrInvalidCommand, clip.Text(name), MaxCommandLen)
 	}
 	for i := 0; i < len(name); i++ {
 		c := name[i]
 		if !(c >= 'a' && c <= 'z' || i > 0 && (c >= '0' && c <= '9' || c == '-')) {
-			return fmt.Errorf("%w: %q has %q at byte %d: use lower-case letters, digits and '-', starting with a letter", ErrInvalidCommand, clipText(name, 80), c, i)
+			return fmt.Errorf("%w: %q has %q at byte %d: use lower-case letters, digits and '-', starting with a letter", ErrInvalidCommand, clip.Text(name), c, i)
 		}
 	}
 	return nil
-}
-
-// clipText shortens s to n bytes for messages.
-func clipText(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
 }

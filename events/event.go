@@ -38,6 +38,8 @@ import (
 	"sync"
 	"time"
 	"unicode/utf8"
+
+	"github.com/campaign-journal/journal/internal/clip"
 )
 
 // CloudEvents constants of every journal event.
@@ -208,14 +210,14 @@ func (e Event) Aggregate() (Kind, string, error) {
 func (e Event) aggregate() (Kind, string, error) {
 	plural, id, ok := strings.Cut(e.Subject, "/")
 	if !ok {
-		return "", "", fmt.Errorf("subject %q is not <kind>/<id>", e.Subject)
+		return "", "", fmt.Errorf("subject %q is not <kind>/<id>", clip.Text(e.Subject))
 	}
 	kind, ok := kindOfPlural(plural)
 	if !ok {
-		return "", "", fmt.Errorf("subject %q has no valid aggregate kind", e.Subject)
+		return "", "", fmt.Errorf("subject %q has no valid aggregate kind", clip.Text(e.Subject))
 	}
 	if err := ValidID(id); err != nil {
-		return "", "", fmt.Errorf("subject %q: %w", e.Subject, err)
+		return "", "", fmt.Errorf("subject %q: %w", clip.Text(e.Subject), err)
 	}
 	return kind, id, nil
 }
@@ -240,7 +242,7 @@ func (e Event) Payload() (any, error) {
 	}
 	v, ok := dataFor(e.Type)
 	if !ok {
-		return nil, fmt.Errorf("%w: %w %q", ErrInvalidEvent, ErrUnknownType, e.Type)
+		return nil, fmt.Errorf("%w: %w %q", ErrInvalidEvent, ErrUnknownType, clip.Text(e.Type))
 	}
 	if err := decodeStrictly(e.Data, v); err != nil {
 		return nil, fmt.Errorf("%w: data of %s %s: %w", ErrInvalidEvent, e.Type, e.ID, err)
@@ -345,7 +347,7 @@ func validUTF8(v reflect.Value, depth int) error {
 	switch v.Kind() {
 	case reflect.String:
 		if !utf8.ValidString(v.String()) {
-			return fmt.Errorf("%q is not valid UTF-8", v.String())
+			return fmt.Errorf("%q is not valid UTF-8", clip.Text(v.String()))
 		}
 	case reflect.Pointer, reflect.Interface:
 		if !v.IsNil() {

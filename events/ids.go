@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+
+	"github.com/campaign-journal/journal/internal/clip"
 )
 
 // IDs yields event ids: canonical lower-case UUID strings, each different
@@ -103,7 +105,7 @@ func ValidRequestID(id string) error {
 	for i := 0; i < len(id); i++ {
 		c := id[i]
 		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.' || c == ':') {
-			return fmt.Errorf("%w: %q has %q at byte %d: use letters, digits, '-', '_', '.' or ':'", ErrInvalidRequestID, id, c, i)
+			return fmt.Errorf("%w: %q has %q at byte %d: use letters, digits, '-', '_', '.' or ':'", ErrInvalidRequestID, clip.Text(id), c, i)
 		}
 	}
 	return nil

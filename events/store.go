@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/campaign-journal/journal/internal/clip"
 )
 
 // The store contract, shared by every store (events/jetstore,
@@ -137,7 +139,7 @@ func (q Query) Validate() error {
 	}
 	for _, t := range q.Types {
 		if _, ok := dataFor(t); !ok {
-			return fmt.Errorf("query: %w %q", ErrUnknownType, t)
+			return fmt.Errorf("query: %w %q", ErrUnknownType, clip.Text(t))
 		}
 	}
 	return nil
@@ -271,7 +273,7 @@ func decodeRecorded(seq uint64, subject string, data []byte, owned bool) (Record
 func SecretKey(parts ...string) (string, error) {
 	for _, p := range parts {
 		if err := ValidID(p); err != nil {
-			return "", fmt.Errorf("secret key part %q: %w", p, err)
+			return "", fmt.Errorf("secret key part %q: %w", clip.Text(p), err)
 		}
 	}
 	key := strings.Join(parts, ".")
@@ -286,11 +288,11 @@ func SecretKey(parts ...string) (string, error) {
 func ValidSecretKey(key string) error {
 	parts := strings.Split(key, ".")
 	if len(parts) > 8 {
-		return fmt.Errorf("%w: secret key %q has more than 8 parts", ErrInvalidID, key)
+		return fmt.Errorf("%w: secret key %q has more than 8 parts", ErrInvalidID, clip.Text(key))
 	}
 	for _, p := range parts {
 		if err := ValidID(p); err != nil {
-			return fmt.Errorf("secret key %q: %w", key, err)
+			return fmt.Errorf("secret key %q: %w", clip.Text(key), err)
 		}
 	}
 	return nil

@@ -5,6 +5,8 @@ import (
 	"hash/fnv"
 	"strconv"
 	"strings"
+
+	"github.com/campaign-journal/journal/internal/clip"
 )
 
 // Subjects: every event of a campaign is stored in one stream under the
@@ -61,11 +63,11 @@ func ValidID(s string) error {
 		return fmt.Errorf("%w: empty", ErrInvalidID)
 	}
 	if len(s) > MaxIDLen {
-		return fmt.Errorf("%w: %q is longer than %d characters", ErrInvalidID, s, MaxIDLen)
+		return fmt.Errorf("%w: %q is longer than %d characters", ErrInvalidID, clip.Text(s), MaxIDLen)
 	}
 	for i := 0; i < len(s); i++ {
 		if !slugByte(s[i]) {
-			return fmt.Errorf("%w: %q (use a-z, 0-9, '-' and '_')", ErrInvalidID, s)
+			return fmt.Errorf("%w: %q (use a-z, 0-9, '-' and '_')", ErrInvalidID, clip.Text(s))
 		}
 	}
 	return nil
@@ -174,10 +176,10 @@ func PartitionStreamSubjects(p, k int) string {
 func ParseSubject(subject string) (string, error) {
 	campaign, ok := strings.CutPrefix(subject, Prefix+".")
 	if !ok || strings.Contains(campaign, ".") {
-		return "", fmt.Errorf("%w: subject %q is not %s.<campaign>", ErrInvalidID, subject, Prefix)
+		return "", fmt.Errorf("%w: subject %q is not %s.<campaign>", ErrInvalidID, clip.Text(subject), Prefix)
 	}
 	if err := ValidID(campaign); err != nil {
-		return "", fmt.Errorf("subject %q: %w", subject, err)
+		return "", fmt.Errorf("subject %q: %w", clip.Text(subject), err)
 	}
 	return campaign, nil
 }
@@ -201,18 +203,18 @@ func AggregateHeaderValue(kind Kind, id string) string {
 func ValidFilter(filter string) error {
 	parts := strings.Split(filter, ".")
 	if len(parts) < 2 || len(parts) > maxFilterTokens || parts[0] != Prefix {
-		return fmt.Errorf("%w: filter %q is not %s.<token>... with at most %d tokens", ErrInvalidID, filter, Prefix, maxFilterTokens)
+		return fmt.Errorf("%w: filter %q is not %s.<token>... with at most %d tokens", ErrInvalidID, clip.Text(filter), Prefix, maxFilterTokens)
 	}
 	for i, p := range parts[1:] {
 		switch {
 		case p == "*":
 		case p == ">":
 			if i != len(parts)-2 {
-				return fmt.Errorf("%w: filter %q has '>' before its last token", ErrInvalidID, filter)
+				return fmt.Errorf("%w: filter %q has '>' before its last token", ErrInvalidID, clip.Text(filter))
 			}
 		default:
 			if err := ValidID(p); err != nil {
-				return fmt.Errorf("filter %q: %w", filter, err)
+				return fmt.Errorf("filter %q: %w", clip.Text(filter), err)
 			}
 		}
 	}

@@ -56,6 +56,7 @@ var errorsESCommand = map[string]string{
 	"%w: not available in a journal-dice-v2 session yet":                                              "%w: aún no disponible en una sesión journal-dice-v2",
 	"%w: request body: %w":                            "%w: cuerpo de la petición: %w",
 	"%w: request body: data after the JSON object":    "%w: cuerpo de la petición: datos tras el objeto JSON",
+	"%w: request body: unknown field %q":              "%w: cuerpo de la petición: campo %q desconocido",
 	"%w: request id already used for another command": "%w: id de petición ya usado para otra orden",
 	"%w: session %s: only skill and attribute rolls and attacks are wired ('journal roll', 'journal attack', or roll-request and roll-reveal)": "%w: sesión %s: solo están conectadas las tiradas de habilidad y de atributo y los ataques ('journal roll', 'journal attack', o roll-request y roll-reveal)",
 	"%w: this journal has no store for the sessions' secrets":                                                                                  "%w: este diario no tiene almacén para los secretos de las sesiones",
@@ -184,4 +185,7 @@ var errorsESCommand = map[string]string{
 	"unusable checkpoint":                                                                  "punto de control inutilizable",
 	"user %q: %v":                                                                          "usuario %q: %v",
 	"weapon %s: %v":                                                                        "arma %s: %v",
+
+	// The text check's bidirectional controls (limits.go).
+	"%s has the bidirectional control character %U at byte %d: not allowed in text": "%s tiene el carácter de control bidireccional %U en el byte %d: no se admite en un texto",
 }

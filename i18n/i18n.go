@@ -22,6 +22,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/campaign-journal/journal/internal/clip"
 )
 
 // Lang is a language of the catalogue.
@@ -45,7 +47,7 @@ func Parse(s string) (Lang, error) {
 	case ES, EN:
 		return l, nil
 	}
-	return "", fmt.Errorf("%w %q: want es or en", ErrUnknownLang, s)
+	return "", fmt.Errorf("%w %q: want es or en", ErrUnknownLang, clip.Text(s))
 }
 
 // FromLocale picks the language of a locale such as $LANG: Spanish for

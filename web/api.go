@@ -10,6 +10,7 @@ import (
 
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/i18n"
+	"github.com/campaign-journal/journal/internal/clip"
 	"github.com/campaign-journal/journal/live"
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/replay"
@@ -39,7 +40,7 @@ func campaignOf(r *http.Request) (string, string, error) {
 	id := r.PathValue("c")
 	filter, err := events.CampaignFilter(id)
 	if err != nil {
-		return "", "", badRequest("campaign %q: %v", id, err)
+		return "", "", badRequest("campaign %q: %v", clip.Text(id), err)
 	}
 	return id, filter, nil
 }
@@ -52,7 +53,7 @@ func uintParam(r *http.Request, name string) (uint64, error) {
 	}
 	n, err := strconv.ParseUint(v, 10, 64)
 	if err != nil {
-		return 0, badRequest("?%s=%s: want a non-negative whole number", name, v)
+		return 0, badRequest("?%s=%s: want a non-negative whole number", name, clip.Text(v))
 	}
 	return n, nil
 }
@@ -161,7 +162,7 @@ func (s *Server) listCharacters(w http.ResponseWriter, r *http.Request) error {
 func (s *Server) getCharacter(w http.ResponseWriter, r *http.Request) error {
 	id := r.PathValue("ch")
 	if err := events.ValidID(id); err != nil {
-		return badRequest("character %q: %v", id, err)
+		return badRequest("character %q: %v", clip.Text(id), err)
 	}
 	return s.withCampaign(r, func(c *projections.Campaign) error {
 		if c.TOR != nil {
@@ -361,7 +362,7 @@ func (s *Server) explainRoll(w http.ResponseWriter, r *http.Request) error {
 	x, err := replay.ExplainEvent(ctx, src, eventID, nil)
 	switch {
 	case errors.Is(err, replay.ErrNotFound):
-		return notFound("no event %s in campaign %s", eventID, id)
+		return notFound("no event %s in campaign %s", clip.Text(eventID), id)
 	case errors.Is(err, replay.ErrNotRoll):
 		return badRequest("event %s is not a roll", eventID)
 	case err != nil:

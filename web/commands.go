@@ -12,12 +12,13 @@ import (
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/command/catalog"
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/internal/clip"
 )
 
 // readBody reads a request body of at most MaxBody bytes.
 func readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
 	if ct := r.Header.Get("Content-Type"); ct != "" && !strings.HasPrefix(strings.ToLower(ct), "application/json") {
-		return nil, &httpError{status: http.StatusUnsupportedMediaType, msg: fmt.Sprintf("Content-Type %q: send application/json", ct)}
+		return nil, &httpError{status: http.StatusUnsupportedMediaType, msg: fmt.Sprintf("Content-Type %q: send application/json", clip.Text(ct))}
 	}
 	return io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBody))
 }
@@ -86,7 +87,7 @@ func (s *Server) runCommand(w http.ResponseWriter, r *http.Request) error {
 	name := r.PathValue("name")
 	cmd, ok := catalog.Lookup(name)
 	if !ok || cmd.Creates {
-		return notFound("no command %q (see GET /api/commands)", name)
+		return notFound("no command %q (see GET /api/commands)", clip.Text(name))
 	}
 	campaign, _, err := campaignOf(r)
 	if err != nil {

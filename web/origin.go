@@ -9,6 +9,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/campaign-journal/journal/internal/clip"
 )
 
 // Where a request may come from: the defence against DNS rebinding and
@@ -116,7 +118,7 @@ func splitHost(hostport string) (name, port string, err error) {
 	if rest != "" {
 		port = strings.TrimPrefix(rest, ":")
 		if n, err := strconv.ParseUint(port, 10, 16); err != nil || n == 0 || rest[0] != ':' {
-			return "", "", fmt.Errorf("port %q", rest)
+			return "", "", fmt.Errorf("port %q", clip.Text(rest))
 		}
 	}
 	name = strings.TrimSuffix(strings.ToLower(name), ".")
@@ -155,7 +157,7 @@ func defaultPort(r *http.Request) string {
 func (s *Server) hostAllowed(r *http.Request) error {
 	name, port, err := splitHost(r.Host)
 	if err != nil {
-		return fmt.Errorf("%w: Host %q: %v", errMisdirected, r.Host, err)
+		return fmt.Errorf("%w: Host %q: %v", errMisdirected, clip.Text(r.Host), err)
 	}
 	for _, p := range s.publicHosts {
 		if p.name == name && (p.port == "" || p.port == port || port == "" && p.port == defaultPort(r)) {
@@ -174,12 +176,12 @@ func (s *Server) hostAllowed(r *http.Request) error {
 			if got == "" {
 				got = defaultPort(r)
 			}
-			return fmt.Errorf("%w: Host %q: port %s, but this journal serves port %s", errMisdirected, r.Host, got, want)
+			return fmt.Errorf("%w: Host %q: port %s, but this journal serves port %s", errMisdirected, clip.Text(r.Host), got, want)
 		}
 	}
 	if !ours {
 		return fmt.Errorf("%w: Host %q is not an address of this journal (it answers to localhost, its loopback and listening addresses%s)",
-			errMisdirected, r.Host, s.publicHint())
+			errMisdirected, clip.Text(r.Host), s.publicHint())
 	}
 	return nil
 }
@@ -207,10 +209,10 @@ func originAllowed(r *http.Request) error {
 	case "", "same-origin":
 	case "none":
 		if !safeMethod(r.Method) {
-			return fmt.Errorf("Sec-Fetch-Site %q on a %s: refused", site, r.Method)
+			return fmt.Errorf("Sec-Fetch-Site %q on a %s: refused", clip.Text(site), r.Method)
 		}
 	default:
-		return fmt.Errorf("cross-origin request refused (Sec-Fetch-Site %q)", site)
+		return fmt.Errorf("cross-origin request refused (Sec-Fetch-Site %q)", clip.Text(site))
 	}
 	origins := r.Header.Values("Origin")
 	switch {
@@ -224,7 +226,7 @@ func originAllowed(r *http.Request) error {
 	o := origins[0]
 	u, err := url.Parse(o)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil || (u.Path != "" && u.Path != "/") || u.RawQuery != "" {
-		return fmt.Errorf("cross-origin request refused (Origin %q is not an http origin)", o)
+		return fmt.Errorf("cross-origin request refused (Origin %q is not an http origin)", clip.Text(o))
 	}
 	oname, oport, err1 := splitHost(u.Host)
 	hname, hport, err2 := splitHost(r.Host)

@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/internal/clip"
 )
 
 // A roll's permalink carries a capability for that one roll, so that a
@@ -145,11 +146,11 @@ type permalinkJSON struct {
 func (s *Server) mintPermalink(w http.ResponseWriter, r *http.Request) error {
 	c, id := r.PathValue("c"), r.PathValue("id")
 	if events.ValidID(c) != nil || !validEventID(id) {
-		return notFound("no such roll: %s in %s", id, c)
+		return notFound("no such roll: %s in %s", clip.Text(id), clip.Text(c))
 	}
 	filter, err := events.CampaignFilter(c)
 	if err != nil {
-		return notFound("no such roll: %s in %s", id, c)
+		return notFound("no such roll: %s in %s", clip.Text(id), clip.Text(c))
 	}
 	found := false
 	err = s.opts.Store.Read(r.Context(), events.Query{Subject: filter, Types: []string{events.TypeRollMade}}, func(rec events.Recorded) error {
@@ -163,7 +164,7 @@ func (s *Server) mintPermalink(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if !found {
-		return notFound("no such roll: %s in %s", id, c)
+		return notFound("no such roll: %s in %s", clip.Text(id), clip.Text(c))
 	}
 	k := s.permalinkCap(c, id)
 	return writeJSON(w, http.StatusOK, permalinkJSON{
@@ -216,6 +217,22 @@ type refs struct {
 	Target     string            `json:"target"`
 	Character  string            `json:"character"`
 	Event      string            `json:"event"`
+	// An attack's outcome and its damage taken's.
+	Attacker string `json:"attacker"`
+	Hit      bool   `json:"hit"`
+	Damage   int    `json:"damage"`
+	Amount   int    `json:"amount"`
+	Source   string `json:"source"`
+}
+
+// sameBatch reports whether a, stored just before b, was recorded by the
+// same command: at the sequence before b's, with b's time, session,
+// actor, request id and command (a command's events are one atomic
+// append, stored contiguously, all at the command's time).
+func sameBatch(a, b events.Recorded) bool {
+	x, y := a.Event, b.Event
+	return a.Seq+1 == b.Seq && x.Time.Equal(y.Time) && x.Session == y.Session && x.Actor == y.Actor &&
+		x.RequestID == y.RequestID && x.Command == y.Command
 }
 
 // rollsOf are the rolls an action (attack, contest, combat start) names.
@@ -229,8 +246,9 @@ func (d refs) rollsOf() []string {
 
 // evidenceOf is what verifying the roll id of campaign c needs, in stream
 // order: the roll and the other rolls of the actions it belongs to (attack,
-// contest, initiative), those actions and an attack's damage taken, the
-// rolls' requests, their sessions' session-started, contributions and
+// contest, initiative), those actions and the damage taken an attack's hit
+// recorded in its own batch (no other), the rolls' requests, their
+// sessions' session-started, contributions and
 // session-ended (recorded only once a session ended: it holds the seed),
 // the voids of the rolls, and the key registrations of every user who
 // signed one of them. Nil when id is not a roll of c.
@@ -273,13 +291,14 @@ func (s *Server) evidenceOf(ctx context.Context, c, id string) ([]recordJSON, er
 		for _, r := range x.d.rollsOf() {
 			rolls[r] = true
 		}
-		if x.r.Event.Type == events.TypeAttackResolved {
-			// The damage taken, recorded in the attack's batch just before it.
-			for j := i - 1; j >= 0 && j >= i-4; j-- {
-				if y := all[j]; y.r.Event.Type == events.TypeDamageTaken && y.d.Character == x.d.Target {
-					keep[j] = true
-					break
-				}
+		if x.r.Event.Type == events.TypeAttackResolved && x.d.Hit && x.d.Damage > 0 && i > 0 {
+			// The damage taken of a hit, recorded in the attack's atomic
+			// batch just before its resolution: the event at the sequence
+			// before, of the same command. Any other damage taken (the GM's,
+			// another attack's) is not this roll's.
+			if y := all[i-1]; y.r.Event.Type == events.TypeDamageTaken && sameBatch(y.r, x.r) &&
+				y.d.Character == x.d.Target && y.d.Amount == x.d.Damage && y.d.Source == x.d.Attacker {
+				keep[i-1] = true
 			}
 		}
 	}

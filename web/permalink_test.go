@@ -2,6 +2,7 @@ package web_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -214,6 +215,73 @@ func TestPermalinkEvidence(t *testing.T) {
 	require.Contains(t, body, ended.Seed)
 	ids, _ = h.evidenceIDs(t, "gondor", foreignRoll, kForeign)
 	require.NotContains(t, ids, idsOf(end, events.TypeSessionEnded)[0], "another campaign's session end")
+}
+
+// TestPermalinkEvidenceOnlyTheRollsConsequences: the evidence of an
+// attack's roll holds the damage taken its hit recorded, and no other: not
+// the GM's damage to the same target, from the same attacker, recorded
+// just before a missed attack, nor that before a hit.
+func TestPermalinkEvidenceOnlyTheRollsConsequences(t *testing.T) {
+	h := newAccessHarness(t)
+	post := func(name, body string) result {
+		t.Helper()
+		r := h.do("POST", "/api/campaigns/mordor/commands/"+name, body, bearer(anaToken)...)
+		require.Equal(t, http.StatusOK, r.status, "%s: %s", name, r.body)
+		var res result
+		r.json(t, &res)
+		return res
+	}
+	var started []struct {
+		Event events.Event `json:"event"`
+	}
+	h.do("GET", "/api/campaigns/mordor/events?types="+events.TypeSessionStarted, "", bearer(anaToken)...).json(t, &started)
+	require.Len(t, started, 1)
+	combat := post("combat-start", `{"participants":["ruisenor","orco"]}`)
+	var order struct {
+		Order []string `json:"order"`
+	}
+	require.NoError(t, json.Unmarshal(idsEvent(t, combat, events.TypeCombatStarted).Data, &order))
+	attacker, target, extra := order.Order[0], order.Order[1], ""
+	if attacker == "ruisenor" {
+		extra = `,"range":"corta"`
+	}
+	attack := func(modifier int) (result, events.AttackResolved) {
+		t.Helper()
+		res := post("attack", fmt.Sprintf(`{"attacker":%q,"target":%q,"modifier":%d%s}`, attacker, target, modifier, extra))
+		var a events.AttackResolved
+		require.NoError(t, idsEvent(t, res, events.TypeAttackResolved).DecodeData(&a))
+		return res, a
+	}
+	// Unrelated damage, then a sure miss.
+	damage := post("damage", fmt.Sprintf(`{"character":%q,"amount":1,"source":%q}`, target, attacker))
+	missed, a := attack(-100)
+	require.False(t, a.Hit, "an attack at -100 hit")
+	roll := idsOf(missed, events.TypeRollMade)[0]
+	ids, _ := h.evidenceIDs(t, "mordor", roll, h.permalinkOf(t, anaToken, "mordor", roll, http.StatusOK))
+	require.NotContains(t, ids, idsOf(damage, events.TypeDamageTaken)[0], "the GM's damage before a missed attack")
+	require.Equal(t, sorted(idsOf(missed, events.TypeRollMade, events.TypeAttackResolved), []string{started[0].Event.ID}), ids)
+
+	// Unrelated damage, then hits until one deals damage.
+	other := fmt.Sprintf(`{"attacker":%q,"target":%q,"modifier":-100%s}`, target, attacker, map[bool]string{true: `,"range":"corta"`}[target == "ruisenor"])
+	next := func() {
+		h.do("POST", "/api/campaigns/mordor/commands/attack", other, bearer(anaToken)...) // its turn, if it can act
+		post("combat-round", ``)
+	}
+	for round := 0; ; round++ {
+		require.Less(t, round, 20, "no damage at +40 in 20 rounds")
+		next()
+		damage := post("damage", fmt.Sprintf(`{"character":%q,"amount":1,"source":%q}`, target, attacker))
+		hit, a := attack(40)
+		if !a.Hit || a.Damage == 0 {
+			continue
+		}
+		roll := idsOf(hit, events.TypeRollMade)[0]
+		ids, _ := h.evidenceIDs(t, "mordor", roll, h.permalinkOf(t, anaToken, "mordor", roll, http.StatusOK))
+		require.NotContains(t, ids, idsOf(damage, events.TypeDamageTaken)[0], "the GM's damage before a hit")
+		require.Equal(t, sorted(idsOf(hit, events.TypeRollMade, events.TypeDamageTaken, events.TypeAttackResolved), []string{started[0].Event.ID}), ids)
+		require.Len(t, idsOf(hit, events.TypeDamageTaken), 1)
+		return
+	}
 }
 
 // idsEvent is a command's recorded event of a type.

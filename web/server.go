@@ -60,6 +60,7 @@ import (
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/i18n"
+	"github.com/campaign-journal/journal/internal/clip"
 	"github.com/campaign-journal/journal/invite"
 	"github.com/campaign-journal/journal/live"
 	"github.com/campaign-journal/journal/replay"
@@ -291,11 +292,11 @@ func (s *Server) register() error {
 		allowed := strings.Join(allow, ", ")
 		s.mux.Handle(p, s.instrument("other "+p, s.guard(p, func(w http.ResponseWriter, r *http.Request) error {
 			w.Header().Set("Allow", allowed)
-			return &httpError{status: http.StatusMethodNotAllowed, msg: fmt.Sprintf("method %s not allowed on %s (allowed: %s)", r.Method, r.URL.Path, allowed)}
+			return &httpError{status: http.StatusMethodNotAllowed, msg: fmt.Sprintf("method %s not allowed on %s (allowed: %s)", r.Method, clip.Text(r.URL.Path), allowed)}
 		})))
 	}
 	s.mux.Handle("/api/", s.instrument("/api/", s.guard("/api/", func(w http.ResponseWriter, r *http.Request) error {
-		return &httpError{status: http.StatusNotFound, msg: "no such resource: " + r.URL.Path}
+		return &httpError{status: http.StatusNotFound, msg: "no such resource: " + clip.Text(r.URL.Path).String()}
 	})))
 	s.registerPermalinks()
 	s.mux.Handle("GET /metrics", s.metrics.Handler())
@@ -314,7 +315,7 @@ func (s *Server) register() error {
 	// A roll's permalink: its page verifies it in the visitor's browser.
 	s.mux.Handle("GET /r/{c}/{id}", noCache(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if events.ValidID(r.PathValue("c")) != nil || !validEventID(r.PathValue("id")) {
-			writeError(w, notFound("no such roll: %s", r.URL.Path))
+			writeError(w, notFound("no such roll: %s", clip.Text(r.URL.Path)))
 			return
 		}
 		s.ServePage(w, r, "roll.html")

@@ -35,6 +35,7 @@ import (
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/command/catalog"
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/internal/clip"
 	"github.com/campaign-journal/journal/invite"
 	"github.com/campaign-journal/journal/signed"
 )
@@ -273,14 +274,14 @@ func (s *Server) revokeDevice(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if s.opts.Devices == nil {
-		return notFound("no device %q", id)
+		return notFound("no device %q", clip.Text(id))
 	}
 	f, err := s.opts.Devices.Load(r.Context())
 	if err != nil {
 		return err
 	}
 	if !slices.ContainsFunc(Listing(f, c), func(d DeviceRow) bool { return d.ID == id }) {
-		return notFound("no device or invite %q in campaign %s", id, c)
+		return notFound("no device or invite %q in campaign %s", clip.Text(id), c)
 	}
 	if err := s.opts.Devices.Revoke(r.Context(), id); err != nil {
 		return err
@@ -338,7 +339,7 @@ func (s *Server) makeCall(w http.ResponseWriter, r *http.Request) error {
 	}
 	for _, ch := range call.Characters {
 		if err := events.ValidID(ch); err != nil {
-			return badRequest("character %q: %v", ch, err)
+			return badRequest("character %q: %v", clip.Text(ch), err)
 		}
 	}
 	if call.Skill == "" && call.Attribute == "" {
@@ -372,7 +373,7 @@ func (s *Server) closeCall(w http.ResponseWriter, r *http.Request) error {
 	n := len(s.calls.open[c])
 	s.calls.open[c] = slices.DeleteFunc(s.calls.open[c], func(rc rollCall) bool { return rc.ID == id })
 	if len(s.calls.open[c]) == n {
-		return notFound("no open roll call %q", id)
+		return notFound("no open roll call %q", clip.Text(id))
 	}
 	return writeJSON(w, http.StatusOK, map[string]any{"closed": id})
 }

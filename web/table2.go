@@ -38,6 +38,7 @@ import (
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/command/catalog"
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/internal/clip"
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/signed"
 )
@@ -120,7 +121,7 @@ func (s *Server) v2Action(w http.ResponseWriter, r *http.Request) error {
 	case command.CommandTORHope:
 		act, err = j.TORHopeActionFor(ctx, c, req.Character)
 	default:
-		return &httpError{status: http.StatusNotFound, msg: fmt.Sprintf("no journal-dice-v2 action %q (contest, combat-start, heal-after-combat, tor-roll, tor-hope; attack has its own route)", name)}
+		return &httpError{status: http.StatusNotFound, msg: fmt.Sprintf("no journal-dice-v2 action %q (contest, combat-start, heal-after-combat, tor-roll, tor-hope; attack has its own route)", clip.Text(name))}
 	}
 	if err != nil {
 		return err
@@ -146,7 +147,7 @@ func (s *Server) sessionEnded(w http.ResponseWriter, r *http.Request) error {
 	err = s.withCampaign(r, func(c *projections.Campaign) error {
 		ss := c.Session(r.PathValue("s"))
 		if ss == nil {
-			return fmt.Errorf("%w: no session %q in campaign %s", events.ErrNotFound, r.PathValue("s"), c.ID)
+			return fmt.Errorf("%w: no session %q in campaign %s", events.ErrNotFound, clip.Text(r.PathValue("s")), c.ID)
 		}
 		if !ss.Ended || ss.EndedSeq == 0 {
 			return badRequest("session %s has not ended", ss.ID)
@@ -262,7 +263,7 @@ func (s *Server) proposeVoid(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if err := events.ValidID(req.EventID); err != nil {
-		return badRequest("event_id %q: %v", req.EventID, err)
+		return badRequest("event_id %q: %v", clip.Text(req.EventID), err)
 	}
 	if req.Reason == "" || len(req.Reason) > signed.MaxReasonLen {
 		return badRequest("reason: write one, at most %d bytes", signed.MaxReasonLen)
@@ -281,7 +282,7 @@ func (s *Server) proposeVoid(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if target == nil {
-		return fmt.Errorf("%w: no event %s in campaign %s", events.ErrNotFound, req.EventID, c)
+		return fmt.Errorf("%w: no event %s in campaign %s", events.ErrNotFound, clip.Text(req.EventID), c)
 	}
 	if target.Type != events.TypeRollMade {
 		return badRequest("event %s is a %s: a roller consents to the void of a journal-dice-v2 roll only", target.ID, target.Type)
@@ -395,7 +396,7 @@ func (s *Server) consentVoid(w http.ResponseWriter, r *http.Request) error {
 	case vc.Event != p.EventID:
 		return badRequest("the consent is for event %s, not %s", vc.Event, p.EventID)
 	case vc.Reason != p.Reason:
-		return badRequest("the consent's reason %q is not the proposal's %q", vc.Reason, p.Reason)
+		return badRequest("the consent's reason %q is not the proposal's %q", clip.Text(vc.Reason), clip.Text(p.Reason))
 	}
 	v.mu.Lock()
 	defer v.mu.Unlock()

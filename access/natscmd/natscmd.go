@@ -54,6 +54,7 @@ import (
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/command/catalog"
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/internal/clip"
 )
 
 // Defaults of Options.
@@ -293,12 +294,12 @@ func (s *Service) handle(ctx context.Context, r micro.Request) {
 
 func (s *Service) serve(ctx context.Context, parts []string, body []byte, reply *Reply) error {
 	if len(parts) != 4 {
-		return fmt.Errorf("%w: subject %q", command.ErrInvalid, strings.Join(parts, "."))
+		return fmt.Errorf("%w: subject %q", command.ErrInvalid, clip.Text(strings.Join(parts, ".")))
 	}
 	user, campaign, name := parts[1], parts[2], parts[3]
 	p, ok := s.opts.Access.ByName(user)
 	if !ok {
-		return fmt.Errorf("%w: no user %q in the access configuration", access.ErrDenied, user)
+		return fmt.Errorf("%w: no user %q in the access configuration", access.ErrDenied, clip.Text(user))
 	}
 	if err := events.ValidID(campaign); err != nil {
 		return fmt.Errorf("%w: campaign: %w", command.ErrInvalid, err)
@@ -314,7 +315,7 @@ func (s *Service) serve(ctx context.Context, parts []string, body []byte, reply 
 	}
 	run, ok := commandFor(name)
 	if !ok {
-		return fmt.Errorf("%w: no command %q", command.ErrInvalid, name)
+		return fmt.Errorf("%w: no command %q", command.ErrInvalid, clip.Text(name))
 	}
 	request, body, err := catalog.RequestID("", body)
 	if err != nil {

@@ -20,6 +20,7 @@ import (
 	"github.com/campaign-journal/journal/events/backup"
 	"github.com/campaign-journal/journal/events/embedded"
 	"github.com/campaign-journal/journal/events/jetstore"
+	"github.com/campaign-journal/journal/i18n"
 	"github.com/campaign-journal/journal/replay"
 )
 
@@ -109,31 +110,32 @@ if any check fails. A journal that holds events is never replaced: restore
 into a new folder and swap the folders. The restored journal is then
 verified as journal replay does (exit 1 on any mismatch).
 
---without-secrets restores without the key: every event comes back, but the
-seeds of the sessions open at the time of the backup do not, so those
-sessions cannot be ended or verified.`,
+--without-secrets leaves the sealed secrets out: every event comes back, but
+the seeds of the sessions open at the time of the backup do not, so those
+sessions cannot be ended or verified. It checks the file under the key all
+the same: a restore without the key is refused.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			ctx := c.Context()
-			var key *backup.Key
-			if !withoutSecrets {
-				path, err := a.keyPath(keyFile)
-				if err != nil {
-					return err
-				}
-				if key, err = backup.LoadKey(path); err != nil {
-					if errors.Is(err, backup.ErrNoKey) {
-						return fmt.Errorf("%w: pass --key FILE (the key whose fingerprint journal backup printed), or --without-secrets", err)
-					}
-					return err
-				}
+			// The key checks the manifest's MAC, which proves every part's
+			// SHA-256: --without-secrets needs it too.
+			path, err := a.keyPath(keyFile)
+			if err != nil {
+				return err
+			}
+			key, err := backup.LoadKey(path)
+			if errors.Is(err, backup.ErrNoKey) {
+				return fmt.Errorf("%w: pass --key FILE (the key whose fingerprint journal backup printed): a restore checks the manifest's MAC under it, with --without-secrets too", err)
+			}
+			if err != nil {
+				return err
 			}
 			arch, err := backup.Open(args[0], key)
 			if err != nil {
 				return err
 			}
-			if key == nil {
-				a.warnf("journal: without the key, the file's parts are checked against their SHA-256 but the manifest's MAC is not: the file's origin is not proven (run journal replay on the result)")
+			if withoutSecrets {
+				arch.LeaveSecretsOut()
 			}
 			nc, replicas, done, err := a.restoreConn(ctx)
 			if err != nil {
@@ -156,18 +158,17 @@ sessions cannot be ended or verified.`,
 				return fmt.Errorf("restored, but the journal does not open on it: %w", err)
 			}
 			// The restored journal is audited as journal replay would: every
-			// event decoded, every revealed roll re-derived.
-			last, err := st.Last(ctx, events.AllFilter)
+			// event decoded, every revealed roll re-derived, every message
+			// that is not an event listed (and failing the audit).
+			src, _, err := boundSource(ctx, st, events.AllFilter, a.warnForeign())
 			if err != nil {
 				return err
 			}
-			rep, err := replay.Verify(ctx, func(ctx context.Context, fn func(events.Recorded) error) error {
-				return st.Read(ctx, events.Query{Subject: events.AllFilter, To: last}, fn)
-			}, replay.Options{})
+			rep, err := replay.Verify(ctx, src, replay.Options{})
 			if err != nil {
 				return fmt.Errorf("restored, but its events do not read back: %w", err)
 			}
-			if err := a.emit(map[string]any{"file": args[0], "restored": res, "verified": rep.Totals, "manifest": arch.Manifest}, func(w io.Writer) {
+			if err := a.emit(map[string]any{"file": args[0], "restored": res, "verified": rep.Totals, "foreign": rep.Foreign, "manifest": arch.Manifest}, func(w io.Writer) {
 				fmt.Fprintf(w, "restored %s (taken %s) into %s in %v\n", args[0], arch.Manifest.Created.Format(time.RFC3339), strings.TrimSpace(a.targetFlags()), time.Since(start).Round(time.Millisecond))
 				for _, r := range res {
 					if r.Skipped {
@@ -176,21 +177,45 @@ sessions cannot be ended or verified.`,
 					}
 					fmt.Fprintf(w, "  %-24s %s, last sequence %d\n", r.Stream, backup.Messages(r.Messages), r.LastSeq)
 				}
+				// What is not an event, in journal replay's words.
+				en := i18n.EN
+				if len(rep.Foreign) > 0 || rep.ForeignOmitted > 0 {
+					fmt.Fprintln(w, en.T("rp.foreign_head"))
+					for _, m := range rep.Foreign {
+						fmt.Fprintf(w, "  %s  %s\n", en.T("rp.foreign"), m)
+					}
+					if rep.ForeignOmitted > 0 {
+						fmt.Fprintln(w, "  "+en.T("rp.and_more", rep.ForeignOmitted))
+					}
+				}
 				t := rep.Totals
-				fmt.Fprintf(w, "verified: %d events, %d sessions (%d verified, %d not yet revealed), %d rolls verified, %d mismatches\n",
-					t.Events, t.Sessions, t.SessionsVerified, t.SessionsUnrevealed, t.Verified, t.Mismatches)
+				verdict := "verified"
+				if !rep.OK() {
+					verdict = "verification failed"
+				}
+				fmt.Fprintf(w, "%s: %d events, %d sessions (%d verified, %d not yet revealed), %d rolls verified, %d mismatches",
+					verdict, t.Events, t.Sessions, t.SessionsVerified, t.SessionsUnrevealed, t.Verified, t.Mismatches)
+				if t.Foreign > 0 {
+					fmt.Fprint(w, ", "+en.N("rp.not_events", t.Foreign))
+				}
+				fmt.Fprintln(w)
 			}); err != nil {
 				return err
 			}
 			if !rep.OK() {
-				return exitError{code: 1, msg: fmt.Sprintf("restored, but verification failed: %d mismatches (see journal replay%s)", rep.Totals.Mismatches, a.targetFlags())}
+				// journal replay's summary (replay.go), exit 4 as it.
+				msg := i18n.EN.N("err.verification_failed", rep.Totals.Mismatches)
+				if rep.Totals.Foreign > 0 {
+					msg += i18n.EN.N("err.not_journal_events", rep.Totals.Foreign)
+				}
+				return exitError{code: 1, msg: fmt.Sprintf("restored, but %s (see journal replay%s)", msg, a.targetFlags())}
 			}
 			return nil
 		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&keyFile, "key", "", "the backup key file the backup was sealed with (default: backup.key in the user's configuration folder)")
-	f.BoolVar(&withoutSecrets, "without-secrets", false, "restore without the key: the events, not the seeds of sessions open at the backup")
+	f.BoolVar(&withoutSecrets, "without-secrets", false, "leave out the sealed seeds of sessions open at the backup (the key is still needed)")
 	return cmd
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"io"
@@ -201,6 +202,10 @@ func TestRestoreRefusals(t *testing.T) {
 		{"a byte of the events flipped", write("events.jbk", flip(inPart("JOURNAL.snap", 100))), f.key, "JOURNAL.snap does not match its SHA-256"},
 		{"a byte of the secrets flipped", write("secrets.jbk", flip(inPart("KV_journal_secrets.snap.sealed", 50))), f.key, "KV_journal_secrets.snap.sealed does not match its SHA-256"},
 		{"the manifest altered", write("manifest.jbk", flip(bytes.Index(b, []byte(`"last_seq": `))+12)), f.key, "manifest does not match its MAC"},
+		{"the manifest altered, --without-secrets", write("manifest.jbk", flip(bytes.Index(b, []byte(`"last_seq": `))+12)), f.key + " --without-secrets", "manifest does not match its MAC"},
+		{"the manifest and the events altered together, --without-secrets", write("both.jbk", rehashed(t, b, "JOURNAL.snap", 100)), f.key + " --without-secrets", "manifest does not match its MAC"},
+		{"no key file, --without-secrets", f.file, filepath.Join(dir, "absent.key") + " --without-secrets", "no backup key"},
+		{"wrong key, --without-secrets", f.file, otherKey + " --without-secrets", "wrong backup key"},
 		{"not a backup", write("text.jbk", []byte("hello\n")), f.key, "corrupt"},
 		{"no such file", filepath.Join(dir, "absent.jbk"), f.key, "no such file"},
 	}
@@ -208,7 +213,7 @@ func TestRestoreRefusals(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			dst := newCLI(t)
 			dst.dir = filepath.Join(dst.dir, "data")
-			out, errb, code := dst.run("--lang", "en", "restore", tt.file, "--key", tt.key)
+			out, errb, code := dst.run(append([]string{"--lang", "en", "restore", tt.file, "--key"}, strings.Fields(tt.key)...)...)
 			if code == 0 {
 				t.Fatalf("exit 0, want a refusal; stdout %s", out)
 			}
@@ -254,6 +259,26 @@ func TestRestoreRefusals(t *testing.T) {
 	})
 }
 
+// rehashed is the backup b with a byte of part name's data flipped and
+// the manifest's SHA-256 of that part made to match: a file whose every
+// part matches its manifest, which only the MAC refuses. The manifest
+// keeps its length (a hex digest for a hex digest), and a tar header's
+// checksum covers the header only: the tar stays whole.
+func rehashed(t *testing.T, b []byte, name string, off int) []byte {
+	t.Helper()
+	c := bytes.Clone(b)
+	h := bytes.Index(c, append([]byte(name), 0))
+	require.Positive(t, h, name)
+	size, err := strconv.ParseInt(strings.TrimRight(string(c[h+124:h+136]), "\x00 "), 8, 64)
+	require.NoError(t, err)
+	data := c[h+512 : h+512+int(size)]
+	old := sha256.Sum256(data)
+	data[off] ^= 0x01
+	sum := sha256.Sum256(data)
+	require.Equal(t, 1, bytes.Count(c, []byte(hex.EncodeToString(old[:]))), "the part's digest, once, in the manifest")
+	return bytes.Replace(c, []byte(hex.EncodeToString(old[:])), []byte(hex.EncodeToString(sum[:])), 1)
+}
+
 func mustRead(t *testing.T, path string) []byte {
 	t.Helper()
 	b, err := os.ReadFile(path)
@@ -261,13 +286,14 @@ func mustRead(t *testing.T, path string) []byte {
 	return b
 }
 
-// TestRestoreWithoutSecrets: without the key every event comes back and
-// verifies; the session open at the backup cannot be ended (its seed was
-// not restored), and says so.
+// TestRestoreWithoutSecrets: without the secrets (the file checked under
+// the key all the same) every event comes back and verifies; the session
+// open at the backup cannot be ended (its seed was not restored), and says
+// so.
 func TestRestoreWithoutSecrets(t *testing.T) {
 	f := newBackupFixture(t)
 	dst := newCLI(t)
-	out := dst.ok("restore", f.file, "--without-secrets")
+	out := dst.ok("restore", f.file, "--key", f.key, "--without-secrets")
 	require.Contains(t, out, "left out")
 	require.Len(t, dst.events("mordor"), f.events)
 	dst.ok("replay")

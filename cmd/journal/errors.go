@@ -17,6 +17,7 @@ import (
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/events/jetstore"
 	"github.com/campaign-journal/journal/i18n"
+	"github.com/campaign-journal/journal/internal/clip"
 	"github.com/campaign-journal/journal/rules/odds"
 	"github.com/campaign-journal/journal/rules/ryf"
 	"github.com/campaign-journal/journal/rules/tor"
@@ -125,9 +126,11 @@ func flagError(c *cobra.Command, err error) error {
 			// A value of the journal's own type says what it wants.
 			return usagef("--%s: %v (see '%s --help')", bad.GetFlag().Name, errors.Unwrap(bad), c.CommandPath())
 		}
-		return usagef("--%s %q: want %s (see '%s --help')", bad.GetFlag().Name, bad.GetValue(), want, c.CommandPath())
+		return usagef("--%s %q: want %s (see '%s --help')", bad.GetFlag().Name, clip.Text(bad.GetValue()), want, c.CommandPath())
 	}
-	return usagef("%s (see '%s --help')", err, c.CommandPath())
+	// pflag's own messages ("unknown flag: --NAME") quote the argument
+	// whole: at most its start is shown.
+	return usagef("%s (see '%s --help')", clip.Text(err.Error()), c.CommandPath())
 }
 
 // cobraUsageErrors start the messages of cobra's own flag checks, which

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -77,4 +78,41 @@ func TestForeignMessageInTheJournal(t *testing.T) {
 	// Without it, the export verifies.
 	out, errb, code = c.run("replay", "--file", writeExport(t, lines))
 	require.Equal(t, 0, code, "replay --file: %s\n%s", out, errb)
+}
+
+// TestRestoreReportsForeignMessages: a backup of a journal that holds a
+// message that is not an event restores, and its verification says so as
+// journal replay does: the message listed, counted in the summary, and
+// exit 4 with replay's words, in the output's language too.
+func TestRestoreReportsForeignMessages(t *testing.T) {
+	c := newCLI(t)
+	c.setupCampaign()
+	c.ok("-c", "mordor", "session", "start")
+	c.ok("-c", "mordor", "roll", "lodin", "Sigilo")
+	const subject = "journal.mordor"
+	seq := c.publishRaw(subject, []byte("forged, not an event"))
+	c.ok("-c", "mordor", "session", "end")
+	dir := t.TempDir()
+	file, key := filepath.Join(dir, "b.jbk"), filepath.Join(dir, "backup.key")
+	c.ok("backup", file, "--key", key)
+	_, replayErr, code := c.run("--lang", "en", "replay")
+	require.Equal(t, exitMismatch, code)
+
+	dst := newCLI(t)
+	out, errb, code := dst.run("--lang", "en", "restore", file, "--key", key)
+	require.Equal(t, exitMismatch, code, "restore: %s\n%s", out, errb)
+	require.Contains(t, out, fmt.Sprintf("FOREIGN  sequence %d (%s): not a journal event", seq, subject))
+	require.Contains(t, out, "verification failed: ")
+	require.Contains(t, out, "0 mismatches, 1 message that is not an event")
+	require.NotContains(t, out, "verified: ")
+	require.Contains(t, errb, "restored, but verification failed: 0 mismatches, 1 message that is not a journal event (see journal replay --data ")
+	require.Contains(t, replayErr, "verification failed: 0 mismatches, 1 message that is not a journal event", "replay's words")
+	_, replayErr, code = dst.run("--lang", "en", "replay")
+	require.Equal(t, exitMismatch, code, "replay of the restored journal: %s", replayErr)
+
+	// In Spanish.
+	dst = newCLI(t)
+	_, errb, code = dst.run("--lang", "es", "restore", file, "--key", key)
+	require.Equal(t, exitMismatch, code)
+	require.Contains(t, errb, "restaurado, pero verificación fallida: 0 discrepancias, 1 mensaje que no es un evento del diario (ver journal replay")
 }

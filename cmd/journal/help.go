@@ -7,6 +7,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/campaign-journal/journal/internal/clip"
 )
 
 // The command groups of 'journal --help', in the order they are listed.
@@ -312,7 +314,7 @@ func unknownSubcommand(c *cobra.Command, args []string) error {
 	c.SuggestionsMinimumDistance = 2
 	sugg := c.SuggestionsFor(args[0])
 	if len(sugg) > 0 {
-		return usagef("%s: unknown command %q: did you mean %s? (see '%s --help')", c.CommandPath(), args[0],
+		return usagef("%s: unknown command %q: did you mean %s? (see '%s --help')", c.CommandPath(), clip.Text(args[0]),
 			orList(quoteAll(sugg)), c.CommandPath())
 	}
 	var names []string
@@ -321,7 +323,7 @@ func unknownSubcommand(c *cobra.Command, args []string) error {
 			names = append(names, sub.Name())
 		}
 	}
-	return usagef("%s: unknown command %q: want one of %s (see '%s --help')", c.CommandPath(), args[0],
+	return usagef("%s: unknown command %q: want one of %s (see '%s --help')", c.CommandPath(), clip.Text(args[0]),
 		strings.Join(names, ", "), c.CommandPath())
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/campaign-journal/journal/device"
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/i18n"
+	"github.com/campaign-journal/journal/internal/clip"
 	"github.com/campaign-journal/journal/projections"
 )
 
@@ -178,7 +179,7 @@ func hasSession(ctx context.Context, st store, filter, campaign, session string)
 		return err
 	}
 	if !found {
-		return fmt.Errorf("campaign %s has no session %s", campaign, session)
+		return fmt.Errorf("campaign %s has no session %s", campaign, clip.Text(session))
 	}
 	return nil
 }

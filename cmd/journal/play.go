@@ -10,6 +10,7 @@ import (
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/device"
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/internal/clip"
 	"github.com/campaign-journal/journal/rules/dice"
 )
 
@@ -348,7 +349,7 @@ func (a *app) attackCommand() *cobra.Command {
 func positive(s, what string) (int, error) {
 	n, err := strconv.Atoi(s)
 	if err != nil {
-		return 0, usagef("%s %q is not a whole number", what, s)
+		return 0, usagef("%s %q is not a whole number", what, clip.Text(s))
 	}
 	return n, nil
 }

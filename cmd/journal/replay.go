@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strconv"
 	"strings"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/i18n"
+	"github.com/campaign-journal/journal/internal/clip"
 	"github.com/campaign-journal/journal/replay"
 	repro "github.com/campaign-journal/journal/reproduce"
 	"github.com/campaign-journal/journal/rules/dice"
@@ -76,7 +78,7 @@ transcript of the reproduction follows.`,
 				rep, err := repro.Run(ctx, src, opts)
 				done()
 				if errors.Is(err, replay.ErrNotFound) && session != "" {
-					return fmt.Errorf("no session %s in %s", session, a.where(file))
+					return fmt.Errorf("no session %s in %s", clip.Text(session), a.where(file))
 				}
 				if err != nil {
 					return a.sourceError(err, file)
@@ -103,7 +105,7 @@ transcript of the reproduction follows.`,
 				return a.noEvents(file)
 			}
 			if session != "" && len(rep.Sessions) == 0 {
-				return fmt.Errorf("no session %s in %s", session, a.where(file))
+				return fmt.Errorf("no session %s in %s", clip.Text(session), a.where(file))
 			}
 			if err := a.emit(rep, func(w io.Writer) { _ = rep.WriteTextIn(w, a.language()) }); err != nil {
 				return err
@@ -214,10 +216,13 @@ func withStoredBytes(ctx context.Context, st store, fn func(events.Recorded) err
 func (a *app) fileSource(path string, passes int) (replay.Source, func(), error) {
 	info, err := os.Stat(path)
 	if err != nil {
+		if pe, ok := errors.AsType[*fs.PathError](err); ok {
+			pe.Path = clip.Text(pe.Path).String() // an os error quotes the path whole
+		}
 		return nil, nil, fmt.Errorf("export: %w", err)
 	}
 	if info.IsDir() {
-		return nil, nil, fmt.Errorf("export %s is a folder, not a JSON Lines file", path)
+		return nil, nil, fmt.Errorf("export %s is a folder, not a JSON Lines file", clip.Text(path))
 	}
 	var p *progress
 	if isTerminal(a.stderr) && info.Mode().IsRegular() {
@@ -361,7 +366,7 @@ func parseSeeds(vals []string, session string) (map[string]string, string, error
 		}
 		text = strings.TrimSpace(text)
 		if _, err := dice.ParseSeed(text); err != nil {
-			return nil, "", fmt.Errorf("--seed %q: %v", v, err)
+			return nil, "", fmt.Errorf("--seed %q: %v", clip.Text(v), err)
 		}
 		key = strings.TrimSpace(key)
 		if key == "" {
@@ -473,7 +478,7 @@ func parseTime(text string) (time.Time, error) {
 			return t, nil
 		}
 	}
-	return time.Time{}, fmt.Errorf("--at %q: want a stream sequence or a time: RFC 3339 (2026-11-30T20:15:00Z) or \"YYYY-MM-DD HH:MM\"", text)
+	return time.Time{}, fmt.Errorf("--at %q: want a stream sequence or a time: RFC 3339 (2026-11-30T20:15:00Z) or \"YYYY-MM-DD HH:MM\"", clip.Text(text))
 }
 
 // isTerminal reports whether w is a terminal (a character device).

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/internal/clip"
 	"github.com/campaign-journal/journal/replay"
 )
 
@@ -99,7 +100,7 @@ func resolveEvent(ctx context.Context, src replay.Source, arg, where string) (ev
 	case !isSeq && !fragment:
 		hint = fmt.Sprintf(" (a part of an id needs at least %d characters)", minFragment)
 	}
-	return events.Recorded{}, eventError{kind: events.ErrNotFound, msg: fmt.Sprintf("no event %s in %s%s; give a sequence number or an id as 'journal log' prints them", arg, where, hint)}
+	return events.Recorded{}, eventError{kind: events.ErrNotFound, msg: fmt.Sprintf("no event %s in %s%s; give a sequence number or an id as 'journal log' prints them", clip.Text(arg), where, hint)}
 }
 
 // candidate names an event in an ambiguity error.

@@ -10,6 +10,7 @@ import (
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/device"
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/internal/clip"
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/signed"
 )
@@ -68,7 +69,7 @@ func lastEnded(camp *projections.Campaign, id string) (*projections.Session, err
 	if id != "" {
 		s := camp.Session(id)
 		if s == nil {
-			return nil, fmt.Errorf("%w: no session %s in campaign %s", events.ErrNotFound, id, camp.ID)
+			return nil, fmt.Errorf("%w: no session %s in campaign %s", events.ErrNotFound, clip.Text(id), camp.ID)
 		}
 		return s, nil
 	}

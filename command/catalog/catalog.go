@@ -18,10 +18,12 @@ import (
 	"io"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/internal/clip"
 	"github.com/campaign-journal/journal/rules/dice"
 )
 
@@ -294,6 +296,12 @@ func DecodeStrict(body []byte, v any) error {
 	d := json.NewDecoder(bytes.NewReader(body))
 	d.DisallowUnknownFields()
 	if err := d.Decode(v); err != nil {
+		// encoding/json quotes an unknown member's name whole.
+		if rest, ok := strings.CutPrefix(err.Error(), `json: unknown field "`); ok {
+			if name, uerr := strconv.Unquote(`"` + rest); uerr == nil {
+				return fmt.Errorf("%w: request body: unknown field %q", command.ErrInvalid, clip.Text(name))
+			}
+		}
 		return fmt.Errorf("%w: request body: %w", command.ErrInvalid, err)
 	}
 	if _, err := d.Token(); !errors.Is(err, io.EOF) {
@@ -320,7 +328,7 @@ func specs() []Spec {
 					req.ID = c
 				}
 				if req.ID != c {
-					return res{}, fmt.Errorf("%w: campaign id %q in a request for campaign %q", command.ErrInvalid, req.ID, c)
+					return res{}, fmt.Errorf("%w: campaign id %q in a request for campaign %q", command.ErrInvalid, clip.Text(req.ID), clip.Text(c))
 				}
 				return j.CreateCampaign(ctx, req)
 			},

@@ -9,6 +9,7 @@ import (
 
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/internal/clip"
 )
 
 // RequestIDField is the member of a command's JSON body that carries its
@@ -31,7 +32,7 @@ func RequestID(header string, body []byte) (string, []byte, error) {
 	}
 	switch {
 	case header != "" && id != "" && header != id:
-		return "", nil, fmt.Errorf("%w: Idempotency-Key %q and %s %q differ", command.ErrInvalid, header, RequestIDField, id)
+		return "", nil, fmt.Errorf("%w: Idempotency-Key %q and %s %q differ", command.ErrInvalid, clip.Text(header), RequestIDField, clip.Text(id))
 	case id == "":
 		id = header
 	}

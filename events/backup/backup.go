@@ -442,17 +442,20 @@ func streamExists(ctx context.Context, nc *nats.Conn, prefix, stream string) err
 type Archive struct {
 	path     string
 	Manifest Manifest
-	// opened holds the sealed parts' plaintext, by file name; empty when
-	// opened without a key.
+	// opened holds the sealed parts' plaintext, by file name; empty once
+	// LeaveSecretsOut.
 	opened map[string][]byte
 }
 
 // Open reads and checks the whole backup file at path: its manifest, the
 // manifest's MAC under key, each part's size and SHA-256, and opens the
-// sealed parts. A nil key checks everything but the MAC and leaves the
-// sealed parts out of the restore (the events restore; the seeds of the
-// sessions open at the time of the backup do not).
+// sealed parts. The key is needed: without the MAC, whoever can write the
+// file can change the manifest and its parts together (LeaveSecretsOut
+// restores without the sealed parts, checked all the same).
 func Open(path string, key *Key) (*Archive, error) {
+	if key == nil {
+		return nil, fmt.Errorf("%w: checking %s's manifest (its MAC) needs the key it was written with", ErrNoKey, path)
+	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("backup file: %w", err)
@@ -508,14 +511,12 @@ func Open(path string, key *Key) (*Archive, error) {
 	if err != nil {
 		return nil, err
 	}
-	if key != nil {
-		got, err := hex.DecodeString(string(bytes.TrimSpace(mac)))
-		if err != nil || !hmac.Equal(got, key.mac(manifest)) {
-			if fp := key.Fingerprint(); fp != m.KeyFingerprint {
-				return nil, fmt.Errorf("%w: %s was sealed with the key of fingerprint %s; the key given has fingerprint %s", ErrWrongKey, path, m.KeyFingerprint, fp)
-			}
-			return nil, corrupt("its manifest does not match its MAC: it was altered")
+	got, err := hex.DecodeString(string(bytes.TrimSpace(mac)))
+	if err != nil || !hmac.Equal(got, key.mac(manifest)) {
+		if fp := key.Fingerprint(); fp != m.KeyFingerprint {
+			return nil, fmt.Errorf("%w: %s was sealed with the key of fingerprint %s; the key given has fingerprint %s", ErrWrongKey, path, m.KeyFingerprint, fp)
 		}
+		return nil, corrupt("its manifest does not match its MAC: it was altered")
 	}
 	seen := map[string]bool{}
 	for _, p := range m.Parts {
@@ -547,7 +548,7 @@ func Open(path string, key *Key) (*Archive, error) {
 		if got := hex.EncodeToString(hw.h.Sum(nil)); hw.n != p.Size || got != p.SHA256 {
 			return nil, corrupt("%s does not match its SHA-256 in the manifest", p.File)
 		}
-		if p.Sealed && key != nil {
+		if p.Sealed {
 			plain, err := key.open(p.File, sealed.Bytes())
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", path, err)
@@ -564,12 +565,17 @@ func Open(path string, key *Key) (*Archive, error) {
 	return a, nil
 }
 
+// LeaveSecretsOut makes Restore leave the sealed parts out (the events
+// restore; the seeds of the sessions open at the time of the backup do
+// not). Open checked them all the same.
+func (a *Archive) LeaveSecretsOut() { clear(a.opened) }
+
 // Restored is what Restore put back for one part.
 type Restored struct {
 	Stream   string
 	Messages uint64
 	LastSeq  uint64
-	// Skipped parts were sealed and no key was given.
+	// Skipped parts were sealed and left out (LeaveSecretsOut).
 	Skipped bool
 }
 
@@ -651,7 +657,7 @@ func (a *Archive) Restore(ctx context.Context, nc *nats.Conn, opts Options) (out
 			plain, ok := a.opened[p.File]
 			if !ok {
 				out = append(out, Restored{Stream: p.Stream, Skipped: true})
-				opts.progress("restore: %s: sealed, no key: left out", p.Stream)
+				opts.progress("restore: %s: sealed, left out", p.Stream)
 				continue
 			}
 			r = bytes.NewReader(plain)

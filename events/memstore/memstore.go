@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/internal/clip"
 )
 
 // Options configures a Store.
@@ -128,7 +129,7 @@ func (s *Store) PublishRaw(ctx context.Context, subject string, data []byte) (ui
 	// What the stream takes (events.StreamSubjects): journal.<one token>.
 	tok, ok := strings.CutPrefix(subject, events.Prefix+".")
 	if !ok || tok == "" || strings.ContainsAny(tok, ".*> \t\r\n") {
-		return 0, fmt.Errorf("%w: subject %q is not a literal subject %s", events.ErrInvalidID, subject, events.StreamSubjects)
+		return 0, fmt.Errorf("%w: subject %q is not a literal subject %s", events.ErrInvalidID, clip.Text(subject), events.StreamSubjects)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()

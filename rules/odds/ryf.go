@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/big"
 	"strings"
+
+	"github.com/campaign-journal/journal/internal/clip"
 )
 
 // Level selects the kept die of 1o3d10 (RULES.md §1.5). The zero value is
@@ -39,7 +41,7 @@ func ParseLevel(s string) (Level, error) {
 			return l, nil
 		}
 	}
-	return 0, fmt.Errorf("%w: level %q (want low, mid or high)", ErrInvalid, s)
+	return 0, fmt.Errorf("%w: level %q (want low, mid or high)", ErrInvalid, clip.Text(s))
 }
 
 // MarshalText encodes the level as its name.
@@ -95,7 +97,7 @@ func ParseKind(s string) (Kind, error) {
 			return k, nil
 		}
 	}
-	return 0, fmt.Errorf("%w: kind %q (want skill, opposed, combat or attribute)", ErrInvalid, s)
+	return 0, fmt.Errorf("%w: kind %q (want skill, opposed, combat or attribute)", ErrInvalid, clip.Text(s))
 }
 
 // MarshalText encodes the kind as its name.

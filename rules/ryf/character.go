@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/campaign-journal/journal/internal/clip"
 )
 
 // Character is what the rules need of a character: its attributes, its
@@ -106,7 +108,7 @@ func (r *Rules) ValidateCharacter(c Character) error {
 	}
 	sort.Strings(unknownAttrs)
 	for _, a := range unknownAttrs {
-		add(RuleAttributeUnknown, a, "%q is not an attribute of this campaign", a)
+		add(RuleAttributeUnknown, a, "%q is not an attribute of this campaign", clip.Text(a))
 	}
 
 	skillSum := 0
@@ -138,7 +140,7 @@ func (r *Rules) ValidateCharacter(c Character) error {
 	}
 	sort.Strings(unknownSkills)
 	for _, name := range unknownSkills {
-		msg := fmt.Sprintf("%q is not a skill of this campaign", name)
+		msg := fmt.Sprintf("%q is not a skill of this campaign", clip.Text(name))
 		if s, err := r.LookupSkill(name); err == nil {
 			msg += fmt.Sprintf(" (write %q)", s.Name)
 		}
@@ -157,7 +159,7 @@ func (r *Rules) ValidateCharacter(c Character) error {
 	case c.Specialization == "" && pc:
 		add(RuleSpecialization, "", "missing: choose exactly one skill")
 	case c.Specialization != "" && !ok:
-		msg := fmt.Sprintf("%q is not a skill of this campaign", c.Specialization)
+		msg := fmt.Sprintf("%q is not a skill of this campaign", clip.Text(c.Specialization))
 		if s, err := r.LookupSkill(c.Specialization); err == nil {
 			msg += fmt.Sprintf(" (write %q)", s.Name)
 		}
@@ -245,7 +247,7 @@ func (r *Rules) parseAttributes(s string) (map[Attr]int, error) {
 		return nil
 	})
 	if err != nil {
-		return out, fmt.Errorf("attributes %q: %w", s, err)
+		return out, fmt.Errorf("attributes %q: %w", clip.Text(s), err)
 	}
 	return out, nil
 }
@@ -281,7 +283,7 @@ func (r *Rules) parseSkills(s string) (map[string]int, error) {
 		return nil
 	})
 	if err != nil {
-		return out, fmt.Errorf("skills %q: %w", s, err)
+		return out, fmt.Errorf("skills %q: %w", clip.Text(s), err)
 	}
 	return out, nil
 }
@@ -304,12 +306,12 @@ func pairs(s string, f func(name string, v int) error) error {
 			name, value, ok = strings.Cut(item, ":")
 		}
 		if !ok {
-			errs = append(errs, fmt.Errorf("%w: %q: want name=value", ErrSyntax, strings.TrimSpace(item)))
+			errs = append(errs, fmt.Errorf("%w: %q: want name=value", ErrSyntax, clip.Text(strings.TrimSpace(item))))
 			continue
 		}
 		v, err := number(value)
 		if err != nil {
-			errs = append(errs, fmt.Errorf("%w: %q: %w", ErrSyntax, strings.TrimSpace(item), err))
+			errs = append(errs, fmt.Errorf("%w: %q: %w", ErrSyntax, clip.Text(strings.TrimSpace(item)), err))
 			continue
 		}
 		if err := f(strings.TrimSpace(name), v); err != nil {

@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+
+	"github.com/campaign-journal/journal/internal/clip"
 )
 
 // attr returns a character's attribute, or an error when it has none.
@@ -28,7 +30,7 @@ func (r *Rules) SkillCheck(c Character, skill string, attr Attr) (Check, error) 
 		attr = s.Attr
 	}
 	if !r.hasAttr(attr) {
-		return Check{}, fmt.Errorf("%w %q", ErrUnknownAttribute, attr)
+		return Check{}, fmt.Errorf("%w %q", ErrUnknownAttribute, clip.Text(attr))
 	}
 	v, err := c.attr(attr)
 	if err != nil {
@@ -40,7 +42,7 @@ func (r *Rules) SkillCheck(c Character, skill string, attr Attr) (Check, error) 
 // AttributeCheck builds an attribute roll: 2 × the attribute.
 func (r *Rules) AttributeCheck(c Character, attr Attr) (Check, error) {
 	if !r.hasAttr(attr) {
-		return Check{}, fmt.Errorf("%w %q", ErrUnknownAttribute, attr)
+		return Check{}, fmt.Errorf("%w %q", ErrUnknownAttribute, clip.Text(attr))
 	}
 	v, err := c.attr(attr)
 	if err != nil {
@@ -67,7 +69,7 @@ func (r *Rules) InitiativeCheck(c Character) (Check, error) {
 // Defense (see Defense). A ranged weapon gives ErrInvalidWeapon.
 func (r *Rules) MeleeCheck(c Character, w Weapon, defense int) (Check, error) {
 	if w.Ranged() {
-		return Check{}, fmt.Errorf("%w %q: a ranged weapon cannot make a melee attack", ErrInvalidWeapon, w.Name)
+		return Check{}, fmt.Errorf("%w %q: a ranged weapon cannot make a melee attack", ErrInvalidWeapon, clip.Text(w.Name))
 	}
 	return r.attack(KindMelee, Fuerza, c, w, defense)
 }
@@ -78,7 +80,7 @@ func (r *Rules) MeleeCheck(c Character, w Weapon, defense int) (Check, error) {
 // is the caller's to check with Weapon.Fire.
 func (r *Rules) RangedCheck(c Character, w Weapon, band Band, cover bool) (Check, error) {
 	if !w.Ranged() {
-		return Check{}, fmt.Errorf("%w %q: a melee weapon cannot make a ranged attack", ErrInvalidWeapon, w.Name)
+		return Check{}, fmt.Errorf("%w %q: a melee weapon cannot make a ranged attack", ErrInvalidWeapon, clip.Text(w.Name))
 	}
 	d, err := RangeDifficulty(band, cover)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/campaign-journal/journal/internal/clip"
 	"github.com/campaign-journal/journal/rules/dice"
 )
 
@@ -33,33 +34,33 @@ func ParseDamage(s string) (DamageDice, error) {
 	text := strings.ToLower(strings.Join(strings.Fields(s), ""))
 	count, rest, ok := strings.Cut(text, "d")
 	if !ok {
-		return DamageDice{}, fmt.Errorf("%w: damage %q: want dice like 1d10 or 1d6-2", ErrSyntax, s)
+		return DamageDice{}, fmt.Errorf("%w: damage %q: want dice like 1d10 or 1d6-2", ErrSyntax, clip.Text(s))
 	}
 	d := DamageDice{Count: 1}
 	var err error
 	if count != "" {
 		if d.Count, err = digits(count); err != nil {
-			return DamageDice{}, fmt.Errorf("%w: damage %q: dice count: %w", ErrSyntax, s, err)
+			return DamageDice{}, fmt.Errorf("%w: damage %q: dice count: %w", ErrSyntax, clip.Text(s), err)
 		}
 	}
 	sides, mod := rest, ""
 	if i := strings.IndexAny(rest, "+-"); i >= 0 {
 		sides, mod = rest[:i], rest[i+1:]
 		if mod == "" {
-			return DamageDice{}, fmt.Errorf("%w: damage %q: missing modifier after %q", ErrSyntax, s, rest[i])
+			return DamageDice{}, fmt.Errorf("%w: damage %q: missing modifier after %q", ErrSyntax, clip.Text(s), clip.Text(rest[i]))
 		}
 		if d.Modifier, err = digits(mod); err != nil {
-			return DamageDice{}, fmt.Errorf("%w: damage %q: modifier: %w", ErrSyntax, s, err)
+			return DamageDice{}, fmt.Errorf("%w: damage %q: modifier: %w", ErrSyntax, clip.Text(s), err)
 		}
 		if rest[i] == '-' {
 			d.Modifier = -d.Modifier
 		}
 	}
 	if d.Sides, err = digits(sides); err != nil {
-		return DamageDice{}, fmt.Errorf("%w: damage %q: sides: %w", ErrSyntax, s, err)
+		return DamageDice{}, fmt.Errorf("%w: damage %q: sides: %w", ErrSyntax, clip.Text(s), err)
 	}
 	if err := d.Validate(); err != nil {
-		return DamageDice{}, fmt.Errorf("damage %q: %w", s, err)
+		return DamageDice{}, fmt.Errorf("damage %q: %w", clip.Text(s), err)
 	}
 	return d, nil
 }
@@ -67,11 +68,11 @@ func ParseDamage(s string) (DamageDice, error) {
 // digits reads a short run of decimal digits (no sign).
 func digits(s string) (int, error) {
 	if s == "" || len(s) > 6 {
-		return 0, fmt.Errorf("want 1 to 6 digits, got %q", s)
+		return 0, fmt.Errorf("want 1 to 6 digits, got %q", clip.Text(s))
 	}
 	for _, c := range []byte(s) {
 		if c < '0' || c > '9' {
-			return 0, fmt.Errorf("want digits, got %q", s)
+			return 0, fmt.Errorf("want digits, got %q", clip.Text(s))
 		}
 	}
 	return strconv.Atoi(s)

@@ -1,6 +1,10 @@
 package ryf
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/campaign-journal/journal/internal/clip"
+)
 
 // Level is the level of a 1o3d10 roll: which of the three dice is kept.
 // In JSON it is its name: "low", "mid" or "high".
@@ -44,7 +48,7 @@ func (l *Level) UnmarshalText(text []byte) error {
 	case "high":
 		*l = High
 	default:
-		return fmt.Errorf("%w: level %q, want low, mid or high", ErrSyntax, text)
+		return fmt.Errorf("%w: level %q, want low, mid or high", ErrSyntax, clip.Text(text))
 	}
 	return nil
 }

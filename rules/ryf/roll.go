@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/campaign-journal/journal/internal/clip"
 	"github.com/campaign-journal/journal/rules/dice"
 )
 
@@ -151,17 +152,17 @@ func (c Check) Validate() error {
 	switch c.Kind {
 	case KindSkill, KindAttribute, KindInitiative, KindMelee, KindRanged:
 	default:
-		return fmt.Errorf("%w: unknown kind %q", ErrInvalidCheck, c.Kind)
+		return fmt.Errorf("%w: unknown kind %q", ErrInvalidCheck, clip.Text(c.Kind))
 	}
 	if c.Attribute.Name() == "" {
-		return bad("unknown attribute %q", c.Attribute)
+		return bad("unknown attribute %q", clip.Text(c.Attribute))
 	}
 	if err := rng(c.Attribute.Name(), c.AttributeValue, MinAttribute, MaxAttribute); err != nil {
 		return err
 	}
 	if c.Kind == KindInitiative {
 		if c.Attribute2.Name() == "" {
-			return bad("unknown second attribute %q", c.Attribute2)
+			return bad("unknown second attribute %q", clip.Text(c.Attribute2))
 		}
 		if err := rng(c.Attribute2.Name(), c.Attribute2Value, MinAttribute, MaxAttribute); err != nil {
 			return err
@@ -407,7 +408,7 @@ func ParseDifficulty(s string) (int, error) {
 	if t != "" && (t[0] == '+' || t[0] == '-' || (t[0] >= '0' && t[0] <= '9')) {
 		n, err := strconv.Atoi(t)
 		if err != nil {
-			return 0, fmt.Errorf("%w: difficulty %q: want a name or an integer", ErrSyntax, s)
+			return 0, fmt.Errorf("%w: difficulty %q: want a name or an integer", ErrSyntax, clip.Text(s))
 		}
 		if n < MinDifficulty || n > MaxDifficulty {
 			return 0, fmt.Errorf("%w: difficulty %d, want %d..%d", ErrOutOfRange, n, MinDifficulty, MaxDifficulty)

@@ -2,6 +2,7 @@ package ryf
 
 import (
 	"fmt"
+	"github.com/campaign-journal/journal/internal/clip"
 	"github.com/campaign-journal/journal/rules/names"
 	"slices"
 	"strings"
@@ -25,7 +26,7 @@ func ParseSystem(s string) (System, error) {
 	case "galaxia":
 		return Galaxia, nil
 	}
-	return "", fmt.Errorf("%w %q: want ryf or galaxia", ErrUnknownSystem, s)
+	return "", fmt.Errorf("%w %q: want ryf or galaxia", ErrUnknownSystem, clip.Text(s))
 }
 
 // Attr is an attribute, by its letter.
@@ -206,7 +207,7 @@ type Rules struct {
 func New(opts Options) (*Rules, error) {
 	r := &Rules{}
 	if opts.System != RyF && opts.System != Galaxia {
-		return nil, fmt.Errorf("%w: %w %q", ErrInvalidCampaign, ErrUnknownSystem, opts.System)
+		return nil, fmt.Errorf("%w: %w %q", ErrInvalidCampaign, ErrUnknownSystem, clip.Text(opts.System))
 	}
 	r.attrs = []Attr{Fuerza, Resistencia, Destreza, Inteligencia, Percepcion}
 	if opts.Carisma {
@@ -232,13 +233,13 @@ func New(opts Options) (*Rules, error) {
 	}
 	for _, s := range opts.Skills {
 		if err := checkName(s.Name); err != nil {
-			return nil, fmt.Errorf("%w: skill %q: %w", ErrInvalidCampaign, s.Name, err)
+			return nil, fmt.Errorf("%w: skill %q: %w", ErrInvalidCampaign, clip.Text(s.Name), err)
 		}
 		if !r.hasAttr(s.Attr) {
-			return nil, fmt.Errorf("%w: skill %q: %w %q", ErrInvalidCampaign, s.Name, ErrUnknownAttribute, s.Attr)
+			return nil, fmt.Errorf("%w: skill %q: %w %q", ErrInvalidCampaign, clip.Text(s.Name), ErrUnknownAttribute, clip.Text(s.Attr))
 		}
 		if have, dup := folded[fold(s.Name)]; dup {
-			return nil, fmt.Errorf("%w: skill %q: already defined as %q", ErrInvalidCampaign, s.Name, have)
+			return nil, fmt.Errorf("%w: skill %q: already defined as %q", ErrInvalidCampaign, clip.Text(s.Name), have)
 		}
 		folded[fold(s.Name)] = s.Name
 		r.skills = append(r.skills, s)
@@ -392,7 +393,7 @@ func (r *Rules) LookupSide(name string) (Side, error) {
 	s, ns := match(q, r.skillIndex, exact)
 	switch {
 	case na == 1 && ns >= 1:
-		return Side{}, fmt.Errorf("%w %q: the skill %s or the attribute %s", ErrAmbiguous, name, s.display, a.value.Name())
+		return Side{}, fmt.Errorf("%w %q: the skill %s or the attribute %s", ErrAmbiguous, clip.Text(name), s.display, a.value.Name())
 	case na == 1:
 		return Side{Attr: a.value}, nil
 	case ns == 1:
@@ -403,7 +404,7 @@ func (r *Rules) LookupSide(name string) (Side, error) {
 	s, ns = match(q, r.skillIndex, prefix)
 	switch {
 	case na == 0 && ns == 0:
-		return Side{}, fmt.Errorf("%w %q (nor an attribute)%s", ErrUnknownSkill, name, r.sideHint(name))
+		return Side{}, fmt.Errorf("%w %q (nor an attribute)%s", ErrUnknownSkill, clip.Text(name), r.sideHint(name))
 	case na == 1 && ns == 0:
 		return Side{Attr: a.value}, nil
 	case na == 0 && ns == 1:
@@ -420,7 +421,7 @@ func (r *Rules) LookupSide(name string) (Side, error) {
 			could = append(could, e.value.Name())
 		}
 	}
-	return Side{}, fmt.Errorf("%w skill or attribute %q: could be %s", ErrAmbiguous, name, strings.Join(could, ", "))
+	return Side{}, fmt.Errorf("%w skill or attribute %q: could be %s", ErrAmbiguous, clip.Text(name), strings.Join(could, ", "))
 }
 
 // SideCheck builds the side's roll for character c: a skill roll (with attr, the

@@ -1,6 +1,10 @@
 package ryf
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/campaign-journal/journal/internal/clip"
+)
 
 // Weapon is a weapon of the campaign. A weapon with ranges is a ranged
 // weapon; one without is a melee weapon.
@@ -88,16 +92,16 @@ func (r *Rules) LookupWeapon(name string) (Weapon, error) {
 // and a magazine only on a ranged weapon. Errors wrap ErrInvalidWeapon.
 func (r *Rules) ValidateWeapon(w Weapon) error {
 	bad := func(format string, args ...any) error {
-		return fmt.Errorf("%w %q: %s", ErrInvalidWeapon, w.Name, fmt.Sprintf(format, args...))
+		return fmt.Errorf("%w %q: %s", ErrInvalidWeapon, clip.Text(w.Name), fmt.Sprintf(format, args...))
 	}
 	if err := checkName(w.Name); err != nil {
-		return fmt.Errorf("%w %q: %w", ErrInvalidWeapon, w.Name, err)
+		return fmt.Errorf("%w %q: %w", ErrInvalidWeapon, clip.Text(w.Name), err)
 	}
 	if _, ok := r.skillByName[w.Skill]; !ok {
-		return fmt.Errorf("%w %q: %w %q", ErrInvalidWeapon, w.Name, ErrUnknownSkill, w.Skill)
+		return fmt.Errorf("%w %q: %w %q", ErrInvalidWeapon, clip.Text(w.Name), ErrUnknownSkill, clip.Text(w.Skill))
 	}
 	if err := w.Damage.Validate(); err != nil {
-		return fmt.Errorf("%w %q: damage: %w", ErrInvalidWeapon, w.Name, err)
+		return fmt.Errorf("%w %q: damage: %w", ErrInvalidWeapon, clip.Text(w.Name), err)
 	}
 	if w.Precision < MinPrecision || w.Precision > MaxPrecision {
 		return bad("precision %d, want %d..%d", w.Precision, MinPrecision, MaxPrecision)
@@ -187,7 +191,7 @@ func RangeDifficulty(b Band, cover bool) (int, error) {
 	case BandLong:
 		d = LongDifficulty
 	default:
-		return 0, fmt.Errorf("%w %q", ErrUnknownBand, b)
+		return 0, fmt.Errorf("%w %q", ErrUnknownBand, clip.Text(b))
 	}
 	if cover {
 		d += CoverStep
@@ -201,7 +205,7 @@ func RangeDifficulty(b Band, cover bool) (int, error) {
 func (w Weapon) Band(metres int) (Band, error) {
 	switch {
 	case !w.Ranged():
-		return "", fmt.Errorf("%w %q: a melee weapon has no range bands", ErrInvalidWeapon, w.Name)
+		return "", fmt.Errorf("%w %q: a melee weapon has no range bands", ErrInvalidWeapon, clip.Text(w.Name))
 	case metres < 0:
 		return "", fmt.Errorf("%w: distance %d m", ErrOutOfRange, metres)
 	case metres <= w.Short:

@@ -1,6 +1,10 @@
 package tor
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/campaign-journal/journal/internal/clip"
+)
 
 // Eligibility says whether a roll earns the next advancement point of its
 // skill group, which box (1..3) and why.
@@ -55,7 +59,7 @@ func NextAdvancement(res Result, traitInvoked bool, count int) (Eligibility, err
 // the six groups (ErrUnknownGroup).
 func GrantAdvancement(c Character, g Group) (Character, error) {
 	if !g.Valid() {
-		return Character{}, fmt.Errorf("%w %q", ErrUnknownGroup, string(g))
+		return Character{}, fmt.Errorf("%w %q", ErrUnknownGroup, clip.Text(string(g)))
 	}
 	n := c.Advancement[g]
 	if n >= MaxAdvancementPoints {

@@ -5,6 +5,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/campaign-journal/journal/internal/clip"
 )
 
 // Ranges a valid character keeps (see Character.Validate and DECISIONS.md).
@@ -41,7 +43,7 @@ func (a Attributes) Score(attr Attribute) (Score, error) {
 	case Mente:
 		return a.Mente, nil
 	}
-	return Score{}, fmt.Errorf("%w %q", ErrUnknownAttribute, string(attr))
+	return Score{}, fmt.Errorf("%w %q", ErrUnknownAttribute, clip.Text(string(attr)))
 }
 
 // String formats the attributes in the syntax ParseAttributes reads:
@@ -257,7 +259,7 @@ func (c Character) Validate() error {
 			continue
 		}
 		if j, dup := seen[key]; dup {
-			add(field, "%q repeats traits[%d]", t, j)
+			add(field, "%q repeats traits[%d]", clip.Text(t), j)
 			continue
 		}
 		seen[key] = i

@@ -3,6 +3,8 @@ package tor
 import (
 	"fmt"
 	"strings"
+
+	"github.com/campaign-journal/journal/internal/clip"
 )
 
 // StartingPool is the fellowship pool of a company of player characters at
@@ -67,23 +69,23 @@ func (v Vote) Tally() (Tally, error) {
 			return Tally{}, fmt.Errorf("%w: blank member", ErrInvalidVote)
 		}
 		if members[m] {
-			return Tally{}, fmt.Errorf("%w: member %q listed twice", ErrInvalidVote, m)
+			return Tally{}, fmt.Errorf("%w: member %q listed twice", ErrInvalidVote, clip.Text(m))
 		}
 		members[m] = true
 	}
 	if !members[v.Requester] {
-		return Tally{}, fmt.Errorf("%w: requester %q", ErrNotInFellowship, v.Requester)
+		return Tally{}, fmt.Errorf("%w: requester %q", ErrNotInFellowship, clip.Text(v.Requester))
 	}
 	voted := make(map[string]bool, len(v.Ballots))
 	var t Tally
 	for _, b := range v.Ballots {
 		switch {
 		case b.Voter == v.Requester:
-			return Tally{}, fmt.Errorf("%w: %q", ErrRequesterVoted, b.Voter)
+			return Tally{}, fmt.Errorf("%w: %q", ErrRequesterVoted, clip.Text(b.Voter))
 		case !members[b.Voter]:
-			return Tally{}, fmt.Errorf("%w: voter %q", ErrNotInFellowship, b.Voter)
+			return Tally{}, fmt.Errorf("%w: voter %q", ErrNotInFellowship, clip.Text(b.Voter))
 		case voted[b.Voter]:
-			return Tally{}, fmt.Errorf("%w: %q voted twice", ErrDuplicateVote, b.Voter)
+			return Tally{}, fmt.Errorf("%w: %q voted twice", ErrDuplicateVote, clip.Text(b.Voter))
 		}
 		voted[b.Voter] = true
 		t.Voters++

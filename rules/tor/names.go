@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/campaign-journal/journal/internal/clip"
 	"github.com/campaign-journal/journal/rules/names"
 )
 
@@ -46,9 +47,9 @@ func resolve(what, input string, cands [][]string, unknown error) (int, error) {
 			displays[i] = c[0]
 		}
 		if h := names.Hint(input, displays); h != "" {
-			return -1, fmt.Errorf("%w %q: %s", unknown, input, h)
+			return -1, fmt.Errorf("%w %q: %s", unknown, clip.Text(input), h)
 		}
-		return -1, fmt.Errorf("%w %q", unknown, input)
+		return -1, fmt.Errorf("%w %q", unknown, clip.Text(input))
 	case 1:
 		return found[0], nil
 	}
@@ -56,5 +57,5 @@ func resolve(what, input string, cands [][]string, unknown error) (int, error) {
 	for j, i := range found {
 		names[j] = cands[i][0]
 	}
-	return -1, fmt.Errorf("%w: %s %q could be %s", ErrAmbiguous, what, input, strings.Join(names, ", "))
+	return -1, fmt.Errorf("%w: %s %q could be %s", ErrAmbiguous, what, clip.Text(input), strings.Join(names, ", "))
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/campaign-journal/journal/internal/clip"
 )
 
 // ParseSkills reads skill ratings as the CLI takes them: comma-separated
@@ -21,7 +23,7 @@ func ParseSkills(text string) (Ratings, error) {
 	for i, entry := range strings.Split(text, ",") {
 		name, value, ok := strings.Cut(entry, "=")
 		if !ok {
-			return nil, fmt.Errorf("%w: skill entry %d %q: want NAME=RANK or NAME=RANK*", ErrSyntax, i+1, entry)
+			return nil, fmt.Errorf("%w: skill entry %d %q: want NAME=RANK or NAME=RANK*", ErrSyntax, i+1, clip.Text(entry))
 		}
 		s, err := LookupSkill(name)
 		if err != nil {
@@ -37,7 +39,7 @@ func ParseSkills(text string) (Ratings, error) {
 		}
 		rank, err := parseInt(value)
 		if err != nil {
-			return nil, fmt.Errorf("%w: skill %s: rank %q is not a number", ErrSyntax, s.Name, value)
+			return nil, fmt.Errorf("%w: skill %s: rank %q is not a number", ErrSyntax, s.Name, clip.Text(value))
 		}
 		out[s.Name] = SkillRating{Rank: rank, Favoured: fav}
 	}
@@ -55,7 +57,7 @@ func ParseAttributes(text string) (Attributes, error) {
 	for i, entry := range strings.Split(text, ",") {
 		name, value, ok := strings.Cut(entry, "=")
 		if !ok {
-			return Attributes{}, fmt.Errorf("%w: attribute entry %d %q: want NAME=BASIC/FAVOURED", ErrSyntax, i+1, entry)
+			return Attributes{}, fmt.Errorf("%w: attribute entry %d %q: want NAME=BASIC/FAVOURED", ErrSyntax, i+1, clip.Text(entry))
 		}
 		attr, err := LookupAttribute(name)
 		if err != nil {
@@ -67,12 +69,12 @@ func ParseAttributes(text string) (Attributes, error) {
 		seen[attr] = true
 		bs, fs, ok := strings.Cut(value, "/")
 		if !ok {
-			return Attributes{}, fmt.Errorf("%w: attribute %s: %q: want BASIC/FAVOURED", ErrSyntax, attr, strings.TrimSpace(value))
+			return Attributes{}, fmt.Errorf("%w: attribute %s: %q: want BASIC/FAVOURED", ErrSyntax, attr, clip.Text(strings.TrimSpace(value)))
 		}
 		basic, err1 := parseInt(bs)
 		fav, err2 := parseInt(fs)
 		if err1 != nil || err2 != nil {
-			return Attributes{}, fmt.Errorf("%w: attribute %s: %q: values are not numbers", ErrSyntax, attr, strings.TrimSpace(value))
+			return Attributes{}, fmt.Errorf("%w: attribute %s: %q: values are not numbers", ErrSyntax, attr, clip.Text(strings.TrimSpace(value)))
 		}
 		sc := Score{Basic: basic, Favoured: fav}
 		switch attr {
@@ -96,7 +98,7 @@ func ParseAttributes(text string) (Attributes, error) {
 func parseInt(s string) (int, error) {
 	n, err := strconv.Atoi(strings.TrimSpace(s))
 	if err != nil {
-		return 0, fmt.Errorf("%w: %q is not a number", ErrSyntax, s)
+		return 0, fmt.Errorf("%w: %q is not a number", ErrSyntax, clip.Text(s))
 	}
 	return n, nil
 }

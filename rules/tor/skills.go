@@ -1,6 +1,10 @@
 package tor
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/campaign-journal/journal/internal/clip"
+)
 
 // Attribute is one of the three attributes, by its Spanish name. Each is the
 // column of three skills in every group.
@@ -210,7 +214,7 @@ func skillNamed(name string) (Skill, bool) {
 // checkSkill returns an ErrUnknownSkill error unless s is a common skill.
 func checkSkill(s Skill) error {
 	if !s.Valid() {
-		return fmt.Errorf("%w %q", ErrUnknownSkill, s.Name)
+		return fmt.Errorf("%w %q", ErrUnknownSkill, clip.Text(s.Name))
 	}
 	return nil
 }

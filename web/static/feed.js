@@ -475,11 +475,9 @@
         rolls.length ? footer(rec, rolls) : null);
     }
 
-    // forumLine is the line to paste into a forum post, linking to the permalink.
+    // The line to paste into a forum post, linking to the permalink.
     function forumLine(kind, rec, rolls, link) {
-      const text = summary(rec, rolls);
-      // A name is data: it may hold brackets, which would end the link.
-      return kind === "bbcode" ? "[url=" + link + "]" + text.replace(/\[/g, "(").replace(/\]/g, ")") + "[/url]" : "[" + text.replace(/([\[\]\\])/g, "\\$1") + "](" + link + ")";
+      return forumText(kind, summary(rec, rolls), link);
     }
 
     function summary(rec, rolls) {
@@ -633,5 +631,17 @@
     return ok;
   }
 
-  global.JournalFeed = { create: create, TYPES: TYPES, PAGE: PAGE, el: el, lastCopied: "" };
+  // forumText is the forum line of text (a card's summary, with the names
+  // in it) linking to link. A name is data: in BBCode its brackets would
+  // end the link or open a tag, so they become parentheses; in Markdown,
+  // where a forum may pass HTML through, "&", "<" and ">" become entities
+  // (no tag, no script) and every character that could end the link, open
+  // another or an image, or start emphasis or code is backslash-escaped.
+  function forumText(kind, text, link) {
+    if (kind === "bbcode") return "[url=" + link + "]" + text.replace(/\[/g, "(").replace(/\]/g, ")") + "[/url]";
+    const md = text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/([\\`*_\[\]()!~|])/g, "\\$1");
+    return "[" + md + "](" + link + ")";
+  }
+
+  global.JournalFeed = { create: create, TYPES: TYPES, PAGE: PAGE, el: el, forumText: forumText, lastCopied: "" };
 })(typeof window !== "undefined" ? window : globalThis);
