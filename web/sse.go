@@ -1,7 +1,6 @@
 package web
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -108,10 +107,11 @@ func (s *Server) streamEvents(w http.ResponseWriter, r *http.Request) error {
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Accel-Buffering", "no")
 	w.WriteHeader(http.StatusOK)
-	out := bufio.NewWriter(deadlineWriter{w, rc})
+	// net/http buffers the response: flush sends it.
+	out := deadlineWriter{w, rc}
 	next := max(from, 1) // the next sequence to send
 	fmt.Fprintf(out, "retry: 2000\n: following campaign %s from sequence %d\n\n", id, next)
-	if err := flush(out, rc); err != nil {
+	if err := flush(rc); err != nil {
 		return nil
 	}
 
@@ -134,12 +134,12 @@ func (s *Server) streamEvents(w http.ResponseWriter, r *http.Request) error {
 			if ctx.Err() == nil && !errors.Is(err, errStreamWrite) {
 				s.opts.Logger.Error("event stream: history", "campaign", id, "err", err)
 				fmt.Fprintf(out, ": stream failed: %s\n\n", strings.ReplaceAll(err.Error(), "\n", " "))
-				_ = flush(out, rc)
+				_ = flush(rc)
 			}
 			return nil
 		}
 		next = max(next, last+1)
-		if err := flush(out, rc); err != nil {
+		if err := flush(rc); err != nil {
 			return nil
 		}
 	}
@@ -151,12 +151,12 @@ func (s *Server) streamEvents(w http.ResponseWriter, r *http.Request) error {
 		case <-ctx.Done():
 			if cause := context.Cause(ctx); errors.Is(cause, errStreamRevoked) || errors.Is(cause, errStreamShutdown) {
 				fmt.Fprintf(out, ": closed: %s\n\n", cause)
-				_ = flush(out, rc)
+				_ = flush(rc)
 			}
 			return nil
 		case <-keepalive.C:
 			fmt.Fprint(out, ": keepalive\n\n")
-			if err := flush(out, rc); err != nil {
+			if err := flush(rc); err != nil {
 				return nil
 			}
 		case ev, ok := <-sub.Events():
@@ -185,10 +185,10 @@ func (s *Server) streamEvents(w http.ResponseWriter, r *http.Request) error {
 					s.opts.Logger.Error("event stream: the live feed closed", "campaign", id, "err", err)
 				}
 				fmt.Fprintf(out, ": closed: %s; resume with Last-Event-ID\n\n", err)
-				_ = flush(out, rc)
+				_ = flush(rc)
 				return nil
 			}
-			if err := flush(out, rc); err != nil {
+			if err := flush(rc); err != nil {
 				return nil
 			}
 		}
@@ -212,7 +212,7 @@ func (s *Server) readHistory(ctx context.Context, q events.Query, fn func(events
 var errStreamWrite = errors.New("event stream: write")
 
 // writeEvent writes one event of the stream: its sequence and document.
-func writeEvent(out *bufio.Writer, seq uint64, doc []byte) error {
+func writeEvent(out io.Writer, seq uint64, doc []byte) error {
 	if bytes.ContainsAny(doc, "\r\n") {
 		return fmt.Errorf("event %d encodes on more than one line", seq)
 	}
@@ -233,9 +233,7 @@ func (d deadlineWriter) Write(b []byte) (int, error) {
 	return d.w.Write(b)
 }
 
-func flush(out *bufio.Writer, rc *http.ResponseController) error {
-	if err := out.Flush(); err != nil {
-		return err
-	}
+func flush(rc *http.ResponseController) error {
+	_ = rc.SetWriteDeadline(time.Now().Add(streamWriteTimeout))
 	return rc.Flush()
 }
