@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
 	"sync"
@@ -386,4 +387,69 @@ func TestDeviceRevokedElsewhereStreamsEnd(t *testing.T) {
 	require.NoError(t, book.Revoke(context.Background(), id))
 	ended(t, "the device revoked in the book", s, 2*time.Second)
 	t.Logf("revoked in the book: stream ended in %v", time.Since(start))
+}
+
+// newFeedHarness is newHarnessWith on memstore with the live projection's
+// feed buffering buffer events per reader.
+func newFeedHarness(t *testing.T, buffer int) *harness {
+	t.Helper()
+	st, kv := memBackend().open(t)
+	proj := live.New(st, kv, live.Options{FeedBuffer: buffer})
+	_, err := proj.Restore(context.Background())
+	require.NoError(t, err)
+	ws, err := web.New(web.Options{Store: st, Projector: proj, Keepalive: time.Second})
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = proj.Run(ctx)
+	}()
+	srv := httptest.NewServer(ws)
+	t.Cleanup(func() {
+		ws.CloseStreams()
+		srv.Close()
+		cancel()
+		<-done
+	})
+	return &harness{t: t, store: st, kv: kv, proj: proj, web: ws, srv: srv, url: srv.URL, hc: srv.Client()}
+}
+
+// TestSlowStreamResumes: a reader that falls behind the live feed (here a
+// feed of one event a reader, and bursts of events appended at once) is
+// closed, counted, and resumes with Last-Event-ID exactly where it was.
+func TestSlowStreamResumes(t *testing.T) {
+	h := newFeedHarness(t, 1)
+	h.setup("mordor")
+	ctx := context.Background()
+	ids := events.NewV7(time.Now, rand.Reader)
+	s := h.stream("/api/campaigns/mordor/events")
+	var got []uint64
+	closed := false
+	for burst := 0; burst < 10 && !closed; burst++ {
+		evs := make([]events.Event, 200)
+		for i := range evs {
+			evs[i] = dayEvent(t, ids, "mordor")
+		}
+		_, err := h.store.Append(ctx, events.Expect{}, evs...)
+		require.NoError(t, err)
+		want := h.count(t)
+		for len(got) == 0 || got[len(got)-1] < want {
+			timer := time.AfterFunc(5*time.Second, s.cancel)
+			ev, err := s.read()
+			timer.Stop()
+			if err != nil {
+				require.ErrorIs(t, err, io.EOF, "the slow stream ends, it does not stall")
+				closed = true
+				break
+			}
+			got = append(got, ev.ID)
+		}
+	}
+	require.True(t, closed, "no reader fell behind a feed of one event in 10 bursts of 200")
+	require.Equal(t, h.seqsOf("mordor", 1)[:len(got)], got, "before it was closed")
+	require.Equal(t, "1", h.metric("journal_sse_slow_closed_total"))
+	r := h.stream("/api/campaigns/mordor/events", "Last-Event-ID", fmt.Sprint(got[len(got)-1]))
+	rest := h.seqsOf("mordor", got[len(got)-1]+1)
+	require.Equal(t, rest, r.nextSeqs(t, len(rest)), "resumed")
 }
