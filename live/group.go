@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/feed"
 )
 
 // Group is the live projection of a journal of k partitions: one
@@ -36,6 +37,22 @@ func NewGroup(ps ...*Projector) *Group {
 		panic("live: a group of no projector")
 	}
 	return &Group{ps: slices.Clone(ps)}
+}
+
+// Subscribe follows campaign's events on the live feed of its
+// partition's projector (Projector.Subscribe).
+func (g *Group) Subscribe(campaign string) *feed.Subscription {
+	return g.For(campaign).Subscribe(campaign)
+}
+
+// FeedReaders returns the number of open subscriptions of the projectors'
+// live feeds.
+func (g *Group) FeedReaders() int {
+	n := 0
+	for _, p := range g.ps {
+		n += p.FeedReaders()
+	}
+	return n
 }
 
 // Partitions returns the number of partitions (projectors).

@@ -17,6 +17,12 @@
 //     position passes it.
 //   - Position is the last stream sequence delivered to the fold or
 //     skipped. It never goes back.
+//   - The live feed (Subscribe, package feed) carries every event the
+//     projector delivers to the fold, folded or refused, in stream order,
+//     after the fold and outside the state lock, to every subscription of
+//     its campaign, and then to Options.OnFeed; it never waits for a
+//     reader (a reader that falls behind is closed, feed.ErrSlow). Readers
+//     cost the stream nothing: the projector's consumer is the only one.
 //   - Health tells a projection that keeps up (ok; degraded once it has
 //     skipped a message or an event) from one behind the stream that still
 //     moves (lagging) and one behind that has not moved for
@@ -52,6 +58,7 @@ import (
 	"time"
 
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/feed"
 	"github.com/campaign-journal/journal/i18n"
 	"github.com/campaign-journal/journal/projections"
 )
@@ -121,6 +128,15 @@ type Options struct {
 	// Lang is the language of the transcript lines it keeps (Text;
 	// default Spanish, the transcript's own).
 	Lang i18n.Lang
+	// FeedBuffer is how many events may wait for one reader of the live
+	// feed (Subscribe) before the reader is closed as too slow (default
+	// feed.DefaultBuffer).
+	FeedBuffer int
+	// OnFeed, when set, is called with every event the live feed carries
+	// (folded or refused by the fold), in stream order, after the feed's
+	// readers got it, outside the state lock (journal serve publishes it
+	// on core NATS). It must not block.
+	OnFeed func(*feed.Event)
 }
 
 // Projector folds every campaign of the stream, live. Use New, then Restore
@@ -159,6 +175,10 @@ type Projector struct {
 
 	cpMu   sync.Mutex    // one checkpoint at a time
 	cpKick chan struct{} // asks the checkpoint loop for one now
+
+	// hub is the live feed: the events delivered to the fold, fanned out
+	// to the readers of their campaign (Subscribe).
+	hub *feed.Hub
 }
 
 // New returns a projector over src that checkpoints into kv (nil: none).
@@ -190,6 +210,7 @@ func New(src Source, kv KV, opts Options) *Projector {
 		texts:     map[uint64]string{},
 		textSeqs:  make([]uint64, TextMemory),
 		cpKick:    make(chan struct{}, 1),
+		hub:       feed.NewHub(opts.FeedBuffer),
 	}
 }
 
@@ -451,6 +472,7 @@ func (p *Projector) fold(ctx context.Context, rec events.Recorded) error {
 	} else if p.opts.OnEvent != nil {
 		p.opts.OnEvent(rec)
 	}
+	p.publish(rec)
 	if kick {
 		select {
 		case p.cpKick <- struct{}{}:
@@ -459,6 +481,36 @@ func (p *Projector) fold(ctx context.Context, rec events.Recorded) error {
 	}
 	return nil
 }
+
+// publish puts rec on the live feed: to the readers of its campaign, then
+// to Options.OnFeed. It encodes the event only when someone takes it.
+func (p *Projector) publish(rec events.Recorded) {
+	id := rec.Event.Campaign
+	if p.opts.OnFeed == nil && !p.hub.Wants(id) {
+		return
+	}
+	ev, err := feed.NewEvent(rec)
+	if err != nil {
+		p.opts.Logger.Error("event does not encode for the live feed; its readers are closed", "seq", rec.Seq, "id", rec.Event.ID, "err", err)
+		p.hub.Fail(id, fmt.Errorf("live feed: event %d: %w", rec.Seq, err))
+		return
+	}
+	p.hub.Publish(ev)
+	if p.opts.OnFeed != nil {
+		p.opts.OnFeed(ev)
+	}
+}
+
+// Subscribe follows campaign's events on the live feed: every event of it
+// the projector delivers to the fold after Subscribe returns (those
+// before are in the store: read them after subscribing, and skip the
+// sequences the subscription repeats). Close the subscription when done;
+// a reader that lets Options.FeedBuffer events wait is closed
+// (feed.ErrSlow).
+func (p *Projector) Subscribe(campaign string) *feed.Subscription { return p.hub.Subscribe(campaign) }
+
+// FeedReaders returns the number of open subscriptions of the live feed.
+func (p *Projector) FeedReaders() int { return p.hub.Subscribers() }
 
 // advance moves the position to seq, folded or skipped, and wakes
 // WaitFor; it reports whether a checkpoint is due. The caller holds the

@@ -22,11 +22,22 @@ const eventsPattern = "/api/campaigns/{c}/events"
 // principalKey is the context key of the request's access.Principal.
 type principalKey struct{}
 
+// deviceKey is the context key of the id of the device (package invite)
+// whose session token authenticated the request, when one did.
+type deviceKey struct{}
+
 // principal returns the principal the request was authenticated as; ok is
 // false when the server runs without access control.
 func principal(r *http.Request) (access.Principal, bool) {
 	p, ok := r.Context().Value(principalKey{}).(access.Principal)
 	return p, ok
+}
+
+// deviceOf returns the id of the device whose token authenticated the
+// request, "" for any other token or none.
+func deviceOf(r *http.Request) string {
+	d, _ := r.Context().Value(deviceKey{}).(string)
+	return d
 }
 
 // guard authenticates every request of an API route when Options.Access is
@@ -39,7 +50,7 @@ func (s *Server) guard(pattern string, h func(w http.ResponseWriter, r *http.Req
 		return h
 	}
 	return func(w http.ResponseWriter, r *http.Request) error {
-		p, err := s.authenticate(r, pattern)
+		p, device, err := s.authenticate(r, pattern)
 		if err != nil {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="journal"`)
 			return err
@@ -49,45 +60,50 @@ func (s *Server) guard(pattern string, h func(w http.ResponseWriter, r *http.Req
 				return err
 			}
 		}
-		return h(w, r.WithContext(context.WithValue(r.Context(), principalKey{}, p)))
+		ctx := context.WithValue(r.Context(), principalKey{}, p)
+		if device != "" {
+			ctx = context.WithValue(ctx, deviceKey{}, device)
+		}
+		return h(w, r.WithContext(ctx))
 	}
 }
 
 // authenticate finds the request's principal from its Authorization header
-// or, on the event stream only, from ?access_token=.
-func (s *Server) authenticate(r *http.Request, pattern string) (access.Principal, error) {
+// or, on the event stream only, from ?access_token=, and the id of the
+// device whose token it is ("" for a user of the access file).
+func (s *Server) authenticate(r *http.Request, pattern string) (access.Principal, string, error) {
 	if r.Header.Get("Authorization") == "" && pattern == eventsPattern && r.Method == http.MethodGet && wantsStream(r) {
 		if tok := r.URL.Query().Get(AccessTokenParam); tok != "" {
-			if p, ok := s.byToken(tok); ok {
-				return p, nil
+			if p, device, ok := s.byToken(tok); ok {
+				return p, device, nil
 			}
-			return access.Principal{}, fmt.Errorf("%w: unknown token", access.ErrUnauthenticated)
+			return access.Principal{}, "", fmt.Errorf("%w: unknown token", access.ErrUnauthenticated)
 		}
 	}
 	p, err := s.opts.Access.FromRequest(r)
 	if err == nil || s.opts.Devices == nil {
-		return p, err
+		return p, "", err
 	}
 	if scheme, tok, ok := strings.Cut(r.Header.Get("Authorization"), " "); ok && strings.EqualFold(scheme, "Bearer") {
-		if p, ok := s.byToken(strings.TrimSpace(tok)); ok {
-			return p, nil
+		if p, device, ok := s.byToken(strings.TrimSpace(tok)); ok {
+			return p, device, nil
 		}
 	}
-	return p, err
+	return p, "", err
 }
 
 // byToken finds a token's principal: a user of the access file, else a
-// device the table's invites signed in (not revoked).
-func (s *Server) byToken(tok string) (access.Principal, bool) {
+// device the table's invites signed in (not revoked), with its id.
+func (s *Server) byToken(tok string) (access.Principal, string, bool) {
 	if p, ok := s.opts.Access.ByToken(tok); ok {
-		return p, true
+		return p, "", true
 	}
 	if s.opts.Devices != nil {
-		if p, _, ok := s.opts.Devices.ByToken(tok); ok {
-			return p, true
+		if p, d, ok := s.opts.Devices.ByToken(tok); ok {
+			return p, d.ID, true
 		}
 	}
-	return access.Principal{}, false
+	return access.Principal{}, "", false
 }
 
 // authorizeCommand decides whether the request's principal may issue

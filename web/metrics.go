@@ -37,6 +37,8 @@ import (
 //
 //	journal_http_requests_total{route,code}          HTTP requests
 //	journal_sse_clients                              open event streams
+//	journal_sse_refused_total                        event streams refused over a limit (429)
+//	journal_sse_slow_closed_total                    event streams closed for falling behind the live feed
 type Metrics struct {
 	reg            *prometheus.Registry
 	eventsFolded   *prometheus.CounterVec
@@ -46,6 +48,8 @@ type Metrics struct {
 	foldErrors     prometheus.Counter
 	requests       *prometheus.CounterVec
 	sseClients     prometheus.Gauge
+	sseRefused     prometheus.Counter
+	sseSlow        prometheus.Counter
 }
 
 // NewMetrics returns the metrics in a fresh registry that also holds the Go
@@ -76,9 +80,15 @@ func NewMetrics() *Metrics {
 		sseClients: prometheus.NewGauge(prometheus.GaugeOpts{
 			Name: "journal_sse_clients", Help: "Open Server-Sent Events streams.",
 		}),
+		sseRefused: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "journal_sse_refused_total", Help: "Server-Sent Events streams refused for being over the server's or the user's limit (429).",
+		}),
+		sseSlow: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "journal_sse_slow_closed_total", Help: "Server-Sent Events streams closed for falling behind the live feed (the client resumes with Last-Event-ID).",
+		}),
 	}
 	m.reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
-		m.eventsFolded, m.eventsAppended, m.rolls, m.commands, m.foldErrors, m.requests, m.sseClients)
+		m.eventsFolded, m.eventsAppended, m.rolls, m.commands, m.foldErrors, m.requests, m.sseClients, m.sseRefused, m.sseSlow)
 	return m
 }
 

@@ -15,8 +15,17 @@
 //     input (unknown JSON fields, malformed numbers, a request the rules
 //     refuse), 404 unknown campaign, character or route, 405 wrong method,
 //     409 conflict, 413 body over MaxBody, 403 cross-origin request, 421 a
-//     Host this server does not serve, 429 a rate limit (with Retry-After)
-//     or a campaign's quota.
+//     Host this server does not serve, 429 a rate limit (with Retry-After),
+//     a campaign's quota, or an event stream over the server's or the
+//     user's limit (Options.MaxStreams, MaxStreamsPerUser).
+//   - Event streams (sse.go) follow the live projection's feed: however
+//     many are open, the NATS server serves the projection's consumer
+//     alone (a stream's history read is bounded and at most
+//     historyReadsAtOnce run at once). Each sends every event of its
+//     campaign from where it starts, once, in order; one that falls behind
+//     the feed is closed and resumes with Last-Event-ID. A device's
+//     streams end when it is revoked: at once through the API, at the next
+//     Options.RevokeCheck when another process revokes it.
 //   - Where a request comes from is checked before anything else (origin.go):
 //     its Host must be localhost, a loopback address, the address it arrived
 //     on or one of Options.PublicHosts (else 421: DNS rebinding); on /api/
@@ -136,6 +145,20 @@ type Options struct {
 	// Keepalive is the interval of comments on an idle event stream
 	// (default 15 s).
 	Keepalive time.Duration
+	// MaxStreams is the most event streams open at once on the server
+	// (default DefaultMaxStreams), and MaxStreamsPerUser the most for one
+	// user (default DefaultMaxStreamsPerUser; one address without Access):
+	// a stream over either is refused with 429 and Retry-After. Every
+	// stream follows the live projection's feed, not a consumer of the
+	// NATS server of its own.
+	MaxStreams        int
+	MaxStreamsPerUser int
+	// RevokeCheck is how often the device book is looked at, while a
+	// device's event stream is open, for revocations made by another
+	// process (`journal devices revoke`), whose streams it then ends
+	// (default DefaultRevokeCheck). A revocation through the API ends
+	// them at once.
+	RevokeCheck time.Duration
 	// Lang, when set, is the language of every page (journal serve
 	// --lang); else each page speaks the browser's language
 	// (Accept-Language) if the catalogue has it, else DefaultLang.
@@ -161,6 +184,10 @@ type Server struct {
 	// streams ends the event streams when the server shuts down.
 	streamsCtx   context.Context
 	closeStreams context.CancelFunc
+	// streams counts the open event streams (streams.go), and
+	// historyReads holds a slot for each history read running (sse.go).
+	streams      *streams
+	historyReads chan struct{}
 	statsMu      sync.Mutex
 	statsCache   map[string]statsEntry
 	startedAt    time.Time
@@ -225,6 +252,15 @@ func New(opts Options) (*Server, error) {
 	if opts.Keepalive <= 0 {
 		opts.Keepalive = 15 * time.Second
 	}
+	if opts.MaxStreams <= 0 {
+		opts.MaxStreams = DefaultMaxStreams
+	}
+	if opts.MaxStreamsPerUser <= 0 {
+		opts.MaxStreamsPerUser = DefaultMaxStreamsPerUser
+	}
+	if opts.RevokeCheck <= 0 {
+		opts.RevokeCheck = DefaultRevokeCheck
+	}
 	public, err := parsePublicHosts(opts.PublicHosts)
 	if err != nil {
 		return nil, err
@@ -238,7 +274,8 @@ func New(opts Options) (*Server, error) {
 		commands = command.New(opts.Store, command.Options{Clock: opts.Clock, Rand: opts.Rand, IDs: opts.IDs})
 	}
 	s := &Server{opts: opts, metrics: m, mux: http.NewServeMux(), statsCache: map[string]statsEntry{}, startedAt: opts.Clock(), publicHosts: public,
-		commands: commands, proj: opts.Projectors}
+		commands: commands, proj: opts.Projectors,
+		streams: newStreams(opts.MaxStreams, opts.MaxStreamsPerUser), historyReads: make(chan struct{}, historyReadsAtOnce)}
 	s.streamsCtx, s.closeStreams = context.WithCancel(context.Background())
 	if s.permalinkKey = opts.PermalinkKey; len(s.permalinkKey) == 0 {
 		s.permalinkKey = make([]byte, PermalinkKeySize)

@@ -286,6 +286,7 @@ func (s *Server) revokeDevice(w http.ResponseWriter, r *http.Request) error {
 	if err := s.opts.Devices.Revoke(r.Context(), id); err != nil {
 		return err
 	}
+	s.streams.revoke(id) // its open event streams end now
 	return writeJSON(w, http.StatusOK, map[string]any{"revoked": id})
 }
 

@@ -49,6 +49,12 @@ journal of several partitions (--partitions at its creation) one projector
 follows each partition's stream, with its own checkpoint; /healthz then sums
 their figures, lists each partition's under "partitions", and is stuck when
 any partition is.
+Every event the live projection folds is also published on core NATS, on
+the journal's own connection, on journalfeed.<campaign> (body: the
+CloudEvent; headers Journal-Seq, Journal-Type, Content-Type
+application/cloudevents+json), and the HTTP event streams follow the same
+projection: readers cost the NATS server no consumer each. Event streams
+are limited per user (16) and in all (16384), 429 beyond.
 On the embedded store, serve owns the data folder and shares it: other journal
 commands on the same --data go through it (a loopback port behind a random
 token in <data>/server.json, mode 0600); --nats-listen also opens it to the
@@ -146,7 +152,8 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 	proj, err := serveProjectors(st, kv, live.Options{
 		Every: o.every, Interval: o.interval, Logger: logger,
 		OnEvent: metrics.Folded, OnError: metrics.FoldFailed,
-		Lang: a.pageLang(), // the table's log speaks the pages' language (Spanish unless --lang)
+		OnFeed: natsFeed(a.nc, logger), // the core-NATS feed, journalfeed.<campaign>
+		Lang:   a.pageLang(),           // the table's log speaks the pages' language (Spanish unless --lang)
 	})
 	if err != nil {
 		return err
