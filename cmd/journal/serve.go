@@ -149,11 +149,15 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 	defer stopGuard()
 
 	metrics := web.NewMetrics()
+	startLast, err := partitionLasts(ctx, st)
+	if err != nil {
+		return fmt.Errorf("serve: the stream's last sequence: %w", err)
+	}
 	proj, err := serveProjectors(st, kv, live.Options{
 		Every: o.every, Interval: o.interval, Logger: logger,
 		OnEvent: metrics.Folded, OnError: metrics.FoldFailed,
-		OnFeed: natsFeed(a.nc, logger), // the core-NATS feed, journalfeed.<campaign>
-		Lang:   a.pageLang(),           // the table's log speaks the pages' language (Spanish unless --lang)
+		OnFeed: natsFeed(a.nc, logger, startLast), // the core-NATS feed, journalfeed.<campaign>
+		Lang:   a.pageLang(),                      // the table's log speaks the pages' language (Spanish unless --lang)
 	})
 	if err != nil {
 		return err

@@ -2,6 +2,10 @@ package main
 
 import (
 	"context"
+	"encoding/json"
+	"log/slog"
+	"os/exec"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -12,6 +16,7 @@ import (
 	"github.com/campaign-journal/journal/access"
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/events/embedded"
+	"github.com/campaign-journal/journal/feed"
 )
 
 // TestServePublishesTheFeed: `journal serve` publishes every event its
@@ -71,4 +76,110 @@ func TestServePublishesTheFeed(t *testing.T) {
 		require.NoError(t, err, "seq %d not on the wildcard feed", seq)
 		require.Equal(t, strconv.FormatUint(seq, 10), m.Header.Get(access.FeedSeqHeader))
 	}
+}
+
+// TestNATSToolFollowsAsPlayer: with a player's credentials, the stock nats
+// tool follows a campaign as docs/cluster.md says, without the JetStream
+// API: `nats request journalcmd.<user>.<campaign>.events` pages through
+// the history, `nats subscribe journalfeed.<campaign>` gets what is
+// recorded next — and only that: serve, started after the history was
+// recorded, does not replay it on the feed.
+func TestNATSToolFollowsAsPlayer(t *testing.T) {
+	tool := natsTool()
+	if tool == "" {
+		t.Skip("the nats command-line client is not installed (go install github.com/nats-io/natscli/nats@v0.5.0; .ci/run installs it)")
+	}
+	c := newCLI(t)
+	c.setupCampaign()
+	c.ok("-c", "mordor", "session", "start")
+	c.ok("-c", "mordor", "roll", "lodin", "sigilo")
+	history := strings.Split(strings.TrimSpace(c.ok("-c", "mordor", "export")), "\n")
+	file := writeNATSAccess(t)
+	s := c.serve("--access", file, "--nats-listen", "127.0.0.1:0")
+	defer func() { require.Zero(t, s.shutdown(t)) }()
+	m := regexp.MustCompile(`NATS (nats://\S+)`).FindStringSubmatch(s.banner)
+	require.NotNil(t, m, s.banner)
+	as := []string{"--server", m[1], "--user", "bea", "--password", "bea-pw", "--inbox-prefix", "_INBOX.bea"}
+
+	ctx, cancel := context.WithTimeout(t.Context(), 60*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, tool, append(as, "request", "journalcmd.bea.mordor.events", `{"from":1,"limit":2}`, "--raw")...).Output()
+	require.NoError(t, err, "nats request: %s", out)
+	var page struct {
+		Events []struct {
+			Seq uint64 `json:"seq"`
+		} `json:"events"`
+		Next uint64 `json:"next"`
+	}
+	require.NoError(t, json.Unmarshal(out, &page), "%s", out)
+	require.Len(t, page.Events, 2)
+	require.EqualValues(t, 3, page.Next, "the next page starts after the second event")
+	out, err = exec.CommandContext(ctx, tool, append(as, "request", "journalcmd.bea.mordor.events", `{"from":1,"limit":1000}`, "--raw")...).Output()
+	require.NoError(t, err)
+	require.NoError(t, json.Unmarshal(out, &page), "%s", out)
+	require.Len(t, page.Events, len(history), "the whole history in one page")
+
+	// The tool buffers what it prints until it ends: roll until its one
+	// message has come.
+	sub := exec.CommandContext(ctx, tool, append(as, "subscribe", "journalfeed.mordor", "--count", "1")...)
+	var got strings.Builder
+	sub.Stdout = &got
+	require.NoError(t, sub.Start())
+	done := make(chan error, 1)
+	go func() { done <- sub.Wait() }()
+	var waitErr error
+	rolls := 0
+	for waiting := true; waiting; {
+		select {
+		case waitErr = <-done:
+			waiting = false
+		case <-time.After(300 * time.Millisecond):
+			require.Less(t, rolls, 60, "nats subscribe received nothing")
+			c.ok("--access", file, "-c", "mordor", "roll", "lodin", "pelea")
+			rolls++
+		}
+	}
+	require.NoError(t, waitErr, "nats subscribe: %s", got.String())
+	// Its output: a line naming the subject, the headers, then the body.
+	var body string
+	for _, line := range strings.Split(got.String(), "\n") {
+		if strings.HasPrefix(line, "{") {
+			body = line
+		}
+	}
+	require.Contains(t, got.String(), access.FeedContentType, "the Content-Type header")
+	var e events.Event
+	require.NoError(t, json.Unmarshal([]byte(body), &e), "%s", got.String())
+	require.Equal(t, events.TypeRollMade, e.Type)
+	require.Equal(t, "mordor", e.Campaign)
+	require.Contains(t, got.String(), access.FeedSeqHeader)
+}
+
+// TestNATSFeedSkipsTheHistory: serve's feed publishes what is recorded
+// while it runs, not the events its projection goes over again at start
+// (those at or below each partition's last sequence then): a restart
+// does not replay the history on core NATS.
+func TestNATSFeedSkipsTheHistory(t *testing.T) {
+	srv, err := embedded.Start(context.Background(), embedded.Options{Dir: t.TempDir()})
+	require.NoError(t, err)
+	t.Cleanup(srv.Shutdown)
+	nc := srv.Conn()
+	sub, err := nc.SubscribeSync(access.FeedSubject("*"))
+	require.NoError(t, err)
+	k := 3
+	lasts := []uint64{5, 5, 5}
+	publish := natsFeed(nc, slog.New(slog.DiscardHandler), lasts)
+	p := events.Partition("mordor", k)
+	lasts[p] = 7
+	for _, seq := range []uint64{6, 7, 8, 9} {
+		publish(&feed.Event{Seq: seq, Campaign: "mordor", Type: events.TypeRollMade, Doc: []byte(`{}`)})
+	}
+	require.NoError(t, nc.Flush())
+	for _, want := range []string{"8", "9"} {
+		m, err := sub.NextMsg(time.Second)
+		require.NoError(t, err)
+		require.Equal(t, want, m.Header.Get(access.FeedSeqHeader), "only what follows mordor's partition's last sequence at start")
+	}
+	_, err = sub.NextMsg(100 * time.Millisecond)
+	require.Error(t, err, "nothing more")
 }
