@@ -226,6 +226,11 @@ skills or attributes.`,
 		Args: cobra.ExactArgs(4),
 		RunE: func(c *cobra.Command, args []string) error {
 			req.A, req.SkillA, req.B, req.SkillB = args[0], args[1], args[2], args[3]
+			if req.Rematch != "" {
+				if err := a.resolveShortEvent(c, &req.Rematch); err != nil {
+					return err
+				}
+			}
 			return a.v2Path(c, func() error { return a.contestV2(c, keyName, req) }, func(j *command.Journal, campaign string) (command.Result, error) {
 				return j.Contest(c.Context(), campaign, req)
 			})

@@ -2,10 +2,14 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/google/uuid"
+	"github.com/spf13/cobra"
 
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/internal/clip"
@@ -128,4 +132,100 @@ func (a *app) resolveEventID(ctx context.Context, campaign, arg string) (string,
 	}
 	r, err := resolveEvent(ctx, src, arg, "campaign "+campaign)
 	return r.Event.ID, err
+}
+
+// resolveRequestID resolves arg to the request id of one of campaign's
+// journal-dice-v2 roll requests, as every command that names a request
+// takes it: a whole request id (a UUID, passed on as it is: the command
+// judges it); else the stream sequence, the event id or a unique part of
+// it, or a unique start or end of the request id (at least minFragment
+// characters, as 'journal log' shortens them), among the campaign's
+// journal.roll.requested.v1 events. Several matches are an error listing
+// them; none an error wrapping events.ErrNotFound.
+func (a *app) resolveRequestID(ctx context.Context, campaign, arg string) (string, error) {
+	arg = strings.ToLower(strings.TrimSpace(arg))
+	if _, err := uuid.Parse(arg); err == nil && len(arg) == 36 {
+		return arg, nil
+	}
+	st, err := a.openStore(ctx, false, "")
+	if err != nil {
+		return "", err
+	}
+	filter, err := events.CampaignFilter(campaign)
+	if err != nil {
+		return "", err
+	}
+	src, _, err := boundSource(ctx, st, filter, a.warnForeign())
+	if err != nil {
+		return "", err
+	}
+	requestOf := func(r events.Recorded) string {
+		var d struct {
+			Request string `json:"request"`
+		}
+		if r.Event.Type != events.TypeRollRequested || json.Unmarshal(r.Event.Data, &d) != nil {
+			return ""
+		}
+		return strings.ToLower(d.Request)
+	}
+	// The requests' events, with their request ids matched as ids too.
+	var byRequest []events.Recorded
+	requests := func(ctx context.Context, fn func(events.Recorded) error) error {
+		return src(ctx, func(r events.Recorded) error {
+			req := requestOf(r)
+			if req == "" {
+				return nil
+			}
+			if len(arg) >= minFragment && (strings.HasPrefix(req, arg) || strings.HasSuffix(req, arg)) {
+				byRequest = append(byRequest, r)
+			}
+			return fn(r)
+		})
+	}
+	r, err := resolveEvent(ctx, requests, arg, "the roll requests of campaign "+campaign)
+	switch {
+	case err == nil:
+		return requestOf(r), nil
+	case errors.Is(err, events.ErrNotFound) && len(byRequest) == 1:
+		return requestOf(byRequest[0]), nil
+	case errors.Is(err, events.ErrNotFound) && len(byRequest) > 1:
+		list := make([]string, 0, min(len(byRequest), maxCandidates))
+		for _, m := range byRequest[:min(len(byRequest), maxCandidates)] {
+			list = append(list, requestOf(m)+" "+candidate(m))
+		}
+		return "", eventError{kind: errAmbiguousEvent, msg: fmt.Sprintf("%q matches %d roll requests in campaign %s: %s; give more of the request id",
+			arg, len(byRequest), campaign, strings.Join(list, ", "))}
+	}
+	return "", err
+}
+
+// resolveShortEvent replaces *arg, an event as a user names it (see
+// resolveEvent), by its whole id in the command's campaign.
+func (a *app) resolveShortEvent(c *cobra.Command, arg *string) error {
+	campaign, err := a.campaignID()
+	if err != nil {
+		return err
+	}
+	id, err := a.resolveEventID(c.Context(), campaign, *arg)
+	if err != nil {
+		return err
+	}
+	*arg = id
+	return nil
+}
+
+// resolveShortRequest replaces *arg, a roll request as a user names it
+// (see resolveRequestID), by its whole request id in the command's
+// campaign.
+func (a *app) resolveShortRequest(c *cobra.Command, arg *string) error {
+	campaign, err := a.campaignID()
+	if err != nil {
+		return err
+	}
+	id, err := a.resolveRequestID(c.Context(), campaign, *arg)
+	if err != nil {
+		return err
+	}
+	*arg = id
+	return nil
 }

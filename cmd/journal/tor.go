@@ -217,6 +217,11 @@ func (a *app) advancementCommand() *cobra.Command {
 		Short: "The GM grants a point in a skill group for the roll that earned it ('advancement show' lists the rolls that qualify)",
 		Args:  cobra.ExactArgs(2),
 		RunE: func(c *cobra.Command, args []string) error {
+			if roll != "" {
+				if err := a.resolveShortEvent(c, &roll); err != nil {
+					return err
+				}
+			}
 			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
 				return j.GrantAdvancement(c.Context(), campaign, args[0], args[1], roll)
 			})

@@ -363,7 +363,11 @@ func (a *app) rollV2Commands() []*cobra.Command {
 		Args:    cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
-				return j.CancelRoll(c.Context(), campaign, args[0], reason)
+				request, err := a.resolveRequestID(c.Context(), campaign, args[0])
+				if err != nil {
+					return command.Result{}, err
+				}
+				return j.CancelRoll(c.Context(), campaign, request, reason)
 			})
 		},
 	}

@@ -126,6 +126,9 @@ func (a *app) warnUnrecorded(res command.Result, signedMsg, what, request string
 // request: 32 random bytes of this device, r of the GM's roll.
 func (a *app) witnessV2(c *cobra.Command, keyName, character, request string) error {
 	ctx := c.Context()
+	if err := a.resolveShortRequest(c, &request); err != nil {
+		return err
+	}
 	t, err := a.openV2(ctx, keyName)
 	if err != nil {
 		return err
@@ -175,6 +178,9 @@ func (a *app) sendWitness(ctx context.Context, c *cobra.Command, t v2Device, me,
 func (a *app) resolveV2(c *cobra.Command, request string, unwitnessed, byBeacon bool, signature, relay string) error {
 	if unwitnessed == (byBeacon || signature != "") {
 		return usagef("roll resolve: give --unwitnessed or --beacon")
+	}
+	if err := a.resolveShortRequest(c, &request); err != nil {
+		return err
 	}
 	if unwitnessed {
 		return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {

@@ -70,7 +70,11 @@ func (tb *v2Table) gmSession() []string {
 		tb.as("ana").ok("-c", "mordor", "attack", "lodin", "orco", "--mod", "-40")
 	}
 	attack := tb.gmRoll("attack", "orco", "lodin", "--wait", "60s")
-	tb.as("ana").ok("-c", "mordor", "roll", "witness", attack)
+	// A request is named as a user names it: here its first 8 hex digits.
+	_, errb, code := tb.as("ana").run("--lang", "en", "-c", "mordor", "roll", "witness", "ffffffff")
+	require.Equal(t, exitNotFound, code, "an unknown short request id: %s", errb)
+	require.Contains(t, errb, "no event ffffffff in the roll requests of campaign mordor")
+	tb.as("ana").ok("-c", "mordor", "roll", "witness", attack[:8])
 
 	out := tb.as("gm").ok("--lang", "en", "-c", "mordor", "roll", "orco", "Pelea", "--wait", "90s")
 	m := gmRequestLine.FindStringSubmatch(out)
@@ -78,7 +82,7 @@ func (tb *v2Table) gmSession() []string {
 	require.Equal(t, "ana", m[2], "who can witness")
 	require.Equal(t, "1m30s", m[3], "the wait")
 	witnessed := m[1]
-	_, errb, code := tb.as("gm").run("--lang", "en", "-c", "mordor", "roll", "witness", witnessed)
+	_, errb, code = tb.as("gm").run("--lang", "en", "-c", "mordor", "roll", "witness", witnessed)
 	require.NotZero(t, code)
 	require.Contains(t, errb, "never by a GM")
 	_, errb, code = tb.as("gm").run("--lang", "en", "-c", "mordor", "roll", "resolve", witnessed, "--unwitnessed")
@@ -105,7 +109,7 @@ func (tb *v2Table) gmSession() []string {
 	_, errb, code = tb.as("gm").run("--lang", "en", "-c", "mordor", "roll", "resolve", beaconed, "--beacon", "--signature", strings.Repeat("ab", 48))
 	require.NotZero(t, code)
 	require.Contains(t, errb, "bad beacon signature")
-	tb.as("ana").ok("-c", "mordor", "roll", "witness", beaconed)
+	tb.as("ana").ok("-c", "mordor", "roll", "witness", beaconed[len(beaconed)-8:]) // its last 8
 	tb.as("gm").ok("-c", "mordor", "session", "end")
 	export := tb.ok("-c", "mordor", "export")
 	return strings.Split(strings.TrimSpace(export), "\n")
