@@ -1,5 +1,7 @@
 package access
 
+import "github.com/campaign-journal/journal/events"
+
 // FeedPrefix starts the journal's core-NATS live feed: `journal serve`
 // publishes every event it folds, its stored bytes verbatim, on
 // FeedSubject(campaign), from its live projection and outside the stream's
@@ -22,5 +24,5 @@ const (
 	// a history read that resumes after it is that plus one.
 	FeedSeqHeader = "Journal-Seq"
 	// FeedContentType is the feed's and the history's Content-Type.
-	FeedContentType = "application/cloudevents+json"
+	FeedContentType = events.MediaType
 )

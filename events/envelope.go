@@ -439,3 +439,8 @@ func ValidCommand(name string) error {
 	}
 	return nil
 }
+
+// MediaType is the media type of a stored event as a message's
+// Content-Type (the store's messages, serve's live feed): a CloudEvent in
+// structured mode, JSON. (ContentType is the datacontenttype of its data.)
+const MediaType = "application/cloudevents+json"

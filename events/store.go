@@ -19,10 +19,16 @@ import (
 //     campaign subject, which every event of the append is stored under)
 //     is not expect.LastSeq, nothing is stored and the error wraps
 //     ErrConcurrency.
-//     An append whose events are all already stored (same ids, within the
-//     store's deduplication window, at least two minutes) stores nothing and
-//     returns their original sequences, whatever the expectation: a retried
-//     append is not applied twice. It returns one sequence per event.
+//     A retried append is not applied twice: a retry of an append that was
+//     stored, with the same expectation, stores nothing and returns the
+//     original sequences, at any age (the store finds them after the
+//     expected sequence); an append without an expectation whose events
+//     are all already stored by appends without one (same ids, within the
+//     store's deduplication window, at least two minutes) likewise. An
+//     append some but not all of whose events are stored is refused whole
+//     (ErrInvalidEvent). It returns one sequence per event. (The JetStream
+//     store sends a message id only without an expectation: DESIGN §2,
+//     turn 3.)
 //   - Read(ctx, q, fn) calls fn for each stored event matching q, in stream
 //     order, up to the last sequence present when the read started (or q.To).
 //     A message on the filter that does not decode as a journal event of its

@@ -16,7 +16,8 @@ import (
 
 // TestEventMsgHeaders: the message of an event carries exactly the
 // headers that nats.Header.Set and jetstream's
-// WithExpectLastSequencePerSubject would give it (the names canonical as
+// WithExpectLastSequencePerSubject would give it (a message id only
+// without an expectation, the CloudEvents content type always) (the names canonical as
 // Set writes them), with or without an expectation, for events of every
 // aggregate kind.
 func TestEventMsgHeaders(t *testing.T) {
@@ -37,10 +38,15 @@ func TestEventMsgHeaders(t *testing.T) {
 	} {
 		e, err := events.New(events.Spec{Campaign: "mordor", Kind: tc.kind, AggregateID: tc.agg, Type: tc.typ, Actor: "gm", Data: tc.data}, ids, at)
 		require.NoError(t, err)
-		got := eventMsg(e, "journal.mordor", []byte("doc"), tc.isSet, tc.seq)
+		// An append with an expectation sends no message id (DESIGN §2,
+		// turn 3); one without, the event's id.
+		got := eventMsg(e, "journal.mordor", []byte("doc"), tc.isSet, !tc.isSet, tc.seq)
 
 		want := &nats.Msg{Subject: "journal.mordor", Data: []byte("doc"), Header: nats.Header{}}
-		want.Header.Set(jetstream.MsgIDHeader, e.ID)
+		want.Header.Set("Content-Type", "application/cloudevents+json")
+		if !tc.isSet {
+			want.Header.Set(jetstream.MsgIDHeader, e.ID)
+		}
 		want.Header.Set(events.HeaderType, e.Type)
 		want.Header.Set(events.HeaderAggregate, events.AggregateHeaderValue(tc.kind, tc.agg))
 		if tc.isSet {

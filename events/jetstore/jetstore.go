@@ -9,11 +9,14 @@
 //
 // Invariants:
 //   - Only documents that pass the codec (events.Prepare: encode, decode) are
-//     published; each message carries Nats-Msg-Id = the event id, so a
-//     retried append is stored once: the server drops a repeat within the
-//     duplicate window (at least two minutes), and a repeat refused for its
-//     now stale expectation is found by reading the stream after the
-//     expected sequence (at any age), its original sequences returned.
+//     published, with Content-Type application/cloudevents+json. A retried
+//     append is stored once. An append with an Expect (every command's)
+//     sends no Nats-Msg-Id (DESIGN §2, turn 3): a repeat of one that was
+//     stored is refused for its now stale expectation, and the store finds
+//     the original by reading the campaign's subject after the expected
+//     sequence (at any age), returning its original sequences. An append
+//     without an Expect carries Nats-Msg-Id = the event id, and the server
+//     drops a repeat within the duplicate window (at least two minutes).
 //   - An append with an Expect carries Nats-Expected-Last-Subject-Sequence
 //     on its first message, checked by the server on that message's literal
 //     subject, the campaign's (never the wildcard -Subject form, whose check
@@ -25,10 +28,11 @@
 //     its subject (published into the stream directly, not by Append) is
 //     never passed on as an event and never ends a read: it is reported to
 //     Query.OnForeign in its place and the read goes on past it.
-//   - The stream has no RePublish: live readers follow it through an
-//     ordered consumer on their campaign's subject (or the journal's own
-//     services); StartGuard deletes any consumer of it that is not what an
-//     ordered consumer is (durable, push, long-lived).
+//   - The stream has no RePublish: users follow a campaign through the
+//     journal (`serve`'s live feed and history reads; no user reaches the
+//     JetStream API, see package access); StartGuard deletes any consumer
+//     of it that is not what an ordered consumer is (durable, push,
+//     long-lived), in case an operator's tool made one.
 //   - The journal's number of replicas, like its partitions, is fixed
 //     when it is created: Open never changes an existing stream's or
 //     bucket's replicas, and refuses an Options.Replicas other than the
@@ -292,7 +296,7 @@ func (s *Store) Append(ctx context.Context, expect events.Expect, evs ...events.
 		}
 		// The expectation is on the first message's own subject, which
 		// Prepare checked is expect.Subject.
-		msgs[i] = eventMsg(e, subject, docs[i], i == 0 && expect.IsSet(), expect.LastSeq)
+		msgs[i] = eventMsg(e, subject, docs[i], i == 0 && expect.IsSet(), !expect.IsSet(), expect.LastSeq)
 	}
 
 	if len(msgs) == 1 {
@@ -324,16 +328,20 @@ func (s *Store) Append(ctx context.Context, expect events.Expect, evs ...events.
 }
 
 // eventMsg is the message that stores an event: its document under its
-// campaign's subject, with its id as Nats-Msg-Id and its type and aggregate
-// in the journal's headers, and, when expect, the expectation that the
-// last sequence on that subject is lastSeq
+// campaign's subject, with Content-Type application/cloudevents+json, its
+// type and aggregate in the journal's headers, when withID its id as
+// Nats-Msg-Id, and, when expect, the expectation that the last sequence on
+// that subject is lastSeq
 // (Nats-Expected-Last-Subject-Sequence, as
 // jetstream.WithExpectLastSequencePerSubject writes it). The headers are
 // those nats.Header.Set would make, without its canonicalization (the
 // names are canonical already: TestEventMsgHeaders).
-func eventMsg(e events.Event, subject string, doc []byte, expect bool, lastSeq uint64) *nats.Msg {
-	h := make(nats.Header, 4)
-	h[jetstream.MsgIDHeader] = []string{e.ID}
+func eventMsg(e events.Event, subject string, doc []byte, expect, withID bool, lastSeq uint64) *nats.Msg {
+	h := make(nats.Header, 5)
+	h[contentTypeHeader] = contentType
+	if withID {
+		h[jetstream.MsgIDHeader] = []string{e.ID}
+	}
 	h[events.HeaderType] = []string{e.Type}
 	if kind, id, err := e.Aggregate(); err == nil { // valid: Prepare checked it
 		h[events.HeaderAggregate] = []string{events.AggregateHeaderValue(kind, id)}
@@ -343,6 +351,12 @@ func eventMsg(e events.Event, subject string, doc []byte, expect bool, lastSeq u
 	}
 	return &nats.Msg{Subject: subject, Data: doc, Header: h}
 }
+
+// contentTypeHeader and contentType are every event message's
+// Content-Type: a structured-mode CloudEvent (CloudEvents' NATS binding).
+const contentTypeHeader = "Content-Type"
+
+var contentType = []string{events.MediaType}
 
 // publish stores one message and returns the server's acknowledgement: it
 // returns only once the server has acknowledged (or refused) the message,
