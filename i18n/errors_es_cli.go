@@ -116,6 +116,7 @@ var errorsESCLI = map[string]string{
 	"export %s is a folder, not a JSON Lines file":             "la exportación %s es una carpeta, no un archivo JSON Lines",
 	"export complete":                                          "exportación completa",
 	"export: the store %T cannot give an event's stored bytes": "export: el almacén %T no puede dar los bytes guardados de un evento",
+	"backup: the folder of %s: %w":                             "backup: la carpeta de %s: %w",
 	"healthcheck: %s answered %d, not 200":                     "healthcheck: %s respondió %d, no 200",
 	"healthcheck: --url %q: want an http:// or https:// URL":   "healthcheck: --url %q: se espera una URL http:// o https://",
 	"journal help: %s":                                         "journal help: %s",
