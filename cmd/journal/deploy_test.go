@@ -422,3 +422,32 @@ func TestSystemdUnits(t *testing.T) {
 	require.Equal(t, []string{"true"}, timer["Persistent"])
 	require.NotEmpty(t, timer["OnCalendar"])
 }
+
+// TestBackupExtension: a backup file has one extension everywhere a file
+// name is given to journal backup or restore, or a cleanup finds old
+// ones: .jbk (the README's, the help's examples').
+func TestBackupExtension(t *testing.T) {
+	files := []string{"README.md", "docs/vps.md", "deploy/journal-backup.service", "cmd/journal/help.go"}
+	cmdLine := regexp.MustCompile(`journal\S*(?: [^\n]*)? (?:backup|restore) |-name '`)
+	named := regexp.MustCompile(`[\w%)*}-]\.([a-z][a-z0-9]{1,5})\b`)
+	notBackups := map[string]bool{"key": true, "json": true, "service": true, "timer": true, "conf": true, "password": true, "md": true, "go": true}
+	for _, f := range files {
+		b, err := os.ReadFile(filepath.Join("..", "..", f))
+		require.NoError(t, err)
+		n := 0
+		for i, l := range strings.Split(string(b), "\n") {
+			if !cmdLine.MatchString(l) {
+				continue
+			}
+			for _, m := range named.FindAllStringSubmatch(l, -1) {
+				if notBackups[m[1]] {
+					continue
+				}
+				require.Equal(t, "jbk", m[1], "%s:%d: a backup named .%s: %s", f, i+1, m[1], l)
+				n++
+			}
+		}
+		require.NotZero(t, n, "%s names no backup file", f)
+		require.NotContains(t, string(b), ".jrnl", f)
+	}
+}
