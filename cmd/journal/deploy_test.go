@@ -401,7 +401,10 @@ func TestSystemdUnits(t *testing.T) {
 		require.Equal(t, []string{v}, svc[k], k)
 	}
 	require.Contains(t, svc["Environment"], "JOURNAL_DATA=/var/lib/journal/data")
-	exe := strings.Fields(svc["ExecStart"][0])
+	env := unitEnvironment(svc)
+	require.Len(t, svc["ExecStart"], 1)
+	raw := svc["ExecStart"][0]
+	exe := strings.Fields(expandUnitVars(t, raw, env))
 	require.Equal(t, "/usr/local/bin/journal", exe[0])
 	cmd := requireJournalArgs(t, "journal.service", exe[1:])
 	require.Equal(t, "serve", cmd.Name())
@@ -410,10 +413,28 @@ func TestSystemdUnits(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, net.ParseIP(host).IsLoopback(), "serve listens on %s: the proxy is the one facing the world", httpAddr)
 
+	// Behind the proxy every request's Host is the public name: without
+	// --public-host serve answers 421 to all of them. The name is set in
+	// one place, the placeholder the docs tell the GM to replace.
+	hosts, err := cmd.Flags().GetStringSlice("public-host")
+	require.NoError(t, err)
+	require.Equal(t, []string{placeholderHost}, hosts, "journal.service: serve needs --public-host behind the proxy")
+	require.Contains(t, raw, "--public-host ${JOURNAL_PUBLIC_HOST}")
+	require.Equal(t, placeholderHost, env["JOURNAL_PUBLIC_HOST"])
+	unit, err := os.ReadFile(filepath.Join("..", "..", "deploy", "journal.service"))
+	require.NoError(t, err)
+	require.Equal(t, 1, strings.Count(string(unit), "\nEnvironment=JOURNAL_PUBLIC_HOST="), "one line to change")
+	vps, err := os.ReadFile(filepath.Join("..", "..", "docs", "vps.md"))
+	require.NoError(t, err)
+	require.Contains(t, string(vps), "JOURNAL_PUBLIC_HOST", "docs/vps.md tells the GM where the name goes")
+
 	backup := read("journal-backup.service")
 	require.Equal(t, []string{"oneshot"}, backup["Type"])
 	require.Equal(t, []string{"journal"}, backup["User"])
-	require.Equal(t, svc["Environment"], backup["Environment"], "the backup must reach the same journal as serve")
+	for _, e := range []string{"JOURNAL_DATA", "JOURNAL_ACCESS"} {
+		require.Equal(t, env[e], unitEnvironment(backup)[e], "the backup must reach the same journal as serve (%s)", e)
+	}
+	require.Subset(t, svc["Environment"], backup["Environment"], "the backup must reach the same journal as serve")
 	m := regexp.MustCompile(`exec /usr/local/bin/journal (\S+) "(/var/backups/journal/[^"]+)"`).FindStringSubmatch(backup["ExecStart"][0])
 	require.NotNil(t, m, backup["ExecStart"][0])
 	requireJournalArgs(t, "journal-backup.service", []string{m[1], m[2]})
@@ -421,6 +442,35 @@ func TestSystemdUnits(t *testing.T) {
 	timer := read("journal-backup.timer")
 	require.Equal(t, []string{"true"}, timer["Persistent"])
 	require.NotEmpty(t, timer["OnCalendar"])
+}
+
+// placeholderHost is the public name the shipped files carry, for the GM
+// to replace with theirs (docs/vps.md §1, §3).
+const placeholderHost = "journal.example.org"
+
+// unitEnvironment is the variables a unit's Environment= lines set.
+func unitEnvironment(kv map[string][]string) map[string]string {
+	env := map[string]string{}
+	for _, e := range kv["Environment"] {
+		for _, f := range strings.Fields(e) {
+			if k, v, ok := strings.Cut(f, "="); ok {
+				env[k] = v
+			}
+		}
+	}
+	return env
+}
+
+// expandUnitVars expands ${NAME} in a unit's command line as systemd does
+// from the unit's environment; a variable it does not set fails the test.
+func expandUnitVars(t *testing.T, line string, env map[string]string) string {
+	t.Helper()
+	return regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`).ReplaceAllStringFunc(line, func(m string) string {
+		name := m[2 : len(m)-1]
+		v, ok := env[name]
+		require.True(t, ok, "%s: ${%s} is not set by the unit", line, name)
+		return v
+	})
 }
 
 // TestBackupExtension: a backup file has one extension everywhere a file
