@@ -501,3 +501,55 @@ func TestBackupExtension(t *testing.T) {
 		require.NotContains(t, string(b), ".jrnl", f)
 	}
 }
+
+// TestProxyConfigs: the shipped proxy files pass the public name the
+// unit's --public-host gives through in Host, to the address serve listens
+// on, keep /metrics off the internet, and the nginx one needs no
+// certificate (certbot --nginx adds it, after nginx -t has passed); the
+// docs show these same files, in that order.
+func TestProxyConfigs(t *testing.T) {
+	read := func(name string) string {
+		t.Helper()
+		b, err := os.ReadFile(filepath.Join("..", "..", name))
+		require.NoError(t, err)
+		return string(b)
+	}
+	nginx, caddy, vps := read("deploy/nginx-journal.conf"), read("deploy/Caddyfile"), read("docs/vps.md")
+	for _, want := range []string{"listen 80;", "server_name " + placeholderHost + ";", "proxy_pass http://127.0.0.1:8080;",
+		"proxy_set_header Host $host;", "location = /metrics { return 404; }", "proxy_buffering off;"} {
+		require.Contains(t, nginx, want, "deploy/nginx-journal.conf")
+	}
+	for _, cert := range []string{"ssl_certificate", "443", "/etc/letsencrypt"} {
+		require.NotContains(t, stripComments(nginx, "#"), cert, "deploy/nginx-journal.conf needs a certificate before certbot has made one")
+	}
+	for _, want := range []string{placeholderHost + " {", "reverse_proxy 127.0.0.1:8080", "handle /metrics {\n\t\trespond 404"} {
+		require.Contains(t, caddy, want, "deploy/Caddyfile")
+	}
+
+	// The docs' blocks are the shipped files (comments aside).
+	for lang, shipped := range map[string]string{"nginx": nginx, "caddy": caddy} {
+		m := regexp.MustCompile("(?s)```"+lang+"\n(.*?)```").FindAllStringSubmatch(vps, -1)
+		require.Len(t, m, 1, "docs/vps.md shows one %s block", lang)
+		require.Equal(t, stripComments(shipped, "#"), stripComments(m[0][1], "#"), "docs/vps.md's %s block is not the shipped file", lang)
+	}
+	// nginx -t before certbot, and the file installed before either.
+	sec := vps[strings.Index(vps, "**nginx**"):]
+	sh := regexp.MustCompile("(?s)```sh\n(.*?)```").FindStringSubmatch(sec)
+	require.NotNil(t, sh)
+	install, test, certbot := strings.Index(sh[1], "deploy/nginx-journal.conf"), strings.Index(sh[1], "nginx -t"), strings.Index(sh[1], "certbot --nginx")
+	require.True(t, install >= 0 && install < test && test < certbot, "docs/vps.md: install the file, nginx -t, then certbot --nginx:\n%s", sh[1])
+}
+
+// stripComments drops the comment lines and blank lines of a
+// configuration and trims the others.
+func stripComments(s, mark string) string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		l = strings.TrimSpace(l)
+		if l == "" || strings.HasPrefix(l, mark) {
+			continue
+		}
+		out = append(out, l)
+	}
+	return strings.Join(out, "\n")
+}
