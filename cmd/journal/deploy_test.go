@@ -553,3 +553,20 @@ func stripComments(s, mark string) string {
 	}
 	return strings.Join(out, "\n")
 }
+
+// TestDockerfileCACertificates: the journal's runtime image has the CA
+// certificates Go's TLS reads on Linux (the drand beacon is fetched over
+// HTTPS; debian:bookworm-slim has none): copied from the build stage, or
+// installed from the distribution's package.
+func TestDockerfileCACertificates(t *testing.T) {
+	const bundle = "/etc/ssl/certs/ca-certificates.crt" // the first file crypto/x509 tries on Linux
+	j := readDockerfile(t)["journal"]
+	copied := slices.ContainsFunc(j.get("COPY"), func(c string) bool {
+		f := strings.Fields(c)
+		return len(f) == 3 && f[0] == "--from=build" && f[1] == bundle && (f[2] == bundle || f[2] == "/etc/ssl/certs/")
+	})
+	installed := slices.ContainsFunc(j.get("RUN"), func(r string) bool {
+		return regexp.MustCompile(`apt-get install\b[^&;]*\bca-certificates\b`).MatchString(r)
+	})
+	require.True(t, copied || installed, "the journal's image has no CA certificates: HTTPS (the drand beacon) fails in it")
+}
