@@ -554,6 +554,92 @@ func stripComments(s, mark string) string {
 	return strings.Join(out, "\n")
 }
 
+// toolOrSkip finds a tool the deploy files are checked with, or skips
+// with what to install.
+func toolOrSkip(t *testing.T, name, pkg string) string {
+	t.Helper()
+	p, err := exec.LookPath(name)
+	if err != nil {
+		t.Skipf("%s is not installed (Debian: apt-get install %s): not checked with it", name, pkg)
+	}
+	return p
+}
+
+// runTool runs a checking tool and fails with its output unless it exits
+// 0 with nothing on stderr that names a problem.
+func runTool(t *testing.T, cmd *exec.Cmd) string {
+	t.Helper()
+	var out, errb strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	require.NoError(t, err, "%s:\n%s%s", strings.Join(cmd.Args, " "), out.String(), errb.String())
+	return out.String() + errb.String()
+}
+
+// TestDeployFilesWithTheirTools renders the shipped units and proxy files
+// and checks each with its own tool, where installed: systemd-analyze
+// verify on the three units (with the journal's binary where they name
+// /usr/local/bin/journal: verify wants it to exist), nginx -t on a main
+// configuration that includes deploy/nginx-journal.conf as Debian's
+// sites-enabled does, and caddy validate on deploy/Caddyfile.
+func TestDeployFilesWithTheirTools(t *testing.T) {
+	deploy := filepath.Join("..", "..", "deploy")
+	t.Run("systemd", func(t *testing.T) {
+		analyze := toolOrSkip(t, "systemd-analyze", "systemd")
+		self, err := os.Executable()
+		require.NoError(t, err)
+		dir := t.TempDir()
+		bin := filepath.Join(dir, "bin", "journal")
+		require.NoError(t, os.MkdirAll(filepath.Dir(bin), 0o755))
+		require.NoError(t, os.Symlink(self, bin))
+		var units []string
+		for _, name := range []string{"journal.service", "journal-backup.service", "journal-backup.timer"} {
+			b, err := os.ReadFile(filepath.Join(deploy, name))
+			require.NoError(t, err)
+			rendered := strings.ReplaceAll(string(b), "/usr/local/bin/journal", bin)
+			p := filepath.Join(dir, name)
+			require.NoError(t, os.WriteFile(p, []byte(rendered), 0o644))
+			units = append(units, p)
+		}
+		out := runTool(t, exec.Command(analyze, append([]string{"verify", "--man=no"}, units...)...))
+		for _, l := range strings.Split(out, "\n") {
+			for _, name := range []string{"journal.service", "journal-backup.service", "journal-backup.timer"} {
+				require.NotContains(t, l, name, "systemd-analyze verify warns about the unit")
+			}
+		}
+	})
+	t.Run("nginx", func(t *testing.T) {
+		nginx := toolOrSkip(t, "nginx", "nginx")
+		site, err := filepath.Abs(filepath.Join(deploy, "nginx-journal.conf"))
+		require.NoError(t, err)
+		dir := t.TempDir()
+		conf := filepath.Join(dir, "nginx.conf")
+		// What /etc/nginx/nginx.conf has around sites-enabled, with every
+		// file it writes in dir (nginx -t opens them, as whatever user).
+		main := "pid " + dir + "/nginx.pid;\nerror_log " + dir + "/error.log;\nevents {}\nhttp {\n" +
+			"    access_log off;\n"
+		for _, tmp := range []string{"client_body", "proxy", "fastcgi", "uwsgi", "scgi"} {
+			main += "    " + tmp + "_temp_path " + dir + "/" + tmp + ";\n"
+		}
+		main += "    include " + site + ";\n}\n"
+		require.NoError(t, os.WriteFile(conf, []byte(main), 0o644))
+		out := runTool(t, exec.Command(nginx, "-t", "-p", dir, "-e", filepath.Join(dir, "error.log"), "-c", conf))
+		require.Contains(t, out, "test is successful")
+		require.NotContains(t, out, "[warn]", "nginx -t warns")
+	})
+	t.Run("caddy", func(t *testing.T) {
+		caddy := toolOrSkip(t, "caddy", "caddy")
+		file, err := filepath.Abs(filepath.Join(deploy, "Caddyfile"))
+		require.NoError(t, err)
+		home := t.TempDir()
+		cmd := exec.Command(caddy, "validate", "--config", file, "--adapter", "caddyfile")
+		cmd.Env = append(os.Environ(), "HOME="+home, "XDG_DATA_HOME="+home, "XDG_CONFIG_HOME="+home)
+		out := runTool(t, cmd)
+		require.Contains(t, out, "Valid configuration")
+		require.NotContains(t, out, "not formatted", "caddy fmt would change deploy/Caddyfile")
+	})
+}
+
 // TestDockerfileCACertificates: the journal's runtime image has the CA
 // certificates Go's TLS reads on Linux (the drand beacon is fetched over
 // HTTPS; debian:bookworm-slim has none): copied from the build stage, or
