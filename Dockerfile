@@ -24,6 +24,9 @@ RUN groupadd --system --gid 10001 journal \
  && chown journal:journal /data \
  && chmod 0700 /data
 COPY --from=build /out/journal /usr/local/bin/journal
+# The CA certificates, for what the journal fetches over HTTPS (the drand
+# beacon): debian:bookworm-slim has none; the build stage's Debian does.
+COPY --from=build /etc/ssl/certs/ca-certificates.crt /etc/ssl/certs/ca-certificates.crt
 ENV JOURNAL_DATA=/data \
     JOURNAL_ACCESS=/data/access.json
 WORKDIR /data

@@ -115,6 +115,7 @@ var errorsESCLI = map[string]string{
 	"export %s is a folder, not a JSON Lines file":             "la exportación %s es una carpeta, no un archivo JSON Lines",
 	"export complete":                                          "exportación completa",
 	"export: the store %T cannot give an event's stored bytes": "export: el almacén %T no puede dar los bytes guardados de un evento",
+	"backup: the folder of %s: %w":                             "backup: la carpeta de %s: %w",
 	"healthcheck: %s answered %d, not 200":                     "healthcheck: %s respondió %d, no 200",
 	"healthcheck: --url %q: want an http:// or https:// URL":   "healthcheck: --url %q: se espera una URL http:// o https://",
 	"journal help: %s":                                         "journal help: %s",
@@ -153,4 +154,11 @@ var errorsESCLI = map[string]string{
 	"trait invoke: the GM rules --auto (automatic success) or --roll (the next roll counts the trait)":          "trait invoke: el máster decide --auto (éxito automático) o --roll (la próxima tirada cuenta el rasgo)",
 	"usage":                           "uso",
 	"vote %q: want yes or no (sí/no)": "vote %q: se espera sí o no (yes/no)",
+
+	// journal healthcheck finding the serve of its data folder (http.json).
+	"healthcheck: no journal serve runs on %s (while it runs it keeps %s there): start it, or give --url": "healthcheck: ningún journal serve funciona sobre %s (mientras funciona guarda allí %s): arráncalo, o da --url",
+	"healthcheck: %w (run as the data folder's owner, or give --url)":                                     "healthcheck: %w (ejecútalo como el dueño de la carpeta de datos, o da --url)",
+	"healthcheck: %s is unreadable: give --url":                                                           "healthcheck: %s no se puede leer: da --url",
+	"healthcheck: with --nats, no data folder names the serve to ask: give --url":                         "healthcheck: con --nats, ninguna carpeta de datos señala a qué serve preguntar: da --url",
+	"serve: write %s: %w": "serve: escribir %s: %w",
 }

@@ -44,11 +44,15 @@ folder, created on first use, mode 0600); its fingerprint is printed and
 recorded in FILE. Keep a copy of the key away from the backups and away from
 this machine: restoring a backup's open sessions needs it.
 
-FILE appears whole or not at all (written beside it, then renamed), mode 0600.
-It works while journal serve runs.`,
+FILE appears whole or not at all (written beside it, then renamed), mode 0600;
+its folder is created (mode 0700) when missing. It works while journal serve
+runs.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			ctx := c.Context()
+			if err := makeBackupDir(args[0]); err != nil {
+				return err
+			}
 			path, err := a.keyPath(keyFile)
 			if err != nil {
 				return err
@@ -89,6 +93,17 @@ It works while journal serve runs.`,
 	}
 	cmd.Flags().StringVar(&keyFile, "key", "", "the backup key file (default: backup.key in the user's configuration folder, created if absent)")
 	return cmd
+}
+
+// makeBackupDir creates the folder a backup FILE goes into (and its
+// parents, mode 0700) when missing, before anything else is done: a
+// nightly job's first run into backups/ must not stop there, with the key
+// made and no backup written. An existing folder is left as it is.
+func makeBackupDir(file string) error {
+	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
+		return fmt.Errorf("backup: the folder of %s: %w", file, err)
+	}
+	return nil
 }
 
 func (a *app) restoreCommand() *cobra.Command {

@@ -89,7 +89,7 @@ func TestHelpIsGroupedAndCompact(t *testing.T) {
 		require.LessOrEqual(t, len(l), 80, "global flags line %q", l)
 	}
 	require.Contains(t, out, "Examples:")
-	env := c.ok("help", "environment")
+	env := c.ok("--lang", "en", "help", "environment")
 	require.Contains(t, env, "--sync=false lets JetStream flush")
 	require.Contains(t, c.ok("--lang", "en", "help", "exit-codes"), "4  mismatch")
 }

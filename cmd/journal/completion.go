@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"io"
 	"slices"
 	"strings"
 
@@ -83,6 +85,18 @@ var argKinds = map[string][]argKind{
 func (a *app) completion(root *cobra.Command) {
 	root.CompletionOptions.DisableDefaultCmd = false
 	root.CompletionOptions.HiddenDefaultCmd = false
+	root.InitDefaultCompletionCmd() // now, to change its bash script
+	if bash, _, err := root.Find([]string{"completion", "bash"}); err == nil && bash.Name() == "bash" {
+		bash.RunE = func(c *cobra.Command, _ []string) error {
+			noDesc, _ := c.Flags().GetBool("no-descriptions")
+			var b bytes.Buffer
+			if err := c.Root().GenBashCompletionV2(&b, !noDesc); err != nil {
+				return err
+			}
+			_, err := io.WriteString(c.OutOrStdout(), bashKeepsJournalMatches(b.String()))
+			return err
+		}
+	}
 	_ = root.RegisterFlagCompletionFunc("campaign", a.completeKind(argCampaign))
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
@@ -107,6 +121,36 @@ func (a *app) completion(root *cobra.Command) {
 		}
 	}
 	walk(root)
+}
+
+// bashFilters are the lines of cobra's bash script that match the
+// completions again, case-sensitively, against what was typed, and what
+// replaces them: the journal has already matched them (names whatever
+// their case and accents, commands and flags by their start), so bash
+// keeps them all, and "journal roll lo<Tab>" gives Lodin. compgen is kept
+// with an empty word, for what it does besides: undo the escaping.
+var bashFilters = []struct {
+	old, new string
+	n        int
+}{
+	{`compgen -W "${completions[*]}" -- "${cur}")`, `compgen -W "${completions[*]}" -- "")`, 2},
+	{`[[ $comp == "$cur"* ]] || continue`, `: # journal __complete matched it, whatever its case and accents`, 1},
+}
+
+// bashKeepsJournalMatches is cobra's bash completion script without its
+// own, case-sensitive, matching (bashFilters); a script that does not
+// have those lines is returned as it is (TestBashCompletionIgnoresCase
+// then fails).
+func bashKeepsJournalMatches(script string) string {
+	for _, f := range bashFilters {
+		if strings.Count(script, f.old) != f.n {
+			return script
+		}
+	}
+	for _, f := range bashFilters {
+		script = strings.ReplaceAll(script, f.old, f.new)
+	}
+	return script
 }
 
 // completeKind returns the completion function of a kind of name.

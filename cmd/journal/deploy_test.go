@@ -401,7 +401,10 @@ func TestSystemdUnits(t *testing.T) {
 		require.Equal(t, []string{v}, svc[k], k)
 	}
 	require.Contains(t, svc["Environment"], "JOURNAL_DATA=/var/lib/journal/data")
-	exe := strings.Fields(svc["ExecStart"][0])
+	env := unitEnvironment(svc)
+	require.Len(t, svc["ExecStart"], 1)
+	raw := svc["ExecStart"][0]
+	exe := strings.Fields(expandUnitVars(t, raw, env))
 	require.Equal(t, "/usr/local/bin/journal", exe[0])
 	cmd := requireJournalArgs(t, "journal.service", exe[1:])
 	require.Equal(t, "serve", cmd.Name())
@@ -410,10 +413,28 @@ func TestSystemdUnits(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, net.ParseIP(host).IsLoopback(), "serve listens on %s: the proxy is the one facing the world", httpAddr)
 
+	// Behind the proxy every request's Host is the public name: without
+	// --public-host serve answers 421 to all of them. The name is set in
+	// one place, the placeholder the docs tell the GM to replace.
+	hosts, err := cmd.Flags().GetStringSlice("public-host")
+	require.NoError(t, err)
+	require.Equal(t, []string{placeholderHost}, hosts, "journal.service: serve needs --public-host behind the proxy")
+	require.Contains(t, raw, "--public-host ${JOURNAL_PUBLIC_HOST}")
+	require.Equal(t, placeholderHost, env["JOURNAL_PUBLIC_HOST"])
+	unit, err := os.ReadFile(filepath.Join("..", "..", "deploy", "journal.service"))
+	require.NoError(t, err)
+	require.Equal(t, 1, strings.Count(string(unit), "\nEnvironment=JOURNAL_PUBLIC_HOST="), "one line to change")
+	vps, err := os.ReadFile(filepath.Join("..", "..", "docs", "vps.md"))
+	require.NoError(t, err)
+	require.Contains(t, string(vps), "JOURNAL_PUBLIC_HOST", "docs/vps.md tells the GM where the name goes")
+
 	backup := read("journal-backup.service")
 	require.Equal(t, []string{"oneshot"}, backup["Type"])
 	require.Equal(t, []string{"journal"}, backup["User"])
-	require.Equal(t, svc["Environment"], backup["Environment"], "the backup must reach the same journal as serve")
+	for _, e := range []string{"JOURNAL_DATA", "JOURNAL_ACCESS"} {
+		require.Equal(t, env[e], unitEnvironment(backup)[e], "the backup must reach the same journal as serve (%s)", e)
+	}
+	require.Subset(t, svc["Environment"], backup["Environment"], "the backup must reach the same journal as serve")
 	m := regexp.MustCompile(`exec /usr/local/bin/journal (\S+) "(/var/backups/journal/[^"]+)"`).FindStringSubmatch(backup["ExecStart"][0])
 	require.NotNil(t, m, backup["ExecStart"][0])
 	requireJournalArgs(t, "journal-backup.service", []string{m[1], m[2]})
@@ -421,4 +442,217 @@ func TestSystemdUnits(t *testing.T) {
 	timer := read("journal-backup.timer")
 	require.Equal(t, []string{"true"}, timer["Persistent"])
 	require.NotEmpty(t, timer["OnCalendar"])
+}
+
+// placeholderHost is the public name the shipped files carry, for the GM
+// to replace with theirs (docs/vps.md §1, §3).
+const placeholderHost = "journal.example.org"
+
+// unitEnvironment is the variables a unit's Environment= lines set.
+func unitEnvironment(kv map[string][]string) map[string]string {
+	env := map[string]string{}
+	for _, e := range kv["Environment"] {
+		for _, f := range strings.Fields(e) {
+			if k, v, ok := strings.Cut(f, "="); ok {
+				env[k] = v
+			}
+		}
+	}
+	return env
+}
+
+// expandUnitVars expands ${NAME} in a unit's command line as systemd does
+// from the unit's environment; a variable it does not set fails the test.
+func expandUnitVars(t *testing.T, line string, env map[string]string) string {
+	t.Helper()
+	return regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`).ReplaceAllStringFunc(line, func(m string) string {
+		name := m[2 : len(m)-1]
+		v, ok := env[name]
+		require.True(t, ok, "%s: ${%s} is not set by the unit", line, name)
+		return v
+	})
+}
+
+// TestBackupExtension: a backup file has one extension everywhere a file
+// name is given to journal backup or restore, or a cleanup finds old
+// ones: .jbk (the README's, the help's examples').
+func TestBackupExtension(t *testing.T) {
+	files := []string{"README.md", "docs/vps.md", "deploy/journal-backup.service", "cmd/journal/help.go"}
+	cmdLine := regexp.MustCompile(`journal\S*(?: [^\n]*)? (?:backup|restore) |-name '`)
+	named := regexp.MustCompile(`[\w%)*}-]\.([a-z][a-z0-9]{1,5})\b`)
+	notBackups := map[string]bool{"key": true, "json": true, "service": true, "timer": true, "conf": true, "password": true, "md": true, "go": true}
+	for _, f := range files {
+		b, err := os.ReadFile(filepath.Join("..", "..", f))
+		require.NoError(t, err)
+		n := 0
+		for i, l := range strings.Split(string(b), "\n") {
+			if !cmdLine.MatchString(l) {
+				continue
+			}
+			for _, m := range named.FindAllStringSubmatch(l, -1) {
+				if notBackups[m[1]] {
+					continue
+				}
+				require.Equal(t, "jbk", m[1], "%s:%d: a backup named .%s: %s", f, i+1, m[1], l)
+				n++
+			}
+		}
+		require.NotZero(t, n, "%s names no backup file", f)
+		require.NotContains(t, string(b), ".jrnl", f)
+	}
+}
+
+// TestProxyConfigs: the shipped proxy files pass the public name the
+// unit's --public-host gives through in Host, to the address serve listens
+// on, keep /metrics off the internet, and the nginx one needs no
+// certificate (certbot --nginx adds it, after nginx -t has passed); the
+// docs show these same files, in that order.
+func TestProxyConfigs(t *testing.T) {
+	read := func(name string) string {
+		t.Helper()
+		b, err := os.ReadFile(filepath.Join("..", "..", name))
+		require.NoError(t, err)
+		return string(b)
+	}
+	nginx, caddy, vps := read("deploy/nginx-journal.conf"), read("deploy/Caddyfile"), read("docs/vps.md")
+	for _, want := range []string{"listen 80;", "server_name " + placeholderHost + ";", "proxy_pass http://127.0.0.1:8080;",
+		"proxy_set_header Host $host;", "location = /metrics { return 404; }", "proxy_buffering off;"} {
+		require.Contains(t, nginx, want, "deploy/nginx-journal.conf")
+	}
+	for _, cert := range []string{"ssl_certificate", "443", "/etc/letsencrypt"} {
+		require.NotContains(t, stripComments(nginx, "#"), cert, "deploy/nginx-journal.conf needs a certificate before certbot has made one")
+	}
+	for _, want := range []string{placeholderHost + " {", "reverse_proxy 127.0.0.1:8080", "handle /metrics {\n\t\trespond 404"} {
+		require.Contains(t, caddy, want, "deploy/Caddyfile")
+	}
+
+	// The docs' blocks are the shipped files (comments aside).
+	for lang, shipped := range map[string]string{"nginx": nginx, "caddy": caddy} {
+		m := regexp.MustCompile("(?s)```"+lang+"\n(.*?)```").FindAllStringSubmatch(vps, -1)
+		require.Len(t, m, 1, "docs/vps.md shows one %s block", lang)
+		require.Equal(t, stripComments(shipped, "#"), stripComments(m[0][1], "#"), "docs/vps.md's %s block is not the shipped file", lang)
+	}
+	// nginx -t before certbot, and the file installed before either.
+	sec := vps[strings.Index(vps, "**nginx**"):]
+	sh := regexp.MustCompile("(?s)```sh\n(.*?)```").FindStringSubmatch(sec)
+	require.NotNil(t, sh)
+	install, test, certbot := strings.Index(sh[1], "deploy/nginx-journal.conf"), strings.Index(sh[1], "nginx -t"), strings.Index(sh[1], "certbot --nginx")
+	require.True(t, install >= 0 && install < test && test < certbot, "docs/vps.md: install the file, nginx -t, then certbot --nginx:\n%s", sh[1])
+}
+
+// stripComments drops the comment lines and blank lines of a
+// configuration and trims the others.
+func stripComments(s, mark string) string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		l = strings.TrimSpace(l)
+		if l == "" || strings.HasPrefix(l, mark) {
+			continue
+		}
+		out = append(out, l)
+	}
+	return strings.Join(out, "\n")
+}
+
+// toolOrSkip finds a tool the deploy files are checked with, or skips
+// with what to install.
+func toolOrSkip(t *testing.T, name, pkg string) string {
+	t.Helper()
+	p, err := exec.LookPath(name)
+	if err != nil {
+		t.Skipf("%s is not installed (Debian: apt-get install %s): not checked with it", name, pkg)
+	}
+	return p
+}
+
+// runTool runs a checking tool and fails with its output unless it exits
+// 0 with nothing on stderr that names a problem.
+func runTool(t *testing.T, cmd *exec.Cmd) string {
+	t.Helper()
+	var out, errb strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	require.NoError(t, err, "%s:\n%s%s", strings.Join(cmd.Args, " "), out.String(), errb.String())
+	return out.String() + errb.String()
+}
+
+// TestDeployFilesWithTheirTools renders the shipped units and proxy files
+// and checks each with its own tool, where installed: systemd-analyze
+// verify on the three units (with the journal's binary where they name
+// /usr/local/bin/journal: verify wants it to exist), nginx -t on a main
+// configuration that includes deploy/nginx-journal.conf as Debian's
+// sites-enabled does, and caddy validate on deploy/Caddyfile.
+func TestDeployFilesWithTheirTools(t *testing.T) {
+	deploy := filepath.Join("..", "..", "deploy")
+	t.Run("systemd", func(t *testing.T) {
+		analyze := toolOrSkip(t, "systemd-analyze", "systemd")
+		self, err := os.Executable()
+		require.NoError(t, err)
+		dir := t.TempDir()
+		bin := filepath.Join(dir, "bin", "journal")
+		require.NoError(t, os.MkdirAll(filepath.Dir(bin), 0o755))
+		require.NoError(t, os.Symlink(self, bin))
+		var units []string
+		for _, name := range []string{"journal.service", "journal-backup.service", "journal-backup.timer"} {
+			b, err := os.ReadFile(filepath.Join(deploy, name))
+			require.NoError(t, err)
+			rendered := strings.ReplaceAll(string(b), "/usr/local/bin/journal", bin)
+			p := filepath.Join(dir, name)
+			require.NoError(t, os.WriteFile(p, []byte(rendered), 0o644))
+			units = append(units, p)
+		}
+		out := runTool(t, exec.Command(analyze, append([]string{"verify", "--man=no"}, units...)...))
+		for _, l := range strings.Split(out, "\n") {
+			for _, name := range []string{"journal.service", "journal-backup.service", "journal-backup.timer"} {
+				require.NotContains(t, l, name, "systemd-analyze verify warns about the unit")
+			}
+		}
+	})
+	t.Run("nginx", func(t *testing.T) {
+		nginx := toolOrSkip(t, "nginx", "nginx")
+		site, err := filepath.Abs(filepath.Join(deploy, "nginx-journal.conf"))
+		require.NoError(t, err)
+		dir := t.TempDir()
+		conf := filepath.Join(dir, "nginx.conf")
+		// What /etc/nginx/nginx.conf has around sites-enabled, with every
+		// file it writes in dir (nginx -t opens them, as whatever user).
+		main := "pid " + dir + "/nginx.pid;\nerror_log " + dir + "/error.log;\nevents {}\nhttp {\n" +
+			"    access_log off;\n"
+		for _, tmp := range []string{"client_body", "proxy", "fastcgi", "uwsgi", "scgi"} {
+			main += "    " + tmp + "_temp_path " + dir + "/" + tmp + ";\n"
+		}
+		main += "    include " + site + ";\n}\n"
+		require.NoError(t, os.WriteFile(conf, []byte(main), 0o644))
+		out := runTool(t, exec.Command(nginx, "-t", "-p", dir, "-e", filepath.Join(dir, "error.log"), "-c", conf))
+		require.Contains(t, out, "test is successful")
+		require.NotContains(t, out, "[warn]", "nginx -t warns")
+	})
+	t.Run("caddy", func(t *testing.T) {
+		caddy := toolOrSkip(t, "caddy", "caddy")
+		file, err := filepath.Abs(filepath.Join(deploy, "Caddyfile"))
+		require.NoError(t, err)
+		home := t.TempDir()
+		cmd := exec.Command(caddy, "validate", "--config", file, "--adapter", "caddyfile")
+		cmd.Env = append(os.Environ(), "HOME="+home, "XDG_DATA_HOME="+home, "XDG_CONFIG_HOME="+home)
+		out := runTool(t, cmd)
+		require.Contains(t, out, "Valid configuration")
+		require.NotContains(t, out, "not formatted", "caddy fmt would change deploy/Caddyfile")
+	})
+}
+
+// TestDockerfileCACertificates: the journal's runtime image has the CA
+// certificates Go's TLS reads on Linux (the drand beacon is fetched over
+// HTTPS; debian:bookworm-slim has none): copied from the build stage, or
+// installed from the distribution's package.
+func TestDockerfileCACertificates(t *testing.T) {
+	const bundle = "/etc/ssl/certs/ca-certificates.crt" // the first file crypto/x509 tries on Linux
+	j := readDockerfile(t)["journal"]
+	copied := slices.ContainsFunc(j.get("COPY"), func(c string) bool {
+		f := strings.Fields(c)
+		return len(f) == 3 && f[0] == "--from=build" && f[1] == bundle && (f[2] == bundle || f[2] == "/etc/ssl/certs/")
+	})
+	installed := slices.ContainsFunc(j.get("RUN"), func(r string) bool {
+		return regexp.MustCompile(`apt-get install\b[^&;]*\bca-certificates\b`).MatchString(r)
+	})
+	require.True(t, copied || installed, "the journal's image has no CA certificates: HTTPS (the drand beacon) fails in it")
 }

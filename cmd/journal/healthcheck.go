@@ -3,19 +3,107 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"net"
 	"net/http"
 	"net/url"
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
 )
 
-// DefaultHealthURL is where `journal healthcheck` asks by default: the
-// /healthz of a `journal serve --http 0.0.0.0:8080` (or 127.0.0.1:8080) on
-// the same machine or container.
+// DefaultHealthURL is the /healthz of a `journal serve --http 0.0.0.0:8080`
+// (or 127.0.0.1:8080) on the same machine or container: the Dockerfile's
+// HEALTHCHECK names it with --url.
 const DefaultHealthURL = "http://127.0.0.1:8080/healthz"
+
+// HTTPInfoFile is the file `journal serve` keeps in the data folder it owns
+// while it runs (mode 0600, beside the NATS side's server.json, removed at
+// shutdown): where its HTTP side listens, so that `journal healthcheck`
+// asks the serve of its --data folder.
+const HTTPInfoFile = "http.json"
+
+// httpInfo is the content of HTTPInfoFile.
+type httpInfo struct {
+	PID int    `json:"pid"`
+	URL string `json:"url"` // http://host:port, a dialable address
+}
+
+// writeHTTPInfo writes HTTPInfoFile for the HTTP listener at addr, when
+// serve owns an embedded data folder (with --nats there is none), and
+// returns what removes it.
+func (a *app) writeHTTPInfo(addr net.Addr) (remove func(), err error) {
+	if a.srv == nil || a.srv.Remote() || a.dataDir == "" {
+		return func() {}, nil
+	}
+	b, err := json.Marshal(httpInfo{PID: os.Getpid(), URL: "http://" + dialable(addr)})
+	if err != nil {
+		return nil, err
+	}
+	path := filepath.Join(a.dataDir, HTTPInfoFile)
+	tmp, err := os.CreateTemp(a.dataDir, HTTPInfoFile+".*") // mode 0600
+	if err != nil {
+		return nil, fmt.Errorf("serve: write %s: %w", path, err)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(b); err != nil {
+		tmp.Close()
+		return nil, fmt.Errorf("serve: write %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return nil, fmt.Errorf("serve: write %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return nil, fmt.Errorf("serve: write %s: %w", path, err)
+	}
+	return func() { _ = os.Remove(path) }, nil
+}
+
+// dialable is the address a client on the same machine reaches a
+// listener at: an unspecified IP (0.0.0.0, ::) becomes the loopback one.
+func dialable(addr net.Addr) string {
+	tcp, ok := addr.(*net.TCPAddr)
+	if !ok {
+		return addr.String()
+	}
+	ip := tcp.IP
+	switch {
+	case ip == nil || ip.Equal(net.IPv4zero):
+		ip = net.IPv4(127, 0, 0, 1)
+	case ip.Equal(net.IPv6unspecified):
+		ip = net.IPv6loopback
+	}
+	return net.JoinHostPort(ip.String(), fmt.Sprint(tcp.Port))
+}
+
+// servedHealthURL is the /healthz of the serve running on the data folder,
+// from its HTTPInfoFile.
+func (a *app) servedHealthURL() (string, error) {
+	if a.natsURL != "" {
+		return "", errors.New("healthcheck: with --nats, no data folder names the serve to ask: give --url")
+	}
+	if err := a.resolveDataDir(); err != nil {
+		return "", err
+	}
+	path := filepath.Join(a.dataDir, HTTPInfoFile)
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", fmt.Errorf("healthcheck: no journal serve runs on %s (while it runs it keeps %s there): start it, or give --url", a.dataDir, HTTPInfoFile)
+	}
+	if err != nil {
+		return "", fmt.Errorf("healthcheck: %w (run as the data folder's owner, or give --url)", err)
+	}
+	var info httpInfo
+	if err := json.Unmarshal(b, &info); err != nil || info.URL == "" {
+		return "", fmt.Errorf("healthcheck: %s is unreadable: give --url", path)
+	}
+	return info.URL + "/healthz", nil
+}
 
 // healthcheckTimeout bounds the whole question, so that a container's
 // HEALTHCHECK never hangs on a server that accepts and never answers.
@@ -38,15 +126,27 @@ func (a *app) healthcheckCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "healthcheck [--url URL]",
 		Short: "Ask a journal serve's /healthz; exit non-zero unless it answers 200",
-		Long: `healthcheck GETs the /healthz of a running journal serve (` + DefaultHealthURL + `
-by default) and exits 0 when it answers 200 (status ok, degraded or lagging),
-1 otherwise: 503 (the live projection is stuck, or the store does not answer),
-another code, no answer within 10 s, or no server. It opens no store and
-needs no access file (/healthz is public). For a container's HEALTHCHECK.`,
+		Long: `healthcheck GETs the /healthz of a running journal serve and exits 0 when it
+answers 200 (status ok, degraded or lagging), 1 otherwise: 503 (the live
+projection is stuck, or the store does not answer), another code, no answer
+within 10 s, or no server. It asks the serve of the --data folder (the one
+that owns it keeps its HTTP address in <data>/` + HTTPInfoFile + `, mode 0600, while it
+runs), or --url (such as ` + DefaultHealthURL + `). It opens no store, creates
+nothing and needs no access file (/healthz is public). For a container's
+HEALTHCHECK or a monitor.`,
 		Args: cobra.NoArgs,
-		RunE: func(c *cobra.Command, _ []string) error { return a.healthcheck(c.Context(), target) },
+		RunE: func(c *cobra.Command, _ []string) error {
+			if !c.Flags().Changed("url") {
+				served, err := a.servedHealthURL()
+				if err != nil {
+					return err
+				}
+				target = served
+			}
+			return a.healthcheck(c.Context(), target)
+		},
 	}
-	cmd.Flags().StringVar(&target, "url", DefaultHealthURL, "the /healthz URL of the journal serve to ask")
+	cmd.Flags().StringVar(&target, "url", "", "the /healthz `URL` of the journal serve to ask (default: the serve of the --data folder)")
 	return cmd
 }
 

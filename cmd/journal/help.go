@@ -190,8 +190,38 @@ Every command takes these flags; each may also be set in the environment.
       the embedded server admits only its users, and serve requires a token
       on /api/ and answers the NATS command service.
 
+  --lang es|en, else $LC_ALL, $LC_MESSAGES, $LANG (the first one set)
+      The language of every label, message and help page: es* is Spanish,
+      anything else English. serve's pages speak serve --lang, else each
+      browser's language.
+
+Variables without a flag:
+
   $JOURNAL_ACTOR
-      Who is recorded as issuing each event.
+      Who is recorded as issuing each event this command line records
+      (default gm), and what journal serve records for the requests it
+      answers without an access file (default api; with one, each user's
+      name).
+
+  $JOURNAL_CONFIG
+      The folder of your device keys ('journal key'; they sign your
+      journal-dice-v2 rolls): $JOURNAL_CONFIG/keys. Default: journal/keys in
+      the user's configuration folder.
+
+  $XDG_CONFIG_HOME
+      The user's configuration folder (else ~/.config on Linux; the
+      system's own elsewhere). It holds journal/keys, the device keys'
+      default folder, and campaign-journal/backup.key, the default key of
+      'journal backup' and 'journal restore' (--key names another).
+
+  $JOURNAL_URL
+      The default of 'journal invite --url': the address players reach
+      journal serve by (default http://127.0.0.1:8080).
+
+  $TMPDIR
+      Where 'journal demo' makes its folder (without --data) and its
+      players' device keys, and where replay --file copies an export that is
+      not a regular file (a pipe).
 `
 
 const exitCodesHelp = `Exit codes

@@ -186,6 +186,14 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 	if err != nil {
 		return err
 	}
+	// Where it listens, for journal healthcheck (healthcheck.go); removed
+	// once HTTP has stopped.
+	removeHTTPInfo, err := a.writeHTTPInfo(ln.Addr())
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	defer removeHTTPInfo()
 	hs := &http.Server{
 		Handler:           ws,
 		ReadHeaderTimeout: 10 * time.Second,
@@ -233,6 +241,7 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 		logger.Warn("http shutdown", "err", err)
 		_ = hs.Close()
 	}
+	removeHTTPInfo()
 	stopCommands()
 	stopProj()
 	if err := <-projDone; err != nil && !errors.Is(err, context.Canceled) && runErr == nil {
