@@ -286,11 +286,15 @@ func (c *Cluster) Restart(ctx context.Context, i int) error {
 	return c.WaitReady(ctx)
 }
 
-// WaitReady waits until JetStream has a meta leader and every running
-// server is current with it.
+// WaitReady waits until JetStream has a meta leader, every running server
+// is current with it, and the leader counts every running server as an
+// online JetStream peer with its stats received (without that, a stream
+// of three replicas made at once is refused: "no suitable peers for
+// placement", seen on a loaded machine).
 func (c *Cluster) WaitReady(ctx context.Context) error {
 	return c.wait(ctx, func() bool {
-		leader, running := false, 0
+		var leader *server.Server
+		running := 0
 		for i := range c.nodes {
 			s := c.Server(i)
 			if s == nil {
@@ -300,10 +304,12 @@ func (c *Cluster) WaitReady(ctx context.Context) error {
 			if !s.JetStreamIsCurrent() {
 				return false
 			}
-			leader = leader || s.JetStreamIsLeader()
+			if s.JetStreamIsLeader() {
+				leader = s
+			}
 		}
-		return leader && running > 0
-	}, "the JetStream meta leader")
+		return leader != nil && running > 0 && len(leader.JetStreamClusterPeers()) >= running
+	}, "the JetStream meta leader and its peers")
 }
 
 // StreamLeader returns the index of the server leading stream (in the
