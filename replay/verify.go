@@ -811,6 +811,7 @@ func (v *Verifier) start(m Mismatch, ev events.Event, d *events.SessionStarted) 
 	s.commitment, s.algorithm = d.Commitment, d.Algorithm
 	if d.Algorithm == dice.AlgorithmV2 {
 		s.v2 = &v2Session{requests: map[string]*v2Request{}}
+		s.v2.x.last, s.v2.x.lastID = ev.Time, ev.ID // its last event so far (v2_flags.go)
 	}
 	if d.Algorithm != dice.Algorithm && d.Algorithm != dice.AlgorithmV2 {
 		m.Kind = MismatchAlgorithm
