@@ -80,7 +80,7 @@ func TestFeedVerifiesV2(t *testing.T) {
 	b.do(t, "verify the v2 roll", chromedp.Click(rollSel(roll)+` button.verify`), chromedp.WaitVisible(rollSel(roll)+` .verdict[data-status="flagged"]`))
 	flags := eval[string](t, b, `document.querySelector(`+"`"+rollSel(roll)+` .verdict`+"`"+`).textContent`)
 	require.Contains(t, flags, "verified with flags")
-	require.Contains(t, flags, "no player's device co-signed its end")
+	require.Contains(t, flags, "no player's device co-signed the session's end") // replay's words
 
 	for _, tc := range []struct{ name, js string }{
 		{"the reveal's signature", `r.event.data.signature = r.event.data.signature.slice(0, 10) + (r.event.data.signature[10] === "A" ? "B" : "A") + r.event.data.signature.slice(11)`},
