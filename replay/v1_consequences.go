@@ -91,13 +91,13 @@ func (v *Verifier) v1Event(c *campaign, m Mismatch, ev events.Event, data any) {
 	case *events.AttackResolved:
 		if v1 {
 			if diff := st.attackDiff(d); len(diff) > 0 {
-				bad("the attack's consequences are not its rolls': " + strings.Join(diff, "; "))
+				bad(fmt.Sprintf("the attack's consequences are not the rules': %s", strings.Join(diff, "; ")))
 			}
 		}
 	case *events.CombatStarted:
 		if v1 {
 			if diff := st.initiativeDiff(d); len(diff) > 0 {
-				bad("the combat's initiative is not its rolls': " + strings.Join(diff, "; "))
+				bad(fmt.Sprintf("the combat's initiative is not the rules': %s", strings.Join(diff, "; ")))
 			}
 		}
 	}
