@@ -35,7 +35,7 @@ async function main() {
   const o = args(process.argv.slice(2));
   const ctx = {
     console: console,
-    crypto: globalThis.crypto,
+    crypto: globalThis.crypto || require("crypto").webcrypto, // node 18 (Debian's) has no global one
     TextEncoder: TextEncoder,
     TextDecoder: TextDecoder,
     setTimeout: setTimeout,
