@@ -35,6 +35,10 @@ const (
 	FlagVoided FlagCode = "voided"
 	// FlagStale: a v2 session not ended (its seed not revealed) long after its last event.
 	FlagStale FlagCode = "stale"
+	// FlagOpen: a v2 session not ended (yet): its seed is not revealed, so
+	// its rolls cannot be checked, and an export cut before a session's
+	// end looks like this (DESIGN.md §3.3). Past StaleAfter it is stale.
+	FlagOpen FlagCode = "open"
 	// FlagRepeated: a roll asked for again for the same action by the same
 	// roller in the same session, after the first was revealed.
 	FlagRepeated FlagCode = "repeated"
@@ -95,7 +99,8 @@ func (r Report) Flagged() int {
 
 // v2Flags adds a v2 session's flags to its report: those of the session
 // (v2Report's), the voided rolls and whether their roller consented, who
-// co-signed its end, and a session not revealed long after its last event.
+// co-signed its end, and a session not ended: open, or stale long after
+// its last event.
 func (v *Verifier) v2Flags(s *session, sr *SessionReport) {
 	if s.v2 == nil {
 		return
@@ -128,9 +133,12 @@ func (v *Verifier) v2Flags(s *session, sr *SessionReport) {
 	if after <= 0 {
 		after = DefaultStaleAfter
 	}
-	if !x.last.IsZero() && now.Sub(x.last) > after {
-		days := int(now.Sub(x.last) / (24 * time.Hour))
+	days := int(now.Sub(x.last) / (24 * time.Hour))
+	switch {
+	case !x.last.IsZero() && now.Sub(x.last) > after:
 		sr.Flags = append(sr.Flags, newFlag(FlagStale, x.lastID, "rp2.f.stale", x.last.UTC().Format(time.RFC3339), days))
+	default:
+		sr.Flags = append(sr.Flags, newFlag(FlagOpen, x.lastID, "rp2.f.open", x.last.UTC().Format(time.RFC3339), max(days, 0)))
 	}
 }
 

@@ -92,20 +92,23 @@ func TestV2Flags(t *testing.T) {
 	// cherry-picking (the first, never revealed, is flagged as such).
 	roll("0b6f1c7e-9d2a-4c1e-8f3b-5a7d9e2c4b61", [32]byte{1}, false)
 	roll("1c7f2d8e-0e3b-4d2f-9a4c-6b8e0f3d5c72", [32]byte{2}, true)
-	require.Equal(t, []replay.FlagCode{replay.FlagUnrevealed}, codes(t, verify(last.Add(time.Hour))))
+	// A session not ended is open (an export cut before its end too).
+	require.Equal(t, []replay.FlagCode{replay.FlagUnrevealed, replay.FlagOpen}, codes(t, verify(last.Add(time.Hour))))
 	// Asked for again once revealed: flagged, naming the second request.
 	roll("2d803e9f-1f4c-4e30-8b5d-7c9f1a4e6d83", [32]byte{3}, true)
 	rep := verify(last.Add(time.Hour))
-	require.Equal(t, []replay.FlagCode{replay.FlagUnrevealed, replay.FlagRepeated}, codes(t, rep))
+	require.Equal(t, []replay.FlagCode{replay.FlagUnrevealed, replay.FlagRepeated, replay.FlagOpen}, codes(t, rep))
 	require.Contains(t, rep.Sessions[0].Flags[1].What, "request 2d803e9f-1f4c-4e30-8b5d-7c9f1a4e6d83")
 	require.Contains(t, rep.Sessions[0].Flags[1].What, "already revealed")
-	require.Equal(t, 2, rep.Totals.Flags)
+	require.Equal(t, 3, rep.Totals.Flags)
 
-	// Not ended, 31 days after its last event: flagged; 29 days: not.
+	// Not ended, 31 days after its last event: stale; 29 days: open.
 	rep = verify(last.Add(31 * 24 * time.Hour))
 	require.Equal(t, []replay.FlagCode{replay.FlagUnrevealed, replay.FlagRepeated, replay.FlagStale}, codes(t, rep))
 	require.Contains(t, rep.Sessions[0].Flags[2].What, "31 days ago")
-	require.Equal(t, []replay.FlagCode{replay.FlagUnrevealed, replay.FlagRepeated}, codes(t, verify(last.Add(29*24*time.Hour))))
+	rep = verify(last.Add(29 * 24 * time.Hour))
+	require.Equal(t, []replay.FlagCode{replay.FlagUnrevealed, replay.FlagRepeated, replay.FlagOpen}, codes(t, rep))
+	require.Contains(t, rep.Sessions[0].Flags[2].What, "29 days ago")
 	rep, err = replay.Verify(ctx, replay.Records(r.Records()), replay.Options{Now: last.Add(2 * time.Hour), StaleAfter: time.Hour})
 	require.NoError(t, err)
 	require.Equal(t, []replay.FlagCode{replay.FlagUnrevealed, replay.FlagRepeated, replay.FlagStale}, codes(t, rep), "StaleAfter is the threshold")

@@ -105,10 +105,11 @@ func (v *Verifier) gmRollR(s *session, c *campaign, m Mismatch, ev events.Event,
 	if err != nil || len(rv) != 32 {
 		return fail(MismatchReveal, "r %q is not 64 hex digits", clip(d.Reveal, 80))
 	}
-	src := d.Witness + "|" + d.Reveal + "|" + d.Signed + "|" + d.BeaconSignature
+	src := d.Witness + "|" + d.Reveal + "|" + d.Signed + "|" + d.Signature + "|" + d.BeaconSignature
 	if damage {
 		// The damage roll of a witnessed attack: the same r, from the same
-		// source, as its attack roll.
+		// source (the device's message and its signature), as its attack
+		// roll.
 		if s.v2.gm.source[d.Request] != src {
 			return fail(MismatchReveal, "the damage roll's r (witness %q) is not its attack roll's", d.Witness)
 		}

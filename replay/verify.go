@@ -437,6 +437,7 @@ type campaign struct {
 	// registeredBy names who registered each user's key in force
 	// (v2_witness.go: a witness whose key someone else registered).
 	registeredBy map[string]string
+	v1           v1State // v1 consequences and characters (v1_consequences.go)
 }
 
 // NewVerifier returns a Verifier with the given options. A given seed that
@@ -618,6 +619,7 @@ func (v *Verifier) Add(rec events.Recorded) {
 	if perr == nil {
 		v.torEvent(c, m, ev, data) // v2_tor.go: against the state before the event
 	}
+	v.v1Event(c, m, ev, data) // v1_consequences.go
 	if perr != nil {
 		ferr = c.fold.Apply(rec) // refuses the event, saying why
 	} else {
@@ -811,6 +813,7 @@ func (v *Verifier) start(m Mismatch, ev events.Event, d *events.SessionStarted) 
 	s.commitment, s.algorithm = d.Commitment, d.Algorithm
 	if d.Algorithm == dice.AlgorithmV2 {
 		s.v2 = &v2Session{requests: map[string]*v2Request{}}
+		s.v2.x.last, s.v2.x.lastID = ev.Time, ev.ID // its last event so far (v2_flags.go)
 	}
 	if d.Algorithm != dice.Algorithm && d.Algorithm != dice.AlgorithmV2 {
 		m.Kind = MismatchAlgorithm

@@ -80,7 +80,16 @@ func TestFeedVerifiesV2(t *testing.T) {
 	b.do(t, "verify the v2 roll", chromedp.Click(rollSel(roll)+` button.verify`), chromedp.WaitVisible(rollSel(roll)+` .verdict[data-status="flagged"]`))
 	flags := eval[string](t, b, `document.querySelector(`+"`"+rollSel(roll)+` .verdict`+"`"+`).textContent`)
 	require.Contains(t, flags, "verified with flags")
-	require.Contains(t, flags, "no player's device co-signed its end")
+	require.Contains(t, flags, "no player's device co-signed the session's end") // replay's words
+
+	// Verify all says replay's verdict and lists each flag with its code,
+	// those of events that are not rolls (a key the GM registered) too.
+	b.do(t, "verify all", chromedp.Click(`#verify-all`))
+	waitTrue(t, b, "verify all is done", `document.getElementById("verify-all-result").dataset.verdict === "flagged"`)
+	all := eval[string](t, b, `document.getElementById("verify-all-result").textContent`)
+	require.Contains(t, all, "OK with 2 flags: ", "replay's words")
+	require.Contains(t, all, "FLAG [not-cosigned] no player's device co-signed the session's end")
+	require.Contains(t, all, "FLAG [key-by-other] event ")
 
 	for _, tc := range []struct{ name, js string }{
 		{"the reveal's signature", `r.event.data.signature = r.event.data.signature.slice(0, 10) + (r.event.data.signature[10] === "A" ? "B" : "A") + r.event.data.signature.slice(11)`},

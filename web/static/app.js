@@ -222,8 +222,18 @@
     $("verify-all-result").textContent = t("verify.working");
     try {
       const c = await feed.verifyAll();
-      $("verify-all-result").textContent = t("all.summary", c.verified, c.sealed, c.mismatch) + (c.problems.length ? " · " + t("all.problems", c.problems.join("; ")) : "");
-      $("verify-all-result").dataset.mismatch = String(c.mismatch + c.problems.length);
+      // The verdict as `journal replay` gives it, its flags with their
+      // codes and words (those of request events too), the sessions not
+      // ended, then the counts of the cards.
+      const sum = c.summary;
+      const out = $("verify-all-result");
+      out.dataset.verdict = sum.verdict;
+      out.className = "quiet verdict " + ({ ok: sum.open.length ? "sealed" : "verified", flagged: "flagged", mismatch: "mismatch", foreign: "mismatch" })[sum.verdict];
+      out.replaceChildren(
+        el("span", { class: "words", text: sum.words + ": " + t("all.summary", c.verified, c.sealed, c.mismatch) + (c.problems.length ? " · " + t("all.problems", c.problems.join("; ")) : "") }),
+        sum.open.length ? el("span", { class: "open", text: " · " + t("s.open", sum.open.join(", ")) }) : "",
+        sum.flags.length ? el("ul", { class: "flags" }, sum.flags.map((f) => el("li", { "data-flag": f.code, text: "⚠ " + t("s.flag", f.code) + " " + f.what }))) : "");
+      out.dataset.mismatch = String(c.mismatch + c.problems.length);
     } catch (err) {
       $("verify-all-result").textContent = t("verify.error", err.message);
     } finally {

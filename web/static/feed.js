@@ -545,7 +545,9 @@
     }
 
     // verifyAll verifies every event of the campaign and puts a badge on
-    // every card; it resolves to {verified, sealed, mismatch, flagged, flags, problems}.
+    // every card; it resolves to {verified, sealed, mismatch, flagged,
+    // flags, problems, summary}: summary is the report's verdict, as
+    // `journal replay` gives it (verify.js's summarize).
     async function verifyAll() {
       const records = await loadAll();
       const rep = await global.JournalVerify.verifyEvents(records, {});
@@ -564,6 +566,7 @@
         if (vs.length && verdict) showVerdict(verdict, vs);
       }
       counts.problems = rep.problems;
+      counts.summary = rep.summary;
       return counts;
     }
 

@@ -26,25 +26,34 @@
     result.dataset.status = "working";
     result.textContent = t("verify.working");
     rolls.replaceChildren();
-    const parsed = JournalVerify.parseExport(text);
-    const rep = await JournalVerify.verifyEvents(parsed.records, {});
-    const problems = parsed.errors.concat(rep.problems);
+    const rep = await JournalVerify.verifyExport(text, {});
+    const sum = rep.summary;
+    const problems = rep.errors.concat(rep.problems);
     const list = Object.entries(rep.rolls);
-    const bad = list.filter(([, v]) => v.status === "mismatch").length + problems.length;
     const sealed = list.filter(([, v]) => v.status === "sealed").length;
-    // Verified with flags: nothing fails, and the audit reports what it
-    // flags (replay's exit status 5), a state of its own.
-    const flags = rep.flags || [];
-    const status = bad ? "mismatch" : flags.length ? "flagged" : "verified";
+    // One verdict with `journal replay --file`: ok (its exit status 0),
+    // flagged (5: nothing fails, and the audit reports what it flags),
+    // mismatch or foreign (4). A session not ended is never a plain OK.
+    const flags = sum.flags;
+    const status = { ok: "verified", flagged: "flagged", mismatch: "mismatch", foreign: "mismatch" }[sum.verdict];
+    const shown = status === "verified" && sum.open.length ? "sealed" : status;
     result.dataset.status = status;
-    result.className = "verdict " + status;
+    result.dataset.verdict = sum.verdict;
+    result.className = "verdict " + shown;
+    const headline = {
+      ok: () => t("x.ok", sum.words, list.length - sealed, sealed),
+      flagged: () => t("x.flagged", sum.words, list.length - sealed, sealed, flags.length),
+      mismatch: () => t("x.bad", sum.words, sum.mismatches, sum.mismatched.length),
+      foreign: () => t("x.foreign", sum.words, sum.foreign.length),
+    }[sum.verdict]();
     result.replaceChildren(
-      el("p", { class: "headline", text: bad ? t("x.bad", bad) : flags.length ? t("x.flagged", list.length - sealed, sealed, flags.length) : t("x.ok", list.length - sealed, sealed) }),
-      el("p", { class: "quiet", text: t("x.file", name, parsed.records.length, list.length) + " · " + (rep.chain.checked ? t("x.chain", rep.chain.checked) : t("x.noChain")) }),
+      el("p", { class: "headline", text: { verified: "✓ ", sealed: "◐ ", flagged: "⚠ ", mismatch: "✗ " }[shown] + headline }),
+      sum.open.length ? el("p", { class: "open", text: t("x.open", sum.open.join(", ")) }) : "",
+      el("p", { class: "quiet", text: t("x.file", name, rep.records.length, list.length) + " · " + (rep.chain.checked ? t("x.chain", rep.chain.checked) : t("x.noChain")) }),
       problems.length ? el("ul", { class: "problems" }, problems.map((p) => el("li", { text: p }))) : "",
-      flags.length ? el("ul", { class: "flags" }, flags.map((f) => el("li", { "data-flag": f.code, text: "⚠ " + t("x.flag", f.code) + " " + f.what }))) : "");
+      flags.length ? el("ul", { class: "flags" }, flags.map((f) => el("li", { "data-flag": f.code, text: "⚠ " + t("s.flag", f.code) + " " + f.what }))) : "");
     const byID = {};
-    for (const r of parsed.records) byID[r.event.id] = r.event;
+    for (const r of rep.records) byID[r.event.id] = r.event;
     rolls.replaceChildren(...list.map(([id, v]) => {
       const d = (byID[id] && byID[id].data) || {};
       const faces = (d.faces || []).map((f, i) => (d.kind === "tor" && i === 0 && f === 11 ? t("x.eye") : d.kind === "tor" && i === 0 && f === 12 ? t("x.rune") : f)).join(" ");

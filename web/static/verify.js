@@ -172,6 +172,16 @@
   // event's stored bytes: an export's line, else (from the API) the next
   // event's prevhash, which the server served and the page cannot check.
   const STALE_MS = 30 * 24 * 3600 * 1000;
+  // stamp is an event's time in nanoseconds since 1970 (a BigInt), as Go
+  // compares times: Date keeps milliseconds only.
+  function stamp(time) {
+    const ms = Date.parse(time);
+    if (Number.isNaN(ms)) return -1n;
+    const frac = (/\.(\d+)/.exec(String(time)) || [])[1] || "";
+    return BigInt(ms) * 1000000n + BigInt((frac + "000000000").slice(3, 9));
+  }
+  // rfc3339 is a time as Go's time.RFC3339 writes it in UTC: whole seconds.
+  const rfc3339 = (ms) => new Date(ms).toISOString().replace(/\.\d+Z$/, "Z");
   const PATH_COMMANDS = { contest: "contest", initiative: "combat-start", heal: "heal-after-combat" };
 
   function canonical(v) {
@@ -265,6 +275,123 @@
     return [0, "equal totals"];
   }
 
+  // parseDifficulty is ryf.ParseDifficulty: a number, or a name (any
+  // case, no accents needed, a unique prefix); null when it is neither.
+  const DIFFICULTIES = { facil: 10, media: 15, dificil: 20, insolito: 25, imposible: 30 };
+  function parseDifficulty(text) {
+    const t = String(text).trim();
+    if (/^[+-]?\d+$/.test(t)) return Number(t);
+    const q = t.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
+    if (!q) return null;
+    if (q in DIFFICULTIES) return DIFFICULTIES[q];
+    const names = Object.keys(DIFFICULTIES).filter((k) => k.startsWith(q));
+    return names.length === 1 ? DIFFICULTIES[names[0]] : null;
+  }
+
+  // pathInputs compares a roll of a contest, an initiative or a healing
+  // after a combat with its request (replay's pathRoll).
+  function pathInputs(d, r, eq, str, num) {
+    const k = r.rolled - 1;
+    const nonces = taken(r.d);
+    if (k >= nonces.length) return;
+    eq("nonce", num(d.nonce), nonces[k]);
+    const side = (char, skill, attr, mod, token, spec) => {
+      eq("character", str(d.character), str(char));
+      eq("skill", str(d.skill), str(skill));
+      eq("kind", str(d.kind), str(skill) === "" ? "attribute" : "skill");
+      if (str(attr) !== "") eq("attribute", str(d.attribute), attr);
+      eq("modifier", num(d.modifier), num(mod));
+      eq("token", !!d.token, !!token);
+      eq("specialization", !!d.specialization, !!spec);
+      eq("opposed", !!d.opposed, true);
+    };
+    if (r.d.kind === "contest") {
+      if (k === 0) side(r.d.character, r.d.skill, r.d.attribute, r.d.modifier, r.d.token, r.d.specialization);
+      else side(r.d.b, r.d.skill_b, r.d.attribute_b, r.d.modifier_b, r.d.token_b, r.d.specialization_b);
+    } else if (r.d.kind === "initiative") {
+      const who = (r.d.participants || [])[k];
+      if (who !== undefined) {
+        eq("character", str(d.character), who);
+        eq("token", !!d.token, (r.d.tokens || []).includes(d.character));
+      }
+      eq("kind", str(d.kind), "initiative");
+      eq("modifier", num(d.modifier), 0);
+      eq("specialization", !!d.specialization, false);
+    } else {
+      eq("character", str(d.character), str(r.d.character));
+      eq("kind", str(d.kind), "heal");
+    }
+  }
+
+  // attackRoll compares a roll of an attack request with the request (the
+  // attack roll takes the first nonce, the damage roll the second, only
+  // after a hit) and keeps what the attack's consequences must be
+  // (replay's attackRoll).
+  function attackRoll(ev, d, r, s, damage, eq, diff, str, num, x) {
+    const nonces = taken(r.d);
+    eq("character", str(d.character), str(r.d.character));
+    eq("target", str(d.target), str(r.d.target));
+    eq("weapon", str(d.weapon), str(r.d.weapon));
+    if (!damage) {
+      if (s.attack) x.fault(ev.id, tr("v2.attackUnresolvedNext", s.attack.request, s.attack.attackID));
+      eq("nonce", num(d.nonce), nonces[0]);
+      eq("kind", str(d.kind), str(r.d.kind));
+      eq("modifier", num(d.modifier), num(r.d.modifier));
+      eq("token", !!d.token, !!r.d.token);
+      eq("specialization", !!d.specialization, !!r.d.specialization);
+      eq("range", str(d.range), str(r.d.range));
+      eq("cover", !!d.cover, !!r.d.cover);
+      const hit = d.outcome === "success" || d.outcome === "critical";
+      s.attack = { request: d.request, attackID: ev.id, attacker: d.character, target: d.target, hit: hit, critical: hit && !!d.critical, total: d.total, damageID: "", damage: 0, taken: false };
+      return;
+    }
+    eq("nonce", num(d.nonce), nonces[nonces.length - 1]);
+    eq("kind", str(d.kind), "damage");
+    const a = s.attack;
+    if (!a || a.request !== d.request) diff.push(tr("v2.damageResolved"));
+    else if (!a.hit) diff.push(tr("v2.damageMissed", a.attackID));
+    else {
+      eq("critical (the attack's)", !!d.critical, a.critical);
+      a.damageID = ev.id;
+      a.damage = d.total;
+    }
+  }
+
+  // attackConsequence checks, in a v2 session, the damage an attack deals
+  // and its resolution against what its recorded rolls say (replay's
+  // attackConsequence): the mismatch is the consequence's.
+  function attackConsequence(ev, d, s, x) {
+    const a = s.attack;
+    const no = (why) => x.fault(ev.id, why);
+    if (ev.type === "journal.damage.taken.v1") {
+      if (!a) return;
+      if (!a.damageID) no(tr("v2.takenNoDamage", a.request));
+      else if (a.taken) no(tr("v2.takenTwice", a.request));
+      else if (d.character !== a.target || d.source !== a.attacker || d.amount !== a.damage) no(tr("v2.takenWrong", d.character, d.amount, d.source, a.target, a.damage, a.attacker));
+      a.taken = true;
+      return;
+    }
+    s.attack = null;
+    if (!a || d.attack_roll !== a.attackID) return no(tr("v2.resolvedOther", String(d.attack_roll).slice(0, 40)));
+    const diff = [];
+    const eq = (what, got, want) => {
+      if (canonical(got) !== canonical(want)) diff.push(what + ": " + JSON.stringify(got) + " ≠ " + JSON.stringify(want));
+    };
+    eq("attacker", d.attacker || "", a.attacker || "");
+    eq("target", d.target || "", a.target || "");
+    eq("hit", !!d.hit, a.hit);
+    eq("critical", !!d.critical, a.critical);
+    eq("total", d.total || 0, a.total || 0);
+    eq("damage roll", d.damage_roll || "", a.damageID);
+    eq("damage", d.damage || 0, a.damage);
+    if (a.hit && !a.damageID) diff.push(tr("v2.hitNoDamage"));
+    if (a.damage > 0 && !a.taken) diff.push(tr("v2.takesNone", a.target, a.damage));
+    if (diff.length) {
+      [a.attackID, a.damageID].filter((id) => id && x.rolls[id]).forEach((id) => x.mark(id, tr("v2.attack", diff.join("; "))));
+      no(tr("v2.attack", diff.join("; ")));
+    }
+  }
+
   async function verifyV2(records, x) {
     const { rolls, bad, problem, flag, options } = x;
     const now = options.now ? Date.parse(options.now) : Date.now();
@@ -281,16 +408,25 @@
     let combat = null;
     let lastCombat = null;
     const rollOf = (id) => (rolls[id] ? id : null);
+    // badOr: a consequence (ev) that does not follow from its rolls (ids)
+    // is ev's mismatch, as replay names it, said on the rolls' cards.
     const badOr = (ids, why, ev) => {
       const known = ids.filter((id) => id && rolls[id]);
-      if (known.length) known.forEach((id) => bad(id, why));
-      else problem(tr("v2.event", ev.id, why));
+      known.forEach((id) => x.mark(id, why));
+      if (known.length) x.fault(ev.id, why);
+      else problem(ev.id, tr("v2.event", ev.id, why));
     };
+    // Every contest's tie, the ties re-rolled and what a v2 contest's sides rolled.
+    const contests = { tie: {}, rerolled: {}, sides: {} };
     for (let i = 0; i < records.length; i++) {
       const ev = records[i].event;
       if (!ev || typeof ev !== "object") continue;
       const d = ev.data || {};
       const t = Date.parse(ev.time);
+      if (i > 0) {
+        const prev = records[i - 1].event;
+        if (prev.type === "journal.contest.resolved.v1") contests.tie[prev.id] = !!(prev.data || {}).tie;
+      }
       switch (ev.type) {
         case "journal.campaign.created.v1":
           system = d.system || system;
@@ -299,7 +435,7 @@
           if (d.user && d.public_key) keys[d.user] = d.public_key;
           roles[d.user] = d.role;
           registeredBy[d.user] = ev.actor;
-          if (ev.actor !== d.user) flag("key-by-other", ev.id, tr("v2.f.keyByOther", d.user, ev.actor));
+          if (ev.actor !== d.user) flag("key-by-other", ev.id, tr("v2.f.keyByOther", ev.id, ev.actor, d.role, d.fingerprint, d.user));
           break;
         case "journal.tor.character.created.v1":
           torChars[(ev.subject || "").replace(/^characters\//, "") || d.id] = d;
@@ -319,17 +455,19 @@
           combat = null;
           break;
         case "journal.event.voided.v1":
-          if (d.event_id) voidedOf[d.event_id] = { by: ev.actor, reason: d.reason || "" };
+          if (d.event_id && !voidedOf[d.event_id]) voidedOf[d.event_id] = { by: ev.actor, event: ev.id, reason: d.reason || "" };
           break;
       }
       const s0 = ss[ev.session];
       if (ev.type === "journal.session.started.v1") {
-        if (d.algorithm === "journal-dice-v2") ss[ev.session] = { id: ev.session, startID: ev.id, commitment: d.commitment, contributions: 0, requests: {}, order: [], cosigs: [], actions: {}, gmSource: {}, ended: false, last: t, lastID: ev.id, due: null };
+        if (d.algorithm === "journal-dice-v2" && !ss[ev.session]) ss[ev.session] = { id: ev.session, startID: ev.id, commitment: d.commitment, contributions: 0, requests: {}, order: [], cosigs: [], actions: {}, gmSource: {}, nonceAt: {}, ended: false, last: t, lastStamp: stamp(ev.time), lastID: ev.id, due: null, attack: null, torRolls: {} };
         continue;
       }
       if (s0) {
-        if (t > s0.last) {
+        const st = stamp(ev.time);
+        if (st > s0.lastStamp) {
           s0.last = t;
+          s0.lastStamp = st;
           s0.lastID = ev.id;
         }
       }
@@ -342,7 +480,7 @@
       }
       if (ev.type === "journal.combat.started.v1") {
         const due = s0 && s0.due;
-        if (s0 && (!due || due.kind !== "initiative" || due.rolls.length !== due.need)) problem(tr("v2.event", ev.id, tr("v2.noRolls", ev.type, "initiative")));
+        if (s0 && (!due || due.kind !== "initiative" || due.rolls.length !== due.need)) problem(ev.id, tr("v2.event", ev.id, tr("v2.noRolls", ev.type, "initiative")));
         else if (s0) {
           s0.due = null;
           const ids = {};
@@ -363,9 +501,18 @@
       }
       if (!s0) continue;
       const s = s0;
+      if (ev.type === "journal.damage.taken.v1" || ev.type === "journal.attack.resolved.v1") attackConsequence(ev, d, s, x);
+      if (ev.type === "journal.tor.madness.begun.v1") {
+        // A bout of madness names a v2 roll of the session just made that
+        // shows the Eye (Hope and Shadow are the sheet's: not re-derived here).
+        const roll = x.byID[d.roll];
+        if (!s.torRolls[d.roll]) problem(ev.id, tr("v2.event", ev.id, tr("v2.madnessRoll", d.character, String(d.roll).slice(0, 40))));
+        else if (!roll || ((roll.data || {}).faces || [])[0] !== 11) problem(ev.id, tr("v2.event", ev.id, tr("v2.madnessNoEye", d.roll)));
+      }
       switch (ev.type) {
         case "journal.session.contributed.v1":
-          if (s.order.length) problem(tr("v2.event", ev.id, tr("v2.lateContribution")));
+          if (x.unsigned.has(ev.id)) break; // verifyEvents says why
+          if (s.order.length) problem(ev.id, tr("v2.event", ev.id, tr("v2.lateContribution")));
           else s.contributions++;
           break;
         case "journal.session.ended.v1": {
@@ -384,21 +531,25 @@
         }
         case "journal.session.cosigned.v1": {
           const why = await cosignProblem(ev, d, s, keys);
-          if (why) problem(tr("v2.event", ev.id, tr("v2.cosign", why)));
+          if (why) problem(ev.id, tr("v2.event", ev.id, tr("v2.cosign", why)));
           else s.cosigs.push({ user: d.user, role: roles[d.user], event: ev.id });
           break;
         }
         case "journal.roll.cancelled.v1": {
           const r = s.requests[d.request];
-          if (!r || r.state !== "pending" || r.d.nonce !== d.nonce) problem(tr("v2.event", ev.id, tr("v2.badCancel", d.request)));
+          if (!r || r.state !== "pending" || r.d.nonce !== d.nonce) problem(ev.id, tr("v2.event", ev.id, tr("v2.badCancel", d.request)));
           else {
             r.state = "cancelled";
-            flag("cancelled", ev.id, tr("v2.f.cancelled", d.request, d.nonce));
+            flag("cancelled", ev.id, tr("v2.f.cancelled", d.request, d.nonce, ev.id, d.reason || ""));
           }
           break;
         }
         case "journal.roll.requested.v1": {
-          const fail = (why) => problem(tr("v2.event", ev.id, why));
+          // replay's checkRequest, in its order: a request that fails is
+          // not recorded (its roll answers no request); past the nonces'
+          // check it has taken its nonces.
+          const fail = (why) => problem(ev.id, tr("v2.event", ev.id, why));
+          if (x.unsigned.has(ev.id)) break; // verifyEvents says why
           const a = signedAction(d);
           let msg = null;
           try {
@@ -417,19 +568,40 @@
             fail(tr("v2.replayed", d.request));
             break;
           }
+          // The nonces it takes: its own, the next for an attack's damage,
+          // one a side or participant of a contest or an initiative.
+          const want = [d.nonce];
+          if (d.target) want.push(d.nonce + 1);
+          const paths = d.kind === "contest" ? 2 : d.kind === "initiative" ? (d.participants || []).length : d.kind === "heal" ? 1 : 0;
+          for (let k = 1; k < paths; k++) want.push(d.nonce + k);
+          if (canonical(taken(d)) !== canonical(want)) {
+            fail(tr("v2.nonces", taken(d).join(" "), want.join(" ")));
+            break;
+          }
+          const twice = want.find((n) => n in s.nonceAt);
+          if (twice !== undefined) {
+            fail(tr("v.nonceTwice", twice));
+            break;
+          }
+          for (const n of want) s.nonceAt[n] = ev.id;
           const gm = roles[d.user] === "gm";
-          if (gm && d.commitment) fail(tr("v2.gmCommitment", d.user));
-          else if (!gm && !d.commitment) fail(tr("v2.noCommitment", d.user));
-          else if (!gm && (d.wait || d.beacon_round)) fail(tr("v2.playerWait"));
-          else if (gm && !(d.wait > 0)) fail(tr("v2.noWait"));
-          else if (gm && d.beacon_round && global.JournalBeacon && !(Number(d.beacon_round) > global.JournalBeacon.roundAt(Math.floor(t / 1000)))) fail(tr("v2.beaconKnown", d.beacon_round));
+          let why = "";
+          if (gm && d.commitment) why = tr("v2.gmCommitment", d.user);
+          else if (!gm && !d.commitment) why = tr("v2.noCommitment", d.user);
+          else if (!gm && (d.wait || d.beacon_round)) why = tr("v2.playerWait");
+          else if (gm && !(d.wait > 0)) why = tr("v2.noWait");
+          else if (gm && d.beacon_round && global.JournalBeacon && !(Number(d.beacon_round) > global.JournalBeacon.roundAt(Math.floor(t / 1000)))) why = tr("v2.beaconKnown", d.beacon_round);
+          if (why) {
+            fail(why);
+            break;
+          }
           // Repeated: the same action by the same user after the first was revealed.
           if (a) {
             const key = d.user + "|" + (combat ? combat.id + "/" + combat.round : "") + "|" + canonical(a);
             const earlier = s.actions[key] || [];
             s.actions[key] = earlier.concat([d.request]);
             const prev = earlier.map((id) => s.requests[id]).find((r) => r && r.state === "made");
-            if (prev) flag("repeated", ev.id, tr("v2.f.repeated", d.request, d.user, prev.d.request));
+            if (prev) flag("repeated", ev.id, tr("v2.f.repeated", d.request, ev.id, d.user, prev.d.request, prev.ev.id));
           }
           s.requests[d.request] = { ev: ev, d: d, state: "pending", rolled: 0 };
           s.order.push(d.request);
@@ -437,23 +609,74 @@
         }
         case "journal.roll.made.v1": {
           const r = s.requests[d.request];
-          if (!r) break; // verifyEvents says so
+          if (!r) {
+            bad(ev.id, d.request ? tr("v.noRequest", d.request) : tr("v2.noRequestID"));
+            break;
+          }
           const multi = r.d.target || PATH_COMMANDS[r.d.kind];
           const more = r.state === "made" && multi && r.rolled < taken(r.d).length;
           if (r.state !== "pending" && !more) {
             bad(ev.id, tr("v2.already", d.request, r.state));
             break;
           }
+          if (r.d.commitment && d.user !== r.d.user) {
+            bad(ev.id, tr("v2.revealedBy", d.user, r.d.user));
+            break;
+          }
           r.state = "made";
           r.rolled++;
-          v2rolls[ev.id] = { session: s, roller: r.d.user };
-          if (!r.d.commitment) await gmSource(ev, d, r, s, more, x, keys, roles, registeredBy, flag);
-          else if (d.witness) bad(ev.id, tr("v2.witnessWithCommitment", d.witness));
-          else if (d.user !== r.d.user) bad(ev.id, tr("v2.revealedBy", d.user, r.d.user));
+          v2rolls[ev.id] = { session: s, roller: r.d.user, nonce: d.nonce };
+          // Where r came from; a roll whose r does not hold is checked no
+          // further (replay's rollV2 returns there).
+          const sourced = r.d.commitment ? await revealSource(ev, d, r, x, keys) : await gmSource(ev, d, r, s, more, x, keys, roles, registeredBy, flag);
+          if (!sourced) break;
+          // The roll is the one requested (replay's rollInputs, attackRoll,
+          // torRoll, pathRoll), and draws the dice the rules roll.
+          const diff = [];
+          const eq = (what, got, want) => {
+            if (canonical(got) !== canonical(want)) diff.push(tr("v2.rolledRequested", what, JSON.stringify(got), JSON.stringify(want)));
+          };
+          const str = (v) => (v === undefined || v === null ? "" : v);
+          const num = (v) => (v === undefined || v === null ? 0 : v);
+          if (r.d.target) attackRoll(ev, d, r, s, more, eq, diff, str, num, x);
+          else if (PATH_COMMANDS[r.d.kind]) pathInputs(d, r, eq, str, num);
+          else if (system === "tor") {
+            eq("nonce", num(d.nonce), num(r.d.nonce));
+            eq("character", str(d.character), str(r.d.character));
+            eq("kind", str(d.kind), "tor");
+            eq("skill", str(d.skill), str(r.d.skill));
+            eq("tn", num(d.tn), num(r.d.tn));
+            eq("trait", str(d.trait), str(r.d.trait));
+            s.torRolls[ev.id] = true;
+          } else {
+            eq("nonce", num(d.nonce), num(r.d.nonce));
+            eq("character", str(d.character), str(r.d.character));
+            eq("kind", str(d.kind), str(r.d.kind));
+            eq("skill", str(d.skill), str(r.d.skill));
+            eq("modifier", num(d.modifier), num(r.d.modifier));
+            eq("token", !!d.token, !!r.d.token);
+            eq("specialization", !!d.specialization, !!r.d.specialization);
+            if (str(r.d.attribute).length === 1) eq("attribute", str(d.attribute), r.d.attribute);
+            if (r.d.vs) {
+              const want = parseDifficulty(r.d.vs);
+              if (want === null) diff.push(tr("v2.badVs", r.d.vs));
+              else eq("difficulty", d.difficulty === undefined ? null : d.difficulty, want);
+            } else if (d.difficulty !== undefined && d.difficulty !== null) eq("difficulty", d.difficulty, null);
+          }
+          if (diff.length) bad(ev.id, tr("v2.notRequested", diff.join("; ")));
+          else {
+            let sides = null;
+            try {
+              sides = global.JournalDice.sidesOf(d);
+            } catch (e) {
+              sides = null;
+            }
+            if (sides && canonical(sides) !== canonical(d.draws || [])) bad(ev.id, tr("v2.draws", (d.draws || []).join(" "), sides.join(" ")));
+          }
           if (PATH_COMMANDS[r.d.kind]) {
             const k = r.rolled - 1;
             if (k === 0) {
-              if (s.due) problem(tr("v2.event", s.due.ids[0], tr("v2.noConsequence", s.due.kind)));
+              if (s.due) problem(s.due.ids[0], tr("v2.event", s.due.ids[0], tr("v2.noConsequence", s.due.kind)));
               s.due = { kind: r.d.kind, request: r.d.request, d: r.d, need: taken(r.d).length, ids: [], rolls: [] };
             }
             const due = s.due;
@@ -477,7 +700,7 @@
         case "journal.contest.resolved.v1": {
           const due = s.due;
           if (!due || due.kind !== "contest" || due.rolls.length !== due.need) {
-            problem(tr("v2.event", ev.id, tr("v2.noRolls", ev.type, "contest")));
+            problem(ev.id, tr("v2.event", ev.id, tr("v2.noRolls", ev.type, "contest")));
             break;
           }
           s.due = null;
@@ -489,6 +712,27 @@
           if ((d.reason || "") !== reason) diff.push("reason: " + d.reason + " ≠ " + reason);
           if (d.roll_a !== due.ids[0] || d.roll_b !== due.ids[1]) diff.push("roll_a, roll_b");
           if (d.a !== due.d.character || d.b !== due.d.b) diff.push("a, b");
+          if ((d.rematch || "") !== (due.d.rematch || "")) diff.push("rematch");
+          // A re-roll is of a tie recorded before, not re-rolled before,
+          // each character rolling what it rolled in it (replay's rematchDiff).
+          const sides = {};
+          for (const r of due.rolls) sides[r.data.character] = r.data.skill ? r.data.skill + " (" + r.data.attribute + ")" : "the attribute " + r.data.attribute;
+          if (d.rematch) {
+            const target = d.rematch;
+            const known = target !== ev.id && Object.prototype.hasOwnProperty.call(contests.tie, target);
+            if (!known) diff.push(tr("v2.rematchUnknown", String(target).slice(0, 40)));
+            else if (!contests.tie[target]) diff.push(tr("v2.rematchNoTie", target));
+            else if (contests.rerolled[target] && contests.rerolled[target] !== ev.id) diff.push(tr("v2.rematchTwice", target, contests.rerolled[target]));
+            else if (contests.sides[target]) {
+              for (const ch of Object.keys(sides).sort()) {
+                const was = contests.sides[target][ch];
+                if (was === undefined) diff.push(tr("v2.rematchNotIn", target, ch));
+                else if (was !== sides[ch]) diff.push(tr("v2.rematchSame", ch, was, target, sides[ch]));
+              }
+            }
+            if (!contests.rerolled[target]) contests.rerolled[target] = ev.id;
+          }
+          contests.sides[ev.id] = sides;
           if (diff.length) badOr(due.ids, diff.join("; "), ev);
           break;
         }
@@ -496,7 +740,7 @@
           if (d.reason !== "after_combat") break;
           const due = s.due;
           if (!due || due.kind !== "heal" || due.rolls.length !== due.need) {
-            problem(tr("v2.event", ev.id, tr("v2.noRolls", ev.type, "heal")));
+            problem(ev.id, tr("v2.event", ev.id, tr("v2.noRolls", ev.type, "heal")));
             break;
           }
           s.due = null;
@@ -505,12 +749,12 @@
         }
         case "journal.tor.hope.spent.v1": {
           if (!d.signed) {
-            problem(tr("v2.event", ev.id, tr("v2.hopeUnsigned")));
+            problem(ev.id, tr("v2.event", ev.id, tr("v2.hopeUnsigned")));
             break;
           }
           const sg = await global.JournalSigned.verifyEvent(ev, keys).catch((e) => ({ status: "mismatch", reason: e.message }));
           if (sg.status !== "verified") {
-            problem(tr("v.signatureOf", ev.id, sg.reason));
+            problem(ev.id, tr("v.signatureOf", ev.id, sg.reason));
             break;
           }
           const a = signedAction(d) || {};
@@ -549,23 +793,30 @@
     }
     // The flags of every v2 session, and what is due at the end.
     for (const s of Object.values(ss)) {
-      if (s.contributions === 0) flag("no-contribution", s.startID, tr("v2.f.noContribution", s.id));
+      if (s.contributions === 0) flag("no-contribution", s.startID, tr("v2.f.noContribution"));
       for (const id of s.order) {
         const r = s.requests[id];
-        if (r.state === "pending") flag("unrevealed", r.ev.id, tr("v2.f.unrevealed", id, r.d.nonce));
+        if (r.state === "pending") flag("unrevealed", r.ev.id, tr("v2.f.unrevealed", id, r.d.nonce, r.ev.id));
       }
-      if (s.due) problem(tr("v2.event", s.due.ids[0], tr("v2.noConsequence", s.due.kind)));
+      if (s.due) problem(s.due.ids[0], tr("v2.event", s.due.ids[0], tr("v2.noConsequence", s.due.kind)));
+      if (s.attack) x.fault(s.attack.attackID, tr("v2.attackUnresolved", s.attack.request, s.attack.attackID));
       if (s.ended) {
-        if (!s.cosigs.some((c) => c.role === "player")) flag("not-cosigned", s.endID, tr("v2.f.notCosigned", s.id));
+        if (!s.cosigs.some((c) => c.role === "player")) flag("not-cosigned", s.endID, tr("v2.f.notCosigned", s.endID));
       } else if (now - s.last > STALE_MS) {
-        flag("stale", s.lastID, tr("v2.f.stale", new Date(s.last).toISOString(), Math.floor((now - s.last) / 86400000)));
+        flag("stale", s.lastID, tr("v2.f.stale", rfc3339(s.last), Math.floor((now - s.last) / 86400000)));
+      } else {
+        // Not ended yet, or an export cut before its end (replay's open).
+        flag("open", s.lastID, tr("v2.f.open", rfc3339(s.last), Math.max(Math.floor((now - s.last) / 86400000), 0)));
       }
     }
     for (const [id, r] of Object.entries(v2rolls)) {
-      const v = voidedOf[id];
+      const v = voidedOf[id] && Object.assign({ nonce: r.nonce }, voidedOf[id]);
       if (!v) continue;
-      flag("voided", id, consents[id] ? tr("v2.f.voidedConsented", id, v.by, v.reason, consents[id]) : tr("v2.f.voided", id, v.by, v.reason));
+      flag("voided", id, consents[id] ? tr("v2.f.voidedConsented", id, v.nonce, v.event, v.reason, consents[id]) : tr("v2.f.voided", id, v.nonce, v.event, v.reason));
     }
+    // What the nonces' check needs: the nonces each accepted request took,
+    // and those consumed without a roll (cancelled, unrevealed).
+    for (const s of Object.values(ss)) s.consumed = Object.values(s.requests).reduce((n, r) => n + taken(r.d).length - r.rolled, 0);
     return { sessions: ss };
   }
 
@@ -590,12 +841,16 @@
 
   // gmSource checks where a GM request's roll took r from (replay's gmRollR).
   async function gmSource(ev, d, r, s, damage, x, keys, roles, registeredBy, flag) {
-    const no = (why) => x.bad(ev.id, why);
-    const src = [d.witness, d.reveal, d.signed, d.beacon_signature].join("|");
+    const no = (why) => {
+      x.bad(ev.id, why);
+      return false;
+    };
+    // The damage roll of a witnessed attack records the same r, from the
+    // same source (its device's message and signature too), as the attack's.
+    const src = [d.witness, d.reveal, d.signed, d.signature, d.beacon_signature].join("|");
     if (!/^[0-9a-f]{64}$/.test(String(d.reveal))) return no(tr("v2.badR"));
     if (damage) {
-      if (s.gmSource[d.request] !== src) no(tr("v2.damageSource", d.witness));
-      return;
+      return s.gmSource[d.request] !== src ? no(tr("v2.damageSource", d.witness)) : true;
     }
     s.gmSource[d.request] = src;
     if (!d.witness) return no(tr("v2.gmReveal", r.d.user));
@@ -611,8 +866,7 @@
       } catch (e) {
         return no(tr("v2.beaconBad", r.d.beacon_round, e.message));
       }
-      if (rand !== d.reveal) no(tr("v2.beaconR", r.d.beacon_round));
-      return;
+      return rand !== d.reveal ? no(tr("v2.beaconR", r.d.beacon_round)) : true;
     }
     if (d.witness === "none") {
       if (d.signed || d.signature || d.beacon_signature) return no(tr("v2.noneSigned"));
@@ -620,8 +874,8 @@
       let from = Date.parse(r.ev.time);
       if (r.d.beacon_round && global.JournalBeacon) from = Math.max(from, global.JournalBeacon.timeOf(r.d.beacon_round) * 1000);
       if (Date.parse(ev.time) < from + (r.d.wait || 0) * 1000) return no(tr("v2.noneEarly"));
-      flag("unwitnessed", ev.id, tr("v2.f.unwitnessed", d.request, d.nonce));
-      return;
+      flag("unwitnessed", ev.id, tr("v2.f.unwitnessed", d.request, d.nonce, ev.id));
+      return true;
     }
     if (d.witness !== d.user) return no(tr("v2.witnessNotSigner", d.witness, d.user));
     if (d.user === r.d.user) return no(tr("v2.witnessRequester", d.user));
@@ -642,8 +896,38 @@
       q = null;
     }
     if (!q || q.request !== m.request || q.campaign !== m.campaign || q.session !== m.session || q.commitment) return no(tr("v2.witnessRequest"));
-    if (registeredBy[d.user] && registeredBy[d.user] !== d.user) flag("witness-key-by-other", ev.id, tr("v2.f.witnessKeyByOther", d.request, d.user, registeredBy[d.user]));
-    if (r.d.beacon_round) flag("beacon-not-used", ev.id, tr("v2.f.beaconNotUsed", d.request, r.d.beacon_round, d.user));
+    if (registeredBy[d.user] && registeredBy[d.user] !== d.user) flag("witness-key-by-other", ev.id, tr("v2.f.witnessKeyByOther", d.request, ev.id, d.user, registeredBy[d.user]));
+    if (r.d.beacon_round) flag("beacon-not-used", ev.id, tr("v2.f.beaconNotUsed", d.request, r.ev.id, r.d.beacon_round, d.user, ev.id));
+    return true;
+  }
+
+  // revealSource checks a player's reveal (replay's rollV2): no witness,
+  // the requester's signed roll.reveal naming the request and r, and r
+  // answering the request's commitment. It says what is wrong on the roll
+  // and returns false when it does not hold.
+  async function revealSource(ev, d, r, x, keys) {
+    const no = (why) => {
+      x.bad(ev.id, why);
+      return false;
+    };
+    if (d.witness) return no(tr("v2.witnessWithCommitment", d.witness));
+    if (ev.actor !== d.user) return no(tr("v.signature", tr("v.actor", ev.actor, d.user)));
+    let m;
+    try {
+      m = await global.JournalSigned.open(keys[d.user], d.signed, d.signature, ev.campaign, ev.session);
+    } catch (e) {
+      return no(tr("v.signature", e.message));
+    }
+    if (m.type !== "roll.reveal") return no(tr("v2.notA", m.type, "roll.reveal"));
+    if (m.request !== d.request || m.r !== d.reveal) return no(tr("v2.revealFields"));
+    let h = "";
+    try {
+      h = await global.JournalDiceV2.revealCommitment(d.reveal);
+    } catch (e) {
+      return no(e.message);
+    }
+    if (h !== r.d.commitment) return no(tr("v2.revealCommitment", String(d.reveal).slice(0, 80), d.request, r.d.commitment));
+    return true;
   }
 
   // cosignProblem says what is wrong with a session.cosign event ("": nothing).
@@ -694,21 +978,67 @@
     const voided = {};
     const nonces = {};
     const characters = new Set();
-    // A log that starts mid-campaign (an export of one session) may
-    // not hold the characters' creation: then existence is not checked.
-    const whole = records.length > 0 && records[0].event && records[0].event.type === "journal.campaign.created.v1";
+    const unsigned = new Set(); // requests whose device's message does not hold
     const chain = { checked: 0, ok: true, reason: "" };
     const verdict = (id) => (rolls[id] = rolls[id] || { status: "verified", reasons: [], flags: [] });
-    const bad = (id, reason) => {
+    // What the audit finds wrong, each by the event at fault as replay
+    // names it (its Mismatch.EventID): the summary's mismatched events.
+    // mark says it on a roll's card when the event at fault is another
+    // (the consequence that does not follow from the roll, the session's
+    // end whose seed is not its commitment); bad when it is the roll.
+    const mismatches = [];
+    const fault = (event, what) => mismatches.push({ event: event || "", what: what });
+    const mark = (id, reason) => {
       const v = verdict(id);
       v.status = "mismatch";
-      v.reasons.push(reason);
+      if (!v.reasons.includes(reason)) v.reasons.push(reason);
     };
+    const bad = (id, reason) => {
+      mark(id, reason);
+      fault(id, reason);
+    };
+    const problem = (event, p) => {
+      problems.push(p);
+      fault(event, p);
+    };
+    // An event whose id an earlier one has is a mismatch and is read no
+    // further (replay's duplicate-id).
+    {
+      const ids = new Set();
+      const kept = [];
+      records.forEach((rec, i) => {
+        const ev = rec && rec.event;
+        if (!ev || typeof ev !== "object") return;
+        if (ids.has(ev.id)) return problem(ev.id, tr("v.duplicate", i + 1, ev.id));
+        ids.add(ev.id);
+        kept.push(rec);
+      });
+      records = kept;
+    }
+    // A log that starts mid-campaign (an export of one session) may
+    // not hold the characters' creation: then existence is not checked.
+    const whole = records.length > 0 && records[0].event.type === "journal.campaign.created.v1";
+    // The seed each session's first end reveals, against the commitment
+    // of its start: replay names the end when they differ, and the
+    // session's rolls cannot be re-derived.
+    const seeds = {};
+    for (const { event: ev } of records) {
+      const d = ev.data || {};
+      if (ev.type === "journal.session.started.v1" && !seeds[ev.session]) seeds[ev.session] = { commitment: d.commitment };
+      if (ev.type === "journal.session.ended.v1" && seeds[ev.session] && seeds[ev.session].seed === undefined) {
+        const sd = seeds[ev.session];
+        sd.seed = d.seed;
+        if (typeof d.seed !== "string" || !/^[0-9a-f]{64}$/.test(d.seed)) sd.why = tr("v.seedHex", String(d.seed).slice(0, 80));
+        else {
+          const h = global.JournalDice.bytesToHex(await global.JournalDice.sha256(global.JournalDice.hexToBytes(d.seed)));
+          if (h !== sd.commitment) sd.why = tr("v.seedCommitment", d.seed, sd.commitment, h);
+        }
+      }
+    }
     let chained = false;
     for (let i = 0; i < records.length; i++) {
       const rec = records[i];
       const ev = rec.event;
-      if (!ev || typeof ev !== "object") continue;
       byID[ev.id] = ev;
       if (typeof rec.line === "string") {
         if (ev.prevhash !== undefined) {
@@ -717,33 +1047,57 @@
             chain.checked++;
             if (h !== ev.prevhash) {
               chain.ok = false;
-              problems.push(tr("v.chainBroken", i + 1, ev.id));
+              problem(ev.id, tr("v.chainBroken", i + 1, ev.id));
             }
           }
           chained = true;
         } else if (chained) {
           chain.ok = false;
-          problems.push(tr("v.chainMissing", i + 1, ev.id));
+          problem(ev.id, tr("v.chainMissing", i + 1, ev.id));
         }
       }
       const d = ev.data || {};
       switch (ev.type) {
-        case "journal.session.started.v1":
-          sessions[ev.session] = { id: ev.session, algorithm: d.algorithm || "journal-dice-v1", commitment: d.commitment, contributions: [] };
+        case "journal.session.started.v1": {
+          if (sessions[ev.session]) {
+            problem(ev.id, tr("v.startedTwice", ev.session, sessions[ev.session].startID));
+            break;
+          }
+          const algorithm = d.algorithm || "journal-dice-v1";
+          sessions[ev.session] = { id: ev.session, startID: ev.id, algorithm: algorithm, commitment: d.commitment, contributions: [], rolls: 0, nonceAt: {}, ended: false };
+          if (algorithm !== "journal-dice-v1" && algorithm !== "journal-dice-v2") problem(ev.id, tr("v.algorithm", algorithm));
           break;
-        case "journal.session.ended.v1":
-          if (sessions[ev.session]) sessions[ev.session].seed = d.seed;
+        }
+        case "journal.session.ended.v1": {
+          const s = sessions[ev.session];
+          if (!s) problem(ev.id, tr("v.endsUnstarted", ev.session));
+          else if (s.ended) problem(ev.id, tr("v.endedTwice", ev.session, s.endID));
+          else {
+            s.seed = d.seed;
+            s.ended = true;
+            s.endID = ev.id;
+            s.declared = Number.isSafeInteger(d.rolls) ? d.rolls : 0;
+            const sd = seeds[ev.session];
+            if (sd && sd.why && sd.seed === d.seed) problem(ev.id, sd.why);
+          }
           break;
-        case "journal.session.contributed.v1":
-          if (sessions[ev.session]) sessions[ev.session].contributions.push(d.value);
-          await checkSigned(ev, keys, problems);
+        }
+        case "journal.session.contributed.v1": {
+          // A contribution whose message does not hold, or made after the
+          // session's first request, is not in the session key (replay's).
+          const ok = await checkSigned(ev, keys, problem, true);
+          if (!ok) unsigned.add(ev.id);
+          const s = sessions[ev.session];
+          if (ok && s && !s.requested) s.contributions.push(d.value);
           break;
+        }
         case "journal.participant.registered.v1":
           if (d.user && d.public_key) keys[d.user] = d.public_key;
           break;
         case "journal.roll.requested.v1":
           requests[d.request] = ev;
-          await checkSigned(ev, keys, problems);
+          if (!(await checkSigned(ev, keys, problem, true))) unsigned.add(ev.id);
+          else if (sessions[ev.session]) sessions[ev.session].requested = true;
           break;
         case "journal.event.voided.v1":
           if (d.event_id) voided[d.event_id] = d.reason || "";
@@ -754,60 +1108,74 @@
           break;
       }
       if (ev.type !== ROLL) continue;
-      if (options.only && !options.only.includes(ev.id)) {
-        // Still count its nonce.
-        const key = ev.session + "|" + d.nonce;
-        nonces[key] = (nonces[key] || 0) + 1;
-        continue;
-      }
+      // The session's count of rolls and, under v1, the nonce each takes
+      // (a v2 roll uses its request's).
+      const s0 = sessions[ev.session] || null;
+      const v2 = !!s0 && s0.algorithm === "journal-dice-v2";
+      if (s0) s0.rolls++;
+      const key = ev.session + "|" + d.nonce;
+      nonces[key] = (nonces[key] || 0) + 1;
+      if (s0 && !v2 && Number.isSafeInteger(d.nonce) && !(d.nonce in s0.nonceAt)) s0.nonceAt[d.nonce] = ev.id;
+      if (options.only && !options.only.includes(ev.id)) continue;
       const v = verdict(ev.id);
-      const session = sessions[ev.session] ? Object.assign({}, sessions[ev.session]) : null;
+      if (s0 && s0.ended) bad(ev.id, tr("v.afterEnd", s0.endID));
+      if (!v2 && nonces[key] > 1) bad(ev.id, tr("v.nonceTwice", d.nonce));
+      const session = s0 ? Object.assign({}, s0) : null;
       // Seeds revealed later in the log count too.
-      if (session && !session.seed) {
-        const end = records.find((r) => r.event && r.event.type === "journal.session.ended.v1" && r.event.session === ev.session);
-        if (end) session.seed = (end.event.data || {}).seed;
-      }
+      const sd = seeds[ev.session];
+      if (session && !session.seed && sd) session.seed = sd.seed;
       let r;
-      try {
-        if (session && session.algorithm === "journal-dice-v2") {
-          const rq = requests[d.request] || null;
-          if (!rq) bad(ev.id, tr("v.noRequest", d.request));
-          r = await global.JournalDiceV2.verify(ev, session, rq);
-          if (d.signed !== undefined) {
-            const s = await global.JournalSigned.verifyEvent(ev, keys);
-            if (s.status !== "verified") bad(ev.id, tr("v.signature", s.reason));
+      if (session && session.seed !== undefined && sd && sd.why) {
+        // The end reports the seed; the roll cannot be re-derived.
+        mark(ev.id, sd.why);
+        r = { status: "mismatch", reason: sd.why };
+      } else {
+        try {
+          if (v2) {
+            const rq = requests[d.request] || null;
+            r = await global.JournalDiceV2.verify(ev, session, rq);
+            if (d.signed !== undefined) {
+              const s = await global.JournalSigned.verifyEvent(ev, keys);
+              if (s.status !== "verified") bad(ev.id, tr("v.signature", s.reason));
+            }
+          } else {
+            r = await global.JournalDice.verify(ev, session);
           }
-          if (rq) {
-            const s = await global.JournalSigned.verifyEvent(rq, keys);
-            if (s.status !== "verified") bad(ev.id, tr("v.signature", s.reason));
-          }
-        } else {
-          r = await global.JournalDice.verify(ev, session);
+        } catch (e) {
+          r = { status: "mismatch", reason: e.message };
         }
-      } catch (e) {
-        r = { status: "mismatch", reason: e.message };
+        // dice2.js's own flags are replaced by verifyV2's, coded and localized.
+        if (r.status === "mismatch") bad(ev.id, r.reason);
+        else if (r.status === "sealed" && v.status !== "mismatch") v.status = "sealed";
       }
-      // dice2.js's own flags are replaced by verifyV2's, coded and localized.
-      if (r.status === "mismatch") bad(ev.id, r.reason);
-      else if (r.status === "sealed" && v.status !== "mismatch") v.status = "sealed";
       v.detail = r;
       for (const p of judge(d)) bad(ev.id, p);
       if (whole && d.character && !characters.has(d.character)) bad(ev.id, tr("v.noCharacter", d.character));
-      const key = ev.session + "|" + d.nonce;
-      nonces[key] = (nonces[key] || 0) + 1;
-      if (nonces[key] > 1) bad(ev.id, tr("v.nonceTwice", d.nonce));
     }
-    // Consequences: attacks, damage taken, contests.
+    const ring = {}; // campaign -> its last two rolls, for contests
+    const unclaimed = (side) => {
+      if (side && side.opposed && !side.claimed) {
+        side.claimed = true;
+        fault(side.id, tr("v.unclaimed"));
+        if (rolls[side.id]) mark(side.id, tr("v.unclaimed"));
+      }
+    };
+    // Consequences: attacks, damage taken, contests. A consequence that
+    // does not follow from its rolls is the consequence's mismatch, and
+    // said on the rolls' cards.
     const isV2 = (ev) => !!sessions[ev.session] && sessions[ev.session].algorithm === "journal-dice-v2";
     for (let i = 0; i < records.length; i++) {
       const ev = records[i].event;
-      if (!ev) continue;
       const d = ev.data || {};
-      if (ev.type === "journal.attack.resolved.v1") {
+      if (ev.type === "journal.attack.resolved.v1" && !isV2(ev)) {
+        // (in a v2 session verifyV2 follows the attack from its request)
         const atk = byID[d.attack_roll];
         const dmg = d.damage_roll ? byID[d.damage_roll] : null;
         const ids = [d.attack_roll, d.damage_roll].filter((x) => x && rolls[x]);
-        const fail = (why) => ids.forEach((id) => bad(id, why));
+        const fail = (why) => {
+          ids.forEach((id) => mark(id, why));
+          fault(ev.id, why);
+        };
         if (!atk) continue;
         const a = atk.data || {};
         const hit = a.outcome === "success" || a.outcome === "critical";
@@ -826,55 +1194,106 @@
         // The initiative order follows the initiative rolls' totals (in a
         // v2 session verifyV2 re-derives it from the requested rolls).
         const ids = Object.values(d.initiative || {}).filter((x) => rolls[x]);
+        const fail = (why) => {
+          ids.forEach((id) => mark(id, why));
+          fault(ev.id, why);
+        };
         const order = d.order || [];
         for (const [who, rid] of Object.entries(d.initiative || {})) {
           const r = byID[rid];
-          if (r && (r.data || {}).total !== (d.totals || {})[who]) ids.forEach((x) => bad(x, tr("v.initiative", who, (d.totals || {})[who], (r.data || {}).total)));
+          if (r && (r.data || {}).total !== (d.totals || {})[who]) fail(tr("v.initiative", who, (d.totals || {})[who], (r.data || {}).total));
         }
         for (let k = 1; k < order.length; k++) {
-          if (((d.totals || {})[order[k]] ?? 0) > ((d.totals || {})[order[k - 1]] ?? 0)) ids.forEach((x) => bad(x, tr("v.order", order.join(" "))));
+          if (((d.totals || {})[order[k]] ?? 0) > ((d.totals || {})[order[k - 1]] ?? 0)) fail(tr("v.order", order.join(" ")));
         }
-      } else if (ev.type === "journal.contest.resolved.v1" && !isV2(ev)) {
-        const a = byID[d.roll_a];
-        const b = byID[d.roll_b];
-        if (!a || !b) continue;
-        const w = contestWinner(a.data || {}, b.data || {}, d.a, d.b);
-        if ((d.winner || "") !== w) [d.roll_a, d.roll_b].filter((x) => rolls[x]).forEach((id) => bad(id, tr("v.winner", w || tr("f.tie"), d.winner || tr("f.tie"))));
+      }
+      // Contests, in every session (replay's contestEvent): a contest names
+      // the two rolls recorded just before it, of its two characters, both
+      // flagged opposed or neither, and its verdict is the rules' of their
+      // recorded totals; a roll flagged opposed is a side of a contest.
+      const c = (ring[ev.campaign] = ring[ev.campaign] || [null, null]);
+      if (ev.type === ROLL) {
+        unclaimed(c[0]);
+        c[0] = c[1];
+        c[1] = { id: ev.id, character: d.character, total: d.total, failed: !!(d.natural1 || d.fumble), opposed: !!d.opposed, claimed: false };
+      } else if (ev.type === "journal.contest.resolved.v1") {
+        const [a, b] = c;
+        const no = (why) => {
+          [d.roll_a, d.roll_b].filter((x) => rolls[x]).forEach((id) => mark(id, why));
+          fault(ev.id, why);
+        };
+        if (!a || !b || a.id !== d.roll_a || b.id !== d.roll_b) {
+          no(tr("v.contestRolls", String(d.roll_a).slice(0, 40), String(d.roll_b).slice(0, 40)));
+          continue;
+        }
+        a.claimed = b.claimed = true;
+        if (a.character !== d.a || b.character !== d.b) no(tr("v.contestSides", d.a, d.b, a.character, b.character));
+        else if (a.opposed !== b.opposed) no(tr("v.contestOpposed"));
+        else {
+          const [w, reason] = contestVerdict({ total: a.total, outcome: a.failed ? "natural1" : "" }, { total: b.total, outcome: b.failed ? "natural1" : "" });
+          const winner = w === 1 ? d.a : w === 2 ? d.b : "";
+          if ((d.winner || "") !== winner || !!d.tie !== (w === 0) || (d.reason || "") !== reason) no(tr("v.contestVerdict", d.winner || "", !!d.tie, d.reason || "", winner, w === 0, reason));
+        }
       }
     }
+    for (const c of Object.values(ring)) c.forEach(unclaimed);
     // journal-dice-v2 beyond one roll, and the flags.
+    // A flag is said on the card of the roll it is about, and a request's
+    // (repeated, unrevealed...) on the cards of the rolls that answer it.
     const flags = [];
-    const problem = (p) => problems.push(p);
+    const answers = {};
+    for (const { event: ev } of records) if (ev.type === ROLL && ev.data && ev.data.request) (answers[ev.data.request] = answers[ev.data.request] || []).push(ev.id);
     const flag = (code, event, what) => {
       flags.push({ code: code, event: event, what: what });
-      if (rolls[event] && !rolls[event].flags.includes(what)) rolls[event].flags.push(what);
+      const ev = byID[event];
+      const ids = rolls[event] ? [event] : ev && ev.type === "journal.roll.requested.v1" ? answers[(ev.data || {}).request] || [] : [];
+      for (const id of ids) if (rolls[id] && !rolls[id].flags.includes(what)) rolls[id].flags.push(what);
     };
     // A session's own flags are every roll of it's too.
-    const sessionFlags = new Set(["no-contribution", "not-cosigned", "stale"]);
+    const sessionFlags = new Set(["no-contribution", "not-cosigned", "stale", "open"]);
     const flagSession = (code, event, what) => {
       flag(code, event, what);
       const sid = byID[event] && byID[event].session;
       if (!sessionFlags.has(code) || !sid) return;
       for (const [id, v] of Object.entries(rolls)) if (byID[id] && byID[id].session === sid && !v.flags.includes(what)) v.flags.push(what);
     };
-    await verifyV2(records, { rolls: rolls, bad: (id, why) => (options.only && !options.only.includes(id) ? null : bad(id, why)), problem: problem, flag: flagSession, options: options, byID: byID });
-    // Nonces without gaps: a gap is a roll that was made and hidden
-    // (v2: the nonces requests took, cancelled ones included).
-    const taken = {};
-    for (const r of records) {
-      const ev = r.event;
-      if (!ev || !sessions[ev.session]) continue;
+    const judged = (id) => !options.only || options.only.includes(id);
+    const v2 = await verifyV2(records, {
+      rolls: rolls,
+      bad: (id, why) => (judged(id) ? bad(id, why) : fault(id, why)),
+      mark: (id, why) => (judged(id) ? mark(id, why) : null),
+      fault: fault,
+      problem: problem,
+      unsigned: unsigned,
+      flag: flagSession,
+      options: options,
+      byID: byID,
+    });
+    // Nonces 0, 1, 2… without gaps: a gap is a roll made and hidden (v1:
+    // the rolls' nonces; v2: those the requests took, cancelled ones
+    // included). Replay names the event that took the nonce after the gap,
+    // or the session's end when the gap is at the end; and the end's count
+    // of rolls must be the rolls seen and the nonces consumed without one.
+    for (const s of Object.values(sessions)) {
+      const w = s.algorithm === "journal-dice-v2" ? v2.sessions[s.id] : null;
+      const at = w ? w.nonceAt : s.nonceAt;
+      const gap = (from, to, event) => problem(event, from === to ? tr("v.nonceGap", from, s.id) : tr("v.nonceGaps", from, to, s.id));
+      let expect = 0;
+      for (const n of Object.keys(at).map(Number).sort((a, b) => a - b)) {
+        if (n > expect) gap(expect, n - 1, at[n]);
+        expect = n + 1;
+      }
+      if (s.ended && s.declared > expect) gap(expect, s.declared - 1, s.endID);
+      const consumed = w ? w.consumed : 0;
+      if (s.ended && s.declared !== s.rolls + consumed) problem(s.endID, tr("v.rollCount", s.declared, s.rolls));
+    }
+    // A void names an event of the log (the first void of each).
+    const voidOf = {};
+    for (const { event: ev } of records) {
       const d = ev.data || {};
-      const v2 = sessions[ev.session].algorithm === "journal-dice-v2";
-      let ns = [];
-      if (v2 && ev.type === "journal.roll.requested.v1") ns = Array.isArray(d.nonces) ? d.nonces : [d.nonce];
-      else if (!v2 && ev.type === ROLL) ns = [d.nonce];
-      for (const n of ns) if (Number.isSafeInteger(n)) (taken[ev.session] = taken[ev.session] || new Set()).add(n);
+      if (ev.type === "journal.event.voided.v1" && d.event_id !== undefined && !voidOf[d.event_id]) voidOf[d.event_id] = ev.id;
     }
-    for (const [sid, set] of Object.entries(taken)) {
-      const max = Math.max(...set);
-      for (let n = 0; n <= max; n++) if (!set.has(n)) problems.push(tr("v.nonceGap", n, sid));
-    }
+    for (const [target, by] of Object.entries(voidOf)) if (!byID[target]) problem(by, tr("v.voidUnknown", String(target).slice(0, 80)));
     for (const [id, v] of Object.entries(rolls)) {
       if (Object.prototype.hasOwnProperty.call(voided, id) && !flags.some((f) => f.code === "voided" && f.event === id)) v.flags.push(tr("v.voided", voided[id]));
       if (!chain.ok && v.status !== "mismatch") {
@@ -882,45 +1301,120 @@
         v.reasons.push(tr("v.chainFile"));
       }
     }
-    return { rolls: rolls, problems: problems, flags: flags, chain: chain, sessions: sessions, keys: keys, count: Object.keys(rolls).length };
+    const rep = { rolls: rolls, problems: problems, mismatches: mismatches, flags: flags, chain: chain, sessions: sessions, keys: keys, count: Object.keys(rolls).length };
+    rep.summary = summarize(rep, options.foreign || []);
+    return rep;
   }
 
-  async function checkSigned(ev, keys, problems) {
+  // checkSigned checks the device's message an event records (required:
+  // an event of a device's message without one is a mismatch).
+  async function checkSigned(ev, keys, problem, required) {
     const d = ev.data || {};
-    if (d.signed === undefined) return;
+    if (d.signed === undefined && !required) return true;
+    let why = "";
     try {
       const s = await global.JournalSigned.verifyEvent(ev, keys);
-      if (s.status !== "verified") problems.push(tr("v.signatureOf", ev.id, s.reason));
+      if (s.status !== "verified") why = tr("v.signatureOf", ev.id, s.reason);
+      else if (ev.actor !== d.user) why = tr("v.signatureOf", ev.id, tr("v.actor", ev.actor, d.user));
     } catch (e) {
-      problems.push(tr("v.signatureOf", ev.id, e.message));
+      why = tr("v.signatureOf", ev.id, e.message);
     }
+    if (why) problem(ev.id, why);
+    return !why;
   }
 
+  // summarize is the report's verdict as `journal replay` gives it
+  // (replay.Report.Verdict): "mismatch" when anything is wrong, else
+  // "foreign" when a line is no journal event, else "flagged" when the
+  // audit flags something (replay's exit status 5), else "ok"; with the
+  // flags (code, event, words), the events at fault, the sessions not
+  // ended, and the verdict's words (i18n.js s.*).
+  function summarize(rep, foreign) {
+    const mismatched = [...new Set(rep.mismatches.map((m) => m.event).filter(Boolean))];
+    const open = Object.values(rep.sessions).filter((s) => !s.ended).map((s) => s.id);
+    const list = Object.values(rep.rolls);
+    const verdict = rep.mismatches.length ? "mismatch" : foreign.length ? "foreign" : rep.flags.length ? "flagged" : "ok";
+    const codes = [...new Set(rep.flags.map((f) => f.code))];
+    const words = verdict === "ok" ? tr("s.ok") : verdict === "flagged" ? tr(rep.flags.length === 1 ? "s.flagged.one" : "s.flagged.many", rep.flags.length) : tr("s.failed");
+    return {
+      verdict: verdict,
+      words: words,
+      flags: rep.flags,
+      codes: codes,
+      mismatches: rep.mismatches.length,
+      mismatched: mismatched,
+      foreign: foreign,
+      open: open,
+      rolls: { checked: list.length, verified: list.filter((v) => v.status === "verified").length, sealed: list.filter((v) => v.status === "sealed").length, mismatch: list.filter((v) => v.status === "mismatch").length },
+    };
+  }
+
+  // verifyExport verifies an export's text (JSON Lines): a line that is
+  // no journal event is listed in the summary's foreign, as replay lists
+  // it, and the rest verified.
+  async function verifyExport(text, options) {
+    const parsed = parseExport(text);
+    const rep = await verifyEvents(parsed.records, Object.assign({}, options || {}, { foreign: parsed.foreign }));
+    rep.records = parsed.records;
+    rep.errors = parsed.errors;
+    return rep;
+  }
+
+
+
   // parseExport reads an export (JSON Lines, one stored event per line)
-  // into records keeping each line's exact text for the chain.
+  // into records keeping each line's exact text for the chain. A line
+  // that is no journal event (events.Decode's envelope checks: a JSON
+  // object with specversion 1.0, a canonical UUID id, a journal type, a
+  // campaign and its source, a time, JSON data) is foreign: listed with
+  // its line number and left out, as replay lists and leaves it.
+  const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+  const SLUG = /^[a-z0-9_-]{1,64}$/;
+  function notEvent(ev) {
+    if (!ev || typeof ev !== "object" || Array.isArray(ev)) return tr("v.notEvent");
+    if (ev.specversion !== "1.0") return "specversion " + JSON.stringify(ev.specversion);
+    if (typeof ev.id !== "string" || !UUID.test(ev.id)) return "id " + JSON.stringify(ev.id);
+    if (typeof ev.type !== "string" || !/^journal\.[a-z0-9_.]+\.v[0-9]+$/.test(ev.type)) return "type " + JSON.stringify(ev.type);
+    if (typeof ev.campaign !== "string" || !SLUG.test(ev.campaign)) return "campaign " + JSON.stringify(ev.campaign);
+    if (ev.source !== "/campaigns/" + ev.campaign) return "source " + JSON.stringify(ev.source);
+    if (typeof ev.time !== "string" || Number.isNaN(Date.parse(ev.time))) return "time " + JSON.stringify(ev.time);
+    if (ev.datacontenttype !== "application/json") return "datacontenttype " + JSON.stringify(ev.datacontenttype);
+    if (!ev.data || typeof ev.data !== "object" || Array.isArray(ev.data)) return "data";
+    return "";
+  }
+
   function parseExport(text) {
     const lines = text.split("\n");
     if (lines.length && lines[lines.length - 1] === "") lines.pop();
     const out = [];
     const errors = [];
+    const foreign = [];
     lines.forEach((line, i) => {
       const l = line.endsWith("\r") ? line.slice(0, -1) : line;
       if (l.trim() === "") return;
+      let why;
+      let ev = null;
       try {
-        const ev = JSON.parse(l);
-        if (!ev || typeof ev !== "object" || typeof ev.id !== "string" || typeof ev.type !== "string") throw new Error(tr("v.notEvent"));
-        out.push({ event: ev, line: l });
+        ev = JSON.parse(l);
+        why = notEvent(ev);
       } catch (e) {
-        errors.push(tr("v.line", i + 1, e.message));
+        why = e.message;
       }
+      if (!why) {
+        out.push({ event: ev, line: l });
+        return;
+      }
+      foreign.push({ line: i + 1, reason: why });
+      errors.push(tr("v.line", i + 1, why));
     });
-    return { records: out, errors: errors };
+    return { records: out, errors: errors, foreign: foreign };
   }
 
   global.JournalVerify = {
     judge: judge,
     contestWinner: contestWinner,
     verifyEvents: verifyEvents,
+    verifyExport: verifyExport,
     parseExport: parseExport,
   };
 })(typeof window !== "undefined" ? window : globalThis);
