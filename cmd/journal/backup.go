@@ -161,9 +161,7 @@ sessions cannot be ended or verified.`,
 			if err != nil {
 				return err
 			}
-			rep, err := replay.Verify(ctx, func(ctx context.Context, fn func(events.Recorded) error) error {
-				return st.Read(ctx, events.Query{Subject: events.AllFilter, To: last}, fn)
-			}, replay.Options{})
+			rep, err := replay.Verify(ctx, replay.StoreSource(st.Read, events.Query{Subject: events.AllFilter, To: last}), replay.Options{})
 			if err != nil {
 				return fmt.Errorf("restored, but its events do not read back: %w", err)
 			}

@@ -53,7 +53,7 @@ func resolveEvent(ctx context.Context, src replay.Source, arg, where string) (ev
 		sawSeq       bool
 	)
 	stop := errors.New("found")
-	err := src(ctx, func(r events.Recorded) error {
+	err := src(ctx, replay.EventsOnly(func(r events.Recorded) error {
 		id := strings.ToLower(r.Event.ID)
 		switch {
 		case id == arg:
@@ -69,7 +69,7 @@ func resolveEvent(ctx context.Context, src replay.Source, arg, where string) (ev
 		}
 		sawSeq = sawSeq || r.Seq != 0
 		return nil
-	})
+	}))
 	if err != nil && !errors.Is(err, stop) {
 		return events.Recorded{}, err
 	}
@@ -121,7 +121,7 @@ func (a *app) resolveEventID(ctx context.Context, campaign, arg string) (string,
 	if err != nil {
 		return "", err
 	}
-	src, _, err := boundSource(ctx, st, filter, a.warnForeign())
+	src, _, err := boundSource(ctx, st, filter)
 	if err != nil {
 		return "", err
 	}
