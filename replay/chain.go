@@ -79,15 +79,21 @@ func isV2Start(ev events.Event) bool {
 // checkChain checks rec's place in its campaign's chain (see the top of
 // the file) and records any mismatch.
 func (v *Verifier) checkChain(c *campaign, m Mismatch, rec events.Recorded) {
-	ch := &c.chain
-	ev := rec.Event
-	if !c.v2 && isV2Start(ev) {
+	if !c.v2 && isV2Start(rec.Event) {
 		c.v2 = true
 	}
-	bad := func(format string, args ...any) {
-		m.Kind, m.What = MismatchChain, fmt.Sprintf(format, args...)
-		v.record(v.sessionOf(ev), m)
+	for _, what := range c.chain.check(rec) {
+		m.Kind, m.What = MismatchChain, what
+		v.record(v.sessionOf(rec.Event), m)
 	}
+}
+
+// check checks rec, the campaign's next event in the input, and returns
+// what is wrong with its place in the chain (nothing: it holds).
+func (ch *chainState) check(rec events.Recorded) []string {
+	ev := rec.Event
+	var out []string
+	bad := func(format string, args ...any) { out = append(out, fmt.Sprintf(format, args...)) }
 	defer func() {
 		if !ch.anchored {
 			if ch.anchor == nil {
@@ -101,21 +107,21 @@ func (v *Verifier) checkChain(c *campaign, m Mismatch, rec events.Recorded) {
 		ch.hasLast, ch.lastRaw, ch.lastID = true, rec.Raw, ev.ID
 	}()
 	if ev.Type == events.TypeChainAnchored {
-		v.checkAnchor(ch, ev, bad)
+		ch.checkAnchor(ev, bad)
 	}
 	if !ch.chained && !begins(ev) {
-		return
+		return out
 	}
 	ch.chained = true
 	switch {
 	case !ch.hasLast && ev.PrevHash == "":
-		return // the campaign's first event in the input: nothing before it to name
+		return out // the campaign's first event in the input: nothing before it to name
 	case !ch.hasLast:
 		bad("prevhash %s, but the event is the campaign's first in the input: events before it are missing", ev.PrevHash)
-		return
+		return out
 	case ch.lastRaw == nil:
 		bad("the previous event %s has no stored bytes in the input to check this event's prevhash against", ch.lastID)
-		return
+		return out
 	}
 	want := events.ChainHash(ch.lastRaw)
 	switch {
@@ -125,11 +131,12 @@ func (v *Verifier) checkChain(c *campaign, m Mismatch, rec events.Recorded) {
 	default:
 		bad("prevhash %s is not the hash %s of the stored bytes of the previous event %s: the chain is broken (an event dropped, inserted, reordered, changed or re-spaced)", ev.PrevHash, want, ch.lastID)
 	}
+	return out
 }
 
 // checkAnchor checks a chain anchor against the campaign's events before
 // it in the input.
-func (v *Verifier) checkAnchor(ch *chainState, ev events.Event, bad func(string, ...any)) {
+func (ch *chainState) checkAnchor(ev events.Event, bad func(string, ...any)) {
 	if ch.anchored {
 		bad("a second chain anchor: the campaign's chain was anchored before")
 		return
@@ -151,4 +158,27 @@ func (v *Verifier) checkAnchor(ch *chainState, ev events.Event, bad func(string,
 	case d.Hash != got.Hash:
 		bad("the anchor's hash %s is not %s, the hash of the stored bytes of the campaign's %d events before it: one of them was changed", d.Hash, got.Hash, got.Events)
 	}
+}
+
+// ChainChecker checks, one event at a time in stream order, each event's
+// place in its campaign's chain — what Verify checks of the chain, alone —
+// for a reader that shows the events and says where a chain breaks
+// (journal log). The zero value is ready to use; it is not safe for
+// concurrent use.
+type ChainChecker struct {
+	campaigns map[string]*chainState
+}
+
+// Check checks rec, the next event of its campaign, and returns what is
+// wrong with its place in the chain: nothing when it holds.
+func (k *ChainChecker) Check(rec events.Recorded) []string {
+	if k.campaigns == nil {
+		k.campaigns = map[string]*chainState{}
+	}
+	ch := k.campaigns[rec.Event.Campaign]
+	if ch == nil {
+		ch = &chainState{}
+		k.campaigns[rec.Event.Campaign] = ch
+	}
+	return ch.check(rec)
 }
