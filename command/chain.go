@@ -1,55 +1,128 @@
 package command
 
 import (
+	"context"
+	"errors"
 	"fmt"
+	"time"
 
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/projections"
-	"github.com/campaign-journal/journal/rules/dice"
 )
 
-// The chain of journal-dice-v2 (DESIGN.md §3.2; events/chain.go): a
-// campaign is chained from the start of its first v2 session on — that
-// session-started event and every event after it carry prevhash, the hash
-// of the campaign's previous event's stored bytes. Campaigns without a v2
-// session record no prevhash (their events are what they were). Every
-// append is conditional on the campaign's last sequence, so the previous
-// event is the one the draft was decided on.
+// The campaign's chain (events/chain.go; DESIGN.md §3.3 "One chain per
+// campaign, from its first event"): every event the journal appends to a
+// campaign, but the campaign's first (its creation), carries prevhash, the
+// hash of the stored bytes of the campaign's previous event, whatever the
+// session's dice. Every append is conditional on the campaign's last
+// sequence, so the previous event is the one the draft was decided on;
+// its stored bytes are those the fold read (events.Recorded.Raw), or, for
+// an event this journal just appended, Encode's output, which is what the
+// store stored.
+//
+// A campaign created before the journal chained every event (its fold
+// counts unchained events: projections.Campaign.NeedsAnchor) is anchored
+// by the first command that appends to it: before the command's own
+// events, as an append of its own conditional on the same last sequence,
+// the journal records one journal.chain.anchored.v1 event covering every
+// earlier event of the campaign (events.ChainAnchored), itself chained to
+// the last of them. The command's events then chain to the anchor. The
+// anchor is recorded once: a refused append (another writer came first)
+// is decided again on fresh state, which holds the other writer's anchor.
 
-// chained reports whether the campaign, with the drafted events, has a v2
-// session.
-func chained(c *projections.Campaign, evs []events.Event) bool {
-	if c.ChainedFrom != 0 {
-		return true
-	}
-	for _, e := range evs {
-		if e.Type != events.TypeSessionStarted {
-			continue
-		}
-		if p, err := e.Payload(); err == nil {
-			if d, ok := p.(*events.SessionStarted); ok && d.Algorithm == dice.AlgorithmV2 {
-				return true
-			}
-		}
-	}
-	return false
+// anchorActor is the actor of the anchor: the journal itself, not whoever
+// issued the command that made it.
+const anchorActor = "journal"
+
+// errNoStoredBytes: the store gave an event without its stored bytes,
+// which the chain needs.
+var errNoStoredBytes = errors.New("the store gave no stored bytes")
+
+// noteLast remembers r as the campaign's last event, the next event's
+// previous one.
+func (s *campaignState) noteLast(r events.Recorded) {
+	s.hasLast, s.lastRaw, s.lastHash = true, r.Raw, ""
+	s.lastEventID = r.Event.ID
 }
 
-// chain sets prevhash on the drafted events of a chained campaign, in order.
-func (s *campaignState) chain(c *projections.Campaign, evs []events.Event) error {
-	if !chained(c, evs) {
-		return nil
+// prevHash is the prevhash of the campaign's next event: the hash of its
+// last event's stored bytes, "" when it has no event yet.
+func (s *campaignState) prevHash() (string, error) {
+	switch {
+	case !s.hasLast:
+		return "", nil
+	case s.lastHash != "":
+		return s.lastHash, nil
+	case s.lastRaw == nil:
+		return "", fmt.Errorf("chain: %w of the campaign's last event %s", errNoStoredBytes, s.lastEventID)
 	}
-	prev, has := s.last, s.hasLast
+	s.lastHash = events.ChainHash(s.lastRaw)
+	return s.lastHash, nil
+}
+
+// chain sets prevhash on the drafted events, in order, and returns the
+// hash of the last one as it will be stored.
+func (s *campaignState) chain(evs []events.Event) (string, error) {
+	prev, err := s.prevHash()
+	if err != nil {
+		return "", err
+	}
 	for i := range evs {
-		if has {
-			h, err := events.EventHash(prev)
-			if err != nil {
-				return fmt.Errorf("chain: the campaign's previous event %s: %w", prev.ID, err)
-			}
-			evs[i].PrevHash = h
+		evs[i].PrevHash = prev
+		if prev, err = events.EventHash(evs[i]); err != nil {
+			return "", fmt.Errorf("chain: event %s: %w", evs[i].ID, err)
 		}
-		prev, has = evs[i], true
 	}
-	return nil
+	return prev, nil
+}
+
+// appended remembers the last event of an append that stored it as the
+// campaign's last event, with its hash (from chain).
+func (s *campaignState) appended(ev events.Event, hash string) {
+	s.hasLast, s.lastRaw, s.lastHash, s.lastEventID = true, nil, hash, ev.ID
+}
+
+// anchor records the chain anchor of campaign c (c.NeedsAnchor), folded
+// up to c.LastSeq, as an append of its own conditional on that sequence,
+// and folds it into c. It reads the campaign's events up to there once
+// for their stored bytes. An error wrapping events.ErrConcurrency means
+// another writer appended first: decide again on fresh state.
+func (j *Journal) anchor(ctx context.Context, s *campaignState, c *projections.Campaign, now time.Time) error {
+	h := events.NewAnchorHash()
+	var last []byte
+	q := events.Query{Subject: s.filter, To: c.LastSeq}
+	err := j.store.Read(ctx, q, func(r events.Recorded) error {
+		if r.Raw == nil {
+			return fmt.Errorf("anchor: %w of event %s", errNoStoredBytes, r.Event.ID)
+		}
+		h.Add(r.Raw)
+		last = r.Raw
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("anchor the campaign's chain: %w", err)
+	}
+	if h.Events() != c.Events {
+		return fmt.Errorf("anchor the campaign's chain: the stream holds %d events up to sequence %d, the campaign's fold %d", h.Events(), c.LastSeq, c.Events)
+	}
+	ev, err := events.New(events.Spec{
+		Campaign: c.ID, Kind: events.KindCampaign, AggregateID: c.ID, Name: events.Name(events.TypeChainAnchored),
+		Type: events.TypeChainAnchored, Actor: anchorActor, Data: h.Anchor(),
+	}, j.ids, now)
+	if err != nil {
+		return err
+	}
+	ev.PrevHash = events.ChainHash(last)
+	hash, err := events.EventHash(ev)
+	if err != nil {
+		return err
+	}
+	seqs, err := j.store.Append(ctx, events.ExpectLast(s.filter, c.LastSeq), ev)
+	if err != nil {
+		return err
+	}
+	rec := events.Recorded{Seq: seqs[0], Subject: ev.StreamSubject, Event: ev}
+	s.appended(ev, hash)
+	s.lastSeq, s.lastID = rec.Seq, ev.ID
+	return c.Apply(rec)
 }

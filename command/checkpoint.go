@@ -323,7 +323,7 @@ func (j *Journal) lastIsCheckpoint(ctx context.Context, filter string, cp *check
 		return false, errBadCheckpoint // another message where the checkpoint's was
 	}
 	if isEvent { // the checkpoint's own last event: the chain's previous one (chain.go)
-		s.last, s.hasLast = last.Event, true
+		s.noteLast(last)
 	}
 	return true, nil
 }

@@ -103,6 +103,8 @@ type shared struct {
 	beacon BeaconRounds
 	// limiter admits each command's append (nil: every one).
 	limiter Limiter
+	// noAnchor: never anchor a campaign's chain (Options.NoAnchor).
+	noAnchor bool
 
 	// states caches each campaign's folded state between commands, so a
 	// command folds only the events recorded since the last one. Each entry
@@ -126,10 +128,14 @@ type campaignState struct {
 	catch    requestKey
 	catching bool
 	caught   []events.Recorded
-	// last is the campaign's last event folded (hasLast: there is one),
-	// whose hash the next event of a chained campaign carries (chain.go).
-	last    events.Event
-	hasLast bool
+	// hasLast says the campaign has an event; lastRaw is the stored bytes
+	// of its last one as read (nil for one this journal appended), lastHash
+	// their hash once known, lastEventID its id: the next event's prevhash
+	// (chain.go).
+	hasLast     bool
+	lastRaw     []byte
+	lastHash    string
+	lastEventID string
 	// key is the open session's dice key, read once from the secret store.
 	key        *dice.Key
 	keySession string
@@ -248,6 +254,12 @@ type Options struct {
 	// Limiter, when set, admits or refuses each command's append before
 	// it is made: rate limits and quotas (see Limiter). Nil: no limits.
 	Limiter Limiter
+	// NoAnchor keeps the journal from anchoring the chain of a campaign
+	// created before every event was chained (chain.go): for a journal
+	// that re-runs a recorded campaign (package reproduce), which copies
+	// the recorded anchor where the record has it. Every other journal
+	// leaves it false.
+	NoAnchor bool
 }
 
 // New returns a Journal over store, with the defaults of Options for the
@@ -276,7 +288,7 @@ func New(store Store, o Options) *Journal {
 	}
 	return &Journal{actor: o.Actor, shared: &shared{store: store, secrets: o.Secrets, clock: o.Clock, rand: o.Rand, ids: o.IDs,
 		retries: o.Retries, states: map[string]*campaignState{},
-		checkpoints: o.Checkpoints, checkpointEvery: max(o.CheckpointEvery, 0), beacon: o.Beacon, limiter: o.Limiter}}
+		checkpoints: o.Checkpoints, checkpointEvery: max(o.CheckpointEvery, 0), beacon: o.Beacon, limiter: o.Limiter, noAnchor: o.NoAnchor}}
 }
 
 // As returns the journal seen by another actor: its events record actor as
@@ -401,7 +413,7 @@ func (j *Journal) foldFrom(ctx context.Context, filter string, cp *checkpoint, u
 	err := j.store.Read(ctx, q, func(r events.Recorded) error {
 		if skip, err := check(r.Seq, r.Event.ID); skip || err != nil {
 			if skip { // the checkpoint's own last event: the chain's previous one (chain.go)
-				s.last, s.hasLast = r.Event, true
+				s.noteLast(r)
 			}
 			return err
 		}
@@ -647,11 +659,23 @@ func (j *Journal) execute(ctx context.Context, campaign string, decide func(d *d
 			}
 			admitted = true
 		}
-		if err := s.chain(c, d.evs); err != nil {
-			return Result{}, err
-		}
 		if s.filter == "" {
 			s.filter, _ = events.CampaignFilter(campaign) // valid: Load checked it
+		}
+		if c.NeedsAnchor() && !j.noAnchor {
+			err := j.anchor(ctx, s, c, d.now)
+			if errors.Is(err, events.ErrConcurrency) {
+				lastErr, stale = err, true
+				continue
+			}
+			if err != nil {
+				s.c = nil // the anchor may or may not have been stored
+				return Result{}, err
+			}
+		}
+		lastHash, err := s.chain(d.evs)
+		if err != nil {
+			return Result{}, err
 		}
 		seqs, err := j.store.Append(ctx, events.ExpectLast(s.filter, c.LastSeq), d.evs...)
 		if errors.Is(err, events.ErrConcurrency) {
@@ -667,9 +691,9 @@ func (j *Journal) execute(ctx context.Context, campaign string, decide func(d *d
 			return j.recorded(ctx, campaign, s)
 		}
 		res := Result{Campaign: c, Events: make([]events.Recorded, 0, len(d.evs))}
+		s.appended(d.evs[len(d.evs)-1], lastHash)
 		for i, ev := range d.evs {
 			rec := events.Recorded{Seq: seqs[i], Subject: ev.StreamSubject, Event: ev}
-			s.last, s.hasLast = ev, true
 			s.lastSeq, s.lastID = rec.Seq, ev.ID
 			if err := c.Apply(rec); err != nil {
 				s.c = nil

@@ -107,7 +107,7 @@ func keyOf(actor, request string) requestKey {
 
 // note indexes r when it was recorded under a request id.
 func (s *campaignState) note(r events.Recorded) {
-	s.last, s.hasLast = r.Event, true // the chain's previous event (chain.go)
+	s.noteLast(r) // the chain's previous event (chain.go)
 	if r.Event.RequestID == "" {
 		return
 	}

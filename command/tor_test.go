@@ -547,9 +547,7 @@ func TestTORFlow(t *testing.T) {
 		}
 	}
 	// The audit of issue [3]: verification and reproduction of the session.
-	src := func(ctx context.Context, fn func(events.Recorded) error) error {
-		return store.Read(ctx, events.Query{}, fn)
-	}
+	src := replay.StoreSource(store.Read, events.Query{})
 	rep, err := replay.Verify(ctx, src, replay.Options{})
 	require.NoError(t, err)
 	if !rep.OK() {

@@ -81,8 +81,7 @@ func (j *Journal) Cosign(ctx context.Context, campaign string, in CosignSigned) 
 var errStop = errors.New("stop")
 
 // endedHash is hex(SHA-256) of the stored bytes of the session-ended event
-// id at seq of campaign: the store's own bytes when it gives them
-// (jetstore), else the event's encoding, which is what a store keeps.
+// id at seq of campaign, as the store gives them (events.Recorded.Raw).
 func (j *Journal) endedHash(ctx context.Context, campaign string, seq uint64, id string) (string, error) {
 	filter, err := events.CampaignFilter(campaign)
 	if err != nil {
@@ -96,17 +95,10 @@ func (j *Journal) endedHash(ctx context.Context, campaign string, seq uint64, id
 		if r.Event.ID != id {
 			return fmt.Errorf("the stream holds event %s at seq %d, not the session-ended event %s", r.Event.ID, seq, id)
 		}
-		if raw, ok := j.store.(interface {
-			StoredBytes(context.Context, events.Recorded) ([]byte, error)
-		}); ok {
-			b, err := raw.StoredBytes(ctx, r)
-			if err != nil {
-				return err
-			}
-			hash = events.ChainHash(b)
-		} else if hash, err = events.EventHash(r.Event); err != nil {
-			return err
+		if r.Raw == nil {
+			return fmt.Errorf("session-ended event %s: %w", id, errNoStoredBytes)
 		}
+		hash = events.ChainHash(r.Raw)
 		return errStop
 	})
 	if err != nil && !errors.Is(err, errStop) {

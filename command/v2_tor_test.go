@@ -110,9 +110,7 @@ func (tt *torTable) rollUntilV2(t *testing.T, user string, a command.TORRollActi
 // verifyStore replays the whole store with the default checks.
 func verifyStore(t *testing.T, st command.Store) replay.Report {
 	t.Helper()
-	src := func(ctx context.Context, fn func(events.Recorded) error) error {
-		return st.Read(ctx, events.Query{}, fn)
-	}
+	src := replay.StoreSource(st.Read, events.Query{})
 	rep, err := replay.Verify(context.Background(), src, replay.Options{Campaign: arda})
 	require.NoError(t, err)
 	return rep

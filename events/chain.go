@@ -5,15 +5,54 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash"
 )
 
-// The chain of journal-dice-v2 (DESIGN.md §3.2): every event a v2 campaign
-// records from its first v2 session's start on carries the extension
-// attribute prevhash = hex(SHA-256(the exact stored bytes of the
-// campaign's previous event)), so that the campaign's events form one hash
-// chain from there: dropping, inserting, reordering or editing an event
-// breaks it. The journal stores what Encode writes, so the stored bytes of
-// an event the journal recorded are Encode of it as read back.
+// The campaign's chain (DESIGN.md §3.2 "Chain", §3.3 "One chain per
+// campaign, from its first event"): every event of a campaign but its first
+// carries the extension attribute
+//
+//	prevhash = hex(SHA-256(the exact stored bytes of the campaign's previous event))
+//
+// so that the campaign's events form one hash chain: dropping, inserting,
+// reordering or editing an event breaks it. "Stored bytes" are the message
+// body as the stream holds it (Recorded.Raw), which an export writes
+// verbatim as the event's line; every verifier hashes those bytes, never a
+// re-encoding. Messages of the campaign that are not events (Foreign) are
+// not links of the chain.
+//
+// Campaigns created before the journal chained every event (chained only
+// from their first journal-dice-v2 session start, or not at all) are
+// anchored: the first command that appends to one records, before its own
+// events, one journal.chain.anchored.v1 event (ChainAnchored) whose hash
+// covers every earlier event of the campaign, and which itself carries
+// prevhash; every event after it is chained.
+
+// AnchorHash computes a ChainAnchored over the stored bytes of a campaign's
+// events, added in stream order. The zero value is not usable: call
+// NewAnchorHash.
+type AnchorHash struct {
+	h hash.Hash
+	n int
+}
+
+// NewAnchorHash returns an AnchorHash over no events.
+func NewAnchorHash() *AnchorHash { return &AnchorHash{h: sha256.New()} }
+
+// Add adds the next event's stored bytes.
+func (a *AnchorHash) Add(stored []byte) {
+	a.h.Write(stored)
+	a.h.Write([]byte{'\n'})
+	a.n++
+}
+
+// Events returns how many events were added.
+func (a *AnchorHash) Events() int { return a.n }
+
+// Anchor returns the anchor of the events added so far.
+func (a *AnchorHash) Anchor() ChainAnchored {
+	return ChainAnchored{Hash: hex.EncodeToString(a.h.Sum(nil)), Events: a.n}
+}
 
 // ErrInvalidPrevHash: a prevhash that is not 64 lower-case hex digits.
 var ErrInvalidPrevHash = errors.New("invalid prevhash")
@@ -38,8 +77,12 @@ func ChainHash(stored []byte) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// EventHash returns the chain hash of an event as the journal stores it
-// (ChainHash of Encode(e)).
+// EventHash returns the chain hash of an event about to be appended:
+// ChainHash of Encode(e), which is what a store's Append stores for it.
+// It is for the append path only (the command layer chaining the events
+// it drafts, a test hashing an event it just appended); an event read
+// back has its stored bytes (Recorded.Raw), which every verifier hashes
+// instead: a re-encoding is not what a file or a stream holds.
 func EventHash(e Event) (string, error) {
 	b, err := Encode(e)
 	if err != nil {

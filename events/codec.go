@@ -69,6 +69,13 @@ func Decode(b []byte) (Event, error) {
 	return decode(b, false)
 }
 
+// DecodeOwned is Decode taking b over: the event's Data may be a part of
+// b, which the caller must not change afterwards (a line of an export read
+// for this event alone). It saves copying every event of a long read.
+func DecodeOwned(b []byte) (Event, error) {
+	return decode(b, true)
+}
+
 // decode is Decode; when owned, the event's Data may share b's memory.
 func decode(b []byte, owned bool) (Event, error) {
 	if len(b) > MaxSize {

@@ -747,6 +747,18 @@ var fastFields = map[reflect.Type]fastcodec.Fields{
 			return nil
 		},
 	},
+	reflect.TypeFor[*ChainAnchored](): {
+		Pointer: func(p any, j int) any {
+			v := p.(*ChainAnchored)
+			switch j {
+			case 0:
+				return &v.Hash
+			case 1:
+				return &v.Events
+			}
+			return nil
+		},
+	},
 }
 
 // fastTypeIndex returns the index of eventType in the registry, or -1 for
@@ -830,6 +842,8 @@ func fastTypeIndex(eventType string) int {
 		return 36
 	case TypeTORFellowshipPhase:
 		return 37
+	case TypeChainAnchored:
+		return 38
 	}
 	return -1
 }

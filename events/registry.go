@@ -211,6 +211,13 @@ var registry = []TypeInfo{
 		Type: TypeTORFellowshipPhase, Name: "fellowship-phase", Kind: KindCampaign, System: SystemTOR,
 		data: dataOf[TORFellowshipPhase],
 	},
+
+	// The campaign's chain (types_chain.go), after every other group so
+	// that no type moves.
+	{
+		Type: TypeChainAnchored, Name: "anchored", Kind: KindCampaign, System: SystemAny,
+		data: dataOf[ChainAnchored],
+	},
 }
 
 // byType indexes registry by type, and sets each entry's fast. Building it

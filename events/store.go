@@ -1,6 +1,7 @@
 package events
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -76,6 +77,13 @@ type Recorded struct {
 	Seq     uint64
 	Subject string
 	Event   Event
+	// Raw is the message body as stored: the exact bytes Event was decoded
+	// from, which an export writes verbatim and the campaign's chain hashes
+	// (chain.go). Every store's Read, Follow and ReadLast fill it
+	// (DecodeRecorded, DecodeRecordedOwned); it is nil for an event not
+	// yet stored (one a command drafts or returns). Readers must not
+	// change it: it may be shared with the event's Data.
+	Raw []byte
 }
 
 // Query selects stored events.
@@ -245,17 +253,18 @@ func Prepare(expect Expect, evs []Event) ([][]byte, error) {
 }
 
 // DecodeRecorded decodes a stored message into a Recorded, checking that the
-// envelope agrees with the subject it was stored under. The event shares
-// no memory with data. A message that is not an event of its subject
-// returns an error of type Foreign (wrapping ErrInvalidEvent).
+// envelope agrees with the subject it was stored under; its Raw is a copy
+// of data. The event shares no memory with data. A message that is not an
+// event of its subject returns an error of type Foreign (wrapping
+// ErrInvalidEvent).
 func DecodeRecorded(seq uint64, subject string, data []byte) (Recorded, error) {
 	return decodeRecorded(seq, subject, data, false)
 }
 
-// DecodeRecordedOwned is DecodeRecorded taking data over: the event's Data
-// may be a part of data, which the caller must not change afterwards (a
-// message payload read from the store for this event alone, for example).
-// It saves copying the data of every event of a long read.
+// DecodeRecordedOwned is DecodeRecorded taking data over: Raw is data
+// itself, and the event's Data may be a part of it, so the caller must not
+// change data afterwards (a message payload read from the store for this
+// event alone, for example). It saves copying every event of a long read.
 func DecodeRecordedOwned(seq uint64, subject string, data []byte) (Recorded, error) {
 	return decodeRecorded(seq, subject, data, true)
 }
@@ -269,7 +278,11 @@ func decodeRecorded(seq uint64, subject string, data []byte, owned bool) (Record
 	if err := e.checkStreamSubject(); err != nil {
 		return Recorded{}, Foreign{Seq: seq, Subject: subject, Err: fmt.Errorf("%w: %w", ErrInvalidEvent, err)}
 	}
-	return Recorded{Seq: seq, Subject: subject, Event: e}, nil
+	raw := data
+	if !owned {
+		raw = bytes.Clone(data)
+	}
+	return Recorded{Seq: seq, Subject: subject, Event: e, Raw: raw}, nil
 }
 
 // SecretKey joins slugs into a secret key, for example

@@ -49,6 +49,13 @@ type Campaign struct {
 	// ChainedFrom is the sequence of the campaign's first journal-dice-v2
 	// session start, from which its events carry prevhash (0: none).
 	ChainedFrom uint64 `json:"chained_from,omitempty"`
+	// Anchored is the sequence of the campaign's chain anchor
+	// (events.ChainAnchored; 0: none). Unchained counts the events after
+	// the campaign's first, before any anchor, that carry no prevhash: the
+	// events of a campaign created before every event was chained, which
+	// an anchor covers (NeedsAnchor).
+	Anchored  uint64 `json:"anchored,omitempty"`
+	Unchained int    `json:"unchained,omitempty"`
 
 	// Day counts in-game days (new day by rest or by the GM).
 	Day int `json:"day"`
@@ -118,6 +125,11 @@ func NewCampaign(id string) *Campaign {
 	return &Campaign{ID: id, Characters: map[string]*Sheet{}}
 }
 
+// NeedsAnchor reports whether the campaign has events outside its chain
+// (Unchained) and no anchor yet: the journal anchors it before its next
+// event (events.ChainAnchored).
+func (c *Campaign) NeedsAnchor() bool { return c.Unchained > 0 && c.Anchored == 0 }
+
 // OpenSession returns the session in progress, or nil.
 func (c *Campaign) OpenSession() *Session {
 	if n := len(c.Sessions); n > 0 && !c.Sessions[n-1].Ended {
@@ -181,6 +193,9 @@ func (c *Campaign) ApplyData(rec events.Recorded, data any) error {
 // applyData folds an event whose data is decoded.
 func (c *Campaign) applyData(rec events.Recorded, data any) {
 	ev := rec.Event
+	if ev.PrevHash == "" && c.Events > 0 && c.Anchored == 0 {
+		c.Unchained++
+	}
 	if _, voided := c.Voided[ev.ID]; voided {
 		c.applyVoided(ev, data)
 	} else {
@@ -208,6 +223,10 @@ func (c *Campaign) apply(rec events.Recorded, data any) {
 	case *events.CharacterCreated:
 		c.Characters[characterID(ev)] = newSheet(characterID(ev), d, rec.Seq)
 		c.Roster = append(c.Roster, characterID(ev))
+	case *events.ChainAnchored:
+		if c.Anchored == 0 {
+			c.Anchored = rec.Seq
+		}
 	case *events.SessionStarted:
 		if d.Algorithm == "journal-dice-v2" && c.ChainedFrom == 0 {
 			c.ChainedFrom = rec.Seq

@@ -200,6 +200,8 @@ func DescribeIn(l i18n.Lang, c *Campaign, ev events.Event, data any) string {
 		return l.T("tr.day_started")
 	case *events.EventVoided:
 		return l.T("tr.event_voided", d.EventID, d.Reason)
+	case *events.ChainAnchored:
+		return l.T("tr.chain_anchored", d.Events, short(d.Hash))
 	}
 	if line, ok := describeV2(l, c, ev, data); ok {
 		return line

@@ -99,9 +99,9 @@ func BenchmarkVerifyLargeSession(b *testing.B) {
 
 	src := replay.JSONLSource(func() (io.ReadCloser, error) { return os.Open(path) })
 	var peak uint64
-	sampled := func(ctx context.Context, fn func(events.Recorded) error) error {
+	sampled := func(ctx context.Context, fn func(replay.Input) error) error {
 		n := 0
-		return src(ctx, func(r events.Recorded) error {
+		return src(ctx, func(r replay.Input) error {
 			if n++; n%5000 == 0 {
 				peak = max(peak, liveHeap())
 			}

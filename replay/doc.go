@@ -6,9 +6,14 @@
 // in-memory store: re-running a session's commands (package reproduce) is
 // built on it, not in it.
 //
-// Input is a Source: a function that iterates events in stream order and can
-// be called more than once — an exported JSON Lines file (JSONLSource,
-// ReadJSONL), a store read, or a slice of events (Events, Records).
+// Input is a Source: a function that iterates the input in stream order and
+// can be called more than once — an exported JSON Lines file (JSONLSource,
+// ReadJSONL), a store read (StoreSource), or a slice of events (Events,
+// Records). Each item is an Input: an event with its exact stored bytes
+// (an export's line, a stream's message body), or a message that is not an
+// event. What the chain and the co-signatures hash is those bytes, carried
+// in the value itself (events.Recorded.Raw), never a re-encoding and never
+// passed aside through the context.
 //
 // Verification makes two passes over the source. A session's seed is
 // revealed only by its session-ended event, which comes after all of its

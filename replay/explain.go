@@ -616,7 +616,7 @@ func ExplainEvent(ctx context.Context, src Source, eventID string, seeds map[str
 		revealed = map[string]string{}
 		v2       = &v2Context{contributions: map[string][]V2Contribution{}, requests: map[string]events.Recorded{}}
 	)
-	err := src(ctx, func(r events.Recorded) error {
+	err := src(ctx, EventsOnly(func(r events.Recorded) error {
 		ev := r.Event
 		v2.note(r)
 		switch {
@@ -634,7 +634,7 @@ func ExplainEvent(ctx context.Context, src Source, eventID string, seeds map[str
 			}
 		}
 		return nil
-	})
+	}))
 	if err != nil {
 		return Explanation{}, err
 	}

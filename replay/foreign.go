@@ -1,7 +1,6 @@
 package replay
 
 import (
-	"context"
 	"errors"
 	"fmt"
 
@@ -34,36 +33,6 @@ func (m ForeignMessage) String() string {
 		return fmt.Sprintf("sequence %d (%s): not a journal event: %s", m.Seq, m.Subject, m.Reason)
 	}
 	return "not a journal event: " + m.Reason
-}
-
-// foreignKey is the context key under which a pass of Verify takes the
-// foreign input its Source reports (ReportForeign).
-type foreignKey struct{}
-
-// withForeign returns a context whose Source reports foreign input to sink.
-func withForeign(ctx context.Context, sink func(ForeignMessage)) context.Context {
-	return context.WithValue(ctx, foreignKey{}, sink)
-}
-
-// ReportForeign tells the audit pass that called a Source with ctx about
-// input that is not an event, and reports whether the pass took it: a
-// pass of Verify does, lists it in its Report and goes on; other passes
-// do not, and the Source decides (this package's JSON Lines sources end
-// the read with ErrMalformed). A store's read fits with events.Query's
-// OnForeign:
-//
-//	q.OnForeign = func(f events.Foreign) error {
-//		if !replay.ReportForeign(ctx, replay.ForeignOf(f)) {
-//			return f // or warn, and go on
-//		}
-//		return nil
-//	}
-func ReportForeign(ctx context.Context, m ForeignMessage) bool {
-	sink, ok := ctx.Value(foreignKey{}).(func(ForeignMessage))
-	if ok {
-		sink(m)
-	}
-	return ok
 }
 
 // foreignLine is the ForeignMessage of an export's line that did not

@@ -34,14 +34,7 @@ func TestVerifyListsForeignMessages(t *testing.T) {
 			foreign = append(foreign, seq)
 		}
 	}
-	src := func(ctx context.Context, fn func(events.Recorded) error) error {
-		return st.Read(ctx, events.Query{OnForeign: func(f events.Foreign) error {
-			if !replay.ReportForeign(ctx, replay.ForeignOf(f)) {
-				return f
-			}
-			return nil
-		}}, fn)
-	}
+	src := replay.StoreSource(st.Read, events.Query{})
 	got, err := replay.Verify(ctx, src, replay.Options{})
 	require.NoError(t, err)
 	require.False(t, got.OK())
@@ -62,7 +55,13 @@ func TestVerifyListsForeignMessages(t *testing.T) {
 	require.Contains(t, text.String(), "FAILED: ")
 	require.Contains(t, text.String(), ", 2 messages that are not events")
 
-	// Outside Verify, the source decides: this one refuses them.
-	_, err = replay.Luck(ctx, src, replay.LuckFilter{})
-	require.ErrorIs(t, err, events.ErrInvalidEvent)
+	// Outside Verify, a stream's message that is not an event is skipped
+	// (EventsOnly), and a line of an export that is not one stops the read.
+	luck, err := replay.Luck(ctx, src, replay.LuckFilter{})
+	require.NoError(t, err)
+	clean, err := replay.Luck(ctx, replay.Events(w.evs...), replay.LuckFilter{})
+	require.NoError(t, err)
+	require.Equal(t, clean, luck)
+	_, err = replay.Luck(ctx, replay.JSONLBytes([]byte("{garbage\n")), replay.LuckFilter{})
+	require.ErrorIs(t, err, replay.ErrMalformed)
 }

@@ -21,22 +21,42 @@ const maxLine = events.MaxSize + 2
 // `journal export` writes it — and calls fn with each event, decoded and
 // validated with events.Decode, in order. Blank lines are skipped. A line
 // that does not decode, or is longer than events.MaxSize, stops the read
-// with an error wrapping ErrMalformed that names the line number (in a
-// pass of Verify, a line that does not decode is listed in the Report
-// instead, and the read goes on: see ReportForeign); an error from fn
-// stops it and is returned as is. Lines are decoded on every core
-// (parallel.go); memory is bounded by a few batches of lines.
+// with an error wrapping ErrMalformed that names the line number; an error
+// from fn stops it and is returned as is. (A Source over an export,
+// JSONLSource, hands such a line on as an Input of its own instead, for a
+// pass of Verify to list.) Lines are decoded on every core (parallel.go);
+// memory is bounded by a few batches of lines.
 func ReadJSONL(r io.Reader, fn func(events.Event) error) error {
-	return readJSONL(context.Background(), r, func(_ int, ev events.Event) error { return fn(ev) })
+	return readJSONL(context.Background(), r, func(_ int, l jsonlLine) error { return fn(l.ev) }, nil)
 }
 
-// readJSONL is ReadJSONL with a context, checked every few lines, and the
-// line number of each event. A read that blocks (a pipe or a FIFO whose
-// writer is silent) ends when ctx is done, if r can be given a read
-// deadline (an *os.File on a pipe, a FIFO, a terminal: see CancelReads).
-func readJSONL(ctx context.Context, r io.Reader, fn func(line int, ev events.Event) error) error {
+// jsonlLine is a line of an export that decoded: its exact bytes (the
+// line without its line ending: "\n", or "\r\n") and the event.
+type jsonlLine struct {
+	raw []byte
+	ev  events.Event
+}
+
+// lineBytes is the exact bytes of a line as bufio.ScanLines gives it: the
+// line without a final "\r" (an export written with CRLF line endings),
+// and the part of it that is decoded, without surrounding white space.
+// The line's bytes are what the event's line holds: a line re-spaced
+// inside is other bytes, whose hash the next event's prevhash is not.
+func lineBytes(l []byte) (raw, doc []byte) {
+	raw = bytes.TrimSuffix(l, []byte("\r"))
+	return raw, bytes.TrimSpace(raw)
+}
+
+// readJSONL is ReadJSONL with a context, checked every few lines, the line
+// number and exact bytes of each event, and foreign: when set, a line that
+// does not decode is passed to it (its error ends the read) and the read
+// goes on; when nil, such a line ends the read with ErrMalformed. A read
+// that blocks (a pipe or a FIFO whose writer is silent) ends when ctx is
+// done, if r can be given a read deadline (an *os.File on a pipe, a FIFO,
+// a terminal: see CancelReads).
+func readJSONL(ctx context.Context, r io.Reader, fn func(line int, l jsonlLine) error, foreign func(ForeignMessage) error) error {
 	if workers() > 1 {
-		return readJSONLParallel(ctx, r, fn)
+		return readJSONLParallel(ctx, r, fn, foreign)
 	}
 	defer CancelReads(ctx, r)()
 	only := passTypesOf(ctx)
@@ -50,19 +70,22 @@ func readJSONL(ctx context.Context, r io.Reader, fn func(line int, ev events.Eve
 				return err
 			}
 		}
-		b := bytes.TrimSpace(sc.Bytes())
-		if len(b) == 0 || (only != nil && !only.mayBe(b)) {
+		raw, doc := lineBytes(sc.Bytes())
+		if len(doc) == 0 || (only != nil && !only.mayBe(doc)) {
 			continue
 		}
-		ev, err := events.Decode(b)
+		raw = bytes.Clone(raw)
+		ev, err := events.DecodeOwned(bytes.TrimSpace(raw)) // the event's data may be a part of raw, which is its own
 		if err != nil {
-			if ReportForeign(ctx, foreignLine(line, err)) {
-				continue // a pass of Verify lists it
+			if foreign != nil {
+				if err := foreign(foreignLine(line, err)); err != nil {
+					return err
+				}
+				continue
 			}
 			return fmt.Errorf("%w: line %d: %w", ErrMalformed, line, err)
 		}
-		ReportStoredHash(ctx, ev, b) // the line is the event's stored bytes (v2_cosign.go)
-		if err := fn(line, ev); err != nil {
+		if err := fn(line, jsonlLine{raw: raw, ev: ev}); err != nil {
 			return err
 		}
 	}
@@ -192,19 +215,65 @@ func WriteJSONL(w io.Writer, evs ...events.Event) error {
 	return nil
 }
 
-// Source iterates the events of an audit in stream order, calling fn for
-// each and stopping at fn's first error, which it returns. A Source can be
-// called more than once and yields the same events each time: Verify and
-// Luck make two passes. A store's Read fits once its query is bound:
-//
-//	src := func(ctx context.Context, fn func(events.Recorded) error) error {
-//		return store.Read(ctx, q, fn)
-//	}
-type Source func(ctx context.Context, fn func(events.Recorded) error) error
+// Input is one message of an audit's input, in stream order: an event as
+// stored, or, when Foreign is set, a message that is not an event (the
+// Recorded is then empty). Recorded.Raw is the event's exact stored bytes
+// — a stream message's body, an export's line without its line ending —
+// and Recorded.Event their decoding. What the chain and the co-signatures
+// hash is Raw, never a re-encoding of Event: an event without Raw has no
+// bytes to check a link against, and a link to it is a mismatch.
+type Input struct {
+	events.Recorded
+	// Foreign is a message of the input that is not an event: a pass of
+	// Verify lists it (and fails), other readers skip it or stop (see
+	// EventsOnly).
+	Foreign *ForeignMessage
+}
+
+// Source iterates the input of an audit in stream order, calling fn for
+// each event (with its stored bytes) and each message that is not an
+// event, and stopping at fn's first error, which it returns. A Source can
+// be called more than once and yields the same input each time: Verify
+// and Luck make two passes. A store's Read fits once its query is bound
+// (StoreSource).
+type Source func(ctx context.Context, fn func(Input) error) error
+
+// StoreSource is a Source over a store's read of q (q.OnForeign is the
+// Source's own): each event read, with the stored bytes the store gives
+// (events.Recorded.Raw), and each message on the filter that is not an
+// event, in its place.
+func StoreSource(read func(context.Context, events.Query, func(events.Recorded) error) error, q events.Query) Source {
+	return func(ctx context.Context, fn func(Input) error) error {
+		q := q
+		q.OnForeign = func(f events.Foreign) error {
+			m := ForeignOf(f)
+			return fn(Input{Foreign: &m})
+		}
+		return read(ctx, q, func(r events.Recorded) error { return fn(Input{Recorded: r}) })
+	}
+}
+
+// EventsOnly adapts fn, a reader of events, to a Source: it is called with
+// each event of the input; a message of a stream that is not an event is
+// skipped, and a line of an export that is not one ends the read with an
+// error wrapping ErrMalformed that names the line (what ReadJSONL does).
+func EventsOnly(fn func(events.Recorded) error) func(Input) error {
+	return func(in Input) error {
+		if f := in.Foreign; f != nil {
+			if f.Line != 0 {
+				return fmt.Errorf("%w: line %d: %s", ErrMalformed, f.Line, f.Reason)
+			}
+			return nil
+		}
+		return fn(in.Recorded)
+	}
+}
 
 // JSONLSource is a Source over an export in JSON Lines form that open opens
 // afresh for each pass; each pass reads it with ReadJSONL's rules and closes
-// it. Events from an export carry no stream sequence (Seq is 0).
+// it, handing a line that does not decode on as a foreign Input. Events
+// from an export carry no stream sequence (Seq is 0); their Raw is their
+// line.
 func JSONLSource(open func() (io.ReadCloser, error)) Source {
 	return JSONLSourceContext(func(context.Context) (io.ReadCloser, error) { return open() })
 }
@@ -213,7 +282,7 @@ func JSONLSource(open func() (io.ReadCloser, error)) Source {
 // context (opening a FIFO blocks until a writer comes), and reads that
 // end when the context is done (see CancelReads).
 func JSONLSourceContext(open func(ctx context.Context) (io.ReadCloser, error)) Source {
-	return func(ctx context.Context, fn func(events.Recorded) error) (err error) {
+	return func(ctx context.Context, fn func(Input) error) (err error) {
 		rc, err := open(ctx)
 		if err != nil {
 			return fmt.Errorf("open export: %w", err)
@@ -223,9 +292,9 @@ func JSONLSourceContext(open func(ctx context.Context) (io.ReadCloser, error)) S
 				err = fmt.Errorf("close export: %w", cerr)
 			}
 		}()
-		return readJSONL(ctx, rc, func(_ int, ev events.Event) error {
-			return fn(events.Recorded{Event: ev})
-		})
+		return readJSONL(ctx, rc, func(_ int, l jsonlLine) error {
+			return fn(Input{Recorded: events.Recorded{Event: l.ev, Raw: l.raw}})
+		}, func(m ForeignMessage) error { return fn(Input{Foreign: &m}) })
 	}
 }
 
@@ -236,14 +305,22 @@ func JSONLBytes(b []byte) Source {
 	})
 }
 
-// Events is a Source over events in memory, without stream sequences.
+// Events is a Source over events in memory, never stored: without stream
+// sequences, and with the bytes a store's Append would store for each
+// (events.Encode's), since they have no stored bytes of their own. A
+// verifier of what a journal stored reads it (StoreSource, JSONLSource),
+// not this.
 func Events(evs ...events.Event) Source {
-	return func(ctx context.Context, fn func(events.Recorded) error) error {
+	return func(ctx context.Context, fn func(Input) error) error {
 		for _, ev := range evs {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			if err := fn(events.Recorded{Subject: ev.StreamSubject, Event: ev}); err != nil {
+			raw, err := events.Encode(ev)
+			if err != nil {
+				raw = nil // invalid: the verifier says so
+			}
+			if err := fn(Input{Recorded: events.Recorded{Subject: ev.StreamSubject, Event: ev, Raw: raw}}); err != nil {
 				return err
 			}
 		}
@@ -251,14 +328,15 @@ func Events(evs ...events.Event) Source {
 	}
 }
 
-// Records is a Source over recorded events in memory.
+// Records is a Source over recorded events in memory, with the stored
+// bytes they carry (events.Recorded.Raw).
 func Records(recs []events.Recorded) Source {
-	return func(ctx context.Context, fn func(events.Recorded) error) error {
+	return func(ctx context.Context, fn func(Input) error) error {
 		for _, r := range recs {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
-			if err := fn(r); err != nil {
+			if err := fn(Input{Recorded: r}); err != nil {
 				return err
 			}
 		}

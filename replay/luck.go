@@ -108,14 +108,25 @@ func Luck(ctx context.Context, src Source, f LuckFilter) (LuckReport, error) {
 	l := NewLuckCounter(f)
 	// Scan reads character creations and voids only: a JSON Lines source
 	// skips the other lines of the first pass without decoding them.
+	// A message that is not an event is skipped, a line of an export that
+	// is not one ends the passes (EventsOnly).
+	src = onlyEvents(src)
 	scan := withPassTypes(ctx, events.TypeCharacterCreated, events.TypeTORCharacterCreated, events.TypeEventVoided)
-	if err := src(scan, func(r events.Recorded) error { l.Scan(r); return nil }); err != nil {
+	if err := src(scan, func(in Input) error { l.Scan(in.Recorded); return nil }); err != nil {
 		return LuckReport{}, err
 	}
-	if err := pipe(ctx, src, l.Add); err != nil {
+	if err := pipe(ctx, src, func(in Input) { l.Add(in.Recorded) }); err != nil {
 		return LuckReport{}, err
 	}
 	return l.Report(), nil
+}
+
+// onlyEvents is src without the messages that are not events, a line of
+// an export that is not one ending the read (EventsOnly).
+func onlyEvents(src Source) Source {
+	return func(ctx context.Context, fn func(Input) error) error {
+		return src(ctx, EventsOnly(func(r events.Recorded) error { return fn(Input{Recorded: r}) }))
+	}
 }
 
 // LuckCounter counts faces and results event by event, keeping counts

@@ -124,36 +124,32 @@ func (o *ordered[J, R]) drain(emit func(R) error) error {
 
 // decodedLine is a line of an export and what decoding it gave.
 type decodedLine struct {
-	line   int
-	ev     events.Event
-	err    error
-	stored []byte // a session-ended event's line, for ReportStoredHash
+	line int
+	l    jsonlLine
+	err  error
 }
 
 // readJSONLParallel is readJSONL with the lines decoded on every core:
 // the same events, errors, foreign lines and line numbers, in the same
-// order. It reads on a goroutine of its own and calls fn on the caller's.
-func readJSONLParallel(ctx context.Context, r io.Reader, fn func(line int, ev events.Event) error) error {
+// order. It reads on a goroutine of its own and calls fn and foreign on
+// the caller's.
+func readJSONLParallel(ctx context.Context, r io.Reader, fn func(line int, l jsonlLine) error, foreign func(ForeignMessage) error) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	defer CancelReads(ctx, r)()
 	only := passTypesOf(ctx)
 	type batch struct {
 		first int
-		lines [][]byte // nil entries: blank or skipped lines
+		lines [][]byte // each line's exact bytes (its own copy); nil entries: blank or skipped lines
 	}
 	pool := newOrdered(ctx, workers(), func(b batch) []decodedLine {
 		out := make([]decodedLine, 0, len(b.lines))
-		for i, l := range b.lines {
-			if l == nil {
+		for i, raw := range b.lines {
+			if raw == nil {
 				continue
 			}
-			ev, err := events.Decode(l)
-			d := decodedLine{line: b.first + i, ev: ev, err: err}
-			if err == nil && ev.Type == events.TypeSessionEnded {
-				d.stored = l // reported in line order below (v2_cosign.go)
-			}
-			out = append(out, d)
+			ev, err := events.DecodeOwned(bytes.TrimSpace(raw)) // the event's data may be a part of raw, which is its own
+			out = append(out, decodedLine{line: b.first + i, l: jsonlLine{raw: raw, ev: ev}, err: err})
 		}
 		return out
 	})
@@ -176,12 +172,12 @@ func readJSONLParallel(ctx context.Context, r io.Reader, fn func(line int, ev ev
 				readErr <- ctx.Err()
 				return
 			}
-			l := bytes.TrimSpace(sc.Bytes())
-			if len(l) == 0 || (only != nil && !only.mayBe(l)) {
+			raw, doc := lineBytes(sc.Bytes())
+			if len(doc) == 0 || (only != nil && !only.mayBe(doc)) {
 				b.lines = append(b.lines, nil)
 			} else {
-				b.lines = append(b.lines, bytes.Clone(l))
-				size += len(l)
+				b.lines = append(b.lines, bytes.Clone(raw))
+				size += len(raw)
 			}
 			if len(b.lines) >= parallelBatch || size >= parallelBatchBytes {
 				if !send() {
@@ -209,16 +205,17 @@ func readJSONLParallel(ctx context.Context, r io.Reader, fn func(line int, ev ev
 	err := pool.drain(func(ds []decodedLine) error {
 		for _, d := range ds {
 			if d.err != nil {
-				if ReportForeign(ctx, foreignLine(d.line, d.err)) {
+				if foreign != nil {
+					if err := foreign(foreignLine(d.line, d.err)); err != nil {
+						cancel()
+						return err
+					}
 					continue
 				}
 				cancel() // the reader may block on a silent pipe
 				return fmt.Errorf("%w: line %d: %w", ErrMalformed, d.line, d.err)
 			}
-			if d.stored != nil {
-				ReportStoredHash(ctx, d.ev, d.stored) // the line is the event's stored bytes
-			}
-			if err := fn(d.line, d.ev); err != nil {
+			if err := fn(d.line, d.l); err != nil {
 				cancel()
 				return err
 			}
@@ -242,10 +239,10 @@ type opened struct {
 	msg                                  signed.Message
 }
 
-// preparedBatch is a batch of events and, for each, its opened message
-// (nil: none opened).
+// preparedBatch is a batch of the input and, for each event, its opened
+// message (nil: none opened).
 type preparedBatch struct {
-	recs   []events.Recorded
+	ins    []Input
 	opened []*opened
 }
 
@@ -310,29 +307,31 @@ func openAhead(ring *keyRing, rec events.Recorded) *opened {
 }
 
 // addAll is the second pass of Verify: it reads src and calls v.Add on
-// every event, in order, with the devices' messages opened ahead on every
-// core. fn must not fail; src's error is returned once every event handed
-// over is added.
+// every event and v.Foreign on every message that is not one, in order,
+// with the devices' messages opened ahead on every core. src's error is
+// returned once every input handed over is added.
 func (v *Verifier) addAll(ctx context.Context, src Source) error {
 	if workers() < 2 {
-		return pipe(ctx, src, v.Add)
+		return pipe(ctx, src, v.addInput)
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	ring := &keyRing{keys: map[string][]signed.PublicKey{}}
 	pool := newOrdered(ctx, workers(), func(b preparedBatch) preparedBatch {
-		b.opened = make([]*opened, len(b.recs))
-		for i, r := range b.recs {
-			b.opened[i] = openAhead(ring, r)
+		b.opened = make([]*opened, len(b.ins))
+		for i, in := range b.ins {
+			if in.Foreign == nil {
+				b.opened[i] = openAhead(ring, in.Recorded)
+			}
 		}
 		return b
 	})
 	srcErr := make(chan error, 1)
 	go func() {
 		defer pool.close()
-		batch := make([]events.Recorded, 0, parallelBatch)
-		err := src(ctx, func(r events.Recorded) error {
-			if r.Event.Type == events.TypeParticipantRegistered {
+		batch := make([]Input, 0, parallelBatch)
+		err := src(ctx, func(r Input) error {
+			if r.Foreign == nil && r.Event.Type == events.TypeParticipantRegistered {
 				if data, err := r.Event.Payload(); err == nil {
 					if d, ok := data.(*events.ParticipantRegistered); ok {
 						if pub, err := signed.ParsePublicKey(d.PublicKey); err == nil {
@@ -345,25 +344,25 @@ func (v *Verifier) addAll(ctx context.Context, src Source) error {
 			if len(batch) < parallelBatch {
 				return nil
 			}
-			ok := pool.submit(preparedBatch{recs: batch})
-			batch = make([]events.Recorded, 0, parallelBatch)
+			ok := pool.submit(preparedBatch{ins: batch})
+			batch = make([]Input, 0, parallelBatch)
 			if !ok {
 				return ctx.Err()
 			}
 			return nil
 		})
-		if err == nil && len(batch) > 0 && !pool.submit(preparedBatch{recs: batch}) {
+		if err == nil && len(batch) > 0 && !pool.submit(preparedBatch{ins: batch}) {
 			err = ctx.Err()
 		}
 		srcErr <- err
 	}()
 	_ = pool.drain(func(b preparedBatch) error {
-		for i, r := range b.recs {
+		for i, in := range b.ins {
 			v.pre = nil
 			if i < len(b.opened) {
 				v.pre = b.opened[i]
 			}
-			v.Add(r)
+			v.addInput(in)
 		}
 		v.pre = nil
 		return nil

@@ -525,48 +525,6 @@ func writeV2Session(w io.Writer, l i18n.Lang, s SessionReport) {
 	writeFlags(w, l, s.Flags)
 }
 
-// MismatchChain: an event of a chained campaign whose prevhash is not the
-// hash of the campaign's previous event in the input (an event dropped,
-// inserted, reordered or edited), or that lacks one.
-const MismatchChain MismatchKind = "chain"
-
-// checkChain checks ev's prevhash against the campaign's previous event in
-// the input. A campaign is chained from its first v2 session's start on;
-// before, an event may carry no prevhash, and one it carries is checked.
-func (v *Verifier) checkChain(c *campaign, m Mismatch, ev events.Event) {
-	if !c.chained && ev.Type == events.TypeSessionStarted {
-		if p, err := ev.Payload(); err == nil {
-			if d, ok := p.(*events.SessionStarted); ok && d.Algorithm == dice.AlgorithmV2 {
-				c.chained = true
-			}
-		}
-	}
-	defer func() { c.last, c.hasLast = ev, true }()
-	if !c.chained && ev.PrevHash == "" {
-		return
-	}
-	want := ""
-	if c.hasLast {
-		h, err := events.EventHash(c.last)
-		if err != nil {
-			return // the previous event is reported as invalid
-		}
-		want = h
-	}
-	switch {
-	case ev.PrevHash == want:
-		return
-	case ev.PrevHash == "":
-		m.What = fmt.Sprintf("no prevhash in a chained campaign: the previous event %s hashes to %s", c.last.ID, want)
-	case want == "":
-		m.What = fmt.Sprintf("prevhash %s, but the event is the campaign's first in the input: events before it are missing", ev.PrevHash)
-	default:
-		m.What = fmt.Sprintf("prevhash %s is not the hash %s of the previous event %s: the chain is broken (an event dropped, inserted, reordered or changed)", ev.PrevHash, want, c.last.ID)
-	}
-	m.Kind = MismatchChain
-	v.record(v.sessionOf(ev), m)
-}
-
 // attackRoll compares a roll of an attack request with the request: the
 // attack roll takes the first nonce, the damage roll (damage) the second,
 // only after a hit. It keeps what the attack's consequences must be.

@@ -4,10 +4,9 @@ package replay
 // and repeated rolls (DESIGN.md §3.2):
 //   - a session.cosign event must hold under its user's registered key, in
 //     the co-signed session's scope, and name the hash of that session's
-//     session-ended event: SHA-256 of its verbatim line in an export, of
-//     its stored bytes in the stream (ReportStoredHash), else of its
-//     encoding (events.EventHash, what the journal stores); after the end,
-//     once per user;
+//     session-ended event: SHA-256 of its stored bytes as the input gives
+//     them (Input: its verbatim line in an export, its message in the
+//     stream), never of a re-encoding; after the end, once per user;
 //   - a void that carries a void.consent must be of a v2 roll seen before
 //     it, the consent signed by that roll's roller under the key then
 //     registered, in the roll's session, naming the voided event and the
@@ -17,10 +16,8 @@ package replay
 //     such request was revealed, is flagged.
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
-	"sync"
 	"time"
 
 	"github.com/campaign-journal/journal/events"
@@ -55,13 +52,10 @@ type v2SessionExtra struct {
 }
 
 // verifierV2 is what the Verifier keeps across sessions for v2: the v2
-// rolls (for their voids' consents), the verified consents, and the hashes
-// of session-ended events' stored bytes as the source reported them.
+// rolls (for their voids' consents) and the verified consents.
 type verifierV2 struct {
 	rolls    map[idKey]v2Roll
 	consents map[idKey]string // voided roll → the roller who consented
-	mu       sync.Mutex
-	stored   map[string]string // event id → hex SHA-256 of its stored bytes
 }
 
 type v2Roll struct {
@@ -69,64 +63,20 @@ type v2Roll struct {
 	roller string
 }
 
-// storedHashKey is the context key of a pass's ReportStoredHash sink.
-type storedHashKey struct{}
-
-// withStoredHash returns a context whose sources report stored bytes' hashes to sink.
-func withStoredHash(ctx context.Context, sink func(id, hash string)) context.Context {
-	return context.WithValue(ctx, storedHashKey{}, sink)
-}
-
-// ReportStoredHash tells the audit pass that called a Source with ctx the
-// exact bytes the source holds for a session-ended event (an export's
-// line, a stream's message), so that co-signatures are checked against
-// them and not against a re-encoding. Sources may report other events'
-// bytes; they are ignored.
-func ReportStoredHash(ctx context.Context, ev events.Event, stored []byte) {
-	if ev.Type != events.TypeSessionEnded {
-		return
+// storedHash is the hash of an input event's stored bytes, "" when it
+// has none (an event never stored): no co-signature or link names it.
+func storedHash(rec events.Recorded) string {
+	if rec.Raw == nil {
+		return ""
 	}
-	if sink, ok := ctx.Value(storedHashKey{}).(func(id, hash string)); ok {
-		sink(ev.ID, events.ChainHash(stored))
-	}
-}
-
-// wantsStoredHash reports whether a pass of ctx takes ReportStoredHash.
-func wantsStoredHash(ctx context.Context) bool {
-	_, ok := ctx.Value(storedHashKey{}).(func(id, hash string))
-	return ok
-}
-
-// WantsStoredBytes reports whether the audit pass of ctx checks the stored
-// bytes of session-ended events (ReportStoredHash), so that a source reads
-// them only then.
-func WantsStoredBytes(ctx context.Context) bool { return wantsStoredHash(ctx) }
-
-func (x *verifierV2) storedHash(id, hash string) {
-	x.mu.Lock()
-	defer x.mu.Unlock()
-	if x.stored == nil {
-		x.stored = map[string]string{}
-	}
-	x.stored[id] = hash
-}
-
-// endHash is the hash a co-signature of the session-ended event ev must name.
-func (x *verifierV2) endHash(ev events.Event) string {
-	x.mu.Lock()
-	h, ok := x.stored[ev.ID]
-	x.mu.Unlock()
-	if ok {
-		return h
-	}
-	h, _ = events.EventHash(ev)
-	return h
+	return events.ChainHash(rec.Raw)
 }
 
 // touchV2 keeps, for a v2 session, its last event and its session-ended
 // event's hash.
-func (v *Verifier) touchV2(c *campaign, ev events.Event) {
-	if !c.chained { // no v2 session in the campaign yet
+func (v *Verifier) touchV2(c *campaign, rec events.Recorded) {
+	ev := rec.Event
+	if !c.v2 { // no v2 session in the campaign yet
 		return
 	}
 	s := v.sessionOf(ev)
@@ -138,7 +88,7 @@ func (v *Verifier) touchV2(c *campaign, ev events.Event) {
 		x.last, x.lastID = ev.Time, ev.ID
 	}
 	if ev.Type == events.TypeSessionEnded && !s.ended {
-		x.endHash = v.x.endHash(ev)
+		x.endHash = storedHash(rec)
 	}
 }
 
@@ -167,6 +117,9 @@ func (v *Verifier) cosignEvent(s *session, c *campaign, m Mismatch, ev events.Ev
 		return
 	case d.EndedEvent != s.endID:
 		bad("names session-ended event %s, session %s's is %s", clip(d.EndedEvent, 80), s.id, s.endID)
+		return
+	case x.endHash == "":
+		bad("session %s's session-ended event %s has no stored bytes in the input to check the co-signature against", s.id, s.endID)
 		return
 	case d.Ended != x.endHash:
 		bad("co-signs hash %s, session %s's session-ended event %s hashes to %s: the end was changed after it was co-signed, or this is another end's co-signature",

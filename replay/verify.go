@@ -8,7 +8,7 @@ import (
 	"math"
 	"slices"
 	"strings"
-	"sync"
+
 	"time"
 
 	"github.com/google/uuid"
@@ -275,29 +275,32 @@ func Verify(ctx context.Context, src Source, opts Options) (Report, error) {
 		return Report{}, err
 	}
 	// Scan reads session ends and voids only: a JSON Lines source skips
-	// the other lines of the first pass without decoding them.
-	// Input that is not an event is listed by the second pass (the
-	// source reports it: ReportForeign), and passed over by the first.
+	// the other lines of the first pass without decoding them. Input that
+	// is not an event is listed by the second pass, and passed over by
+	// the first.
 	scan := withPassTypes(ctx, events.TypeSessionEnded, events.TypeEventVoided)
-	scan = withForeign(scan, func(ForeignMessage) {})
-	if err := src(scan, func(r events.Recorded) error { v.Scan(r); return nil }); err != nil {
+	if err := src(scan, func(in Input) error {
+		if in.Foreign == nil {
+			v.Scan(in.Recorded)
+		}
+		return nil
+	}); err != nil {
 		return Report{}, err
 	}
-	var mu sync.Mutex
-	var foreign []ForeignMessage
-	check := withStoredHash(ctx, v.x.storedHash)
-	check = withForeign(check, func(m ForeignMessage) {
-		mu.Lock()
-		defer mu.Unlock()
-		foreign = append(foreign, m)
-	})
-	if err := v.addAll(check, src); err != nil { // parallel.go
+	if err := v.addAll(ctx, src); err != nil { // parallel.go
 		return Report{}, err
-	}
-	for _, m := range foreign {
-		v.Foreign(m)
 	}
 	return v.Report(), nil
+}
+
+// addInput adds one input of the second pass: an event (Add), or a
+// message that is not one (Foreign).
+func (v *Verifier) addInput(in Input) {
+	if in.Foreign != nil {
+		v.Foreign(*in.Foreign)
+		return
+	}
+	v.Add(in.Recorded)
 }
 
 // pipeBatch is how many events pipe hands over at once, and pipeDepth how
@@ -307,15 +310,15 @@ const (
 	pipeDepth = 4
 )
 
-// pipe calls src and hands its events to fn on a second goroutine, in
+// pipe calls src and hands its input to fn on a second goroutine, in
 // order, a batch at a time, so that reading and decoding the next events
-// overlaps with fn. It returns src's error once fn has seen every event
-// handed over. fn must not fail or panic (Verifier.Add and LuckCounter.Add
-// do neither).
-func pipe(ctx context.Context, src Source, fn func(events.Recorded)) error {
+// overlaps with fn. It returns src's error once fn has seen every input
+// handed over. fn must not fail or panic (Verifier.addInput and
+// LuckCounter.Add do neither).
+func pipe(ctx context.Context, src Source, fn func(Input)) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	batches := make(chan []events.Recorded, pipeDepth)
+	batches := make(chan []Input, pipeDepth)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -325,18 +328,18 @@ func pipe(ctx context.Context, src Source, fn func(events.Recorded)) error {
 			}
 		}
 	}()
-	batch := make([]events.Recorded, 0, pipeBatch)
+	batch := make([]Input, 0, pipeBatch)
 	send := func() error {
 		select {
 		case batches <- batch:
-			batch = make([]events.Recorded, 0, pipeBatch)
+			batch = make([]Input, 0, pipeBatch)
 			return nil
 		case <-ctx.Done():
 			return ctx.Err()
 		}
 	}
-	err := src(ctx, func(r events.Recorded) error {
-		batch = append(batch, r)
+	err := src(ctx, func(in Input) error {
+		batch = append(batch, in)
 		if len(batch) < pipeBatch {
 			return nil
 		}
@@ -429,11 +432,10 @@ type campaign struct {
 	contests contestRing  // the last two rolls, for contests (contests.go)
 	paths    pathContests // contests and their re-rolls (v2_paths.go)
 	flags    []Flag       // journal-dice-v2 flags (v2.go)
-	// The chain (v2.go): chained from the first v2 session's start on;
-	// last is the campaign's previous event in the input.
-	chained bool
-	last    events.Event
-	hasLast bool
+	// v2: the campaign has had a journal-dice-v2 session start.
+	v2 bool
+	// chain is the campaign's chain as the input holds it (chain.go).
+	chain chainState
 	// registeredBy names who registered each user's key in force
 	// (v2_witness.go: a witness whose key someone else registered).
 	registeredBy map[string]string
@@ -611,8 +613,8 @@ func (v *Verifier) Add(rec events.Recorded) {
 
 	c := v.campaign(ev.Campaign)
 	c.events++
-	v.checkChain(c, m, ev)
-	v.touchV2(c, ev) // v2_cosign.go
+	v.checkChain(c, m, rec) // chain.go
+	v.touchV2(c, rec)       // v2_cosign.go
 	// The data is decoded once, for the fold and for the checks below.
 	data, perr := ev.Payload()
 	var ferr error
@@ -1015,7 +1017,7 @@ func clip(s string, n int) string {
 }
 
 // Foreign lists input that is not an event in the report (Verify calls
-// it for what its Source reports): it makes the report fail.
+// it for each such Input of its Source): it makes the report fail.
 func (v *Verifier) Foreign(m ForeignMessage) {
 	v.foreignN++
 	if len(v.foreign) < v.max {

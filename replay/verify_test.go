@@ -689,7 +689,7 @@ func TestVerifyGarbageRolls(t *testing.T) {
 
 func TestVerifySourceError(t *testing.T) {
 	boom := errors.New("disk on fire")
-	src := func(ctx context.Context, fn func(events.Recorded) error) error { return boom }
+	src := func(ctx context.Context, fn func(replay.Input) error) error { return boom }
 	if _, err := replay.Verify(context.Background(), src, replay.Options{}); !errors.Is(err, boom) {
 		t.Errorf("got %v, want the source's error", err)
 	}

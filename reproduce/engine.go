@@ -59,6 +59,9 @@ func newReproducer(opts replay.Options) (*reproducer, error) {
 		// takes the recorded ids afresh.
 		Clock: func() time.Time { r.ids.next = 0; return r.now },
 		Rand:  r.seeds, IDs: r.ids, Actor: "gm",
+		// The record's chain anchor, if any, is copied where the record
+		// has it (campaign); the reproduction records none of its own.
+		NoAnchor: true,
 	})
 	return r, nil
 }
@@ -213,6 +216,16 @@ func (r *reproducer) campaign(ctx context.Context, id string, evs []rec) error {
 	for i := 0; i < len(evs); {
 		if err := ctx.Err(); err != nil {
 			return err
+		}
+		if evs[i].Event.Type == events.TypeChainAnchored {
+			// The journal's own anchor of an older campaign's chain
+			// (events/chain.go), no command's: copied as recorded.
+			if err := r.copyRecorded(ctx, nil, evs[i:i+1]); err != nil {
+				return err
+			}
+			rc.Copied++
+			i++
+			continue
 		}
 		n := groupSize(evs, i)
 		g := evs[i : i+n]

@@ -172,7 +172,7 @@ func Run(ctx context.Context, src replay.Source, opts replay.Options) (Report, e
 	var order []string
 	byCampaign := map[string][]rec{}
 	pos := 0
-	err = src(ctx, func(x events.Recorded) error {
+	err = src(ctx, replay.EventsOnly(func(x events.Recorded) error {
 		pos++
 		id := x.Event.Campaign
 		if opts.Campaign != "" && id != opts.Campaign {
@@ -183,7 +183,7 @@ func Run(ctx context.Context, src replay.Source, opts replay.Options) (Report, e
 		}
 		byCampaign[id] = append(byCampaign[id], rec{Recorded: x, pos: pos})
 		return nil
-	})
+	}))
 	if err != nil {
 		return Report{}, err
 	}

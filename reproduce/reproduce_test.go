@@ -15,6 +15,7 @@ import (
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/command/recordtest"
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/events/memstore"
 	"github.com/campaign-journal/journal/replay"
 	"github.com/campaign-journal/journal/reproduce"
 )
@@ -361,4 +362,36 @@ func TestReproduceTORSession(t *testing.T) {
 		require.NoError(t, rep.WriteText(&buf))
 		t.Fatalf("TOR reproduction:\n%s", buf.String())
 	}
+}
+
+// TestAnchoredCampaignReproduces: a campaign of an earlier journal (its
+// events stored without prevhash), anchored by its next command, verifies
+// and reproduces: the reproduction copies the anchor where the record has
+// it, and records none of its own.
+func TestAnchoredCampaignReproduces(t *testing.T) {
+	r := ryfSession(t)
+	ctx := context.Background()
+	old := memstore.New(memstore.Options{})
+	for _, x := range r.Records() {
+		e := x.Event
+		e.PrevHash = "" // as an earlier journal stored a v1 campaign
+		_, err := old.Append(ctx, events.Expect{}, e)
+		require.NoError(t, err)
+	}
+	j := command.New(old, command.Options{Clock: func() time.Time { return time.Date(2026, 12, 2, 20, 0, 0, 0, time.UTC) }})
+	_, err := j.NewDay(ctx, r.Campaign)
+	require.NoError(t, err)
+	var recs []events.Recorded
+	require.NoError(t, old.Read(ctx, events.Query{}, func(x events.Recorded) error { recs = append(recs, x); return nil }))
+	require.Equal(t, events.TypeChainAnchored, recs[len(recs)-2].Event.Type)
+
+	rep, err := replay.Verify(ctx, replay.Records(recs), replay.Options{})
+	require.NoError(t, err)
+	require.True(t, rep.OK(), "%+v", rep.Mismatches)
+	rp, err := reproduce.Run(ctx, replay.Records(recs), replay.Options{})
+	require.NoError(t, err)
+	var text bytes.Buffer
+	require.NoError(t, rp.WriteText(&text))
+	require.True(t, rp.OK(), text.String())
+	require.Equal(t, 1, rp.Totals.Copied, "the anchor is copied, nothing else")
 }

@@ -333,9 +333,7 @@ func (s *Server) getStats(w http.ResponseWriter, r *http.Request) error {
 	if ok && e.last == last {
 		return writeJSON(w, http.StatusOK, e.report)
 	}
-	src := func(ctx context.Context, fn func(events.Recorded) error) error {
-		return s.opts.Store.Read(ctx, events.Query{Subject: filter, To: last}, fn)
-	}
+	src := replay.StoreSource(s.opts.Store.Read, events.Query{Subject: filter, To: last})
 	rep, err := replay.Luck(ctx, src, f)
 	if err != nil {
 		return err
@@ -356,9 +354,7 @@ func (s *Server) explainRoll(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	eventID := r.PathValue("id")
-	src := func(ctx context.Context, fn func(events.Recorded) error) error {
-		return s.opts.Store.Read(ctx, events.Query{Subject: filter}, fn)
-	}
+	src := replay.StoreSource(s.opts.Store.Read, events.Query{Subject: filter})
 	x, err := replay.ExplainEvent(ctx, src, eventID, nil)
 	switch {
 	case errors.Is(err, replay.ErrNotFound):

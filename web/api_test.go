@@ -138,9 +138,7 @@ func TestCommands(t *testing.T) {
 			}
 
 			// The whole session verifies.
-			src := func(ctx context.Context, fn func(events.Recorded) error) error {
-				return h.store.Read(ctx, events.Query{}, fn)
-			}
+			src := replay.StoreSource(h.store.Read, events.Query{})
 			rep, err := replay.Verify(context.Background(), src, replay.Options{})
 			require.NoError(t, err)
 			if !rep.OK() {

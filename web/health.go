@@ -31,6 +31,13 @@ type healthJSON struct {
 	CheckpointSeq        uint64       `json:"checkpoint_seq"`
 	UptimeSeconds        int          `json:"uptime_seconds"`
 	StoreError           string       `json:"store_error,omitempty"`
+	// DeletedMessages and LostMessages are what the journal's streams say
+	// they lost (events.Missing): sequences with no message, and messages
+	// the server found damaged in its files. The streams deny deletes, so
+	// any is a loss of the record: the status is then at least "degraded".
+	DeletedMessages uint64           `json:"deleted_messages"`
+	LostMessages    uint64           `json:"lost_messages"`
+	Missing         []events.Missing `json:"missing,omitempty"`
 	// Partitions is each partition's projection, by partition, on a
 	// journal of more than one partition (absent on one): the figures
 	// above then sum theirs (position, stream_last, lag, …), and status
@@ -61,7 +68,8 @@ type foreignJSON struct {
 // (behind the stream and not moving for live.Options.StuckAfter) or the
 // store does not answer, 200 otherwise: "ok", "degraded" (caught up, but
 // it skipped messages that are not events or events its fold refused:
-// see foreign_messages and fold_errors) or "lagging" (behind, moving).
+// see foreign_messages and fold_errors; or the streams lost messages:
+// deleted_messages, lost_messages) or "lagging" (behind, moving).
 func (s *Server) health(w http.ResponseWriter, r *http.Request) error {
 	ctx, cancel := context.WithTimeout(r.Context(), healthLastTimeout)
 	var lastErr error
@@ -72,6 +80,12 @@ func (s *Server) health(w http.ResponseWriter, r *http.Request) error {
 		}
 	} else {
 		lastErr = s.proj.PollLast(ctx) // each partition's stream's last sequence
+	}
+	var missing []events.Missing
+	if m, ok := s.opts.Store.(interface {
+		Missing(ctx context.Context, filter string) ([]events.Missing, error)
+	}); ok && lastErr == nil {
+		missing, lastErr = m.Missing(ctx, events.AllFilter)
 	}
 	cancel()
 	gh := s.proj.Health()
@@ -90,6 +104,16 @@ func (s *Server) health(w http.ResponseWriter, r *http.Request) error {
 			out.Partitions = append(out.Partitions, partitionJSON{Partition: i, Status: ph.Status, Position: ph.Position,
 				StreamLast: ph.StreamLast, Lag: ph.Lag(), CheckpointSeq: ph.CheckpointSeq})
 		}
+	}
+	for _, m := range missing {
+		out.DeletedMessages += m.Deleted
+		out.LostMessages += m.Lost
+		if m.Any() {
+			out.Missing = append(out.Missing, m)
+		}
+	}
+	if len(out.Missing) > 0 && out.Status == live.HealthOK {
+		out.Status = live.HealthDegraded
 	}
 	code := http.StatusOK
 	switch {

@@ -180,9 +180,13 @@ func (s *Server) sessionEnded(w http.ResponseWriter, r *http.Request) error {
 	return writeJSON(w, http.StatusOK, out)
 }
 
-// storedBytes is rec's stored bytes: the store's own when it gives them
-// (jetstore), else the event's encoding, which is what a store keeps.
+// storedBytes is rec's stored bytes: as the store's read gave them
+// (events.Recorded.Raw), else the store's own when it gives them, else the
+// event's encoding, which is what a store keeps.
 func storedBytes(ctx context.Context, st Store, rec events.Recorded) ([]byte, error) {
+	if rec.Raw != nil {
+		return rec.Raw, nil
+	}
 	if raw, ok := st.(interface {
 		StoredBytes(context.Context, events.Recorded) ([]byte, error)
 	}); ok {

@@ -29,22 +29,7 @@ func tryJS(t *testing.T, b *browser, js string) string {
 // mismatch.
 func verifyStore(t *testing.T, th *tableHarness) replay.Report {
 	t.Helper()
-	raw, ok := th.store.(interface {
-		StoredBytes(context.Context, events.Recorded) ([]byte, error)
-	})
-	require.True(t, ok, "the store gives stored bytes")
-	src := func(ctx context.Context, fn func(events.Recorded) error) error {
-		return th.store.Read(ctx, events.Query{}, func(r events.Recorded) error {
-			if r.Event.Type == events.TypeSessionEnded && replay.WantsStoredBytes(ctx) {
-				b, err := raw.StoredBytes(ctx, r)
-				if err != nil {
-					return err
-				}
-				replay.ReportStoredHash(ctx, r.Event, b)
-			}
-			return fn(r)
-		})
-	}
+	src := replay.StoreSource(th.store.Read, events.Query{}) // with each event's stored bytes
 	rep, err := replay.Verify(context.Background(), src, replay.Options{})
 	require.NoError(t, err)
 	if !rep.OK() {

@@ -315,9 +315,7 @@ func TestTablePlayedInBrowsers(t *testing.T) {
 	require.Equal(t, n, th.count(t), "a revoked device recorded something")
 
 	// The session the browsers played verifies.
-	src := func(ctx context.Context, fn func(events.Recorded) error) error {
-		return th.store.Read(ctx, events.Query{}, fn)
-	}
+	src := replay.StoreSource(th.store.Read, events.Query{})
 	rep, err := replay.Verify(context.Background(), src, replay.Options{})
 	require.NoError(t, err)
 	if !rep.OK() {

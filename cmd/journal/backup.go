@@ -175,7 +175,7 @@ the same: a restore without the key is refused.`,
 			// The restored journal is audited as journal replay would: every
 			// event decoded, every revealed roll re-derived, every message
 			// that is not an event listed (and failing the audit).
-			src, _, err := boundSource(ctx, st, events.AllFilter, a.warnForeign())
+			src, _, err := boundSource(ctx, st, events.AllFilter)
 			if err != nil {
 				return err
 			}

@@ -322,7 +322,7 @@ func (a *app) demoVerify(ctx context.Context, campaign string) (replay.Report, e
 	if err != nil {
 		return replay.Report{}, err
 	}
-	src, _, err := boundSource(ctx, a.st, filter, a.warnForeign())
+	src, _, err := boundSource(ctx, a.st, filter)
 	if err != nil {
 		return replay.Report{}, err
 	}

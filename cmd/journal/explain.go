@@ -34,6 +34,7 @@ them, or its event id, or any unique start or end of it.`,
 				return err
 			}
 			defer done()
+			src = warned(src, a.warnForeign())
 			if !isEventID(id) {
 				r, err := resolveEvent(ctx, src, id, a.where(file))
 				if err != nil {

@@ -58,8 +58,17 @@ the next log on.`,
 				fw = a.newFollowWitness(c, keyName)
 			}
 			fw.pending()
+			// What a read of the campaign cannot see by itself: messages
+			// the stream lost, and where the chain breaks (missing.go).
+			lost, err := a.losses(c.Context(), st, filter)
+			if err != nil {
+				return err
+			}
+			chain := &chainWarnings{a: a}
 			fn := func(r events.Recorded) error {
 				defer fw.event(r)
+				lost.saw(r.Seq)
+				chain.event(r)
 				if r.Event.Type == events.TypeEventVoided {
 					voids.add(r)
 				}
@@ -82,10 +91,20 @@ the next log on.`,
 				}
 				return nil
 			}
-			q := events.Query{Subject: filter, To: upTo, OnForeign: a.warnForeign()}
+			warn := a.warnForeign()
+			q := events.Query{Subject: filter, To: upTo, OnForeign: func(f events.Foreign) error {
+				lost.saw(f.Seq)
+				return warn(f)
+			}}
 			if !follow {
-				return st.Read(c.Context(), q, fn)
+				if err := st.Read(c.Context(), q, fn); err != nil {
+					return err
+				}
+				out.Flush()
+				lost.report(a, upTo == 0 || lost.counts() && upTo >= lost.ms[0].Last)
+				return nil
 			}
+			lost.report(a, false)
 			err = st.Follow(c.Context(), q, fn)
 			if errors.Is(err, context.Canceled) {
 				return nil

@@ -12,6 +12,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/events/jetstore"
 )
 
@@ -55,8 +56,9 @@ func untar(t *testing.T, file, dir string) {
 // TestMigrateOldFolder: commands on a folder of the old layout refuse with
 // one message naming `journal migrate` and change nothing; migrate copies
 // every event and says what it did; the migrated journal verifies clean
-// (`journal replay`), exports every event and takes new commands; migrate
-// again does nothing. (jetstore's TestMigrate checks every message's
+// (`journal replay`), exports every event and takes new commands (the
+// first anchors the old campaign's chain, and the journal still verifies);
+// migrate again does nothing. (jetstore's TestMigrate checks every message's
 // bytes and sequence.)
 func TestMigrateOldFolder(t *testing.T) {
 	c := newCLI(t)
@@ -80,8 +82,11 @@ func TestMigrateOldFolder(t *testing.T) {
 	require.Len(t, ryf, 43)
 	require.Len(t, c.events("demo-tor"), 27)
 	c.ok("-c", "demo-ryf", "day", "new")
-	require.Len(t, c.events("demo-ryf"), 44)
-	c.ok("replay")
+	ryf = c.events("demo-ryf")
+	require.Len(t, ryf, 45)
+	require.Equal(t, events.TypeChainAnchored, ryf[43].Type, "the old campaign's chain is anchored")
+	require.Equal(t, events.TypeDayStarted, ryf[44].Type)
+	require.Contains(t, c.ok("--lang", "en", "replay"), "OK: 72 events")
 
 	require.Contains(t, c.ok("migrate"), "nothing to migrate")
 }

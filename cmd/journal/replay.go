@@ -64,18 +64,28 @@ transcript of the reproduction follows.`,
 			if reproduce {
 				passes = 1
 			}
+			// From the stream, what a read cannot see: messages the
+			// stream lost (missing.go), asked before the read is bound.
+			var lost *losses
+			if file == "" {
+				var err error
+				if lost, err = a.streamLosses(ctx); err != nil {
+					return err
+				}
+			}
 			src, done, err := a.auditSource(ctx, file, passes)
 			if err != nil {
 				return err
 			}
 			defer done()
-			given, err := a.seedOptions(ctx, src, seeds, session)
+			src = lost.source(src)
+			given, err := a.seedOptions(ctx, warned(src, a.warnForeign()), seeds, session)
 			if err != nil {
 				return err
 			}
 			opts := replay.Options{Seeds: given, Campaign: a.campaign, Session: session, MaxMismatches: maxMismatches, Lang: a.language()}
 			if reproduce {
-				rep, err := repro.Run(ctx, src, opts)
+				rep, err := repro.Run(ctx, warned(src, a.warnForeign()), opts)
 				done()
 				if errors.Is(err, replay.ErrNotFound) && session != "" {
 					return fmt.Errorf("no session %s in %s", clip.Text(session), a.where(file))
@@ -109,6 +119,10 @@ transcript of the reproduction follows.`,
 			}
 			if err := a.emit(rep, func(w io.Writer) { _ = rep.WriteTextIn(w, a.language()) }); err != nil {
 				return err
+			}
+			if n := lost.report(a, true); n > 0 {
+				// The events read may all verify: the record is still not whole.
+				return exitError{code: 1, msg: fmt.Sprintf("messages lost from the stream: %d; the journal's record is not whole (restore it from a backup)", n)}
 			}
 			if !rep.OK() {
 				// Errors are written in English; reportError renders them in
@@ -153,7 +167,7 @@ func (a *app) auditSource(ctx context.Context, file string, passes int) (replay.
 			return nil, nil, err
 		}
 	}
-	src, empty, err := boundSource(ctx, st, filter, a.warnForeign())
+	src, empty, err := boundSource(ctx, st, filter)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -163,12 +177,29 @@ func (a *app) auditSource(ctx context.Context, file string, passes int) (replay.
 	return src, func() {}, nil
 }
 
+// streamLosses is what the streams of the audit's filter (the campaign
+// given, or the whole journal) say they lost.
+func (a *app) streamLosses(ctx context.Context) (*losses, error) {
+	st, err := a.openStore(ctx, false, "")
+	if err != nil {
+		return nil, err
+	}
+	filter := events.AllFilter
+	if a.campaign != "" {
+		if filter, err = events.CampaignFilter(a.campaign); err != nil {
+			return nil, err
+		}
+	}
+	return a.losses(ctx, st, filter)
+}
+
 // boundSource reads the store's events on filter up to the last sequence
 // there now, so that every pass of an audit reads the same events while
-// others go on writing. empty says that there are none. A message that
-// is not an event is listed by a pass of Verify (replay.ReportForeign) and
-// passed to warn by any other pass.
-func boundSource(ctx context.Context, st store, filter string, warn func(events.Foreign) error) (src replay.Source, empty bool, err error) {
+// others go on writing. empty says that there are none. Each event comes
+// with its stored bytes, and a message that is not an event in its place
+// (replay.StoreSource): a pass of Verify lists it; give the source to any
+// other reader through warned.
+func boundSource(ctx context.Context, st store, filter string) (src replay.Source, empty bool, err error) {
 	to := uint64(0)
 	if l, ok := st.(interface {
 		Last(ctx context.Context, filter string) (uint64, error)
@@ -178,37 +209,21 @@ func boundSource(ctx context.Context, st store, filter string, warn func(events.
 		}
 		empty = to == 0
 	}
-	src = func(ctx context.Context, fn func(events.Recorded) error) error {
-		foreign := func(f events.Foreign) error {
-			if replay.ReportForeign(ctx, replay.ForeignOf(f)) {
-				return nil
-			}
-			return warn(f)
-		}
-		return st.Read(ctx, events.Query{Subject: filter, To: to, OnForeign: foreign}, withStoredBytes(ctx, st, fn))
-	}
-	return src, empty, nil
+	return replay.StoreSource(st.Read, events.Query{Subject: filter, To: to}), empty, nil
 }
 
-// withStoredBytes reports, to a pass of Verify that checks co-signatures,
-// the stored bytes of each session-ended event (replay.ReportStoredHash),
-// when the store gives them.
-func withStoredBytes(ctx context.Context, st store, fn func(events.Recorded) error) func(events.Recorded) error {
-	raw, ok := st.(interface {
-		StoredBytes(context.Context, events.Recorded) ([]byte, error)
-	})
-	if !ok || !replay.WantsStoredBytes(ctx) {
-		return fn
-	}
-	return func(r events.Recorded) error {
-		if r.Event.Type == events.TypeSessionEnded {
-			b, err := raw.StoredBytes(ctx, r)
-			if err != nil {
-				return err
+// warned is src for a reader other than Verify, which skips a message of
+// the stream that is not an event: warn is told of each.
+func warned(src replay.Source, warn func(events.Foreign) error) replay.Source {
+	return func(ctx context.Context, fn func(replay.Input) error) error {
+		return src(ctx, func(in replay.Input) error {
+			if f := in.Foreign; f != nil && f.Line == 0 {
+				if err := warn(events.Foreign{Seq: f.Seq, Subject: f.Subject, Err: errors.New(f.Reason)}); err != nil {
+					return err
+				}
 			}
-			replay.ReportStoredHash(ctx, r.Event, b)
-		}
-		return fn(r)
+			return fn(in)
+		})
 	}
 }
 
@@ -251,10 +266,10 @@ func (a *app) fileSource(path string, passes int) (replay.Source, func(), error)
 	if p == nil {
 		return src, func() {}, nil
 	}
-	counted := func(ctx context.Context, fn func(events.Recorded) error) error {
-		return src(ctx, func(r events.Recorded) error {
+	counted := func(ctx context.Context, fn func(replay.Input) error) error {
+		return src(ctx, func(in replay.Input) error {
 			p.event()
-			return fn(r)
+			return fn(in)
 		})
 	}
 	return counted, p.clear, nil
@@ -404,7 +419,7 @@ func (a *app) seedOptions(ctx context.Context, src replay.Source, vals []string,
 func unrevealed(ctx context.Context, src replay.Source, campaign string) ([]string, error) {
 	var order []string
 	open := map[string]bool{}
-	err := src(ctx, func(r events.Recorded) error {
+	err := src(ctx, replay.EventsOnly(func(r events.Recorded) error {
 		e := r.Event
 		if campaign != "" && e.Campaign != campaign {
 			return nil
@@ -420,7 +435,7 @@ func unrevealed(ctx context.Context, src replay.Source, campaign string) ([]stri
 			open[k] = false
 		}
 		return nil
-	})
+	}))
 	var out []string
 	for _, k := range order {
 		if open[k] {

@@ -58,7 +58,7 @@ func resolveEvent(ctx context.Context, src replay.Source, arg, where string) (ev
 		sawSeq       bool
 	)
 	stop := errors.New("found")
-	err := src(ctx, func(r events.Recorded) error {
+	err := src(ctx, replay.EventsOnly(func(r events.Recorded) error {
 		id := strings.ToLower(r.Event.ID)
 		switch {
 		case id == arg:
@@ -74,7 +74,7 @@ func resolveEvent(ctx context.Context, src replay.Source, arg, where string) (ev
 		}
 		sawSeq = sawSeq || r.Seq != 0
 		return nil
-	})
+	}))
 	if err != nil && !errors.Is(err, stop) {
 		return events.Recorded{}, err
 	}
@@ -126,7 +126,7 @@ func (a *app) resolveEventID(ctx context.Context, campaign, arg string) (string,
 	if err != nil {
 		return "", err
 	}
-	src, _, err := boundSource(ctx, st, filter, a.warnForeign())
+	src, _, err := boundSource(ctx, st, filter)
 	if err != nil {
 		return "", err
 	}
@@ -155,10 +155,11 @@ func (a *app) resolveRequestID(ctx context.Context, campaign, arg string) (strin
 	if err != nil {
 		return "", err
 	}
-	src, _, err := boundSource(ctx, st, filter, a.warnForeign())
+	src, _, err := boundSource(ctx, st, filter)
 	if err != nil {
 		return "", err
 	}
+	src = warned(src, a.warnForeign())
 	requestOf := func(r events.Recorded) string {
 		var d struct {
 			Request string `json:"request"`
@@ -170,16 +171,16 @@ func (a *app) resolveRequestID(ctx context.Context, campaign, arg string) (strin
 	}
 	// The requests' events, with their request ids matched as ids too.
 	var byRequest []events.Recorded
-	requests := func(ctx context.Context, fn func(events.Recorded) error) error {
-		return src(ctx, func(r events.Recorded) error {
-			req := requestOf(r)
-			if req == "" {
+	requests := func(ctx context.Context, fn func(replay.Input) error) error {
+		return src(ctx, func(in replay.Input) error {
+			req := requestOf(in.Recorded)
+			if in.Foreign != nil || req == "" {
 				return nil
 			}
 			if len(arg) >= minFragment && (strings.HasPrefix(req, arg) || strings.HasSuffix(req, arg)) {
-				byRequest = append(byRequest, r)
+				byRequest = append(byRequest, in.Recorded)
 			}
-			return fn(r)
+			return fn(in)
 		})
 	}
 	r, err := resolveEvent(ctx, requests, arg, "the roll requests of campaign "+campaign)

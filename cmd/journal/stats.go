@@ -22,6 +22,7 @@ func (a *app) statsCommand() *cobra.Command {
 				return err
 			}
 			defer done()
+			src = warned(src, a.warnForeign())
 			f.Campaign = a.campaign
 			rep, err := replay.Luck(ctx, src, f)
 			done()

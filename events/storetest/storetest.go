@@ -134,6 +134,7 @@ func Run(t *testing.T, newStore func(t *testing.T) Store) {
 		{"ForeignAppend", testForeignAppend},
 		{"ForeignFollow", testForeignFollow},
 		{"ForeignLongRead", testForeignLongRead},
+		{"StoredBytes", testStoredBytes},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -1187,4 +1188,47 @@ func testForeignLongRead(t *testing.T, s Store) {
 		require.Equal(t, want, skipped, "read %+v", q)
 		require.Equal(t, 2*events.MaxBatch, read, "read %+v", q)
 	}
+}
+
+// testStoredBytes: Read and Follow give each event's stored bytes (Raw):
+// what Append stored, which is Encode of the event, and for a message
+// published into the stream directly the bytes as published, not a
+// re-encoding of the event they decode to.
+func testStoredBytes(t *testing.T, s Store) {
+	ctx := testContext(t)
+	in := []events.Event{char(t, "mordor", "lodin", "created"), char(t, "mordor", "lodin", "roll")}
+	_, err := s.Append(ctx, events.Expect{}, in...)
+	require.NoError(t, err)
+	var respaced []byte
+	if p, ok := s.(RawPublisher); ok {
+		e := char(t, "mordor", "lodin", "raw")
+		b, err := events.Encode(e)
+		require.NoError(t, err)
+		respaced = append([]byte("{ "), b[1:]...) // decodes to e, is not Encode(e)
+		publishForeign(t, p, e.StreamSubject, respaced)
+		in = append(in, e)
+	}
+	check := func(how string, got []events.Recorded) {
+		t.Helper()
+		require.Len(t, got, len(in), how)
+		for i, r := range got {
+			want, err := events.Encode(in[i])
+			require.NoError(t, err)
+			if i == 2 {
+				want = respaced
+			}
+			if string(r.Raw) != string(want) {
+				t.Fatalf("%s: event %d's Raw is\n%s\nwant the stored bytes\n%s", how, i, r.Raw, want)
+			}
+		}
+	}
+	check("read", readAll(t, s, events.Query{Subject: "journal.mordor"}))
+	last, err := s.Last(ctx, "journal.mordor")
+	require.NoError(t, err)
+	var followed []events.Recorded
+	require.NoError(t, s.Follow(ctx, events.Query{Subject: "journal.mordor", To: last}, func(r events.Recorded) error {
+		followed = append(followed, r)
+		return nil
+	}))
+	check("follow", followed)
 }

@@ -156,10 +156,59 @@
     return "";
   }
 
-  // --- The hash chain of an export ---
+  // --- The hash chain of an export (replay/chain.go, the same rules) ---
+  // Each campaign's chain begins at the first of its events that carries
+  // prevhash (a campaign chained from its first event: its second one), at
+  // its chain anchor, or at its first journal-dice-v2 session's start (an
+  // export of an earlier journal). From there every event carries prevhash
+  // = SHA-256 of the exact line of the campaign's previous event; an event
+  // without one is a stripped chain. An anchor (journal.chain.anchored.v1)
+  // names the count of the campaign's lines before it and the SHA-256 of
+  // those lines, each followed by "\n".
   async function sha256Hex(text) {
     const D = global.JournalDice;
     return D.bytesToHex(await D.sha256(new TextEncoder().encode(text)));
+  }
+
+  const ANCHOR = "journal.chain.anchored.v1";
+
+  function beginsChain(ev) {
+    return ev.prevhash !== undefined || ev.type === ANCHOR ||
+      (ev.type === "journal.session.started.v1" && (ev.data || {}).algorithm === "journal-dice-v2");
+  }
+
+  // chainStep checks the event of record rec (line n of the file) in its
+  // campaign's chain (chains: campaign → state), pushing any problem.
+  async function chainStep(chains, rec, n, problems) {
+    const ev = rec.event;
+    const c = chains[ev.campaign] || (chains[ev.campaign] = { chained: false, last: undefined, before: [], anchored: false });
+    if (ev.type === ANCHOR) {
+      const d = ev.data || {};
+      if (c.anchored) problems.push(tr("v.anchorTwice", n, ev.id));
+      else if (d.events !== c.before.length) problems.push(tr("v.anchorCount", n, ev.id, d.events, c.before.length));
+      else if (d.hash !== await sha256Hex(c.before.map((l) => l + "\n").join(""))) problems.push(tr("v.anchorHash", n, ev.id));
+      c.anchored = true;
+      c.before = [];
+    }
+    const prev = c.last;
+    c.last = rec.line;
+    if (!c.anchored) c.before.push(rec.line);
+    if (!c.chained && !beginsChain(ev)) return true;
+    c.chained = true;
+    if (prev === undefined) {
+      if (ev.prevhash === undefined) return true;
+      problems.push(tr("v.chainFirst", n, ev.id));
+      return false;
+    }
+    if (ev.prevhash === undefined) {
+      problems.push(tr("v.chainMissing", n, ev.id));
+      return false;
+    }
+    if (await sha256Hex(prev) !== ev.prevhash) {
+      problems.push(tr("v.chainBroken", n, ev.id));
+      return false;
+    }
+    return true;
   }
 
 
@@ -1035,26 +1084,14 @@
         }
       }
     }
-    let chained = false;
+    const chains = {};
     for (let i = 0; i < records.length; i++) {
       const rec = records[i];
       const ev = rec.event;
       byID[ev.id] = ev;
       if (typeof rec.line === "string") {
-        if (ev.prevhash !== undefined) {
-          if (i > 0) {
-            const h = await sha256Hex(records[i - 1].line);
-            chain.checked++;
-            if (h !== ev.prevhash) {
-              chain.ok = false;
-              problem(ev.id, tr("v.chainBroken", i + 1, ev.id));
-            }
-          }
-          chained = true;
-        } else if (chained) {
-          chain.ok = false;
-          problem(ev.id, tr("v.chainMissing", i + 1, ev.id));
-        }
+        if (ev.prevhash !== undefined || ev.type === ANCHOR) chain.checked++;
+        if (!(await chainStep(chains, rec, i + 1, { push: (p) => problem(ev.id, p) }))) chain.ok = false;
       }
       const d = ev.data || {};
       switch (ev.type) {
