@@ -197,8 +197,7 @@ type knownDifference struct {
 // chain's check, once different, is one rule in both: a campaign's chain
 // begins at its first event with a prevhash, its anchor, or an old
 // export's first v2 session start). Add a kind only with its reason.
-var knownDifferences = []knownDifference{
-}
+var knownDifferences = []knownDifference{}
 
 // knownFields returns the fields that may differ on a file, and why.
 func knownFields(name string) ([]string, string) {
