@@ -290,7 +290,8 @@ func (d *draft) contestSides(rules *ryf.Rules, req ContestRequest) ([2]contestSi
 // recorded as roll events ids.
 func contestResolved(req ContestRequest, results [2]ryf.Result, ids [2]string) events.ContestResolved {
 	v := ryf.Contest(results[0], results[1])
-	out := events.ContestResolved{RollA: ids[0], RollB: ids[1], A: req.A, B: req.B, Reason: v.Reason, Rematch: req.Rematch}
+	out := events.ContestResolved{RollA: ids[0], RollB: ids[1], A: req.A, B: req.B, Reason: v.Reason, Rematch: req.Rematch,
+		Critical: v.Critical}
 	switch v.Winner {
 	case 1:
 		out.Winner = req.A

@@ -14,6 +14,7 @@ var en = map[Key]string{
 	"tr.session_ended":      "Session %s ends after %d rolls. Seed revealed: %s.",
 	"tr.contest_tie":        "Opposed roll %s against %s: a tie (%s).",
 	"tr.contest_won":        "Opposed roll %s against %s: %s wins (%s).",
+	"tr.contest_critical":   " Critical!",
 	"tr.combat_started":     "Combat begins. Initiative: %s.",
 	"tr.combat_round":       "Round %d.",
 	"tr.combat_ended":       "Combat ends.",

@@ -16,6 +16,7 @@ var es = map[Key]string{
 	"tr.session_ended":     "Termina la sesión %s tras %d tiradas. Semilla revelada: %s.",
 	"tr.contest_tie":       "Tirada enfrentada %s contra %s: empate (%s).",
 	"tr.contest_won":       "Tirada enfrentada %s contra %s: gana %s (%s).",
+	"tr.contest_critical":  " ¡Crítico!",
 	"tr.combat_started":    "Empieza el combate. Iniciativa: %s.",
 	"tr.combat_round":      "Asalto %d.",
 	"tr.combat_ended":      "Termina el combate.",

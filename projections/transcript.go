@@ -155,7 +155,11 @@ func DescribeIn(l i18n.Lang, c *Campaign, ev events.Event, data any) string {
 		if d.Tie {
 			return l.T("tr.contest_tie", c.name(d.A), c.name(d.B), reason)
 		}
-		return l.T("tr.contest_won", c.name(d.A), c.name(d.B), c.name(d.Winner), reason)
+		line := l.T("tr.contest_won", c.name(d.A), c.name(d.B), c.name(d.Winner), reason)
+		if d.Critical {
+			line += l.T("tr.contest_critical")
+		}
+		return line
 	case *events.CombatStarted:
 		names := make([]string, len(d.Order))
 		for i, id := range d.Order {
