@@ -23,8 +23,10 @@ type RollRequest struct {
 	Token          bool   `json:"token,omitempty"`
 	Specialization bool   `json:"specialization,omitempty"`
 	Entropy        string `json:"entropy,omitempty"`
-	// TN is The One Ring's target number (0: the default 14).
-	TN int `json:"tn,omitempty"`
+	// TN is The One Ring's target number: nil (not given) for the default
+	// 14; a TN given is one of tor.MinTN..tor.MaxTN (0 is refused, never
+	// read as the default).
+	TN *int `json:"tn,omitempty"`
 	// Trait is a trait of a The One Ring character invoked before the roll.
 	Trait string `json:"trait,omitempty"`
 }
@@ -36,7 +38,7 @@ func (j *Journal) Roll(ctx context.Context, campaign string, req RollRequest) (R
 		if d.campaign.System == SystemTOR {
 			return d.rollTOR(req)
 		}
-		if req.TN != 0 || req.Trait != "" {
+		if req.TN != nil || req.Trait != "" {
 			return invalid("--tn and --trait are for The One Ring; campaign %s plays %s", d.campaign.ID, orNone(d.campaign.System))
 		}
 		rules, err := d.ryfRules()

@@ -121,9 +121,9 @@ func (d *draft) planTOR(req RollRequest) (torPlan, error) {
 	if err != nil {
 		return torPlan{}, invalidOr(err)
 	}
-	tn := req.TN
-	if tn == 0 {
-		tn = tor.DefaultTN
+	tn := tor.DefaultTN
+	if req.TN != nil {
+		tn = *req.TN
 	}
 	if tn < tor.MinTN || tn > tor.MaxTN {
 		return torPlan{}, invalid("--tn %d: a target number is %d..%d", tn, tor.MinTN, tor.MaxTN)

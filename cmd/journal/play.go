@@ -12,6 +12,7 @@ import (
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/internal/clip"
 	"github.com/campaign-journal/journal/rules/dice"
+	"github.com/campaign-journal/journal/rules/tor"
 )
 
 func (a *app) characterCommand() *cobra.Command {
@@ -149,6 +150,7 @@ their devices with 'journal session cosign'.`,
 func (a *app) rollCommand() *cobra.Command {
 	var req command.RollRequest
 	var attribute, keyName string
+	var tn int
 	cmd := &cobra.Command{
 		Use:   "roll CHAR [SKILL] [--with-attr X | --attribute X] [--vs DIFFICULTY] [--mod N] [--token] [--spec] [--entropy S]",
 		Short: "Roll 1o3d10 for a skill or an attribute from the session's committed dice",
@@ -166,6 +168,9 @@ number.`,
 		Args: cobra.RangeArgs(1, 2),
 		RunE: func(c *cobra.Command, args []string) error {
 			req.Character = args[0]
+			if c.Flags().Changed("tn") {
+				req.TN = &tn // given: 0 is refused, not read as the default
+			}
 			switch {
 			case len(args) == 2 && attribute != "":
 				return usagef("roll: give a SKILL (a skill roll) or --attribute X (an attribute roll), not both; --with-attr X names another attribute for a skill roll")
@@ -200,7 +205,7 @@ number.`,
 	f.BoolVar(&req.Token, "token", false, "spend the token: one level higher")
 	f.BoolVar(&req.Specialization, "spec", false, "use the specialization (once per day): keep the highest die")
 	f.StringVar(&req.Entropy, "entropy", "", "the player's own entropy, so not even the GM can know the roll before")
-	f.IntVar(&req.TN, "tn", 0, "The One Ring: target number (default 14)")
+	f.IntVar(&tn, "tn", tor.DefaultTN, "The One Ring: target number")
 	f.StringVar(&req.Trait, "trait", "", "The One Ring: a trait invoked before the roll")
 	return cmd
 }
