@@ -168,7 +168,7 @@ func TestContestSideRefusals(t *testing.T) {
 		{"specialization of another skill", command.ContestRequest{A: "lodin", SkillA: "Pelea", SpecA: true, B: "orco", SkillB: "F"}, "specialization is Sigilo"},
 		{"an NPC has no token", command.ContestRequest{A: "lodin", SkillA: "F", B: "orco", SkillB: "F", TokenB: true}, "no token"},
 		{"modifier out of range", command.ContestRequest{A: "lodin", SkillA: "F", B: "orco", SkillB: "F", ModB: 101}, "modifier"},
-		{"unknown GM attribute", command.ContestRequest{A: "lodin", SkillA: "Pelea", AttrA: "X", B: "orco", SkillB: "F"}, "--attr-a"},
+		{"unknown GM attribute", command.ContestRequest{A: "lodin", SkillA: "Pelea", AttrA: "X", B: "orco", SkillB: "F"}, "--with-attr-a: unknown attribute"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := j.Contest(ctx, "mordor", tt.req)

@@ -71,7 +71,7 @@ func buildCheck(c *projections.Campaign, rules *ryf.Rules, ch *projections.Sheet
 		var a ryf.Attr
 		if req.Attribute != "" {
 			if a, err = rules.LookupAttribute(req.Attribute); err != nil {
-				return check, invalid("--attr: %v", err)
+				return check, invalid("--with-attr: %v", err)
 			}
 		}
 		if check, err = rules.SkillCheck(rc, req.Skill, a); err != nil {
@@ -266,7 +266,7 @@ func (d *draft) contestSides(rules *ryf.Rules, req ContestRequest) ([2]contestSi
 		var attr ryf.Attr
 		if s.attr != "" {
 			if attr, err = rules.LookupAttribute(s.attr); err != nil {
-				return sides, invalid("--attr-%s: %v", s.flag, err)
+				return sides, invalid("--with-attr-%s: %v", s.flag, err)
 			}
 		}
 		check, err := rules.SideCheck(ryfCharacter(ch), side, attr)
