@@ -50,6 +50,7 @@ var en = map[Key]string{
 	"roll.attribute":        "attribute %s",
 	"roll.rolls":            "%s rolls %s",
 	"roll.base_level":       " (base %d, level %s",
+	"roll.base_mod_level":   " (base %d with modifier %+d, level %s",
 	"roll.dice":             "): dice %v, kept %v → total %d",
 	"roll.against_named":    " against %s (%d)",
 	"roll.against":          " against %d",

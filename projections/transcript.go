@@ -252,7 +252,11 @@ func describeRoll(l i18n.Lang, c *Campaign, d *events.RollMade) string {
 		what = l.T("roll.attribute", d.Attribute)
 	}
 	b.WriteString(l.T("roll.rolls", who, what))
-	b.WriteString(l.T("roll.base_level", d.Base, orKey(l, "level.", d.Level)))
+	if d.Modifier != 0 { // in the base already: shown, signed, so the base adds up
+		b.WriteString(l.T("roll.base_mod_level", d.Base, d.Modifier, orKey(l, "level.", d.Level)))
+	} else {
+		b.WriteString(l.T("roll.base_level", d.Base, orKey(l, "level.", d.Level)))
+	}
 	if len(d.LevelReasons) > 0 {
 		fmt.Fprintf(&b, ": %s", strings.Join(reasons(l, d.LevelReasons), ", "))
 	}
