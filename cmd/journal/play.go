@@ -361,7 +361,20 @@ func positive(s, what string) (int, error) {
 	if err != nil {
 		return 0, usagef("%s %q is not a whole number", what, clip.Text(s))
 	}
+	if n < 1 {
+		return 0, usagef("%s must be positive, not %d", what, n)
+	}
 	return n, nil
+}
+
+// positiveArg marks c's argument N as positive's, named what (see
+// annPositive), and returns c.
+func positiveArg(c *cobra.Command, what string) *cobra.Command {
+	if c.Annotations == nil {
+		c.Annotations = map[string]string{}
+	}
+	c.Annotations[annPositive] = what
+	return c
 }
 
 func (a *app) healthCommands() []*cobra.Command {
@@ -420,6 +433,8 @@ func (a *app) healthCommands() []*cobra.Command {
 	}
 	after.Flags().StringVar(&entropy, "entropy", "", "the player's own entropy")
 	after.Flags().StringVar(&healKey, "name", device.DefaultName, "journal-dice-v2: the device key that signs the healing")
+	positiveArg(damage, "damage") // negative damage never is: 'journal heal' heals
+	positiveArg(heal, "healing")
 	return []*cobra.Command{damage, heal, rest, after}
 }
 
@@ -439,7 +454,7 @@ func (a *app) progressCommands() []*cobra.Command {
 			})
 		},
 	}
-	xp.AddCommand(grant)
+	xp.AddCommand(positiveArg(grant, "XP"))
 	token := &cobra.Command{Use: "token", Short: "The token"}
 	ret := &cobra.Command{
 		Use:   "return CHAR",
