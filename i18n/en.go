@@ -11,7 +11,7 @@ var en = map[Key]string{
 	"tr.npc":                "NPC",
 	"tr.character_created":  "%s enters play (%s), %d HP.",
 	"tr.session_started":    "Session %s begins. Seed commitment: %s.",
-	"tr.session_ended":      "Session %s ends after %d rolls. Seed revealed: %s.",
+	"tr.session_ended":      "Session %s ends with %d nonces taken. Seed revealed: %s.",
 	"tr.contest_tie":        "Opposed roll %s against %s: a tie (%s).",
 	"tr.contest_won":        "Opposed roll %s against %s: %s wins (%s).",
 	"tr.contest_critical":   " Critical!",

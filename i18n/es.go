@@ -13,7 +13,7 @@ var es = map[Key]string{
 	"tr.npc":               "PNJ",
 	"tr.character_created": "%s entra en juego (%s), %d PV.",
 	"tr.session_started":   "Empieza la sesión %s. Compromiso de la semilla: %s.",
-	"tr.session_ended":     "Termina la sesión %s tras %d tiradas. Semilla revelada: %s.",
+	"tr.session_ended":     "Termina la sesión %s con %d nonces usados. Semilla revelada: %s.",
 	"tr.contest_tie":       "Tirada enfrentada %s contra %s: empate (%s).",
 	"tr.contest_won":       "Tirada enfrentada %s contra %s: gana %s (%s).",
 	"tr.contest_critical":  " ¡Crítico!",
