@@ -239,6 +239,11 @@ func (d *draft) planAttack(req AttackRequest) (attackPlan, error) {
 	if err := canAct(attacker); err != nil {
 		return attackPlan{}, err
 	}
+	if ryf.Status(target.Status) == ryf.StatusDead {
+		// docs/rules.md: the dead are not attacked; the unconscious and
+		// the incapacitated may be (RULES.md 1.9: "can still be hit").
+		return attackPlan{}, invalid("%s is %s (%d HP): a dead character cannot be attacked", target.Name, target.Status, target.HP)
+	}
 	if cb.Attacked[req.Attacker] {
 		return attackPlan{}, invalid("%s has already attacked in round %d: one attack per round", attacker.Name, cb.Round)
 	}
@@ -327,6 +332,8 @@ func (d *draft) resolveAttack(p attackPlan, draw func() (dice.Roller, uint64, er
 }
 
 // chooseWeapon finds the named weapon, or the character's first one, or fists.
+// A named weapon must be one the character carries (docs/rules.md,
+// "Decisions where the rule texts are silent"); fists are always at hand.
 func chooseWeapon(rules *ryf.Rules, ch *projections.Sheet, name string) (ryf.Weapon, error) {
 	if name == "" {
 		if len(ch.Weapons) == 0 {
@@ -334,14 +341,22 @@ func chooseWeapon(rules *ryf.Rules, ch *projections.Sheet, name string) (ryf.Wea
 		}
 		name = ch.Weapons[0]
 	}
-	if w, err := rules.LookupWeapon(name); err == nil {
-		return w, nil
-	}
 	if u := ryf.Unarmed(); strings.EqualFold(name, u.Name) || strings.EqualFold(name, "pelea") {
 		return u, nil
 	}
-	_, err := rules.LookupWeapon(name)
-	return ryf.Weapon{}, invalid("--weapon: %v", err)
+	w, err := rules.LookupWeapon(name)
+	if err != nil {
+		return ryf.Weapon{}, invalid("--weapon: %v", err)
+	}
+	for _, carried := range ch.Weapons {
+		if c, err := rules.LookupWeapon(carried); err == nil && c.Name == w.Name {
+			return w, nil
+		}
+	}
+	if len(ch.Weapons) == 0 {
+		return ryf.Weapon{}, invalid("--weapon: %s does not carry %s and carries no weapon (unarmed: Pelea)", ch.Name, w.Name)
+	}
+	return ryf.Weapon{}, invalid("--weapon: %s does not carry %s; it carries %s (or unarmed: Pelea)", ch.Name, w.Name, strings.Join(ch.Weapons, ", "))
 }
 
 // wieldsMelee reports whether a defender wields a melee weapon (its first

@@ -3,6 +3,7 @@ package command_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -10,6 +11,8 @@ import (
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/events/memstore"
+	"github.com/campaign-journal/journal/i18n"
+	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/rolls"
 )
 
@@ -165,7 +168,7 @@ func TestContestSideRefusals(t *testing.T) {
 		{"specialization of another skill", command.ContestRequest{A: "lodin", SkillA: "Pelea", SpecA: true, B: "orco", SkillB: "F"}, "specialization is Sigilo"},
 		{"an NPC has no token", command.ContestRequest{A: "lodin", SkillA: "F", B: "orco", SkillB: "F", TokenB: true}, "no token"},
 		{"modifier out of range", command.ContestRequest{A: "lodin", SkillA: "F", B: "orco", SkillB: "F", ModB: 101}, "modifier"},
-		{"unknown GM attribute", command.ContestRequest{A: "lodin", SkillA: "Pelea", AttrA: "X", B: "orco", SkillB: "F"}, "--attr-a"},
+		{"unknown GM attribute", command.ContestRequest{A: "lodin", SkillA: "Pelea", AttrA: "X", B: "orco", SkillB: "F"}, "--with-attr-a: unknown attribute"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := j.Contest(ctx, "mordor", tt.req)
@@ -174,4 +177,34 @@ func TestContestSideRefusals(t *testing.T) {
 			require.Equal(t, before, count(t, store))
 		})
 	}
+}
+
+// A contest's winner with a total of 30 or more is a critical (RULES.md
+// 1.5): the contest records it, and its transcript line says so; a winner
+// below 30 is not one.
+func TestContestRecordsTheWinnersCritical(t *testing.T) {
+	j := newJournal(t, memstore.New(memstore.Options{}))
+	setup(t, j)
+	ctx := context.Background()
+	var crit, plain bool
+	for i := 0; i < 100 && !(crit && plain); i++ {
+		res, err := j.Contest(ctx, "mordor", command.ContestRequest{A: "lodin", SkillA: "F", ModA: 14 * (i % 2),
+			B: "orco", SkillB: "F", EntropyA: fmt.Sprint(i)})
+		require.NoError(t, err)
+		a, b, v := contestRolls(t, res)
+		win := map[string]int{"lodin": a.Total, "orco": b.Total}[v.Winner]
+		if v.Tie {
+			require.False(t, v.Critical, "a tie is never a critical")
+			continue
+		}
+		require.Equal(t, win >= 30, v.Critical, "winner %s total %d", v.Winner, win)
+		crit = crit || v.Critical
+		plain = plain || !v.Critical
+		c, err := j.Load(ctx, "mordor", res.Events[1].Seq)
+		require.NoError(t, err)
+		tr := &projections.Transcript{Campaign: c, Lang: i18n.EN}
+		require.NoError(t, tr.Apply(res.Events[2]))
+		require.Equal(t, v.Critical, strings.Contains(tr.Lines[0].Text, "Critical!"), tr.Lines[0].Text)
+	}
+	require.True(t, crit && plain, "both a critical and a plain win")
 }

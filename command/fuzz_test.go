@@ -74,9 +74,13 @@ func FuzzRoll(f *testing.F) {
 	f.Fuzz(func(t *testing.T, campaign, char, skill, attr, vs string, mod int, token, spec bool, entropy string, tn int, trait string) {
 		j, store := fuzzWorld(t, false)
 		before := count(t, store)
+		var tnp *int // 0: not given
+		if tn != 0 {
+			tnp = &tn
+		}
 		res, err := j.Roll(context.Background(), campaign, command.RollRequest{
 			Character: char, Skill: skill, Attribute: attr, Vs: vs, Modifier: mod, Token: token,
-			Specialization: spec, Entropy: entropy, TN: tn, Trait: trait,
+			Specialization: spec, Entropy: entropy, TN: tnp, Trait: trait,
 		})
 		checkOutcome(t, store, before, res, err)
 		if err == nil && !utf8.ValidString(entropy) {

@@ -23,8 +23,10 @@ type RollRequest struct {
 	Token          bool   `json:"token,omitempty"`
 	Specialization bool   `json:"specialization,omitempty"`
 	Entropy        string `json:"entropy,omitempty"`
-	// TN is The One Ring's target number (0: the default 14).
-	TN int `json:"tn,omitempty"`
+	// TN is The One Ring's target number: nil (not given) for the default
+	// 14; a TN given is one of tor.MinTN..tor.MaxTN (0 is refused, never
+	// read as the default).
+	TN *int `json:"tn,omitempty"`
 	// Trait is a trait of a The One Ring character invoked before the roll.
 	Trait string `json:"trait,omitempty"`
 }
@@ -36,7 +38,7 @@ func (j *Journal) Roll(ctx context.Context, campaign string, req RollRequest) (R
 		if d.campaign.System == SystemTOR {
 			return d.rollTOR(req)
 		}
-		if req.TN != 0 || req.Trait != "" {
+		if req.TN != nil || req.Trait != "" {
 			return invalid("--tn and --trait are for The One Ring; campaign %s plays %s", d.campaign.ID, orNone(d.campaign.System))
 		}
 		rules, err := d.ryfRules()
@@ -69,7 +71,7 @@ func buildCheck(c *projections.Campaign, rules *ryf.Rules, ch *projections.Sheet
 		var a ryf.Attr
 		if req.Attribute != "" {
 			if a, err = rules.LookupAttribute(req.Attribute); err != nil {
-				return check, invalid("--attr: %v", err)
+				return check, invalid("--with-attr: %v", err)
 			}
 		}
 		if check, err = rules.SkillCheck(rc, req.Skill, a); err != nil {
@@ -264,7 +266,7 @@ func (d *draft) contestSides(rules *ryf.Rules, req ContestRequest) ([2]contestSi
 		var attr ryf.Attr
 		if s.attr != "" {
 			if attr, err = rules.LookupAttribute(s.attr); err != nil {
-				return sides, invalid("--attr-%s: %v", s.flag, err)
+				return sides, invalid("--with-attr-%s: %v", s.flag, err)
 			}
 		}
 		check, err := rules.SideCheck(ryfCharacter(ch), side, attr)
@@ -290,7 +292,8 @@ func (d *draft) contestSides(rules *ryf.Rules, req ContestRequest) ([2]contestSi
 // recorded as roll events ids.
 func contestResolved(req ContestRequest, results [2]ryf.Result, ids [2]string) events.ContestResolved {
 	v := ryf.Contest(results[0], results[1])
-	out := events.ContestResolved{RollA: ids[0], RollB: ids[1], A: req.A, B: req.B, Reason: v.Reason, Rematch: req.Rematch}
+	out := events.ContestResolved{RollA: ids[0], RollB: ids[1], A: req.A, B: req.B, Reason: v.Reason, Rematch: req.Rematch,
+		Critical: v.Critical}
 	switch v.Winner {
 	case 1:
 		out.Winner = req.A

@@ -112,7 +112,7 @@ func (d *draft) planTOR(req RollRequest) (torPlan, error) {
 		return torPlan{}, err
 	}
 	if req.Attribute != "" || req.Vs != "" || req.Modifier != 0 || req.Token || req.Specialization {
-		return torPlan{}, invalid("--attr, --attribute, --vs, --mod, --token and --spec are RyF options: a The One Ring roll takes a SKILL, --tn and --trait")
+		return torPlan{}, invalid("--with-attr, --attribute, --vs, --mod, --token and --spec are RyF options: a The One Ring roll takes a SKILL, --tn and --trait")
 	}
 	if strings.TrimSpace(req.Skill) == "" {
 		return torPlan{}, invalid("name the skill rolled, e.g. 'journal roll %s Atletismo --tn 14'", ch.ID)
@@ -121,9 +121,9 @@ func (d *draft) planTOR(req RollRequest) (torPlan, error) {
 	if err != nil {
 		return torPlan{}, invalidOr(err)
 	}
-	tn := req.TN
-	if tn == 0 {
-		tn = tor.DefaultTN
+	tn := tor.DefaultTN
+	if req.TN != nil {
+		tn = *req.TN
 	}
 	if tn < tor.MinTN || tn > tor.MaxTN {
 		return torPlan{}, invalid("--tn %d: a target number is %d..%d", tn, tor.MinTN, tor.MaxTN)

@@ -99,7 +99,7 @@ func TestTORRefusalsRecordNothing(t *testing.T) {
 	setupTOR(t, j)
 	ctx := context.Background()
 	// A successful roll of Bilbo's is his latest: Hope cannot be spent on it.
-	rec, _ := rollUntil(t, j, command.RollRequest{Character: "bilbo", Skill: "Atención", TN: 8}, 40, succeeded)
+	rec, _ := rollUntil(t, j, command.RollRequest{Character: "bilbo", Skill: "Atención", TN: ptr(8)}, 40, succeeded)
 	okID := rec.Event.ID
 	if last := load(t, j).TOR.Characters["bilbo"].LastRoll; last.EventID != okID {
 		t.Fatalf("bilbo's last roll is %s, want %s", last.EventID, okID)
@@ -128,7 +128,11 @@ func TestTORRefusalsRecordNothing(t *testing.T) {
 			return err
 		}, command.ErrInvalid},
 		{"tn out of range", func() error {
-			_, err := j.Roll(ctx, arda, command.RollRequest{Character: "bilbo", Skill: "Sigilo", TN: 100})
+			_, err := j.Roll(ctx, arda, command.RollRequest{Character: "bilbo", Skill: "Sigilo", TN: ptr(100)})
+			return err
+		}, command.ErrInvalid},
+		{"tn 0 (given, not the default)", func() error {
+			_, err := j.Roll(ctx, arda, command.RollRequest{Character: "bilbo", Skill: "Sigilo", TN: ptr(0)})
 			return err
 		}, command.ErrInvalid},
 		{"roll with an unknown trait", func() error {
@@ -237,7 +241,7 @@ func TestTORRefusalsRecordNothing(t *testing.T) {
 	if _, err := j.SpendHope(ctx, "mordor", "lodin", ""); !errors.Is(err, command.ErrInvalid) {
 		t.Fatalf("hope in a ryf campaign: err = %v", err)
 	}
-	if _, err := j.Roll(ctx, "mordor", command.RollRequest{Character: "lodin", Skill: "Sigilo", TN: 14}); !errors.Is(err, command.ErrInvalid) {
+	if _, err := j.Roll(ctx, "mordor", command.RollRequest{Character: "lodin", Skill: "Sigilo", TN: ptr(14)}); !errors.Is(err, command.ErrInvalid) {
 		t.Fatalf("--tn in a ryf campaign: err = %v", err)
 	}
 }
@@ -259,7 +263,7 @@ func TestTORFlow(t *testing.T) {
 	}
 
 	// Hope after a failed roll: Atención is favoured, so Cuerpo's favoured 5.
-	rec, roll := rollUntil(t, j, command.RollRequest{Character: "bilbo", Skill: "atencion", TN: 20, Entropy: "ana"}, 40, failed)
+	rec, roll := rollUntil(t, j, command.RollRequest{Character: "bilbo", Skill: "atencion", TN: ptr(20), Entropy: "ana"}, 40, failed)
 	if roll.System != "tor" || roll.Kind != rolls.KindTOR || roll.Skill != "Atención" || !roll.Favoured || roll.TN != 20 ||
 		len(roll.Faces) != 4 || roll.Feat != roll.Faces[0] || roll.Entropy != "ana" {
 		t.Fatalf("roll = %+v", roll)
@@ -278,13 +282,13 @@ func TestTORFlow(t *testing.T) {
 		return err
 	})
 	// Sam spends his only Hope (flagged), then has none.
-	_, _ = rollUntil(t, j, command.RollRequest{Character: "sam", Skill: "Curar", TN: 18}, 40, failed)
+	_, _ = rollUntil(t, j, command.RollRequest{Character: "sam", Skill: "Curar", TN: ptr(18)}, 40, failed)
 	res, err = j.SpendHope(ctx, arda, "sam", "")
 	require.NoError(t, err)
 	if h := payload[*events.TORHopeSpent](t, res.Events[0]); !h.LastHope || h.Hope != 0 || h.Bonus != 6 {
 		t.Fatalf("sam's hope = %+v", h)
 	}
-	_, _ = rollUntil(t, j, command.RollRequest{Character: "sam", Skill: "Curar", TN: 18}, 40, failed)
+	_, _ = rollUntil(t, j, command.RollRequest{Character: "sam", Skill: "Curar", TN: ptr(18)}, 40, failed)
 	refused("hope at 0", command.ErrInvalid, func() error {
 		_, err := j.SpendHope(ctx, arda, "sam", "")
 		return err
@@ -377,7 +381,7 @@ func TestTORFlow(t *testing.T) {
 		_, err := j.InvokeTrait(ctx, arda, command.TraitRequest{Character: "bilbo", Trait: "ladron"})
 		return err
 	})
-	res, err = j.Roll(ctx, arda, command.RollRequest{Character: "bilbo", Skill: "Buscar", TN: 1})
+	res, err = j.Roll(ctx, arda, command.RollRequest{Character: "bilbo", Skill: "Buscar", TN: ptr(1)})
 	require.NoError(t, err)
 	traitRoll := payload[*events.RollMade](t, res.Events[0])
 	if traitRoll.Trait != "Ojo avizor" || traitRoll.Outcome != "success" {
@@ -397,7 +401,7 @@ func TestTORFlow(t *testing.T) {
 		}
 	}
 	if success == nil {
-		rec, _ := rollUntil(t, j, command.RollRequest{Character: "bilbo", Skill: "Atención", TN: 8}, 40, succeeded)
+		rec, _ := rollUntil(t, j, command.RollRequest{Character: "bilbo", Skill: "Atención", TN: ptr(8)}, 40, succeeded)
 		c = load(t, j)
 		success = c.TOR.Rolls[rec.Event.ID]
 	}
@@ -436,7 +440,7 @@ func TestTORFlow(t *testing.T) {
 		_, err := j.GrantAdvancement(ctx, arda, "bilbo", "Percepción", "")
 		return err
 	})
-	failRec, _ := rollUntil(t, j, command.RollRequest{Character: "thorin", Skill: "Guerrear", TN: 30}, 40, failed)
+	failRec, _ := rollUntil(t, j, command.RollRequest{Character: "thorin", Skill: "Guerrear", TN: ptr(30)}, 40, failed)
 	refused("a point for a failed roll", command.ErrInvalid, func() error {
 		_, err := j.GrantAdvancement(ctx, arda, "thorin", "Oficio", failRec.Event.ID)
 		return err
@@ -602,3 +606,6 @@ func TestTORFlow(t *testing.T) {
 		t.Log(text.String())
 	}
 }
+
+// ptr is a pointer to v (a TN given).
+func ptr[T any](v T) *T { return &v }

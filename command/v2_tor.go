@@ -111,7 +111,7 @@ func (d *draft) planTORV2(a TORRollAction) (torPlan, error) {
 	if a.TN == 0 {
 		return torPlan{}, invalid("action: tn 0: a The One Ring roll names its target number (every input is explicit; the default is 14)")
 	}
-	req := RollRequest{Character: a.Character, Skill: a.Skill, TN: a.TN, Trait: a.Trait}
+	req := RollRequest{Character: a.Character, Skill: a.Skill, TN: &a.TN, Trait: a.Trait}
 	if ch, err := torCharacter(d.campaign, a.Character); err == nil && a.Trait != "" && a.Trait == ch.PendingTrait {
 		req.Trait = "" // invoked before (also before a bout of madness): planTOR counts it
 	}
@@ -223,7 +223,7 @@ func (j *Journal) hopeTORV2(d *draft, s *projections.Session, msg RollRequestSig
 
 // TORRollActionFor is the action a device signs for req (a TOR roll) in the
 // campaign's state now, every input explicit: the skill as the rules name
-// it, the TN (14 when req.TN is 0), the trait counted as invoked (req.Trait
+// it, the TN (14 when req.TN is nil), the trait counted as invoked (req.Trait
 // as the sheet spells it, or the one invoked before). It records nothing.
 func (j *Journal) TORRollActionFor(ctx context.Context, campaign string, req RollRequest) (TORRollAction, error) {
 	camp, err := j.Load(ctx, campaign, 0)

@@ -237,6 +237,8 @@ var fastFields = map[reflect.Type]fastcodec.Fields{
 				return &v.Reason
 			case 7:
 				return &v.Rematch
+			case 8:
+				return &v.Critical
 			}
 			return nil
 		},

@@ -163,16 +163,20 @@ type RollMade struct {
 }
 
 // ContestResolved names the two rolls of an opposed roll and the winner
-// (empty on a tie). Rematch links a re-roll to the tied contest.
+// (empty on a tie). Rematch links a re-roll to the tied contest. Critical:
+// the winner's total is 30 or more (RULES.md 1.5); a contest recorded
+// before the journal recorded it has none, so only a critical recorded
+// is judged (a missing one reads as an older event's).
 type ContestResolved struct {
-	RollA   string `json:"roll_a"`
-	RollB   string `json:"roll_b"`
-	A       string `json:"a"`
-	B       string `json:"b"`
-	Winner  string `json:"winner,omitempty"`
-	Tie     bool   `json:"tie,omitempty"`
-	Reason  string `json:"reason"`
-	Rematch string `json:"rematch,omitempty"`
+	RollA    string `json:"roll_a"`
+	RollB    string `json:"roll_b"`
+	A        string `json:"a"`
+	B        string `json:"b"`
+	Winner   string `json:"winner,omitempty"`
+	Tie      bool   `json:"tie,omitempty"`
+	Reason   string `json:"reason"`
+	Rematch  string `json:"rematch,omitempty"`
+	Critical bool   `json:"critical,omitempty"`
 }
 
 // CombatStarted opens a combat with its initiative order (first acts first);

@@ -244,6 +244,7 @@ var enReplay = map[Key]string{
 	"mm.contest_rolls":              "the contest names rolls %s and %s, not the two rolls recorded just before it",
 	"mm.contest_sides":              "the contest is between %s and %s, its rolls are %s's and %s's",
 	"mm.contest_opposed":            "one side of the contest is flagged opposed, the other not",
+	"mm.contest_critical":           "the contest records a critical, but its winner's total is below %d (or it is a tie)",
 	"mm.contest_verdict":            "contest verdict: recorded winner %q tie %v (%s), rules say winner %q tie %v (%s)",
 	"mm.unclaimed":                  "a roll flagged opposed that no contest names: only a contest's sides explode and have a natural 1 as opposed rolls",
 	"rp.foreign_line":               "line %d: not a journal event: %s",

@@ -245,6 +245,7 @@ var esReplay = map[Key]string{
 	"mm.contest_rolls":              "la tirada enfrentada nombra las tiradas %s y %s, no las dos registradas justo antes",
 	"mm.contest_sides":              "la tirada enfrentada es entre %s y %s, sus tiradas son de %s y de %s",
 	"mm.contest_opposed":            "un lado de la tirada enfrentada está marcado como enfrentado, el otro no",
+	"mm.contest_critical":           "la tirada enfrentada registra un crítico, pero el total de su ganador no llega a %d (o es un empate)",
 	"mm.contest_verdict":            "veredicto de la tirada enfrentada: registrado ganador %q empate %v (%s), las reglas dicen ganador %q empate %v (%s)",
 	"mm.unclaimed":                  "una tirada marcada como enfrentada que ninguna tirada enfrentada nombra: solo los lados de una explotan y tienen el 1 natural como tiradas enfrentadas",
 	"rp.foreign_line":               "línea %d: no es un evento del diario: %s",

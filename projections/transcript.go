@@ -155,7 +155,11 @@ func DescribeIn(l i18n.Lang, c *Campaign, ev events.Event, data any) string {
 		if d.Tie {
 			return l.T("tr.contest_tie", c.name(d.A), c.name(d.B), reason)
 		}
-		return l.T("tr.contest_won", c.name(d.A), c.name(d.B), c.name(d.Winner), reason)
+		line := l.T("tr.contest_won", c.name(d.A), c.name(d.B), c.name(d.Winner), reason)
+		if d.Critical {
+			line += l.T("tr.contest_critical")
+		}
+		return line
 	case *events.CombatStarted:
 		names := make([]string, len(d.Order))
 		for i, id := range d.Order {
@@ -250,7 +254,11 @@ func describeRoll(l i18n.Lang, c *Campaign, d *events.RollMade) string {
 		what = l.T("roll.attribute", d.Attribute)
 	}
 	b.WriteString(l.T("roll.rolls", who, what))
-	b.WriteString(l.T("roll.base_level", d.Base, orKey(l, "level.", d.Level)))
+	if d.Modifier != 0 { // in the base already: shown, signed, so the base adds up
+		b.WriteString(l.T("roll.base_mod_level", d.Base, d.Modifier, orKey(l, "level.", d.Level)))
+	} else {
+		b.WriteString(l.T("roll.base_level", d.Base, orKey(l, "level.", d.Level)))
+	}
 	if len(d.LevelReasons) > 0 {
 		fmt.Fprintf(&b, ": %s", strings.Join(reasons(l, d.LevelReasons), ", "))
 	}

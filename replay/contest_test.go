@@ -74,6 +74,16 @@ func contestSession(t *testing.T) (r *recorder, special, legacySpecial int) {
 		legacySpecial += count(res)
 	}
 	require.NotEmpty(t, tie, "no tie to re-roll")
+	critical := false
+	for i := 0; i < 50 && !critical; i++ {
+		res := r.Do("critical", func() (command.Result, error) {
+			return j.Contest(ctx, c, command.ContestRequest{A: "lodin", SkillA: "F", ModA: 20, B: "orco", SkillB: "F", EntropyA: fmt.Sprint(i)})
+		})
+		var v events.ContestResolved
+		require.NoError(t, res.Events[2].Event.DecodeData(&v))
+		critical = v.Critical
+	}
+	require.True(t, critical, "no contest won with a critical")
 	r.Do("rematch", func() (command.Result, error) {
 		return j.Contest(ctx, c, command.ContestRequest{A: "lodin", SkillA: "fuerza", B: "orco", SkillB: "F", ModB: 5, Rematch: tie})
 	})
@@ -206,6 +216,13 @@ func TestVerifyCatchesForgedContests(t *testing.T) {
 			d.Opposed = false
 			return true
 		}), replay.MismatchInputs, "flagged opposed, the other not"},
+		{"critical claimed", forge(t, r, func(_ events.Event, d *events.ContestResolved) bool {
+			if d.Critical {
+				return false
+			}
+			d.Critical = true
+			return true
+		}), replay.MismatchRules, "critical"},
 		{"other rolls named", forge(t, r, func(_ events.Event, d *events.ContestResolved) bool {
 			d.RollA = d.RollB
 			return true
@@ -226,5 +243,29 @@ func TestVerifyCatchesForgedContests(t *testing.T) {
 			}
 			require.True(t, found, reportText(t, rep))
 		})
+	}
+}
+
+// A contest recorded before the journal recorded a winner's critical has
+// none: it still verifies and reproduces.
+func TestContestsWithoutTheCriticalStillVerify(t *testing.T) {
+	r, _, _ := contestSession(t)
+	evs := forge(t, r, func(_ events.Event, d *events.ContestResolved) bool {
+		if !d.Critical {
+			return false
+		}
+		d.Critical = false
+		return true
+	})
+	ctx := context.Background()
+	rep, err := replay.Verify(ctx, replay.Events(evs...), replay.Options{})
+	require.NoError(t, err)
+	require.True(t, rep.OK(), reportText(t, rep))
+	rp, err := reproduce.Run(ctx, replay.Events(evs...), replay.Options{})
+	require.NoError(t, err)
+	if !rp.OK() {
+		var buf bytes.Buffer
+		require.NoError(t, rp.WriteText(&buf))
+		t.Fatalf("reproduction differs:\n%s", buf.String())
 	}
 }

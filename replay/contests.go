@@ -72,6 +72,9 @@ func (v *Verifier) contestEvent(c *campaign, ev events.Event, data any, m Mismat
 		}
 		if d.Winner != winner || d.Tie != (want.Winner == 0) || d.Reason != want.Reason {
 			bad(MismatchRules, "mm.contest_verdict", d.Winner, d.Tie, d.Reason, winner, want.Winner == 0, want.Reason)
+		} else if d.Critical && !want.Critical {
+			// Only a critical recorded is judged: older contests have none.
+			bad(MismatchRules, "mm.contest_critical", ryf.CriticalTotal)
 		}
 	default:
 		return

@@ -282,6 +282,9 @@ func (v *Verifier) pathConsequence(s *session, c *campaign, m Mismatch, ev event
 		eq("winner", d.Winner, winner)
 		eq("tie", d.Tie, verdict.Winner == 0)
 		eq("reason", d.Reason, verdict.Reason)
+		if d.Critical && !verdict.Critical { // only a critical recorded is judged: older contests have none
+			eq("critical", d.Critical, verdict.Critical)
+		}
 		c.paths.init()
 		sides := map[string]string{}
 		for _, r := range due.rolls {

@@ -324,7 +324,7 @@ func TestReproduceTORSession(t *testing.T) {
 	var failed events.Recorded
 	for range 40 {
 		res := r.Do("roll", func() (command.Result, error) {
-			return j.Roll(ctx, c, command.RollRequest{Character: "bilbo", Skill: "atencion", TN: 20, Entropy: "ana"})
+			return j.Roll(ctx, c, command.RollRequest{Character: "bilbo", Skill: "atencion", TN: ptr(20), Entropy: "ana"})
 		})
 		var d events.RollMade
 		require.NoError(t, res.Events[0].Event.DecodeData(&d))
@@ -340,10 +340,10 @@ func TestReproduceTORSession(t *testing.T) {
 		return j.InvokeTrait(ctx, c, command.TraitRequest{Character: "bilbo", Trait: "ojo"})
 	})
 	res := r.Do("trait roll", func() (command.Result, error) {
-		return j.Roll(ctx, c, command.RollRequest{Character: "bilbo", Skill: "Buscar", TN: 1})
+		return j.Roll(ctx, c, command.RollRequest{Character: "bilbo", Skill: "Buscar", TN: ptr(1)})
 	})
 	r.Do("trait roll 2", func() (command.Result, error) {
-		return j.Roll(ctx, c, command.RollRequest{Character: "thorin", Skill: "Atletismo", TN: 10, Trait: ""})
+		return j.Roll(ctx, c, command.RollRequest{Character: "thorin", Skill: "Atletismo", TN: ptr(10), Trait: ""})
 	})
 	r.Do("advancement", func() (command.Result, error) {
 		return j.GrantAdvancement(ctx, c, "bilbo", "Buscar", "")
@@ -395,3 +395,6 @@ func TestAnchoredCampaignReproduces(t *testing.T) {
 	require.True(t, rp.OK(), text.String())
 	require.Equal(t, 1, rp.Totals.Copied, "the anchor is copied, nothing else")
 }
+
+// ptr is a pointer to v (a TN given).
+func ptr[T any](v T) *T { return &v }

@@ -212,6 +212,13 @@ func TestTORCommands(t *testing.T) {
 	h.command("erebor", "session-start", ``, http.StatusOK)
 	h.command("erebor", "adventure-start", `{"title":"El camino al Este"}`, http.StatusOK)
 	h.command("erebor", "trait-invoke", `{"character":"bilbo","trait":"Ojo avizor"}`, http.StatusOK)
+	// A TN of 0 is refused, not read as the default 14; an absent one is 14.
+	for _, tn := range []string{`0`, `100`} {
+		r := h.do(http.MethodPost, "/api/campaigns/erebor/commands/roll", `{"character":"bilbo","skill":"Atención","tn":`+tn+`}`)
+		if r.status != http.StatusBadRequest || !strings.Contains(string(r.body), "--tn "+tn+": a target number is 1..99") {
+			t.Fatalf("tn %s: %d %s", tn, r.status, r.body)
+		}
+	}
 	roll := h.command("erebor", "roll", `{"character":"bilbo","skill":"Atención","tn":14,"entropy":"ana"}`, http.StatusOK)
 	if roll.Recorded[0].Event.Type != events.TypeRollMade {
 		t.Fatalf("roll recorded %v", roll.types())

@@ -77,7 +77,7 @@ type v2ActionBody struct {
 	Token        []string `json:"token"`
 	// tor-roll
 	Skill string `json:"skill"`
-	TN    int    `json:"tn"`
+	TN    *int   `json:"tn"` // nil (absent or null): the default 14; 0 is refused
 	Trait string `json:"trait"`
 }
 

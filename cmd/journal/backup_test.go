@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -315,6 +316,16 @@ func TestBackupKeyCreatedOnce(t *testing.T) {
 	require.Zero(t, code, errb)
 	require.Contains(t, errb, "created the backup key")
 	require.Contains(t, errb, "fingerprint")
+	// One fingerprint format everywhere: the backup key's is shown as the
+	// device keys' are (signed.Fingerprint: 8 groups of 4 hex digits, ":").
+	fp := regexp.MustCompile(`fingerprint ([0-9a-f:-]+)`)
+	backupFP := fp.FindStringSubmatch(errb)
+	require.NotNil(t, backupFP, errb)
+	deviceFP := fp.FindStringSubmatch(c.ok("key", "new"))
+	require.NotNil(t, deviceFP)
+	format := regexp.MustCompile(`^[0-9a-f]{4}(:[0-9a-f]{4}){7}$`)
+	require.Regexp(t, format, deviceFP[1])
+	require.Regexp(t, format, backupFP[1], "the backup key's fingerprint in the device keys' format")
 	_, errb, code = c.run("backup", file)
 	require.Zero(t, code, errb)
 	require.Empty(t, errb, "the second backup reuses the key, quietly")

@@ -79,6 +79,9 @@ func TestContestAndInitiativeFlags(t *testing.T) {
 		{[]string{"contest", "lodin", "F", "orco", "F", "--rematch", notTie}, "was not a tie"},
 		{[]string{"combat", "start", "lodin", "orco", "--token", "ruisenor"}, "not a participant"},
 		{[]string{"contest", "lodin", "F", "orco", "F", "--token"}, "unknown flag: --token"},
+		{[]string{"contest", "lodin", "Pelea", "orco", "Pelea", "--with-attr-a", "Z"}, `--with-attr-a: unknown attribute "Z"`},
+		{[]string{"contest", "lodin", "Pelea", "orco", "Pelea", "--with-attr-b", "Z"}, `--with-attr-b: unknown attribute "Z"`},
+		{[]string{"roll", "lodin", "Pelea", "--with-attr", "Z"}, `--with-attr: unknown attribute "Z"`},
 	} {
 		t.Run(strings.Join(tt.args, "_"), func(t *testing.T) {
 			out, errb, code := c.run(append([]string{"-c", "mordor", "--lang", "en"}, tt.args...)...)

@@ -70,7 +70,7 @@ func (a *app) demoTOR(ctx context.Context, v2 bool) error {
 	}
 	roll := func(char, skill string, tn int) step {
 		return step{"", func() (command.Result, error) {
-			return p.roll(command.RollRequest{Character: char, Skill: skill, TN: tn})
+			return p.roll(command.RollRequest{Character: char, Skill: skill, TN: &tn})
 		}}
 	}
 	// until rolls until the character's latest roll meets ok (at most n rolls).

@@ -117,6 +117,14 @@ func exitCode(err error) (int, string) {
 // flagError is the usage error of a flag that does not parse: an unknown
 // flag, a missing value, or a value of the wrong type ("--mod x: want a
 // whole number").
+// negativeNumber is what follows the '-' of a negative number.
+var negativeNumber = regexp.MustCompile(`^[0-9]+([.,][0-9]+)?$`)
+
+// annPositive marks a command whose argument N is a positive whole number
+// (positive), naming it ("damage"): a negative N, which the flag parser
+// reads as shorthand flags, is refused as not positive.
+const annPositive = "journal-positive"
+
 func flagError(c *cobra.Command, err error) error {
 	var bad *pflag.InvalidValueError
 	if errors.As(err, &bad) {
@@ -127,6 +135,16 @@ func flagError(c *cobra.Command, err error) error {
 			return usagef("--%s: %v (see '%s --help')", bad.GetFlag().Name, errors.Unwrap(bad), c.CommandPath())
 		}
 		return usagef("--%s %q: want %s (see '%s --help')", bad.GetFlag().Name, clip.Text(bad.GetValue()), want, c.CommandPath())
+	}
+	// A negative number as an argument reads as shorthand flags (-3):
+	// say so, and what the command wants instead (annPositive).
+	var missing *pflag.NotExistError
+	if errors.As(err, &missing) && negativeNumber.MatchString(missing.GetSpecifiedShortnames()) {
+		n := "-" + missing.GetSpecifiedShortnames()
+		if what := c.Annotations[annPositive]; what != "" {
+			return usagef("%s must be positive, not %s (see '%s --help')", what, n, c.CommandPath())
+		}
+		return usagef("%s: a negative number is read as a flag, and %s takes no negative argument (see '%s --help')", n, c.CommandPath(), c.CommandPath())
 	}
 	// pflag's own messages ("unknown flag: --NAME") quote the argument
 	// whole: at most its start is shown.

@@ -12,6 +12,7 @@ import (
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/internal/clip"
 	"github.com/campaign-journal/journal/rules/dice"
+	"github.com/campaign-journal/journal/rules/tor"
 )
 
 func (a *app) characterCommand() *cobra.Command {
@@ -149,6 +150,7 @@ their devices with 'journal session cosign'.`,
 func (a *app) rollCommand() *cobra.Command {
 	var req command.RollRequest
 	var attribute, keyName string
+	var tn int
 	cmd := &cobra.Command{
 		Use:   "roll CHAR [SKILL] [--with-attr X | --attribute X] [--vs DIFFICULTY] [--mod N] [--token] [--spec] [--entropy S]",
 		Short: "Roll 1o3d10 for a skill or an attribute from the session's committed dice",
@@ -166,6 +168,9 @@ number.`,
 		Args: cobra.RangeArgs(1, 2),
 		RunE: func(c *cobra.Command, args []string) error {
 			req.Character = args[0]
+			if c.Flags().Changed("tn") {
+				req.TN = &tn // given: 0 is refused, not read as the default
+			}
 			switch {
 			case len(args) == 2 && attribute != "":
 				return usagef("roll: give a SKILL (a skill roll) or --attribute X (an attribute roll), not both; --with-attr X names another attribute for a skill roll")
@@ -200,7 +205,7 @@ number.`,
 	f.BoolVar(&req.Token, "token", false, "spend the token: one level higher")
 	f.BoolVar(&req.Specialization, "spec", false, "use the specialization (once per day): keep the highest die")
 	f.StringVar(&req.Entropy, "entropy", "", "the player's own entropy, so not even the GM can know the roll before")
-	f.IntVar(&req.TN, "tn", 0, "The One Ring: target number (default 14)")
+	f.IntVar(&tn, "tn", tor.DefaultTN, "The One Ring: target number")
 	f.StringVar(&req.Trait, "trait", "", "The One Ring: a trait invoked before the roll")
 	return cmd
 }
@@ -356,7 +361,20 @@ func positive(s, what string) (int, error) {
 	if err != nil {
 		return 0, usagef("%s %q is not a whole number", what, clip.Text(s))
 	}
+	if n < 1 {
+		return 0, usagef("%s must be positive, not %d", what, n)
+	}
 	return n, nil
+}
+
+// positiveArg marks c's argument N as positive's, named what (see
+// annPositive), and returns c.
+func positiveArg(c *cobra.Command, what string) *cobra.Command {
+	if c.Annotations == nil {
+		c.Annotations = map[string]string{}
+	}
+	c.Annotations[annPositive] = what
+	return c
 }
 
 func (a *app) healthCommands() []*cobra.Command {
@@ -415,6 +433,8 @@ func (a *app) healthCommands() []*cobra.Command {
 	}
 	after.Flags().StringVar(&entropy, "entropy", "", "the player's own entropy")
 	after.Flags().StringVar(&healKey, "name", device.DefaultName, "journal-dice-v2: the device key that signs the healing")
+	positiveArg(damage, "damage") // negative damage never is: 'journal heal' heals
+	positiveArg(heal, "healing")
 	return []*cobra.Command{damage, heal, rest, after}
 }
 
@@ -434,7 +454,7 @@ func (a *app) progressCommands() []*cobra.Command {
 			})
 		},
 	}
-	xp.AddCommand(grant)
+	xp.AddCommand(positiveArg(grant, "XP"))
 	token := &cobra.Command{Use: "token", Short: "The token"}
 	ret := &cobra.Command{
 		Use:   "return CHAR",

@@ -457,7 +457,7 @@ func (a *app) resolveAt(ctx context.Context, text string) (uint64, error) {
 	if n, err := strconv.ParseUint(text, 10, 64); err == nil {
 		return n, nil
 	}
-	at, err := parseTime(text)
+	at, until, err := parseTime(text)
 	if err != nil {
 		return 0, err
 	}
@@ -468,7 +468,7 @@ func (a *app) resolveAt(ctx context.Context, text string) (uint64, error) {
 	var seq uint64
 	errAfter := errors.New("after")
 	err = st.Read(ctx, events.Query{Subject: filter}, func(r events.Recorded) error {
-		if r.Event.Time.After(at) {
+		if !r.Event.Time.Before(until) {
 			return errAfter
 		}
 		seq = r.Seq
@@ -483,17 +483,40 @@ func (a *app) resolveAt(ctx context.Context, text string) (uint64, error) {
 	return seq, nil
 }
 
-// parseTime reads the time forms --at takes.
-func parseTime(text string) (time.Time, error) {
+// parseTime reads the time forms --at takes: the time written, and the end
+// of what it names, exclusive. Events have sub-second times: a time given
+// to the second names the whole second (18:56:50 takes every event up to
+// 18:56:50.999…), to the minute the whole minute, with a fraction of n
+// digits that 10⁻ⁿ s.
+func parseTime(text string) (at, until time.Time, err error) {
 	if t, err := time.Parse(time.RFC3339Nano, text); err == nil {
-		return t, nil
+		step := time.Second
+		if i := strings.IndexByte(text, '.'); i >= 0 {
+			digits := 0
+			for _, c := range text[i+1:] {
+				if c < '0' || c > '9' {
+					break
+				}
+				digits++
+			}
+			for range min(digits, 9) {
+				step /= 10
+			}
+		}
+		return t, t.Add(max(step, 1)), nil
 	}
-	for _, layout := range []string{"2006-01-02 15:04", "2006-01-02 15:04:05", "2006-01-02T15:04", "2006-01-02T15:04:05"} {
-		if t, err := time.ParseInLocation(layout, text, time.Local); err == nil {
-			return t, nil
+	for _, f := range []struct {
+		layout string
+		step   time.Duration
+	}{
+		{"2006-01-02 15:04", time.Minute}, {"2006-01-02 15:04:05", time.Second},
+		{"2006-01-02T15:04", time.Minute}, {"2006-01-02T15:04:05", time.Second},
+	} {
+		if t, err := time.ParseInLocation(f.layout, text, time.Local); err == nil {
+			return t, t.Add(f.step), nil
 		}
 	}
-	return time.Time{}, fmt.Errorf("--at %q: want a stream sequence or a time: RFC 3339 (2026-11-30T20:15:00Z) or \"YYYY-MM-DD HH:MM\"", clip.Text(text))
+	return time.Time{}, time.Time{}, fmt.Errorf("--at %q: want a stream sequence or a time: RFC 3339 (2026-11-30T20:15:00Z) or \"YYYY-MM-DD HH:MM\"", clip.Text(text))
 }
 
 // isTerminal reports whether w is a terminal (a character device).

@@ -328,6 +328,19 @@ func TestTimeTravelByTime(t *testing.T) {
 	if len(log) != seq || !strings.HasPrefix(strings.TrimSpace(log[len(log)-1]), strconv.Itoa(seq)+" ") {
 		t.Fatalf("log --at %s has %d lines, want %d:\n%s", at, len(log), seq, strings.Join(log, "\n"))
 	}
+	// A time to the second (as the log shows times) takes every event of
+	// that second, though events have sub-second times; to the minute, the
+	// whole minute.
+	last := evs[len(evs)-1].Time
+	for _, layout := range []string{"2006-01-02 15:04:05", "2006-01-02T15:04:05", "2006-01-02 15:04", time.RFC3339} {
+		text := last.In(time.Local).Format(layout)
+		if last.Equal(last.Truncate(time.Second)) {
+			t.Skip("the last event fell on a whole second")
+		}
+		if got, all := c.ok("-c", "mordor", "log", "--at", text), c.ok("-c", "mordor", "log"); got != all {
+			t.Fatalf("log --at %q (the last event at %s) leaves events out:\n%s\nlog:\n%s", text, last.Format(time.RFC3339Nano), got, all)
+		}
+	}
 	// Minutes in local time: far in the future is everything, far in the
 	// past is nothing.
 	if all, now := c.ok("-c", "mordor", "log", "--at", "2999-12-31 23:59"), c.ok("-c", "mordor", "log"); all != now {

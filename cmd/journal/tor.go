@@ -161,7 +161,7 @@ func (a *app) shadowCommand() *cobra.Command {
 		},
 	}
 	gain.Flags().StringVar(&reason, "reason", "", "what brought the Shadow")
-	cmd.AddCommand(gain)
+	cmd.AddCommand(positiveArg(gain, "shadow"))
 	return cmd
 }
 

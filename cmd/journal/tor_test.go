@@ -131,6 +131,8 @@ func TestTORCommands(t *testing.T) {
 		{[]string{"trait", "invoke", "bilbo", "Herrero", "--auto"}, `no trait "Herrero"`},
 		{[]string{"trait", "invoke", "bilbo", "Ladrón"}, "--auto"},
 		{[]string{"roll", "bilbo", "Sigilo", "--trait", "Herrero"}, `no trait "Herrero"`},
+		{[]string{"roll", "bilbo", "Sigilo", "--tn", "0"}, "--tn 0: a target number is 1..99"},
+		{[]string{"roll", "bilbo", "Sigilo", "--tn", "100"}, "--tn 100: a target number is 1..99"},
 		{[]string{"madness", "end", "thorin", "--flaw", "Orgullo"}, "not in a bout of madness"},
 		{[]string{"shadow", "gain", "thorin", "x"}, "shadow"},
 		{[]string{"advancement", "grant", "bilbo", "Cocina"}, `unknown skill group "Cocina" (nor a skill)`},

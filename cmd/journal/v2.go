@@ -253,7 +253,7 @@ func (a *app) rollV2(c *cobra.Command, keyName string, req command.RollRequest) 
 		}
 		return a.torRollV2(c, keyName, req) // v2_tor.go
 	}
-	if req.Entropy != "" || req.TN != 0 || req.Trait != "" {
+	if req.Entropy != "" || req.TN != nil || req.Trait != "" {
 		return usagef("roll: --entropy, --tn and --trait are not for a journal-dice-v2 session (your device's secret replaces entropy)")
 	}
 	return a.requestRevealV2(c, keyName, req.Character, func(j *command.Journal, campaign string, _ *projections.Session) (any, error) {

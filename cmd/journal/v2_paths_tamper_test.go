@@ -112,7 +112,8 @@ func TestV2PathsEndToEnd(t *testing.T) {
 	heal := nthOfKind(t, lines, "heal")
 	// The rolls of the combat start (2) and the healing (1) are the last 3.
 	initRoll, healRoll := rolls-2, rolls
-	firstWon := 0 // a contest that was not a tie
+	firstWon := 0    // a contest that was not a tie
+	notCritical := 0 // a contest not won with a critical
 	for i := 1; i <= contests; i++ {
 		e, err := events.Decode([]byte(lines[indexOf(t, lines, events.TypeContestResolved, i)]))
 		require.NoError(t, err)
@@ -120,6 +121,9 @@ func TestV2PathsEndToEnd(t *testing.T) {
 		require.NoError(t, e.DecodeData(&d))
 		if !d.Tie && firstWon == 0 {
 			firstWon = i
+		}
+		if !d.Critical && notCritical == 0 {
+			notCritical = i
 		}
 	}
 	wonID := ""
@@ -163,6 +167,9 @@ func TestV2PathsEndToEnd(t *testing.T) {
 				}
 			})
 		}, "tie: recorded"},
+		{"a critical claimed for a contest", func() ([]string, string) {
+			return edit(t, lines, events.TypeContestResolved, max(notCritical, 1), func(_ *events.Event, d map[string]any) { d["critical"] = true })
+		}, "critical: recorded true"},
 		{"a contest's verdict reason", func() ([]string, string) {
 			return edit(t, lines, events.TypeContestResolved, 1, func(_ *events.Event, d map[string]any) { d["reason"] = "both_failed" })
 		}, "reason: recorded"},

@@ -105,6 +105,12 @@ func TestV2SessionEndToEnd(t *testing.T) {
 	require.Contains(t, out, "journal-dice-v2: 2 contributions")
 	require.Contains(t, out, "FLAG  request")
 	require.Contains(t, out, "cancelled (nonce 2 consumed")
+	// The session's end counts what its event records, nonces (3: two
+	// rolls and the cancelled request's), not rolls (2, as replay says).
+	log := tb.ok("--lang", "en", "-c", "mordor", "log")
+	require.Contains(t, log, "ends with 3 nonces taken")
+	require.NotContains(t, log, "ends after 3 rolls")
+	require.Contains(t, tb.ok("--lang", "es", "-c", "mordor", "log"), "con 3 nonces usados")
 	require.Contains(t, tb.flagged("--lang", "en", "-c", "mordor", "replay"), "OK with 1 flag:")
 	// Every command of it re-runs identically (the v2 commands as their
 	// users, their signed messages as recorded).

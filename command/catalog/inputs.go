@@ -79,7 +79,7 @@ func rollInputs(ctx context.Context, j *command.Journal, campaign string, r []ev
 		}
 		return req, nil
 	case "tor":
-		req := command.RollRequest{Character: d.Character, Skill: d.Skill, TN: d.TN, Entropy: d.Entropy}
+		req := command.RollRequest{Character: d.Character, Skill: d.Skill, TN: &d.TN, Entropy: d.Entropy}
 		if d.Trait != "" {
 			pending := false
 			if c, err := j.Load(ctx, campaign, 0); err == nil && c.TOR != nil {

@@ -513,7 +513,7 @@ func Open(path string, key *Key) (*Archive, error) {
 	}
 	got, err := hex.DecodeString(string(bytes.TrimSpace(mac)))
 	if err != nil || !hmac.Equal(got, key.mac(manifest)) {
-		if fp := key.Fingerprint(); fp != m.KeyFingerprint {
+		if fp := key.Fingerprint(); !SameFingerprint(fp, m.KeyFingerprint) {
 			return nil, fmt.Errorf("%w: %s was sealed with the key of fingerprint %s; the key given has fingerprint %s", ErrWrongKey, path, m.KeyFingerprint, fp)
 		}
 		return nil, corrupt("its manifest does not match its MAC: it was altered")

@@ -38,6 +38,8 @@ func TestKeyFile(t *testing.T) {
 	require.False(t, created, "the key is made once")
 	require.Equal(t, k.Fingerprint(), again.Fingerprint())
 	require.Len(t, k.Fingerprint(), 39)
+	require.Regexp(t, `^[0-9a-f]{4}(:[0-9a-f]{4}){7}$`, k.Fingerprint(), "signed.Fingerprint's format")
+	require.True(t, SameFingerprint(strings.ReplaceAll(k.Fingerprint(), ":", "-"), k.Fingerprint()), "an older manifest's format")
 
 	write := func(name, text string, mode os.FileMode) string {
 		p := filepath.Join(dir, name)

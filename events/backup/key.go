@@ -36,7 +36,10 @@ func NewKey(r io.Reader) (*Key, error) {
 }
 
 // Fingerprint names the key without revealing it: the first 16 bytes of
-// SHA-256("journal-backup-key-v1|" || key), in groups of four hex digits.
+// SHA-256("journal-backup-key-v1|" || key), shown as every fingerprint of
+// the journal is (signed.Fingerprint): eight groups of four lower-case hex
+// digits joined by ":". (Backups before it joined them by "-":
+// SameFingerprint reads both.)
 func (k *Key) Fingerprint() string {
 	h := sha256.Sum256(append([]byte("journal-backup-key-v1|"), k.b[:]...))
 	s := hex.EncodeToString(h[:16])
@@ -44,7 +47,13 @@ func (k *Key) Fingerprint() string {
 	for i := 0; i < len(s); i += 4 {
 		parts = append(parts, s[i:i+4])
 	}
-	return strings.Join(parts, "-")
+	return strings.Join(parts, ":")
+}
+
+// SameFingerprint reports whether two backup key fingerprints name the
+// same key, in the format of now or of older manifests ("-" for ":").
+func SameFingerprint(a, b string) bool {
+	return strings.ReplaceAll(a, "-", ":") == strings.ReplaceAll(b, "-", ":")
 }
 
 // subkey derives a key for one purpose, so that the sealing key and the

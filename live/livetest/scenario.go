@@ -218,7 +218,7 @@ func TOR(ctx context.Context, t testing.TB, j *command.Journal, campaign string)
 	})
 	roll := func(char, skill string, tn int) {
 		step(t, "roll "+char, func() (command.Result, error) {
-			return j.Roll(ctx, campaign, command.RollRequest{Character: char, Skill: skill, TN: tn, Entropy: char})
+			return j.Roll(ctx, campaign, command.RollRequest{Character: char, Skill: skill, TN: &tn, Entropy: char})
 		})
 	}
 	roll("bilbo", "Atención", 14)
