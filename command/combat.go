@@ -239,11 +239,9 @@ func (d *draft) planAttack(req AttackRequest) (attackPlan, error) {
 	if err := canAct(attacker); err != nil {
 		return attackPlan{}, err
 	}
-	if ryf.Status(target.Status) == ryf.StatusDead {
-		// docs/rules.md: the dead are not attacked; the unconscious and
-		// the incapacitated may be (RULES.md 1.9: "can still be hit").
-		return attackPlan{}, invalid("%s is %s (%d HP): a dead character cannot be attacked", target.Name, target.Status, target.HP)
-	}
+	// docs/rules.md: any target of the combat may be attacked, the dead
+	// too (the table decides what a blow on the fallen means; the journal
+	// records it as it records any attack).
 	if cb.Attacked[req.Attacker] {
 		return attackPlan{}, invalid("%s has already attacked in round %d: one attack per round", attacker.Name, cb.Round)
 	}

@@ -48,7 +48,7 @@ func TestForeignMessageInTheJournal(t *testing.T) {
 	require.Equal(t, 0, code, "log: %s", errb)
 	// The warning is in the output's language, as the log.
 	require.Contains(t, errb, "aviso: se omite "+fmt.Sprintf("secuencia %d (%s)", seq, subject))
-	require.Contains(t, out, "Termina la sesión s1 tras 3 tiradas")
+	require.Contains(t, out, "Termina la sesión s1 con 3 nonces usados")
 
 	out, errb, code = c.run("-c", "mordor", "--lang", "en", "export")
 	require.Equal(t, 0, code, "export: %s", errb)
