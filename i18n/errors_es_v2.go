@@ -4,10 +4,12 @@ package i18n
 // co-signatures, consents, The One Ring's v2 rolls, invites and devices,
 // the table's web page and the benchmarks.
 var errorsESV2 = map[string]string{
-	"%w: %s: cannot be read or made":             "%w: %s: no se puede leer ni crear",
-	"%w: %s: want %d bytes in hex":               "%w: %s: se esperan %d bytes en hexadecimal",
-	"%w: at least 16 bytes":                      "%w: al menos 16 bytes",
-	"no such roll":                               "no existe esa tirada",
+	"%w: %s: cannot be read or made": "%w: %s: no se puede leer ni crear",
+	"%w: %s: want %d bytes in hex":   "%w: %s: se esperan %d bytes en hexadecimal",
+	"%w: at least 16 bytes":          "%w: al menos 16 bytes",
+	"no such roll":                   "no existe esa tirada",
+	"%w: no journal-dice-v1 session once device keys are registered":                                                     "%w: ninguna sesión journal-dice-v1 una vez registradas claves de dispositivo",
+	"%w (v1 lets the host steer the rolls): campaign %s has keys of %s; start it as journal-dice-v2 (without --dice v1)": "%w (v1 deja que el anfitrión dirija las tiradas): la campaña %s tiene claves de %s; iníciala como journal-dice-v2 (sin --dice v1)",
 	"no such roll: %s in %s":                     "no existe esa tirada: %s en %s",
 	"web: permalink key":                         "web: clave de los enlaces permanentes",
 	"web: permalink key: %w":                     "web: clave de los enlaces permanentes: %w",

@@ -83,7 +83,7 @@ func TestCorpusGenuineExports(t *testing.T) {
 	// v2-gm: a v1 session's combat, then GM rolls: an NPC's attack and a
 	// roll witnessed by a player, one resolved unwitnessed after its wait,
 	// one pinned to a beacon round the machine cannot reach, witnessed.
-	write("v2-gm", func(t *testing.T) []string { return newV2Table(t).gmSession() })
+	write("v2-gm", func(t *testing.T) []string { return newGMTable(t).gmSession() })
 
 	// v2-beacon: GM rolls on the command layer with a clock before a real
 	// quicknet round: witnessed, resolved by that round, unwitnessed.
