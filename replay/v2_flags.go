@@ -21,7 +21,9 @@ type FlagCode string
 
 // The codes of the flags.
 const (
-	// FlagNoContribution: a v2 session whose key has no contribution (the host's seed alone).
+	// FlagNoContribution: a v2 session whose key has no contribution from
+	// anyone but the GM (the host's seed alone, or with the GM's own
+	// contributions: countsAsPlayers).
 	FlagNoContribution FlagCode = "no-contribution"
 	// FlagCancelled: a request the GM cancelled (its nonce consumed, no roll).
 	FlagCancelled FlagCode = "cancelled"
@@ -146,8 +148,11 @@ func (v *Verifier) v2Flags(s *session, sr *SessionReport) {
 // contribution, cancelled and unrevealed requests.
 func (s *session) sessionFlags() []Flag {
 	var out []Flag
-	if len(s.v2.contributions) == 0 {
+	switch {
+	case len(s.v2.contributions) == 0:
 		out = append(out, newFlag(FlagNoContribution, s.startID, "rp2.f.no_contribution"))
+	case s.v2.independent == 0:
+		out = append(out, newFlag(FlagNoContribution, s.startID, "rp2.f.gm_contribution_only", len(s.v2.contributions)))
 	}
 	for _, c := range s.v2.cancelled {
 		out = append(out, newFlag(FlagCancelled, c.EventID, "rp2.f.cancelled", c.Request, c.Nonce, c.EventID, c.Reason))

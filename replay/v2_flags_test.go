@@ -145,3 +145,75 @@ func TestV2Flags(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, []replay.FlagCode{replay.FlagUnrevealed, replay.FlagRepeated, replay.FlagVoided}, codes(t, rep))
 }
+
+// TestV2GMContributionOnly: only contributions of users other than the GM
+// count toward a session key's independence (DESIGN.md §3.3): a session
+// whose only contributions are the GM's (a user registered with the role
+// gm), or the session starter's, is flagged no-contribution in its own
+// words; one player's contribution is enough.
+func TestV2GMContributionOnly(t *testing.T) {
+	key := func(b byte) ed25519.PrivateKey { var s [32]byte; s[0] = b; return ed25519.NewKeyFromSeed(s[:]) }
+	anaKey, gmKey := key(1), key(2)
+	for _, tc := range []struct {
+		name        string
+		starter     string   // who starts the session
+		contributes []string // who contributes, in order
+		flagged     string   // the no-contribution flag's words, "" for none
+	}{
+		{"none", "gm", nil, "no contribution: the session key is the host's seed alone"},
+		{"the gm's alone", "gm", []string{"gm"}, "no player's contribution: the session key is the host's seed with the GM's own (1)"},
+		{"the gm's and a player's", "gm", []string{"gm", "ana"}, ""},
+		{"a player's", "gm", []string{"ana"}, ""},
+		{"the starter's alone", "ana", []string{"ana"}, "no player's contribution"},
+		{"the starter's and the gm's", "ana", []string{"gm", "ana"}, "no player's contribution: the session key is the host's seed with the GM's own (2)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := newRecorder(t, "mordor")
+			ctx, j, c := r.Ctx, r.J, r.Campaign
+			as := map[string]*command.Journal{"gm": j, "ana": j.As("ana")}
+			keys := map[string]ed25519.PrivateKey{"gm": gmKey, "ana": anaKey}
+			r.Do("campaign", func() (command.Result, error) {
+				return j.CreateCampaign(ctx, command.CreateCampaign{ID: c, System: "ryf"})
+			})
+			r.Do("lodin", func() (command.Result, error) {
+				return j.CreateCharacter(ctx, c, command.CreateCharacter{ID: "lodin", Name: "Lodin", Player: "ana",
+					Attributes: "F=8,R=7,D=9,I=8,P=8", Skills: "Pelea=5,Sigilo=3", Specialization: "Pelea"})
+			})
+			r.Do("gm key", func() (command.Result, error) {
+				return j.RegisterKey(ctx, c, command.RegisterKey{Role: command.RoleGM, PublicKey: signed.PublicKeyOf(gmKey).String()})
+			})
+			r.Do("ana key", func() (command.Result, error) {
+				return as["ana"].RegisterKey(ctx, c, command.RegisterKey{PublicKey: signed.PublicKeyOf(anaKey).String()})
+			})
+			r.Do("start", func() (command.Result, error) {
+				return as[tc.starter].StartSessionWith(ctx, c, command.SessionStart{ID: "s1", Dice: command.DiceV2})
+			})
+			hdr := signed.Header{Campaign: c, Session: "s1"}
+			seal := func(k ed25519.PrivateKey, m signed.Message) command.SignedMessage {
+				s, err := signed.Encode(m)
+				require.NoError(t, err)
+				return command.SignedMessage{Signed: s, Signature: signed.Sign(k, s)}
+			}
+			for i, u := range tc.contributes {
+				r.Do("contribute", func() (command.Result, error) {
+					return as[u].Contribute(ctx, c, command.ContributeSigned{SignedMessage: seal(keys[u], &signed.Contribute{Header: hdr, Value: signed.Hex32{byte(i + 1)}})})
+				})
+			}
+			rep, err := replay.Verify(ctx, replay.Records(r.Records()), replay.Options{Now: time.Now()})
+			require.NoError(t, err)
+			require.True(t, rep.OK(), "%+v", rep.Sessions)
+			var got []string
+			for _, f := range rep.Sessions[0].Flags {
+				if f.Code == replay.FlagNoContribution {
+					got = append(got, f.What)
+				}
+			}
+			if tc.flagged == "" {
+				require.Empty(t, got, "a player's contribution counts")
+				return
+			}
+			require.Len(t, got, 1)
+			require.Contains(t, got[0], tc.flagged)
+		})
+	}
+}

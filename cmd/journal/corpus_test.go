@@ -106,6 +106,18 @@ func TestCorpusGenuineExports(t *testing.T) {
 	// registered for a player.
 	write("v2-flags", flagsSession)
 
+	// v2-gm-contribution: a v2 session whose only contribution is the
+	// GM's automatic one (session start), a player's roll, the end
+	// co-signed by the player: flagged no-contribution.
+	write("v2-gm-contribution", func(t *testing.T) []string {
+		tb := newV2Table(t)
+		tb.as("gm").ok("-c", "mordor", "session", "start", "--dice", "v2")
+		tb.as("ana").ok("-c", "mordor", "roll", "lodin", "Sigilo", "--vs", "media")
+		tb.as("gm").ok("-c", "mordor", "session", "end")
+		tb.as("ana").ok("-c", "mordor", "session", "cosign")
+		return exportOf(tb.cli, "mordor")
+	})
+
 	// v2-open: a session exported before its end (its seed not revealed).
 	write("v2-open", func(t *testing.T) []string {
 		tb := newV2Table(t)

@@ -232,7 +232,9 @@ func TestDemoV2(t *testing.T) {
 // a roll that did not before).
 func TestV2RollAsTyped(t *testing.T) {
 	tb := newV2Table(t)
-	tb.as("ana").ok("-c", "mordor", "session", "start")
+	tb.as("gm").ok("-c", "mordor", "session", "start")
+	// A player's contribution: the GM's own (the starter's) does not count.
+	tb.as("ana").ok("-c", "mordor", "session", "contribute")
 	tb.ok("-c", "mordor", "roll", "lodin", "sigilo", "--vs", "media")
 	tb.ok("-c", "mordor", "roll", "lodin", "--attribute", "f", "--vs", "10")
 	tb.as("gm").ok("-c", "mordor", "session", "end")

@@ -509,7 +509,7 @@
       }
       const s0 = ss[ev.session];
       if (ev.type === "journal.session.started.v1") {
-        if (d.algorithm === "journal-dice-v2" && !ss[ev.session]) ss[ev.session] = { id: ev.session, startID: ev.id, commitment: d.commitment, contributions: 0, requests: {}, order: [], cosigs: [], actions: {}, gmSource: {}, nonceAt: {}, ended: false, last: t, lastStamp: stamp(ev.time), lastID: ev.id, due: null, attack: null, torRolls: {} };
+        if (d.algorithm === "journal-dice-v2" && !ss[ev.session]) ss[ev.session] = { id: ev.session, startID: ev.id, starter: ev.actor, commitment: d.commitment, contributions: 0, independent: 0, requests: {}, order: [], cosigs: [], actions: {}, gmSource: {}, nonceAt: {}, ended: false, last: t, lastStamp: stamp(ev.time), lastID: ev.id, due: null, attack: null, torRolls: {} };
         continue;
       }
       if (s0) {
@@ -562,7 +562,14 @@
         case "journal.session.contributed.v1":
           if (x.unsigned.has(ev.id)) break; // verifyEvents says why
           if (s.order.length) problem(ev.id, tr("v2.event", ev.id, tr("v2.lateContribution")));
-          else s.contributions++;
+          else {
+            s.contributions++;
+            // replay's countsAsPlayers: a contribution counts toward the
+            // key's independence from the GM unless its user is the GM (a
+            // user registered with the role gm at this point of the
+            // stream, or the session's starter).
+            if (d.user !== s.starter && roles[d.user] !== "gm") s.independent++;
+          }
           break;
         case "journal.session.ended.v1": {
           if (s.ended) break;
@@ -843,6 +850,7 @@
     // The flags of every v2 session, and what is due at the end.
     for (const s of Object.values(ss)) {
       if (s.contributions === 0) flag("no-contribution", s.startID, tr("v2.f.noContribution"));
+      else if (s.independent === 0) flag("no-contribution", s.startID, tr("v2.f.gmContributionOnly", s.contributions));
       for (const id of s.order) {
         const r = s.requests[id];
         if (r.state === "pending") flag("unrevealed", r.ev.id, tr("v2.f.unrevealed", id, r.d.nonce, r.ev.id));
