@@ -531,12 +531,11 @@ func idString(k idKey) string {
 	return b.String()
 }
 
-// writeV2Session writes what a v2 session's report adds: its algorithm,
-// its contributions and its flags.
 // writeV2Session writes, in l, what the audit checked of a v2 session and
-// its flags.
+// its flags; of a v1 session, its flags (empty) only.
 func writeV2Session(w io.Writer, l i18n.Lang, s SessionReport) {
 	if s.Algorithm != dice.AlgorithmV2 {
+		writeFlags(w, l, s.Flags)
 		return
 	}
 	fmt.Fprintln(w, "  "+l.N("rp2.contributions", s.Contributions, s.Algorithm))

@@ -50,6 +50,10 @@ const (
 	FlagWitnessKeyByOther FlagCode = "witness-key-by-other"
 	// FlagBeaconNotUsed: a request that named a beacon round, resolved by a witness instead.
 	FlagBeaconNotUsed FlagCode = "beacon-not-used"
+	// FlagEmpty: a session (v1 or v2) ended with no roll event: a host
+	// can shop for a seed by starting and ending sessions until one
+	// suits it (DESIGN.md §3.3, "No downgrade, no shopping").
+	FlagEmpty FlagCode = "empty"
 )
 
 // DefaultStaleAfter is how long after its last event an unended v2
@@ -142,6 +146,15 @@ func (v *Verifier) v2Flags(s *session, sr *SessionReport) {
 	default:
 		sr.Flags = append(sr.Flags, newFlag(FlagOpen, x.lastID, "rp2.f.open", x.last.UTC().Format(time.RFC3339), max(days, 0)))
 	}
+}
+
+// emptyFlag is the flag of a session, v1 or v2, ended with no roll event
+// recorded in it (a cancelled or unrevealed request is no roll).
+func (s *session) emptyFlag() (Flag, bool) {
+	if !s.ended || s.rolls > 0 {
+		return Flag{}, false
+	}
+	return newFlag(FlagEmpty, s.endID, "rp2.f.empty", s.id, s.endID), true
 }
 
 // sessionFlags are the flags v2Report gives every v2 session: no

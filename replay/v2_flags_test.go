@@ -10,6 +10,7 @@ import (
 
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/i18n"
 	"github.com/campaign-journal/journal/replay"
 	"github.com/campaign-journal/journal/rules/dice"
 	"github.com/campaign-journal/journal/signed"
@@ -215,5 +216,60 @@ func TestV2GMContributionOnly(t *testing.T) {
 			require.Len(t, got, 1)
 			require.Contains(t, got[0], tc.flagged)
 		})
+	}
+}
+
+// TestEmptySessionFlagged: a session, v1 or v2, ended with no roll is
+// flagged empty (seed shopping: a host ends sessions until a seed suits
+// it), naming the session and its end; a session with a roll is not, nor
+// one not ended yet.
+func TestEmptySessionFlagged(t *testing.T) {
+	r := newRecorder(t, "mordor")
+	ctx, j, c := r.Ctx, r.J, r.Campaign
+	r.Do("campaign", func() (command.Result, error) {
+		return j.CreateCampaign(ctx, command.CreateCampaign{ID: c, System: "ryf"})
+	})
+	r.Do("lodin", func() (command.Result, error) {
+		return j.CreateCharacter(ctx, c, command.CreateCharacter{ID: "lodin", Name: "Lodin", Player: "ana",
+			Attributes: "F=8,R=7,D=9,I=8,P=8", Skills: "Pelea=5,Sigilo=3", Specialization: "Pelea"})
+	})
+	var ends []string
+	for _, s := range []struct {
+		id, dice string
+		roll     bool
+	}{{"s1", command.DiceV1, false}, {"s2", command.DiceV1, true}, {"s3", command.DiceV2, false}, {"s4", command.DiceV2, false}} {
+		r.Do("start", func() (command.Result, error) {
+			return j.StartSessionWith(ctx, c, command.SessionStart{ID: s.id, Dice: s.dice})
+		})
+		if s.roll {
+			r.Do("roll", func() (command.Result, error) {
+				return j.Roll(ctx, c, command.RollRequest{Character: "lodin", Skill: "Sigilo"})
+			})
+		}
+		res := r.Do("end", func() (command.Result, error) { return j.EndSession(ctx, c) })
+		ends = append(ends, res.Events[0].Event.ID)
+	}
+	r.Do("start", func() (command.Result, error) {
+		return j.StartSessionWith(ctx, c, command.SessionStart{ID: "s5", Dice: command.DiceV2})
+	})
+	rep, err := replay.Verify(ctx, replay.Records(r.Records()), replay.Options{Now: time.Now()})
+	require.NoError(t, err)
+	require.True(t, rep.OK(), "%+v", rep.Sessions)
+	require.Len(t, rep.Sessions, 5)
+	for i, sr := range rep.Sessions {
+		var empty []replay.Flag
+		for _, f := range sr.Flags {
+			if f.Code == replay.FlagEmpty {
+				empty = append(empty, f)
+			}
+		}
+		if i == 1 || i == 4 { // a roll; not ended
+			require.Empty(t, empty, "session %s", sr.Session)
+			continue
+		}
+		require.Len(t, empty, 1, "session %s", sr.Session)
+		require.Equal(t, ends[i], empty[0].EventID)
+		require.Equal(t, "session "+sr.Session+" ended with no roll (event "+ends[i]+"): empty sessions let a host shop for a seed", empty[0].What)
+		require.Contains(t, empty[0].WhatIn(i18n.ES), "terminó sin ninguna tirada")
 	}
 }

@@ -1183,6 +1183,9 @@ func (v *Verifier) sessionReport(s *session) SessionReport {
 	}
 	s.v2Report(&sr)
 	v.v2Flags(s, &sr) // v2_flags.go
+	if f, ok := s.emptyFlag(); ok {
+		sr.Flags = append(sr.Flags, f)
+	}
 	if m := s.unresolvedAttack(); m != nil {
 		add(*m)
 	}

@@ -118,6 +118,23 @@ func TestCorpusGenuineExports(t *testing.T) {
 		return exportOf(tb.cli, "mordor")
 	})
 
+	// v2-empty: a v1 session ended with no roll (before the keys), then
+	// three v2 sessions in a row, contributed and co-signed, each ended
+	// with no roll (seed shopping): each flagged empty.
+	write("v2-empty", func(t *testing.T) []string {
+		tb := newV2TableAfter(t, func(c *cli) {
+			c.ok("-c", "mordor", "session", "start", "--dice", "v1")
+			c.ok("-c", "mordor", "session", "end")
+		})
+		for range 3 {
+			tb.as("gm").ok("-c", "mordor", "session", "start", "--dice", "v2")
+			tb.as("ana").ok("-c", "mordor", "session", "contribute")
+			tb.as("gm").ok("-c", "mordor", "session", "end")
+			tb.as("ana").ok("-c", "mordor", "session", "cosign")
+		}
+		return exportOf(tb.cli, "mordor")
+	})
+
 	// v2-open: a session exported before its end (its seed not revealed).
 	write("v2-open", func(t *testing.T) []string {
 		tb := newV2Table(t)

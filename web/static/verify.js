@@ -1329,6 +1329,8 @@
         expect = n + 1;
       }
       if (s.ended && s.declared > expect) gap(expect, s.declared - 1, s.endID);
+      // replay's empty: a session, v1 or v2, ended with no roll event.
+      if (s.ended && s.rolls === 0) flagSession("empty", s.endID, tr("v2.f.empty", s.id, s.endID));
       const consumed = w ? w.consumed : 0;
       if (s.ended && s.declared !== s.rolls + consumed) problem(s.endID, tr("v.rollCount", s.declared, s.rolls));
     }
