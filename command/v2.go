@@ -242,7 +242,8 @@ type RollRevealSigned struct {
 }
 
 // Contribute records the actor's signed session.contribute to the open v2
-// session's key; refused once the session has a roll request.
+// session's key; refused once the session has a roll request, and unless
+// it names the session's seed commitment (signed.Contribute.Commitment).
 func (j *Journal) Contribute(ctx context.Context, campaign string, in ContributeSigned) (Result, error) {
 	msg := in.SignedMessage
 	return j.execute(ctx, campaign, func(d *draft) error {
@@ -258,6 +259,16 @@ func (j *Journal) Contribute(ctx context.Context, campaign string, in Contribute
 		c, err := signedAs[*signed.Contribute](d, j.actor, msg, s.ID, signed.TypeContribute)
 		if err != nil {
 			return err
+		}
+		// Bound to this session's seed, so that it cannot be replayed into
+		// another journal's session of the same ids (old devices' messages
+		// without the field are refused here; verifiers still accept those
+		// recorded before, docs/trust.md).
+		if c.Commitment.IsZero() {
+			return invalid("the contribution names no seed commitment: sign session %s's, %s (update the device)", s.ID, s.Commitment)
+		}
+		if c.Commitment.String() != s.Commitment {
+			return invalid("the contribution names seed commitment %s, session %s's is %s", c.Commitment, s.ID, s.Commitment)
 		}
 		if len(s.Requests) > 0 {
 			return invalid("session %s already has a roll request: contributions are taken only before the first", s.ID)

@@ -4,6 +4,9 @@ package i18n
 // co-signatures, consents, The One Ring's v2 rolls, invites and devices,
 // the table's web page and the benchmarks.
 var errorsESV2 = map[string]string{
+	"the contribution names no seed commitment: sign session %s's, %s (update the device)": "la contribución no nombra ningún compromiso de semilla: firma el de la sesión %s, %s (actualiza el dispositivo)",
+	"the contribution names seed commitment %s, session %s's is %s":                        "la contribución nombra el compromiso de semilla %s, el de la sesión %s es %s",
+	"session %s's commitment: %w":    "compromiso de la sesión %s: %w",
 	"%w: %s: cannot be read or made": "%w: %s: no se puede leer ni crear",
 	"%w: %s: want %d bytes in hex":   "%w: %s: se esperan %d bytes en hexadecimal",
 	"%w: at least 16 bytes":          "%w: al menos 16 bytes",

@@ -195,6 +195,15 @@ func (v *Verifier) v2Event(c *campaign, m Mismatch, ev events.Event, data any) {
 			v.record(s, m)
 			return
 		}
+		// A contribution names its session's seed commitment, so that it
+		// cannot be replayed into another journal's session of the same
+		// ids; one signed before the field existed (none) is accepted as
+		// before (old format, docs/trust.md). verify.js checks the same.
+		if !cm.Commitment.IsZero() && cm.Commitment.String() != s.commitment {
+			m.Kind, m.What = MismatchSignature, fmt.Sprintf("the contribution signs seed commitment %s, not its session's (%s): replayed from another session", cm.Commitment, s.commitment)
+			v.record(s, m)
+			return
+		}
 		if len(s.v2.order) > 0 {
 			m.Kind, m.What = MismatchRequest, fmt.Sprintf("a contribution after the session's first roll request (%s)", s.v2.order[0])
 			v.record(s, m)

@@ -135,15 +135,25 @@ func TestSessionStartNoDowngrade(t *testing.T) {
 }
 
 // TestSessionStartDefaultContributes: the default v2 session contributes
-// for the CLI's user, as --dice v2 does.
+// for the CLI's user, as --dice v2 does, naming the session's seed
+// commitment in the signed contribution.
 func TestSessionStartDefaultContributes(t *testing.T) {
 	tb := newV2Table(t)
 	_, errb, code := tb.as("ana").run("-c", "mordor", "session", "start")
 	require.Equal(t, 0, code, errb)
 	var contributions int
+	var commitment string
 	for _, e := range tb.events("mordor") {
-		if e.Type == events.TypeSessionContributed {
+		switch e.Type {
+		case events.TypeSessionStarted:
+			var d events.SessionStarted
+			require.NoError(t, e.DecodeData(&d))
+			commitment = d.Commitment
+		case events.TypeSessionContributed:
 			contributions++
+			var d events.SessionContributed
+			require.NoError(t, e.DecodeData(&d))
+			require.Contains(t, d.Signed, `"commitment":"`+commitment+`"`, "the contribution is bound to the session's seed")
 		}
 	}
 	require.Equal(t, []string{dice.AlgorithmV2}, tb.algorithms("mordor"))

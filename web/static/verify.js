@@ -1130,9 +1130,24 @@
         case "journal.session.contributed.v1": {
           // A contribution whose message does not hold, or made after the
           // session's first request, is not in the session key (replay's).
-          const ok = await checkSigned(ev, keys, problem, true);
-          if (!ok) unsigned.add(ev.id);
+          let ok = await checkSigned(ev, keys, problem, true);
           const s = sessions[ev.session];
+          // replay's: a contribution names its session's seed commitment
+          // (one signed before the field existed has none: old format,
+          // accepted as before); another session's is a replayed one.
+          if (ok && s) {
+            let named;
+            try {
+              named = JSON.parse(d.signed).commitment;
+            } catch (e) {
+              named = undefined;
+            }
+            if (named !== undefined && named !== s.commitment) {
+              problem(ev.id, tr("v.contributionCommitment", ev.id, String(named).slice(0, 64), s.commitment));
+              ok = false;
+            }
+          }
+          if (!ok) unsigned.add(ev.id);
           if (ok && s && !s.requested) s.contributions.push(d.value);
           break;
         }
