@@ -146,7 +146,11 @@ func writeV2Export(ctx context.Context, path string, rolls int, progress func(in
 			if _, err := rand.Read(v[:]); err != nil {
 				return x, err
 			}
-			m, err := seal(pl.priv, &signed.Contribute{Header: hdr, Value: v})
+			var commitment signed.Hex32
+			if err := commitment.UnmarshalText([]byte(started.Commitment)); err != nil {
+				return x, err
+			}
+			m, err := seal(pl.priv, &signed.Contribute{Header: hdr, Value: v, Commitment: commitment})
 			if err != nil {
 				return x, err
 			}

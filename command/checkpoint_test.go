@@ -352,7 +352,7 @@ func TestChainSurvivesACheckpointedLoad(t *testing.T) {
 	ctx := context.Background()
 	j, st, ana, _ := setupV2(t)
 	aj := j.As("ana")
-	_, err := aj.Contribute(ctx, "mordor", ana.contribute(t, "s2", 0xaa))
+	_, err := aj.Contribute(ctx, "mordor", ana.contribute(t, j, "s2", 0xaa))
 	require.NoError(t, err)
 	_, err = aj.RequestRoll(ctx, "mordor", ana.request(t, "s2", uuid.NewString(), secret(0x20), sigilo)) // left pending
 	require.NoError(t, err)

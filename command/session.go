@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/internal/clip"
+	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/rules/dice"
 )
 
@@ -104,6 +106,9 @@ func (j *Journal) startSession(ctx context.Context, campaign, id, title, algorit
 	if s := c.OpenSession(); s != nil {
 		return Result{}, invalid("session %s is still in progress: end it first", s.ID)
 	}
+	if err := checkNoDowngrade(c, algorithm); err != nil { // before the seed is stored
+		return Result{}, err
+	}
 	auto := id == ""
 	if auto {
 		id = fmt.Sprintf("s%d", len(c.Sessions)+1)
@@ -162,6 +167,9 @@ func (j *Journal) startSession(ctx context.Context, campaign, id, title, algorit
 				algorithm = dice.AlgorithmV2
 			}
 		}
+		if err := checkNoDowngrade(d.campaign, algorithm); err != nil {
+			return err
+		}
 		ev, err := events.New(events.Spec{
 			Campaign: campaign, Kind: events.KindSession, AggregateID: id, Name: events.Name(events.TypeSessionStarted),
 			Type: events.TypeSessionStarted, Session: id, Actor: j.actor, RequestID: j.request, Command: j.name,
@@ -173,6 +181,28 @@ func (j *Journal) startSession(ctx context.Context, campaign, id, title, algorit
 		d.evs = append(d.evs, ev)
 		return nil
 	})
+}
+
+// ErrDowngrade marks a journal-dice-v1 session refused in a campaign in
+// which a device key is registered (DESIGN.md §3.3, "No downgrade"). It
+// wraps ErrInvalid.
+var ErrDowngrade = fmt.Errorf("%w: no journal-dice-v1 session once device keys are registered", ErrInvalid)
+
+// checkNoDowngrade refuses a journal-dice-v1 session (algorithm
+// dice.Algorithm) in campaign c once any device key is registered in it
+// (a player's or the GM's): v1 lets the host read the seed and steer the
+// rolls, so a campaign whose devices can sign plays v2 only. "" (the
+// campaign's default) is judged by the caller once resolved.
+func checkNoDowngrade(c *projections.Campaign, algorithm string) error {
+	if algorithm != dice.Algorithm || len(c.Participants) == 0 {
+		return nil
+	}
+	users := make([]string, 0, len(c.Participants))
+	for u := range c.Participants {
+		users = append(users, u)
+	}
+	slices.Sort(users)
+	return fmt.Errorf("%w (v1 lets the host steer the rolls): campaign %s has keys of %s; start it as journal-dice-v2 (without --dice v1)", ErrDowngrade, c.ID, strings.Join(users, ", "))
 }
 
 // EndSession closes the open session and reveals its seed.

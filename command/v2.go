@@ -146,22 +146,19 @@ type SessionStart struct {
 
 // DefaultDice is the dice algorithm a session started without an explicit
 // choice uses in campaign c (DESIGN.md §3.2: new sessions use v2 by
-// default): DiceV2 when the campaign can play it, that is when at least
-// one user is registered with the role player (a player's device then
-// reveals its rolls and witnesses the GM's), else DiceV1.
+// default): DiceV2 once any device key (a player's or the GM's) is
+// registered, since such a campaign refuses v1 sessions (no downgrade,
+// §3.3), else DiceV1.
 func DefaultDice(c *projections.Campaign) string {
-	if c != nil {
-		for _, p := range c.Participants {
-			if p.Role == RolePlayer {
-				return DiceV2
-			}
-		}
+	if c != nil && len(c.Participants) > 0 {
+		return DiceV2
 	}
 	return DiceV1
 }
 
 // StartSessionWith is StartSession with the dice algorithm chosen:
-// req.Dice v1 or v2 as asked (v2 is allowed without any player key), or
+// req.Dice v1 or v2 as asked (v2 is allowed without any player key; v1 is
+// refused, ErrDowngrade, once any device key is registered), or
 // empty for the campaign's default (DefaultDice), judged on the same state
 // the session-started event is recorded on. The event records the
 // algorithm either way.
@@ -245,7 +242,8 @@ type RollRevealSigned struct {
 }
 
 // Contribute records the actor's signed session.contribute to the open v2
-// session's key; refused once the session has a roll request.
+// session's key; refused once the session has a roll request, and unless
+// it names the session's seed commitment (signed.Contribute.Commitment).
 func (j *Journal) Contribute(ctx context.Context, campaign string, in ContributeSigned) (Result, error) {
 	msg := in.SignedMessage
 	return j.execute(ctx, campaign, func(d *draft) error {
@@ -261,6 +259,16 @@ func (j *Journal) Contribute(ctx context.Context, campaign string, in Contribute
 		c, err := signedAs[*signed.Contribute](d, j.actor, msg, s.ID, signed.TypeContribute)
 		if err != nil {
 			return err
+		}
+		// Bound to this session's seed, so that it cannot be replayed into
+		// another journal's session of the same ids (old devices' messages
+		// without the field are refused here; verifiers still accept those
+		// recorded before, docs/trust.md).
+		if c.Commitment.IsZero() {
+			return invalid("the contribution names no seed commitment: sign session %s's, %s (update the device)", s.ID, s.Commitment)
+		}
+		if c.Commitment.String() != s.Commitment {
+			return invalid("the contribution names seed commitment %s, session %s's is %s", c.Commitment, s.ID, s.Commitment)
 		}
 		if len(s.Requests) > 0 {
 			return invalid("session %s already has a roll request: contributions are taken only before the first", s.ID)

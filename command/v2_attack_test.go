@@ -51,7 +51,7 @@ func setupV2Combat(t *testing.T) (*command.Journal, command.Store, map[string]de
 	var started events.SessionStarted
 	require.NoError(t, res.Events[0].Event.DecodeData(&started))
 	commitmentOf = map[string]string{"s2": started.Commitment}
-	_, err = j.As("ana").Contribute(ctx, "mordor", devs["lodin"].contribute(t, "s2", 0xaa))
+	_, err = j.As("ana").Contribute(ctx, "mordor", devs["lodin"].contribute(t, j, "s2", 0xaa))
 	require.NoError(t, err)
 	return j, st, devs
 }

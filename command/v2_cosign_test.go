@@ -26,7 +26,7 @@ func endedV2(t *testing.T) (*command.Journal, *jetstore.Store, device, device, e
 	ctx := context.Background()
 	j, st, ana, gm := setupV2(t)
 	aj := j.As("ana")
-	_, err := aj.Contribute(ctx, "mordor", ana.contribute(t, "s2", 0xaa))
+	_, err := aj.Contribute(ctx, "mordor", ana.contribute(t, j, "s2", 0xaa))
 	require.NoError(t, err)
 	id, r := uuid.NewString(), secret(0x20)
 	_, err = aj.RequestRoll(ctx, "mordor", ana.request(t, "s2", id, r, sigilo))

@@ -12,9 +12,9 @@ import (
 	"github.com/campaign-journal/journal/rules/dice"
 )
 
-// TestDefaultDice: the default algorithm of a new session is v2 once a
-// user is registered with the role player, v1 before (no key, a gm key
-// alone); the session-started event records it; an explicit choice wins.
+// TestDefaultDice: the default algorithm of a new session is v2 once
+// any device key is registered (a gm key alone too), v1 before; the
+// session-started event records it.
 func TestDefaultDice(t *testing.T) {
 	ctx := context.Background()
 	j, _ := openJournal(t, t.TempDir())
@@ -39,21 +39,55 @@ func TestDefaultDice(t *testing.T) {
 	gm, ana := newDevice("gm", 2), newDevice("ana", 1)
 	_, err = j.RegisterKey(ctx, "mordor", command.RegisterKey{User: "gm", Role: command.RoleGM, PublicKey: gm.pub()})
 	require.NoError(t, err)
-	require.Equal(t, dice.Algorithm, started(command.SessionStart{}), "a gm key alone")
+	require.Equal(t, dice.AlgorithmV2, started(command.SessionStart{}), "a gm key alone")
 	_, err = j.As("ana").RegisterKey(ctx, "mordor", command.RegisterKey{PublicKey: ana.pub()})
 	require.NoError(t, err)
 	c, err = j.Load(ctx, "mordor", 0)
 	require.NoError(t, err)
 	require.Equal(t, command.DiceV2, command.DefaultDice(c))
 	require.Equal(t, dice.AlgorithmV2, started(command.SessionStart{}), "a player's key")
-	require.Equal(t, dice.Algorithm, started(command.SessionStart{Dice: command.DiceV1}))
 	require.Equal(t, dice.AlgorithmV2, started(command.SessionStart{Dice: command.DiceV2}))
-	// The plain StartSession stays v1 (the Go API's explicit v1).
-	res, err := j.StartSession(ctx, "mordor", "", "")
-	require.NoError(t, err)
-	var d events.SessionStarted
-	require.NoError(t, res.Events[0].Event.DecodeData(&d))
-	require.Equal(t, dice.Algorithm, d.Algorithm)
+}
+
+// TestNoDowngrade: once any device key is registered in a campaign (the
+// GM's alone, or a player's), a journal-dice-v1 session is refused, by
+// StartSessionWith's --dice v1 and by the plain StartSession alike, with
+// one clear error and nothing recorded (no event, no seed kept).
+func TestNoDowngrade(t *testing.T) {
+	ctx := context.Background()
+	for _, who := range []string{"gm", "ana"} {
+		t.Run(who, func(t *testing.T) {
+			j, st := openJournal(t, t.TempDir())
+			setup(t, j) // session s1 open (v1): before any key
+			_, err := j.EndSession(ctx, "mordor")
+			require.NoError(t, err)
+			if who == "gm" {
+				_, err = j.RegisterKey(ctx, "mordor", command.RegisterKey{User: "gm", Role: command.RoleGM, PublicKey: newDevice("gm", 2).pub()})
+			} else {
+				_, err = j.As("ana").RegisterKey(ctx, "mordor", command.RegisterKey{PublicKey: newDevice("ana", 1).pub()})
+			}
+			require.NoError(t, err)
+			before := count(t, st)
+			for name, start := range map[string]func() (command.Result, error){
+				"--dice v1": func() (command.Result, error) {
+					return j.StartSessionWith(ctx, "mordor", command.SessionStart{ID: "s9", Dice: command.DiceV1})
+				},
+				"StartSession": func() (command.Result, error) { return j.StartSession(ctx, "mordor", "s9", "") },
+			} {
+				_, err := start()
+				require.ErrorIs(t, err, command.ErrDowngrade, name)
+				require.ErrorIs(t, err, command.ErrInvalid, name)
+				require.ErrorContains(t, err, "campaign mordor has keys of "+who+";", name)
+				require.Equal(t, before, count(t, st), "%s: nothing recorded", name)
+			}
+			// No seed was kept for s9: it starts as v2 afterwards.
+			res, err := j.StartSessionWith(ctx, "mordor", command.SessionStart{ID: "s9"})
+			require.NoError(t, err)
+			var d events.SessionStarted
+			require.NoError(t, res.Events[0].Event.DecodeData(&d))
+			require.Equal(t, dice.AlgorithmV2, d.Algorithm)
+		})
+	}
 }
 
 // TestV2ActionSpelling: a v2 roll's action names the skill and the

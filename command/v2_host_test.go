@@ -60,7 +60,7 @@ func TestV2HostCannotPreviewAPlayersRoll(t *testing.T) {
 	require.NoError(t, err)
 	commitmentOf = map[string]string{"s2": payload[*events.SessionStarted](t, res.Events[0]).Commitment}
 	aj := j.As("ana")
-	res, err = aj.Contribute(ctx, "mordor", ana.contribute(t, "s2", 0x5a))
+	res, err = aj.Contribute(ctx, "mordor", ana.contribute(t, j, "s2", 0x5a))
 	require.NoError(t, err)
 	contribution, err := dice.ParseHex32(payload[*events.SessionContributed](t, res.Events[0]).Value)
 	require.NoError(t, err)

@@ -41,7 +41,7 @@ func setupV2Paths(t *testing.T) (*command.Journal, command.Store, map[string]dev
 	bea := newDevice("bea", 3)
 	_, err := j.As("bea").RegisterKey(ctx, "mordor", command.RegisterKey{PublicKey: bea.pub()})
 	require.NoError(t, err)
-	_, err = j.As("ana").Contribute(ctx, "mordor", ana.contribute(t, "s2", 0xaa))
+	_, err = j.As("ana").Contribute(ctx, "mordor", ana.contribute(t, j, "s2", 0xaa))
 	require.NoError(t, err)
 	return j, st, map[string]device{"ana": ana, "bea": bea}
 }

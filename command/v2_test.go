@@ -37,12 +37,28 @@ func (d device) seal(t testing.TB, m signed.Message) command.SignedMessage {
 	return command.SignedMessage{Signed: s, Signature: signed.Sign(d.priv, s)}
 }
 
-func (d device) contribute(t testing.TB, session string, v byte) command.ContributeSigned {
+// contribute seals a contribution of v's bytes to session of mordor,
+// naming the session's seed commitment as j records it.
+func (d device) contribute(t testing.TB, j *command.Journal, session string, v byte) command.ContributeSigned {
+	t.Helper()
 	var val signed.Hex32
 	for i := range val {
 		val[i] = v
 	}
-	return command.ContributeSigned{SignedMessage: d.seal(t, &signed.Contribute{Header: signed.Header{Campaign: "mordor", Session: session}, Value: val})}
+	return command.ContributeSigned{SignedMessage: d.seal(t, &signed.Contribute{Header: signed.Header{Campaign: "mordor", Session: session}, Value: val,
+		Commitment: seedCommitment(t, j, "mordor", session)})}
+}
+
+// seedCommitment is session's seed commitment in campaign, as j records it.
+func seedCommitment(t testing.TB, j *command.Journal, campaign, session string) signed.Hex32 {
+	t.Helper()
+	c, err := j.Load(context.Background(), campaign, 0)
+	require.NoError(t, err)
+	s := c.Session(session)
+	require.NotNil(t, s, "session %s", session)
+	var h signed.Hex32
+	require.NoError(t, h.UnmarshalText([]byte(s.Commitment)))
+	return h
 }
 
 // request seals a roll.request for action with commitment to r.
@@ -103,9 +119,9 @@ func TestV2RollRequestThenReveal(t *testing.T) {
 	ctx := context.Background()
 	j, st, ana, gm := setupV2(t)
 	aj := j.As("ana")
-	_, err := aj.Contribute(ctx, "mordor", ana.contribute(t, "s2", 0xaa))
+	_, err := aj.Contribute(ctx, "mordor", ana.contribute(t, j, "s2", 0xaa))
 	require.NoError(t, err)
-	_, err = j.Contribute(ctx, "mordor", gm.contribute(t, "s2", 0xbb))
+	_, err = j.Contribute(ctx, "mordor", gm.contribute(t, j, "s2", 0xbb))
 	require.NoError(t, err)
 
 	id := uuid.NewString()
@@ -194,7 +210,7 @@ func TestV2Refusals(t *testing.T) {
 			return err
 		}, "small order"},
 		{"a contribution after the first request", func() error {
-			_, err := aj.Contribute(ctx, "mordor", ana.contribute(t, "s2", 0xcc))
+			_, err := aj.Contribute(ctx, "mordor", ana.contribute(t, j, "s2", 0xcc))
 			return err
 		}, "contributions are taken only before the first"},
 		{"a request by a user without a key", func() error {
@@ -313,4 +329,35 @@ func TestV2GMKeyBootstrap(t *testing.T) {
 	require.NoError(t, err, "the GM registers a player called gm")
 	_, err = j.RegisterKey(ctx, "mordor", command.RegisterKey{User: "bea", PublicKey: bea.pub()})
 	require.ErrorContains(t, err, "gm may register only its own key", "a player named gm is not the GM")
+}
+
+// TestContributionBindsCommitment: a contribution names its session's seed
+// commitment (so that it cannot be replayed into another journal's session
+// of the same ids): one naming none (an old device's) or another session's
+// is refused with one clear error and nothing recorded; its own is taken.
+func TestContributionBindsCommitment(t *testing.T) {
+	ctx := context.Background()
+	j, st, ana, _ := setupV2(t)
+	aj := j.As("ana")
+	hdr := signed.Header{Campaign: "mordor", Session: "s2"}
+	other := seedCommitment(t, j, "mordor", "s1") // the v1 session's, before
+	for _, tc := range []struct {
+		name       string
+		commitment signed.Hex32
+		want       string
+	}{
+		{"none (old format)", signed.Hex32{}, "the contribution names no seed commitment: sign session s2's"},
+		{"another session's", other, "the contribution names seed commitment " + other.String() + ", session s2's is"},
+	} {
+		before := count(t, st)
+		_, err := aj.Contribute(ctx, "mordor", command.ContributeSigned{SignedMessage: ana.seal(t, &signed.Contribute{Header: hdr, Value: signed.Hex32{0xaa}, Commitment: tc.commitment})})
+		require.ErrorIs(t, err, command.ErrInvalid, tc.name)
+		require.ErrorContains(t, err, tc.want, tc.name)
+		require.Equal(t, before, count(t, st), "%s: nothing recorded", tc.name)
+	}
+	_, err := aj.Contribute(ctx, "mordor", ana.contribute(t, j, "s2", 0xaa))
+	require.NoError(t, err)
+	c, err := j.Load(ctx, "mordor", 0)
+	require.NoError(t, err)
+	require.Len(t, c.Session("s2").Contributions, 1)
 }

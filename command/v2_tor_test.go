@@ -48,7 +48,7 @@ func setupTORV2(t *testing.T) *torTable {
 	var v signed.Hex32
 	v[0] = 0xaa
 	_, err = j.As("ana").Contribute(ctx, arda, command.ContributeSigned{Character: "bilbo",
-		SignedMessage: tt.devs["ana"].seal(t, &signed.Contribute{Header: signed.Header{Campaign: arda, Session: "s2"}, Value: v})})
+		SignedMessage: tt.devs["ana"].seal(t, &signed.Contribute{Header: signed.Header{Campaign: arda, Session: "s2"}, Value: v, Commitment: seedCommitment(t, j, arda, "s2")})})
 	require.NoError(t, err)
 	return tt
 }

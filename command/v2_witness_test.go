@@ -95,7 +95,7 @@ func setupGMRolls(t *testing.T, relay command.BeaconRounds) (*command.Journal, c
 	res, err := j.StartSessionWith(ctx, "mordor", command.SessionStart{ID: "s2", Dice: command.DiceV2})
 	require.NoError(t, err)
 	commitmentOf = map[string]string{"s2": payload[*events.SessionStarted](t, res.Events[0]).Commitment}
-	_, err = j.As("ana").Contribute(ctx, "mordor", devs["ana"].contribute(t, "s2", 0xaa))
+	_, err = j.As("ana").Contribute(ctx, "mordor", devs["ana"].contribute(t, j, "s2", 0xaa))
 	require.NoError(t, err)
 	return j, st, clk, devs
 }

@@ -156,7 +156,7 @@ var helpLongES = map[string]string{
 }
 
 var helpFlagES = map[string]string{
-	"v1 or v2 (journal-dice-v2); default: v2 when a player of the campaign has a registered device key, else v1": "v1 o v2 (journal-dice-v2); por omisión: v2 cuando un jugador de la campaña tiene registrada la clave de su dispositivo, si no v1",
+	"v1 or v2 (journal-dice-v2); default: v2 when the campaign has a registered device key, else v1 (refused once it has one)": "v1 o v2 (journal-dice-v2); por omisión: v2 cuando la campaña tiene registrada una clave de dispositivo, si no v1 (rechazado una vez que la tiene)",
 	"v2 (journal-dice-v2, the default) or v1":                                                     "v2 (journal-dice-v2, por omisión) o v1",
 	"A spends the token: one level higher":                                                        "A gasta la ficha: un nivel más alto",
 	"A uses the specialization (once per day)":                                                    "A usa la especialización (una vez al día)",

@@ -7,6 +7,8 @@ var (
 	enV2Session = map[Key]string{
 		"tr.session_cosigned":        "%s co-signs the end of session %s (%s).",
 		"rp2.f.no_contribution":      "no contribution: the session key is the host's seed alone",
+		"rp2.f.empty":                "session %s ended with no roll (event %s): empty sessions let a host shop for a seed",
+		"rp2.f.gm_contribution_only": "no player's contribution: the session key is the host's seed with the GM's own (%d), which the host could choose",
 		"rp2.f.cancelled":            "request %s cancelled (nonce %d consumed, event %s): %s",
 		"rp2.f.unrevealed":           "request %s (nonce %d, event %s) was never revealed",
 		"rp2.f.key_by_other":         "event %s: %s registered the %s key %s for %s (what %s signs from here on is checked against it)",
@@ -28,6 +30,8 @@ var (
 	esV2Session = map[Key]string{
 		"tr.session_cosigned":        "%s cofirma el final de la sesión %s (%s).",
 		"rp2.f.no_contribution":      "ninguna contribución: la clave de la sesión es solo la semilla del anfitrión",
+		"rp2.f.empty":                "la sesión %s terminó sin ninguna tirada (evento %s): las sesiones vacías dejan al anfitrión elegir semilla",
+		"rp2.f.gm_contribution_only": "ninguna contribución de un jugador: la clave de la sesión es la semilla del anfitrión con las del máster (%d), que el anfitrión podía elegir",
 		"rp2.f.cancelled":            "petición %s cancelada (nonce %d consumido, evento %s): %s",
 		"rp2.f.unrevealed":           "la petición %s (nonce %d, evento %s) nunca se reveló",
 		"rp2.f.key_by_other":         "evento %s: %s registró la clave de %s %s para %s (lo que %s firme desde aquí se comprueba con ella)",

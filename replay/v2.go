@@ -65,6 +65,7 @@ type v2Session struct {
 	torState      *v2TOR         // The One Ring's rolls and Hope (v2_tor.go)
 	x             v2SessionExtra // co-signatures, flags, last event (v2_cosign.go)
 	gm            v2GM           // GM rolls: witnessed, beacon, unwitnessed (v2_witness.go)
+	independent   int            // contributions that count toward the key's independence from the GM (countsAsPlayers)
 }
 
 type v2Request struct {
@@ -115,6 +116,21 @@ func isAttackRequest(d events.RollRequested) bool { return d.Target != "" }
 func parseAction(b []byte) (v2Action, error) {
 	var a v2Action
 	return a, signed.DecodeAction(b, &a)
+}
+
+// countsAsPlayers reports whether a contribution by user counts toward a
+// v2 session key's independence from the GM (DESIGN.md §3.3,
+// "Contributions that count"): it does unless user is the GM, that is a
+// user registered with the role gm at this point of the stream (fold), or
+// the actor who started the session (starter). Every contribution enters
+// the key; a session none of whose contributions counts is flagged
+// no-contribution. web/static/verify.js applies the same rule.
+func countsAsPlayers(fold *projections.Campaign, starter, user string) bool {
+	if user == starter {
+		return false
+	}
+	p := fold.Participants[user]
+	return p == nil || p.Role != "gm"
 }
 
 // isV2Type reports whether typ is one of journal-dice-v2's own events.
@@ -179,12 +195,24 @@ func (v *Verifier) v2Event(c *campaign, m Mismatch, ev events.Event, data any) {
 			v.record(s, m)
 			return
 		}
+		// A contribution names its session's seed commitment, so that it
+		// cannot be replayed into another journal's session of the same
+		// ids; one signed before the field existed (none) is accepted as
+		// before (old format, docs/trust.md). verify.js checks the same.
+		if !cm.Commitment.IsZero() && cm.Commitment.String() != s.commitment {
+			m.Kind, m.What = MismatchSignature, fmt.Sprintf("the contribution signs seed commitment %s, not its session's (%s): replayed from another session", cm.Commitment, s.commitment)
+			v.record(s, m)
+			return
+		}
 		if len(s.v2.order) > 0 {
 			m.Kind, m.What = MismatchRequest, fmt.Sprintf("a contribution after the session's first roll request (%s)", s.v2.order[0])
 			v.record(s, m)
 			return
 		}
 		s.v2.contributions = append(s.v2.contributions, [32]byte(cm.Value))
+		if countsAsPlayers(c.fold, s.starter, d.User) {
+			s.v2.independent++
+		}
 	case *events.RollRequested:
 		v.checkRequest(s, c, m, ev, d)
 	case *events.SessionCosigned:
@@ -512,12 +540,11 @@ func idString(k idKey) string {
 	return b.String()
 }
 
-// writeV2Session writes what a v2 session's report adds: its algorithm,
-// its contributions and its flags.
 // writeV2Session writes, in l, what the audit checked of a v2 session and
-// its flags.
+// its flags; of a v1 session, its flags (empty) only.
 func writeV2Session(w io.Writer, l i18n.Lang, s SessionReport) {
 	if s.Algorithm != dice.AlgorithmV2 {
+		writeFlags(w, l, s.Flags)
 		return
 	}
 	fmt.Fprintln(w, "  "+l.N("rp2.contributions", s.Contributions, s.Algorithm))

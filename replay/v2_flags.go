@@ -21,7 +21,9 @@ type FlagCode string
 
 // The codes of the flags.
 const (
-	// FlagNoContribution: a v2 session whose key has no contribution (the host's seed alone).
+	// FlagNoContribution: a v2 session whose key has no contribution from
+	// anyone but the GM (the host's seed alone, or with the GM's own
+	// contributions: countsAsPlayers).
 	FlagNoContribution FlagCode = "no-contribution"
 	// FlagCancelled: a request the GM cancelled (its nonce consumed, no roll).
 	FlagCancelled FlagCode = "cancelled"
@@ -48,6 +50,10 @@ const (
 	FlagWitnessKeyByOther FlagCode = "witness-key-by-other"
 	// FlagBeaconNotUsed: a request that named a beacon round, resolved by a witness instead.
 	FlagBeaconNotUsed FlagCode = "beacon-not-used"
+	// FlagEmpty: a session (v1 or v2) ended with no roll event: a host
+	// can shop for a seed by starting and ending sessions until one
+	// suits it (DESIGN.md §3.3, "No downgrade, no shopping").
+	FlagEmpty FlagCode = "empty"
 )
 
 // DefaultStaleAfter is how long after its last event an unended v2
@@ -142,12 +148,24 @@ func (v *Verifier) v2Flags(s *session, sr *SessionReport) {
 	}
 }
 
+// emptyFlag is the flag of a session, v1 or v2, ended with no roll event
+// recorded in it (a cancelled or unrevealed request is no roll).
+func (s *session) emptyFlag() (Flag, bool) {
+	if !s.ended || s.rolls > 0 {
+		return Flag{}, false
+	}
+	return newFlag(FlagEmpty, s.endID, "rp2.f.empty", s.id, s.endID), true
+}
+
 // sessionFlags are the flags v2Report gives every v2 session: no
 // contribution, cancelled and unrevealed requests.
 func (s *session) sessionFlags() []Flag {
 	var out []Flag
-	if len(s.v2.contributions) == 0 {
+	switch {
+	case len(s.v2.contributions) == 0:
 		out = append(out, newFlag(FlagNoContribution, s.startID, "rp2.f.no_contribution"))
+	case s.v2.independent == 0:
+		out = append(out, newFlag(FlagNoContribution, s.startID, "rp2.f.gm_contribution_only", len(s.v2.contributions)))
 	}
 	for _, c := range s.v2.cancelled {
 		out = append(out, newFlag(FlagCancelled, c.EventID, "rp2.f.cancelled", c.Request, c.Nonce, c.EventID, c.Reason))

@@ -405,6 +405,7 @@ type session struct {
 	started      bool
 	ended        bool
 	startID      string
+	starter      string // the session-started event's actor
 	endID        string
 	endPos       int
 	endSeq       uint64
@@ -811,7 +812,7 @@ func (v *Verifier) start(m Mismatch, ev events.Event, d *events.SessionStarted) 
 		v.sessions[k] = s
 		v.order = append(v.order, s)
 	}
-	s.started, s.startID = true, ev.ID
+	s.started, s.startID, s.starter = true, ev.ID, ev.Actor
 	s.commitment, s.algorithm = d.Commitment, d.Algorithm
 	if d.Algorithm == dice.AlgorithmV2 {
 		s.v2 = &v2Session{requests: map[string]*v2Request{}}
@@ -1182,6 +1183,9 @@ func (v *Verifier) sessionReport(s *session) SessionReport {
 	}
 	s.v2Report(&sr)
 	v.v2Flags(s, &sr) // v2_flags.go
+	if f, ok := s.emptyFlag(); ok {
+		sr.Flags = append(sr.Flags, f)
+	}
 	if m := s.unresolvedAttack(); m != nil {
 		add(*m)
 	}

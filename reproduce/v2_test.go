@@ -43,7 +43,7 @@ func v2Session(t *testing.T, r *recorder, m func(name, body string) command.Resu
 		require.NoError(t, err, "%s %s", name, body)
 	}
 	asAna("session-contribute", body(command.ContributeSigned{Character: "lodin",
-		SignedMessage: seal(&signed.Contribute{Header: hdr, Value: signed.Hex32{0xaa, 1}})}))
+		SignedMessage: seal(&signed.Contribute{Header: hdr, Value: signed.Hex32{0xaa, 1}, Commitment: hex32Of(t, started.Commitment)})}))
 	for i, id := range []string{"0b6f1c7e-9d2a-4c1e-8f3b-5a7d9e2c4b61", "1c7f2d8e-0e3b-4d2f-9a4c-6b8e0f3d5c72"} {
 		rv := [32]byte{byte(i + 1)}
 		c, err := dice.ParseHex32(dice.RevealCommitment(rv))
@@ -84,4 +84,12 @@ func v2Session(t *testing.T, r *recorder, m func(name, body string) command.Resu
 	require.NoError(t, hash.UnmarshalText([]byte(h)))
 	asAna("session-cosign", body(command.CosignSigned{Character: "lodin",
 		SignedMessage: seal(&signed.Cosign{Header: hdr, Ended: hash})}))
+}
+
+// hex32Of reads a seed commitment (64 lower-case hex) for a signed message.
+func hex32Of(t testing.TB, s string) signed.Hex32 {
+	t.Helper()
+	var h signed.Hex32
+	require.NoError(t, h.UnmarshalText([]byte(s)))
+	return h
 }

@@ -105,10 +105,17 @@ func (c *Cosign) typed() Message      { m := *c; m.Type = m.Kind(); return &m }
 func (v *VoidConsent) typed() Message { m := *v; m.Type = m.Kind(); return &m }
 
 // Contribute is a session.contribute: Value enters the session key
-// (dice.SessionKey) in stream order. Only before the session's first roll request.
+// (dice.SessionKey) in stream order. Only before the session's first roll
+// request. Commitment is the session-started event's seed commitment (its
+// lower-case hex), so that a contribution cannot be replayed into another
+// journal's session of the same ids (DESIGN.md §3.3, "Contributions that
+// count"). It is optional here: a contribution signed before the field
+// existed has none (old format); the journal refuses one without it, and
+// a verifier accepts an old one as before (docs/trust.md).
 type Contribute struct {
-	Header `json:",inline"`
-	Value  Hex32 `json:"value"`
+	Header     `json:",inline"`
+	Value      Hex32 `json:"value"`
+	Commitment Hex32 `json:"commitment,omitzero"`
 }
 
 // Request is a roll.request. Request is the UUID the device chose (a retried

@@ -35,6 +35,7 @@ func samples() []signed.Message {
 	commit, _ := dice.ParseHex32(dice.RevealCommitment(r0))
 	return []signed.Message{
 		&signed.Contribute{Header: hdr(), Value: h32(0xaa)},
+		&signed.Contribute{Header: hdr(), Value: h32(0xaa), Commitment: h32(0xcd)}, // bound to the session's seed
 		&signed.Request{Header: hdr(), Request: reqID, Commitment: commit,
 			Action: jsontext.Value(`{"command":"roll","character":"lodin","skill":"Pelea","vs":7,"mod":0,"token":false}`)},
 		&signed.Request{Header: hdr(), Request: reqID, BeaconRound: 1234567, Action: jsontext.Value(`{"command":"attack","character":"orc-1","target":"lodin"}`)},

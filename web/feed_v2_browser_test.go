@@ -52,7 +52,7 @@ func TestFeedVerifiesV2(t *testing.T) {
 		require.NoError(t, err)
 		return command.SignedMessage{Signed: s, Signature: signed.Sign(k, s)}
 	}
-	post(beaToken, "session-contribute", js(command.ContributeSigned{Character: "ruisenor", SignedMessage: seal(beaKey, &signed.Contribute{Header: hdr, Value: signed.Hex32{0xbe}})}))
+	post(beaToken, "session-contribute", js(command.ContributeSigned{Character: "ruisenor", SignedMessage: seal(beaKey, &signed.Contribute{Header: hdr, Value: signed.Hex32{0xbe}, Commitment: hex32Of(t, started.Recorded[0].Event.Data.Commitment)})}))
 	id, rv := uuid.NewString(), [32]byte{7}
 	c, err := dice.ParseHex32(dice.RevealCommitment(rv))
 	require.NoError(t, err)
@@ -87,7 +87,8 @@ func TestFeedVerifiesV2(t *testing.T) {
 	b.do(t, "verify all", chromedp.Click(`#verify-all`))
 	waitTrue(t, b, "verify all is done", `document.getElementById("verify-all-result").dataset.verdict === "flagged"`)
 	all := eval[string](t, b, `document.getElementById("verify-all-result").textContent`)
-	require.Contains(t, all, "OK with 2 flags: ", "replay's words")
+	require.Contains(t, all, "OK with 3 flags: ", "replay's words")
+	require.Contains(t, all, "FLAG [empty] session s1 ended with no roll", "the v1 session played before, empty")
 	require.Contains(t, all, "FLAG [not-cosigned] no player's device co-signed the session's end")
 	require.Contains(t, all, "FLAG [key-by-other] event ")
 

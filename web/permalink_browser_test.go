@@ -62,7 +62,7 @@ func TestPermalinkForumReader(t *testing.T) {
 		require.NoError(t, err)
 		return command.SignedMessage{Signed: s, Signature: signed.Sign(k, s)}
 	}
-	contrib := ids(post(beaToken, "session-contribute", js(command.ContributeSigned{Character: "ruisenor", SignedMessage: seal(beaKey, &signed.Contribute{Header: hdr, Value: signed.Hex32{0xbe}})})), events.TypeSessionContributed)
+	contrib := ids(post(beaToken, "session-contribute", js(command.ContributeSigned{Character: "ruisenor", SignedMessage: seal(beaKey, &signed.Contribute{Header: hdr, Value: signed.Hex32{0xbe}, Commitment: hex32Of(t, started.Recorded[0].Event.Data.Commitment)})})), events.TypeSessionContributed)
 	id, rv := uuid.NewString(), [32]byte{7}
 	c, err := dice.ParseHex32(dice.RevealCommitment(rv))
 	require.NoError(t, err)

@@ -128,6 +128,10 @@ func TestTablePlayedInBrowsers(t *testing.T) {
 	gmB := newBrowser(t)
 	th := newTableHarnessOn(t, jetBackend(false))
 	caiB, danB := gmB.incognito(t), gmB.incognito(t)
+	// A combat is set up in a v1 session (v2 initiative:
+	// table2_browser_test.go), started before any key is registered: a
+	// campaign with keys refuses v1 sessions (no downgrade).
+	th.gm(t, "POST", "/api/campaigns/mordor/commands/session-start", `{"dice":"v1"}`, nil)
 
 	// The invites: links opened once in each browser.
 	links := map[string]string{
@@ -171,10 +175,7 @@ func TestTablePlayedInBrowsers(t *testing.T) {
 		t.Helper()
 		waitFor(t, b, what, fmt.Sprintf(`(() => { const e = document.querySelector(%q); if (!e) return false; document.getElementById("notice").className = ""; e.click(); return true })()`, sel))
 	}
-	// The players' keys are registered, so the table's Start would start a
-	// journal-dice-v2 session (the default): the v1 session is asked for
-	// explicitly.
-	th.gm(t, "POST", "/api/campaigns/mordor/commands/session-start", `{"dice":"v1"}`, nil)
+	// The v1 session, started before the keys.
 	waitFor(t, gmB, "the v1 session", `!!document.querySelector('details[data-action="combat-start"]')`)
 	submit(t, gmB, "start the combat", `details[data-action="combat-start"]`, map[string]any{"participants:lodin": true, "participants:ruisenor": true, "participants:orco": true})
 	waitDone(t, gmB, "start the combat")
@@ -453,6 +454,9 @@ func clickOn(t *testing.T, b *browser, what, sel string) {
 func TestTableTORInBrowsers(t *testing.T) {
 	gmB := newBrowser(t)
 	th := newTableHarnessFor(t, jetBackend(false), true)
+	// A v1 session, started before any key is registered: a campaign with
+	// keys refuses v1 sessions (no downgrade).
+	th.gm(t, "POST", "/api/campaigns/mordor/commands/session-start", `{"dice":"v1"}`, nil)
 	browsers := map[string]*browser{"ana": gmB, "cai": gmB.incognito(t), "dan": gmB.incognito(t)}
 	seat(t, th, browsers, map[string]invite.Spec{
 		"ana": {User: "ana", Role: invite.RoleGM, By: "ana"},
@@ -460,10 +464,7 @@ func TestTableTORInBrowsers(t *testing.T) {
 		"dan": {User: "dan", Role: invite.RolePlayer, Characters: []string{"thorin"}},
 	})
 	gmB, caiB, danB := browsers["ana"], browsers["cai"], browsers["dan"]
-	// The players' keys are registered, so the table's Start would start a
-	// journal-dice-v2 session (the default): this v1 session is asked for
-	// explicitly.
-	th.gm(t, "POST", "/api/campaigns/mordor/commands/session-start", `{"dice":"v1"}`, nil)
+	// The v1 session, started before the keys.
 	waitFor(t, gmB, "the v1 session", `!!document.querySelector('details[data-action="adventure-start"]')`)
 	submit(t, gmB, "start an adventure", `details[data-action="adventure-start"]`, map[string]any{"title": "El camino al Este"})
 	waitDone(t, gmB, "start an adventure")

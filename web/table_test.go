@@ -217,7 +217,7 @@ func TestInvitesAttacked(t *testing.T) {
 		return command.SignedMessage{Signed: s, Signature: signed.Sign(k, s)}
 	}
 	contribution := func(char string) string {
-		return js(command.ContributeSigned{Character: char, SignedMessage: seal(caiKey, &signed.Contribute{Header: hdr, Value: signed.Hex32{0xca}})})
+		return js(command.ContributeSigned{Character: char, SignedMessage: seal(caiKey, &signed.Contribute{Header: hdr, Value: signed.Hex32{0xca}, Commitment: hex32Of(t, sess.Commitment)})})
 	}
 	_ = th.invite(t, invite.Spec{User: "fay", Role: invite.RolePlayer, Characters: []string{"ruisenor"}})
 	devID := got.Device

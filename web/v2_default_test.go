@@ -15,10 +15,11 @@ import (
 )
 
 // TestSessionStartDefaultOverHTTP: over HTTP, as on the CLI, a session
-// started without "dice" is journal-dice-v2 once a player of the campaign
-// has a registered device key, v1 before (a GM key alone does not count);
-// "dice" v1 and v2 are honoured either way; the session-started event
-// records the algorithm.
+// started without "dice" is journal-dice-v2 once the campaign has a
+// registered device key (a GM key alone too), v1 before; "dice" v2 is
+// honoured either way, "dice" v1 only before any key (no downgrade: a 400
+// naming why, nothing recorded); the session-started event records the
+// algorithm.
 func TestSessionStartDefaultOverHTTP(t *testing.T) {
 	h := newHarness(t, jetBackend(false))
 	h.setup("mordor")
@@ -44,9 +45,13 @@ func TestSessionStartDefaultOverHTTP(t *testing.T) {
 	require.Equal(t, dice.Algorithm, started(``), "no key: v1")
 	require.Equal(t, dice.AlgorithmV2, started(`{"dice":"v2"}`), "v2 asked for explicitly, without any player key")
 	h.command("mordor", "key-register", fmt.Sprintf(`{"role":"gm","public_key":%q}`, key()), http.StatusOK)
-	require.Equal(t, dice.Algorithm, started(`{}`), "a GM key alone: v1")
+	require.Equal(t, dice.AlgorithmV2, started(`{}`), "a GM key alone: v2")
 	h.command("mordor", "key-register", fmt.Sprintf(`{"user":"ana","role":"player","public_key":%q}`, key()), http.StatusOK)
 	require.Equal(t, dice.AlgorithmV2, started(``), "a player's key: v2 by default")
 	require.Equal(t, dice.AlgorithmV2, started(`{"title":"La torre"}`), "a player's key: v2 by default")
-	require.Equal(t, dice.Algorithm, started(`{"dice":"v1"}`), "v1 asked for explicitly")
+	before := h.count(t)
+	r := h.do(http.MethodPost, "/api/campaigns/mordor/commands/session-start", `{"dice":"v1"}`)
+	require.Equal(t, http.StatusBadRequest, r.status, "%s", r.body)
+	require.Contains(t, string(r.body), "no journal-dice-v1 session once device keys are registered")
+	require.Equal(t, before, h.count(t), "v1 asked for explicitly: refused, nothing recorded")
 }

@@ -84,7 +84,7 @@ func TestV2PathsOverHTTP(t *testing.T) {
 	first := uuid.NewString()
 	beaContest := request(beaKey, "ruisenor", first, rv, contest("lodin", "ruisenor"))
 	post(beaToken, "session-contribute", js(command.ContributeSigned{Character: "ruisenor",
-		SignedMessage: seal(beaKey, &signed.Contribute{Header: hdr, Value: signed.Hex32{0xbe}})}), http.StatusOK)
+		SignedMessage: seal(beaKey, &signed.Contribute{Header: hdr, Value: signed.Hex32{0xbe}, Commitment: hex32Of(t, sc)})}), http.StatusOK)
 
 	before := h.count(t)
 	for _, tc := range []struct {

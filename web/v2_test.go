@@ -62,7 +62,7 @@ func TestV2CommandsOverHTTP(t *testing.T) {
 		action := js(command.RollAction{Command: "roll", SeedCommitment: commitment, Character: char, Skill: "Pelea"})
 		return js(command.RollRequestSigned{Character: char, SignedMessage: seal(k, &signed.Request{Header: hdr, Request: id, Commitment: c, Action: []byte(action)})})
 	}
-	contribution := js(command.ContributeSigned{Character: "ruisenor", SignedMessage: seal(beaKey, &signed.Contribute{Header: hdr, Value: signed.Hex32{0xbe}})})
+	contribution := js(command.ContributeSigned{Character: "ruisenor", SignedMessage: seal(beaKey, &signed.Contribute{Header: hdr, Value: signed.Hex32{0xbe}, Commitment: hex32Of(t, commitment)})})
 	first, second := uuid.NewString(), uuid.NewString()
 	rv := [32]byte{7}
 	reveal := js(command.RollRevealSigned{Character: "ruisenor", SignedMessage: seal(beaKey, &signed.Reveal{Header: hdr, Request: first, R: rv})})
@@ -77,7 +77,7 @@ func TestV2CommandsOverHTTP(t *testing.T) {
 		{"a stranger registers a key", zedToken, "key-register", js(command.RegisterKey{PublicKey: signed.PublicKeyOf(beaKey).String()}), 403},
 		{"anonymous registers a key", "", "key-register", js(command.RegisterKey{PublicKey: signed.PublicKeyOf(beaKey).String()}), 401},
 		{"a player contributes as another's character", beaToken, "session-contribute",
-			js(command.ContributeSigned{Character: "lodin", SignedMessage: seal(beaKey, &signed.Contribute{Header: hdr, Value: signed.Hex32{1}})}), 403},
+			js(command.ContributeSigned{Character: "lodin", SignedMessage: seal(beaKey, &signed.Contribute{Header: hdr, Value: signed.Hex32{1}, Commitment: hex32Of(t, commitment)})}), 403},
 		{"the GM sends bea's contribution as its own", anaToken, "session-contribute", contribution, 400},
 		{"a player asks for another's character", beaToken, "roll-request", request(beaKey, "lodin", uuid.NewString(), rv), 403},
 		{"the dashboard asks for a roll", wallToken, "roll-request", request(beaKey, "ruisenor", uuid.NewString(), rv), 403},
@@ -111,4 +111,12 @@ func TestV2CommandsOverHTTP(t *testing.T) {
 	post(beaToken, "roll-request", request(beaKey, "ruisenor", second, [32]byte{8}), http.StatusOK)
 	post(anaToken, "roll-cancel", js(map[string]string{"request": second, "reason": "bea left"}), http.StatusOK)
 	post(anaToken, "session-end", `{}`, http.StatusOK)
+}
+
+// hex32Of reads a seed commitment (64 lower-case hex) for a signed message.
+func hex32Of(t testing.TB, s string) signed.Hex32 {
+	t.Helper()
+	var h signed.Hex32
+	require.NoError(t, h.UnmarshalText([]byte(s)))
+	return h
 }

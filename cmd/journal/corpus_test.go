@@ -83,7 +83,7 @@ func TestCorpusGenuineExports(t *testing.T) {
 	// v2-gm: a v1 session's combat, then GM rolls: an NPC's attack and a
 	// roll witnessed by a player, one resolved unwitnessed after its wait,
 	// one pinned to a beacon round the machine cannot reach, witnessed.
-	write("v2-gm", func(t *testing.T) []string { return newV2Table(t).gmSession() })
+	write("v2-gm", func(t *testing.T) []string { return newGMTable(t).gmSession() })
 
 	// v2-beacon: GM rolls on the command layer with a clock before a real
 	// quicknet round: witnessed, resolved by that round, unwitnessed.
@@ -105,6 +105,35 @@ func TestCorpusGenuineExports(t *testing.T) {
 	// an unwitnessed GM roll and no player's co-signature; a key the GM
 	// registered for a player.
 	write("v2-flags", flagsSession)
+
+	// v2-gm-contribution: a v2 session whose only contribution is the
+	// GM's automatic one (session start), a player's roll, the end
+	// co-signed by the player: flagged no-contribution.
+	write("v2-gm-contribution", func(t *testing.T) []string {
+		tb := newV2Table(t)
+		tb.as("gm").ok("-c", "mordor", "session", "start", "--dice", "v2")
+		tb.as("ana").ok("-c", "mordor", "roll", "lodin", "Sigilo", "--vs", "media")
+		tb.as("gm").ok("-c", "mordor", "session", "end")
+		tb.as("ana").ok("-c", "mordor", "session", "cosign")
+		return exportOf(tb.cli, "mordor")
+	})
+
+	// v2-empty: a v1 session ended with no roll (before the keys), then
+	// three v2 sessions in a row, contributed and co-signed, each ended
+	// with no roll (seed shopping): each flagged empty.
+	write("v2-empty", func(t *testing.T) []string {
+		tb := newV2TableAfter(t, func(c *cli) {
+			c.ok("-c", "mordor", "session", "start", "--dice", "v1")
+			c.ok("-c", "mordor", "session", "end")
+		})
+		for range 3 {
+			tb.as("gm").ok("-c", "mordor", "session", "start", "--dice", "v2")
+			tb.as("ana").ok("-c", "mordor", "session", "contribute")
+			tb.as("gm").ok("-c", "mordor", "session", "end")
+			tb.as("ana").ok("-c", "mordor", "session", "cosign")
+		}
+		return exportOf(tb.cli, "mordor")
+	})
 
 	// v2-open: a session exported before its end (its seed not revealed).
 	write("v2-open", func(t *testing.T) []string {

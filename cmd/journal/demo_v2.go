@@ -134,7 +134,11 @@ func (dv *demoDevices) start(id, title string) (command.Result, error) {
 		if err != nil {
 			return all, err
 		}
-		msg, sig, err := dv.keys[user].Seal(&signed.Contribute{Header: dv.header(s), Value: v})
+		var commitment signed.Hex32
+		if err := commitment.UnmarshalText([]byte(s.Commitment)); err != nil {
+			return all, err
+		}
+		msg, sig, err := dv.keys[user].Seal(&signed.Contribute{Header: dv.header(s), Value: v, Commitment: commitment})
 		if err != nil {
 			return all, err
 		}

@@ -121,7 +121,7 @@ func (a *app) sessionCommand() *cobra.Command {
 		},
 	}
 	start.Flags().StringVar(&title, "title", "", "the session's title")
-	start.Flags().StringVar(&diceFlag, "dice", "", "v1 or v2 (journal-dice-v2); default: v2 when a player of the campaign has a registered device key, else v1")
+	start.Flags().StringVar(&diceFlag, "dice", "", "v1 or v2 (journal-dice-v2); default: v2 when the campaign has a registered device key, else v1 (refused once it has one)")
 	end := &cobra.Command{
 		Use:   "end",
 		Short: "End the session in progress and reveal its seed",

@@ -67,7 +67,10 @@ func TestReplicasCLICluster(t *testing.T) {
 	require.Equal(t, "usage", doc.Error.Code)
 	requireReplicas("--replicas 1, refused")
 	c.ok(onCluster("--replicas", "3", "-c", "aa", "session", "end")...)
-	c.ok(onCluster("replay")...)
+	// Verified; the session, ended with no roll, is flagged empty.
+	out, errb, code = c.run(onCluster("--lang", "en", "replay")...)
+	require.Equal(t, exitFlagged, code, "stdout: %s\nstderr: %s", out, errb)
+	require.Contains(t, out, "session s1 ended with no roll")
 }
 
 // TestReplicasCLIEmbedded: the embedded server's journal has one replica:

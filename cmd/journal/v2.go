@@ -154,10 +154,14 @@ func (a *app) contribute(c *cobra.Command, keyName, character string) error {
 	if _, err := rand.Read(v[:]); err != nil {
 		return err
 	}
+	var commitment signed.Hex32 // the session's seed, as this device sees it
+	if err := commitment.UnmarshalText([]byte(s.Commitment)); err != nil {
+		return fmt.Errorf("session %s's commitment: %w", s.ID, err)
+	}
 	// Recorded as the catalogue's session-contribute, also when session
 	// start --dice v2 contributes (its reproduction re-runs that command).
 	return a.sendSigned(c, j, camp, k, character, "session-contribute",
-		&signed.Contribute{Header: signed.Header{Campaign: campaign, Session: s.ID}, Value: v},
+		&signed.Contribute{Header: signed.Header{Campaign: campaign, Session: s.ID}, Value: v, Commitment: commitment},
 		func(rj *command.Journal, character string, m command.SignedMessage) (command.Result, error) {
 			return rj.Contribute(ctx, campaign, command.ContributeSigned{Character: character, SignedMessage: m})
 		})

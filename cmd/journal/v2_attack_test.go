@@ -13,15 +13,11 @@ import (
 // v2AttackSession plays lodin's attacks on a fallen orc (so that lodin acts
 // first every round; the GM's own attacks are not wired in v2) in a v2
 // session, round after round until one hit dealt damage and one attack
-// missed; the combat and its initiative are the v1 session's before it.
-// It returns the export's lines.
+// missed; the combat and its initiative are the v1 session's before it,
+// played before the keys (newAttackTable). It returns the export's lines.
 func (tb *v2Table) v2AttackSession() []string {
 	t := tb.t
-	tb.as("gm").ok("-c", "mordor", "session", "start", "--dice", "v1")
-	tb.ok("-c", "mordor", "combat", "start", "lodin", "orco")
-	tb.ok("-c", "mordor", "damage", "orco", "40")
-	tb.ok("-c", "mordor", "session", "end")
-	tb.ok("-c", "mordor", "session", "start", "--dice", "v2")
+	tb.as("gm").ok("-c", "mordor", "session", "start", "--dice", "v2")
 	tb.as("ana").ok("-c", "mordor", "session", "contribute")
 	hit, miss := false, false
 	for round := 0; round < 60 && !(hit && miss); round++ {
@@ -66,10 +62,21 @@ func editFirst(t *testing.T, lines []string, typ string, pick func(d map[string]
 	return nil, ""
 }
 
+// newAttackTable is the table of v2AttackSession: a v1 session's combat
+// of lodin and a fallen orco, then the keys.
+func newAttackTable(t *testing.T) *v2Table {
+	return newV2TableAfter(t, func(c *cli) {
+		c.ok("-c", "mordor", "session", "start", "--dice", "v1")
+		c.ok("-c", "mordor", "combat", "start", "lodin", "orco")
+		c.ok("-c", "mordor", "damage", "orco", "40")
+		c.ok("-c", "mordor", "session", "end")
+	})
+}
+
 // v2AttackTampering is TestV2Tampering for the attack path: a v2 session of
 // attacks with damage, each change to its export caught by replay --file.
 func v2AttackTampering(t *testing.T) {
-	tb := newV2Table(t)
+	tb := newAttackTable(t)
 	lines := tb.v2AttackSession()
 	out := tb.ok("--lang", "en", "replay", "--file", writeExport(t, lines))
 	require.Contains(t, out, "OK:", out)

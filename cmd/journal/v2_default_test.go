@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -30,9 +31,10 @@ func (c *cli) algorithms(camp string) []string {
 }
 
 // TestSessionStartDefault: a new session is journal-dice-v2 by default
-// when a player of the campaign has a registered device key, else v1 with
-// one line saying which and why (in the user's language); --dice v1 and
-// --dice v2 are honoured whatever the keys.
+// when the campaign has a registered device key (the GM's alone too), else
+// v1 with one line saying which and why (in the user's language); --dice
+// v2 is honoured whatever the keys, --dice v1 without keys
+// (TestSessionStartNoDowngrade).
 func TestSessionStartDefault(t *testing.T) {
 	const notice = "no player has a registered device key: register one with `journal key register` or invite players with `journal invite` to make new sessions journal-dice-v2"
 	const aviso = "ningún jugador tiene una clave de dispositivo registrada"
@@ -52,11 +54,10 @@ func TestSessionStartDefault(t *testing.T) {
 			{[]string{"--dice", "v1"}, dice.Algorithm, false},
 		}},
 		{"a gm key only", []string{"gm"}, []start{
-			{nil, dice.Algorithm, true},
+			{nil, dice.AlgorithmV2, false},
 		}},
 		{"a player key", []string{"gm", "ana"}, []start{
 			{nil, dice.AlgorithmV2, false},
-			{[]string{"--dice", "v1"}, dice.Algorithm, false},
 			{[]string{"--dice", "v2"}, dice.AlgorithmV2, false},
 		}},
 		{"a player key without the gm's", []string{"ana"}, []start{
@@ -102,16 +103,57 @@ func TestSessionStartDefault(t *testing.T) {
 	}
 }
 
+// TestSessionStartNoDowngrade: in a campaign with any device key (the
+// GM's alone, or a player's), session start --dice v1 exits 1 with one
+// line naming why, and records nothing.
+func TestSessionStartNoDowngrade(t *testing.T) {
+	for _, keys := range [][]string{{"gm"}, {"gm", "ana"}, {"ana"}} {
+		sorted := slices.Sorted(slices.Values(keys))
+		t.Run(strings.Join(keys, "+"), func(t *testing.T) {
+			c := newCLI(t)
+			as := func(user string) {
+				t.Setenv("JOURNAL_ACTOR", user)
+				t.Setenv(device.EnvConfig, filepath.Join(c.dir, "..", user+"-config"))
+			}
+			as("gm")
+			c.setupCampaign()
+			for _, u := range keys {
+				as(u)
+				c.ok("key", "new")
+				c.ok("-c", "mordor", "key", "register")
+			}
+			as("gm")
+			before := len(c.events("mordor"))
+			out, errb, code := c.run("--lang", "en", "-c", "mordor", "session", "start", "--dice", "v1")
+			require.Equal(t, exitFailure, code, "out %q err %q", out, errb)
+			require.Contains(t, errb, "no journal-dice-v1 session once device keys are registered (v1 lets the host steer the rolls): campaign mordor has keys of "+strings.Join(sorted, ", ")+"; start it as journal-dice-v2")
+			require.Equal(t, 1, strings.Count(strings.TrimSpace(errb), "\n")+1, "one line: %q", errb)
+			require.Len(t, c.events("mordor"), before, "nothing recorded")
+			require.Empty(t, c.algorithms("mordor"))
+		})
+	}
+}
+
 // TestSessionStartDefaultContributes: the default v2 session contributes
-// for the CLI's user, as --dice v2 does.
+// for the CLI's user, as --dice v2 does, naming the session's seed
+// commitment in the signed contribution.
 func TestSessionStartDefaultContributes(t *testing.T) {
 	tb := newV2Table(t)
 	_, errb, code := tb.as("ana").run("-c", "mordor", "session", "start")
 	require.Equal(t, 0, code, errb)
 	var contributions int
+	var commitment string
 	for _, e := range tb.events("mordor") {
-		if e.Type == events.TypeSessionContributed {
+		switch e.Type {
+		case events.TypeSessionStarted:
+			var d events.SessionStarted
+			require.NoError(t, e.DecodeData(&d))
+			commitment = d.Commitment
+		case events.TypeSessionContributed:
 			contributions++
+			var d events.SessionContributed
+			require.NoError(t, e.DecodeData(&d))
+			require.Contains(t, d.Signed, `"commitment":"`+commitment+`"`, "the contribution is bound to the session's seed")
 		}
 	}
 	require.Equal(t, []string{dice.AlgorithmV2}, tb.algorithms("mordor"))
@@ -200,7 +242,9 @@ func TestDemoV2(t *testing.T) {
 // a roll that did not before).
 func TestV2RollAsTyped(t *testing.T) {
 	tb := newV2Table(t)
-	tb.as("ana").ok("-c", "mordor", "session", "start")
+	tb.as("gm").ok("-c", "mordor", "session", "start")
+	// A player's contribution: the GM's own (the starter's) does not count.
+	tb.as("ana").ok("-c", "mordor", "session", "contribute")
 	tb.ok("-c", "mordor", "roll", "lodin", "sigilo", "--vs", "media")
 	tb.ok("-c", "mordor", "roll", "lodin", "--attribute", "f", "--vs", "10")
 	tb.as("gm").ok("-c", "mordor", "session", "end")

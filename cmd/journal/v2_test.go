@@ -28,11 +28,20 @@ type v2Table struct {
 	gmDir, anaDir string
 }
 
-func newV2Table(t *testing.T) *v2Table {
+func newV2Table(t *testing.T) *v2Table { return newV2TableAfter(t, nil) }
+
+// newV2TableAfter is newV2Table with before played by the GM after the
+// campaign's setup and before any key is registered: a campaign with keys
+// refuses journal-dice-v1 sessions (no downgrade), so a v1 session of a
+// test's campaign comes first.
+func newV2TableAfter(t *testing.T, before func(c *cli)) *v2Table {
 	c := newCLI(t)
 	tb := &v2Table{cli: c, gmDir: filepath.Join(c.dir, "..", "gm-config"), anaDir: filepath.Join(c.dir, "..", "ana-config")}
 	tb.as("gm")
 	c.setupCampaign()
+	if before != nil {
+		before(c)
+	}
 	tb.as("gm").ok("key", "new")
 	tb.ok("-c", "mordor", "key", "register")
 	tb.as("ana").ok("key", "new")

@@ -82,7 +82,7 @@ func recordGMTamper(t *testing.T, c *cli) gmTamper {
 		require.NoError(t, err)
 		return command.SignedMessage{Signed: s, Signature: signed.Sign(g.keys[user], s)}
 	}
-	do(j.As("ana").Contribute(ctx, "mordor", command.ContributeSigned{SignedMessage: seal("ana", &signed.Contribute{Header: hdr, Value: signed.Hex32{0xaa}})}))
+	do(j.As("ana").Contribute(ctx, "mordor", command.ContributeSigned{SignedMessage: seal("ana", &signed.Contribute{Header: hdr, Value: signed.Hex32{0xaa}, Commitment: hex32Of(t, started.Commitment)})}))
 	gmRequest := func(round uint64, action command.RollAction) string {
 		action.Command, action.SeedCommitment = "roll", started.Commitment
 		b, err := json.Marshal(action)
@@ -209,4 +209,12 @@ func TestV2GMRollTampering(t *testing.T) {
 	}
 	require.GreaterOrEqual(t, len(tests), 20)
 	requireTamperMismatches(t, c, tests)
+}
+
+// hex32Of reads a seed commitment (64 lower-case hex) for a signed message.
+func hex32Of(t testing.TB, s string) signed.Hex32 {
+	t.Helper()
+	var h signed.Hex32
+	require.NoError(t, h.UnmarshalText([]byte(s)))
+	return h
 }

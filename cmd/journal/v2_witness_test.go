@@ -45,13 +45,10 @@ func (tb *v2Table) untilResolved(id string) string {
 // gmSession plays a v2 session with GM rolls: one witnessed by ana, an
 // attack of the GM's NPC witnessed by ana, one resolved unwitnessed after
 // its wait, one pinned to a beacon round the machine cannot reach that
-// ana witnesses; it returns the export's lines.
+// ana witnesses; it returns the export's lines. The combat and its
+// initiative are a v1 session's, played before the keys (newGMTable).
 func (tb *v2Table) gmSession() []string {
 	t := tb.t
-	// The combat and its initiative are a v1 session's.
-	tb.as("gm").ok("-c", "mordor", "session", "start", "--dice", "v1")
-	tb.ok("-c", "mordor", "combat", "start", "orco", "lodin")
-	tb.ok("-c", "mordor", "session", "end")
 	var order []string
 	for _, e := range tb.events("mordor") {
 		if e.Type == events.TypeCombatStarted {
@@ -125,8 +122,18 @@ func (c *cli) okErr(args ...string) (string, string) {
 	return out, errb
 }
 
+// newGMTable is the table of gmSession: a v1 session's combat of orco and
+// lodin, then the keys.
+func newGMTable(t *testing.T) *v2Table {
+	return newV2TableAfter(t, func(c *cli) {
+		c.ok("-c", "mordor", "session", "start", "--dice", "v1")
+		c.ok("-c", "mordor", "combat", "start", "orco", "lodin")
+		c.ok("-c", "mordor", "session", "end")
+	})
+}
+
 func TestV2GMRollsCLI(t *testing.T) {
-	tb := newV2Table(t)
+	tb := newGMTable(t)
 	lines := tb.gmSession()
 	path := writeExport(t, lines)
 	out := tb.flagged("--lang", "en", "replay", "--file", path)

@@ -135,7 +135,7 @@ func TestVerifierV2GMRolls(t *testing.T) {
 
 	// The CLI's GM session: an attack witnessed, a beacon round witnessed
 	// instead (beacon-not-used), an unwitnessed roll.
-	tb := newV2Table(t)
+	tb := newGMTable(t)
 	check2, _ := offlineVerifier(t, tb.cli)
 	sameVerdicts(t, check2, []verifierCase{{"gm-session", tb.gmSession(), false, ""}})
 }

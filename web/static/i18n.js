@@ -333,6 +333,9 @@
     // Flags (replay/v2_flags.go): reported, not failed
     // The flags' words are replay's (i18n/v2_session.go rp2.f.*), the same arguments in the same order.
     "v2.f.noContribution": "no contribution: the session key is the host's seed alone",
+    "v.contributionCommitment": "contribution {0} signs seed commitment {1}, not its session's ({2}): replayed from another session",
+    "v2.f.empty": "session {0} ended with no roll (event {1}): empty sessions let a host shop for a seed",
+    "v2.f.gmContributionOnly": "no player's contribution: the session key is the host's seed with the GM's own ({0}), which the host could choose",
     "v2.f.cancelled": "request {0} cancelled (nonce {1} consumed, event {2}): {3}",
     "v2.f.unrevealed": "request {0} (nonce {1}, event {2}) was never revealed",
     "v2.f.keyByOther": "event {0}: {1} registered the {2} key {3} for {4} (what {4} signs from here on is checked against it)",
@@ -684,6 +687,9 @@
     "v2.consentReason": "el motivo del consentimiento {0} no es el de la anulación {1}",
     // Avisos (replay/v2_flags.go): se señalan, no fallan
     "v2.f.noContribution": "ninguna contribución: la clave de la sesión es solo la semilla del anfitrión",
+    "v.contributionCommitment": "la contribución {0} firma el compromiso de semilla {1}, no el de su sesión ({2}): reproducida de otra sesión",
+    "v2.f.empty": "la sesión {0} terminó sin ninguna tirada (evento {1}): las sesiones vacías dejan al anfitrión elegir semilla",
+    "v2.f.gmContributionOnly": "ninguna contribución de un jugador: la clave de la sesión es la semilla del anfitrión con las del máster ({0}), que el anfitrión podía elegir",
     "v2.f.cancelled": "petición {0} cancelada (nonce {1} consumido, evento {2}): {3}",
     "v2.f.unrevealed": "la petición {0} (nonce {1}, evento {2}) nunca se reveló",
     "v2.f.keyByOther": "evento {0}: {1} registró la clave de {2} {3} para {4} (lo que {4} firme desde aquí se comprueba con ella)",

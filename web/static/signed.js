@@ -50,7 +50,7 @@
   // (canonical lower-case), "uint?" (optional whole number), "object"
   // (any JSON object, kept as given), "reason" (non-empty text ≤ 500 bytes).
   const FIELDS = {
-    "session.contribute": [["value", "hex"]],
+    "session.contribute": [["value", "hex"], ["commitment", "hex?"]],
     "roll.request": [["request", "uuid"], ["commitment", "hex?"], ["beacon_round", "uint?"], ["action", "object"]],
     "roll.reveal": [["request", "uuid"], ["r", "hex"]],
     "roll.witness": [["request", "uuid"], ["value", "hex"]],

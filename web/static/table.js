@@ -310,7 +310,9 @@
   async function contribute(character) {
     const s = openSession();
     const k = await key();
-    const m = await k.sign({ type: "session.contribute", campaign: state.auth.campaign, session: s.id, value: randomHex32() });
+    // commitment: the session's seed commitment, so that the contribution
+    // cannot be replayed into another journal's session (signed.Contribute).
+    const m = await k.sign({ type: "session.contribute", campaign: state.auth.campaign, session: s.id, value: randomHex32(), commitment: s.commitment });
     const res = await command("session-contribute", { character: character, signed: m.signed, signature: m.signature });
     global.localStorage.setItem(STORE + ".contributed." + state.auth.campaign + "." + s.id, "1");
     return res;

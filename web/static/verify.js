@@ -509,7 +509,7 @@
       }
       const s0 = ss[ev.session];
       if (ev.type === "journal.session.started.v1") {
-        if (d.algorithm === "journal-dice-v2" && !ss[ev.session]) ss[ev.session] = { id: ev.session, startID: ev.id, commitment: d.commitment, contributions: 0, requests: {}, order: [], cosigs: [], actions: {}, gmSource: {}, nonceAt: {}, ended: false, last: t, lastStamp: stamp(ev.time), lastID: ev.id, due: null, attack: null, torRolls: {} };
+        if (d.algorithm === "journal-dice-v2" && !ss[ev.session]) ss[ev.session] = { id: ev.session, startID: ev.id, starter: ev.actor, commitment: d.commitment, contributions: 0, independent: 0, requests: {}, order: [], cosigs: [], actions: {}, gmSource: {}, nonceAt: {}, ended: false, last: t, lastStamp: stamp(ev.time), lastID: ev.id, due: null, attack: null, torRolls: {} };
         continue;
       }
       if (s0) {
@@ -562,7 +562,14 @@
         case "journal.session.contributed.v1":
           if (x.unsigned.has(ev.id)) break; // verifyEvents says why
           if (s.order.length) problem(ev.id, tr("v2.event", ev.id, tr("v2.lateContribution")));
-          else s.contributions++;
+          else {
+            s.contributions++;
+            // replay's countsAsPlayers: a contribution counts toward the
+            // key's independence from the GM unless its user is the GM (a
+            // user registered with the role gm at this point of the
+            // stream, or the session's starter).
+            if (d.user !== s.starter && roles[d.user] !== "gm") s.independent++;
+          }
           break;
         case "journal.session.ended.v1": {
           if (s.ended) break;
@@ -843,6 +850,7 @@
     // The flags of every v2 session, and what is due at the end.
     for (const s of Object.values(ss)) {
       if (s.contributions === 0) flag("no-contribution", s.startID, tr("v2.f.noContribution"));
+      else if (s.independent === 0) flag("no-contribution", s.startID, tr("v2.f.gmContributionOnly", s.contributions));
       for (const id of s.order) {
         const r = s.requests[id];
         if (r.state === "pending") flag("unrevealed", r.ev.id, tr("v2.f.unrevealed", id, r.d.nonce, r.ev.id));
@@ -1122,9 +1130,24 @@
         case "journal.session.contributed.v1": {
           // A contribution whose message does not hold, or made after the
           // session's first request, is not in the session key (replay's).
-          const ok = await checkSigned(ev, keys, problem, true);
-          if (!ok) unsigned.add(ev.id);
+          let ok = await checkSigned(ev, keys, problem, true);
           const s = sessions[ev.session];
+          // replay's: a contribution names its session's seed commitment
+          // (one signed before the field existed has none: old format,
+          // accepted as before); another session's is a replayed one.
+          if (ok && s) {
+            let named;
+            try {
+              named = JSON.parse(d.signed).commitment;
+            } catch (e) {
+              named = undefined;
+            }
+            if (named !== undefined && named !== s.commitment) {
+              problem(ev.id, tr("v.contributionCommitment", ev.id, String(named).slice(0, 64), s.commitment));
+              ok = false;
+            }
+          }
+          if (!ok) unsigned.add(ev.id);
           if (ok && s && !s.requested) s.contributions.push(d.value);
           break;
         }
@@ -1321,6 +1344,8 @@
         expect = n + 1;
       }
       if (s.ended && s.declared > expect) gap(expect, s.declared - 1, s.endID);
+      // replay's empty: a session, v1 or v2, ended with no roll event.
+      if (s.ended && s.rolls === 0) flagSession("empty", s.endID, tr("v2.f.empty", s.id, s.endID));
       const consumed = w ? w.consumed : 0;
       if (s.ended && s.declared !== s.rolls + consumed) problem(s.endID, tr("v.rollCount", s.declared, s.rolls));
     }
