@@ -118,20 +118,30 @@ func candidate(r events.Recorded) string {
 
 // resolveEventID resolves arg among campaign's events in the journal.
 func (a *app) resolveEventID(ctx context.Context, campaign, arg string) (string, error) {
-	st, err := a.openStore(ctx, false, "")
-	if err != nil {
-		return "", err
-	}
-	filter, err := events.CampaignFilter(campaign)
-	if err != nil {
-		return "", err
-	}
-	src, _, err := boundSource(ctx, st, filter)
+	src, err := a.campaignSource(ctx, campaign)
 	if err != nil {
 		return "", err
 	}
 	r, err := resolveEvent(ctx, src, arg, "campaign "+campaign)
 	return r.Event.ID, err
+}
+
+// campaignSource is the journal's events of campaign up to its last one
+// now, a message that is not an event said on stderr.
+func (a *app) campaignSource(ctx context.Context, campaign string) (replay.Source, error) {
+	st, err := a.openStore(ctx, false, "")
+	if err != nil {
+		return nil, err
+	}
+	filter, err := events.CampaignFilter(campaign)
+	if err != nil {
+		return nil, err
+	}
+	src, _, err := boundSource(ctx, st, filter)
+	if err != nil {
+		return nil, err
+	}
+	return warned(src, a.warnForeign()), nil
 }
 
 // resolveRequestID resolves arg to the request id of one of campaign's
@@ -147,19 +157,10 @@ func (a *app) resolveRequestID(ctx context.Context, campaign, arg string) (strin
 	if _, err := uuid.Parse(arg); err == nil && len(arg) == 36 {
 		return arg, nil
 	}
-	st, err := a.openStore(ctx, false, "")
+	src, err := a.campaignSource(ctx, campaign)
 	if err != nil {
 		return "", err
 	}
-	filter, err := events.CampaignFilter(campaign)
-	if err != nil {
-		return "", err
-	}
-	src, _, err := boundSource(ctx, st, filter)
-	if err != nil {
-		return "", err
-	}
-	src = warned(src, a.warnForeign())
 	requestOf := func(r events.Recorded) string {
 		var d struct {
 			Request string `json:"request"`
