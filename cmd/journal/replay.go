@@ -486,24 +486,16 @@ func (a *app) resolveAt(ctx context.Context, text string) (uint64, error) {
 // parseTime reads the time forms --at takes: the time written, and the end
 // of what it names, exclusive. Events have sub-second times: a time given
 // to the second names the whole second (18:56:50 takes every event up to
-// 18:56:50.999…), to the minute the whole minute, with a fraction of n
-// digits that 10⁻ⁿ s.
+// 18:56:50.999…), to the minute the whole minute; a time with a fraction
+// is exact, to the nanosecond (a program's RFC3339Nano, which drops
+// trailing zeros, so its digits say nothing of a precision).
 func parseTime(text string) (at, until time.Time, err error) {
 	if t, err := time.Parse(time.RFC3339Nano, text); err == nil {
 		step := time.Second
-		if i := strings.IndexByte(text, '.'); i >= 0 {
-			digits := 0
-			for _, c := range text[i+1:] {
-				if c < '0' || c > '9' {
-					break
-				}
-				digits++
-			}
-			for range min(digits, 9) {
-				step /= 10
-			}
+		if strings.IndexByte(text, '.') >= 0 {
+			step = time.Nanosecond
 		}
-		return t, t.Add(max(step, 1)), nil
+		return t, t.Add(step), nil
 	}
 	for _, f := range []struct {
 		layout string
