@@ -232,24 +232,14 @@ type sseEvent struct {
 	Event events.Event
 }
 
-// stream opens path as an event stream.
+// stream opens path as an event stream (openStatus), failing the test on
+// a refusal.
 func (h *harness) stream(path string, header ...string) *sse {
 	h.t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, h.url+path, nil)
-	require.NoError(h.t, err)
-	req.Header.Set("Accept", "text/event-stream")
-	setHeaders(req, header)
-	res, err := h.hc.Do(req)
-	require.NoError(h.t, err)
-	if res.StatusCode != http.StatusOK {
-		b, _ := io.ReadAll(res.Body)
-		res.Body.Close()
-		cancel()
-		h.t.Fatalf("stream %s: status %d: %s", path, res.StatusCode, b)
+	r, s := h.openStatus(path, header...)
+	if s == nil {
+		h.t.Fatalf("stream %s: status %d: %s", path, r.status, r.body)
 	}
-	s := &sse{res: res, lines: bufio.NewReader(res.Body), cancel: cancel}
-	h.t.Cleanup(s.close)
 	return s
 }
 
