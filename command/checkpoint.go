@@ -13,7 +13,6 @@ import (
 
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/internal/clip"
-	"github.com/campaign-journal/journal/live"
 	"github.com/campaign-journal/journal/projections"
 )
 
@@ -31,7 +30,7 @@ import (
 //     the void) makes the load refold from the start, its voids known.
 //   - A checkpoint is never trusted blindly: one that does not decode, whose
 //     digest does not match its state, of another format or written by
-//     another fold (live.Fingerprint), of another campaign, or whose last
+//     another fold (projections.Fingerprint), of another campaign, or whose last
 //     message is not in the stream where it says (ahead of the stream, or a
 //     stream recreated with other events) is ignored: the load folds from
 //     the start, and the checkpoint is written again. The events are the
@@ -65,7 +64,7 @@ func CheckpointKey(campaign string) string { return "fold." + campaign }
 // checkpointDoc is a checkpoint: the state of campaign folded up to Seq.
 type checkpointDoc struct {
 	Format int `json:"format"`
-	// Fingerprint names the fold that wrote it (live.Fingerprint).
+	// Fingerprint names the fold that wrote it (projections.Fingerprint).
 	Fingerprint string `json:"fingerprint"`
 	Campaign    string `json:"campaign"`
 	// Seq is the campaign's last sequence in the state; LastID is the id of
@@ -104,9 +103,9 @@ var (
 	fingerprint     string
 )
 
-// foldFingerprint is live.Fingerprint, computed once.
+// foldFingerprint is projections.Fingerprint, computed once.
 func foldFingerprint() string {
-	fingerprintOnce.Do(func() { fingerprint = live.Fingerprint() })
+	fingerprintOnce.Do(func() { fingerprint = projections.Fingerprint() })
 	return fingerprint
 }
 
@@ -152,7 +151,7 @@ func decodeCheckpoint(b []byte, campaign string) (*checkpoint, error) {
 	if c == nil || c.ID != campaign || c.LastSeq != doc.Seq || c.RefoldNeeded || c.Characters == nil {
 		return nil, errBadCheckpoint
 	}
-	c = lazyMaps(live.Normalize(c))
+	c = lazyMaps(projections.Normalize(c))
 	cp := &checkpoint{c: c, seq: doc.Seq, lastID: doc.LastID}
 	for _, r := range st.Requests {
 		k, err := hex.DecodeString(r.Key)
@@ -242,7 +241,7 @@ func (j *Journal) WriteCheckpoint(ctx context.Context, campaign string, at uint6
 	return c.LastSeq, nil
 }
 
-// lazyMaps undoes, in c just normalized (live.Normalize: every nil map
+// lazyMaps undoes, in c just normalized (projections.Normalize: every nil map
 // tagged omitempty made empty, as the fold makes most of them), what
 // Normalize did to the maps the fold makes only with their first entry,
 // so that the decoded state is the very state encoded (require.Equal in

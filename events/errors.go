@@ -1,6 +1,10 @@
 package events
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/campaign-journal/journal/internal/slug"
+)
 
 // Errors callers check with errors.Is. Every error returned by this package
 // and by the stores wraps one of them (or a context error, or an I/O error
@@ -23,7 +27,7 @@ var (
 	ErrUnknownType = errors.New("unknown event type")
 	// ErrInvalidID is returned for an identifier that is not a slug
 	// ([a-z0-9_-], 1..64), and for a malformed subject or subject filter.
-	ErrInvalidID = errors.New("invalid id")
+	ErrInvalidID = slug.ErrInvalid
 	// ErrDenied is returned when the actor may not do what was asked.
 	ErrDenied = errors.New("permission denied")
 	// ErrRateLimited is returned when an actor records commands faster

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/campaign-journal/journal/internal/clip"
+	"github.com/campaign-journal/journal/internal/slug"
 )
 
 // Subjects: every event of a campaign is stored in one stream under the
@@ -50,7 +51,7 @@ const (
 )
 
 // MaxIDLen is the longest slug allowed.
-const MaxIDLen = 64
+const MaxIDLen = slug.MaxLen
 
 // maxFilterTokens is the most tokens of a subject filter: the prefix, a
 // partition and a campaign.
@@ -58,24 +59,7 @@ const maxFilterTokens = 3
 
 // ValidID reports whether s is a slug: 1..64 characters of [a-z0-9_-].
 // The error wraps ErrInvalidID.
-func ValidID(s string) error {
-	if s == "" {
-		return fmt.Errorf("%w: empty", ErrInvalidID)
-	}
-	if len(s) > MaxIDLen {
-		return fmt.Errorf("%w: %q is longer than %d characters", ErrInvalidID, clip.Text(s), MaxIDLen)
-	}
-	for i := 0; i < len(s); i++ {
-		if !slugByte(s[i]) {
-			return fmt.Errorf("%w: %q (use a-z, 0-9, '-' and '_')", ErrInvalidID, clip.Text(s))
-		}
-	}
-	return nil
-}
-
-func slugByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '_'
-}
+func ValidID(s string) error { return slug.Valid(s) }
 
 // Kind names a kind of aggregate: its name in the HeaderAggregate ("char") and,
 // through Plural, its collection in CloudEvents subjects ("characters").

@@ -13,7 +13,6 @@ import (
 
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/events/jetstore"
-	"github.com/campaign-journal/journal/projections"
 )
 
 // Bucket is the JetStream key-value bucket that holds the checkpoints.
@@ -136,11 +135,6 @@ func (m *MemKV) Puts() int {
 	defer m.mu.Unlock()
 	return m.puts
 }
-
-// Normalize gives a campaign decoded from JSON (a checkpoint) the empty
-// maps its fold writes into, so that it folds on, and compares, as the
-// state it was encoded from; see normalize. It returns c.
-func Normalize(c *projections.Campaign) *projections.Campaign { return normalize(c) }
 
 // LookupBucket returns the checkpoint bucket if it exists, without
 // creating or changing it (an error wrapping events.ErrNotFound when it

@@ -36,22 +36,17 @@
 //     sequence, and skips events a campaign's key already holds, so a
 //     restored state equals a refold even after a crash between two puts.
 //   - A checkpoint of another format or written by another fold (another
-//     Fingerprint: the projections' shape or the build's revision changed),
+//     projections.Fingerprint: the projections' shape or the build's revision changed),
 //     or ahead of the stream (a stream that was recreated), is ignored: the
 //     projector refolds from the start.
 package live
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
-	"reflect"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -123,7 +118,7 @@ type Options struct {
 	// moving before Health calls it stuck (default 30 s).
 	StuckAfter time.Duration
 	// Fingerprint names the fold in the checkpoints it writes and accepts
-	// (default: Fingerprint()).
+	// (default: projections.Fingerprint()).
 	Fingerprint string
 	// Lang is the language of the transcript lines it keeps (Text;
 	// default Spanish, the transcript's own).
@@ -196,7 +191,7 @@ func New(src Source, kv KV, opts Options) *Projector {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	if opts.Fingerprint == "" {
-		opts.Fingerprint = Fingerprint()
+		opts.Fingerprint = projections.Fingerprint()
 	}
 	if opts.StuckAfter <= 0 {
 		opts.StuckAfter = DefaultStuckAfter
@@ -217,52 +212,10 @@ func New(src Source, kv KV, opts Options) *Projector {
 // positionDoc is the value of the "position" key.
 type positionDoc struct {
 	Format int `json:"format"`
-	// Fingerprint names the code that folded the checkpoint (Fingerprint).
+	// Fingerprint names the code that folded the checkpoint (projections.Fingerprint).
 	Fingerprint string    `json:"fingerprint"`
 	Seq         uint64    `json:"seq"`
 	Saved       time.Time `json:"saved"`
-}
-
-// Fingerprint names the fold that writes checkpoints: a hash of the shape
-// of projections.Campaign (every field, type and JSON tag, at any depth)
-// and of the build's version control revision, when the binary records
-// one. A checkpoint written by another fold (a new release whose
-// projections differ) is ignored, and the projector refolds.
-func Fingerprint() string {
-	h := sha256.New()
-	describeType(h, reflect.TypeFor[projections.Campaign](), map[reflect.Type]bool{})
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		fmt.Fprintf(h, "|%s", bi.Main.Version)
-		for _, s := range bi.Settings {
-			if s.Key == "vcs.revision" || s.Key == "vcs.modified" {
-				fmt.Fprintf(h, "|%s=%s", s.Key, s.Value)
-			}
-		}
-	}
-	return hex.EncodeToString(h.Sum(nil))[:16]
-}
-
-// describeType writes the shape of t: kinds, field names, types and tags.
-func describeType(w io.Writer, t reflect.Type, seen map[reflect.Type]bool) {
-	fmt.Fprintf(w, "%s:%s(", t.String(), t.Kind())
-	defer fmt.Fprint(w, ")")
-	if seen[t] {
-		return
-	}
-	seen[t] = true
-	switch t.Kind() {
-	case reflect.Pointer, reflect.Slice, reflect.Array:
-		describeType(w, t.Elem(), seen)
-	case reflect.Map:
-		describeType(w, t.Key(), seen)
-		describeType(w, t.Elem(), seen)
-	case reflect.Struct:
-		for i := range t.NumField() {
-			f := t.Field(i)
-			fmt.Fprintf(w, "%s %q ", f.Name, f.Tag)
-			describeType(w, f.Type, seen)
-		}
-	}
 }
 
 // campaignDoc is the value of a "campaign.<id>" key: the campaign folded up
@@ -326,7 +279,7 @@ func (p *Projector) Restore(ctx context.Context) (uint64, error) {
 			p.opts.Logger.Warn("unusable checkpoint: refolding", "key", k, "err", err)
 			return 0, nil
 		}
-		campaigns[id] = normalize(doc.Campaign)
+		campaigns[id] = projections.Normalize(doc.Campaign)
 		saved[id] = doc.Seq
 	}
 	p.mu.Lock()
@@ -337,51 +290,6 @@ func (p *Projector) Restore(ctx context.Context) (uint64, error) {
 	p.streamLast = max(p.streamLast, last)
 	p.statMu.Unlock()
 	return pos.Seq, nil
-}
-
-// normalize gives a campaign decoded from JSON the empty maps its fold
-// writes into: a map field tagged omitempty is left out of the JSON when
-// empty and so decodes as nil, where the fold had made it and will write
-// into it. Every nil map tagged omitempty, at any depth, becomes an empty
-// map; this changes no JSON encoding, and other maps round-trip as they are.
-func normalize(c *projections.Campaign) *projections.Campaign {
-	fillMaps(reflect.ValueOf(c))
-	return c
-}
-
-// fillMaps makes the nil omitempty maps reachable from v empty.
-func fillMaps(v reflect.Value) {
-	switch v.Kind() {
-	case reflect.Pointer, reflect.Interface:
-		if !v.IsNil() {
-			fillMaps(v.Elem())
-		}
-	case reflect.Struct:
-		t := v.Type()
-		for i := range t.NumField() {
-			f := t.Field(i)
-			if !f.IsExported() {
-				continue
-			}
-			fv := v.Field(i)
-			_, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
-			if fv.Kind() == reflect.Map && fv.IsNil() && slices.Contains(strings.Split(opts, ","), "omitempty") && fv.CanSet() {
-				fv.Set(reflect.MakeMap(fv.Type()))
-			}
-			fillMaps(fv)
-		}
-	case reflect.Slice, reflect.Array:
-		for i := range v.Len() {
-			fillMaps(v.Index(i))
-		}
-	case reflect.Map:
-		for it := v.MapRange(); it.Next(); {
-			e := it.Value()
-			if e.Kind() == reflect.Pointer || e.Kind() == reflect.Map || e.Kind() == reflect.Slice {
-				fillMaps(e) // a map's values are not addressable: only what they point to can change
-			}
-		}
-	}
 }
 
 // Run follows the stream from the position on, folding every event, and

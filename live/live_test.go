@@ -247,7 +247,7 @@ func TestIgnoresForeignCheckpoint(t *testing.T) {
 			st := memstore.New(memstore.Options{})
 			livetest.Setup(ctx, t, livetest.NewJournal(st), "mordor")
 			kv := live.NewMemKV()
-			require.NoError(t, kv.Put(ctx, "position", []byte(strings.ReplaceAll(tt.position, "FP", live.Fingerprint()))))
+			require.NoError(t, kv.Put(ctx, "position", []byte(strings.ReplaceAll(tt.position, "FP", projections.Fingerprint()))))
 			r, from := start(t, st, kv, live.Options{})
 			if from != 0 {
 				t.Fatalf("restored from %d, want a full refold", from)
