@@ -49,7 +49,7 @@ func (j *Journal) CreateCampaign(ctx context.Context, req CreateCampaign) (Resul
 			return Result{}, invalid("carisma, hard-defense and attribute budgets are RyF options, not The One Ring's")
 		}
 	default:
-		return Result{}, invalid("unknown system %q (want ryf, galaxia or tor)", clip.Text(req.System))
+		return Result{}, malformed("unknown system %q (want ryf, galaxia or tor)", clip.Text(req.System))
 	}
 	if req.Name == "" {
 		req.Name = req.ID

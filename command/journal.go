@@ -54,6 +54,14 @@ func invalid(format string, args ...any) error {
 	return e
 }
 
+// malformed is invalid for a request malformed as asked (ErrUsage too): a
+// value that is none of those the request may name.
+func malformed(format string, args ...any) error {
+	e := invalid(format, args...).(*invalidError)
+	e.errs = append(e.errs, ErrUsage)
+	return e
+}
+
 // invalidError is what invalid returns: its message, and the errors it wraps.
 type invalidError struct {
 	msg  string

@@ -526,23 +526,10 @@ func Status(err error) int {
 		return he.status
 	case errors.As(err, &mbe):
 		return http.StatusRequestEntityTooLarge
-	case errors.Is(err, command.ErrInvalid), errors.Is(err, events.ErrInvalidID),
-		errors.Is(err, events.ErrInvalidEvent), errors.Is(err, events.ErrUnknownType):
-		return http.StatusBadRequest
-	case errors.Is(err, events.ErrNotFound):
-		return http.StatusNotFound
-	case errors.Is(err, events.ErrConcurrency), errors.Is(err, events.ErrExists):
-		return http.StatusConflict
 	case errors.Is(err, access.ErrUnauthenticated):
 		return http.StatusUnauthorized
-	case errors.Is(err, events.ErrDenied):
-		return http.StatusForbidden
-	case errors.Is(err, events.ErrRateLimited), errors.Is(err, events.ErrQuota):
-		return http.StatusTooManyRequests
-	case errors.Is(err, context.DeadlineExceeded):
-		return http.StatusServiceUnavailable
 	}
-	return http.StatusInternalServerError
+	return command.Classify(err).HTTP // the one classification of every door
 }
 
 // errorBody is the JSON of every error response.

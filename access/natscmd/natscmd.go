@@ -134,8 +134,9 @@ type Reply struct {
 	// the From of a read's next page (0 when the read reached the end).
 	LastSeq uint64 `json:"last_seq,omitempty"`
 	Next    uint64 `json:"next,omitempty"`
-	// Error and Code describe a refusal: Code is "invalid", "denied",
-	// "not_found", "conflict", "rate_limited", "quota" or "internal".
+	// Error and Code describe a refusal: Code is the error's class
+	// (command.Classify: "not_found", "usage", "invalid", "denied",
+	// "conflict", "exists", "rate_limited", "quota", "timeout", "failure"…).
 	Error string `json:"error,omitempty"`
 	Code  string `json:"code,omitempty"`
 	// RetryAfter is, for a rate limit's refusal, how many seconds to wait
@@ -382,23 +383,11 @@ func (s *Service) read(ctx context.Context, campaign string, body []byte, reply 
 	return nil
 }
 
-// classify maps an error to a reply code and an HTTP-like status.
+// classify maps an error to its reply code and HTTP status: the one
+// classification of every door (command.Classify).
 func classify(err error) (string, int) {
-	switch {
-	case errors.Is(err, access.ErrDenied):
-		return "denied", 403
-	case errors.Is(err, command.ErrInvalid), errors.Is(err, events.ErrInvalidID), errors.Is(err, events.ErrInvalidEvent):
-		return "invalid", 400
-	case errors.Is(err, command.ErrNotFound):
-		return "not_found", 404
-	case errors.Is(err, events.ErrConcurrency), errors.Is(err, events.ErrExists):
-		return "conflict", 409
-	case errors.Is(err, events.ErrRateLimited):
-		return "rate_limited", 429
-	case errors.Is(err, events.ErrQuota):
-		return "quota", 429
-	}
-	return "internal", 500
+	c := command.Classify(err)
+	return c.Code, c.HTTP
 }
 
 // InboxPrefix is the option a connection of user needs to send requests:
@@ -416,9 +405,7 @@ var ErrInboxPrefix = errors.New("natscmd: the connection's inbox prefix is not t
 // inbox prefix access.InboxPrefix(user), see InboxPrefix; otherwise
 // ErrInboxPrefix and nothing is sent) and returns the reply. body is
 // marshalled to JSON unless it is already []byte. A refusal returns the
-// reply and an error wrapping access.ErrDenied, command.ErrInvalid,
-// command.ErrNotFound, events.ErrConcurrency, events.ErrRateLimited or
-// events.ErrQuota by its code (ReplyError).
+// reply and an error wrapping the sentinel of its class (ReplyError).
 // Without a deadline in ctx, the request waits DefaultTimeout. NATS errors
 // (no responders, a timeout: also what a permissions violation looks like
 // to a requester) are returned as they are.
@@ -453,9 +440,8 @@ func Request(ctx context.Context, nc *nats.Conn, user, campaign, cmd string, bod
 }
 
 // ReplyError is a refusal the service replied with. errors.Is matches it to
-// the sentinel of its code: access.ErrDenied, command.ErrInvalid,
-// command.ErrNotFound, events.ErrConcurrency, events.ErrRateLimited or
-// events.ErrQuota.
+// the sentinel of its code's class (command.ClassSentinel), so that
+// command.Classify gives it the class the service gave it.
 type ReplyError struct {
 	Code    string
 	Message string
@@ -464,20 +450,4 @@ type ReplyError struct {
 func (e *ReplyError) Error() string { return e.Message }
 
 // Unwrap returns the sentinel of the code.
-func (e *ReplyError) Unwrap() error {
-	switch e.Code {
-	case "denied":
-		return access.ErrDenied
-	case "invalid":
-		return command.ErrInvalid
-	case "not_found":
-		return command.ErrNotFound
-	case "conflict":
-		return events.ErrConcurrency
-	case "rate_limited":
-		return events.ErrRateLimited
-	case "quota":
-		return events.ErrQuota
-	}
-	return nil
-}
+func (e *ReplyError) Unwrap() error { return command.ClassSentinel(e.Code) }

@@ -2,9 +2,11 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -457,6 +459,9 @@ func TestExitCodeOfSentinels(t *testing.T) {
 		{fmt.Errorf("%w %q", ryf.ErrUnknownSkill, "Cocina"), exitNotFound, "not_found"},
 		{fmt.Errorf("%w %q", ryf.ErrUnknownDifficulty, "x"), exitUsage, "usage"},
 		{errors.New("disk full"), exitFailure, "failure"},
+		{fmt.Errorf("%w: %q", events.ErrInvalidID, "Bad_ID"), exitUsage, "usage"},
+		{fmt.Errorf("export: %w", fs.ErrNotExist), exitNotFound, "not_found"},
+		{fmt.Errorf("store: %w", context.DeadlineExceeded), exitFailure, "timeout"},
 	}
 	for _, tt := range tests {
 		exit, code := exitCode(tt.err)

@@ -1,11 +1,11 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"regexp"
 	"slices"
 	"strings"
@@ -18,7 +18,6 @@ import (
 	"github.com/campaign-journal/journal/events/jetstore"
 	"github.com/campaign-journal/journal/i18n"
 	"github.com/campaign-journal/journal/internal/clip"
-	"github.com/campaign-journal/journal/rules/odds"
 	"github.com/campaign-journal/journal/rules/ryf"
 	"github.com/campaign-journal/journal/rules/tor"
 )
@@ -38,7 +37,7 @@ const (
 var (
 	// errUsage marks a command line that is malformed: a bad flag, an
 	// unknown command, a missing or unreadable argument.
-	errUsage = errors.New("usage")
+	errUsage = command.ErrUsage
 	// ErrMismatch marks a verification that found a mismatch; the command
 	// printed its own report first.
 	ErrMismatch = errors.New("mismatch")
@@ -85,33 +84,13 @@ func exitCode(err error) (int, string) {
 	case errors.Is(err, ErrFlagged):
 		return exitFlagged, "flagged"
 	case errors.Is(err, errUsage),
-		errors.Is(err, ryf.ErrUnknownDifficulty), errors.Is(err, ryf.ErrUnknownBand),
-		errors.Is(err, ryf.ErrAmbiguous), errors.Is(err, ryf.ErrSyntax),
-		errors.Is(err, tor.ErrAmbiguous), errors.Is(err, odds.ErrInvalid),
 		errors.Is(err, jetstore.ErrReplicas), errors.Is(err, jetstore.ErrPartitions): // a --replicas or --partitions that is not the journal's
 		return exitUsage, "usage"
-	case errors.Is(err, events.ErrNotFound), // command.ErrNotFound and errNoJournal too
-		errors.Is(err, ryf.ErrUnknownSkill), errors.Is(err, ryf.ErrUnknownAttribute),
-		errors.Is(err, ryf.ErrUnknownWeapon), errors.Is(err, ryf.ErrUnknownSystem),
-		errors.Is(err, tor.ErrUnknownSkill), errors.Is(err, tor.ErrUnknownAttribute),
-		errors.Is(err, tor.ErrUnknownGroup), errors.Is(err, tor.ErrUnknownTrait):
+	case errors.Is(err, fs.ErrNotExist): // a file the command line names
 		return exitNotFound, "not_found"
-	case errors.Is(err, events.ErrDenied):
-		return exitFailure, "denied"
-	case errors.Is(err, events.ErrRateLimited):
-		return exitFailure, "rate_limited"
-	case errors.Is(err, events.ErrQuota):
-		return exitFailure, "quota"
-	case errors.Is(err, events.ErrConcurrency):
-		return exitFailure, "conflict"
-	case errors.Is(err, events.ErrExists):
-		return exitFailure, "exists"
-	case errors.Is(err, command.ErrInvalid):
-		return exitFailure, "invalid"
-	case errors.Is(err, context.Canceled):
-		return exitFailure, "canceled"
 	}
-	return exitFailure, "failure"
+	c := command.Classify(err) // the one classification of every door
+	return c.Exit, c.Code
 }
 
 // flagError is the usage error of a flag that does not parse: an unknown

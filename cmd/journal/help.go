@@ -229,9 +229,11 @@ const exitCodesHelp = `Exit codes
   0  ok: the command did what it was asked
   1  failure: refused by the rules, the state of play, a permission, a
      rate limit (rate_limited) or a quota (quota), or an I/O failure
-  2  usage: a bad flag, an unknown command, a missing or unreadable argument
+  2  usage: a bad flag or value, an unknown command, a missing or unreadable
+     argument, an id that is not a slug, an unknown system
   3  not found: an unknown campaign, character, skill, weapon, session or
-     event, or no journal in the data folder
+     event, a file the command names that does not exist, or no journal in
+     the data folder
   4  mismatch: replay (or the demo's verification) found a mismatch
   5  flagged: replay verified every roll, and flagged something that is
      not a mismatch (a journal-dice-v2 session without contributions or

@@ -37,6 +37,13 @@ the next log on.`,
 			if err != nil {
 				return err
 			}
+			// An unknown campaign is not found (exit 3), followed or not:
+			// neither an empty transcript nor a silent wait.
+			if _, empty, err := boundSource(c.Context(), st, filter); err != nil {
+				return err
+			} else if empty {
+				return a.noCampaign(c.Context(), campaign, 0)
+			}
 			upTo, err := a.resolveAt(c.Context(), atText)
 			if err != nil {
 				return err
@@ -172,7 +179,7 @@ replay --file --session S checks S alone.`,
 				err = nil
 			}
 			if err == nil && n == 0 {
-				return fmt.Errorf("campaign %s has no events", campaign)
+				return a.noCampaign(c.Context(), campaign, 0)
 			}
 			return err
 		},

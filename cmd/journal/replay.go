@@ -94,7 +94,7 @@ transcript of the reproduction follows.`,
 					return a.sourceError(err, file)
 				}
 				if rep.Totals.Events == 0 {
-					return a.noEvents(file)
+					return a.noEvents(c.Context(), file)
 				}
 				if err := a.emit(rep, func(w io.Writer) { _ = rep.WriteTextIn(w, a.language()) }); err != nil {
 					return err
@@ -112,7 +112,7 @@ transcript of the reproduction follows.`,
 				return a.sourceError(err, file)
 			}
 			if rep.Totals.Events == 0 {
-				return a.noEvents(file)
+				return a.noEvents(c.Context(), file)
 			}
 			if session != "" && len(rep.Sessions) == 0 {
 				return fmt.Errorf("no session %s in %s", clip.Text(session), a.where(file))
@@ -172,7 +172,7 @@ func (a *app) auditSource(ctx context.Context, file string, passes int) (replay.
 		return nil, nil, err
 	}
 	if empty {
-		return nil, nil, a.noEvents("")
+		return nil, nil, a.noEvents(ctx, "")
 	}
 	return src, func() {}, nil
 }
@@ -350,9 +350,9 @@ func (a *app) where(file string) string {
 	return "the journal"
 }
 
-func (a *app) noEvents(file string) error {
+func (a *app) noEvents(ctx context.Context, file string) error {
 	if file == "" && a.campaign != "" {
-		return fmt.Errorf("campaign %s has no events", a.campaign)
+		return a.noCampaign(ctx, a.campaign, 0)
 	}
 	if file != "" && a.campaign != "" {
 		return fmt.Errorf("%s has no events of campaign %s", file, a.campaign)

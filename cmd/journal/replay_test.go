@@ -97,7 +97,7 @@ func TestReplayTheDemo(t *testing.T) {
 	if _, errb, code := c.run("-c", "demo-ryf", "--lang", "en", "replay", "--session", "s7"); code == 0 || !strings.Contains(errb, "no session s7") {
 		t.Fatalf("unknown session: exit %d, %s", code, errb)
 	}
-	if _, errb, code := c.run("-c", "nowhere", "--lang", "en", "replay"); code == 0 || !strings.Contains(errb, "campaign nowhere has no events") {
+	if _, errb, code := c.run("-c", "nowhere", "--lang", "en", "replay"); code != exitNotFound || !strings.Contains(errb, "campaign nowhere does not exist") {
 		t.Fatalf("unknown campaign: exit %d, %s", code, errb)
 	}
 
