@@ -99,7 +99,7 @@ func TestAccessRefused(t *testing.T) {
 		{"player rolls for an NPC", "POST", roll, `{"character":"orco","skill":"Pelea"}`, bearer(beaToken), 403},
 		{"player rolls for nobody", "POST", roll, `{"skill":"Pelea"}`, bearer(beaToken), 403},
 		{"player smuggles a second character field", "POST", roll, `{"character":"ruisenor","Character":"lodin","skill":"Pelea"}`, bearer(beaToken), 403},
-		{"player sends a non-object body", "POST", roll, `["ruisenor"]`, bearer(beaToken), 403},
+		{"player sends a non-object body (bad input, not a permission problem)", "POST", roll, `["ruisenor"]`, bearer(beaToken), 400},
 		{"player attacks as another", "POST", "/api/campaigns/mordor/commands/attack", `{"attacker":"orco","target":"ruisenor"}`, bearer(beaToken), 403},
 		{"player damages", "POST", "/api/campaigns/mordor/commands/damage", `{"character":"lodin","amount":5}`, bearer(beaToken), 403},
 		{"player grants XP", "POST", "/api/campaigns/mordor/commands/xp", `{"character":"ruisenor","amount":10}`, bearer(beaToken), 403},

@@ -2,6 +2,7 @@ package web
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/campaign-journal/journal/access"
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/command/catalog"
 	"github.com/campaign-journal/journal/events"
@@ -48,10 +50,26 @@ type resultJSON struct {
 	Repeated bool `json:"repeated,omitempty"`
 }
 
+// commandJSON is one command of GET /api/commands: its name, what it
+// does, an example body (its request at its zero value: members left out
+// when empty), its required members (always a list) and its body's JSON
+// Schema (catalog.Spec.Schema: every member, request_id, no others).
+type commandJSON struct {
+	Name     string          `json:"name"`
+	Doc      string          `json:"doc"`
+	Body     any             `json:"body"`
+	Required []string        `json:"required"`
+	Schema   *catalog.Schema `json:"schema"`
+}
+
 func (s *Server) listCommands(w http.ResponseWriter, r *http.Request) error {
 	// The command that creates a campaign is taken on POST /api/campaigns.
 	cmds := slices.DeleteFunc(catalog.All(), func(s catalog.Spec) bool { return s.Creates })
-	return writeJSON(w, http.StatusOK, cmds)
+	out := make([]commandJSON, len(cmds))
+	for i, c := range cmds {
+		out[i] = commandJSON{Name: c.Name, Doc: c.Doc, Body: c.Body, Required: append([]string{}, c.Required...), Schema: c.Schema()}
+	}
+	return writeJSON(w, http.StatusOK, out)
 }
 
 func (s *Server) createCampaign(w http.ResponseWriter, r *http.Request) error {
@@ -101,6 +119,15 @@ func (s *Server) runCommand(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	// Whoever may issue the command at all (for some character) and sends
+	// a body that does not decode gets a 400, not a 403: the body's acting
+	// character is authorized once it decodes.
+	if err := s.mayIssue(r, campaign, name); err != nil {
+		return err
+	}
+	if err := cmd.CheckBody(body); err != nil {
+		return err
+	}
 	if err := s.authorizeCommand(r, campaign, name, body); err != nil {
 		return err
 	}
@@ -111,6 +138,25 @@ func (s *Server) runCommand(w http.ResponseWriter, r *http.Request) error {
 		}
 		return cmd.Run(ctx, j, campaign, body)
 	})
+}
+
+// mayIssue decides whether the request's principal may issue command in
+// campaign for some character (a player: for one of its own), whatever
+// its body: the role's and the campaign's refusal (403), before the body
+// is decoded. Without access control everything is allowed.
+func (s *Server) mayIssue(r *http.Request, campaign, command string) error {
+	if s.opts.Access == nil {
+		return nil
+	}
+	p, ok := principal(r)
+	if !ok {
+		return errors.New("web: a request reached a command without being authenticated")
+	}
+	own := ""
+	if p.Role == access.RolePlayer && len(p.Characters) > 0 {
+		own = p.Characters[0]
+	}
+	return access.Authorize(p, campaign, command, own)
 }
 
 // execute runs a command, timing it and counting what it appended, waits

@@ -311,7 +311,7 @@ func (s *Server) CloseStreams() { s.closeStreams() }
 // a fallback answering 405 with Allow; unknown paths under /api/ answer a
 // JSON 404.
 func (s *Server) register() error {
-	s.routes = append(s.apiRoutes(), s.permalinkRoutes()...)
+	s.routes = slices.Concat(s.apiRoutes(), s.permalinkRoutes(), s.openAPIRoutes())
 	methods := map[string][]string{}
 	var order []string
 	for _, rt := range s.routes {
