@@ -3,6 +3,9 @@ package web_test
 import (
 	"encoding/json"
 	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -214,4 +217,37 @@ func TestMalformedBodyIs400(t *testing.T) {
 	wantError(t, "the GM's command", guarded.do(http.MethodPost, "/api/campaigns/mordor/commands/damage", `{"character":"lodin","amount":5}`, bearer(beaToken)...), http.StatusForbidden)
 	wantError(t, "the dashboard", guarded.do(http.MethodPost, roll, `{"character":`, bearer(wallToken)...), http.StatusForbidden)
 	wantError(t, "a stranger", guarded.do(http.MethodPost, roll, `{"character":`, bearer(zedToken)...), http.StatusForbidden)
+}
+
+// openAPICheck validates the document given as argv[1] with the Python
+// openapi-spec-validator, checks every schema as draft 2020-12, and that
+// each command's schema refuses an unknown member.
+const openAPICheck = `
+import json, sys
+from openapi_spec_validator import validate
+from jsonschema import Draft202012Validator
+d = json.load(open(sys.argv[1]))
+validate(d)
+for name, s in d["components"]["schemas"].items():
+    Draft202012Validator.check_schema(s)
+    if name.startswith("command."):
+        v = Draft202012Validator(s)
+        assert not v.is_valid({"no_such_member": 1}), name
+print("ok", len(d["paths"]))
+`
+
+// TestOpenAPIValidWithRealTools: the document passes the reference
+// Python validators (openapi-spec-validator, jsonschema), when installed.
+func TestOpenAPIValidWithRealTools(t *testing.T) {
+	if err := exec.Command("python3", "-c", "import openapi_spec_validator, jsonschema").Run(); err != nil {
+		t.Skip("python3 with openapi-spec-validator and jsonschema not installed")
+	}
+	h := newHarness(t, memBackend())
+	r := h.do(http.MethodGet, web.OpenAPIPath, "")
+	require.Equal(t, http.StatusOK, r.status)
+	file := filepath.Join(t.TempDir(), "openapi.json")
+	require.NoError(t, os.WriteFile(file, r.body, 0o600))
+	out, err := exec.Command("python3", "-c", openAPICheck, file).CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	require.Contains(t, string(out), "ok ")
 }
