@@ -215,6 +215,8 @@ func TestMalformedBodyIs400(t *testing.T) {
 	// Permission problems stay 403.
 	wantError(t, "another's character", guarded.do(http.MethodPost, roll, `{"character":"lodin","skill":"Sigilo"}`, bearer(beaToken)...), http.StatusForbidden)
 	wantError(t, "the GM's command", guarded.do(http.MethodPost, "/api/campaigns/mordor/commands/damage", `{"character":"lodin","amount":5}`, bearer(beaToken)...), http.StatusForbidden)
+	wantError(t, "another's character, with an unknown member", guarded.do(http.MethodPost, roll, `{"character":"lodin","nope":1}`, bearer(beaToken)...), http.StatusForbidden)
+	wantError(t, "the acting field twice", guarded.do(http.MethodPost, roll, `{"character":"ruisenor","Character":"lodin"}`, bearer(beaToken)...), http.StatusForbidden)
 	wantError(t, "the dashboard", guarded.do(http.MethodPost, roll, `{"character":`, bearer(wallToken)...), http.StatusForbidden)
 	wantError(t, "a stranger", guarded.do(http.MethodPost, roll, `{"character":`, bearer(zedToken)...), http.StatusForbidden)
 }
