@@ -23,6 +23,7 @@ var errorsESMore = map[string]string{
 	"%w: after-combat healing is one d6: %w":                              "%w: la curación tras el combate es un d6: %w",
 	"%w: asked for round %d, got round %d":                                "%w: se pidió la ronda %d, llegó la ronda %d",
 	"%w: body is %d bytes, more than %d":                                  "%w: el cuerpo tiene %d bytes, más de %d",
+	"request body larger than %d bytes":                                   "el cuerpo de la petición tiene más de %d bytes",
 	"%w: campaign is %q, sent to %q":                                      "%w: la campaña es %q, enviado a %q",
 	"%w: campaign: %w":                                                    "%w: campaña: %w",
 	"%w: damage dice %q: %w":                                              "%w: dados de daño %q: %w",

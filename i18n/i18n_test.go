@@ -102,7 +102,7 @@ func TestHasWord(t *testing.T) {
 
 func TestWidth(t *testing.T) {
 	for s, want := range map[string]int{
-		"": 0, "Lodin": 5, "Ruiseñor": 8, "Ruisen\u0303or": 8, "«Moria»": 7, "指輪物語": 8, "🐉x": 3, "█░": 2,
+		"": 0, "Lodin": 5, "Ruiseñor": 8, "Ruisen\u0303or": 8, "«Moria»": 7, "指輪物語": 8, "🐉x": 3, "█░": 2, "🚀": 2, "⚡": 2,
 	} {
 		require.Equal(t, want, i18n.Width(s), s)
 	}

@@ -682,3 +682,36 @@ func TestMetrics(t *testing.T) {
 		t.Log(text)
 	}
 }
+
+// TestErrorsSpeakTheRequestsLanguage: an error body has the CLI's shape
+// ({"error": {"code", "message", "message_en", "exit"}, "status"}), its
+// class the same as the CLI's and NATS's (command.Classify), and its
+// message in the language Accept-Language asks for.
+func TestErrorsSpeakTheRequestsLanguage(t *testing.T) {
+	h := newHarness(t, memBackend())
+	h.setup("mordor")
+	h.command("mordor", "session-start", ``, http.StatusOK)
+	for _, tt := range []struct {
+		lang, want string
+	}{
+		{"es-ES,es;q=0.9", "habilidad"},
+		{"en-GB,en;q=0.8", "unknown skill"},
+		{"", "unknown skill"},
+	} {
+		var hdr []string
+		if tt.lang != "" {
+			hdr = []string{"Accept-Language", tt.lang}
+		}
+		r := h.do(http.MethodPost, "/api/campaigns/mordor/commands/roll", `{"character":"lodin","skill":"volar"}`, hdr...)
+		var e errorBody
+		require.NoError(t, json.Unmarshal(r.body, &e), "%s", r.body)
+		require.Equal(t, http.StatusNotFound, r.status)
+		require.Equal(t, http.StatusNotFound, e.Status)
+		require.Equal(t, "not_found", e.Error.Code, "the CLI's code for an unknown skill")
+		require.Equal(t, 3, e.Error.Exit, "the CLI's exit status for it")
+		require.Contains(t, e.Error.Message, tt.want, "Accept-Language %q", tt.lang)
+		require.Contains(t, e.Error.MessageEN, "unknown skill")
+		require.NotContains(t, e.Error.Message, "invalid request:", "no sentinel prefix")
+		require.Contains(t, r.header.Values("Vary"), "Accept-Language")
+	}
+}

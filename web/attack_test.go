@@ -51,7 +51,7 @@ func (run *attackRun) send(t *testing.T, h *harness, attacks []attack) {
 			continue
 		}
 		var e errorBody
-		if !strings.HasPrefix(r.header.Get("Content-Type"), "application/json") || json.Unmarshal(r.body, &e) != nil || e.Status != a.want || e.Error == "" {
+		if !strings.HasPrefix(r.header.Get("Content-Type"), "application/json") || json.Unmarshal(r.body, &e) != nil || e.Status != a.want || e.Error.Message == "" {
 			t.Errorf("%s: %s %s: want a JSON error, got %s %s", a.name, a.method, a.path, r.header.Get("Content-Type"), r.body)
 			continue
 		}

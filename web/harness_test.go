@@ -200,8 +200,13 @@ func (h *harness) command(campaign, name, body string, want int) result {
 
 // errorBody is the JSON of an error.
 type errorBody struct {
-	Error  string `json:"error"`
-	Status int    `json:"status"`
+	Error struct {
+		Code      string `json:"code"`
+		Message   string `json:"message"`
+		MessageEN string `json:"message_en"`
+		Exit      int    `json:"exit"`
+	} `json:"error"`
+	Status int `json:"status"`
 }
 
 // wantError checks that r is a JSON error with the status.
@@ -214,8 +219,8 @@ func wantError(t testing.TB, what string, r response, status int) {
 		t.Fatalf("%s: Content-Type %q, want JSON", what, ct)
 	}
 	var e errorBody
-	if err := json.Unmarshal(r.body, &e); err != nil || e.Status != status || e.Error == "" {
-		t.Fatalf("%s: error body %s, want {\"error\": ..., \"status\": %d}", what, r.body, status)
+	if err := json.Unmarshal(r.body, &e); err != nil || e.Status != status || e.Error.Message == "" || e.Error.MessageEN == "" || e.Error.Code == "" || e.Error.Exit == 0 {
+		t.Fatalf("%s: error body %s, want {\"error\": {\"code\", \"message\", \"message_en\", \"exit\"}, \"status\": %d}", what, r.body, status)
 	}
 }
 

@@ -97,7 +97,7 @@ func TestCommandRetriedWithRequestID(t *testing.T) {
 			wantError(t, tt.name, r, http.StatusBadRequest)
 			var e errorBody
 			require.NoError(t, json.Unmarshal(r.body, &e))
-			require.Contains(t, e.Error, tt.want)
+			require.Contains(t, e.Error.MessageEN, tt.want)
 			require.Equal(t, n, h.storeCount(), "a refused request recorded something")
 		})
 	}

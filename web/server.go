@@ -352,7 +352,7 @@ func (s *Server) register() error {
 	// A roll's permalink: its page verifies it in the visitor's browser.
 	s.mux.Handle("GET /r/{c}/{id}", noCache(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if events.ValidID(r.PathValue("c")) != nil || !validEventID(r.PathValue("id")) {
-			writeError(w, notFound("no such roll: %s", clip.Text(r.URL.Path)))
+			s.writeError(w, r, notFound("no such roll: %s", clip.Text(r.URL.Path)))
 			return
 		}
 		s.ServePage(w, r, "roll.html")
@@ -433,7 +433,7 @@ func acceptLang(header string) (i18n.Lang, bool) {
 func (s *Server) ServePage(w http.ResponseWriter, r *http.Request, name string) {
 	page, err := staticFiles.ReadFile("static/" + name)
 	if err != nil {
-		writeError(w, notFound("no page %s", name))
+		s.writeError(w, r, notFound("no page %s", name))
 		return
 	}
 	lang := s.PageLang(r)
@@ -464,7 +464,7 @@ func (s *Server) instrument(route string, h func(w http.ResponseWriter, r *http.
 			if r.Context().Err() != nil && !sw.wrote {
 				sw.status = 499 // the client went away
 			} else if !sw.wrote {
-				status := writeError(sw, err)
+				status := s.writeError(sw, r, err)
 				if status >= 500 {
 					s.opts.Logger.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
 				}
@@ -532,30 +532,66 @@ func Status(err error) int {
 	return command.Classify(err).HTTP // the one classification of every door
 }
 
-// errorBody is the JSON of every error response.
+// errorBody is the JSON of every error response: the CLI's --json error
+// (command.ErrorBody: code, message in the request's language, message_en,
+// exit) and the HTTP status.
 type errorBody struct {
-	Error  string `json:"error"`
-	Status int    `json:"status"`
+	Error  command.ErrorBody `json:"error"`
+	Status int               `json:"status"`
 }
 
 // retryAfter is a refusal that says when to try again (a rate limit's,
 // see command.Limiter).
 type retryAfter interface{ RetryAfter() time.Duration }
 
-// writeError writes err as JSON and returns the status; a refusal that
-// says when to try again also sets Retry-After, in whole seconds.
-func writeError(w http.ResponseWriter, err error) int {
+// statusClasses are the classes of the statuses only the HTTP door
+// decides (its own errors: a missing route, a token, a body too large).
+var statusClasses = map[int]command.Class{
+	http.StatusBadRequest:            command.ClassInvalid,
+	http.StatusUnauthorized:          {Code: "unauthenticated", Exit: 1, HTTP: http.StatusUnauthorized},
+	http.StatusForbidden:             command.ClassDenied,
+	http.StatusNotFound:              command.ClassNotFound,
+	http.StatusGone:                  {Code: "gone", Exit: 1, HTTP: http.StatusGone},
+	http.StatusConflict:              command.ClassConflict,
+	http.StatusMisdirectedRequest:    {Code: "misdirected", Exit: 1, HTTP: http.StatusMisdirectedRequest},
+	http.StatusRequestEntityTooLarge: {Code: "too_large", Exit: 1, HTTP: http.StatusRequestEntityTooLarge},
+	http.StatusUnsupportedMediaType:  {Code: "unsupported_media_type", Exit: 1, HTTP: http.StatusUnsupportedMediaType},
+	http.StatusTooManyRequests:       command.ClassRateLimited,
+}
+
+// classOf is err's class at this door: command.Classify's, unless the
+// status is one only HTTP decides.
+func classOf(err error, status int) command.Class {
+	c := command.Classify(err)
+	if c.HTTP != status {
+		if sc, ok := statusClasses[status]; ok {
+			return sc
+		}
+	}
+	return c
+}
+
+// writeError writes err as JSON, its message in the language of r
+// (Accept-Language, see PageLang; r nil: English), and returns the status;
+// a refusal that says when to try again also sets Retry-After, in whole
+// seconds.
+func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) int {
 	status := Status(err)
 	var ra retryAfter
 	if errors.As(err, &ra) {
 		w.Header().Set("Retry-After", strconv.Itoa(int(math.Ceil(ra.RetryAfter().Seconds()))))
 	}
-	msg := err.Error()
 	var mbe *http.MaxBytesError
 	if errors.As(err, &mbe) {
-		msg = fmt.Sprintf("request body larger than %d bytes", mbe.Limit)
+		err = fmt.Errorf("request body larger than %d bytes", mbe.Limit)
 	}
-	writeJSON(w, status, errorBody{Error: msg, Status: status})
+	lang := i18n.EN
+	if r != nil {
+		lang = s.PageLang(r)
+		w.Header().Add("Vary", "Accept-Language")
+	}
+	body := command.NewErrorBody(err, classOf(err, status), lang, command.Message)
+	writeJSON(w, status, errorBody{Error: body, Status: status})
 	return status
 }
 

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -168,8 +168,7 @@ func (a *app) accessList() error {
 		out.Users = append(out.Users, l)
 	}
 	return a.emit(out, func(w io.Writer) {
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "NAME\tROLE\tCAMPAIGN\tCHARACTERS\tNATS\tTOKENS\t")
+		tw := newTable("", "NAME", "ROLE", "CAMPAIGN", "CHARACTERS", "NATS", "TOKENS", "").alignRight(5)
 		for _, u := range out.Users {
 			nats, chars := u.NATS, strings.Join(u.Characters, ",")
 			if nats == "" {
@@ -186,9 +185,9 @@ func (a *app) accessList() error {
 			if u.Example {
 				note = "example credentials: rotate them"
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s\n", u.Name, u.Role, camp, chars, nats, u.Tokens, note)
+			tw.add(u.Name, u.Role, camp, chars, nats, strconv.Itoa(u.Tokens), note)
 		}
-		tw.Flush()
+		tw.write(w)
 	})
 }
 

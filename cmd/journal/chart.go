@@ -16,18 +16,29 @@ type bar struct {
 }
 
 // histogram prints rows as a compact horizontal bar chart, the longest bar
-// width cells wide, with eighth-block resolution.
+// width cells wide (on a terminal: as wide as the terminal leaves room
+// for, between minBar and maxBar cells), with eighth-block resolution.
 func histogram(w io.Writer, rows []bar, width int) {
-	maxV, labelW := 0.0, 0
+	maxV, labelW, noteW := 0.0, 0, 0
 	for _, r := range rows {
 		maxV = max(maxV, r.value)
 		labelW = max(labelW, i18n.Width(r.label))
+		noteW = max(noteW, i18n.Width(r.note))
+	}
+	if cols := terminalColumns(w); cols > 0 {
+		width = min(max(cols-(2+labelW+1+1+noteW)-1, minBar), maxBar)
 	}
 	for _, r := range rows {
 		pad := strings.Repeat(" ", labelW-i18n.Width(r.label))
 		fmt.Fprintf(w, "  %s%s %s %s\n", pad, r.label, barCells(r.value, maxV, width), r.note)
 	}
 }
+
+// The bars' bounds on a terminal, in cells.
+const (
+	minBar = 8
+	maxBar = 80
+)
 
 var eighths = []string{"", "▏", "▎", "▍", "▌", "▋", "▊", "▉"}
 

@@ -7,7 +7,6 @@ import (
 	"io"
 	"io/fs"
 	"regexp"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -18,8 +17,6 @@ import (
 	"github.com/campaign-journal/journal/events/jetstore"
 	"github.com/campaign-journal/journal/i18n"
 	"github.com/campaign-journal/journal/internal/clip"
-	"github.com/campaign-journal/journal/rules/ryf"
-	"github.com/campaign-journal/journal/rules/tor"
 )
 
 // Exit codes of the journal command. They are part of its interface:
@@ -156,11 +153,8 @@ func reportError(w io.Writer, err error, jsonOut bool, l i18n.Lang) int {
 	code, name := exitCode(err)
 	msg := errorMessage(err, l)
 	if jsonOut {
-		doc := map[string]any{"error": map[string]any{"code": name, "message": msg, "message_en": errorMessage(err, i18n.EN), "exit": code}}
-		if v := violationsOf(err, l); v != nil {
-			doc["error"].(map[string]any)["violations"] = v
-		}
-		b, _ := json.Marshal(doc)
+		body := command.NewErrorBody(err, command.Class{Code: name, Exit: code}, l, errorMessage)
+		b, _ := json.Marshal(map[string]any{"error": body})
 		fmt.Fprintln(w, string(b))
 		return code
 	}
@@ -170,11 +164,6 @@ func reportError(w io.Writer, err error, jsonOut bool, l i18n.Lang) int {
 	fmt.Fprintln(w, msg)
 	return code
 }
-
-// sentinels are the sentinel errors that wrap a message ("invalid
-// request: unknown skill ..."): they say nothing the message does not, so
-// a reader never sees them.
-var sentinels = []error{command.ErrInvalid, events.ErrNotFound}
 
 // argCounts are cobra's "N arg(s)" in each language, written as plurals.
 var argCounts = map[i18n.Lang]struct {
@@ -196,28 +185,12 @@ const nbsp = "\u00a0"
 // (i18n.Lang.Error) before it is trimmed, so that it is the message the
 // source wrote.
 func errorMessage(err error, l i18n.Lang) string {
-	msg := err.Error()
-	var ice *ryf.InvalidCharacterError
-	if errors.As(err, &ice) {
-		parts := make([]string, len(ice.Violations))
-		for i, v := range ice.Violations {
-			parts[i] = v.Message
-			if !strings.Contains(v.Rule, "_") { // a word ("specialization", "skills"), not a code
-				parts[i] = v.Rule + ": " + v.Message
-			}
-		}
-		msg = strings.Replace(msg, ice.Error(), ryf.ErrInvalidCharacter.Error()+": "+strings.Join(parts, "; "), 1)
-	}
-	msg = strings.ReplaceAll(msg, "\n", " ")
+	msg := command.ExpandMessage(err)
 	// A command path that starts the message ("journal roll: ") is a name
 	// in every language: its spaces are kept from the catalogue's words.
 	path := strings.TrimSuffix(commandPath.FindString(msg), ": ")
-	msg = l.Error(strings.ReplaceAll(path, " ", nbsp) + msg[len(path):])
+	msg = command.Localize(strings.ReplaceAll(path, " ", nbsp)+msg[len(path):], l)
 	msg = strings.Replace(msg, strings.ReplaceAll(path, " ", nbsp), path, 1)
-	for _, s := range sentinels {
-		msg = strings.ReplaceAll(msg, s.Error()+": ", "")
-		msg = strings.ReplaceAll(msg, l.Error(s.Error())+": ", "")
-	}
 	msg = strings.TrimPrefix(msg, "journal: ")
 	ac := argCounts[l.Or()]
 	msg = ac.re.ReplaceAllStringFunc(msg, func(s string) string {
@@ -235,29 +208,6 @@ func errorMessage(err error, l i18n.Lang) string {
 // error's: TestEveryErrorHasSpanish).
 func (a *app) warnf(format string, args ...any) {
 	fmt.Fprintln(a.stderr, a.language().Error(fmt.Sprintf(format, args...)))
-}
-
-// violationsOf returns the rule violations of an invalid character, for
-// --json errors (nil for other errors), their messages in l; the rule,
-// subject and field names stay as they are.
-func violationsOf(err error, l i18n.Lang) any {
-	var ice *ryf.InvalidCharacterError
-	if errors.As(err, &ice) {
-		vs := slices.Clone(ice.Violations)
-		for i := range vs {
-			vs[i].Message = l.Error(vs[i].Message)
-		}
-		return vs
-	}
-	var tve *tor.ValidationError
-	if errors.As(err, &tve) {
-		vs := slices.Clone(tve.Violations)
-		for i := range vs {
-			vs[i].Problem = l.Error(vs[i].Problem)
-		}
-		return vs
-	}
-	return nil
 }
 
 // errorLanguage is the language of an error of the command line args:

@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -149,8 +148,7 @@ func (a *app) devicesCommand() *cobra.Command {
 					fmt.Fprintln(w, l.T("dev.none", "journal invite PLAYER --character ID"))
 					return
 				}
-				tw := tabwriter.NewWriter(w, 0, 2, 2, ' ', 0)
-				fmt.Fprintln(tw, l.T("dev.head"))
+				tw := newTable("", strings.Split(l.T("dev.head"), "\t")...)
 				for _, r := range rows {
 					state := l.T("dev.state.active")
 					switch {
@@ -167,9 +165,9 @@ func (a *app) devicesCommand() *cobra.Command {
 					if r.Kind == "invite" || r.Kind == "device" {
 						kind = l.T(i18n.Key("dev.kind." + r.Kind))
 					}
-					fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.ID, kind, r.User, r.Role, strings.Join(r.Characters, ","), orDash(r.Fingerprint), state)
+					tw.add(r.ID, kind, r.User, r.Role, strings.Join(r.Characters, ","), orDash(r.Fingerprint), state)
 				}
-				tw.Flush()
+				tw.write(w)
 			})
 		},
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"golang.org/x/term"
 	"io"
 	"io/fs"
 	"os"
@@ -511,14 +512,24 @@ func parseTime(text string) (at, until time.Time, err error) {
 	return time.Time{}, time.Time{}, fmt.Errorf("--at %q: want a stream sequence or a time: RFC 3339 (2026-11-30T20:15:00Z) or \"YYYY-MM-DD HH:MM\"", clip.Text(text))
 }
 
-// isTerminal reports whether w is a terminal (a character device).
+// isTerminal reports whether w is a terminal (golang.org/x/term).
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
-	if !ok {
-		return false
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// terminalColumns is the width of the terminal w is, 0 when it is none
+// (a pipe, a file: output that stays the same from run to run).
+func terminalColumns(w io.Writer) int {
+	f, ok := w.(*os.File)
+	if !ok || !term.IsTerminal(int(f.Fd())) {
+		return 0
 	}
-	info, err := f.Stat()
-	return err == nil && info.Mode()&os.ModeCharDevice != 0
+	cols, _, err := term.GetSize(int(f.Fd()))
+	if err != nil {
+		return 0
+	}
+	return cols
 }
 
 // progress draws one line on a terminal while an export is read: passes,

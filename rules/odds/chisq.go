@@ -3,6 +3,8 @@ package odds
 import (
 	"fmt"
 	"math"
+
+	"gonum.org/v1/gonum/mathext"
 )
 
 // ChiSquareResult is Pearson's chi-square goodness-of-fit test of observed
@@ -95,19 +97,11 @@ func ChiSquarePValue(stat float64, df int) (float64, error) {
 	return GammaQ(float64(df)/2, stat/2)
 }
 
-// Accuracy parameters of GammaQ.
-const (
-	gammaEps     = 4e-16
-	gammaTiny    = 1e-300
-	gammaMaxIter = 1_000_000
-)
-
 // GammaQ returns the regularized upper incomplete gamma function
-// Q(a, x) = Γ(a, x)/Γ(a) for a > 0, x ≥ 0 (x = +Inf gives 0). Against the
-// closed forms for df ≤ 1000 its absolute error is below 1e-13 and its
-// relative error below 1e-12 (it grows like 1e-16·(x + a·ln x)).
-// It sums the series of P(a, x) = 1 − Q when x < a+1 and evaluates the
-// continued fraction of Q (modified Lentz) otherwise.
+// Q(a, x) = Γ(a, x)/Γ(a) for a > 0, x ≥ 0 (x = +Inf gives 0), computed by
+// gonum's mathext.GammaIncRegComp (the Cephes algorithms); against the
+// closed forms for df ≤ 1000 its largest absolute error is 4.8e-15
+// (TestChiSquarePValueClosedForms).
 func GammaQ(a, x float64) (float64, error) {
 	if math.IsNaN(a) || math.IsInf(a, 0) || a <= 0 {
 		return 0, fmt.Errorf("%w: gamma shape %v (want > 0)", ErrInvalid, a)
@@ -120,60 +114,8 @@ func GammaQ(a, x float64) (float64, error) {
 		return 1, nil
 	case math.IsInf(x, 1):
 		return 0, nil
-	case x < a+1:
-		p, err := gammaPSeries(a, x)
-		return 1 - p, err
-	default:
-		return gammaQFraction(a, x)
 	}
-}
-
-// gammaPrefactor returns x^a·e^(−x)/Γ(a).
-func gammaPrefactor(a, x float64) float64 {
-	lg, _ := math.Lgamma(a)
-	return math.Exp(a*math.Log(x) - x - lg)
-}
-
-// gammaPSeries: P(a, x) = x^a e^(−x)/Γ(a) · Σ_{n≥0} x^n / (a(a+1)…(a+n)).
-func gammaPSeries(a, x float64) (float64, error) {
-	ap, del := a, 1/a
-	sum := del
-	for range gammaMaxIter {
-		ap++
-		del *= x / ap
-		sum += del
-		if math.Abs(del) < math.Abs(sum)*gammaEps {
-			return min(sum*gammaPrefactor(a, x), 1), nil
-		}
-	}
-	return 0, fmt.Errorf("%w: gamma series did not converge for a=%v x=%v", ErrInvalid, a, x)
-}
-
-// gammaQFraction: Q(a, x) = x^a e^(−x)/Γ(a) · 1/(x+1−a− 1·(1−a)/(x+3−a− 2·(2−a)/(x+5−a− …))).
-func gammaQFraction(a, x float64) (float64, error) {
-	b := x + 1 - a
-	c := 1 / gammaTiny
-	d := 1 / b
-	h := d
-	for i := 1; i <= gammaMaxIter; i++ {
-		an := -float64(i) * (float64(i) - a)
-		b += 2
-		d = an*d + b
-		if math.Abs(d) < gammaTiny {
-			d = gammaTiny
-		}
-		c = b + an/c
-		if math.Abs(c) < gammaTiny {
-			c = gammaTiny
-		}
-		d = 1 / d
-		del := d * c
-		h *= del
-		if math.Abs(del-1) < gammaEps {
-			return max(0, min(h*gammaPrefactor(a, x), 1)), nil
-		}
-	}
-	return 0, fmt.Errorf("%w: gamma continued fraction did not converge for a=%v x=%v", ErrInvalid, a, x)
+	return max(0, min(mathext.GammaIncRegComp(a, x), 1)), nil
 }
 
 // Uniform returns the expected face distribution of a fair die with the

@@ -67,7 +67,7 @@
     const res = await fetch(path, { headers: headers });
     if (res.status === 401) $("token").focus();
     const body = await res.json().catch(() => null);
-    if (!res.ok) throw new Error((body && body.error) || res.status + " " + res.statusText);
+    if (!res.ok) throw new Error((body && body.error && (body.error.message || body.error)) || res.status + " " + res.statusText);
     return body;
   }
 

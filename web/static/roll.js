@@ -19,7 +19,7 @@
     if (token()) headers.Authorization = "Bearer " + token();
     const res = await fetch(path, { headers: headers });
     const body = await res.json().catch(() => null);
-    if (!res.ok) throw new Error((body && body.error) || res.status + " " + res.statusText);
+    if (!res.ok) throw new Error((body && body.error && (body.error.message || body.error)) || res.status + " " + res.statusText);
     return body;
   }
 
@@ -38,7 +38,7 @@
     const res = await fetch(path, { headers: { Accept: "application/json" } });
     if (res.status === 404) return null;
     const body = await res.json().catch(() => null);
-    if (!res.ok || !body) throw new Error((body && body.error) || res.status + " " + res.statusText);
+    if (!res.ok || !body) throw new Error((body && body.error && (body.error.message || body.error)) || res.status + " " + res.statusText);
     data = {};
     return async (p) => (p.includes("/events?from=1&") ? body.records : []);
   }

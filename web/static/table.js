@@ -167,7 +167,7 @@
     } catch (e) {
       data = null;
     }
-    if (!res.ok) throw new APIError(res.status, (data && data.error) || res.status + " " + res.statusText);
+    if (!res.ok) throw new APIError(res.status, (data && data.error && (data.error.message || data.error)) || res.status + " " + res.statusText);
     return data;
   }
 
