@@ -136,7 +136,8 @@ func (s *Server) OpenAPI() map[string]any {
 			"description": "The campaign journal's HTTP API (journal serve). With an access file every /api/ request carries " +
 				"`Authorization: Bearer <token>` (a token from `journal access add`, or a device's from an invite); without one " +
 				"the server answers on loopback only and needs no token. Commands are POST /api/campaigns/{c}/commands/{name} " +
-				"with the command's JSON body; an Idempotency-Key header (or the body's request_id) records a retried command once.",
+				"with the command's JSON body; an Idempotency-Key header (or the body's request_id) records a retried command once. " +
+				"An error's message is in the language of serve --lang, else of Accept-Language; message_en is English.",
 		},
 		"servers":  []any{map[string]any{"url": "/"}},
 		"security": []any{map[string]any{bearerScheme: []string{}}},
@@ -257,6 +258,12 @@ func errorBodySchema() *catalog.Schema {
 	for _, c := range command.Classes() {
 		codes = append(codes, c.Code)
 	}
+	for _, c := range statusClasses { // the codes only this door gives
+		if !slices.Contains(codes, c.Code) {
+			codes = append(codes, c.Code)
+		}
+	}
+	slices.Sort(codes)
 	var mark func(*catalog.Schema)
 	mark = func(s *catalog.Schema) {
 		for name, p := range s.Properties {
