@@ -196,7 +196,7 @@ func (s *Server) operation(rt Route) map[string]any {
 		params = append(params, map[string]any{"name": name, "in": "query", "schema": map[string]any{"type": "string"}})
 	}
 	if rt.Method == http.MethodPost {
-		params = append(params, map[string]any{"name": IdempotencyKey, "in": "header", "schema": map[string]any{"type": "string"},
+		params = append(params, map[string]any{"name": IdempotencyKey, "in": "header", "schema": catalog.RequestIDSchema(),
 			"description": "the request id: a command retried with the same one is recorded once, and the retry gets the original events"})
 	}
 	if params != nil {

@@ -23,10 +23,12 @@ import (
 	"encoding/json"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/campaign-journal/journal/command"
+	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/rules/ryf"
 )
 
@@ -52,6 +54,7 @@ type Schema struct {
 	Enum                 []string  `json:"enum,omitempty"`
 	Examples             []any     `json:"examples,omitempty"`
 	MinLength            *int      `json:"minLength,omitempty"`
+	Pattern              string    `json:"pattern,omitempty"`
 	MinItems             *int      `json:"minItems,omitempty"`
 	Not                  *Schema   `json:"not,omitempty"`
 	Const                any       `json:"const,omitempty"`
@@ -307,9 +310,15 @@ func (s Spec) Schema() *Schema {
 			p.Const = true
 		}
 	}
-	sc.Properties[RequestIDField] = &Schema{Type: "string", MinLength: ptr(1),
-		Description: "the request id: a retry with the same one is recorded once (HTTP: or the Idempotency-Key header)"}
+	sc.Properties[RequestIDField] = RequestIDSchema()
 	return sc
+}
+
+// RequestIDSchema is the schema of a request id (events.ValidRequestID):
+// the body's request_id, HTTP's Idempotency-Key.
+func RequestIDSchema() *Schema {
+	return &Schema{Type: "string", Pattern: "^[A-Za-z0-9._:-]{1," + strconv.Itoa(events.MaxRequestIDLen) + "}$",
+		Description: "the request id: a retry with the same one is recorded once (HTTP: or the Idempotency-Key header)"}
 }
 
 func ptr[T any](v T) *T { return &v }

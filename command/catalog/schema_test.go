@@ -3,6 +3,7 @@ package catalog
 import (
 	"encoding/json"
 	"reflect"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/campaign-journal/journal/command"
+	"github.com/campaign-journal/journal/events"
 )
 
 // structMembers lists the JSON members of struct t the plain way
@@ -184,4 +186,13 @@ func TestJSONFieldsLikeEncodingJSON(t *testing.T) {
 	require.NoError(t, DecodeStrict([]byte(`{"a":1,"b":"y","C":"x","m":{"k":1},"n":"2"}`), &v))
 	require.Equal(t, 1, v.A)
 	require.Error(t, DecodeStrict([]byte(`{"Skip":1}`), &v))
+}
+
+// The request id's pattern accepts exactly what events.ValidRequestID does.
+func TestRequestIDSchemaPattern(t *testing.T) {
+	re := regexp.MustCompile(RequestIDSchema().Pattern)
+	for _, id := range []string{"roll-1", "0190a0a0-0000-7000-8000-000000000000", "a:b.c_d", "", "con espacio", "ñ", "x/y",
+		strings.Repeat("a", events.MaxRequestIDLen), strings.Repeat("a", events.MaxRequestIDLen+1)} {
+		require.Equal(t, events.ValidRequestID(id) == nil, re.MatchString(id), "%q", id)
+	}
 }
