@@ -117,7 +117,7 @@ func (s *Server) authorizeCommand(r *http.Request, campaign, command string, bod
 	if !ok {
 		return errors.New("web: a request reached a command without being authenticated")
 	}
-	return access.AuthorizeRequest(p, campaign, command, body)
+	return access.AuthorizeCommand(p, campaign, command, body)
 }
 
 // mayRead reports whether the request may read campaign.

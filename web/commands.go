@@ -2,7 +2,6 @@ package web
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -10,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/campaign-journal/journal/access"
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/command/catalog"
 	"github.com/campaign-journal/journal/events"
@@ -119,18 +117,8 @@ func (s *Server) runCommand(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	// Whoever may issue the command at all (for some character) and sends
-	// a body that does not decode gets a 400, not a 403 because its acting
-	// character cannot be read: a body is refused as forbidden only for
-	// what it asks (another's character, the acting field twice).
-	if err := s.mayIssue(r, campaign, name); err != nil {
-		return err
-	}
-	if _, err := access.ActingCharacter(name, body); err != nil {
-		if err := cmd.CheckBody(body); err != nil {
-			return err
-		}
-	}
+	// A body that does not decode is a 400 for whoever may issue the
+	// command; it is forbidden only for what it asks (access.AuthorizeCommand).
 	if err := s.authorizeCommand(r, campaign, name, body); err != nil {
 		return err
 	}
@@ -141,25 +129,6 @@ func (s *Server) runCommand(w http.ResponseWriter, r *http.Request) error {
 		}
 		return cmd.Run(ctx, j, campaign, body)
 	})
-}
-
-// mayIssue decides whether the request's principal may issue command in
-// campaign for some character (a player: for one of its own), whatever
-// its body: the role's and the campaign's refusal (403), before the body
-// is decoded. Without access control everything is allowed.
-func (s *Server) mayIssue(r *http.Request, campaign, command string) error {
-	if s.opts.Access == nil {
-		return nil
-	}
-	p, ok := principal(r)
-	if !ok {
-		return errors.New("web: a request reached a command without being authenticated")
-	}
-	own := ""
-	if p.Role == access.RolePlayer && len(p.Characters) > 0 {
-		own = p.Characters[0]
-	}
-	return access.Authorize(p, campaign, command, own)
 }
 
 // execute runs a command, timing it and counting what it appended, waits

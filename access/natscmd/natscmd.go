@@ -322,7 +322,7 @@ func (s *Service) serve(ctx context.Context, parts []string, body []byte, reply 
 	if err != nil {
 		return err
 	}
-	if err := access.AuthorizeRequest(p, campaign, name, body); err != nil {
+	if err := access.AuthorizeCommand(p, campaign, name, body); err != nil { // a malformed body is invalid, not denied
 		return err
 	}
 	j, err := s.journal(user).WithRequest(request)

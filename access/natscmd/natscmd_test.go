@@ -413,6 +413,7 @@ func TestRequests(t *testing.T) {
 	w := newWorld(t)
 	ctx := t.Context()
 	ana := w.connect(t, "ana", "ana-pw")
+	bea := w.connect(t, "bea", "bea-pw")
 	// The journal's user may publish anything: here it asks as a user the
 	// configuration does not have, from that user's inbox.
 	journal := w.connect(t, "journal", "journal-pw", natscmd.InboxPrefix("mallory"))
@@ -436,6 +437,12 @@ func TestRequests(t *testing.T) {
 		{"campaign id disagrees", ana, "ana", "mordor", "campaign-create", map[string]any{"id": "gondor", "system": "ryf"}, command.ErrInvalid},
 		{"read limit too high", ana, "ana", "mordor", access.ReadCommand, natscmd.ReadRequest{Limit: natscmd.MaxReadEvents + 1}, command.ErrInvalid},
 		{"journal user not configured as a subject", journal, "mallory", "mordor", "session-end", []byte(`{}`), access.ErrDenied},
+		// A player's body that does not decode is its mistake, not a
+		// refusal (as over HTTP: access.AuthorizeCommand).
+		{"player's cut body", bea, "bea", "mordor", "roll", []byte(`{"character":`), command.ErrInvalid},
+		{"player's body not an object", bea, "bea", "mordor", "roll", []byte(`["ruisenor"]`), command.ErrInvalid},
+		{"player's body of a wrong type", bea, "bea", "mordor", "roll", []byte(`{"character":"ruisenor","skill":3}`), command.ErrInvalid},
+		{"player's body for another, with an unknown member", bea, "bea", "mordor", "roll", []byte(`{"character":"lodin","nope":1}`), access.ErrDenied},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
