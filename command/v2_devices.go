@@ -206,6 +206,11 @@ func (j *Journal) ApproveDevice(ctx context.Context, campaign string, req Approv
 		if err := requireCampaign(d.campaign); err != nil {
 			return err
 		}
+		if req.Character != "" {
+			if err := characterExists(d.campaign, req.Character); err != nil {
+				return err
+			}
+		}
 		m, err := signed.Parse(req.Signed)
 		if err != nil {
 			return invalid("signed message of %s: %v", j.actor, err)
@@ -242,6 +247,11 @@ func (j *Journal) RevokeDevice(ctx context.Context, campaign string, req RevokeD
 	return j.execute(ctx, campaign, func(d *draft) error {
 		if err := requireCampaign(d.campaign); err != nil {
 			return err
+		}
+		if req.Character != "" {
+			if err := characterExists(d.campaign, req.Character); err != nil {
+				return err
+			}
 		}
 		user, key, reason := req.User, req.PublicKey, req.Reason
 		if !req.SignedMessage.IsZero() {

@@ -43,6 +43,9 @@ type Device struct {
 	RevokedBy     string `json:"revoked_by,omitempty"`
 	RevokedSeq    uint64 `json:"revoked_seq,omitempty"`
 	Reason        string `json:"reason,omitempty"`
+	// Replaced: revoked by a later legacy registration of its user (the
+	// old rule: a registration replaced the user's key).
+	Replaced bool `json:"replaced,omitempty"`
 }
 
 // Active reports whether the device's key holds its user's messages now.
@@ -132,7 +135,7 @@ func (c *Campaign) applyDevice(rec events.Recorded, data any) bool {
 		for i := range p.Devices {
 			if !p.Devices[i].Revoked {
 				p.Devices[i].Revoked, p.Devices[i].RevokedBy, p.Devices[i].RevokedSeq = true, ev.Actor, rec.Seq
-				p.Devices[i].Reason = "replaced"
+				p.Devices[i].Replaced = true
 			}
 		}
 		p.Devices = append(p.Devices, Device{PublicKey: d.PublicKey, Fingerprint: d.Fingerprint, By: ev.Actor,

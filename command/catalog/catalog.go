@@ -528,12 +528,13 @@ func specs() []Spec {
 			run: func(ctx ctx, j *j, c string, req command.ApproveDevice) (res, error) {
 				return j.ApproveDevice(ctx, c, req)
 			},
-			inputs: func(_ ctx, _ *j, _ string, r evs) (command.ApproveDevice, error) {
+			inputs: func(cx ctx, jj *j, c string, r evs) (command.ApproveDevice, error) {
 				d, _, err := find[events.DeviceApproved](r, events.TypeDeviceApproved)
 				if err != nil {
 					return command.ApproveDevice{}, err
 				}
-				return command.ApproveDevice{SignedMessage: command.SignedMessage{Signed: d.Signed, Signature: d.Signature}}, nil
+				return command.ApproveDevice{Character: characterOfPlayer(cx, jj, c, d.By),
+					SignedMessage: command.SignedMessage{Signed: d.Signed, Signature: d.Signature}}, nil
 			}}.spec(),
 		def[command.RevokeDevice]{name: "key-revoke", cli: "key revoke",
 			doc:      "journal-dice-v2: revoke a device: a device.revoke signed by a device of its user, or the GM's unsigned (user, public_key, reason: flagged revoked-by-other)",
@@ -541,15 +542,16 @@ func specs() []Spec {
 			run: func(ctx ctx, j *j, c string, req command.RevokeDevice) (res, error) {
 				return j.RevokeDevice(ctx, c, req)
 			},
-			inputs: func(_ ctx, _ *j, _ string, r evs) (command.RevokeDevice, error) {
+			inputs: func(cx ctx, jj *j, c string, r evs) (command.RevokeDevice, error) {
 				d, _, err := find[events.DeviceRevoked](r, events.TypeDeviceRevoked)
 				if err != nil {
 					return command.RevokeDevice{}, err
 				}
+				ch := characterOfPlayer(cx, jj, c, d.By)
 				if d.Signed == "" {
-					return command.RevokeDevice{User: d.User, PublicKey: d.PublicKey, Reason: d.Reason}, nil
+					return command.RevokeDevice{Character: ch, User: d.User, PublicKey: d.PublicKey, Reason: d.Reason}, nil
 				}
-				return command.RevokeDevice{SignedMessage: command.SignedMessage{Signed: d.Signed, Signature: d.Signature}}, nil
+				return command.RevokeDevice{Character: ch, SignedMessage: command.SignedMessage{Signed: d.Signed, Signature: d.Signature}}, nil
 			}}.spec(),
 		def[command.CosignSigned]{name: "session-cosign", cli: "session cosign",
 			doc:      "journal-dice-v2: a device's signed co-signature of an ended session's session-ended event (by its hash)",
