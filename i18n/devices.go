@@ -6,8 +6,8 @@ package i18n
 // else added to a user's name (merged at init; every key is in both).
 var (
 	enDevices = map[Key]string{
-		"tr.device_registered":    "%s registers a %s device %q, fingerprint %s, signed by the device's own key.",
-		"tr.device_registered_by": "%s registers a %s device %q for %s, fingerprint %s.",
+		"tr.device_registered":    "%s registers a %s device%s, fingerprint %s, signed by the device's own key.",
+		"tr.device_registered_by": "%s registers a %s device%s for %s, fingerprint %s.",
 		"tr.device_approved":      "%s approves %s's device with fingerprint %s from another of its devices.",
 		"tr.device_revoked":       "%s revokes %s's device with fingerprint %s (%s).",
 		"rp2.f.device_unapproved": "event %s: a second device of %s (%s) registered while another was active, never approved from one of them: whoever registered it may not be %s",
@@ -22,8 +22,8 @@ var (
 		"rp2.device.revoked":      "revoked by %s",
 	}
 	esDevices = map[Key]string{
-		"tr.device_registered":    "%s registra un dispositivo de %s %q, huella %s, firmado con la propia clave del dispositivo.",
-		"tr.device_registered_by": "%s registra un dispositivo de %s %q para %s, huella %s.",
+		"tr.device_registered":    "%s registra un dispositivo de %s%s, huella %s, firmado con la propia clave del dispositivo.",
+		"tr.device_registered_by": "%s registra un dispositivo de %s%s para %s, huella %s.",
 		"tr.device_approved":      "%s aprueba el dispositivo de %s con huella %s desde otro de sus dispositivos.",
 		"tr.device_revoked":       "%s revoca el dispositivo de %s con huella %s (%s).",
 		"rp2.f.device_unapproved": "evento %s: un segundo dispositivo de %s (%s) registrado con otro activo, nunca aprobado desde uno de ellos: quien lo registró puede no ser %s",

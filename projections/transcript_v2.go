@@ -1,6 +1,8 @@
 package projections
 
 import (
+	"fmt"
+
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/i18n"
 )
@@ -19,10 +21,14 @@ func describeV2(l i18n.Lang, c *Campaign, ev events.Event, data any) (string, bo
 		if k := i18n.Key("tr.role." + role); l.T(k) != string(k) {
 			role = l.T(k)
 		}
-		if d.By != d.User {
-			return l.T("tr.device_registered_by", d.By, role, d.Name, d.User, d.Fingerprint), true
+		name := ""
+		if d.Name != "" {
+			name = fmt.Sprintf(" %q", d.Name)
 		}
-		return l.T("tr.device_registered", d.User, role, d.Name, d.Fingerprint), true
+		if d.By != d.User {
+			return l.T("tr.device_registered_by", d.By, role, name, d.User, d.Fingerprint), true
+		}
+		return l.T("tr.device_registered", d.User, role, name, d.Fingerprint), true
 	case *events.DeviceApproved:
 		return l.T("tr.device_approved", d.By, d.User, d.Fingerprint), true
 	case *events.DeviceRevoked:
