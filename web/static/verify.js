@@ -441,6 +441,10 @@
     }
   }
 
+  // The events of a journal-dice-v2 session's own (replay's isV2Type, but
+  // the key registrations, which are the campaign's).
+  const V2_SESSION_TYPES = new Set(["journal.session.contributed.v1", "journal.roll.requested.v1", "journal.roll.cancelled.v1", "journal.session.cosigned.v1"]);
+
   async function verifyV2(records, x) {
     const { rolls, bad, problem, flag, options } = x;
     const now = options.now ? Date.parse(options.now) : Date.now();
@@ -549,6 +553,9 @@
         combat = { id: ev.id, round: 1, damage: {} };
         continue;
       }
+      // replay's v2Event: a journal-dice-v2 event of a session that is no
+      // journal-dice-v2 session started before it (its start dropped).
+      if (!s0 && ev.session && V2_SESSION_TYPES.has(ev.type)) problem(ev.id, tr("v2.event", ev.id, ev.type + " outside a journal-dice-v2 session"));
       if (!s0) continue;
       const s = s0;
       if (ev.type === "journal.damage.taken.v1" || ev.type === "journal.attack.resolved.v1") attackConsequence(ev, d, s, x);
