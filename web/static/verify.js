@@ -828,6 +828,8 @@
           if (a.command !== "tor-hope" || a.seed_commitment !== s.commitment || a.character !== d.character || a.roll_request !== d.roll_request) diff.push(tr("v2.fields", "action"));
           if (!q || q.state !== "made" || !roll || (roll.data || {}).request !== d.roll_request) diff.push(tr("v2.hopeRoll", d.roll_request));
           else if (q.d.user !== d.user) diff.push(tr("v2.hopeRoller", d.user, q.d.user));
+          else if ((roll.data || {}).character !== d.character) diff.push("roll " + d.roll + " is not " + d.character + "'s latest roll");
+          else if ((roll.data || {}).outcome === "success") diff.push("the rules refuse it: roll already succeeded"); // tor.SpendHope
           else {
             const rd = roll.data || {};
             // The bonus is the sheet's: the skill's attribute column, its
