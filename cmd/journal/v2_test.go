@@ -372,7 +372,7 @@ func TestV2Tampering(t *testing.T) {
 			return edit(t, lines, events.TypeRollMade, 1, func(_ *events.Event, d map[string]any) { d["request"] = cancelled })
 		}, "request"},
 		{"a key registration's fingerprint", func() ([]string, string) {
-			return edit(t, lines, events.TypeParticipantRegistered, 2, func(_ *events.Event, d map[string]any) { d["fingerprint"] = "0000:0000:0000:0000:0000:0000:0000:0000" })
+			return edit(t, lines, events.TypeDeviceRegistered, 2, func(_ *events.Event, d map[string]any) { d["fingerprint"] = "0000:0000:0000:0000:0000:0000:0000:0000" })
 		}, "fingerprint"},
 		{"drop an event", func() ([]string, string) {
 			i := indexOf(t, lines, events.TypeRollMade, 1)
