@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/campaign-journal/journal/command"
+	"github.com/campaign-journal/journal/device"
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/events/embedded"
 	"github.com/campaign-journal/journal/events/jetstore"
@@ -219,7 +220,11 @@ func setupV2Campaigns(ctx context.Context, j *command.Journal, prefix, user stri
 	}); err != nil {
 		return "", "", err
 	}
-	if _, err := j.As(user).RegisterKey(ctx, camp, command.RegisterKey{PublicKey: signed.PublicKeyOf(priv).String()}); err != nil {
+	reg, err := device.Register(device.PrivateKey(priv), camp, user, command.RolePlayer, "bench")
+	if err != nil {
+		return "", "", err
+	}
+	if _, err := j.As(user).RegisterKey(ctx, camp, command.RegisterKey{SignedMessage: reg}); err != nil {
 		return "", "", err
 	}
 	res, err := j.StartSessionWith(ctx, camp, command.SessionStart{ID: "s1", Dice: command.DiceV2})

@@ -19,6 +19,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/campaign-journal/journal/command"
+	"github.com/campaign-journal/journal/device"
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/events/memstore"
 	"github.com/campaign-journal/journal/replay"
@@ -114,7 +115,11 @@ func writeV2Export(ctx context.Context, path string, rolls int, progress func(in
 		seed[0], seed[1] = 0xbe, byte(i)
 		pl := player{user: user, char: c, priv: ed25519.NewKeyFromSeed(seed[:]), j: j.As(user)}
 		pub := signed.PublicKeyOf(pl.priv)
-		if _, err := pl.j.RegisterKey(ctx, camp, command.RegisterKey{PublicKey: pub.String()}); err != nil {
+		reg, err := device.Register(device.PrivateKey(pl.priv), camp, user, command.RolePlayer, "bench")
+		if err != nil {
+			return x, err
+		}
+		if _, err := pl.j.RegisterKey(ctx, camp, command.RegisterKey{SignedMessage: reg}); err != nil {
 			return x, err
 		}
 		x.keys[user] = pub

@@ -23,8 +23,8 @@ package command
 //     the actor "gm" (the journal's own GM identity, the CLI's default)
 //     unless a player of that name is registered. The first gm key may be
 //     registered by its own user (bootstrap). Over HTTP and NATS the
-//     catalogue makes key-register a GM command. A later registration of
-//     a user replaces its key from then on.
+//     catalogue makes key-register a GM command. A user may have several
+//     devices; nothing replaces a registered key (v2_devices.go).
 //   - The GM (who may know K) cannot reveal a roll of its own: its request
 //     carries no commitment and its r comes from someone else: the first
 //     player's roll.witness, a drand quicknet round named in the request, or,
@@ -69,12 +69,19 @@ const (
 // offer yet. It wraps ErrInvalid.
 var ErrV2NotWired = fmt.Errorf("%w: not available in a journal-dice-v2 session yet", ErrInvalid)
 
-// RegisterKey is a device key registration: User (empty: the actor) with
-// Role (player or gm; empty: player) and PublicKey (64 lower-case hex).
+// RegisterKey is a device key registration (v2_devices.go): a device's own
+// device.register, signed by its key (SignedMessage; User, Role, Name and
+// PublicKey, where given, must equal the signed ones), or, the GM's for
+// someone else, a bare key: User (empty: the actor) with Role (player or
+// gm; empty: player), Name and PublicKey (64 lower-case hex). Approval is
+// a device.approve of the new key signed by another device of its user.
 type RegisterKey struct {
 	User      string `json:"user,omitempty"`
 	Role      string `json:"role,omitempty"`
-	PublicKey string `json:"public_key"`
+	Name      string `json:"name,omitempty"`
+	PublicKey string `json:"public_key,omitempty"`
+	SignedMessage
+	Approval *SignedMessage `json:"approval,omitempty"`
 }
 
 // isGM reports whether the journal's actor acts as the campaign's GM: a
@@ -95,44 +102,6 @@ func hasGMKey(c *projections.Campaign) bool {
 		}
 	}
 	return false
-}
-
-// RegisterKey records a participant's public key (see the invariants above
-// for who may register which).
-func (j *Journal) RegisterKey(ctx context.Context, campaign string, req RegisterKey) (Result, error) {
-	return j.execute(ctx, campaign, func(d *draft) error {
-		if err := requireCampaign(d.campaign); err != nil {
-			return err
-		}
-		user := req.User
-		if user == "" {
-			user = j.actor
-		}
-		if err := events.ValidID(user); err != nil {
-			return invalid("user %q: %v", clip.Text(user), err)
-		}
-		role := req.Role
-		if role == "" {
-			role = RolePlayer
-		}
-		if role != RolePlayer && role != RoleGM {
-			return invalid("--role %q: want player or gm", clip.Text(role))
-		}
-		pub, err := signed.ParsePublicKey(req.PublicKey)
-		if err != nil {
-			return invalid("--public-key: %v", err)
-		}
-		// The first gm key is its user's own (the GM bootstraps the
-		// campaign's keys; over HTTP and NATS only a GM reaches this command).
-		bootstrap := user == j.actor && role == RoleGM && !hasGMKey(d.campaign)
-		if (user != j.actor || role == RoleGM) && !bootstrap && !j.isGM(d.campaign) {
-			return invalid("%s may register only its own key, as a player: registering %s as %s is the GM's", j.actor, user, role)
-		}
-		d.add(events.KindCampaign, campaign, events.TypeParticipantRegistered, events.ParticipantRegistered{
-			User: user, Role: role, PublicKey: pub.String(), Fingerprint: pub.Fingerprint(),
-		})
-		return nil
-	})
 }
 
 // SessionStart starts a session (StartSessionWith).
@@ -174,18 +143,15 @@ func (j *Journal) StartSessionWith(ctx context.Context, campaign string, req Ses
 	return Result{}, invalid("--dice %q: want v1 or v2", clip.Text(req.Dice))
 }
 
-// signedBy opens a device's message sent by the actor: the actor's key
-// registered in the campaign, the signature, the shape, the scope.
+// signedBy opens a device's message sent by user: under any of user's
+// devices active in the campaign (newest first), the signature, the shape,
+// the scope.
 func (d *draft) signedBy(user, signedString, signature, session string) (signed.Message, error) {
-	p := d.campaign.Participants[user]
-	if p == nil {
+	devs := d.campaign.Participants[user].ActiveDevices()
+	if len(devs) == 0 {
 		return nil, invalid("%s has no registered key in campaign %s: register one with 'journal key register'", user, d.campaign.ID)
 	}
-	pub, err := signed.ParsePublicKey(p.PublicKey)
-	if err != nil {
-		return nil, invalid("registered key of %s: %v", user, err)
-	}
-	m, err := signed.Open(pub, signedString, signature, d.campaign.ID, session)
+	m, err := openUnder(devs, SignedMessage{Signed: signedString, Signature: signature}, d.campaign.ID, session)
 	if err != nil {
 		return nil, invalid("signed message of %s: %v", user, err)
 	}
@@ -220,11 +186,8 @@ func (d *draft) openV2() (*projections.Session, error) {
 }
 
 // SignedMessage is a device's message as sent: the signed string and its
-// base64url Ed25519 signature.
-type SignedMessage struct {
-	Signed    string `json:"signed"`
-	Signature string `json:"signature"`
-}
+// base64url Ed25519 signature (signed.Sealed, which package device makes).
+type SignedMessage = signed.Sealed
 
 // ContributeSigned is a signed session.contribute; Character is a
 // character of the campaign whose player sends it (the GM names any, an

@@ -40,10 +40,10 @@ func setupV2Combat(t *testing.T) (*command.Journal, command.Store, map[string]de
 	require.NoError(t, err)
 	devs := map[string]device{"lodin": newDevice("ana", 1), "ruisenor": newDevice("bea", 3)}
 	gm := newDevice("gm", 2)
-	_, err = j.RegisterKey(ctx, "mordor", command.RegisterKey{User: "gm", Role: command.RoleGM, PublicKey: gm.pub()})
+	_, err = j.RegisterKey(ctx, "mordor", gm.reg("mordor", command.RoleGM))
 	require.NoError(t, err)
 	for _, d := range devs {
-		_, err = j.As(d.user).RegisterKey(ctx, "mordor", command.RegisterKey{PublicKey: d.pub()})
+		_, err = j.As(d.user).RegisterKey(ctx, "mordor", d.reg("mordor", command.RolePlayer))
 		require.NoError(t, err)
 	}
 	res, err := j.StartSessionWith(ctx, "mordor", command.SessionStart{ID: "s2", Dice: command.DiceV2})

@@ -52,7 +52,7 @@ func BenchmarkV2Roll(b *testing.B) {
 		b.Fatal(err)
 	}
 	ana := newDevice("ana", 1)
-	if _, err := j.As("ana").RegisterKey(ctx, "mordor", command.RegisterKey{PublicKey: ana.pub()}); err != nil {
+	if _, err := j.As("ana").RegisterKey(ctx, "mordor", ana.reg("mordor", command.RolePlayer)); err != nil {
 		b.Fatal(err)
 	}
 	res, err := j.StartSessionWith(ctx, "mordor", command.SessionStart{ID: "s2", Dice: command.DiceV2})

@@ -37,10 +37,10 @@ func TestDefaultDice(t *testing.T) {
 	require.Equal(t, command.DiceV1, command.DefaultDice(nil))
 	require.Equal(t, dice.Algorithm, started(command.SessionStart{}))
 	gm, ana := newDevice("gm", 2), newDevice("ana", 1)
-	_, err = j.RegisterKey(ctx, "mordor", command.RegisterKey{User: "gm", Role: command.RoleGM, PublicKey: gm.pub()})
+	_, err = j.RegisterKey(ctx, "mordor", gm.reg("mordor", command.RoleGM))
 	require.NoError(t, err)
 	require.Equal(t, dice.AlgorithmV2, started(command.SessionStart{}), "a gm key alone")
-	_, err = j.As("ana").RegisterKey(ctx, "mordor", command.RegisterKey{PublicKey: ana.pub()})
+	_, err = j.As("ana").RegisterKey(ctx, "mordor", ana.reg("mordor", command.RolePlayer))
 	require.NoError(t, err)
 	c, err = j.Load(ctx, "mordor", 0)
 	require.NoError(t, err)
@@ -62,9 +62,9 @@ func TestNoDowngrade(t *testing.T) {
 			_, err := j.EndSession(ctx, "mordor")
 			require.NoError(t, err)
 			if who == "gm" {
-				_, err = j.RegisterKey(ctx, "mordor", command.RegisterKey{User: "gm", Role: command.RoleGM, PublicKey: newDevice("gm", 2).pub()})
+				_, err = j.RegisterKey(ctx, "mordor", newDevice("gm", 2).reg("mordor", command.RoleGM))
 			} else {
-				_, err = j.As("ana").RegisterKey(ctx, "mordor", command.RegisterKey{PublicKey: newDevice("ana", 1).pub()})
+				_, err = j.As("ana").RegisterKey(ctx, "mordor", newDevice("ana", 1).reg("mordor", command.RolePlayer))
 			}
 			require.NoError(t, err)
 			before := count(t, st)

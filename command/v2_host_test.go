@@ -52,9 +52,9 @@ func TestV2HostCannotPreviewAPlayersRoll(t *testing.T) {
 
 	// v2.
 	ana, gm := newDevice("ana", 1), newDevice("gm", 2)
-	_, err = j.RegisterKey(ctx, "mordor", command.RegisterKey{User: "gm", Role: command.RoleGM, PublicKey: gm.pub()})
+	_, err = j.RegisterKey(ctx, "mordor", gm.reg("mordor", command.RoleGM))
 	require.NoError(t, err)
-	_, err = j.As("ana").RegisterKey(ctx, "mordor", command.RegisterKey{PublicKey: ana.pub()})
+	_, err = j.As("ana").RegisterKey(ctx, "mordor", ana.reg("mordor", command.RolePlayer))
 	require.NoError(t, err)
 	res, err = j.StartSessionWith(ctx, "mordor", command.SessionStart{ID: "s2", Dice: command.DiceV2})
 	require.NoError(t, err)

@@ -39,7 +39,7 @@ func setupV2Paths(t *testing.T) (*command.Journal, command.Store, map[string]dev
 	ctx := context.Background()
 	j, st, ana, _ := setupV2(t)
 	bea := newDevice("bea", 3)
-	_, err := j.As("bea").RegisterKey(ctx, "mordor", command.RegisterKey{PublicKey: bea.pub()})
+	_, err := j.As("bea").RegisterKey(ctx, "mordor", bea.reg("mordor", command.RolePlayer))
 	require.NoError(t, err)
 	_, err = j.As("ana").Contribute(ctx, "mordor", ana.contribute(t, j, "s2", 0xaa))
 	require.NoError(t, err)

@@ -36,10 +36,10 @@ func setupTORV2(t *testing.T) *torTable {
 	require.NoError(t, err)
 	tt := &torTable{j: j, st: st, devs: map[string]device{
 		"ana": newDevice("ana", 11), "bea": newDevice("bea", 12), "carla": newDevice("carla", 13), "gm": newDevice("gm", 14)}}
-	_, err = j.RegisterKey(ctx, arda, command.RegisterKey{User: "gm", Role: command.RoleGM, PublicKey: tt.devs["gm"].pub()})
+	_, err = j.RegisterKey(ctx, arda, tt.devs["gm"].reg(arda, command.RoleGM))
 	require.NoError(t, err)
 	for _, u := range []string{"ana", "bea", "carla"} {
-		_, err = j.As(u).RegisterKey(ctx, arda, command.RegisterKey{PublicKey: tt.devs[u].pub()})
+		_, err = j.As(u).RegisterKey(ctx, arda, tt.devs[u].reg(arda, command.RolePlayer))
 		require.NoError(t, err)
 	}
 	res, err := j.StartSessionWith(ctx, arda, command.SessionStart{ID: "s2", Dice: command.DiceV2})

@@ -35,7 +35,7 @@ func TestV2VoidConsent(t *testing.T) {
 	const reason = "rolled the wrong skill"
 	var notRoll string
 	require.NoError(t, st.Read(ctx, events.Query{}, func(r events.Recorded) error {
-		if r.Event.Type == events.TypeParticipantRegistered {
+		if r.Event.Type == events.TypeDeviceRegistered {
 			notRoll = r.Event.ID
 		}
 		return nil
@@ -50,7 +50,7 @@ func TestV2VoidConsent(t *testing.T) {
 		{"a consent for another reason", first, reason, ana.consent(t, "s2", first, "I changed my mind"), "not the void's"},
 		{"a consent signed by the GM", first, reason, gm.consent(t, "s2", first, reason), "signed message of ana"},
 		{"a consent for another session", first, reason, ana.consent(t, "s1", first, reason), "session"},
-		{"a consent for an event that is no roll", notRoll, reason, ana.consent(t, "s2", notRoll, reason), "is a journal.participant.registered.v1"},
+		{"a consent for an event that is no roll", notRoll, reason, ana.consent(t, "s2", notRoll, reason), "is a journal.device.registered.v1"},
 		{"a forged signature", first, reason, command.SignedMessage{Signed: ana.consent(t, "s2", first, reason).Signed,
 			Signature: gm.consent(t, "s2", first, reason).Signature}, "signed message of ana"},
 	} {

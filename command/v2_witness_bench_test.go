@@ -33,7 +33,7 @@ func BenchmarkV2GMRoll(b *testing.B) {
 		b.Fatal(err)
 	}
 	gm, bea := newDevice("gm", 2), newDevice("bea", 3)
-	for _, r := range []command.RegisterKey{{User: "gm", Role: command.RoleGM, PublicKey: gm.pub()}, {User: "bea", PublicKey: bea.pub()}} {
+	for _, r := range []command.RegisterKey{gm.reg("mordor", command.RoleGM), {User: "bea", PublicKey: bea.pub()}} {
 		if _, err := j.RegisterKey(ctx, "mordor", r); err != nil {
 			b.Fatal(err)
 		}

@@ -86,10 +86,10 @@ func setupGMRolls(t *testing.T, relay command.BeaconRounds) (*command.Journal, c
 	_, err = j.EndSession(ctx, "mordor")
 	require.NoError(t, err)
 	devs := map[string]device{"ana": newDevice("ana", 1), "gm": newDevice("gm", 2), "bea": newDevice("bea", 3)}
-	_, err = j.RegisterKey(ctx, "mordor", command.RegisterKey{User: "gm", Role: command.RoleGM, PublicKey: devs["gm"].pub()})
+	_, err = j.RegisterKey(ctx, "mordor", devs["gm"].reg("mordor", command.RoleGM))
 	require.NoError(t, err)
 	for _, u := range []string{"ana", "bea"} {
-		_, err = j.As(u).RegisterKey(ctx, "mordor", command.RegisterKey{PublicKey: devs[u].pub()})
+		_, err = j.As(u).RegisterKey(ctx, "mordor", devs[u].reg("mordor", command.RolePlayer))
 		require.NoError(t, err)
 	}
 	res, err := j.StartSessionWith(ctx, "mordor", command.SessionStart{ID: "s2", Dice: command.DiceV2})

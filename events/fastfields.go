@@ -761,6 +761,72 @@ var fastFields = map[reflect.Type]fastcodec.Fields{
 			return nil
 		},
 	},
+	reflect.TypeFor[*DeviceRegistered](): {
+		Pointer: func(p any, j int) any {
+			v := p.(*DeviceRegistered)
+			switch j {
+			case 0:
+				return &v.User
+			case 1:
+				return &v.Role
+			case 2:
+				return &v.Name
+			case 3:
+				return &v.PublicKey
+			case 4:
+				return &v.Fingerprint
+			case 5:
+				return &v.By
+			case 6:
+				return &v.Signed
+			case 7:
+				return &v.Signature
+			}
+			return nil
+		},
+	},
+	reflect.TypeFor[*DeviceApproved](): {
+		Pointer: func(p any, j int) any {
+			v := p.(*DeviceApproved)
+			switch j {
+			case 0:
+				return &v.User
+			case 1:
+				return &v.PublicKey
+			case 2:
+				return &v.Fingerprint
+			case 3:
+				return &v.By
+			case 4:
+				return &v.Signed
+			case 5:
+				return &v.Signature
+			}
+			return nil
+		},
+	},
+	reflect.TypeFor[*DeviceRevoked](): {
+		Pointer: func(p any, j int) any {
+			v := p.(*DeviceRevoked)
+			switch j {
+			case 0:
+				return &v.User
+			case 1:
+				return &v.PublicKey
+			case 2:
+				return &v.Fingerprint
+			case 3:
+				return &v.By
+			case 4:
+				return &v.Reason
+			case 5:
+				return &v.Signed
+			case 6:
+				return &v.Signature
+			}
+			return nil
+		},
+	},
 }
 
 // fastTypeIndex returns the index of eventType in the registry, or -1 for
@@ -846,6 +912,12 @@ func fastTypeIndex(eventType string) int {
 		return 37
 	case TypeChainAnchored:
 		return 38
+	case TypeDeviceRegistered:
+		return 39
+	case TypeDeviceApproved:
+		return 40
+	case TypeDeviceRevoked:
+		return 41
 	}
 	return -1
 }

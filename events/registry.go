@@ -218,6 +218,20 @@ var registry = []TypeInfo{
 		Type: TypeChainAnchored, Name: "anchored", Kind: KindCampaign, System: SystemAny,
 		data: dataOf[ChainAnchored],
 	},
+
+	// Devices hold keys, not users (types_device.go).
+	{
+		Type: TypeDeviceRegistered, Name: "device", Kind: KindCampaign, System: SystemAny,
+		data: dataOf[DeviceRegistered],
+	},
+	{
+		Type: TypeDeviceApproved, Name: "device-approved", Kind: KindCampaign, System: SystemAny,
+		data: dataOf[DeviceApproved],
+	},
+	{
+		Type: TypeDeviceRevoked, Name: "device-revoked", Kind: KindCampaign, System: SystemAny,
+		data: dataOf[DeviceRevoked],
+	},
 }
 
 // byType indexes registry by type, and sets each entry's fast. Building it

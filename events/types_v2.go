@@ -11,9 +11,12 @@ const (
 	TypeRollCancelled         = "journal.roll.cancelled.v1"
 )
 
-// ParticipantRegistered registers a user's device key in the campaign. A
-// later registration of the same user replaces its key from that event on:
-// what was signed before stays checked against the key then registered.
+// ParticipantRegistered registered a user's device key in the campaign
+// before devices signed their own registration (legacy: the journal no
+// longer records it, and reads it as a device without proof of possession,
+// flagged key-unproved; types_device.go has what it records now). A later
+// one of the same user replaced its key from that event on: what was
+// signed before stays checked against the key then registered.
 // PublicKey is the 32-byte Ed25519 key as 64 lower-case hex digits;
 // Fingerprint is signed.Fingerprint of it (what the user's device shows).
 type ParticipantRegistered struct {

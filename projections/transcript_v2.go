@@ -1,6 +1,8 @@
 package projections
 
 import (
+	"fmt"
+
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/i18n"
 )
@@ -14,6 +16,23 @@ func describeV2(l i18n.Lang, c *Campaign, ev events.Event, data any) (string, bo
 			role = l.T(k)
 		}
 		return l.T("tr.participant_registered", d.User, role, d.Fingerprint), true
+	case *events.DeviceRegistered:
+		role := d.Role
+		if k := i18n.Key("tr.role." + role); l.T(k) != string(k) {
+			role = l.T(k)
+		}
+		name := ""
+		if d.Name != "" {
+			name = fmt.Sprintf(" %q", d.Name)
+		}
+		if d.By != d.User {
+			return l.T("tr.device_registered_by", d.By, role, name, d.User, d.Fingerprint), true
+		}
+		return l.T("tr.device_registered", d.User, role, name, d.Fingerprint), true
+	case *events.DeviceApproved:
+		return l.T("tr.device_approved", d.By, d.User, d.Fingerprint), true
+	case *events.DeviceRevoked:
+		return l.T("tr.device_revoked", d.By, d.User, d.Fingerprint, d.Reason), true
 	case *events.SessionContributed:
 		return l.T("tr.session_contributed", d.User, ev.Session, short(d.Value)), true
 	case *events.RollRequested:

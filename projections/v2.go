@@ -6,14 +6,16 @@ import (
 	"github.com/campaign-journal/journal/events"
 )
 
-// Participant is a user's registered device key (journal-dice-v2). A later
-// registration replaces it; Seq is the registration in force.
+// Participant is a user of the campaign's devices (journal-dice-v2, DESIGN.md
+// §3.3): its role and every device it registered (devices.go). PublicKey,
+// Fingerprint and Seq are its newest active device's.
 type Participant struct {
-	User        string `json:"user"`
-	Role        string `json:"role"`
-	PublicKey   string `json:"public_key"`
-	Fingerprint string `json:"fingerprint"`
-	Seq         uint64 `json:"seq"`
+	User        string   `json:"user"`
+	Role        string   `json:"role"`
+	PublicKey   string   `json:"public_key"`
+	Fingerprint string   `json:"fingerprint"`
+	Seq         uint64   `json:"seq"`
+	Devices     []Device `json:"devices,omitempty"`
 }
 
 // Request states of a v2 session's roll requests.
@@ -37,12 +39,10 @@ type PendingRoll struct {
 // applyV2 folds the journal-dice-v2 events; false for any other.
 func (c *Campaign) applyV2(rec events.Recorded, data any) bool {
 	ev := rec.Event
+	if c.applyDevice(rec, data) { // devices.go
+		return true
+	}
 	switch d := data.(type) {
-	case *events.ParticipantRegistered:
-		if c.Participants == nil {
-			c.Participants = map[string]*Participant{}
-		}
-		c.Participants[d.User] = &Participant{User: d.User, Role: d.Role, PublicKey: d.PublicKey, Fingerprint: d.Fingerprint, Seq: rec.Seq}
 	case *events.SessionContributed:
 		if s := c.Session(ev.Session); s != nil {
 			s.Contributions = append(s.Contributions, d.Value)

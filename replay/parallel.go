@@ -331,12 +331,17 @@ func (v *Verifier) addAll(ctx context.Context, src Source) error {
 		defer pool.close()
 		batch := make([]Input, 0, parallelBatch)
 		err := src(ctx, func(r Input) error {
-			if r.Foreign == nil && r.Event.Type == events.TypeParticipantRegistered {
+			if r.Foreign == nil && (r.Event.Type == events.TypeParticipantRegistered || r.Event.Type == events.TypeDeviceRegistered) {
 				if data, err := r.Event.Payload(); err == nil {
-					if d, ok := data.(*events.ParticipantRegistered); ok {
-						if pub, err := signed.ParsePublicKey(d.PublicKey); err == nil {
-							ring.add(d.User, pub)
-						}
+					user, key := "", ""
+					switch d := data.(type) {
+					case *events.ParticipantRegistered:
+						user, key = d.User, d.PublicKey
+					case *events.DeviceRegistered:
+						user, key = d.User, d.PublicKey
+					}
+					if pub, err := signed.ParsePublicKey(key); err == nil {
+						ring.add(user, pub)
 					}
 				}
 			}

@@ -40,6 +40,7 @@ func (r Report) WriteTextIn(w io.Writer, l i18n.Lang) error {
 			parts = append(parts, l.N("rp.fold_errors", c.FoldErrors))
 		}
 		fmt.Fprintln(bw, l.T("rp.campaign", c.Campaign, join(parts...)))
+		writeDevices(bw, l, c.Devices) // v2_devices_text.go
 		writeFlags(bw, l, c.Flags)
 	}
 	if len(r.Mismatches) > 0 || r.Omitted > 0 {

@@ -147,27 +147,35 @@ func isV2Type(typ string) bool {
 // key registered for user in fold (the state at this point of the stream)
 // and the scope. It records a mismatch and returns nil when it fails.
 func (v *Verifier) open(s *session, m Mismatch, fold *projections.Campaign, ev events.Event, user, signedString, signature string) signed.Message {
+	msg, _ := v.openDevice(s, m, fold, ev, user, signedString, signature)
+	return msg
+}
+
+// openDevice is open, returning the device under which the message opened:
+// any of user's devices active at this point (v2_devices.go), newest first.
+func (v *Verifier) openDevice(s *session, m Mismatch, fold *projections.Campaign, ev events.Event, user, signedString, signature string) (signed.Message, projections.Device) {
 	p := fold.Participants[user]
-	if p == nil {
+	devs := p.ActiveDevices()
+	if len(devs) == 0 {
 		m.Kind, m.What = MismatchSignature, fmt.Sprintf("signed by %q, who has no registered key at this point", user)
+		if p != nil {
+			m.What = fmt.Sprintf("signed by %q, whose every device is revoked at this point", user)
+		}
 		v.record(s, m)
-		return nil
+		return nil, projections.Device{}
 	}
 	if ev.Actor != user {
 		m.Kind, m.What = MismatchSignature, fmt.Sprintf("recorded as issued by %q, but the device's message is %q's", ev.Actor, user)
 		v.record(s, m)
-		return nil
+		return nil, projections.Device{}
 	}
-	pub, err := signed.ParsePublicKey(p.PublicKey)
+	msg, dev, err := v.openUnder(devs, signedString, signature, ev.Campaign, ev.Session)
 	if err == nil {
-		var msg signed.Message
-		if msg, err = v.openSigned(pub, signedString, signature, ev.Campaign, ev.Session); err == nil {
-			return msg
-		}
+		return msg, dev
 	}
-	m.Kind, m.What = MismatchSignature, fmt.Sprintf("%s's message does not hold under the key registered at seq %d (%s): %v", user, p.Seq, p.Fingerprint, err)
+	m.Kind, m.What = MismatchSignature, fmt.Sprintf("%s's message does not hold under any of its %d active devices (newest: seq %d, %s): %v", user, len(devs), devs[0].Seq, devs[0].Fingerprint, err)
 	v.record(s, m)
-	return nil
+	return nil, projections.Device{}
 }
 
 // v2Event checks one of journal-dice-v2's own events.
@@ -250,15 +258,9 @@ func (v *Verifier) checkRegistration(c *campaign, m Mismatch, ev events.Event, d
 	}
 	if m.Kind != "" {
 		v.record(v.sessionOf(ev), m)
-		return
 	}
-	if c.registeredBy == nil {
-		c.registeredBy = map[string]string{}
-	}
-	c.registeredBy[d.User] = ev.Actor
-	if ev.Actor != d.User {
-		c.flags = append(c.flags, newFlag(FlagKeyByOther, ev.ID, "rp2.f.key_by_other", ev.ID, ev.Actor, d.Role, d.Fingerprint, d.User, d.User))
-	}
+	// Its flags (key-unproved, key-by-other) are the audit's list of
+	// devices' (campaignDevices, v2_devices.go).
 }
 
 func (v *Verifier) checkRequest(s *session, c *campaign, m Mismatch, ev events.Event, d *events.RollRequested) {

@@ -172,15 +172,11 @@ func (v *Verifier) voidConsent(c *campaign, m Mismatch, ev events.Event, d *even
 		return
 	}
 	p := c.fold.Participants[d.ConsentUser]
-	if p == nil {
+	if len(p.ActiveDevices()) == 0 {
 		bad(roll.s, "the consent is signed by %q, who has no registered key at this point", d.ConsentUser)
 		return
 	}
-	pub, err := signed.ParsePublicKey(p.PublicKey)
-	var msg signed.Message
-	if err == nil {
-		msg, err = signed.Open(pub, d.ConsentSigned, d.ConsentSignature, ev.Campaign, roll.s.id)
-	}
+	msg, _, err := v.openUnder(p.ActiveDevices(), d.ConsentSigned, d.ConsentSignature, ev.Campaign, roll.s.id)
 	if err != nil {
 		bad(roll.s, "%s's consent does not hold under the key registered at seq %d (%s): %v", d.ConsentUser, p.Seq, p.Fingerprint, err)
 		return

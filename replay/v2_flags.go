@@ -29,8 +29,15 @@ const (
 	FlagCancelled FlagCode = "cancelled"
 	// FlagUnrevealed: a request never revealed by the end of its session.
 	FlagUnrevealed FlagCode = "unrevealed"
-	// FlagKeyByOther: a user's key registered by someone else (the GM).
+	// FlagKeyByOther: a user's device registered by someone else (the
+	// GM), or registered next to another active device of its user and
+	// never approved by one (v2_devices.go).
 	FlagKeyByOther FlagCode = "key-by-other"
+	// FlagRevokedByOther: a user's device revoked by someone else (the GM).
+	FlagRevokedByOther FlagCode = "revoked-by-other"
+	// FlagKeyUnproved: a legacy journal.participant.registered.v1: a key
+	// registered with no proof that its user holds it.
+	FlagKeyUnproved FlagCode = "key-unproved"
 	// FlagNotCosigned: an ended v2 session whose end no player's device co-signed.
 	FlagNotCosigned FlagCode = "not-cosigned"
 	// FlagVoided: a voided v2 roll, with or without its roller's consent.

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/campaign-journal/journal/command"
+	"github.com/campaign-journal/journal/device"
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/i18n"
 	"github.com/campaign-journal/journal/replay"
@@ -49,10 +50,10 @@ func TestV2Flags(t *testing.T) {
 			Attributes: "F=8,R=7,D=9,I=8,P=8", Skills: "Pelea=5,Sigilo=3", Specialization: "Pelea"})
 	})
 	r.Do("gm key", func() (command.Result, error) {
-		return j.RegisterKey(ctx, c, command.RegisterKey{Role: command.RoleGM, PublicKey: signed.PublicKeyOf(gmKey).String()})
+		return j.RegisterKey(ctx, c, command.RegisterKey{SignedMessage: device.MustRegister(gmKey, c, "gm", command.RoleGM, "")})
 	})
 	r.Do("ana key", func() (command.Result, error) {
-		return aj.RegisterKey(ctx, c, command.RegisterKey{PublicKey: signed.PublicKeyOf(anaKey).String()})
+		return aj.RegisterKey(ctx, c, command.RegisterKey{SignedMessage: device.MustRegister(anaKey, c, "ana", command.RolePlayer, "")})
 	})
 	res := r.Do("start", func() (command.Result, error) {
 		return j.StartSessionWith(ctx, c, command.SessionStart{ID: "s1", Dice: command.DiceV2})
@@ -184,10 +185,10 @@ func TestV2GMContributionOnly(t *testing.T) {
 					Attributes: "F=8,R=7,D=9,I=8,P=8", Skills: "Pelea=5,Sigilo=3", Specialization: "Pelea"})
 			})
 			r.Do("gm key", func() (command.Result, error) {
-				return j.RegisterKey(ctx, c, command.RegisterKey{Role: command.RoleGM, PublicKey: signed.PublicKeyOf(gmKey).String()})
+				return j.RegisterKey(ctx, c, command.RegisterKey{SignedMessage: device.MustRegister(gmKey, c, "gm", command.RoleGM, "")})
 			})
 			r.Do("ana key", func() (command.Result, error) {
-				return as["ana"].RegisterKey(ctx, c, command.RegisterKey{PublicKey: signed.PublicKeyOf(anaKey).String()})
+				return as["ana"].RegisterKey(ctx, c, command.RegisterKey{SignedMessage: device.MustRegister(anaKey, c, "ana", command.RolePlayer, "")})
 			})
 			res := r.Do("start", func() (command.Result, error) {
 				return as[tc.starter].StartSessionWith(ctx, c, command.SessionStart{ID: "s1", Dice: command.DiceV2})
@@ -313,10 +314,10 @@ func TestContributionCommitment(t *testing.T) {
 			r.Do("s0 end", func() (command.Result, error) { return j.EndSession(ctx, c) })
 		}
 		r.Do("gm key", func() (command.Result, error) {
-			return j.RegisterKey(ctx, c, command.RegisterKey{Role: command.RoleGM, PublicKey: signed.PublicKeyOf(gmKey).String()})
+			return j.RegisterKey(ctx, c, command.RegisterKey{SignedMessage: device.MustRegister(gmKey, c, "gm", command.RoleGM, "")})
 		})
 		r.Do("ana key", func() (command.Result, error) {
-			return j.As("ana").RegisterKey(ctx, c, command.RegisterKey{PublicKey: signed.PublicKeyOf(anaKey).String()})
+			return j.As("ana").RegisterKey(ctx, c, command.RegisterKey{SignedMessage: device.MustRegister(anaKey, c, "ana", command.RolePlayer, "")})
 		})
 		res := r.Do("start", func() (command.Result, error) {
 			return j.StartSessionWith(ctx, c, command.SessionStart{ID: "s1", Dice: command.DiceV2})

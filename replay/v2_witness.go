@@ -152,7 +152,7 @@ func (v *Verifier) gmRollR(s *session, c *campaign, m Mismatch, ev events.Event,
 	case d.BeaconSignature != "" || d.BeaconRound != 0:
 		return fail(MismatchSignature, "a witnessed roll that records a beacon round")
 	}
-	msg := v.open(s, m, c.fold, ev, d.User, d.Signed, d.Signature)
+	msg, dev := v.openDevice(s, m, c.fold, ev, d.User, d.Signed, d.Signature)
 	if msg == nil {
 		return [32]byte{}, false
 	}
@@ -171,7 +171,7 @@ func (v *Verifier) gmRollR(s *session, c *campaign, m Mismatch, ev events.Event,
 	if err := signed.CheckWitness(q, w); err != nil {
 		return fail(MismatchReveal, "%v", err)
 	}
-	if by := c.registeredBy[d.User]; by != "" && by != d.User {
+	if by := dev.By; by != "" && by != d.User {
 		s.v2.gm.flags = append(s.v2.gm.flags, newFlag(FlagWitnessKeyByOther, ev.ID, "rp2.f.witness_key_by_other", d.Request, ev.ID, d.User, by))
 	}
 	if r.d.BeaconRound > 0 {

@@ -219,6 +219,9 @@ type CampaignReport struct {
 	// Flags are journal-dice-v2 findings that do not fail the audit (keys
 	// registered for a user by someone else).
 	Flags []Flag `json:"flags,omitempty"`
+	// Devices lists every device registered in the campaign, revoked ones
+	// included, with who registered it (DESIGN.md §3.3).
+	Devices []DeviceReport `json:"devices,omitempty"`
 }
 
 // Totals sum a report up.
@@ -437,10 +440,7 @@ type campaign struct {
 	v2 bool
 	// chain is the campaign's chain as the input holds it (chain.go).
 	chain chainState
-	// registeredBy names who registered each user's key in force
-	// (v2_witness.go: a witness whose key someone else registered).
-	registeredBy map[string]string
-	v1           v1State // v1 consequences and characters (v1_consequences.go)
+	v1    v1State // v1 consequences and characters (v1_consequences.go)
 }
 
 // NewVerifier returns a Verifier with the given options. A given seed that
@@ -621,6 +621,9 @@ func (v *Verifier) Add(rec events.Recorded) {
 	var ferr error
 	if perr == nil {
 		v.torEvent(c, m, ev, data) // v2_tor.go: against the state before the event
+		if isDeviceType(ev.Type) {
+			v.deviceEvent(c, m, ev, data) // v2_devices.go: against the state before the event
+		}
 	}
 	v.v1Event(c, m, ev, data) // v1_consequences.go
 	if perr != nil {
@@ -1077,10 +1080,11 @@ func (v *Verifier) Report() Report {
 	}
 	r.Totals.Mismatches += len(r.Mismatches) + r.Omitted
 	for _, c := range v.corder {
+		devices, flags := campaignDevices(c.fold) // v2_devices.go
 		r.Campaigns = append(r.Campaigns, CampaignReport{
 			Campaign: c.id, Name: c.fold.Name, System: c.fold.System, Events: c.events,
 			Characters: characterCount(c.fold), Sessions: len(c.fold.Sessions), FoldErrors: c.errors,
-			Flags: slices.Clone(c.flags),
+			Flags: append(slices.Clone(c.flags), flags...), Devices: devices,
 		})
 	}
 	if r.Sessions == nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/command/catalog"
+	"github.com/campaign-journal/journal/device"
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/rules/dice"
 	"github.com/campaign-journal/journal/signed"
@@ -24,7 +25,7 @@ func v2Session(t *testing.T, r *recorder, m func(name, body string) command.Resu
 	seed[0] = 2
 	gm := ed25519.NewKeyFromSeed(seed[:])
 	body := func(v any) string { b, err := json.Marshal(v); require.NoError(t, err); return string(b) }
-	m("key-register", body(command.RegisterKey{User: "gm", Role: "gm", PublicKey: signed.PublicKeyOf(gm).String()}))
+	m("key-register", body(command.RegisterKey{SignedMessage: device.MustRegister(gm, "mordor", "gm", "gm", "")}))
 	m("key-register", body(command.RegisterKey{User: "ana", PublicKey: signed.PublicKeyOf(ana).String()}))
 	res := m("session-start", `{"id":"s2","dice":"v2"}`)
 	var started events.SessionStarted
@@ -42,6 +43,18 @@ func v2Session(t *testing.T, r *recorder, m func(name, body string) command.Resu
 		_, err := s.Run(r.Ctx, r.J.As("ana"), "mordor", []byte(body))
 		require.NoError(t, err, "%s %s", name, body)
 	}
+	// ana's second device, approved from her first, and the GM's bare
+	// key for her, revoked from her first (DESIGN.md §3.3).
+	seed[0] = 3
+	ana2 := ed25519.NewKeyFromSeed(seed[:])
+	asAna("key-register", body(command.RegisterKey{SignedMessage: device.MustRegister(ana2, "mordor", "ana", "player", "laptop")}))
+	asAna("key-approve", body(command.ApproveDevice{Character: "lodin", SignedMessage: device.MustApprove(ana, "mordor", "ana", signed.PublicKeyOf(ana2))}))
+	seed[0] = 4
+	host := ed25519.NewKeyFromSeed(seed[:])
+	m("key-register", body(command.RegisterKey{User: "ana", PublicKey: signed.PublicKeyOf(host).String()}))
+	revoke, err := device.Revoke(device.PrivateKey(ana), "mordor", "ana", signed.PublicKeyOf(host), "not mine")
+	require.NoError(t, err)
+	asAna("key-revoke", body(command.RevokeDevice{Character: "lodin", SignedMessage: revoke}))
 	asAna("session-contribute", body(command.ContributeSigned{Character: "lodin",
 		SignedMessage: seal(&signed.Contribute{Header: hdr, Value: signed.Hex32{0xaa, 1}, Commitment: hex32Of(t, started.Commitment)})}))
 	for i, id := range []string{"0b6f1c7e-9d2a-4c1e-8f3b-5a7d9e2c4b61", "1c7f2d8e-0e3b-4d2f-9a4c-6b8e0f3d5c72"} {

@@ -28,7 +28,8 @@ const (
 
 // Types lists every message type, in the order of DESIGN.md §3.2.
 func Types() []Type {
-	return []Type{TypeContribute, TypeRequest, TypeReveal, TypeWitness, TypeCosign, TypeVoidConsent}
+	return []Type{TypeContribute, TypeRequest, TypeReveal, TypeWitness, TypeCosign, TypeVoidConsent,
+		TypeDeviceRegister, TypeDeviceApprove, TypeDeviceRevoke}
 }
 
 // MaxReasonLen bounds a void.consent reason, in bytes.
@@ -80,7 +81,8 @@ func (h Header) In(campaign, session string) error {
 }
 
 // Message is one parsed message: *Contribute, *Request, *Reveal, *Witness,
-// *Cosign or *VoidConsent. Callers switch on the concrete type.
+// *Cosign, *VoidConsent, or a device's (*DeviceRegister, *DeviceApprove,
+// *DeviceRevoke: signed/device.go). Callers switch on the concrete type.
 type Message interface {
 	Head() Header
 	// Kind is the message's type, whatever its header says.
@@ -208,6 +210,12 @@ func Parse(signed string) (Message, error) {
 		m = new(Cosign)
 	case TypeVoidConsent:
 		m = new(VoidConsent)
+	case TypeDeviceRegister:
+		m = new(DeviceRegister)
+	case TypeDeviceApprove:
+		m = new(DeviceApprove)
+	case TypeDeviceRevoke:
+		m = new(DeviceRevoke)
 	case "":
 		return nil, fmt.Errorf("%w: field type is missing", ErrMalformed)
 	default:
@@ -216,7 +224,7 @@ func Parse(signed string) (Message, error) {
 	if err := json.Unmarshal(v, m, strict); err != nil {
 		return nil, malformed(err)
 	}
-	if err := checkHeader(m.Head()); err != nil {
+	if err := checkHeader(m.Kind(), m.Head()); err != nil {
 		return nil, err
 	}
 	if err := m.check(); err != nil {
@@ -275,9 +283,17 @@ func quoteField(ptr string) string {
 	return strings.ReplaceAll(strings.TrimPrefix(ptr, "/"), "/", ".")
 }
 
-func checkHeader(h Header) error {
+// checkHeader checks the ids of a message of type t: a campaign-scoped
+// message (signed/device.go) names no session ("").
+func checkHeader(t Type, h Header) error {
 	if err := events.ValidID(h.Campaign); err != nil {
 		return fmt.Errorf("%w: field campaign: %w", ErrMalformed, err)
+	}
+	if campaignScoped(t) {
+		if h.Session != "" {
+			return fmt.Errorf("%w: field session: a %s names no session", ErrMalformed, t)
+		}
+		return nil
 	}
 	if err := events.ValidID(h.Session); err != nil {
 		return fmt.Errorf("%w: field session: %w", ErrMalformed, err)

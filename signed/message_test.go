@@ -278,7 +278,7 @@ func BenchmarkOpen(b *testing.B) {
 // Every type of Types parses, and samples cover every type.
 func TestTypesCovered(t *testing.T) {
 	seen := map[signed.Type]bool{}
-	for _, m := range samples() {
+	for _, m := range append(samples(), deviceSamples()...) {
 		seen[m.Kind()] = true
 	}
 	for _, typ := range signed.Types() {

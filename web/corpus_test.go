@@ -199,6 +199,7 @@ func tamperedCorpus(t *testing.T, genuine []corpusCase) []corpusCase {
 		g.secrets(n)
 		g.structure(n)
 		g.flagsOnly()
+		g.devices() // corpus_devices_test.go
 		// The demos are long: a few kinds in them keep the corpus small.
 		for _, c := range g.out {
 			kind := strings.TrimPrefix(c.name, base.name+".")
@@ -264,7 +265,7 @@ func (g *corpusGen) dice(n int) {
 // secrets: a signature byte, the revealed seed, the commitment, a reveal,
 // a witness's value.
 func (g *corpusGen) secrets(n int) {
-	sigs := g.where(func(l corpusLine) bool { _, ok := l.d["signature"].(string); return ok })
+	sigs := g.where(func(l corpusLine) bool { s, ok := l.d["signature"].(string); return ok && s != "" })
 	for _, i := range g.spread(sigs, n) {
 		g.add(fmt.Sprintf("signature-%d", i+1), "one character of a device's signature changed (chain re-forged): "+g.pos(i), g.editAt(i, true, func(l *corpusLine) {
 			s := []byte(l.d["signature"].(string))

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/campaign-journal/journal/command"
+	"github.com/campaign-journal/journal/device"
 	"github.com/campaign-journal/journal/rules/dice"
 	"github.com/campaign-journal/journal/signed"
 )
@@ -34,7 +35,7 @@ func TestFeedVerifiesV2(t *testing.T) {
 		return r
 	}
 	post(anaToken, "session-end", `{}`)
-	post(anaToken, "key-register", js(command.RegisterKey{Role: "gm", PublicKey: signed.PublicKeyOf(anaKey).String()}))
+	post(anaToken, "key-register", js(command.RegisterKey{SignedMessage: device.MustRegister(anaKey, "mordor", "ana", "gm", "")}))
 	post(anaToken, "key-register", js(command.RegisterKey{User: "bea", PublicKey: signed.PublicKeyOf(beaKey).String()}))
 	var started struct {
 		Recorded []struct {

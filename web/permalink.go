@@ -203,6 +203,17 @@ var evidenceTypes = []string{
 	events.TypeRollMade, events.TypeRollRequested, events.TypeAttackResolved, events.TypeContestResolved,
 	events.TypeCombatStarted, events.TypeDamageTaken, events.TypeSessionStarted, events.TypeSessionEnded,
 	events.TypeSessionContributed, events.TypeParticipantRegistered, events.TypeEventVoided,
+	events.TypeDeviceRegistered, events.TypeDeviceApproved, events.TypeDeviceRevoked,
+}
+
+// isKeyType reports whether typ registers, approves or revokes a user's
+// key: an evidence holds every one of its signers'.
+func isKeyType(typ string) bool {
+	switch typ {
+	case events.TypeParticipantRegistered, events.TypeDeviceRegistered, events.TypeDeviceApproved, events.TypeDeviceRevoked:
+		return true
+	}
+	return false
 }
 
 // refs are the fields of an event's data that name other events or users.
@@ -323,13 +334,13 @@ func (s *Server) evidenceOf(ctx context.Context, c, id string) ([]recordJSON, er
 		case events.TypeEventVoided:
 			keep[i] = keep[i] || rolls[x.d.Event]
 		}
-		if keep[i] && x.d.User != "" && e.Type != events.TypeParticipantRegistered {
+		if keep[i] && x.d.User != "" && !isKeyType(e.Type) {
 			signers[x.d.User] = true
 		}
 	}
 	out := []recordJSON{}
 	for i, x := range all {
-		if keep[i] || x.r.Event.Type == events.TypeParticipantRegistered && signers[x.d.User] {
+		if keep[i] || isKeyType(x.r.Event.Type) && signers[x.d.User] {
 			out = append(out, recordJSON{Seq: x.r.Seq, Subject: x.r.Subject, Event: x.r.Event})
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/campaign-journal/journal/command"
+	"github.com/campaign-journal/journal/device"
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/rules/dice"
 	"github.com/campaign-journal/journal/signed"
@@ -42,8 +43,8 @@ func TestPermalinkForumReader(t *testing.T) {
 	var rec result
 	ids := func(r response, types ...string) []string { r.json(t, &rec); return idsOf(rec, types...) }
 	post(anaToken, "session-end", `{}`)
-	post(anaToken, "key-register", js(command.RegisterKey{Role: "gm", PublicKey: signed.PublicKeyOf(anaKey).String()}))
-	beaReg := ids(post(anaToken, "key-register", js(command.RegisterKey{User: "bea", PublicKey: signed.PublicKeyOf(beaKey).String()})), events.TypeParticipantRegistered)
+	post(anaToken, "key-register", js(command.RegisterKey{SignedMessage: device.MustRegister(anaKey, "mordor", "ana", "gm", "")}))
+	beaReg := ids(post(anaToken, "key-register", js(command.RegisterKey{User: "bea", PublicKey: signed.PublicKeyOf(beaKey).String()})), events.TypeDeviceRegistered)
 	startRes := post(anaToken, "session-start", `{"id":"s2","dice":"v2"}`)
 	var started struct {
 		Recorded []struct {

@@ -34,9 +34,11 @@ import (
 	"github.com/campaign-journal/journal/access"
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/command/catalog"
+	"github.com/campaign-journal/journal/device"
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/internal/clip"
 	"github.com/campaign-journal/journal/invite"
+	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/signed"
 )
 
@@ -79,6 +81,11 @@ type meJSON struct {
 	Device     string   `json:"device,omitempty"`
 	// Open: the server runs without access control (its host acts as GM).
 	Open bool `json:"open,omitempty"`
+	// DevicesAdded are the devices of this user's that someone else (or
+	// another of its devices, unapproved) registered, neither approved nor
+	// revoked: the page announces each (DESIGN.md §3.3), with approve and
+	// revoke buttons.
+	DevicesAdded []device.Announcement `json:"devices_added,omitempty"`
 }
 
 func (s *Server) getMe(w http.ResponseWriter, r *http.Request) error {
@@ -87,6 +94,12 @@ func (s *Server) getMe(w http.ResponseWriter, r *http.Request) error {
 	}
 	p, _ := principal(r)
 	out := meJSON{Name: p.Name, Role: string(p.Role), Campaign: p.Campaign, Characters: p.Characters}
+	if p.Campaign != "" && p.Campaign != access.AllCampaigns {
+		_ = s.viewCampaign(r.Context(), p.Campaign, func(c *projections.Campaign) error {
+			out.DevicesAdded = device.Announcements(c, p.Name)
+			return nil
+		})
+	}
 	if s.opts.Devices != nil {
 		if _, tok, ok := strings.Cut(r.Header.Get("Authorization"), " "); ok {
 			if _, d, ok := s.opts.Devices.ByToken(strings.TrimSpace(tok)); ok {
@@ -118,6 +131,11 @@ func (s *Server) requireGM(r *http.Request, campaign, what string) error {
 // redeemBody is the body of POST /api/invites/{token}.
 type redeemBody struct {
 	PublicKey string `json:"public_key"`
+	// Signed and Signature are the device.register of PublicKey for the
+	// invite's user and role, signed by the new key itself (keys.js):
+	// proof that the device holds it.
+	Signed    string `json:"signed,omitempty"`
+	Signature string `json:"signature,omitempty"`
 }
 
 // redeemedJSON is what a redeemed invite returns: the device's token, once.
@@ -171,7 +189,7 @@ func (s *Server) redeemInvite(w http.ResponseWriter, r *http.Request) error {
 	}
 	red, err := s.opts.Devices.Redeem(r.Context(), r.PathValue("token"), req.PublicKey, func(reg invite.Registration) (string, error) {
 		if reg.Invite.Role == invite.RoleViewer {
-			if reg.PublicKey != "" {
+			if reg.PublicKey != "" || req.Signed != "" {
 				return "", badRequest("a viewer's device registers no key: send no public_key")
 			}
 			return "", nil
@@ -180,6 +198,9 @@ func (s *Server) redeemInvite(w http.ResponseWriter, r *http.Request) error {
 		if err != nil {
 			return "", badRequest("public_key: %v", err)
 		}
+		if req.Signed == "" || req.Signature == "" {
+			return "", badRequest("send the device.register of the new key, signed by it (signed, signature): the proof that this device holds it")
+		}
 		// A player's key is registered as its own (the journal lets any
 		// user register its own key as a player); a GM's by the GM who
 		// invited (the journal judges whether it may).
@@ -187,8 +208,11 @@ func (s *Server) redeemInvite(w http.ResponseWriter, r *http.Request) error {
 		if reg.Invite.Role == invite.RoleGM {
 			actor = reg.Invite.By
 		}
+		// The signed device.register must be for the invite's user, role and
+		// key (RegisterKey refuses one whose fields differ).
 		res, err := s.journal(actor).RegisterKey(r.Context(), reg.Invite.Campaign,
-			command.RegisterKey{User: reg.Invite.User, Role: reg.Invite.Role, PublicKey: pub.String()})
+			command.RegisterKey{User: reg.Invite.User, Role: reg.Invite.Role, PublicKey: pub.String(),
+				SignedMessage: command.SignedMessage{Signed: req.Signed, Signature: req.Signature}})
 		if err != nil {
 			return "", err
 		}
@@ -460,4 +484,17 @@ func (s *Server) recent(w http.ResponseWriter, r *http.Request) error {
 		out.Lines = out.Lines[len(out.Lines)-int(n):]
 	}
 	return writeJSON(w, http.StatusOK, out)
+}
+
+// viewCampaign calls fn with campaign id's live state (its projection),
+// or, when the projection does not hold it, a refold.
+func (s *Server) viewCampaign(ctx context.Context, id string, fn func(c *projections.Campaign) error) error {
+	if err := s.proj.For(id).View(id, fn); err == nil || !errors.Is(err, events.ErrNotFound) {
+		return err
+	}
+	c, err := s.journal(s.opts.Actor).Load(ctx, id, 0)
+	if err != nil {
+		return err
+	}
+	return fn(c)
 }

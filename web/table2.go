@@ -376,20 +376,30 @@ func (s *Server) consentVoid(w http.ResponseWriter, r *http.Request) error {
 	if actor != p.Roller {
 		return fmt.Errorf("%w: roll %s is %s's: only its roller consents to its void, not %s", events.ErrDenied, p.EventID, p.Roller, actor)
 	}
-	var pub signed.PublicKey
+	var pubs []signed.PublicKey
 	err = s.withCampaign(r, func(camp *projections.Campaign) error {
-		part := camp.Participants[actor]
-		if part == nil {
+		devs := camp.Participants[actor].ActiveDevices() // any active device of the roller's, newest first
+		if len(devs) == 0 {
 			return badRequest("%s has no registered key in campaign %s", actor, camp.ID)
 		}
-		var err error
-		pub, err = signed.ParsePublicKey(part.PublicKey)
-		return err
+		for _, d := range devs {
+			pub, err := signed.ParsePublicKey(d.PublicKey)
+			if err != nil {
+				return err
+			}
+			pubs = append(pubs, pub)
+		}
+		return nil
 	})
 	if err != nil {
 		return err
 	}
-	m, err := signed.Open(pub, req.Signed, req.Signature, c, p.Session)
+	var m signed.Message
+	for _, pub := range pubs {
+		if m, err = signed.Open(pub, req.Signed, req.Signature, c, p.Session); err == nil {
+			break
+		}
+	}
 	if err != nil {
 		return badRequest("the consent: %v", err)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/campaign-journal/journal/command"
+	"github.com/campaign-journal/journal/device"
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/rules/dice"
@@ -49,7 +50,7 @@ func TestTable2RoutesAttacked(t *testing.T) {
 		return call(token, http.MethodPost, "/commands/"+name, body, want)
 	}
 	post(anaToken, "session-end", `{}`, http.StatusOK)
-	post(anaToken, "key-register", js(command.RegisterKey{Role: "gm", PublicKey: signed.PublicKeyOf(anaKey).String()}), http.StatusOK)
+	post(anaToken, "key-register", js(command.RegisterKey{SignedMessage: device.MustRegister(anaKey, "mordor", "ana", "gm", "")}), http.StatusOK)
 	post(anaToken, "key-register", js(command.RegisterKey{User: "bea", PublicKey: signed.PublicKeyOf(beaKey).String()}), http.StatusOK)
 	var started struct {
 		Recorded []struct {

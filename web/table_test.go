@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/campaign-journal/journal/command"
+	"github.com/campaign-journal/journal/device"
 	"github.com/campaign-journal/journal/invite"
 	"github.com/campaign-journal/journal/signed"
 	"github.com/campaign-journal/journal/web"
@@ -108,6 +109,15 @@ func (th *tableHarness) gm(t *testing.T, method, path, body string, v any) {
 
 func pubHex(k ed25519.PrivateKey) string { return signed.PublicKeyOf(k).String() }
 
+// redeemWith is the body a device redeems an invite with: its key and the
+// device.register for user as role, signed by the key (keys.js register).
+func redeemWith(t testing.TB, k ed25519.PrivateKey, campaign, user, role string) string {
+	reg := device.MustRegister(k, campaign, user, role, "browser")
+	b, err := json.Marshal(map[string]string{"public_key": pubHex(k), "signed": reg.Signed, "signature": reg.Signature})
+	require.NoError(t, err)
+	return string(b)
+}
+
 // TestInvitesAttacked attacks the table's routes: invites redeemed twice,
 // expired, revoked, unknown, or with a body that names another user; the
 // device lists and revocations and the roll calls as each role and
@@ -137,7 +147,10 @@ func TestInvitesAttacked(t *testing.T) {
 	js := func(v any) string { b, err := json.Marshal(v); require.NoError(t, err); return string(b) }
 
 	cai := th.invite(t, invite.Spec{User: "cai", Role: invite.RolePlayer, Characters: []string{"lodin"}})
-	body := js(map[string]string{"public_key": pubHex(caiKey)})
+	body := redeemWith(t, caiKey, "mordor", "cai", "player")
+	// The host signs cai's registration with another key: no proof.
+	forged := device.MustRegister(caiKey, "mordor", "cai", "player", "browser")
+	forged.Signature = signed.Sign(otherKey, forged.Signed)
 
 	before, book := th.count(t), bookBytes()
 	for _, tc := range []struct {
@@ -151,6 +164,11 @@ func TestInvitesAttacked(t *testing.T) {
 		{"a body naming the gm role", cai, js(map[string]string{"public_key": pubHex(caiKey), "role": "gm"}), nil, 400},
 		{"a bad public key", cai, `{"public_key":"zz"}`, nil, 400},
 		{"no public key", cai, `{}`, nil, 400},
+		{"no proof of possession", cai, js(map[string]string{"public_key": pubHex(caiKey)}), nil, 400},
+		{"a device.register signed by another key", cai, js(map[string]string{"public_key": pubHex(caiKey), "signed": forged.Signed, "signature": forged.Signature}), nil, 400},
+		{"a device.register for another user", cai, redeemWith(t, caiKey, "mordor", "bea", "player"), nil, 400},
+		{"a device.register as gm", cai, redeemWith(t, caiKey, "mordor", "cai", "gm"), nil, 400},
+		{"a device.register of another key", cai, js(map[string]string{"public_key": pubHex(caiKey), "signed": device.MustRegister(otherKey, "mordor", "cai", "player", "").Signed, "signature": device.MustRegister(otherKey, "mordor", "cai", "player", "").Signature}), nil, 400},
 		{"from another site", cai, body, []string{"Origin", "https://evil.example"}, 403},
 		{"cross-site", cai, body, []string{"Sec-Fetch-Site", "cross-site"}, 403},
 		{"rebinding", cai, body, []string{"Host", "evil.example"}, 421},
@@ -199,8 +217,8 @@ func TestInvitesAttacked(t *testing.T) {
 	require.Equal(t, http.StatusOK, th.do(http.MethodPost, "/api/campaigns/mordor/devices/"+goneID+"/revoke", "", bearer(anaToken)...).status)
 	th.advance(2 * time.Hour)
 	before, book = th.count(t), bookBytes()
-	refused("the invite used twice", redeem(cai, js(map[string]string{"public_key": pubHex(otherKey)})), 409, before, book)
-	refused("an expired invite", redeem(late, js(map[string]string{"public_key": pubHex(otherKey)})), 410, before, book)
+	refused("the invite used twice", redeem(cai, redeemWith(t, otherKey, "mordor", "cai", "player")), 409, before, book)
+	refused("an expired invite", redeem(late, redeemWith(t, otherKey, "mordor", "dan", "player")), 410, before, book)
 	refused("a revoked invite", redeem(gone, `{}`), 410, before, book)
 
 	// The table's routes as each role and anonymously.
@@ -291,7 +309,7 @@ func TestInviteRedeemedOnce(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			req, _ := http.NewRequest(http.MethodPost, th.url+"/api/invites/"+tok, strings.NewReader(`{"public_key":"`+pubHex(goKey(byte(10+i)))+`"}`))
+			req, _ := http.NewRequest(http.MethodPost, th.url+"/api/invites/"+tok, strings.NewReader(redeemWith(t, goKey(byte(10+i)), "mordor", "cai", "player")))
 			req.Header.Set("Content-Type", "application/json")
 			res, err := th.hc.Do(req)
 			if err != nil {

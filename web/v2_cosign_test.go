@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/campaign-journal/journal/command"
+	"github.com/campaign-journal/journal/device"
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/signed"
 )
@@ -33,7 +34,7 @@ func TestV2CosignOverHTTP(t *testing.T) {
 		require.Equal(t, want, r.status, "%s %s: %s", name, body, r.body)
 	}
 	post(anaToken, "session-end", `{}`, http.StatusOK)
-	post(anaToken, "key-register", js(command.RegisterKey{Role: "gm", PublicKey: signed.PublicKeyOf(anaKey).String()}), http.StatusOK)
+	post(anaToken, "key-register", js(command.RegisterKey{SignedMessage: device.MustRegister(anaKey, "mordor", "ana", "gm", "")}), http.StatusOK)
 	post(anaToken, "key-register", js(command.RegisterKey{User: "bea", PublicKey: signed.PublicKeyOf(beaKey).String()}), http.StatusOK)
 	post(anaToken, "session-start", `{"id":"s2","dice":"v2"}`, http.StatusOK)
 	post(anaToken, "session-end", `{}`, http.StatusOK)

@@ -3,12 +3,15 @@ package web_test
 import (
 	"crypto/ed25519"
 	"crypto/rand"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/campaign-journal/journal/command"
+	"github.com/campaign-journal/journal/device"
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/rules/dice"
 	"github.com/campaign-journal/journal/signed"
@@ -44,7 +47,11 @@ func TestSessionStartDefaultOverHTTP(t *testing.T) {
 	}
 	require.Equal(t, dice.Algorithm, started(``), "no key: v1")
 	require.Equal(t, dice.AlgorithmV2, started(`{"dice":"v2"}`), "v2 asked for explicitly, without any player key")
-	h.command("mordor", "key-register", fmt.Sprintf(`{"role":"gm","public_key":%q}`, key()), http.StatusOK)
+	_, gmKey, err := ed25519.GenerateKey(rand.Reader)
+	require.NoError(t, err)
+	gmReg, err := json.Marshal(command.RegisterKey{SignedMessage: device.MustRegister(gmKey, "mordor", "api", "gm", "")}) // the server's own identity (no access control)
+	require.NoError(t, err)
+	h.command("mordor", "key-register", string(gmReg), http.StatusOK)
 	require.Equal(t, dice.AlgorithmV2, started(`{}`), "a GM key alone: v2")
 	h.command("mordor", "key-register", fmt.Sprintf(`{"user":"ana","role":"player","public_key":%q}`, key()), http.StatusOK)
 	require.Equal(t, dice.AlgorithmV2, started(``), "a player's key: v2 by default")

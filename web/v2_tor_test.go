@@ -11,6 +11,7 @@ import (
 
 	"github.com/campaign-journal/journal/access"
 	"github.com/campaign-journal/journal/command"
+	"github.com/campaign-journal/journal/device"
 	"github.com/campaign-journal/journal/rules/dice"
 	"github.com/campaign-journal/journal/signed"
 	"github.com/campaign-journal/journal/web"
@@ -58,7 +59,7 @@ func TestV2TORCommandsOverHTTP(t *testing.T) {
 		MaxHope: 8, Attributes: "body=7/9,heart=5/7,wits=2/4", Skills: "Guerrear=3*"}))
 	key := func(b byte) ed25519.PrivateKey { var s [32]byte; s[0] = b; return ed25519.NewKeyFromSeed(s[:]) }
 	anaKey, beaKey, cidKey := key(1), key(2), key(3)
-	ok(anaToken, "key-register", js(command.RegisterKey{Role: "gm", PublicKey: signed.PublicKeyOf(anaKey).String()}))
+	ok(anaToken, "key-register", js(command.RegisterKey{SignedMessage: device.MustRegister(anaKey, "arda", "ana", "gm", "")}))
 	ok(anaToken, "key-register", js(command.RegisterKey{User: "bea", PublicKey: signed.PublicKeyOf(beaKey).String()}))
 	ok(anaToken, "key-register", js(command.RegisterKey{User: "cid", PublicKey: signed.PublicKeyOf(cidKey).String()}))
 	r = ok(anaToken, "session-start", `{"id":"s1","dice":"v2"}`)

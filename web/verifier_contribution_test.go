@@ -11,6 +11,7 @@ import (
 
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/command/recordtest"
+	"github.com/campaign-journal/journal/device"
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/i18n"
 	"github.com/campaign-journal/journal/replay"
@@ -53,10 +54,10 @@ func TestVerifiersContributionCommitment(t *testing.T) {
 			r.Do("s0 end", func() (command.Result, error) { return j.EndSession(ctx, c) })
 		}
 		r.Do("gm key", func() (command.Result, error) {
-			return j.RegisterKey(ctx, c, command.RegisterKey{Role: command.RoleGM, PublicKey: signed.PublicKeyOf(gmKey).String()})
+			return j.RegisterKey(ctx, c, command.RegisterKey{SignedMessage: device.MustRegister(gmKey, c, "gm", command.RoleGM, "")})
 		})
 		r.Do("ana key", func() (command.Result, error) {
-			return aj.RegisterKey(ctx, c, command.RegisterKey{PublicKey: signed.PublicKeyOf(anaKey).String()})
+			return aj.RegisterKey(ctx, c, command.RegisterKey{SignedMessage: device.MustRegister(anaKey, c, "ana", command.RolePlayer, "")})
 		})
 		res := r.Do("start", func() (command.Result, error) {
 			return j.StartSessionWith(ctx, c, command.SessionStart{ID: "s1", Dice: command.DiceV2})

@@ -45,6 +45,9 @@ type app struct {
 	// readOnly is set for the commands that only read the journal: they
 	// never create the data folder (see annStore).
 	readOnly bool
+	// announced is set once the acting user was told of the devices added
+	// to its name (announceDevices, key_devices.go).
+	announced bool
 
 	// Opened lazily by openStore.
 	st store

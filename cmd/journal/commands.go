@@ -108,6 +108,11 @@ func (a *app) record(c *cobra.Command, do func(j *command.Journal, campaign stri
 		return err
 	}
 	res.Repeated = res.Repeated && attempt == 1 // else its own first attempt's, recorded by this command
+	if !a.announced {
+		if now, err := j.Load(ctx, campaign, 0); err == nil {
+			a.announceDevices(now) // key_devices.go
+		}
+	}
 	// The state before: refold up to the sequence before the first event.
 	before := projections.NewCampaign(campaign)
 	if len(res.Events) > 0 {
@@ -218,6 +223,7 @@ func (a *app) load(c *cobra.Command, at uint64) (*projections.Campaign, error) {
 	if camp.System == "" {
 		return nil, a.noCampaign(c.Context(), campaign, at)
 	}
+	a.announceDevices(camp) // key_devices.go
 	return camp, nil
 }
 

@@ -145,6 +145,37 @@ func TestCorpusGenuineExports(t *testing.T) {
 		return exportOf(tb.cli, "mordor")
 	})
 
+	// v2-devices: devices hold keys, not users (DESIGN.md §3.3): the GM
+	// adds a key of its own to ana's name (flagged key-by-other), ana
+	// revokes it from her device, registers a laptop and approves it from
+	// her first device, plays a session with both, and the GM revokes the
+	// laptop (flagged revoked-by-other).
+	write("v2-devices", func(t *testing.T) []string {
+		tb := newV2Table(t)
+		tb.as("gm").ok("key", "new", "--name", "host")
+		var host struct {
+			PublicKey   string `json:"public_key"`
+			Fingerprint string `json:"fingerprint"`
+		}
+		require.NoError(t, json.Unmarshal([]byte(tb.ok("--json", "key", "show", "--name", "host")), &host))
+		tb.ok("-c", "mordor", "key", "register", "ana", "--public-key", host.PublicKey)
+		tb.as("ana").ok("-c", "mordor", "key", "revoke", host.Fingerprint, "--reason", "not mine")
+		tb.ok("key", "new", "--name", "laptop")
+		var laptop struct {
+			Fingerprint string `json:"fingerprint"`
+		}
+		require.NoError(t, json.Unmarshal([]byte(tb.ok("--json", "key", "show", "--name", "laptop")), &laptop))
+		tb.ok("-c", "mordor", "key", "register", "--name", "laptop", "--device-name", "laptop")
+		tb.ok("-c", "mordor", "key", "approve", laptop.Fingerprint)
+		tb.as("gm").ok("-c", "mordor", "session", "start", "--dice", "v2")
+		tb.as("ana").ok("-c", "mordor", "session", "contribute")
+		tb.ok("-c", "mordor", "roll", "lodin", "Sigilo", "--vs", "media")
+		tb.as("gm").ok("-c", "mordor", "session", "end")
+		tb.as("ana").ok("-c", "mordor", "session", "cosign")
+		tb.as("gm").ok("-c", "mordor", "key", "revoke", laptop.Fingerprint, "--reason", "ana asked")
+		return exportOf(tb.cli, "mordor")
+	})
+
 	// demo-ryf, demo-tor: `journal demo`'s sessions.
 	for _, system := range []string{"ryf", "tor"} {
 		write("demo-"+system, func(t *testing.T) []string {

@@ -85,7 +85,11 @@ func (a *app) newDemoDevices(d demoStep, plays map[string]string, players ...str
 			title = "demo.keys"
 		}
 		err = d.do(title, func() (command.Result, error) {
-			return d.j.As(user).Named("key-register").RegisterKey(d.ctx, d.campaign, command.RegisterKey{Role: role, PublicKey: k.Public().String()})
+			reg, err := device.Register(k, d.campaign, user, role, "demo")
+			if err != nil {
+				return command.Result{}, err
+			}
+			return d.j.As(user).Named("key-register").RegisterKey(d.ctx, d.campaign, command.RegisterKey{SignedMessage: reg})
 		})
 		if err != nil {
 			return nil, err

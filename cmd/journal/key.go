@@ -9,7 +9,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/device"
 )
 
@@ -99,7 +98,7 @@ func (a *app) keyCommand() *cobra.Command {
 					return err
 				}
 				if p := camp.Participants[out.User]; p != nil {
-					m := p.PublicKey == info.PublicKey
+					m := holdsKey(camp, out.User, info.PublicKey)
 					out.Registered, out.Matches = p.Fingerprint, &m
 				}
 			}
@@ -118,49 +117,12 @@ func (a *app) keyCommand() *cobra.Command {
 			})
 		},
 	}
-	var pub, role string
-	register := &cobra.Command{
-		Use:   "register [USER --public-key HEX] [--role player|gm]",
-		Short: "Register a device key in the campaign: your own (no USER), or, as the GM, another user's",
-		Long: `Register a device public key in the campaign (journal-dice-v2).
-
-Without USER it registers your own device key (--name) for you ($JOURNAL_ACTOR,
-default gm): any user may register its own key, as a player. Registering
-another user's key (USER --public-key HEX) or any key with --role gm is the
-GM's. A later registration of the same user replaces the key from then on;
-what the old key signed stays checked against it.`,
-		Example: `  journal -c mordor key register
-  journal -c mordor key register ana --public-key 3b6a27bc…`,
-		Args: cobra.MaximumNArgs(1),
-		RunE: func(c *cobra.Command, args []string) error {
-			req := command.RegisterKey{Role: role, PublicKey: pub}
-			if len(args) == 1 {
-				req.User = args[0]
-			}
-			if req.PublicKey == "" {
-				if req.User != "" && req.User != cliActor() {
-					return usagef("key register %s: give that user's --public-key HEX (your own device key is yours)", req.User)
-				}
-				k, err := loadKey(name)
-				if err != nil {
-					return err
-				}
-				req.PublicKey = k.Public().String()
-			}
-			if req.Role == "" && (req.User == "" || req.User == cliActor()) && cliActor() == "gm" {
-				req.Role = command.RoleGM
-			}
-			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
-				return j.RegisterKey(c.Context(), campaign, req)
-			})
-		},
-	}
-	register.Flags().StringVar(&pub, "public-key", "", "the user's public key: 64 hex digits, as 'journal key show' prints it")
-	register.Flags().StringVar(&role, "role", "", "player or gm (default: player; gm for the GM's own key)")
-	for _, c := range []*cobra.Command{newKey, show, register} {
+	register := a.keyRegisterCommand(&name) // key_devices.go
+	approve, revoke, devices := a.keyApproveCommand(&name), a.keyRevokeCommand(&name), a.keyDevicesCommand()
+	for _, c := range []*cobra.Command{newKey, show, register, approve, revoke} {
 		c.Flags().StringVar(&name, "name", device.DefaultName, "the device key's name")
 	}
-	cmd.AddCommand(newKey, show, register, a.consentCommand())
+	cmd.AddCommand(newKey, show, register, approve, revoke, devices, a.consentCommand())
 	return cmd
 }
 

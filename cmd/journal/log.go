@@ -108,10 +108,12 @@ the next log on.`,
 					return err
 				}
 				out.Flush()
+				a.announceDevices(tr.Campaign) // key_devices.go
 				lost.report(a, upTo == 0 || lost.counts() && upTo >= lost.ms[0].Last)
 				return nil
 			}
 			lost.report(a, false)
+			_, _ = a.load(c, 0) // announces the devices added to the user's name (key_devices.go)
 			err = st.Follow(c.Context(), q, fn)
 			if errors.Is(err, context.Canceled) {
 				return nil

@@ -240,7 +240,7 @@ func (a *app) afterV2Start(c *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	if p := camp.Participants[cliActor()]; p == nil || p.PublicKey != info.PublicKey {
+	if !holdsKey(camp, cliActor(), info.PublicKey) {
 		a.warnf("journal: campaign %s does not hold your device key %s for %s: register it with 'journal key register', then 'journal session contribute'", campaign, info.Fingerprint, cliActor())
 		return nil
 	}

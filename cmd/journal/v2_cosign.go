@@ -174,7 +174,7 @@ func (a *app) afterV2End(c *cobra.Command) error {
 		a.warnf("journal: no device key (%v): the end of session %s is not co-signed by you; each participant co-signs it with 'journal session cosign %s'", err, s.ID, s.ID)
 		return nil
 	}
-	if p := camp.Participants[cliActor()]; p == nil || p.PublicKey != info.PublicKey {
+	if !holdsKey(camp, cliActor(), info.PublicKey) {
 		a.warnf("journal: campaign %s does not hold your device key %s for %s: the end of session %s is not co-signed by you (register it with 'journal key register', then 'journal session cosign %s')",
 			campaign, info.Fingerprint, cliActor(), s.ID, s.ID)
 		return nil

@@ -201,7 +201,7 @@ func TestDemoV2(t *testing.T) {
 				}
 			}
 			require.Equal(t, []string{dice.AlgorithmV2}, c.algorithms(tc.campaign))
-			require.Equal(t, tc.players+1, counts[events.TypeParticipantRegistered], "the GM's and each player's key")
+			require.Equal(t, tc.players+1, counts[events.TypeDeviceRegistered], "the GM's and each player's key")
 			require.Equal(t, tc.players, counts[events.TypeSessionContributed], "each player's device contributes")
 			require.Equal(t, tc.players, counts[events.TypeSessionCosigned], "each player's device co-signs the end")
 			require.NotZero(t, counts[events.TypeRollRequested])
@@ -226,7 +226,7 @@ func TestDemoV2(t *testing.T) {
 		require.NotContains(t, out, "journal-dice-v2")
 		require.Equal(t, []string{dice.Algorithm}, c.algorithms("demo-ryf"))
 		for _, e := range c.events("demo-ryf") {
-			require.NotEqual(t, events.TypeParticipantRegistered, e.Type, "the v1 demo registers no key")
+			require.NotEqual(t, events.TypeDeviceRegistered, e.Type, "the v1 demo registers no key")
 		}
 	})
 	t.Run("bad dice", func(t *testing.T) {

@@ -100,7 +100,7 @@ func TestV2SessionTampering(t *testing.T) {
 	_, anaS2Data := dataAt(t, lines, anaS2)
 	_, voidData := dataAt(t, lines, voidAt)
 	roll1 := idAt(t, lines, indexOf(t, lines, events.TypeRollMade, 1))
-	reg := idAt(t, lines, indexOf(t, lines, events.TypeParticipantRegistered, 1))
+	reg := idAt(t, lines, indexOf(t, lines, events.TypeDeviceRegistered, 1))
 	editAt := func(i int, change func(e *events.Event, d map[string]any)) []string {
 		e, d := dataAt(t, lines, i)
 		change(&e, d)

@@ -312,7 +312,7 @@ func (f *followWitness) open() bool {
 		return false
 	}
 	p := t.camp.Participants[f.me]
-	if p == nil || p.Role != command.RolePlayer || p.PublicKey != t.key.Public().String() {
+	if p == nil || p.Role != command.RolePlayer || !holdsKey(t.camp, f.me, t.key.Public().String()) {
 		return false
 	}
 	f.t = t

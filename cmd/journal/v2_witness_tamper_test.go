@@ -17,6 +17,7 @@ import (
 
 	"github.com/campaign-journal/journal/beacon"
 	"github.com/campaign-journal/journal/command"
+	"github.com/campaign-journal/journal/device"
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/events/embedded"
 	"github.com/campaign-journal/journal/events/jetstore"
@@ -71,7 +72,11 @@ func recordGMTamper(t *testing.T, c *cli) gmTamper {
 		if u == "gm" || u == "lucia" {
 			role = command.RoleGM
 		}
-		do(j.RegisterKey(ctx, "mordor", command.RegisterKey{User: u, Role: role, PublicKey: signed.PublicKeyOf(g.keys[u]).String()}))
+		reg := command.RegisterKey{User: u, Role: role, PublicKey: signed.PublicKeyOf(g.keys[u]).String()}
+		if u == "gm" { // the GM's own, with its proof; the others' bare, by the GM
+			reg = command.RegisterKey{SignedMessage: device.MustRegister(g.keys[u], "mordor", u, role, "")}
+		}
+		do(j.RegisterKey(ctx, "mordor", reg))
 	}
 	res := do(j.StartSessionWith(ctx, "mordor", command.SessionStart{ID: g.session, Dice: command.DiceV2}))
 	var started events.SessionStarted

@@ -165,7 +165,7 @@ func TestV2FollowWitnesses(t *testing.T) {
 		done <- run(ctx, []string{"--data", tb.dir, "--lang", "en", "-c", "mordor", "log", "--follow"}, out, errb)
 	}()
 	t.Cleanup(func() { cancel(); <-done })
-	waitFor(t, out, "registers a player key")
+	waitFor(t, out, "registers a player device")
 	tb.as("gm").ok("-c", "mordor", "session", "start", "--dice", "v2")
 	id := tb.gmRoll("roll", "orco", "Pelea")
 	waitFor(t, errb, "this device witnesses the GM's rolls")

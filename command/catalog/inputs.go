@@ -177,3 +177,37 @@ func torSkills(m map[string]events.TORSkill) string {
 func shortType(t string) string {
 	return strings.TrimSuffix(strings.TrimPrefix(t, "journal."), ".v1")
 }
+
+// characterOfPlayer is a character of user's in campaign (the first by
+// id), or else the campaign's first (a GM acts for every character): the
+// acting character of a device command re-run (its events do not record
+// it); "" when the campaign has none.
+func characterOfPlayer(ctx context.Context, j *command.Journal, campaign, user string) string {
+	c, err := j.Load(ctx, campaign, 0)
+	if err != nil {
+		return ""
+	}
+	var own, all []string
+	for id, ch := range c.Characters {
+		all = append(all, id)
+		if ch.Player == user {
+			own = append(own, id)
+		}
+	}
+	if c.TOR != nil {
+		for id, ch := range c.TOR.Characters {
+			all = append(all, id)
+			if ch.Player == user {
+				own = append(own, id)
+			}
+		}
+	}
+	if len(own) == 0 {
+		own = all
+	}
+	if len(own) == 0 {
+		return ""
+	}
+	sort.Strings(own)
+	return own[0]
+}

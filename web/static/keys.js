@@ -159,6 +159,24 @@
       return { signed: signed, signature: await this.signString(signed) };
     }
 
+    // register is this key's device.register for its user as role (the
+    // invite's), signed by the key itself: the proof that this device
+    // holds it (signed/device.go). name says what the device is.
+    register(role, name) {
+      return this.sign({ type: "device.register", campaign: this.campaign, session: "", user: this.user, role: role, name: name || "", public_key: this.publicKey });
+    }
+
+    // approve is this device's device.approve of another device of its
+    // user (publicKey, 64 hex digits); revoke its device.revoke of one
+    // (this one or another).
+    approve(publicKey) {
+      return this.sign({ type: "device.approve", campaign: this.campaign, session: "", user: this.user, public_key: publicKey });
+    }
+
+    revoke(publicKey, reason) {
+      return this.sign({ type: "device.revoke", campaign: this.campaign, session: "", user: this.user, public_key: publicKey, reason: reason || "" });
+    }
+
     toJSON() {
       return { campaign: this.campaign, user: this.user, publicKey: this.publicKey, fingerprint: this.fingerprint, created: this.created };
     }

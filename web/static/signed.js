@@ -56,7 +56,14 @@
     "roll.witness": [["request", "uuid"], ["value", "hex"]],
     "session.cosign": [["ended", "hex"]],
     "void.consent": [["event", "uuid"], ["reason", "reason"]],
+    // A user's devices (signed/device.go): campaign-scoped, session "".
+    "device.register": [["user", "id"], ["role", "role"], ["name", "name"], ["public_key", "key"]],
+    "device.approve": [["user", "id"], ["public_key", "key"]],
+    "device.revoke": [["user", "id"], ["public_key", "key"], ["reason", "reason?"]],
   };
+  // CAMPAIGN_SCOPED are the types that name no session (session "").
+  const CAMPAIGN_SCOPED = new Set(["device.register", "device.approve", "device.revoke"]);
+  const MAX_DEVICE_NAME = 100;
   const TYPES = Object.keys(FIELDS);
   const ZERO = "0".repeat(64);
   const HEX = /^[0-9a-f]{64}$/;
@@ -109,6 +116,26 @@
       case "object":
         if (v === null || typeof v !== "object" || Array.isArray(v) || v instanceof RawNumber) throw err("malformed", "field " + name + " must be a JSON object");
         return v;
+      case "id":
+        checkID(name, v);
+        return v;
+      case "role":
+        if (v !== "player" && v !== "gm") throw err("malformed", "field " + name + ": " + JSON.stringify(v) + ", want player or gm");
+        return v;
+      case "name":
+        if (absent) return "";
+        if (typeof v !== "string") throw err("malformed", "field " + name + ": wrong type");
+        if (utf8Len(v) > MAX_DEVICE_NAME || /[\n\r\t]/.test(v)) throw err("malformed", "field " + name + ": at most " + MAX_DEVICE_NAME + " bytes on one line");
+        return v;
+      case "key":
+        if (typeof v !== "string" || !HEX.test(v)) throw err("malformed", "field " + name + ": not lower-case hex");
+        publicKeyBytes(v); // refuses a point of small order
+        return v;
+      case "reason?":
+        if (absent) return "";
+        if (typeof v !== "string") throw err("malformed", "field " + name + ": wrong type");
+        if (utf8Len(v) > MAX_REASON) throw err("malformed", "field " + name + ": " + utf8Len(v) + " bytes, at most " + MAX_REASON);
+        return v;
       case "reason":
         if (typeof v !== "string" && !absent) throw err("malformed", "field " + name + ": wrong type");
         if (absent || v.trim() === "") throw err("malformed", "field " + name + " is missing");
@@ -133,7 +160,10 @@
     const known = new Set(["type", "campaign", "session"].concat(fields.map((f) => f[0])));
     for (const k of Object.keys(m)) if (!known.has(k)) throw err("malformed", "unknown field " + JSON.stringify(k));
     checkID("campaign", m.campaign);
-    checkID("session", m.session);
+    if (CAMPAIGN_SCOPED.has(type)) {
+      if (m.session !== "" && m.session !== undefined) throw err("malformed", "field session: a " + type + " names no session");
+      m = Object.assign({}, m, { session: "" });
+    } else checkID("session", m.session);
     const out = [["type", type], ["campaign", m.campaign], ["session", m.session]];
     for (const [name, kind] of fields) {
       const v = checkField(name, kind, m[name]);
@@ -484,6 +514,26 @@
     return m;
   }
 
+  // openAny opens a message under the first of pubs (a user's active
+  // devices, newest first; or one key) under which its signature holds,
+  // as Go's openUnder: it resolves to {message, pub}; the error is the
+  // first key's, or the message's own once a signature held.
+  async function openAny(pubs, signed, signature, campaign, session) {
+    const list = Array.isArray(pubs) ? pubs : pubs ? [pubs] : [];
+    if (!list.length) throw err("bad-key", "no active device");
+    let first = null;
+    for (const pub of list) {
+      try {
+        return { message: await open(pub, signed, signature, campaign, session), pub: pub };
+      } catch (e) {
+        if (e.code === "unsupported") throw e;
+        if (e.code !== "bad-signature" && e.code !== "bad-key") throw e;
+        if (!first) first = e;
+      }
+    }
+    throw first;
+  }
+
   // EVENT_NAMES maps a signed member to the event data field that records
   // it where the names differ (DESIGN.md §3.2: roll-made records r as "reveal").
   const EVENT_NAMES = { r: "reveal" };
@@ -510,15 +560,17 @@
     const user = data.user;
     const pub = typeof keys === "string" ? keys : keys instanceof Map ? keys.get(user) : keys && Object.prototype.hasOwnProperty.call(keys, user) ? keys[user] : undefined;
     if (typeof user !== "string" || user === "") return { status: "mismatch", reason: "the event names no user (data.user)" };
-    if (!pub) return { status: "mismatch", reason: "no key is registered for user " + user };
-    let m;
+    if (!pub || (Array.isArray(pub) && !pub.length)) return { status: "mismatch", reason: "no key is registered for user " + user };
+    let m, used;
     try {
-      m = await open(pub, data.signed, data.signature, event.campaign, event.session);
+      const o = await openAny(pub, data.signed, data.signature, event.campaign, event.session);
+      m = o.message;
+      used = o.pub;
     } catch (e) {
       if (e.code === "unsupported") throw e;
       return { status: "mismatch", reason: e.message, code: e.code };
     }
-    const fp = await fingerprint(pub);
+    const fp = await fingerprint(used);
     for (const [k, v] of Object.entries(m)) {
       if (k === "type" || k === "campaign" || k === "session") continue;
       const field = Object.prototype.hasOwnProperty.call(EVENT_NAMES, k) ? EVENT_NAMES[k] : k;
@@ -545,6 +597,7 @@
     parse: parse,
     verify: verify,
     open: open,
+    openAny: openAny,
     verifyEvent: verifyEvent,
     fingerprint: fingerprint,
     publicKeyBytes: publicKeyBytes,

@@ -26,6 +26,8 @@
       signin: "Sign in", signinHelp: "Open the link your GM gave you, or paste a token.", token: "Token", signIn: "Sign in",
       log: "Table", live: "live", offline: "offline", noSession: "no session", session: "session",
       joining: "Making this device's key and signing in…", joined: "Signed in as", fingerprint: "Key fingerprint",
+      deviceAdded: "WARNING: {0} added a device to your name on {1} (fingerprint {2}): if it was not you, revoke it; if it was, approve it from this device.",
+      deviceApprove: "Approve it", deviceRevoke: "Revoke it", deviceNotMine: "not mine",
       role_player: "player", role_gm: "GM", role_dashboard: "viewer", role_journal: "journal",
       hp: "HP", xp: "XP", status: "Status", tokenHolder: "Token", spec: "Specialization", specUsed: "used today",
       attributes: "Attributes", skills: "Skills", weapons: "Weapons", roll: "Roll", attack: "Attack",
@@ -64,6 +66,8 @@
       signin: "Entrar", signinHelp: "Abre el enlace que te dio tu máster, o pega un token.", token: "Token", signIn: "Entrar",
       log: "Mesa", live: "en directo", offline: "sin conexión", noSession: "sin sesión", session: "sesión",
       joining: "Creando la clave de este dispositivo y entrando…", joined: "Dentro como", fingerprint: "Huella de la clave",
+      deviceAdded: "AVISO: {0} añadió un dispositivo a tu nombre el {1} (huella {2}): si no fuiste tú, revócalo; si fuiste tú, apruébalo desde este dispositivo.",
+      deviceApprove: "Aprobarlo", deviceRevoke: "Revocarlo", deviceNotMine: "no es mío",
       role_player: "jugador", role_gm: "máster", role_dashboard: "espectador", role_journal: "diario",
       hp: "PV", xp: "PX", status: "Estado", tokenHolder: "Ficha", spec: "Especialización", specUsed: "usada hoy",
       attributes: "Atributos", skills: "Habilidades", weapons: "Armas", roll: "Tirar", attack: "Atacar",
@@ -323,12 +327,14 @@
   async function redeem(inviteToken) {
     notify(t("joining"), "info");
     const peek = await api("GET", "/api/invites/" + encodeURIComponent(inviteToken));
-    let pub;
+    let body = {};
     if (peek.role !== "viewer") {
       const k = await global.JournalKeys.create({ campaign: peek.campaign, user: peek.user }, { replace: true });
-      pub = k.publicKey;
+      // The device.register signed by the new key: proof that this device holds it.
+      const reg = await k.register(peek.role, "browser");
+      body = { public_key: k.publicKey, signed: reg.signed, signature: reg.signature };
     }
-    const got = await api("POST", "/api/invites/" + encodeURIComponent(inviteToken), pub ? { public_key: pub } : {});
+    const got = await api("POST", "/api/invites/" + encodeURIComponent(inviteToken), body);
     state.auth = { token: got.token, campaign: got.campaign, user: got.user, device: got.device, fingerprint: got.fingerprint || "" };
     save(state.auth);
     notify(t("joined") + " " + got.user + (got.fingerprint ? " · " + t("fingerprint") + " " + got.fingerprint : ""), "ok");
@@ -564,6 +570,59 @@
       el("span", { class: "fill", style: "width:" + pct + "%" }), el("span", { class: "num" }, t("hp") + " " + ch.hp + "/" + ch.max_hp));
   }
 
+  // devicesAdded shows a banner for every device someone else added to
+  // this user's name (GET /api/me's devices_added, DESIGN.md §3.3), with
+  // buttons to approve it (signed by this device, when it is another one)
+  // or revoke it (signed by this device).
+  async function devicesAdded() {
+    const list = (state.me && state.me.devices_added) || [];
+    let box = $("#devices-added");
+    if (box) box.remove();
+    if (!list.length) return;
+    box = el("section", { id: "devices-added", class: "card warning", role: "alert" });
+    const character = ((state.me && state.me.characters) || [])[0] || "";
+    let mine = null;
+    try {
+      mine = await key();
+    } catch (e) {
+      mine = null;
+    }
+    for (const n of list) {
+      const day = String(n.time || "").slice(0, 10);
+      const p = el("p", { class: "device-added", "data-fingerprint": n.fingerprint }, t("deviceAdded").replace("{0}", n.by).replace("{1}", day).replace("{2}", n.fingerprint));
+      if (mine) {
+        if (mine.publicKey !== n.public_key) {
+          const approve = el("button", { type: "button", class: "device-approve" }, t("deviceApprove"));
+          approve.addEventListener("click", () =>
+            perform(t("deviceApprove"), async () => {
+              const m = await mine.approve(n.public_key);
+              return command("key-approve", { character: character, signed: m.signed, signature: m.signature });
+            }).then(reloadMe),
+          );
+          p.append(" ", approve);
+        }
+        const revoke = el("button", { type: "button", class: "device-revoke" }, t("deviceRevoke"));
+        revoke.addEventListener("click", () =>
+          perform(t("deviceRevoke"), async () => {
+            const m = await mine.revoke(n.public_key, t("deviceNotMine"));
+            return command("key-revoke", { character: character, signed: m.signed, signature: m.signature });
+          }).then(reloadMe),
+        );
+        p.append(" ", revoke);
+      }
+      box.append(p);
+    }
+    $("#table").insertBefore(box, $("#notice").nextSibling);
+  }
+  async function reloadMe() {
+    try {
+      state.me = await api("GET", "/api/me");
+    } catch (e) {
+      return;
+    }
+    await devicesAdded();
+  }
+
   async function start() {
     for (const n of document.querySelectorAll("[data-t]")) n.textContent = t(n.dataset.t);
     setLive(false);
@@ -579,6 +638,7 @@
       return;
     }
     await refresh();
+    await devicesAdded();
     await followEvents();
     document.body.dataset.ready = "1";
     if (global.performance && performance.mark) performance.mark("table-ready");

@@ -51,7 +51,11 @@
       sum.open.length ? el("p", { class: "open", text: t("x.open", sum.open.join(", ")) }) : "",
       el("p", { class: "quiet", text: t("x.file", name, rep.records.length, list.length) + " · " + (rep.chain.checked ? t("x.chain", rep.chain.checked) : t("x.noChain")) }),
       problems.length ? el("ul", { class: "problems" }, problems.map((p) => el("li", { text: p }))) : "",
-      flags.length ? el("ul", { class: "flags" }, flags.map((f) => el("li", { "data-flag": f.code, text: "⚠ " + t("s.flag", f.code) + " " + f.what }))) : "");
+      flags.length ? el("ul", { class: "flags" }, flags.map((f) => el("li", { "data-flag": f.code, text: "⚠ " + t("s.flag", f.code) + " " + f.what }))) : "",
+      // Every device with its fingerprint, to compare with what each
+      // player's own device shows (DESIGN.md §3.3).
+      (sum.devices || []).length ? el("ul", { class: "devices" }, sum.devices.map((d) => el("li", { "data-fingerprint": d.fingerprint,
+        text: t("x.device", d.user, d.name || "-", d.fingerprint, d.by) + (d.revoked ? " · " + t("x.deviceRevoked", d.revokedBy) : d.approved ? " · " + t("x.deviceApproved") : "") + (d.proved ? "" : " · " + t("x.deviceUnproved")) }))) : "");
     const byID = {};
     for (const r of rep.records) byID[r.event.id] = r.event;
     rolls.replaceChildren(...list.map(([id, v]) => {

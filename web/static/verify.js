@@ -441,12 +441,16 @@
     }
   }
 
+  // The events of a journal-dice-v2 session's own (replay's isV2Type, but
+  // the key registrations, which are the campaign's).
+  const V2_SESSION_TYPES = new Set(["journal.session.contributed.v1", "journal.roll.requested.v1", "journal.roll.cancelled.v1", "journal.session.cosigned.v1"]);
+
   async function verifyV2(records, x) {
     const { rolls, bad, problem, flag, options } = x;
     const now = options.now ? Date.parse(options.now) : Date.now();
     const keys = {};
     const roles = {};
-    const registeredBy = {};
+    const dv = newDevices(); // the campaign's devices (keys: their active keys by user)
     const ss = {};
     const chars = {};
     const torChars = {}; // The One Ring's sheets as created
@@ -481,10 +485,11 @@
           system = d.system || system;
           break;
         case "journal.participant.registered.v1":
-          if (d.user && d.public_key) keys[d.user] = d.public_key;
-          roles[d.user] = d.role;
-          registeredBy[d.user] = ev.actor;
-          if (ev.actor !== d.user) flag("key-by-other", ev.id, tr("v2.f.keyByOther", ev.id, ev.actor, d.role, d.fingerprint, d.user));
+        case "journal.device.registered.v1":
+        case "journal.device.approved.v1":
+        case "journal.device.revoked.v1":
+          applyDevice(dv, keys, ev);
+          if (d.role) roles[d.user] = d.role;
           break;
         case "journal.tor.character.created.v1":
           torChars[(ev.subject || "").replace(/^characters\//, "") || d.id] = d;
@@ -548,6 +553,9 @@
         combat = { id: ev.id, round: 1, damage: {} };
         continue;
       }
+      // replay's v2Event: a journal-dice-v2 event of a session that is no
+      // journal-dice-v2 session started before it (its start dropped).
+      if (!s0 && ev.session && V2_SESSION_TYPES.has(ev.type)) problem(ev.id, tr("v2.event", ev.id, ev.type + " outside a journal-dice-v2 session"));
       if (!s0) continue;
       const s = s0;
       if (ev.type === "journal.damage.taken.v1" || ev.type === "journal.attack.resolved.v1") attackConsequence(ev, d, s, x);
@@ -684,7 +692,7 @@
           v2rolls[ev.id] = { session: s, roller: r.d.user, nonce: d.nonce };
           // Where r came from; a roll whose r does not hold is checked no
           // further (replay's rollV2 returns there).
-          const sourced = r.d.commitment ? await revealSource(ev, d, r, x, keys) : await gmSource(ev, d, r, s, more, x, keys, roles, registeredBy, flag);
+          const sourced = r.d.commitment ? await revealSource(ev, d, r, x, keys) : await gmSource(ev, d, r, s, more, x, keys, roles, dv, flag);
           if (!sourced) break;
           // The roll is the one requested (replay's rollInputs, attackRoll,
           // torRoll, pathRoll), and draws the dice the rules roll.
@@ -820,6 +828,8 @@
           if (a.command !== "tor-hope" || a.seed_commitment !== s.commitment || a.character !== d.character || a.roll_request !== d.roll_request) diff.push(tr("v2.fields", "action"));
           if (!q || q.state !== "made" || !roll || (roll.data || {}).request !== d.roll_request) diff.push(tr("v2.hopeRoll", d.roll_request));
           else if (q.d.user !== d.user) diff.push(tr("v2.hopeRoller", d.user, q.d.user));
+          else if ((roll.data || {}).character !== d.character) diff.push("roll " + d.roll + " is not " + d.character + "'s latest roll");
+          else if ((roll.data || {}).outcome === "success") diff.push("the rules refuse it: roll already succeeded"); // tor.SpendHope
           else {
             const rd = roll.data || {};
             // The bonus is the sheet's: the skill's attribute column, its
@@ -896,8 +906,142 @@
     return noble;
   }
 
+  // --- Devices hold keys, not users (DESIGN.md §3.3; replay/v2_devices.go) ---
+  // A campaign's devices by user, in registration order, folded as
+  // projections/devices.go folds them; keys[user] is the user's active
+  // keys, newest first (what a message of the user opens under).
+  function newDevices() {
+    return { users: {}, order: [] };
+  }
+  function devicesOf(dv, user) {
+    if (!dv.users[user]) {
+      dv.users[user] = { role: "", devices: [] };
+      dv.order.push(user);
+    }
+    return dv.users[user];
+  }
+  function activeKeys(dv, user) {
+    const u = dv.users[user];
+    if (!u) return [];
+    return u.devices.filter((d) => !d.revoked).map((d) => d.pub).reverse();
+  }
+  function deviceOwner(dv, pub) {
+    for (const u of dv.order) if (dv.users[u].devices.some((d) => d.pub === pub)) return u;
+    return "";
+  }
+  function deviceByKey(dv, user, pub) {
+    const u = dv.users[user];
+    return u ? u.devices.find((d) => d.pub === pub) : undefined;
+  }
+  // checkDevice checks a device event against dv, the state before it
+  // (replay's deviceEvent): what does not hold is the event's mismatch.
+  async function checkDevice(dv, ev, problem) {
+    const d = ev.data || {};
+    const S = global.JournalSigned;
+    const bad = (why) => problem(ev.id, tr("v2.event", ev.id, why));
+    const fpOK = async () => {
+      try {
+        return (await S.fingerprint(d.public_key)) === d.fingerprint;
+      } catch (e) {
+        return false;
+      }
+    };
+    if (ev.type === "journal.device.registered.v1") {
+      try {
+        S.publicKeyBytes(d.public_key);
+      } catch (e) {
+        return bad(e.message);
+      }
+      if (!(await fpOK())) return bad("fingerprint " + d.fingerprint + " is not the key's");
+      if (d.role !== "player" && d.role !== "gm") return bad("role " + JSON.stringify(d.role));
+      if (d.by !== ev.actor) return bad("by " + JSON.stringify(d.by) + " is not the event's actor " + JSON.stringify(ev.actor));
+      if (deviceOwner(dv, d.public_key)) return bad("key " + d.fingerprint + " is registered a second time");
+      if (!d.signed && !d.signature) return d.by === d.user ? bad("a device of " + d.user + "'s own registered without its device.register") : undefined;
+      let m;
+      try {
+        m = S.parse(d.signed);
+        if (m.type !== "device.register") throw new Error("a " + m.type + ", not a device.register");
+        m = await S.open(m.public_key, d.signed, d.signature, ev.campaign, "");
+      } catch (e) {
+        return bad("the device.register does not hold under the key it registers: " + e.message);
+      }
+      if (m.user !== d.user || m.role !== d.role || m.name !== (d.name || "") || m.public_key !== d.public_key) bad("the registration is not its signed device.register");
+      return;
+    }
+    const u = dv.users[d.user];
+    const target = deviceByKey(dv, d.user, d.public_key);
+    if (!target || target.revoked || target.fp !== d.fingerprint) return bad("no active device " + d.fingerprint + " of " + d.user + " at this point");
+    const active = u.devices.filter((x) => !x.revoked);
+    if (ev.type === "journal.device.approved.v1") {
+      let m;
+      try {
+        m = (await S.openAny(active.filter((x) => x.pub !== d.public_key).map((x) => x.pub).reverse(), d.signed, d.signature, ev.campaign, "")).message;
+      } catch (e) {
+        return bad("the approval is not signed by another active device of " + d.user + ": " + e.message);
+      }
+      if (m.type !== "device.approve" || m.user !== d.user || m.public_key !== d.public_key) bad("the approval is not its signed device.approve");
+      return;
+    }
+    if (!d.signed && !d.signature) return d.by === d.user ? bad(d.user + " revokes its own device without signing it") : undefined;
+    let m;
+    try {
+      m = (await S.openAny(active.map((x) => x.pub).reverse(), d.signed, d.signature, ev.campaign, "")).message;
+    } catch (e) {
+      return bad("the revocation is not signed by an active device of " + d.user + ": " + e.message);
+    }
+    if (m.type !== "device.revoke" || m.user !== d.user || m.public_key !== d.public_key || m.reason !== (d.reason || "")) bad("the revocation is not its signed device.revoke");
+  }
+  // applyDevice folds a device event, or a legacy registration, into dv
+  // and keys; false for any other event.
+  function applyDevice(dv, keys, ev) {
+    const d = ev.data || {};
+    switch (ev.type) {
+      case "journal.participant.registered.v1": {
+        const u = devicesOf(dv, d.user);
+        if (d.role) u.role = d.role;
+        for (const x of u.devices) if (!x.revoked) Object.assign(x, { revoked: true, revokedBy: ev.actor, replaced: true });
+        u.devices.push({ pub: d.public_key, fp: d.fingerprint, by: ev.actor, event: ev.id, legacy: true, proved: false });
+        break;
+      }
+      case "journal.device.registered.v1": {
+        const u = devicesOf(dv, d.user);
+        if (d.role) u.role = d.role;
+        const needs = u.devices.some((x) => !x.revoked);
+        u.devices.push({ pub: d.public_key, fp: d.fingerprint, name: d.name || "", by: d.by, event: ev.id, proved: !!d.signed, needsApproval: needs });
+        break;
+      }
+      case "journal.device.approved.v1":
+        for (const x of (dv.users[d.user] || { devices: [] }).devices) if (x.pub === d.public_key) x.approved = true;
+        break;
+      case "journal.device.revoked.v1":
+        for (const x of (dv.users[d.user] || { devices: [] }).devices) if (x.pub === d.public_key && !x.revoked) Object.assign(x, { revoked: true, revokedBy: d.by, reason: d.reason || "" });
+        break;
+      default:
+        return false;
+    }
+    if (d.user !== undefined) keys[d.user] = activeKeys(dv, d.user);
+    return true;
+  }
+  // deviceFlags flags every device as replay's campaignDevices does, and
+  // returns the audit's list of devices (users in name order, devices in
+  // registration order).
+  function deviceFlags(dv, flag) {
+    const list = [];
+    for (const user of [...dv.order].sort()) {
+      const u = dv.users[user];
+      for (const x of u.devices) {
+        list.push({ user: user, role: u.role, name: x.name || "", fingerprint: x.fp, by: x.by, proved: !!x.proved, approved: !!x.approved, revoked: !!x.revoked, revokedBy: x.revokedBy || "" });
+        if (x.by !== user) flag("key-by-other", x.event, tr("v2.f.keyByOther", x.event, x.by, u.role, x.fp, user));
+        else if (x.needsApproval && !x.approved) flag("key-by-other", x.event, tr("v2.f.deviceUnapproved", x.event, user, x.fp));
+        if (x.legacy) flag("key-unproved", x.event, tr("v2.f.keyUnproved", x.event, user, x.fp));
+        if (x.revoked && x.revokedBy !== user && !x.replaced) flag("revoked-by-other", x.event, tr("v2.f.revokedByOther", user, x.fp, x.revokedBy));
+      }
+    }
+    return list;
+  }
+
   // gmSource checks where a GM request's roll took r from (replay's gmRollR).
-  async function gmSource(ev, d, r, s, damage, x, keys, roles, registeredBy, flag) {
+  async function gmSource(ev, d, r, s, damage, x, keys, roles, dv, flag) {
     const no = (why) => {
       x.bad(ev.id, why);
       return false;
@@ -938,9 +1082,9 @@
     if (d.user === r.d.user) return no(tr("v2.witnessRequester", d.user));
     if (roles[d.user] === "gm") return no(tr("v2.witnessGM", d.user));
     if (d.beacon_signature || d.beacon_round) return no(tr("v2.witnessBeacon"));
-    let m;
+    let m, used;
     try {
-      m = await global.JournalSigned.open(keys[d.user], d.signed, d.signature, ev.campaign, ev.session);
+      ({ message: m, pub: used } = await global.JournalSigned.openAny(keys[d.user], d.signed, d.signature, ev.campaign, ev.session));
     } catch (e) {
       return no(tr("v.signature", e.message));
     }
@@ -953,7 +1097,8 @@
       q = null;
     }
     if (!q || q.request !== m.request || q.campaign !== m.campaign || q.session !== m.session || q.commitment) return no(tr("v2.witnessRequest"));
-    if (registeredBy[d.user] && registeredBy[d.user] !== d.user) flag("witness-key-by-other", ev.id, tr("v2.f.witnessKeyByOther", d.request, ev.id, d.user, registeredBy[d.user]));
+    const by = (deviceByKey(dv, d.user, used) || {}).by;
+    if (by && by !== d.user) flag("witness-key-by-other", ev.id, tr("v2.f.witnessKeyByOther", d.request, ev.id, d.user, by));
     if (r.d.beacon_round) flag("beacon-not-used", ev.id, tr("v2.f.beaconNotUsed", d.request, r.ev.id, r.d.beacon_round, d.user, ev.id));
     return true;
   }
@@ -971,7 +1116,7 @@
     if (ev.actor !== d.user) return no(tr("v.signature", tr("v.actor", ev.actor, d.user)));
     let m;
     try {
-      m = await global.JournalSigned.open(keys[d.user], d.signed, d.signature, ev.campaign, ev.session);
+      m = (await global.JournalSigned.openAny(keys[d.user], d.signed, d.signature, ev.campaign, ev.session)).message;
     } catch (e) {
       return no(tr("v.signature", e.message));
     }
@@ -1010,10 +1155,10 @@
   async function consentProblem(ev, d, roll, keys) {
     if (!roll) return tr("v2.consentNoRoll", d.event_id);
     if (d.consent_user !== roll.roller) return tr("v2.consentUser", d.consent_user, roll.roller);
-    if (!keys[d.consent_user]) return tr("v2.noKey", d.consent_user);
+    if (!keys[d.consent_user] || !keys[d.consent_user].length) return tr("v2.noKey", d.consent_user);
     let m;
     try {
-      m = await global.JournalSigned.open(keys[d.consent_user], d.consent_signed, d.consent_signature, ev.campaign, roll.session.id);
+      m = (await global.JournalSigned.openAny(keys[d.consent_user], d.consent_signed, d.consent_signature, ev.campaign, roll.session.id)).message;
     } catch (e) {
       return tr("v.signature", e.message);
     }
@@ -1030,6 +1175,7 @@
     const problems = [];
     const sessions = {};
     const keys = {};
+    const devices = newDevices(); // the campaign's devices (replay/v2_devices.go)
     const requests = {};
     const byID = {};
     const voided = {};
@@ -1151,8 +1297,13 @@
           if (ok && s && !s.requested) s.contributions.push(d.value);
           break;
         }
+        case "journal.device.registered.v1":
+        case "journal.device.approved.v1":
+        case "journal.device.revoked.v1":
+          await checkDevice(devices, ev, problem); // against the state before it
+        // falls through
         case "journal.participant.registered.v1":
-          if (d.user && d.public_key) keys[d.user] = d.public_key;
+          applyDevice(devices, keys, ev);
           break;
         case "journal.roll.requested.v1":
           requests[d.request] = ev;
@@ -1329,6 +1480,8 @@
       options: options,
       byID: byID,
     });
+    // Every device, with its flags (key-by-other, key-unproved, revoked-by-other).
+    const deviceList = deviceFlags(devices, flag);
     // Nonces 0, 1, 2… without gaps: a gap is a roll made and hidden (v1:
     // the rolls' nonces; v2: those the requests took, cancelled ones
     // included). Replay names the event that took the nonce after the gap,
@@ -1363,7 +1516,7 @@
         v.reasons.push(tr("v.chainFile"));
       }
     }
-    const rep = { rolls: rolls, problems: problems, mismatches: mismatches, flags: flags, chain: chain, sessions: sessions, keys: keys, count: Object.keys(rolls).length };
+    const rep = { rolls: rolls, problems: problems, mismatches: mismatches, flags: flags, chain: chain, sessions: sessions, keys: keys, devices: deviceList, count: Object.keys(rolls).length };
     rep.summary = summarize(rep, options.foreign || []);
     return rep;
   }
@@ -1407,6 +1560,7 @@
       mismatched: mismatched,
       foreign: foreign,
       open: open,
+      devices: rep.devices || [],
       rolls: { checked: list.length, verified: list.filter((v) => v.status === "verified").length, sealed: list.filter((v) => v.status === "sealed").length, mismatch: list.filter((v) => v.status === "mismatch").length },
     };
   }

@@ -1,0 +1,265 @@
+package main
+
+// Devices hold keys, not users (DESIGN.md §3.3): `journal key register`
+// (one's own device, with its proof of possession; or, the GM's, a bare
+// key for someone else), `key approve`, `key revoke`, `key devices`, and
+// the announcement on every command that reads the campaign of a device
+// someone else added to the acting user's name.
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/campaign-journal/journal/command"
+	"github.com/campaign-journal/journal/device"
+	"github.com/campaign-journal/journal/projections"
+	"github.com/campaign-journal/journal/signed"
+)
+
+func (a *app) keyRegisterCommand(name *string) *cobra.Command {
+	var pub, role, devName string
+	register := &cobra.Command{
+		Use:   "register [USER --public-key HEX] [--role player|gm] [--device-name NAME]",
+		Short: "Register a device key in the campaign: your own (no USER), or, as the GM, another user's",
+		Long: `Register a device public key in the campaign (journal-dice-v2).
+
+Without USER it registers your own device key (--name) for you ($JOURNAL_ACTOR,
+default gm), with a device.register signed by that key (proof that you hold
+it). A user may have several devices: a second one is flagged key-by-other
+until another of your devices approves it ('journal key approve FINGERPRINT').
+
+USER --public-key HEX is the GM's: a bare key for someone else (a lost
+phone). It is allowed, flagged key-by-other by the audit and announced to
+USER on every page and command until USER approves or revokes it. A key is
+registered once: nothing replaces another registered key.`,
+		Example: `  journal -c mordor key register
+  journal -c mordor key register ana --public-key 3b6a27bc…`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			user := cliActor()
+			if len(args) == 1 {
+				user = args[0]
+			}
+			req := command.RegisterKey{User: user, Role: role, Name: devName, PublicKey: pub}
+			if user != cliActor() || pub != "" {
+				if pub == "" {
+					return usagef("key register %s: give that user's --public-key HEX (your own device key is yours)", user)
+				}
+				if user == cliActor() {
+					return usagef("key register: your own device registers its own key, signed by it: leave out --public-key")
+				}
+				a.warnf("journal: registering a key for %s that %s's device did not sign: the audit flags it key-by-other, and %s is told on every page and command until it approves or revokes it", user, user, user)
+				return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
+					return j.RegisterKey(c.Context(), campaign, req)
+				})
+			}
+			k, err := loadKey(*name)
+			if err != nil {
+				return err
+			}
+			if role == "" {
+				role = command.RolePlayer
+				if user == "gm" {
+					role = command.RoleGM
+				}
+			}
+			camp, err := a.load(c, 0)
+			if err != nil {
+				return err
+			}
+			if n := len(camp.Participants[user].ActiveDevices()); n > 0 {
+				a.warnf("journal: %s already has %d device(s) in campaign %s: this one (%s) is flagged key-by-other until you approve it from another of your devices with 'journal key approve %s'", user, n, camp.ID, k.Fingerprint(), k.Fingerprint())
+			}
+			sealed, err := device.Register(k, camp.ID, user, role, devName)
+			if err != nil {
+				return err
+			}
+			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
+				return j.RegisterKey(c.Context(), campaign, command.RegisterKey{SignedMessage: sealed})
+			})
+		},
+	}
+	register.Flags().StringVar(&pub, "public-key", "", "the user's public key: 64 hex digits, as 'journal key show' prints it")
+	register.Flags().StringVar(&role, "role", "", "player or gm (default: player; gm for the GM's own key)")
+	register.Flags().StringVar(&devName, "device-name", "", "what the device is, as the audit lists it (laptop, phone)")
+	return register
+}
+
+func (a *app) keyApproveCommand(name *string) *cobra.Command {
+	return &cobra.Command{
+		Use:     "approve FINGERPRINT [--name N]",
+		Short:   "Approve another device of yours, signing with this one (--name): it is no longer flagged key-by-other",
+		Example: "  journal -c mordor key approve 1a2b:3c4d:5e6f:7a8b:9c0d:1e2f:3a4b:5c6d",
+		Args:    cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			k, err := loadKey(*name)
+			if err != nil {
+				return err
+			}
+			camp, err := a.load(c, 0)
+			if err != nil {
+				return err
+			}
+			user, dev, ok := device.FindDevice(camp, args[0])
+			if !ok {
+				return usagef("key approve %s: no device of campaign %s has that fingerprint (see 'journal key devices')", args[0], camp.ID)
+			}
+			pub, err := signed.ParsePublicKey(dev.PublicKey)
+			if err != nil {
+				return err
+			}
+			sealed, err := device.Approve(k, camp.ID, user, pub)
+			if err != nil {
+				return err
+			}
+			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
+				return j.ApproveDevice(c.Context(), campaign, command.ApproveDevice{SignedMessage: sealed})
+			})
+		},
+	}
+}
+
+func (a *app) keyRevokeCommand(name *string) *cobra.Command {
+	var reason string
+	cmd := &cobra.Command{
+		Use:   "revoke FINGERPRINT [--reason R] [--name N]",
+		Short: "Revoke a device: one of yours, signed with this device (--name); or, as the GM, anyone's (flagged revoked-by-other)",
+		Long: `Revoke a device of the campaign: what it signs from then on is refused.
+
+A device of yours is revoked with a device.revoke signed by one of your active
+devices (this one, --name; the revoked one itself, or another). The GM may
+revoke anyone's device without signing (a lost phone): the audit flags it
+revoked-by-other.`,
+		Example: "  journal -c mordor key revoke 1a2b:3c4d:5e6f:7a8b:9c0d:1e2f:3a4b:5c6d --reason 'not mine'",
+		Args:    cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			camp, err := a.load(c, 0)
+			if err != nil {
+				return err
+			}
+			user, dev, ok := device.FindDevice(camp, args[0])
+			if !ok {
+				return usagef("key revoke %s: no device of campaign %s has that fingerprint (see 'journal key devices')", args[0], camp.ID)
+			}
+			req := command.RevokeDevice{User: user, PublicKey: dev.PublicKey, Reason: reason}
+			if user == cliActor() {
+				k, err := loadKey(*name)
+				if err != nil {
+					return err
+				}
+				pub, err := signed.ParsePublicKey(dev.PublicKey)
+				if err != nil {
+					return err
+				}
+				if req.SignedMessage, err = device.Revoke(k, camp.ID, user, pub, reason); err != nil {
+					return err
+				}
+				req.User, req.PublicKey, req.Reason = "", "", ""
+			}
+			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
+				return j.RevokeDevice(c.Context(), campaign, req)
+			})
+		},
+	}
+	cmd.Flags().StringVar(&reason, "reason", "", "why the device is revoked (lost, not mine)")
+	return cmd
+}
+
+// deviceLine is one device as 'journal key devices' lists it.
+type deviceLine struct {
+	User string `json:"user"`
+	Role string `json:"role"`
+	projections.Device
+}
+
+func (a *app) keyDevicesCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:     "devices",
+		Short:   "List every device registered in the campaign: user, name, fingerprint, who registered it, approved or revoked",
+		Example: "  journal -c mordor key devices",
+		Args:    cobra.NoArgs,
+		RunE: func(c *cobra.Command, _ []string) error {
+			camp, err := a.load(c, 0)
+			if err != nil {
+				return err
+			}
+			var out []deviceLine
+			for _, u := range sortedUsers(camp) {
+				p := camp.Participants[u]
+				for _, d := range p.Devices {
+					out = append(out, deviceLine{User: u, Role: p.Role, Device: d})
+				}
+			}
+			if out == nil {
+				out = []deviceLine{}
+			}
+			return a.emit(out, func(w io.Writer) {
+				if len(out) == 0 {
+					fmt.Fprintf(w, "Campaign %s has no device registered.\n", camp.ID)
+				}
+				for _, d := range out {
+					writeDeviceLine(w, d)
+				}
+			})
+		},
+	}
+}
+
+func writeDeviceLine(w io.Writer, d deviceLine) {
+	var state []string
+	switch {
+	case d.Revoked:
+		state = append(state, "revoked by "+d.RevokedBy)
+	default:
+		state = append(state, "active")
+	}
+	if d.Approved {
+		state = append(state, "approved")
+	}
+	if d.ByOther(d.User) {
+		state = append(state, "key-by-other")
+	}
+	if !d.Proved {
+		state = append(state, "no proof of possession")
+	}
+	name := d.Name
+	if name == "" {
+		name = "-"
+	}
+	fmt.Fprintf(w, "%s (%s) %q  %s  registered by %s on %s, seq %d: %s\n", d.User, d.Role, name, d.Fingerprint, d.By,
+		d.Time.UTC().Format(time.DateOnly), d.Seq, strings.Join(state, ", "))
+}
+
+func sortedUsers(c *projections.Campaign) []string {
+	out := make([]string, 0, len(c.Participants))
+	for u := range c.Participants {
+		out = append(out, u)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// announceDevices warns, once per command, of every device of the acting
+// user's flagged key-by-other and neither approved nor revoked (DESIGN.md
+// §3.3: "the GM added a device to your name on …").
+func (a *app) announceDevices(camp *projections.Campaign) {
+	if a.announced || camp == nil {
+		return
+	}
+	a.announced = true
+	for _, n := range device.Announcements(camp, cliActor()) {
+		a.warnf("WARNING: %s added a device to your name on %s (fingerprint %s): if it was not you, revoke it with 'journal key revoke %s'; if it was, approve it from another of your devices with 'journal key approve %s'",
+			n.By, n.Time.UTC().Format(time.DateOnly), n.Fingerprint, n.Fingerprint, n.Fingerprint)
+	}
+}
+
+// holdsKey reports whether pub is an active device of user in camp.
+func holdsKey(camp *projections.Campaign, user, pub string) bool {
+	d, ok := camp.Participants[user].Device(pub)
+	return ok && d.Active()
+}
