@@ -310,3 +310,15 @@ func TestSeenEncoding(t *testing.T) {
 	require.True(t, signed.SeenOf(7, []byte("abc")).Matches([]byte("abc")))
 	require.False(t, signed.SeenOf(7, []byte("abc")).Matches([]byte("abd")))
 }
+
+func TestWithSeen(t *testing.T) {
+	seen := &signed.Seen{Seq: 3, Hash: h32(0x11)}
+	for _, m := range samples() {
+		got := signed.WithSeen(m, seen)
+		require.Nil(t, m.Head().Seen, "m is not modified")
+		require.Equal(t, seen, got.Head().Seen)
+		require.Equal(t, m.Kind(), got.Kind())
+		_, err := signed.Encode(got)
+		require.NoError(t, err)
+	}
+}

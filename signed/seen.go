@@ -3,6 +3,7 @@ package signed
 import (
 	"crypto/sha256"
 	"fmt"
+	"reflect"
 )
 
 // Seen is a message's receipt (DESIGN.md §3.3, "Receipts: every signed
@@ -40,4 +41,28 @@ func checkSeen(s *Seen) error {
 		return fmt.Errorf("%w: field seen.seq: want a stream sequence of at least 1", ErrMalformed)
 	}
 	return requireHex("seen.hash", s.Hash)
+}
+
+// WithSeen returns a copy of m whose header's Seen is seen (m is not
+// modified). It works on every message type, since each embeds Header: a
+// device stamps what it signs in one place, whatever the type.
+func WithSeen(m Message, seen *Seen) Message {
+	v := reflect.ValueOf(m)
+	if v.Kind() != reflect.Pointer || v.IsNil() {
+		return m
+	}
+	cp := reflect.New(v.Elem().Type())
+	cp.Elem().Set(v.Elem())
+	h := cp.Elem().FieldByName("Header")
+	if !h.IsValid() || !h.CanSet() {
+		return m
+	}
+	hd := m.Head()
+	hd.Seen = seen
+	h.Set(reflect.ValueOf(hd))
+	out, ok := cp.Interface().(Message)
+	if !ok {
+		return m
+	}
+	return out
 }

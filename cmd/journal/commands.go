@@ -218,6 +218,7 @@ func (a *app) load(c *cobra.Command, at uint64) (*projections.Campaign, error) {
 	if camp.System == "" {
 		return nil, a.noCampaign(c.Context(), campaign, at)
 	}
+	a.checkReceipts(c.Context(), camp)
 	return camp, nil
 }
 

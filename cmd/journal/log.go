@@ -100,11 +100,16 @@ the next log on.`,
 				if err := st.Read(c.Context(), q, fn); err != nil {
 					return err
 				}
+				if al := a.checkCampaignReceipts(c.Context(), campaign); len(al) > 0 && a.jsonOut {
+					b, _ := json.Marshal(map[string]any{"receipts": newReceiptsReport(0, al)})
+					fmt.Fprintln(out, string(b))
+				}
 				out.Flush()
 				lost.report(a, upTo == 0 || lost.counts() && upTo >= lost.ms[0].Last)
 				return nil
 			}
 			lost.report(a, false)
+			a.checkCampaignReceipts(c.Context(), campaign)
 			err = st.Follow(c.Context(), q, fn)
 			if errors.Is(err, context.Canceled) {
 				return nil
