@@ -3,6 +3,7 @@ package device
 import (
 	"cmp"
 	"fmt"
+	"reflect"
 	"slices"
 
 	"github.com/campaign-journal/journal/events"
@@ -62,7 +63,8 @@ type Record struct {
 
 // CheckRecord checks rec against the receipts kept for its campaign: every
 // kept head is in rec (else AlarmHistory at the lowest missing head, or
-// AlarmCut when every missing head lies beyond rec's end), and every
+// AlarmCut when every missing head lies beyond rec's end: past its last
+// sequence, its highest kept head and every kept message it holds), and every
 // message of rec that answers a kept message (same type, session, user and
 // request, event or, for a contribution or co-signature, session) is the
 // kept one verbatim (else AlarmMessage). Receipts without seen check only
@@ -81,16 +83,13 @@ func CheckRecord(kept []Receipt, rec Record) []Alarm {
 			hashes[signed.SeenOf(r.Seq, r.Raw).Hash] = r.Seq
 		}
 		last = max(last, r.Seq)
-		var d struct {
-			Signed string `json:"signed"`
-			User   string `json:"user"`
-		}
-		if r.Event.DecodeData(&d) != nil || d.Signed == "" {
+		user, msg := signedBy(r.Event)
+		if msg == "" {
 			continue
 		}
-		if id, ok := identity(d.User, d.Signed); ok {
-			byID[id] = append(byID[id], d.Signed)
-			users[id] = d.User
+		if id, ok := identity(user, msg); ok {
+			byID[id] = append(byID[id], msg)
+			users[id] = user
 			if _, ok := seqOf[id]; !ok {
 				seqOf[id] = r.Seq
 			}
@@ -137,13 +136,27 @@ func CheckRecord(kept []Receipt, rec Record) []Alarm {
 	}
 	slices.Sort(missing)
 	lowest, highest := missing[0], missing[len(missing)-1]
-	beyond := lowest > found && (last == 0 || lowest > last)
+	// A kept message the record holds verbatim was signed after its seen:
+	// the record goes past that head.
+	recorded := map[string]bool{}
+	for _, got := range byID {
+		for _, g := range got {
+			recorded[g] = true
+		}
+	}
+	var past uint64 // the highest head a recorded kept message was signed after
+	for _, k := range kept {
+		if m, err := signed.Parse(k.Signed); err == nil && m.Head().Seen != nil && recorded[k.Signed] {
+			past = max(past, m.Head().Seen.Seq)
+		}
+	}
+	beyond := lowest > found && lowest > past && (last == 0 || lowest > last)
 	if !beyond {
 		return append([]Alarm{{Kind: AlarmHistory, Seq: lowest, Text: HistoryDiffers(lowest)}}, alarms...)
 	}
 	at := last
-	if at == 0 {
-		at = found
+	if at == 0 { // an export: no sequences, its highest kept head
+		at = max(found, past)
 	}
 	text := fmt.Sprintf("the journal's history stops at #%d, before #%d which this device signed after seeing", at, highest)
 	if rec.File {
@@ -183,4 +196,31 @@ func CheckKey(user, own string, registered []string) *Alarm {
 		return nil
 	}
 	return &Alarm{Kind: AlarmKey, User: user, Text: fmt.Sprintf("the journal holds a key for %s that is not this device's", user)}
+}
+
+// signedBy is the user and the device message that ev records (its
+// payload's User and Signed members, as the event's type decodes them
+// strictly); "" when it records none.
+func signedBy(ev events.Event) (user, msg string) {
+	p, err := ev.Payload()
+	if err != nil || p == nil {
+		return "", ""
+	}
+	v := reflect.ValueOf(p)
+	for v.Kind() == reflect.Pointer {
+		if v.IsNil() {
+			return "", ""
+		}
+		v = v.Elem()
+	}
+	if v.Kind() != reflect.Struct {
+		return "", ""
+	}
+	str := func(name string) string {
+		if f := v.FieldByName(name); f.IsValid() && f.Kind() == reflect.String {
+			return f.String()
+		}
+		return ""
+	}
+	return str("User"), str("Signed")
 }

@@ -437,6 +437,8 @@ type campaign struct {
 	v2 bool
 	// chain is the campaign's chain as the input holds it (chain.go).
 	chain chainState
+	// seen holds the hashes of the campaign's events so far (v2_seen.go).
+	seen seenHashes
 	// registeredBy names who registered each user's key in force
 	// (v2_witness.go: a witness whose key someone else registered).
 	registeredBy map[string]string
@@ -615,6 +617,7 @@ func (v *Verifier) Add(rec events.Recorded) {
 	c := v.campaign(ev.Campaign)
 	c.events++
 	v.checkChain(c, m, rec) // chain.go
+	v.checkSeen(c, m, rec)  // v2_seen.go
 	v.touchV2(c, rec)       // v2_cosign.go
 	// The data is decoded once, for the fold and for the checks below.
 	data, perr := ev.Payload()
