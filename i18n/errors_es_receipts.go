@@ -29,5 +29,7 @@ var errorsESReceipts = map[string]string{
 	"the file stops at #%d, before #%d which this device signed after seeing: the export is cut": "el archivo termina en #%d, antes de #%d, que este dispositivo firmó tras verlo: la exportación está cortada",
 	"the record holds a %s of %s at #%d that is not the one this device signed":                  "el registro tiene un %s de %s en #%d que no es el que firmó este dispositivo",
 	"the journal holds a key for %s that is not this device's":                                   "el diario tiene una clave para %s que no es la de este dispositivo",
+	"%w: campaign %s has no event at sequence %d":                                                "%w: la campaña %s no tiene ningún suceso en la secuencia %d",
+	"sequence %q: want a stream sequence of at least 1":                                          "secuencia %q: se espera una secuencia del flujo de al menos 1",
 	"read the event a device saw (#%d): %w":                                                      "leer el suceso que vio un dispositivo (#%d): %w",
 }
