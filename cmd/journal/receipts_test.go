@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"context"
 	"crypto/rand"
+	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/require"
 
 	"github.com/campaign-journal/journal/command"
@@ -191,4 +194,35 @@ func (c *cli) publishLines(lines []string) {
 		_, err = srv.JetStream().Publish(context.Background(), subject, []byte(l))
 		require.NoError(c.t, err)
 	}
+}
+
+// The offline verifier takes a device's receipts too: the export the host
+// cut before ana's last head fails there as in replay --receipts, and the
+// whole export passes.
+func TestOfflineVerifierTakesReceipts(t *testing.T) {
+	tb := newV2Table(t)
+	lines := tb.receiptsSession()
+	kept, err := device.NewReceiptStore(tb.anaReceipts()).Load("mordor")
+	require.NoError(t, err)
+	m, err := signed.Parse(kept[len(kept)-1].Signed)
+	require.NoError(t, err)
+	cut := -1
+	for i, l := range lines {
+		if m.Head().Seen.Matches([]byte(l)) {
+			cut = i
+		}
+	}
+	require.Positive(t, cut)
+	jsonl, err := os.ReadFile(filepath.Join(tb.anaReceipts(), "mordor.jsonl"))
+	require.NoError(t, err)
+	check, ctx := offlineVerifier(t, tb.as("gm").cli)
+	q, err := json.Marshal(string(jsonl))
+	require.NoError(t, err)
+	_, err = chromedp.Run(ctx, chromedp.Evaluate[bool](`(JournalVerifier.receipts(`+string(q)+`), true)`))
+	require.NoError(t, err)
+	status, text := check("export.jsonl", lines)
+	require.NotEqual(t, "mismatch", status, text)
+	status, text = check("export.jsonl", lines[:cut])
+	require.Equal(t, "mismatch", status, text)
+	require.Contains(t, text, "which this device signed after seeing: the export is cut")
 }

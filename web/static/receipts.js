@@ -30,6 +30,8 @@
       history: "the journal's history differs from what this device signed at #{0}",
       cut: "the journal's history stops at #{0}, before #{1} which this device signed after seeing",
       key: "the journal holds a key for {0} that is not this device's",
+      fileCut: "the file stops at #{0}, before #{1} which this device signed after seeing: the export is cut",
+      message: "the record holds a {0} of {1} at #{2} that is not the one this device signed",
       warning: "WARNING: ",
       download: "Download receipts",
     },
@@ -37,6 +39,8 @@
       history: "la historia del diario difiere de lo que firmó este dispositivo en #{0}",
       cut: "la historia del diario termina en #{0}, antes de #{1}, que este dispositivo firmó tras verlo",
       key: "el diario tiene una clave para {0} que no es la de este dispositivo",
+      fileCut: "el archivo termina en #{0}, antes de #{1}, que este dispositivo firmó tras verlo: la exportación está cortada",
+      message: "el registro tiene un {0} de {1} en #{2} que no es el que firmó este dispositivo",
       warning: "AVISO: ",
       download: "Descargar recibos",
     },
@@ -173,6 +177,112 @@
     return alarms;
   }
 
+  // identity names what a message answers (Go's device identity): its
+  // type, campaign, session, user and request or event.
+  function identity(user, signed) {
+    let m;
+    try {
+      m = global.JournalSigned.parse(signed);
+    } catch (e) {
+      return null;
+    }
+    if (!user) return null;
+    return [m.type, m.campaign, m.session, user, m.request || m.event || ""].join("|");
+  }
+
+  async function lineHash(line) {
+    const D = global.JournalDice;
+    return D.bytesToHex(await D.sha256(new TextEncoder().encode(line)));
+  }
+
+  // checkFile checks an export (records: [{event, line}], as verify.js
+  // reads it) against kept receipts, campaign by campaign, as `journal
+  // replay --file F --receipts DIR` does (Go's device.CheckRecord with
+  // File): every kept head must be a line of its campaign (found by
+  // hash), else the histories part at the lowest missing head, or the
+  // file is cut when every missing head lies past what the file holds;
+  // every message of the file that answers a kept message must be one
+  // the device kept, verbatim. It resolves to the alarms.
+  async function checkFile(kept, records, lang) {
+    lang = lang || "en";
+    const byCampaign = new Map();
+    for (const k of kept || []) {
+      if (!byCampaign.has(k.campaign)) byCampaign.set(k.campaign, []);
+      byCampaign.get(k.campaign).push(k);
+    }
+    const alarms = [];
+    for (const [campaign, ks] of byCampaign) {
+      const hashes = new Set();
+      const recorded = new Map(); // identity → [signed]
+      const users = new Map();
+      for (const r of records || []) {
+        if (!r || !r.event || r.event.campaign !== campaign) continue;
+        if (typeof r.line === "string") hashes.add(await lineHash(r.line));
+        const d = r.event.data || {};
+        if (typeof d.signed !== "string" || d.signed === "") continue;
+        const id = identity(d.user, d.signed);
+        if (!id) continue;
+        if (!recorded.has(id)) recorded.set(id, []);
+        recorded.get(id).push(d.signed);
+        users.set(id, d.user);
+      }
+      const signedAs = new Map();
+      const kinds = new Map();
+      let found = 0;
+      const missing = [];
+      for (const k of ks) {
+        let m;
+        try {
+          m = global.JournalSigned.parse(k.signed);
+        } catch (e) {
+          continue;
+        }
+        if (m.seen) {
+          if (hashes.has(m.seen.hash)) found = Math.max(found, m.seen.seq);
+          else missing.push(m.seen.seq);
+        }
+        const id = identity(k.user, k.signed);
+        if (id) {
+          if (!signedAs.has(id)) signedAs.set(id, []);
+          signedAs.get(id).push(k.signed);
+          kinds.set(id, m.type);
+        }
+      }
+      const differs = [];
+      for (const [id, got] of recorded) {
+        const mine = signedAs.get(id);
+        if (mine && got.some((g) => !mine.includes(g))) differs.push({ kind: "message-differs", seq: 0, user: users.get(id), text: words(lang, "message", kinds.get(id), users.get(id), 0) });
+      }
+      const inFile = new Set([].concat(...recorded.values()));
+      let past = 0;
+      for (const k of ks) {
+        if (!inFile.has(k.signed)) continue;
+        try {
+          const m = global.JournalSigned.parse(k.signed);
+          if (m.seen) past = Math.max(past, m.seen.seq);
+        } catch (e) {
+          /* not a message */
+        }
+      }
+      if (missing.length) {
+        missing.sort((a, b) => a - b);
+        const lowest = missing[0];
+        const highest = missing[missing.length - 1];
+        if (lowest > found && lowest > past) {
+          const at = Math.max(found, past);
+          alarms.push({ kind: "cut", seq: highest, last: at, text: words(lang, "fileCut", at, highest) });
+        } else alarms.push({ kind: "history-differs", seq: lowest, text: words(lang, "history", lowest) });
+      }
+      alarms.push(...differs);
+    }
+    return alarms;
+  }
+
+  // parseJSONL reads a receipts file (the CLI's format).
+  function parseJSONL(text) {
+    return String(text).split("\n").map((l) => l.trim()).filter((l) => l !== "").map((l) => JSON.parse(l));
+  }
+
   // toJSONL writes receipts as the CLI keeps them, one JSON object a line.
   function toJSONL(kept) {
     return (kept || []).map((r) => JSON.stringify({ campaign: r.campaign, user: r.user, public_key: r.public_key, signed: r.signed, signature: r.signature, time: r.time })).join("\n") + (kept && kept.length ? "\n" : "");
@@ -188,6 +298,8 @@
     seen: seen,
     storedHash: storedHash,
     check: check,
+    checkFile: checkFile,
+    parseJSONL: parseJSONL,
     toJSONL: toJSONL,
   };
 })(typeof window !== "undefined" ? window : globalThis);
