@@ -64,23 +64,24 @@ type Record struct {
 // CheckRecord checks rec against the receipts kept for its campaign: every
 // kept head is in rec (else AlarmHistory at the lowest missing head, or
 // AlarmCut when every missing head lies beyond rec's end: past its last
-// sequence, its highest kept head and every kept message it holds), and every
+// sequence, its highest kept head and every kept message it holds, and
+// rec holds fewer events after its highest kept head than the sequences
+// between them), and every
 // message of rec that answers a kept message (same type, session, user and
-// request, event or, for a contribution or co-signature, session) is the
-// kept one verbatim (else AlarmMessage). Receipts without seen check only
+// request or event) is the kept one verbatim (else AlarmMessage). Receipts without seen check only
 // their message.
 func CheckRecord(kept []Receipt, rec Record) []Alarm {
 	if len(kept) == 0 {
 		return nil
 	}
-	hashes := make(map[signed.Hex32]uint64, len(rec.Events))
+	hashes := make(map[signed.Hex32]int, len(rec.Events)) // → its index in rec.Events
 	var last uint64
 	byID := map[string][]string{} // identity -> recorded signed strings
 	seqOf := map[string]uint64{}
 	users := map[string]string{}
-	for _, r := range rec.Events {
+	for i, r := range rec.Events {
 		if r.Raw != nil {
-			hashes[signed.SeenOf(r.Seq, r.Raw).Hash] = r.Seq
+			hashes[signed.SeenOf(r.Seq, r.Raw).Hash] = i
 		}
 		last = max(last, r.Seq)
 		user, msg := signedBy(r.Event)
@@ -98,6 +99,7 @@ func CheckRecord(kept []Receipt, rec Record) []Alarm {
 	signedAs := map[string][]string{} // identity -> kept signed strings
 	kinds := map[string]signed.Type{}
 	var found uint64 // the highest kept head found
+	foundAt := -1    // its index in rec.Events
 	var missing []uint64
 	var alarms []Alarm
 	for _, k := range kept {
@@ -106,8 +108,10 @@ func CheckRecord(kept []Receipt, rec Record) []Alarm {
 			continue // not a message this device could have sent
 		}
 		if s := m.Head().Seen; s != nil {
-			if _, ok := hashes[s.Hash]; ok {
-				found = max(found, s.Seq)
+			if i, ok := hashes[s.Hash]; ok {
+				if s.Seq >= found {
+					found, foundAt = s.Seq, i
+				}
 			} else {
 				missing = append(missing, s.Seq)
 			}
@@ -150,7 +154,10 @@ func CheckRecord(kept []Receipt, rec Record) []Alarm {
 			past = max(past, m.Head().Seen.Seq)
 		}
 	}
-	beyond := lowest > found && lowest > past && (last == 0 || lowest > last)
+	// Sequences grow by at least one per event of the campaign: a record
+	// with lowest-found events after the highest head found reaches lowest.
+	after := len(rec.Events) - 1 - foundAt
+	beyond := lowest > found && lowest > past && (last == 0 || lowest > last) && uint64(after) < lowest-found
 	if !beyond {
 		return append([]Alarm{{Kind: AlarmHistory, Seq: lowest, Text: HistoryDiffers(lowest)}}, alarms...)
 	}
@@ -166,26 +173,28 @@ func CheckRecord(kept []Receipt, rec Record) []Alarm {
 }
 
 // identity names what a signed message answers, so that two messages of
-// one user for the same thing are compared: its type, session and request
-// or event (a contribution and a co-signature: one per session).
+// one user for the same thing are compared: its type, session and the
+// request or event it names. A message that names neither (a
+// contribution, a co-signature: one per session, which another device of
+// the same user may have sent instead) has none.
 func identity(user, s string) (string, bool) {
 	m, err := signed.Parse(s)
 	if err != nil || user == "" {
 		return "", false
 	}
 	h := m.Head()
-	id := string(m.Kind()) + "|" + h.Campaign + "|" + h.Session + "|" + user
+	id := string(m.Kind()) + "|" + h.Campaign + "|" + h.Session + "|" + user + "|"
 	switch v := m.(type) {
 	case *signed.Request:
-		id += "|" + v.Request
+		return id + v.Request, true
 	case *signed.Reveal:
-		id += "|" + v.Request
+		return id + v.Request, true
 	case *signed.Witness:
-		id += "|" + v.Request
+		return id + v.Request, true
 	case *signed.VoidConsent:
-		id += "|" + v.Event
+		return id + v.Event, true
 	}
-	return id, true
+	return "", false
 }
 
 // CheckKey checks that the device's own public key (64 hex) is among the

@@ -60,8 +60,9 @@ func TestReceiptsCheckNodeAgreesWithGo(t *testing.T) {
 	}
 	require.Positive(t, lastHead)
 	rewritten := slicesCloneRename(t, lines)
-	cases := map[string][]string{"genuine": lines, "cut": lines[:lastHead], "rewritten": rewritten}
-	want := map[string][]string{"genuine": nil, "cut": {device.AlarmCut}, "rewritten": {device.AlarmHistory}}
+	cases := map[string][]string{"genuine": lines, "cut": lines[:lastHead], "rewritten": rewritten, "re-signed": reSigned(t, lines, user)}
+	want := map[string][]string{"genuine": nil, "cut": {device.AlarmCut}, "rewritten": {device.AlarmHistory},
+		"re-signed": {device.AlarmHistory, device.AlarmMessage}}
 
 	dir := t.TempDir()
 	var rc strings.Builder
@@ -118,4 +119,29 @@ func slicesCloneRename(t *testing.T, lines []string) []string {
 	l.d["name"] = "rewritten"
 	out[0] = l.encode(t)
 	return rechainLines(t, out)
+}
+
+// reSigned replaces user's first roll request with another one for the same
+// request id (as a host that re-keyed the player and signs for it would)
+// and re-forges the chain.
+func reSigned(t *testing.T, lines []string, user string) []string {
+	t.Helper()
+	out := append([]string(nil), lines...)
+	for i := range out {
+		l := decodeLine(t, out[i])
+		if l.ev.Type != events.TypeRollRequested || l.d["user"] != user {
+			continue
+		}
+		m, err := signed.Parse(l.d["signed"].(string))
+		require.NoError(t, err)
+		r := m.(*signed.Request)
+		r.Commitment[0] ^= 1
+		s, err := signed.Encode(r)
+		require.NoError(t, err)
+		l.d["signed"] = s
+		out[i] = l.encode(t)
+		return rechainLines(t, out)
+	}
+	t.Fatalf("no roll request of %s", user)
+	return nil
 }

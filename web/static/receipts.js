@@ -178,7 +178,8 @@
   }
 
   // identity names what a message answers (Go's device identity): its
-  // type, campaign, session, user and request or event.
+  // type, campaign, session, user and the request or event it names; a
+  // message that names neither (a contribution, a co-signature) has none.
   function identity(user, signed) {
     let m;
     try {
@@ -186,8 +187,9 @@
     } catch (e) {
       return null;
     }
-    if (!user) return null;
-    return [m.type, m.campaign, m.session, user, m.request || m.event || ""].join("|");
+    const what = m.type === "void.consent" ? m.event : m.request;
+    if (!user || !what) return null;
+    return [m.type, m.campaign, m.session, user, what].join("|");
   }
 
   async function lineHash(line) {
@@ -212,12 +214,14 @@
     }
     const alarms = [];
     for (const [campaign, ks] of byCampaign) {
-      const hashes = new Set();
+      const hashes = new Map(); // hash → index among the campaign's records
       const recorded = new Map(); // identity → [signed]
       const users = new Map();
+      let n = 0; // the campaign's records
       for (const r of records || []) {
         if (!r || !r.event || r.event.campaign !== campaign) continue;
-        if (typeof r.line === "string") hashes.add(await lineHash(r.line));
+        if (typeof r.line === "string") hashes.set(await lineHash(r.line), n);
+        n++;
         const d = r.event.data || {};
         if (typeof d.signed !== "string" || d.signed === "") continue;
         const id = identity(d.user, d.signed);
@@ -229,6 +233,7 @@
       const signedAs = new Map();
       const kinds = new Map();
       let found = 0;
+      let foundAt = -1;
       const missing = [];
       for (const k of ks) {
         let m;
@@ -238,8 +243,12 @@
           continue;
         }
         if (m.seen) {
-          if (hashes.has(m.seen.hash)) found = Math.max(found, m.seen.seq);
-          else missing.push(m.seen.seq);
+          if (hashes.has(m.seen.hash)) {
+            if (m.seen.seq >= found) {
+              found = m.seen.seq;
+              foundAt = hashes.get(m.seen.hash);
+            }
+          } else missing.push(m.seen.seq);
         }
         const id = identity(k.user, k.signed);
         if (id) {
@@ -268,7 +277,10 @@
         missing.sort((a, b) => a - b);
         const lowest = missing[0];
         const highest = missing[missing.length - 1];
-        if (lowest > found && lowest > past) {
+        // Sequences grow by at least one per event of the campaign: a
+        // file with lowest-found lines after the highest head found reaches lowest.
+        const after = n - 1 - foundAt;
+        if (lowest > found && lowest > past && after < lowest - found) {
           const at = Math.max(found, past);
           alarms.push({ kind: "cut", seq: highest, last: at, text: words(lang, "fileCut", at, highest) });
         } else alarms.push({ kind: "history-differs", seq: lowest, text: words(lang, "history", lowest) });
