@@ -96,6 +96,12 @@ func TestHostRewritesHistoryBeforeAPlayersMessage(t *testing.T) {
 	require.Contains(t, errb, "WARNING: the journal's history differs from what this device signed at #")
 	_, errb, _ = fresh.run("--lang", "es", "-c", "mordor", "character", "show", "lodin")
 	require.Contains(t, errb, "la historia del diario difiere de lo que firmó este dispositivo en #")
+	// log and replay say it in --json too, in their receipts member.
+	out, _, _ = fresh.run("--lang", "en", "--json", "-c", "mordor", "log")
+	require.Contains(t, out, `{"receipts":{"kept":0,"ok":false,"alarms":[{"kind":"history-differs"`)
+	out, _, _ = fresh.run("--lang", "en", "--json", "-c", "mordor", "replay")
+	require.Contains(t, out, `"receipts": {`)
+	require.Contains(t, out, `"kind": "history-differs"`)
 
 	// The genuine events in a fresh folder (other sequences, same bytes): no warning.
 	moved := &cli{t: t, dir: t.TempDir()}
