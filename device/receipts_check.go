@@ -197,11 +197,12 @@ func identity(user, s string) (string, bool) {
 	return "", false
 }
 
-// CheckKey checks that the device's own public key (64 hex) is among the
-// keys registered for user; a user with no key registered has none to
+// CheckKey checks that one of the device's own public keys (64 hex: a
+// CLI may hold several, by name) is among the keys registered for user; a
+// device with no key, or a user with no key registered, has none to
 // differ. It returns nil when it is.
-func CheckKey(user, own string, registered []string) *Alarm {
-	if own == "" || len(registered) == 0 || slices.Contains(registered, own) {
+func CheckKey(user string, own, registered []string) *Alarm {
+	if len(own) == 0 || len(registered) == 0 || slices.ContainsFunc(own, func(k string) bool { return slices.Contains(registered, k) }) {
 		return nil
 	}
 	return &Alarm{Kind: AlarmKey, User: user, Text: fmt.Sprintf("the journal holds a key for %s that is not this device's", user)}

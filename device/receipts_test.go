@@ -49,8 +49,10 @@ func TestCheckRecord(t *testing.T) {
 	require.Equal(t, device.AlarmCut, al[0].Kind)
 	require.Equal(t, "the file stops at #1, before #2 which this device signed after seeing: the export is cut", al[0].Text)
 
-	require.Nil(t, device.CheckKey("ana", "aa", []string{"bb", "aa"}))
-	require.Equal(t, "the journal holds a key for ana that is not this device's", device.CheckKey("ana", "aa", []string{"bb"}).Text)
+	require.Nil(t, device.CheckKey("ana", []string{"aa"}, []string{"bb", "aa"}))
+	require.Nil(t, device.CheckKey("ana", []string{"cc", "aa"}, []string{"aa"}), "another of the device's keys")
+	require.Nil(t, device.CheckKey("ana", nil, []string{"aa"}), "no key on this device")
+	require.Equal(t, "the journal holds a key for ana that is not this device's", device.CheckKey("ana", []string{"aa"}, []string{"bb"}).Text)
 }
 
 // Receipts are kept in one private append-only file per campaign.

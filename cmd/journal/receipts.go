@@ -122,17 +122,21 @@ func registeredKeys(camp *projections.Campaign, user string) []string {
 }
 
 // receiptAlarms checks campaign camp, as this device reads it, against
-// the receipts it keeps and the actor's key (named default). A campaign
+// the receipts it keeps and the actor's keys (default, or any other name). A campaign
 // for which this device keeps nothing and holds no key of its actor has
 // nothing to check.
 func (a *app) receiptAlarms(ctx context.Context, camp *projections.Campaign) ([]device.Alarm, error) {
 	var alarms []device.Alarm
 	user := cliActor()
 	if ks, err := keyStore(); err == nil {
-		if k, err := ks.Load(device.DefaultName); err == nil {
-			if al := device.CheckKey(user, k.Public().String(), registeredKeys(camp, user)); al != nil {
-				alarms = append(alarms, *al)
+		var own []string // this device's keys (default, and any other name)
+		if infos, err := ks.List(); err == nil || len(infos) > 0 {
+			for _, in := range infos {
+				own = append(own, in.PublicKey)
 			}
+		}
+		if al := device.CheckKey(user, own, registeredKeys(camp, user)); al != nil {
+			alarms = append(alarms, *al)
 		}
 	}
 	rs, err := receiptStore()
