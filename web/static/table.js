@@ -633,6 +633,7 @@
       });
       return;
     }
+    if (global.JournalReceipts) global.JournalReceipts.setHead(head); // before anything is signed
     await refresh();
     await checkReceipts();
     await followEvents();
