@@ -113,6 +113,8 @@ type shared struct {
 	limiter Limiter
 	// noAnchor: never anchor a campaign's chain (Options.NoAnchor).
 	noAnchor bool
+	// noSeenCheck: never check a message's seen (Options.NoSeenCheck).
+	noSeenCheck bool
 
 	// states caches each campaign's folded state between commands, so a
 	// command folds only the events recorded since the last one. Each entry
@@ -268,6 +270,12 @@ type Options struct {
 	// the recorded anchor where the record has it. Every other journal
 	// leaves it false.
 	NoAnchor bool
+	// NoSeenCheck keeps the journal from checking a device message's seen
+	// against the campaign (v2_seen.go): for a journal that re-runs a
+	// recorded campaign (package reproduce), whose stream numbers its
+	// own sequences; the verifier checks seen by hash. Every other
+	// journal leaves it false.
+	NoSeenCheck bool
 }
 
 // New returns a Journal over store, with the defaults of Options for the
@@ -296,7 +304,7 @@ func New(store Store, o Options) *Journal {
 	}
 	return &Journal{actor: o.Actor, shared: &shared{store: store, secrets: o.Secrets, clock: o.Clock, rand: o.Rand, ids: o.IDs,
 		retries: o.Retries, states: map[string]*campaignState{},
-		checkpoints: o.Checkpoints, checkpointEvery: max(o.CheckpointEvery, 0), beacon: o.Beacon, limiter: o.Limiter, noAnchor: o.NoAnchor}}
+		checkpoints: o.Checkpoints, checkpointEvery: max(o.CheckpointEvery, 0), beacon: o.Beacon, limiter: o.Limiter, noAnchor: o.NoAnchor, noSeenCheck: o.NoSeenCheck}}
 }
 
 // As returns the journal seen by another actor: its events record actor as

@@ -155,6 +155,9 @@ func (d *draft) signedBy(user, signedString, signature, session string) (signed.
 	if err != nil {
 		return nil, invalid("signed message of %s: %v", user, err)
 	}
+	if err := d.checkSeen(m); err != nil {
+		return nil, err
+	}
 	return m, nil
 }
 

@@ -57,6 +57,7 @@ type registration struct {
 	user, role, name string
 	pub              signed.PublicKey
 	proof            SignedMessage
+	msg              signed.Message // the device.register, nil for a bare key
 }
 
 // readRegistration reads req: its device.register when it carries one
@@ -77,7 +78,7 @@ func (j *Journal) readRegistration(campaign string, req RegisterKey) (registrati
 		case req.Name != "" && req.Name != reg.Name:
 			return registration{}, invalid("the registration's name is not its signed device.register's")
 		}
-		return registration{user: reg.User, role: reg.Role, name: reg.Name, pub: reg.Key(), proof: req.SignedMessage}, nil
+		return registration{user: reg.User, role: reg.Role, name: reg.Name, pub: reg.Key(), proof: req.SignedMessage, msg: reg}, nil
 	}
 	user := req.User
 	if user == "" {
@@ -117,6 +118,11 @@ func (j *Journal) RegisterKey(ctx context.Context, campaign string, req Register
 		reg, err := j.readRegistration(campaign, req)
 		if err != nil {
 			return err
+		}
+		if reg.msg != nil {
+			if err := d.checkSeen(reg.msg); err != nil { // what the device saw (v2_seen.go)
+				return err
+			}
 		}
 		user, role := reg.user, reg.role
 		// The first gm key is its user's own (the GM bootstraps the
@@ -234,6 +240,9 @@ func (j *Journal) ApproveDevice(ctx context.Context, campaign string, req Approv
 		if _, err := openApproval(d, a.User, a.Key(), req.SignedMessage); err != nil {
 			return err
 		}
+		if err := d.checkSeen(a); err != nil {
+			return err
+		}
 		d.add(events.KindCampaign, campaign, events.TypeDeviceApproved, events.DeviceApproved{
 			User: a.User, PublicKey: a.PublicKey, Fingerprint: dev.Fingerprint, By: j.actor, Signed: req.Signed, Signature: req.Signature,
 		})
@@ -268,6 +277,9 @@ func (j *Journal) RevokeDevice(ctx context.Context, campaign string, req RevokeD
 			}
 			if _, err := openUnder(d.campaign.Participants[rv.User].ActiveDevices(), req.SignedMessage, d.campaign.ID, ""); err != nil {
 				return invalid("the revocation is not signed by an active device of %s: %v", rv.User, err)
+			}
+			if err := d.checkSeen(rv); err != nil {
+				return err
 			}
 			user, key, reason = rv.User, rv.PublicKey, rv.Reason
 		} else {

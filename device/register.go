@@ -36,24 +36,44 @@ func seal(k Signer, m signed.Message) (signed.Sealed, error) {
 	return signed.Sealed{Signed: s, Signature: k.Sign(s)}, nil
 }
 
-// Register is the device.register of key k for user's device name in
-// campaign, with role (player or gm), signed by k itself.
+// RegisterMessage is the device.register of key k for user's device name
+// in campaign, with role (player or gm), to be signed by k itself.
+func RegisterMessage(k Signer, campaign, user, role, name string) signed.Message {
+	return &signed.DeviceRegister{Header: signed.Header{Campaign: campaign}, User: user, Role: role, Name: name, PublicKey: k.Public().String()}
+}
+
+// Register is RegisterMessage signed by k.
 func Register(k Signer, campaign, user, role, name string) (signed.Sealed, error) {
-	return seal(k, &signed.DeviceRegister{Header: signed.Header{Campaign: campaign}, User: user, Role: role, Name: name, PublicKey: k.Public().String()})
+	return seal(k, RegisterMessage(k, campaign, user, role, name))
 }
 
-// Approve is the device.approve, by user's device k, of user's device pub.
-func Approve(k Signer, campaign, user string, pub signed.PublicKey) (signed.Sealed, error) {
+// ApproveMessage is the device.approve, by user's device k, of user's
+// device pub; a device does not approve itself.
+func ApproveMessage(k Signer, campaign, user string, pub signed.PublicKey) (signed.Message, error) {
 	if k.Public() == pub {
-		return signed.Sealed{}, fmt.Errorf("device %s cannot approve itself: approve it from another of your devices", pub.Fingerprint())
+		return nil, fmt.Errorf("device %s cannot approve itself: approve it from another of your devices", pub.Fingerprint())
 	}
-	return seal(k, &signed.DeviceApprove{Header: signed.Header{Campaign: campaign}, User: user, PublicKey: pub.String()})
+	return &signed.DeviceApprove{Header: signed.Header{Campaign: campaign}, User: user, PublicKey: pub.String()}, nil
 }
 
-// Revoke is the device.revoke, by user's device k, of user's device pub
-// (k's own or another's) for reason.
+// Approve is ApproveMessage signed by k.
+func Approve(k Signer, campaign, user string, pub signed.PublicKey) (signed.Sealed, error) {
+	m, err := ApproveMessage(k, campaign, user, pub)
+	if err != nil {
+		return signed.Sealed{}, err
+	}
+	return seal(k, m)
+}
+
+// RevokeMessage is the device.revoke, by user's device, of user's device
+// pub (its own or another's) for reason.
+func RevokeMessage(campaign, user string, pub signed.PublicKey, reason string) signed.Message {
+	return &signed.DeviceRevoke{Header: signed.Header{Campaign: campaign}, User: user, PublicKey: pub.String(), Reason: reason}
+}
+
+// Revoke is RevokeMessage signed by k.
 func Revoke(k Signer, campaign, user string, pub signed.PublicKey, reason string) (signed.Sealed, error) {
-	return seal(k, &signed.DeviceRevoke{Header: signed.Header{Campaign: campaign}, User: user, PublicKey: pub.String(), Reason: reason})
+	return seal(k, RevokeMessage(campaign, user, pub, reason))
 }
 
 // MustRegister is Register with a raw private key, for the tests, the demo

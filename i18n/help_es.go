@@ -333,4 +333,7 @@ var helpFlagES = map[string]string{
 
 	// journal healthcheck, which finds the serve of its data folder.
 	"the /healthz `URL` of the journal serve to ask (default: the serve of the --data folder)": "la `URL` /healthz del journal serve a consultar (por defecto: el serve de la carpeta --data)",
+
+	// replay --receipts (receipts of a device, DESIGN.md §3.3).
+	"a folder of a device's receipts (*.jsonl, as the CLI keeps them or the table page downloads them): the record must extend every head they signed and hold their messages verbatim": "una carpeta de recibos de un dispositivo (*.jsonl, como los guarda la CLI o los descarga la página de la mesa): el registro debe extender cada cabeza que firmaron y contener sus mensajes tal cual",
 }

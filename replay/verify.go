@@ -440,7 +440,9 @@ type campaign struct {
 	v2 bool
 	// chain is the campaign's chain as the input holds it (chain.go).
 	chain chainState
-	v1    v1State // v1 consequences and characters (v1_consequences.go)
+	// seen holds the hashes of the campaign's events so far (v2_seen.go).
+	seen seenHashes
+	v1   v1State // v1 consequences and characters (v1_consequences.go)
 }
 
 // NewVerifier returns a Verifier with the given options. A given seed that
@@ -615,6 +617,7 @@ func (v *Verifier) Add(rec events.Recorded) {
 	c := v.campaign(ev.Campaign)
 	c.events++
 	v.checkChain(c, m, rec) // chain.go
+	v.checkSeen(c, m, rec)  // v2_seen.go
 	v.touchV2(c, rec)       // v2_cosign.go
 	// The data is decoded once, for the fold and for the checks below.
 	data, perr := ev.Payload()

@@ -64,6 +64,9 @@ type Header struct {
 	Type     Type   `json:"type"`
 	Campaign string `json:"campaign"`
 	Session  string `json:"session"`
+	// Seen is what the device had received when it signed (seen.go);
+	// nil (omitted) in a message of a device that sends none.
+	Seen *Seen `json:"seen,omitempty"`
 }
 
 // Head returns the header; it makes every message type a Message.
@@ -298,7 +301,7 @@ func checkHeader(t Type, h Header) error {
 	if err := events.ValidID(h.Session); err != nil {
 		return fmt.Errorf("%w: field session: %w", ErrMalformed, err)
 	}
-	return nil
+	return checkSeen(h.Seen)
 }
 
 func requireHex(name string, v Hex32) error {

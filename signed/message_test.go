@@ -286,3 +286,39 @@ func TestTypesCovered(t *testing.T) {
 	}
 	require.Len(t, seen, len(signed.Types()))
 }
+
+// A message carries its device's receipt (seen) after "session", in Go's
+// and the browser's one spelling; a seen without its sequence or hash is
+// malformed.
+func TestSeenEncoding(t *testing.T) {
+	h := hdr()
+	h.Seen = &signed.Seen{Seq: 42, Hash: h32(0xab)}
+	s, err := signed.Encode(&signed.Cosign{Header: h, Ended: h32(0xcc)})
+	require.NoError(t, err)
+	require.Equal(t, `{"type":"session.cosign","campaign":"camp-1","session":"sess-1","seen":{"seq":42,"hash":"`+h32(0xab).String()+`"},"ended":"`+h32(0xcc).String()+`"}`, s)
+	m, err := signed.Parse(s)
+	require.NoError(t, err)
+	require.Equal(t, uint64(42), m.Head().Seen.Seq)
+	for _, bad := range []string{
+		`{"type":"session.cosign","campaign":"camp-1","session":"sess-1","seen":{"seq":0,"hash":"` + h32(0xab).String() + `"},"ended":"` + h32(0xcc).String() + `"}`,
+		`{"type":"session.cosign","campaign":"camp-1","session":"sess-1","seen":{"seq":3},"ended":"` + h32(0xcc).String() + `"}`,
+		`{"type":"session.cosign","campaign":"camp-1","session":"sess-1","seen":{"seq":3,"hash":"` + h32(0xab).String() + `","x":1},"ended":"` + h32(0xcc).String() + `"}`,
+	} {
+		_, err := signed.Parse(bad)
+		require.ErrorIs(t, err, signed.ErrMalformed, bad)
+	}
+	require.True(t, signed.SeenOf(7, []byte("abc")).Matches([]byte("abc")))
+	require.False(t, signed.SeenOf(7, []byte("abc")).Matches([]byte("abd")))
+}
+
+func TestWithSeen(t *testing.T) {
+	seen := &signed.Seen{Seq: 3, Hash: h32(0x11)}
+	for _, m := range samples() {
+		got := signed.WithSeen(m, seen)
+		require.Nil(t, m.Head().Seen, "m is not modified")
+		require.Equal(t, seen, got.Head().Seen)
+		require.Equal(t, m.Kind(), got.Kind())
+		_, err := signed.Encode(got)
+		require.NoError(t, err)
+	}
+}

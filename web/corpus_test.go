@@ -200,10 +200,11 @@ func tamperedCorpus(t *testing.T, genuine []corpusCase) []corpusCase {
 		g.structure(n)
 		g.flagsOnly()
 		g.devices() // corpus_devices_test.go
+		g.receipts() // corpus_receipts_test.go
 		// The demos are long: a few kinds in them keep the corpus small.
 		for _, c := range g.out {
 			kind := strings.TrimPrefix(c.name, base.name+".")
-			if !strings.HasPrefix(base.name, "demo-") || slices.ContainsFunc([]string{"face-", "signature-", "cut-"}, func(p string) bool { return strings.HasPrefix(kind, p) }) {
+			if !strings.HasPrefix(base.name, "demo-") || slices.ContainsFunc([]string{"face-", "signature-", "cut-", "rewritten-before-seen-"}, func(p string) bool { return strings.HasPrefix(kind, p) }) {
 				out = append(out, c)
 			}
 		}

@@ -38,6 +38,9 @@ func keySamples(t *testing.T) []string {
 		&signed.Witness{Header: h, Request: keyReq, Value: signed.Hex32(fill32(0xbb))},
 		&signed.Cosign{Header: h, Ended: signed.Hex32(fill32(0xcc))},
 		&signed.VoidConsent{Header: h, Event: keyEvent, Reason: "rolled for the \"wrong\" character \\ a\nb\tc <&> ü 🎲 \u2028 \x01 \x7f"},
+		// With the device's receipt (seen, after "session").
+		&signed.Cosign{Header: signed.Header{Campaign: "mordor", Session: "s-1", Seen: &signed.Seen{Seq: 42, Hash: signed.Hex32(fill32(0xdd))}}, Ended: signed.Hex32(fill32(0xcc))},
+		&signed.Reveal{Header: signed.Header{Campaign: "mordor", Session: "s-1", Seen: &signed.Seen{Seq: 1<<53 - 1, Hash: signed.Hex32(run32(0x01))}}, Request: keyReq, R: signed.Hex32(run32(0x20))},
 	}
 	out := make([]string, len(msgs))
 	for i, m := range msgs {

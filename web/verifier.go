@@ -10,7 +10,7 @@ import (
 
 // verifierScripts are the dashboard's modules the offline verifier inlines,
 // in load order.
-var verifierScripts = []string{"i18n.js", "dice.js", "dice2.js", "signed.js", "vendor/noble-curves.js", "beacon.js", "verify.js", "verifier.js"}
+var verifierScripts = []string{"i18n.js", "dice.js", "dice2.js", "signed.js", "vendor/noble-curves.js", "beacon.js", "verify.js", "receipts.js", "verifier.js"}
 
 // VerifierPage returns the offline verifier (`journal verifier`): one
 // self-contained HTML document, its styles and scripts inlined, that
@@ -47,6 +47,7 @@ func VerifierPage(lang i18n.Lang) ([]byte, error) {
 <p data-i18n="x.intro"></p>
 <div id="drop" class="drop"><p data-i18n="x.drop">Drop the file here</p>
 <label><span data-i18n="x.choose">Choose an export</span> <input id="file" type="file" accept=".jsonl,.json,.txt,application/json"></label></div>
+<p><label><span data-i18n="x.receipts">Your device's receipts</span> <input id="receipts" type="file" accept=".jsonl,.json,.txt,application/json"></label></p>
 <div id="result" role="status"></div>
 <ol id="rolls"></ol>
 </section>

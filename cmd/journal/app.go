@@ -11,6 +11,7 @@ import (
 
 	"github.com/campaign-journal/journal/access"
 	"github.com/campaign-journal/journal/command"
+	"github.com/campaign-journal/journal/device"
 	"github.com/campaign-journal/journal/events/embedded"
 )
 
@@ -59,6 +60,10 @@ type app struct {
 	nc         *nats.Conn // the journal's connection to NATS (--nats or the embedded server)
 
 	closers []func()
+
+	// receipts holds, by campaign, what checking this device's receipts
+	// found (receipts.go): checked once per invocation.
+	receipts map[string][]device.Alarm
 }
 
 func newApp(stdout, stderr io.Writer) *app {

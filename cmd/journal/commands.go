@@ -224,6 +224,7 @@ func (a *app) load(c *cobra.Command, at uint64) (*projections.Campaign, error) {
 		return nil, a.noCampaign(c.Context(), campaign, at)
 	}
 	a.announceDevices(camp) // key_devices.go
+	a.checkReceipts(c.Context(), camp)
 	return camp, nil
 }
 

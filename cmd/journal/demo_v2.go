@@ -112,8 +112,16 @@ func (dv *demoDevices) session() (*projections.Session, error) {
 }
 
 // header is the scope of a message for the open session s.
+// Like every device the journal ships, the demo's say what they saw:
+// seen is the campaign's latest event (receipts.go).
 func (dv *demoDevices) header(s *projections.Session) signed.Header {
-	return signed.Header{Campaign: dv.d.campaign, Session: s.ID}
+	h := signed.Header{Campaign: dv.d.campaign, Session: s.ID}
+	if c, err := dv.d.j.Load(dv.d.ctx, dv.d.campaign, 0); err == nil {
+		if seen, err := dv.d.a.seenAt(dv.d.ctx, dv.d.campaign, c.LastSeq); err == nil {
+			h.Seen = seen
+		}
+	}
+	return h
 }
 
 func random32() (signed.Hex32, error) {

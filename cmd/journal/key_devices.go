@@ -75,10 +75,11 @@ registered once: nothing replaces another registered key.`,
 			if n := len(camp.Participants[user].ActiveDevices()); n > 0 {
 				a.warnf("journal: %s already has %d device(s) in campaign %s: this one (%s) is flagged key-by-other until you approve it from another of your devices with 'journal key approve %s'", user, n, camp.ID, k.Fingerprint(), k.Fingerprint())
 			}
-			sealed, err := device.Register(k, camp.ID, user, role, devName)
+			msg, sig, err := a.seal(c.Context(), camp.ID, camp.LastSeq, k, device.RegisterMessage(k, camp.ID, user, role, devName))
 			if err != nil {
 				return err
 			}
+			sealed := signed.Sealed{Signed: msg, Signature: sig}
 			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
 				return j.RegisterKey(c.Context(), campaign, command.RegisterKey{SignedMessage: sealed})
 			})
@@ -113,10 +114,15 @@ func (a *app) keyApproveCommand(name *string) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			sealed, err := device.Approve(k, camp.ID, user, pub)
+			m, err := device.ApproveMessage(k, camp.ID, user, pub)
 			if err != nil {
 				return err
 			}
+			msg, sig, err := a.seal(c.Context(), camp.ID, camp.LastSeq, k, m)
+			if err != nil {
+				return err
+			}
+			sealed := signed.Sealed{Signed: msg, Signature: sig}
 			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
 				return j.ApproveDevice(c.Context(), campaign, command.ApproveDevice{SignedMessage: sealed})
 			})
@@ -156,9 +162,11 @@ revoked-by-other.`,
 				if err != nil {
 					return err
 				}
-				if req.SignedMessage, err = device.Revoke(k, camp.ID, user, pub, reason); err != nil {
+				msg, sig, err := a.seal(c.Context(), camp.ID, camp.LastSeq, k, device.RevokeMessage(camp.ID, user, pub, reason))
+				if err != nil {
 					return err
 				}
+				req.SignedMessage = signed.Sealed{Signed: msg, Signature: sig}
 				req.User, req.PublicKey, req.Reason = "", "", ""
 			}
 			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {

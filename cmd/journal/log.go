@@ -107,6 +107,10 @@ the next log on.`,
 				if err := st.Read(c.Context(), q, fn); err != nil {
 					return err
 				}
+				if al := a.checkCampaignReceipts(c.Context(), campaign); len(al) > 0 && a.jsonOut {
+					b, _ := json.Marshal(map[string]any{"receipts": newReceiptsReport(0, al)})
+					fmt.Fprintln(out, string(b))
+				}
 				out.Flush()
 				a.announceDevices(tr.Campaign) // key_devices.go
 				lost.report(a, upTo == 0 || lost.counts() && upTo >= lost.ms[0].Last)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/campaign-journal/journal/device"
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/i18n"
 	"github.com/campaign-journal/journal/internal/clip"
@@ -31,6 +32,7 @@ func (a *app) replayCommands() []*cobra.Command {
 func (a *app) replayCommand() *cobra.Command {
 	var (
 		session, file string
+		receiptsDir   string
 		seeds         []string
 		reproduce     bool
 		maxMismatches int
@@ -64,6 +66,14 @@ transcript of the reproduction follows.`,
 			passes := 2
 			if reproduce {
 				passes = 1
+			}
+			var kept []device.Receipt
+			if receiptsDir != "" {
+				var err error
+				if kept, err = device.ReadReceiptDir(receiptsDir); err != nil {
+					return usagef("--receipts %s: %v", receiptsDir, err)
+				}
+				passes++ // one more read: the record against the receipts
 			}
 			// From the stream, what a read cannot see: messages the
 			// stream lost (missing.go), asked before the read is bound.
@@ -118,12 +128,30 @@ transcript of the reproduction follows.`,
 			if session != "" && len(rep.Sessions) == 0 {
 				return fmt.Errorf("no session %s in %s", clip.Text(session), a.where(file))
 			}
-			if err := a.emit(rep, func(w io.Writer) { _ = rep.WriteTextIn(w, a.language()) }); err != nil {
+			var rc *receiptsReport
+			if receiptsDir != "" {
+				if rc, err = a.receiptsAgainst(ctx, src, kept, file != ""); err != nil {
+					return a.sourceError(err, file)
+				}
+			} else if file == "" && a.campaign != "" {
+				// The device's own receipts: warned about on stderr, and
+				// in --json when they alarm.
+				if al := a.checkCampaignReceipts(ctx, a.campaign); len(al) > 0 {
+					rc = newReceiptsReport(0, al)
+				}
+			}
+			if err := a.emit(replayWithReceipts{&rep, rc}, func(w io.Writer) {
+				_ = rep.WriteTextIn(w, a.language())
+				rc.writeText(w, a)
+			}); err != nil {
 				return err
 			}
 			if n := lost.report(a, true); n > 0 {
 				// The events read may all verify: the record is still not whole.
 				return exitError{code: 1, msg: fmt.Sprintf("messages lost from the stream: %d; the journal's record is not whole (restore it from a backup)", n)}
+			}
+			if receiptsDir != "" && len(rc.Alarms) > 0 && rep.OK() {
+				return exitError{code: 1, msg: fmt.Sprintf("the record does not hold what this device signed: %s", rc.Alarms[0].Text)}
 			}
 			if !rep.OK() {
 				// Errors are written in English; reportError renders them in
@@ -144,6 +172,7 @@ transcript of the reproduction follows.`,
 	f := cmd.Flags()
 	f.StringVar(&session, "session", "", "only this session (the rest of its campaign is still folded)")
 	f.StringVar(&file, "file", "", "read an export (JSON Lines) instead of the journal: needs no server")
+	f.StringVar(&receiptsDir, "receipts", "", "a folder of a device's receipts (*.jsonl, as the CLI keeps them or the table page downloads them): the record must extend every head they signed and hold their messages verbatim")
 	f.StringArrayVar(&seeds, "seed", nil, "a seed not yet revealed, 64 hex digits: HEX (for --session, or the one session not yet revealed) or SESSION=HEX; repeatable")
 	f.BoolVar(&reproduce, "reproduce", false, "re-run the recorded commands with the seeds into a fresh in-memory journal and compare")
 	f.IntVar(&maxMismatches, "max-mismatches", 0, fmt.Sprintf("list at most this many mismatches per session (default %d); the rest are counted", replay.DefaultMaxMismatches))

@@ -37,6 +37,7 @@ func (a *app) openSession(ctx context.Context, j *command.Journal, campaign stri
 	if err != nil {
 		return nil, nil, err
 	}
+	a.checkReceipts(ctx, camp)
 	return camp, camp.OpenSession(), nil
 }
 
@@ -174,7 +175,7 @@ func (a *app) contribute(c *cobra.Command, keyName, character string) error {
 func (a *app) sendSigned(c *cobra.Command, j *command.Journal, camp *projections.Campaign, k *device.Key, character, name string, m signed.Message,
 	send func(rj *command.Journal, character string, m command.SignedMessage) (command.Result, error)) error {
 	ctx := c.Context()
-	msg, sig, err := k.Seal(m)
+	msg, sig, err := a.seal(ctx, camp.ID, camp.LastSeq, k, m)
 	if err != nil {
 		return err
 	}
@@ -315,7 +316,7 @@ func (a *app) requestRevealV2(c *cobra.Command, keyName, character string, actio
 		return err
 	}
 	hdr := signed.Header{Campaign: campaign, Session: s.ID}
-	reqMsg, reqSig, err := k.Seal(&signed.Request{Header: hdr, Request: requestID, Commitment: commitment, Action: actionJSON})
+	reqMsg, reqSig, err := a.seal(ctx, campaign, t.camp.LastSeq, k, &signed.Request{Header: hdr, Request: requestID, Commitment: commitment, Action: actionJSON})
 	if err != nil {
 		return err
 	}
@@ -326,7 +327,7 @@ func (a *app) requestRevealV2(c *cobra.Command, keyName, character string, actio
 	if err != nil {
 		return err
 	}
-	revMsg, revSig, err := k.Seal(&signed.Reveal{Header: hdr, Request: requestID, R: r})
+	revMsg, revSig, err := a.seal(ctx, campaign, t.camp.LastSeq, k, &signed.Reveal{Header: hdr, Request: requestID, R: r})
 	if err != nil {
 		return err
 	}

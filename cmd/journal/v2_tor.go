@@ -75,7 +75,7 @@ func (a *app) hopeV2(c *cobra.Command, keyName, character, roll string) error {
 	if err != nil {
 		return err
 	}
-	msg, sig, err := k.Seal(&signed.Request{Header: signed.Header{Campaign: campaign, Session: s.ID}, Request: requestID, Action: actionJSON})
+	msg, sig, err := a.seal(ctx, campaign, t.camp.LastSeq, k, &signed.Request{Header: signed.Header{Campaign: campaign, Session: s.ID}, Request: requestID, Action: actionJSON})
 	if err != nil {
 		return err
 	}

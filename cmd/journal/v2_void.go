@@ -44,7 +44,13 @@ func (a *app) consentCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			msg, sig, err := k.Seal(&signed.VoidConsent{Header: signed.Header{Campaign: campaign, Session: session}, Event: id, Reason: reason})
+			var last uint64 // the latest event this device read
+			if j, err := a.journal(ctx); err == nil {
+				if camp, err := j.Load(ctx, campaign, 0); err == nil {
+					last = camp.LastSeq
+				}
+			}
+			msg, sig, err := a.seal(ctx, campaign, last, k, &signed.VoidConsent{Header: signed.Header{Campaign: campaign, Session: session}, Event: id, Reason: reason})
 			if err != nil {
 				return usagef("key consent: %v", err)
 			}

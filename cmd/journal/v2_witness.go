@@ -56,7 +56,7 @@ func (a *app) gmRollV2(c *cobra.Command, t v2Device, cliID, requestID, character
 	if ahead > 0 {
 		round = beacon.Quicknet().NextRound(time.Now().Add(ahead))
 	}
-	msg, sig, err := t.key.Seal(&signed.Request{Header: signed.Header{Campaign: t.campaign, Session: t.session.ID},
+	msg, sig, err := a.seal(ctx, t.campaign, t.camp.LastSeq, t.key, &signed.Request{Header: signed.Header{Campaign: t.campaign, Session: t.session.ID},
 		Request: requestID, BeaconRound: round, Action: action})
 	if err != nil {
 		return err
@@ -150,7 +150,7 @@ func (a *app) sendWitness(ctx context.Context, c *cobra.Command, t v2Device, me,
 	// The value: secret to the device until sent, the same for a retry of
 	// the same CLI request id (so a retry is the same witness).
 	v := signed.Hex32(sha256.Sum256([]byte(t.key.Sign("journal-dice-v2|witness|" + t.campaign + "|" + t.session.ID + "|" + me + "|" + request + "|" + id))))
-	msg, sig, err := t.key.Seal(&signed.Witness{Header: signed.Header{Campaign: t.campaign, Session: t.session.ID}, Request: request, Value: v})
+	msg, sig, err := a.seal(ctx, t.campaign, t.camp.LastSeq, t.key, &signed.Witness{Header: signed.Header{Campaign: t.campaign, Session: t.session.ID}, Request: request, Value: v})
 	if err != nil {
 		return command.Result{}, err
 	}

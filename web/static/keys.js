@@ -149,14 +149,24 @@
 
     // sign encodes a message object (JournalSigned.encode: Go's member
     // order) and signs it; it resolves to {signed, signature}, the two
-    // strings a device sends. The message must be for this key's campaign.
+    // strings a device sends. With receipts.js loaded, the message carries
+    // seen (the page's head) and is kept in IndexedDB before this resolves. The message must be for this key's campaign.
     // type may be given in the object or as the second argument.
     async sign(message, type) {
       if (message && message.campaign !== this.campaign) {
         throw new KeyError("wrong-scope", "this key is for campaign " + this.campaign + ", the message is for " + JSON.stringify(message.campaign));
       }
+      // Receipts (receipts.js, when the page loads it): the message says
+      // what this device saw, and is kept before it is sent.
+      const R = global.JournalReceipts;
+      if (R && message && message.seen === undefined) {
+        const seen = await R.seen(this.campaign);
+        if (seen) message = Object.assign({}, message, { seen: seen });
+      }
       const signed = S().encode(message, type);
-      return { signed: signed, signature: await this.signString(signed) };
+      const signature = await this.signString(signed);
+      if (R) await R.keep({ campaign: this.campaign, user: this.user, public_key: this.publicKey, signed: signed, signature: signature, time: new Date().toISOString() });
+      return { signed: signed, signature: signature };
     }
 
     // register is this key's device.register for its user as role (the

@@ -5,7 +5,9 @@
 // and compute a key's fingerprint.
 //
 //   signed    = a JSON object as a string: "type", "campaign", "session",
-//               then the type's own members (the order Go's signed.Encode writes)
+//               "seen" (optional: {"seq":N,"hash":"<64 hex>"}, the campaign's
+//               latest event the device had received, signed.Seen), then the
+//               type's own members (the order Go's signed.Encode writes)
 //   signature = unpadded base64url (RFC 4648 §5) of Ed25519 over the
 //               string's UTF-8 bytes: exactly 86 characters, zero trailing bits
 //   fingerprint = first 16 bytes of SHA-256(the 32 key bytes) as 32
@@ -147,6 +149,19 @@
 
   // checkMessage checks a message object as Go's Parse does and returns its
   // members in order, as [name, value] pairs.
+  // checkSeen checks a message's receipt (signed.Seen) and returns it as
+  // {seq, hash} in Go's member order, or undefined when absent.
+  function checkSeen(v) {
+    if (v === undefined || v === null) return undefined;
+    if (typeof v !== "object" || Array.isArray(v) || v instanceof RawNumber) throw err("malformed", "field seen: wrong type");
+    for (const k of Object.keys(v)) if (k !== "seq" && k !== "hash") throw err("malformed", "unknown field " + JSON.stringify("seen." + k));
+    const seq = v.seq instanceof RawNumber ? Number(v.seq.text) : v.seq;
+    if (seq === undefined || seq === null || seq === 0) throw err("malformed", "field seen.seq: want a stream sequence of at least 1");
+    if (!Number.isSafeInteger(seq) || seq < 0) throw err("malformed", "field seen.seq: want a non-negative whole number");
+    const hash = checkField("seen.hash", "hex", v.hash);
+    return { seq: seq, hash: hash };
+  }
+
   function checkMessage(m, typeHint) {
     if (m === null || typeof m !== "object" || Array.isArray(m)) throw err("malformed", "not a JSON object");
     if (typeHint !== undefined && m.type !== undefined && m.type !== null && m.type !== typeHint) {
@@ -157,7 +172,7 @@
     if (typeof type !== "string") throw err("malformed", "field type: wrong type");
     const fields = FIELDS[type];
     if (!fields) throw err("unknown-type", JSON.stringify(type));
-    const known = new Set(["type", "campaign", "session"].concat(fields.map((f) => f[0])));
+    const known = new Set(["type", "campaign", "session", "seen"].concat(fields.map((f) => f[0])));
     for (const k of Object.keys(m)) if (!known.has(k)) throw err("malformed", "unknown field " + JSON.stringify(k));
     checkID("campaign", m.campaign);
     if (CAMPAIGN_SCOPED.has(type)) {
@@ -165,6 +180,8 @@
       m = Object.assign({}, m, { session: "" });
     } else checkID("session", m.session);
     const out = [["type", type], ["campaign", m.campaign], ["session", m.session]];
+    const seen = checkSeen(m.seen);
+    if (seen !== undefined) out.push(["seen", seen]);
     for (const [name, kind] of fields) {
       const v = checkField(name, kind, m[name]);
       if (v !== undefined) out.push([name, v]);
@@ -572,7 +589,7 @@
     }
     const fp = await fingerprint(used);
     for (const [k, v] of Object.entries(m)) {
-      if (k === "type" || k === "campaign" || k === "session") continue;
+      if (k === "type" || k === "campaign" || k === "session" || k === "seen") continue;
       const field = Object.prototype.hasOwnProperty.call(EVENT_NAMES, k) ? EVENT_NAMES[k] : k;
       if (Object.prototype.hasOwnProperty.call(data, field) && !sameJSON(data[field], v)) {
         return { status: "mismatch", reason: "the event's " + field + " is " + JSON.stringify(data[field]) + ", the signed message says " + JSON.stringify(typeof v === "bigint" ? String(v) : v), message: m, fingerprint: fp };

@@ -623,6 +623,69 @@
     await devicesAdded();
   }
 
+  // ---- receipts (receipts.js) ----
+  // The head this page has received: the campaign's last sequence as the
+  // page knows it, with SHA-256 of that event's stored bytes (asked of the
+  // journal once per sequence, hashed here).
+  const heads = new Map(); // seq → promise of hex hash
+  function hashAt(seq) {
+    if (!heads.has(seq)) {
+      heads.set(seq, api("GET", campaignPath("/events/" + seq + "/hash")).then((e) => global.JournalReceipts.storedHash(e.stored), () => null));
+    }
+    return heads.get(seq);
+  }
+  async function head() {
+    const seq = Math.max(state.lastSeq || 0, (state.campaign && state.campaign.last_seq) || 0);
+    if (!seq) return null;
+    const hash = await hashAt(seq);
+    return hash ? { seq: seq, hash: hash } : null;
+  }
+  // activeKeys are the public keys of a participant's devices not revoked
+  // (every device of its user may sign; DESIGN.md §3.3).
+  function activeKeys(p) {
+    if (!p) return [];
+    const keys = (p.devices || []).filter((d) => !d.revoked).map((d) => d.public_key);
+    if (!keys.length && p.public_key) keys.push(p.public_key);
+    return keys;
+  }
+  // checkReceipts checks, on every load, that the journal still holds
+  // every head this device signed after seeing and that the key it holds
+  // for this user is this device's; it shows what differs as a red banner,
+  // with a download of the receipts in the CLI's format.
+  async function checkReceipts() {
+    const R = global.JournalReceipts;
+    if (!R || !state.auth || !state.auth.user || !state.auth.campaign) return;
+    R.setHead(head);
+    let kept = [];
+    let own = "";
+    try {
+      kept = await R.list(state.auth.campaign, state.auth.user);
+      const k = await global.JournalKeys.load({ campaign: state.auth.campaign, user: state.auth.user }).catch(() => null);
+      own = k ? k.publicKey : "";
+    } catch (e) {
+      return; // no IndexedDB: nothing kept to check
+    }
+    const p = state.campaign && state.campaign.participants && state.campaign.participants[state.auth.user];
+    const alarms = await R.check(kept, {
+      lang: lang(), user: state.auth.user, own: own, registered: activeKeys(p),
+      last: (state.campaign && state.campaign.last_seq) || 0, hashAt: hashAt,
+    });
+    let box = $("#receipts");
+    if (!box) {
+      box = el("div", { id: "receipts" });
+      $("#table").prepend(box);
+    }
+    const download = kept.length ? el("button", { type: "button", class: "secondary", dataset: { action: "download-receipts" }, onclick: () => {
+      const url = URL.createObjectURL(new Blob([R.toJSONL(kept)], { type: "application/jsonl" }));
+      const a = el("a", { href: url, download: state.auth.campaign + ".jsonl" });
+      document.body.append(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 1000);
+    } }, R.words(lang(), "download")) : null;
+    box.replaceChildren(...alarms.map((a) => el("p", { class: "notice error receipts-alarm", role: "alert", dataset: { kind: a.kind, seq: a.seq || "" } }, R.words(lang(), "warning") + a.text)), download || "");
+  }
+
   async function start() {
     for (const n of document.querySelectorAll("[data-t]")) n.textContent = t(n.dataset.t);
     setLive(false);
@@ -637,8 +700,10 @@
       });
       return;
     }
+    if (global.JournalReceipts) global.JournalReceipts.setHead(head); // before anything is signed
     await refresh();
     await devicesAdded();
+    await checkReceipts();
     await followEvents();
     document.body.dataset.ready = "1";
     if (global.performance && performance.mark) performance.mark("table-ready");
@@ -676,6 +741,7 @@
     form: form,
     replaceKeeping: replaceKeeping,
     refresh: refresh,
+    checkReceipts: checkReceipts,
     render: render,
     notify: notify,
     start: start,

@@ -28,6 +28,11 @@
     rolls.replaceChildren();
     const rep = await JournalVerify.verifyExport(text, {});
     const sum = rep.summary;
+    // With a device's receipts (receipts.js): the file must extend every
+    // head they signed and hold their messages verbatim, else it fails,
+    // as `journal replay --file F --receipts DIR` does.
+    const alarms = kept ? await JournalReceipts.checkFile(kept, rep.records, JournalI18n.lang()) : [];
+    if (alarms.length && (sum.verdict === "ok" || sum.verdict === "flagged")) sum.verdict = "mismatch";
     const problems = rep.errors.concat(rep.problems);
     const list = Object.entries(rep.rolls);
     const sealed = list.filter(([, v]) => v.status === "sealed").length;
@@ -50,6 +55,7 @@
       el("p", { class: "headline", text: { verified: "✓ ", sealed: "◐ ", flagged: "⚠ ", mismatch: "✗ " }[shown] + headline }),
       sum.open.length ? el("p", { class: "open", text: t("x.open", sum.open.join(", ")) }) : "",
       el("p", { class: "quiet", text: t("x.file", name, rep.records.length, list.length) + " · " + (rep.chain.checked ? t("x.chain", rep.chain.checked) : t("x.noChain")) }),
+      alarms.length ? el("ul", { class: "problems receipts" }, alarms.map((a) => el("li", { "data-kind": a.kind, text: JournalReceipts.words(JournalI18n.lang(), "warning") + a.text }))) : "",
       problems.length ? el("ul", { class: "problems" }, problems.map((p) => el("li", { text: p }))) : "",
       flags.length ? el("ul", { class: "flags" }, flags.map((f) => el("li", { "data-flag": f.code, text: "⚠ " + t("s.flag", f.code) + " " + f.what }))) : "",
       // Every device with its fingerprint, to compare with what each
@@ -71,8 +77,25 @@
     }));
   }
 
+  let kept = null; // the receipts chosen (receipts.js), or none
+  let last = null; // the export last checked: {name, text}
+  const receipts = document.getElementById("receipts");
+  if (receipts) {
+    receipts.addEventListener("change", () => {
+      const f = receipts.files[0];
+      if (!f) return;
+      f.text().then((text) => {
+        kept = JournalReceipts.parseJSONL(text);
+        if (last) check(last.name, last.text);
+      }).catch((err) => {
+        result.dataset.status = "error";
+        result.textContent = t("verify.error", err.message);
+      });
+    });
+  }
+
   function read(file) {
-    file.text().then((text) => check(file.name, text)).catch((err) => {
+    file.text().then((text) => ((last = { name: file.name, text: text }), check(file.name, text))).catch((err) => {
       result.dataset.status = "error";
       result.textContent = t("verify.error", err.message);
     });
@@ -88,6 +111,7 @@
     zone.classList.remove("over");
     if (e.dataTransfer.files[0]) read(e.dataTransfer.files[0]);
   });
-  // For tests and scripts: JournalVerifier.check(name, text).
-  window.JournalVerifier = { check: check };
+  // For tests and scripts: JournalVerifier.check(name, text), with the
+  // receipts given by JournalVerifier.receipts(jsonl) first.
+  window.JournalVerifier = { check: check, receipts: (jsonl) => { kept = jsonl ? JournalReceipts.parseJSONL(jsonl) : null; } };
 })();

@@ -211,6 +211,36 @@
     return true;
   }
 
+  // --- Receipts (replay/v2_seen.go, the same rule) ---
+  // A device's message (data.signed, data.consent_signed) may carry seen
+  // {seq, hash}: the campaign's latest event its device had received. A
+  // seen.hash that is not the SHA-256 of the line of an event of the
+  // campaign before the message's own event is a chain mismatch: the
+  // history was rewritten before it. Matched by hash (sequences change
+  // when a campaign moves to another folder); seq is for the words.
+  async function seenStep(seen, rec, problems) {
+    const ev = rec.event;
+    const hashes = seen[ev.campaign] || (seen[ev.campaign] = new Set());
+    const d = ev.data || {};
+    const S = global.JournalSigned;
+    let ok = true;
+    for (const s of [d.signed, d.consent_signed]) {
+      if (typeof s !== "string" || s === "" || !S) continue;
+      let m;
+      try {
+        m = S.parse(s);
+      } catch (e) {
+        continue; // the signature checks report a malformed message
+      }
+      if (m.seen && !hashes.has(m.seen.hash)) {
+        problems.push(tr("v.seenRewritten", m.seen.seq));
+        ok = false;
+        break;
+      }
+    }
+    hashes.add(await sha256Hex(rec.line));
+    return ok;
+  }
 
   // --- journal-dice-v2 beyond one roll (replay/v2*.go): GM rolls (a
   // player's witness, a beacon round, unwitnessed), the requests' fields
@@ -1239,6 +1269,7 @@
       }
     }
     const chains = {};
+    const seen = {}; // campaign → the hashes of its lines so far (seenStep)
     for (let i = 0; i < records.length; i++) {
       const rec = records[i];
       const ev = rec.event;
@@ -1246,6 +1277,7 @@
       if (typeof rec.line === "string") {
         if (ev.prevhash !== undefined || ev.type === ANCHOR) chain.checked++;
         if (!(await chainStep(chains, rec, i + 1, { push: (p) => problem(ev.id, p) }))) chain.ok = false;
+        if (!(await seenStep(seen, rec, { push: (p) => problem(ev.id, p) }))) chain.ok = false;
       }
       const d = ev.data || {};
       switch (ev.type) {
