@@ -43,7 +43,7 @@ func TestCLIMessagesCarrySeenAndAreKept(t *testing.T) {
 	lines := tb.receiptsSession()
 	kept, err := device.NewReceiptStore(tb.anaReceipts()).Load("mordor")
 	require.NoError(t, err)
-	require.Len(t, kept, 5, "a contribution, two requests and two reveals")
+	require.Len(t, kept, 6, "the device's registration, a contribution, two requests and two reveals")
 	byHash := map[signed.Hex32]bool{}
 	for _, l := range lines {
 		byHash[signed.SeenOf(1, []byte(l)).Hash] = true
@@ -63,7 +63,7 @@ func TestCLIMessagesCarrySeenAndAreKept(t *testing.T) {
 	require.NotContains(t, errb, "WARNING")
 	out, _, code := tb.run("--lang", "en", "replay", "--file", writeExport(t, lines), "--receipts", tb.anaReceipts())
 	require.NotEqual(t, exitMismatch, code, out)
-	require.Contains(t, out, "receipts: 5 kept messages, the record extends every head they signed")
+	require.Contains(t, out, "receipts: 6 kept messages, the record extends every head they signed")
 }
 
 // The GM who hosts rewrites an event before ana's signed messages (here a
@@ -160,11 +160,19 @@ func TestDeviceWarnsWhenShownAnotherHistory(t *testing.T) {
 	require.Zero(t, code, errb.String())
 	require.Contains(t, errb.String(), "WARNING: the journal's history differs from what this device signed at #")
 
-	// The GM replaces ana's key with one of its own making.
+	// The GM adds a device of its own making to ana's name: announced.
 	other, err := device.NewStore(t.TempDir()).New("x", device.NewOptions{Rand: rand.Reader})
 	require.NoError(t, err)
 	tb.as("gm").ok("-c", "mordor", "key", "register", "ana", "--public-key", other.Public().String())
 	_, e, _ := tb.as("ana").run("--lang", "en", "-c", "mordor", "character", "show", "lodin")
+	require.Contains(t, e, "WARNING: gm added a device to your name")
+	require.NotContains(t, e, "that is not this device's", "ana's own device is still hers")
+	// The GM revokes ana's own device: the journal now holds for ana only
+	// a key that is not this device's.
+	own, err := device.NewStore(filepath.Join(tb.anaDir, "keys")).Load(device.DefaultName)
+	require.NoError(t, err)
+	tb.as("gm").ok("-c", "mordor", "key", "revoke", own.Fingerprint(), "--reason", "lost")
+	_, e, _ = tb.as("ana").run("--lang", "en", "-c", "mordor", "character", "show", "lodin")
 	require.Contains(t, e, "WARNING: the journal holds a key for ana that is not this device's")
 }
 
