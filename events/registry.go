@@ -218,6 +218,16 @@ var registry = []TypeInfo{
 		Type: TypeChainAnchored, Name: "anchored", Kind: KindCampaign, System: SystemAny,
 		data: dataOf[ChainAnchored],
 	},
+
+	// GM rolls from witness chains (types_v2_witness.go).
+	{
+		Type: TypeRollWitnessed, Name: "witnessed", Kind: KindCharacter, System: SystemAny,
+		data: dataOf[RollWitnessed],
+	},
+	{
+		Type: TypeRollReceipted, Name: "receipted", Kind: KindCharacter, System: SystemAny,
+		data: dataOf[RollReceipted],
+	},
 }
 
 // byType indexes registry by type, and sets each entry's fast. Building it
