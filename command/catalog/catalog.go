@@ -454,6 +454,16 @@ func specs() []Spec {
 				return j.Witness(ctx, c, req)
 			},
 			inputs: func(_ ctx, _ *j, _ string, r evs) (command.RollWitnessSigned, error) {
+				if w, _, err := find[events.RollWitnessed](r, events.TypeRollWitnessed); err == nil {
+					// A witness of a session of witness chains: the character
+					// is for the permissions only, as below.
+					var character string
+					if m, _, err := find[events.RollMade](r, events.TypeRollMade); err == nil {
+						character = m.Character
+					}
+					return command.RollWitnessSigned{Character: character,
+						SignedMessage: command.SignedMessage{Signed: w.Signed, Signature: w.Signature}}, nil
+				}
 				d, _, err := find[events.RollMade](r, events.TypeRollMade)
 				if err != nil {
 					return command.RollWitnessSigned{}, err
@@ -462,6 +472,19 @@ func specs() []Spec {
 				// (the roll does not record it): any character re-runs it.
 				return command.RollWitnessSigned{Character: d.Character,
 					SignedMessage: command.SignedMessage{Signed: d.Signed, Signature: d.Signature}}, nil
+			}}.spec(),
+		def[command.RollReceiptSigned]{name: "roll-receipt", cli: "roll receipt",
+			doc:      "journal-dice-v2: a player's device's signed beacon.receipt of a GM's beacon request, before its round",
+			required: []string{"signed", "signature"},
+			run: func(ctx ctx, j *j, c string, req command.RollReceiptSigned) (res, error) {
+				return j.Receipt(ctx, c, req)
+			},
+			inputs: func(_ ctx, _ *j, _ string, r evs) (command.RollReceiptSigned, error) {
+				d, _, err := find[events.RollReceipted](r, events.TypeRollReceipted)
+				if err != nil {
+					return command.RollReceiptSigned{}, err
+				}
+				return command.RollReceiptSigned{SignedMessage: command.SignedMessage{Signed: d.Signed, Signature: d.Signature}}, nil
 			}}.spec(),
 		def[rollResolveBody]{name: "roll-resolve", cli: "roll resolve",
 			doc:      "journal-dice-v2: the GM resolves its request unwitnessed (after its wait; the audit lists it) or by its beacon round",

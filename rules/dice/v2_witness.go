@@ -17,6 +17,7 @@ package dice
 // device needs to store nothing.
 
 import (
+	"crypto/ed25519"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -41,6 +42,12 @@ func WitnessSeedMessage(campaign, session, commitment string) string {
 // WitnessSecret returns w = SHA-256(signature), signature being the raw
 // Ed25519 signature bytes of WitnessSeedMessage.
 func WitnessSecret(signature []byte) [32]byte { return sha256.Sum256(signature) }
+
+// DeviceWitnessSecret returns the device's w for a session: WitnessSecret
+// of priv's (deterministic) signature of WitnessSeedMessage.
+func DeviceWitnessSecret(priv ed25519.PrivateKey, campaign, session, commitment string) [32]byte {
+	return WitnessSecret(ed25519.Sign(priv, []byte(WitnessSeedMessage(campaign, session, commitment))))
+}
 
 // HashTimes returns H^n(v), H = SHA-256 (v itself for n = 0).
 func HashTimes(v [32]byte, n int) [32]byte {
