@@ -99,7 +99,7 @@ func (tb *v2Table) gmSession() []string {
 	out = tb.untilResolved(unwitnessed)
 	require.NotEmpty(t, out)
 
-	beaconed := tb.gmRoll("roll", "orco", "--attribute", "F", "--beacon", "10s")
+	beaconed := tb.gmRoll("roll", "orco", "--attribute", "F", "--beacon", "70s")
 	_, errb, code = tb.as("gm").run("--lang", "en", "-c", "mordor", "roll", "resolve", beaconed, "--beacon", "--relay", "http://127.0.0.1:1")
 	require.NotZero(t, code)
 	require.Contains(t, errb, "without a route to the beacon")
@@ -146,7 +146,8 @@ func TestV2GMRollsCLI(t *testing.T) {
 	// explain shows where r came from.
 	i := indexOf(t, lines, events.TypeRollMade, len(rollsOf(t, lines))-3)
 	x := tb.ok("--lang", "en", "explain", idAt(t, lines, i), "--file", path)
-	require.Contains(t, x, "witnessed by ana")
+	require.Contains(t, x, "witness chains, GM request")
+	require.Contains(t, x, "the values of ana")
 	require.Contains(t, x, "verdict: verified")
 	require.Contains(t, tb.ok("--lang", "en", "-c", "mordor", "replay", "--reproduce"), "IDENTICAL:")
 }

@@ -454,12 +454,13 @@ func specs() []Spec {
 				return j.Witness(ctx, c, req)
 			},
 			inputs: func(_ ctx, _ *j, _ string, r evs) (command.RollWitnessSigned, error) {
-				if w, _, err := find[events.RollWitnessed](r, events.TypeRollWitnessed); err == nil {
-					// A witness of a session of witness chains: the character
-					// is for the permissions only, as below.
-					var character string
-					if m, _, err := find[events.RollMade](r, events.TypeRollMade); err == nil {
-						character = m.Character
+				if w, ev, err := find[events.RollWitnessed](r, events.TypeRollWitnessed); err == nil {
+					// A witness of a session of witness chains, filed under
+					// the request's character: the character is for the
+					// permissions only, as below.
+					_, character, err := ev.Aggregate()
+					if err != nil {
+						return command.RollWitnessSigned{}, err
 					}
 					return command.RollWitnessSigned{Character: character,
 						SignedMessage: command.SignedMessage{Signed: w.Signed, Signature: w.Signature}}, nil
