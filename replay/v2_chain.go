@@ -17,8 +17,9 @@ package replay
 //     them; a list without every device's value is flagged
 //     partial-witness naming who is missing, and must come after the
 //     GM's wait;
-//   - a beacon request names a round at least minBeaconAhead after its
-//     time; a receipt (roll.receipted) counts when a player's device
+//   - a beacon request of a session of witness chains names a round at
+//     least minBeaconAhead after its time (an older session's, as before,
+//     any round not yet published); a receipt (roll.receipted) counts when a player's device
 //     signed it and it was recorded before the round's time; a beacon
 //     roll without one is flagged beacon-unseen.
 // Sessions without anchors keep the first-witness rule (v2_witness.go).

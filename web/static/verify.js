@@ -669,7 +669,7 @@
           else if (!gm && (d.wait || d.beacon_round)) why = tr("v2.playerWait");
           else if (gm && !(d.wait > 0)) why = tr("v2.noWait");
           else if (gm && d.beacon_round && global.JournalBeacon && !(Number(d.beacon_round) > global.JournalBeacon.roundAt(Math.floor(t / 1000)))) why = tr("v2.beaconKnown", d.beacon_round);
-          else if (gm && d.beacon_round && global.JournalBeacon && BigInt(global.JournalBeacon.timeOf(d.beacon_round)) * 1000000000n < stamp(ev.time) + 60000000000n) why = tr("v2.beaconTooSoon", d.beacon_round);
+          else if (gm && d.beacon_round && s.anchors.length && global.JournalBeacon && BigInt(global.JournalBeacon.timeOf(d.beacon_round)) * 1000000000n < stamp(ev.time) + 60000000000n) why = tr("v2.beaconTooSoon", d.beacon_round);
           else if (gm) {
             // replay's checkWitnessIndex: the session's GM requests so far
             // in a session of witness chains, 0 in another.
