@@ -3,6 +3,8 @@ package i18n
 // errorsESWitnessChain: the errors of journal-dice-v2 GM rolls from
 // witness chains and beacon receipts (DESIGN.md §3.3).
 var errorsESWitnessChain = map[string]string{
+	"demo: GM request %s has no witness index: the players' contributions have no witness chain":                                     "demo: la petición del máster %s no tiene índice de testigo: las contribuciones de los jugadores no tienen cadena de testigos",
+	"journal: could not receipt request %s: %v":                                                                                      "journal: no se pudo acusar la petición %s: %v",
 	"%s already contributed a witness chain to session %s: one per device":                                                           "%s ya contribuyó una cadena de testigos a la sesión %s: una por dispositivo",
 	"%s already receipted request %s":                                                                                                "%s ya acusó la petición %s",
 	"%s already witnessed request %s: one witness per device":                                                                        "%s ya atestiguó la petición %s: un testigo por dispositivo",

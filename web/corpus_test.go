@@ -438,7 +438,10 @@ func (g *corpusGen) chains() {
 			l.d["index"] = float64(num(l.d["index"]) + 1)
 		}))
 	}
-	combined := g.where(func(l corpusLine) bool { ws, _ := l.d["witnesses"].([]any); return l.d["witness"] == "chain" && len(ws) > 1 })
+	combined := g.where(func(l corpusLine) bool {
+		ws, _ := l.d["witnesses"].([]any)
+		return l.d["witness"] == "chain" && len(ws) > 1
+	})
 	for _, i := range g.spread(combined, 1) {
 		g.add(fmt.Sprintf("chain-left-out-%d", i+1), "a recorded witness left out of a GM roll's witnesses (chain re-forged): "+g.pos(i), g.editAt(i, true, func(l *corpusLine) {
 			l.d["witnesses"] = l.d["witnesses"].([]any)[1:]
@@ -450,7 +453,9 @@ func (g *corpusGen) chains() {
 			l.d["witness_index"] = float64(num(l.d["witness_index"]) + 1)
 		}))
 	}
-	anchored := g.where(func(l corpusLine) bool { return l.ev.Type == events.TypeSessionContributed && l.d["witness_anchor"] != nil })
+	anchored := g.where(func(l corpusLine) bool {
+		return l.ev.Type == events.TypeSessionContributed && l.d["witness_anchor"] != nil
+	})
 	for _, i := range g.spread(anchored, 1) {
 		g.add(fmt.Sprintf("anchor-%d", i+1), "a contribution's witness anchor changed (chain re-forged): "+g.pos(i), g.editAt(i, true, func(l *corpusLine) {
 			l.d["witness_anchor"] = hexFlip(l.d["witness_anchor"].(string))

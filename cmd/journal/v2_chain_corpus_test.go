@@ -70,7 +70,9 @@ func recordChainSession(t *testing.T, c *cli) []string {
 		require.NoError(t, err)
 		return command.SignedMessage{Signed: s, Signature: signed.Sign(keys[user], s)}
 	}
-	chain := func(user string) [32]byte { return dice.DeviceWitnessSecret(keys[user], "mordor", "s2", started.Commitment) }
+	chain := func(user string) [32]byte {
+		return dice.DeviceWitnessSecret(keys[user], "mordor", "s2", started.Commitment)
+	}
 	for i, u := range []string{"ana", "bea", "sock"} {
 		v := signed.Hex32{0xa0 + byte(i), 1}
 		do(j.As(u).Contribute(ctx, "mordor", command.ContributeSigned{SignedMessage: seal(u, &signed.Contribute{Header: hdr, Value: v,
