@@ -296,6 +296,8 @@ func TestV2ChainSockPuppetCannotSteer(t *testing.T) {
 	}
 	require.Len(t, what, 1, "the partial roll is flagged, the full one not")
 	require.Contains(t, what[0], "without the witness of ana")
+	// Made from the puppet's value alone: whoever holds its key chose r.
+	require.Equal(t, 1, flagged(rep)[replay.FlagWitnessKeyByOther], "only the roll without ana's value")
 }
 
 // TestV2ChainBestOfNImpossible: with several devices witnessing, the host

@@ -16,7 +16,8 @@ package replay
 //     of them, in contribution order, and r = dice.CombineWitnesses of
 //     them; a list without every device's value is flagged
 //     partial-witness naming who is missing, and must come after the
-//     GM's wait;
+//     GM's wait; one whose every value comes from a device whose key
+//     someone else registered is flagged witness-key-by-other;
 //   - a beacon request of a session of witness chains names a round at
 //     least minBeaconAhead after its time (an older session's, as before,
 //     any round not yet published); a receipt (roll.receipted) counts when a player's device
@@ -183,6 +184,14 @@ func (v *Verifier) chainR(s *session, c *campaign, m Mismatch, ev events.Event, 
 	}
 	if got := dice.CombineWitnesses(values); got != rv {
 		return fail(MismatchReveal, "r %s is not the combination of the witnesses' values (%x)", clip(d.Reveal, 80), got)
+	}
+	// Every value from a device whose key someone else registered (the
+	// GM's sock puppets): whoever holds those keys chose r.
+	if by := c.registeredBy[want[0].User]; by != "" && by != want[0].User && !slices.ContainsFunc(want, func(g events.GMWitness) bool {
+		b := c.registeredBy[g.User]
+		return b == "" || b == g.User
+	}) {
+		s.v2.gm.flags = append(s.v2.gm.flags, newFlag(FlagWitnessKeyByOther, ev.ID, "rp2.f.witness_key_by_other", d.Request, ev.ID, WitnessList(want), by))
 	}
 	if len(missing) > 0 {
 		if p := c.fold.Participants[ev.Actor]; !isGMUser(c, ev.Actor) && (ev.Actor != "gm" || p != nil) {

@@ -948,7 +948,7 @@
     if (d.witness === "chain" && !chained) return no(tr("v2.chainNone"));
     if (chained && d.witness === "none" && r.witnessed.length > 0) return no(tr("v2.chainLeftOut", r.witnessed.length, d.request));
     if (chained && d.witness !== "chain" && d.witness !== "none" && d.witness !== "beacon") return no(tr("v2.chainWitness", d.witness));
-    if (d.witness === "chain") return chainSource(ev, d, r, s, roles, flag, no);
+    if (d.witness === "chain") return chainSource(ev, d, r, s, roles, registeredBy, flag, no);
     if (!d.witness) return no(tr("v2.gmReveal", r.d.user));
     if (d.witness === "beacon") {
       if (!r.d.beacon_round) return no(tr("v2.noBeaconRound", d.request));
@@ -1033,7 +1033,7 @@
   }
 
   // chainSource checks a GM roll made from witness chains (replay's chainR).
-  async function chainSource(ev, d, r, s, roles, flag, no) {
+  async function chainSource(ev, d, r, s, roles, registeredBy, flag, no) {
     if (d.signed || d.signature || d.beacon_signature || d.beacon_round) return no(tr("v2.chainSigned"));
     if ((d.witness_index || 0) !== (r.d.witness_index || 0)) return no(tr("v2.chainIndex", d.witness_index || 0, d.request, r.d.witness_index || 0));
     if (!Array.isArray(d.witnesses) || !d.witnesses.length) return no(tr("v2.chainNoWitnesses"));
@@ -1048,6 +1048,9 @@
     if (!same) return no(tr("v2.chainList", d.request));
     const rr = await global.JournalDiceV2.combineWitnesses(want.map((w) => w.value));
     if (rr !== d.reveal) return no(tr("v2.chainR"));
+    // Every value from a device whose key someone else registered.
+    const other = (u) => registeredBy[u] && registeredBy[u] !== u;
+    if (want.every((w) => other(w.user))) flag("witness-key-by-other", ev.id, tr("v2.f.witnessKeyByOther", d.request, ev.id, want.map((w) => w.user).join(", "), registeredBy[want[0].user]));
     if (missing.length) {
       if (roles[ev.actor] !== "gm" && !(ev.actor === "gm" && roles.gm === undefined)) return no(tr("v2.noneByPlayer", ev.actor));
       let from = Date.parse(r.ev.time);
