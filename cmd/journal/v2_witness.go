@@ -236,7 +236,8 @@ func (a *app) receiptV2(ctx context.Context, c *cobra.Command, t v2Device, reque
 		return command.Result{}, err
 	}
 	res, err := a.stepNamed(ctx, c, t.j, id, "roll-receipt", func(rj *command.Journal) (command.Result, error) {
-		return rj.Receipt(ctx, t.campaign, command.RollReceiptSigned{SignedMessage: command.SignedMessage{Signed: msg, Signature: sig}})
+		return rj.Receipt(ctx, t.campaign, command.RollReceiptSigned{Character: actingCharacter(t.camp, cliActor()),
+			SignedMessage: command.SignedMessage{Signed: msg, Signature: sig}})
 	})
 	if err != nil {
 		return res, err
