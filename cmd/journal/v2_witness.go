@@ -325,14 +325,14 @@ func (a *app) rollGMCommands() []*cobra.Command {
 		Use: "resolve REQUEST (--unwitnessed | --beacon [--signature HEX] [--relay URL])",
 		Example: "  journal -c mordor roll resolve 4f0c7a52-3e0b-5d7e-9b3a-2c1d0e9f8a7b --unwitnessed\n" +
 			"  journal -c mordor roll resolve 4f0c7a52-3e0b-5d7e-9b3a-2c1d0e9f8a7b --beacon",
-		Short: "GM: resolve your v2 roll unwitnessed after its wait (the audit lists it) or by its drand round",
+		Short: "GM: resolve your v2 roll after its wait with the witnesses in (partial-witness), or none (unwitnessed), or by its drand round",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			return a.resolveV2(c, args[0], unwitnessed, byBeacon, signature, relay)
 		},
 	}
 	f := resolve.Flags()
-	f.BoolVar(&unwitnessed, "unwitnessed", false, "r from the journal's server: no player witnessed it within its wait")
+	f.BoolVar(&unwitnessed, "unwitnessed", false, "after the wait: r combines the witnesses in (flagged partial-witness), or, with none, comes from the journal's server")
 	f.BoolVar(&byBeacon, "beacon", false, "r from the drand quicknet round the request is pinned to")
 	f.StringVar(&signature, "signature", "", "the round's signature (hex), if this machine cannot reach the beacon")
 	f.StringVar(&relay, "relay", defaultRelay, "the drand HTTP relay to fetch the round from")
