@@ -854,6 +854,8 @@
           if (a.command !== "tor-hope" || a.seed_commitment !== s.commitment || a.character !== d.character || a.roll_request !== d.roll_request) diff.push(tr("v2.fields", "action"));
           if (!q || q.state !== "made" || !roll || (roll.data || {}).request !== d.roll_request) diff.push(tr("v2.hopeRoll", d.roll_request));
           else if (q.d.user !== d.user) diff.push(tr("v2.hopeRoller", d.user, q.d.user));
+          else if ((roll.data || {}).character !== d.character) diff.push(tr("v2.hopeRoll", d.roll_request)); // replay's: not the character's latest roll
+          else if ((roll.data || {}).outcome === "success") diff.push(tr("v2.hopeSucceeded")); // tor.SpendHope: Hope on a failed roll only
           else {
             const rd = roll.data || {};
             // The bonus is the sheet's: the skill's attribute column, its
