@@ -244,8 +244,13 @@ func (j *Journal) Contribute(ctx context.Context, campaign string, in Contribute
 				return invalid("this contribution is already recorded in session %s", s.ID)
 			}
 		}
+		anchor, err := d.checkAnchor(j.actor, s, c) // v2_chain.go
+		if err != nil {
+			return err
+		}
 		d.add(events.KindSession, s.ID, events.TypeSessionContributed, events.SessionContributed{
 			User: j.actor, Character: in.Character, Signed: msg.Signed, Signature: msg.Signature, Value: c.Value.String(),
+			WitnessAnchor: anchor,
 		})
 		return nil
 	})
@@ -335,7 +340,11 @@ func (j *Journal) RequestRoll(ctx context.Context, campaign string, msg RollRequ
 			return err
 		}
 		if gm {
-			return d.markWitnessed(r, wait)
+			index, err := d.nextWitnessIndex(s) // v2_chain.go
+			if err != nil {
+				return err
+			}
+			return d.markWitnessed(r, wait, index)
 		}
 		return nil
 	})

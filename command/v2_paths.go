@@ -37,6 +37,10 @@ type v2Source struct {
 	// signature (hex), verified; r is SHA-256 of the signature.
 	Round           uint64
 	BeaconSignature string
+	// WitnessIndex and Witnesses are a GM roll's of witness chains
+	// (Witness WitnessChain): j and the values r combines.
+	WitnessIndex int
+	Witnesses    []events.GMWitness
 }
 
 // stamp writes the source into a v2 roll event drawn for request with
@@ -46,6 +50,7 @@ func (src v2Source) stamp(e *events.RollMade, request string, sides []int) {
 	e.Request, e.Reveal, e.Witness, e.Draws = request, signed.Hex32(src.R).String(), src.Witness, sides
 	e.User, e.Signed, e.Signature = src.User, src.Signed, src.Signature
 	e.BeaconRound, e.BeaconSignature = src.Round, src.BeaconSignature
+	e.WitnessIndex, e.Witnesses = src.WitnessIndex, src.Witnesses
 }
 
 // v2Path is one roll path of a v2 session.

@@ -93,6 +93,10 @@ func (d *draft) checkWitnessed(gm bool, msg RollRequestSigned, r *signed.Request
 			return 0, invalid("beacon round %d was published at %s: name a future round (the next is %d)",
 				n, chain.TimeOf(n).Format(time.RFC3339), chain.NextRound(d.now))
 		}
+		if !BeaconFarEnough(n, d.now) {
+			return 0, invalid("beacon round %d is published at %s, less than %s after the request: name a round at least %s ahead (round %d or later), so that players' devices can receipt the request before it",
+				n, chain.TimeOf(n).Format(time.RFC3339), MinBeaconAhead, MinBeaconAhead, chain.NextRound(d.now.Add(MinBeaconAhead)))
+		}
 		if chain.TimeOf(n).After(d.now.Add(maxBeaconAhead)) {
 			return 0, invalid("beacon round %d is published at %s: at most %s ahead", n, chain.TimeOf(n).Format(time.RFC3339), maxBeaconAhead)
 		}
@@ -101,8 +105,9 @@ func (d *draft) checkWitnessed(gm bool, msg RollRequestSigned, r *signed.Request
 }
 
 // markWitnessed writes into the drafted roll.requested of the GM's request
-// r that it has no commitment, its beacon round and its wait.
-func (d *draft) markWitnessed(r *signed.Request, wait time.Duration) error {
+// r that it has no commitment, its beacon round, its wait and its witness
+// index (0 outside a session of witness chains).
+func (d *draft) markWitnessed(r *signed.Request, wait time.Duration, index int) error {
 	for i := range d.evs {
 		e := &d.evs[i]
 		if e.Type != events.TypeRollRequested {
@@ -115,7 +120,7 @@ func (d *draft) markWitnessed(r *signed.Request, wait time.Duration) error {
 		if q.Request != r.Request {
 			continue
 		}
-		q.Commitment, q.BeaconRound, q.Wait = "", r.BeaconRound, int(wait/time.Second)
+		q.Commitment, q.BeaconRound, q.Wait, q.WitnessIndex = "", r.BeaconRound, int(wait/time.Second), index
 		var b bytes.Buffer
 		enc := json.NewEncoder(&b)
 		enc.SetEscapeHTML(false) // as events.New writes data
@@ -187,6 +192,9 @@ func (j *Journal) Witness(ctx context.Context, campaign string, in RollWitnessSi
 		if err := signed.CheckWitness(req, w); err != nil {
 			return invalid("%v", err)
 		}
+		if p.Requested.WitnessIndex > 0 || w.Index > 0 {
+			return j.chainWitness(ctx, d, s, p, w, msg) // v2_chain.go
+		}
 		key, err := j.sessionKeyV2(ctx, d.campaign, s)
 		if err != nil {
 			return err
@@ -228,6 +236,9 @@ func (j *Journal) ResolveUnwitnessed(ctx context.Context, campaign, request stri
 		if left := WaitLeft(p, d.now); left > 0 {
 			return invalid("request %s waits for a player's witness %s more (until %s): it may be resolved unwitnessed only after the wait",
 				request, left.Round(time.Second), d.now.Add(left).Format(time.RFC3339))
+		}
+		if len(p.Witnessed) > 0 {
+			return j.drawChain(ctx, d, s, p, p.Witnessed) // v2_chain.go: partial-witness
 		}
 		var r [32]byte
 		if _, err := io.ReadFull(j.rand, r[:]); err != nil {

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"os"
 	"slices"
+	"strconv"
 	"testing"
 	"time"
 
@@ -15,6 +16,7 @@ import (
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/events/embedded"
 	"github.com/campaign-journal/journal/events/embedded/embeddedtest"
+	"github.com/campaign-journal/journal/rules/dice"
 )
 
 // BenchmarkV2GMRoll measures a GM's v2 roll as the table runs it, on a real
@@ -77,4 +79,66 @@ func BenchmarkV2GMRoll(b *testing.B) {
 		_, err := j.ResolveBeacon(ctx, "mordor", id, qnSignature)
 		return err
 	}, qnRound)
+
+	// A session of witness chains (DESIGN.md §3.3): the GM's request and
+	// two players' devices' chain witnesses (three commands; each device
+	// derives its w_j, the journal hashes it j times to its anchor). A
+	// session answers at most dice.MaxWitnessIndex GM requests: past them
+	// the benchmark starts another (untimed).
+	ana := newDevice("ana", 1)
+	if _, err := j.As("ana").RegisterKey(ctx, "mordor", command.RegisterKey{PublicKey: ana.pub()}); err != nil {
+		b.Fatal(err)
+	}
+	sessions, index := 0, 0
+	var secrets [2][32]byte // the devices' w for the session
+	chainSession := func(b *testing.B) {
+		b.Helper()
+		if _, err := j.EndSession(ctx, "mordor"); err != nil {
+			b.Fatal(err)
+		}
+		sessions++
+		id := "c" + strconv.Itoa(sessions)
+		res, err := j.StartSessionWith(ctx, "mordor", command.SessionStart{ID: id, Dice: command.DiceV2})
+		if err != nil {
+			b.Fatal(err)
+		}
+		var started events.SessionStarted
+		if err := res.Events[0].Event.DecodeData(&started); err != nil {
+			b.Fatal(err)
+		}
+		commitmentOf[id] = started.Commitment
+		for k, d := range []device{ana, bea} {
+			if _, err := j.As(d.user).Contribute(ctx, "mordor", d.chainContribute(b, j, id, byte(0xc0+k))); err != nil {
+				b.Fatal(err)
+			}
+			secrets[k] = d.chainSecret(b, j, id)
+		}
+		index = 0
+	}
+	b.Run("chain", func(b *testing.B) {
+		var lat []time.Duration
+		for b.Loop() {
+			if sessions == 0 || index == dice.MaxWitnessIndex {
+				chainSession(b)
+			}
+			session := "c" + strconv.Itoa(sessions)
+			t0 := time.Now()
+			id := uuid.NewString()
+			if _, err := j.RequestRoll(ctx, "mordor", gm.gmRequest(b, session, id, 0, 60, orcoPelea)); err != nil {
+				b.Fatal(err)
+			}
+			index++
+			for k, d := range []device{ana, bea} {
+				v, err := dice.WitnessValue(secrets[k], index) // the device's w_j
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := j.As(d.user).Witness(ctx, "mordor", d.indexedWitness(b, session, id, index, v)); err != nil {
+					b.Fatal(err)
+				}
+			}
+			lat = append(lat, time.Since(t0))
+		}
+		report(b, lat)
+	})
 }

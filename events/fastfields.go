@@ -206,6 +206,10 @@ var fastFields = map[reflect.Type]fastcodec.Fields{
 				return &v.BeaconRound
 			case 52:
 				return &v.BeaconSignature
+			case 53:
+				return &v.WitnessIndex
+			case 54:
+				return &v.Witnesses
 			}
 			return nil
 		},
@@ -420,6 +424,8 @@ var fastFields = map[reflect.Type]fastcodec.Fields{
 				return &v.Signature
 			case 4:
 				return &v.Value
+			case 5:
+				return &v.WitnessAnchor
 			}
 			return nil
 		},
@@ -492,6 +498,8 @@ var fastFields = map[reflect.Type]fastcodec.Fields{
 				return &v.BeaconRound
 			case 31:
 				return &v.Wait
+			case 32:
+				return &v.WitnessIndex
 			}
 			return nil
 		},
@@ -827,6 +835,42 @@ var fastFields = map[reflect.Type]fastcodec.Fields{
 			return nil
 		},
 	},
+	reflect.TypeFor[*RollWitnessed](): {
+		Pointer: func(p any, j int) any {
+			v := p.(*RollWitnessed)
+			switch j {
+			case 0:
+				return &v.User
+			case 1:
+				return &v.Request
+			case 2:
+				return &v.Index
+			case 3:
+				return &v.Value
+			case 4:
+				return &v.Signed
+			case 5:
+				return &v.Signature
+			}
+			return nil
+		},
+	},
+	reflect.TypeFor[*RollReceipted](): {
+		Pointer: func(p any, j int) any {
+			v := p.(*RollReceipted)
+			switch j {
+			case 0:
+				return &v.User
+			case 1:
+				return &v.Request
+			case 2:
+				return &v.Signed
+			case 3:
+				return &v.Signature
+			}
+			return nil
+		},
+	},
 }
 
 // fastTypeIndex returns the index of eventType in the registry, or -1 for
@@ -918,6 +962,10 @@ func fastTypeIndex(eventType string) int {
 		return 40
 	case TypeDeviceRevoked:
 		return 41
+	case TypeRollWitnessed:
+		return 42
+	case TypeRollReceipted:
+		return 43
 	}
 	return -1
 }

@@ -122,7 +122,14 @@ func newDataFast(data any, t *TypeInfo) (enc []byte, v any, ok bool) {
 			}
 			b = appendSlice(b, f, omitempty, func(b []byte) []byte { return memberTo(b, j) }, appendString)
 		default:
-			return nil, nil, false
+			// An opaque field (fastcodec.StructOf): left out when zero,
+			// as decoding gives it back; anything else is the general
+			// way's.
+			fv := reflect.ValueOf(f).Elem()
+			if !omitempty || !emptyOpaque(fv) {
+				return nil, nil, false
+			}
+			fv.SetZero()
 		}
 	}
 	b = append(b, '}')
@@ -175,4 +182,17 @@ func plainData(pt reflect.Type) bool {
 	ok := !pt.Implements(marshaler) && !pt.Implements(text) && !pt.Elem().Implements(marshaler) && !pt.Elem().Implements(text)
 	plainTypes.Store(pt, ok)
 	return ok
+}
+
+// emptyOpaque reports whether encoding/json's omitempty leaves out fv, a
+// slice or map of length 0 or a zero value of another kind (never a
+// struct or array, which it writes).
+func emptyOpaque(fv reflect.Value) bool {
+	switch fv.Kind() {
+	case reflect.Slice, reflect.Map:
+		return fv.Len() == 0
+	case reflect.Struct, reflect.Array:
+		return false // written even when zero
+	}
+	return fv.IsZero()
 }

@@ -38,7 +38,7 @@ func TestNewDataFastAgrees(t *testing.T) {
 				enc, got, ok := newDataFast(data, tp)
 				require.Equal(t, before, reflect.ValueOf(v).Elem().Interface(), "%s: the data was changed", typ.Type)
 				if !ok {
-					require.True(t, invalid || tp.fast == nil, "%s gave up on %+v", typ.Type, data)
+					require.True(t, invalid || tp.fast == nil || hasOpaque(v), "%s gave up on %+v", typ.Type, data)
 					continue
 				}
 				require.False(t, invalid, "%s: a string not valid UTF-8 was encoded", typ.Type)
@@ -107,4 +107,35 @@ func fillRandom(r *rand.Rand, v reflect.Value, str func() string, num func() int
 			}
 		}
 	}
+}
+
+// hasOpaque reports whether v (a pointer to a data struct) has a field
+// of a type the fast path does not decode that is not left out (an
+// opaque field, fastcodec.StructOf): the fast path gives up on it.
+func hasOpaque(v any) bool {
+	rv := reflect.ValueOf(v).Elem()
+	for j := range rv.NumField() {
+		f := rv.Field(j)
+		switch f.Kind() {
+		case reflect.Slice:
+			if f.Type().Elem().Kind() != reflect.Int && f.Type().Elem().Kind() != reflect.String && f.Len() > 0 {
+				return true
+			}
+		case reflect.Struct, reflect.Map:
+			return true
+		}
+	}
+	return false
+}
+
+// clearOpaque zeroes v's opaque fields (see hasOpaque).
+func clearOpaque(v any) any {
+	rv := reflect.ValueOf(v).Elem()
+	for j := range rv.NumField() {
+		f := rv.Field(j)
+		if f.Kind() == reflect.Slice && f.Type().Elem().Kind() != reflect.Int && f.Type().Elem().Kind() != reflect.String {
+			f.SetZero()
+		}
+	}
+	return v
 }

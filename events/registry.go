@@ -232,6 +232,15 @@ var registry = []TypeInfo{
 		Type: TypeDeviceRevoked, Name: "device-revoked", Kind: KindCampaign, System: SystemAny,
 		data: dataOf[DeviceRevoked],
 	},
+	// GM rolls from witness chains (types_v2_witness.go).
+	{
+		Type: TypeRollWitnessed, Name: "witnessed", Kind: KindCharacter, System: SystemAny,
+		data: dataOf[RollWitnessed],
+	},
+	{
+		Type: TypeRollReceipted, Name: "receipted", Kind: KindCharacter, System: SystemAny,
+		data: dataOf[RollReceipted],
+	},
 }
 
 // byType indexes registry by type, and sets each entry's fast. Building it

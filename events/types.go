@@ -160,6 +160,13 @@ type RollMade struct {
 	// Reveal is SHA-256 of the signature.
 	BeaconRound     uint64 `json:"beacon_round,omitempty"`
 	BeaconSignature string `json:"beacon_signature,omitempty"`
+	// A GM roll of witness chains (Witness "chain"): the request's witness
+	// index j and the values it was made from, each contributing device's
+	// w_j in contribution order (those left out after the GM's wait are
+	// missing: flagged partial-witness); Reveal is dice.CombineWitnesses of
+	// them.
+	WitnessIndex int         `json:"witness_index,omitempty"`
+	Witnesses    []GMWitness `json:"witnesses,omitempty"`
 }
 
 // ContestResolved names the two rolls of an opposed roll and the winner

@@ -38,6 +38,9 @@ type SessionContributed struct {
 	Signed    string `json:"signed"`
 	Signature string `json:"signature"`
 	Value     string `json:"value"`
+	// WitnessAnchor is the device's witness chain, hex(H^N(w))
+	// (signed.Contribute.WitnessAnchor), "" in an older contribution.
+	WitnessAnchor string `json:"witness_anchor,omitempty"`
 }
 
 // RollRequested records a signed roll.request, judged valid against the
@@ -111,6 +114,11 @@ type RollRequested struct {
 	// player's request.
 	BeaconRound uint64 `json:"beacon_round,omitempty"`
 	Wait        int    `json:"wait,omitempty"`
+	// WitnessIndex is j for the session's j-th GM request (1, 2, … in
+	// stream order) in a session of witness chains (a player's
+	// contribution has a witness_anchor): every contributing player device
+	// witnesses it with its w_j. 0 otherwise.
+	WitnessIndex int `json:"witness_index,omitempty"`
 }
 
 // Taken is the nonces the request takes: Nonces, or Nonce alone.

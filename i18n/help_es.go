@@ -98,9 +98,10 @@ var helpShortES = map[string]string{
 	"roll":                  "Tira 1o3d10 por una habilidad o un atributo con los dados comprometidos de la sesión",
 	"roll cancel":           "Máster: anula una petición de tirada v2 que quedó sin revelar (su nonce sigue gastado, la auditoría la lista)",
 	"roll request":          "Registra un roll.request firmado por otro dispositivo (como su usuario, $JOURNAL_ACTOR)",
-	"roll resolve":          "Máster: resuelve tu tirada v2 sin testigo tras su espera (la auditoría la lista) o con su ronda de drand",
+	"roll resolve":          "Máster: resuelve tu tirada v2 tras su espera con los testigos que haya (partial-witness), o sin ninguno (sin testigo), o con su ronda de drand",
 	"roll reveal":           "Registra un roll.reveal firmado por otro dispositivo: se saca la tirada",
-	"roll witness":          "Jugador: atestigua la tirada v2 de un máster con 32 bytes al azar de tu dispositivo (el primer testigo es su r)",
+	"roll witness":          "Jugador: atestigua la tirada v2 de un máster con el valor de la cadena de testigos de tu dispositivo (su r combina los de todos los dispositivos que contribuyeron)",
+	"roll receipt":          "Jugador: firma que tu dispositivo vio la petición de tirada con faro de un máster antes de su ronda ('log --follow' lo hace solo)",
 	"serve":                 "Sirve la API HTTP, el panel en vivo y las métricas, con las proyecciones al día",
 	"session":               "Empieza y termina sesiones (la semilla se compromete al empezar y se revela al terminar)",
 	"session contribute":    "Aporta 32 bytes al azar, firmados con tu clave de dispositivo, a la clave de dados de la sesión v2",
@@ -336,4 +337,7 @@ var helpFlagES = map[string]string{
 
 	// replay --receipts (receipts of a device, DESIGN.md §3.3).
 	"a folder of a device's receipts (*.jsonl, as the CLI keeps them or the table page downloads them): the record must extend every head they signed and hold their messages verbatim": "una carpeta de recibos de un dispositivo (*.jsonl, como los guarda la CLI o los descarga la página de la mesa): el registro debe extender cada cabeza que firmaron y contener sus mensajes tal cual",
+	// GM rolls from witness chains (DESIGN.md §3.3).
+	"journal-dice-v2, a GM's roll: pin it to the drand quicknet round published this long from now, at least 1m (e.g. 90s, 48h)": "journal-dice-v2, tirada de un máster: fíjala a la ronda de drand quicknet publicada dentro de este tiempo, al menos 1m (p. ej. 90s, 48h)",
+	"after the wait: r combines the witnesses in (flagged partial-witness), or, with none, comes from the journal's server":      "tras la espera: r combina los testigos que haya (se señala partial-witness) o, sin ninguno, viene del servidor del diario",
 }

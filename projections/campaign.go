@@ -96,6 +96,11 @@ type Session struct {
 	// roll requests by request id (see v2.go).
 	Contributions []string                `json:"contributions,omitempty"`
 	Requests      map[string]*PendingRoll `json:"requests,omitempty"`
+	// WitnessAnchors are the contributions' witness chains in stream
+	// order (those with one), GMRequests the number of GM requests (without
+	// commitment) recorded: the next one's witness index is GMRequests+1.
+	WitnessAnchors []WitnessAnchor `json:"witness_anchors,omitempty"`
+	GMRequests     int             `json:"gm_requests,omitempty"`
 	// EndedEvent and EndedSeq (v2_cosign.go) are a v2 session's
 	// session-ended event and its stream sequence, whose stored bytes
 	// co-signatures hash; Cosigned the users who co-signed it, with their

@@ -54,6 +54,10 @@ func describeV2(l i18n.Lang, c *Campaign, ev events.Event, data any) (string, bo
 		return l.T("tr.session_cosigned", d.User, ev.Session, short(d.Ended)), true
 	case *events.RollCancelled:
 		return l.T("tr.roll_cancelled", short(d.Request), d.Nonce, d.Reason), true
+	case *events.RollWitnessed:
+		return l.T("tr.roll_witnessed", d.User, short(d.Request), d.Index), true
+	case *events.RollReceipted:
+		return l.T("tr.roll_receipted", d.User, short(d.Request)), true
 	}
 	return "", false
 }

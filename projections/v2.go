@@ -34,6 +34,18 @@ type PendingRoll struct {
 	// At is the request event's time: a GM's request may be resolved
 	// unwitnessed once At + Requested.Wait has passed.
 	At time.Time `json:"at,omitzero"`
+	// Witnessed are the chain witnesses recorded for a GM's request of a
+	// session of witness chains (events.RollWitnessed), in stream order;
+	// Receipted the users whose devices receipted a beacon request.
+	Witnessed []events.GMWitness `json:"witnessed,omitempty"`
+	Receipted []string           `json:"receipted,omitempty"`
+}
+
+// WitnessAnchor is a contribution's witness chain (DESIGN.md §3.3): the
+// contributing user and the anchor, hex(H^N(w)).
+type WitnessAnchor struct {
+	User   string `json:"user"`
+	Anchor string `json:"anchor"`
 }
 
 // applyV2 folds the journal-dice-v2 events; false for any other.
@@ -46,6 +58,9 @@ func (c *Campaign) applyV2(rec events.Recorded, data any) bool {
 	case *events.SessionContributed:
 		if s := c.Session(ev.Session); s != nil {
 			s.Contributions = append(s.Contributions, d.Value)
+			if d.WitnessAnchor != "" {
+				s.WitnessAnchors = append(s.WitnessAnchors, WitnessAnchor{User: d.User, Anchor: d.WitnessAnchor})
+			}
 		}
 	case *events.RollRequested:
 		if s := c.Session(ev.Session); s != nil {
@@ -53,6 +68,9 @@ func (c *Campaign) applyV2(rec events.Recorded, data any) bool {
 				s.Requests = map[string]*PendingRoll{}
 			}
 			s.Requests[d.Request] = &PendingRoll{Event: ev.ID, State: RequestPending, Requested: *d, At: ev.Time}
+			if d.Commitment == "" {
+				s.GMRequests++
+			}
 			for _, n := range d.Taken() {
 				if n >= s.NextNonce {
 					s.NextNonce = n + 1
@@ -62,6 +80,14 @@ func (c *Campaign) applyV2(rec events.Recorded, data any) bool {
 	case *events.SessionCosigned:
 		if s := c.Session(ev.Session); s != nil {
 			s.cosign(ev, d)
+		}
+	case *events.RollWitnessed:
+		if p := c.Session(ev.Session).request(d.Request); p != nil {
+			p.Witnessed = append(p.Witnessed, events.GMWitness{User: d.User, Value: d.Value})
+		}
+	case *events.RollReceipted:
+		if p := c.Session(ev.Session).request(d.Request); p != nil {
+			p.Receipted = append(p.Receipted, d.User)
 		}
 	case *events.RollCancelled:
 		if s := c.Session(ev.Session); s != nil {
@@ -89,3 +115,11 @@ func (c *Campaign) applyV2Roll(ev events.Event, d *events.RollMade) {
 
 // V2 reports whether the session draws its dice by journal-dice-v2.
 func (s *Session) V2() bool { return s != nil && s.Algorithm == "journal-dice-v2" }
+
+// request returns the session's request id, or nil (s may be nil).
+func (s *Session) request(id string) *PendingRoll {
+	if s == nil {
+		return nil
+	}
+	return s.Requests[id]
+}

@@ -24,6 +24,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/projections"
@@ -66,6 +67,8 @@ type v2Session struct {
 	x             v2SessionExtra // co-signatures, flags, last event (v2_cosign.go)
 	gm            v2GM           // GM rolls: witnessed, beacon, unwitnessed (v2_witness.go)
 	independent   int            // contributions that count toward the key's independence from the GM (countsAsPlayers)
+	anchors       []v2Anchor     // the devices of a session of witness chains (v2_chain.go)
+	gmRequests    int            // GM requests so far in a session of witness chains
 }
 
 type v2Request struct {
@@ -73,6 +76,12 @@ type v2Request struct {
 	state  string
 	d      events.RollRequested
 	rolled int // roll events recorded for it
+	at     time.Time
+	// witnessed are the chain witnesses recorded for it (v2_chain.go), in
+	// stream order; receipted whether a player's device receipted it
+	// before its beacon round.
+	witnessed []events.GMWitness
+	receipted bool
 }
 
 // v2Attack is what an attack's rolls say its consequences must be: the
@@ -137,7 +146,7 @@ func countsAsPlayers(fold *projections.Campaign, starter, user string) bool {
 func isV2Type(typ string) bool {
 	switch typ {
 	case events.TypeParticipantRegistered, events.TypeSessionContributed, events.TypeRollRequested, events.TypeRollCancelled,
-		events.TypeSessionCosigned:
+		events.TypeSessionCosigned, events.TypeRollWitnessed, events.TypeRollReceipted:
 		return true
 	}
 	return false
@@ -217,14 +226,24 @@ func (v *Verifier) v2Event(c *campaign, m Mismatch, ev events.Event, data any) {
 			v.record(s, m)
 			return
 		}
+		if d.WitnessAnchor != signedAnchor(cm) {
+			m.Kind, m.What = MismatchSignature, "the contribution's witness anchor is not the signed one"
+			v.record(s, m)
+			return
+		}
 		s.v2.contributions = append(s.v2.contributions, [32]byte(cm.Value))
 		if countsAsPlayers(c.fold, s.starter, d.User) {
 			s.v2.independent++
+			s.v2.addAnchor(d.User, cm) // v2_chain.go
 		}
 	case *events.RollRequested:
 		v.checkRequest(s, c, m, ev, d)
 	case *events.SessionCosigned:
 		v.cosignEvent(s, c, m, ev, d) // v2_cosign.go
+	case *events.RollWitnessed:
+		v.witnessedEvent(s, c, m, ev, d) // v2_chain.go
+	case *events.RollReceipted:
+		v.receiptedEvent(s, c, m, ev, d) // v2_chain.go
 	case *events.RollCancelled:
 		r := s.v2.requests[d.Request]
 		nonce := d.Nonce
@@ -346,7 +365,7 @@ func (v *Verifier) checkRequest(s *session, c *campaign, m Mismatch, ev events.E
 		return
 	}
 	v.repeatedRequest(s, c, ev, d, req.Action) // v2_cosign.go
-	s.v2.requests[d.Request] = &v2Request{event: ev.ID, state: projections.RequestPending, d: *d}
+	s.v2.requests[d.Request] = &v2Request{event: ev.ID, state: projections.RequestPending, d: *d, at: ev.Time}
 	s.v2.order = append(s.v2.order, d.Request)
 }
 
@@ -365,6 +384,10 @@ func (v *Verifier) rollV2(s *session, c *campaign, m Mismatch, ev events.Event, 
 		v.record(s, m)
 	}
 	r := s.v2.requests[d.Request]
+	if d.Witness != chainWitness && (d.WitnessIndex != 0 || len(d.Witnesses) > 0) {
+		fail(MismatchReveal, "a roll with a witness index or witnesses that is not made from witness chains (witness %q)", d.Witness)
+		return
+	}
 	damage := r != nil && isAttackRequest(r.d) && r.state == projections.RequestMade && r.rolled == 1
 	damage = damage || r != nil && isPathRequest(r.d) && r.state == projections.RequestMade && r.rolled < len(r.d.Taken())
 	switch {

@@ -57,6 +57,14 @@ const (
 	FlagWitnessKeyByOther FlagCode = "witness-key-by-other"
 	// FlagBeaconNotUsed: a request that named a beacon round, resolved by a witness instead.
 	FlagBeaconNotUsed FlagCode = "beacon-not-used"
+	// FlagPartialWitness: a GM roll of witness chains the GM resolved
+	// after its wait without every contributing device's value (who is
+	// missing is named).
+	FlagPartialWitness FlagCode = "partial-witness"
+	// FlagBeaconUnseen: a beacon roll whose request no player's device
+	// receipted before its round: only the host knew of it while the
+	// round's randomness was unknown.
+	FlagBeaconUnseen FlagCode = "beacon-unseen"
 	// FlagEmpty: a session (v1 or v2) ended with no roll event: a host
 	// can shop for a seed by starting and ending sessions until one
 	// suits it (DESIGN.md §3.3, "No downgrade, no shopping").

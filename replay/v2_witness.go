@@ -84,7 +84,15 @@ func (v *Verifier) checkGMRequest(s *session, c *campaign, m Mismatch, ev events
 		if chain := beacon.Quicknet(); !chain.IsFuture(n, ev.Time) {
 			return fail("names beacon round %d, published at %s, before the request (%s): its randomness was known",
 				n, chain.TimeOf(n).Format(time.RFC3339), ev.Time.Format(time.RFC3339))
+		} else if len(s.v2.anchors) > 0 && chain.TimeOf(n).Before(ev.Time.Add(minBeaconAhead)) {
+			// In a session of witness chains (an older export's rounds
+			// may be nearer: it verifies as before).
+			return fail("names beacon round %d, published at %s, less than %s after the request (%s): no player's device had time to receipt it",
+				n, chain.TimeOf(n).Format(time.RFC3339), minBeaconAhead, ev.Time.Format(time.RFC3339))
 		}
+	}
+	if !v.checkWitnessIndex(s, c, fail, d) { // v2_chain.go
+		return false
 	}
 	if s.v2.gm.at == nil {
 		s.v2.gm.at, s.v2.gm.source = map[string]time.Time{}, map[string]string{}
@@ -116,7 +124,17 @@ func (v *Verifier) gmRollR(s *session, c *campaign, m Mismatch, ev events.Event,
 		return [32]byte(rv), true
 	}
 	s.v2.gm.source[d.Request] = src
+	switch chained := len(s.v2.anchors) > 0; {
+	case d.Witness == chainWitness && !chained:
+		return fail(MismatchReveal, "a GM roll made from witness chains in a session without any")
+	case chained && d.Witness == "none" && len(r.witnessed) > 0:
+		return fail(MismatchReveal, "resolved unwitnessed though %d device(s) had witnessed request %s: their values were left out", len(r.witnessed), d.Request)
+	case chained && d.Witness != chainWitness && d.Witness != "none" && d.Witness != "beacon":
+		return fail(MismatchReveal, "a GM roll of a session of witness chains with witness %q: its r combines every contributing device's value", d.Witness)
+	}
 	switch d.Witness {
+	case chainWitness:
+		return v.chainR(s, c, m, ev, d, r, [32]byte(rv)) // v2_chain.go
 	case "":
 		return fail(MismatchReveal, "a reveal of a GM's request (%s): it takes a player's witness, the beacon, or an unwitnessed resolution", r.d.User)
 	case "beacon":
@@ -202,6 +220,9 @@ func (v *Verifier) beaconR(s *session, m Mismatch, d *events.RollMade, r *v2Requ
 	}
 	if want != rv {
 		return fail("r %s is not SHA-256 of beacon round %d's signature (%x)", clip(d.Reveal, 80), d.BeaconRound, want)
+	}
+	if !r.receipted {
+		s.v2.gm.flags = append(s.v2.gm.flags, newFlag(FlagBeaconUnseen, r.event, "rp2.f.beacon_unseen", d.Request, r.event, d.BeaconRound))
 	}
 	return rv, true
 }

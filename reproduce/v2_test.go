@@ -4,9 +4,11 @@ import (
 	"crypto/ed25519"
 	"encoding/json"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/campaign-journal/journal/beacon"
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/command/catalog"
 	"github.com/campaign-journal/journal/device"
@@ -16,7 +18,9 @@ import (
 )
 
 // v2Session records a journal-dice-v2 session through the catalogue: keys,
-// a contribution, a roll requested and revealed, a request cancelled.
+// a contribution with a witness chain, a roll requested and revealed, a
+// request cancelled, GM rolls witnessed from the chain and unwitnessed, a
+// beacon request receipted.
 func v2Session(t *testing.T, r *recorder, m func(name, body string) command.Result) {
 	t.Helper()
 	var seed [32]byte
@@ -55,8 +59,11 @@ func v2Session(t *testing.T, r *recorder, m func(name, body string) command.Resu
 	revoke, err := device.Revoke(device.PrivateKey(ana), "mordor", "ana", signed.PublicKeyOf(host), "not mine")
 	require.NoError(t, err)
 	asAna("key-revoke", body(command.RevokeDevice{Character: "lodin", SignedMessage: revoke}))
+	// With ana's device's witness chain (DESIGN.md §3.3).
+	w := dice.DeviceWitnessSecret(ana, "mordor", "s2", started.Commitment)
 	asAna("session-contribute", body(command.ContributeSigned{Character: "lodin",
-		SignedMessage: seal(&signed.Contribute{Header: hdr, Value: signed.Hex32{0xaa, 1}, Commitment: hex32Of(t, started.Commitment)})}))
+		SignedMessage: seal(&signed.Contribute{Header: hdr, Value: signed.Hex32{0xaa, 1}, Commitment: hex32Of(t, started.Commitment),
+			WitnessAnchor: signed.Hex32(dice.WitnessAnchor(w))})}))
 	for i, id := range []string{"0b6f1c7e-9d2a-4c1e-8f3b-5a7d9e2c4b61", "1c7f2d8e-0e3b-4d2f-9a4c-6b8e0f3d5c72"} {
 		rv := [32]byte{byte(i + 1)}
 		c, err := dice.ParseHex32(dice.RevealCommitment(rv))
@@ -83,12 +90,21 @@ func v2Session(t *testing.T, r *recorder, m func(name, body string) command.Resu
 		m("roll-request", body(command.RollRequestSigned{Character: "orco", Wait: 1,
 			SignedMessage: sealGM(&signed.Request{Header: hdr, Request: id, Action: []byte(orco)})}))
 		if i == 0 {
+			v, err := dice.WitnessValue(w, 1) // the session's first GM request
+			require.NoError(t, err)
 			asAna("roll-witness", body(command.RollWitnessSigned{Character: "lodin",
-				SignedMessage: seal(&signed.Witness{Header: hdr, Request: id, Value: signed.Hex32{0xc0, 1}})}))
+				SignedMessage: seal(&signed.Witness{Header: hdr, Request: id, Index: 1, Value: signed.Hex32(v)})}))
 		} else {
 			m("roll-resolve", body(map[string]any{"request": id, "unwitnessed": true}))
 		}
 	}
+	// A GM roll pinned to a beacon round an hour ahead, which ana's device
+	// receipts (left pending: the round is not out).
+	beaconed := "4fa25ab1-316e-4052-8d7f-9eb13c608fa5"
+	round := beacon.Quicknet().NextRound(time.Date(2026, 11, 30, 21, 0, 0, 0, time.UTC))
+	m("roll-request", body(command.RollRequestSigned{Character: "orco", Wait: 1,
+		SignedMessage: sealGM(&signed.Request{Header: hdr, Request: beaconed, BeaconRound: round, Action: []byte(orco)})}))
+	asAna("roll-receipt", body(command.RollReceiptSigned{Character: "lodin", SignedMessage: seal(&signed.Receipt{Header: hdr, Request: beaconed})}))
 	ended := m("session-end", ``)
 	// ana's device co-signs the end: the hash of its stored bytes.
 	h, err := events.EventHash(ended.Events[0].Event)

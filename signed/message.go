@@ -24,11 +24,12 @@ const (
 	TypeWitness     Type = "roll.witness"       // r for someone else's (a GM's) request
 	TypeCosign      Type = "session.cosign"     // the session-ended event's hash, co-signed
 	TypeVoidConsent Type = "void.consent"       // the roller agrees that an event be voided
+	TypeReceipt     Type = "beacon.receipt"     // a device saw a GM's beacon request before its round (receipt.go)
 )
 
 // Types lists every message type, in the order of DESIGN.md §3.2.
 func Types() []Type {
-	return []Type{TypeContribute, TypeRequest, TypeReveal, TypeWitness, TypeCosign, TypeVoidConsent,
+	return []Type{TypeContribute, TypeRequest, TypeReveal, TypeWitness, TypeCosign, TypeVoidConsent, TypeReceipt,
 		TypeDeviceRegister, TypeDeviceApprove, TypeDeviceRevoke}
 }
 
@@ -84,8 +85,9 @@ func (h Header) In(campaign, session string) error {
 }
 
 // Message is one parsed message: *Contribute, *Request, *Reveal, *Witness,
-// *Cosign, *VoidConsent, or a device's (*DeviceRegister, *DeviceApprove,
-// *DeviceRevoke: signed/device.go). Callers switch on the concrete type.
+// *Cosign, *VoidConsent, *Receipt, or a device's (*DeviceRegister,
+// *DeviceApprove, *DeviceRevoke: signed/device.go). Callers switch on the
+// concrete type.
 type Message interface {
 	Head() Header
 	// Kind is the message's type, whatever its header says.
@@ -100,6 +102,7 @@ func (r *Reveal) Kind() Type      { return TypeReveal }
 func (w *Witness) Kind() Type     { return TypeWitness }
 func (c *Cosign) Kind() Type      { return TypeCosign }
 func (v *VoidConsent) Kind() Type { return TypeVoidConsent }
+func (r *Receipt) Kind() Type     { return TypeReceipt }
 
 // typed returns a copy of the message with its header's Type set.
 func (c *Contribute) typed() Message  { m := *c; m.Type = m.Kind(); return &m }
@@ -108,6 +111,7 @@ func (r *Reveal) typed() Message      { m := *r; m.Type = m.Kind(); return &m }
 func (w *Witness) typed() Message     { m := *w; m.Type = m.Kind(); return &m }
 func (c *Cosign) typed() Message      { m := *c; m.Type = m.Kind(); return &m }
 func (v *VoidConsent) typed() Message { m := *v; m.Type = m.Kind(); return &m }
+func (r *Receipt) typed() Message     { m := *r; m.Type = m.Kind(); return &m }
 
 // Contribute is a session.contribute: Value enters the session key
 // (dice.SessionKey) in stream order. Only before the session's first roll
@@ -117,10 +121,16 @@ func (v *VoidConsent) typed() Message { m := *v; m.Type = m.Kind(); return &m }
 // count"). It is optional here: a contribution signed before the field
 // existed has none (old format); the journal refuses one without it, and
 // a verifier accepts an old one as before (docs/trust.md).
+//
+// WitnessAnchor is the device's witness chain for the session's GM rolls,
+// hex(H^N(w)) (dice.WitnessAnchor; DESIGN.md §3.3): zero in a contribution
+// made before chains existed (the session's GM rolls then keep the
+// first-witness rule).
 type Contribute struct {
-	Header     `json:",inline"`
-	Value      Hex32 `json:"value"`
-	Commitment Hex32 `json:"commitment,omitzero"`
+	Header        `json:",inline"`
+	Value         Hex32 `json:"value"`
+	Commitment    Hex32 `json:"commitment,omitzero"`
+	WitnessAnchor Hex32 `json:"witness_anchor,omitzero"`
 }
 
 // Request is a roll.request. Request is the UUID the device chose (a retried
@@ -153,10 +163,14 @@ type Reveal struct {
 	R       Hex32  `json:"r"`
 }
 
-// Witness is a roll.witness: Value is r for someone else's Request.
+// Witness is a roll.witness: Value is r for someone else's Request. In a
+// session of witness chains, Index is the request's witness index j and
+// Value the device's w_j (dice.WitnessValue); 0 in the first-witness rule
+// of older sessions.
 type Witness struct {
 	Header  `json:",inline"`
 	Request string `json:"request"`
+	Index   int    `json:"index,omitzero"`
 	Value   Hex32  `json:"value"`
 }
 
@@ -213,6 +227,8 @@ func Parse(signed string) (Message, error) {
 		m = new(Cosign)
 	case TypeVoidConsent:
 		m = new(VoidConsent)
+	case TypeReceipt:
+		m = new(Receipt)
 	case TypeDeviceRegister:
 		m = new(DeviceRegister)
 	case TypeDeviceApprove:
@@ -349,6 +365,9 @@ func (r *Reveal) check() error {
 func (w *Witness) check() error {
 	if err := requireUUID("request", w.Request); err != nil {
 		return err
+	}
+	if w.Index < 0 || w.Index > dice.MaxWitnessIndex {
+		return fmt.Errorf("%w: field index: %d, want 1 to %d", ErrMalformed, w.Index, dice.MaxWitnessIndex)
 	}
 	return requireHex("value", w.Value)
 }

@@ -41,6 +41,9 @@ func samples() []signed.Message {
 		&signed.Request{Header: hdr(), Request: reqID, BeaconRound: 1234567, Action: jsontext.Value(`{"command":"attack","character":"orc-1","target":"lodin"}`)},
 		&signed.Reveal{Header: hdr(), Request: reqID, R: signed.Hex32(r0)},
 		&signed.Witness{Header: hdr(), Request: reqID, Value: h32(0xbb)},
+		&signed.Contribute{Header: hdr(), Value: h32(0xaa), Commitment: h32(0xcd), WitnessAnchor: h32(0xce)}, // a witness chain
+		&signed.Witness{Header: hdr(), Request: reqID, Index: 3, Value: h32(0xbb)},                           // its third value
+		&signed.Receipt{Header: hdr(), Request: reqID},
 		&signed.Cosign{Header: hdr(), Ended: h32(0xcc)},
 		&signed.VoidConsent{Header: hdr(), Event: eventID, Reason: "rolled for the wrong character"},
 	}

@@ -21,6 +21,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/campaign-journal/journal/beacon"
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/i18n"
 )
@@ -201,6 +202,7 @@ func tamperedCorpus(t *testing.T, genuine []corpusCase) []corpusCase {
 		g.flagsOnly()
 		g.devices() // corpus_devices_test.go
 		g.receipts() // corpus_receipts_test.go
+		g.chains()
 		// The demos are long: a few kinds in them keep the corpus small.
 		for _, c := range g.out {
 			kind := strings.TrimPrefix(c.name, base.name+".")
@@ -408,6 +410,68 @@ func (g *corpusGen) structure(n int) {
 				break
 			}
 		}
+	}
+}
+
+// chains: the GM-host's changes to GM rolls of witness chains and beacon
+// receipts (DESIGN.md §3.3), each with the chain re-forged: a witness's
+// value or index, a roll that leaves out a recorded witness, a request's
+// witness index, a contribution's anchor, a beacon request moved to under
+// 60 s before its round (mismatches); a receipt dropped (a flag,
+// beacon-unseen).
+func (g *corpusGen) chains() {
+	hexFlip := func(s string) string {
+		b := []byte(s)
+		if b[0] == '0' {
+			b[0] = '1'
+		} else {
+			b[0] = '0'
+		}
+		return string(b)
+	}
+	witnessed := g.where(ofType(events.TypeRollWitnessed))
+	for _, i := range g.spread(witnessed, 1) {
+		g.add(fmt.Sprintf("chain-value-%d", i+1), "a device's chain witness value changed (chain re-forged): "+g.pos(i), g.editAt(i, true, func(l *corpusLine) {
+			l.d["value"] = hexFlip(l.d["value"].(string))
+		}))
+	}
+	for _, i := range g.spread(witnessed, 1) {
+		g.add(fmt.Sprintf("chain-index-%d", i+1), "a device's chain witness index changed (chain re-forged): "+g.pos(i), g.editAt(i, true, func(l *corpusLine) {
+			l.d["index"] = float64(num(l.d["index"]) + 1)
+		}))
+	}
+	combined := g.where(func(l corpusLine) bool {
+		ws, _ := l.d["witnesses"].([]any)
+		return l.d["witness"] == "chain" && len(ws) > 1
+	})
+	for _, i := range g.spread(combined, 1) {
+		g.add(fmt.Sprintf("chain-left-out-%d", i+1), "a recorded witness left out of a GM roll's witnesses (chain re-forged): "+g.pos(i), g.editAt(i, true, func(l *corpusLine) {
+			l.d["witnesses"] = l.d["witnesses"].([]any)[1:]
+		}))
+	}
+	indexed := g.where(func(l corpusLine) bool { return l.ev.Type == events.TypeRollRequested && num(l.d["witness_index"]) > 0 })
+	for _, i := range g.spread(indexed, 1) {
+		g.add(fmt.Sprintf("request-index-%d", i+1), "a GM request's witness index changed (chain re-forged): "+g.pos(i), g.editAt(i, true, func(l *corpusLine) {
+			l.d["witness_index"] = float64(num(l.d["witness_index"]) + 1)
+		}))
+	}
+	anchored := g.where(func(l corpusLine) bool {
+		return l.ev.Type == events.TypeSessionContributed && l.d["witness_anchor"] != nil
+	})
+	for _, i := range g.spread(anchored, 1) {
+		g.add(fmt.Sprintf("anchor-%d", i+1), "a contribution's witness anchor changed (chain re-forged): "+g.pos(i), g.editAt(i, true, func(l *corpusLine) {
+			l.d["witness_anchor"] = hexFlip(l.d["witness_anchor"].(string))
+		}))
+	}
+	beacons := g.where(func(l corpusLine) bool { return l.ev.Type == events.TypeRollRequested && num(l.d["beacon_round"]) > 0 })
+	for _, i := range g.spread(beacons, 1) {
+		g.add(fmt.Sprintf("beacon-late-%d", i+1), "a beacon request's time moved to 30 s before its round (chain re-forged): "+g.pos(i), g.editAt(i, true, func(l *corpusLine) {
+			l.ev.Time = beacon.Quicknet().TimeOf(uint64(num(l.d["beacon_round"]))).Add(-30 * time.Second)
+		}))
+	}
+	for _, i := range g.spread(g.where(ofType(events.TypeRollReceipted)), 1) {
+		g.add(fmt.Sprintf("receipt-dropped-%d", i+1), "a beacon receipt dropped (chain re-forged): flagged beacon-unseen, not failed: "+g.pos(i),
+			rechainLines(g.t, slices.Delete(slices.Clone(g.base.lines), i, i+1)))
 	}
 }
 

@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"crypto/ed25519"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -89,6 +90,7 @@ func TestDiceV2InBrowser(t *testing.T) {
 		{"short contribution refused", `JournalDiceV2.sessionKey(S, "camp-1", "sess-1", ["aa"]).catch(e => e.code + " " + e.field)`, `"invalid-hex32 contribution 1"`},
 		{"short r refused", `JournalDiceV2.faces(KAB, "camp-1", "sess-1", 0, "20", [6]).catch(e => e.code)`, `"invalid-hex32"`},
 	}
+	vectors = append(vectors, chainVectors(t)...)
 	// Roll records (roll-made data as DESIGN.md §3.2 names it), their
 	// session and request.
 	const commitR0 = "72dbb7336c76780023f83da4c355f2eeea85733b13d3477697917790c1229084"
@@ -210,4 +212,34 @@ func TestDiceV2WithoutSecureContext(t *testing.T) {
 	got := jsValue(t, b, `const K = await JournalDiceV2.sessionKey("`+v2Seed+`", "camp-1", "sess-1", ["`+contribA+`", "`+contribB+`"]);
 		return [K, await JournalDiceV2.faces(K, "camp-1", "sess-1", 1, "`+v2R1+`", [12, 6, 6, 6]), await JournalDiceV2.revealCommitment("`+v2R0+`")];`)
 	require.Equal(t, `["`+kAB+`",[7,2,5,1],"72dbb7336c76780023f83da4c355f2eeea85733b13d3477697917790c1229084"]`, got)
+}
+
+// chainVectors are the witness chains' vectors (rules/dice/v2_witness.go,
+// DESIGN.md §3.3), computed by the Go reference: w from a device key's
+// Ed25519 signature (RFC 8032's first test key, through Web Crypto), its
+// anchor, w_1 and w_2, the check, and the combination.
+func chainVectors(t *testing.T) []struct{ name, expr, want string } {
+	t.Helper()
+	seed, err := hex.DecodeString("9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60")
+	require.NoError(t, err)
+	const commitment = "72dbb7336c76780023f83da4c355f2eeea85733b13d3477697917790c1229084"
+	w := dice.DeviceWitnessSecret(ed25519.NewKeyFromSeed(seed), "camp-1", "sess-1", commitment)
+	hx := func(b [32]byte) string { return `"` + hex.EncodeToString(b[:]) + `"` }
+	w1, err := dice.WitnessValue(w, 1)
+	require.NoError(t, err)
+	w2, err := dice.WitnessValue(w, 2)
+	require.NoError(t, err)
+	sign := `crypto.subtle.importKey("pkcs8", JournalDice.hexToBytes("302e020100300506032b657004220420` + hex.EncodeToString(seed) + `"), {name: "Ed25519"}, false, ["sign"])` +
+		`.then(k => crypto.subtle.sign({name: "Ed25519"}, k, new TextEncoder().encode(JournalDiceV2.witnessSeedMessage("camp-1", "sess-1", "` + commitment + `"))))` +
+		`.then(sig => JournalDiceV2.witnessSecret(new Uint8Array(sig)))`
+	W := hx(w)
+	return []struct{ name, expr, want string }{
+		{"a device's w from its Ed25519 signature", sign, W},
+		{"the witness anchor H^1024(w)", `JournalDiceV2.witnessAnchor(` + W + `)`, hx(dice.WitnessAnchor(w))},
+		{"w_1", `JournalDiceV2.witnessValue(` + W + `, 1)`, hx(w1)},
+		{"w_2", `JournalDiceV2.witnessValue(` + W + `, 2)`, hx(w2)},
+		{"w_2 hashes twice to the anchor", `JournalDiceV2.witnessMatches(` + hx(w2) + `, ` + hx(dice.WitnessAnchor(w)) + `, 2)`, `true`},
+		{"w_2 is not the first value", `JournalDiceV2.witnessMatches(` + hx(w2) + `, ` + hx(dice.WitnessAnchor(w)) + `, 1)`, `false`},
+		{"r combines w_1 and w_2 in order", `JournalDiceV2.combineWitnesses([` + hx(w1) + `, ` + hx(w2) + `])`, hx(dice.CombineWitnesses([][32]byte{w1, w2}))},
+	}
 }

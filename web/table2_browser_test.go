@@ -115,16 +115,23 @@ func TestTableV2PathsInBrowsers(t *testing.T) {
 	// resolved unwitnessed once its wait has passed.
 	submit(t, gmB, "the GM rolls for the orc", `details[data-action="npc-roll"]`, map[string]any{"character": "orco", "skill": "Pelea", "wait": 600})
 	waitDone(t, gmB, "the GM rolls for the orc")
-	waitFor(t, gmB, "the GM sees who witnessed", `[...document.querySelectorAll('ul.gm-rolls li')].some(li => li.dataset.witness === "cai" || li.dataset.witness === "dan")`)
+	// Both devices contributed a witness chain: the roll combines both
+	// values (DESIGN.md §3.3), made when the second is in.
+	both := `(li => li.dataset.witness === "cai, dan" || li.dataset.witness === "dan, cai")`
+	waitFor(t, gmB, "the GM sees who witnessed", `[...document.querySelectorAll('ul.gm-rolls li')].some(`+both+`)`)
 	orcRolls, _ := eventsOfType[events.RollMade](t, th, events.TypeRollMade)
 	require.Len(t, orcRolls, 1)
-	require.Contains(t, []string{"cai", "dan"}, orcRolls[0].Witness, "a player's device witnessed the GM's roll")
-	waitFor(t, browsers[orcRolls[0].Witness], "the witness's page says so", `!!document.querySelector('.witness li[data-witness="mine"]')`)
+	require.Equal(t, "chain", orcRolls[0].Witness, "the players' devices' witness chains gave r")
+	require.Len(t, orcRolls[0].Witnesses, 2, "both devices' values")
+	require.Equal(t, 1, orcRolls[0].WitnessIndex)
+	for _, who := range []string{"cai", "dan"} {
+		waitFor(t, browsers[who], who+"'s page says its witness is in", `!!document.querySelector('.witness li[data-witness="mine"]')`)
+	}
 	submit(t, gmB, "the GM's contest", `details[data-action="contest"]`, map[string]any{"a": "orco", "skill_a": "Pelea", "b": "lodin", "skill_b": "Pelea", "wait": 600})
 	waitDone(t, gmB, "the GM's contest")
-	waitFor(t, gmB, "the contest is witnessed", `document.querySelectorAll('ul.gm-rolls li').length === 2 && [...document.querySelectorAll('ul.gm-rolls li')].every(li => li.dataset.witness === "cai" || li.dataset.witness === "dan")`)
+	waitFor(t, gmB, "the contest is witnessed", `document.querySelectorAll('ul.gm-rolls li').length === 2 && [...document.querySelectorAll('ul.gm-rolls li')].every(`+both+`)`)
 	gmB.shot(t, "table2-gm-witnessed-phone.png")
-	browsers[orcRolls[0].Witness].shot(t, "table2-player-witness-phone.png")
+	browsers["cai"].shot(t, "table2-player-witness-phone.png")
 	for _, who := range []string{"cai", "dan"} {
 		browsers[who].do(t, who+" leaves", chromedp.Navigate("about:blank"))
 	}

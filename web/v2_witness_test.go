@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"net/http"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
 	"github.com/stretchr/testify/require"
 
+	"github.com/campaign-journal/journal/beacon"
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/device"
 	"github.com/campaign-journal/journal/signed"
@@ -109,4 +111,33 @@ func TestV2GMRollsOverHTTP(t *testing.T) {
 		SignedMessage: seal(beaKey, &signed.Witness{Header: hdr, Request: id, Value: signed.Hex32{0x5f}})}), 400)
 	post(anaToken, "roll-resolve", resolve, 400)
 	require.Equal(t, after, h.count(t), "the first witness wins")
+
+	// A beacon request a minute and a half ahead: bea's device receipts
+	// it (roll-receipt, as a player for her own character); the GM, the
+	// dashboard, a stranger and an anonymous client cannot.
+	beaconed := uuid.NewString()
+	round := beacon.Quicknet().NextRound(time.Now().Add(90 * time.Second))
+	post(anaToken, "roll-request", js(command.RollRequestSigned{Character: "orco", Wait: 60,
+		SignedMessage: seal(anaKey, &signed.Request{Header: hdr, Request: beaconed, BeaconRound: round, Action: []byte(action)})}), http.StatusOK)
+	receipt := func(k ed25519.PrivateKey, char string) string {
+		return js(command.RollReceiptSigned{Character: char, SignedMessage: seal(k, &signed.Receipt{Header: hdr, Request: beaconed})})
+	}
+	before = h.count(t)
+	for _, tc := range []struct {
+		name, token, body string
+		want              int
+	}{
+		{"the GM receipts its own request", anaToken, receipt(anaKey, "orco"), 400},
+		{"a player receipts as another's character", beaToken, receipt(beaKey, "lodin"), 403},
+		{"a player receipts with the GM's key", beaToken, receipt(anaKey, "ruisenor"), 400},
+		{"the dashboard receipts", wallToken, receipt(beaKey, "ruisenor"), 403},
+		{"a stranger receipts", zedToken, receipt(beaKey, "ruisenor"), 403},
+		{"anonymous receipts", "", receipt(beaKey, "ruisenor"), 401},
+	} {
+		post(tc.token, "roll-receipt", tc.body, tc.want)
+		require.Equal(t, before, h.count(t), "%s: a refused receipt recorded something", tc.name)
+	}
+	post(beaToken, "roll-receipt", receipt(beaKey, "ruisenor"), http.StatusOK)
+	post(beaToken, "roll-receipt", receipt(beaKey, "ruisenor"), 400) // once
+	require.Equal(t, before+1, h.count(t))
 }

@@ -89,6 +89,13 @@ func TestCorpusGenuineExports(t *testing.T) {
 	// quicknet round: witnessed, resolved by that round, unwitnessed.
 	write("v2-beacon", func(t *testing.T) []string { return recordGMTamper(t, newCLI(t)).lines })
 
+	// v2-chain: GM rolls from witness chains on the command layer with a
+	// clock before real quicknet rounds: one every device witnessed, one
+	// resolved without a device (partial-witness), beacon rolls one
+	// receipted and one not (beacon-unseen); a sock puppet the GM
+	// registered contributes too.
+	write("v2-chain", func(t *testing.T) []string { return recordChainSession(t, newCLI(t)) })
+
 	// v2-paths: contests (a tie and its re-roll), a combat's initiative,
 	// damage and healing after it.
 	write("v2-paths", func(t *testing.T) []string {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/device"
+	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/rules/dice"
 	"github.com/campaign-journal/journal/signed"
@@ -150,7 +151,8 @@ func (dv *demoDevices) start(id, title string) (command.Result, error) {
 		if err := commitment.UnmarshalText([]byte(s.Commitment)); err != nil {
 			return all, err
 		}
-		msg, sig, err := dv.keys[user].Seal(&signed.Contribute{Header: dv.header(s), Value: v, Commitment: commitment})
+		// With the device's witness chain for the session's GM rolls.
+		msg, sig, err := dv.keys[user].Seal(dv.keys[user].Contribution(campaign, s.ID, v, commitment))
 		if err != nil {
 			return all, err
 		}
@@ -241,20 +243,38 @@ func (dv *demoDevices) gmRoll(s *projections.Session, character, request string,
 	if err != nil {
 		return all, err
 	}
-	witness := dv.players[dv.next%len(dv.players)]
+	var index int
+	for _, r := range all.Events {
+		var q events.RollRequested
+		if r.Event.Type == events.TypeRollRequested && r.Event.DecodeData(&q) == nil && q.Request == request {
+			index = q.WitnessIndex
+		}
+	}
+	if index == 0 {
+		return all, fmt.Errorf("demo: GM request %s has no witness index: the players' contributions have no witness chain", request)
+	}
+	// Every player's device witnesses with its chain's value for the
+	// request, the next one first (the order does not count: r combines
+	// them in contribution order); the last one in makes the roll.
+	for k := range dv.players {
+		witness := dv.players[(dv.next+k)%len(dv.players)]
+		w, err := dv.keys[witness].Chain(campaign, s.ID, s.Commitment).Witness(request, index)
+		if err != nil {
+			return all, err
+		}
+		msg, sig, err := dv.keys[witness].Seal(w)
+		if err != nil {
+			return all, err
+		}
+		res, err := j.As(witness).Named("roll-witness").Witness(ctx, campaign, command.RollWitnessSigned{Character: dv.characterOf(witness),
+			SignedMessage: command.SignedMessage{Signed: msg, Signature: sig}})
+		all.Events = append(all.Events, res.Events...)
+		if err != nil {
+			return all, err
+		}
+	}
 	dv.next++
-	v, err := random32()
-	if err != nil {
-		return all, err
-	}
-	msg, sig, err = dv.keys[witness].Seal(&signed.Witness{Header: dv.header(s), Request: request, Value: v})
-	if err != nil {
-		return all, err
-	}
-	res, err := j.As(witness).Named("roll-witness").Witness(ctx, campaign, command.RollWitnessSigned{Character: dv.characterOf(witness),
-		SignedMessage: command.SignedMessage{Signed: msg, Signature: sig}})
-	all.Events = append(all.Events, res.Events...)
-	return all, err
+	return all, nil
 }
 
 // hope is the signed request of character's player spending 1 Hope on

@@ -162,7 +162,7 @@ func (a *app) contribute(c *cobra.Command, keyName, character string) error {
 	// Recorded as the catalogue's session-contribute, also when session
 	// start --dice v2 contributes (its reproduction re-runs that command).
 	return a.sendSigned(c, j, camp, k, character, "session-contribute",
-		&signed.Contribute{Header: signed.Header{Campaign: campaign, Session: s.ID}, Value: v, Commitment: commitment},
+		k.Contribution(campaign, s.ID, v, commitment), // with the device's witness chain for the GM's rolls
 		func(rj *command.Journal, character string, m command.SignedMessage) (command.Result, error) {
 			return rj.Contribute(ctx, campaign, command.ContributeSigned{Character: character, SignedMessage: m})
 		})

@@ -34,7 +34,7 @@ const defaultRelay = "https://api.drand.sh"
 // addGMRollFlags adds the GM's flags of a v2 roll or attack.
 func addGMRollFlags(f *pflag.FlagSet) {
 	f.Duration("wait", command.DefaultWitnessWait, "journal-dice-v2, a GM's roll: how long it waits for a player's witness before you may resolve it --unwitnessed")
-	f.Duration("beacon", 0, "journal-dice-v2, a GM's roll: pin it to the drand quicknet round published this long from now (e.g. 30s, 48h)")
+	f.Duration("beacon", 0, "journal-dice-v2, a GM's roll: pin it to the drand quicknet round published this long from now, at least 1m (e.g. 90s, 48h)")
 }
 
 // gmRollV2 records the GM's request (no commitment) of a v2 roll or
@@ -147,10 +147,26 @@ func (a *app) witnessV2(c *cobra.Command, keyName, character, request string) er
 // sendWitness seals and sends one witness for request under the CLI
 // request id id as me, says so on stderr, and warns if it is not recorded.
 func (a *app) sendWitness(ctx context.Context, c *cobra.Command, t v2Device, me, id, character, request string) (command.Result, error) {
-	// The value: secret to the device until sent, the same for a retry of
-	// the same CLI request id (so a retry is the same witness).
-	v := signed.Hex32(sha256.Sum256([]byte(t.key.Sign("journal-dice-v2|witness|" + t.campaign + "|" + t.session.ID + "|" + me + "|" + request + "|" + id))))
-	msg, sig, err := a.seal(ctx, t.campaign, t.camp.LastSeq, t.key, &signed.Witness{Header: signed.Header{Campaign: t.campaign, Session: t.session.ID}, Request: request, Value: v})
+	var w *signed.Witness
+	index := 0
+	if p := t.session.Requests[request]; p != nil {
+		index = p.Requested.WitnessIndex
+	}
+	if index > 0 {
+		// A session of witness chains: this device's value for the
+		// request's index, from the chain its contribution committed to.
+		var err error
+		if w, err = t.key.Chain(t.campaign, t.session.ID, t.session.Commitment).Witness(request, index); err != nil {
+			return command.Result{}, err
+		}
+	} else {
+		// An older session (no chain): the value is secret to the device
+		// until sent, the same for a retry of the same CLI request id (so
+		// a retry is the same witness).
+		v := signed.Hex32(sha256.Sum256([]byte(t.key.Sign("journal-dice-v2|witness|" + t.campaign + "|" + t.session.ID + "|" + me + "|" + request + "|" + id))))
+		w = &signed.Witness{Header: signed.Header{Campaign: t.campaign, Session: t.session.ID}, Request: request, Value: v}
+	}
+	msg, sig, err := a.seal(ctx, t.campaign, t.camp.LastSeq, t.key, w)
 	if err != nil {
 		return command.Result{}, err
 	}
@@ -168,8 +184,66 @@ func (a *app) sendWitness(ctx context.Context, c *cobra.Command, t v2Device, me,
 	if p := t.session.Requests[request]; p != nil {
 		requester = p.Requested.User
 	}
+	if index > 0 {
+		a.reportChainWitness(res, t, msg, request, requester, index)
+		return res, nil
+	}
 	if !a.warnUnrecorded(res, msg, "witness", request) {
 		a.warnf("journal: witnessed request %s of %s", request, requester)
+	}
+	return res, nil
+}
+
+// reportChainWitness says on stderr that the device's chain witness msg
+// for request was recorded, and whether the roll was made (or how many
+// witnesses it waits for), or warns that it was not recorded.
+func (a *app) reportChainWitness(res command.Result, t v2Device, msg, request, requester string, index int) {
+	recorded, made := false, false
+	for _, r := range res.Events {
+		switch r.Event.Type {
+		case events.TypeRollWitnessed:
+			var d events.RollWitnessed
+			recorded = recorded || r.Event.DecodeData(&d) == nil && d.Signed == msg
+		case events.TypeRollMade:
+			var d events.RollMade
+			made = made || r.Event.DecodeData(&d) == nil && d.Request == request
+		}
+	}
+	if !recorded {
+		a.warnf("journal: WARNING: your witness for request %s is not in what the journal recorded: the roll was not drawn from it (see 'journal log'; tell the table)", request)
+		return
+	}
+	l := a.language()
+	fmt.Fprintln(a.stderr, l.T("w2.witnessed_chain", request, requester, index))
+	if !made {
+		have := 1
+		if p := t.session.Requests[request]; p != nil {
+			have += len(p.Witnessed)
+		}
+		fmt.Fprintln(a.stderr, l.T("w2.waiting_witnesses", request, have, len(command.ChainWitnesses(t.camp, t.session))))
+	}
+}
+
+// receiptV2 sends the device's signed beacon.receipt of the GM's beacon
+// request, before its round (`roll receipt`, and the follow's witness).
+func (a *app) receiptV2(ctx context.Context, c *cobra.Command, t v2Device, request string) (command.Result, error) {
+	msg, sig, err := a.seal(ctx, t.campaign, t.camp.LastSeq, t.key, device.BeaconReceipt(t.campaign, t.session.ID, request))
+	if err != nil {
+		return command.Result{}, err
+	}
+	id, err := a.cliRequestID()
+	if err != nil {
+		return command.Result{}, err
+	}
+	res, err := a.stepNamed(ctx, c, t.j, id, "roll-receipt", func(rj *command.Journal) (command.Result, error) {
+		return rj.Receipt(ctx, t.campaign, command.RollReceiptSigned{Character: actingCharacter(t.camp, cliActor()),
+			SignedMessage: command.SignedMessage{Signed: msg, Signature: sig}})
+	})
+	if err != nil {
+		return res, err
+	}
+	if p := t.session.Requests[request]; p != nil {
+		fmt.Fprintln(a.stderr, a.language().T("w2.receipted", request, p.Requested.User, p.Requested.BeaconRound))
 	}
 	return res, nil
 }
@@ -237,7 +311,7 @@ func (a *app) rollGMCommands() []*cobra.Command {
 	witness := &cobra.Command{
 		Use:     "witness REQUEST [--name KEY] [--character C]",
 		Example: "  JOURNAL_ACTOR=ana journal -c mordor roll witness 4f0c7a52-3e0b-5d7e-9b3a-2c1d0e9f8a7b",
-		Short:   "Player: witness a GM's v2 roll with 32 random bytes of your device (the first witness is its r)",
+		Short:   "Player: witness a GM's v2 roll with your device's witness chain value (its r combines every contributing device's)",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			return a.witnessV2(c, keyName, character, args[0])
@@ -251,18 +325,41 @@ func (a *app) rollGMCommands() []*cobra.Command {
 		Use: "resolve REQUEST (--unwitnessed | --beacon [--signature HEX] [--relay URL])",
 		Example: "  journal -c mordor roll resolve 4f0c7a52-3e0b-5d7e-9b3a-2c1d0e9f8a7b --unwitnessed\n" +
 			"  journal -c mordor roll resolve 4f0c7a52-3e0b-5d7e-9b3a-2c1d0e9f8a7b --beacon",
-		Short: "GM: resolve your v2 roll unwitnessed after its wait (the audit lists it) or by its drand round",
+		Short: "GM: resolve your v2 roll after its wait with the witnesses in (partial-witness), or none (unwitnessed), or by its drand round",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			return a.resolveV2(c, args[0], unwitnessed, byBeacon, signature, relay)
 		},
 	}
 	f := resolve.Flags()
-	f.BoolVar(&unwitnessed, "unwitnessed", false, "r from the journal's server: no player witnessed it within its wait")
+	f.BoolVar(&unwitnessed, "unwitnessed", false, "after the wait: r combines the witnesses in (flagged partial-witness), or, with none, comes from the journal's server")
 	f.BoolVar(&byBeacon, "beacon", false, "r from the drand quicknet round the request is pinned to")
 	f.StringVar(&signature, "signature", "", "the round's signature (hex), if this machine cannot reach the beacon")
 	f.StringVar(&relay, "relay", defaultRelay, "the drand HTTP relay to fetch the round from")
-	return []*cobra.Command{witness, resolve}
+	var receiptKey string
+	receipt := &cobra.Command{
+		Use:     "receipt REQUEST [--name KEY]",
+		Example: "  JOURNAL_ACTOR=ana journal -c mordor roll receipt 4f0c7a52-3e0b-5d7e-9b3a-2c1d0e9f8a7b",
+		Short:   "Player: sign that your device saw a GM's beacon roll request before its round ('log --follow' does it by itself)",
+		Args:    cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			request := args[0]
+			if err := a.resolveShortRequest(c, &request); err != nil {
+				return err
+			}
+			t, err := a.openV2(c.Context(), receiptKey)
+			if err != nil {
+				return err
+			}
+			res, err := a.receiptV2(c.Context(), c, t, request)
+			if err != nil {
+				return err
+			}
+			return a.reportAll(c.Context(), t.j, t.campaign, res)
+		},
+	}
+	receipt.Flags().StringVar(&receiptKey, "name", device.DefaultName, "the device key's name")
+	return []*cobra.Command{witness, resolve, receipt}
 }
 
 // followWitness is `log --follow`'s witness for the user's device: it
@@ -362,8 +459,23 @@ func (f *followWitness) witness(request string) {
 	if !f.open() {
 		return
 	}
-	if p := f.t.session.Requests[request]; p == nil || p.State != projections.RequestPending {
+	p := f.t.session.Requests[request]
+	if p == nil || p.State != projections.RequestPending {
 		return
+	}
+	if n := p.Requested.BeaconRound; n > 0 && time.Now().Before(beacon.Quicknet().TimeOf(n)) && !slices.Contains(p.Receipted, f.me) {
+		// A beacon request seen before its round: receipt it, so that the
+		// audit knows a player's device saw it while its randomness was
+		// unknown (DESIGN.md §3.3).
+		if _, err := f.a.receiptV2(f.c.Context(), f.c, f.t, request); err != nil {
+			f.a.warnf("journal: could not receipt request %s: %v", request, err)
+		}
+	}
+	if p.Requested.WitnessIndex > 0 && !slices.ContainsFunc(command.ChainWitnesses(f.t.camp, f.t.session), func(w projections.WitnessAnchor) bool { return w.User == f.me }) {
+		return // this device has no chain in the session: its witness would be refused
+	}
+	if slices.ContainsFunc(p.Witnessed, func(w events.GMWitness) bool { return w.User == f.me }) {
+		return // witnessed already
 	}
 	id, err := f.a.cliRequestID()
 	if err == nil {

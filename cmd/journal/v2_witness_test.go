@@ -99,7 +99,7 @@ func (tb *v2Table) gmSession() []string {
 	out = tb.untilResolved(unwitnessed)
 	require.NotEmpty(t, out)
 
-	beaconed := tb.gmRoll("roll", "orco", "--attribute", "F", "--beacon", "10s")
+	beaconed := tb.gmRoll("roll", "orco", "--attribute", "F", "--beacon", "70s")
 	_, errb, code = tb.as("gm").run("--lang", "en", "-c", "mordor", "roll", "resolve", beaconed, "--beacon", "--relay", "http://127.0.0.1:1")
 	require.NotZero(t, code)
 	require.Contains(t, errb, "without a route to the beacon")
@@ -146,7 +146,8 @@ func TestV2GMRollsCLI(t *testing.T) {
 	// explain shows where r came from.
 	i := indexOf(t, lines, events.TypeRollMade, len(rollsOf(t, lines))-3)
 	x := tb.ok("--lang", "en", "explain", idAt(t, lines, i), "--file", path)
-	require.Contains(t, x, "witnessed by ana")
+	require.Contains(t, x, "witness chains, GM request")
+	require.Contains(t, x, "the values of ana")
 	require.Contains(t, x, "verdict: verified")
 	require.Contains(t, tb.ok("--lang", "en", "-c", "mordor", "replay", "--reproduce"), "IDENTICAL:")
 }
@@ -184,6 +185,52 @@ func TestV2FollowWitnesses(t *testing.T) {
 	require.NotNil(t, made)
 	require.Equal(t, "ana", made.Witness)
 	require.Equal(t, id, made.Request)
+}
+
+// TestV2FollowWitnessesChains: in a session of witness chains (ana's
+// device contributed its chain) ana's `journal log --follow` witnesses the
+// GM's roll with its chain's value for the request's index, and receipts
+// a beacon request before its round.
+func TestV2FollowWitnessesChains(t *testing.T) {
+	tb := newV2Table(t)
+	tb.serve()
+	tb.as("gm").ok("-c", "mordor", "session", "start", "--dice", "v2")
+	tb.as("ana").ok("-c", "mordor", "session", "contribute")
+	ctx, cancel := context.WithCancel(context.Background())
+	out, errb := &syncBuffer{}, &syncBuffer{}
+	done := make(chan int, 1)
+	go func() {
+		done <- run(ctx, []string{"--data", tb.dir, "--lang", "en", "-c", "mordor", "log", "--follow"}, out, errb)
+	}()
+	t.Cleanup(func() { cancel(); <-done })
+	waitFor(t, out, "contributes")
+	id := tb.gmRoll("roll", "orco", "Pelea")
+	waitFor(t, errb, "witnessed request "+id+" of gm (witness 1 of this device's chain)")
+	beaconed := tb.gmRoll("roll", "orco", "--attribute", "F", "--beacon", "5m")
+	waitFor(t, errb, "receipted request "+beaconed+" of gm before its beacon round")
+	cancel()
+	require.Equal(t, 0, <-done, "%s", errb)
+	done <- 0
+	var made *events.RollMade
+	receipts := 0
+	for _, e := range tb.events("mordor") {
+		switch e.Type {
+		case events.TypeRollMade:
+			var d events.RollMade
+			require.NoError(t, e.DecodeData(&d))
+			if d.Request == id {
+				made = &d
+			}
+		case events.TypeRollReceipted:
+			receipts++
+		}
+	}
+	require.NotNil(t, made)
+	require.Equal(t, command.WitnessChain, made.Witness)
+	require.Equal(t, 1, made.WitnessIndex)
+	require.Len(t, made.Witnesses, 1)
+	require.Equal(t, "ana", made.Witnesses[0].User)
+	require.Equal(t, 1, receipts, "the beacon request receipted once")
 }
 
 // waitFor waits, bounded by guard, until b holds want.

@@ -448,12 +448,23 @@ func specs() []Spec {
 					SignedMessage: command.SignedMessage{Signed: d.Signed, Signature: d.Signature}}, nil
 			}}.spec(),
 		def[command.RollWitnessSigned]{name: "roll-witness", cli: "roll witness",
-			doc:      "journal-dice-v2: a player's device's signed roll.witness of a GM's request: its value is r, the first witness draws the roll",
+			doc:      "journal-dice-v2: a player's device's signed roll.witness of a GM's request: in a session of witness chains its chain's value for the request's index, the roll drawn when every contributing device's is in; in an older session its value is r and the first draws the roll",
 			required: []string{"character", "signed", "signature"}, acting: "character",
 			run: func(ctx ctx, j *j, c string, req command.RollWitnessSigned) (res, error) {
 				return j.Witness(ctx, c, req)
 			},
 			inputs: func(_ ctx, _ *j, _ string, r evs) (command.RollWitnessSigned, error) {
+				if w, ev, err := find[events.RollWitnessed](r, events.TypeRollWitnessed); err == nil {
+					// A witness of a session of witness chains, filed under
+					// the request's character: the character is for the
+					// permissions only, as below.
+					_, character, err := ev.Aggregate()
+					if err != nil {
+						return command.RollWitnessSigned{}, err
+					}
+					return command.RollWitnessSigned{Character: character,
+						SignedMessage: command.SignedMessage{Signed: w.Signed, Signature: w.Signature}}, nil
+				}
 				d, _, err := find[events.RollMade](r, events.TypeRollMade)
 				if err != nil {
 					return command.RollWitnessSigned{}, err
@@ -462,6 +473,25 @@ func specs() []Spec {
 				// (the roll does not record it): any character re-runs it.
 				return command.RollWitnessSigned{Character: d.Character,
 					SignedMessage: command.SignedMessage{Signed: d.Signed, Signature: d.Signature}}, nil
+			}}.spec(),
+		def[command.RollReceiptSigned]{name: "roll-receipt", cli: "roll receipt",
+			doc:      "journal-dice-v2: a player's device's signed beacon.receipt of a GM's beacon request, before its round",
+			required: []string{"character", "signed", "signature"}, acting: "character",
+			run: func(ctx ctx, j *j, c string, req command.RollReceiptSigned) (res, error) {
+				return j.Receipt(ctx, c, req)
+			},
+			inputs: func(_ ctx, _ *j, _ string, r evs) (command.RollReceiptSigned, error) {
+				d, ev, err := find[events.RollReceipted](r, events.TypeRollReceipted)
+				if err != nil {
+					return command.RollReceiptSigned{}, err
+				}
+				// Filed under the request's character: for the permissions
+				// only, as a witness's.
+				_, character, err := ev.Aggregate()
+				if err != nil {
+					return command.RollReceiptSigned{}, err
+				}
+				return command.RollReceiptSigned{Character: character, SignedMessage: command.SignedMessage{Signed: d.Signed, Signature: d.Signature}}, nil
 			}}.spec(),
 		def[rollResolveBody]{name: "roll-resolve", cli: "roll resolve",
 			doc:      "journal-dice-v2: the GM resolves its request unwitnessed (after its wait; the audit lists it) or by its beacon round",

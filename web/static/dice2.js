@@ -202,7 +202,68 @@
     return Object.assign(base, { status: "verified", reason: what.join("; ") + "; faces " + derived.join(" ") + " re-derived" });
   }
 
+  // Witness chains of GM rolls (DESIGN.md §3.3; the Go reference is
+  // rules/dice/v2_witness.go):
+  //   w      = SHA-256(Ed25519 signature of the device key over witnessSeedMessage(campaign, session, seed commitment))
+  //   anchor = hex(H^N(w)), H = SHA-256, N = WITNESS_CHAIN
+  //   w_j    = H^(N−j)(w), the value for the session's j-th GM request
+  //   r      = SHA-256("journal-dice-v2|gm|" + join(hex(w_j) of each contributing device, in contribution order, ","))
+  const WITNESS_CHAIN = 1024;
+  const MAX_WITNESS_INDEX = WITNESS_CHAIN - 1;
+
+  function witnessSeedMessage(campaign, session, commitment) {
+    return ALGORITHM + "|witness|" + campaign + "|" + session + "|" + commitment;
+  }
+
+  // hashTimes returns H^n(v) as lower-case hex.
+  async function hashTimes(vHex, n) {
+    let b = hex32("witness value", vHex);
+    for (let k = 0; k < n; k++) b = await D().sha256(b);
+    return D().bytesToHex(b);
+  }
+
+  // witnessSecret returns w (hex) from the raw signature bytes.
+  async function witnessSecret(signatureBytes) {
+    return D().bytesToHex(await D().sha256(signatureBytes));
+  }
+
+  async function witnessAnchor(wHex) {
+    return hashTimes(wHex, WITNESS_CHAIN);
+  }
+
+  // witnessValue returns w_j (hex), j in 1..MAX_WITNESS_INDEX.
+  async function witnessValue(wHex, j) {
+    if (!Number.isInteger(j) || j < 1 || j > MAX_WITNESS_INDEX) throw new Error("witness index " + j + ": want 1 to " + MAX_WITNESS_INDEX);
+    return hashTimes(wHex, WITNESS_CHAIN - j);
+  }
+
+  // witnessMatches reports whether H^j(value) is the anchor.
+  async function witnessMatches(valueHex, anchorHex, j) {
+    if (!Number.isInteger(j) || j < 1 || j > MAX_WITNESS_INDEX) return false;
+    try {
+      return (await hashTimes(valueHex, j)) === anchorHex;
+    } catch (e) {
+      return false;
+    }
+  }
+
+  // combineWitnesses returns r (hex) of a GM roll from the values (hex),
+  // in contribution order.
+  async function combineWitnesses(valuesHex) {
+    valuesHex.forEach((v, i) => hex32("witness " + (i + 1), v));
+    return D().bytesToHex(await D().sha256(encoder.encode(ALGORITHM + "|gm|" + valuesHex.join(","))));
+  }
+
   global.JournalDiceV2 = {
+    WITNESS_CHAIN: WITNESS_CHAIN,
+    MAX_WITNESS_INDEX: MAX_WITNESS_INDEX,
+    witnessSeedMessage: witnessSeedMessage,
+    witnessSecret: witnessSecret,
+    witnessAnchor: witnessAnchor,
+    witnessValue: witnessValue,
+    witnessMatches: witnessMatches,
+    combineWitnesses: combineWitnesses,
+    hashTimes: hashTimes,
     ALGORITHM: ALGORITHM,
     HexError: HexError,
     sessionKey: sessionKey,

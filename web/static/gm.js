@@ -198,8 +198,9 @@
       }))] : null);
   }
 
-  // The witness of each GM roll made (request id → user, "beacon" or
-  // "none"), from the session's roll events.
+  // The witness of each GM roll made (request id → user, the users of a
+  // roll of witness chains joined by ", ", "beacon" or "none"), from the
+  // session's roll events.
   const witnessOf = {};
   const asked = new Set(); // requests looked up once
   let loadingWitnesses = false;
@@ -209,7 +210,12 @@
     asked.add(id);
     T.api("GET", T.campaignPath("/events?types=journal.roll.made.v1&tail=200"))
       .then((list) => {
-        for (const r of list || []) if (r.event && r.event.data && r.event.data.request && r.event.data.witness) witnessOf[r.event.data.request] = r.event.data.witness;
+        for (const r of list || []) {
+          const d = r.event && r.event.data;
+          if (!d || !d.request || !d.witness) continue;
+          // A roll of witness chains names every device whose value it combines.
+          witnessOf[d.request] = d.witness === "chain" ? (d.witnesses || []).map((w) => w.user).join(", ") : d.witness;
+        }
       }, () => {})
       .finally(() => {
         loadingWitnesses = false;

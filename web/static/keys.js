@@ -187,6 +187,18 @@
       return this.sign({ type: "device.revoke", campaign: this.campaign, session: "", user: this.user, public_key: publicKey, reason: reason || "" });
     }
 
+    // witnessSecret resolves to this device's w for a session (hex), the
+    // secret of its witness chain (DESIGN.md §3.3): SHA-256 of its
+    // (deterministic) Ed25519 signature of
+    // JournalDiceV2.witnessSeedMessage(campaign, session, commitment), so
+    // nothing is stored (rules/dice/v2_witness.go).
+    async witnessSecret(session, commitment) {
+      const V2 = global.JournalDiceV2;
+      const text = V2.witnessSeedMessage(this.campaign, session, commitment);
+      const sig = await global.crypto.subtle.sign(ALG, this.privateKey, encoder.encode(text));
+      return V2.witnessSecret(new Uint8Array(sig));
+    }
+
     toJSON() {
       return { campaign: this.campaign, user: this.user, publicKey: this.publicKey, fingerprint: this.fingerprint, created: this.created };
     }

@@ -282,16 +282,28 @@
   // that waits for a witness, once (not those pinned to a beacon round:
   // the beacon gives their r). A witness that is not recorded says why
   // (another device's came first, or the journal's refusal).
+  // In a session of witness chains (DESIGN.md §3.3) every contributing
+  // device's value is combined: "mine" is a witness recorded. A beacon
+  // request seen before its round is receipted instead, once.
   const witnesses = {}; // request id → {state: "sending"|"mine"|"other"|"failed", character, message}
+  const receipts = {}; // request id → true once sent
   function autoWitness(st, character) {
     const s = T.openSession();
     if (!T.isV2(s)) return;
     for (const [id, p] of Object.entries(s.requests || {})) {
-      if (p.state !== "pending" || !T.witnessed(p) || p.requested.beacon_round || p.requested.user === st.me.name || witnesses[id]) continue;
+      const round = p.requested && p.requested.beacon_round;
+      if (p.state === "pending" && T.witnessed(p) && round && !receipts[id] && p.requested.user !== st.me.name && !(p.receipted || []).includes(st.me.name) &&
+          global.JournalBeacon && Date.now() < global.JournalBeacon.timeOf(round) * 1000) {
+        receipts[id] = true;
+        T.receipt(id, character).then(() => T.refresh(), () => {});
+      }
+      if (p.state !== "pending" || !T.witnessed(p) || round || p.requested.user === st.me.name || witnesses[id]) continue;
+      if ((p.witnessed || []).some((w) => w.user === st.me.name)) continue;
       const w = (witnesses[id] = { state: "sending", character: p.requested.character });
       T.witness(id, character).then(
         (res) => {
-          const made = ((res && res.recorded) || []).some((r) => r.event && r.event.data && r.event.data.witness === st.me.name);
+          const made = ((res && res.recorded) || []).some((r) => r.event && r.event.data &&
+            (r.event.data.witness === st.me.name || (r.event.type === "journal.roll.witnessed.v1" && r.event.data.user === st.me.name)));
           w.state = made ? "mine" : "other";
           return T.refresh();
         },

@@ -49,19 +49,21 @@
 
   // The members of each type after the header, in Go's order, with their kind:
   // "hex" (64 lower-case hex, not all zero), "hex?" (optional hex), "uuid"
-  // (canonical lower-case), "uint?" (optional whole number), "object"
+  // (canonical lower-case), "uint?" (optional whole number), "index?" (an
+  // optional witness index, 1 to 1023), "object"
   // (any JSON object, kept as given), "reason" (non-empty text ≤ 500 bytes).
   const FIELDS = {
-    "session.contribute": [["value", "hex"], ["commitment", "hex?"]],
+    "session.contribute": [["value", "hex"], ["commitment", "hex?"], ["witness_anchor", "hex?"]],
     "roll.request": [["request", "uuid"], ["commitment", "hex?"], ["beacon_round", "uint?"], ["action", "object"]],
     "roll.reveal": [["request", "uuid"], ["r", "hex"]],
-    "roll.witness": [["request", "uuid"], ["value", "hex"]],
+    "roll.witness": [["request", "uuid"], ["index", "index?"], ["value", "hex"]],
     "session.cosign": [["ended", "hex"]],
     "void.consent": [["event", "uuid"], ["reason", "reason"]],
     // A user's devices (signed/device.go): campaign-scoped, session "".
     "device.register": [["user", "id"], ["role", "role"], ["name", "name"], ["public_key", "key"]],
     "device.approve": [["user", "id"], ["public_key", "key"]],
     "device.revoke": [["user", "id"], ["public_key", "key"], ["reason", "reason?"]],
+    "beacon.receipt": [["request", "uuid"]],
   };
   // CAMPAIGN_SCOPED are the types that name no session (session "").
   const CAMPAIGN_SCOPED = new Set(["device.register", "device.approve", "device.revoke"]);
@@ -115,6 +117,18 @@
         if (absent || v === 0) return undefined;
         if (!Number.isSafeInteger(v) || v < 0) throw err("malformed", "field " + name + ": want a non-negative whole number");
         return v;
+      case "index?": {
+        // A witness index (Go's int, 0 omitted): 1 to 1023.
+        let n = v;
+        if (v instanceof RawNumber) {
+          if (!/^-?(0|[1-9][0-9]*)$/.test(v.text)) throw err("malformed", "field " + name + ": want a whole number");
+          n = Number(v.text);
+        }
+        if (absent || n === 0) return undefined;
+        if (!Number.isSafeInteger(n)) throw err("malformed", "field " + name + ": want a whole number");
+        if (n < 0 || n > 1023) throw err("malformed", "field " + name + ": " + n + ", want 1 to 1023");
+        return n;
+      }
       case "object":
         if (v === null || typeof v !== "object" || Array.isArray(v) || v instanceof RawNumber) throw err("malformed", "field " + name + " must be a JSON object");
         return v;

@@ -260,13 +260,33 @@
   }
 
   // witness sends this device's signed roll.witness for a GM's pending
-  // request p (id): 32 fresh random bytes, which are r if it is the first.
+  // request p (id): in a session of witness chains (the request has a
+  // witness_index j) its chain's value w_j, combined with every
+  // contributing device's; in an older session 32 fresh random bytes,
+  // which are r if it is the first.
   async function witness(id, character) {
     const s = openSession();
     if (!isV2(s)) throw new Error("no journal-dice-v2 session in progress");
     const k = await key();
-    const m = await k.sign({ type: "roll.witness", campaign: state.auth.campaign, session: s.id, request: id, value: randomHex32() });
+    const p = (s.requests || {})[id];
+    const j = (p && p.requested && p.requested.witness_index) || 0;
+    const msg = { type: "roll.witness", campaign: state.auth.campaign, session: s.id, request: id, value: randomHex32() };
+    if (j > 0) {
+      msg.index = j;
+      msg.value = await global.JournalDiceV2.witnessValue(await k.witnessSecret(s.id, s.commitment), j);
+    }
+    const m = await k.sign(msg);
     return command("roll-witness", { character: character, signed: m.signed, signature: m.signature });
+  }
+
+  // receipt sends this device's signed beacon.receipt of a GM's request
+  // pinned to a beacon round, seen before its round (DESIGN.md §3.3).
+  async function receipt(id, character) {
+    const s = openSession();
+    if (!isV2(s)) throw new Error("no journal-dice-v2 session in progress");
+    const k = await key();
+    const m = await k.sign({ type: "beacon.receipt", campaign: state.auth.campaign, session: s.id, request: id });
+    return command("roll-receipt", { character: character, signed: m.signed, signature: m.signature });
   }
   // gmPending reports whether a recorded request is a GM's waiting for a
   // witness (no commitment).
@@ -316,7 +336,10 @@
     const k = await key();
     // commitment: the session's seed commitment, so that the contribution
     // cannot be replayed into another journal's session (signed.Contribute).
-    const m = await k.sign({ type: "session.contribute", campaign: state.auth.campaign, session: s.id, value: randomHex32(), commitment: s.commitment });
+    // witness_anchor: the device's witness chain for the session's GM
+    // rolls (its w is derived from the key: nothing to store).
+    const anchor = await global.JournalDiceV2.witnessAnchor(await k.witnessSecret(s.id, s.commitment));
+    const m = await k.sign({ type: "session.contribute", campaign: state.auth.campaign, session: s.id, value: randomHex32(), commitment: s.commitment, witness_anchor: anchor });
     const res = await command("session-contribute", { character: character, signed: m.signed, signature: m.signature });
     global.localStorage.setItem(STORE + ".contributed." + state.auth.campaign + "." + s.id, "1");
     return res;
@@ -724,6 +747,7 @@
     requestReveal: requestReveal,
     requestOnly: requestOnly,
     witness: witness,
+    receipt: receipt,
     witnessed: witnessed,
     v2Action: v2Action,
     cosign: cosign,

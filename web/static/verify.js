@@ -544,7 +544,7 @@
       }
       const s0 = ss[ev.session];
       if (ev.type === "journal.session.started.v1") {
-        if (d.algorithm === "journal-dice-v2" && !ss[ev.session]) ss[ev.session] = { id: ev.session, startID: ev.id, starter: ev.actor, commitment: d.commitment, contributions: 0, independent: 0, requests: {}, order: [], cosigs: [], actions: {}, gmSource: {}, nonceAt: {}, ended: false, last: t, lastStamp: stamp(ev.time), lastID: ev.id, due: null, attack: null, torRolls: {} };
+        if (d.algorithm === "journal-dice-v2" && !ss[ev.session]) ss[ev.session] = { id: ev.session, startID: ev.id, starter: ev.actor, commitment: d.commitment, contributions: 0, independent: 0, requests: {}, order: [], cosigs: [], actions: {}, gmSource: {}, nonceAt: {}, ended: false, last: t, lastStamp: stamp(ev.time), lastID: ev.id, due: null, attack: null, torRolls: {}, anchors: [], gmRequests: 0 };
         continue;
       }
       if (s0) {
@@ -606,7 +606,11 @@
             // key's independence from the GM unless its user is the GM (a
             // user registered with the role gm at this point of the
             // stream, or the session's starter).
-            if (d.user !== s.starter && roles[d.user] !== "gm") s.independent++;
+            if (d.user !== s.starter && roles[d.user] !== "gm") {
+              s.independent++;
+              // replay's addAnchor: the device's witness chain, the first per user.
+              if (d.witness_anchor && !s.anchors.some((a) => a.user === d.user)) s.anchors.push({ user: d.user, anchor: d.witness_anchor });
+            }
           }
           break;
         case "journal.session.ended.v1": {
@@ -627,6 +631,24 @@
           const why = await cosignProblem(ev, d, s, keys);
           if (why) problem(ev.id, tr("v2.event", ev.id, tr("v2.cosign", why)));
           else s.cosigs.push({ user: d.user, role: roles[d.user], event: ev.id });
+          break;
+        }
+        case "journal.roll.witnessed.v1": {
+          const why = await witnessedProblem(ev, d, s, keys);
+          if (why) problem(ev.id, tr("v2.event", ev.id, why));
+          else s.requests[d.request].witnessed.push({ user: d.user, value: d.value });
+          break;
+        }
+        case "journal.roll.receipted.v1": {
+          const r = s.requests[d.request];
+          if (!r || !r.d.beacon_round) {
+            problem(ev.id, tr("v2.event", ev.id, tr("v2.receiptRequest", d.request)));
+            break;
+          }
+          const sg = await signedBy(ev, d, keys);
+          if (sg.why) problem(ev.id, tr("v2.event", ev.id, sg.why));
+          else if (sg.message.type !== "beacon.receipt" || sg.message.request !== d.request) problem(ev.id, tr("v2.event", ev.id, tr("v2.receiptFields")));
+          else if (d.user !== s.starter && roles[d.user] !== "gm" && global.JournalBeacon && stamp(ev.time) < BigInt(global.JournalBeacon.timeOf(r.d.beacon_round)) * 1000000000n) r.receipted = true;
           break;
         }
         case "journal.roll.cancelled.v1": {
@@ -685,6 +707,14 @@
           else if (!gm && (d.wait || d.beacon_round)) why = tr("v2.playerWait");
           else if (gm && !(d.wait > 0)) why = tr("v2.noWait");
           else if (gm && d.beacon_round && global.JournalBeacon && !(Number(d.beacon_round) > global.JournalBeacon.roundAt(Math.floor(t / 1000)))) why = tr("v2.beaconKnown", d.beacon_round);
+          else if (gm && d.beacon_round && s.anchors.length && global.JournalBeacon && BigInt(global.JournalBeacon.timeOf(d.beacon_round)) * 1000000000n < stamp(ev.time) + 60000000000n) why = tr("v2.beaconTooSoon", d.beacon_round);
+          else if (gm) {
+            // replay's checkWitnessIndex: the session's GM requests so far
+            // in a session of witness chains, 0 in another.
+            if (s.anchors.length) s.gmRequests++;
+            const want = s.anchors.length ? s.gmRequests : 0;
+            if ((d.witness_index || 0) !== want) why = tr("v2.witnessIndex", d.witness_index || 0, want);
+          }
           if (why) {
             fail(why);
             break;
@@ -697,12 +727,16 @@
             const prev = earlier.map((id) => s.requests[id]).find((r) => r && r.state === "made");
             if (prev) flag("repeated", ev.id, tr("v2.f.repeated", d.request, ev.id, d.user, prev.d.request, prev.ev.id));
           }
-          s.requests[d.request] = { ev: ev, d: d, state: "pending", rolled: 0 };
+          s.requests[d.request] = { ev: ev, d: d, state: "pending", rolled: 0, witnessed: [], receipted: false };
           s.order.push(d.request);
           break;
         }
         case "journal.roll.made.v1": {
           const r = s.requests[d.request];
+          if (d.witness !== "chain" && (d.witness_index || (Array.isArray(d.witnesses) && d.witnesses.length))) {
+            bad(ev.id, tr("v2.chainFieldsAlone", d.witness));
+            break;
+          }
           if (!r) {
             bad(ev.id, d.request ? tr("v.noRequest", d.request) : tr("v2.noRequestID"));
             break;
@@ -858,8 +892,8 @@
           if (a.command !== "tor-hope" || a.seed_commitment !== s.commitment || a.character !== d.character || a.roll_request !== d.roll_request) diff.push(tr("v2.fields", "action"));
           if (!q || q.state !== "made" || !roll || (roll.data || {}).request !== d.roll_request) diff.push(tr("v2.hopeRoll", d.roll_request));
           else if (q.d.user !== d.user) diff.push(tr("v2.hopeRoller", d.user, q.d.user));
-          else if ((roll.data || {}).character !== d.character) diff.push("roll " + d.roll + " is not " + d.character + "'s latest roll");
-          else if ((roll.data || {}).outcome === "success") diff.push("the rules refuse it: roll already succeeded"); // tor.SpendHope
+          else if ((roll.data || {}).character !== d.character) diff.push(tr("v2.hopeRoll", d.roll_request)); // replay's: not the character's latest roll
+          else if ((roll.data || {}).outcome === "success") diff.push(tr("v2.hopeSucceeded")); // tor.SpendHope: Hope on a failed roll only
           else {
             const rd = roll.data || {};
             // The bonus is the sheet's: the skill's attribute column, its
@@ -1084,6 +1118,11 @@
       return s.gmSource[d.request] !== src ? no(tr("v2.damageSource", d.witness)) : true;
     }
     s.gmSource[d.request] = src;
+    const chained = s.anchors.length > 0;
+    if (d.witness === "chain" && !chained) return no(tr("v2.chainNone"));
+    if (chained && d.witness === "none" && r.witnessed.length > 0) return no(tr("v2.chainLeftOut", r.witnessed.length, d.request));
+    if (chained && d.witness !== "chain" && d.witness !== "none" && d.witness !== "beacon") return no(tr("v2.chainWitness", d.witness));
+    if (d.witness === "chain") return chainSource(ev, d, r, s, roles, registeredBy, flag, no);
     if (!d.witness) return no(tr("v2.gmReveal", r.d.user));
     if (d.witness === "beacon") {
       if (!r.d.beacon_round) return no(tr("v2.noBeaconRound", d.request));
@@ -1097,7 +1136,10 @@
       } catch (e) {
         return no(tr("v2.beaconBad", r.d.beacon_round, e.message));
       }
-      return rand !== d.reveal ? no(tr("v2.beaconR", r.d.beacon_round)) : true;
+      if (rand !== d.reveal) return no(tr("v2.beaconR", r.d.beacon_round));
+      // replay's beaconR: a beacon roll no player's device receipted before its round.
+      if (!r.receipted) flag("beacon-unseen", r.ev.id, tr("v2.f.beaconUnseen", d.request, r.ev.id, d.beacon_round));
+      return true;
     }
     if (d.witness === "none") {
       if (d.signed || d.signature || d.beacon_signature) return no(tr("v2.noneSigned"));
@@ -1130,6 +1172,68 @@
     const by = (deviceByKey(dv, d.user, used) || {}).by;
     if (by && by !== d.user) flag("witness-key-by-other", ev.id, tr("v2.f.witnessKeyByOther", d.request, ev.id, d.user, by));
     if (r.d.beacon_round) flag("beacon-not-used", ev.id, tr("v2.f.beaconNotUsed", d.request, r.ev.id, r.d.beacon_round, d.user, ev.id));
+    return true;
+  }
+
+  // signedBy opens an event's device message as replay's open does: the
+  // user's registered key, the event issued by that user, the signature
+  // and scope. It resolves to {message} or {why}.
+  async function signedBy(ev, d, keys) {
+    if (!keys[d.user]) return { why: tr("v.signature", tr("v2.noKey", d.user)) };
+    if (ev.actor !== d.user) return { why: tr("v.signature", tr("v.actor", ev.actor, d.user)) };
+    try {
+      return { message: await global.JournalSigned.open(keys[d.user], d.signed, d.signature, ev.campaign, ev.session) };
+    } catch (e) {
+      return { why: tr("v.signature", e.message) };
+    }
+  }
+
+  // witnessedProblem says what is wrong with a recorded chain witness
+  // (replay's witnessedEvent; "": nothing).
+  async function witnessedProblem(ev, d, s, keys) {
+    const r = s.requests[d.request];
+    const k = s.anchors.findIndex((a) => a.user === d.user);
+    if (!r) return tr("v2.witnessedUnknown", d.request);
+    if (!r.d.witness_index) return tr("v2.witnessedNotChain", d.request);
+    if (r.state !== "pending") return tr("v2.already", d.request, r.state);
+    if (d.index !== r.d.witness_index) return tr("v2.witnessedIndex", d.index, d.request, r.d.witness_index);
+    if (k < 0) return tr("v2.witnessedNoChain", d.user);
+    if (r.witnessed.some((w) => w.user === d.user)) return tr("v2.witnessedTwice", d.user, d.request);
+    const sg = await signedBy(ev, d, keys);
+    if (sg.why) return sg.why;
+    const m = sg.message;
+    if (m.type !== "roll.witness" || m.request !== d.request || (m.index || 0) !== d.index || m.value !== d.value) return tr("v2.witnessedFields");
+    if (!(await global.JournalDiceV2.witnessMatches(m.value, s.anchors[k].anchor, d.index))) return tr("v2.witnessedChain", d.user, d.request, d.index);
+    return "";
+  }
+
+  // chainSource checks a GM roll made from witness chains (replay's chainR).
+  async function chainSource(ev, d, r, s, roles, registeredBy, flag, no) {
+    if (d.signed || d.signature || d.beacon_signature || d.beacon_round) return no(tr("v2.chainSigned"));
+    if ((d.witness_index || 0) !== (r.d.witness_index || 0)) return no(tr("v2.chainIndex", d.witness_index || 0, d.request, r.d.witness_index || 0));
+    if (!Array.isArray(d.witnesses) || !d.witnesses.length) return no(tr("v2.chainNoWitnesses"));
+    const want = [];
+    const missing = [];
+    for (const a of s.anchors) {
+      const w = r.witnessed.find((g) => g.user === a.user);
+      if (w) want.push(w);
+      else missing.push(a.user);
+    }
+    const same = d.witnesses.length === want.length && d.witnesses.every((w, i) => w && typeof w === "object" && Object.keys(w).length === 2 && w.user === want[i].user && w.value === want[i].value);
+    if (!same) return no(tr("v2.chainList", d.request));
+    const rr = await global.JournalDiceV2.combineWitnesses(want.map((w) => w.value));
+    if (rr !== d.reveal) return no(tr("v2.chainR"));
+    // Every value from a device whose key someone else registered.
+    const other = (u) => registeredBy[u] && registeredBy[u] !== u;
+    if (want.every((w) => other(w.user))) flag("witness-key-by-other", ev.id, tr("v2.f.witnessKeyByOther", d.request, ev.id, want.map((w) => w.user).join(", "), registeredBy[want[0].user]));
+    if (missing.length) {
+      if (roles[ev.actor] !== "gm" && !(ev.actor === "gm" && roles.gm === undefined)) return no(tr("v2.noneByPlayer", ev.actor));
+      let from = Date.parse(r.ev.time);
+      if (r.d.beacon_round && global.JournalBeacon) from = Math.max(from, global.JournalBeacon.timeOf(r.d.beacon_round) * 1000);
+      if (Date.parse(ev.time) < from + (r.d.wait || 0) * 1000) return no(tr("v2.noneEarly"));
+      flag("partial-witness", ev.id, tr("v2.f.partialWitness", d.request, ev.id, missing.join(", "), want.length, s.anchors.length));
+    }
+    if (r.d.beacon_round) flag("beacon-not-used", ev.id, tr("v2.f.beaconNotUsed", d.request, r.ev.id, r.d.beacon_round, want.map((w) => w.user).join(", "), ev.id));
     return true;
   }
 
@@ -1322,6 +1426,20 @@
             }
             if (named !== undefined && named !== s.commitment) {
               problem(ev.id, tr("v.contributionCommitment", ev.id, String(named).slice(0, 64), s.commitment));
+              ok = false;
+            }
+          }
+          // replay's: the recorded witness anchor is the signed one.
+          if (ok) {
+            let anchor;
+            try {
+              anchor = JSON.parse(d.signed).witness_anchor;
+            } catch (e) {
+              anchor = undefined;
+            }
+            if (anchor === "0".repeat(64)) anchor = undefined;
+            if ((anchor || "") !== (d.witness_anchor || "")) {
+              problem(ev.id, tr("v2.event", ev.id, tr("v2.anchorSigned")));
               ok = false;
             }
           }

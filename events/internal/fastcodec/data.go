@@ -94,7 +94,9 @@ var fastKinds = map[reflect.Type]bool{
 // generated field table if the table matches t (otherwise, or with the
 // zero Fields, its fields are reached by reflection), or returns nil
 // unless every field of the struct is exported, not embedded, of a type in
-// fastKinds, and named by a json tag with a plain name and no option but
+// fastKinds or tagged omitempty (an opaque field: the fast path gives up
+// on data where its member is present, and on a value where it is not
+// zero), and named by a json tag with a plain name and no option but
 // omitempty (which decoding ignores): fields whose names the strict
 // decoder matches exactly as written. A struct of more than 64 fields is
 // not described (the decoder keeps the members it has seen in a uint64).
@@ -107,8 +109,8 @@ func StructOf(t reflect.Type, fields Fields) *Struct {
 	for i := range st.NumField() {
 		f := st.Field(i)
 		name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if !f.IsExported() || f.Anonymous || !fastKinds[reflect.PointerTo(f.Type)] || !plainName(name) ||
-			(opts != "" && opts != "omitempty") {
+		if !f.IsExported() || f.Anonymous || !plainName(name) || (opts != "" && opts != "omitempty") ||
+			!fastKinds[reflect.PointerTo(f.Type)] && opts != "omitempty" {
 			return nil
 		}
 		fs.members[i] = newMemberText(name)

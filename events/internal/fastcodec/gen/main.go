@@ -222,13 +222,14 @@ func registryEntries(f *ast.File) ([]entry, error) {
 
 // fastFieldsOf returns the fields of st and whether the fast path decodes
 // the struct, by the rule of fastcodec.StructOf: every field exported, not
-// embedded, of a type in fastTypes, and named by a json tag with a plain
-// name and no option but omitempty; at most 64 fields.
+// embedded, of a type in fastTypes or tagged omitempty (opaque), and named
+// by a json tag with a plain name and no option but omitempty; at most 64
+// fields.
 func fastFieldsOf(st *ast.StructType) ([]field, bool) {
 	var fields []field
 	for _, f := range st.Fields.List {
 		typ := typeString(f.Type)
-		if len(f.Names) == 0 || !fastTypes[typ] || f.Tag == nil {
+		if len(f.Names) == 0 || f.Tag == nil {
 			return nil, false
 		}
 		tag, err := strconv.Unquote(f.Tag.Value)
@@ -236,7 +237,7 @@ func fastFieldsOf(st *ast.StructType) ([]field, bool) {
 			return nil, false
 		}
 		name, opts, _ := strings.Cut(reflect.StructTag(tag).Get("json"), ",")
-		if !plainName(name) || (opts != "" && opts != "omitempty") {
+		if !plainName(name) || (opts != "" && opts != "omitempty") || !fastTypes[typ] && opts != "omitempty" {
 			return nil, false
 		}
 		for _, n := range f.Names {
