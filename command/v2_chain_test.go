@@ -77,10 +77,10 @@ func setupChain(t *testing.T, relay command.BeaconRounds, contributors ...string
 	_, err = j.EndSession(ctx, "mordor")
 	require.NoError(t, err)
 	devs := map[string]device{"ana": newDevice("ana", 1), "gm": newDevice("gm", 2), "bea": newDevice("bea", 3), "sock": newDevice("sock", 4)}
-	_, err = j.RegisterKey(ctx, "mordor", command.RegisterKey{User: "gm", Role: command.RoleGM, PublicKey: devs["gm"].pub()})
+	_, err = j.RegisterKey(ctx, "mordor", devs["gm"].reg("mordor", command.RoleGM))
 	require.NoError(t, err)
 	for _, u := range []string{"ana", "bea"} {
-		_, err = j.As(u).RegisterKey(ctx, "mordor", command.RegisterKey{PublicKey: devs[u].pub()})
+		_, err = j.As(u).RegisterKey(ctx, "mordor", devs[u].reg("mordor", command.RolePlayer))
 		require.NoError(t, err)
 	}
 	// The host's sock puppet: a "player" key the GM registered.

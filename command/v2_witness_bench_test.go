@@ -86,7 +86,7 @@ func BenchmarkV2GMRoll(b *testing.B) {
 	// session answers at most dice.MaxWitnessIndex GM requests: past them
 	// the benchmark starts another (untimed).
 	ana := newDevice("ana", 1)
-	if _, err := j.As("ana").RegisterKey(ctx, "mordor", command.RegisterKey{PublicKey: ana.pub()}); err != nil {
+	if _, err := j.As("ana").RegisterKey(ctx, "mordor", ana.reg("mordor", command.RolePlayer)); err != nil {
 		b.Fatal(err)
 	}
 	sessions, index := 0, 0

@@ -20,7 +20,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/internal/slug"
 )
 
 // The device message types.
@@ -87,7 +87,7 @@ func (d *DeviceApprove) Key() PublicKey { k, _ := ParsePublicKey(d.PublicKey); r
 func (d *DeviceRevoke) Key() PublicKey { k, _ := ParsePublicKey(d.PublicKey); return k }
 
 func checkDeviceUser(user string) error {
-	if err := events.ValidID(user); err != nil {
+	if err := slug.Valid(user); err != nil {
 		return fmt.Errorf("%w: field user: %w", ErrMalformed, err)
 	}
 	return nil

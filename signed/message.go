@@ -9,7 +9,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/google/uuid"
 
-	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/internal/slug"
 	"github.com/campaign-journal/journal/rules/dice"
 )
 
@@ -305,7 +305,7 @@ func quoteField(ptr string) string {
 // checkHeader checks the ids of a message of type t: a campaign-scoped
 // message (signed/device.go) names no session ("").
 func checkHeader(t Type, h Header) error {
-	if err := events.ValidID(h.Campaign); err != nil {
+	if err := slug.Valid(h.Campaign); err != nil {
 		return fmt.Errorf("%w: field campaign: %w", ErrMalformed, err)
 	}
 	if campaignScoped(t) {
@@ -314,7 +314,7 @@ func checkHeader(t Type, h Header) error {
 		}
 		return nil
 	}
-	if err := events.ValidID(h.Session); err != nil {
+	if err := slug.Valid(h.Session); err != nil {
 		return fmt.Errorf("%w: field session: %w", ErrMalformed, err)
 	}
 	return checkSeen(h.Seen)
