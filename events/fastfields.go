@@ -846,6 +846,8 @@ func fastTypeIndex(eventType string) int {
 		return 37
 	case TypeChainAnchored:
 		return 38
+	case TypeRollProved:
+		return 39
 	}
 	return -1
 }

@@ -218,6 +218,13 @@ var registry = []TypeInfo{
 		Type: TypeChainAnchored, Name: "anchored", Kind: KindCampaign, System: SystemAny,
 		data: dataOf[ChainAnchored],
 	},
+
+	// A suppressed roll's proof (types_proved.go), after every other group
+	// so that no type moves.
+	{
+		Type: TypeRollProved, Name: "proved", Kind: KindCharacter, System: SystemAny,
+		data: dataOf[RollProved],
+	},
 }
 
 // byType indexes registry by type, and sets each entry's fast. Building it
