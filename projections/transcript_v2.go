@@ -35,6 +35,8 @@ func describeV2(l i18n.Lang, c *Campaign, ev events.Event, data any) (string, bo
 		return l.T("tr.session_cosigned", d.User, ev.Session, short(d.Ended)), true
 	case *events.RollCancelled:
 		return l.T("tr.roll_cancelled", short(d.Request), d.Nonce, d.Reason), true
+	case *events.RollProved:
+		return describeProved(l, c, d), true // transcript_proved.go
 	}
 	return "", false
 }

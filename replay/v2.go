@@ -66,6 +66,7 @@ type v2Session struct {
 	x             v2SessionExtra // co-signatures, flags, last event (v2_cosign.go)
 	gm            v2GM           // GM rolls: witnessed, beacon, unwitnessed (v2_witness.go)
 	independent   int            // contributions that count toward the key's independence from the GM (countsAsPlayers)
+	proved        []*v2Proved    // proofs of suppressed rolls (v2_prove.go)
 }
 
 type v2Request struct {
@@ -73,6 +74,11 @@ type v2Request struct {
 	state  string
 	d      events.RollRequested
 	rolled int // roll events recorded for it
+	// v2_prove.go: the key the request was signed under; who cancelled it
+	// and the cancellation event; its first roll event; its proof event.
+	key                   *requestKey
+	cancelledBy, cancelID string
+	made, proved          string
 }
 
 // v2Attack is what an attack's rolls say its consequences must be: the
@@ -137,7 +143,7 @@ func countsAsPlayers(fold *projections.Campaign, starter, user string) bool {
 func isV2Type(typ string) bool {
 	switch typ {
 	case events.TypeParticipantRegistered, events.TypeSessionContributed, events.TypeRollRequested, events.TypeRollCancelled,
-		events.TypeSessionCosigned:
+		events.TypeSessionCosigned, events.TypeRollProved:
 		return true
 	}
 	return false
@@ -217,6 +223,8 @@ func (v *Verifier) v2Event(c *campaign, m Mismatch, ev events.Event, data any) {
 		v.checkRequest(s, c, m, ev, d)
 	case *events.SessionCosigned:
 		v.cosignEvent(s, c, m, ev, d) // v2_cosign.go
+	case *events.RollProved:
+		v.provedEvent(s, c, m, ev, d) // v2_prove.go
 	case *events.RollCancelled:
 		r := s.v2.requests[d.Request]
 		nonce := d.Nonce
@@ -234,6 +242,7 @@ func (v *Verifier) v2Event(c *campaign, m Mismatch, ev events.Event, data any) {
 			return
 		}
 		r.state = projections.RequestCancelled
+		r.cancelledBy, r.cancelID = ev.Actor, ev.ID
 		s.v2.cancelled = append(s.v2.cancelled, CancelledRequest{Request: d.Request, Nonce: d.Nonce, EventID: ev.ID, Reason: d.Reason})
 	}
 }
@@ -344,7 +353,7 @@ func (v *Verifier) checkRequest(s *session, c *campaign, m Mismatch, ev events.E
 		return
 	}
 	v.repeatedRequest(s, c, ev, d, req.Action) // v2_cosign.go
-	s.v2.requests[d.Request] = &v2Request{event: ev.ID, state: projections.RequestPending, d: *d}
+	s.v2.requests[d.Request] = &v2Request{event: ev.ID, state: projections.RequestPending, d: *d, key: keyOfRequest(c.fold, d.User)}
 	s.v2.order = append(s.v2.order, d.Request)
 }
 
@@ -380,6 +389,9 @@ func (v *Verifier) rollV2(s *session, c *campaign, m Mismatch, ev events.Event, 
 		return
 	}
 	r.state = projections.RequestMade
+	if r.made == "" {
+		r.made = ev.ID
+	}
 	r.rolled++
 	v.rolledV2(s, ev, d, r) // v2_cosign.go
 	var rv [32]byte
