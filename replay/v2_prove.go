@@ -225,7 +225,7 @@ func (s *session) proofFile(pf ProofFile) ProofResult {
 	}
 	msg, err := signed.Open(r.key.pub, p.Signed, p.Signature, s.campaign, s.id)
 	if err != nil {
-		return refuse("rp2.proof.signature", p.User, r.key.seq, r.key.fingerprint, err.Error())
+		return refuse("rp2.proof.signature", p.Request, p.User, r.key.fingerprint)
 	}
 	rev, ok := msg.(*signed.Reveal)
 	if !ok || rev.Request != p.Request {

@@ -199,6 +199,7 @@ func tamperedCorpus(t *testing.T, genuine []corpusCase) []corpusCase {
 		g.secrets(n)
 		g.structure(n)
 		g.flagsOnly()
+		g.proved() // corpus_proved_test.go
 		// The demos are long: a few kinds in them keep the corpus small.
 		for _, c := range g.out {
 			kind := strings.TrimPrefix(c.name, base.name+".")

@@ -24,26 +24,13 @@ import (
 // (here: the reveal is never sent), and the GM cancels the request. It
 // returns the session and the request's id.
 func (tb *v2Table) suppressedRequest(skill string) (session, request string) {
-	t := tb.t
-	var commitment string
+	request = tb.pendingRequest(skill)
+	tb.as("gm").ok("-c", "mordor", "roll", "cancel", request[:8], "--reason", "ana left the table")
 	for _, e := range tb.events("mordor") {
 		if e.Type == events.TypeSessionStarted {
-			var d events.SessionStarted
-			require.NoError(t, e.DecodeData(&d))
-			commitment, session = d.Commitment, e.Session
+			session = e.Session
 		}
 	}
-	action, err := json.Marshal(command.RollAction{Command: "roll", SeedCommitment: commitment, Character: "lodin", Skill: skill, Vs: "media"})
-	require.NoError(t, err)
-	request = uuid.NewString()
-	k := tb.anaKey()
-	r := k.RevealSecret("mordor", session, "ana", request)
-	c, err := dice.ParseHex32(dice.RevealCommitment(r))
-	require.NoError(t, err)
-	msg, sig, err := k.Seal(&signed.Request{Header: signed.Header{Campaign: "mordor", Session: session}, Request: request, Commitment: c, Action: action})
-	require.NoError(t, err)
-	tb.as("ana").ok("-c", "mordor", "roll", "request", "--character", "lodin", "--signed", msg, "--signature", sig)
-	tb.as("gm").ok("-c", "mordor", "roll", "cancel", request[:8], "--reason", "ana left the table")
 	return session, request
 }
 
@@ -211,7 +198,7 @@ func TestV2ProveFile(t *testing.T) {
 	changed[0] ^= 1
 	for _, c := range []struct{ path, want string }{
 		{write("changed.json", k, request, changed), "does not open request " + request + "'s commitment"},
-		{write("gmkey.json", gmKey, request, r), "does not hold under ana's key"},
+		{write("gmkey.json", gmKey, request, r), "does not hold under the key that signed request " + request},
 		{write("another.json", k, other, r), "does not open request " + other + "'s commitment"},
 		{write("unknown.json", k, uuid.NewString(), r), "is not in session " + session},
 	} {
@@ -225,4 +212,58 @@ func TestV2ProveFile(t *testing.T) {
 	_, errb, code := tb.run("--lang", "en", "replay", "--file", export, "--proof", junk)
 	require.NotEqual(t, 0, code)
 	require.Contains(t, errb, "--proof "+junk+": malformed signed message: the proof has no \"campaign\"")
+}
+
+// provedSession plays the corpus's v2-proved export: a roll, a request
+// the host suppressed (its reveal dropped, cancelled by the GM) proved by
+// ana's device, another cancelled and not proved, one left unrevealed at
+// the session's end and proved after it, the end co-signed.
+func provedSession(t *testing.T) []string {
+	tb := newV2Table(t)
+	tb.as("gm").ok("-c", "mordor", "session", "start", "--dice", "v2")
+	tb.as("ana").ok("-c", "mordor", "session", "contribute")
+	tb.ok("-c", "mordor", "roll", "lodin", "Sigilo", "--vs", "media")
+	_, proved := tb.suppressedRequest("Sigilo")
+	tb.as("ana").ok("-c", "mordor", "roll", "prove", proved)
+	tb.suppressedRequest("Pelea")
+	late := tb.pendingRequest("Buscar")
+	tb.as("gm").ok("-c", "mordor", "session", "end")
+	tb.as("ana").ok("-c", "mordor", "session", "cosign")
+	tb.ok("-c", "mordor", "roll", "prove", late)
+	return strings.Split(strings.TrimSpace(tb.ok("-c", "mordor", "export")), "\n")
+}
+
+// pendingRequest is suppressedRequest without the cancellation: ana's
+// request whose reveal the host dropped, left pending.
+func (tb *v2Table) pendingRequest(skill string) string {
+	t := tb.t
+	var commitment, session string
+	for _, e := range tb.events("mordor") {
+		if e.Type == events.TypeSessionStarted {
+			var d events.SessionStarted
+			require.NoError(t, e.DecodeData(&d))
+			commitment, session = d.Commitment, e.Session
+		}
+	}
+	action, err := json.Marshal(command.RollAction{Command: "roll", SeedCommitment: commitment, Character: "lodin", Skill: skill, Vs: "media"})
+	require.NoError(t, err)
+	request := uuid.NewString()
+	k := tb.anaKey()
+	c, err := dice.ParseHex32(dice.RevealCommitment(k.RevealSecret("mordor", session, "ana", request)))
+	require.NoError(t, err)
+	msg, sig, err := k.Seal(&signed.Request{Header: signed.Header{Campaign: "mordor", Session: session}, Request: request, Commitment: c, Action: action})
+	require.NoError(t, err)
+	tb.as("ana").ok("-c", "mordor", "roll", "request", "--character", "lodin", "--signed", msg, "--signature", sig)
+	return request
+}
+
+// TestV2ProveUnrevealedAtEnd: a request left unrevealed when the session
+// ended is proved after the end, and replay flags it.
+func TestV2ProveUnrevealedAtEnd(t *testing.T) {
+	lines := provedSession(t)
+	tb := &v2Table{cli: newCLI(t)}
+	out := tb.flagged("--lang", "en", "replay", "--file", writeExport(t, lines))
+	require.Contains(t, out, "left unrevealed at the session's end: it would have been ")
+	require.Contains(t, out, ") cancelled by gm (event ")
+	require.Equal(t, 2, strings.Count(out, "proved request"), out)
 }
