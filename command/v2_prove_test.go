@@ -10,6 +10,7 @@ import (
 
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/replay"
 	"github.com/campaign-journal/journal/rules/dice"
 	"github.com/campaign-journal/journal/signed"
 )
@@ -174,7 +175,7 @@ func TestV2ProveRefusals(t *testing.T) {
 // would have drawn and no damage.
 func TestV2ProveAttackAppliesNothing(t *testing.T) {
 	ctx := context.Background()
-	j, _, devs := setupV2Combat(t)
+	j, st, devs := setupV2Combat(t)
 	camp, err := j.Load(ctx, "mordor", 0)
 	require.NoError(t, err)
 	who := camp.Combat.Order[0] // a cancelled attack does not take the turn
@@ -198,8 +199,57 @@ func TestV2ProveAttackAppliesNothing(t *testing.T) {
 			camp, err = j.Load(ctx, "mordor", 0)
 			require.NoError(t, err)
 			require.Equal(t, hp, camp.Characters[target].HP, "a proof deals no damage")
+			// Replay verifies every proved attack, the damage re-derived too.
+			_, err = j.EndSession(ctx, "mordor")
+			require.NoError(t, err)
+			rep, err := replay.Verify(ctx, replay.StoreSource(st.Read, events.Query{}), replay.Options{Campaign: "mordor"})
+			require.NoError(t, err)
+			require.True(t, rep.OK(), "%+v", rep.Sessions)
+			n := 0
+			for _, s := range rep.Sessions {
+				for _, f := range s.Flags {
+					if f.Code == replay.FlagCancelledAfterReveal {
+						n++
+					}
+				}
+			}
+			require.Equal(t, i+1, n, "every proof flagged")
 			return
 		}
 	}
 	t.Fatal("no proved attack would have hit")
+}
+
+// TestV2ProveTOR: The One Ring's roll, suppressed and cancelled, is
+// proved with the feat die and the success dice its own path draws, and
+// replay flags it; no madness or other consequence is recorded.
+func TestV2ProveTOR(t *testing.T) {
+	ctx := context.Background()
+	tt := setupTORV2(t)
+	a := tt.rollAction("bilbo", "Atención", 14, "")
+	id, r := uuid.NewString(), secret(0x33)
+	_, err := tt.j.As("ana").RequestRoll(ctx, arda, tt.sealAction(t, "ana", id, &r, "bilbo", a))
+	require.NoError(t, err)
+	_, err = tt.j.CancelRoll(ctx, arda, id, "dropped")
+	require.NoError(t, err)
+	rev := tt.devs["ana"].seal(t, &signed.Reveal{Header: signed.Header{Campaign: arda, Session: "s2"}, Request: id, R: r})
+	res, err := tt.j.As("ana").ProveRoll(ctx, arda, command.RollRevealSigned{Character: "bilbo", SignedMessage: rev})
+	require.NoError(t, err)
+	p := provedOf(t, res)
+	require.Equal(t, []int{12, 6, 6, 6}, p.Draws, "the feat die and Atención's 3 success dice")
+	_, err = tt.j.EndSession(ctx, arda)
+	require.NoError(t, err)
+	rep := verifyStore(t, tt.st)
+	require.True(t, rep.OK(), "%+v", rep.Mismatches)
+	var flagged bool
+	for _, s := range rep.Sessions {
+		for _, f := range s.Flags {
+			if f.Code == replay.FlagCancelledAfterReveal {
+				flagged = true
+				require.Contains(t, f.What, "ana proved request "+id)
+			}
+		}
+		require.Empty(t, s.Mismatches)
+	}
+	require.True(t, flagged)
 }
