@@ -335,7 +335,7 @@ func (a *app) requestRevealV2(c *cobra.Command, keyName, character string, actio
 			SignedMessage: command.SignedMessage{Signed: revMsg, Signature: revSig}})
 	})
 	if err != nil {
-		return fmt.Errorf("request %s is recorded but its reveal was not: %w (run the same command again with --request-id %s, or the GM cancels it with 'journal roll cancel %s')", requestID, err, cliID, requestID)
+		return fmt.Errorf("request %s is recorded but its reveal was not: %w (send it again with 'journal roll prove %s': if the GM cancelled the request meanwhile, the journal records the roll it would have been)", requestID, err, requestID)
 	}
 	a.warnUnrecorded(made, revMsg, "reveal", requestID)
 	return a.reportAll(ctx, j, campaign, asked, made)
