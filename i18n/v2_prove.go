@@ -84,8 +84,9 @@ var (
 		"roll prove": "Demuestra tu tirada v2 cuya revelación no se guardó: la envía otra vez (una petición cancelada guarda la tirada que habría sido), o --out FICHERO",
 	}
 	helpFlagESProve = map[string]string{
-		"journal-dice-v2: the device key that made the request":                             "journal-dice-v2: la clave de dispositivo que hizo la petición",
-		"write the proof to this file instead of sending it (for 'journal replay --proof')": "escribe la prueba en este fichero en vez de enviarla (para 'journal replay --proof')",
+		"a proof file of a suppressed roll ('journal roll prove --out') to check against the record; repeatable": "un fichero de prueba de una tirada suprimida ('journal roll prove --out') que comprobar contra el registro; repetible",
+		"journal-dice-v2: the device key that made the request":                                                  "journal-dice-v2: la clave de dispositivo que hizo la petición",
+		"write the proof to this file instead of sending it (for 'journal replay --proof')":                      "escribe la prueba en este fichero en vez de enviarla (para 'journal replay --proof')",
 	}
 )
 
