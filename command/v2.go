@@ -452,42 +452,46 @@ func (j *Journal) RollActionFor(ctx context.Context, campaign string, req RollRe
 // roll.reveal's r must match the request's commitment; the faces are drawn
 // from StreamV2 with the session key and r.
 func (j *Journal) RevealRoll(ctx context.Context, campaign string, in RollRevealSigned) (Result, error) {
+	return j.execute(ctx, campaign, func(d *draft) error { return j.reveal(ctx, d, in) })
+}
+
+// reveal drafts RevealRoll's roll on d (ProveRoll reveals a pending
+// request through it too).
+func (j *Journal) reveal(ctx context.Context, d *draft, in RollRevealSigned) error {
 	msg := in.SignedMessage
-	return j.execute(ctx, campaign, func(d *draft) error {
-		s, err := d.openV2()
-		if err != nil {
-			return err
-		}
-		rev, err := signedAs[*signed.Reveal](d, j.actor, msg, s.ID, signed.TypeReveal)
-		if err != nil {
-			return err
-		}
-		p := s.Requests[rev.Request]
-		if p == nil {
-			return notFound("no roll request %s in session %s", rev.Request, s.ID)
-		}
-		if p.State != projections.RequestPending {
-			return invalid("request %s is already %s", rev.Request, p.State)
-		}
-		if in.Character != "" && !slices.Contains(requestCharacters(p.Requested), in.Character) {
-			return invalid("request %s is for %s, not %s", rev.Request, strings.Join(requestCharacters(p.Requested), " and "), in.Character)
-		}
-		if p.Requested.User != j.actor {
-			return invalid("request %s is %s's: only its requester reveals it", rev.Request, p.Requested.User)
-		}
-		req, err := signed.Parse(p.Requested.Signed)
-		if err != nil {
-			return fmt.Errorf("recorded request %s: %w", rev.Request, err)
-		}
-		if err := signed.CheckReveal(req.(*signed.Request), rev); err != nil {
-			return invalid("%v", err)
-		}
-		key, err := d.j.sessionKeyV2(ctx, d.campaign, s)
-		if err != nil {
-			return err
-		}
-		return d.drawV2(s, key, p.Requested, v2Source{R: [32]byte(rev.R), User: j.actor, Signed: msg.Signed, Signature: msg.Signature})
-	})
+	s, err := d.openV2()
+	if err != nil {
+		return err
+	}
+	rev, err := signedAs[*signed.Reveal](d, j.actor, msg, s.ID, signed.TypeReveal)
+	if err != nil {
+		return err
+	}
+	p := s.Requests[rev.Request]
+	if p == nil {
+		return notFound("no roll request %s in session %s", rev.Request, s.ID)
+	}
+	if p.State != projections.RequestPending {
+		return invalid("request %s is already %s", rev.Request, p.State)
+	}
+	if in.Character != "" && !slices.Contains(requestCharacters(p.Requested), in.Character) {
+		return invalid("request %s is for %s, not %s", rev.Request, strings.Join(requestCharacters(p.Requested), " and "), in.Character)
+	}
+	if p.Requested.User != j.actor {
+		return invalid("request %s is %s's: only its requester reveals it", rev.Request, p.Requested.User)
+	}
+	req, err := signed.Parse(p.Requested.Signed)
+	if err != nil {
+		return fmt.Errorf("recorded request %s: %w", rev.Request, err)
+	}
+	if err := signed.CheckReveal(req.(*signed.Request), rev); err != nil {
+		return invalid("%v", err)
+	}
+	key, err := d.j.sessionKeyV2(ctx, d.campaign, s)
+	if err != nil {
+		return err
+	}
+	return d.drawV2(s, key, p.Requested, v2Source{R: [32]byte(rev.R), User: j.actor, Signed: msg.Signed, Signature: msg.Signature})
 }
 
 // drawSkillV2 draws a skill or attribute roll's request with src's r.

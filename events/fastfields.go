@@ -966,6 +966,8 @@ func fastTypeIndex(eventType string) int {
 		return 42
 	case TypeRollReceipted:
 		return 43
+	case TypeRollProved:
+		return 44
 	}
 	return -1
 }

@@ -23,7 +23,7 @@ import (
 // notFast are the registered types whose data the fast path never decodes
 // (their structs hold maps or nested structs).
 var notFast = map[string]bool{TypeCharacterCreated: true, TypeCombatStarted: true, TypeTORCharacterCreated: true,
-	TypeTORFellowshipPhase: true}
+	TypeTORFellowshipPhase: true, TypeRollProved: true}
 
 // fastNumbers are the numbers filled into the data of the seeds: zero
 // (left out where omitempty), small, negative, and the ends of the ranges.

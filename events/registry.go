@@ -241,6 +241,12 @@ var registry = []TypeInfo{
 		Type: TypeRollReceipted, Name: "receipted", Kind: KindCharacter, System: SystemAny,
 		data: dataOf[RollReceipted],
 	},
+	// A suppressed roll's proof (types_proved.go), after every other group
+	// so that no type moves.
+	{
+		Type: TypeRollProved, Name: "proved", Kind: KindCharacter, System: SystemAny,
+		data: dataOf[RollProved],
+	},
 }
 
 // byType indexes registry by type, and sets each entry's fast. Building it

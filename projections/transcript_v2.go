@@ -58,6 +58,8 @@ func describeV2(l i18n.Lang, c *Campaign, ev events.Event, data any) (string, bo
 		return l.T("tr.roll_witnessed", d.User, short(d.Request), d.Index), true
 	case *events.RollReceipted:
 		return l.T("tr.roll_receipted", d.User, short(d.Request)), true
+	case *events.RollProved:
+		return describeProved(l, c, d), true // transcript_proved.go
 	}
 	return "", false
 }

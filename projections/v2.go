@@ -34,6 +34,14 @@ type PendingRoll struct {
 	// At is the request event's time: a GM's request may be resolved
 	// unwitnessed once At + Requested.Wait has passed.
 	At time.Time `json:"at,omitzero"`
+	// CancelledBy and CancelledSeq are, for a cancelled request, who
+	// cancelled it (the event's actor) and the cancellation's stream
+	// sequence (CancelEvent its id); Proved is the id of its journal.roll.proved.v1 ("" until
+	// its requester proves it: a request is proved once).
+	CancelledBy  string `json:"cancelled_by,omitempty"`
+	CancelledSeq uint64 `json:"cancelled_seq,omitempty"`
+	CancelEvent  string `json:"cancel_event,omitempty"`
+	Proved       string `json:"proved,omitempty"`
 	// Witnessed are the chain witnesses recorded for a GM's request of a
 	// session of witness chains (events.RollWitnessed), in stream order;
 	// Receipted the users whose devices receipted a beacon request.
@@ -93,6 +101,13 @@ func (c *Campaign) applyV2(rec events.Recorded, data any) bool {
 		if s := c.Session(ev.Session); s != nil {
 			if p := s.Requests[d.Request]; p != nil {
 				p.State = RequestCancelled
+				p.CancelledBy, p.CancelledSeq, p.CancelEvent = ev.Actor, rec.Seq, ev.ID
+			}
+		}
+	case *events.RollProved:
+		if s := c.Session(ev.Session); s != nil {
+			if p := s.Requests[d.Request]; p != nil {
+				p.Proved = ev.ID
 			}
 		}
 	default:

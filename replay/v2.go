@@ -69,6 +69,7 @@ type v2Session struct {
 	independent   int            // contributions that count toward the key's independence from the GM (countsAsPlayers)
 	anchors       []v2Anchor     // the devices of a session of witness chains (v2_chain.go)
 	gmRequests    int            // GM requests so far in a session of witness chains
+	proved        []*v2Proved    // proofs of suppressed rolls (v2_prove.go)
 }
 
 type v2Request struct {
@@ -82,6 +83,11 @@ type v2Request struct {
 	// before its beacon round.
 	witnessed []events.GMWitness
 	receipted bool
+	// v2_prove.go: the key the request was signed under; who cancelled it
+	// and the cancellation event; its first roll event; its proof event.
+	key                   *requestKey
+	cancelledBy, cancelID string
+	made, proved          string
 }
 
 // v2Attack is what an attack's rolls say its consequences must be: the
@@ -146,7 +152,7 @@ func countsAsPlayers(fold *projections.Campaign, starter, user string) bool {
 func isV2Type(typ string) bool {
 	switch typ {
 	case events.TypeParticipantRegistered, events.TypeSessionContributed, events.TypeRollRequested, events.TypeRollCancelled,
-		events.TypeSessionCosigned, events.TypeRollWitnessed, events.TypeRollReceipted:
+		events.TypeSessionCosigned, events.TypeRollWitnessed, events.TypeRollReceipted, events.TypeRollProved:
 		return true
 	}
 	return false
@@ -244,6 +250,8 @@ func (v *Verifier) v2Event(c *campaign, m Mismatch, ev events.Event, data any) {
 		v.witnessedEvent(s, c, m, ev, d) // v2_chain.go
 	case *events.RollReceipted:
 		v.receiptedEvent(s, c, m, ev, d) // v2_chain.go
+	case *events.RollProved:
+		v.provedEvent(s, c, m, ev, d) // v2_prove.go
 	case *events.RollCancelled:
 		r := s.v2.requests[d.Request]
 		nonce := d.Nonce
@@ -261,6 +269,7 @@ func (v *Verifier) v2Event(c *campaign, m Mismatch, ev events.Event, data any) {
 			return
 		}
 		r.state = projections.RequestCancelled
+		r.cancelledBy, r.cancelID = ev.Actor, ev.ID
 		s.v2.cancelled = append(s.v2.cancelled, CancelledRequest{Request: d.Request, Nonce: d.Nonce, EventID: ev.ID, Reason: d.Reason})
 	}
 }
@@ -365,7 +374,7 @@ func (v *Verifier) checkRequest(s *session, c *campaign, m Mismatch, ev events.E
 		return
 	}
 	v.repeatedRequest(s, c, ev, d, req.Action) // v2_cosign.go
-	s.v2.requests[d.Request] = &v2Request{event: ev.ID, state: projections.RequestPending, d: *d, at: ev.Time}
+	s.v2.requests[d.Request] = &v2Request{event: ev.ID, state: projections.RequestPending, d: *d, at: ev.Time, key: keyOfRequest(c.fold, d.User)}
 	s.v2.order = append(s.v2.order, d.Request)
 }
 
@@ -405,6 +414,9 @@ func (v *Verifier) rollV2(s *session, c *campaign, m Mismatch, ev events.Event, 
 		return
 	}
 	r.state = projections.RequestMade
+	if r.made == "" {
+		r.made = ev.ID
+	}
 	r.rolled++
 	v.rolledV2(s, ev, d, r) // v2_cosign.go
 	var rv [32]byte

@@ -50,6 +50,9 @@ type Options struct {
 	// StaleAfter 0: DefaultStaleAfter). v2_flags.go.
 	Now        time.Time     `json:"-"`
 	StaleAfter time.Duration `json:"-"`
+	// Proofs are proof files of suppressed rolls to check against the
+	// input (`--proof`, v2_prove.go); each gets a Report.Proofs entry.
+	Proofs []ProofFile `json:"-"`
 }
 
 // MismatchKind names what a mismatch is about.
@@ -259,7 +262,9 @@ type Report struct {
 	// be checked, so any makes the audit fail.
 	Foreign        []ForeignMessage `json:"foreign,omitempty"`
 	ForeignOmitted int              `json:"foreign_omitted,omitempty"`
-	Totals         Totals           `json:"totals"`
+	// Proofs are the results of Options.Proofs, in their order (v2_prove.go).
+	Proofs []ProofResult `json:"proofs,omitempty"`
+	Totals Totals        `json:"totals"`
 }
 
 // OK reports whether the audit found no mismatch anywhere and no input that
@@ -380,9 +385,10 @@ type Verifier struct {
 	foreignN  int
 	pos       int
 	events    int
-	faces     []int      // scratch for re-derived faces
-	x         verifierV2 // journal-dice-v2's co-signatures and consents (v2_cosign.go)
-	pre       *opened    // the device's message of the event being added, opened ahead (parallel.go)
+	faces     []int               // scratch for re-derived faces
+	x         verifierV2          // journal-dice-v2's co-signatures and consents (v2_cosign.go)
+	pre       *opened             // the device's message of the event being added, opened ahead (parallel.go)
+	proofs    map[int]ProofResult // Options.Proofs checked, by index (v2_prove.go)
 }
 
 type idKey [16]byte
@@ -1059,6 +1065,7 @@ func (v *Verifier) Report() Report {
 		t.Voided += len(sr.Voided)
 		t.Mismatches += len(sr.Mismatches) + sr.Omitted
 	}
+	r.Proofs = v.proofsReport()
 	r.Mismatches = slices.Clone(v.global)
 	r.Omitted = v.omitted
 	add := func(m Mismatch) {
@@ -1190,6 +1197,8 @@ func (v *Verifier) sessionReport(s *session) SessionReport {
 	}
 	s.v2Report(&sr)
 	v.v2Flags(s, &sr) // v2_flags.go
+	v.sessionProofs(s)
+	sr.Flags = append(sr.Flags, s.provedReport(add)...) // v2_prove.go
 	if f, ok := s.emptyFlag(); ok {
 		sr.Flags = append(sr.Flags, f)
 	}

@@ -76,6 +76,9 @@ func v2Session(t *testing.T, r *recorder, m func(name, body string) command.Resu
 				SignedMessage: seal(&signed.Reveal{Header: hdr, Request: id, R: rv})}))
 		} else {
 			m("roll-cancel", body(map[string]string{"request": id, "reason": "ana left"}))
+			// ana's device proves the roll the cancellation suppressed.
+			asAna("roll-prove", body(command.RollRevealSigned{Character: "lodin",
+				SignedMessage: seal(&signed.Reveal{Header: hdr, Request: id, R: rv})}))
 		}
 	}
 	// GM rolls: one witnessed by ana's device, one resolved unwitnessed

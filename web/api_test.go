@@ -164,6 +164,8 @@ var tested = []string{
 	"session-cosign",
 	// GM rolls: TestV2GMRollsOverHTTP.
 	"roll-witness", "roll-resolve",
+	// A suppressed roll's proof: TestV2ProveOverHTTP.
+	"roll-prove",
 }
 
 // TestCommandList checks that every command the API lists is tested, and

@@ -46,7 +46,8 @@ func VerifierPage(lang i18n.Lang) ([]byte, error) {
 <section class="panel">
 <p data-i18n="x.intro"></p>
 <div id="drop" class="drop"><p data-i18n="x.drop">Drop the file here</p>
-<label><span data-i18n="x.choose">Choose an export</span> <input id="file" type="file" accept=".jsonl,.json,.txt,application/json"></label></div>
+<label><span data-i18n="x.choose">Choose an export</span> <input id="file" type="file" multiple accept=".jsonl,.json,.txt,application/json"></label>
+<p class="quiet" data-i18n="x.proofAdd">Add proof files (journal roll prove --out) to check against the export</p></div>
 <p><label><span data-i18n="x.receipts">Your device's receipts</span> <input id="receipts" type="file" accept=".jsonl,.json,.txt,application/json"></label></p>
 <div id="result" role="status"></div>
 <ol id="rolls"></ol>

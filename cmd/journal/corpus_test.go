@@ -183,6 +183,11 @@ func TestCorpusGenuineExports(t *testing.T) {
 		return exportOf(tb.cli, "mordor")
 	})
 
+	// v2-proved: the host drops a player's reveal and cancels the request,
+	// the player proves it (roll prove); another request left unrevealed
+	// at the end is proved after it (v2_prove_test.go).
+	write("v2-proved", provedSession)
+
 	// demo-ryf, demo-tor: `journal demo`'s sessions.
 	for _, system := range []string{"ryf", "tor"} {
 		write("demo-"+system, func(t *testing.T) []string {

@@ -33,12 +33,12 @@ func (a *app) replayCommand() *cobra.Command {
 	var (
 		session, file string
 		receiptsDir   string
-		seeds         []string
+		seeds, proofs []string
 		reproduce     bool
 		maxMismatches int
 	)
 	cmd := &cobra.Command{
-		Use:   "replay [--session S] [--file F] [--seed HEX | --seed SESSION=HEX ...] [--reproduce]",
+		Use:   "replay [--session S] [--file F] [--seed HEX | --seed SESSION=HEX ...] [--proof FILE ...] [--reproduce]",
 		Short: "Verify every roll from the seeds (or reproduce a session); exit 4 on any mismatch, 5 on flags",
 		Long: `Verify a campaign's sessions: check each session's commitment against its
 revealed seed, re-derive every roll's faces, recompute every total and outcome
@@ -95,6 +95,9 @@ transcript of the reproduction follows.`,
 				return err
 			}
 			opts := replay.Options{Seeds: given, Campaign: a.campaign, Session: session, MaxMismatches: maxMismatches, Lang: a.language()}
+			if opts.Proofs, err = readProofs(proofs); err != nil { // v2_prove.go
+				return err
+			}
 			if reproduce {
 				rep, err := repro.Run(ctx, warned(src, a.warnForeign()), opts)
 				done()
@@ -146,6 +149,9 @@ transcript of the reproduction follows.`,
 			}); err != nil {
 				return err
 			}
+			if err := a.proofResults(rep); err != nil { // v2_prove.go
+				return err
+			}
 			if n := lost.report(a, true); n > 0 {
 				// The events read may all verify: the record is still not whole.
 				return exitError{code: 1, msg: fmt.Sprintf("messages lost from the stream: %d; the journal's record is not whole (restore it from a backup)", n)}
@@ -174,6 +180,7 @@ transcript of the reproduction follows.`,
 	f.StringVar(&file, "file", "", "read an export (JSON Lines) instead of the journal: needs no server")
 	f.StringVar(&receiptsDir, "receipts", "", "a folder of a device's receipts (*.jsonl, as the CLI keeps them or the table page downloads them): the record must extend every head they signed and hold their messages verbatim")
 	f.StringArrayVar(&seeds, "seed", nil, "a seed not yet revealed, 64 hex digits: HEX (for --session, or the one session not yet revealed) or SESSION=HEX; repeatable")
+	f.StringArrayVar(&proofs, "proof", nil, "a proof file of a suppressed roll ('journal roll prove --out') to check against the record; repeatable")
 	f.BoolVar(&reproduce, "reproduce", false, "re-run the recorded commands with the seeds into a fresh in-memory journal and compare")
 	f.IntVar(&maxMismatches, "max-mismatches", 0, fmt.Sprintf("list at most this many mismatches per session (default %d); the rest are counted", replay.DefaultMaxMismatches))
 	return cmd

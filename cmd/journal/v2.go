@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"crypto/rand"
-	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -294,11 +293,12 @@ func (a *app) requestRevealV2(c *cobra.Command, keyName, character string, actio
 		return err
 	}
 	actor := cliActor()
-	// r and the request's id, derived from the device's signature of the
-	// CLI request id: secret to the device, the same for a retry.
-	mark := k.Sign("journal-dice-v2|r|" + campaign + "|" + s.ID + "|" + actor + "|" + cliID)
-	r := sha256.Sum256([]byte(mark))
+	// The request's id, derived from the CLI request id (the same for a
+	// retry), and r, derived from the device's signature of the request's
+	// id (device.Key.RevealSecret): secret to the device, the same for a
+	// retry, and re-derivable from the recorded request ('journal roll prove').
 	requestID := uuid.NewSHA1(v2RequestNamespace, []byte(campaign+"|"+s.ID+"|"+actor+"|"+cliID)).String()
+	r := k.RevealSecret(campaign, s.ID, actor, requestID)
 	act, err := action(j, campaign, s)
 	if err != nil {
 		return err
@@ -336,7 +336,7 @@ func (a *app) requestRevealV2(c *cobra.Command, keyName, character string, actio
 			SignedMessage: command.SignedMessage{Signed: revMsg, Signature: revSig}})
 	})
 	if err != nil {
-		return fmt.Errorf("request %s is recorded but its reveal was not: %w (run the same command again with --request-id %s, or the GM cancels it with 'journal roll cancel %s')", requestID, err, cliID, requestID)
+		return fmt.Errorf("request %s is recorded but its reveal was not: %w (send it again with 'journal roll prove %s': if the GM cancelled the request meanwhile, the journal records the roll it would have been)", requestID, err, requestID)
 	}
 	a.warnUnrecorded(made, revMsg, "reveal", requestID)
 	return a.reportAll(ctx, j, campaign, asked, made)
@@ -408,7 +408,7 @@ func (a *app) rollV2Commands() []*cobra.Command {
 		cmd.Flags().StringVar(&msg, "signed", "", "the signed string, as the device sent it")
 		cmd.Flags().StringVar(&sig, "signature", "", "its base64url Ed25519 signature")
 	}
-	return append([]*cobra.Command{cancel, request, reveal}, a.rollGMCommands()...)
+	return append([]*cobra.Command{cancel, request, reveal, a.rollProveCommand()}, a.rollGMCommands()...) // v2_prove.go
 }
 
 // inV2Session reports whether the campaign's open session uses journal-dice-v2.

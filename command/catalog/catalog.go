@@ -447,6 +447,24 @@ func specs() []Spec {
 				return command.RollRevealSigned{Character: d.Character,
 					SignedMessage: command.SignedMessage{Signed: d.Signed, Signature: d.Signature}}, nil
 			}}.spec(),
+		def[command.RollRevealSigned]{name: "roll-prove", cli: "roll prove",
+			doc:      "journal-dice-v2: a device's signed roll.reveal sent again: a pending request's roll is drawn; a cancelled one records the roll it would have been (journal.roll.proved.v1, no consequence)",
+			required: []string{"character", "signed", "signature"}, acting: "character",
+			run: func(ctx ctx, j *j, c string, req command.RollRevealSigned) (res, error) {
+				return j.ProveRoll(ctx, c, req)
+			},
+			inputs: func(_ ctx, _ *j, _ string, r evs) (command.RollRevealSigned, error) {
+				if d, _, err := find[events.RollProved](r, events.TypeRollProved); err == nil {
+					return command.RollRevealSigned{Character: d.Character,
+						SignedMessage: command.SignedMessage{Signed: d.Signed, Signature: d.Signature}}, nil
+				}
+				d, _, err := find[events.RollMade](r, events.TypeRollMade)
+				if err != nil {
+					return command.RollRevealSigned{}, err
+				}
+				return command.RollRevealSigned{Character: d.Character,
+					SignedMessage: command.SignedMessage{Signed: d.Signed, Signature: d.Signature}}, nil
+			}}.spec(),
 		def[command.RollWitnessSigned]{name: "roll-witness", cli: "roll witness",
 			doc:      "journal-dice-v2: a player's device's signed roll.witness of a GM's request: in a session of witness chains its chain's value for the request's index, the roll drawn when every contributing device's is in; in an older session its value is r and the first draws the roll",
 			required: []string{"character", "signed", "signature"}, acting: "character",

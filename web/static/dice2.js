@@ -254,6 +254,36 @@
     return D().bytesToHex(await D().sha256(encoder.encode(ALGORITHM + "|gm|" + valuesHex.join(","))));
   }
 
+  // revealSecret derives a device's secret r (hex) for its request from
+  // its own Ed25519 signature (deterministic) over the request's identity,
+  // as the CLI's device does (device.Key.RevealSecret):
+  //   r = SHA-256(UTF-8 of base64url(sign("journal-dice-v2|r|" + campaign + "|" +
+  //                                     session + "|" + user + "|" + request)))
+  // signString(text) resolves to the signature's text (keys.js). So the
+  // device can re-derive r from the recorded request alone and prove a
+  // roll whose reveal the host did not record.
+  async function revealSecret(signString, campaign, session, user, request) {
+    const sig = await signString(ALGORITHM + "|r|" + campaign + "|" + session + "|" + user + "|" + request);
+    return D().bytesToHex(await D().sha256(encoder.encode(sig)));
+  }
+
+  // provable lists the requests of user that a proof may be sent for
+  // (DESIGN.md §3.3): in the campaign's state (the journal's projection),
+  // those with a commitment, cancelled, or left pending in an ended
+  // session, and not proved yet: [{session, request, character, commitment}].
+  function provable(campaign, user) {
+    const out = [];
+    for (const s of (campaign && campaign.sessions) || []) {
+      if (s.algorithm !== ALGORITHM) continue;
+      for (const [id, p] of Object.entries(s.requests || {})) {
+        const q = p.requested || {};
+        if (q.user !== user || !q.commitment || p.proved) continue;
+        if (p.state === "cancelled" || (p.state === "pending" && s.ended)) out.push({ session: s.id, request: id, character: q.character, commitment: q.commitment });
+      }
+    }
+    return out;
+  }
+
   global.JournalDiceV2 = {
     WITNESS_CHAIN: WITNESS_CHAIN,
     MAX_WITNESS_INDEX: MAX_WITNESS_INDEX,
@@ -264,6 +294,8 @@
     witnessMatches: witnessMatches,
     combineWitnesses: combineWitnesses,
     hashTimes: hashTimes,
+    revealSecret: revealSecret,
+    provable: provable,
     ALGORITHM: ALGORITHM,
     HexError: HexError,
     sessionKey: sessionKey,

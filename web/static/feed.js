@@ -29,7 +29,7 @@
     ROLL, ATTACK, CONTEST, TAKEN, HEALED, COMBAT,
     "journal.combat.round.v1", "journal.combat.ended.v1",
     "journal.session.started.v1", "journal.session.ended.v1",
-    "journal.xp.granted.v1", "journal.event.voided.v1", "journal.roll.cancelled.v1",
+    "journal.xp.granted.v1", "journal.event.voided.v1", "journal.roll.cancelled.v1", "journal.roll.proved.v1",
     "journal.tor.hope.spent.v1", "journal.tor.fellowship.spent.v1", "journal.tor.shadow.gained.v1",
     "journal.tor.advancement.granted.v1", "journal.tor.madness.begun.v1",
   ];
@@ -271,6 +271,16 @@
         case "journal.xp.granted.v1": return note(rec, "★", t("n.xp", nameOf(d.character), d.amount));
         case "journal.event.voided.v1": return note(rec, "⌫", t("n.voided", d.event, d.reason || ""));
         case "journal.roll.cancelled.v1": return note(rec, "⌫", t("n.cancelled", d.request || ""));
+        case "journal.roll.proved.v1": {
+          // A suppressed roll's proof: the roll it would have been (the
+          // transcript's words, projections/transcript_proved.go).
+          const rolls = Array.isArray(d.rolls) ? d.rolls : [];
+          const faces = rolls.map((r) => (r.faces || []).join(", ")).join("; ");
+          const outcomes = rolls.map((r) => r.outcome).filter(Boolean).join("; ");
+          return d.cancelled_by
+            ? note(rec, "⚖", t("n.proved", d.user, d.request || "", nameOf(d.character), d.cancelled_by, faces, outcomes))
+            : note(rec, "⚖", t("n.provedUnrevealed", d.user, d.request || "", nameOf(d.character), faces, outcomes));
+        }
         case "journal.tor.hope.spent.v1": return note(rec, "✧", t("n.hope", nameOf(d.character), d.bonus, d.total, d.tn, t("o." + d.outcome)));
         case "journal.tor.fellowship.spent.v1": return note(rec, "⛬", t("n.fellowship", nameOf(d.character), t("fs." + d.outcome), d.pool));
         case "journal.tor.shadow.gained.v1": return note(rec, "☁", t("n.shadow", nameOf(d.character), d.amount, d.reason || ""));

@@ -61,6 +61,7 @@
       witnessedBy: "witnessed by", witnessMine: "This device witnessed the GM's roll for", witnessOther: "another device witnessed first:",
       witnessFailed: "This device's witness was not recorded for", waitWitness: "waiting for a player's witness", resolveAt: "resolvable unwitnessed from",
       resolveUnwitnessed: "Resolve unwitnessed", unwitnessed: "unwitnessed (r from the server)", gmRolls: "The GM's rolls", wait: "Wait for a witness (s)",
+      proved: "This device proved a suppressed roll", proveRefused: "The journal refused the proof of request",
     },
     es: {
       signin: "Entrar", signinHelp: "Abre el enlace que te dio tu máster, o pega un token.", token: "Token", signIn: "Entrar",
@@ -101,6 +102,7 @@
       witnessedBy: "atestiguada por", witnessMine: "Este dispositivo atestiguó la tirada del máster por", witnessOther: "otro dispositivo atestiguó antes:",
       witnessFailed: "No se anotó el testimonio de este dispositivo para", waitWitness: "esperando el testimonio de un jugador", resolveAt: "se puede resolver sin testigo desde",
       resolveUnwitnessed: "Resolver sin testigo", unwitnessed: "sin testigo (r del servidor)", gmRolls: "Tiradas del máster", wait: "Espera de un testigo (s)",
+      proved: "Este dispositivo demostró una tirada suprimida", proveRefused: "El diario rechazó la prueba de la petición",
     },
   };
   const lang = () => (document.documentElement.lang === "es" ? "es" : "en");
@@ -239,14 +241,54 @@
     const s = openSession();
     if (!isV2(s)) throw new Error("no journal-dice-v2 session in progress");
     const k = await key();
-    const r = randomHex32();
     const request = global.crypto.randomUUID();
+    // r comes from the device's own signature over the request's
+    // identity (dice2.js revealSecret), so that the device can re-derive
+    // it and prove the roll if the host drops its reveal (proveSuppressed).
+    const r = await global.JournalDiceV2.revealSecret((text) => k.signString(text), state.auth.campaign, s.id, state.auth.user, request);
     const hdr = { campaign: state.auth.campaign, session: s.id };
     const ask = await k.sign(Object.assign({ type: "roll.request" }, hdr, { request: request, commitment: await sha256Hex(r), action: Object.assign({ seed_commitment: s.commitment }, action) }));
     const asked = await command("roll-request", { character: character, signed: ask.signed, signature: ask.signature });
     const rev = await k.sign(Object.assign({ type: "roll.reveal" }, hdr, { request: request, r: r }));
     const made = await command("roll-reveal", { character: character, signed: rev.signed, signature: rev.signature });
     return [asked, made];
+  }
+
+  // proveSuppressed sends again, once per page, the signed reveal of every
+  // request of this user that the journal's state shows cancelled (or
+  // left unrevealed at its session's end) and not proved, when this
+  // device's key re-derives its r (another device's request, or one with
+  // a random r, is left alone): the journal records the roll it would
+  // have been (roll-prove, journal.roll.proved.v1). Run on every
+  // (re)connect; what it proved is shown.
+  const proving = new Set();
+  async function proveSuppressed() {
+    if (!state.auth.user || state.me && state.me.role === "viewer") return [];
+    const todo = global.JournalDiceV2.provable(state.campaign, state.auth.user).filter((p) => !proving.has(p.request));
+    if (!todo.length) return [];
+    let k;
+    try {
+      k = await key();
+    } catch (e) {
+      return [];
+    }
+    const done = [];
+    for (const p of todo) {
+      proving.add(p.request);
+      const r = await global.JournalDiceV2.revealSecret((text) => k.signString(text), state.auth.campaign, p.session, state.auth.user, p.request);
+      if ((await sha256Hex(r)) !== p.commitment) continue; // not this device's r
+      const rev = await k.sign({ type: "roll.reveal", campaign: state.auth.campaign, session: p.session, request: p.request, r: r });
+      try {
+        const res = await command("roll-prove", { character: p.character, signed: rev.signed, signature: rev.signature });
+        done.push(res);
+        const lines = ((res && res.recorded) || []).map((x) => x.text).filter(Boolean);
+        notify(t("proved") + ": " + (lines.length ? lines.join(" · ") : p.request), "ok");
+      } catch (e) {
+        notify(t("proveRefused") + " " + p.request + ": " + e.message, "error");
+      }
+    }
+    if (done.length) await refresh();
+    return done;
   }
 
   // requestOnly sends a signed roll.request that draws nothing (no
@@ -427,7 +469,10 @@
     const url = campaignPath("/events?from=" + (state.lastSeq + 1)) + (state.auth.token ? "&access_token=" + encodeURIComponent(state.auth.token) : "");
     follow = new EventSource(url);
     let timer = null;
-    follow.onopen = () => setLive(true);
+    follow.onopen = () => {
+      setLive(true);
+      proveSuppressed().catch((e) => notify(e.message, "error"));
+    };
     follow.onerror = () => setLive(false);
     follow.onmessage = (m) => {
       state.lastSeq = Math.max(state.lastSeq, Number(m.lastEventId) || 0);
@@ -745,6 +790,7 @@
     campaignPath: campaignPath,
     perform: perform,
     requestReveal: requestReveal,
+    proveSuppressed: proveSuppressed,
     requestOnly: requestOnly,
     witness: witness,
     receipt: receipt,

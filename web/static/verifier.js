@@ -22,18 +22,37 @@
   const result = document.getElementById("result");
   const rolls = document.getElementById("rolls");
 
-  async function check(name, text) {
+  // check verifies an export's text; proofs are proof files of
+  // suppressed rolls ([{name, text}], 'journal roll prove --out') checked
+  // against it, as 'journal replay --file EXPORT --proof FILE' checks them.
+  async function check(name, text, proofs) {
     result.dataset.status = "working";
     result.textContent = t("verify.working");
     rolls.replaceChildren();
-    const rep = await JournalVerify.verifyExport(text, {});
+    const parsed = [];
+    const proofProblems = [];
+    for (const pf of proofs || []) {
+      try {
+        parsed.push({ name: pf.name, proof: JournalVerify.parseProof(pf.text) });
+      } catch (e) {
+        proofProblems.push(t("v2.proof.parse", pf.name, e.message));
+      }
+    }
+    const rep = await JournalVerify.verifyExport(text, { proofs: parsed });
     const sum = rep.summary;
     // With a device's receipts (receipts.js): the file must extend every
     // head they signed and hold their messages verbatim, else it fails,
     // as `journal replay --file F --receipts DIR` does.
     const alarms = kept ? await JournalReceipts.checkFile(kept, rep.records, JournalI18n.lang()) : [];
     if (alarms.length && (sum.verdict === "ok" || sum.verdict === "flagged")) sum.verdict = "mismatch";
-    const problems = rep.errors.concat(rep.problems);
+    // A proof that does not hold is an error, as replay's; one of a roll
+    // the export records says so; one that holds is a flag.
+    for (const p of rep.proofs || []) {
+      if (p.status === "bad") proofProblems.push(t("v2.proof.bad", p.file, p.what));
+    }
+    const recorded = (rep.proofs || []).filter((p) => p.status === "recorded").map((p) => p.what);
+    const problems = rep.errors.concat(rep.problems, proofProblems);
+    if (proofProblems.length && sum.verdict !== "mismatch" && sum.verdict !== "foreign") sum.verdict = "mismatch";
     const list = Object.entries(rep.rolls);
     const sealed = list.filter(([, v]) => v.status === "sealed").length;
     // One verdict with `journal replay --file`: ok (its exit status 0),
@@ -57,6 +76,7 @@
       el("p", { class: "quiet", text: t("x.file", name, rep.records.length, list.length) + " · " + (rep.chain.checked ? t("x.chain", rep.chain.checked) : t("x.noChain")) }),
       alarms.length ? el("ul", { class: "problems receipts" }, alarms.map((a) => el("li", { "data-kind": a.kind, text: JournalReceipts.words(JournalI18n.lang(), "warning") + a.text }))) : "",
       problems.length ? el("ul", { class: "problems" }, problems.map((p) => el("li", { text: p }))) : "",
+      recorded.length ? el("ul", { class: "proofs" }, recorded.map((p) => el("li", { text: p }))) : "",
       flags.length ? el("ul", { class: "flags" }, flags.map((f) => el("li", { "data-flag": f.code, text: "⚠ " + t("s.flag", f.code) + " " + f.what }))) : "",
       // Every device with its fingerprint, to compare with what each
       // player's own device shows (DESIGN.md §3.3).
@@ -78,7 +98,7 @@
   }
 
   let kept = null; // the receipts chosen (receipts.js), or none
-  let last = null; // the export last checked: {name, text}
+  let last = null; // the export last checked: {name, text, proofs}
   const receipts = document.getElementById("receipts");
   if (receipts) {
     receipts.addEventListener("change", () => {
@@ -86,7 +106,7 @@
       if (!f) return;
       f.text().then((text) => {
         kept = JournalReceipts.parseJSONL(text);
-        if (last) check(last.name, last.text);
+        if (last) check(last.name, last.text, last.proofs);
       }).catch((err) => {
         result.dataset.status = "error";
         result.textContent = t("verify.error", err.message);
@@ -94,24 +114,41 @@
     });
   }
 
-  function read(file) {
-    file.text().then((text) => ((last = { name: file.name, text: text }), check(file.name, text))).catch((err) => {
+  // isProof tells a proof file from an export: one JSON object with a
+  // version and a signed reveal (an export is one event a line).
+  function isProof(text) {
+    try {
+      const v = JSON.parse(text);
+      return !!v && typeof v === "object" && "version" in v && "signed" in v && !("specversion" in v);
+    } catch (e) {
+      return false;
+    }
+  }
+
+  // read reads the files given together: the export and any proof files.
+  function read(files) {
+    Promise.all([...files].map((f) => f.text().then((text) => ({ name: f.name, text: text })))).then((all) => {
+      const proofs = all.filter((f) => isProof(f.text));
+      const exp = all.find((f) => !isProof(f.text)) || all[0];
+      last = { name: exp.name, text: exp.text, proofs: proofs.filter((p) => p !== exp) };
+      return check(last.name, last.text, last.proofs);
+    }).catch((err) => {
       result.dataset.status = "error";
       result.textContent = t("verify.error", err.message);
     });
   }
 
   const input = document.getElementById("file");
-  input.addEventListener("change", () => input.files[0] && read(input.files[0]));
+  input.addEventListener("change", () => input.files.length && read(input.files));
   const zone = document.getElementById("drop");
   zone.addEventListener("dragover", (e) => { e.preventDefault(); zone.classList.add("over"); });
   zone.addEventListener("dragleave", () => zone.classList.remove("over"));
   zone.addEventListener("drop", (e) => {
     e.preventDefault();
     zone.classList.remove("over");
-    if (e.dataTransfer.files[0]) read(e.dataTransfer.files[0]);
+    if (e.dataTransfer.files.length) read(e.dataTransfer.files);
   });
-  // For tests and scripts: JournalVerifier.check(name, text), with the
-  // receipts given by JournalVerifier.receipts(jsonl) first.
+  // For tests and scripts: JournalVerifier.check(name, text, proofs), with
+  // the receipts given by JournalVerifier.receipts(jsonl) first.
   window.JournalVerifier = { check: check, receipts: (jsonl) => { kept = jsonl ? JournalReceipts.parseJSONL(jsonl) : null; } };
 })();

@@ -544,7 +544,7 @@
       }
       const s0 = ss[ev.session];
       if (ev.type === "journal.session.started.v1") {
-        if (d.algorithm === "journal-dice-v2" && !ss[ev.session]) ss[ev.session] = { id: ev.session, startID: ev.id, starter: ev.actor, commitment: d.commitment, contributions: 0, independent: 0, requests: {}, order: [], cosigs: [], actions: {}, gmSource: {}, nonceAt: {}, ended: false, last: t, lastStamp: stamp(ev.time), lastID: ev.id, due: null, attack: null, torRolls: {}, anchors: [], gmRequests: 0 };
+        if (d.algorithm === "journal-dice-v2" && !ss[ev.session]) ss[ev.session] = { id: ev.session, campaign: ev.campaign, proved: [], startID: ev.id, starter: ev.actor, commitment: d.commitment, contributions: 0, independent: 0, requests: {}, order: [], cosigs: [], actions: {}, gmSource: {}, nonceAt: {}, ended: false, last: t, lastStamp: stamp(ev.time), lastID: ev.id, due: null, attack: null, torRolls: {}, anchors: [], gmRequests: 0 };
         continue;
       }
       if (s0) {
@@ -651,11 +651,16 @@
           else if (d.user !== s.starter && roles[d.user] !== "gm" && global.JournalBeacon && stamp(ev.time) < BigInt(global.JournalBeacon.timeOf(r.d.beacon_round)) * 1000000000n) r.receipted = true;
           break;
         }
+        case "journal.roll.proved.v1":
+          await provedEvent(ev, d, s, keys, (why) => problem(ev.id, tr("v2.event", ev.id, why)));
+          break;
         case "journal.roll.cancelled.v1": {
           const r = s.requests[d.request];
           if (!r || r.state !== "pending" || r.d.nonce !== d.nonce) problem(ev.id, tr("v2.event", ev.id, tr("v2.badCancel", d.request)));
           else {
             r.state = "cancelled";
+            r.cancelledBy = ev.actor;
+            r.cancelID = ev.id;
             flag("cancelled", ev.id, tr("v2.f.cancelled", d.request, d.nonce, ev.id, d.reason || ""));
           }
           break;
@@ -727,7 +732,7 @@
             const prev = earlier.map((id) => s.requests[id]).find((r) => r && r.state === "made");
             if (prev) flag("repeated", ev.id, tr("v2.f.repeated", d.request, ev.id, d.user, prev.d.request, prev.ev.id));
           }
-          s.requests[d.request] = { ev: ev, d: d, state: "pending", rolled: 0, witnessed: [], receipted: false };
+          s.requests[d.request] = { ev: ev, d: d, state: "pending", rolled: 0, witnessed: [], receipted: false, key: keys[d.user] || [], fingerprint: deviceFingerprints(dv, d.user) };
           s.order.push(d.request);
           break;
         }
@@ -752,6 +757,7 @@
             break;
           }
           r.state = "made";
+          if (!r.made) r.made = ev.id;
           r.rolled++;
           v2rolls[ev.id] = { session: s, roller: r.d.user, nonce: d.nonce };
           // Where r came from; a roll whose r does not hold is checked no
@@ -921,8 +927,16 @@
       }
       if (ev.type === "journal.healed.v1" && chars[d.character]) chars[d.character].hp = Math.min(chars[d.character].hp + (d.amount || 0), chars[d.character].max);
     }
+    // Proof files (replay's --proof) against the sessions they name.
+    const proofs = (options.proofs || []).map((pf) => {
+      const s = ss[pf.proof.session];
+      if (!s || s.campaign !== pf.proof.campaign) return { file: pf.name, request: pf.proof.request, status: "bad", what: tr("v2.proof.no_session", pf.proof.session, pf.proof.campaign) };
+      return null;
+    });
+    for (let k = 0; k < proofs.length; k++) if (!proofs[k]) proofs[k] = await proofFile(options.proofs[k], ss[options.proofs[k].proof.session]);
     // The flags of every v2 session, and what is due at the end.
     for (const s of Object.values(ss)) {
+      await provedFlags(s, x, flag);
       if (s.contributions === 0) flag("no-contribution", s.startID, tr("v2.f.noContribution"));
       else if (s.independent === 0) flag("no-contribution", s.startID, tr("v2.f.gmContributionOnly", s.contributions));
       for (const id of s.order) {
@@ -948,7 +962,7 @@
     // What the nonces' check needs: the nonces each accepted request took,
     // and those consumed without a roll (cancelled, unrevealed).
     for (const s of Object.values(ss)) s.consumed = Object.values(s.requests).reduce((n, r) => n + taken(r.d).length - r.rolled, 0);
-    return { sessions: ss };
+    return { sessions: ss, proofs: proofs };
   }
 
   // ensureNoble loads vendor/noble-curves.js (BLS12-381, for beacon.js)
@@ -988,6 +1002,22 @@
     const u = dv.users[user];
     if (!u) return [];
     return u.devices.filter((d) => !d.revoked).map((d) => d.pub).reverse();
+  }
+  // byOther is who registered every active device of user when that is
+  // someone other than user, else "" (replay's registeredByOther).
+  function byOther(dv, user) {
+    const u = dv.users[user];
+    let by = "";
+    for (const d of u ? u.devices.filter((x) => !x.revoked) : []) {
+      if (!d.by || d.by === user) return "";
+      by = d.by;
+    }
+    return by;
+  }
+  // deviceFingerprints names a user's active devices, for messages.
+  function deviceFingerprints(dv, user) {
+    const u = dv.users[user];
+    return u ? u.devices.filter((d) => !d.revoked).map((d) => d.fp).join(", ") : "";
   }
   function deviceOwner(dv, pub) {
     for (const u of dv.order) if (dv.users[u].devices.some((d) => d.pub === pub)) return u;
@@ -1122,7 +1152,7 @@
     if (d.witness === "chain" && !chained) return no(tr("v2.chainNone"));
     if (chained && d.witness === "none" && r.witnessed.length > 0) return no(tr("v2.chainLeftOut", r.witnessed.length, d.request));
     if (chained && d.witness !== "chain" && d.witness !== "none" && d.witness !== "beacon") return no(tr("v2.chainWitness", d.witness));
-    if (d.witness === "chain") return chainSource(ev, d, r, s, roles, registeredBy, flag, no);
+    if (d.witness === "chain") return chainSource(ev, d, r, s, roles, dv, flag, no);
     if (!d.witness) return no(tr("v2.gmReveal", r.d.user));
     if (d.witness === "beacon") {
       if (!r.d.beacon_round) return no(tr("v2.noBeaconRound", d.request));
@@ -1179,10 +1209,10 @@
   // user's registered key, the event issued by that user, the signature
   // and scope. It resolves to {message} or {why}.
   async function signedBy(ev, d, keys) {
-    if (!keys[d.user]) return { why: tr("v.signature", tr("v2.noKey", d.user)) };
+    if (!(keys[d.user] || []).length) return { why: tr("v.signature", tr("v2.noKey", d.user)) };
     if (ev.actor !== d.user) return { why: tr("v.signature", tr("v.actor", ev.actor, d.user)) };
     try {
-      return { message: await global.JournalSigned.open(keys[d.user], d.signed, d.signature, ev.campaign, ev.session) };
+      return await global.JournalSigned.openAny(keys[d.user], d.signed, d.signature, ev.campaign, ev.session); // any active device of the user
     } catch (e) {
       return { why: tr("v.signature", e.message) };
     }
@@ -1208,7 +1238,7 @@
   }
 
   // chainSource checks a GM roll made from witness chains (replay's chainR).
-  async function chainSource(ev, d, r, s, roles, registeredBy, flag, no) {
+  async function chainSource(ev, d, r, s, roles, dv, flag, no) {
     if (d.signed || d.signature || d.beacon_signature || d.beacon_round) return no(tr("v2.chainSigned"));
     if ((d.witness_index || 0) !== (r.d.witness_index || 0)) return no(tr("v2.chainIndex", d.witness_index || 0, d.request, r.d.witness_index || 0));
     if (!Array.isArray(d.witnesses) || !d.witnesses.length) return no(tr("v2.chainNoWitnesses"));
@@ -1223,9 +1253,9 @@
     if (!same) return no(tr("v2.chainList", d.request));
     const rr = await global.JournalDiceV2.combineWitnesses(want.map((w) => w.value));
     if (rr !== d.reveal) return no(tr("v2.chainR"));
-    // Every value from a device whose key someone else registered.
-    const other = (u) => registeredBy[u] && registeredBy[u] !== u;
-    if (want.every((w) => other(w.user))) flag("witness-key-by-other", ev.id, tr("v2.f.witnessKeyByOther", d.request, ev.id, want.map((w) => w.user).join(", "), registeredBy[want[0].user]));
+    // Every value from a user all of whose devices someone else registered
+    // (the GM's sock puppets), as replay's registeredByOther.
+    if (want.every((w) => byOther(dv, w.user))) flag("witness-key-by-other", ev.id, tr("v2.f.witnessKeyByOther", d.request, ev.id, want.map((w) => w.user).join(", "), byOther(dv, want[0].user)));
     if (missing.length) {
       if (roles[ev.actor] !== "gm" && !(ev.actor === "gm" && roles.gm === undefined)) return no(tr("v2.noneByPlayer", ev.actor));
       let from = Date.parse(r.ev.time);
@@ -1264,6 +1294,179 @@
     }
     if (h !== r.d.commitment) return no(tr("v2.revealCommitment", String(d.reveal).slice(0, 80), d.request, r.d.commitment));
     return true;
+  }
+
+  // --- A suppressed roll's proof (replay/v2_prove.go) ---
+
+  // proofFits says why a reveal of rHex by user cannot prove request (r:
+  // its recorded request, undefined if unknown) in a session (ended or
+  // not), or "" (replay's proofFits).
+  async function proofFits(r, request, user, rHex, ended) {
+    if (!r) return tr("v2.proof.unknown_request", request);
+    if (r.d.user !== user) return tr("v2.proof.not_users", user, request, r.d.user);
+    if (!r.d.commitment) return tr("v2.proof.gm_request", request);
+    let h = "";
+    try {
+      h = await global.JournalDiceV2.revealCommitment(rHex);
+    } catch (e) {
+      h = "";
+    }
+    if (h !== r.d.commitment) return tr("v2.proof.commitment", request, r.d.commitment);
+    if (r.state === "made") return tr("v2.proof.made", request);
+    if (r.proved) return tr("v2.proof.proved", request, r.proved);
+    if (r.state === "pending" && !ended) return tr("v2.proof.pending", request);
+    return "";
+  }
+
+  // provedEvent checks a journal.roll.proved.v1 (replay's provedEvent);
+  // fail says what is wrong.
+  async function provedEvent(ev, d, s, keys, fail) {
+    if (ev.actor !== d.user) return fail(tr("v.signature", tr("v.actor", ev.actor, d.user)));
+    let m;
+    try {
+      m = (await global.JournalSigned.openAny(keys[d.user], d.signed, d.signature, ev.campaign, ev.session)).message;
+    } catch (e) {
+      return fail(tr("v.signature", e.message));
+    }
+    if (m.type !== "roll.reveal") return fail(tr("v2.notA", m.type, "roll.reveal"));
+    if (m.request !== d.request || m.r !== d.reveal) return fail(tr("v2.revealFields"));
+    const r = s.requests[d.request];
+    const why = await proofFits(r, d.request, d.user, d.reveal, s.ended);
+    if (why) return fail(why);
+    const diff = [];
+    const eq = (what, got, want) => {
+      if (canonical(got) !== canonical(want)) diff.push(what);
+    };
+    eq("nonce", d.nonce, r.d.nonce);
+    eq("nonces", d.nonces || [], r.d.nonces || []);
+    eq("cancelled_by", d.cancelled_by || "", r.cancelledBy || "");
+    eq("cancel", d.cancel || "", r.cancelID || "");
+    const tk = taken(r.d);
+    const rolls = Array.isArray(d.rolls) ? d.rolls : [];
+    if (rolls.length === 0 || rolls.length > tk.length) diff.push("rolls");
+    else {
+      const first = rolls[0] || {};
+      if (canonical(d.draws || []) !== canonical(first.draws || []) || canonical(d.faces || []) !== canonical(first.faces || []) || d.total !== first.total || d.outcome !== first.outcome) diff.push("draws, faces, total, outcome");
+      rolls.forEach((pr, k) => {
+        eq("rolls[" + k + "].nonce", pr.nonce, tk[k]);
+        const dr = Array.isArray(pr.draws) ? pr.draws : [];
+        const fs = Array.isArray(pr.faces) ? pr.faces : [];
+        if (dr.length === 0 || dr.length !== fs.length || !dr.every((n) => Number.isInteger(n) && n >= 2 && n <= 256)) diff.push("rolls[" + k + "].draws");
+      });
+    }
+    if (diff.length) return fail(tr("v2.fields", diff.join("; ")));
+    r.proved = ev.id;
+    s.proved.push({ event: ev.id, file: "", user: d.user, r: d.reveal, req: r, rolls: rolls.map((pr) => ({ nonce: pr.nonce, draws: pr.draws, faces: pr.faces, outcome: pr.outcome })) });
+  }
+
+  // firstSides are the sides of the first dice a request's roll draws
+  // whatever the sheets say (replay's firstSides).
+  function firstSides(q) {
+    if ((q.tn || 0) > 0) return [12];
+    if (q.kind === "heal") return [6];
+    return [10, 10, 10];
+  }
+
+  // parseProof reads a proof file's text strictly (signed.ParseProof); it
+  // throws an Error whose message says what is wrong.
+  function parseProof(text) {
+    const MEMBERS = ["version", "campaign", "session", "request", "user", "signed", "signature"];
+    let p;
+    try {
+      p = JSON.parse(text);
+    } catch (e) {
+      throw new Error(tr("v2.proof.notObject"));
+    }
+    if (!p || typeof p !== "object" || Array.isArray(p)) throw new Error(tr("v2.proof.notObject"));
+    for (const k of Object.keys(p)) if (!MEMBERS.includes(k)) throw new Error(tr("v2.proof.unknown", k));
+    for (const k of MEMBERS) if (!(k in p)) throw new Error(tr("v2.proof.member", k));
+    if (p.version !== 1) throw new Error(tr("v2.proof.version", p.version));
+    for (const k of MEMBERS.slice(1)) if (typeof p[k] !== "string") throw new Error(tr("v2.proof.member", k));
+    const m = global.JournalSigned.parse(p.signed);
+    if (m.type !== "roll.reveal") throw new Error(tr("v2.proof.notRevealMsg", m.type));
+    if (m.campaign !== p.campaign || m.session !== p.session || m.request !== p.request) throw new Error(tr("v2.proof.names", p.campaign, p.session, p.request, m.campaign, m.session, m.request));
+    return p;
+  }
+
+  // proofFile checks a proof file against its session s (replay's
+  // session.proofFile): {file, request, status: flagged|recorded|bad, what}.
+  async function proofFile(pf, s) {
+    const p = pf.proof;
+    const res = { file: pf.name, request: p.request, status: "bad", what: "" };
+    const refuse = (what) => Object.assign(res, { what: what });
+    const r = s.requests[p.request];
+    if (!r) return refuse(tr("v2.proof.no_request", p.request, s.id));
+    if (r.d.user !== p.user) return refuse(tr("v2.proof.not_users", p.user, p.request, r.d.user));
+    if (!(r.key || []).length) return refuse(tr("v2.proof.no_key", p.request));
+    let m;
+    try {
+      m = (await global.JournalSigned.openAny(r.key, p.signed, p.signature, s.campaign, s.id)).message; // the devices active at the request
+    } catch (e) {
+      return refuse(tr("v2.proof.signature", p.request, p.user, r.fingerprint));
+    }
+    if (m.type !== "roll.reveal" || m.request !== p.request) return refuse(tr("v2.proof.not_reveal", p.request));
+    if (r.state === "made" || r.proved) return Object.assign(res, { status: "recorded", what: tr("v2.proof.recorded", pf.name, p.request, r.proved || r.made) });
+    const why = await proofFits(r, p.request, p.user, m.r, true);
+    if (why) return refuse(why);
+    s.proved.push({ event: "", file: pf.name, user: p.user, r: m.r, req: r, rolls: [{ nonce: taken(r.d)[0], draws: firstSides(r.d), faces: [], outcome: "" }] });
+    res.status = "flagged";
+    return res;
+  }
+
+  // provedText writes a proof's rolls as the flag says them
+  // (projections.ProvedText).
+  function provedText(rolls) {
+    return [rolls.map((r) => (r.faces || []).join(", ")).join("; "), rolls.map((r) => r.outcome).filter((o) => o).join("; ")];
+  }
+
+  // provedFlags re-derives the faces of s's proofs once its seed is known
+  // (a proved event's faces that differ are its mismatch) and flags each
+  // (replay's provedReport).
+  async function provedFlags(s, x, flag) {
+    const outer = (x.sessions || {})[s.id];
+    const sd = (x.seeds || {})[s.id];
+    const seed = (outer && outer.seed) || (sd && sd.seed);
+    let K = null;
+    if (seed && !(sd && sd.why)) {
+      try {
+        K = await global.JournalDiceV2.sessionKey(seed, s.campaign, s.id, (outer && outer.contributions) || []);
+      } catch (e) {
+        K = null;
+      }
+    }
+    for (const p of s.proved) {
+      let derived = false;
+      if (K) {
+        let ok = true;
+        for (let k = 0; k < p.rolls.length; k++) {
+          const pr = p.rolls[k];
+          let got;
+          try {
+            got = await global.JournalDiceV2.faces(K, s.campaign, s.id, pr.nonce, p.r, pr.draws);
+          } catch (e) {
+            x.problem(p.event, tr("v2.event", p.event, e.message));
+            ok = false;
+            continue;
+          }
+          if (p.file) pr.faces = got;
+          else if (canonical(got) !== canonical(pr.faces)) {
+            x.problem(p.event, tr("v2.event", p.event, tr("v2.provedFaces", k + 1, p.req.d.request, (pr.faces || []).join(" "), got.join(" "))));
+            ok = false;
+          }
+        }
+        if (!ok) continue;
+        derived = true;
+      }
+      const q = p.req;
+      const [faces, outcomes] = provedText(p.rolls);
+      const event = p.event || q.ev.id;
+      const cancelled = q.state === "cancelled";
+      let what;
+      if (!p.file) what = cancelled ? tr("v2.f.cancelled_after_reveal", p.user, q.d.request, q.d.nonce, q.cancelledBy, q.cancelID, faces, outcomes) : tr("v2.f.unrevealed_after_reveal", p.user, q.d.request, q.d.nonce, faces, outcomes);
+      else if (!derived) what = cancelled ? tr("v2.f.proof_cancelled_sealed", p.file, p.user, q.d.request, q.d.nonce, q.cancelledBy, q.cancelID) : tr("v2.f.proof_unrevealed_sealed", p.file, p.user, q.d.request, q.d.nonce);
+      else what = cancelled ? tr("v2.f.proof_cancelled", p.file, p.user, q.d.request, q.d.nonce, q.cancelledBy, q.cancelID, faces) : tr("v2.f.proof_unrevealed", p.file, p.user, q.d.request, q.d.nonce, faces);
+      flag("cancelled-after-reveal", event, what);
+    }
   }
 
   // cosignProblem says what is wrong with a session.cosign event ("": nothing).
@@ -1620,6 +1823,8 @@
     };
     const judged = (id) => !options.only || options.only.includes(id);
     const v2 = await verifyV2(records, {
+      sessions: sessions,
+      seeds: seeds,
       rolls: rolls,
       bad: (id, why) => (judged(id) ? bad(id, why) : fault(id, why)),
       mark: (id, why) => (judged(id) ? mark(id, why) : null),
@@ -1666,7 +1871,7 @@
         v.reasons.push(tr("v.chainFile"));
       }
     }
-    const rep = { rolls: rolls, problems: problems, mismatches: mismatches, flags: flags, chain: chain, sessions: sessions, keys: keys, devices: deviceList, count: Object.keys(rolls).length };
+    const rep = { rolls: rolls, problems: problems, mismatches: mismatches, flags: flags, proofs: v2.proofs, chain: chain, sessions: sessions, keys: keys, devices: deviceList, count: Object.keys(rolls).length };
     rep.summary = summarize(rep, options.foreign || []);
     return rep;
   }
@@ -1782,5 +1987,6 @@
     verifyEvents: verifyEvents,
     verifyExport: verifyExport,
     parseExport: parseExport,
+    parseProof: parseProof,
   };
 })(typeof window !== "undefined" ? window : globalThis);

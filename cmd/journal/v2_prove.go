@@ -1,0 +1,138 @@
+package main
+
+// `journal roll prove REQUEST`: the CLI as the device that made a v2
+// request re-derives its secret r (device.Key.Reveal) from the recorded
+// request and sends its signed roll.reveal again (the catalogue's
+// roll-prove): a pending request is revealed as usual; one the GM
+// cancelled (or left unrevealed at its session's end) gets the journal's
+// journal.roll.proved.v1, the roll it would have been. With --out FILE
+// nothing is sent: the reveal is written as a proof file (signed.Proof)
+// for 'journal replay --file EXPORT --proof FILE', where the host will not
+// record it.
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/campaign-journal/journal/command"
+	"github.com/campaign-journal/journal/device"
+	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/projections"
+	"github.com/campaign-journal/journal/replay"
+	"github.com/campaign-journal/journal/signed"
+)
+
+// rollProveCommand is `journal roll prove`.
+func (a *app) rollProveCommand() *cobra.Command {
+	var keyName, out string
+	cmd := &cobra.Command{
+		Use: "prove REQUEST [--out FILE]",
+		Example: "  journal -c mordor roll prove 4f0c7a52\n" +
+			"  journal -c mordor roll prove 4f0c7a52 --out proof.json && journal replay --file mordor.jsonl --proof proof.json",
+		Short: "Prove your v2 roll whose reveal was not recorded: send it again (a cancelled request records the roll it would have been), or --out FILE",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			ctx := c.Context()
+			campaign, err := a.campaignID()
+			if err != nil {
+				return err
+			}
+			request, err := a.resolveRequestID(ctx, campaign, args[0])
+			if err != nil {
+				return err
+			}
+			k, err := loadKey(keyName)
+			if err != nil {
+				return err
+			}
+			j, err := a.journal(ctx)
+			if err != nil {
+				return err
+			}
+			camp, err := j.Load(ctx, campaign, 0)
+			if err != nil {
+				return err
+			}
+			s, q := findRequest(camp, request)
+			if q == nil {
+				return fmt.Errorf("%w: no roll request %s in campaign %s", events.ErrNotFound, request, campaign)
+			}
+			if actor := cliActor(); q.Requested.User != actor {
+				return usagef("request %s is %s's, not %s's: only the device that made it can prove it", request, q.Requested.User, actor)
+			}
+			if out != "" {
+				b, err := k.Proof(campaign, s.ID, q.Requested)
+				if err != nil {
+					return err
+				}
+				if err := os.WriteFile(out, b, 0o644); err != nil {
+					return err
+				}
+				fmt.Fprintln(a.stderr, a.language().T("cli.prove_written", request, out, out))
+				return nil
+			}
+			msg, sig, err := k.Reveal(campaign, s.ID, q.Requested)
+			if err != nil {
+				return err
+			}
+			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
+				return j.ProveRoll(ctx, campaign, command.RollRevealSigned{Character: q.Requested.Character,
+					SignedMessage: command.SignedMessage{Signed: msg, Signature: sig}})
+			})
+		},
+	}
+	cmd.Flags().StringVar(&keyName, "name", device.DefaultName, "journal-dice-v2: the device key that made the request")
+	cmd.Flags().StringVar(&out, "out", "", "write the proof to this file instead of sending it (for 'journal replay --proof')")
+	return cmd
+}
+
+// findRequest finds a v2 roll request in any session of c.
+func findRequest(c *projections.Campaign, request string) (*projections.Session, *projections.PendingRoll) {
+	for _, s := range c.Sessions {
+		if p := s.Requests[request]; p != nil {
+			return s, p
+		}
+	}
+	return nil, nil
+}
+
+// readProofs reads the proof files of `replay --proof` (signed.ParseProof).
+func readProofs(paths []string) ([]replay.ProofFile, error) {
+	var out []replay.ProofFile
+	for _, path := range paths {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return nil, fmt.Errorf("--proof %s: %w", path, err)
+		}
+		p, _, err := signed.ParseProof(b)
+		if err != nil {
+			return nil, fmt.Errorf("--proof %s: %w", path, err)
+		}
+		out = append(out, replay.ProofFile{Name: path, Proof: p})
+	}
+	return out, nil
+}
+
+// proofResults writes what replay concluded of each proof file that is
+// not a flag (a recorded roll's), and fails on a proof that does not hold.
+func (a *app) proofResults(rep replay.Report) error {
+	l := a.language()
+	var bad []string
+	for _, p := range rep.Proofs {
+		switch p.Status {
+		case replay.ProofRecorded:
+			if !a.jsonOut {
+				fmt.Fprintln(a.stdout, "  "+p.WhatIn(l))
+			}
+		case replay.ProofBad:
+			bad = append(bad, l.T("rp2.proof.bad", p.File, p.WhatIn(l)))
+		}
+	}
+	if len(bad) > 0 {
+		return exitError{code: 1, msg: strings.Join(bad, "; ")}
+	}
+	return nil
+}
