@@ -135,7 +135,7 @@ func TestV2ProveRefusals(t *testing.T) {
 	j, _, ana, _ := setupV2(t)
 	aj := j.As("ana")
 	bea := newDevice("bea", 3)
-	_, err := j.As("bea").RegisterKey(ctx, "mordor", command.RegisterKey{PublicKey: bea.pub()})
+	_, err := j.As("bea").RegisterKey(ctx, "mordor", bea.reg("mordor", command.RolePlayer))
 	require.NoError(t, err)
 	id, r := uuid.NewString(), secret(0x20)
 	_, err = aj.RequestRoll(ctx, "mordor", ana.request(t, "s2", id, r, sigilo))

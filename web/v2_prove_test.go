@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/campaign-journal/journal/command"
+	"github.com/campaign-journal/journal/device"
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/rules/dice"
 	"github.com/campaign-journal/journal/signed"
@@ -36,7 +37,7 @@ func TestV2ProveOverHTTP(t *testing.T) {
 		return r
 	}
 	post(anaToken, "session-end", `{}`, http.StatusOK)
-	post(anaToken, "key-register", js(command.RegisterKey{Role: "gm", PublicKey: signed.PublicKeyOf(anaKey).String()}), http.StatusOK)
+	post(anaToken, "key-register", js(command.RegisterKey{SignedMessage: device.MustRegister(anaKey, "mordor", "ana", "gm", "")}), http.StatusOK)
 	post(anaToken, "key-register", js(command.RegisterKey{User: "bea", PublicKey: signed.PublicKeyOf(beaKey).String()}), http.StatusOK)
 	r := post(anaToken, "session-start", `{"id":"s2","dice":"v2"}`, http.StatusOK)
 	var started struct {

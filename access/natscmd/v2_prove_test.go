@@ -16,6 +16,7 @@ import (
 	"github.com/campaign-journal/journal/access"
 	"github.com/campaign-journal/journal/access/natscmd"
 	"github.com/campaign-journal/journal/command"
+	"github.com/campaign-journal/journal/device"
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/rules/dice"
 	"github.com/campaign-journal/journal/signed"
@@ -65,7 +66,7 @@ func TestV2ProveOverNATS(t *testing.T) {
 		return r
 	}
 	ok("ana", "session-end", map[string]any{})
-	ok("ana", "key-register", command.RegisterKey{Role: "gm", PublicKey: signed.PublicKeyOf(anaKey).String()})
+	ok("ana", "key-register", command.RegisterKey{SignedMessage: device.MustRegister(anaKey, "mordor", "ana", "gm", "")})
 	ok("ana", "key-register", command.RegisterKey{User: "bea", PublicKey: signed.PublicKeyOf(beaKey).String()})
 	ok("ana", "key-register", command.RegisterKey{User: "cai", PublicKey: signed.PublicKeyOf(caiKey).String()})
 	r := ok("ana", "session-start", map[string]string{"id": "s2", "dice": "v2"})
