@@ -15,6 +15,7 @@ import (
 
 	"github.com/campaign-journal/journal/beacon"
 	"github.com/campaign-journal/journal/command"
+	"github.com/campaign-journal/journal/device"
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/events/embedded"
 	"github.com/campaign-journal/journal/events/jetstore"
@@ -59,7 +60,11 @@ func recordChainSession(t *testing.T, c *cli) []string {
 		if u == "gm" || u == "sock" {
 			as = j // the GM registers its own key and its sock puppet's
 		}
-		do(as.RegisterKey(ctx, "mordor", command.RegisterKey{User: u, Role: role, PublicKey: signed.PublicKeyOf(keys[u]).String()}))
+		reg := command.RegisterKey{SignedMessage: device.MustRegister(keys[u], "mordor", u, role, "")} // its own device, with proof
+		if u == "sock" {
+			reg = command.RegisterKey{User: u, Role: role, PublicKey: signed.PublicKeyOf(keys[u]).String()} // the GM's bare key
+		}
+		do(as.RegisterKey(ctx, "mordor", reg))
 	}
 	res := do(j.StartSessionWith(ctx, "mordor", command.SessionStart{ID: "s2", Dice: command.DiceV2}))
 	var started events.SessionStarted
