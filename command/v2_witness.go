@@ -79,6 +79,12 @@ func (d *draft) checkWitnessed(gm bool, msg RollRequestSigned, r *signed.Request
 		return 0, invalid("request %s: a wait for a witness is for a GM's request", r.Request)
 	case !gm:
 		return 0, nil
+	case r.Wait > uint64(MaxWitnessWait/time.Second):
+		return 0, invalid("wait %d s: want 0 (the default, %s) up to %s", r.Wait, DefaultWitnessWait, MaxWitnessWait)
+	case r.Wait > 0 && msg.Wait != 0 && uint64(msg.Wait) != r.Wait:
+		return 0, invalid("request %s: the wait of %d s is not the one its device signed (%d s)", r.Request, msg.Wait, r.Wait)
+	case r.Wait > 0:
+		msg.Wait = int(r.Wait) // the signed wait is the one recorded
 	}
 	wait := time.Duration(msg.Wait) * time.Second
 	switch {

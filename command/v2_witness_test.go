@@ -344,3 +344,30 @@ func TestV2GMRollBeacon(t *testing.T) {
 		require.Equal(t, "bea", payload[*events.RollMade](t, res.Events[0]).Witness)
 	})
 }
+
+// TestV2GMWaitIsSigned: the wait a GM's device signs is the one recorded:
+// a request body naming another wait is refused, and a host who is not the
+// GM cannot shorten it by the body alone (DESIGN.md §3.2, the GM's wait).
+func TestV2GMWaitIsSigned(t *testing.T) {
+	ctx := context.Background()
+	j, st, _, dev := setupGMRolls(t, nil)
+	signedWait := func(id string, wait uint64, body int) command.RollRequestSigned {
+		action := orcoPelea
+		action.SeedCommitment = commitmentOf["s2"]
+		b, err := json.Marshal(action)
+		require.NoError(t, err)
+		m := dev["gm"].seal(t, &signed.Request{Header: signed.Header{Campaign: "mordor", Session: "s2"}, Request: id, Wait: wait, Action: b})
+		return command.RollRequestSigned{Character: action.Character, SignedMessage: m, Wait: body}
+	}
+	res, err := j.RequestRoll(ctx, "mordor", signedWait(uuid.NewString(), 600, 0))
+	require.NoError(t, err)
+	require.Equal(t, 600, payload[*events.RollRequested](t, res.Events[0]).Wait, "the signed wait is recorded")
+
+	before := count(t, st)
+	_, err = j.RequestRoll(ctx, "mordor", signedWait(uuid.NewString(), 600, 1))
+	require.ErrorIs(t, err, command.ErrInvalid)
+	require.ErrorContains(t, err, "not the one its device signed")
+	_, err = j.RequestRoll(ctx, "mordor", signedWait(uuid.NewString(), uint64(command.MaxWitnessWait/time.Second)+1, 0))
+	require.ErrorIs(t, err, command.ErrInvalid)
+	require.Equal(t, before, count(t, st), "nothing recorded")
+}

@@ -3,6 +3,8 @@ package i18n
 // errorsESWitnessChain: the errors of journal-dice-v2 GM rolls from
 // witness chains and beacon receipts (DESIGN.md §3.3).
 var errorsESWitnessChain = map[string]string{
+	"%w: field wait: a wait for witnesses is for a GM's request, which takes no commitment":                                          "%w: campo wait: una espera de testigos es de una petición del máster, que no lleva compromiso",
+	"request %s: the wait of %d s is not the one its device signed (%d s)":                                                           "petición %s: la espera de %d s no es la que firmó su dispositivo (%d s)",
 	"demo: GM request %s has no witness index: the players' contributions have no witness chain":                                     "demo: la petición del máster %s no tiene índice de testigo: las contribuciones de los jugadores no tienen cadena de testigos",
 	"journal: could not receipt request %s: %v":                                                                                      "journal: no se pudo acusar la petición %s: %v",
 	"%s already contributed a witness chain to session %s: one per device":                                                           "%s ya contribuyó una cadena de testigos a la sesión %s: una por dispositivo",

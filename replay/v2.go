@@ -313,6 +313,9 @@ func (v *Verifier) checkRequest(s *session, c *campaign, m Mismatch, ev events.E
 	eq("request", d.Request, req.Request)
 	eq("commitment", d.Commitment, signedCommitment(req))
 	eq("beacon round", d.BeaconRound, req.BeaconRound)
+	if req.Wait > 0 { // a wait the GM's device signed (none: an older device)
+		eq("wait", uint64(max(d.Wait, 0)), req.Wait)
+	}
 	if isPathRequest(*d) {
 		diff = append(diff, pathRequestDiff(s, d, req.Action, eq)...) // v2_paths.go
 	} else if c.fold.System == torSystem {

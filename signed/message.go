@@ -146,10 +146,16 @@ type Contribute struct {
 // may omit it (only a GM) is the journal's rule, not this package's.
 type Request struct {
 	Header      `json:",inline"`
-	Request     string         `json:"request"`
-	Commitment  Hex32          `json:"commitment,omitzero"`
-	BeaconRound uint64         `json:"beacon_round,omitzero"`
-	Action      jsontext.Value `json:"action"`
+	Request     string `json:"request"`
+	Commitment  Hex32  `json:"commitment,omitzero"`
+	BeaconRound uint64 `json:"beacon_round,omitzero"`
+	// Wait is, for a GM's request, how long in seconds it waits for the
+	// players' witnesses before the GM may resolve it without them, as the
+	// GM's device signed it (so that a host who is not the GM cannot
+	// shorten it). 0: unsigned (a device of before 2026-12-02; the journal
+	// records the wait its command names).
+	Wait   uint64         `json:"wait,omitzero"`
+	Action jsontext.Value `json:"action"`
 }
 
 // Witnessed reports whether r comes from someone else than the requester
@@ -351,6 +357,9 @@ func (r *Request) check() error {
 	}
 	if r.BeaconRound > 0 && !r.Commitment.IsZero() {
 		return fmt.Errorf("%w: field beacon_round: a beacon roll takes no commitment", ErrMalformed)
+	}
+	if r.Wait > 0 && !r.Commitment.IsZero() {
+		return fmt.Errorf("%w: field wait: a wait for witnesses is for a GM's request, which takes no commitment", ErrMalformed)
 	}
 	return nil
 }

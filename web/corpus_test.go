@@ -470,6 +470,17 @@ func (g *corpusGen) chains() {
 			l.ev.Time = beacon.Quicknet().TimeOf(uint64(num(l.d["beacon_round"]))).Add(-30 * time.Second)
 		}))
 	}
+	// The GM's signed wait shortened in the event (chain re-forged): a host
+	// who is not the GM resolving a GM roll before the wait it chose.
+	waits := g.where(func(l corpusLine) bool {
+		sg, _ := l.d["signed"].(string)
+		return l.ev.Type == events.TypeRollRequested && strings.Contains(sg, `"wait":`)
+	})
+	for _, i := range g.spread(waits, 1) {
+		g.add(fmt.Sprintf("wait-shortened-%d", i+1), "a GM request's signed wait shortened to 1 s in the event (chain re-forged): "+g.pos(i), g.editAt(i, true, func(l *corpusLine) {
+			l.d["wait"] = 1
+		}))
+	}
 	for _, i := range g.spread(g.where(ofType(events.TypeRollReceipted)), 1) {
 		g.add(fmt.Sprintf("receipt-dropped-%d", i+1), "a beacon receipt dropped (chain re-forged): flagged beacon-unseen, not failed: "+g.pos(i),
 			rechainLines(g.t, slices.Delete(slices.Clone(g.base.lines), i, i+1)))

@@ -108,16 +108,20 @@ func (a *app) record(c *cobra.Command, do func(j *command.Journal, campaign stri
 		return err
 	}
 	res.Repeated = res.Repeated && attempt == 1 // else its own first attempt's, recorded by this command
-	if !a.announced {
-		if now, err := j.Load(ctx, campaign, 0); err == nil {
-			a.announceDevices(now) // key_devices.go
-		}
-	}
 	// The state before: refold up to the sequence before the first event.
 	before := projections.NewCampaign(campaign)
 	if len(res.Events) > 0 {
 		if b, err := j.Load(ctx, campaign, res.Events[0].Seq-1); err == nil && res.Events[0].Seq > 1 {
 			before = b
+		}
+	}
+	// The devices added to the user's name (key_devices.go), from the state
+	// just read: no second load of the campaign for it.
+	if !a.announced && before.System != "" {
+		a.announceDevices(before)
+	} else if !a.announced {
+		if now, err := j.Load(ctx, campaign, 0); err == nil {
+			a.announceDevices(now)
 		}
 	}
 	return a.report(res, before)

@@ -57,7 +57,7 @@ func (a *app) gmRollV2(c *cobra.Command, t v2Device, cliID, requestID, character
 		round = beacon.Quicknet().NextRound(time.Now().Add(ahead))
 	}
 	msg, sig, err := a.seal(ctx, t.campaign, t.camp.LastSeq, t.key, &signed.Request{Header: signed.Header{Campaign: t.campaign, Session: t.session.ID},
-		Request: requestID, BeaconRound: round, Action: action})
+		Request: requestID, BeaconRound: round, Wait: uint64(wait / time.Second), Action: action})
 	if err != nil {
 		return err
 	}

@@ -105,7 +105,7 @@
   // commitment (the GM may know the session key), so the journal waits for
   // a player's device to witness it.
   function gmRequest(character, action, wait) {
-    return T.requestOnly(character, action, wait ? { wait: wait } : {});
+    return T.requestOnly(character, action, wait ? { wait: Number(wait) } : {});
   }
   // waitField is the GM's wait for a witness, in v2 sessions only.
   const waitField = () => (T.isV2(T.openSession()) ? [{ name: "wait", label: t("wait"), type: "number", value: 300 }] : []);

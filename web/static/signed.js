@@ -54,7 +54,7 @@
   // (any JSON object, kept as given), "reason" (non-empty text ≤ 500 bytes).
   const FIELDS = {
     "session.contribute": [["value", "hex"], ["commitment", "hex?"], ["witness_anchor", "hex?"]],
-    "roll.request": [["request", "uuid"], ["commitment", "hex?"], ["beacon_round", "uint?"], ["action", "object"]],
+    "roll.request": [["request", "uuid"], ["commitment", "hex?"], ["beacon_round", "uint?"], ["wait", "uint?"], ["action", "object"]],
     "roll.reveal": [["request", "uuid"], ["r", "hex"]],
     "roll.witness": [["request", "uuid"], ["index", "index?"], ["value", "hex"]],
     "session.cosign": [["ended", "hex"]],
@@ -202,6 +202,9 @@
     }
     if (type === "roll.request" && m.beacon_round && checkField("commitment", "hex?", m.commitment) !== undefined) {
       throw err("malformed", "field beacon_round: a beacon roll takes no commitment");
+    }
+    if (type === "roll.request" && m.wait && checkField("commitment", "hex?", m.commitment) !== undefined) {
+      throw err("malformed", "field wait: a wait for witnesses is for a GM's request, which takes no commitment");
     }
     return out;
   }

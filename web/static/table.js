@@ -297,7 +297,9 @@
     const s = openSession();
     if (!isV2(s)) throw new Error("no journal-dice-v2 session in progress");
     const k = await key();
-    const ask = await k.sign(Object.assign({ type: "roll.request" }, { campaign: state.auth.campaign, session: s.id }, { request: global.crypto.randomUUID(), action: Object.assign({ seed_commitment: s.commitment }, action) }));
+    // A GM's wait is signed with its request (extra.wait, in seconds).
+    const wait = extra && extra.wait > 0 ? { wait: extra.wait } : {};
+    const ask = await k.sign(Object.assign({ type: "roll.request" }, { campaign: state.auth.campaign, session: s.id }, { request: global.crypto.randomUUID() }, wait, { action: Object.assign({ seed_commitment: s.commitment }, action) }));
     return command("roll-request", Object.assign({ character: character, signed: ask.signed, signature: ask.signature }, extra || {}));
   }
 

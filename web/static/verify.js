@@ -681,6 +681,7 @@
           const diff = requestDiff(d, a, s.commitment, system);
           if (msg && (msg.commitment || "") !== (d.commitment || "")) diff.push("commitment");
           if (msg && String(msg.beacon_round || 0) !== String(d.beacon_round || 0)) diff.push("beacon_round");
+          if (msg && msg.wait && String(msg.wait) !== String(d.wait || 0)) diff.push("wait"); // the GM's signed wait (none: an older device)
           if (diff.length) {
             fail(tr("v2.fields", diff.join("; ")));
             break;
