@@ -37,7 +37,7 @@ import (
 // sent from another of them. Character, over HTTP and NATS, is one of the
 // actor's characters (the permissions' acting character); it may be empty.
 type ApproveDevice struct {
-	Character string `json:"character,omitempty"`
+	Character string `json:"character"`
 	SignedMessage
 }
 
@@ -45,7 +45,7 @@ type ApproveDevice struct {
 // the actor's user, or, from the GM, unsigned: User's device PublicKey for
 // Reason. Character is as in ApproveDevice.
 type RevokeDevice struct {
-	Character string `json:"character,omitempty"`
+	Character string `json:"character"`
 	SignedMessage
 	User      string `json:"user,omitempty"`
 	PublicKey string `json:"public_key,omitempty"`

@@ -166,6 +166,8 @@ var tested = []string{
 	"roll-witness", "roll-resolve",
 	// A suppressed roll's proof: TestV2ProveOverHTTP.
 	"roll-prove",
+	// Beacon receipts: TestV2GMRollsOverHTTP. Devices: TestDevicesOverHTTP.
+	"roll-receipt", "key-approve", "key-revoke",
 }
 
 // TestCommandList checks that every command the API lists is tested, and

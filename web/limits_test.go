@@ -70,12 +70,10 @@ func TestRateLimitHTTP(t *testing.T) {
 		r := h.do("POST", limitsRoll, limitsRollBody, bearer(beaToken)...)
 		require.Equal(t, http.StatusTooManyRequests, r.status, "%s", r.body)
 		require.Equal(t, "5", r.header.Get("Retry-After"), "one token at 12 a minute")
-		var body struct {
-			Error  string `json:"error"`
-			Status int    `json:"status"`
-		}
+		var body errorBody
 		r.json(t, &body)
-		require.Equal(t, "rate limit: bea may record 12 commands a minute in campaign mordor (2 at once); try again in 5 s", body.Error)
+		require.Equal(t, "rate limit: bea may record 12 commands a minute in campaign mordor (2 at once); try again in 5 s", body.Error.MessageEN)
+		require.Equal(t, "rate_limited", body.Error.Code, "the CLI's and NATS's code")
 		require.Equal(t, http.StatusTooManyRequests, body.Status)
 	}
 	require.Equal(t, before, h.count(t), "the refused rolls recorded nothing")
