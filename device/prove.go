@@ -30,10 +30,6 @@ import (
 	"github.com/campaign-journal/journal/signed"
 )
 
-// RevealDomain is the domain-separation prefix of the message a device
-// signs to derive a request's r.
-const RevealDomain = "journal-dice-v2|r|"
-
 // RevealSecret derives the device's secret r for request (its id) of user
 // in session of campaign.
 func (k *Key) RevealSecret(campaign, session, user, request string) [32]byte {

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/uuid"
 	"github.com/spf13/cobra"
 
 	"github.com/campaign-journal/journal/command"
@@ -26,9 +25,6 @@ import (
 // request id, so that the same command run again with the same
 // --request-id asks for the same request and reveals the same r, and the
 // journal records it once.
-
-// v2RequestNamespace derives a roll.request's id from the CLI's request id.
-var v2RequestNamespace = uuid.MustParse("2b1f5d0e-8c4a-4f6e-9a37-5e0c1d2b3a49")
 
 // openSession returns the campaign's state and its open session (nil: none).
 func (a *app) openSession(ctx context.Context, j *command.Journal, campaign string) (*projections.Campaign, *projections.Session, error) {
@@ -297,7 +293,7 @@ func (a *app) requestRevealV2(c *cobra.Command, keyName, character string, actio
 	// retry), and r, derived from the device's signature of the request's
 	// id (device.Key.RevealSecret): secret to the device, the same for a
 	// retry, and re-derivable from the recorded request ('journal roll prove').
-	requestID := uuid.NewSHA1(v2RequestNamespace, []byte(campaign+"|"+s.ID+"|"+actor+"|"+cliID)).String()
+	requestID := device.RequestID(campaign, s.ID, actor, cliID)
 	r := k.RevealSecret(campaign, s.ID, actor, requestID)
 	act, err := action(j, campaign, s)
 	if err != nil {

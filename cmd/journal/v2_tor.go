@@ -3,10 +3,10 @@ package main
 import (
 	"encoding/json"
 
-	"github.com/google/uuid"
 	"github.com/spf13/cobra"
 
 	"github.com/campaign-journal/journal/command"
+	"github.com/campaign-journal/journal/device"
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/signed"
 )
@@ -70,7 +70,7 @@ func (a *app) hopeV2(c *cobra.Command, keyName, character, roll string) error {
 		return err
 	}
 	actor := cliActor()
-	requestID := uuid.NewSHA1(v2RequestNamespace, []byte(campaign+"|"+s.ID+"|"+actor+"|"+cliID)).String()
+	requestID := device.RequestID(campaign, s.ID, actor, cliID)
 	actionJSON, err := json.Marshal(act)
 	if err != nil {
 		return err

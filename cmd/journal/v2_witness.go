@@ -10,7 +10,6 @@ package main
 
 import (
 	"context"
-	"crypto/sha256"
 	"fmt"
 	"net/http"
 	"slices"
@@ -163,7 +162,7 @@ func (a *app) sendWitness(ctx context.Context, c *cobra.Command, t v2Device, me,
 		// An older session (no chain): the value is secret to the device
 		// until sent, the same for a retry of the same CLI request id (so
 		// a retry is the same witness).
-		v := signed.Hex32(sha256.Sum256([]byte(t.key.Sign("journal-dice-v2|witness|" + t.campaign + "|" + t.session.ID + "|" + me + "|" + request + "|" + id))))
+		v := t.key.LegacyWitnessValue(t.campaign, t.session.ID, me, request, id)
 		w = &signed.Witness{Header: signed.Header{Campaign: t.campaign, Session: t.session.ID}, Request: request, Value: v}
 	}
 	msg, sig, err := a.seal(ctx, t.campaign, t.camp.LastSeq, t.key, w)
