@@ -1,6 +1,6 @@
 // Package beacon verifies rounds of a drand randomness beacon, by default
 // the League of Entropy's quicknet chain, for the GM rolls of
-// journal-dice-v2 that are resolved by a future beacon round (DESIGN.md
+// journal-dice-v2 that are resolved by a future beacon round (docs/design.md
 // §3.2, "Play days apart").
 //
 // quicknet (scheme bls-unchained-g1-rfc9380) publishes one round every 3 s

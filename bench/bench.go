@@ -21,7 +21,7 @@
 //     trips against a v1 roll's one, in-process, on the CLI's path and over
 //     HTTP (a figure, without a target).
 //
-// Targets judges every target of issue 12 against the runs of one
+// Targets judges every target of BENCHMARKS.md against the runs of one
 // `journal bench`.
 //
 // Each pair gives the ratio of the journal's rate to the raw one, and the
@@ -343,7 +343,7 @@ type Pair struct {
 }
 
 // Target returns the ratio of the journal's rate to the raw rate that the
-// journal aims at in a stage (issue 12, item 5), 0 for the append stages,
+// journal aims at in a stage (BENCHMARKS.md), 0 for the append stages,
 // whose targets depend on the sync setting (see Targets).
 func Target(stage string) float64 {
 	switch stage {

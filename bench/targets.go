@@ -5,7 +5,7 @@ import (
 	"slices"
 )
 
-// The targets of issue 12 (item 5). Ratios are of rates measured in the
+// The targets of BENCHMARKS.md. Ratios are of rates measured in the
 // same run; spreads are the highest p50 over the lowest.
 const (
 	// TargetGuarded is the floor of journal/guarded and of guarded/raw for
@@ -60,7 +60,7 @@ func TargetNames() []string {
 		TSyncedSeq, TSyncedConc, TSyncedMany, TGrowthCharacters, TGrowthCampaigns, TColdLoad, TRebuild, TRebuildRSS, TVerifyV1, TVerifyV2}
 }
 
-// Verdict is one target of issue 12 judged against a run.
+// Verdict is one target of BENCHMARKS.md judged against a run.
 type Verdict struct {
 	Name string `json:"name"`
 	// What says in words what Value is.
@@ -91,7 +91,7 @@ func (v *Verdict) judge() {
 	}
 }
 
-// Targets judges every target of issue 12 (item 5) against the runs of one
+// Targets judges every target of BENCHMARKS.md against the runs of one
 // `journal bench`, each target exactly once, in the order of TargetNames. A
 // target whose stage did not run (or ran with the other sync setting, or
 // at other sizes) is listed as not measured, and not met. Targets that do
@@ -248,7 +248,7 @@ func Targets(runs []Result) []Verdict {
 }
 
 // Tally is one target judged over several whole runs of `journal bench`
-// (issue 12, item 5: "ratios from one run, met in most of at least 5
+// (BENCHMARKS.md: "ratios from one run, met in most of at least 5
 // runs; report every run").
 type Tally struct {
 	Name    string  `json:"name"`

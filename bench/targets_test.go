@@ -8,7 +8,7 @@ import (
 	"github.com/campaign-journal/journal/bench"
 )
 
-// item5 names every target of issue 12 (item 5), written out here apart
+// item5 names every target of the bench (BENCHMARKS.md), written out here apart
 // from the package's list, so that dropping one from bench.Targets fails.
 var item5 = []string{
 	"default-sync/appends-sequential/journal-vs-guarded",

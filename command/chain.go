@@ -10,7 +10,7 @@ import (
 	"github.com/campaign-journal/journal/projections"
 )
 
-// The campaign's chain (events/chain.go; DESIGN.md §3.3 "One chain per
+// The campaign's chain (events/chain.go; docs/design.md §3.3 "One chain per
 // campaign, from its first event"): every event the journal appends to a
 // campaign, but the campaign's first (its creation), carries prevhash, the
 // hash of the stored bytes of the campaign's previous event, whatever the

@@ -24,7 +24,7 @@ type CombatStart struct {
 	// Entropy is mixed into every initiative roll.
 	Entropy string `json:"entropy,omitempty"`
 	// Token lists the participants who spend their token on their
-	// initiative roll (one level higher), as before any roll (RULES.md 1.7).
+	// initiative roll (one level higher), as before any roll (docs/rules.md 1.7).
 	Token []string `json:"token,omitempty"`
 }
 

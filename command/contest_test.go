@@ -60,7 +60,7 @@ func TestContestSidesReadAttributesFirst(t *testing.T) {
 }
 
 // Each side may use the token, its specialization, a modifier and another
-// attribute named by the GM (RULES.md 1.5).
+// attribute named by the GM (docs/rules.md 1.5).
 func TestContestSidesUseWhatAnyRollMay(t *testing.T) {
 	j := newJournal(t, memstore.New(memstore.Options{}))
 	setup(t, j)
@@ -179,7 +179,7 @@ func TestContestSideRefusals(t *testing.T) {
 	}
 }
 
-// A contest's winner with a total of 30 or more is a critical (RULES.md
+// A contest's winner with a total of 30 or more is a critical (docs/rules.md
 // 1.5): the contest records it, and its transcript line says so; a winner
 // below 30 is not one.
 func TestContestRecordsTheWinnersCritical(t *testing.T) {

@@ -13,7 +13,7 @@ import (
 )
 
 // A player may spend the token on an initiative roll, as before any roll
-// (RULES.md 1.7): one level higher, and the GM holds the token after.
+// (docs/rules.md 1.7): one level higher, and the GM holds the token after.
 func TestInitiativeToken(t *testing.T) {
 	store := memstore.New(memstore.Options{})
 	j := newJournal(t, store)

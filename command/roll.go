@@ -167,7 +167,7 @@ func (d *draft) roll1o3d10(char string, check ryf.Check, entropy string, decorat
 // ContestRequest is an opposed roll: each side a skill or an attribute
 // roll of its character (SkillA, SkillB: a skill, or an attribute's letter
 // or name, which always means the attribute), with everything any roll may
-// use (RULES.md 1.5): the attribute the GM names for a skill side, the GM's
+// use (docs/rules.md 1.5): the attribute the GM names for a skill side, the GM's
 // modifier, the token, the specialization, the player's entropy.
 type ContestRequest struct {
 	A, SkillA string
@@ -185,7 +185,7 @@ type ContestRequest struct {
 	// between the same two characters, not re-rolled before, and each side
 	// rolls the same skill (with the same attribute) or attribute again.
 	Rematch string
-	// Legacy re-runs a contest recorded before RULES.md 1.5 decided that
+	// Legacy re-runs a contest recorded before docs/rules.md 1.5 decided that
 	// opposed attribute rolls explode: its sides are not flagged Opposed, so
 	// an attribute side neither explodes nor has a natural 1. Only replay's
 	// reproduction of such a recorded contest sets it; no command body has it.
@@ -308,7 +308,7 @@ func contestResolved(req ContestRequest, results [2]ryf.Result, ids [2]string) e
 // checkRematch refuses a re-roll of contest id unless it is a tie, between
 // the same two characters, not voided nor re-rolled before, and each
 // character rolls the same skill (with the same attribute) or attribute as
-// in it (RULES.md 1.5). It reads the campaign's rolls and contests up to
+// in it (docs/rules.md 1.5). It reads the campaign's rolls and contests up to
 // the folded state: an append conditional on that state records the
 // re-roll, so two re-rolls of one tie cannot both be recorded.
 func (d *draft) checkRematch(ctx context.Context, id string, sides [2]contestSide) error {

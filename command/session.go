@@ -184,7 +184,7 @@ func (j *Journal) startSession(ctx context.Context, campaign, id, title, algorit
 }
 
 // ErrDowngrade marks a journal-dice-v1 session refused in a campaign in
-// which a device key is registered (DESIGN.md §3.3, "No downgrade"). It
+// which a device key is registered (docs/design.md §3.3, "No downgrade"). It
 // wraps ErrInvalid.
 var ErrDowngrade = fmt.Errorf("%w: no journal-dice-v1 session once device keys are registered", ErrInvalid)
 

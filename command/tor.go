@@ -251,7 +251,7 @@ func (d *draft) createTORCharacter(req CreateCharacter) error {
 }
 
 // SpendHope spends 1 of a character's Hope on its latest roll, a failure
-// (RULES.md §2.3): the basic value of the skill's attribute column — the
+// (docs/rules.md §2.3): the basic value of the skill's attribute column — the
 // favoured value if the skill is favoured — is added and the roll judged
 // again. roll names the roll's event id; empty means the character's latest
 // roll. Refused: another roll than the latest, a success, a roll that
@@ -284,7 +284,7 @@ func (j *Journal) SpendHope(ctx context.Context, campaign, char, roll string) (R
 	})
 }
 
-// hopeSpent judges 1 Hope spent on ch's roll r (RULES.md §2.3) and
+// hopeSpent judges 1 Hope spent on ch's roll r (docs/rules.md §2.3) and
 // returns the event that records it.
 func hopeSpent(ch *projections.TORSheet, r *projections.TORRoll) (events.TORHopeSpent, error) {
 	if r.HopeSpent {
@@ -379,7 +379,7 @@ type TraitRequest struct {
 }
 
 // InvokeTrait records a trait invoked before a roll and the GM's ruling
-// (RULES.md §2.6). An automatic success is not a roll and earns no
+// (docs/rules.md §2.6). An automatic success is not a roll and earns no
 // advancement point; otherwise the next roll of the character carries the
 // trait (for the 2nd and 3rd advancement boxes).
 func (j *Journal) InvokeTrait(ctx context.Context, campaign string, req TraitRequest) (Result, error) {

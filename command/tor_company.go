@@ -87,7 +87,7 @@ func (j *Journal) FellowshipPhase(ctx context.Context, campaign string) (Result,
 }
 
 // RequestFellowship asks the fellowship for 1 point of the pool, to regain
-// 1 Hope (RULES.md §2.4). Every other member of the fellowship then votes.
+// 1 Hope (docs/rules.md §2.4). Every other member of the fellowship then votes.
 func (j *Journal) RequestFellowship(ctx context.Context, campaign, char string) (Result, error) {
 	return j.execute(ctx, campaign, func(d *draft) error {
 		s, err := torState(d.campaign)

@@ -550,7 +550,7 @@ func TestTORFlow(t *testing.T) {
 			t.Fatalf("nonce %d used %d times", i, nonces[i])
 		}
 	}
-	// The audit of issue [3]: verification and reproduction of the session.
+	// The audit: verification and reproduction of the session.
 	src := replay.StoreSource(store.Read, events.Query{})
 	rep, err := replay.Verify(ctx, src, replay.Options{})
 	require.NoError(t, err)

@@ -1,6 +1,6 @@
 package command
 
-// journal-dice-v2 (DESIGN.md §3.2), the vertical slice: participants'
+// journal-dice-v2 (docs/design.md §3.2), the vertical slice: participants'
 // keys, v2 sessions with signed contributions, and skill and attribute
 // rolls asked for (a signed roll.request with a commitment to the device's
 // secret r) before they are drawn (a signed roll.reveal of r).
@@ -114,7 +114,7 @@ type SessionStart struct {
 }
 
 // DefaultDice is the dice algorithm a session started without an explicit
-// choice uses in campaign c (DESIGN.md §3.2: new sessions use v2 by
+// choice uses in campaign c (docs/design.md §3.2: new sessions use v2 by
 // default): DiceV2 once any device key (a player's or the GM's) is
 // registered, since such a campaign refuses v1 sessions (no downgrade,
 // §3.3), else DiceV1.

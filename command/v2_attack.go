@@ -1,6 +1,6 @@
 package command
 
-// journal-dice-v2 attacks (DESIGN.md §3.2: "a request that needs several
+// journal-dice-v2 attacks (docs/design.md §3.2: "a request that needs several
 // draws (an attack and its damage) takes one nonce per roll and uses the
 // same r").
 //

@@ -1,6 +1,6 @@
 package command
 
-// GM rolls from precommitted witness chains (DESIGN.md §3.3, "GM rolls:
+// GM rolls from precommitted witness chains (docs/design.md §3.3, "GM rolls:
 // precommitted witnesses, combined"; the derivation is rules/dice's
 // v2_witness.go).
 //

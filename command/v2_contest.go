@@ -1,6 +1,6 @@
 package command
 
-// journal-dice-v2 contests (opposed rolls, RULES.md 1.5).
+// journal-dice-v2 contests (opposed rolls, docs/rules.md 1.5).
 //
 // Invariants:
 //   - A contest's signed roll.request names both sides, every input of each

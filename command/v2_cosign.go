@@ -1,6 +1,6 @@
 package command
 
-// Co-signed session ends (DESIGN.md §3.2, "Chain"): after a v2 session
+// Co-signed session ends (docs/design.md §3.2, "Chain"): after a v2 session
 // ends, each participant's device co-signs its session-ended event with a
 // signed session.cosign {ended: hex(SHA-256(the event's stored bytes))}.
 //

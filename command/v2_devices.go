@@ -1,6 +1,6 @@
 package command
 
-// Devices hold keys, not users (DESIGN.md §3.3): the journal's judgment of
+// Devices hold keys, not users (docs/design.md §3.3): the journal's judgment of
 // device registrations, approvals and revocations.
 //
 // Invariants:

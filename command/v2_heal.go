@@ -1,6 +1,6 @@
 package command
 
-// journal-dice-v2 healing after a combat (RULES.md 1.10).
+// journal-dice-v2 healing after a combat (docs/rules.md 1.10).
 //
 // Invariants:
 //   - The healing's signed roll.request names the character healed

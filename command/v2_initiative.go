@@ -1,6 +1,6 @@
 package command
 
-// journal-dice-v2 initiative: the start of a combat (RULES.md 1.8).
+// journal-dice-v2 initiative: the start of a combat (docs/rules.md 1.8).
 //
 // Invariants:
 //   - A combat's start is one signed roll.request naming every participant

@@ -1,6 +1,6 @@
 package command
 
-// A suppressed roll can be proved (DESIGN.md §3.3): a requester's device
+// A suppressed roll can be proved (docs/design.md §3.3): a requester's device
 // whose roll.reveal was not recorded (a host that read r on its way, did
 // not like the roll, dropped the reveal and cancelled the request) sends
 // the same signed reveal again, and the journal records what the roll

@@ -9,7 +9,7 @@ import (
 )
 
 // ErrSeenDiffers marks a device's message refused because the device
-// saw another history than the journal holds (DESIGN.md §3.3, "Receipts"):
+// saw another history than the journal holds (docs/design.md §3.3, "Receipts"):
 // its seen names an event that is not this campaign's, or whose stored
 // bytes hash to something else. The refusal is a conflict (errors.Is
 // events.ErrConcurrency too): the device, not its input, must look again.

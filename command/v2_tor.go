@@ -1,6 +1,6 @@
 package command
 
-// journal-dice-v2 rolls of The One Ring (RULES.md §2): the skill roll
+// journal-dice-v2 rolls of The One Ring (docs/rules.md §2): the skill roll
 // (feat die and success dice) and Hope spent on it.
 //
 // Invariants:

@@ -1,7 +1,7 @@
 package command
 
 // The void of a journal-dice-v2 roll may carry its roller's consent
-// (DESIGN.md §3.2): a signed void.consent {event, reason} from the
+// (docs/design.md §3.2): a signed void.consent {event, reason} from the
 // roller's device, so that the audit can tell a roll its roller agreed to
 // void from one the GM voided alone (both are flagged; only the first says
 // "consented").

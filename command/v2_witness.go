@@ -1,6 +1,6 @@
 package command
 
-// GM rolls of journal-dice-v2 (DESIGN.md §3.2, "GM rolls" and "Play days
+// GM rolls of journal-dice-v2 (docs/design.md §3.2, "GM rolls" and "Play days
 // apart"): the GM may know the session key K, so its request carries no
 // commitment and its r comes from someone else.
 //

@@ -80,7 +80,7 @@ func BenchmarkV2GMRoll(b *testing.B) {
 		return err
 	}, qnRound)
 
-	// A session of witness chains (DESIGN.md §3.3): the GM's request and
+	// A session of witness chains (docs/design.md §3.3): the GM's request and
 	// two players' devices' chain witnesses (three commands; each device
 	// derives its w_j, the journal hashes it j times to its anchor). A
 	// session answers at most dice.MaxWitnessIndex GM requests: past them

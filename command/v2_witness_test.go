@@ -347,7 +347,7 @@ func TestV2GMRollBeacon(t *testing.T) {
 
 // TestV2GMWaitIsSigned: the wait a GM's device signs is the one recorded:
 // a request body naming another wait is refused, and a host who is not the
-// GM cannot shorten it by the body alone (DESIGN.md §3.2, the GM's wait).
+// GM cannot shorten it by the body alone (docs/design.md §3.2, the GM's wait).
 func TestV2GMWaitIsSigned(t *testing.T) {
 	ctx := context.Background()
 	j, st, _, dev := setupGMRolls(t, nil)

@@ -1,7 +1,7 @@
 package device
 
 // What a user's device checks of the record about its user's devices
-// (DESIGN.md §3.3): a device someone else added to the user's name, or a
+// (docs/design.md §3.3): a device someone else added to the user's name, or a
 // second device registered and never approved, is announced on every page
 // and command of that user until it is approved or revoked.
 

@@ -1,5 +1,5 @@
 // Package device keeps a CLI user's Ed25519 device keys (journal-dice-v2,
-// DESIGN.md §3.2): the private key that signs what the user's device asks
+// docs/design.md §3.2): the private key that signs what the user's device asks
 // the journal for. It is the I/O edge around package signed.
 //
 // Keys live in one folder, one file per key name:

@@ -1,6 +1,6 @@
 package device
 
-// A device's side of proving a suppressed roll (DESIGN.md §3.3, "A
+// A device's side of proving a suppressed roll (docs/design.md §3.3, "A
 // suppressed roll can be proved"). A device's secret r for its roll
 // request is derived from its own (deterministic, Ed25519) signature over
 // the request's identity, so the device can always re-derive it from the

@@ -15,7 +15,7 @@ import (
 	"github.com/campaign-journal/journal/events"
 )
 
-// Receipts (DESIGN.md §3.3, "Receipts"): a device keeps every message it
+// Receipts (docs/design.md §3.3, "Receipts"): a device keeps every message it
 // signs, with its signature, so that it can check on every load that the
 // record it is shown extends what it signed (receipts_check.go). The CLI
 // keeps them in its configuration folder, one append-only JSON Lines file

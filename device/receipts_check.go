@@ -10,7 +10,7 @@ import (
 	"github.com/campaign-journal/journal/signed"
 )
 
-// Checking a record against a device's receipts (DESIGN.md §3.3, "on
+// Checking a record against a device's receipts (docs/design.md §3.3, "on
 // every load a device checks that the record it is shown extends every
 // head it signed and that the key registered for its user is its own").
 // Pure: the caller reads the receipts and the record.

@@ -1,6 +1,6 @@
 package device
 
-// What a user's device signs about its own keys (DESIGN.md §3.3, "Devices
+// What a user's device signs about its own keys (docs/design.md §3.3, "Devices
 // hold keys, not users"): its registration, signed by the new key itself
 // (proof of possession), the approval of another of its user's devices, and
 // the revocation of one. Pure: the private keys are given; nothing is read

@@ -1,6 +1,6 @@
 package device
 
-// A device's side of GM rolls from witness chains (DESIGN.md §3.3; the
+// A device's side of GM rolls from witness chains (docs/design.md §3.3; the
 // derivation is rules/dice's v2_witness.go): the device's secret w for a
 // session is derived from its key's signature, so nothing is stored; its
 // contribution commits to the anchor H^N(w), and it witnesses the

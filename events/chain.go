@@ -8,7 +8,7 @@ import (
 	"hash"
 )
 
-// The campaign's chain (DESIGN.md §3.2 "Chain", §3.3 "One chain per
+// The campaign's chain (docs/design.md §3.2 "Chain", §3.3 "One chain per
 // campaign, from its first event"): every event of a campaign but its first
 // carries the extension attribute
 //

@@ -1,6 +1,6 @@
 package events
 
-// The codec as it was before issue 6 made it faster (commit 246cfbb): kept,
+// The codec as it was before the fast decoder made it faster (commit 246cfbb): kept,
 // renamed, as the reference the codec must agree with
 // (FuzzDecodeMatchesReference, TestDecodeMatchesReference, and for the
 // encoder FuzzEncodeMatchesReference, TestEncodeMatchesReference).

@@ -49,7 +49,7 @@ const (
 )
 
 // Event is one immutable fact, as a CloudEvents 1.0 structured-mode document.
-// The JSON field names are the contract of DESIGN.md §2.
+// The JSON field names are the contract of docs/design.md §2.
 type Event struct {
 	SpecVersion     string          `json:"specversion"`
 	ID              string          `json:"id"`     // UUID (v7, or v8 derived from a request id: RequestEventID), also the Nats-Msg-Id

@@ -127,7 +127,7 @@ func ValidRequestID(id string) error {
 // When the request id is itself a UUID version 7 (as the CLI makes one per
 // invocation), the derived id keeps its 48-bit time and is a version 7
 // UUID too, so that the ids of a command's events stay ordered by the time
-// the request was made, as DESIGN.md §2 wants ids to be; the other bits
+// the request was made, as docs/design.md §2 wants ids to be; the other bits
 // are the digest's. Any other request id gives a version 8 UUID, not
 // ordered by time: the stream sequence orders events, not their ids.
 func RequestEventID(campaign, request, command string, index int) string {

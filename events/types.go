@@ -139,7 +139,7 @@ type RollMade struct {
 	Favoured bool   `json:"favoured,omitempty"`
 	Trait    string `json:"trait,omitempty"`
 	// Opposed marks a side of a contest (see ryf.Check.Opposed): since
-	// RULES.md 1.5 decided it, an opposed attribute roll explodes and has a
+	// docs/rules.md 1.5 decided it, an opposed attribute roll explodes and has a
 	// natural 1; an attribute side recorded without the flag does not.
 	Opposed bool `json:"opposed,omitempty"`
 	// journal-dice-v2: Request names the roll's RollRequested, Reveal is
@@ -171,7 +171,7 @@ type RollMade struct {
 
 // ContestResolved names the two rolls of an opposed roll and the winner
 // (empty on a tie). Rematch links a re-roll to the tied contest. Critical:
-// the winner's total is 30 or more (RULES.md 1.5); a contest recorded
+// the winner's total is 30 or more (docs/rules.md 1.5); a contest recorded
 // before the journal recorded it has none, so only a critical recorded
 // is judged (a missing one reads as an older event's).
 type ContestResolved struct {

@@ -1,6 +1,6 @@
 package events
 
-// The campaign chain's anchor (chain.go; DESIGN.md §3.3 "One chain per
+// The campaign chain's anchor (chain.go; docs/design.md §3.3 "One chain per
 // campaign, from its first event").
 
 // TypeChainAnchored is the type of ChainAnchored.

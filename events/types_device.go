@@ -1,6 +1,6 @@
 package events
 
-// Devices hold keys, not users (DESIGN.md §3.3): the events of a user's
+// Devices hold keys, not users (docs/design.md §3.3): the events of a user's
 // devices. A user may have several devices, each with its own key; a key is
 // registered to one device of one user only. Every event made from a
 // device's message records it verbatim in Signed with its Signature; they

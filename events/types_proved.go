@@ -1,6 +1,6 @@
 package events
 
-// journal-dice-v2's proof of a suppressed roll (DESIGN.md §3.3, "A
+// journal-dice-v2's proof of a suppressed roll (docs/design.md §3.3, "A
 // suppressed roll can be proved"): a requester's device whose reveal was
 // not recorded sends it again; if its request was cancelled meanwhile (or
 // left unrevealed when its session ended), the journal records the roll

@@ -1,8 +1,8 @@
 package events
 
-// journal-dice-v2 (DESIGN.md §3.2): the events of participants' keys and of
+// journal-dice-v2 (docs/design.md §3.2): the events of participants' keys and of
 // rolls asked for before they are drawn. Field names outside verifiers rely
-// on are DESIGN.md's: user, public_key, signed, signature, value, request,
+// on are docs/design.md's: user, public_key, signed, signature, value, request,
 // commitment, nonce.
 const (
 	TypeParticipantRegistered = "journal.participant.registered.v1"

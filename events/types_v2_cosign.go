@@ -1,6 +1,6 @@
 package events
 
-// journal-dice-v2's session co-signatures and void consents (DESIGN.md
+// journal-dice-v2's session co-signatures and void consents (docs/design.md
 // §3.2): a participant's device co-signs a session-ended event by its
 // hash, and a roller's device may consent to the void of its roll.
 const (

@@ -1,6 +1,6 @@
 package events
 
-// journal-dice-v2 GM rolls from precommitted witness chains (DESIGN.md
+// journal-dice-v2 GM rolls from precommitted witness chains (docs/design.md
 // §3.3, "GM rolls: precommitted witnesses, combined"): each contributing
 // player device's witness value for a GM request is recorded as it
 // arrives, and the roll is made from all of them; a device that saw a

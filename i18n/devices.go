@@ -1,6 +1,6 @@
 package i18n
 
-// The texts of devices (DESIGN.md §3.3, "Devices hold keys, not users"):
+// The texts of devices (docs/design.md §3.3, "Devices hold keys, not users"):
 // registrations, approvals and revocations of device keys, their flags,
 // the audit's list of devices and the announcement of a device someone
 // else added to a user's name (merged at init; every key is in both).

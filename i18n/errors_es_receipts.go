@@ -1,6 +1,6 @@
 package i18n
 
-// errorsESReceipts: the errors of the devices' receipts (DESIGN.md §3.3,
+// errorsESReceipts: the errors of the devices' receipts (docs/design.md §3.3,
 // "Receipts"): the journal's refusal of a message whose device saw another
 // history, the receipts a device keeps, and replay --receipts.
 var errorsESReceipts = map[string]string{

@@ -1,7 +1,7 @@
 package i18n
 
 // errorsESWitnessChain: the errors of journal-dice-v2 GM rolls from
-// witness chains and beacon receipts (DESIGN.md §3.3).
+// witness chains and beacon receipts (docs/design.md §3.3).
 var errorsESWitnessChain = map[string]string{
 	"%w: field wait: a wait for witnesses is for a GM's request, which takes no commitment":                                          "%w: campo wait: una espera de testigos es de una petición del máster, que no lleva compromiso",
 	"request %s: the wait of %d s is not the one its device signed (%d s)":                                                           "petición %s: la espera de %d s no es la que firmó su dispositivo (%d s)",

@@ -1,6 +1,6 @@
 package i18n
 
-// The texts of the default dice algorithm of a new session (DESIGN.md
+// The texts of the default dice algorithm of a new session (docs/design.md
 // §3.2: journal-dice-v2 when a player has a registered device key) and of
 // the demo played with journal-dice-v2 (kept apart; merged at init; every
 // key is in both).

@@ -1,6 +1,6 @@
 package i18n
 
-// The texts of a suppressed roll's proof (DESIGN.md §3.3, "A suppressed
+// The texts of a suppressed roll's proof (docs/design.md §3.3, "A suppressed
 // roll can be proved"): `journal roll prove`, journal.roll.proved.v1, the
 // flag cancelled-after-reveal and `journal replay --proof` (kept apart;
 // merged at init; every key is in both).

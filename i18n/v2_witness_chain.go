@@ -1,7 +1,7 @@
 package i18n
 
 // The texts of journal-dice-v2 GM rolls from witness chains and beacon
-// receipts (DESIGN.md §3.3), merged into en and es at init; every key is
+// receipts (docs/design.md §3.3), merged into en and es at init; every key is
 // in both.
 var (
 	enWitnessChain = map[Key]string{

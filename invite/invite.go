@@ -1,5 +1,5 @@
 // Package invite keeps the table's one-time invitations and the devices
-// they signed in (DESIGN.md §6, "The table in the browser"): the GM invites
+// they signed in (docs/design.md §6, "The table in the browser"): the GM invites
 // a player with a link (`journal invite`), the player's browser redeems it
 // once with its device's public key, and gets a session token of its own.
 //

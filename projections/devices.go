@@ -1,6 +1,6 @@
 package projections
 
-// Devices hold keys, not users (DESIGN.md §3.3): a user's registered
+// Devices hold keys, not users (docs/design.md §3.3): a user's registered
 // devices, each with its own key, folded from journal.device.*.v1 and the
 // legacy journal.participant.registered.v1.
 //

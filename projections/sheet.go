@@ -105,5 +105,5 @@ func (s *Sheet) Clone() *Sheet {
 	return &c
 }
 
-// statusOf is the wound state for hp (RULES.md §1.9).
+// statusOf is the wound state for hp (docs/rules.md §1.9).
 func statusOf(hp int) string { return string(ryf.StatusOf(hp)) }

@@ -6,7 +6,7 @@ import (
 	"github.com/campaign-journal/journal/events"
 )
 
-// Participant is a user of the campaign's devices (journal-dice-v2, DESIGN.md
+// Participant is a user of the campaign's devices (journal-dice-v2, docs/design.md
 // §3.3): its role and every device it registered (devices.go). PublicKey,
 // Fingerprint and Seq are its newest active device's.
 type Participant struct {
@@ -49,7 +49,7 @@ type PendingRoll struct {
 	Receipted []string           `json:"receipted,omitempty"`
 }
 
-// WitnessAnchor is a contribution's witness chain (DESIGN.md §3.3): the
+// WitnessAnchor is a contribution's witness chain (docs/design.md §3.3): the
 // contributing user and the anchor, hex(H^N(w)).
 type WitnessAnchor struct {
 	User   string `json:"user"`

@@ -1,6 +1,6 @@
 package replay
 
-// The campaign's chain (events/chain.go; DESIGN.md §3.2 "Chain", §3.3
+// The campaign's chain (events/chain.go; docs/design.md §3.2 "Chain", §3.3
 // "One chain per campaign, from its first event"), checked on the stored
 // bytes the input gives (Input: an export's line, a stream's message),
 // never on a re-encoding:

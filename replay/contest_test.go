@@ -18,7 +18,7 @@ import (
 
 // contestSession records an initiative with a token spent, then contests
 // of every shape: attribute sides (which
-// explode and have a natural 1 since RULES.md 1.5 decided so), sides with
+// explode and have a natural 1 since docs/rules.md 1.5 decided so), sides with
 // the token, the specialization, modifiers and a GM-named attribute, a
 // re-rolled tie, and contests recorded the way the journal did before that
 // decision (Legacy: attribute sides not flagged opposed). It returns how

@@ -25,7 +25,7 @@ type contestRing [2]judgedSide
 
 // contestEvent checks contests as the events come: a contest names the two
 // rolls recorded just before it, of its two characters, both flagged
-// opposed or (recorded before RULES.md 1.5's decision) neither, and its
+// opposed or (recorded before docs/rules.md 1.5's decision) neither, and its
 // verdict is what the rules say of their recorded totals (ryf.Contest); a
 // roll flagged opposed is a side of a contest. Checking the verdict from
 // the recorded totals is enough: checkRules re-judges each total.

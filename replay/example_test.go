@@ -16,7 +16,7 @@ import (
 // ExampleVerify records a one-roll session with a committed seed, reveals
 // the seed, and verifies it.
 func ExampleVerify() {
-	var seed dice.Seed // the seed of DESIGN.md §3's vectors: 0x00, 0x01, …
+	var seed dice.Seed // the seed of docs/design.md §3's vectors: 0x00, 0x01, …
 	for i := range seed {
 		seed[i] = byte(i)
 	}

@@ -16,7 +16,7 @@ import (
 	"github.com/campaign-journal/journal/rules/ryf"
 )
 
-// vectorSeed is the seed of DESIGN.md §3's test vectors: bytes 0x00..0x1f.
+// vectorSeed is the seed of docs/design.md §3's test vectors: bytes 0x00..0x1f.
 func vectorSeed() dice.Seed {
 	var s dice.Seed
 	for i := range s {
@@ -40,7 +40,7 @@ func explainText(t testing.TB, x replay.Explanation) string {
 	return b.String()
 }
 
-// TestExplainVectors explains rolls at the nonces of DESIGN.md §3's vectors.
+// TestExplainVectors explains rolls at the nonces of docs/design.md §3's vectors.
 func TestExplainVectors(t *testing.T) {
 	seed := vectorSeed()
 	w := newWorld(t, "camp-1", "ryf", 11)

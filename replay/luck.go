@@ -48,7 +48,7 @@ type Distribution struct {
 	// statistic, degrees of freedom and p-value); nil with no observations.
 	Fit *odds.ChiSquareResult `json:"fit,omitempty"`
 	// Feat: every die of this d12 distribution is a One Ring feat die, whose
-	// face 11 is the Eye of Sauron and 12 the rune (RULES.md).
+	// face 11 is the Eye of Sauron and 12 the rune (docs/rules.md).
 	Feat bool `json:"feat,omitempty"`
 }
 

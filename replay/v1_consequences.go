@@ -3,7 +3,7 @@ package replay
 // What the browser's verifier (web/static/verify.js) has always judged of
 // journal-dice-v1 sessions beyond each roll, judged here too so that
 // `journal replay` and the browser give one verdict on the same bytes
-// (DESIGN.md §3.3; the shared corpus is web/testdata/corpus):
+// (docs/design.md §3.3; the shared corpus is web/testdata/corpus):
 //   - a roll's character was created before it, when the input holds the
 //     campaign's creation (a session's export may not);
 //   - outside journal-dice-v2 sessions (which v2.go and v2_paths.go follow

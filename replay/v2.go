@@ -1,6 +1,6 @@
 package replay
 
-// Verification of journal-dice-v2 sessions (DESIGN.md §3.2), by default:
+// Verification of journal-dice-v2 sessions (docs/design.md §3.2), by default:
 //   - every event made from a device's message: its signature under the key
 //     registered for its user at that point of the stream, its scope
 //     (campaign, session), and that the event's fields equal the signed ones
@@ -134,7 +134,7 @@ func parseAction(b []byte) (v2Action, error) {
 }
 
 // countsAsPlayers reports whether a contribution by user counts toward a
-// v2 session key's independence from the GM (DESIGN.md §3.3,
+// v2 session key's independence from the GM (docs/design.md §3.3,
 // "Contributions that count"): it does unless user is the GM, that is a
 // user registered with the role gm at this point of the stream (fold), or
 // the actor who started the session (starter). Every contribution enters

@@ -1,7 +1,7 @@
 package replay
 
 // Verification of journal-dice-v2 GM rolls from precommitted witness
-// chains (DESIGN.md §3.3, "GM rolls: precommitted witnesses, combined";
+// chains (docs/design.md §3.3, "GM rolls: precommitted witnesses, combined";
 // the derivation is rules/dice's v2_witness.go; web/static/verify.js
 // checks the same):
 //   - a session is of witness chains when a contribution that counts

@@ -1,7 +1,7 @@
 package replay
 
 // Verification of journal-dice-v2's co-signed session ends, void consents
-// and repeated rolls (DESIGN.md §3.2):
+// and repeated rolls (docs/design.md §3.2):
 //   - a session.cosign event must hold under its user's registered key, in
 //     the co-signed session's scope, and name the hash of that session's
 //     session-ended event: SHA-256 of its stored bytes as the input gives

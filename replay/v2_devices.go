@@ -1,6 +1,6 @@
 package replay
 
-// Devices hold keys, not users (DESIGN.md §3.3): the verifier's checks of
+// Devices hold keys, not users (docs/design.md §3.3): the verifier's checks of
 // the device events, against the state before each, and the audit's list
 // of every device with its flags. web/static/verify.js does the same.
 //

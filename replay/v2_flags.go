@@ -1,6 +1,6 @@
 package replay
 
-// The flags of journal-dice-v2 (DESIGN.md §3.2): what the audit reports
+// The flags of journal-dice-v2 (docs/design.md §3.2): what the audit reports
 // about a session without failing it. Each has a machine-readable code, the
 // event it is about, and its words in English (What; WhatIn in any
 // language). A report with flags and no mismatch is "verified with flags"
@@ -46,7 +46,7 @@ const (
 	FlagStale FlagCode = "stale"
 	// FlagOpen: a v2 session not ended (yet): its seed is not revealed, so
 	// its rolls cannot be checked, and an export cut before a session's
-	// end looks like this (DESIGN.md §3.3). Past StaleAfter it is stale.
+	// end looks like this (docs/design.md §3.3). Past StaleAfter it is stale.
 	FlagOpen FlagCode = "open"
 	// FlagRepeated: a roll asked for again for the same action by the same
 	// roller in the same session, after the first was revealed.
@@ -67,7 +67,7 @@ const (
 	FlagBeaconUnseen FlagCode = "beacon-unseen"
 	// FlagEmpty: a session (v1 or v2) ended with no roll event: a host
 	// can shop for a seed by starting and ending sessions until one
-	// suits it (DESIGN.md §3.3, "No downgrade, no shopping").
+	// suits it (docs/design.md §3.3, "No downgrade, no shopping").
 	FlagEmpty FlagCode = "empty"
 )
 

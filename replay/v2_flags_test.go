@@ -152,7 +152,7 @@ func TestV2Flags(t *testing.T) {
 }
 
 // TestV2GMContributionOnly: only contributions of users other than the GM
-// count toward a session key's independence (DESIGN.md §3.3): a session
+// count toward a session key's independence (docs/design.md §3.3): a session
 // whose only contributions are the GM's (a user registered with the role
 // gm), or the session starter's, is flagged no-contribution in its own
 // words; one player's contribution is enough.

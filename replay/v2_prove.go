@@ -1,6 +1,6 @@
 package replay
 
-// A suppressed roll's proof (DESIGN.md §3.3, "A suppressed roll can be
+// A suppressed roll's proof (docs/design.md §3.3, "A suppressed roll can be
 // proved"): journal.roll.proved.v1 events, and proof files given with
 // Options.Proofs (`journal replay --file EXPORT --proof FILE`).
 //

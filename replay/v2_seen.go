@@ -9,7 +9,7 @@ import (
 	"github.com/campaign-journal/journal/signed"
 )
 
-// Receipts in the record (DESIGN.md §3.3, "Receipts: every signed message
+// Receipts in the record (docs/design.md §3.3, "Receipts: every signed message
 // says what its device saw"): a device's message may carry seen {seq,
 // hash}, the campaign's latest event the device had received when it
 // signed. A message whose seen.hash is not the hash of the stored bytes of

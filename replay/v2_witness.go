@@ -1,6 +1,6 @@
 package replay
 
-// Verification of journal-dice-v2 GM rolls (DESIGN.md §3.2, "GM rolls"
+// Verification of journal-dice-v2 GM rolls (docs/design.md §3.2, "GM rolls"
 // and "Play days apart"): a GM's request has no commitment, and its r is
 //   - a witness's value: the roll records the player's signed roll.witness,
 //     which must hold under the player's registered key, name the request,

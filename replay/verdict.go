@@ -1,7 +1,7 @@
 package replay
 
 // Verdict is a report's verdict in one word, the one every verifier of
-// the journal gives on the same bytes (DESIGN.md §3.3, "One verdict
+// the journal gives on the same bytes (docs/design.md §3.3, "One verdict
 // everywhere"; the browser's is web/static/verify.js's summary).
 type Verdict string
 

@@ -223,7 +223,7 @@ type CampaignReport struct {
 	// registered for a user by someone else).
 	Flags []Flag `json:"flags,omitempty"`
 	// Devices lists every device registered in the campaign, revoked ones
-	// included, with who registered it (DESIGN.md §3.3).
+	// included, with who registered it (docs/design.md §3.3).
 	Devices []DeviceReport `json:"devices,omitempty"`
 }
 

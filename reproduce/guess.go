@@ -248,7 +248,7 @@ func (r *reproducer) guess(ctx context.Context, g []rec) (commandFunc, string, e
 }
 
 // legacyContest re-runs a contest recorded before opposed attribute rolls
-// exploded (RULES.md 1.5), which no catalogued body asks for: with the
+// exploded (docs/rules.md 1.5), which no catalogued body asks for: with the
 // rules it was recorded under.
 func legacyContest(g []rec, a *events.RollMade) (commandFunc, string, error) {
 	b := rollOf(g[1].Event)
@@ -263,7 +263,7 @@ func legacyContest(g []rec, a *events.RollMade) (commandFunc, string, error) {
 		Rematch: c.Rematch, Legacy: true}
 	return func(ctx context.Context, j *command.Journal, campaign string) (command.Result, error) {
 		return j.Contest(ctx, campaign, req)
-	}, fmt.Sprintf("contest %s %s %s %s (before RULES.md 1.5)", req.A, req.SkillA, req.B, req.SkillB), nil
+	}, fmt.Sprintf("contest %s %s %s %s (before docs/rules.md 1.5)", req.A, req.SkillA, req.B, req.SkillB), nil
 }
 
 // describeGroup names a group of events for messages.

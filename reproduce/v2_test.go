@@ -48,7 +48,7 @@ func v2Session(t *testing.T, r *recorder, m func(name, body string) command.Resu
 		require.NoError(t, err, "%s %s", name, body)
 	}
 	// ana's second device, approved from her first, and the GM's bare
-	// key for her, revoked from her first (DESIGN.md §3.3).
+	// key for her, revoked from her first (docs/design.md §3.3).
 	seed[0] = 3
 	ana2 := ed25519.NewKeyFromSeed(seed[:])
 	asAna("key-register", body(command.RegisterKey{SignedMessage: device.MustRegister(ana2, "mordor", "ana", "player", "laptop")}))
@@ -59,7 +59,7 @@ func v2Session(t *testing.T, r *recorder, m func(name, body string) command.Resu
 	revoke, err := device.Revoke(device.PrivateKey(ana), "mordor", "ana", signed.PublicKeyOf(host), "not mine")
 	require.NoError(t, err)
 	asAna("key-revoke", body(command.RevokeDevice{Character: "lodin", SignedMessage: revoke}))
-	// With ana's device's witness chain (DESIGN.md §3.3).
+	// With ana's device's witness chain (docs/design.md §3.3).
 	w := dice.DeviceWitnessSecret(ana, "mordor", "s2", started.Commitment)
 	asAna("session-contribute", body(command.ContributeSigned{Character: "lodin",
 		SignedMessage: seal(&signed.Contribute{Header: hdr, Value: signed.Hex32{0xaa, 1}, Commitment: hex32Of(t, started.Commitment),

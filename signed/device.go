@@ -1,6 +1,6 @@
 package signed
 
-// The messages of a user's devices about the devices themselves (DESIGN.md
+// The messages of a user's devices about the devices themselves (docs/design.md
 // §3.3, "Devices hold keys, not users"). They are campaign-scoped: their
 // header's Session is "" (Header.In is called with session ""), and a
 // session's message is never one of them.

@@ -27,7 +27,7 @@ const (
 	TypeReceipt     Type = "beacon.receipt"     // a device saw a GM's beacon request before its round (receipt.go)
 )
 
-// Types lists every message type, in the order of DESIGN.md §3.2.
+// Types lists every message type, in the order of docs/design.md §3.2.
 func Types() []Type {
 	return []Type{TypeContribute, TypeRequest, TypeReveal, TypeWitness, TypeCosign, TypeVoidConsent, TypeReceipt,
 		TypeDeviceRegister, TypeDeviceApprove, TypeDeviceRevoke}
@@ -117,13 +117,13 @@ func (r *Receipt) typed() Message     { m := *r; m.Type = m.Kind(); return &m }
 // (dice.SessionKey) in stream order. Only before the session's first roll
 // request. Commitment is the session-started event's seed commitment (its
 // lower-case hex), so that a contribution cannot be replayed into another
-// journal's session of the same ids (DESIGN.md §3.3, "Contributions that
+// journal's session of the same ids (docs/design.md §3.3, "Contributions that
 // count"). It is optional here: a contribution signed before the field
 // existed has none (old format); the journal refuses one without it, and
 // a verifier accepts an old one as before (docs/trust.md).
 //
 // WitnessAnchor is the device's witness chain for the session's GM rolls,
-// hex(H^N(w)) (dice.WitnessAnchor; DESIGN.md §3.3): zero in a contribution
+// hex(H^N(w)) (dice.WitnessAnchor; docs/design.md §3.3): zero in a contribution
 // made before chains existed (the session's GM rolls then keep the
 // first-witness rule).
 type Contribute struct {

@@ -1,6 +1,6 @@
 package signed
 
-// A suppressed roll's proof file (DESIGN.md §3.3, "A suppressed roll can
+// A suppressed roll's proof file (docs/design.md §3.3, "A suppressed roll can
 // be proved"): where the host will not record a device's roll.reveal,
 // `journal roll prove --out FILE` writes it as signed, for `journal replay
 // --file EXPORT --proof FILE` and the browser's offline verifier to check

@@ -6,7 +6,7 @@ import (
 	"reflect"
 )
 
-// Seen is a message's receipt (DESIGN.md §3.3, "Receipts: every signed
+// Seen is a message's receipt (docs/design.md §3.3, "Receipts: every signed
 // message says what its device saw"): the campaign's latest event the
 // device had received when it signed, by its stream sequence and Hash,
 // the SHA-256 of that event's exact stored bytes (events.Recorded.Raw,

@@ -1,5 +1,5 @@
 // Package signed reads and writes the signed messages a participant's device
-// sends to the journal under journal-dice-v2 (DESIGN.md §3.2).
+// sends to the journal under journal-dice-v2 (docs/design.md §3.2).
 //
 // A device holds an Ed25519 key pair; its public key is registered in the
 // campaign. What the device asks for is a JSON object sent as a string (the

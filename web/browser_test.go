@@ -236,7 +236,7 @@ func waitTrue(t *testing.T, b *browser, what, expr string) {
 
 func rollSel(id string) string { return fmt.Sprintf(`li.roll[data-event-id=%q]`, id) }
 
-// TestDiceInBrowser checks dice.js against the test vectors of DESIGN.md §3,
+// TestDiceInBrowser checks dice.js against the test vectors of docs/design.md §3,
 // in the browser, with Web Crypto and with the fallback used where the
 // page is not a secure context.
 func TestDiceInBrowser(t *testing.T) {

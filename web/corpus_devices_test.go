@@ -1,6 +1,6 @@
 package web
 
-// The corpus's attacks on devices (DESIGN.md §3.3, "Devices hold keys, not
+// The corpus's attacks on devices (docs/design.md §3.3, "Devices hold keys, not
 // users"), as the GM who hosts would make them with the chain re-forged.
 
 import (

@@ -7,7 +7,7 @@ import (
 )
 
 // proved: what a host would do to a suppressed roll's proof
-// (journal.roll.proved.v1, DESIGN.md §3.3), each with the chain
+// (journal.roll.proved.v1, docs/design.md §3.3), each with the chain
 // re-forged: a face of the roll it would have been, its reveal, who
 // cancelled it, or the proof dropped (then only cancelled is flagged).
 func (g *corpusGen) proved() {

@@ -7,7 +7,7 @@ import (
 )
 
 // receipts: the host rewrites an event before a player's signed message
-// and re-forges the chain (DESIGN.md §3.3, "Receipts"). Every check of
+// and re-forges the chain (docs/design.md §3.3, "Receipts"). Every check of
 // the file alone holds but the message's seen, the hash of the event its
 // device had received when it signed, which is no longer in the history:
 // replay and verify.js both find it (replay/v2_seen.go, seenStep). Only

@@ -415,7 +415,7 @@ func (g *corpusGen) structure(n int) {
 }
 
 // chains: the GM-host's changes to GM rolls of witness chains and beacon
-// receipts (DESIGN.md §3.3), each with the chain re-forged: a witness's
+// receipts (docs/design.md §3.3), each with the chain re-forged: a witness's
 // value or index, a roll that leaves out a recorded witness, a request's
 // witness index, a contribution's anchor, a beacon request moved to under
 // 60 s before its round (mismatches); a receipt dropped (a flag,

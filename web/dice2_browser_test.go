@@ -64,7 +64,7 @@ var (
 )
 
 // TestDiceV2InBrowser checks dice2.js against every test vector of
-// DESIGN.md §3.2 in headless Chromium, with Web Crypto and with dice.js's
+// docs/design.md §3.2 in headless Chromium, with Web Crypto and with dice.js's
 // fallback (used where the page is not a secure context), and its verify
 // against true, forged and sealed rolls.
 func TestDiceV2InBrowser(t *testing.T) {
@@ -91,7 +91,7 @@ func TestDiceV2InBrowser(t *testing.T) {
 		{"short r refused", `JournalDiceV2.faces(KAB, "camp-1", "sess-1", 0, "20", [6]).catch(e => e.code)`, `"invalid-hex32"`},
 	}
 	vectors = append(vectors, chainVectors(t)...)
-	// Roll records (roll-made data as DESIGN.md §3.2 names it), their
+	// Roll records (roll-made data as docs/design.md §3.2 names it), their
 	// session and request.
 	const commitR0 = "72dbb7336c76780023f83da4c355f2eeea85733b13d3477697917790c1229084"
 	sessionEnded := `{id: "sess-1", algorithm: "journal-dice-v2", commitment: COMMIT, seed: S, contributions: [A, B]}`
@@ -215,7 +215,7 @@ func TestDiceV2WithoutSecureContext(t *testing.T) {
 }
 
 // chainVectors are the witness chains' vectors (rules/dice/v2_witness.go,
-// DESIGN.md §3.3), computed by the Go reference: w from a device key's
+// docs/design.md §3.3), computed by the Go reference: w from a device key's
 // Ed25519 signature (RFC 8032's first test key, through Web Crypto), its
 // anchor, w_1 and w_2, the check, and the combination.
 func chainVectors(t *testing.T) []struct{ name, expr, want string } {

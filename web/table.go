@@ -1,6 +1,6 @@
 package web
 
-// The table in the browser (DESIGN.md §6): the page /table, where the GM
+// The table in the browser (docs/design.md §6): the page /table, where the GM
 // and the players act from their own devices, and the routes it needs
 // besides the API: invites redeemed once (POST /api/invites/{token}, the
 // only /api/ route without a bearer token), the devices the GM lists and
@@ -83,7 +83,7 @@ type meJSON struct {
 	Open bool `json:"open,omitempty"`
 	// DevicesAdded are the devices of this user's that someone else (or
 	// another of its devices, unapproved) registered, neither approved nor
-	// revoked: the page announces each (DESIGN.md §3.3), with approve and
+	// revoked: the page announces each (docs/design.md §3.3), with approve and
 	// revoke buttons.
 	DevicesAdded []device.Announcement `json:"devices_added,omitempty"`
 }

@@ -1,7 +1,7 @@
 package web
 
 // The table's journal-dice-v2 paths besides the roll and the attack
-// (DESIGN.md §3.2, §6): the action a device signs for a contest, a combat
+// (docs/design.md §3.2, §6): the action a device signs for a contest, a combat
 // start (initiative), an after-combat healing, a The One Ring roll and
 // Hope, as the rules spell them; an ended session's session-ended event
 // as the journal stores it, for each device to hash and co-sign; and void

@@ -116,7 +116,7 @@ func TestTableV2PathsInBrowsers(t *testing.T) {
 	submit(t, gmB, "the GM rolls for the orc", `details[data-action="npc-roll"]`, map[string]any{"character": "orco", "skill": "Pelea", "wait": 600})
 	waitDone(t, gmB, "the GM rolls for the orc")
 	// Both devices contributed a witness chain: the roll combines both
-	// values (DESIGN.md §3.3), made when the second is in.
+	// values (docs/design.md §3.3), made when the second is in.
 	both := `(li => li.dataset.witness === "cai, dan" || li.dataset.witness === "dan, cai")`
 	waitFor(t, gmB, "the GM sees who witnessed", `[...document.querySelectorAll('ul.gm-rolls li')].some(`+both+`)`)
 	orcRolls, _ := eventsOfType[events.RollMade](t, th, events.TypeRollMade)

@@ -12,7 +12,7 @@ import (
 	"github.com/campaign-journal/journal/signed"
 )
 
-// Receipts at the table (DESIGN.md §3.3, "Receipts"): the page's device
+// Receipts at the table (docs/design.md §3.3, "Receipts"): the page's device
 // keeps what it signs (IndexedDB, receipts.js) and, on every load, checks
 // that the journal still holds every head it signed after seeing. This
 // route gives it the event at a sequence: its id, the hash of its stored

@@ -158,7 +158,7 @@ and the peak memory of the process. Nothing is written to the journal's data.
 // target over the runs.
 type benchSeries struct {
 	Repeats []benchReport `json:"repeats"`
-	// Tally has every target of issue 12 over the runs: met in most of at
+	// Tally has every target of BENCHMARKS.md over the runs: met in most of at
 	// least five is "held".
 	Tally []bench.Tally `json:"tally"`
 }
@@ -204,7 +204,7 @@ func printSeries(w io.Writer, s benchSeries) {
 type benchReport struct {
 	Machine bench.Machine  `json:"machine"`
 	Runs    []bench.Result `json:"runs"`
-	// Targets judges every target of issue 12 against the runs.
+	// Targets judges every target of BENCHMARKS.md against the runs.
 	Targets []bench.Verdict `json:"targets"`
 }
 

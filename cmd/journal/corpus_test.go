@@ -152,7 +152,7 @@ func TestCorpusGenuineExports(t *testing.T) {
 		return exportOf(tb.cli, "mordor")
 	})
 
-	// v2-devices: devices hold keys, not users (DESIGN.md §3.3): the GM
+	// v2-devices: devices hold keys, not users (docs/design.md §3.3): the GM
 	// adds a key of its own to ana's name (flagged key-by-other), ana
 	// revokes it from her device, registers a laptop and approves it from
 	// her first device, plays a session with both, and the GM revokes the

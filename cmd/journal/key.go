@@ -12,7 +12,7 @@ import (
 	"github.com/campaign-journal/journal/device"
 )
 
-// The device key of journal-dice-v2 (DESIGN.md §3.2): the CLI's Ed25519
+// The device key of journal-dice-v2 (docs/design.md §3.2): the CLI's Ed25519
 // key pair, kept in the user's configuration folder (device.DefaultDir:
 // $JOURNAL_CONFIG/keys, else the OS's user config folder), mode 0600. The
 // private key never leaves it; what the CLI asks for in a v2 session is

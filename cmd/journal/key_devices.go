@@ -1,6 +1,6 @@
 package main
 
-// Devices hold keys, not users (DESIGN.md §3.3): `journal key register`
+// Devices hold keys, not users (docs/design.md §3.3): `journal key register`
 // (one's own device, with its proof of possession; or, the GM's, a bare
 // key for someone else), `key approve`, `key revoke`, `key devices`, and
 // the announcement on every command that reads the campaign of a device
@@ -253,7 +253,7 @@ func sortedUsers(c *projections.Campaign) []string {
 }
 
 // announceDevices warns, once per command, of every device of the acting
-// user's flagged key-by-other and neither approved nor revoked (DESIGN.md
+// user's flagged key-by-other and neither approved nor revoked (docs/design.md
 // §3.3: "the GM added a device to your name on …").
 func (a *app) announceDevices(camp *projections.Campaign) {
 	if a.announced || camp == nil {

@@ -12,7 +12,7 @@ import (
 )
 
 // What a read of the stream cannot see by itself: a message the stream
-// lost (DESIGN.md §2: the stream denies delete and purge, so a message
+// lost (docs/design.md §2: the stream denies delete and purge, so a message
 // missing from it was lost to its files being edited or damaged). A read
 // of one campaign skips the hole without a word; journal log and journal
 // replay ask the store what its streams say they miss before reading

@@ -26,7 +26,7 @@ func (a *app) oddsCommand() *cobra.Command {
 		Use:     "ryf",
 		Aliases: []string{"galaxia"},
 		Short:   "Odds of a 1o3d10 roll (RyF and Galaxia)",
-		Long: `Odds of a 1o3d10 roll (RULES.md 1.5): the total is --base + --mod + the
+		Long: `Odds of a 1o3d10 roll (docs/rules.md 1.5): the total is --base + --mod + the
 kept die, against --vs.
 
 --base is attribute + skill for a skill, opposed or combat roll (attributes
@@ -91,7 +91,7 @@ kept die, against --vs.
 	return cmd
 }
 
-// checkBase refuses a base no character can have (RULES.md 1.1, 1.2):
+// checkBase refuses a base no character can have (docs/rules.md 1.1, 1.2):
 // attribute 2..10 plus skill 0..10, or twice an attribute; and a modifier
 // beyond the rules' bound.
 func checkBase(base, mod int, k odds.Kind) error {

@@ -154,7 +154,7 @@ func (a *app) rollCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "roll CHAR [SKILL] [--with-attr X | --attribute X] [--vs DIFFICULTY] [--mod N] [--token] [--spec] [--entropy S]",
 		Short: "Roll 1o3d10 for a skill or an attribute from the session's committed dice",
-		Long: `Roll 1o3d10 from the session's committed dice (RULES.md 1.5).
+		Long: `Roll 1o3d10 from the session's committed dice (docs/rules.md 1.5).
 
 A skill roll, roll CHAR SKILL, adds the skill's default attribute; the GM may
 name another attribute for it with --with-attr X. An attribute roll, roll CHAR
@@ -219,7 +219,7 @@ func (a *app) contestCommand() *cobra.Command {
 		Long: `An opposed roll between characters A and B. SKILL_A and SKILL_B are each a
 skill or an attribute: an attribute's letter or name always means the
 attribute (D is Destreza, not Diagnosis), a skill may be a unique prefix.
-Both sides explode and have a natural 1, skill or attribute (RULES.md 1.5).
+Both sides explode and have a natural 1, skill or attribute (docs/rules.md 1.5).
 
 Each side may use what any roll may: the flags ending in -a are the first
 side's, those ending in -b the second's. A tie may be re-rolled with

@@ -16,7 +16,7 @@ import (
 	"github.com/campaign-journal/journal/signed"
 )
 
-// The CLI as a device that keeps what it signs (DESIGN.md §3.3,
+// The CLI as a device that keeps what it signs (docs/design.md §3.3,
 // "Receipts"): every message it seals says what it saw (seen: the
 // campaign's latest event this device read, by sequence and the hash of
 // its stored bytes) and is kept in the receipts of its configuration
@@ -116,7 +116,7 @@ func registeredKeys(camp *projections.Campaign, user string) []string {
 		return nil
 	}
 	var keys []string
-	for _, d := range camp.Participants[user].ActiveDevices() { // every device of the user (DESIGN.md §3.3)
+	for _, d := range camp.Participants[user].ActiveDevices() { // every device of the user (docs/design.md §3.3)
 		keys = append(keys, d.PublicKey)
 	}
 	return keys

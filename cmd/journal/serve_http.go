@@ -13,7 +13,7 @@ import (
 	"github.com/campaign-journal/journal/web"
 )
 
-// The HTTP side of `journal serve` secure by default (DESIGN.md §6):
+// The HTTP side of `journal serve` secure by default (docs/design.md §6):
 // without an access file the HTTP API acts with the server's own identity
 // for whoever reaches it, so it is served on the loopback interface only;
 // another address, or --public-host, needs --access FILE.

@@ -25,7 +25,7 @@ import (
 
 // recordChainSession plays, on the command layer of c's data folder with a
 // clock before quicknet round tamperRound, a session of witness chains
-// (DESIGN.md §3.3): ana, bea and a "player" the GM registered (sock)
+// (docs/design.md §3.3): ana, bea and a "player" the GM registered (sock)
 // contribute with their devices' chains; a GM roll every device
 // witnesses; one ana and sock witness, resolved after the wait without
 // bea (partial-witness); a beacon request bea's device receipted before

@@ -15,7 +15,7 @@ import (
 	"github.com/campaign-journal/journal/signed"
 )
 
-// The CLI co-signs the end of a journal-dice-v2 session (DESIGN.md §3.2):
+// The CLI co-signs the end of a journal-dice-v2 session (docs/design.md §3.2):
 // `journal session end` co-signs for this device's key right after the
 // end, and `journal session cosign [SESSION]` co-signs from another device.
 // The device hashes the session-ended event's stored bytes as the journal

@@ -465,7 +465,7 @@ func (f *followWitness) witness(request string) {
 	if n := p.Requested.BeaconRound; n > 0 && time.Now().Before(beacon.Quicknet().TimeOf(n)) && !slices.Contains(p.Receipted, f.me) {
 		// A beacon request seen before its round: receipt it, so that the
 		// audit knows a player's device saw it while its randomness was
-		// unknown (DESIGN.md §3.3).
+		// unknown (docs/design.md §3.3).
 		if _, err := f.a.receiptV2(f.c.Context(), f.c, f.t, request); err != nil {
 			f.a.warnf("journal: could not receipt request %s: %v", request, err)
 		}

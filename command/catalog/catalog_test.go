@@ -86,5 +86,5 @@ func TestContestAndCombatBodies(t *testing.T) {
 		require.Equal(t, r.Character == "b", r.Token, r.Character)
 	}
 	_, err = contest.Run(ctx, j, "c", []byte(`{"a":"a","skill_a":"F","b":"b","skill_b":"F","legacy":true}`))
-	require.ErrorIs(t, err, command.ErrInvalid, "no body may ask for the rules before RULES.md 1.5")
+	require.ErrorIs(t, err, command.ErrInvalid, "no body may ask for the rules before docs/rules.md 1.5")
 }

@@ -108,7 +108,7 @@ func contestInputs(_ context.Context, _ *command.Journal, _ string, r []events.E
 	}
 	a, b := rolls[0], rolls[1]
 	if !a.Opposed {
-		return contestBody{}, errors.New("recorded under the rules before RULES.md 1.5 (not opposed), which no body asks for")
+		return contestBody{}, errors.New("recorded under the rules before docs/rules.md 1.5 (not opposed), which no body asks for")
 	}
 	return contestBody{A: a.Character, SkillA: ContestSide(a), AttrA: ContestAttr(a), ModifierA: a.Modifier,
 		TokenA: a.Token, SpecA: a.Specialization, EntropyA: a.Entropy,

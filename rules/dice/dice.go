@@ -1,6 +1,6 @@
 // Package dice turns bytes into dice faces.
 //
-// It implements the journal-dice-v1 algorithm (DESIGN.md §3): a session's
+// It implements the journal-dice-v1 algorithm (docs/design.md §3): a session's
 // 32-byte secret seed keys HMAC-SHA256 over the roll's identity, the blocks
 // form a byte stream, and each die of N sides (2..256) takes bytes by
 // rejection sampling. The same sampling runs over any other ByteSource, and a

@@ -8,7 +8,7 @@ import (
 
 // A v2 roll: the session key mixes the committed seed with the players'
 // contributions; the roller's secret r, committed to in its request, keys
-// the roll's bytes together with the nonce. Values are DESIGN.md §3.2's.
+// the roll's bytes together with the nonce. Values are docs/design.md §3.2's.
 func ExampleSessionKey() {
 	var seed dice.Seed
 	for i := range seed {

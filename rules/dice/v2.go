@@ -1,6 +1,6 @@
 package dice
 
-// journal-dice-v2 (DESIGN.md §3.2): rolls nobody can steer, not even the host.
+// journal-dice-v2 (docs/design.md §3.2): rolls nobody can steer, not even the host.
 //
 // The session key K mixes the server's committed seed S with the
 // participants' contributions; each roll's bytes are keyed by K and bound to

@@ -10,7 +10,7 @@ import (
 	"github.com/campaign-journal/journal/rules/dice"
 )
 
-// The v2 test vectors of DESIGN.md §3.2, computed by an independent
+// The v2 test vectors of docs/design.md §3.2, computed by an independent
 // implementation: S = 0x00..0x1f, r0 = 0x20..0x3f, r1 = 0x40..0x5f,
 // contributions aa…aa and bb…bb, campaign camp-1, session sess-1.
 

@@ -1,6 +1,6 @@
 package dice
 
-// Witness chains of journal-dice-v2 GM rolls (DESIGN.md §3.3, "GM rolls:
+// Witness chains of journal-dice-v2 GM rolls (docs/design.md §3.3, "GM rolls:
 // precommitted witnesses, combined"). With its contribution a player's
 // device commits to a hash chain over its secret w for the session:
 //

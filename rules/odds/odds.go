@@ -1,5 +1,5 @@
 // Package odds computes the exact probabilities of the journal's rolls: the
-// RyF 1o3d10 roll (RULES.md §1.5) and The One Ring roll with its Hope bonus
+// RyF 1o3d10 roll (docs/rules.md §1.5) and The One Ring roll with its Hope bonus
 // (§2.2–2.3), the expected face distributions the luck statistics compare
 // observed faces with, and a chi-square goodness-of-fit test.
 //

@@ -9,7 +9,7 @@ import (
 	"github.com/campaign-journal/journal/internal/clip"
 )
 
-// Level selects the kept die of 1o3d10 (RULES.md §1.5). The zero value is
+// Level selects the kept die of 1o3d10 (docs/rules.md §1.5). The zero value is
 // not a level.
 type Level int
 
@@ -68,7 +68,7 @@ type Kind int
 // Kinds of RyF roll. Skill, Opposed and Combat rolls explode and suffer the
 // natural 1; Attribute rolls do neither. The fumble applies to all.
 // An opposed roll is Opposed whether its side rolls a skill or an attribute
-// (RULES.md 1.5).
+// (docs/rules.md 1.5).
 const (
 	Skill Kind = iota + 1
 	Opposed
@@ -321,7 +321,7 @@ func mkProb(r *big.Rat, f float64) Prob {
 	return ratProb(r)
 }
 
-// RyF returns the exact odds of a RyF 1o3d10 roll (RULES.md §1.5).
+// RyF returns the exact odds of a RyF 1o3d10 roll (docs/rules.md §1.5).
 //
 // The die part D is the kept die; for skill, opposed and combat rolls a kept
 // 10 adds 10 and rolls 1o3d10 again at the same level, while it is 10.

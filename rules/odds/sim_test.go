@@ -21,7 +21,7 @@ func simSeed() dice.Seed {
 	return s
 }
 
-// ryfRoll is one simulated 1o3d10 roll, written straight from RULES.md §1.5
+// ryfRoll is one simulated 1o3d10 roll, written straight from docs/rules.md §1.5
 // and independent of the package under test.
 type ryfRoll struct {
 	first [3]int // the three dice of the first round

@@ -85,7 +85,7 @@ func successDice(n int) [][sixClasses]int64 {
 	return cnt
 }
 
-// TOR returns the exact odds of a One Ring roll (RULES.md §2.2–2.3).
+// TOR returns the exact odds of a One Ring roll (docs/rules.md §2.2–2.3).
 func TOR(q TORQuery) (TOROdds, error) {
 	if q.Dice < 0 || q.Dice > MaxTORDice {
 		return TOROdds{}, fmt.Errorf("%w: %d success dice (want 0..%d)", ErrInvalid, q.Dice, MaxTORDice)

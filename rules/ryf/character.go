@@ -71,7 +71,7 @@ func (e *InvalidCharacterError) Error() string {
 func (e *InvalidCharacterError) Unwrap() error { return ErrInvalidCharacter }
 
 // ValidateCharacter checks a character against the campaign's creation
-// rules (RULES.md 1.3) and returns nil or an *InvalidCharacterError listing
+// rules (docs/rules.md 1.3) and returns nil or an *InvalidCharacterError listing
 // every violation at once, in a stable order (attributes, skills, budgets,
 // specialization).
 //

@@ -1,6 +1,6 @@
 // Package ryf holds the rules of RyF ("Rápido y Fácil", system id "ryf") and
 // of its science-fiction setting Galaxia (system id "galaxia"), as read in
-// RULES.md §1: attributes and skills, character creation, the 1o3d10 roll and
+// docs/rules.md §1: attributes and skills, character creation, the 1o3d10 roll and
 // its levels, opposed rolls, combat, damage, wounds, healing and experience.
 //
 // A campaign's rules are a *Rules built by New from Options (system,
@@ -14,7 +14,7 @@
 //   - The package is pure: no I/O, no clock, no global or mutable package
 //     state, no randomness of its own. Every die comes from the dice.Roller
 //     passed in, so the same faces always give the same result.
-//   - Draw order is a contract (DESIGN.md §3): a 1o3d10 roll draws three d10
+//   - Draw order is a contract (docs/design.md §3): a 1o3d10 roll draws three d10
 //     per round, rounds in order; damage draws its dice left to right, each
 //     explosion immediately after its die. Result.Faces and DamageRoll.Faces
 //     return the faces in that order.

@@ -9,7 +9,7 @@ import (
 // Status is a character's state of health, from its hit points.
 type Status string
 
-// The states of health (RULES.md 1.9).
+// The states of health (docs/rules.md 1.9).
 const (
 	StatusOK            Status = "ok"
 	StatusIncapacitated Status = "incapacitated" // HP ≤ 10: the kept die drops one level
@@ -40,7 +40,7 @@ func StatusOf(hp int) Status {
 // CanAct reports whether a character in this status can act and roll.
 func (s Status) CanAct() bool { return s == StatusOK || s == StatusIncapacitated }
 
-// Healing amounts (RULES.md 1.10).
+// Healing amounts (docs/rules.md 1.10).
 const (
 	RestHP        = 1 // a night of proper sleep
 	ComfortRestHP = 2 // a night in full comfort

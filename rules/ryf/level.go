@@ -75,7 +75,7 @@ func (l Level) Keep(faces [3]int) int {
 	return b
 }
 
-// LevelInput is what decides the level of a roll (RULES.md 1.5).
+// LevelInput is what decides the level of a roll (docs/rules.md 1.5).
 type LevelInput struct {
 	// Specialization: the character uses its specialization on this roll.
 	Specialization bool `json:"specialization,omitempty"`

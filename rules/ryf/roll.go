@@ -28,7 +28,7 @@ func (k Kind) usesSkill() bool { return k == KindSkill || k == KindMelee || k ==
 
 // explodes reports whether a kept 10 explodes and a kept 1 in the first
 // round is a natural 1: every kind but attribute rolls, and every side of an
-// opposed roll, attribute sides included (RULES.md 1.5).
+// opposed roll, attribute sides included (docs/rules.md 1.5).
 func (c Check) explodes() bool { return c.Kind != KindAttribute || c.Opposed }
 
 // Limits of a Check.
@@ -74,7 +74,7 @@ type Check struct {
 	Incapacitated  bool `json:"incapacitated,omitempty"`
 	// Opposed: the roll is one side of an opposed roll (a skill or an
 	// attribute roll). An opposed attribute roll explodes and has a natural
-	// 1 like a skill roll (RULES.md 1.5, decision). A roll recorded before
+	// 1 like a skill roll (docs/rules.md 1.5, decision). A roll recorded before
 	// that decision has no flag and is judged as it was made: an attribute
 	// side without the flag neither explodes nor has a natural 1.
 	Opposed bool `json:"opposed,omitempty"`
@@ -378,7 +378,7 @@ func Contest(a, b Result) ContestResult {
 	return out
 }
 
-// The named difficulties (RULES.md 1.5).
+// The named difficulties (docs/rules.md 1.5).
 const (
 	Facil     = 10
 	Media     = 15

@@ -61,7 +61,7 @@ func (a Attr) Name() string {
 	return ""
 }
 
-// Attribute ranges and budgets (RULES.md 1.1, 1.3).
+// Attribute ranges and budgets (docs/rules.md 1.1, 1.3).
 const (
 	MinAttribute          = 2
 	MaxAttribute          = 10
@@ -160,7 +160,7 @@ const (
 )
 
 // SystemSkills returns the built-in skills of a system in the order of
-// RULES.md, or nil for an unknown system.
+// docs/rules.md, or nil for an unknown system.
 func SystemSkills(sys System) []Skill {
 	switch sys {
 	case RyF:

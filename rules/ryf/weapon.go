@@ -157,7 +157,7 @@ const (
 	BandLong   Band = "larga"
 )
 
-// Range-band difficulties and the cover step (RULES.md 1.8).
+// Range-band difficulties and the cover step (docs/rules.md 1.8).
 const (
 	ShortDifficulty  = 15
 	MediumDifficulty = 20

@@ -2,7 +2,7 @@ package ryf
 
 import "fmt"
 
-// Experience grants (RULES.md 1.4).
+// Experience grants (docs/rules.md 1.4).
 const (
 	MinXPGrant = 1
 	MaxXPGrant = 10

@@ -16,7 +16,7 @@ type Eligibility struct {
 
 // NextAdvancement says whether roll res, made with a trait invoked before it
 // or not, earns the next advancement point of a skill group that already
-// holds count points this adventure (RULES.md §2.7):
+// holds count points this adventure (docs/rules.md §2.7):
 //
 //   - box 1: any success;
 //   - box 2: a great or extraordinary success, or a success with a trait

@@ -1,5 +1,5 @@
 // Package tor holds the rules of The One Ring (system id "tor") as the
-// journal plays them (RULES.md §2): the character and its validation, the
+// journal plays them (docs/rules.md §2): the character and its validation, the
 // 18 common skills and their lookup, the roll of the feat die and success
 // dice against a Target Number, Hope, the fellowship pool and its vote,
 // Shadow and bouts of madness, Traits and advancement points, and the

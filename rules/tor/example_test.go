@@ -35,7 +35,7 @@ func ExampleRoll_runeAndEye() {
 	// d12 eye (0) + 5,5,3 = 13 vs TN 14: failure
 }
 
-// A roll from a session's committed stream (DESIGN.md §3 test vector,
+// A roll from a session's committed stream (docs/design.md §3 test vector,
 // nonce 2): the d12 first, then the d6s.
 func ExampleRoll_stream() {
 	var seed dice.Seed

@@ -128,7 +128,7 @@ type FellowshipSpend struct {
 }
 
 // SpendFellowshipPoint settles c's request for 1 fellowship point from pool
-// (RULES.md §2.4). If the vote grants it: Hope +1, pool −1. If more than
+// (docs/rules.md §2.4). If the vote grants it: Hope +1, pool −1. If more than
 // half refused: with takeAnyway the point is taken all the same (Hope +1,
 // pool −1, Shadow +1), else the request is withdrawn and nothing changes.
 //

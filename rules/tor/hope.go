@@ -15,7 +15,7 @@ type HopeSpend struct {
 }
 
 // SpendHope spends 1 of c's Hope on res, a failed roll of skill s
-// (RULES.md §2.3): the basic value of the skill's attribute column — its
+// (docs/rules.md §2.3): the basic value of the skill's attribute column — its
 // favoured value if c has the skill favoured — is added to the total and the
 // roll is judged again (same TN, same sixes for quality).
 //

@@ -144,7 +144,7 @@ func checkRank(rank int) error {
 }
 
 // Roll draws the feat die and then rank success dice from r and judges them
-// against tn (RULES.md §2.2). rank and tn are checked before any die is
+// against tn (docs/rules.md §2.2). rank and tn are checked before any die is
 // drawn; an error from the roller is wrapped.
 func Roll(r dice.Roller, rank, tn int) (Result, error) {
 	if r == nil {

@@ -184,7 +184,7 @@ func TestJudgeCopiesFaces(t *testing.T) {
 }
 
 // The roll draws from the journal-dice-v1 stream: test vector nonce 2 gives
-// d12, 3d6 = 3, 6, 3, 4 (DESIGN.md §3).
+// d12, 3d6 = 3, 6, 3, 4 (docs/design.md §3).
 func TestRollFromStreamVector(t *testing.T) {
 	var seed dice.Seed
 	for i := range seed {

@@ -17,7 +17,7 @@ func GainShadow(c Character, n int) (Character, error) {
 }
 
 // MadnessTriggered reports whether roll res starts a bout of madness for c
-// (RULES.md §2.5): the feat die shows the Eye while c's Hope is below its
+// (docs/rules.md §2.5): the feat die shows the Eye while c's Hope is below its
 // total Shadow (temporary + permanent). It holds whether the roll succeeded
 // or not, and is judged on c as it was when the roll was made.
 func MadnessTriggered(c Character, res Result) bool {

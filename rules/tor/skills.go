@@ -150,7 +150,7 @@ func (s Skill) Valid() bool {
 	return false
 }
 
-// table is the skill table of RULES.md §2.1: six groups of three, in column
+// table is the skill table of docs/rules.md §2.1: six groups of three, in column
 // order Cuerpo, Corazón, Mente. It is a function so that the package holds
 // no mutable state.
 func table() [18]Skill {

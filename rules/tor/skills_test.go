@@ -9,7 +9,7 @@ import (
 )
 
 func TestSkillTable(t *testing.T) {
-	// The table of RULES.md §2.1, row by row: group, then the Cuerpo,
+	// The table of docs/rules.md §2.1, row by row: group, then the Cuerpo,
 	// Corazón and Mente skills as "Spanish/English".
 	want := []struct {
 		group tor.Group

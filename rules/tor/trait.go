@@ -17,7 +17,7 @@ func (c Character) Trait(name string) (string, error) {
 }
 
 // TraitInvocation records a trait invoked before a roll and the GM's ruling
-// (RULES.md §2.6): an automatic success, or the roll goes ahead with the
+// (docs/rules.md §2.6): an automatic success, or the roll goes ahead with the
 // trait counted as invoked (for advancement, NextAdvancement's
 // traitInvoked).
 type TraitInvocation struct {

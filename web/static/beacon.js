@@ -1,5 +1,5 @@
 // drand quicknet beacon rounds in the browser, for journal-dice-v2 GM rolls
-// resolved by a future round (DESIGN.md §3.2, "Play days apart"; the Go
+// resolved by a future round (docs/design.md §3.2, "Play days apart"; the Go
 // reference is the beacon package).
 //
 // quicknet (scheme bls-unchained-g1-rfc9380) signs round n as a BLS12-381

@@ -1,4 +1,4 @@
-// journal-dice-v1 in the browser (DESIGN.md §3): re-derive a roll's dice
+// journal-dice-v1 in the browser (docs/design.md §3): re-derive a roll's dice
 // from its session's revealed seed, without trusting the server.
 //
 //   block(k) = HMAC-SHA256(key = seed,

@@ -1,4 +1,4 @@
-// journal-dice-v2 in the browser (DESIGN.md §3.2; the Go reference is
+// journal-dice-v2 in the browser (docs/design.md §3.2; the Go reference is
 // rules/dice/v2.go): re-derive a v2 roll's dice from its session's revealed
 // seed, the participants' contributions and the roll's reveal r.
 //
@@ -202,7 +202,7 @@
     return Object.assign(base, { status: "verified", reason: what.join("; ") + "; faces " + derived.join(" ") + " re-derived" });
   }
 
-  // Witness chains of GM rolls (DESIGN.md §3.3; the Go reference is
+  // Witness chains of GM rolls (docs/design.md §3.3; the Go reference is
   // rules/dice/v2_witness.go):
   //   w      = SHA-256(Ed25519 signature of the device key over witnessSeedMessage(campaign, session, seed commitment))
   //   anchor = hex(H^N(w)), H = SHA-256, N = WITNESS_CHAIN
@@ -268,7 +268,7 @@
   }
 
   // provable lists the requests of user that a proof may be sent for
-  // (DESIGN.md §3.3): in the campaign's state (the journal's projection),
+  // (docs/design.md §3.3): in the campaign's state (the journal's projection),
   // those with a commitment, cancelled, or left pending in an ended
   // session, and not proved yet: [{session, request, character, commitment}].
   function provable(campaign, user) {

@@ -1,4 +1,4 @@
-// The GM's view of the table (DESIGN.md §6): sessions, roll calls, the
+// The GM's view of the table (docs/design.md §6): sessions, roll calls, the
 // combat tracker, the party and the NPCs with damage, heals and XP, voids,
 // the unrevealed requests, and the devices the invites signed in. Each
 // action is a row of JournalTable's table of actions. In a v2 session the

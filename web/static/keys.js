@@ -1,5 +1,5 @@
 // A participant's device key in the browser, for journal-dice-v2
-// (DESIGN.md §3.2, "Participants and keys"): an Ed25519 key pair made by Web
+// (docs/design.md §3.2, "Participants and keys"): an Ed25519 key pair made by Web
 // Crypto as NON-EXTRACTABLE, kept in IndexedDB (a structured clone of a
 // CryptoKey stays non-extractable), loaded back on the next visit. The
 // private key never leaves the browser: no code, not even this module's,
@@ -188,7 +188,7 @@
     }
 
     // witnessSecret resolves to this device's w for a session (hex), the
-    // secret of its witness chain (DESIGN.md §3.3): SHA-256 of its
+    // secret of its witness chain (docs/design.md §3.3): SHA-256 of its
     // (deterministic) Ed25519 signature of
     // JournalDiceV2.witnessSeedMessage(campaign, session, commitment), so
     // nothing is stored (rules/dice/v2_witness.go).

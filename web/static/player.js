@@ -1,4 +1,4 @@
-// The player's view of the table (DESIGN.md §6): each of the player's
+// The player's view of the table (docs/design.md §6): each of the player's
 // characters as a sheet, and the actions from it. Each action is a row of
 // JournalTable's table of actions, so that a roll path adds a row here and
 // nothing else. In a journal-dice-v2 session the device also acts by
@@ -282,7 +282,7 @@
   // that waits for a witness, once (not those pinned to a beacon round:
   // the beacon gives their r). A witness that is not recorded says why
   // (another device's came first, or the journal's refusal).
-  // In a session of witness chains (DESIGN.md §3.3) every contributing
+  // In a session of witness chains (docs/design.md §3.3) every contributing
   // device's value is combined: "mine" is a witness recorded. A beacon
   // request seen before its round is receipted instead, once.
   const witnesses = {}; // request id → {state: "sending"|"mine"|"other"|"failed", character, message}

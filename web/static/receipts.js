@@ -1,4 +1,4 @@
-// Receipts in the browser (DESIGN.md §3.3, "Receipts: every signed message
+// Receipts in the browser (docs/design.md §3.3, "Receipts: every signed message
 // says what its device saw"; the CLI's are Go's device/receipts.go and
 // device/receipts_check.go, the same format and words):
 //

@@ -1,4 +1,4 @@
-// Signed device messages of journal-dice-v2 in the browser (DESIGN.md §3.2;
+// Signed device messages of journal-dice-v2 in the browser (docs/design.md §3.2;
 // the Go reference is the signed package): encode a message object into the
 // string a device signs, parse a recorded string as strictly as Go's
 // signed.Parse, verify an Ed25519 signature against a registered public key,
@@ -569,7 +569,7 @@
   }
 
   // EVENT_NAMES maps a signed member to the event data field that records
-  // it where the names differ (DESIGN.md §3.2: roll-made records r as "reveal").
+  // it where the names differ (docs/design.md §3.2: roll-made records r as "reveal").
   const EVENT_NAMES = { r: "reveal" };
 
   function sameJSON(a, b) {
@@ -582,7 +582,7 @@
   }
 
   // verifyEvent checks an event made from a device's message, as a verifier
-  // does (DESIGN.md §3.2): the signature of data.signed against the key
+  // does (docs/design.md §3.2): the signature of data.signed against the key
   // registered for data.user (keys: {user: public key hex} or a Map), the
   // message's shape, its scope against the envelope's campaign and session,
   // then that every member of the message that the event's data also

@@ -1,4 +1,4 @@
-// The table in the browser (DESIGN.md §6): the page /table, where the GM
+// The table in the browser (docs/design.md §6): the page /table, where the GM
 // and each player act from their own device. This module is the core the
 // views share: the page's language (document.documentElement.lang, set by
 // the server; labels in LABELS for es and en), the device's sign-in (an
@@ -324,7 +324,7 @@
   }
 
   // receipt sends this device's signed beacon.receipt of a GM's request
-  // pinned to a beacon round, seen before its round (DESIGN.md §3.3).
+  // pinned to a beacon round, seen before its round (docs/design.md §3.3).
   async function receipt(id, character) {
     const s = openSession();
     if (!isV2(s)) throw new Error("no journal-dice-v2 session in progress");
@@ -641,7 +641,7 @@
   }
 
   // devicesAdded shows a banner for every device someone else added to
-  // this user's name (GET /api/me's devices_added, DESIGN.md §3.3), with
+  // this user's name (GET /api/me's devices_added, docs/design.md §3.3), with
   // buttons to approve it (signed by this device, when it is another one)
   // or revoke it (signed by this device).
   async function devicesAdded() {
@@ -711,7 +711,7 @@
     return hash ? { seq: seq, hash: hash } : null;
   }
   // activeKeys are the public keys of a participant's devices not revoked
-  // (every device of its user may sign; DESIGN.md §3.3).
+  // (every device of its user may sign; docs/design.md §3.3).
   function activeKeys(p) {
     if (!p) return [];
     const keys = (p.devices || []).filter((d) => !d.revoked).map((d) => d.public_key);

@@ -79,7 +79,7 @@
       recorded.length ? el("ul", { class: "proofs" }, recorded.map((p) => el("li", { text: p }))) : "",
       flags.length ? el("ul", { class: "flags" }, flags.map((f) => el("li", { "data-flag": f.code, text: "⚠ " + t("s.flag", f.code) + " " + f.what }))) : "",
       // Every device with its fingerprint, to compare with what each
-      // player's own device shows (DESIGN.md §3.3).
+      // player's own device shows (docs/design.md §3.3).
       (sum.devices || []).length ? el("ul", { class: "devices" }, sum.devices.map((d) => el("li", { "data-fingerprint": d.fingerprint,
         text: t("x.device", d.user, d.name || "-", d.fingerprint, d.by) + (d.revoked ? " · " + t("x.deviceRevoked", d.revokedBy) : d.approved ? " · " + t("x.deviceApproved") : "") + (d.proved ? "" : " · " + t("x.deviceUnproved")) }))) : "");
     const byID = {};

@@ -2,7 +2,7 @@
 // journal-dice-v1, dice2.js for journal-dice-v2), the signatures of device
 // messages (signed.js), the reveal against the request's commitment, the
 // hash chain of an export (prevhash over each line's exact bytes), and the
-// rules judged again: kept dice, totals and outcomes (RULES.md; the Go
+// rules judged again: kept dice, totals and outcomes (docs/rules.md; the Go
 // reference is rules/ryf and rules/tor), then the consequences: an attack's
 // hit and damage, the damage taken, a contest's winner.
 //
@@ -985,7 +985,7 @@
     return noble;
   }
 
-  // --- Devices hold keys, not users (DESIGN.md §3.3; replay/v2_devices.go) ---
+  // --- Devices hold keys, not users (docs/design.md §3.3; replay/v2_devices.go) ---
   // A campaign's devices by user, in registration order, folded as
   // projections/devices.go folds them; keys[user] is the user's active
   // keys, newest first (what a message of the user opens under).
