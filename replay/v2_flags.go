@@ -9,11 +9,15 @@ package replay
 import (
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
+	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/i18n"
 	"github.com/campaign-journal/journal/projections"
+	"github.com/campaign-journal/journal/rules/dice"
 )
 
 // FlagCode names what a flag is about.
@@ -69,6 +73,11 @@ const (
 	// can shop for a seed by starting and ending sessions until one
 	// suits it (docs/design.md §3.3, "No downgrade, no shopping").
 	FlagEmpty FlagCode = "empty"
+	// FlagDowngrade: a journal-dice-v1 session started while a device key
+	// was registered in its campaign: its seed was the host's to read. The
+	// journal refuses one since 2026-12-01 (docs/design.md §3.3, "No
+	// downgrade"); an older record may hold one.
+	FlagDowngrade FlagCode = "downgrade"
 )
 
 // DefaultStaleAfter is how long after its last event an unended v2
@@ -160,6 +169,25 @@ func (v *Verifier) v2Flags(s *session, sr *SessionReport) {
 		sr.Flags = append(sr.Flags, newFlag(FlagStale, x.lastID, "rp2.f.stale", x.last.UTC().Format(time.RFC3339), days))
 	default:
 		sr.Flags = append(sr.Flags, newFlag(FlagOpen, x.lastID, "rp2.f.open", x.last.UTC().Format(time.RFC3339), max(days, 0)))
+	}
+}
+
+// downgradeFlag flags a journal-dice-v1 session started in a campaign
+// that had a device key then (any user's, revoked or not).
+func (v *Verifier) downgradeFlag(c *campaign, ev events.Event, d *events.SessionStarted) {
+	if d.Algorithm != dice.Algorithm || c == nil || c.fold == nil {
+		return
+	}
+	s := v.sessions[sessionKey(ev.Campaign, ev.Session)]
+	if s == nil || s.downgrade != nil {
+		return
+	}
+	for _, u := range slices.Sorted(maps.Keys(c.fold.Participants)) {
+		if p := c.fold.Participants[u]; p != nil && len(p.Devices) > 0 {
+			f := newFlag(FlagDowngrade, ev.ID, "rp2.f.downgrade", ev.Session, ev.ID, u)
+			s.downgrade = &f
+			return
+		}
 	}
 }
 

@@ -411,6 +411,9 @@ type voidInfo struct {
 
 type session struct {
 	campaign, id string
+	// downgrade is the flag of a journal-dice-v1 session started while a
+	// device key was registered in its campaign (nil: none).
+	downgrade    *Flag
 	started      bool
 	ended        bool
 	startID      string
@@ -694,6 +697,7 @@ func (v *Verifier) Add(rec events.Recorded) {
 	case *events.SessionStarted:
 		if v.inSession(ev) {
 			v.start(m, ev, d)
+			v.downgradeFlag(c, ev, d) // v2_flags.go
 		}
 	case *events.SessionEnded:
 		if v.inSession(ev) {
@@ -1201,6 +1205,9 @@ func (v *Verifier) sessionReport(s *session) SessionReport {
 	sr.Flags = append(sr.Flags, s.provedReport(add)...) // v2_prove.go
 	if f, ok := s.emptyFlag(); ok {
 		sr.Flags = append(sr.Flags, f)
+	}
+	if s.downgrade != nil {
+		sr.Flags = append(sr.Flags, *s.downgrade)
 	}
 	if m := s.unresolvedAttack(); m != nil {
 		add(*m)

@@ -4,7 +4,12 @@ package web
 // users"), as the GM who hosts would make them with the chain re-forged.
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"github.com/campaign-journal/journal/events"
+	"github.com/google/uuid"
+	"slices"
+	"time"
 )
 
 // devices: a player's own registration re-signed (one character of its
@@ -82,4 +87,34 @@ func (g *corpusGen) devices() {
 			l.d["signature"] = string(s)
 		}))
 	}
+}
+
+// downgrade: a journal-dice-v1 session appended after the campaign's
+// device keys (chain re-forged), its seed revealed at once: the journal
+// refuses such a session, a verifier flags it downgrade (and empty), not a
+// mismatch, since records older than the rule may hold one.
+func (g *corpusGen) downgrade() {
+	if len(g.where(ofType(events.TypeDeviceRegistered))) == 0 || len(g.lines) == 0 {
+		return
+	}
+	last := g.lines[len(g.lines)-1]
+	seed := [32]byte{0x42, 0x17}
+	commitment := sha256.Sum256(seed[:])
+	at := func(typ string, d map[string]any, k time.Duration) string {
+		l := corpusLine{ev: last.ev, d: d}
+		// An id of its own, the same at every run: the last event's, its
+		// last byte moved on (version and variant kept).
+		u := uuid.MustParse(last.ev.ID)
+		u[15] += byte(k / time.Minute)
+		l.ev.ID = u.String()
+		l.ev.Type, l.ev.Session, l.ev.Subject = typ, "downgraded", "sessions/downgraded"
+		l.ev.Time = last.ev.Time.Add(k)
+		l.ev.Actor, l.ev.CausationID, l.ev.RequestID, l.ev.Command = "gm", "", "", ""
+		return l.encode(g.t)
+	}
+	out := slices.Clone(g.base.lines)
+	out = append(out,
+		at(events.TypeSessionStarted, map[string]any{"algorithm": "journal-dice-v1", "commitment": hex.EncodeToString(commitment[:])}, time.Minute),
+		at(events.TypeSessionEnded, map[string]any{"seed": hex.EncodeToString(seed[:]), "rolls": 0}, 2*time.Minute))
+	g.add("downgrade", "a journal-dice-v1 session after the campaign's device keys (chain re-forged): flagged downgrade, not failed", rechainLines(g.t, out))
 }

@@ -200,8 +200,9 @@ func tamperedCorpus(t *testing.T, genuine []corpusCase) []corpusCase {
 		g.secrets(n)
 		g.structure(n)
 		g.flagsOnly()
-		g.devices()  // corpus_devices_test.go
-		g.receipts() // corpus_receipts_test.go
+		g.devices()   // corpus_devices_test.go
+		g.downgrade() // corpus_devices_test.go
+		g.receipts()  // corpus_receipts_test.go
 		g.chains()
 		g.proved() // corpus_proved_test.go
 		// The demos are long: a few kinds in them keep the corpus small.

@@ -1597,6 +1597,11 @@
           const algorithm = d.algorithm || "journal-dice-v1";
           sessions[ev.session] = { id: ev.session, startID: ev.id, algorithm: algorithm, commitment: d.commitment, contributions: [], rolls: 0, nonceAt: {}, ended: false };
           if (algorithm !== "journal-dice-v1" && algorithm !== "journal-dice-v2") problem(ev.id, tr("v.algorithm", algorithm));
+          // replay's downgrade: a v1 session while a device key was registered.
+          if (algorithm === "journal-dice-v1") {
+            const u = Object.keys(devices.users).sort().find((x) => devices.users[x].devices.length > 0);
+            if (u) sessions[ev.session].downgrade = { user: u, id: ev.id };
+          }
           break;
         }
         case "journal.session.ended.v1": {
@@ -1855,6 +1860,7 @@
       if (s.ended && s.declared > expect) gap(expect, s.declared - 1, s.endID);
       // replay's empty: a session, v1 or v2, ended with no roll event.
       if (s.ended && s.rolls === 0) flagSession("empty", s.endID, tr("v2.f.empty", s.id, s.endID));
+      if (s.downgrade) flagSession("downgrade", s.downgrade.id, tr("v2.f.downgrade", s.id, s.downgrade.id, s.downgrade.user));
       const consumed = w ? w.consumed : 0;
       if (s.ended && s.declared !== s.rolls + consumed) problem(s.endID, tr("v.rollCount", s.declared, s.rolls));
     }
