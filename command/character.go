@@ -117,7 +117,13 @@ func ryfCharacter(s *projections.Sheet) ryf.Character {
 
 // canAct refuses a roll for a character who cannot act.
 func canAct(s *projections.Sheet) error {
-	if !ryf.Status(s.Status).CanAct() {
+	switch st := ryf.Status(s.Status); {
+	case st.CanAct():
+	case st == ryf.StatusUnconscious: // one message per status, so that each language says it whole
+		return invalid("%s is unconscious and cannot act or roll", s.Name)
+	case st == ryf.StatusDead:
+		return invalid("%s is dead and cannot act or roll", s.Name)
+	default:
 		return invalid("%s is %s and cannot act or roll", s.Name, s.Status)
 	}
 	return nil

@@ -24,6 +24,8 @@ var errorsESCommand = map[string]string{
 	"%s has no registered key in campaign %s: register one with 'journal key register'":                   "%s no tiene clave registrada en la campaña %s: registra una con 'journal key register'",
 	"%s has the control character %U at byte %d: not allowed in text":                                     "%s tiene el carácter de control %U en el byte %d: no se admite en un texto",
 	"%s is %d %s long, at most %d":                                                                        "%s mide %d %s, como mucho %d",
+	"%s is unconscious and cannot act or roll":                                                            "%s está inconsciente y no puede actuar ni tirar",
+	"%s is dead and cannot act or roll":                                                                   "%s ha muerto y no puede actuar ni tirar",
 	"%s is %s and cannot act or roll":                                                                     "%s está %s y no puede actuar ni tirar",
 	"%s is a melee weapon: --range and --cover are for ranged attacks":                                    "%s es un arma cuerpo a cuerpo: --range y --cover son para ataques a distancia",
 	"%s is a non-player character and has no token":                                                       "%s es un personaje no jugador y no tiene token",
