@@ -592,15 +592,8 @@ func (s *Store) read(ctx context.Context, t target, q events.Query, next uint64,
 			if m.seq > upper {
 				return upper + 1, nil
 			}
-			rec, err := events.DecodeRecordedOwned(m.seq, s.campaignSubject(m.subject), m.data) // a reply of its own
-			if err != nil {
-				if err := q.ReportForeign(err); err != nil {
-					return next, err
-				}
-			} else if q.WantsType(rec.Event.Type) {
-				if err := fn(rec); err != nil {
-					return next, err
-				}
+			if err := s.deliverRaw(q, m, fn); err != nil {
+				return next, err
 			}
 			next = m.seq + 1
 		}
@@ -626,10 +619,91 @@ const readOrderedAbove = 1024
 // more is pending is an error (while messages are pending, the consumer's
 // heartbeats find a lost server).
 func (s *Store) readOrdered(ctx context.Context, q events.Query, t target, next, upper uint64, fn func(events.Recorded) error) (uint64, error) {
+	// An ordered consumer made while the stream elects a leader, or on a
+	// server just restarted, may deliver nothing within its wait: the read
+	// goes on from where it stopped with a new consumer, orderedAttempts
+	// times, then with batched direct gets, which any replica answers and
+	// read retries when short. An error of fn, or of ctx, ends the read.
+	for attempt := 1; ; attempt++ {
+		n, err := s.readOrderedOnce(ctx, q, t, next, upper, fn)
+		var re *orderedReadError
+		if err == nil || ctx.Err() != nil || !errors.As(err, &re) {
+			return n, err
+		}
+		next = n
+		if attempt == orderedAttempts {
+			return s.readDirect(ctx, q, t, next, upper, fn)
+		}
+		select {
+		case <-ctx.Done():
+			return next, ctx.Err()
+		case <-time.After(time.Duration(attempt) * 200 * time.Millisecond):
+		}
+	}
+}
+
+// orderedAttempts is how many ordered consumers a read makes before it
+// reads the rest by direct gets.
+const orderedAttempts = 3
+
+// orderedReadError is a read of an ordered consumer that failed on the
+// server's side (not fn's): the read may go on from where it stopped.
+type orderedReadError struct{ err error }
+
+func (e *orderedReadError) Error() string { return e.err.Error() }
+func (e *orderedReadError) Unwrap() error { return e.err }
+
+// readDirect reads from next up to upper (which the stream holds) by
+// batched direct gets only.
+func (s *Store) readDirect(ctx context.Context, q events.Query, t target, next, upper uint64, fn func(events.Recorded) error) (uint64, error) {
+	for retry := 0; next <= upper; {
+		batch, _, err := s.getBatch(ctx, t.stream, t.filter, next, int(min(readBatch, upper-next+1)))
+		if err != nil {
+			return next, err
+		}
+		if len(batch) == 0 {
+			if retry++; retry > shortReadRetries {
+				return next, fmt.Errorf("read %s: stopped at sequence %d, before the last one %d (a replica is behind)", t.filter, next, upper)
+			}
+			select {
+			case <-ctx.Done():
+				return next, ctx.Err()
+			case <-time.After(shortReadWait):
+			}
+			continue
+		}
+		for _, m := range batch {
+			if m.seq > upper {
+				return upper + 1, nil
+			}
+			if err := s.deliverRaw(q, m, fn); err != nil {
+				return next, err
+			}
+			next = m.seq + 1
+		}
+	}
+	return max(next, upper+1), nil
+}
+
+// deliverRaw decodes a message of a direct get and gives it to fn (a
+// message that is no event goes to q's foreign report).
+func (s *Store) deliverRaw(q events.Query, m rawMsg, fn func(events.Recorded) error) error {
+	rec, err := events.DecodeRecordedOwned(m.seq, s.campaignSubject(m.subject), m.data) // a reply of its own
+	if err != nil {
+		return q.ReportForeign(err)
+	}
+	if q.WantsType(rec.Event.Type) {
+		return fn(rec)
+	}
+	return nil
+}
+
+// readOrderedOnce is readOrdered with one ordered consumer.
+func (s *Store) readOrderedOnce(ctx context.Context, q events.Query, t target, next, upper uint64, fn func(events.Recorded) error) (uint64, error) {
 	filter := t.filter
 	p, stop, err := s.startOrdered(ctx, t, next, pipeOptions{upper: upper, wait: requestTimeout})
 	if err != nil {
-		return next, fmt.Errorf("read %s: %w", filter, err)
+		return next, &orderedReadError{fmt.Errorf("read %s: %w", filter, err)}
 	}
 	defer stop()
 	for next <= upper {
@@ -638,7 +712,7 @@ func (s *Store) readOrdered(ctx context.Context, q events.Query, t target, next,
 			if ctx.Err() != nil {
 				return next, ctx.Err()
 			}
-			return next, fmt.Errorf("read %s: ended at sequence %d of %d", filter, next, upper)
+			return next, &orderedReadError{fmt.Errorf("read %s: ended at sequence %d of %d", filter, next, upper)}
 		}
 		if d.last != 0 {
 			next = d.last + 1
@@ -647,7 +721,7 @@ func (s *Store) readOrdered(ctx context.Context, q events.Query, t target, next,
 			return next, d.err
 		}
 		if d.readErr != nil {
-			return next, fmt.Errorf("read %s: at sequence %d of %d: %w", filter, next, upper, d.readErr)
+			return next, &orderedReadError{fmt.Errorf("read %s: at sequence %d of %d: %w", filter, next, upper, d.readErr)}
 		}
 	}
 	return max(next, upper+1), nil
