@@ -1514,6 +1514,7 @@
     const sessions = {};
     const keys = {};
     const devices = newDevices(); // the campaign's devices (replay/v2_devices.go)
+    const keyed = {}; // campaign → the users a device key was registered for (downgrade)
     const requests = {};
     const byID = {};
     const voided = {};
@@ -1599,7 +1600,7 @@
           if (algorithm !== "journal-dice-v1" && algorithm !== "journal-dice-v2") problem(ev.id, tr("v.algorithm", algorithm));
           // replay's downgrade: a v1 session while a device key was registered.
           if (algorithm === "journal-dice-v1") {
-            const u = Object.keys(devices.users).sort().find((x) => devices.users[x].devices.length > 0);
+            const u = [...(keyed[ev.campaign] || [])].sort()[0]; // of this campaign, as replay's fold
             if (u) sessions[ev.session].downgrade = { user: u, id: ev.id };
           }
           break;
@@ -1663,6 +1664,7 @@
         // falls through
         case "journal.participant.registered.v1":
           applyDevice(devices, keys, ev);
+          (keyed[ev.campaign] = keyed[ev.campaign] || new Set()).add(d.user);
           break;
         case "journal.roll.requested.v1":
           requests[d.request] = ev;
