@@ -43,7 +43,15 @@ func (j *Journal) CreateCharacter(ctx context.Context, campaign string, req Crea
 		req.Name = req.ID
 	}
 	if strings.TrimSpace(req.Player) == "" && !req.NPC {
-		return Result{}, invalid("a player character needs --player NAME")
+		return Result{}, invalid("a player character needs --player USER")
+	}
+	if req.Player != "" {
+		// A character's player is a user id (the user its device logs in
+		// as, 'journal login'), compared without case: "Ana" is ana.
+		req.Player = strings.ToLower(strings.TrimSpace(req.Player))
+		if err := events.ValidID(req.Player); err != nil {
+			return Result{}, invalid("--player %q: a player is a user id (as 'journal login' sets it): %v", clip.Text(req.Player), err)
+		}
 	}
 	return j.execute(ctx, campaign, func(d *draft) error {
 		if err := requireCampaign(d.campaign); err != nil {

@@ -56,3 +56,27 @@ func TestCreateCharacterReportsEverythingAtOnce(t *testing.T) {
 		})
 	}
 }
+
+// A character's player is a user id: "Ana" is recorded as ana (the user a
+// device logs in as), and a name that is no user id is refused, recording
+// nothing.
+func TestCharacterPlayerIsAUserID(t *testing.T) {
+	store := memstore.New(memstore.Options{})
+	j := newJournal(t, store)
+	ctx := context.Background()
+	_, err := j.CreateCampaign(ctx, command.CreateCampaign{ID: "mordor", System: "ryf"})
+	require.NoError(t, err)
+	ok := command.CreateCharacter{ID: "lodin", Player: " Ana ", Attributes: "F=8,R=7,D=9,I=8,P=8", Skills: "Sigilo=3", Specialization: "Sigilo"}
+	_, err = j.CreateCharacter(ctx, "mordor", ok)
+	require.NoError(t, err)
+	camp, err := j.Load(ctx, "mordor", 0)
+	require.NoError(t, err)
+	require.Equal(t, "ana", camp.Characters["lodin"].Player)
+	before := count(t, store)
+	bad := ok
+	bad.ID, bad.Player = "bilbo", "Ana María"
+	_, err = j.CreateCharacter(ctx, "mordor", bad)
+	require.ErrorIs(t, err, command.ErrInvalid)
+	require.ErrorContains(t, err, "a player is a user id")
+	require.Equal(t, before, count(t, store))
+}

@@ -52,7 +52,7 @@ func TestTextLimits(t *testing.T) {
 			return j.CreateCampaign(ctx, command.CreateCampaign{ID: fmt.Sprintf("camp%d", n), Name: s, System: "ryf"})
 		}, nil},
 		{"name", command.MaxName, false, ryfChar(func(r *command.CreateCharacter, s string) { r.Name = s }), nil},
-		{"player", command.MaxName, false, ryfChar(func(r *command.CreateCharacter, s string) { r.Player = s }), nil},
+		// "player" is a user id now (CreateCharacter: events.ValidID), not a text.
 		{"occupation", command.MaxName, false, ryfChar(func(r *command.CreateCharacter, s string) { r.Occupation = s }), nil},
 		{"name", command.MaxName, false, func(ctx context.Context, j *command.Journal, s string, n int) (command.Result, error) {
 			return j.DefineWeapon(ctx, "mordor", events.WeaponDefined{Name: s, Damage: "1d6", Skill: "Armas cuerpo a cuerpo"})

@@ -3,6 +3,14 @@ package i18n
 // errorsESCLI: the command line's own errors (cmd/journal) and those of
 // cobra and pflag it shows.
 var errorsESCLI = map[string]string{
+	"this device has no user: set it once with 'journal login USER' (the GM: 'journal login gm'), or $JOURNAL_ACTOR for one command": "este dispositivo no tiene usuario: fíjalo una vez con 'journal login USUARIO' (el máster: 'journal login gm'), o $JOURNAL_ACTOR para un comando",
+	"identity: no configuration folder (set $%s): %w": "identidad: no hay carpeta de configuración (fija $%s): %w",
+	"identity file %s: %w":                            "fichero de identidad %s: %w",
+	"identity file %s: user %q: %w":                   "fichero de identidad %s: usuario %q: %w",
+	"user %q: %w":                                     "usuario %q: %w",
+	"login: %v":                                       "login: %v",
+	"journal: $JOURNAL_ACTOR=%s still overrides it in this shell": "journal: $JOURNAL_ACTOR=%s sigue mandando en esta terminal",
+	"journal: signed as %s with device key %s (%s)":               "journal: firmado como %s con la clave de dispositivo %s (%s)",
 	// cobra and pflag.
 	"accepts %d arg(s), received %d":                                                    "acepta %d argumento(s), recibió %d",
 	"accepts at most %d arg(s), received %d":                                            "acepta como mucho %d argumento(s), recibió %d",

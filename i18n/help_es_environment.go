@@ -62,15 +62,17 @@ Cada orden acepta estas opciones; cada una puede darse también en el entorno.
 Variables sin opción:
 
   $JOURNAL_ACTOR
-      Quién queda registrado como autor de cada evento que registra esta
-      línea de órdenes (por defecto gm), y lo que journal serve registra
+      Quién es esta línea de órdenes, para un comando: manda sobre el
+      usuario que fijó 'journal login' (no hay usuario por defecto: un
+      dispositivo sin ninguno es rechazado cuando actúa), y lo que journal serve registra
       para las peticiones que atiende sin archivo de acceso (por defecto
       api; con uno, el nombre de cada usuario).
 
   $JOURNAL_CONFIG
-      La carpeta de tus claves de dispositivo ('journal key'; firman tus
-      tiradas journal-dice-v2): $JOURNAL_CONFIG/keys. Por defecto:
-      journal/keys en la carpeta de configuración del usuario.
+      La carpeta del usuario de este dispositivo ('journal login':
+      identity.json), de sus claves ('journal key'; firman tus tiradas
+      journal-dice-v2: $JOURNAL_CONFIG/keys) y de sus recibos. Por defecto:
+      journal/ en la carpeta de configuración del usuario.
 
   $XDG_CONFIG_HOME
       La carpeta de configuración del usuario (si no, ~/.config en Linux; la

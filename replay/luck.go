@@ -187,7 +187,7 @@ func (l *LuckCounter) wants(campaign, character string) bool {
 	if l.f.Character != "" && character != l.f.Character {
 		return false
 	}
-	return l.f.Player == "" || l.players[sessionKey(campaign, character)] == l.f.Player
+	return l.f.Player == "" || strings.EqualFold(l.players[sessionKey(campaign, character)], l.f.Player)
 }
 
 func (l *LuckCounter) char(campaign, id string) *CharacterLuck {

@@ -21,12 +21,14 @@ import (
 type app struct {
 	stdout, stderr io.Writer
 
-	jsonOut  bool
-	lang     langFlag // --lang; see language
-	dataDir  string
-	natsURL  string
-	campaign string
-	sync     bool
+	jsonOut bool
+	// signedShown: signedAs has told who this command signs as (identity.go).
+	signedShown bool
+	lang        langFlag // --lang; see language
+	dataDir     string
+	natsURL     string
+	campaign    string
+	sync        bool
 	// replicas is --replicas: the journal's number of replicas, fixed at
 	// its creation (0: the journal's, 1 for a new one; see openStore).
 	replicas int
@@ -128,6 +130,7 @@ committed, seeded stream that anyone can verify once the session ends.`,
 	root.AddCommand(a.benchCommand())
 	root.AddCommand(a.backupCommands()...)
 	root.AddCommand(a.migrateCommand())
+	root.AddCommand(a.identityCommands()...)
 	root.AddCommand(a.versionCommand(), a.helpTopics(), a.verifierCommand())
 	a.completion(root)
 	organize(root)

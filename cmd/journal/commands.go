@@ -78,6 +78,9 @@ func (a *app) record(c *cobra.Command, do func(j *command.Journal, campaign stri
 	if err != nil {
 		return err
 	}
+	if _, err := actingUser(); err != nil { // identity.go: no default user
+		return err
+	}
 	j, err := a.journal(ctx)
 	if err != nil {
 		return err

@@ -35,6 +35,12 @@ func TestMain(m *testing.M) {
 	if os.Getenv("JOURNAL_TEST_IS_JOURNAL") == "1" {
 		os.Exit(run(context.Background(), os.Args[1:], os.Stdout, os.Stderr))
 	}
+	// The tests' CLI is the GM unless a test says who it is (t.Setenv of
+	// JOURNAL_ACTOR, or a login in its own JOURNAL_CONFIG with the variable
+	// unset): the program itself has no default user (identity.go).
+	if os.Getenv("JOURNAL_ACTOR") == "" {
+		os.Setenv("JOURNAL_ACTOR", "gm")
+	}
 	os.Exit(m.Run())
 }
 

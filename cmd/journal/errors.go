@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/campaign-journal/journal/command"
+	"github.com/campaign-journal/journal/device"
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/events/jetstore"
 	"github.com/campaign-journal/journal/i18n"
@@ -80,7 +81,8 @@ func exitCode(err error) (int, string) {
 		return exitMismatch, "mismatch"
 	case errors.Is(err, ErrFlagged):
 		return exitFlagged, "flagged"
-	case errors.Is(err, errUsage),
+	case errors.Is(err, errUsage), errors.Is(err, device.ErrNoIdentity), // no user: 'journal login'
+
 		errors.Is(err, jetstore.ErrReplicas), errors.Is(err, jetstore.ErrPartitions): // a --replicas or --partitions that is not the journal's
 		return exitUsage, "usage"
 	case errors.Is(err, fs.ErrNotExist): // a file the command line names

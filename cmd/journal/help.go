@@ -35,7 +35,7 @@ var groupOf = map[string]string{
 	"advancement": "tor", "adventure": "tor",
 	"log": "audit", "export": "audit", "replay": "audit", "explain": "audit", "stats": "audit", "odds": "audit", "verifier": "audit",
 	"serve": "server", "access": "server", "invite": "server", "devices": "server", "backup": "server", "restore": "server", "healthcheck": "server", "migrate": "server",
-	"demo": "setup", "version": "setup", "completion": "setup", "help": "setup",
+	"demo": "setup", "login": "setup", "whoami": "setup", "version": "setup", "completion": "setup", "help": "setup",
 	"bench": "dev",
 }
 
@@ -52,7 +52,7 @@ const (
 var readCommands = []string{
 	"campaign show", "character show", "character list", "combat show", "fellowship show",
 	"advancement show", "log", "export", "replay", "explain", "stats", "odds", "odds ryf", "odds tor",
-	"version", "verifier", "completion", "campaign list", "session list", "skill list", "weapon list",
+	"version", "verifier", "completion", "login", "whoami", "campaign list", "session list", "skill list", "weapon list",
 }
 
 // examples are the Example sections of the commands defined outside this
@@ -198,15 +198,17 @@ Every command takes these flags; each may also be set in the environment.
 Variables without a flag:
 
   $JOURNAL_ACTOR
-      Who is recorded as issuing each event this command line records
-      (default gm), and what journal serve records for the requests it
+      Who this command line is, for one command: it overrides the user
+      'journal login' set (there is no default: a device with neither is
+      refused when it acts), and what journal serve records for the requests it
       answers without an access file (default api; with one, each user's
       name).
 
   $JOURNAL_CONFIG
-      The folder of your device keys ('journal key'; they sign your
-      journal-dice-v2 rolls): $JOURNAL_CONFIG/keys. Default: journal/keys in
-      the user's configuration folder.
+      The folder of this device's user ('journal login': identity.json),
+      keys ('journal key'; they sign your journal-dice-v2 rolls:
+      $JOURNAL_CONFIG/keys) and receipts. Default: journal/ in the user's
+      configuration folder.
 
   $XDG_CONFIG_HOME
       The user's configuration folder (else ~/.config on Linux; the

@@ -87,6 +87,10 @@ func (a *app) invite(c *cobra.Command, user, role string, characters []string, t
 	if !strings.HasPrefix(base, "http://") && !strings.HasPrefix(base, "https://") {
 		return usagef("invite: --url %q: want http:// or https://", base)
 	}
+	by, err := actingUser() // identity.go
+	if err != nil {
+		return err
+	}
 	b, err := a.book("invite")
 	if err != nil {
 		return err
@@ -101,7 +105,7 @@ func (a *app) invite(c *cobra.Command, user, role string, characters []string, t
 	} else if !errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("invite: %w", err)
 	}
-	tok, inv, err := b.Create(c.Context(), invite.Spec{User: user, Role: role, Campaign: a.campaign, Characters: characters, By: cliActor(), TTL: ttl})
+	tok, inv, err := b.Create(c.Context(), invite.Spec{User: user, Role: role, Campaign: a.campaign, Characters: characters, By: by, TTL: ttl})
 	if errors.Is(err, invite.ErrInvalid) {
 		return usagef("invite: %v", err)
 	}

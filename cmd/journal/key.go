@@ -40,10 +40,6 @@ func loadKey(name string) (*device.Key, error) {
 	return k, err
 }
 
-// cliActor is who the CLI acts as ($JOURNAL_ACTOR, default gm), as the
-// journal records it.
-func cliActor() string { return envOr("JOURNAL_ACTOR", "gm") }
-
 func (a *app) keyCommand() *cobra.Command {
 	cmd := &cobra.Command{Use: "key", Short: "Your device key: it signs your v2 rolls (journal-dice-v2)",
 		Example: "  journal key new\n  journal -c mordor key register\n  journal -c mordor key show"}

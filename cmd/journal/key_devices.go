@@ -28,8 +28,8 @@ func (a *app) keyRegisterCommand(name *string) *cobra.Command {
 		Short: "Register a device key in the campaign: your own (no USER), or, as the GM, another user's",
 		Long: `Register a device public key in the campaign (journal-dice-v2).
 
-Without USER it registers your own device key (--name) for you ($JOURNAL_ACTOR,
-default gm), with a device.register signed by that key (proof that you hold
+Without USER it registers your own device key (--name) for you (the user
+'journal login' set, or $JOURNAL_ACTOR; there is no default), with a device.register signed by that key (proof that you hold
 it). A user may have several devices: a second one is flagged key-by-other
 until another of your devices approves it ('journal key approve FINGERPRINT').
 
@@ -41,16 +41,20 @@ registered once: nothing replaces another registered key.`,
   journal -c mordor key register ana --public-key 3b6a27bc…`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			user := cliActor()
+			me, err := actingUser() // identity.go: no default user
+			if err != nil {
+				return err
+			}
+			user := me
 			if len(args) == 1 {
 				user = args[0]
 			}
 			req := command.RegisterKey{User: user, Role: role, Name: devName, PublicKey: pub}
-			if user != cliActor() || pub != "" {
+			if user != me || pub != "" {
 				if pub == "" {
 					return usagef("key register %s: give that user's --public-key HEX (your own device key is yours)", user)
 				}
-				if user == cliActor() {
+				if user == me {
 					return usagef("key register: your own device registers its own key, signed by it: leave out --public-key")
 				}
 				a.warnf("journal: registering a key for %s that %s's device did not sign: the audit flags it key-by-other, and %s is told on every page and command until it approves or revokes it", user, user, user)

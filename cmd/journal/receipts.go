@@ -88,6 +88,10 @@ func (a *app) seenAt(ctx context.Context, campaign string, seq uint64) (*signed.
 // lastSeq, the latest it read), signs it with k and keeps it in the
 // receipts before it is sent. Every signed message of the CLI goes through here.
 func (a *app) seal(ctx context.Context, campaign string, lastSeq uint64, k *device.Key, m signed.Message) (string, string, error) {
+	user, err := actingUser() // identity.go: a device signs as its user, never a default's
+	if err != nil {
+		return "", "", err
+	}
 	seen, err := a.seenAt(ctx, campaign, lastSeq)
 	if err != nil {
 		return "", "", err
@@ -103,7 +107,8 @@ func (a *app) seal(ctx context.Context, campaign string, lastSeq uint64, k *devi
 	if err != nil {
 		return "", "", err
 	}
-	if err := rs.Append(device.Receipt{Campaign: campaign, User: cliActor(), PublicKey: k.Public().String(),
+	a.signedAs(user, k)
+	if err := rs.Append(device.Receipt{Campaign: campaign, User: user, PublicKey: k.Public().String(),
 		Signed: msg, Signature: sig, Time: time.Now().UTC()}); err != nil {
 		return "", "", err
 	}

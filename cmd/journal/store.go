@@ -184,7 +184,7 @@ func (a *app) journal(ctx context.Context) (*command.Journal, error) {
 	if err != nil {
 		return nil, err
 	}
-	actor := os.Getenv("JOURNAL_ACTOR")
+	actor := cliActor() // identity.go; "" only for a command that acts not (record checks)
 	var cs command.Store = st
 	if a.wrapStore != nil {
 		cs = a.wrapStore(cs)

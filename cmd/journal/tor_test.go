@@ -29,7 +29,7 @@ func TestDemoTOR(t *testing.T) {
 		"Fase de comunidad: termina la aventura 1",
 		"Semilla revelada",
 		"Hojas finales",
-		"Bilbo (bilbo) — jugador Ana, Hobbits de la Comarca (hobbit), campaña demo-tor (tor)",
+		"Bilbo (bilbo) — jugador ana, Hobbits de la Comarca (hobbit), campaña demo-tor (tor)",
 		"Atención 3*",
 	} {
 		if !strings.Contains(out, want) {

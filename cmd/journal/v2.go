@@ -288,7 +288,10 @@ func (a *app) requestRevealV2(c *cobra.Command, keyName, character string, actio
 	if err != nil {
 		return err
 	}
-	actor := cliActor()
+	actor, err := actingUser()
+	if err != nil {
+		return err
+	}
 	// The request's id, derived from the CLI request id (the same for a
 	// retry), and r, derived from the device's signature of the request's
 	// id (device.Key.RevealSecret): secret to the device, the same for a

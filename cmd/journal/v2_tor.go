@@ -69,7 +69,10 @@ func (a *app) hopeV2(c *cobra.Command, keyName, character, roll string) error {
 	if err != nil {
 		return err
 	}
-	actor := cliActor()
+	actor, err := actingUser()
+	if err != nil {
+		return err
+	}
 	requestID := device.RequestID(campaign, s.ID, actor, cliID)
 	actionJSON, err := json.Marshal(act)
 	if err != nil {
