@@ -119,8 +119,17 @@ type shared struct {
 	// states caches each campaign's folded state between commands, so a
 	// command folds only the events recorded since the last one. Each entry
 	// is guarded by its own lock, held for a whole command.
-	mu     sync.Mutex
-	states map[string]*campaignState
+	//
+	// Invariants: at most maxStates entries (when positive) once state
+	// returns, unless every entry is busy; an entry is dropped only while
+	// idle (its lock taken with TryLock), and a command that still holds a
+	// dropped entry works on it as on any stale cache: its append carries
+	// the campaign's expected last sequence, so nothing is recorded twice
+	// or out of order.
+	mu        sync.Mutex
+	states    map[string]*campaignState
+	maxStates int    // 0 or negative: no bound
+	tick      uint64 // counts state calls: the entries' recency
 	// rules are the RyF rules of campaigns without a catalogue of their
 	// own, by options (guarded by mu).
 	rules map[rulesKey]*ryf.Rules
@@ -129,6 +138,10 @@ type shared struct {
 // campaignState is a cached fold of one campaign.
 type campaignState struct {
 	mu sync.Mutex
+	// used is the journal's tick at the last state call for it (guarded
+	// by the journal's mu): the least recently used idle entry is dropped
+	// first.
+	used uint64
 	c  *projections.Campaign // nil: fold from the start
 	// requests indexes the events of c recorded under a request id, by
 	// actor and request id (see requestKey): rebuilt with every full fold.
@@ -276,7 +289,17 @@ type Options struct {
 	// own sequences; the verifier checks seen by hash. Every other
 	// journal leaves it false.
 	NoSeenCheck bool
+	// CacheCampaigns bounds how many campaigns' folds the journal keeps
+	// between commands (default DefaultCacheCampaigns; negative: no
+	// bound). Past it, the least recently used idle campaign's fold is
+	// dropped: its next command loads it again, as a new process would
+	// (from its checkpoint, then the events after it).
+	CacheCampaigns int
 }
+
+// DefaultCacheCampaigns is Options.CacheCampaigns's default: a server of
+// many tables keeps the folds of the 4 096 most recently used campaigns.
+const DefaultCacheCampaigns = 4096
 
 // New returns a Journal over store, with the defaults of Options for the
 // fields left unset.
@@ -302,8 +325,11 @@ func New(store Store, o Options) *Journal {
 	if o.CheckpointEvery == 0 {
 		o.CheckpointEvery = DefaultCheckpointEvery
 	}
+	if o.CacheCampaigns == 0 {
+		o.CacheCampaigns = DefaultCacheCampaigns
+	}
 	return &Journal{actor: o.Actor, shared: &shared{store: store, secrets: o.Secrets, clock: o.Clock, rand: o.Rand, ids: o.IDs,
-		retries: o.Retries, states: map[string]*campaignState{},
+		retries: o.Retries, states: map[string]*campaignState{}, maxStates: o.CacheCampaigns,
 		checkpoints: o.Checkpoints, checkpointEvery: max(o.CheckpointEvery, 0), beacon: o.Beacon, limiter: o.Limiter, noAnchor: o.NoAnchor, noSeenCheck: o.NoSeenCheck}}
 }
 
@@ -567,12 +593,47 @@ func (d *draft) add(kind events.Kind, aggID, typ string, data any) string {
 func (j *Journal) state(campaign string) *campaignState {
 	j.mu.Lock()
 	defer j.mu.Unlock()
+	j.tick++
 	s := j.states[campaign]
 	if s == nil {
+		j.evictLocked()
 		s = &campaignState{}
 		j.states[campaign] = s
 	}
+	s.used = j.tick
 	return s
+}
+
+// evictLocked drops the least recently used idle entries until one more
+// fits under maxStates (j.mu held). A busy entry (its lock held by a
+// command) is never dropped.
+func (j *Journal) evictLocked() {
+	for j.maxStates > 0 && len(j.states) >= j.maxStates {
+		var oldest string
+		var o *campaignState
+		for id, s := range j.states {
+			if o == nil || s.used < o.used {
+				if s.mu.TryLock() {
+					if o != nil {
+						o.mu.Unlock()
+					}
+					oldest, o = id, s
+				}
+			}
+		}
+		if o == nil {
+			return // every entry is busy
+		}
+		delete(j.states, oldest)
+		o.mu.Unlock()
+	}
+}
+
+// CachedCampaigns returns how many campaigns' folds the journal keeps now.
+func (j *Journal) CachedCampaigns() int {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return len(j.states)
 }
 
 // catchUp brings the cached state up to the stream: a load the first
