@@ -142,7 +142,7 @@ type campaignState struct {
 	// by the journal's mu): the least recently used idle entry is dropped
 	// first.
 	used uint64
-	c  *projections.Campaign // nil: fold from the start
+	c    *projections.Campaign // nil: fold from the start
 	// requests indexes the events of c recorded under a request id, by
 	// actor and request id (see requestKey): rebuilt with every full fold.
 	requests map[requestKey]requested
