@@ -18,6 +18,7 @@ import (
 	"io"
 	"reflect"
 	"slices"
+	"sync"
 	"strconv"
 	"strings"
 
@@ -239,30 +240,33 @@ func (d def[T]) spec() Spec {
 }
 
 // All returns every command, in the order of the CLI's help.
-func All() []Spec { return slices.Clone(all) }
+func All() []Spec { return slices.Clone(all()) }
 
 // Lookup finds a command by name.
 func Lookup(name string) (Spec, bool) {
-	i := slices.IndexFunc(all, func(s Spec) bool { return s.Name == name })
+	specs := all()
+	i := slices.IndexFunc(specs, func(s Spec) bool { return s.Name == name })
 	if i < 0 {
 		return Spec{}, false
 	}
-	return all[i], true
+	return specs[i], true
 }
 
 // ByCLI finds a command by its words on the command line (Spec.CLI).
 func ByCLI(words string) (Spec, bool) {
-	i := slices.IndexFunc(all, func(s Spec) bool { return s.CLI == words })
+	specs := all()
+	i := slices.IndexFunc(specs, func(s Spec) bool { return s.CLI == words })
 	if i < 0 {
 		return Spec{}, false
 	}
-	return all[i], true
+	return specs[i], true
 }
 
 // Names lists every command's name.
 func Names() []string {
-	names := make([]string, len(all))
-	for i, s := range all {
+	specs := all()
+	names := make([]string, len(specs))
+	for i, s := range specs {
 		names[i] = s.Name
 	}
 	return names
@@ -270,7 +274,7 @@ func Names() []string {
 
 // all is every command (specs), built once; Specs are values, and All
 // returns a copy of the list.
-var all = specs()
+var all = sync.OnceValue(specs) // built on first use, not at process start (journal version)
 
 // RequireFields refuses a request whose named JSON fields are empty.
 func RequireFields(v any, names []string) error {
