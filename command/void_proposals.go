@@ -98,7 +98,7 @@ func (j *Journal) ProposeVoid(ctx context.Context, campaign string, req VoidProp
 		}
 		for _, o := range d.campaign.VoidProposals {
 			if o.EventID == target.ID {
-				return invalid("roll %s is already proposed for a void (%s)", target.ID, o.ID)
+				return fmt.Errorf("%w: roll %s is already proposed for a void (%s)", events.ErrExists, target.ID, o.ID)
 			}
 		}
 		if len(d.campaign.VoidProposals) >= MaxOpenVoidProposals {
