@@ -26,7 +26,32 @@ var (
 		"cli.call_head":         "PETICIÓN\tPERSONAJES\tTIRADA\tCONTRA\tRESPONDIDA\tNOTA",
 	}
 	// errorsESCalls: the errors of command/calls.go and the table's routes.
-	errorsESCalls = map[string]string{}
+	errorsESCalls = map[string]string{
+		"%d roll calls are open: close some first":                      "hay %d peticiones de tirada abiertas: cierra alguna antes",
+		"%d void proposals are open: void or let some go first":         "hay %d propuestas de anulación abiertas: anula o deja caer alguna antes",
+		"%w: %s answered roll call %s already (event %s)":               "%w: %s ya respondió a la petición de tirada %s (evento %s)",
+		"%w: roll %s is already proposed for a void (%s)":               "%w: ya se propuso anular la tirada %s (%s)",
+		"%w: roll call %s of campaign %s is closed":                     "%w: la petición de tirada %s de la campaña %s está cerrada",
+		"a The One Ring roll call names a skill, not an attribute (%q)": "una petición de tirada de El Anillo Único nombra una habilidad, no un atributo (%q)",
+		"already answered":                                      "ya respondida",
+		"character %s is named twice":                           "el personaje %s aparece dos veces",
+		"characters: name one to %d characters":                 "characters: nombra de uno a %d personajes",
+		"command: roll call %s: no roll drafted to answer it":   "command: petición de tirada %s: no hay ninguna tirada que la responda",
+		"no open void proposal %s in campaign %s":               "no hay ninguna propuesta de anulación abierta %s en la campaña %s",
+		"no roll call %q in campaign %s":                        "no hay ninguna petición de tirada %q en la campaña %s",
+		"roll call %s asks for %s, not %q":                      "la petición de tirada %s pide %s, no %q",
+		"roll call %s asks for the attribute %s":                "la petición de tirada %s pide el atributo %s",
+		"roll call %s is against %s, not %q":                    "la petición de tirada %s es contra %s, no %q",
+		"roll call %s is for %s, not %s":                        "la petición de tirada %s es para %s, no para %s",
+		"roll call closed":                                      "petición de tirada cerrada",
+		"the command recorded no %s":                            "la orden no registró ningún %s",
+		"void consent: %v":                                      "void consent: %v",
+		"void consent: no open void proposal %q in campaign %s": "void consent: no hay ninguna propuesta de anulación abierta %q en la campaña %s",
+		"void proposal %s has its roller's consent already":     "la propuesta de anulación %s ya tiene el consentimiento de quien tiró",
+		"void proposal %s is of %s's roll, not %s's":            "la propuesta de anulación %s es de la tirada de %s, no de %s",
+		"vs %q: a target number, %d to %d":                      "vs %q: un número objetivo, de %d a %d",
+		"vs: %v":                                                "vs: %v",
+	}
 	// helpShortESCalls and helpFlagESCalls: `journal call`'s help.
 	helpShortESCalls = map[string]string{}
 	helpFlagESCalls  = map[string]string{}
