@@ -53,8 +53,22 @@ var (
 		"vs: %v":                                                "vs: %v",
 	}
 	// helpShortESCalls and helpFlagESCalls: `journal call`'s help.
-	helpShortESCalls = map[string]string{}
-	helpFlagESCalls  = map[string]string{}
+	helpShortESCalls = map[string]string{
+		"call":         "Pide a personajes una tirada de habilidad o atributo (cada uno responde una vez: 'journal roll ... --call ID')",
+		"call close":   "Cierra una petición de tirada: no admite más respuestas",
+		"call list":    "Lista las peticiones de tirada abiertas y quién respondió a cada una",
+		"void consent": "journal-dice-v2: consiente, firmado en este dispositivo, una propuesta de anulación de tu tirada",
+		"void propose": "journal-dice-v2: propone anular una tirada, pidiendo el consentimiento firmado de quien la tiró",
+	}
+	helpFlagESCalls = map[string]string{
+		"the GM's note for the players":                                     "la nota del GM para los jugadores",
+		"the GM's roll call this roll answers ('journal call list')":        "la petición de tirada del GM a la que responde esta tirada ('journal call list')",
+		"the attribute to roll (RyF), or the skill's attribute":             "el atributo que tirar (RyF), o el atributo de la habilidad",
+		"the difficulty (RyF: a name or a number; The One Ring: the TN)":    "la dificultad (RyF: un nombre o un número; El Anillo Único: el NO)",
+		"the skill to roll (named as the rules do once recorded)":           "la habilidad que tirar (se registra como la nombran las reglas)",
+		"why the call is closed":                                            "por qué se cierra la petición",
+		"why the roll would be voided (the roller consents to this reason)": "por qué se anularía la tirada (quien tiró consiente este motivo)",
+	}
 )
 
 func init() {
