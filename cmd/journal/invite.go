@@ -92,9 +92,12 @@ func (a *app) invite(c *cobra.Command, user, role string, characters []string, t
 		return err
 	}
 	if cfg, err := access.Load(a.accessFile); err == nil {
-		if p, ok := cfg.ByName(user); ok {
+		// A device signs in to its own campaign: the same name may play in
+		// another (the journal's participants are per campaign), but not
+		// take another role in a campaign the access file gives it.
+		if p, ok := cfg.ByName(user); ok && (p.Campaign == a.campaign || p.Campaign == access.AllCampaigns) {
 			want := map[string]access.Role{invite.RolePlayer: access.RolePlayer, invite.RoleGM: access.RoleGM, invite.RoleViewer: access.RoleDashboard}[role]
-			if p.Role != want || (p.Campaign != a.campaign && p.Campaign != access.AllCampaigns) {
+			if p.Role != want {
 				return usagef("invite: %q is a %s of campaign %q in %s: invite another name", user, p.Role, p.Campaign, a.accessFile)
 			}
 		}
