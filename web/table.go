@@ -48,9 +48,9 @@ func (s *Server) tableRoutes() []Route {
 		{http.MethodGet, "/api/me", "who the request's token is: name, role, campaign, characters, device", s.getMe},
 		{http.MethodGet, "/api/campaigns/{c}/devices", "the campaign's invites and devices (the GM's)", s.listDevices},
 		{http.MethodPost, "/api/campaigns/{c}/devices/{id}/revoke", "revoke a device or an unused invite (the GM's)", s.revokeDevice},
-		{http.MethodGet, "/api/campaigns/{c}/calls", "the GM's open roll calls", s.listCalls},
-		{http.MethodPost, "/api/campaigns/{c}/calls", "make a roll call (the GM's; body: rollCall)", s.makeCall},
-		{http.MethodPost, "/api/campaigns/{c}/calls/{id}/close", "close a roll call (the GM's)", s.closeCall},
+		{http.MethodGet, "/api/campaigns/{c}/calls", "the open roll calls, with who answered each (answered: character → event)", s.listCalls},
+		{http.MethodPost, "/api/campaigns/{c}/calls", "make a roll call (the GM's; the command call's body: characters, skill or attribute, vs, note); answers the call", s.makeCall},
+		{http.MethodPost, "/api/campaigns/{c}/calls/{id}/close", "close a roll call (the GM's; the command call-close; body: optional reason)", s.closeCall},
 		{http.MethodGet, "/api/campaigns/{c}/recent", "the campaign's last stream sequence and the transcript lines of its last events (?lines=N, at most 100; from the live projection)", s.recent},
 		{http.MethodPost, "/api/campaigns/{c}/actions/attack", "the signed action of an attack (body: the attack command's), as the rules spell it; records nothing", s.attackAction},
 	}, append(s.table2Routes(), s.receiptRoutes()...)...)

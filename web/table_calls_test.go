@@ -104,9 +104,9 @@ func TestRollCallsSurviveARestart(t *testing.T) {
 	// bea answers for ruisenor, once.
 	roll := `{"character":"ruisenor","skill":"Advertir/Notar","vs":"media","call":"call-1"}`
 	before = h.count(t)
-	as(beaToken, "POST", "/commands/roll", `{"character":"lodin","skill":"Sigilo","call":"call-2"}`, 403) // another's character
-	as(beaToken, "POST", "/commands/roll", `{"character":"ruisenor","skill":"Sigilo","call":"call-2"}`, 400) // a call not for ruisenor
-	as(beaToken, "POST", "/commands/roll", `{"character":"ruisenor","skill":"Pelea","vs":"media","call":"call-1"}`, 400) // another skill
+	as(beaToken, "POST", "/commands/roll", `{"character":"lodin","skill":"Sigilo","call":"call-2"}`, 403)                         // another's character
+	as(beaToken, "POST", "/commands/roll", `{"character":"ruisenor","skill":"Sigilo","call":"call-2"}`, 400)                      // a call not for ruisenor
+	as(beaToken, "POST", "/commands/roll", `{"character":"ruisenor","skill":"Pelea","vs":"media","call":"call-1"}`, 400)          // another skill
 	as(beaToken, "POST", "/commands/roll", `{"character":"ruisenor","skill":"Advertir/Notar","vs":"fácil","call":"call-1"}`, 400) // an easier one
 	as(beaToken, "POST", "/commands/roll", `{"character":"ruisenor","skill":"Advertir/Notar","call":"call-9"}`, 404)
 	require.Equal(t, before, h.count(t))
