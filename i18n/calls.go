@@ -13,6 +13,7 @@ var (
 		"tr.void_proposed":      "%s proposes void %s of roll %s (%s): %s; %s's consent is asked.",
 		"tr.void_consented":     "%s consents to void %s of roll %s.",
 		"cli.call_none":         "no open roll calls",
+		"dev.state.key_revoked": "key revoked in the journal",
 		"cli.call_head":         "CALL\tCHARACTERS\tROLL\tVS\tANSWERED\tNOTE",
 	}
 	esCalls = map[Key]string{
@@ -23,6 +24,7 @@ var (
 		"tr.void_proposed":      "%s propone la anulación %s de la tirada %s (%s): %s; se pide el consentimiento de %s.",
 		"tr.void_consented":     "%s consiente la anulación %s de la tirada %s.",
 		"cli.call_none":         "no hay peticiones de tirada abiertas",
+		"dev.state.key_revoked": "clave revocada en el diario",
 		"cli.call_head":         "PETICIÓN\tPERSONAJES\tTIRADA\tCONTRA\tRESPONDIDA\tNOTA",
 	}
 	// errorsESCalls: the errors of command/calls.go and the table's routes.

@@ -91,4 +91,29 @@ func TestTwoInvitesTwoDevices(t *testing.T) {
 	roll(phone, phoneKey, 6, "", http.StatusOK)
 	// A key that no invite registered is refused, whichever token sends it.
 	roll(phone, goKey(23), 7, "", http.StatusBadRequest)
+
+	// The laptop revokes the phone's key (a lost phone): the book still
+	// signs the phone in, and the GM's list says its key is revoked, so
+	// that "active" no longer hides why its rolls are refused.
+	rv := seal(laptopKey, &signed.DeviceRevoke{Header: signed.Header{Campaign: "mordor"}, User: "cai", PublicKey: pubHex(phoneKey), Reason: "lost"})
+	r := th.do(http.MethodPost, "/api/campaigns/mordor/commands/key-revoke", js(command.RevokeDevice{Character: "lodin", SignedMessage: rv}), bearer(laptop)...)
+	require.Equal(t, http.StatusOK, r.status, "%s", r.body)
+	var rows []struct {
+		User        string `json:"user"`
+		Kind        string `json:"kind"`
+		Fingerprint string `json:"fingerprint"`
+		Revoked     bool   `json:"revoked"`
+		KeyRevoked  bool   `json:"key_revoked"`
+	}
+	th.gm(t, "GET", "/api/campaigns/mordor/devices", "", &rows)
+	keyRevoked := map[string]bool{}
+	for _, d := range rows {
+		if d.Kind == "device" {
+			require.False(t, d.Revoked, "the book signs both in")
+			keyRevoked[d.Fingerprint] = d.KeyRevoked
+		}
+	}
+	require.Equal(t, map[string]bool{signed.PublicKeyOf(phoneKey).Fingerprint(): true, signed.PublicKeyOf(laptopKey).Fingerprint(): false}, keyRevoked)
+	roll(phone, phoneKey, 8, "", http.StatusBadRequest)
+	roll(laptop, laptopKey, 9, "", http.StatusOK)
 }

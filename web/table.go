@@ -255,6 +255,29 @@ type DeviceRow struct {
 	Expires     time.Time `json:"expires,omitzero"`
 	Used        bool      `json:"used,omitempty"`
 	Revoked     bool      `json:"revoked,omitempty"`
+	// KeyRevoked: the device's key is revoked in the journal (a
+	// device.revoke, or the GM's) while the book still signs it in: its
+	// signed messages are refused (see KeyStates).
+	KeyRevoked bool `json:"key_revoked,omitempty"`
+}
+
+// KeyStates marks the rows of devices whose key the campaign's journal
+// holds revoked (the book and the journal are two records: a device the
+// book lists as active may have had its key revoked by a device.revoke).
+func KeyStates(rows []DeviceRow, f invite.File, c *projections.Campaign) {
+	pub := map[string]invite.Device{}
+	for _, d := range f.Devices {
+		pub[d.ID] = d
+	}
+	for i, r := range rows {
+		d, ok := pub[r.ID]
+		if r.Kind != "device" || !ok || d.PublicKey == "" || d.Campaign != c.ID {
+			continue
+		}
+		if dev, ok := c.Participants[d.User].Device(d.PublicKey); ok && dev.Revoked {
+			rows[i].KeyRevoked = true
+		}
+	}
 }
 
 // Listing returns the book's devices and invites of campaign, as listed
@@ -288,7 +311,12 @@ func (s *Server) listDevices(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, Listing(f, c))
+	rows := Listing(f, c)
+	_ = s.viewCampaign(r.Context(), c, func(camp *projections.Campaign) error {
+		KeyStates(rows, f, camp)
+		return nil
+	})
+	return writeJSON(w, http.StatusOK, rows)
 }
 
 func (s *Server) revokeDevice(w http.ResponseWriter, r *http.Request) error {

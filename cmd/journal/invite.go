@@ -145,6 +145,13 @@ func (a *app) devicesCommand() *cobra.Command {
 				return err
 			}
 			rows := web.Listing(f, a.campaign)
+			if a.campaign != "" {
+				if j, err := a.journal(c.Context()); err == nil {
+					if camp, err := j.Load(c.Context(), a.campaign, 0); err == nil {
+						web.KeyStates(rows, f, camp)
+					}
+				}
+			}
 			l := a.language()
 			return a.emit(rows, func(w io.Writer) {
 				if len(rows) == 0 {
@@ -157,6 +164,8 @@ func (a *app) devicesCommand() *cobra.Command {
 					switch {
 					case r.Revoked:
 						state = l.T("dev.state.revoked")
+					case r.KeyRevoked:
+						state = l.T("dev.state.key_revoked")
 					case r.Kind == "invite" && r.Used:
 						state = l.T("dev.state.used")
 					case r.Kind == "invite" && !time.Now().Before(r.Expires):
