@@ -409,12 +409,18 @@ func (s *Server) recent(w http.ResponseWriter, r *http.Request) error {
 	}
 	proj := s.proj.For(id)
 	out := recentJSON{LastSeq: last, Lines: []recentLine{}}
+	var unknown []events.Recorded // folded before a restart: no text kept
 	err = s.opts.Store.Read(ctx, events.Query{Subject: filter, From: from, To: last}, func(rec events.Recorded) error {
 		if text, ok := proj.Text(rec.Seq); ok && text != "" {
 			out.Lines = append(out.Lines, recentLine{Seq: rec.Seq, Text: text})
+		} else if !ok {
+			unknown = append(unknown, rec)
 		}
 		return nil
 	})
+	if err == nil && len(unknown) > 0 {
+		out.Lines = s.describeLate(r, id, unknown, out.Lines)
+	}
 	if err != nil {
 		return err
 	}

@@ -1,9 +1,11 @@
 package web_test
 
 import (
+	"context"
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -146,4 +148,39 @@ func TestRollCallsSurviveARestart(t *testing.T) {
 	as(anaToken, "POST", "/calls", `{"characters":["lodin"],"attribute":"F"}`, 200).json(t, &next)
 	require.Equal(t, "call-3", next.ID, "ids are not given twice across a restart")
 	require.True(t, strings.HasPrefix(next.Created, "20"))
+}
+
+// TestRecentLinesSurviveARestart: the table's log (/recent) after serve
+// restarts from the live projection's checkpoint (which keeps the state,
+// not the lines) still has the lines of the events before it, in the
+// page's language.
+func TestRecentLinesSurviveARestart(t *testing.T) {
+	st, kv := memstore.New(memstore.Options{}), live.NewMemKV()
+	b := backend{"memstore-kv-shared", func(testing.TB) (web.Store, live.KV) { return st, kv }}
+	h := newHarnessWith(t, b, func(o *web.Options) { o.Access = accessConfig(t) })
+	as := func(h *harness, method, path, body string, want int) response {
+		t.Helper()
+		r := h.do(method, path, body, append(bearer(anaToken), "Accept-Language", "en")...)
+		require.Equal(t, want, r.status, "%s %s: %s", method, path, r.body)
+		return r
+	}
+	as(h, "POST", "/api/campaigns", `{"id":"mordor","name":"La torre de Mordor","system":"ryf"}`, http.StatusCreated)
+	as(h, "POST", "/api/campaigns/mordor/commands/character-create", lodinBody, http.StatusCreated)
+	as(h, "POST", "/api/campaigns/mordor/calls", `{"characters":["lodin"],"skill":"sigilo","note":"la puerta"}`, http.StatusOK)
+	var recent struct {
+		Lines []struct {
+			Seq  uint64 `json:"seq"`
+			Text string `json:"text"`
+		} `json:"lines"`
+	}
+	as(h, "GET", "/api/campaigns/mordor/recent", "", 200).json(t, &recent)
+	require.Len(t, recent.Lines, 3)
+	before := recent.Lines
+	require.Eventually(t, func() bool { keys, _ := kv.Keys(context.Background()); return len(keys) > 0 }, 5*time.Second, 20*time.Millisecond)
+	time.Sleep(500 * time.Millisecond) // the checkpoint of the last event
+
+	h2 := newHarnessWith(t, b, func(o *web.Options) { o.Access = accessConfig(t) })
+	as(h2, "GET", "/api/campaigns/mordor/recent", "", 200).json(t, &recent)
+	require.Equal(t, before, recent.Lines, "the same lines after the restart")
+	require.Contains(t, recent.Lines[2].Text, "call-1")
 }
