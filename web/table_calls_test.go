@@ -148,6 +148,13 @@ func TestRollCallsSurviveARestart(t *testing.T) {
 	as(anaToken, "POST", "/calls", `{"characters":["lodin"],"attribute":"F"}`, 200).json(t, &next)
 	require.Equal(t, "call-3", next.ID, "ids are not given twice across a restart")
 	require.True(t, strings.HasPrefix(next.Created, "20"))
+	// The same commands on the commands route.
+	as(beaToken, "POST", "/commands/call", `{"characters":["lodin"],"skill":"Pelea"}`, 403)
+	as(anaToken, "POST", "/commands/call", `{"characters":["lodin"],"skill":"Pelea"}`, 200)
+	as(beaToken, "POST", "/commands/call-close", `{"call":"call-4"}`, 403)
+	as(anaToken, "POST", "/commands/call-close", `{"call":"call-4"}`, 200)
+	as(beaToken, "GET", "/calls", "", 200).json(t, &calls)
+	require.Len(t, calls, 2)
 }
 
 // TestRecentLinesSurviveARestart: the table's log (/recent) after serve

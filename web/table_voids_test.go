@@ -80,6 +80,8 @@ func TestVoidProposalsSurviveARestart(t *testing.T) {
 	tap := append(bearer(anaToken), "Idempotency-Key", "tap-propose")
 	th.do("POST", "/api/campaigns/mordor/void-proposals", propose, tap...).json(t, &p1)
 	th.do("POST", "/api/campaigns/mordor/void-proposals", propose, tap...).json(t, &p2)
+	// The same request id on the commands route: the same command, recorded once.
+	require.Equal(t, 200, th.do("POST", "/api/campaigns/mordor/commands/void-propose", propose, tap...).status)
 	require.Equal(t, before+1, th.count(t), "a double tap proposes once")
 	require.Equal(t, "void-1", p1.ID)
 	require.Equal(t, p1, p2)
@@ -100,7 +102,12 @@ func TestVoidProposalsSurviveARestart(t *testing.T) {
 	ctap := append(bearer(dev.Token), "Idempotency-Key", "tap-consent")
 	require.Equal(t, 200, th.do("POST", path, consent, ctap...).status)
 	require.Equal(t, 200, th.do("POST", path, consent, ctap...).status)
+	var sealed command.SignedMessage
+	require.NoError(t, json.Unmarshal([]byte(consent), &sealed))
+	asCommand := js(command.VoidConsent{Character: "lodin", Proposal: "void-1", SignedMessage: sealed})
+	require.Equal(t, 200, th.do("POST", "/api/campaigns/mordor/commands/void-consent", asCommand, ctap...).status)
 	require.Equal(t, before+1, th.count(t), "a double tap consents once")
+	require.Equal(t, 403, th.do("POST", "/api/campaigns/mordor/commands/void-consent", asCommand, bearer(beaToken)...).status)
 
 	// serve restarts.
 	h2 := newHarnessWith(t, b, func(o *web.Options) { o.Access = accessConfig(t); o.Devices = th.book })
