@@ -68,7 +68,7 @@ var classTable = []struct {
 	{ClassDenied, []error{events.ErrDenied}},
 	{ClassRateLimited, []error{events.ErrRateLimited}},
 	{ClassQuota, []error{events.ErrQuota}},
-	{ClassConflict, []error{events.ErrConcurrency}},
+	{ClassConflict, []error{events.ErrConcurrency, ErrAlreadyAnswered, ErrCallClosed}},
 	{ClassExists, []error{events.ErrExists}},
 	{ClassInvalid, []error{ErrInvalid, events.ErrInvalidEvent, events.ErrUnknownType}},
 	{ClassCanceled, []error{context.Canceled}},

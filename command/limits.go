@@ -44,6 +44,8 @@ const (
 var textLimits = map[string]int{
 	"title":  MaxTitle,
 	"reason": MaxReason,
+	// A roll call's note (calls.go).
+	"note": MaxReason,
 	// journal-dice-v2: a device's signed string and its signature.
 	"signed":    signed.MaxSize,
 	"signature": signed.SignatureLen,

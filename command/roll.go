@@ -2,6 +2,7 @@ package command
 
 import (
 	"context"
+	"strconv"
 
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/projections"
@@ -29,25 +30,55 @@ type RollRequest struct {
 	TN *int `json:"tn,omitempty"`
 	// Trait is a trait of a The One Ring character invoked before the roll.
 	Trait string `json:"trait,omitempty"`
+	// Call is the GM's roll call this roll answers (calls.go), "" for none.
+	Call string `json:"call,omitempty"`
 }
 
 // Roll makes one roll from the session's dice stream: a RyF or Galaxia skill
 // or attribute roll, or a The One Ring skill roll, by the campaign's system.
 func (j *Journal) Roll(ctx context.Context, campaign string, req RollRequest) (Result, error) {
 	return j.execute(ctx, campaign, func(d *draft) error {
-		if d.campaign.System == SystemTOR {
-			return d.rollTOR(req)
+		if req.Call != "" {
+			if err := d.checkAnswer(req.Call, req.Character, req.Skill, req.Attribute, rollVs(d.campaign, req)); err != nil {
+				return err
+			}
 		}
-		if req.TN != nil || req.Trait != "" {
-			return invalid("--tn and --trait are for The One Ring; campaign %s plays %s", d.campaign.ID, orNone(d.campaign.System))
-		}
-		rules, err := d.ryfRules()
-		if err != nil {
+		if err := d.roll(req); err != nil {
 			return err
 		}
-		_, err = d.rollRyF(rules, req)
-		return err
+		if req.Call != "" {
+			return d.answerCall(req.Call, req.Character, "") // calls.go
+		}
+		return nil
 	})
+}
+
+// roll drafts Roll's roll.
+func (d *draft) roll(req RollRequest) error {
+	if d.campaign.System == SystemTOR {
+		return d.rollTOR(req)
+	}
+	if req.TN != nil || req.Trait != "" {
+		return invalid("--tn and --trait are for The One Ring; campaign %s plays %s", d.campaign.ID, orNone(d.campaign.System))
+	}
+	rules, err := d.ryfRules()
+	if err != nil {
+		return err
+	}
+	_, err = d.rollRyF(rules, req)
+	return err
+}
+
+// rollVs is a roll's difficulty as a call names it: RyF's vs, or The One
+// Ring's target number (14 when not given).
+func rollVs(c *projections.Campaign, req RollRequest) string {
+	if c.System != SystemTOR {
+		return req.Vs
+	}
+	if req.TN == nil {
+		return "14"
+	}
+	return strconv.Itoa(*req.TN)
 }
 
 // buildCheck turns a request into a check for the character, applying the

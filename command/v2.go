@@ -272,6 +272,9 @@ type RollAction struct {
 	Modifier       int    `json:"modifier"`
 	Token          bool   `json:"token"`
 	Specialization bool   `json:"specialization"`
+	// Call is the GM's roll call the roll answers (calls.go); absent for
+	// none (the one member that may be left out).
+	Call string `json:"call,omitempty"`
 }
 
 // ParseRollAction reads a roll.request's action strictly.
@@ -366,6 +369,11 @@ func (j *Journal) requestSkillV2(d *draft, s *projections.Session, msg RollReque
 	if err != nil {
 		return err
 	}
+	if a.Call != "" {
+		if err := d.checkAnswer(a.Call, a.Character, a.Skill, a.Attribute, a.Vs); err != nil {
+			return err
+		}
+	}
 	d.add(events.KindCharacter, a.Character, events.TypeRollRequested, events.RollRequested{
 		User: j.actor, Signed: msg.Signed, Signature: msg.Signature, Request: r.Request,
 		Commitment: r.Commitment.String(), Nonce: d.nonce,
@@ -373,6 +381,9 @@ func (j *Journal) requestSkillV2(d *draft, s *projections.Session, msg RollReque
 		Modifier: a.Modifier, Token: a.Token, Specialization: a.Specialization,
 	})
 	d.nonce++
+	if a.Call != "" {
+		return d.answerCall(a.Call, a.Character, r.Request) // calls.go
+	}
 	return nil
 }
 
@@ -423,7 +434,7 @@ func (j *Journal) RollActionFor(ctx context.Context, campaign string, req RollRe
 		return RollAction{}, err
 	}
 	a := RollAction{Command: CommandRoll, SeedCommitment: s.Commitment, Character: req.Character, Skill: req.Skill,
-		Attribute: req.Attribute, Vs: req.Vs, Modifier: req.Modifier, Token: req.Token, Specialization: req.Specialization}
+		Attribute: req.Attribute, Vs: req.Vs, Modifier: req.Modifier, Token: req.Token, Specialization: req.Specialization, Call: req.Call}
 	if camp.System == SystemTOR {
 		return a, nil // judgeV2 says what a The One Ring roll's action is
 	}

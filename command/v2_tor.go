@@ -32,6 +32,7 @@ package command
 
 import (
 	"context"
+	"strconv"
 
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/internal/clip"
@@ -58,6 +59,9 @@ type TORRollAction struct {
 	Skill          string `json:"skill"`
 	TN             int    `json:"tn"`
 	Trait          string `json:"trait"`
+	// Call is the GM's roll call the roll answers (calls.go); absent for
+	// none.
+	Call string `json:"call,omitempty"`
 }
 
 // TORHopeAction is the action of Hope spent on a v2 roll: RollRequest is
@@ -150,12 +154,20 @@ func (j *Journal) requestTORV2(d *draft, s *projections.Session, msg RollRequest
 			return invalid("%s already has a roll request pending (%s): reveal it, or the GM cancels it", a.Character, id)
 		}
 	}
+	if a.Call != "" {
+		if err := d.checkAnswer(a.Call, a.Character, a.Skill, "", strconv.Itoa(a.TN)); err != nil {
+			return err
+		}
+	}
 	d.add(events.KindCharacter, a.Character, events.TypeRollRequested, events.RollRequested{
 		User: j.actor, Signed: msg.Signed, Signature: msg.Signature, Request: r.Request,
 		Commitment: r.Commitment.String(), Nonce: d.nonce,
 		Character: a.Character, Kind: torKind, Skill: p.skill.Name, TN: p.tn, Trait: p.trait,
 	})
 	d.nonce++
+	if a.Call != "" {
+		return d.answerCall(a.Call, a.Character, r.Request) // calls.go
+	}
 	return nil
 }
 
@@ -241,7 +253,7 @@ func (j *Journal) TORRollActionFor(ctx context.Context, campaign string, req Rol
 		return TORRollAction{}, err
 	}
 	return TORRollAction{Command: CommandTORRoll, SeedCommitment: s.Commitment, Character: p.ch.ID,
-		Skill: p.skill.Name, TN: p.tn, Trait: p.trait}, nil
+		Skill: p.skill.Name, TN: p.tn, Trait: p.trait, Call: req.Call}, nil
 }
 
 // TORHopeActionFor is the action a device signs to spend Hope on

@@ -871,6 +871,100 @@ var fastFields = map[reflect.Type]fastcodec.Fields{
 			return nil
 		},
 	},
+	reflect.TypeFor[*CallMade](): {
+		Pointer: func(p any, j int) any {
+			v := p.(*CallMade)
+			switch j {
+			case 0:
+				return &v.Call
+			case 1:
+				return &v.Characters
+			case 2:
+				return &v.Skill
+			case 3:
+				return &v.Attribute
+			case 4:
+				return &v.Vs
+			case 5:
+				return &v.Note
+			case 6:
+				return &v.By
+			}
+			return nil
+		},
+	},
+	reflect.TypeFor[*CallClosed](): {
+		Pointer: func(p any, j int) any {
+			v := p.(*CallClosed)
+			switch j {
+			case 0:
+				return &v.Call
+			case 1:
+				return &v.Reason
+			case 2:
+				return &v.By
+			}
+			return nil
+		},
+	},
+	reflect.TypeFor[*CallAnswered](): {
+		Pointer: func(p any, j int) any {
+			v := p.(*CallAnswered)
+			switch j {
+			case 0:
+				return &v.Call
+			case 1:
+				return &v.Character
+			case 2:
+				return &v.Event
+			case 3:
+				return &v.Request
+			case 4:
+				return &v.By
+			}
+			return nil
+		},
+	},
+	reflect.TypeFor[*VoidProposed](): {
+		Pointer: func(p any, j int) any {
+			v := p.(*VoidProposed)
+			switch j {
+			case 0:
+				return &v.Proposal
+			case 1:
+				return &v.EventID
+			case 2:
+				return &v.Reason
+			case 3:
+				return &v.Session
+			case 4:
+				return &v.Character
+			case 5:
+				return &v.Roller
+			case 6:
+				return &v.By
+			}
+			return nil
+		},
+	},
+	reflect.TypeFor[*VoidConsented](): {
+		Pointer: func(p any, j int) any {
+			v := p.(*VoidConsented)
+			switch j {
+			case 0:
+				return &v.Proposal
+			case 1:
+				return &v.EventID
+			case 2:
+				return &v.User
+			case 3:
+				return &v.Signed
+			case 4:
+				return &v.Signature
+			}
+			return nil
+		},
+	},
 }
 
 // fastTypeIndex returns the index of eventType in the registry, or -1 for
@@ -968,6 +1062,16 @@ func fastTypeIndex(eventType string) int {
 		return 43
 	case TypeRollProved:
 		return 44
+	case TypeCallMade:
+		return 45
+	case TypeCallClosed:
+		return 46
+	case TypeCallAnswered:
+		return 47
+	case TypeVoidProposed:
+		return 48
+	case TypeVoidConsented:
+		return 49
 	}
 	return -1
 }

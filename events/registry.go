@@ -247,6 +247,28 @@ var registry = []TypeInfo{
 		Type: TypeRollProved, Name: "proved", Kind: KindCharacter, System: SystemAny,
 		data: dataOf[RollProved],
 	},
+	// The table's roll calls and void proposals (types_table.go), after
+	// every other group so that no type moves.
+	{
+		Type: TypeCallMade, Name: "call", Kind: KindCampaign, System: SystemAny,
+		data: dataOf[CallMade],
+	},
+	{
+		Type: TypeCallClosed, Name: "call-closed", Kind: KindCampaign, System: SystemAny,
+		data: dataOf[CallClosed],
+	},
+	{
+		Type: TypeCallAnswered, Name: "call-answered", Kind: KindCampaign, System: SystemAny,
+		data: dataOf[CallAnswered],
+	},
+	{
+		Type: TypeVoidProposed, Name: "void-proposed", Kind: KindCampaign, System: SystemAny,
+		data: dataOf[VoidProposed],
+	},
+	{
+		Type: TypeVoidConsented, Name: "void-consented", Kind: KindCampaign, System: SystemAny,
+		data: dataOf[VoidConsented],
+	},
 }
 
 // byType indexes registry by type, and sets each entry's fast. Building it

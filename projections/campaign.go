@@ -69,6 +69,14 @@ type Campaign struct {
 	// from the start (Fold, or a loader that pre-scans them) must replace it.
 	RefoldNeeded bool `json:"refold_needed,omitempty"`
 
+	// Calls are the open roll calls, in the order made; CallsMade counts
+	// every call made. VoidProposals are the open void proposals;
+	// VoidsProposed counts every one made (table.go).
+	Calls         []*Call         `json:"calls,omitempty"`
+	CallsMade     int             `json:"calls_made,omitempty"`
+	VoidProposals []*VoidProposal `json:"void_proposals,omitempty"`
+	VoidsProposed int             `json:"voids_proposed,omitempty"`
+
 	// LastSeq is the stream sequence of the last event folded; Events counts them.
 	LastSeq uint64    `json:"last_seq"`
 	Events  int       `json:"events"`
@@ -331,10 +339,11 @@ func (c *Campaign) apply(rec events.Recorded, data any) {
 			c.RefoldNeeded = true
 		}
 		c.Voided[d.EventID] = d.Reason
+		c.endProposals(d.EventID)
 	case *events.ContestResolved:
 		// Contests are read from the transcript.
 	default:
-		if !c.applyV2(rec, data) {
+		if !c.applyV2(rec, data) && !c.applyTable(rec, data) {
 			c.applyTOR(rec, data)
 		}
 	}
@@ -343,6 +352,7 @@ func (c *Campaign) apply(rec events.Recorded, data any) {
 // applyVoided folds a voided event: it changes nothing but the nonce a
 // voided roll took.
 func (c *Campaign) applyVoided(ev events.Event, data any) {
+	c.applyVoidedTable(data)
 	if d, ok := data.(*events.RollMade); ok {
 		if s := c.Session(ev.Session); s != nil && d.Nonce >= s.NextNonce {
 			s.NextNonce = d.Nonce + 1

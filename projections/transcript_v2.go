@@ -61,7 +61,7 @@ func describeV2(l i18n.Lang, c *Campaign, ev events.Event, data any) (string, bo
 	case *events.RollProved:
 		return describeProved(l, c, d), true // transcript_proved.go
 	}
-	return "", false
+	return describeTable(l, c, data) // transcript_table.go
 }
 
 // short cuts a long hex value or id to its first 12 characters.

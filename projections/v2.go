@@ -104,6 +104,7 @@ func (c *Campaign) applyV2(rec events.Recorded, data any) bool {
 				p.CancelledBy, p.CancelledSeq, p.CancelEvent = ev.Actor, rec.Seq, ev.ID
 			}
 		}
+		c.unanswer(d.Request) // a call it answered may be answered again (table.go)
 	case *events.RollProved:
 		if s := c.Session(ev.Session); s != nil {
 			if p := s.Requests[d.Request]; p != nil {

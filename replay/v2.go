@@ -122,6 +122,8 @@ type v2Action struct {
 	Weapon string `json:"weapon"`
 	Range  string `json:"range"`
 	Cover  bool   `json:"cover"`
+	// The roll call a roll answers (command.RollAction.Call), if any.
+	Call string `json:"call,omitempty"`
 }
 
 // isAttackRequest reports whether a recorded request is an attack's (it

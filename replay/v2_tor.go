@@ -42,6 +42,7 @@ type torRollAction struct {
 	Skill          string `json:"skill"`
 	TN             int    `json:"tn"`
 	Trait          string `json:"trait"`
+	Call           string `json:"call,omitempty"`
 }
 
 type torHopeAction struct {

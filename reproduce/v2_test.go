@@ -40,12 +40,13 @@ func v2Session(t *testing.T, r *recorder, m func(name, body string) command.Resu
 		require.NoError(t, err)
 		return command.SignedMessage{Signed: s, Signature: signed.Sign(ana, s)}
 	}
-	asAna := func(name, body string) {
+	asAna := func(name, body string) command.Result {
 		t.Helper()
 		s, ok := catalog.Lookup(name)
 		require.True(t, ok, name)
-		_, err := s.Run(r.Ctx, r.J.As("ana"), "mordor", []byte(body))
+		res, err := s.Run(r.Ctx, r.J.As("ana"), "mordor", []byte(body))
 		require.NoError(t, err, "%s %s", name, body)
+		return res
 	}
 	// ana's second device, approved from her first, and the GM's bare
 	// key for her, revoked from her first (docs/design.md §3.3).
@@ -64,16 +65,29 @@ func v2Session(t *testing.T, r *recorder, m func(name, body string) command.Resu
 	asAna("session-contribute", body(command.ContributeSigned{Character: "lodin",
 		SignedMessage: seal(&signed.Contribute{Header: hdr, Value: signed.Hex32{0xaa, 1}, Commitment: hex32Of(t, started.Commitment),
 			WitnessAnchor: signed.Hex32(dice.WitnessAnchor(w))})}))
+	// The GM's roll call, answered by ana's first v2 request (its signed
+	// action names the call).
+	m("call", `{"characters":["lodin"],"skill":"sigilo","vs":"media","note":"la puerta"}`)
 	for i, id := range []string{"0b6f1c7e-9d2a-4c1e-8f3b-5a7d9e2c4b61", "1c7f2d8e-0e3b-4d2f-9a4c-6b8e0f3d5c72"} {
 		rv := [32]byte{byte(i + 1)}
 		c, err := dice.ParseHex32(dice.RevealCommitment(rv))
 		require.NoError(t, err)
-		action := body(command.RollAction{Command: "roll", SeedCommitment: started.Commitment, Character: "lodin", Skill: "Sigilo", Vs: "media"})
+		a := command.RollAction{Command: "roll", SeedCommitment: started.Commitment, Character: "lodin", Skill: "Sigilo", Vs: "media"}
+		if i == 0 {
+			a.Call = "call-1"
+		}
+		action := body(a)
 		asAna("roll-request", body(command.RollRequestSigned{Character: "lodin",
 			SignedMessage: seal(&signed.Request{Header: hdr, Request: id, Commitment: c, Action: []byte(action)})}))
 		if i == 0 {
-			asAna("roll-reveal", body(command.RollRevealSigned{Character: "lodin",
+			made := asAna("roll-reveal", body(command.RollRevealSigned{Character: "lodin",
 				SignedMessage: seal(&signed.Reveal{Header: hdr, Request: id, R: rv})}))
+			// The GM proposes to void it; ana's device consents.
+			roll := made.Events[0].Event.ID
+			m("void-propose", body(map[string]string{"event_id": roll, "reason": "la tirada equivocada"}))
+			asAna("void-consent", body(command.VoidConsent{Character: "lodin", Proposal: "void-1",
+				SignedMessage: seal(&signed.VoidConsent{Header: hdr, Event: roll, Reason: "la tirada equivocada"})}))
+			m("call-close", `{"call":"call-1","reason":"la puerta se abre"}`)
 		} else {
 			m("roll-cancel", body(map[string]string{"request": id, "reason": "ana left"}))
 			// ana's device proves the roll the cancellation suppressed.

@@ -168,6 +168,9 @@ var tested = []string{
 	"roll-prove",
 	// Beacon receipts: TestV2GMRollsOverHTTP. Devices: TestDevicesOverHTTP.
 	"roll-receipt", "key-approve", "key-revoke",
+	// The table's calls and void proposals: TestRollCallsSurviveARestart,
+	// TestVoidProposalsSurviveARestart.
+	"call", "call-close", "void-propose", "void-consent",
 }
 
 // TestCommandList checks that every command the API lists is tested, and

@@ -199,10 +199,6 @@ type Server struct {
 	proj *live.Group
 	// publicHosts are Options.PublicHosts, parsed.
 	publicHosts []hostRule
-	// calls are the table's roll calls (table.go).
-	calls calls
-	// table2 is the table's memory of table2.go (void proposals).
-	table2 table2State
 	// permalinkKey is Options.PermalinkKey or a random one (permalink.go).
 	permalinkKey []byte
 }

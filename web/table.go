@@ -16,9 +16,9 @@ package web
 //   - Only a GM of the campaign (or the journal) lists or revokes its
 //     devices and makes roll calls; a revoked device's token is refused at
 //     once, on every route.
-//   - Roll calls are the table's and not the journal's: they live in this
-//     server's memory, record no event, and a roll made against one is
-//     judged like any other (its difficulty is in the signed request).
+//   - Roll calls are the journal's (table_calls.go): the catalogue's
+//     commands call and call-close record them, so that they survive a
+//     restart; a roll naming one answers it once.
 
 import (
 	"context"
@@ -28,7 +28,6 @@ import (
 	"net/http"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/campaign-journal/journal/access"
@@ -49,9 +48,9 @@ func (s *Server) tableRoutes() []Route {
 		{http.MethodGet, "/api/me", "who the request's token is: name, role, campaign, characters, device", s.getMe},
 		{http.MethodGet, "/api/campaigns/{c}/devices", "the campaign's invites and devices (the GM's)", s.listDevices},
 		{http.MethodPost, "/api/campaigns/{c}/devices/{id}/revoke", "revoke a device or an unused invite (the GM's)", s.revokeDevice},
-		{http.MethodGet, "/api/campaigns/{c}/calls", "the GM's open roll calls", s.listCalls},
-		{http.MethodPost, "/api/campaigns/{c}/calls", "make a roll call (the GM's; body: rollCall)", s.makeCall},
-		{http.MethodPost, "/api/campaigns/{c}/calls/{id}/close", "close a roll call (the GM's)", s.closeCall},
+		{http.MethodGet, "/api/campaigns/{c}/calls", "the open roll calls, with who answered each (answered: character → event)", s.listCalls},
+		{http.MethodPost, "/api/campaigns/{c}/calls", "make a roll call (the GM's; the command call's body: characters, skill or attribute, vs, note); answers the call", s.makeCall},
+		{http.MethodPost, "/api/campaigns/{c}/calls/{id}/close", "close a roll call (the GM's; the command call-close; body: optional reason)", s.closeCall},
 		{http.MethodGet, "/api/campaigns/{c}/recent", "the campaign's last stream sequence and the transcript lines of its last events (?lines=N, at most 100; from the live projection)", s.recent},
 		{http.MethodPost, "/api/campaigns/{c}/actions/attack", "the signed action of an attack (body: the attack command's), as the rules spell it; records nothing", s.attackAction},
 	}, append(s.table2Routes(), s.receiptRoutes()...)...)
@@ -256,6 +255,29 @@ type DeviceRow struct {
 	Expires     time.Time `json:"expires,omitzero"`
 	Used        bool      `json:"used,omitempty"`
 	Revoked     bool      `json:"revoked,omitempty"`
+	// KeyRevoked: the device's key is revoked in the journal (a
+	// device.revoke, or the GM's) while the book still signs it in: its
+	// signed messages are refused (see KeyStates).
+	KeyRevoked bool `json:"key_revoked,omitempty"`
+}
+
+// KeyStates marks the rows of devices whose key the campaign's journal
+// holds revoked (the book and the journal are two records: a device the
+// book lists as active may have had its key revoked by a device.revoke).
+func KeyStates(rows []DeviceRow, f invite.File, c *projections.Campaign) {
+	pub := map[string]invite.Device{}
+	for _, d := range f.Devices {
+		pub[d.ID] = d
+	}
+	for i, r := range rows {
+		d, ok := pub[r.ID]
+		if r.Kind != "device" || !ok || d.PublicKey == "" || d.Campaign != c.ID {
+			continue
+		}
+		if dev, ok := c.Participants[d.User].Device(d.PublicKey); ok && dev.Revoked {
+			rows[i].KeyRevoked = true
+		}
+	}
 }
 
 // Listing returns the book's devices and invites of campaign, as listed
@@ -289,7 +311,12 @@ func (s *Server) listDevices(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return writeJSON(w, http.StatusOK, Listing(f, c))
+	rows := Listing(f, c)
+	_ = s.viewCampaign(r.Context(), c, func(camp *projections.Campaign) error {
+		KeyStates(rows, f, camp)
+		return nil
+	})
+	return writeJSON(w, http.StatusOK, rows)
 }
 
 func (s *Server) revokeDevice(w http.ResponseWriter, r *http.Request) error {
@@ -312,95 +339,6 @@ func (s *Server) revokeDevice(w http.ResponseWriter, r *http.Request) error {
 	}
 	s.streams.revoke(id) // its open event streams end now
 	return writeJSON(w, http.StatusOK, map[string]any{"revoked": id})
-}
-
-// rollCall is the GM's call for a roll: who, what, against which
-// difficulty.
-type rollCall struct {
-	ID         string    `json:"id"`
-	Characters []string  `json:"characters"`
-	Skill      string    `json:"skill,omitempty"`
-	Attribute  string    `json:"attribute,omitempty"`
-	Vs         string    `json:"vs,omitempty"`
-	Note       string    `json:"note,omitempty"`
-	Created    time.Time `json:"created"`
-}
-
-// calls are the open roll calls of each campaign (the table's, in memory).
-type calls struct {
-	mu   sync.Mutex
-	open map[string][]rollCall
-	n    int
-}
-
-func (s *Server) listCalls(w http.ResponseWriter, r *http.Request) error {
-	s.calls.mu.Lock()
-	out := slices.Clone(s.calls.open[r.PathValue("c")])
-	s.calls.mu.Unlock()
-	if out == nil {
-		out = []rollCall{}
-	}
-	return writeJSON(w, http.StatusOK, out)
-}
-
-func (s *Server) makeCall(w http.ResponseWriter, r *http.Request) error {
-	c := r.PathValue("c")
-	if _, _, err := campaignOf(r); err != nil {
-		return err
-	}
-	if err := s.requireGM(r, c, "make roll calls"); err != nil {
-		return err
-	}
-	body, err := readBody(w, r)
-	if err != nil {
-		return err
-	}
-	var call rollCall
-	if err := catalog.DecodeStrict(body, &call); err != nil {
-		return err
-	}
-	if len(call.Characters) == 0 || len(call.Characters) > 32 {
-		return badRequest("characters: name one to 32 characters")
-	}
-	for _, ch := range call.Characters {
-		if err := events.ValidID(ch); err != nil {
-			return badRequest("character %q: %v", clip.Text(ch), err)
-		}
-	}
-	if call.Skill == "" && call.Attribute == "" {
-		return badRequest("a roll call needs a skill or an attribute")
-	}
-	if len(call.Skill)+len(call.Attribute)+len(call.Vs)+len(call.Note) > 500 {
-		return badRequest("a roll call's texts are at most 500 bytes")
-	}
-	s.calls.mu.Lock()
-	defer s.calls.mu.Unlock()
-	if s.calls.open == nil {
-		s.calls.open = map[string][]rollCall{}
-	}
-	if len(s.calls.open[c]) >= 64 {
-		return &httpError{status: http.StatusConflict, msg: "64 roll calls are open: close some first"}
-	}
-	s.calls.n++
-	call.ID = fmt.Sprintf("call-%d", s.calls.n)
-	call.Created = s.opts.Clock().UTC()
-	s.calls.open[c] = append(s.calls.open[c], call)
-	return writeJSON(w, http.StatusOK, call)
-}
-
-func (s *Server) closeCall(w http.ResponseWriter, r *http.Request) error {
-	c, id := r.PathValue("c"), r.PathValue("id")
-	if err := s.requireGM(r, c, "close roll calls"); err != nil {
-		return err
-	}
-	s.calls.mu.Lock()
-	defer s.calls.mu.Unlock()
-	n := len(s.calls.open[c])
-	s.calls.open[c] = slices.DeleteFunc(s.calls.open[c], func(rc rollCall) bool { return rc.ID == id })
-	if len(s.calls.open[c]) == n {
-		return notFound("no open roll call %q", clip.Text(id))
-	}
-	return writeJSON(w, http.StatusOK, map[string]any{"closed": id})
 }
 
 // attackBody is the attack command's request, as the action route takes it.
@@ -471,12 +409,18 @@ func (s *Server) recent(w http.ResponseWriter, r *http.Request) error {
 	}
 	proj := s.proj.For(id)
 	out := recentJSON{LastSeq: last, Lines: []recentLine{}}
+	var unknown []events.Recorded // folded before a restart: no text kept
 	err = s.opts.Store.Read(ctx, events.Query{Subject: filter, From: from, To: last}, func(rec events.Recorded) error {
 		if text, ok := proj.Text(rec.Seq); ok && text != "" {
 			out.Lines = append(out.Lines, recentLine{Seq: rec.Seq, Text: text})
+		} else if !ok {
+			unknown = append(unknown, rec)
 		}
 		return nil
 	})
+	if err == nil && len(unknown) > 0 {
+		out.Lines = s.describeLate(r, id, unknown, out.Lines)
+	}
 	if err != nil {
 		return err
 	}

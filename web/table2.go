@@ -16,13 +16,13 @@ package web
 //   - The session-ended route gives the event's stored bytes themselves
 //     (base64), so that the device hashes them and not the journal's word
 //     for their hash.
-//   - Void proposals are the table's, like roll calls: they live in this
-//     server's memory and record no event. Only a GM of the campaign
-//     proposes; only the roll's roller (the user who requested it) adds a
-//     consent, and only one that opens under the roller's registered key
-//     for the roll's session and names the proposal's event and reason
-//     exactly. The void itself is the journal's "void" command, which
-//     checks the consent again.
+//   - Void proposals are the journal's, like roll calls (table_calls.go:
+//     the catalogue's void-propose and void-consent). Only a GM of the
+//     campaign proposes; only the roll's roller (the user who requested it)
+//     adds a consent, and only one that opens under one of the roller's
+//     active devices for the roll's session and names the proposal's event
+//     and reason exactly. The void itself is the journal's "void" command,
+//     which checks the consent again.
 
 import (
 	"context"
@@ -31,16 +31,12 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"slices"
-	"sync"
-	"time"
 
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/command/catalog"
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/internal/clip"
 	"github.com/campaign-journal/journal/projections"
-	"github.com/campaign-journal/journal/signed"
 )
 
 // table2Routes are the routes of this file (added to tableRoutes).
@@ -79,6 +75,8 @@ type v2ActionBody struct {
 	Skill string `json:"skill"`
 	TN    *int   `json:"tn"` // nil (absent or null): the default 14; 0 is refused
 	Trait string `json:"trait"`
+	// Call is the roll call a tor-roll answers ("" for none).
+	Call string `json:"call"`
 }
 
 func (s *Server) v2Action(w http.ResponseWriter, r *http.Request) error {
@@ -117,7 +115,7 @@ func (s *Server) v2Action(w http.ResponseWriter, r *http.Request) error {
 	case command.CommandHealAfterCombat:
 		act, err = j.HealActionFor(ctx, c, req.Character)
 	case command.CommandTORRoll:
-		act, err = j.TORRollActionFor(ctx, c, command.RollRequest{Character: req.Character, Skill: req.Skill, TN: req.TN, Trait: req.Trait})
+		act, err = j.TORRollActionFor(ctx, c, command.RollRequest{Character: req.Character, Skill: req.Skill, TN: req.TN, Trait: req.Trait, Call: req.Call})
 	case command.CommandTORHope:
 		act, err = j.TORHopeActionFor(ctx, c, req.Character)
 	default:
@@ -193,232 +191,4 @@ func storedBytes(ctx context.Context, st Store, rec events.Recorded) ([]byte, er
 		return raw.StoredBytes(ctx, rec)
 	}
 	return events.Encode(rec.Event)
-}
-
-// voidProposal is the GM's proposal to void a v2 roll, and its roller's
-// consent once given.
-type voidProposal struct {
-	ID        string    `json:"id"`
-	EventID   string    `json:"event_id"`
-	Reason    string    `json:"reason"`
-	Session   string    `json:"session"`
-	Character string    `json:"character"`
-	Roller    string    `json:"roller"`
-	Created   time.Time `json:"created"`
-	// The roller's signed void.consent, as the void command takes it.
-	ConsentSigned    string `json:"consent_signed,omitempty"`
-	ConsentSignature string `json:"consent_signature,omitempty"`
-}
-
-// voidProposals are the open void proposals of each campaign (in memory).
-type voidProposals struct {
-	mu   sync.Mutex
-	n    int
-	open map[string][]voidProposal
-}
-
-// table2State is this file's part of the server's memory.
-type table2State struct {
-	voids voidProposals
-}
-
-func (s *Server) listVoidProposals(w http.ResponseWriter, r *http.Request) error {
-	c := r.PathValue("c")
-	var voided map[string]string
-	if err := s.withCampaign(r, func(camp *projections.Campaign) error {
-		voided = camp.Voided
-		return nil
-	}); err != nil {
-		return err
-	}
-	s.table2.voids.mu.Lock()
-	defer s.table2.voids.mu.Unlock()
-	// A proposal ends with its void.
-	if open := s.table2.voids.open[c]; len(open) > 0 {
-		s.table2.voids.open[c] = slices.DeleteFunc(open, func(p voidProposal) bool { _, done := voided[p.EventID]; return done })
-	}
-	out := slices.Clone(s.table2.voids.open[c])
-	if out == nil {
-		out = []voidProposal{}
-	}
-	return writeJSON(w, http.StatusOK, out)
-}
-
-// proposeBody is the body of a void proposal.
-type proposeBody struct {
-	EventID string `json:"event_id"`
-	Reason  string `json:"reason"`
-}
-
-func (s *Server) proposeVoid(w http.ResponseWriter, r *http.Request) error {
-	c, filter, err := campaignOf(r)
-	if err != nil {
-		return err
-	}
-	if err := s.requireGM(r, c, "propose voids"); err != nil {
-		return err
-	}
-	body, err := readBody(w, r)
-	if err != nil {
-		return err
-	}
-	var req proposeBody
-	if err := catalog.DecodeStrict(body, &req); err != nil {
-		return err
-	}
-	if err := events.ValidID(req.EventID); err != nil {
-		return badRequest("event_id %q: %v", clip.Text(req.EventID), err)
-	}
-	if req.Reason == "" || len(req.Reason) > signed.MaxReasonLen {
-		return badRequest("reason: write one, at most %d bytes", signed.MaxReasonLen)
-	}
-	var target *events.Event
-	errFound := errors.New("found")
-	err = s.opts.Store.Read(r.Context(), events.Query{Subject: filter}, func(rec events.Recorded) error {
-		if rec.Event.ID == req.EventID {
-			ev := rec.Event
-			target = &ev
-			return errFound
-		}
-		return nil
-	})
-	if err != nil && !errors.Is(err, errFound) {
-		return err
-	}
-	if target == nil {
-		return fmt.Errorf("%w: no event %s in campaign %s", events.ErrNotFound, clip.Text(req.EventID), c)
-	}
-	if target.Type != events.TypeRollMade {
-		return badRequest("event %s is a %s: a roller consents to the void of a journal-dice-v2 roll only", target.ID, target.Type)
-	}
-	var roll events.RollMade
-	if err := target.DecodeData(&roll); err != nil {
-		return err
-	}
-	p := voidProposal{EventID: target.ID, Reason: req.Reason, Session: target.Session, Character: roll.Character, Created: s.opts.Clock().UTC()}
-	err = s.withCampaign(r, func(camp *projections.Campaign) error {
-		sess := camp.Session(target.Session)
-		if sess == nil || !sess.V2() {
-			return badRequest("roll %s is not of a journal-dice-v2 session: its void takes no consent", target.ID)
-		}
-		if _, done := camp.Voided[target.ID]; done {
-			return badRequest("roll %s is already voided", target.ID)
-		}
-		p.Roller = roll.User
-		if q := sess.Requests[roll.Request]; q != nil {
-			p.Roller = q.Requested.User // the requester, whoever gave r
-		}
-		if p.Roller == "" {
-			return badRequest("roll %s names no roller: its void takes no consent", target.ID)
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	v := &s.table2.voids
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	if v.open == nil {
-		v.open = map[string][]voidProposal{}
-	}
-	if len(v.open[c]) >= 64 {
-		return &httpError{status: http.StatusConflict, msg: "64 void proposals are open: void or let some go first"}
-	}
-	for _, o := range v.open[c] {
-		if o.EventID == p.EventID {
-			return &httpError{status: http.StatusConflict, msg: fmt.Sprintf("roll %s is already proposed for a void (%s)", p.EventID, o.ID)}
-		}
-	}
-	v.n++
-	p.ID = fmt.Sprintf("void-%d", v.n)
-	v.open[c] = append(v.open[c], p)
-	return writeJSON(w, http.StatusOK, p)
-}
-
-// consentBody is a roller's signed void.consent.
-type consentBody struct {
-	Signed    string `json:"signed"`
-	Signature string `json:"signature"`
-}
-
-func (s *Server) consentVoid(w http.ResponseWriter, r *http.Request) error {
-	c, id := r.PathValue("c"), r.PathValue("id")
-	if _, _, err := campaignOf(r); err != nil {
-		return err
-	}
-	actor, err := s.actor(r)
-	if err != nil {
-		return err
-	}
-	body, err := readBody(w, r)
-	if err != nil {
-		return err
-	}
-	var req consentBody
-	if err := catalog.DecodeStrict(body, &req); err != nil {
-		return err
-	}
-	v := &s.table2.voids
-	find := func() (voidProposal, bool) {
-		v.mu.Lock()
-		defer v.mu.Unlock()
-		i := slices.IndexFunc(v.open[c], func(p voidProposal) bool { return p.ID == id })
-		if i < 0 {
-			return voidProposal{}, false
-		}
-		return v.open[c][i], true
-	}
-	p, ok := find()
-	if !ok {
-		return fmt.Errorf("%w: no open void proposal %s in campaign %s", events.ErrNotFound, id, c)
-	}
-	if actor != p.Roller {
-		return fmt.Errorf("%w: roll %s is %s's: only its roller consents to its void, not %s", events.ErrDenied, p.EventID, p.Roller, actor)
-	}
-	var pubs []signed.PublicKey
-	err = s.withCampaign(r, func(camp *projections.Campaign) error {
-		devs := camp.Participants[actor].ActiveDevices() // any active device of the roller's, newest first
-		if len(devs) == 0 {
-			return badRequest("%s has no registered key in campaign %s", actor, camp.ID)
-		}
-		for _, d := range devs {
-			pub, err := signed.ParsePublicKey(d.PublicKey)
-			if err != nil {
-				return err
-			}
-			pubs = append(pubs, pub)
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	var m signed.Message
-	for _, pub := range pubs {
-		if m, err = signed.Open(pub, req.Signed, req.Signature, c, p.Session); err == nil {
-			break
-		}
-	}
-	if err != nil {
-		return badRequest("the consent: %v", err)
-	}
-	vc, ok := m.(*signed.VoidConsent)
-	switch {
-	case !ok:
-		return badRequest("the consent is a %s, not a %s", m.Kind(), signed.TypeVoidConsent)
-	case vc.Event != p.EventID:
-		return badRequest("the consent is for event %s, not %s", vc.Event, p.EventID)
-	case vc.Reason != p.Reason:
-		return badRequest("the consent's reason %q is not the proposal's %q", clip.Text(vc.Reason), clip.Text(p.Reason))
-	}
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	for i := range v.open[c] {
-		if v.open[c][i].ID == id {
-			v.open[c][i].ConsentSigned, v.open[c][i].ConsentSignature = req.Signed, req.Signature
-			p = v.open[c][i]
-		}
-	}
-	return writeJSON(w, http.StatusOK, p)
 }

@@ -120,7 +120,7 @@ committed, seeded stream that anyone can verify once the session ends.`,
 
 	root.AddCommand(a.oddsCommand(), a.demoCommand(), a.campaignCommand(), a.weaponCommand(), a.skillCommand(),
 		a.characterCommand(), a.sessionCommand(), a.rollCommand(), a.keyCommand(), a.contestCommand(), a.combatCommand(),
-		a.attackCommand(), a.logCommand(), a.exportCommand(), a.voidCommand())
+		a.attackCommand(), a.logCommand(), a.exportCommand(), a.voidCommand(), a.callCommand())
 	root.AddCommand(a.healthCommands()...)
 	root.AddCommand(a.progressCommands()...)
 	root.AddCommand(a.torCommands()...)

@@ -377,5 +377,7 @@ consented.`,
 	cmd.Flags().StringVar(&consent.Signature, "consent-signature", "", "its signature")
 	cmd.Flags().StringVar(&reason, "reason", "", "why the event is voided")
 	_ = cmd.MarkFlagRequired("reason")
+	cmd.Annotations = map[string]string{annOwnArgs: "yes"} // void EVENT, and its subcommands (calls.go)
+	cmd.AddCommand(a.voidProposalCommands()...)
 	return cmd
 }

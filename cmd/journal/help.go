@@ -28,7 +28,7 @@ var commandGroups = []*cobra.Group{
 // fails).
 var groupOf = map[string]string{
 	"session": "play", "roll": "play", "contest": "play", "xp": "play", "token": "play",
-	"day": "play", "rest": "play", "damage": "play", "heal": "play", "void": "play", "key": "play",
+	"day": "play", "rest": "play", "damage": "play", "heal": "play", "void": "play", "key": "play", "call": "play",
 	"campaign": "characters", "character": "characters", "skill": "characters", "weapon": "characters",
 	"combat": "combat", "attack": "combat", "reload": "combat", "heal-after-combat": "combat",
 	"hope": "tor", "fellowship": "tor", "shadow": "tor", "madness": "tor", "trait": "tor",
@@ -52,7 +52,7 @@ const (
 var readCommands = []string{
 	"campaign show", "character show", "character list", "combat show", "fellowship show",
 	"advancement show", "log", "export", "replay", "explain", "stats", "odds", "odds ryf", "odds tor",
-	"version", "verifier", "completion", "login", "whoami", "campaign list", "session list", "skill list", "weapon list",
+	"version", "verifier", "completion", "login", "whoami", "campaign list", "session list", "skill list", "weapon list", "call list",
 }
 
 // examples are the Example sections of the commands defined outside this

@@ -96,9 +96,12 @@ func (a *app) invite(c *cobra.Command, user, role string, characters []string, t
 		return err
 	}
 	if cfg, err := access.Load(a.accessFile); err == nil {
-		if p, ok := cfg.ByName(user); ok {
+		// A device signs in to its own campaign: the same name may play in
+		// another (the journal's participants are per campaign), but not
+		// take another role in a campaign the access file gives it.
+		if p, ok := cfg.ByName(user); ok && (p.Campaign == a.campaign || p.Campaign == access.AllCampaigns) {
 			want := map[string]access.Role{invite.RolePlayer: access.RolePlayer, invite.RoleGM: access.RoleGM, invite.RoleViewer: access.RoleDashboard}[role]
-			if p.Role != want || (p.Campaign != a.campaign && p.Campaign != access.AllCampaigns) {
+			if p.Role != want {
 				return usagef("invite: %q is a %s of campaign %q in %s: invite another name", user, p.Role, p.Campaign, a.accessFile)
 			}
 		}
@@ -146,6 +149,13 @@ func (a *app) devicesCommand() *cobra.Command {
 				return err
 			}
 			rows := web.Listing(f, a.campaign)
+			if a.campaign != "" {
+				if j, err := a.journal(c.Context()); err == nil {
+					if camp, err := j.Load(c.Context(), a.campaign, 0); err == nil {
+						web.KeyStates(rows, f, camp)
+					}
+				}
+			}
 			l := a.language()
 			return a.emit(rows, func(w io.Writer) {
 				if len(rows) == 0 {
@@ -158,6 +168,8 @@ func (a *app) devicesCommand() *cobra.Command {
 					switch {
 					case r.Revoked:
 						state = l.T("dev.state.revoked")
+					case r.KeyRevoked:
+						state = l.T("dev.state.key_revoked")
 					case r.Kind == "invite" && r.Used:
 						state = l.T("dev.state.used")
 					case r.Kind == "invite" && !time.Now().Before(r.Expires):

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"strings"
@@ -58,4 +59,24 @@ func TestInviteCommand(t *testing.T) {
 	_, stderr, code := c.run("--lang", "en", "devices", "revoke", "d-nothing")
 	require.NotZero(t, code)
 	require.Contains(t, stderr, "no device or invite")
+}
+
+// TestInviteToASecondCampaign: a user of the access file, or one the book
+// signed in already, is invited to another campaign under the same name
+// (a device's sign-in is its campaign's); only a role other than the
+// access file's in the same campaign is refused.
+func TestInviteToASecondCampaign(t *testing.T) {
+	c := newAccessCLI(t)
+	c.add("ana", "--role", "gm", "--campaign", "mordor")
+	c.add("bea", "--role", "player", "--campaign", "mordor", "--character", "ruisenor")
+	c.ok("-c", "mordor", "invite", "bea", "--character", "ruisenor")
+	c.ok("-c", "gondor", "invite", "bea", "--character", "faramir")
+	c.ok("-c", "gondor", "invite", "ana", "--role", "gm")
+	c.ok("-c", "gondor", "invite", "ana", "--character", "boromir")
+	_, stderr, code := c.run("--lang", "en", "-c", "mordor", "invite", "bea", "--role", "gm")
+	require.Equal(t, exitUsage, code)
+	require.Contains(t, stderr, "another name")
+	f, err := invite.Open(invite.PathFor(c.file), nil, nil).Load(context.Background())
+	require.NoError(t, err)
+	require.Len(t, f.Invites, 4)
 }

@@ -207,6 +207,7 @@ number.`,
 	f.StringVar(&req.Entropy, "entropy", "", "the player's own entropy, so not even the GM can know the roll before")
 	f.IntVar(&tn, "tn", tor.DefaultTN, "The One Ring: target number")
 	f.StringVar(&req.Trait, "trait", "", "The One Ring: a trait invoked before the roll")
+	f.StringVar(&req.Call, "call", "", "the GM's roll call this roll answers ('journal call list')")
 	return cmd
 }
 

@@ -65,6 +65,18 @@ func rollsOf(r []events.Event) []*events.RollMade {
 // pending in the state before: naming it again would be refused for a
 // character in a bout of madness).
 func rollInputs(ctx context.Context, j *command.Journal, campaign string, r []events.Event) (command.RollRequest, error) {
+	req, err := rollRequestInputs(ctx, j, campaign, r)
+	if err != nil {
+		return req, err
+	}
+	if a, _, err := find[events.CallAnswered](r, events.TypeCallAnswered); err == nil {
+		req.Call = a.Call // the roll call it answered
+	}
+	return req, nil
+}
+
+// rollRequestInputs is rollInputs without the roll call.
+func rollRequestInputs(ctx context.Context, j *command.Journal, campaign string, r []events.Event) (command.RollRequest, error) {
 	rolls := rollsOf(r)
 	if len(rolls) == 0 {
 		return command.RollRequest{}, errors.New("no roll event")
