@@ -89,7 +89,9 @@
         const action = await T.v2Action("tor-roll", { character: v.character, skill: v.skill, tn: v.tn || 14, trait: "" });
         return gmRequest(v.character, action, v.wait);
       } },
-    { id: "npc-attack", panel: "combat", label: () => t("npcAttack"), when: (st) => !!(st.campaign.combat && !st.campaign.combat.ended),
+    // Its form is keyed by whose turn it is: the attacker and the target
+    // follow the turn rather than what was picked for the last one.
+    { id: "npc-attack", panel: "combat", label: () => t("npcAttack"), formKey: () => T.currentTurn(), when: (st) => !!(st.campaign.combat && !st.campaign.combat.ended),
       fields: (st) => {
         // The attacker is whoever's turn it is (an NPC's, most often), the
         // target its enemies first (the sides the combat's start recorded).
@@ -181,7 +183,7 @@
     const fields = a.fields(st);
     return fields.length
       ? el("details", { class: "action", dataset: { action: a.id, key: "gm/" + a.id }, open: a.panel === "calls" || a.id === "combat-start" ? true : undefined },
-          el("summary", {}, a.label()), G.enhanceNames(T.form("gm/" + a.id, fields, a.label(), (v) => T.perform(a.label(), () => a.run(st, v))), names))
+          el("summary", {}, a.label()), G.enhanceNames(T.form("gm/" + a.id + (a.formKey ? "/" + a.formKey(st) : ""), fields, a.label(), (v) => T.perform(a.label(), () => a.run(st, v))), names))
       : el("button", { type: "button", dataset: { action: a.id }, onclick: () => T.perform(a.label(), () => a.run(st, {})) }, a.label());
   });
 

@@ -112,7 +112,7 @@
       f.append(el("label", {}, el("span", {}, o.characterLabel || ""),
         el("select", { name: "character", "aria-label": o.characterLabel || "character" }, [el("option", { value: "" }, tr("gm.none"))].concat(o.characters.map(([v, l]) => el("option", { value: v }, l))))));
     }
-    f.append(el("label", {}, el("span", {}, tr("gm.dice")), el("input", { name: "dice", required: true, placeholder: tr("gm.diceHelp"), pattern: "^\\s*[0-9]*[dD][0-9]+(\\s*[+-]\\s*[0-9]+)?\\s*$", autocomplete: "off", spellcheck: "false" })));
+    f.append(el("label", {}, el("span", {}, tr("gm.dice")), el("input", { name: "dice", required: true, placeholder: tr("gm.diceHelp"), pattern: "\\s*[0-9]*[dD][0-9]+(\\s*[+\\-]\\s*[0-9]+)?\\s*", autocomplete: "off", spellcheck: "false" })));
     f.append(el("label", {}, el("span", {}, o.noteLabel || ""), el("input", { name: "note", autocomplete: "off" })));
     if (o.gm) f.append(el("label", { class: "check" }, el("input", { type: "checkbox", name: "secret" }), " " + tr("gm.secret")));
     const b = el("button", { type: "submit" }, tr("gm.freeRoll"));
@@ -191,7 +191,7 @@
   function inviteForm(o) {
     const out = el("p", { class: "invite-link", hidden: true });
     const f = el("form", { class: "act", dataset: { form: "invite", action: "invite" } },
-      el("label", {}, el("span", {}, tr("gm.inviteUser")), el("input", { name: "user", required: true, autocomplete: "off", spellcheck: "false", pattern: "[a-z0-9][a-z0-9_-]*" })),
+      el("label", {}, el("span", {}, tr("gm.inviteUser")), el("input", { name: "user", required: true, autocomplete: "off", spellcheck: "false" })),
       el("label", {}, el("span", {}, tr("gm.inviteRole")), el("select", { name: "role" }, [["player", o.roleLabel("player")], ["gm", o.roleLabel("gm")], ["viewer", o.roleLabel("dashboard")]].map(([v, l]) => el("option", { value: v }, l)))),
       el("fieldset", {}, el("legend", {}, o.charactersLabel || ""), (o.characters || []).map(([v, l]) => el("label", {}, el("input", { type: "checkbox", name: "characters:" + v }), " " + l))),
       el("button", { type: "submit" }, tr("gm.invite")), out);
