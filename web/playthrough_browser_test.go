@@ -135,7 +135,7 @@ func playOneGame(t *testing.T, chrome *browser, g playGame, shots string) playFi
 		t.Helper()
 		b := browsers[who]
 		eval[bool](t, b, `(window.scrollTo(0, 0), true)`)
-		png, err := chromedp.Run(b.ctx, chromedp.FullScreenshot(90))
+		png, err := chromedp.Run(b.ctx, chromedp.FullScreenshot(100))
 		require.NoError(t, err)
 		require.NoError(t, os.WriteFile(filepath.Join(shots, fmt.Sprintf("play-%s-%s-%s-%s.png", g.system, g.lang, name, who)), png, 0o644))
 	}
@@ -147,7 +147,7 @@ func playOneGame(t *testing.T, chrome *browser, g playGame, shots string) playFi
 	// seen is true on b's page once it shows the event at seq: its card
 	// or log line, or its state past it.
 	seen := func(seq uint64) string {
-		return fmt.Sprintf(`(!!document.querySelector('[data-seq="%d"]') || (((window.JournalTable || {}).state || {}).campaign || {}).last_seq >= %d)`, seq, seq)
+		return fmt.Sprintf(`(!!document.querySelector('[data-seq="%d"]') || (%s.campaign || {}).last_seq >= %d)`, seq, pageState, seq)
 	}
 	open := func(who, link string) {
 		t.Helper()
@@ -191,6 +191,9 @@ func playOneGame(t *testing.T, chrome *browser, g playGame, shots string) playFi
 		waitFor(t, browsers[who], who+" sees cai's first roll", seen(first))
 	}
 	fig.inviteToRoll = time.Since(t0)
+	for _, who := range []string{"cai", "dan"} {
+		require.Equal(t, []string{pc[who]}, eval[[]string](t, browsers[who], pageState+`.me.characters`), "%s's invite gives its own character only", who)
+	}
 	shot("cai", "joined")
 
 	// A roll call: the skill typed in lower case is sent as the rules
@@ -257,6 +260,7 @@ func playOneGame(t *testing.T, chrome *browser, g playGame, shots string) playFi
 		require.Equal(t, "enemies", eval[string](t, gmB, `document.querySelector('ol.order li[data-character="orco"] [data-side]').dataset.side`))
 		orcAttacked := false
 		for step := 0; step < 8 && !orcAttacked; step++ {
+			waitFor(t, gmB, "the GM's page is up to date", seen(th.count(t)))
 			c := campaign()
 			turn := eval[string](t, gmB, `JournalTable.currentTurn()`)
 			t.Logf("step %d: round %d, %q's turn, orc %d/%d HP %s", step, c.Combat.Round, turn, c.Characters["orco"].HP, c.Characters["orco"].MaxHP, c.Characters["orco"].Status)
@@ -312,14 +316,29 @@ func playOneGame(t *testing.T, chrome *browser, g playGame, shots string) playFi
 		waitDone(t, gmB, "a free roll")
 	}
 
-	// Rolls timed from the tap to the GM's screen.
+	// Rolls timed from the tap (the roller's clock) to the roll on the
+	// GM's screen (the GM's page notes when each sequence first shows:
+	// its card or line, or its state past it; the same machine's clock).
+	eval[bool](t, gmB, `(() => {
+		const at = (window.__seenAt = []);
+		const st = () => `+pageState+`;
+		setInterval(() => {
+			let top = ((st().campaign || {}).last_seq) || 0;
+			for (const n of document.querySelectorAll("[data-seq]")) top = Math.max(top, Number(n.dataset.seq) || 0);
+			if (!at.length || at[at.length - 1][0] < top) at.push([top, Date.now()]);
+		}, 5);
+		window.__shownAt = (seq) => { const x = at.find(([s]) => s >= seq); return x ? x[1] : 0; };
+		return true;
+	})()`)
 	for i := 0; i < 6; i++ {
 		who := []string{"cai", "dan"}[i%2]
-		tap := time.Now()
+		tap := eval[float64](t, browsers[who], `Date.now()`)
 		playerRoll(t, browsers[who], tor, pc[who])
 		seq := th.count(t)
 		waitFor(t, gmB, "the GM sees the roll", seen(seq))
-		fig.rollToCard = append(fig.rollToCard, time.Since(tap))
+		shown := eval[float64](t, gmB, fmt.Sprintf(`__shownAt(%d)`, seq))
+		require.Positive(t, shown)
+		fig.rollToCard = append(fig.rollToCard, time.Duration((shown-tap)*float64(time.Millisecond)))
 	}
 	shot("dan", "rolls")
 
@@ -362,8 +381,10 @@ func playOneGame(t *testing.T, chrome *browser, g playGame, shots string) playFi
 		clickOn(t, gmB, "Verify all", `#verify-all`)
 		waitFor(t, gmB, "Verify all's answer", `!!document.getElementById("verify-all-result") && /\d/.test(document.getElementById("verify-all-result").textContent)`)
 	}
-	if exists(t, gmB, `[data-action="export"]`) {
-		clickOn(t, gmB, "export", `[data-action="export"]`)
+	if exists(t, gmB, `#export:not([hidden])`) {
+		clickOn(t, gmB, "export", `#export`)
+		time.Sleep(300 * time.Millisecond)
+		require.NotContains(t, eval[string](t, gmB, `document.getElementById("notice").className`), "error", "export: %s", eval[string](t, gmB, `document.getElementById("notice").textContent`))
 	}
 	for who := range browsers {
 		shot(who, "end")
@@ -381,6 +402,10 @@ func playOneGame(t *testing.T, chrome *browser, g playGame, shots string) playFi
 	}
 	return fig
 }
+
+// pageState is the table's state on a page (JournalTable.state, an object
+// or a function returning it).
+const pageState = `(typeof JournalTable.state === "function" ? JournalTable.state() : JournalTable.state)`
 
 // playerRoll rolls from the player's sheet (Sigilo, or The One Ring's
 // Acertijos against TN 14) and waits for its answer.

@@ -37,7 +37,9 @@
   const GM_ACTIONS = [
     { id: "session-start-v2", panel: "sessions", label: () => t("startV2"), when: () => !T.openSession(), fields: () => [],
       run: () => T.command("session-start", { dice: "v2" }) },
-    { id: "session-start", panel: "sessions", label: () => t("start"), when: () => !T.openSession(), fields: () => [],
+    // journal-dice-v1 only while no device key is registered (the journal
+    // refuses a v1 session then: no downgrade).
+    { id: "session-start", panel: "sessions", label: () => t("start"), when: (st) => !T.openSession() && !Object.keys(st.campaign.participants || {}).length, fields: () => [],
       run: () => T.command("session-start", {}) },
     { id: "session-end", panel: "sessions", label: () => t("end"), when: () => !!T.openSession(), fields: () => [],
       run: () => T.command("session-end", {}) },
@@ -74,9 +76,12 @@
     // player's device witnesses them.
     { id: "npc-roll", panel: "party", label: () => t("npcRoll"), when: (st) => !!T.openSession() && !st.campaign.tor,
       fields: () => [{ name: "character", label: t("character"), type: "select", options: charOptions((ch) => ch.npc).concat(charOptions((ch) => !ch.npc)) },
-        { name: "skill", label: t("skill") }, { name: "attribute", label: t("attribute"), type: "select", options: attributeOptions() }, vsField()].concat(waitField()),
+        { name: "skill", label: t("skill") }, { name: "attribute", label: t("attribute"), type: "select", options: attributeOptions() }, vsField()]
+        .concat(T.isV2(T.openSession()) ? waitField() : [{ name: "secret", label: tr("gm.secret"), type: "checkbox" }]),
       run: (st, v) => {
-        if (!T.isV2(T.openSession())) return T.command("roll", Object.assign({ character: v.character }, v.skill ? { skill: v.skill } : {}, v.attribute ? { attribute: v.attribute } : {}, v.vs ? { vs: v.vs } : {}));
+        // A secret roll (journal-dice-v1: the roll command's "secret"; in
+        // v2 a secret roll is a free roll, from the free-roll box).
+        if (!T.isV2(T.openSession())) return T.command("roll", Object.assign({ character: v.character }, v.skill ? { skill: v.skill } : {}, v.attribute ? { attribute: v.attribute } : {}, v.vs ? { vs: v.vs } : {}, v.secret ? { secret: true } : {}));
         return gmRequest(v.character, { command: "roll", character: v.character, skill: v.skill, attribute: v.attribute || "", vs: v.vs || "", modifier: 0, token: false, specialization: false }, v.wait);
       } },
     // The One Ring: the GM's roll for any character against a TN (in a v2
@@ -308,15 +313,16 @@
   // player's device; "secret" hides its faces until revealed.
   async function freeRoll(body) {
     if (!T.isV2(T.openSession())) return T.command("free-roll", body);
-    const action = await T.v2Action("free-roll", body);
-    return T.requestOnly(body.character || "", action, body.secret ? { secret: true } : {});
+    const action = await T.v2Action("free-roll", body); // "secret" is signed in the action
+    return T.requestOnly(body.character || "", action);
   }
   // voidCard voids the event of a feed card: a v2 roll is proposed to its
   // roller first (the consent flow below), anything else is voided at once.
   function voidCard(id, reason) {
     const card = document.querySelector('li.ev[data-event-id="' + id + '"]');
     const roll = card && (card.classList.contains("roll") || card.dataset.rolls);
-    const v2 = ((T.state.campaign && T.state.campaign.sessions) || []).some(T.isV2);
+    const st = typeof T.state === "function" ? T.state() : T.state;
+    const v2 = ((st.campaign && st.campaign.sessions) || []).some(T.isV2);
     if (roll && v2) return T.perform(tr("gm.voidCard"), () => T.api("POST", T.campaignPath("/void-proposals"), { event_id: id, reason: reason }));
     return T.perform(tr("gm.voidCard"), () => T.command("void", { event_id: id, reason: reason }));
   }

@@ -131,7 +131,8 @@
     return f;
   }
 
-  // secretRolls lists the GM's own hidden results (GET /secret-rolls),
+  // secretRolls lists the GM's own hidden results not yet revealed (GET
+  // /secret-rolls),
   // each with Reveal (the "reveal" command): o = {api, path, command,
   // perform}. Resolves to the list element, or null when there are none
   // (or the route is not there).
@@ -142,13 +143,19 @@
     } catch (e) {
       return null;
     }
-    if (!Array.isArray(list) || !list.length) return null;
-    return el("ul", { class: "secret-rolls", "aria-label": tr("gm.secretRolls") }, list.map((r) => el("li", { dataset: { request: r.request || r.id || "" } },
-      [r.character, r.dice, r.total !== undefined ? "= " + r.total : "", r.note].filter(Boolean).join(" · ") + " ",
-      el("button", { type: "button", dataset: { action: "reveal" }, onclick: (ev) => {
-        ev.currentTarget.disabled = true;
-        o.perform(tr("gm.reveal"), () => o.command("reveal", { request: r.request || r.id }));
-      } }, tr("gm.reveal")))));
+    // Each is {hidden (the roll.hidden event's id), session, revealed
+    // (the roll's event id once revealed), roll (its dice and total)}.
+    const open = Array.isArray(list) ? list.filter((r) => r && !r.revealed) : [];
+    if (!open.length) return null;
+    return el("ul", { class: "secret-rolls", "aria-label": tr("gm.secretRolls") }, open.map((r) => {
+      const d = r.roll || {};
+      return el("li", { dataset: { hidden: r.hidden || "" } },
+        [d.character, d.dice || d.expression, d.total !== undefined ? "= " + d.total : "", d.note].filter((x) => x !== undefined && x !== "").join(" · ") + " ",
+        el("button", { type: "button", dataset: { action: "reveal" }, onclick: (ev) => {
+          ev.currentTarget.disabled = true;
+          o.perform(tr("gm.reveal"), () => o.command("reveal", { request: r.hidden }));
+        } }, tr("gm.reveal")));
+    }));
   }
 
   // ---- voids from a card ----
@@ -203,6 +210,7 @@
       b.disabled = true;
       o.perform(tr("gm.invite"), () => o.api("POST", o.path, body)).then((got) => {
         if (!got || !got.link) return;
+        f.reset(); // the next invite starts empty (no character of this one's)
         const link = global.location.origin + got.link;
         const input = el("input", { readonly: true, value: link, "aria-label": tr("gm.inviteLink"), dataset: { invite: got.invite || "" } });
         out.replaceChildren(el("span", {}, tr("gm.inviteLink") + " "), input, " ",
