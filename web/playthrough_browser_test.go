@@ -308,6 +308,12 @@ func playOneGame(t *testing.T, chrome *browser, g playGame, shots string) playFi
 		submit(t, gmB, "XP for ruisenor", `details[data-action="xp"]`, map[string]any{"character": "ruisenor", "amount": 3})
 		waitDone(t, gmB, "XP for ruisenor")
 		waitFor(t, danB, "dan sees the XP", `[...document.querySelectorAll('article[data-character="ruisenor"] .facts dd')].some(d => d.textContent === "3")`)
+		// Medicina 2 → 3 costs 3 XP; the skill typed in lower case.
+		submit(t, gmB, "raise ruisenor's Medicina", `details[data-action="raise"]`, map[string]any{"character": "ruisenor", "skill": "medicina"})
+		waitDone(t, gmB, "raise ruisenor's Medicina")
+		raised, _ := eventsOfType[events.SkillRaised](t, th, events.TypeSkillRaised)
+		require.Len(t, raised, 1)
+		require.Equal(t, "Medicina", raised[0].Skill)
 	}
 
 	// Free rolls, where the journal has them (the free-roll command).

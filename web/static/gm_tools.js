@@ -12,6 +12,8 @@
 //   JournalGM.secretRolls(o)              the GM's hidden results, each with Reveal
 //   JournalGM.voidButtons(root, o)        a Void button on each feed card (GM)
 //   JournalGM.inviteForm(o)               make an invite link from the page
+//   JournalGM.raiseForm(o)                a skill raise with XP (the GM's, or
+//                                         the player's for its character)
 //
 // Invariants: nothing here builds HTML from data (textContent only); a
 // form whose skill is not a rules' name is not submitted (its message says
@@ -192,6 +194,26 @@
     }
   }
 
+  // ---- skill raises ----
+  // raiseForm is a character's skill raise with its XP (docs/rules.md 1.4:
+  // a rank costs as many XP as the new rank), for the GM or the
+  // character's own player (the raise command acts for the character):
+  // o = {character, names, skillLabel, run(body) → promise}.
+  function raiseForm(o) {
+    const f = el("form", { class: "act raise", dataset: { form: "raise/" + o.character, action: "raise" } },
+      el("label", {}, el("span", {}, o.skillLabel || ""), el("input", { name: "skill", required: true, autocomplete: "off" })),
+      el("button", { type: "submit" }, tr("gm.raise")));
+    f.addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      const b = f.querySelector("button");
+      b.disabled = true;
+      Promise.resolve(o.run({ character: o.character, skill: f.elements.skill.value })).catch(() => {}).finally(() => {
+        b.disabled = false;
+      });
+    });
+    return enhanceNames(f, o.names);
+  }
+
   // ---- invites ----
   // inviteForm: o = {api, path (POST …/invites), characters: [[id, label]],
   // perform, labels: {characters}}. The link made is shown once, with Copy.
@@ -223,5 +245,5 @@
     return f;
   }
 
-  global.JournalGM = { loadNames: loadNames, enhanceNames: enhanceNames, skillEntries: skillEntries, freeRollForm: freeRollForm, secretRolls: secretRolls, voidButtons: voidButtons, inviteForm: inviteForm };
+  global.JournalGM = { loadNames: loadNames, enhanceNames: enhanceNames, skillEntries: skillEntries, freeRollForm: freeRollForm, secretRolls: secretRolls, voidButtons: voidButtons, inviteForm: inviteForm, raiseForm: raiseForm };
 })(typeof window !== "undefined" ? window : globalThis);
