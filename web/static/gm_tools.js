@@ -222,7 +222,7 @@
     const f = el("form", { class: "act", dataset: { form: "invite", action: "invite" } },
       el("label", {}, el("span", {}, tr("gm.inviteUser")), el("input", { name: "user", required: true, autocomplete: "off", spellcheck: "false" })),
       el("label", {}, el("span", {}, tr("gm.inviteRole")), el("select", { name: "role" }, [["player", o.roleLabel("player")], ["gm", o.roleLabel("gm")], ["viewer", o.roleLabel("dashboard")]].map(([v, l]) => el("option", { value: v }, l)))),
-      el("fieldset", {}, el("legend", {}, o.charactersLabel || ""), (o.characters || []).map(([v, l]) => el("label", {}, el("input", { type: "checkbox", name: "characters:" + v }), " " + l))),
+      el("fieldset", {}, el("legend", {}, o.charactersLabel || ""), el("span", { class: "checks", role: "group", "aria-label": o.charactersLabel || "" }, (o.characters || []).map(([v, l]) => el("label", {}, el("input", { type: "checkbox", name: "characters:" + v }), " " + l)))),
       el("button", { type: "submit" }, tr("gm.invite")), out);
     f.addEventListener("submit", (ev) => {
       ev.preventDefault();
