@@ -465,6 +465,8 @@
     "gm.voidReason": "Why void it?",
     "gm.tn": "TN",
     "gm.none": "—",
+    "gm.kindDevice": "device",
+    "gm.kindInvite": "invite",
   };
 
   const es = {
@@ -910,6 +912,8 @@
     "gm.voidReason": "¿Por qué anularla?",
     "gm.tn": "NO",
     "gm.none": "—",
+    "gm.kindDevice": "dispositivo",
+    "gm.kindInvite": "invitación",
   };
 
   const dicts = { en: en, es: es };
