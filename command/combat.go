@@ -122,7 +122,15 @@ func combatStarted(sides []initiativeSide, results []ryf.Result, ids []string) e
 		order = append(order, in.ID)
 		totals[in.ID] = in.Total
 	}
-	return events.CombatStarted{Order: order, Initiative: rolled, Totals: totals}
+	// The sides: a player's character is the party's, an NPC the enemies'.
+	sidesOf := map[string]string{}
+	for _, s := range sides {
+		sidesOf[s.ch.ID] = events.SideParty
+		if s.ch.NPC {
+			sidesOf[s.ch.ID] = events.SideEnemies
+		}
+	}
+	return events.CombatStarted{Order: order, Initiative: rolled, Totals: totals, Sides: sidesOf}
 }
 
 // NextRound starts the next round of the combat in progress.

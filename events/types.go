@@ -193,7 +193,18 @@ type CombatStarted struct {
 	Order      []string          `json:"order"`
 	Initiative map[string]string `json:"initiative"`
 	Totals     map[string]int    `json:"totals,omitempty"`
+	// Sides maps every participant to its side, SideParty or SideEnemies
+	// (docs/design.md §6): a player's character is the party's, an NPC the
+	// enemies'. Absent in combats recorded before sides were: a fold then
+	// reads the same from the sheets.
+	Sides map[string]string `json:"sides,omitempty"`
 }
+
+// The sides of a combat (CombatStarted.Sides).
+const (
+	SideParty   = "party"
+	SideEnemies = "enemies"
+)
 
 // CombatRound starts a new round: everyone may attack once again.
 type CombatRound struct {

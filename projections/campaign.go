@@ -130,7 +130,11 @@ type Combat struct {
 	DamageTaken map[string]int `json:"damage_taken"`
 	// HealedAfter marks who has had the after-combat healing.
 	HealedAfter map[string]bool `json:"healed_after,omitempty"`
-	Ended       bool            `json:"ended"`
+	// Sides maps every participant to its side (events.SideParty or
+	// events.SideEnemies), as the combat's start recorded it, else as the
+	// sheets say (an NPC is the enemies').
+	Sides map[string]string `json:"sides,omitempty"`
+	Ended bool              `json:"ended"`
 }
 
 // NewCampaign returns the empty state of campaign id, before any event.
@@ -273,6 +277,17 @@ func (c *Campaign) apply(rec events.Recorded, data any) {
 		}
 		for id, total := range d.Totals {
 			c.Combat.Initiative[id] = total
+		}
+		c.Combat.Sides = map[string]string{}
+		for _, id := range d.Order {
+			switch side, ok := d.Sides[id]; {
+			case ok:
+				c.Combat.Sides[id] = side
+			case c.Characters[id] != nil && c.Characters[id].NPC:
+				c.Combat.Sides[id] = events.SideEnemies
+			default:
+				c.Combat.Sides[id] = events.SideParty
+			}
 		}
 	case *events.CombatRound:
 		if c.Combat != nil {

@@ -12,6 +12,24 @@
   "use strict";
   const T = global.JournalTable;
   const { el, t } = T;
+  const G = global.JournalGM; // gm_tools.js
+  const N = global.JournalNames; // gm_names.js
+  const tr = (key, ...args) => global.JournalI18n.t(key, ...args);
+
+  // The rules' names (GET /names), for the skill and attribute pickers.
+  let names = null;
+  function loadNames() {
+    if (names) return;
+    G.loadNames(T.api, T.campaignPath("/names")).then((n) => {
+      names = n;
+      T.render();
+    }, () => {});
+  }
+  // attributeOptions are the rules' attributes: RyF's by letter, The One
+  // Ring's by name.
+  const attributeOptions = () => [["", "—"]].concat(((names && names.attributes) || []).map((a) => [a.letter || a.name, a.letter ? a.letter + " · " + a.name : a.name]));
+  const sideLabel = (side) => tr(side === "enemies" ? "gm.sideEnemies" : "gm.sideParty");
+  const vsField = () => ({ name: "vs", label: t("vs"), type: "select", options: [["", "—"]].concat(T.DIFFICULTIES.map(([v]) => [v, v])), value: "media" });
 
   const charOptions = (filter) => T.roster().filter(filter || (() => true)).map((ch) => [ch.id, (ch.name || ch.id) + (ch.npc ? " (" + t("npcs") + ")" : "")]);
 
@@ -19,21 +37,21 @@
   const GM_ACTIONS = [
     { id: "session-start-v2", panel: "sessions", label: () => t("startV2"), when: () => !T.openSession(), fields: () => [],
       run: () => T.command("session-start", { dice: "v2" }) },
-    { id: "session-start", panel: "sessions", label: () => t("start"), when: () => !T.openSession(), fields: () => [],
+    // journal-dice-v1 only while no device key is registered (the journal
+    // refuses a v1 session then: no downgrade).
+    { id: "session-start", panel: "sessions", label: () => t("start"), when: (st) => !T.openSession() && !Object.keys(st.campaign.participants || {}).length, fields: () => [],
       run: () => T.command("session-start", {}) },
     { id: "session-end", panel: "sessions", label: () => t("end"), when: () => !!T.openSession(), fields: () => [],
       run: () => T.command("session-end", {}) },
     { id: "roll-call", panel: "calls", label: () => t("call"), when: () => !!T.openSession(),
-      fields: () => [
+      fields: (st) => [
         { name: "characters", label: t("characters"), type: "checks", options: charOptions((ch) => !ch.npc) },
-        { name: "skill", label: t("skill"), placeholder: "Sigilo" },
-        { name: "attribute", label: t("attribute"), placeholder: "P" },
-        { name: "vs", label: t("vs"), type: "select", options: [["", "—"]].concat(T.DIFFICULTIES.map(([v]) => [v, v])), value: "media" },
-        { name: "note", label: t("note") },
-      ],
-      run: (st, v) => T.api("POST", T.campaignPath("/calls"), v) },
+        { name: "skill", label: t("skill") },
+        { name: "attribute", label: t("attribute"), type: "select", options: attributeOptions() },
+      ].concat(st.campaign.tor ? [] : [vsField()]).concat([{ name: "note", label: t("note") }]),
+      run: (st, v) => T.api("POST", T.campaignPath("/calls"), Object.assign({ characters: v.characters, skill: v.skill, attribute: v.attribute, note: v.note }, v.vs ? { vs: v.vs } : {})) },
     { id: "combat-start", panel: "combat", label: () => t("combatStart"), when: (st) => !st.campaign.tor && !!T.openSession() && !(st.campaign.combat && !st.campaign.combat.ended),
-      fields: () => [{ name: "participants", label: t("characters"), type: "checks", options: charOptions() }].concat(waitField()),
+      fields: () => [{ name: "participants", label: t("characters"), type: "checks", options: T.roster().map((ch) => [ch.id, (ch.name || ch.id) + " · " + sideLabel(ch.npc ? "enemies" : "party")]) }].concat(waitField()),
       run: async (st, v) => {
         if (!T.isV2(T.openSession())) return T.command("combat-start", { participants: v.participants });
         // journal-dice-v2: the GM's request carries no commitment; its r
@@ -58,16 +76,53 @@
     // player's device witnesses them.
     { id: "npc-roll", panel: "party", label: () => t("npcRoll"), when: (st) => !!T.openSession() && !st.campaign.tor,
       fields: () => [{ name: "character", label: t("character"), type: "select", options: charOptions((ch) => ch.npc).concat(charOptions((ch) => !ch.npc)) },
-        { name: "skill", label: t("skill") }, { name: "vs", label: t("vs"), type: "select", options: [["", "—"]].concat(T.DIFFICULTIES.map(([v]) => [v, v])), value: "media" }].concat(waitField()),
+        { name: "skill", label: t("skill") }, { name: "attribute", label: t("attribute"), type: "select", options: attributeOptions() }, vsField()]
+        .concat(T.isV2(T.openSession()) ? waitField() : [{ name: "secret", label: tr("gm.secret"), type: "checkbox" }]),
       run: (st, v) => {
-        if (!T.isV2(T.openSession())) return T.command("roll", Object.assign({ character: v.character, skill: v.skill }, v.vs ? { vs: v.vs } : {}));
-        return gmRequest(v.character, { command: "roll", character: v.character, skill: v.skill, attribute: "", vs: v.vs || "", modifier: 0, token: false, specialization: false }, v.wait);
+        // A secret roll (journal-dice-v1: the roll command's "secret"; in
+        // v2 a secret roll is a free roll, from the free-roll box).
+        if (!T.isV2(T.openSession())) return T.command("roll", Object.assign({ character: v.character }, v.skill ? { skill: v.skill } : {}, v.attribute ? { attribute: v.attribute } : {}, v.vs ? { vs: v.vs } : {}, v.secret ? { secret: true } : {}));
+        return gmRequest(v.character, { command: "roll", character: v.character, skill: v.skill, attribute: v.attribute || "", vs: v.vs || "", modifier: 0, token: false, specialization: false }, v.wait);
       } },
-    { id: "npc-attack", panel: "combat", label: () => t("npcAttack"), when: (st) => !!(st.campaign.combat && !st.campaign.combat.ended),
-      fields: (st) => [{ name: "attacker", label: t("character"), type: "select", options: (st.campaign.combat.order || []).map((id) => [id, id]) },
-        { name: "target", label: t("target"), type: "select", options: (st.campaign.combat.order || []).map((id) => [id, id]) },
-        { name: "range", label: t("range"), type: "select", options: [["", "—"], ["corta", "corta"], ["media", "media"], ["larga", "larga"]] }],
-      run: (st, v) => T.command("attack", Object.assign({ attacker: v.attacker, target: v.target }, v.range ? { range: v.range } : {})) },
+    // The One Ring: the GM's roll for any character against a TN (in a v2
+    // session a "tor-roll" request, witnessed by a player's device).
+    { id: "npc-tor-roll", panel: "tor", label: () => t("npcRoll"), when: (st) => !!T.openSession() && !!st.campaign.tor,
+      fields: () => [{ name: "character", label: t("character"), type: "select", options: charOptions() }, { name: "skill", label: t("skill"), required: true },
+        { name: "tn", label: tr("gm.tn"), type: "number", value: 14 }].concat(waitField()),
+      run: async (st, v) => {
+        if (!T.isV2(T.openSession())) return T.command("roll", { character: v.character, skill: v.skill, tn: v.tn || 14 });
+        const action = await T.v2Action("tor-roll", { character: v.character, skill: v.skill, tn: v.tn || 14, trait: "" });
+        return gmRequest(v.character, action, v.wait);
+      } },
+    // Its form is keyed by whose turn it is: the attacker and the target
+    // follow the turn rather than what was picked for the last one.
+    { id: "npc-attack", panel: "combat", label: () => t("npcAttack"), formKey: () => T.currentTurn(), when: (st) => !!(st.campaign.combat && !st.campaign.combat.ended),
+      fields: (st) => {
+        // The attacker is whoever's turn it is (an NPC's, most often), the
+        // target its enemies first (the sides the combat's start recorded).
+        const order = st.campaign.combat.order || [];
+        const turn = T.currentTurn() || order[0] || "";
+        const attackers = [turn].concat(order.filter((id) => id !== turn)).filter(Boolean);
+        const label = (id) => ((T.sheetOf(id) || {}).name || id) + " · " + sideLabel(N.sideOf(st.campaign, id));
+        const weapons = (T.sheetOf(turn) || {}).weapons || [];
+        return [{ name: "attacker", label: tr("gm.attacker"), type: "select", options: attackers.map((id) => [id, label(id)]) },
+          { name: "target", label: t("target"), type: "select", options: N.targets(st.campaign, turn).map((id) => [id, label(id)]) },
+          { name: "weapon", label: t("weapon"), type: "select", options: [["", weapons[0] || "—"]].concat(weapons.slice(1).map((w) => [w, w])) },
+          { name: "range", label: t("range"), type: "select", options: [["", "—"], ["corta", "corta"], ["media", "media"], ["larga", "larga"]] }].concat(waitField());
+      },
+      run: async (st, v) => {
+        const req = Object.assign({ attacker: v.attacker, target: v.target }, v.weapon ? { weapon: v.weapon } : {}, v.range ? { range: v.range } : {});
+        if (!T.isV2(T.openSession())) return T.command("attack", req);
+        // journal-dice-v2: the action as the rules spell it, then the GM's
+        // request without commitment, witnessed by a player's device.
+        const action = await T.api("POST", T.campaignPath("/actions/attack"), req);
+        return gmRequest(v.attacker, action, v.wait);
+      } },
+    // A skill raised with the character's XP (docs/rules.md: XP are spent
+    // one rank at a time).
+    { id: "raise", panel: "party", label: () => tr("gm.raise"), when: (st) => !st.campaign.tor,
+      fields: () => [{ name: "character", label: t("character"), type: "select", options: charOptions((ch) => !ch.npc).concat(charOptions((ch) => ch.npc)) }, { name: "skill", label: t("skill"), required: true }],
+      run: (st, v) => T.command("raise", { character: v.character, skill: v.skill }) },
     // A contest between two characters (in a v2 session, the GM's request,
     // witnessed by a player's device).
     { id: "contest", panel: "party", label: () => t("contest"), when: (st) => !!T.openSession() && !st.campaign.tor,
@@ -133,7 +188,7 @@
     const fields = a.fields(st);
     return fields.length
       ? el("details", { class: "action", dataset: { action: a.id, key: "gm/" + a.id }, open: a.panel === "calls" || a.id === "combat-start" ? true : undefined },
-          el("summary", {}, a.label()), T.form("gm/" + a.id, fields, a.label(), (v) => T.perform(a.label(), () => a.run(st, v))))
+          el("summary", {}, a.label()), G.enhanceNames(T.form("gm/" + a.id + (a.formKey ? "/" + a.formKey(st) : ""), fields, a.label(), (v) => T.perform(a.label(), () => a.run(st, v))), names))
       : el("button", { type: "button", dataset: { action: a.id }, onclick: () => T.perform(a.label(), () => a.run(st, {})) }, a.label());
   });
 
@@ -146,7 +201,8 @@
       kids.push(el("ol", { class: "order" }, (cb.order || []).map((id) => {
         const ch = T.sheetOf(id) || { id: id, name: id, hp: 0, max_hp: 0 };
         return el("li", { class: (id === turn ? "turn " : "") + ((cb.attacked || {})[id] ? "done" : ""), dataset: { character: id } },
-          el("span", { class: "init", title: t("initiative") }, String((cb.initiative || {})[id] ?? "")), " ", ch.name || id,
+          el("span", { class: "init", title: t("initiative") }, String((cb.initiative || {})[id] ?? "")), " ", ch.name || id, " ",
+          el("span", { class: "side side-" + N.sideOf(st.campaign, id), dataset: { side: N.sideOf(st.campaign, id) } }, sideLabel(N.sideOf(st.campaign, id))),
           id === turn ? el("span", { class: "badge" }, t("turn")) : null, T.hpBar(ch));
       })));
     }
@@ -230,10 +286,55 @@
     setTimeout(T.render, Math.max(0, ms - Date.now()) + 50);
   }
 
+  // The forms that keep what they show across renders (an invite's link,
+  // a free roll typed): made once, placed again at every render.
+  let inviteBox = null;
+  let freeRollBox = null;
+  let secretList = null;
+  let secretAsked = 0;
+  function rollsPanel(st) {
+    if (!freeRollBox) {
+      freeRollBox = G.freeRollForm({ gm: true, characters: charOptions(), characterLabel: t("character"), noteLabel: t("note"),
+        run: (body) => T.perform(tr("gm.freeRoll"), () => freeRoll(body)) });
+    }
+    // The GM's hidden results, asked for again at most every 3 s.
+    if (Date.now() - secretAsked > 3000) {
+      secretAsked = Date.now();
+      G.secretRolls({ api: T.api, path: T.campaignPath("/secret-rolls"), command: T.command, perform: T.perform }).then((ul) => {
+        const before = secretList;
+        secretList = ul;
+        if ((before && before.outerHTML) !== (ul && ul.outerHTML)) T.render();
+      });
+    }
+    return el("section", { class: "card", dataset: { panel: "rolls" } }, el("h2", {}, tr("gm.freeRoll")), freeRollBox, secretList);
+  }
+  // freeRoll sends the free-roll command (v1), or in a journal-dice-v2
+  // session the GM's request for the free-roll action, witnessed by a
+  // player's device; "secret" hides its faces until revealed.
+  async function freeRoll(body) {
+    if (!T.isV2(T.openSession())) return T.command("free-roll", body);
+    const action = await T.v2Action("free-roll", body); // "secret" is signed in the action
+    return T.requestOnly(body.character || "", action);
+  }
+  // voidCard voids the event of a feed card: a v2 roll is proposed to its
+  // roller first (the consent flow below), anything else is voided at once.
+  function voidCard(id, reason) {
+    const card = document.querySelector('li.ev[data-event-id="' + id + '"]');
+    const roll = card && (card.classList.contains("roll") || card.dataset.rolls);
+    const st = typeof T.state === "function" ? T.state() : T.state;
+    const v2 = ((st.campaign && st.campaign.sessions) || []).some(T.isV2);
+    if (roll && v2) return T.perform(tr("gm.voidCard"), () => T.api("POST", T.campaignPath("/void-proposals"), { event_id: id, reason: reason }));
+    return T.perform(tr("gm.voidCard"), () => T.command("void", { event_id: id, reason: reason }));
+  }
+
   function devicesPanel(st, list) {
-    return el("section", { class: "card", dataset: { panel: "devices" } }, el("h2", {}, t("devices")),
+    if (!inviteBox) {
+      inviteBox = G.inviteForm({ api: T.api, path: T.campaignPath("/invites"), perform: T.perform, characters: charOptions((ch) => !ch.npc),
+        charactersLabel: t("characters"), roleLabel: (r) => t("role_" + r) });
+    }
+    return el("section", { class: "card", dataset: { panel: "devices" } }, el("h2", {}, t("devices")), inviteBox,
       el("ul", { class: "devices" }, (list || []).map((d) => el("li", { dataset: { device: d.id, user: d.user, kind: d.kind } },
-        d.user + " · " + t("role_" + (d.role === "viewer" ? "dashboard" : d.role)) + " · " + d.kind + " " + (d.fingerprint || "") + " · " +
+        d.user + " · " + t("role_" + (d.role === "viewer" ? "dashboard" : d.role)) + " · " + tr(d.kind === "invite" ? "gm.kindInvite" : "gm.kindDevice") + " " + (d.fingerprint || "") + " · " +
           (d.revoked ? t("revoked") : d.kind === "invite" ? (d.used ? t("used") : t("open")) : ""),
         !d.revoked && !(d.kind === "invite" && d.used)
           ? el("button", { type: "button", class: "danger", dataset: { action: "revoke" }, onclick: () => T.perform(t("revoke"), () => T.api("POST", T.campaignPath("/devices/" + encodeURIComponent(d.id) + "/revoke"))).then(loadDevices) }, t("revoke"))
@@ -264,17 +365,21 @@
         loadedAt = Date.now();
         loadDevices();
       }
-      const calls = (st.calls || []).map((c) => el("li", { dataset: { call: c.id } }, c.characters.join(", ") + ": " + [c.skill, c.attribute].filter(Boolean).join(" / ") + (c.vs ? " vs " + c.vs : ""),
+      loadNames();
+      const calls = (st.calls || []).map((c) => el("li", { dataset: { call: c.id } }, c.characters.join(", ") + ": " + [c.skill, c.attribute].filter(Boolean).join(" / ") + (c.vs ? " vs " + c.vs : "") + (c.note ? " · " + c.note : "") + " ",
         el("button", { type: "button", dataset: { action: "call-close" }, onclick: () => T.perform(t("close"), () => T.api("POST", T.campaignPath("/calls/" + c.id + "/close"))) }, t("close"))));
       T.replaceKeeping(root, () => [
         el("section", { class: "card", dataset: { panel: "sessions" } }, el("h2", {}, t("sessions")), cosignsOf(st), actionsOf(st, "sessions")),
         el("section", { class: "card", dataset: { panel: "calls" } }, el("h2", {}, t("rollCall")), el("ul", { class: "calls" }, calls), actionsOf(st, "calls")),
         st.campaign.tor ? torPanel(st) : combatPanel(st),
         partyPanel(st),
+        rollsPanel(st),
         pendingPanel(st),
         el("section", { class: "card", dataset: { panel: "audit" } }, el("h2", {}, t("void")), voidsPanel(st), actionsOf(st, "audit")),
         devicesPanel(st, devices),
       ].filter(Boolean));
+      // A Void button on every card of the feed (feed.js's cards), the GM's.
+      G.voidButtons(document.getElementById("feed") || document.querySelector("main"), { void: voidCard });
     },
   });
 })(typeof window !== "undefined" ? window : globalThis);
