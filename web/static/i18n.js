@@ -272,6 +272,7 @@
     // The audit's panel and cards (feed.js summaryPanel, showVerdict): each
     // flag's name by its code (replay/v2_flags.go), where it is.
     "s.at": "sequence {0}",
+    "s.line": "line {0}",
     "s.event": "event {0}",
     "s.more": "and {0} more",
     "verify.flaggedCard": "⚠ verified with flags ({0}):",
@@ -719,6 +720,7 @@
     "s.open": "sesiones sin terminar, aún sin revelar: {0}",
     "s.flag": "AVISO [{0}]",
     "s.at": "secuencia {0}",
+    "s.line": "línea {0}",
     "s.event": "evento {0}",
     "s.more": "y {0} más",
     "verify.flaggedCard": "⚠ verificada con avisos ({0}):",

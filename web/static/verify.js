@@ -1992,7 +1992,7 @@
         why = e.message;
       }
       if (!why) {
-        out.push({ event: ev, line: l });
+        out.push({ event: ev, line: l, n: i + 1 }); // n: its line in the file
         return;
       }
       foreign.push({ line: i + 1, reason: why });
