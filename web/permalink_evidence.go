@@ -54,7 +54,7 @@ type evRefs struct {
 	Initiative   map[string]string `json:"initiative"`
 	Target       string            `json:"target"`
 	Character    string            `json:"character"`
-	ID           string            `json:"id"` // a character's creation's
+	ID           string            `json:"id"`       // a character's creation's
 	EventID      string            `json:"event_id"` // a void's
 	Roll         string            `json:"roll"`     // Hope spent's
 	Rematch      string            `json:"rematch"`  // a contest's re-roll
