@@ -44,7 +44,8 @@
   // check verifies an export's text; proofs are proof files of
   // suppressed rolls ([{name, text}], 'journal roll prove --out') checked
   // against it, as 'journal replay --file EXPORT --proof FILE' checks them.
-  async function check(name, text, proofs) {
+  // options: verify.js's (now: the time the verdict is given at, for tests).
+  async function check(name, text, proofs, options) {
     result.dataset.status = "working";
     result.textContent = t("verify.working");
     rolls.replaceChildren();
@@ -57,7 +58,7 @@
         proofProblems.push(t("v2.proof.parse", pf.name, e.message));
       }
     }
-    const rep = await JournalVerify.verifyExport(text, { proofs: parsed });
+    const rep = await JournalVerify.verifyExport(text, Object.assign({}, options || {}, { proofs: parsed }));
     const sum = rep.summary;
     // With a device's receipts (receipts.js): the file must extend every
     // head they signed and hold their messages verbatim, else it fails,
@@ -170,7 +171,7 @@
     zone.classList.remove("over");
     if (e.dataTransfer.files.length) read(e.dataTransfer.files);
   });
-  // For tests and scripts: JournalVerifier.check(name, text, proofs), with
+  // For tests and scripts: JournalVerifier.check(name, text, proofs, options), with
   // the receipts given by JournalVerifier.receipts(jsonl) first.
   window.JournalVerifier = { check: check, receipts: (jsonl) => { kept = jsonl ? JournalReceipts.parseJSONL(jsonl) : null; } };
 })();
