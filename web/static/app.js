@@ -232,7 +232,10 @@
   $("verify-all").addEventListener("click", async () => {
     const b = $("verify-all");
     b.disabled = true;
-    $("verify-all-result").textContent = t("verify.working");
+    const out = $("verify-all-result");
+    delete out.dataset.verdict; // until this verification's (a card's may be there)
+    delete out.dataset.mismatch;
+    out.textContent = t("verify.working");
     try {
       await feed.verifyAll(); // onReport shows it
     } catch (err) {
