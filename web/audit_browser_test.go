@@ -230,6 +230,42 @@ func TestAuditPagesAgreeWithReplay(t *testing.T) {
 			compareAudit(t, "the feed's Verify all", l, f, want, got, names)
 		}
 	}
+	// A flag on a request (repeated) links to the card of the roll that
+	// answers it, even when that card is not loaded yet; the card's badge
+	// says the flag, in Spanish; a flag on a device has no card and says
+	// its sequence.
+	eval[bool](t, b, `(document.documentElement.lang = "es", true)`)
+	v2flags := replayOn(t, filepath.Join("testdata", "corpus", "genuine", "v2-flags.jsonl"), i18n.ES)
+	text, _ := json.Marshal(v2flags.text)
+	link := eval[struct {
+		Link, Device bool
+		At, Card     string
+		Flags, Badge string
+	}](t, b, `(async () => {
+  const records = JournalVerify.parseExport(`+string(text)+`).records.map((r, i) => ({seq: i + 1, event: r.event}));
+  const list = document.createElement("ol");
+  document.body.append(list);
+  const feed = JournalFeed.create({list: list, api: async (p) => (p.includes("/events?from=1&") ? records : []), campaign: () => "c", now: "`+auditNow.Format(time.RFC3339)+`"});
+  const c = await feed.verifyAll();
+  const panel = JournalFeed.summaryPanel(c.report, feed);
+  document.body.append(panel);
+  const a = panel.querySelector('li[data-flag="repeated"] a.to-card');
+  const dev = panel.querySelector('li[data-flag="key-by-other"]');
+  if (a) a.click();
+  const card = list.querySelector(".ev.target");
+  const badge = card && card.querySelector(".verdict");
+  return {Link: !!a, Device: !!dev && !dev.querySelector("a.to-card"), At: dev ? dev.querySelector(".at").textContent : "",
+    Card: card ? card.dataset.rolls : "", Flags: badge ? badge.dataset.flags : "", Badge: badge ? badge.textContent : ""};
+})()`)
+	require.True(t, link.Link, "the repeated flag links to its card")
+	require.NotEmpty(t, link.Card, "the link shows the card of the roll that answers the request")
+	require.Contains(t, link.Flags, "repeated", "the card's badge: %s", link.Badge)
+	require.Contains(t, link.Badge, "verificada con avisos", "the card's badge in Spanish: %s", link.Badge)
+	require.Contains(t, link.Badge, "repetida", "the flag's name in Spanish: %s", link.Badge)
+	require.True(t, link.Device, "a device's flag has no card to link to")
+	require.Contains(t, link.At, "secuencia ", "a device's flag says its sequence")
+	shot(t, b, "audit-panel-es.png")
+
 	for _, c := range codes {
 		es, en := names["es"][c], names["en"][c]
 		require.NotEmpty(t, es, "flag %s shown by no page", c)
