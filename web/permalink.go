@@ -29,7 +29,7 @@ import (
 //     like every read of the campaign), and only for a roll of it.
 //   - GET /api/permalinks/{c}/{id}?k=CAP needs no token: with a CAP of that
 //     campaign and event (checked in constant time) it returns exactly the
-//     evidence verifying that roll needs (evidence), nothing else of the
+//     evidence verifying that roll needs (permalink_evidence.go), nothing else of the
 //     campaign. A wrong, missing or other event's or campaign's CAP, an
 //     unknown campaign or event: the same 404 (no oracle).
 //   - A CAP opens that route only: it is not a token, every other /api/
