@@ -51,6 +51,10 @@ func evidenceCorpus(t *testing.T) []evidenceCase {
 			"face", "outcome", "total", "reveal", "seed", "signature"}, kind) {
 			continue
 		}
+		if base := strings.SplitN(filepath.Base(name), ".", 2)[0]; slices.Contains([]string{"face", "outcome", "total", "reveal", "seed", "signature"}, kind) &&
+			!slices.Contains([]string{"v1-ryf", "v2-gm", "v2-tor", "v2-chain"}, base) {
+			continue // changes to the dice: on four bases
+		}
 		taken[strings.SplitN(filepath.Base(name), ".", 2)[0]+"."+kind] = true
 		b, err := os.ReadFile(p)
 		require.NoError(t, err)
@@ -240,16 +244,16 @@ func TestPermalinkEvidenceVerdicts(t *testing.T) {
 		jobs = append(jobs, evidenceJob{Name: c.name, Events: eventsOf(c.recs), Rolls: c.rolls})
 	}
 	got := runEvidenceNode(t, node, jobs)
-	// Every roll of the genuine files; of a tampered one, the rolls whose
-	// verdict the change made other than in the file it was made from, and
-	// its first.
+	// Every roll of the genuine files; of a tampered one, its first roll
+	// and up to three whose verdict the change made other than in the file
+	// it was made from.
 	jobs = nil
 	for i, c := range cases {
 		base := filepath.Join("genuine", strings.SplitN(filepath.Base(c.name), ".", 2)[0])
 		var rolls []string
 		for k, id := range c.rolls {
 			g, ok := got[base][id]
-			if tamperKind(c.name) == "" || k == 0 || !ok || g.String() != got[c.name][id].String() {
+			if tamperKind(c.name) == "" || k == 0 || (!ok || g.String() != got[c.name][id].String()) && len(rolls) < 4 {
 				rolls = append(rolls, id)
 			}
 		}
