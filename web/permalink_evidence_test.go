@@ -76,10 +76,12 @@ func evidenceCorpus(t *testing.T) []evidenceCase {
 	return append(out, syntheticEvidence(t, out)...)
 }
 
-// syntheticEvidence are two files the journal makes but the corpus has
-// not: an event recorded between a session's end and its co-signatures
-// (the first co-signature's prevhash is then that event's hash, not the
-// end's), and an open session whose latest event is no roll.
+// syntheticEvidence are files the journal makes (or an older journal
+// made) but the corpus has not: an event recorded between a session's end
+// and its co-signatures (the first co-signature's prevhash is then that
+// event's hash, not the end's), an open session whose latest event is no
+// roll, and a journal-dice-v1 session with rolls started after a device
+// key was registered (downgrade).
 func syntheticEvidence(t *testing.T, cases []evidenceCase) []evidenceCase {
 	t.Helper()
 	find := func(name string) evidenceCase {
@@ -122,6 +124,17 @@ func syntheticEvidence(t *testing.T, cases []evidenceCase) []evidenceCase {
 	last := base.recs[len(base.recs)-1]
 	c = evidenceCase{name: filepath.Join("synthetic", "open-latest"), rolls: base.rolls, recs: slices.Clone(base.recs)}
 	c.recs = append(c.recs, events.Recorded{Subject: last.Subject, Event: xp(last.Event, last.Event.Time.Add(time.Hour), "")})
+	out = append(out, renumber(c))
+	// Downgrade: v1-ryf with a device registered before its session (the
+	// corpus's downgrade files append an empty v1 session).
+	base = find("v1-ryf")
+	dev := find("v2-devices")
+	reg := dev.recs[slices.IndexFunc(dev.recs, func(r events.Recorded) bool { return r.Event.Type == events.TypeDeviceRegistered })]
+	reg.Event.ID, reg.Event.Campaign, reg.Event.Source = uuid.NewString(), base.recs[0].Event.Campaign, base.recs[0].Event.Source
+	reg.Event.Time = base.recs[0].Event.Time
+	c = evidenceCase{name: filepath.Join("synthetic", "downgrade"), rolls: base.rolls}
+	c.recs = append(slices.Clone(base.recs[:1]), reg)
+	c.recs = append(c.recs, base.recs[1:]...)
 	out = append(out, renumber(c))
 	return out
 }
@@ -268,6 +281,7 @@ func TestPermalinkEvidenceVerdicts(t *testing.T) {
 		got[k] = v
 	}
 	rolls, flagged := 0, 0
+	codes := map[string]int{} // the flags said on the permalinks' cards
 	for _, c := range cases {
 		whole := got[c.name]
 		for _, id := range c.rolls {
@@ -275,6 +289,9 @@ func TestPermalinkEvidenceVerdicts(t *testing.T) {
 			rolls++
 			if len(want.Flagged) > 0 {
 				flagged++
+			}
+			for _, f := range have.Flagged {
+				codes[f.Code]++
 			}
 			if want.String() != have.String() {
 				t.Errorf("%s: roll %s:\n  in the campaign: %s\n  on its permalink: %s %q", c.name, id, want, have, have.Reasons)
@@ -287,7 +304,10 @@ func TestPermalinkEvidenceVerdicts(t *testing.T) {
 		}
 	}
 	require.Contains(t, got, filepath.Join("genuine", "demo-tor"))
-	t.Logf("%d files, %d rolls (%d with flags), each verified in its campaign and on its evidence: %v", len(cases), rolls, flagged, time.Since(start).Round(time.Millisecond))
+	for _, c := range []string{"downgrade", "not-cosigned", "no-contribution", "repeated", "voided", "unwitnessed", "partial-witness", "witness-key-by-other", "beacon-not-used", "beacon-unseen", "open", "stale"} {
+		require.NotZero(t, codes[c], "no permalink's card says %s", c)
+	}
+	t.Logf("%d files, %d rolls (%d with flags), each verified in its campaign and on its evidence: %v; flags on the cards: %v", len(cases), rolls, flagged, time.Since(start).Round(time.Millisecond), codes)
 }
 
 // evidenceKind is a kind of event an evidence holds, to take out of it.

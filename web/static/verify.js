@@ -1833,7 +1833,7 @@
       if (!v.flags.includes(what)) v.flags.push(what);
     };
     // A session's own flags are every roll of it's too.
-    const sessionFlags = new Set(["no-contribution", "not-cosigned", "stale", "open"]);
+    const sessionFlags = new Set(["no-contribution", "not-cosigned", "stale", "open", "downgrade"]);
     const flagSession = (code, event, what) => {
       flag(code, event, what);
       const sid = byID[event] && byID[event].session;
