@@ -1,19 +1,16 @@
 package web
 
 import (
-	"context"
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
 	"os"
-	"slices"
 	"strings"
 
 	"github.com/campaign-journal/journal/events"
@@ -32,7 +29,7 @@ import (
 //     like every read of the campaign), and only for a roll of it.
 //   - GET /api/permalinks/{c}/{id}?k=CAP needs no token: with a CAP of that
 //     campaign and event (checked in constant time) it returns exactly the
-//     evidence verifying that roll needs (evidence), nothing else of the
+//     evidence verifying that roll needs (permalink_evidence.go), nothing else of the
 //     campaign. A wrong, missing or other event's or campaign's CAP, an
 //     unknown campaign or event: the same 404 (no oracle).
 //   - A CAP opens that route only: it is not a token, every other /api/
@@ -196,153 +193,4 @@ func (s *Server) evidence(w http.ResponseWriter, r *http.Request) error {
 		return missing
 	}
 	return writeJSON(w, http.StatusOK, evidenceJSON{Campaign: c, Roll: id, Records: out})
-}
-
-// evidenceTypes are the types an evidence may hold.
-var evidenceTypes = []string{
-	events.TypeRollMade, events.TypeRollRequested, events.TypeAttackResolved, events.TypeContestResolved,
-	events.TypeCombatStarted, events.TypeDamageTaken, events.TypeSessionStarted, events.TypeSessionEnded,
-	events.TypeSessionContributed, events.TypeParticipantRegistered, events.TypeEventVoided,
-	events.TypeDeviceRegistered, events.TypeDeviceApproved, events.TypeDeviceRevoked,
-}
-
-// isKeyType reports whether typ registers, approves or revokes a user's
-// key: an evidence holds every one of its signers'.
-func isKeyType(typ string) bool {
-	switch typ {
-	case events.TypeParticipantRegistered, events.TypeDeviceRegistered, events.TypeDeviceApproved, events.TypeDeviceRevoked:
-		return true
-	}
-	return false
-}
-
-// refs are the fields of an event's data that name other events or users.
-type refs struct {
-	User       string            `json:"user"`
-	Request    string            `json:"request"`
-	AttackRoll string            `json:"attack_roll"`
-	DamageRoll string            `json:"damage_roll"`
-	RollA      string            `json:"roll_a"`
-	RollB      string            `json:"roll_b"`
-	Initiative map[string]string `json:"initiative"`
-	Target     string            `json:"target"`
-	Character  string            `json:"character"`
-	Event      string            `json:"event"`
-	// An attack's outcome and its damage taken's.
-	Attacker string `json:"attacker"`
-	Hit      bool   `json:"hit"`
-	Damage   int    `json:"damage"`
-	Amount   int    `json:"amount"`
-	Source   string `json:"source"`
-}
-
-// sameBatch reports whether a, stored just before b, was recorded by the
-// same command: at the sequence before b's, with b's time, session,
-// actor, request id and command (a command's events are one atomic
-// append, stored contiguously, all at the command's time).
-func sameBatch(a, b events.Recorded) bool {
-	x, y := a.Event, b.Event
-	return a.Seq+1 == b.Seq && x.Time.Equal(y.Time) && x.Session == y.Session && x.Actor == y.Actor &&
-		x.RequestID == y.RequestID && x.Command == y.Command
-}
-
-// rollsOf are the rolls an action (attack, contest, combat start) names.
-func (d refs) rollsOf() []string {
-	out := []string{d.AttackRoll, d.DamageRoll, d.RollA, d.RollB}
-	for _, v := range d.Initiative {
-		out = append(out, v)
-	}
-	return slices.DeleteFunc(out, func(s string) bool { return s == "" })
-}
-
-// evidenceOf is what verifying the roll id of campaign c needs, in stream
-// order: the roll and the other rolls of the actions it belongs to (attack,
-// contest, initiative), those actions and the damage taken an attack's hit
-// recorded in its own batch (no other), the rolls' requests, their
-// sessions' session-started, contributions and
-// session-ended (recorded only once a session ended: it holds the seed),
-// the voids of the rolls, and the key registrations of every user who
-// signed one of them. Nil when id is not a roll of c.
-func (s *Server) evidenceOf(ctx context.Context, c, id string) ([]recordJSON, error) {
-	type rec struct {
-		r events.Recorded
-		d refs
-	}
-	filter, err := events.CampaignFilter(c)
-	if err != nil {
-		return nil, nil
-	}
-	var all []rec
-	at := -1
-	err = s.opts.Store.Read(ctx, events.Query{Subject: filter, Types: evidenceTypes}, func(r events.Recorded) error {
-		var d refs
-		_ = json.Unmarshal(r.Event.Data, &d) // a field of another shape names nothing
-		if r.Event.ID == id && r.Event.Type == events.TypeRollMade {
-			at = len(all)
-		}
-		all = append(all, rec{r, d})
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	if at < 0 {
-		return nil, nil
-	}
-	rolls := map[string]bool{id: true}
-	keep := map[int]bool{}
-	isAction := func(t string) bool {
-		return t == events.TypeAttackResolved || t == events.TypeContestResolved || t == events.TypeCombatStarted
-	}
-	for i, x := range all {
-		if !isAction(x.r.Event.Type) || !slices.ContainsFunc(x.d.rollsOf(), func(r string) bool { return r == id }) {
-			continue
-		}
-		keep[i] = true
-		for _, r := range x.d.rollsOf() {
-			rolls[r] = true
-		}
-		if x.r.Event.Type == events.TypeAttackResolved && x.d.Hit && x.d.Damage > 0 && i > 0 {
-			// The damage taken of a hit, recorded in the attack's atomic
-			// batch just before its resolution: the event at the sequence
-			// before, of the same command. Any other damage taken (the GM's,
-			// another attack's) is not this roll's.
-			if y := all[i-1]; y.r.Event.Type == events.TypeDamageTaken && sameBatch(y.r, x.r) &&
-				y.d.Character == x.d.Target && y.d.Amount == x.d.Damage && y.d.Source == x.d.Attacker {
-				keep[i-1] = true
-			}
-		}
-	}
-	sessions, requests, signers := map[string]bool{}, map[string]bool{}, map[string]bool{}
-	for i, x := range all {
-		if x.r.Event.Type == events.TypeRollMade && rolls[x.r.Event.ID] {
-			keep[i] = true
-			sessions[x.r.Event.Session] = true
-			if x.d.Request != "" {
-				requests[x.d.Request] = true
-			}
-		}
-	}
-	for i, x := range all {
-		e := x.r.Event
-		switch e.Type {
-		case events.TypeRollMade:
-		case events.TypeRollRequested:
-			keep[i] = keep[i] || requests[x.d.Request] && sessions[e.Session]
-		case events.TypeSessionStarted, events.TypeSessionEnded, events.TypeSessionContributed:
-			keep[i] = keep[i] || sessions[e.Session]
-		case events.TypeEventVoided:
-			keep[i] = keep[i] || rolls[x.d.Event]
-		}
-		if keep[i] && x.d.User != "" && !isKeyType(e.Type) {
-			signers[x.d.User] = true
-		}
-	}
-	out := []recordJSON{}
-	for i, x := range all {
-		if keep[i] || isKeyType(x.r.Event.Type) && signers[x.d.User] {
-			out = append(out, recordJSON{Seq: x.r.Seq, Subject: x.r.Subject, Event: x.r.Event})
-		}
-	}
-	return out, nil
 }

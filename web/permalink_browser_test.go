@@ -94,7 +94,13 @@ func TestPermalinkForumReader(t *testing.T) {
 	// Its evidence is that roll's and nothing else: ana signed nothing of
 	// it, so her key is not there.
 	got, _ := h.evidenceIDs(t, "mordor", roll, k)
-	require.Equal(t, sorted(made, request, contrib, beaReg, ended, []string{started.Recorded[0].Event.ID}), got)
+	var madeRes result
+	madeRes.Recorded = append(madeRes.Recorded, struct {
+		Seq   uint64       `json:"seq"`
+		Text  string       `json:"text"`
+		Event events.Event `json:"event"`
+	}{Event: events.Event{Type: events.TypeRollMade, Data: []byte(`{"character":"ruisenor"}`)}})
+	require.Equal(t, sorted(made, request, contrib, beaReg, ended, []string{started.Recorded[0].Event.ID}, h.creations(t, "mordor", anaToken, madeRes)), got)
 
 	// A forum reader: a browser context of its own, no token.
 	v := b.incognito(t)

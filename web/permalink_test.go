@@ -65,6 +65,34 @@ func idsOf(res result, types ...string) []string {
 	return out
 }
 
+// creations are the ids of the campaign's creation and of the creations of
+// the characters the rolls of res roll for: an evidence holds them (the
+// campaign's system; a log that begins with the campaign checks that
+// each roll's character exists).
+func (h *harness) creations(t testing.TB, campaign, token string, res ...result) []string {
+	t.Helper()
+	chars := map[string]bool{}
+	for _, r := range res {
+		for _, e := range r.Recorded {
+			var d struct{ Character string }
+			if e.Event.Type == events.TypeRollMade && json.Unmarshal(e.Event.Data, &d) == nil {
+				chars[d.Character] = true
+			}
+		}
+	}
+	var recs []struct {
+		Event events.Event `json:"event"`
+	}
+	h.do("GET", "/api/campaigns/"+campaign+"/events?types="+events.TypeCampaignCreated+","+events.TypeCharacterCreated+","+events.TypeTORCharacterCreated, "", bearer(token)...).json(t, &recs)
+	var out []string
+	for _, r := range recs {
+		if r.Event.Type == events.TypeCampaignCreated || chars[strings.TrimPrefix(r.Event.Subject, "characters/")] {
+			out = append(out, r.Event.ID)
+		}
+	}
+	return out
+}
+
 func sorted(ids ...[]string) []string {
 	out := slices.Concat(ids...)
 	slices.Sort(out)
@@ -137,9 +165,9 @@ func TestPermalinkEvidence(t *testing.T) {
 		campaign string
 		want     []string
 	}{
-		{"a plain roll", plainRoll, kPlain, "mordor", sorted(idsOf(plain, events.TypeRollMade), []string{sessionStarted})},
-		{"an attack's roll", attackRoll, kAttack, "mordor", sorted(idsOf(attack, events.TypeRollMade, events.TypeDamageTaken, events.TypeAttackResolved), []string{sessionStarted})},
-		{"an initiative roll", initRoll, kInit, "mordor", sorted(idsOf(combat, events.TypeRollMade, events.TypeCombatStarted), []string{sessionStarted})},
+		{"a plain roll", plainRoll, kPlain, "mordor", sorted(idsOf(plain, events.TypeRollMade), []string{sessionStarted}, h.creations(t, "mordor", anaToken, plain))},
+		{"an attack's roll", attackRoll, kAttack, "mordor", sorted(idsOf(attack, events.TypeRollMade, events.TypeDamageTaken, events.TypeAttackResolved), []string{sessionStarted}, h.creations(t, "mordor", anaToken, attack))},
+		{"an initiative roll", initRoll, kInit, "mordor", sorted(idsOf(combat, events.TypeRollMade, events.TypeCombatStarted), []string{sessionStarted}, h.creations(t, "mordor", anaToken, combat))},
 		{"another campaign's roll", foreignRoll, kForeign, "gondor", nil},
 	}
 	before := map[string]string{}
@@ -259,7 +287,7 @@ func TestPermalinkEvidenceOnlyTheRollsConsequences(t *testing.T) {
 	roll := idsOf(missed, events.TypeRollMade)[0]
 	ids, _ := h.evidenceIDs(t, "mordor", roll, h.permalinkOf(t, anaToken, "mordor", roll, http.StatusOK))
 	require.NotContains(t, ids, idsOf(damage, events.TypeDamageTaken)[0], "the GM's damage before a missed attack")
-	require.Equal(t, sorted(idsOf(missed, events.TypeRollMade, events.TypeAttackResolved), []string{started[0].Event.ID}), ids)
+	require.Equal(t, sorted(idsOf(missed, events.TypeRollMade, events.TypeAttackResolved), []string{started[0].Event.ID}, h.creations(t, "mordor", anaToken, missed)), ids)
 
 	// Unrelated damage, then hits until one deals damage.
 	other := fmt.Sprintf(`{"attacker":%q,"target":%q,"modifier":-100%s}`, target, attacker, map[bool]string{true: `,"range":"corta"`}[target == "ruisenor"])
@@ -278,7 +306,7 @@ func TestPermalinkEvidenceOnlyTheRollsConsequences(t *testing.T) {
 		roll := idsOf(hit, events.TypeRollMade)[0]
 		ids, _ := h.evidenceIDs(t, "mordor", roll, h.permalinkOf(t, anaToken, "mordor", roll, http.StatusOK))
 		require.NotContains(t, ids, idsOf(damage, events.TypeDamageTaken)[0], "the GM's damage before a hit")
-		require.Equal(t, sorted(idsOf(hit, events.TypeRollMade, events.TypeDamageTaken, events.TypeAttackResolved), []string{started[0].Event.ID}), ids)
+		require.Equal(t, sorted(idsOf(hit, events.TypeRollMade, events.TypeDamageTaken, events.TypeAttackResolved), []string{started[0].Event.ID}, h.creations(t, "mordor", anaToken, hit)), ids)
 		require.Len(t, idsOf(hit, events.TypeDamageTaken), 1)
 		return
 	}

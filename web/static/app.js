@@ -189,7 +189,20 @@
     campaign: () => state.campaign,
     nameOf: nameOf,
     onRender: (n) => { $("no-rolls").hidden = n > 0; },
+    // Every verification (a card's Verify too) is the whole campaign's:
+    // its verdict and flags are shown as `journal replay` gives them.
+    onReport: (rep) => showAudit(rep),
   });
+
+  // showAudit puts the campaign's audit (feed.js summaryPanel) under Verify all.
+  function showAudit(rep) {
+    const out = $("verify-all-result");
+    const panel = JournalFeed.summaryPanel(rep, feed);
+    out.dataset.verdict = rep.summary.verdict;
+    out.dataset.mismatch = String(rep.mismatches.length);
+    out.className = "quiet " + panel.className;
+    out.replaceChildren(...panel.childNodes);
+  }
 
   window.JournalDashboard = { feed: feed };
 
@@ -219,21 +232,12 @@
   $("verify-all").addEventListener("click", async () => {
     const b = $("verify-all");
     b.disabled = true;
-    $("verify-all-result").textContent = t("verify.working");
+    const out = $("verify-all-result");
+    delete out.dataset.verdict; // until this verification's (a card's may be there)
+    delete out.dataset.mismatch;
+    out.textContent = t("verify.working");
     try {
-      const c = await feed.verifyAll();
-      // The verdict as `journal replay` gives it, its flags with their
-      // codes and words (those of request events too), the sessions not
-      // ended, then the counts of the cards.
-      const sum = c.summary;
-      const out = $("verify-all-result");
-      out.dataset.verdict = sum.verdict;
-      out.className = "quiet verdict " + ({ ok: sum.open.length ? "sealed" : "verified", flagged: "flagged", mismatch: "mismatch", foreign: "mismatch" })[sum.verdict];
-      out.replaceChildren(
-        el("span", { class: "words", text: sum.words + ": " + t("all.summary", c.verified, c.sealed, c.mismatch) + (c.problems.length ? " · " + t("all.problems", c.problems.join("; ")) : "") }),
-        sum.open.length ? el("span", { class: "open", text: " · " + t("s.open", sum.open.join(", ")) }) : "",
-        sum.flags.length ? el("ul", { class: "flags" }, sum.flags.map((f) => el("li", { "data-flag": f.code, text: "⚠ " + t("s.flag", f.code) + " " + f.what }))) : "");
-      out.dataset.mismatch = String(c.mismatch + c.problems.length);
+      await feed.verifyAll(); // onReport shows it
     } catch (err) {
       $("verify-all-result").textContent = t("verify.error", err.message);
     } finally {

@@ -186,6 +186,7 @@
       oldest = Infinity;
       done = false;
       all = null;
+      report = null;
       for (const k of Object.keys(verdicts)) delete verdicts[k];
     }
 
@@ -516,15 +517,32 @@
       return all.records;
     }
 
+    // campaignReport is verify.js's report on every event of the campaign
+    // read so far (one verification per new last event, shared by every
+    // card's Verify and Verify all): a card's verdict is its rolls' in the
+    // whole campaign's audit, never a partial one, so that the page says
+    // what `journal replay` says (docs/design.md §3.3.7).
+    let report = null; // {last, promise}
+    async function campaignReport() {
+      const records = await loadAll();
+      if (!report || report.last !== all.last || report.n !== records.length) {
+        const p = global.JournalVerify.verifyEvents(records, opts.now ? { now: opts.now } : {});
+        report = { last: all.last, n: records.length, promise: p };
+        p.catch(() => { if (report && report.promise === p) report = null; });
+      }
+      const rep = await report.promise;
+      Object.assign(verdicts, rep.rolls);
+      if (opts.onReport) opts.onReport(rep, api);
+      return rep;
+    }
+
     async function verifyCard(ids, button, verdict) {
       if (button) button.disabled = true;
       verdict.className = "verdict";
       verdict.textContent = t("verify.working");
       try {
-        const records = await loadAll();
-        const rep = await global.JournalVerify.verifyEvents(records, { only: ids });
-        ids.forEach((id) => { if (rep.rolls[id]) verdicts[id] = rep.rolls[id]; });
-        showVerdict(verdict, ids.map((id) => rep.rolls[id] || { status: "mismatch", reasons: [t("v.notFound", id)], flags: [] }));
+        const rep = await campaignReport();
+        showVerdict(verdict, ids.map((id) => rep.rolls[id] || { status: "mismatch", reasons: [t("v.notFound", id)], flags: [], flagged: [], notes: [] }));
         return verdict.dataset.status;
       } catch (err) {
         verdict.className = "verdict mismatch";
@@ -536,37 +554,39 @@
       }
     }
 
+    // showVerdict puts a card's badge: its rolls' status in the campaign's
+    // audit and the flags about them (those on the rolls, their requests
+    // and their sessions), each with its code and words.
     function showVerdict(verdict, vs) {
-      const flags = [...new Set(vs.flatMap((v) => v.flags || []))];
+      const flagged = [];
+      for (const v of vs) for (const f of v.flagged || []) if (!flagged.some((g) => g.code === f.code && g.event === f.event && g.what === f.what)) flagged.push(f);
+      const notes = [...new Set(vs.flatMap((v) => v.notes || []))];
       // Verified with flags: nothing fails and the audit flags something
       // (replay's exit status 5): a badge of its own, neither ok nor mismatch.
-      const status = vs.some((v) => v.status === "mismatch") ? "mismatch" : vs.some((v) => v.status === "sealed") ? "sealed" : flags.length ? "flagged" : "verified";
+      const status = vs.some((v) => v.status === "mismatch") ? "mismatch" : vs.some((v) => v.status === "sealed") ? "sealed" : flagged.length ? "flagged" : "verified";
       verdict.className = "verdict " + status;
       verdict.dataset.status = status;
+      verdict.dataset.flags = [...new Set(flagged.map((f) => f.code))].join(" ");
       const reasons = [...new Set(vs.flatMap((v) => v.reasons || []))];
-      if (status === "flagged") {
-        verdict.textContent = t("verify.flagged", flags.join("; "));
-        return;
-      }
-      if (status === "verified") verdict.textContent = t("verify.ok", vs.length);
+      if (status === "flagged") verdict.textContent = t("verify.flaggedCard", flagged.length);
+      else if (status === "verified") verdict.textContent = t("verify.ok", vs.length);
       else if (status === "sealed") verdict.textContent = t("verify.sealed");
       else verdict.textContent = t("verify.bad", reasons.join("; "));
-      if (flags.length) verdict.append(el("span", { class: "flags", text: " ⚠ " + flags.join("; ") }));
+      for (const f of flagged) verdict.append(" ", flagItem("span", f));
+      if (notes.length) verdict.append(el("span", { class: "notes", text: " · " + notes.join("; ") }));
     }
 
     // verifyAll verifies every event of the campaign and puts a badge on
     // every card; it resolves to {verified, sealed, mismatch, flagged,
-    // flags, problems, summary}: summary is the report's verdict, as
-    // `journal replay` gives it (verify.js's summarize).
+    // flags, problems, summary, report}: summary is the report's verdict,
+    // as `journal replay` gives it (verify.js's summarize).
     async function verifyAll() {
-      const records = await loadAll();
-      const rep = await global.JournalVerify.verifyEvents(records, {});
-      Object.assign(verdicts, rep.rolls);
+      const rep = await campaignReport();
       const counts = { verified: 0, sealed: 0, mismatch: 0 };
       counts.flagged = 0; // verified rolls with flags (counted in verified too)
       for (const v of Object.values(rep.rolls)) {
         counts[v.status]++;
-        if (v.status === "verified" && v.flags.length) counts.flagged++;
+        if (v.status === "verified" && v.flagged.length) counts.flagged++;
       }
       counts.flags = rep.flags || [];
       for (const { node } of nodes.values()) {
@@ -577,7 +597,56 @@
       }
       counts.problems = rep.problems;
       counts.summary = rep.summary;
+      counts.report = rep;
       return counts;
+    }
+
+    // cardEventOf is the event whose card says what an event of the audit
+    // is about (a flag's, a mismatch's): itself when the feed shows it, a
+    // request's roll, a co-signature's session end; "" when none does
+    // (contributions, devices, receipts...).
+    function cardEventOf(id) {
+      const recs = all ? all.records : [];
+      const rec = recs.find((r) => r.event.id === id);
+      if (!rec) return "";
+      const ev = rec.event;
+      if (TYPES.includes(ev.type)) return ev.id;
+      const d = ev.data || {};
+      if (ev.type === "journal.roll.requested.v1" || ev.type === "journal.roll.witnessed.v1" || ev.type === "journal.roll.receipted.v1") {
+        const roll = recs.find((r) => r.event.type === ROLL && (r.event.data || {}).request === d.request && r.event.session === ev.session);
+        return roll ? roll.event.id : "";
+      }
+      if (ev.type === "journal.session.cosigned.v1" && d.ended_event) return cardEventOf(d.ended_event);
+      return "";
+    }
+
+    // seqOf is an event's sequence in the stream, 0 when not read.
+    function seqOf(id) {
+      const rec = all && all.records.find((r) => r.event.id === id);
+      return rec ? rec.seq : 0;
+    }
+
+    // reveal brings an event's card into view: loaded around it when it is
+    // older than the cards shown, then scrolled to and marked.
+    function reveal(id) {
+      let node = cardOfID(id);
+      if (!node && all) {
+        const at = all.records.findIndex((r) => r.event.id === id);
+        if (at >= 0) {
+          add(all.records.slice(Math.max(0, at - 4), at + 5), false);
+          node = cardOfID(id);
+        }
+      }
+      if (!node) return null;
+      node.scrollIntoView({ block: "center" });
+      for (const n of list.querySelectorAll(".ev.target")) n.classList.remove("target");
+      node.classList.add("target");
+      return node;
+    }
+
+    function cardOfID(id) {
+      for (const { node } of nodes.values()) if ((node.dataset.rolls || "").split(" ").includes(id) || node.dataset.eventId === id || node.dataset.head === id) return node;
+      return null;
     }
 
     // --- Older events ---
@@ -609,14 +678,80 @@
       loadOlder: loadOlder,
       verifyAll: verifyAll,
       verifyCard: verifyCard,
+      report: campaignReport,
+      cardEventOf: cardEventOf,
+      seqOf: seqOf,
+      reveal: reveal,
       done: () => done,
       size: () => nodes.size,
-      cardOf: (id) => {
-        for (const { node } of nodes.values()) if ((node.dataset.rolls || "").split(" ").includes(id) || node.dataset.eventId === id) return node;
-        return null;
-      },
+      cardOf: cardOfID,
       loadAll: loadAll,
     };
+  }
+
+  // --- The campaign's audit, as `journal replay` gives it ---
+
+  // flagName is a flag's code in the page's language (i18n.js fc.*).
+  function flagName(code) {
+    const k = "fc." + code;
+    const w = t(k);
+    return w === k ? code : w;
+  }
+
+  // flagItem is one flag: its name in the page's language, its code (a
+  // machine identifier, as `journal replay --json` gives it: lang zxx, no
+  // language) and its words; then what follows (a link to its card).
+  function flagItem(tag, f, ...after) {
+    return el(tag, { class: "flag", "data-flag": f.code, "data-event": f.event || "" },
+      "⚠ ", el("b", { class: "flag-name", text: flagName(f.code) }), " ",
+      el("code", { class: "flag-code", lang: "zxx", translate: "no", text: f.code }), ": ",
+      el("span", { class: "flag-what", text: f.what }), ...after);
+  }
+
+  // MAX_LISTED is how many mismatches the panel lists (the rest counted).
+  const MAX_LISTED = 50;
+
+  // summaryPanel is the campaign's audit as `journal replay` gives it
+  // (verify.js's whole-campaign report, rep): the verdict in words (ok,
+  // flagged, mismatch, foreign), every flag with its name, code, words and
+  // the event and sequence it concerns (those of events with no card too:
+  // requests, sessions, devices, receipts), the events at fault, the
+  // sessions not ended, then the cards' counts. Each flag or mismatch
+  // whose event has a card links to it (feed.reveal). feed is the feed
+  // the report is of (cardEventOf, seqOf, reveal), or null.
+  function summaryPanel(rep, feed) {
+    const sum = rep.summary;
+    const list = Object.values(rep.rolls || {});
+    const counts = { verified: 0, sealed: 0, mismatch: 0 };
+    for (const v of list) counts[v.status] = (counts[v.status] || 0) + 1;
+    const shown = { ok: sum.open.length ? "sealed" : "verified", flagged: "flagged", mismatch: "mismatch", foreign: "mismatch" }[sum.verdict];
+    const where = (id) => {
+      if (!id) return [];
+      const seq = feed ? feed.seqOf(id) : 0;
+      const at = " · " + (seq ? t("s.at", seq) : t("s.event", id));
+      const card = feed ? feed.cardEventOf(id) : "";
+      if (!card) return [el("span", { class: "at", text: at })];
+      const a = el("a", { class: "to-card", href: "#", "data-card": card, text: at.slice(3) + " ↗" });
+      a.addEventListener("click", (e) => {
+        e.preventDefault();
+        feed.reveal(card);
+      });
+      return [" · ", a];
+    };
+    const faults = [];
+    for (const m of rep.mismatches || []) if (!faults.some((f) => f.event === m.event && f.what === m.what)) faults.push(m);
+    const box = el("div", { class: "audit verdict " + shown, "data-verdict": sum.verdict, "data-flags": sum.codes.join(" ") },
+      el("p", { class: "headline" },
+        el("b", { class: "words", text: { verified: "✓ ", sealed: "◐ ", flagged: "⚠ ", mismatch: "✗ " }[shown] + sum.words }),
+        " · " + t("all.summary", counts.verified, counts.sealed, counts.mismatch),
+        sum.mismatches ? " · " + t("s.mismatches", sum.mismatches, sum.mismatched.length) : "",
+        sum.foreign.length ? " · " + t("s.foreign", sum.foreign.length) : ""),
+      sum.open.length ? el("p", { class: "open", text: t("s.open", sum.open.join(", ")) }) : null,
+      sum.flags.length ? el("ul", { class: "flags" }, sum.flags.map((f) => flagItem("li", f, ...where(f.event)))) : null,
+      faults.length ? el("ul", { class: "mismatches" },
+        faults.slice(0, MAX_LISTED).map((m) => el("li", { class: "mismatch", "data-event": m.event || "" }, "✗ ", el("span", { class: "what", text: m.what }), ...where(m.event))),
+        faults.length > MAX_LISTED ? el("li", { class: "more", text: t("s.more", faults.length - MAX_LISTED) }) : null) : null);
+    return box;
   }
 
   // copyText puts text on the clipboard (navigator.clipboard where the page
@@ -656,5 +791,5 @@
     return "[" + md + "](" + link + ")";
   }
 
-  global.JournalFeed = { create: create, TYPES: TYPES, PAGE: PAGE, el: el, forumText: forumText, lastCopied: "" };
+  global.JournalFeed = { create: create, TYPES: TYPES, PAGE: PAGE, el: el, forumText: forumText, summaryPanel: summaryPanel, flagItem: flagItem, lastCopied: "" };
 })(typeof window !== "undefined" ? window : globalThis);

@@ -39,7 +39,15 @@
     if (res.status === 404) return null;
     const body = await res.json().catch(() => null);
     if (!res.ok || !body) throw new Error((body && body.error && (body.error.message || body.error)) || res.status + " " + res.statusText);
-    data = {};
+    // The evidence holds the rolls' characters' creation: their names.
+    data = { characters: {} };
+    for (const r of body.records) {
+      const ev = r.event || {};
+      if (ev.type === "journal.character.created.v1" || ev.type === "journal.tor.character.created.v1") {
+        const cid = (ev.subject || "").replace(/^characters\//, "") || (ev.data || {}).id;
+        if (cid && ev.data && ev.data.name) data.characters[cid] = { name: ev.data.name };
+      }
+    }
     return async (p) => (p.includes("/events?from=1&") ? body.records : []);
   }
 

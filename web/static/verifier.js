@@ -17,6 +17,25 @@
     for (const c of children.flat()) if (c !== null && c !== undefined) e.append(c instanceof Node ? c : document.createTextNode(String(c)));
     return e;
   };
+  // flagItem is one flag as the feed shows it (feed.js flagItem): its name
+  // in the page's language, its code (a machine identifier, as `journal
+  // replay --json` gives it: no language), its words and where it is.
+  const flagItem = (tag, f, at) => {
+    const k = "fc." + f.code;
+    const name = t(k) === k ? f.code : t(k);
+    return el(tag, { class: "flag", "data-flag": f.code, "data-event": f.event || "" }, "⚠ ", el("b", { class: "flag-name", text: name }), " ",
+      el("code", { class: "flag-code", lang: "zxx", translate: "no", text: f.code }), ": ", el("span", { class: "flag-what", text: f.what }), at ? " · " + at : null);
+  };
+  // title says what a roll is in the page's language (the feed's card
+  // titles): damage, healing and initiative by their words, else the
+  // skill or attribute (the rules' names).
+  const title = (d) => {
+    const who = d.character || "";
+    if (d.kind === "damage") return t("card.damage", who, d.dice || "");
+    if (d.kind === "heal") return t("card.heal", who);
+    if (d.kind === "initiative") return t("card.initiative", who);
+    return who + " · " + (d.skill || d.attribute || t("x.roll"));
+  };
   JournalI18n.apply(document);
   document.title = t("x.title");
   const result = document.getElementById("result");
@@ -25,7 +44,8 @@
   // check verifies an export's text; proofs are proof files of
   // suppressed rolls ([{name, text}], 'journal roll prove --out') checked
   // against it, as 'journal replay --file EXPORT --proof FILE' checks them.
-  async function check(name, text, proofs) {
+  // options: verify.js's (now: the time the verdict is given at, for tests).
+  async function check(name, text, proofs, options) {
     result.dataset.status = "working";
     result.textContent = t("verify.working");
     rolls.replaceChildren();
@@ -38,7 +58,7 @@
         proofProblems.push(t("v2.proof.parse", pf.name, e.message));
       }
     }
-    const rep = await JournalVerify.verifyExport(text, { proofs: parsed });
+    const rep = await JournalVerify.verifyExport(text, Object.assign({}, options || {}, { proofs: parsed }));
     const sum = rep.summary;
     // With a device's receipts (receipts.js): the file must extend every
     // head they signed and hold their messages verbatim, else it fails,
@@ -54,6 +74,8 @@
     const problems = rep.errors.concat(rep.problems, proofProblems);
     if (proofProblems.length && sum.verdict !== "mismatch" && sum.verdict !== "foreign") sum.verdict = "mismatch";
     const list = Object.entries(rep.rolls);
+    const seqOf = {}; // an event's line in the file (its first)
+    for (const r of rep.records) if (!(r.event.id in seqOf)) seqOf[r.event.id] = r.n;
     const sealed = list.filter(([, v]) => v.status === "sealed").length;
     // One verdict with `journal replay --file`: ok (its exit status 0),
     // flagged (5: nothing fails, and the audit reports what it flags),
@@ -77,7 +99,7 @@
       alarms.length ? el("ul", { class: "problems receipts" }, alarms.map((a) => el("li", { "data-kind": a.kind, text: JournalReceipts.words(JournalI18n.lang(), "warning") + a.text }))) : "",
       problems.length ? el("ul", { class: "problems" }, problems.map((p) => el("li", { text: p }))) : "",
       recorded.length ? el("ul", { class: "proofs" }, recorded.map((p) => el("li", { text: p }))) : "",
-      flags.length ? el("ul", { class: "flags" }, flags.map((f) => el("li", { "data-flag": f.code, text: "⚠ " + t("s.flag", f.code) + " " + f.what }))) : "",
+      flags.length ? el("ul", { class: "flags" }, flags.map((f) => flagItem("li", f, f.event ? (seqOf[f.event] ? t("s.line", seqOf[f.event]) : t("s.event", f.event)) : ""))) : "",
       // Every device with its fingerprint, to compare with what each
       // player's own device shows (docs/design.md §3.3).
       (sum.devices || []).length ? el("ul", { class: "devices" }, sum.devices.map((d) => el("li", { "data-fingerprint": d.fingerprint,
@@ -90,10 +112,11 @@
       const mark = v.status === "verified" ? "✓" : v.status === "sealed" ? "◐" : "✗";
       return el("li", { class: "ev " + v.status, "data-event-id": id, "data-status": v.status },
         el("span", { class: "verdict " + v.status, text: mark + " " }),
-        el("b", { text: (d.character || "") + " · " + (d.skill || d.attribute || d.kind || t("x.roll")) }),
+        el("b", { text: title(d) }),
         " [" + faces + "] → " + d.total + (d.outcome && d.outcome !== "rolled" ? " · " + t("o." + d.outcome) : ""),
         v.reasons.length ? el("div", { class: "verdict mismatch", text: v.reasons.join("; ") }) : null,
-        v.flags.length ? el("div", { class: "flags", text: "⚠ " + v.flags.join("; ") }) : null);
+        (v.flagged || []).length ? el("ul", { class: "flags" }, v.flagged.map((f) => flagItem("li", f))) : null,
+        (v.notes || []).length ? el("div", { class: "notes", text: v.notes.join("; ") }) : null);
     }));
   }
 
@@ -148,7 +171,7 @@
     zone.classList.remove("over");
     if (e.dataTransfer.files.length) read(e.dataTransfer.files);
   });
-  // For tests and scripts: JournalVerifier.check(name, text, proofs), with
+  // For tests and scripts: JournalVerifier.check(name, text, proofs, options), with
   // the receipts given by JournalVerifier.receipts(jsonl) first.
   window.JournalVerifier = { check: check, receipts: (jsonl) => { kept = jsonl ? JournalReceipts.parseJSONL(jsonl) : null; } };
 })();

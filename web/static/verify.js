@@ -1522,7 +1522,11 @@
     const characters = new Set();
     const unsigned = new Set(); // requests whose device's message does not hold
     const chain = { checked: 0, ok: true, reason: "" };
-    const verdict = (id) => (rolls[id] = rolls[id] || { status: "verified", reasons: [], flags: [] });
+    // A roll's verdict: its status, the reasons of a mismatch, its flags
+    // (flagged: replay's, each {code, event, what}, those of its request
+    // and its session included; flags: their words) and notes (words that
+    // are no flag of replay's, such as a journal-dice-v1 roll's void).
+    const verdict = (id) => (rolls[id] = rolls[id] || { status: "verified", reasons: [], flags: [], flagged: [], notes: [] });
     // What the audit finds wrong, each by the event at fault as replay
     // names it (its Mismatch.EventID): the summary's mismatched events.
     // mark says it on a roll's card when the event at fault is another
@@ -1819,15 +1823,22 @@
       flags.push({ code: code, event: event, what: what });
       const ev = byID[event];
       const ids = rolls[event] ? [event] : ev && ev.type === "journal.roll.requested.v1" ? answers[(ev.data || {}).request] || [] : [];
-      for (const id of ids) if (rolls[id] && !rolls[id].flags.includes(what)) rolls[id].flags.push(what);
+      for (const id of ids) onRoll(id, code, event, what);
+    };
+    // onRoll says a flag on a roll's card (once).
+    const onRoll = (id, code, event, what) => {
+      const v = rolls[id];
+      if (!v || v.flagged.some((f) => f.code === code && f.event === event && f.what === what)) return;
+      v.flagged.push({ code: code, event: event, what: what });
+      if (!v.flags.includes(what)) v.flags.push(what);
     };
     // A session's own flags are every roll of it's too.
-    const sessionFlags = new Set(["no-contribution", "not-cosigned", "stale", "open"]);
+    const sessionFlags = new Set(["no-contribution", "not-cosigned", "stale", "open", "downgrade"]);
     const flagSession = (code, event, what) => {
       flag(code, event, what);
       const sid = byID[event] && byID[event].session;
       if (!sessionFlags.has(code) || !sid) return;
-      for (const [id, v] of Object.entries(rolls)) if (byID[id] && byID[id].session === sid && !v.flags.includes(what)) v.flags.push(what);
+      for (const id of Object.keys(rolls)) if (byID[id] && byID[id].session === sid) onRoll(id, code, event, what);
     };
     const judged = (id) => !options.only || options.only.includes(id);
     const v2 = await verifyV2(records, {
@@ -1874,7 +1885,7 @@
     }
     for (const [target, by] of Object.entries(voidOf)) if (!byID[target]) problem(by, tr("v.voidUnknown", String(target).slice(0, 80)));
     for (const [id, v] of Object.entries(rolls)) {
-      if (Object.prototype.hasOwnProperty.call(voided, id) && !flags.some((f) => f.code === "voided" && f.event === id)) v.flags.push(tr("v.voided", voided[id]));
+      if (Object.prototype.hasOwnProperty.call(voided, id) && !flags.some((f) => f.code === "voided" && f.event === id)) v.notes.push(tr("v.voided", voided[id]));
       if (!chain.ok && v.status !== "mismatch") {
         v.status = "mismatch";
         v.reasons.push(tr("v.chainFile"));
@@ -1981,7 +1992,7 @@
         why = e.message;
       }
       if (!why) {
-        out.push({ event: ev, line: l });
+        out.push({ event: ev, line: l, n: i + 1 }); // n: its line in the file
         return;
       }
       foreign.push({ line: i + 1, reason: why });
