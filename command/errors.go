@@ -2,9 +2,9 @@ package command
 
 import (
 	"errors"
-	"fmt"
 	"strings"
 
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/rules/names"
 )
 
@@ -14,7 +14,7 @@ func invalidOr(err error) error {
 	if err == nil || errors.Is(err, ErrInvalid) || errors.Is(err, ErrNotFound) {
 		return err
 	}
-	return fmt.Errorf("%w: %w", ErrInvalid, err)
+	return msgerr.Errorf("%w: %w", ErrInvalid, err)
 }
 
 // didYouMean is ": did you mean X?" when a candidate is close to name, else "".

@@ -21,6 +21,7 @@ import (
 
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/internal/clip"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/rules/dice"
 	"github.com/campaign-journal/journal/rules/ryf"
@@ -36,7 +37,7 @@ type Store interface {
 // Errors callers check with errors.Is. Messages name what is wrong.
 var (
 	// ErrInvalid marks a request refused because of its input or the state of play.
-	ErrInvalid = errors.New("invalid request")
+	ErrInvalid = msgerr.New("invalid request")
 	// ErrNotFound marks a request naming something that does not exist.
 	ErrNotFound = events.ErrNotFound
 )
@@ -73,7 +74,7 @@ func (e *invalidError) Unwrap() []error { return e.errs }
 
 // notFound returns an error wrapping ErrNotFound with a message.
 func notFound(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", ErrNotFound, fmt.Sprintf(format, args...))
+	return msgerr.Errorf("%w: %s", ErrNotFound, fmt.Sprintf(format, args...))
 }
 
 // Journal handles commands over a store. It is safe for concurrent use.
@@ -727,5 +728,5 @@ func (j *Journal) execute(ctx context.Context, campaign string, decide func(d *d
 		}
 		return res, nil
 	}
-	return Result{}, fmt.Errorf("gave up after %d attempts: %w", j.retries, lastErr)
+	return Result{}, msgerr.Errorf("gave up after %d attempts: %w", j.retries, lastErr)
 }

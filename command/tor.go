@@ -8,6 +8,7 @@ import (
 
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/internal/clip"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/rolls"
 	"github.com/campaign-journal/journal/rules/dice"
@@ -65,7 +66,7 @@ func torInvalid(who string, err error) error {
 	if err == nil || errors.Is(err, ErrInvalid) || errors.Is(err, ErrNotFound) {
 		return err
 	}
-	return fmt.Errorf("%w: %s: %w", ErrInvalid, who, err)
+	return msgerr.Errorf("%w: %s: %w", ErrInvalid, who, err)
 }
 
 // addCaused drafts an event caused by another (its id in causationid).
@@ -174,7 +175,7 @@ func unknownTrait(ch *projections.TORSheet, name string, err error) error {
 		traits = strings.Join(ch.Traits, ", ")
 	}
 	if errors.Is(err, tor.ErrUnknownTrait) {
-		return fmt.Errorf("%w: %s has no trait %q (traits: %s)", ErrInvalid, ch.Name, clip.Text(name), traits)
+		return msgerr.Errorf("%w: %s has no trait %q (traits: %s)", ErrInvalid, ch.Name, clip.Text(name), traits)
 	}
 	return torInvalid(ch.Name, err)
 }
@@ -288,7 +289,7 @@ func (j *Journal) SpendHope(ctx context.Context, campaign, char, roll string) (R
 // returns the event that records it.
 func hopeSpent(ch *projections.TORSheet, r *projections.TORRoll) (events.TORHopeSpent, error) {
 	if r.HopeSpent {
-		return events.TORHopeSpent{}, torInvalid(ch.Name, fmt.Errorf("%w (roll %s, +%d)", tor.ErrHopeSpent, r.EventID, r.Result.HopeBonus))
+		return events.TORHopeSpent{}, torInvalid(ch.Name, msgerr.Errorf("%w (roll %s, +%d)", tor.ErrHopeSpent, r.EventID, r.Result.HopeBonus))
 	}
 	sk, err := tor.LookupSkill(r.Skill)
 	if err != nil {

@@ -1,7 +1,7 @@
 package i18n
 
 import (
-	"fmt"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"regexp"
 	"slices"
 	"strconv"
@@ -74,16 +74,16 @@ func CheckErrorTemplate(en, es string) error {
 		return s.err
 	}
 	if len(s.order) != len(e.verbs) {
-		return fmt.Errorf("%d holes, the English has %d", len(s.order), len(e.verbs))
+		return msgerr.Errorf("%d holes, the English has %d", len(s.order), len(e.verbs))
 	}
 	used := make([]bool, len(e.verbs))
 	for i, k := range s.order {
 		if k >= len(e.verbs) || used[k] {
-			return fmt.Errorf("hole %d: index %d used twice or out of range", i+1, k+1)
+			return msgerr.Errorf("hole %d: index %d used twice or out of range", i+1, k+1)
 		}
 		used[k] = true
 		if s.verbs[i] != e.verbs[k] {
-			return fmt.Errorf("hole %d is %%%c, the English's is %%%c", i+1, s.verbs[i], e.verbs[k])
+			return msgerr.Errorf("hole %d is %%%c, the English's is %%%c", i+1, s.verbs[i], e.verbs[k])
 		}
 	}
 	return nil
@@ -119,7 +119,7 @@ func parseFormat(f string) format {
 		if m[4] >= 0 {
 			n, _ := strconv.Atoi(f[m[4]:m[5]])
 			if n < 1 {
-				p.err = fmt.Errorf("bad index in %q", f[m[0]:m[1]])
+				p.err = msgerr.Errorf("bad index in %q", f[m[0]:m[1]])
 				n = 1
 			}
 			next = n - 1

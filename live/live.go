@@ -45,7 +45,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"log/slog"
 	"slices"
 	"strings"
@@ -55,6 +54,7 @@ import (
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/feed"
 	"github.com/campaign-journal/journal/i18n"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/projections"
 )
 
@@ -81,7 +81,7 @@ type Source interface {
 // keeps one position, a sequence of one stream. Run one projector per
 // partition, on jetstore.Store.Partition(p) with PartitionKV, in a Group:
 // a campaign lives in one.
-var ErrPartitioned = errors.New("live: the journal has several partitions, each stream with its own sequences: run one projector per partition")
+var ErrPartitioned = msgerr.New("live: the journal has several partitions, each stream with its own sequences: run one projector per partition")
 
 // partitioned is a source that may span several streams.
 type partitioned interface{ Partitions() int }
@@ -89,7 +89,7 @@ type partitioned interface{ Partitions() int }
 // oneStream refuses a source of several streams (ErrPartitioned).
 func (p *Projector) oneStream() error {
 	if ps, ok := p.src.(partitioned); ok && ps.Partitions() > 1 {
-		return fmt.Errorf("%w (%d)", ErrPartitioned, ps.Partitions())
+		return msgerr.Errorf("%w (%d)", ErrPartitioned, ps.Partitions())
 	}
 	return nil
 }
@@ -344,7 +344,7 @@ func (p *Projector) fold(ctx context.Context, rec events.Recorded) error {
 	if fresh && rec.Event.Type == events.TypeEventVoided {
 		var err error
 		if refolded, err = p.refold(ctx, id, rec.Seq); err != nil {
-			return fmt.Errorf("refold campaign %s after void %s: %w", id, rec.Event.ID, err)
+			return msgerr.Errorf("refold campaign %s after void %s: %w", id, rec.Event.ID, err)
 		}
 	}
 
@@ -400,7 +400,7 @@ func (p *Projector) publish(rec events.Recorded) {
 	ev, err := feed.NewEvent(rec)
 	if err != nil {
 		p.opts.Logger.Error("event does not encode for the live feed; its readers are closed", "seq", rec.Seq, "id", rec.Event.ID, "err", err)
-		p.hub.Fail(id, fmt.Errorf("live feed: event %d: %w", rec.Seq, err))
+		p.hub.Fail(id, msgerr.Errorf("live feed: event %d: %w", rec.Seq, err))
 		return
 	}
 	p.hub.Publish(ev)
@@ -525,7 +525,7 @@ func (p *Projector) refold(ctx context.Context, id string, upTo uint64) (*projec
 func apply(l i18n.Lang, c *projections.Campaign, rec events.Recorded) (text string, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("fold of %s panicked: %v", rec.Event.ID, r)
+			err = msgerr.Errorf("fold of %s panicked: %v", rec.Event.ID, r)
 		}
 	}()
 	data, err := rec.Event.Payload()
@@ -602,7 +602,7 @@ func (p *Projector) Checkpoint(ctx context.Context) error {
 	}
 	p.mu.Unlock()
 	if err != nil {
-		return fmt.Errorf("checkpoint: %w", err)
+		return msgerr.Errorf("checkpoint: %w", err)
 	}
 
 	restore := func() {
@@ -623,7 +623,7 @@ func (p *Projector) Checkpoint(ctx context.Context) error {
 	b, err := json.Marshal(positionDoc{Format: Format, Fingerprint: p.opts.Fingerprint, Seq: pos, Saved: now.UTC()})
 	if err != nil {
 		restore()
-		return fmt.Errorf("checkpoint: %w", err)
+		return msgerr.Errorf("checkpoint: %w", err)
 	}
 	if err := p.kv.Put(ctx, positionKey, b); err != nil {
 		restore()
@@ -676,7 +676,7 @@ func (p *Projector) WaitFor(ctx context.Context, seq uint64) error {
 		}
 		select {
 		case <-ctx.Done():
-			return fmt.Errorf("waiting for the projection to reach %d (at %d): %w", seq, pos, ctx.Err())
+			return msgerr.Errorf("waiting for the projection to reach %d (at %d): %w", seq, pos, ctx.Err())
 		case <-ch:
 		}
 	}
@@ -690,7 +690,7 @@ func (p *Projector) View(id string, fn func(c *projections.Campaign) error) erro
 	defer p.mu.RUnlock()
 	c := p.campaigns[id]
 	if c == nil || c.Events == 0 {
-		return fmt.Errorf("campaign %s: %w", id, events.ErrNotFound)
+		return msgerr.Errorf("campaign %s: %w", id, events.ErrNotFound)
 	}
 	return fn(c)
 }

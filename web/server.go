@@ -70,6 +70,7 @@ import (
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/i18n"
 	"github.com/campaign-journal/journal/internal/clip"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/invite"
 	"github.com/campaign-journal/journal/live"
 	"github.com/campaign-journal/journal/replay"
@@ -223,7 +224,7 @@ type Route struct {
 // New returns a server over the options' store and projector.
 func New(opts Options) (*Server, error) {
 	if opts.Store == nil || opts.Projector == nil && opts.Projectors == nil {
-		return nil, errors.New("web: a store and a projector are required")
+		return nil, msgerr.New("web: a store and a projector are required")
 	}
 	if opts.Projectors == nil {
 		opts.Projectors = live.NewGroup(opts.Projector)
@@ -241,7 +242,7 @@ func New(opts Options) (*Server, error) {
 		opts.Actor = "api"
 	}
 	if a := opts.Actor; len(a) > events.MaxActorLen || !utf8.ValidString(a) || strings.IndexFunc(a, unicode.IsControl) >= 0 {
-		return nil, fmt.Errorf("web: actor %q: at most %d bytes of printable UTF-8", a, events.MaxActorLen)
+		return nil, msgerr.Errorf("web: actor %q: at most %d bytes of printable UTF-8", a, events.MaxActorLen)
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
@@ -280,10 +281,10 @@ func New(opts Options) (*Server, error) {
 	if s.permalinkKey = opts.PermalinkKey; len(s.permalinkKey) == 0 {
 		s.permalinkKey = make([]byte, PermalinkKeySize)
 		if _, err := io.ReadFull(rand.Reader, s.permalinkKey); err != nil {
-			return nil, fmt.Errorf("web: permalink key: %w", err)
+			return nil, msgerr.Errorf("web: permalink key: %w", err)
 		}
 	} else if len(s.permalinkKey) < 16 {
-		return nil, fmt.Errorf("%w: at least 16 bytes", ErrPermalinkKey)
+		return nil, msgerr.Errorf("%w: at least 16 bytes", ErrPermalinkKey)
 	}
 	m.watch(opts.Projectors, opts.Clock)
 	if err := s.register(); err != nil {
@@ -583,7 +584,7 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) i
 	}
 	var mbe *http.MaxBytesError
 	if errors.As(err, &mbe) {
-		err = fmt.Errorf("request body larger than %d bytes", mbe.Limit)
+		err = msgerr.Errorf("request body larger than %d bytes", mbe.Limit)
 	}
 	lang := i18n.EN
 	if r != nil {
@@ -612,7 +613,7 @@ func (s *Server) actor(r *http.Request) (string, error) {
 	if s.opts.Access != nil {
 		p, ok := principal(r)
 		if !ok {
-			return "", errors.New("web: a command reached without being authenticated")
+			return "", msgerr.New("web: a command reached without being authenticated")
 		}
 		return p.Name, nil
 	}

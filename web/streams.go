@@ -2,13 +2,13 @@ package web
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net"
 	"net/http"
 	"sync"
 	"time"
 
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/invite"
 )
 
@@ -22,8 +22,8 @@ const (
 
 // Why an open event stream was ended (the cause of its context).
 var (
-	errStreamRevoked  = errors.New("the device was revoked")
-	errStreamShutdown = errors.New("the server is shutting down")
+	errStreamRevoked  = msgerr.New("the device was revoked")
+	errStreamShutdown = msgerr.New("the server is shutting down")
 )
 
 // streams counts the open event streams by owner, refuses one over the

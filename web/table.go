@@ -37,6 +37,7 @@ import (
 	"github.com/campaign-journal/journal/device"
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/internal/clip"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/invite"
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/signed"
@@ -117,13 +118,13 @@ func (s *Server) requireGM(r *http.Request, campaign, what string) error {
 	}
 	p, ok := principal(r)
 	if !ok {
-		return errors.New("web: a request reached the table without being authenticated")
+		return msgerr.New("web: a request reached the table without being authenticated")
 	}
 	if err := access.AuthorizeRead(p, campaign); err != nil {
 		return err
 	}
 	if p.Role != access.RoleGM && p.Role != access.RoleJournal {
-		return fmt.Errorf("%w: %s %q may not %s: the game master's", events.ErrDenied, p.Role, p.Name, what)
+		return msgerr.Errorf("%w: %s %q may not %s: the game master's", events.ErrDenied, p.Role, p.Name, what)
 	}
 	return nil
 }

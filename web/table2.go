@@ -39,6 +39,7 @@ import (
 	"github.com/campaign-journal/journal/command/catalog"
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/internal/clip"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/signed"
 )
@@ -147,7 +148,7 @@ func (s *Server) sessionEnded(w http.ResponseWriter, r *http.Request) error {
 	err = s.withCampaign(r, func(c *projections.Campaign) error {
 		ss := c.Session(r.PathValue("s"))
 		if ss == nil {
-			return fmt.Errorf("%w: no session %q in campaign %s", events.ErrNotFound, clip.Text(r.PathValue("s")), c.ID)
+			return msgerr.Errorf("%w: no session %q in campaign %s", events.ErrNotFound, clip.Text(r.PathValue("s")), c.ID)
 		}
 		if !ss.Ended || ss.EndedSeq == 0 {
 			return badRequest("session %s has not ended", ss.ID)
@@ -159,10 +160,10 @@ func (s *Server) sessionEnded(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var out endedJSON
-	errFound := errors.New("found")
+	errFound := msgerr.New("found")
 	err = s.opts.Store.Read(r.Context(), events.Query{Subject: filter, From: sess.EndedSeq, To: sess.EndedSeq}, func(rec events.Recorded) error {
 		if rec.Event.ID != sess.EndedEvent {
-			return fmt.Errorf("the stream holds event %s at seq %d, not session %s's end %s", rec.Event.ID, rec.Seq, sess.ID, sess.EndedEvent)
+			return msgerr.Errorf("the stream holds event %s at seq %d, not session %s's end %s", rec.Event.ID, rec.Seq, sess.ID, sess.EndedEvent)
 		}
 		b, err := storedBytes(r.Context(), s.opts.Store, rec)
 		if err != nil {
@@ -175,7 +176,7 @@ func (s *Server) sessionEnded(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if out.Event == "" {
-		return fmt.Errorf("%w: session %s's end is not at seq %d of campaign %s", events.ErrNotFound, sess.ID, sess.EndedSeq, id)
+		return msgerr.Errorf("%w: session %s's end is not at seq %d of campaign %s", events.ErrNotFound, sess.ID, sess.EndedSeq, id)
 	}
 	return writeJSON(w, http.StatusOK, out)
 }
@@ -273,7 +274,7 @@ func (s *Server) proposeVoid(w http.ResponseWriter, r *http.Request) error {
 		return badRequest("reason: write one, at most %d bytes", signed.MaxReasonLen)
 	}
 	var target *events.Event
-	errFound := errors.New("found")
+	errFound := msgerr.New("found")
 	err = s.opts.Store.Read(r.Context(), events.Query{Subject: filter}, func(rec events.Recorded) error {
 		if rec.Event.ID == req.EventID {
 			ev := rec.Event
@@ -286,7 +287,7 @@ func (s *Server) proposeVoid(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if target == nil {
-		return fmt.Errorf("%w: no event %s in campaign %s", events.ErrNotFound, clip.Text(req.EventID), c)
+		return msgerr.Errorf("%w: no event %s in campaign %s", events.ErrNotFound, clip.Text(req.EventID), c)
 	}
 	if target.Type != events.TypeRollMade {
 		return badRequest("event %s is a %s: a roller consents to the void of a journal-dice-v2 roll only", target.ID, target.Type)
@@ -371,10 +372,10 @@ func (s *Server) consentVoid(w http.ResponseWriter, r *http.Request) error {
 	}
 	p, ok := find()
 	if !ok {
-		return fmt.Errorf("%w: no open void proposal %s in campaign %s", events.ErrNotFound, id, c)
+		return msgerr.Errorf("%w: no open void proposal %s in campaign %s", events.ErrNotFound, id, c)
 	}
 	if actor != p.Roller {
-		return fmt.Errorf("%w: roll %s is %s's: only its roller consents to its void, not %s", events.ErrDenied, p.EventID, p.Roller, actor)
+		return msgerr.Errorf("%w: roll %s is %s's: only its roller consents to its void, not %s", events.ErrDenied, p.EventID, p.Roller, actor)
 	}
 	var pubs []signed.PublicKey
 	err = s.withCampaign(r, func(camp *projections.Campaign) error {

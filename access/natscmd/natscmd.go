@@ -37,7 +37,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"log/slog"
 	"math"
@@ -55,6 +54,7 @@ import (
 	"github.com/campaign-journal/journal/command/catalog"
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/internal/clip"
+	"github.com/campaign-journal/journal/internal/msgerr"
 )
 
 // Defaults of Options.
@@ -167,7 +167,7 @@ type ReadRequest struct {
 // stops when ctx ends or on Stop; requests in flight are then cancelled.
 func Start(ctx context.Context, nc *nats.Conn, opts Options) (*Service, error) {
 	if opts.Access == nil || opts.Store == nil {
-		return nil, errors.New("natscmd: Access and Store are required")
+		return nil, msgerr.New("natscmd: Access and Store are required")
 	}
 	if opts.QueueGroup == "" {
 		opts.QueueGroup = DefaultQueueGroup
@@ -199,14 +199,14 @@ func Start(ctx context.Context, nc *nats.Conn, opts Options) (*Service, error) {
 	})
 	if err != nil {
 		cancel()
-		return nil, fmt.Errorf("natscmd: %w", err)
+		return nil, msgerr.Errorf("natscmd: %w", err)
 	}
 	s.svc = svc
 	fctx, fcancel := context.WithTimeout(ctx, 10*time.Second)
 	defer fcancel()
 	if err := nc.FlushWithContext(fctx); err != nil {
 		s.Stop()
-		return nil, fmt.Errorf("natscmd: %w", err)
+		return nil, msgerr.Errorf("natscmd: %w", err)
 	}
 	go func() {
 		select {
@@ -295,18 +295,18 @@ func (s *Service) handle(ctx context.Context, r micro.Request) {
 
 func (s *Service) serve(ctx context.Context, parts []string, body []byte, reply *Reply) error {
 	if len(parts) != 4 {
-		return fmt.Errorf("%w: subject %q", command.ErrInvalid, clip.Text(strings.Join(parts, ".")))
+		return msgerr.Errorf("%w: subject %q", command.ErrInvalid, clip.Text(strings.Join(parts, ".")))
 	}
 	user, campaign, name := parts[1], parts[2], parts[3]
 	p, ok := s.opts.Access.ByName(user)
 	if !ok {
-		return fmt.Errorf("%w: no user %q in the access configuration", access.ErrDenied, clip.Text(user))
+		return msgerr.Errorf("%w: no user %q in the access configuration", access.ErrDenied, clip.Text(user))
 	}
 	if err := events.ValidID(campaign); err != nil {
-		return fmt.Errorf("%w: campaign: %w", command.ErrInvalid, err)
+		return msgerr.Errorf("%w: campaign: %w", command.ErrInvalid, err)
 	}
 	if len(body) > MaxBody {
-		return fmt.Errorf("%w: body is %d bytes, more than %d", command.ErrInvalid, len(body), MaxBody)
+		return msgerr.Errorf("%w: body is %d bytes, more than %d", command.ErrInvalid, len(body), MaxBody)
 	}
 	if name == access.ReadCommand {
 		if err := access.AuthorizeRead(p, campaign); err != nil {
@@ -316,7 +316,7 @@ func (s *Service) serve(ctx context.Context, parts []string, body []byte, reply 
 	}
 	run, ok := commandFor(name)
 	if !ok {
-		return fmt.Errorf("%w: no command %q", command.ErrInvalid, clip.Text(name))
+		return msgerr.Errorf("%w: no command %q", command.ErrInvalid, clip.Text(name))
 	}
 	request, body, err := catalog.RequestID("", body)
 	if err != nil {
@@ -348,7 +348,7 @@ func (s *Service) journal(actor string) *command.Journal {
 }
 
 // errPageFull ends a read whose page is full.
-var errPageFull = errors.New("page full")
+var errPageFull = msgerr.New("page full")
 
 func (s *Service) read(ctx context.Context, campaign string, body []byte, reply *Reply) error {
 	var req ReadRequest
@@ -356,14 +356,14 @@ func (s *Service) read(ctx context.Context, campaign string, body []byte, reply 
 		return err
 	}
 	if req.Limit < 0 || req.Limit > MaxReadEvents {
-		return fmt.Errorf("%w: limit %d: 0..%d", command.ErrInvalid, req.Limit, MaxReadEvents)
+		return msgerr.Errorf("%w: limit %d: 0..%d", command.ErrInvalid, req.Limit, MaxReadEvents)
 	}
 	if req.Limit == 0 {
 		req.Limit = DefaultReadEvents
 	}
 	filter, err := events.CampaignFilter(campaign)
 	if err != nil {
-		return fmt.Errorf("%w: %w", command.ErrInvalid, err)
+		return msgerr.Errorf("%w: %w", command.ErrInvalid, err)
 	}
 	size := 0
 	reply.Events = []Recorded{}
@@ -399,7 +399,7 @@ func InboxPrefix(user string) nats.Option {
 
 // ErrInboxPrefix is returned by Request when the connection's inbox prefix
 // is not the user's (InboxPrefix): the service would not answer.
-var ErrInboxPrefix = errors.New("natscmd: the connection's inbox prefix is not the user's")
+var ErrInboxPrefix = msgerr.New("natscmd: the connection's inbox prefix is not the user's")
 
 // Request sends one request as user (whose connection nc must use the
 // inbox prefix access.InboxPrefix(user), see InboxPrefix; otherwise
@@ -418,7 +418,7 @@ func Request(ctx context.Context, nc *nats.Conn, user, campaign, cmd string, bod
 		}
 	}
 	if inbox := nc.NewRespInbox(); !access.ReplyAllowed(user, inbox) {
-		return nil, fmt.Errorf("%w: replies would go to %s, want %s.> (natscmd.InboxPrefix(%q))", ErrInboxPrefix, inbox, access.InboxPrefix(user), user)
+		return nil, msgerr.Errorf("%w: replies would go to %s, want %s.> (natscmd.InboxPrefix(%q))", ErrInboxPrefix, inbox, access.InboxPrefix(user), user)
 	}
 	if _, ok := ctx.Deadline(); !ok {
 		var cancel context.CancelFunc
@@ -427,11 +427,11 @@ func Request(ctx context.Context, nc *nats.Conn, user, campaign, cmd string, bod
 	}
 	msg, err := nc.RequestWithContext(ctx, access.CommandSubject(user, campaign, cmd), data)
 	if err != nil {
-		return nil, fmt.Errorf("natscmd: %s %s %s: %w", user, campaign, cmd, err)
+		return nil, msgerr.Errorf("natscmd: %s %s %s: %w", user, campaign, cmd, err)
 	}
 	var reply Reply
 	if err := json.Unmarshal(msg.Data, &reply); err != nil {
-		return nil, fmt.Errorf("natscmd: reply: %w (%s)", err, msg.Header.Get(micro.ErrorHeader))
+		return nil, msgerr.Errorf("natscmd: reply: %w (%s)", err, msg.Header.Get(micro.ErrorHeader))
 	}
 	if reply.Error == "" {
 		return &reply, nil

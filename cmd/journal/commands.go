@@ -18,6 +18,7 @@ import (
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/i18n"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/rules/names"
 )
@@ -90,7 +91,7 @@ func (a *app) record(c *cobra.Command, do func(j *command.Journal, campaign stri
 	}
 	rj, err := j.WithRequest(request)
 	if err != nil {
-		return fmt.Errorf("--request-id: %w", err)
+		return msgerr.Errorf("--request-id: %w", err)
 	}
 	rj = rj.ForCommand(cliCommand(c)).Named(catalogName(c))
 	var res command.Result
@@ -240,7 +241,7 @@ func (a *app) noCampaign(ctx context.Context, campaign string, at uint64) error 
 	if len(ids) > 0 {
 		hint = names.Hint(campaign, ids)
 	}
-	return fmt.Errorf("%w: campaign %s does not exist%s in %s: %s", events.ErrNotFound, campaign, atSuffix(at), a.journalPlace(), hint)
+	return msgerr.Errorf("%w: campaign %s does not exist%s in %s: %s", events.ErrNotFound, campaign, atSuffix(at), a.journalPlace(), hint)
 }
 
 // noCharacter is the error for a character camp does not have.
@@ -253,7 +254,7 @@ func noCharacter(camp *projections.Campaign, id string, at uint64) error {
 	if len(roster) > 0 {
 		hint = names.Hint(id, roster)
 	}
-	return fmt.Errorf("%w: no character %q in campaign %s%s: %s", events.ErrNotFound, id, camp.ID, atSuffix(at), hint)
+	return msgerr.Errorf("%w: no character %q in campaign %s%s: %s", events.ErrNotFound, id, camp.ID, atSuffix(at), hint)
 }
 
 // journalPlace names the journal commands read: the data folder, or the

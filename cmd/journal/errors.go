@@ -17,6 +17,7 @@ import (
 	"github.com/campaign-journal/journal/events/jetstore"
 	"github.com/campaign-journal/journal/i18n"
 	"github.com/campaign-journal/journal/internal/clip"
+	"github.com/campaign-journal/journal/internal/msgerr"
 )
 
 // Exit codes of the journal command. They are part of its interface:
@@ -37,14 +38,14 @@ var (
 	errUsage = command.ErrUsage
 	// ErrMismatch marks a verification that found a mismatch; the command
 	// printed its own report first.
-	ErrMismatch = errors.New("mismatch")
+	ErrMismatch = msgerr.New("mismatch")
 	// errNoJournal marks a data folder with no journal in it (read-only
 	// commands never create one).
-	errNoJournal = fmt.Errorf("%w: no journal", events.ErrNotFound)
+	errNoJournal = msgerr.Errorf("%w: no journal", events.ErrNotFound)
 	// ErrFlagged marks a verification that found no mismatch but flagged
 	// something (a v2 session without contribution, a voided roll...);
 	// the command printed its own report first.
-	ErrFlagged = errors.New("verified with flags")
+	ErrFlagged = msgerr.New("verified with flags")
 )
 
 // usagef returns an error wrapping errUsage with a message.

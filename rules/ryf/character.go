@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/campaign-journal/journal/internal/clip"
+	"github.com/campaign-journal/journal/internal/msgerr"
 )
 
 // Character is what the rules need of a character: its attributes, its
@@ -241,13 +242,13 @@ func (r *Rules) parseAttributes(s string) (map[Attr]int, error) {
 			return err
 		}
 		if _, dup := out[a]; dup {
-			return fmt.Errorf("%w: %s (%s) given twice", ErrSyntax, a, a.Name())
+			return msgerr.Errorf("%w: %s (%s) given twice", ErrSyntax, a, a.Name())
 		}
 		out[a] = v
 		return nil
 	})
 	if err != nil {
-		return out, fmt.Errorf("attributes %q: %w", clip.Text(s), err)
+		return out, msgerr.Errorf("attributes %q: %w", clip.Text(s), err)
 	}
 	return out, nil
 }
@@ -277,13 +278,13 @@ func (r *Rules) parseSkills(s string) (map[string]int, error) {
 			return err
 		}
 		if _, dup := out[sk.Name]; dup {
-			return fmt.Errorf("%w: %s given twice", ErrSyntax, sk.Name)
+			return msgerr.Errorf("%w: %s given twice", ErrSyntax, sk.Name)
 		}
 		out[sk.Name] = v
 		return nil
 	})
 	if err != nil {
-		return out, fmt.Errorf("skills %q: %w", clip.Text(s), err)
+		return out, msgerr.Errorf("skills %q: %w", clip.Text(s), err)
 	}
 	return out, nil
 }
@@ -292,7 +293,7 @@ func (r *Rules) parseSkills(s string) (map[string]int, error) {
 // on past a bad pair, so that its error names every one (errorList).
 func pairs(s string, f func(name string, v int) error) error {
 	if strings.TrimSpace(s) == "" {
-		return fmt.Errorf("%w: empty list", ErrSyntax)
+		return msgerr.Errorf("%w: empty list", ErrSyntax)
 	}
 	var errs errorList
 	n := 0
@@ -306,12 +307,12 @@ func pairs(s string, f func(name string, v int) error) error {
 			name, value, ok = strings.Cut(item, ":")
 		}
 		if !ok {
-			errs = append(errs, fmt.Errorf("%w: %q: want name=value", ErrSyntax, clip.Text(strings.TrimSpace(item))))
+			errs = append(errs, msgerr.Errorf("%w: %q: want name=value", ErrSyntax, clip.Text(strings.TrimSpace(item))))
 			continue
 		}
 		v, err := number(value)
 		if err != nil {
-			errs = append(errs, fmt.Errorf("%w: %q: %w", ErrSyntax, clip.Text(strings.TrimSpace(item)), err))
+			errs = append(errs, msgerr.Errorf("%w: %q: %w", ErrSyntax, clip.Text(strings.TrimSpace(item)), err))
 			continue
 		}
 		if err := f(strings.TrimSpace(name), v); err != nil {
@@ -319,7 +320,7 @@ func pairs(s string, f func(name string, v int) error) error {
 		}
 	}
 	if n == 0 {
-		return fmt.Errorf("%w: empty list", ErrSyntax)
+		return msgerr.Errorf("%w: empty list", ErrSyntax)
 	}
 	if len(errs) == 1 {
 		return errs[0]

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/campaign-journal/journal/internal/clip"
+	"github.com/campaign-journal/journal/internal/msgerr"
 )
 
 // Ranges a valid character keeps (see Character.Validate and DECISIONS.md).
@@ -43,7 +44,7 @@ func (a Attributes) Score(attr Attribute) (Score, error) {
 	case Mente:
 		return a.Mente, nil
 	}
-	return Score{}, fmt.Errorf("%w %q", ErrUnknownAttribute, clip.Text(string(attr)))
+	return Score{}, msgerr.Errorf("%w %q", ErrUnknownAttribute, clip.Text(string(attr)))
 }
 
 // String formats the attributes in the syntax ParseAttributes reads:
