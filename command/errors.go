@@ -2,7 +2,6 @@ package command
 
 import (
 	"errors"
-	"strings"
 
 	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/rules/names"
@@ -17,10 +16,11 @@ func invalidOr(err error) error {
 	return msgerr.Errorf("%w: %w", ErrInvalid, err)
 }
 
-// didYouMean is ": did you mean X?" when a candidate is close to name, else "".
-func didYouMean(name string, candidates []string) string {
+// didYouMean is ": did you mean X?" when a candidate is close to name,
+// else "", as a keyed error (rendered in the reader's language).
+func didYouMean(name string, candidates []string) error {
 	if s := names.Suggest(name, candidates); len(s) > 0 {
-		return ": did you mean " + strings.Join(s, " or ") + "?"
+		return msgerr.Errorf(": did you mean %v?", names.OrList(s))
 	}
-	return ""
+	return msgerr.New("")
 }

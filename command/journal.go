@@ -14,7 +14,6 @@ import (
 	"context"
 	"crypto/rand"
 	"errors"
-	"fmt"
 	"io"
 	"sync"
 	"time"
@@ -46,7 +45,8 @@ var (
 // among args stay wrapped too (invalid("--vs: %v", err) is still
 // errors.Is ryf.ErrUnknownDifficulty), so that callers can tell causes apart.
 func invalid(format string, args ...any) error {
-	e := &invalidError{msg: ErrInvalid.Error() + ": " + fmt.Sprintf(format, args...), errs: []error{ErrInvalid}}
+	k := msgerr.Errorf(format, args...)
+	e := &invalidError{msg: ErrInvalid.Error() + ": " + k.Error(), errs: []error{ErrInvalid}, k: k}
 	for _, a := range args {
 		if err, ok := a.(error); ok {
 			e.errs = append(e.errs, err)
@@ -64,17 +64,22 @@ func malformed(format string, args ...any) error {
 }
 
 // invalidError is what invalid returns: its message, and the errors it wraps.
+// It is keyed (msgerr.Keyed) as "%w: %v": ErrInvalid, and the message
+// keyed by its own format.
 type invalidError struct {
 	msg  string
 	errs []error
+	k    error
 }
 
 func (e *invalidError) Error() string   { return e.msg }
 func (e *invalidError) Unwrap() []error { return e.errs }
+func (e *invalidError) Key() string     { return "%w: %v" }
+func (e *invalidError) Args() []any     { return []any{ErrInvalid, e.k} }
 
 // notFound returns an error wrapping ErrNotFound with a message.
 func notFound(format string, args ...any) error {
-	return msgerr.Errorf("%w: %s", ErrNotFound, fmt.Sprintf(format, args...))
+	return msgerr.Errorf("%w: %s", ErrNotFound, msgerr.Errorf(format, args...))
 }
 
 // Journal handles commands over a store. It is safe for concurrent use.

@@ -3,7 +3,6 @@ package command
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strings"
 
 	"github.com/campaign-journal/journal/events"
@@ -194,7 +193,8 @@ func (d *draft) createTORCharacter(req CreateCharacter) error {
 	// Every problem at once: the options, the lists, Hope and the rules.
 	var vs []tor.Violation
 	add := func(field, format string, args ...any) {
-		vs = append(vs, tor.Violation{Field: field, Problem: fmt.Sprintf(format, args...)})
+		err := msgerr.Errorf(format, args...)
+		vs = append(vs, tor.Violation{Field: field, Problem: err.Error(), Err: err})
 	}
 	if req.Specialization != "" || req.Occupation != "" || len(req.Weapons) > 0 {
 		add("options", "--spec, --occupation and --weapons are RyF options: a The One Ring character takes --culture, --traits and --hope")

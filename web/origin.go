@@ -269,6 +269,6 @@ func (s *Server) checkOrigin(next http.Handler) http.Handler {
 func (s *Server) refuse(w http.ResponseWriter, r *http.Request, status int, err error) {
 	s.opts.Logger.Warn("request refused", "method", r.Method, "path", r.URL.Path, "host", r.Host,
 		"origin", r.Header.Get("Origin"), "sec_fetch_site", r.Header.Get("Sec-Fetch-Site"), "status", status, "err", err)
-	s.writeError(w, r, &httpError{status: status, msg: err.Error()})
+	s.writeError(w, r, &httpError{status: status, msg: err})
 	s.metrics.request("refused", status)
 }

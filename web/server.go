@@ -330,11 +330,11 @@ func (s *Server) register() error {
 		allowed := strings.Join(allow, ", ")
 		s.mux.Handle(p, s.instrument("other "+p, s.guard(p, func(w http.ResponseWriter, r *http.Request) error {
 			w.Header().Set("Allow", allowed)
-			return &httpError{status: http.StatusMethodNotAllowed, msg: fmt.Sprintf("method %s not allowed on %s (allowed: %s)", r.Method, clip.Text(r.URL.Path), allowed)}
+			return &httpError{status: http.StatusMethodNotAllowed, msg: msgerr.Errorf("method %s not allowed on %s (allowed: %s)", r.Method, clip.Text(r.URL.Path), allowed)}
 		})))
 	}
 	s.mux.Handle("/api/", s.instrument("/api/", s.guard("/api/", func(w http.ResponseWriter, r *http.Request) error {
-		return &httpError{status: http.StatusNotFound, msg: "no such resource: " + clip.Text(r.URL.Path).String()}
+		return &httpError{status: http.StatusNotFound, msg: msgerr.Errorf("no such resource: %s", clip.Text(r.URL.Path))}
 	})))
 	s.registerPermalinks()
 	s.mux.Handle("GET /metrics", s.metrics.Handler())
@@ -503,19 +503,22 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // httpError is an error with its HTTP status.
+// Its message is a keyed error (msgerr), so that it renders by key.
 type httpError struct {
 	status int
-	msg    string
+	msg    error
 }
 
-func (e *httpError) Error() string { return e.msg }
+func (e *httpError) Error() string { return e.msg.Error() }
+func (e *httpError) Key() string   { return "%v" }
+func (e *httpError) Args() []any   { return []any{e.msg} }
 
 func badRequest(format string, args ...any) error {
-	return &httpError{status: http.StatusBadRequest, msg: fmt.Sprintf(format, args...)}
+	return &httpError{status: http.StatusBadRequest, msg: msgerr.Errorf(format, args...)}
 }
 
 func notFound(format string, args ...any) error {
-	return &httpError{status: http.StatusNotFound, msg: fmt.Sprintf(format, args...)}
+	return &httpError{status: http.StatusNotFound, msg: msgerr.Errorf(format, args...)}
 }
 
 // Status returns the HTTP status an error maps to.

@@ -2,7 +2,6 @@ package web
 
 import (
 	"context"
-	"fmt"
 	"net"
 	"net/http"
 	"sync"
@@ -56,7 +55,7 @@ func newStreams(max, perOwner int) *streams {
 
 // tooMany is the refusal of a stream over a limit.
 func tooMany(format string, args ...any) error {
-	return &httpError{status: http.StatusTooManyRequests, msg: fmt.Sprintf(format, args...)}
+	return &httpError{status: http.StatusTooManyRequests, msg: msgerr.Errorf(format, args...)}
 }
 
 // open counts a new stream of owner (and of device, when not ""), which

@@ -156,9 +156,9 @@ func inviteError(err error) error {
 	case errors.Is(err, invite.ErrUnknown):
 		return notFound("no such invite (ask the GM for a new link)")
 	case errors.Is(err, invite.ErrUsed):
-		return &httpError{status: http.StatusConflict, msg: err.Error() + ": each link signs in one device (ask the GM for a new one)"}
+		return &httpError{status: http.StatusConflict, msg: msgerr.Errorf("%s: each link signs in one device (ask the GM for a new one)", err)}
 	case errors.Is(err, invite.ErrExpired), errors.Is(err, invite.ErrRevoked):
-		return &httpError{status: http.StatusGone, msg: err.Error() + " (ask the GM for a new link)"}
+		return &httpError{status: http.StatusGone, msg: msgerr.Errorf("%s (ask the GM for a new link)", err)}
 	}
 	return err
 }
@@ -380,7 +380,7 @@ func (s *Server) makeCall(w http.ResponseWriter, r *http.Request) error {
 		s.calls.open = map[string][]rollCall{}
 	}
 	if len(s.calls.open[c]) >= 64 {
-		return &httpError{status: http.StatusConflict, msg: "64 roll calls are open: close some first"}
+		return &httpError{status: http.StatusConflict, msg: msgerr.New("64 roll calls are open: close some first")}
 	}
 	s.calls.n++
 	call.ID = fmt.Sprintf("call-%d", s.calls.n)

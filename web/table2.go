@@ -122,7 +122,7 @@ func (s *Server) v2Action(w http.ResponseWriter, r *http.Request) error {
 	case command.CommandTORHope:
 		act, err = j.TORHopeActionFor(ctx, c, req.Character)
 	default:
-		return &httpError{status: http.StatusNotFound, msg: fmt.Sprintf("no journal-dice-v2 action %q (contest, combat-start, heal-after-combat, tor-roll, tor-hope; attack has its own route)", clip.Text(name))}
+		return &httpError{status: http.StatusNotFound, msg: msgerr.Errorf("no journal-dice-v2 action %q (contest, combat-start, heal-after-combat, tor-roll, tor-hope; attack has its own route)", clip.Text(name))}
 	}
 	if err != nil {
 		return err
@@ -324,11 +324,11 @@ func (s *Server) proposeVoid(w http.ResponseWriter, r *http.Request) error {
 		v.open = map[string][]voidProposal{}
 	}
 	if len(v.open[c]) >= 64 {
-		return &httpError{status: http.StatusConflict, msg: "64 void proposals are open: void or let some go first"}
+		return &httpError{status: http.StatusConflict, msg: msgerr.New("64 void proposals are open: void or let some go first")}
 	}
 	for _, o := range v.open[c] {
 		if o.EventID == p.EventID {
-			return &httpError{status: http.StatusConflict, msg: fmt.Sprintf("roll %s is already proposed for a void (%s)", p.EventID, o.ID)}
+			return &httpError{status: http.StatusConflict, msg: msgerr.Errorf("roll %s is already proposed for a void (%s)", p.EventID, o.ID)}
 		}
 	}
 	v.n++

@@ -237,11 +237,11 @@ func (a *app) load(c *cobra.Command, at uint64) (*projections.Campaign, error) {
 // names the journal read and the campaigns it has.
 func (a *app) noCampaign(ctx context.Context, campaign string, at uint64) error {
 	ids, _ := a.campaignNames(ctx)
-	hint := "it has no campaign yet: create one with 'journal campaign create ID --system ryf|galaxia|tor'"
+	hint := msgerr.New("it has no campaign yet: create one with 'journal campaign create ID --system ryf|galaxia|tor'")
 	if len(ids) > 0 {
 		hint = names.Hint(campaign, ids)
 	}
-	return msgerr.Errorf("%w: campaign %s does not exist%s in %s: %s", events.ErrNotFound, campaign, atSuffix(at), a.journalPlace(), hint)
+	return msgerr.Errorf("%w: campaign %s does not exist%s in %s: %v", events.ErrNotFound, campaign, atSuffix(at), a.journalPlace(), hint)
 }
 
 // noCharacter is the error for a character camp does not have.
@@ -250,11 +250,11 @@ func noCharacter(camp *projections.Campaign, id string, at uint64) error {
 	if camp.TOR != nil {
 		roster = camp.TOR.Roster
 	}
-	hint := "it has none yet"
+	hint := msgerr.New("it has none yet")
 	if len(roster) > 0 {
 		hint = names.Hint(id, roster)
 	}
-	return msgerr.Errorf("%w: no character %q in campaign %s%s: %s", events.ErrNotFound, id, camp.ID, atSuffix(at), hint)
+	return msgerr.Errorf("%w: no character %q in campaign %s%s: %v", events.ErrNotFound, id, camp.ID, atSuffix(at), hint)
 }
 
 // journalPlace names the journal commands read: the data folder, or the

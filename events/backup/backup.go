@@ -463,7 +463,7 @@ func Open(path string, key *Key) (*Archive, error) {
 	}
 	defer f.Close()
 	corrupt := func(format string, args ...any) error {
-		return msgerr.Errorf("%w: %s: %s", ErrCorrupt, path, fmt.Sprintf(format, args...))
+		return msgerr.Errorf("%w: %s: %s", ErrCorrupt, path, msgerr.Errorf(format, args...))
 	}
 	tr := tar.NewReader(f)
 	next := func(want string) (*tar.Header, error) {

@@ -24,7 +24,7 @@ var allowed = map[string][]string{
 	"internal/layers":               {},
 	"internal/msgerr":               {},
 	"rules/dice":                    {"internal/msgerr"},
-	"rules/names":                   {},
+	"rules/names":                   {"internal/msgerr"},
 	"beacon":                        {"internal/msgerr"},
 	"events/internal/fastcodec":     {},
 	"events/internal/fastcodec/gen": {},

@@ -48,10 +48,22 @@ type Violation struct {
 	Rule    string `json:"rule"`              // one of the Rule... names
 	Subject string `json:"subject,omitempty"` // the attribute letter or skill name
 	Message string `json:"message"`
+	// Err is the message as a keyed error (msgerr), which the doors
+	// render in the reader's language; nil: Message as it is.
+	Err error `json:"-"`
 }
 
 // String returns "rule: message".
 func (v Violation) String() string { return v.Rule + ": " + v.Message }
+
+// AsError returns the violation's message as an error: Err, or one keyed by
+// Message.
+func (v Violation) AsError() error {
+	if v.Err != nil {
+		return v.Err
+	}
+	return msgerr.New(v.Message)
+}
 
 // InvalidCharacterError lists every rule a character breaks. It wraps
 // ErrInvalidCharacter.
@@ -71,6 +83,27 @@ func (e *InvalidCharacterError) Error() string {
 // Unwrap returns ErrInvalidCharacter.
 func (e *InvalidCharacterError) Unwrap() error { return ErrInvalidCharacter }
 
+// Key and Args make the error keyed (msgerr.Keyed) in its reader's form:
+// "invalid character: " and the violations, a rule's name before its
+// message only when it is a word ("skills: …"), not a code
+// ("attribute_missing").
+func (e *InvalidCharacterError) Key() string {
+	return "%w: " + strings.TrimSuffix(strings.Repeat("%v; ", len(e.Violations)), "; ")
+}
+
+// Args: see Key.
+func (e *InvalidCharacterError) Args() []any {
+	args := []any{ErrInvalidCharacter}
+	for _, v := range e.Violations {
+		if strings.Contains(v.Rule, "_") {
+			args = append(args, v.AsError())
+		} else {
+			args = append(args, msgerr.Errorf("%s: %w", v.Rule, v.AsError()))
+		}
+	}
+	return args
+}
+
 // ValidateCharacter checks a character against the campaign's creation
 // rules (docs/rules.md 1.3) and returns nil or an *InvalidCharacterError listing
 // every violation at once, in a stable order (attributes, skills, budgets,
@@ -85,7 +118,8 @@ func (e *InvalidCharacterError) Unwrap() error { return ErrInvalidCharacter }
 func (r *Rules) ValidateCharacter(c Character) error {
 	var vs []Violation
 	add := func(rule, subject, format string, args ...any) {
-		vs = append(vs, Violation{Rule: rule, Subject: subject, Message: fmt.Sprintf(format, args...)})
+		err := msgerr.Errorf(format, args...)
+		vs = append(vs, Violation{Rule: rule, Subject: subject, Message: err.Error(), Err: err})
 	}
 	pc := !c.NPC
 
@@ -185,11 +219,11 @@ func (r *Rules) ParseCharacter(attributes, skills, specialization string, npc bo
 	var parseVs []Violation
 	attrs, aerr := r.parseAttributes(attributes)
 	if aerr != nil {
-		parseVs = append(parseVs, Violation{Rule: RuleAttributesSyntax, Message: aerr.Error()})
+		parseVs = append(parseVs, Violation{Rule: RuleAttributesSyntax, Message: aerr.Error(), Err: aerr})
 	}
 	sk, serr := r.parseSkills(skills)
 	if serr != nil {
-		parseVs = append(parseVs, Violation{Rule: RuleSkillsSyntax, Message: serr.Error()})
+		parseVs = append(parseVs, Violation{Rule: RuleSkillsSyntax, Message: serr.Error(), Err: serr})
 	}
 	var specErr error
 	c := Character{Attributes: attrs, Skills: sk, NPC: npc}
@@ -197,7 +231,7 @@ func (r *Rules) ParseCharacter(attributes, skills, specialization string, npc bo
 		s, err := r.LookupSkill(specialization)
 		if err != nil {
 			specErr = err
-			parseVs = append(parseVs, Violation{Rule: RuleSpecialization, Subject: specialization, Message: err.Error()})
+			parseVs = append(parseVs, Violation{Rule: RuleSpecialization, Subject: specialization, Message: err.Error(), Err: err})
 		} else {
 			c.Specialization = s.Name
 		}

@@ -98,13 +98,13 @@ func match[T any](q string, entries []entry[T], ok func(string) bool) (entry[T],
 
 // hint ends an unknown-name message: the closest names, or all of them
 // (names.Hint), after a colon; "" for no entries.
-func hint[T any](query string, entries []entry[T]) string {
+func hint[T any](query string, entries []entry[T]) error {
 	displays := make([]string, len(entries))
 	for i, e := range entries {
 		displays[i] = e.display
 	}
-	if h := names.Hint(query, displays); h != "" {
-		return ": " + h
+	if h := names.Hint(query, displays); h != nil {
+		return msgerr.Errorf(": %w", h)
 	}
-	return ""
+	return msgerr.New("")
 }

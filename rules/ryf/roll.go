@@ -1,7 +1,6 @@
 package ryf
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -142,7 +141,7 @@ func (c Check) Base() int {
 // ErrInvalidCheck or ErrOutOfRange.
 func (c Check) Validate() error {
 	bad := func(format string, args ...any) error {
-		return msgerr.Errorf("%w: %s roll: %s", ErrInvalidCheck, c.Kind, fmt.Sprintf(format, args...))
+		return msgerr.Errorf("%w: %s roll: %s", ErrInvalidCheck, c.Kind, msgerr.Errorf(format, args...))
 	}
 	rng := func(what string, v, lo, hi int) error {
 		if v < lo || v > hi {

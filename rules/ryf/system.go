@@ -448,7 +448,7 @@ func (r *Rules) SideCheck(c Character, side Side, attr Attr) (Check, error) {
 }
 
 // sideHint ends the message of a side that names no skill nor attribute.
-func (r *Rules) sideHint(name string) string {
+func (r *Rules) sideHint(name string) error {
 	var all []string
 	for _, e := range r.skillIndex {
 		all = append(all, e.display)
@@ -456,8 +456,8 @@ func (r *Rules) sideHint(name string) string {
 	for _, e := range r.attrIndex {
 		all = append(all, e.display)
 	}
-	if h := names.Hint(name, all); h != "" {
-		return ": " + h
+	if h := names.Hint(name, all); h != nil {
+		return msgerr.Errorf(": %w", h)
 	}
-	return ""
+	return msgerr.New("")
 }

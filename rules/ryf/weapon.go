@@ -1,8 +1,6 @@
 package ryf
 
 import (
-	"fmt"
-
 	"github.com/campaign-journal/journal/internal/clip"
 	"github.com/campaign-journal/journal/internal/msgerr"
 )
@@ -93,7 +91,7 @@ func (r *Rules) LookupWeapon(name string) (Weapon, error) {
 // and a magazine only on a ranged weapon. Errors wrap ErrInvalidWeapon.
 func (r *Rules) ValidateWeapon(w Weapon) error {
 	bad := func(format string, args ...any) error {
-		return msgerr.Errorf("%w %q: %s", ErrInvalidWeapon, clip.Text(w.Name), fmt.Sprintf(format, args...))
+		return msgerr.Errorf("%w %q: %s", ErrInvalidWeapon, clip.Text(w.Name), msgerr.Errorf(format, args...))
 	}
 	if err := checkName(w.Name); err != nil {
 		return msgerr.Errorf("%w %q: %w", ErrInvalidWeapon, clip.Text(w.Name), err)

@@ -46,8 +46,8 @@ func resolve(what, input string, cands [][]string, unknown error) (int, error) {
 		for i, c := range cands {
 			displays[i] = c[0]
 		}
-		if h := names.Hint(input, displays); h != "" {
-			return -1, msgerr.Errorf("%w %q: %s", unknown, clip.Text(input), h)
+		if h := names.Hint(input, displays); h != nil {
+			return -1, msgerr.Errorf("%w %q: %v", unknown, clip.Text(input), h)
 		}
 		return -1, msgerr.Errorf("%w %q", unknown, clip.Text(input))
 	case 1:
