@@ -166,6 +166,9 @@ func reportError(w io.Writer, err error, jsonOut bool, l i18n.Lang) int {
 	msg := errorMessage(err, l)
 	if jsonOut {
 		body := command.NewErrorBody(err, command.Class{Code: name, Exit: code}, l, errorMessage)
+		// The command line's --json error keeps its shape: scripts compare
+		// code and message_en, and a line stays short.
+		body.Key, body.Args = "", nil
 		b, _ := json.Marshal(map[string]any{"error": body})
 		fmt.Fprintln(w, string(b))
 		return code
