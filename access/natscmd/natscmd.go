@@ -53,6 +53,7 @@ import (
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/command/catalog"
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/i18n"
 	"github.com/campaign-journal/journal/internal/clip"
 	"github.com/campaign-journal/journal/internal/msgerr"
 )
@@ -139,6 +140,13 @@ type Reply struct {
 	// "conflict", "exists", "rate_limited", "quota", "timeout", "failure"…).
 	Error string `json:"error,omitempty"`
 	Code  string `json:"code,omitempty"`
+	// Message is the refusal's words in the request's Accept-Language
+	// header (English without one), rendered by key (command.Message);
+	// Key and Args are its English format and arguments as text
+	// (command.KeyOf), omitted for an error the journal did not make.
+	Message string   `json:"message,omitempty"`
+	Key     string   `json:"key,omitempty"`
+	Args    []string `json:"args,omitempty"`
 	// RetryAfter is, for a rate limit's refusal, how many seconds to wait
 	// before trying again (also the reply's Retry-After header).
 	RetryAfter int `json:"retry_after,omitempty"`
@@ -275,6 +283,8 @@ func (s *Service) handle(ctx context.Context, r micro.Request) {
 			s.opts.Logger.Error("natscmd: request failed", "subject", r.Subject(), "err", err)
 		}
 		reply.Error, reply.Code, reply.Recorded, reply.Events = err.Error(), code, nil, nil
+		reply.Message = command.Message(err, headerLang(r.Headers().Get("Accept-Language")))
+		reply.Key, reply.Args = command.KeyOf(err)
 		var opts []micro.RespondOpt
 		var ra interface{ RetryAfter() time.Duration }
 		if errors.As(err, &ra) {
@@ -451,3 +461,11 @@ func (e *ReplyError) Error() string { return e.Message }
 
 // Unwrap returns the sentinel of the code.
 func (e *ReplyError) Unwrap() error { return command.ClassSentinel(e.Code) }
+
+// headerLang is the language an Accept-Language header asks for: Spanish
+// when its first language is, else English.
+func headerLang(h string) i18n.Lang {
+	first, _, _ := strings.Cut(h, ",")
+	first, _, _ = strings.Cut(first, ";")
+	return i18n.FromLocale(strings.TrimSpace(first))
+}

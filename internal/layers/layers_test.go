@@ -53,7 +53,7 @@ var allowed = map[string][]string{
 	"command/catalog":               {"command", "events", "internal/clip", "internal/msgerr", "rules/..."},
 	"command/recordtest":            {"command", "events", "events/memstore"},
 	"access":                        {"command/catalog", "events", "internal/msgerr"},
-	"access/natscmd":                {"access", "command", "command/catalog", "events", "internal/clip", "internal/msgerr"},
+	"access/natscmd":                {"access", "command", "command/catalog", "events", "i18n", "internal/clip", "internal/msgerr"},
 	"invite":                        {"access", "events", "internal/msgerr"},
 	"reproduce":                     {"command", "command/catalog", "events", "events/memstore", "i18n", "internal/msgerr", "projections", "replay", "rules/..."},
 	"web":                           {"access", "command", "command/catalog", "device", "events", "feed", "i18n", "internal/...", "invite", "live", "projections", "replay", "rules/...", "signed"},
