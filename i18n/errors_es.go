@@ -29,6 +29,11 @@ func init() {
 // hint the rules join to an error, a word of a list) and the words the
 // command line puts in its own messages.
 var errorsESExtra = map[string]string{
+	// The rules a character breaks whose names are words (ryf.Rule…),
+	// shown before their violations.
+	"specialization": "especialización",
+	"skills":         "habilidades",
+	"attributes":     "atributos",
 	// Where a command looked (the command line's a.where), its hints.
 	"campaign %s":                       "la campaña %s",
 	"the journal":                       "el diario",

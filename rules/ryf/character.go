@@ -98,7 +98,7 @@ func (e *InvalidCharacterError) Args() []any {
 		if strings.Contains(v.Rule, "_") {
 			args = append(args, v.AsError())
 		} else {
-			args = append(args, msgerr.Errorf("%s: %w", v.Rule, v.AsError()))
+			args = append(args, msgerr.Errorf("%w: %w", msgerr.New(v.Rule), v.AsError())) // the rule, a word, in the reader's language
 		}
 	}
 	return args
