@@ -162,7 +162,7 @@
   // api sends a request with the device's token; a refusal rejects with
   // the journal's own message.
   async function api(method, path, body) {
-    const headers = { Accept: "application/json" };
+    const headers = { Accept: "application/json", "Accept-Language": document.documentElement.lang || "en" };
     if (state.auth && state.auth.token) headers.Authorization = "Bearer " + state.auth.token;
     if (body !== undefined) headers["Content-Type"] = "application/json";
     const res = await fetch(path, { method: method, headers: headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: "omit" });
