@@ -120,8 +120,8 @@ type Options struct {
 	// Fingerprint names the fold in the checkpoints it writes and accepts
 	// (default: projections.Fingerprint()).
 	Fingerprint string
-	// Lang is the language of the transcript lines it keeps (Text;
-	// default Spanish, the transcript's own).
+	// Lang is the language of Text's transcript lines (default Spanish,
+	// the transcript's own); TextIn gives each line in either language.
 	Lang i18n.Lang
 	// FeedBuffer is how many events may wait for one reader of the live
 	// feed (Subscribe) before the reader is closed as too slow (default
@@ -152,7 +152,7 @@ type Projector struct {
 	pending  int           // events folded since the last checkpoint
 	advanced chan struct{} // closed and replaced whenever position moves
 	// texts keeps the transcript lines of the last TextMemory events folded.
-	texts    map[uint64]string
+	texts    map[uint64]lines
 	textSeqs []uint64 // ring of the sequences in texts
 	textNext int
 
@@ -202,7 +202,7 @@ func New(src Source, kv KV, opts Options) *Projector {
 		saved:     map[string]uint64{},
 		dirty:     map[string]bool{},
 		advanced:  make(chan struct{}),
-		texts:     map[uint64]string{},
+		texts:     map[uint64]lines{},
 		textSeqs:  make([]uint64, TextMemory),
 		cpKick:    make(chan struct{}, 1),
 		hub:       feed.NewHub(opts.FeedBuffer),
@@ -355,8 +355,8 @@ func (p *Projector) fold(ctx context.Context, rec events.Recorded) error {
 		if c == nil {
 			c = projections.NewCampaign(id)
 		}
-		var text string
-		if text, err = apply(p.opts.Lang, c, rec); err == nil {
+		var text lines
+		if text, err = apply(c, rec); err == nil {
 			if refolded != nil {
 				c = refolded
 			}
@@ -511,7 +511,7 @@ func (p *Projector) refold(ctx context.Context, id string, upTo uint64) (*projec
 		return nil
 	}
 	if err := p.src.Read(ctx, events.Query{Subject: filter, To: upTo, OnForeign: passForeign}, func(r events.Recorded) error {
-		_, err := apply(p.opts.Lang, c, r)
+		_, err := apply(c, r)
 		return err
 	}); err != nil {
 		return nil, err
@@ -519,10 +519,21 @@ func (p *Projector) refold(ctx context.Context, id string, upTo uint64) (*projec
 	return c, nil
 }
 
-// apply describes rec with the state before it (its transcript line) and
-// folds it into c, turning a panic of the fold into an error so that one
-// bad event cannot stop the service.
-func apply(l i18n.Lang, c *projections.Campaign, rec events.Recorded) (text string, err error) {
+// lines is an event's transcript line in each language.
+type lines struct{ es, en string }
+
+// in is the line in l (Spanish for the zero Lang).
+func (t lines) in(l i18n.Lang) string {
+	if l.Or() == i18n.EN {
+		return t.en
+	}
+	return t.es
+}
+
+// apply describes rec with the state before it (its transcript line, in
+// each language) and folds it into c, turning a panic of the fold into an
+// error so that one bad event cannot stop the service.
+func apply(c *projections.Campaign, rec events.Recorded) (text lines, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = msgerr.Errorf("fold of %s panicked: %v", rec.Event.ID, r)
@@ -530,12 +541,9 @@ func apply(l i18n.Lang, c *projections.Campaign, rec events.Recorded) (text stri
 	}()
 	data, err := rec.Event.Payload()
 	if err != nil {
-		return "", err
+		return lines{}, err
 	}
-	if l == "" {
-		l = i18n.ES
-	}
-	text = projections.DescribeIn(l, c, rec.Event, data)
+	text = lines{es: projections.DescribeIn(i18n.ES, c, rec.Event, data), en: projections.DescribeIn(i18n.EN, c, rec.Event, data)}
 	return text, c.Apply(rec)
 }
 
@@ -640,7 +648,7 @@ const TextMemory = 4096
 
 // remember keeps the transcript line of sequence seq, forgetting the
 // oldest; the caller holds the lock.
-func (p *Projector) remember(seq uint64, text string) {
+func (p *Projector) remember(seq uint64, text lines) {
 	if old := p.textSeqs[p.textNext]; old != 0 {
 		delete(p.texts, old)
 	}
@@ -650,12 +658,18 @@ func (p *Projector) remember(seq uint64, text string) {
 }
 
 // Text returns the transcript line of a recently folded event (one of the
-// last TextMemory), described with the state before it.
+// last TextMemory), described with the state before it, in Options.Lang.
 func (p *Projector) Text(seq uint64) (string, bool) {
+	return p.TextIn(seq, p.opts.Lang)
+}
+
+// TextIn is Text in l: the line a reader in l sees (the table's log and
+// a command's answer speak the request's language).
+func (p *Projector) TextIn(seq uint64, l i18n.Lang) (string, bool) {
 	p.mu.RLock()
 	defer p.mu.RUnlock()
 	t, ok := p.texts[seq]
-	return t, ok
+	return t.in(l), ok
 }
 
 // Position returns the last stream sequence folded.

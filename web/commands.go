@@ -170,7 +170,7 @@ func (s *Server) execute(w http.ResponseWriter, r *http.Request, name, campaign 
 		_ = proj.WaitFor(wctx, out.LastSeq) // recorded either way; only the texts need it
 		cancel()
 		for i := range out.Recorded {
-			out.Recorded[i].Text, _ = proj.Text(out.Recorded[i].Seq)
+			out.Recorded[i].Text, _ = proj.TextIn(out.Recorded[i].Seq, s.PageLang(r))
 		}
 	}
 	return writeJSON(w, status, out)

@@ -84,3 +84,33 @@ func TestRefusalsInOneLanguage(t *testing.T) {
 		}
 	}
 }
+
+// TestLogInTheRequestsLanguage: the table's log (recent) and a command's
+// recorded lines are in the request's language, whatever the projector's
+// own (the server was started without --lang).
+func TestLogInTheRequestsLanguage(t *testing.T) {
+	h := newHarness(t, memBackend())
+	h.setup("mordor")
+	h.command("mordor", "session-start", ``, http.StatusOK)
+	for _, lang := range []i18n.Lang{i18n.ES, i18n.EN} {
+		r := h.do(http.MethodPost, "/api/campaigns/mordor/commands/roll", `{"character":"lodin","skill":"Pelea"}`, "Accept-Language", string(lang))
+		require.Equal(t, http.StatusOK, r.status, "%s", r.body)
+		var res result
+		r.json(t, &res)
+		require.NotEmpty(t, res.Recorded)
+		for _, rec := range res.Recorded {
+			oneLanguage(t, "a command's recorded line", rec.Text, lang)
+		}
+		r = h.do(http.MethodGet, "/api/campaigns/mordor/recent", "", "Accept-Language", string(lang))
+		require.Equal(t, http.StatusOK, r.status, "%s", r.body)
+		var rec struct {
+			Lines []struct{ Text string } `json:"lines"`
+		}
+		r.json(t, &rec)
+		require.NotEmpty(t, rec.Lines)
+		for _, l := range rec.Lines {
+			oneLanguage(t, "the log", l.Text, lang)
+		}
+		t.Logf("%s: %s", lang, rec.Lines[len(rec.Lines)-1].Text)
+	}
+}

@@ -473,7 +473,7 @@ func (s *Server) recent(w http.ResponseWriter, r *http.Request) error {
 	proj := s.proj.For(id)
 	out := recentJSON{LastSeq: last, Lines: []recentLine{}}
 	err = s.opts.Store.Read(ctx, events.Query{Subject: filter, From: from, To: last}, func(rec events.Recorded) error {
-		if text, ok := proj.Text(rec.Seq); ok && text != "" {
+		if text, ok := proj.TextIn(rec.Seq, s.PageLang(r)); ok && text != "" {
 			out.Lines = append(out.Lines, recentLine{Seq: rec.Seq, Text: text})
 		}
 		return nil
