@@ -62,6 +62,8 @@
       witnessFailed: "This device's witness was not recorded for", waitWitness: "waiting for a player's witness", resolveAt: "resolvable unwitnessed from",
       resolveUnwitnessed: "Resolve unwitnessed", unwitnessed: "unwitnessed (r from the server)", gmRolls: "The GM's rolls", wait: "Wait for a witness (s)",
       proved: "This device proved a suppressed roll", proveRefused: "The journal refused the proof of request",
+      st_ok: "ok", st_incapacitated: "incapacitated", st_unconscious: "unconscious", st_dead: "dead", holder_player: "the player", holder_gm: "the GM",
+      o_success: "success", o_failure: "failure", o_fumble: "fumble", o_critical: "critical",
     },
     es: {
       signin: "Entrar", signinHelp: "Abre el enlace que te dio tu máster, o pega un token.", token: "Token", signIn: "Entrar",
@@ -103,6 +105,8 @@
       witnessFailed: "No se anotó el testimonio de este dispositivo para", waitWitness: "esperando el testimonio de un jugador", resolveAt: "se puede resolver sin testigo desde",
       resolveUnwitnessed: "Resolver sin testigo", unwitnessed: "sin testigo (r del servidor)", gmRolls: "Tiradas del máster", wait: "Espera de un testigo (s)",
       proved: "Este dispositivo demostró una tirada suprimida", proveRefused: "El diario rechazó la prueba de la petición",
+      st_ok: "bien", st_incapacitated: "incapacitado", st_unconscious: "inconsciente", st_dead: "muerto", holder_player: "el jugador", holder_gm: "el máster",
+      o_success: "éxito", o_failure: "fallo", o_fumble: "pifia", o_critical: "crítico",
     },
   };
   const lang = () => (document.documentElement.lang === "es" ? "es" : "en");
