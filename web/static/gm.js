@@ -233,7 +233,7 @@
   function devicesPanel(st, list) {
     return el("section", { class: "card", dataset: { panel: "devices" } }, el("h2", {}, t("devices")),
       el("ul", { class: "devices" }, (list || []).map((d) => el("li", { dataset: { device: d.id, user: d.user, kind: d.kind } },
-        d.user + " · " + t("role_" + (d.role === "viewer" ? "dashboard" : d.role)) + " · " + d.kind + " " + (d.fingerprint || "") + " · " +
+        d.user + " · " + t("role_" + (d.role === "viewer" ? "dashboard" : d.role)) + " · " + t("kind_" + d.kind) + " " + (d.fingerprint || "") + " · " +
           (d.revoked ? t("revoked") : d.kind === "invite" ? (d.used ? t("used") : t("open")) : ""),
         !d.revoked && !(d.kind === "invite" && d.used)
           ? el("button", { type: "button", class: "danger", dataset: { action: "revoke" }, onclick: () => T.perform(t("revoke"), () => T.api("POST", T.campaignPath("/devices/" + encodeURIComponent(d.id) + "/revoke"))).then(loadDevices) }, t("revoke"))

@@ -90,7 +90,7 @@
       const mark = v.status === "verified" ? "✓" : v.status === "sealed" ? "◐" : "✗";
       return el("li", { class: "ev " + v.status, "data-event-id": id, "data-status": v.status },
         el("span", { class: "verdict " + v.status, text: mark + " " }),
-        el("b", { text: (d.character || "") + " · " + (d.skill || d.attribute || d.kind || t("x.roll")) }),
+        el("b", { text: (d.character || "") + " · " + (d.skill || d.attribute || (d.kind ? t("x.kind." + d.kind).replace(/^x\.kind\./, "") : "") || t("x.roll")) }),
         " [" + faces + "] → " + d.total + (d.outcome && d.outcome !== "rolled" ? " · " + t("o." + d.outcome) : ""),
         v.reasons.length ? el("div", { class: "verdict mismatch", text: v.reasons.join("; ") }) : null,
         v.flags.length ? el("div", { class: "flags", text: "⚠ " + v.flags.join("; ") }) : null);
