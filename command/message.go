@@ -89,8 +89,8 @@ func KeyOf(err error) (string, []string) {
 			return "", nil
 		}
 		args := k.Args()
-		if strings.HasPrefix(k.Key(), "%w: ") && len(args) > 1 && slices.ContainsFunc(messageSentinels, func(s error) bool { return args[0] == s }) {
-			if next, ok := args[1].(error); ok && k.Key() == "%w: %w" || ok && k.Key() == "%w: %v" {
+		if len(args) == 2 && slices.Contains([]string{"%w: %w", "%w: %v", "%w: %s"}, k.Key()) && slices.ContainsFunc(messageSentinels, func(s error) bool { return args[0] == s }) {
+			if next, ok := args[1].(error); ok {
 				err = next
 				continue
 			}
