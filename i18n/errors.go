@@ -11,14 +11,18 @@ import (
 
 // Error messages.
 //
-// The journal's packages write their errors in English, as Go does
-// (fmt.Errorf, errors.New, the command layer's invalid and notFound,
-// cobra's and pflag's own messages). The command line shows an error in
-// the output's language by rendering the English message in it, at its
-// edge: Error(msg) reads msg as a composition of the English format
-// strings of the catalogue of errors (errorsES, one entry per format
-// string of the source: TestEveryErrorHasSpanish scans the source and
-// fails on a format string without one), and writes each in Spanish.
+// The catalogue of errors (errorsES) maps every English format string of
+// the source to its Spanish template: TestEveryErrorHasSpanish scans the
+// source (msgerr.Errorf, msgerr.New, fmt.Errorf, errors.New, the
+// functions taking a "format string") and fails on one without an entry.
+//
+// The journal's own errors are keyed (internal/msgerr) and rendered by
+// key (Render, render.go): nothing of theirs is read back from English.
+// What follows, Error(msg), is the reader that remains for the messages
+// the journal does not make (cobra's and pflag's, the operating system's
+// and the libraries', and a keyed error whose key has no template): it
+// reads msg as a composition of the catalogue's English format strings
+// and writes each in Spanish.
 //
 // Invariants: English is returned as it is; what the templates' holes
 // matched (ids, names, numbers, rule names such as skills and
