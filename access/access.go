@@ -54,6 +54,7 @@ import (
 
 	"github.com/campaign-journal/journal/command/catalog"
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/internal/msgerr"
 )
 
 // Role is what a user may do.
@@ -75,7 +76,7 @@ const AllCampaigns = "*"
 var ErrDenied = events.ErrDenied
 
 // ErrConfig is returned (wrapped) for an invalid access configuration.
-var ErrConfig = errors.New("invalid access configuration")
+var ErrConfig = msgerr.New("invalid access configuration")
 
 // ReservedPrefix starts user names the embedded server keeps for itself
 // (its owner's own user).
@@ -174,11 +175,11 @@ type Config struct {
 func Load(path string) (*Config, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("access: %w", err)
+		return nil, msgerr.Errorf("access: %w", err)
 	}
 	c, err := Parse(b)
 	if err != nil {
-		return nil, fmt.Errorf("access: %s: %w", path, err)
+		return nil, msgerr.Errorf("access: %s: %w", path, err)
 	}
 	return c, nil
 }
@@ -190,10 +191,10 @@ func Parse(b []byte) (*Config, error) {
 	d.DisallowUnknownFields()
 	var c Config
 	if err := d.Decode(&c); err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
+		return nil, msgerr.Errorf("%w: %w", ErrConfig, err)
 	}
 	if d.More() {
-		return nil, fmt.Errorf("%w: data after the JSON object", ErrConfig)
+		return nil, msgerr.Errorf("%w: data after the JSON object", ErrConfig)
 	}
 	if err := c.validate(); err != nil {
 		return nil, err
@@ -293,7 +294,7 @@ func or(v, def int) int {
 func (c *Config) validate() error {
 	var errs []error
 	bad := func(u User, format string, args ...any) {
-		errs = append(errs, fmt.Errorf("%w: user %q: %s", ErrConfig, u.Name, fmt.Sprintf(format, args...)))
+		errs = append(errs, msgerr.Errorf("%w: user %q: %s", ErrConfig, u.Name, fmt.Sprintf(format, args...)))
 	}
 	names := map[string]bool{}
 	c.tokens = map[[sha256.Size]byte]int{}
@@ -381,7 +382,7 @@ func validLimits(where string, values map[string]int) []error {
 	var errs []error
 	for _, name := range slices.Sorted(maps.Keys(values)) {
 		if v := values[name]; v < 0 {
-			errs = append(errs, fmt.Errorf("%w: %s: %s is %d: want a positive number (0 or none: the default)", ErrConfig, where, name, v))
+			errs = append(errs, msgerr.Errorf("%w: %s: %s is %d: want a positive number (0 or none: the default)", ErrConfig, where, name, v))
 		}
 	}
 	return errs
@@ -393,13 +394,13 @@ func tokenHash(tok string) ([sha256.Size]byte, error) {
 	if h, ok := strings.CutPrefix(tok, "sha256:"); ok {
 		b, err := hex.DecodeString(h)
 		if err != nil || len(b) != sha256.Size {
-			return sum, errors.New("token: sha256: wants 64 hex digits")
+			return sum, msgerr.New("token: sha256: wants 64 hex digits")
 		}
 		copy(sum[:], b)
 		return sum, nil
 	}
 	if len(tok) < MinTokenLen {
-		return sum, fmt.Errorf("token: plain tokens need at least %d bytes", MinTokenLen)
+		return sum, msgerr.Errorf("token: plain tokens need at least %d bytes", MinTokenLen)
 	}
 	return sha256.Sum256([]byte(tok)), nil
 }
@@ -474,7 +475,7 @@ func (p Principal) inCampaign(campaign string) error {
 	if p.Role == RoleJournal || p.Campaign == AllCampaigns || p.Campaign == campaign {
 		return nil
 	}
-	return fmt.Errorf("%w: %s %q may not act in campaign %q", ErrDenied, p.Role, p.Name, campaign)
+	return msgerr.Errorf("%w: %s %q may not act in campaign %q", ErrDenied, p.Role, p.Name, campaign)
 }
 
 // AuthorizeRead decides whether p may read campaign: its events, sheets,
@@ -484,7 +485,7 @@ func AuthorizeRead(p Principal, campaign string) error {
 	case RoleJournal, RoleGM, RolePlayer, RoleDashboard:
 		return p.inCampaign(campaign)
 	}
-	return fmt.Errorf("%w: unknown role %q", ErrDenied, p.Role)
+	return msgerr.Errorf("%w: unknown role %q", ErrDenied, p.Role)
 }
 
 // Authorize decides whether p may issue command in campaign, acting as
@@ -500,13 +501,13 @@ func Authorize(p Principal, campaign, command, character string) error {
 	case RoleJournal, RoleGM:
 		return nil
 	case RoleDashboard:
-		return fmt.Errorf("%w: dashboard %q is read-only (command %q)", ErrDenied, p.Name, command)
+		return msgerr.Errorf("%w: dashboard %q is read-only (command %q)", ErrDenied, p.Name, command)
 	}
 	if _, ok := PlayerCommand(command); !ok {
-		return fmt.Errorf("%w: player %q may not issue %q: a command for the game master", ErrDenied, p.Name, command)
+		return msgerr.Errorf("%w: player %q may not issue %q: a command for the game master", ErrDenied, p.Name, command)
 	}
 	if character == "" || !slices.Contains(p.Characters, character) {
-		return fmt.Errorf("%w: player %q may issue %q only for its own characters (%s), not for %q",
+		return msgerr.Errorf("%w: player %q may issue %q only for its own characters (%s), not for %q",
 			ErrDenied, p.Name, command, strings.Join(p.Characters, ", "), character)
 	}
 	return nil
@@ -530,7 +531,7 @@ func ActingCharacter(command string, body []byte) (string, error) {
 	}
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(body, &obj); err != nil {
-		return "", fmt.Errorf("%w: %s: request body: %w", ErrDenied, command, err)
+		return "", msgerr.Errorf("%w: %s: request body: %w", ErrDenied, command, err)
 	}
 	var raw json.RawMessage
 	n := 0
@@ -543,11 +544,11 @@ func ActingCharacter(command string, body []byte) (string, error) {
 	case n == 0:
 		return "", nil
 	case n > 1:
-		return "", fmt.Errorf("%w: %s: field %q given more than once", ErrDenied, command, field)
+		return "", msgerr.Errorf("%w: %s: field %q given more than once", ErrDenied, command, field)
 	}
 	var ch string
 	if err := json.Unmarshal(raw, &ch); err != nil {
-		return "", fmt.Errorf("%w: %s: %q is not a string", ErrDenied, command, field)
+		return "", msgerr.Errorf("%w: %s: %q is not a string", ErrDenied, command, field)
 	}
 	return ch, nil
 }

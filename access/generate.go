@@ -4,13 +4,12 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"slices"
 
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"golang.org/x/crypto/bcrypt"
 )
 
@@ -25,7 +24,7 @@ func NewSecret(r io.Reader) (string, error) {
 	}
 	b := make([]byte, 24)
 	if _, err := io.ReadFull(r, b); err != nil {
-		return "", fmt.Errorf("access: secret: %w", err)
+		return "", msgerr.Errorf("access: secret: %w", err)
 	}
 	return hex.EncodeToString(b), nil
 }
@@ -35,7 +34,7 @@ func NewSecret(r io.Reader) (string, error) {
 func HashPassword(password string) (string, error) {
 	h, err := bcrypt.GenerateFromPassword([]byte(password), PasswordCost)
 	if err != nil {
-		return "", fmt.Errorf("access: hash password: %w", err)
+		return "", msgerr.Errorf("access: hash password: %w", err)
 	}
 	return string(h), nil
 }
@@ -53,7 +52,7 @@ func (c *Config) With(u User) (*Config, error) {
 
 // ErrNoUser is returned (wrapped) for a user name the configuration does
 // not have.
-var ErrNoUser = errors.New("no such user")
+var ErrNoUser = msgerr.New("no such user")
 
 // Without returns a new configuration: c's users but the one named name,
 // which must be there (else an error wrapping ErrNoUser). c is not changed.
@@ -99,7 +98,7 @@ func (c *Config) index(name string) (int, error) {
 			}
 		}
 	}
-	return 0, fmt.Errorf("%w %q", ErrNoUser, name)
+	return 0, msgerr.Errorf("%w %q", ErrNoUser, name)
 }
 
 // ServerConfig is NATSConfig for a configuration that is to lock a NATS
@@ -109,7 +108,7 @@ func (c *Config) index(name string) (int, error) {
 // could not connect, and nobody could write the stream).
 func (c *Config) ServerConfig() (string, error) {
 	if c == nil {
-		return "", fmt.Errorf("%w: no users", ErrConfig)
+		return "", msgerr.Errorf("%w: no users", ErrConfig)
 	}
 	nats, journal := 0, 0
 	for _, u := range c.Users {
@@ -123,9 +122,9 @@ func (c *Config) ServerConfig() (string, error) {
 	}
 	switch {
 	case nats == 0:
-		return "", fmt.Errorf("%w: no user signs in to NATS (a password or an nkey): the server would admit anyone", ErrConfig)
+		return "", msgerr.Errorf("%w: no user signs in to NATS (a password or an nkey): the server would admit anyone", ErrConfig)
 	case journal == 0:
-		return "", fmt.Errorf("%w: no user of role journal signs in to NATS: journal serve --nats could not connect (add one: journal access add journal --role journal --no-token)", ErrConfig)
+		return "", msgerr.Errorf("%w: no user of role journal signs in to NATS: journal serve --nats could not connect (add one: journal access add journal --role journal --no-token)", ErrConfig)
 	}
 	return c.NATSConfig(), nil
 }
@@ -135,7 +134,7 @@ func (c *Config) ServerConfig() (string, error) {
 func (c *Config) Save(path string) error {
 	b, err := json.MarshalIndent(c, "", "  ")
 	if err != nil {
-		return fmt.Errorf("access: %w", err)
+		return msgerr.Errorf("access: %w", err)
 	}
 	return WriteFile(path, append(b, '\n'))
 }
@@ -147,12 +146,12 @@ func (c *Config) Save(path string) error {
 func WriteFile(path string, data []byte) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
 	if err != nil {
-		return fmt.Errorf("access: write %s: %w", path, err)
+		return msgerr.Errorf("access: write %s: %w", path, err)
 	}
 	defer os.Remove(tmp.Name())
 	fail := func(err error) error {
 		tmp.Close()
-		return fmt.Errorf("access: write %s: %w", path, err)
+		return msgerr.Errorf("access: write %s: %w", path, err)
 	}
 	if err := tmp.Chmod(0o600); err != nil {
 		return fail(err)
@@ -167,10 +166,10 @@ func WriteFile(path string, data []byte) error {
 		return fail(err)
 	}
 	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("access: write %s: %w", path, err)
+		return msgerr.Errorf("access: write %s: %w", path, err)
 	}
 	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("access: write %s: %w", path, err)
+		return msgerr.Errorf("access: write %s: %w", path, err)
 	}
 	if d, err := os.Open(filepath.Dir(path)); err == nil {
 		_ = d.Sync() // the rename itself survives a crash where the folder can be synced

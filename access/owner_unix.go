@@ -3,7 +3,7 @@
 package access
 
 import (
-	"fmt"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"os"
 	"syscall"
 )
@@ -22,7 +22,7 @@ func keepOwner(tmp *os.File, path string) error {
 		return nil
 	}
 	if err := tmp.Chown(int(st.Uid), int(st.Gid)); err != nil {
-		return fmt.Errorf("keep the owner (uid %d, gid %d) of the file: %w", st.Uid, st.Gid, err)
+		return msgerr.Errorf("keep the owner (uid %d, gid %d) of the file: %w", st.Uid, st.Gid, err)
 	}
 	return nil
 }

@@ -27,10 +27,9 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
-	"errors"
-	"fmt"
 	"time"
 
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/cloudflare/circl/ecc/bls12381"
 )
 
@@ -62,11 +61,11 @@ const (
 var (
 	// ErrInvalidChain: chain parameters that are malformed, of another
 	// scheme, or whose hash does not match them.
-	ErrInvalidChain = errors.New("invalid beacon chain")
+	ErrInvalidChain = msgerr.New("invalid beacon chain")
 	// ErrBadSignature: a round's signature that is malformed or does not verify.
-	ErrBadSignature = errors.New("bad beacon signature")
+	ErrBadSignature = msgerr.New("bad beacon signature")
 	// ErrInvalidRound: round 0 or a round outside the chain's time range.
-	ErrInvalidRound = errors.New("invalid beacon round")
+	ErrInvalidRound = msgerr.New("invalid beacon round")
 )
 
 // Info is a chain's description as drand serves it at /{hash}/info.
@@ -120,25 +119,25 @@ func Quicknet() *Chain {
 // quicknet (a test network); the journal pins Quicknet.
 func NewChain(info Info) (*Chain, error) {
 	if info.SchemeID != SchemeG1RFC9380 {
-		return nil, fmt.Errorf("%w: scheme %q, want %q", ErrInvalidChain, info.SchemeID, SchemeG1RFC9380)
+		return nil, msgerr.Errorf("%w: scheme %q, want %q", ErrInvalidChain, info.SchemeID, SchemeG1RFC9380)
 	}
 	if info.Period <= 0 || info.Period > 1<<31 {
-		return nil, fmt.Errorf("%w: period %d s", ErrInvalidChain, info.Period)
+		return nil, msgerr.Errorf("%w: period %d s", ErrInvalidChain, info.Period)
 	}
 	if info.GenesisTime <= 0 {
-		return nil, fmt.Errorf("%w: genesis time %d", ErrInvalidChain, info.GenesisTime)
+		return nil, msgerr.Errorf("%w: genesis time %d", ErrInvalidChain, info.GenesisTime)
 	}
 	pk, err := hex.DecodeString(info.PublicKey)
 	if err != nil || len(pk) != PublicKeySize {
-		return nil, fmt.Errorf("%w: public key must be %d bytes of hex", ErrInvalidChain, PublicKeySize)
+		return nil, msgerr.Errorf("%w: public key must be %d bytes of hex", ErrInvalidChain, PublicKeySize)
 	}
 	c := &Chain{info: info}
 	if err := c.pub.SetBytes(pk); err != nil || c.pub.IsIdentity() {
-		return nil, fmt.Errorf("%w: public key is not a G2 point", ErrInvalidChain)
+		return nil, msgerr.Errorf("%w: public key is not a G2 point", ErrInvalidChain)
 	}
 	group, err := hex.DecodeString(info.GroupHash)
 	if err != nil || len(group) != sha256.Size {
-		return nil, fmt.Errorf("%w: group hash must be 32 bytes of hex", ErrInvalidChain)
+		return nil, msgerr.Errorf("%w: group hash must be 32 bytes of hex", ErrInvalidChain)
 	}
 	// drand's chain hash (common/chain/info.go, Info.Hash): SHA-256 of the
 	// period (uint32), the genesis time (int64), both big-endian, the key,
@@ -153,7 +152,7 @@ func NewChain(info Info) (*Chain, error) {
 	}
 	h.Sum(c.hash[:0])
 	if hex.EncodeToString(c.hash[:]) != info.Hash {
-		return nil, fmt.Errorf("%w: hash %q does not match its parameters (%x)", ErrInvalidChain, info.Hash, c.hash)
+		return nil, msgerr.Errorf("%w: hash %q does not match its parameters (%x)", ErrInvalidChain, info.Hash, c.hash)
 	}
 	return c, nil
 }
@@ -208,21 +207,21 @@ func Randomness(signature []byte) [32]byte { return sha256.Sum256(signature) }
 // returns the round's randomness (the roll's r).
 func (c *Chain) Verify(round uint64, signature []byte) ([32]byte, error) {
 	if round == 0 {
-		return [32]byte{}, fmt.Errorf("%w: round 0", ErrInvalidRound)
+		return [32]byte{}, msgerr.Errorf("%w: round 0", ErrInvalidRound)
 	}
 	if len(signature) != SignatureSize {
-		return [32]byte{}, fmt.Errorf("%w: %d bytes, want %d (a compressed G1 point)", ErrBadSignature, len(signature), SignatureSize)
+		return [32]byte{}, msgerr.Errorf("%w: %d bytes, want %d (a compressed G1 point)", ErrBadSignature, len(signature), SignatureSize)
 	}
 	var sig bls12381.G1
 	if err := sig.SetBytes(signature); err != nil {
-		return [32]byte{}, fmt.Errorf("%w: not a G1 point: %v", ErrBadSignature, err)
+		return [32]byte{}, msgerr.Errorf("%w: not a G1 point: %v", ErrBadSignature, err)
 	}
 	if sig.IsIdentity() {
-		return [32]byte{}, fmt.Errorf("%w: the identity point", ErrBadSignature)
+		return [32]byte{}, msgerr.Errorf("%w: the identity point", ErrBadSignature)
 	}
 	// One spelling per point: the encoding must be the canonical one.
 	if string(sig.BytesCompressed()) != string(signature) {
-		return [32]byte{}, fmt.Errorf("%w: non-canonical point encoding", ErrBadSignature)
+		return [32]byte{}, msgerr.Errorf("%w: non-canonical point encoding", ErrBadSignature)
 	}
 	msg := Message(round)
 	var h bls12381.G1
@@ -234,7 +233,7 @@ func (c *Chain) Verify(round uint64, signature []byte) ([32]byte, error) {
 		[]int{1, -1},
 	)
 	if !e.IsIdentity() {
-		return [32]byte{}, fmt.Errorf("%w: round %d does not verify under chain %.16s…", ErrBadSignature, round, c.info.Hash)
+		return [32]byte{}, msgerr.Errorf("%w: round %d does not verify under chain %.16s…", ErrBadSignature, round, c.info.Hash)
 	}
 	return Randomness(signature), nil
 }
@@ -243,7 +242,7 @@ func (c *Chain) Verify(round uint64, signature []byte) ([32]byte, error) {
 func (c *Chain) VerifyHex(round uint64, signature string) ([32]byte, error) {
 	b, err := hex.DecodeString(signature)
 	if err != nil {
-		return [32]byte{}, fmt.Errorf("%w: not hex", ErrBadSignature)
+		return [32]byte{}, msgerr.Errorf("%w: not hex", ErrBadSignature)
 	}
 	return c.Verify(round, b)
 }

@@ -9,8 +9,7 @@ import (
 	"context"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
-	"fmt"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"io"
 	"net/http"
 	"net/url"
@@ -24,11 +23,11 @@ const MaxResponseSize = 64 << 10
 // Errors of the fetcher, besides ErrBadSignature and ErrInvalidChain.
 var (
 	// ErrNotPublished: the relay does not have the round (yet).
-	ErrNotPublished = errors.New("beacon round not published")
+	ErrNotPublished = msgerr.New("beacon round not published")
 	// ErrUnavailable: the relay could not be reached or failed.
-	ErrUnavailable = errors.New("beacon relay unavailable")
+	ErrUnavailable = msgerr.New("beacon relay unavailable")
 	// ErrBadResponse: the relay answered something that is not the round asked for.
-	ErrBadResponse = errors.New("bad beacon relay response")
+	ErrBadResponse = msgerr.New("bad beacon relay response")
 )
 
 // Round is a verified round of a chain.
@@ -54,11 +53,11 @@ type Client struct {
 // {baseURL}/{chain hash}/public/{round}.
 func NewClient(hc *http.Client, baseURL string, chain *Chain) (*Client, error) {
 	if hc == nil || chain == nil {
-		return nil, errors.New("beacon: nil http client or chain")
+		return nil, msgerr.New("beacon: nil http client or chain")
 	}
 	u, err := url.Parse(strings.TrimSuffix(baseURL, "/"))
 	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-		return nil, fmt.Errorf("beacon: relay URL %q: want http(s)://host[/path]", baseURL)
+		return nil, msgerr.Errorf("beacon: relay URL %q: want http(s)://host[/path]", baseURL)
 	}
 	return &Client{http: hc, base: u, chain: chain}, nil
 }
@@ -68,7 +67,7 @@ func NewClient(hc *http.Client, baseURL string, chain *Chain) (*Client, error) {
 // whoever served it.
 func (c *Client) Round(ctx context.Context, n uint64) (Round, error) {
 	if n == 0 {
-		return Round{}, fmt.Errorf("%w: round 0", ErrInvalidRound)
+		return Round{}, msgerr.Errorf("%w: round 0", ErrInvalidRound)
 	}
 	var body struct {
 		Round      uint64 `json:"round"`
@@ -76,21 +75,21 @@ func (c *Client) Round(ctx context.Context, n uint64) (Round, error) {
 		Signature  string `json:"signature"`
 	}
 	if err := c.get(ctx, "public/"+strconv.FormatUint(n, 10), &body); err != nil {
-		return Round{}, fmt.Errorf("round %d: %w", n, err)
+		return Round{}, msgerr.Errorf("round %d: %w", n, err)
 	}
 	if body.Round != n {
-		return Round{}, fmt.Errorf("%w: asked for round %d, got round %d", ErrBadResponse, n, body.Round)
+		return Round{}, msgerr.Errorf("%w: asked for round %d, got round %d", ErrBadResponse, n, body.Round)
 	}
 	sig, err := hex.DecodeString(body.Signature)
 	if err != nil {
-		return Round{}, fmt.Errorf("%w: round %d: signature is not hex", ErrBadSignature, n)
+		return Round{}, msgerr.Errorf("%w: round %d: signature is not hex", ErrBadSignature, n)
 	}
 	r, err := c.chain.Verify(n, sig)
 	if err != nil {
 		return Round{}, err
 	}
 	if body.Randomness != "" && body.Randomness != hex.EncodeToString(r[:]) {
-		return Round{}, fmt.Errorf("%w: round %d: randomness is not SHA-256 of the signature", ErrBadResponse, n)
+		return Round{}, msgerr.Errorf("%w: round %d: randomness is not SHA-256 of the signature", ErrBadResponse, n)
 	}
 	return Round{Number: n, Signature: sig, Randomness: r}, nil
 }
@@ -101,12 +100,12 @@ func (c *Client) Round(ctx context.Context, n uint64) (Round, error) {
 func (c *Client) CheckInfo(ctx context.Context) error {
 	var got Info
 	if err := c.get(ctx, "info", &got); err != nil {
-		return fmt.Errorf("chain info: %w", err)
+		return msgerr.Errorf("chain info: %w", err)
 	}
 	want := c.chain.Info()
 	if got.PublicKey != want.PublicKey || got.Period != want.Period || got.GenesisTime != want.GenesisTime ||
 		got.Hash != want.Hash || got.SchemeID != want.SchemeID {
-		return fmt.Errorf("%w: the relay serves another chain under %.16s…", ErrInvalidChain, want.Hash)
+		return msgerr.Errorf("%w: the relay serves another chain under %.16s…", ErrInvalidChain, want.Hash)
 	}
 	return nil
 }
@@ -115,30 +114,30 @@ func (c *Client) get(ctx context.Context, path string, into any) error {
 	u := c.base.JoinPath(c.chain.Hash(), path)
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
-		return fmt.Errorf("%w: %v", ErrUnavailable, err)
+		return msgerr.Errorf("%w: %v", ErrUnavailable, err)
 	}
 	req.Header.Set("Accept", "application/json")
 	resp, err := c.http.Do(req)
 	if err != nil {
-		return fmt.Errorf("%w: %w", ErrUnavailable, err)
+		return msgerr.Errorf("%w: %w", ErrUnavailable, err)
 	}
 	defer resp.Body.Close()
 	switch {
 	case resp.StatusCode == http.StatusOK:
 	case resp.StatusCode == http.StatusNotFound || resp.StatusCode == http.StatusTooEarly:
-		return fmt.Errorf("%w: %s", ErrNotPublished, resp.Status)
+		return msgerr.Errorf("%w: %s", ErrNotPublished, resp.Status)
 	default:
-		return fmt.Errorf("%w: %s", ErrUnavailable, resp.Status)
+		return msgerr.Errorf("%w: %s", ErrUnavailable, resp.Status)
 	}
 	data, err := io.ReadAll(io.LimitReader(resp.Body, MaxResponseSize+1))
 	if err != nil {
-		return fmt.Errorf("%w: %v", ErrUnavailable, err)
+		return msgerr.Errorf("%w: %v", ErrUnavailable, err)
 	}
 	if len(data) > MaxResponseSize {
-		return fmt.Errorf("%w: more than %d bytes", ErrBadResponse, MaxResponseSize)
+		return msgerr.Errorf("%w: more than %d bytes", ErrBadResponse, MaxResponseSize)
 	}
 	if err := json.Unmarshal(data, into); err != nil {
-		return fmt.Errorf("%w: %v", ErrBadResponse, err)
+		return msgerr.Errorf("%w: %v", ErrBadResponse, err)
 	}
 	return nil
 }

@@ -24,14 +24,13 @@ package command
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/internal/clip"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/rules/ryf"
 	"github.com/campaign-journal/journal/rules/tor"
@@ -46,9 +45,9 @@ const (
 var (
 	// ErrAlreadyAnswered marks an answer to a call its character answered
 	// already (a conflict at every door: a double tap, a second device).
-	ErrAlreadyAnswered = errors.New("already answered")
+	ErrAlreadyAnswered = msgerr.New("already answered")
 	// ErrCallClosed marks an answer to a closed call (a conflict).
-	ErrCallClosed = errors.New("roll call closed")
+	ErrCallClosed = msgerr.New("roll call closed")
 )
 
 // CallRequest is the GM's roll call: who, what, against which difficulty,
@@ -168,7 +167,7 @@ func (j *Journal) CloseCall(ctx context.Context, campaign string, req CallClose)
 func (d *draft) noOpenCall(id string) error {
 	for n := 1; n <= d.campaign.CallsMade; n++ {
 		if projections.CallID(n) == id {
-			return fmt.Errorf("%w: roll call %s of campaign %s is closed", ErrCallClosed, id, d.campaign.ID)
+			return msgerr.Errorf("%w: roll call %s of campaign %s is closed", ErrCallClosed, id, d.campaign.ID)
 		}
 	}
 	return notFound("no roll call %q in campaign %s", clip.Text(id), d.campaign.ID)
@@ -187,7 +186,7 @@ func (d *draft) checkAnswer(id, character, skill, attr, vs string) error {
 		return invalid("roll call %s is for %s, not %s", id, strings.Join(call.Characters, ", "), character)
 	}
 	if ev, done := call.Answered[character]; done {
-		return fmt.Errorf("%w: %s answered roll call %s already (event %s)", ErrAlreadyAnswered, character, id, ev)
+		return msgerr.Errorf("%w: %s answered roll call %s already (event %s)", ErrAlreadyAnswered, character, id, ev)
 	}
 	if call.Skill != "" && d.skillName(skill) != call.Skill {
 		return invalid("roll call %s asks for %s, not %q", id, call.Skill, clip.Text(skill))
@@ -256,5 +255,5 @@ func (d *draft) answerCall(id, character, request string) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("command: roll call %s: no roll drafted to answer it", id)
+	return msgerr.Errorf("command: roll call %s: no roll drafted to answer it", id)
 }

@@ -2,11 +2,10 @@ package command
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"time"
 
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/projections"
 )
 
@@ -36,7 +35,7 @@ const anchorActor = "journal"
 
 // errNoStoredBytes: the store gave an event without its stored bytes,
 // which the chain needs.
-var errNoStoredBytes = errors.New("the store gave no stored bytes")
+var errNoStoredBytes = msgerr.New("the store gave no stored bytes")
 
 // noteLast remembers r as the campaign's last event, the next event's
 // previous one.
@@ -54,7 +53,7 @@ func (s *campaignState) prevHash() (string, error) {
 	case s.lastHash != "":
 		return s.lastHash, nil
 	case s.lastRaw == nil:
-		return "", fmt.Errorf("chain: %w of the campaign's last event %s", errNoStoredBytes, s.lastEventID)
+		return "", msgerr.Errorf("chain: %w of the campaign's last event %s", errNoStoredBytes, s.lastEventID)
 	}
 	s.lastHash = events.ChainHash(s.lastRaw)
 	return s.lastHash, nil
@@ -70,7 +69,7 @@ func (s *campaignState) chain(evs []events.Event) (string, error) {
 	for i := range evs {
 		evs[i].PrevHash = prev
 		if prev, err = events.EventHash(evs[i]); err != nil {
-			return "", fmt.Errorf("chain: event %s: %w", evs[i].ID, err)
+			return "", msgerr.Errorf("chain: event %s: %w", evs[i].ID, err)
 		}
 	}
 	return prev, nil
@@ -93,17 +92,17 @@ func (j *Journal) anchor(ctx context.Context, s *campaignState, c *projections.C
 	q := events.Query{Subject: s.filter, To: c.LastSeq}
 	err := j.store.Read(ctx, q, func(r events.Recorded) error {
 		if r.Raw == nil {
-			return fmt.Errorf("anchor: %w of event %s", errNoStoredBytes, r.Event.ID)
+			return msgerr.Errorf("anchor: %w of event %s", errNoStoredBytes, r.Event.ID)
 		}
 		h.Add(r.Raw)
 		last = r.Raw
 		return nil
 	})
 	if err != nil {
-		return fmt.Errorf("anchor the campaign's chain: %w", err)
+		return msgerr.Errorf("anchor the campaign's chain: %w", err)
 	}
 	if h.Events() != c.Events {
-		return fmt.Errorf("anchor the campaign's chain: the stream holds %d events up to sequence %d, the campaign's fold %d", h.Events(), c.LastSeq, c.Events)
+		return msgerr.Errorf("anchor the campaign's chain: the stream holds %d events up to sequence %d, the campaign's fold %d", h.Events(), c.LastSeq, c.Events)
 	}
 	ev, err := events.New(events.Spec{
 		Campaign: c.ID, Kind: events.KindCampaign, AggregateID: c.ID, Name: events.Name(events.TypeChainAnchored),

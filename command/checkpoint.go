@@ -13,6 +13,7 @@ import (
 
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/internal/clip"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/projections"
 )
 
@@ -110,7 +111,7 @@ func foldFingerprint() string {
 }
 
 // errBadCheckpoint marks a checkpoint that is not to be used.
-var errBadCheckpoint = errors.New("unusable checkpoint")
+var errBadCheckpoint = msgerr.New("unusable checkpoint")
 
 // readCheckpoint returns campaign's checkpoint when there is a usable one
 // at or below upTo (0: any), or nil: a missing, unreadable or unusable

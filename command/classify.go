@@ -20,6 +20,7 @@ import (
 	"errors"
 
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/rules/odds"
 	"github.com/campaign-journal/journal/rules/ryf"
 	"github.com/campaign-journal/journal/rules/tor"
@@ -28,7 +29,7 @@ import (
 // ErrUsage marks a request that is malformed as asked: a bad flag or
 // value, an unknown command, an identifier that is not a slug, a system,
 // difficulty or name that does not parse.
-var ErrUsage = errors.New("usage")
+var ErrUsage = msgerr.New("usage")
 
 // Class is what an error is, the same at every door.
 type Class struct {

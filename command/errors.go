@@ -2,9 +2,8 @@ package command
 
 import (
 	"errors"
-	"fmt"
-	"strings"
 
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/rules/names"
 )
 
@@ -14,13 +13,14 @@ func invalidOr(err error) error {
 	if err == nil || errors.Is(err, ErrInvalid) || errors.Is(err, ErrNotFound) {
 		return err
 	}
-	return fmt.Errorf("%w: %w", ErrInvalid, err)
+	return msgerr.Errorf("%w: %w", ErrInvalid, err)
 }
 
-// didYouMean is ": did you mean X?" when a candidate is close to name, else "".
-func didYouMean(name string, candidates []string) string {
+// didYouMean is ": did you mean X?" when a candidate is close to name,
+// else "", as a keyed error (rendered in the reader's language).
+func didYouMean(name string, candidates []string) error {
 	if s := names.Suggest(name, candidates); len(s) > 0 {
-		return ": did you mean " + strings.Join(s, " or ") + "?"
+		return msgerr.Errorf(": did you mean %v?", names.OrList(s))
 	}
-	return ""
+	return msgerr.New("")
 }

@@ -14,13 +14,13 @@ import (
 	"context"
 	"crypto/rand"
 	"errors"
-	"fmt"
 	"io"
 	"sync"
 	"time"
 
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/internal/clip"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/rules/dice"
 	"github.com/campaign-journal/journal/rules/ryf"
@@ -36,7 +36,7 @@ type Store interface {
 // Errors callers check with errors.Is. Messages name what is wrong.
 var (
 	// ErrInvalid marks a request refused because of its input or the state of play.
-	ErrInvalid = errors.New("invalid request")
+	ErrInvalid = msgerr.New("invalid request")
 	// ErrNotFound marks a request naming something that does not exist.
 	ErrNotFound = events.ErrNotFound
 )
@@ -45,7 +45,8 @@ var (
 // among args stay wrapped too (invalid("--vs: %v", err) is still
 // errors.Is ryf.ErrUnknownDifficulty), so that callers can tell causes apart.
 func invalid(format string, args ...any) error {
-	e := &invalidError{msg: ErrInvalid.Error() + ": " + fmt.Sprintf(format, args...), errs: []error{ErrInvalid}}
+	k := msgerr.Errorf(format, args...)
+	e := &invalidError{msg: ErrInvalid.Error() + ": " + k.Error(), errs: []error{ErrInvalid}, k: k}
 	for _, a := range args {
 		if err, ok := a.(error); ok {
 			e.errs = append(e.errs, err)
@@ -63,17 +64,22 @@ func malformed(format string, args ...any) error {
 }
 
 // invalidError is what invalid returns: its message, and the errors it wraps.
+// It is keyed (msgerr.Keyed) as "%w: %v": ErrInvalid, and the message
+// keyed by its own format.
 type invalidError struct {
 	msg  string
 	errs []error
+	k    error
 }
 
 func (e *invalidError) Error() string   { return e.msg }
 func (e *invalidError) Unwrap() []error { return e.errs }
+func (e *invalidError) Key() string     { return "%w: %v" }
+func (e *invalidError) Args() []any     { return []any{ErrInvalid, e.k} }
 
 // notFound returns an error wrapping ErrNotFound with a message.
 func notFound(format string, args ...any) error {
-	return fmt.Errorf("%w: %s", ErrNotFound, fmt.Sprintf(format, args...))
+	return msgerr.Errorf("%w: %s", ErrNotFound, msgerr.Errorf(format, args...))
 }
 
 // Journal handles commands over a store. It is safe for concurrent use.
@@ -788,5 +794,5 @@ func (j *Journal) execute(ctx context.Context, campaign string, decide func(d *d
 		}
 		return res, nil
 	}
-	return Result{}, fmt.Errorf("gave up after %d attempts: %w", j.retries, lastErr)
+	return Result{}, msgerr.Errorf("gave up after %d attempts: %w", j.retries, lastErr)
 }

@@ -4,13 +4,13 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/json"
-	"errors"
 	"fmt"
 
 	"github.com/google/uuid"
 
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/internal/clip"
+	"github.com/campaign-journal/journal/internal/msgerr"
 )
 
 // Idempotent commands: a client names a command with a request id of its
@@ -38,7 +38,7 @@ import (
 
 // ErrRequestReused marks a request id already used in the campaign by
 // the same actor for another command. It wraps ErrInvalid.
-var ErrRequestReused = fmt.Errorf("%w: request id already used for another command", ErrInvalid)
+var ErrRequestReused = msgerr.Errorf("%w: request id already used for another command", ErrInvalid)
 
 // WithRequest returns the journal seen by one command that its client
 // identifies by request id id (see events.ValidRequestID: 1 to 64
@@ -49,7 +49,7 @@ func (j *Journal) WithRequest(id string) (*Journal, error) {
 		return j, nil
 	}
 	if err := events.ValidRequestID(id); err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrInvalid, err)
+		return nil, msgerr.Errorf("%w: %w", ErrInvalid, err)
 	}
 	return &Journal{shared: j.shared, actor: j.actor, request: id, command: j.command, name: j.name}, nil
 }
@@ -142,7 +142,7 @@ func (j *Journal) repeated(ctx context.Context, campaign string, s *campaignStat
 		return Result{}, false, nil
 	}
 	if want := events.RequestEventID(campaign, j.request, j.actor+"\x00"+j.command, 0); q.id.String() != want {
-		return Result{}, false, fmt.Errorf("%w: %q recorded event %s (seq %d) for another command", ErrRequestReused, clip.Text(j.request), q.id, q.first)
+		return Result{}, false, msgerr.Errorf("%w: %q recorded event %s (seq %d) for another command", ErrRequestReused, clip.Text(j.request), q.id, q.first)
 	}
 	filter, err := events.CampaignFilter(campaign)
 	if err != nil {
@@ -159,7 +159,7 @@ func (j *Journal) repeated(ctx context.Context, campaign string, s *campaignStat
 		return Result{}, false, err
 	}
 	if len(res.Events) == 0 {
-		return Result{}, false, fmt.Errorf("request %q: its events (seq %d to %d) were not found", clip.Text(j.request), q.first, q.last)
+		return Result{}, false, msgerr.Errorf("request %q: its events (seq %d to %d) were not found", clip.Text(j.request), q.first, q.last)
 	}
 	return res, true, nil
 }
@@ -185,7 +185,7 @@ func (j *Journal) recorded(ctx context.Context, campaign string, s *campaignStat
 	}
 	if !ok {
 		s.c = nil
-		return Result{}, errors.New("an appended request is not in the stream")
+		return Result{}, msgerr.New("an appended request is not in the stream")
 	}
 	res.Campaign, res.Repeated = c, false
 	return res, nil

@@ -9,6 +9,7 @@ import (
 
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/internal/clip"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/rules/dice"
 )
@@ -41,10 +42,10 @@ func (j *Journal) sessionSeed(ctx context.Context, campaign, session string) (di
 	}
 	b, err := j.secretStore().GetSecret(ctx, key)
 	if err != nil {
-		return dice.Seed{}, fmt.Errorf("seed of session %s: %w", session, err)
+		return dice.Seed{}, msgerr.Errorf("seed of session %s: %w", session, err)
 	}
 	if len(b) != dice.SeedSize {
-		return dice.Seed{}, fmt.Errorf("seed of session %s: %d bytes, want %d", session, len(b), dice.SeedSize)
+		return dice.Seed{}, msgerr.Errorf("seed of session %s: %d bytes, want %d", session, len(b), dice.SeedSize)
 	}
 	return dice.Seed(b), nil
 }
@@ -70,7 +71,7 @@ func (d *draft) stream(entropy string) (*dice.Stream, uint64, error) {
 	}
 	s := d.campaign.OpenSession()
 	if s.V2() {
-		return nil, 0, fmt.Errorf("%w: session %s: its rolls are signed requests and reveals ('journal roll', 'attack', 'contest', 'combat start', 'heal-after-combat' do both; or roll-request and roll-reveal)", ErrV2NotWired, s.ID)
+		return nil, 0, msgerr.Errorf("%w: session %s: its rolls are signed requests and reveals ('journal roll', 'attack', 'contest', 'combat start', 'heal-after-combat' do both; or roll-request and roll-reveal)", ErrV2NotWired, s.ID)
 	}
 	n := d.nonce
 	d.nonce++
@@ -186,7 +187,7 @@ func (j *Journal) startSession(ctx context.Context, campaign, id, title, algorit
 // ErrDowngrade marks a journal-dice-v1 session refused in a campaign in
 // which a device key is registered (docs/design.md §3.3, "No downgrade"). It
 // wraps ErrInvalid.
-var ErrDowngrade = fmt.Errorf("%w: no journal-dice-v1 session once device keys are registered", ErrInvalid)
+var ErrDowngrade = msgerr.Errorf("%w: no journal-dice-v1 session once device keys are registered", ErrInvalid)
 
 // checkNoDowngrade refuses a journal-dice-v1 session (algorithm
 // dice.Algorithm) in campaign c once any device key is registered in it
@@ -202,7 +203,7 @@ func checkNoDowngrade(c *projections.Campaign, algorithm string) error {
 		users = append(users, u)
 	}
 	slices.Sort(users)
-	return fmt.Errorf("%w (v1 lets the host steer the rolls): campaign %s has keys of %s; start it as journal-dice-v2 (without --dice v1)", ErrDowngrade, c.ID, strings.Join(users, ", "))
+	return msgerr.Errorf("%w (v1 lets the host steer the rolls): campaign %s has keys of %s; start it as journal-dice-v2 (without --dice v1)", ErrDowngrade, c.ID, strings.Join(users, ", "))
 }
 
 // EndSession closes the open session and reveals its seed.
@@ -220,7 +221,7 @@ func (j *Journal) EndSession(ctx context.Context, campaign string) (Result, erro
 			return err
 		}
 		if !seed.Matches(s.Commitment) {
-			return fmt.Errorf("seed of session %s does not match its commitment: the secret store was altered", s.ID)
+			return msgerr.Errorf("seed of session %s does not match its commitment: the secret store was altered", s.ID)
 		}
 		d.add(events.KindSession, s.ID, events.TypeSessionEnded,
 			events.SessionEnded{Seed: seed.String(), Rolls: int(s.NextNonce)})
@@ -233,11 +234,11 @@ func (j *Journal) EndSession(ctx context.Context, campaign string) (Result, erro
 type noSecrets struct{}
 
 func (noSecrets) PutSecret(context.Context, string, []byte) error {
-	return fmt.Errorf("%w: this journal has no store for the sessions' secrets", ErrInvalid)
+	return msgerr.Errorf("%w: this journal has no store for the sessions' secrets", ErrInvalid)
 }
 
 func (noSecrets) GetSecret(context.Context, string) ([]byte, error) {
-	return nil, fmt.Errorf("%w: this journal has no store for the sessions' secrets", events.ErrNotFound)
+	return nil, msgerr.Errorf("%w: this journal has no store for the sessions' secrets", events.ErrNotFound)
 }
 
 // secretStore returns where the journal keeps the sessions' seeds.

@@ -3,11 +3,11 @@ package command
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strings"
 
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/internal/clip"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/rolls"
 	"github.com/campaign-journal/journal/rules/dice"
@@ -65,7 +65,7 @@ func torInvalid(who string, err error) error {
 	if err == nil || errors.Is(err, ErrInvalid) || errors.Is(err, ErrNotFound) {
 		return err
 	}
-	return fmt.Errorf("%w: %s: %w", ErrInvalid, who, err)
+	return msgerr.Errorf("%w: %s: %w", ErrInvalid, who, err)
 }
 
 // addCaused drafts an event caused by another (its id in causationid).
@@ -174,7 +174,7 @@ func unknownTrait(ch *projections.TORSheet, name string, err error) error {
 		traits = strings.Join(ch.Traits, ", ")
 	}
 	if errors.Is(err, tor.ErrUnknownTrait) {
-		return fmt.Errorf("%w: %s has no trait %q (traits: %s)", ErrInvalid, ch.Name, clip.Text(name), traits)
+		return msgerr.Errorf("%w: %s has no trait %q (traits: %s)", ErrInvalid, ch.Name, clip.Text(name), traits)
 	}
 	return torInvalid(ch.Name, err)
 }
@@ -193,7 +193,8 @@ func (d *draft) createTORCharacter(req CreateCharacter) error {
 	// Every problem at once: the options, the lists, Hope and the rules.
 	var vs []tor.Violation
 	add := func(field, format string, args ...any) {
-		vs = append(vs, tor.Violation{Field: field, Problem: fmt.Sprintf(format, args...)})
+		err := msgerr.Errorf(format, args...)
+		vs = append(vs, tor.Violation{Field: field, Problem: err.Error(), Err: err})
 	}
 	if req.Specialization != "" || req.Occupation != "" || len(req.Weapons) > 0 {
 		add("options", "--spec, --occupation and --weapons are RyF options: a The One Ring character takes --culture, --traits and --hope")
@@ -288,7 +289,7 @@ func (j *Journal) SpendHope(ctx context.Context, campaign, char, roll string) (R
 // returns the event that records it.
 func hopeSpent(ch *projections.TORSheet, r *projections.TORRoll) (events.TORHopeSpent, error) {
 	if r.HopeSpent {
-		return events.TORHopeSpent{}, torInvalid(ch.Name, fmt.Errorf("%w (roll %s, +%d)", tor.ErrHopeSpent, r.EventID, r.Result.HopeBonus))
+		return events.TORHopeSpent{}, torInvalid(ch.Name, msgerr.Errorf("%w (roll %s, +%d)", tor.ErrHopeSpent, r.EventID, r.Result.HopeBonus))
 	}
 	sk, err := tor.LookupSkill(r.Skill)
 	if err != nil {

@@ -3,12 +3,12 @@ package command
 import (
 	"context"
 	"errors"
-	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/internal/clip"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/rules/tor"
 )
@@ -99,7 +99,7 @@ func (j *Journal) RequestFellowship(ctx context.Context, campaign, char string) 
 			return err
 		}
 		if ch.NPC {
-			return torInvalid(ch.Name, fmt.Errorf("%w: non-player characters do not share the pool", tor.ErrNotInFellowship))
+			return torInvalid(ch.Name, msgerr.Errorf("%w: non-player characters do not share the pool", tor.ErrNotInFellowship))
 		}
 		if err := playerControls(ch, "ask for a fellowship point"); err != nil {
 			return err
@@ -114,7 +114,7 @@ func (j *Journal) RequestFellowship(ctx context.Context, campaign, char string) 
 			return torInvalid(ch.Name, tor.ErrPoolEmpty)
 		}
 		if ch.Hope >= ch.MaxHope {
-			return torInvalid(ch.Name, fmt.Errorf("%w: hope %d of %d", tor.ErrHopeFull, ch.Hope, ch.MaxHope))
+			return torInvalid(ch.Name, msgerr.Errorf("%w: hope %d of %d", tor.ErrHopeFull, ch.Hope, ch.MaxHope))
 		}
 		fellowship := s.Fellowship()
 		id := d.add(events.KindCharacter, ch.ID, events.TypeTORFellowshipRequested, events.TORFellowshipRequested{
@@ -151,7 +151,7 @@ func (j *Journal) Vote(ctx context.Context, campaign, char, voter string, agree 
 		}
 		switch {
 		case v.ID == ch.ID:
-			return torInvalid(v.Name, fmt.Errorf("%w on its own request", tor.ErrRequesterVoted))
+			return torInvalid(v.Name, msgerr.Errorf("%w on its own request", tor.ErrRequesterVoted))
 		case !slices.Contains(r.Fellowship, v.ID):
 			why := "it joined after the request"
 			if v.NPC {
@@ -159,9 +159,9 @@ func (j *Journal) Vote(ctx context.Context, campaign, char, voter string, agree 
 			} else if !slices.Contains(s.Fellowship(), v.ID) {
 				why = "it was in a bout of madness when the request was made"
 			}
-			return torInvalid(v.Name, fmt.Errorf("%w of this request (%s; voters: %s)", tor.ErrNotInFellowship, why, strings.Join(voters(r), ", ")))
+			return torInvalid(v.Name, msgerr.Errorf("%w of this request (%s; voters: %s)", tor.ErrNotInFellowship, why, strings.Join(voters(r), ", ")))
 		case slices.ContainsFunc(r.Ballots, func(b tor.Ballot) bool { return b.Voter == v.ID }):
-			return torInvalid(v.Name, fmt.Errorf("%w on %s's request", tor.ErrDuplicateVote, ch.Name))
+			return torInvalid(v.Name, msgerr.Errorf("%w on %s's request", tor.ErrDuplicateVote, ch.Name))
 		}
 		if err := playerControls(v, "vote"); err != nil {
 			return err
@@ -310,7 +310,7 @@ func (j *Journal) GrantAdvancement(ctx context.Context, campaign, char, group, r
 		}
 		count := ch.Advancement[g]
 		if _, err := tor.GrantAdvancement(ch.Character, g); err != nil {
-			return torInvalid(ch.Name, fmt.Errorf("%w in adventure %d", err, s.Adventure.Number))
+			return torInvalid(ch.Name, msgerr.Errorf("%w in adventure %d", err, s.Adventure.Number))
 		}
 		data := events.TORAdvancementGranted{Character: ch.ID, Group: string(g), Box: count + 1, Reason: "the GM's decision"}
 		if roll != "" {

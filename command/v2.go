@@ -40,12 +40,12 @@ package command
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/internal/clip"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/rolls"
 	"github.com/campaign-journal/journal/rules/dice"
@@ -67,7 +67,7 @@ const (
 
 // ErrV2NotWired marks a roll path that journal-dice-v2 sessions do not
 // offer yet. It wraps ErrInvalid.
-var ErrV2NotWired = fmt.Errorf("%w: not available in a journal-dice-v2 session yet", ErrInvalid)
+var ErrV2NotWired = msgerr.Errorf("%w: not available in a journal-dice-v2 session yet", ErrInvalid)
 
 // RegisterKey is a device key registration (v2_devices.go): a device's own
 // device.register, signed by its key (SignedMessage; User, Role, Name and
@@ -493,7 +493,7 @@ func (j *Journal) reveal(ctx context.Context, d *draft, in RollRevealSigned) err
 	}
 	req, err := signed.Parse(p.Requested.Signed)
 	if err != nil {
-		return fmt.Errorf("recorded request %s: %w", rev.Request, err)
+		return msgerr.Errorf("recorded request %s: %w", rev.Request, err)
 	}
 	if err := signed.CheckReveal(req.(*signed.Request), rev); err != nil {
 		return invalid("%v", err)
@@ -572,13 +572,13 @@ func (j *Journal) sessionKeyV2(ctx context.Context, c *projections.Campaign, s *
 		return dice.KeyV2{}, err
 	}
 	if !seed.Matches(s.Commitment) {
-		return dice.KeyV2{}, fmt.Errorf("seed of session %s does not match its commitment: the secret store was altered", s.ID)
+		return dice.KeyV2{}, msgerr.Errorf("seed of session %s does not match its commitment: the secret store was altered", s.ID)
 	}
 	contribs := make([][dice.ContributionSize]byte, len(s.Contributions))
 	for i, v := range s.Contributions {
 		b, err := dice.ParseHex32(v)
 		if err != nil {
-			return dice.KeyV2{}, fmt.Errorf("contribution %d of session %s: %w", i+1, s.ID, err)
+			return dice.KeyV2{}, msgerr.Errorf("contribution %d of session %s: %w", i+1, s.ID, err)
 		}
 		contribs[i] = b
 	}

@@ -22,10 +22,10 @@ package command
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/internal/clip"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/rules/dice"
 	"github.com/campaign-journal/journal/signed"
@@ -105,7 +105,7 @@ func (j *Journal) requestAttackV2(d *draft, s *projections.Session, msg RollRequ
 		return invalid("action: an attack names its weapon (every input is explicit)")
 	}
 	if d.campaign.System == SystemTOR {
-		return fmt.Errorf("%w: The One Ring attacks", ErrV2NotWired)
+		return msgerr.Errorf("%w: The One Ring attacks", ErrV2NotWired)
 	}
 	p, err := d.planAttack(a.request())
 	if err != nil {

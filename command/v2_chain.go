@@ -28,12 +28,12 @@ package command
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"time"
 
 	"github.com/campaign-journal/journal/beacon"
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/rules/dice"
 	"github.com/campaign-journal/journal/signed"
@@ -112,7 +112,7 @@ func (j *Journal) chainWitness(ctx context.Context, d *draft, s *projections.Ses
 	}
 	anchor, err := dice.ParseHex32(devices[i].Anchor)
 	if err != nil {
-		return fmt.Errorf("recorded anchor of %s: %w", j.actor, err)
+		return msgerr.Errorf("recorded anchor of %s: %w", j.actor, err)
 	}
 	if !dice.WitnessMatches([32]byte(w.Value), anchor, q.WitnessIndex) {
 		return invalid("witness value for request %s does not hash %d times to %s's witness anchor %s: not this device's chain", q.Request, q.WitnessIndex, j.actor, devices[i].Anchor)
@@ -138,7 +138,7 @@ func (j *Journal) drawChain(ctx context.Context, d *draft, s *projections.Sessio
 		}
 		v, err := dice.ParseHex32(got[k].Value)
 		if err != nil {
-			return fmt.Errorf("recorded witness of %s: %w", a.User, err)
+			return msgerr.Errorf("recorded witness of %s: %w", a.User, err)
 		}
 		list, values = append(list, got[k]), append(values, v)
 	}

@@ -27,13 +27,13 @@ package command
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"reflect"
 	"slices"
 	"strings"
 
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/internal/clip"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/rolls"
 	"github.com/campaign-journal/journal/rules/dice"
@@ -191,7 +191,7 @@ func (j *Journal) requestContestV2(d *draft, s *projections.Session, msg RollReq
 		return invalid("the request is for %s, the signed contest is between %s and %s", msg.Character, a.A.Character, a.B.Character)
 	}
 	if d.campaign.System == SystemTOR {
-		return fmt.Errorf("%w: The One Ring has no opposed rolls", ErrV2NotWired)
+		return msgerr.Errorf("%w: The One Ring has no opposed rolls", ErrV2NotWired)
 	}
 	rules, err := d.ryfRules()
 	if err != nil {

@@ -16,9 +16,9 @@ package command
 import (
 	"context"
 	"errors"
-	"fmt"
 
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/signed"
 )
 
@@ -78,7 +78,7 @@ func (j *Journal) Cosign(ctx context.Context, campaign string, in CosignSigned) 
 }
 
 // errStop ends a read once its event is found.
-var errStop = errors.New("stop")
+var errStop = msgerr.New("stop")
 
 // endedHash is hex(SHA-256) of the stored bytes of the session-ended event
 // id at seq of campaign, as the store gives them (events.Recorded.Raw).
@@ -88,15 +88,15 @@ func (j *Journal) endedHash(ctx context.Context, campaign string, seq uint64, id
 		return "", err
 	}
 	if seq == 0 {
-		return "", fmt.Errorf("session-ended event %s: no stream sequence", id)
+		return "", msgerr.Errorf("session-ended event %s: no stream sequence", id)
 	}
 	var hash string
 	err = j.store.Read(ctx, events.Query{Subject: filter, From: seq, To: seq}, func(r events.Recorded) error {
 		if r.Event.ID != id {
-			return fmt.Errorf("the stream holds event %s at seq %d, not the session-ended event %s", r.Event.ID, seq, id)
+			return msgerr.Errorf("the stream holds event %s at seq %d, not the session-ended event %s", r.Event.ID, seq, id)
 		}
 		if r.Raw == nil {
-			return fmt.Errorf("session-ended event %s: %w", id, errNoStoredBytes)
+			return msgerr.Errorf("session-ended event %s: %w", id, errNoStoredBytes)
 		}
 		hash = events.ChainHash(r.Raw)
 		return errStop
@@ -105,7 +105,7 @@ func (j *Journal) endedHash(ctx context.Context, campaign string, seq uint64, id
 		return "", err
 	}
 	if hash == "" {
-		return "", fmt.Errorf("session-ended event %s is not at seq %d", id, seq)
+		return "", msgerr.Errorf("session-ended event %s is not at seq %d", id, seq)
 	}
 	return hash, nil
 }

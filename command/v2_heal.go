@@ -16,10 +16,10 @@ package command
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/internal/clip"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/rolls"
 	"github.com/campaign-journal/journal/rules/dice"
@@ -61,7 +61,7 @@ func (j *Journal) requestHealV2(d *draft, s *projections.Session, msg RollReques
 		return err
 	}
 	if d.campaign.System == SystemTOR {
-		return fmt.Errorf("%w: The One Ring has no after-combat healing", ErrV2NotWired)
+		return msgerr.Errorf("%w: The One Ring has no after-combat healing", ErrV2NotWired)
 	}
 	ch, _, err := d.healAfterCombatOf(a.Character)
 	if err != nil {

@@ -23,11 +23,11 @@ package command
 
 import (
 	"context"
-	"fmt"
 	"slices"
 
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/internal/clip"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/rolls"
 	"github.com/campaign-journal/journal/rules/dice"
@@ -80,7 +80,7 @@ func (j *Journal) requestInitiativeV2(d *draft, s *projections.Session, msg Roll
 		return invalid("the request is for %s, who is not a participant of the combat it starts", msg.Character)
 	}
 	if d.campaign.System == SystemTOR {
-		return fmt.Errorf("%w: The One Ring combats", ErrV2NotWired)
+		return msgerr.Errorf("%w: The One Ring combats", ErrV2NotWired)
 	}
 	sides, err := d.initiativeSides(CombatStart{Participants: a.Participants, Token: a.Token})
 	if err != nil {

@@ -27,6 +27,7 @@ import (
 	"strings"
 
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/signed"
 )
@@ -81,11 +82,11 @@ func (j *Journal) ProveRoll(ctx context.Context, campaign string, in RollRevealS
 			at = p.CancelledSeq
 		}
 		if at < 2 {
-			return fmt.Errorf("request %s: the journal does not know where it was cancelled", rev.Request)
+			return msgerr.Errorf("request %s: the journal does not know where it was cancelled", rev.Request)
 		}
 		req, err := signed.Parse(p.Requested.Signed)
 		if err != nil {
-			return fmt.Errorf("recorded request %s: %w", rev.Request, err)
+			return msgerr.Errorf("recorded request %s: %w", rev.Request, err)
 		}
 		if err := signed.CheckReveal(req.(*signed.Request), rev); err != nil {
 			return invalid("%v", err)
@@ -95,7 +96,7 @@ func (j *Journal) ProveRoll(ctx context.Context, campaign string, in RollRevealS
 			return err
 		}
 		if len(rolls) == 0 {
-			return fmt.Errorf("request %s: its path drew no roll", rev.Request)
+			return msgerr.Errorf("request %s: its path drew no roll", rev.Request)
 		}
 		first := rolls[0]
 		d.addIn(s.ID, events.KindCharacter, p.Requested.Character, events.TypeRollProved, events.RollProved{
@@ -119,7 +120,7 @@ func (j *Journal) wouldRoll(ctx context.Context, d *draft, session string, upTo 
 	}
 	s := before.Session(session)
 	if s == nil || before.OpenSession() != s || s.Requests[rev.Request] == nil || s.Requests[rev.Request].State != projections.RequestPending {
-		return nil, fmt.Errorf("request %s is not pending in session %s at sequence %d", rev.Request, session, upTo)
+		return nil, msgerr.Errorf("request %s is not pending in session %s at sequence %d", rev.Request, session, upTo)
 	}
 	key, err := j.sessionKeyV2(ctx, before, s)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/signed"
 )
 
@@ -13,7 +14,7 @@ import (
 // its seen names an event that is not this campaign's, or whose stored
 // bytes hash to something else. The refusal is a conflict (errors.Is
 // events.ErrConcurrency too): the device, not its input, must look again.
-var ErrSeenDiffers = errors.New("your device saw a different history")
+var ErrSeenDiffers = msgerr.New("your device saw a different history")
 
 // seenError is the refusal of a message whose seen differs, at Seq.
 type seenError struct{ seq uint64 }
@@ -28,7 +29,7 @@ func (e *seenError) Is(target error) bool {
 }
 
 // errSeenFound ends the read of the one event seen.
-var errSeenFound = errors.New("found")
+var errSeenFound = msgerr.New("found")
 
 // checkSeen checks a device's message's receipt against the campaign: the
 // event at seen.seq must be one of the campaign's, at or before the state
@@ -60,7 +61,7 @@ func (d *draft) checkSeen(m signed.Message) error {
 		return nil
 	})
 	if err != nil && !errors.Is(err, errSeenFound) {
-		return fmt.Errorf("read the event a device saw (#%d): %w", seen.Seq, err)
+		return msgerr.Errorf("read the event a device saw (#%d): %w", seen.Seq, err)
 	}
 	if !found || !seen.Matches(raw) {
 		return differs()

@@ -28,12 +28,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"time"
 
 	"github.com/campaign-journal/journal/beacon"
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/signed"
 )
@@ -154,11 +154,11 @@ func (d *draft) gmRequest(id string) (*projections.Session, *projections.Pending
 	}
 	m, err := signed.Parse(p.Requested.Signed)
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("recorded request %s: %w", id, err)
+		return nil, nil, nil, msgerr.Errorf("recorded request %s: %w", id, err)
 	}
 	req, ok := m.(*signed.Request)
 	if !ok {
-		return nil, nil, nil, fmt.Errorf("recorded request %s is a %s", id, m.Kind())
+		return nil, nil, nil, msgerr.Errorf("recorded request %s is a %s", id, m.Kind())
 	}
 	if !req.Witnessed() {
 		return nil, nil, nil, invalid("request %s has a commitment: its roller (%s) reveals it; no witness or resolution", id, p.Requested.User)
@@ -248,7 +248,7 @@ func (j *Journal) ResolveUnwitnessed(ctx context.Context, campaign, request stri
 		}
 		var r [32]byte
 		if _, err := io.ReadFull(j.rand, r[:]); err != nil {
-			return fmt.Errorf("randomness for request %s: %w", request, err)
+			return msgerr.Errorf("randomness for request %s: %w", request, err)
 		}
 		key, err := j.sessionKeyV2(ctx, d.campaign, s)
 		if err != nil {

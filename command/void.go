@@ -7,10 +7,11 @@ import (
 
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/internal/clip"
+	"github.com/campaign-journal/journal/internal/msgerr"
 )
 
 // errFound stops a scan once the event sought is found.
-var errFound = errors.New("found")
+var errFound = msgerr.New("found")
 
 // Void records that an event of the campaign was a mistake. Every void of a
 // campaign is on journal.<campaign>.campaign.<campaign>.voided, so that a

@@ -19,10 +19,10 @@ package command
 import (
 	"context"
 	"errors"
-	"fmt"
 
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/internal/clip"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/signed"
 )
@@ -98,7 +98,7 @@ func (j *Journal) ProposeVoid(ctx context.Context, campaign string, req VoidProp
 		}
 		for _, o := range d.campaign.VoidProposals {
 			if o.EventID == target.ID {
-				return fmt.Errorf("%w: roll %s is already proposed for a void (%s)", events.ErrExists, target.ID, o.ID)
+				return msgerr.Errorf("%w: roll %s is already proposed for a void (%s)", events.ErrExists, target.ID, o.ID)
 			}
 		}
 		if len(d.campaign.VoidProposals) >= MaxOpenVoidProposals {
@@ -126,7 +126,7 @@ func (j *Journal) ConsentVoid(ctx context.Context, campaign string, req VoidCons
 			return invalid("void proposal %s is of %s's roll, not %s's", p.ID, p.Character, clip.Text(req.Character))
 		}
 		if j.actor != p.Roller {
-			return fmt.Errorf("%w: roll %s is %s's: only its roller consents to its void, not %s", events.ErrDenied, p.EventID, p.Roller, j.actor)
+			return msgerr.Errorf("%w: roll %s is %s's: only its roller consents to its void, not %s", events.ErrDenied, p.EventID, p.Roller, j.actor)
 		}
 		if p.ConsentSigned != "" {
 			return invalid("void proposal %s has its roller's consent already", p.ID)

@@ -30,7 +30,6 @@ import (
 	"crypto/x509"
 	"encoding/pem"
 	"errors"
-	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -40,6 +39,7 @@ import (
 	"strings"
 
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/signed"
 )
 
@@ -61,16 +61,16 @@ const pemType = "PRIVATE KEY"
 // Errors callers check with errors.Is.
 var (
 	// ErrNotFound: no key file of that name.
-	ErrNotFound = errors.New("device key not found")
+	ErrNotFound = msgerr.New("device key not found")
 	// ErrExists: a key of that name exists and Overwrite was not given.
-	ErrExists = errors.New("device key already exists")
+	ErrExists = msgerr.New("device key already exists")
 	// ErrInsecure: the key file or folder can be read or changed by others,
 	// or is not a regular file.
-	ErrInsecure = errors.New("device key file is not private")
+	ErrInsecure = msgerr.New("device key file is not private")
 	// ErrMalformed: the file is not a PEM PKCS #8 Ed25519 private key.
-	ErrMalformed = errors.New("malformed device key file")
+	ErrMalformed = msgerr.New("malformed device key file")
 	// ErrInvalidName: a key name that is not a slug.
-	ErrInvalidName = errors.New("invalid device key name")
+	ErrInvalidName = msgerr.New("invalid device key name")
 )
 
 // DefaultDir returns the key folder: $JOURNAL_CONFIG/keys if getenv gives
@@ -82,7 +82,7 @@ func DefaultDir(getenv func(string) string) (string, error) {
 	}
 	base, err := os.UserConfigDir()
 	if err != nil {
-		return "", fmt.Errorf("device keys: no configuration folder (set $%s): %w", EnvConfig, err)
+		return "", msgerr.Errorf("device keys: no configuration folder (set $%s): %w", EnvConfig, err)
 	}
 	return filepath.Join(base, "journal", "keys"), nil
 }
@@ -102,7 +102,7 @@ func (s Store) Dir() string { return s.dir }
 // Path returns where the key called name is kept.
 func (s Store) Path(name string) (string, error) {
 	if err := events.ValidID(name); err != nil {
-		return "", fmt.Errorf("%w: %w", ErrInvalidName, err)
+		return "", msgerr.Errorf("%w: %w", ErrInvalidName, err)
 	}
 	return filepath.Join(s.dir, name+Ext), nil
 }
@@ -171,26 +171,26 @@ func (s Store) New(name string, opts NewOptions) (*Key, error) {
 		return nil, err
 	}
 	if opts.Rand == nil {
-		return nil, errors.New("device keys: no randomness source")
+		return nil, msgerr.New("device keys: no randomness source")
 	}
 	if !opts.Overwrite {
 		if _, err := os.Lstat(path); err == nil {
-			return nil, fmt.Errorf("%w: %s (keep it, or overwrite it explicitly)", ErrExists, path)
+			return nil, msgerr.Errorf("%w: %s (keep it, or overwrite it explicitly)", ErrExists, path)
 		}
 	}
 	if err := os.MkdirAll(s.dir, 0o700); err != nil {
-		return nil, fmt.Errorf("device keys: %w", err)
+		return nil, msgerr.Errorf("device keys: %w", err)
 	}
 	if err := checkDir(s.dir); err != nil {
 		return nil, err
 	}
 	_, priv, err := ed25519.GenerateKey(opts.Rand)
 	if err != nil {
-		return nil, fmt.Errorf("device keys: generate: %w", err)
+		return nil, msgerr.Errorf("device keys: generate: %w", err)
 	}
 	der, err := x509.MarshalPKCS8PrivateKey(priv)
 	if err != nil {
-		return nil, fmt.Errorf("device keys: encode: %w", err)
+		return nil, msgerr.Errorf("device keys: encode: %w", err)
 	}
 	data := pem.EncodeToMemory(&pem.Block{Type: pemType, Bytes: der})
 	if err := writeAtomic(s.dir, path, data, opts.Overwrite); err != nil {
@@ -204,38 +204,38 @@ func (s Store) New(name string, opts NewOptions) (*Key, error) {
 func writeAtomic(dir, path string, data []byte, overwrite bool) (err error) {
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
-		return fmt.Errorf("device keys: %w", err)
+		return msgerr.Errorf("device keys: %w", err)
 	}
 	name := tmp.Name()
 	defer func() {
 		if rmErr := os.Remove(name); rmErr != nil && !errors.Is(rmErr, fs.ErrNotExist) && err == nil {
-			err = fmt.Errorf("device keys: remove temporary file: %w", rmErr)
+			err = msgerr.Errorf("device keys: remove temporary file: %w", rmErr)
 		}
 	}()
 	if err := tmp.Chmod(0o600); err != nil && runtime.GOOS != "windows" {
 		tmp.Close()
-		return fmt.Errorf("device keys: %w", err)
+		return msgerr.Errorf("device keys: %w", err)
 	}
 	if _, err := tmp.Write(data); err != nil {
 		tmp.Close()
-		return fmt.Errorf("device keys: write: %w", err)
+		return msgerr.Errorf("device keys: write: %w", err)
 	}
 	if err := tmp.Sync(); err != nil {
 		tmp.Close()
-		return fmt.Errorf("device keys: sync: %w", err)
+		return msgerr.Errorf("device keys: sync: %w", err)
 	}
 	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("device keys: %w", err)
+		return msgerr.Errorf("device keys: %w", err)
 	}
 	if overwrite {
 		if err := os.Rename(name, path); err != nil {
-			return fmt.Errorf("device keys: %w", err)
+			return msgerr.Errorf("device keys: %w", err)
 		}
 	} else if err := os.Link(name, path); err != nil {
 		if errors.Is(err, fs.ErrExist) {
-			return fmt.Errorf("%w: %s (keep it, or overwrite it explicitly)", ErrExists, path)
+			return msgerr.Errorf("%w: %s (keep it, or overwrite it explicitly)", ErrExists, path)
 		}
-		return fmt.Errorf("device keys: %w", err)
+		return msgerr.Errorf("device keys: %w", err)
 	}
 	syncDir(dir)
 	return nil
@@ -257,10 +257,10 @@ func (s Store) Load(name string) (*Key, error) {
 	}
 	fi, err := os.Lstat(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("%w: %s (make one with `journal key new`)", ErrNotFound, path)
+		return nil, msgerr.Errorf("%w: %s (make one with `journal key new`)", ErrNotFound, path)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("device keys: %w", err)
+		return nil, msgerr.Errorf("device keys: %w", err)
 	}
 	if err := checkFile(path, fi); err != nil {
 		return nil, err
@@ -270,20 +270,20 @@ func (s Store) Load(name string) (*Key, error) {
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("device keys: %w", err)
+		return nil, msgerr.Errorf("device keys: %w", err)
 	}
 	defer f.Close()
 	// The file opened is the file checked: a swap between Lstat and Open is refused.
 	if ofi, err := f.Stat(); err != nil || !os.SameFile(fi, ofi) {
-		return nil, fmt.Errorf("%w: %s changed while it was opened", ErrInsecure, path)
+		return nil, msgerr.Errorf("%w: %s changed while it was opened", ErrInsecure, path)
 	}
 	data, err := io.ReadAll(io.LimitReader(f, maxKeyFile+1))
 	if err != nil {
-		return nil, fmt.Errorf("device keys: %w", err)
+		return nil, msgerr.Errorf("device keys: %w", err)
 	}
 	priv, err := parseKey(data)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %s: %s", ErrMalformed, path, err)
+		return nil, msgerr.Errorf("%w: %s: %s", ErrMalformed, path, err)
 	}
 	return &Key{name: name, path: path, priv: priv}, nil
 }
@@ -305,7 +305,7 @@ func (s Store) List() ([]Info, error) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("device keys: %w", err)
+		return nil, msgerr.Errorf("device keys: %w", err)
 	}
 	var out []Info
 	var errs []error
@@ -327,13 +327,13 @@ func (s Store) List() ([]Info, error) {
 
 func checkFile(path string, fi fs.FileInfo) error {
 	if !fi.Mode().IsRegular() {
-		return fmt.Errorf("%w: %s is not a regular file (%s)", ErrInsecure, path, fi.Mode().Type())
+		return msgerr.Errorf("%w: %s is not a regular file (%s)", ErrInsecure, path, fi.Mode().Type())
 	}
 	if runtime.GOOS == "windows" {
 		return nil
 	}
 	if perm := fi.Mode().Perm(); perm&0o077 != 0 {
-		return fmt.Errorf("%w: %s has mode %04o, readable or writable by others; run `chmod 600 %s` if nobody else could have read it, else make a new key", ErrInsecure, path, perm, path)
+		return msgerr.Errorf("%w: %s has mode %04o, readable or writable by others; run `chmod 600 %s` if nobody else could have read it, else make a new key", ErrInsecure, path, perm, path)
 	}
 	return nil
 }
@@ -341,41 +341,41 @@ func checkFile(path string, fi fs.FileInfo) error {
 func checkDir(dir string) error {
 	fi, err := os.Stat(dir)
 	if err != nil {
-		return fmt.Errorf("device keys: %w", err)
+		return msgerr.Errorf("device keys: %w", err)
 	}
 	if !fi.IsDir() {
-		return fmt.Errorf("%w: %s is not a folder", ErrInsecure, dir)
+		return msgerr.Errorf("%w: %s is not a folder", ErrInsecure, dir)
 	}
 	if runtime.GOOS == "windows" {
 		return nil
 	}
 	if perm := fi.Mode().Perm(); perm&0o022 != 0 {
-		return fmt.Errorf("%w: folder %s has mode %04o, writable by others; run `chmod 700 %s`", ErrInsecure, dir, perm, dir)
+		return msgerr.Errorf("%w: folder %s has mode %04o, writable by others; run `chmod 700 %s`", ErrInsecure, dir, perm, dir)
 	}
 	return nil
 }
 
 func parseKey(data []byte) (ed25519.PrivateKey, error) {
 	if len(data) > maxKeyFile {
-		return nil, fmt.Errorf("larger than %d bytes", maxKeyFile)
+		return nil, msgerr.Errorf("larger than %d bytes", maxKeyFile)
 	}
 	block, rest := pem.Decode(data)
 	if block == nil {
-		return nil, errors.New("no PEM block")
+		return nil, msgerr.New("no PEM block")
 	}
 	if block.Type != pemType || len(block.Headers) != 0 {
-		return nil, fmt.Errorf("PEM block %q, want %q", block.Type, pemType)
+		return nil, msgerr.Errorf("PEM block %q, want %q", block.Type, pemType)
 	}
 	if len(strings.TrimSpace(string(rest))) != 0 {
-		return nil, errors.New("data after the PEM block")
+		return nil, msgerr.New("data after the PEM block")
 	}
 	k, err := x509.ParsePKCS8PrivateKey(block.Bytes)
 	if err != nil {
-		return nil, fmt.Errorf("not PKCS #8: %v", err)
+		return nil, msgerr.Errorf("not PKCS #8: %v", err)
 	}
 	priv, ok := k.(ed25519.PrivateKey)
 	if !ok {
-		return nil, fmt.Errorf("a %T, want an Ed25519 key", k)
+		return nil, msgerr.Errorf("a %T, want an Ed25519 key", k)
 	}
 	return priv, nil
 }

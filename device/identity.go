@@ -3,13 +3,13 @@ package device
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/internal/msgerr"
 )
 
 // A device's identity: the user this device acts as, set once
@@ -29,7 +29,7 @@ import (
 const EnvActor = "JOURNAL_ACTOR"
 
 // ErrNoIdentity: this device has no user set.
-var ErrNoIdentity = errors.New("this device has no user: set it once with 'journal login USER' (the GM: 'journal login gm'), or $JOURNAL_ACTOR for one command")
+var ErrNoIdentity = msgerr.New("this device has no user: set it once with 'journal login USER' (the GM: 'journal login gm'), or $JOURNAL_ACTOR for one command")
 
 // Identity is who a device acts as and where that came from.
 type Identity struct {
@@ -48,7 +48,7 @@ func IdentityPath(getenv func(string) string) (string, error) {
 	}
 	base, err := os.UserConfigDir()
 	if err != nil {
-		return "", fmt.Errorf("identity: no configuration folder (set $%s): %w", EnvConfig, err)
+		return "", msgerr.Errorf("identity: no configuration folder (set $%s): %w", EnvConfig, err)
 	}
 	return filepath.Join(base, "journal", "identity.json"), nil
 }
@@ -72,10 +72,10 @@ func CurrentIdentity(getenv func(string) string) (Identity, error) {
 	}
 	var id Identity
 	if err := json.Unmarshal(b, &id); err != nil {
-		return Identity{}, fmt.Errorf("identity file %s: %w", path, err)
+		return Identity{}, msgerr.Errorf("identity file %s: %w", path, err)
 	}
 	if err := events.ValidID(id.User); err != nil {
-		return Identity{}, fmt.Errorf("identity file %s: user %q: %w", path, id.User, err)
+		return Identity{}, msgerr.Errorf("identity file %s: user %q: %w", path, id.User, err)
 	}
 	id.Source = path
 	return id, nil
@@ -86,7 +86,7 @@ func CurrentIdentity(getenv func(string) string) (Identity, error) {
 // valid user id.
 func SetIdentity(getenv func(string) string, user string) (Identity, error) {
 	if err := events.ValidID(user); err != nil {
-		return Identity{}, fmt.Errorf("user %q: %w", user, err)
+		return Identity{}, msgerr.Errorf("user %q: %w", user, err)
 	}
 	path, err := IdentityPath(getenv)
 	if err != nil {

@@ -23,9 +23,9 @@ package device
 import (
 	"crypto/sha256"
 	"encoding/json"
-	"fmt"
 
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/rules/dice"
 	"github.com/campaign-journal/journal/signed"
 )
@@ -42,11 +42,11 @@ func (k *Key) RevealSecret(campaign, session, user, request string) [32]byte {
 // commitment this key's r does not open.
 func (k *Key) Reveal(campaign, session string, q events.RollRequested) (signedString, signature string, err error) {
 	if q.Commitment == "" {
-		return "", "", fmt.Errorf("request %s has no commitment: a GM's request is witnessed, not revealed", q.Request)
+		return "", "", msgerr.Errorf("request %s has no commitment: a GM's request is witnessed, not revealed", q.Request)
 	}
 	r := k.RevealSecret(campaign, session, q.User, q.Request)
 	if !dice.RevealMatches(r, q.Commitment) {
-		return "", "", fmt.Errorf("request %s was not made with this device's key %s: its secret cannot be re-derived here", q.Request, k.Info().Fingerprint)
+		return "", "", msgerr.Errorf("request %s was not made with this device's key %s: its secret cannot be re-derived here", q.Request, k.Info().Fingerprint)
 	}
 	return k.Seal(&signed.Reveal{Header: signed.Header{Campaign: campaign, Session: session}, Request: q.Request, R: signed.Hex32(r)})
 }

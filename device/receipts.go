@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -13,6 +12,7 @@ import (
 	"time"
 
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/internal/msgerr"
 )
 
 // Receipts (docs/design.md §3.3, "Receipts"): a device keeps every message it
@@ -47,7 +47,7 @@ func ReceiptsDir(getenv func(string) string) (string, error) {
 	}
 	base, err := os.UserConfigDir()
 	if err != nil {
-		return "", fmt.Errorf("receipts: no configuration folder (set $%s): %w", EnvConfig, err)
+		return "", msgerr.Errorf("receipts: no configuration folder (set $%s): %w", EnvConfig, err)
 	}
 	return filepath.Join(base, "journal", "receipts"), nil
 }
@@ -62,7 +62,7 @@ func NewReceiptStore(dir string) ReceiptStore { return ReceiptStore{dir: dir} }
 // Path is the receipt file of campaign.
 func (s ReceiptStore) Path(campaign string) (string, error) {
 	if err := events.ValidID(campaign); err != nil {
-		return "", fmt.Errorf("receipts: campaign %q: %w", campaign, err)
+		return "", msgerr.Errorf("receipts: campaign %q: %w", campaign, err)
 	}
 	return filepath.Join(s.dir, campaign+".jsonl"), nil
 }
@@ -74,23 +74,23 @@ func (s ReceiptStore) Append(r Receipt) error {
 		return err
 	}
 	if err := os.MkdirAll(s.dir, 0o700); err != nil {
-		return fmt.Errorf("receipts: %w", err)
+		return msgerr.Errorf("receipts: %w", err)
 	}
 	line, err := json.Marshal(r)
 	if err != nil {
-		return fmt.Errorf("receipts: %w", err)
+		return msgerr.Errorf("receipts: %w", err)
 	}
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
-		return fmt.Errorf("receipts: %w", err)
+		return msgerr.Errorf("receipts: %w", err)
 	}
 	if _, err := f.Write(append(line, '\n')); err != nil {
 		f.Close()
-		return fmt.Errorf("receipts: write %s: %w", path, err)
+		return msgerr.Errorf("receipts: write %s: %w", path, err)
 	}
 	if err := f.Sync(); err != nil {
 		f.Close()
-		return fmt.Errorf("receipts: sync %s: %w", path, err)
+		return msgerr.Errorf("receipts: sync %s: %w", path, err)
 	}
 	return f.Close()
 }
@@ -116,7 +116,7 @@ func ReadReceiptFile(path string) ([]Receipt, error) {
 	}
 	defer f.Close()
 	if fi, err := f.Stat(); err == nil && runtime.GOOS != "windows" && fi.Mode().Perm()&0o022 != 0 {
-		return nil, fmt.Errorf("receipts: %s has mode %04o, writable by others; run `chmod 600 %s`", path, fi.Mode().Perm(), path)
+		return nil, msgerr.Errorf("receipts: %s has mode %04o, writable by others; run `chmod 600 %s`", path, fi.Mode().Perm(), path)
 	}
 	var out []Receipt
 	sc := bufio.NewScanner(f)
@@ -128,12 +128,12 @@ func ReadReceiptFile(path string) ([]Receipt, error) {
 		}
 		var r Receipt
 		if err := json.Unmarshal([]byte(line), &r); err != nil {
-			return nil, fmt.Errorf("receipts: %s line %d: %w", path, n, err)
+			return nil, msgerr.Errorf("receipts: %s line %d: %w", path, n, err)
 		}
 		out = append(out, r)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("receipts: %s: %w", path, err)
+		return nil, msgerr.Errorf("receipts: %s: %w", path, err)
 	}
 	return out, nil
 }
@@ -146,7 +146,7 @@ func ReadReceiptDir(dir string) ([]Receipt, error) {
 		return nil, err
 	}
 	if len(names) == 0 {
-		return nil, fmt.Errorf("receipts: %s holds no receipt file (*.jsonl)", dir)
+		return nil, msgerr.Errorf("receipts: %s holds no receipt file (*.jsonl)", dir)
 	}
 	var out []Receipt
 	for _, n := range names {

@@ -10,6 +10,7 @@ import (
 	"crypto/ed25519"
 	"fmt"
 
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/signed"
 )
 
@@ -51,7 +52,7 @@ func Register(k Signer, campaign, user, role, name string) (signed.Sealed, error
 // device pub; a device does not approve itself.
 func ApproveMessage(k Signer, campaign, user string, pub signed.PublicKey) (signed.Message, error) {
 	if k.Public() == pub {
-		return nil, fmt.Errorf("device %s cannot approve itself: approve it from another of your devices", pub.Fingerprint())
+		return nil, msgerr.Errorf("device %s cannot approve itself: approve it from another of your devices", pub.Fingerprint())
 	}
 	return &signed.DeviceApprove{Header: signed.Header{Campaign: campaign}, User: user, PublicKey: pub.String()}, nil
 }

@@ -3,8 +3,7 @@ package events
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
-	"fmt"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"hash"
 )
 
@@ -55,16 +54,16 @@ func (a *AnchorHash) Anchor() ChainAnchored {
 }
 
 // ErrInvalidPrevHash: a prevhash that is not 64 lower-case hex digits.
-var ErrInvalidPrevHash = errors.New("invalid prevhash")
+var ErrInvalidPrevHash = msgerr.New("invalid prevhash")
 
 // ValidPrevHash checks a prevhash attribute: 64 lower-case hex digits.
 func ValidPrevHash(s string) error {
 	if len(s) != 2*sha256.Size {
-		return fmt.Errorf("%w: %d characters, want 64 lower-case hex digits", ErrInvalidPrevHash, len(s))
+		return msgerr.Errorf("%w: %d characters, want 64 lower-case hex digits", ErrInvalidPrevHash, len(s))
 	}
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; (c < '0' || c > '9') && (c < 'a' || c > 'f') {
-			return fmt.Errorf("%w: character %d is %q, want 0-9 or a-f", ErrInvalidPrevHash, i+1, c)
+			return msgerr.Errorf("%w: character %d is %q, want 0-9 or a-f", ErrInvalidPrevHash, i+1, c)
 		}
 	}
 	return nil

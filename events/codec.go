@@ -1,14 +1,13 @@
 package events
 
 import (
-	"errors"
-	"fmt"
 	"strings"
 	"time"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/campaign-journal/journal/internal/clip"
+	"github.com/campaign-journal/journal/internal/msgerr"
 )
 
 // MaxSize is the largest encoded event, in bytes: 1 MiB less 8 KiB, which
@@ -35,10 +34,10 @@ func Encode(e Event) ([]byte, error) {
 func encode(e Event) ([]byte, error) {
 	b, err := appendEvent(make([]byte, 0, encodedSize(e)), e)
 	if err != nil {
-		return nil, fmt.Errorf("%w: encode %s: %w", ErrInvalidEvent, e.ID, err)
+		return nil, msgerr.Errorf("%w: encode %s: %w", ErrInvalidEvent, e.ID, err)
 	}
 	if len(b) > MaxSize {
-		return nil, fmt.Errorf("%w: %s is %d bytes, more than %d", ErrInvalidEvent, e.ID, len(b), MaxSize)
+		return nil, msgerr.Errorf("%w: %s is %d bytes, more than %d", ErrInvalidEvent, e.ID, len(b), MaxSize)
 	}
 	return b, nil
 }
@@ -79,10 +78,10 @@ func DecodeOwned(b []byte) (Event, error) {
 // decode is Decode; when owned, the event's Data may share b's memory.
 func decode(b []byte, owned bool) (Event, error) {
 	if len(b) > MaxSize {
-		return Event{}, fmt.Errorf("%w: document is %d bytes, more than %d", ErrInvalidEvent, len(b), MaxSize)
+		return Event{}, msgerr.Errorf("%w: document is %d bytes, more than %d", ErrInvalidEvent, len(b), MaxSize)
 	}
 	if !utf8.Valid(b) {
-		return Event{}, fmt.Errorf("%w: document is not valid UTF-8", ErrInvalidEvent)
+		return Event{}, msgerr.Errorf("%w: document is not valid UTF-8", ErrInvalidEvent)
 	}
 	// The documents the journal writes go the fast way, with the result
 	// readGeneral would give; readFast gives up on anything else.
@@ -90,16 +89,16 @@ func decode(b []byte, owned bool) (Event, error) {
 	if !ok {
 		var err error
 		if e, v, err = readGeneral(b); err != nil {
-			return Event{}, fmt.Errorf("%w: %w", ErrInvalidEvent, err)
+			return Event{}, msgerr.Errorf("%w: %w", ErrInvalidEvent, err)
 		}
 	}
 	if err := e.checkEnvelope(); err != nil {
-		return Event{}, fmt.Errorf("%w: %w", ErrInvalidEvent, err)
+		return Event{}, msgerr.Errorf("%w: %w", ErrInvalidEvent, err)
 	}
 	if v == nil {
 		var err error
 		if v, err = e.checkData(nil); err != nil {
-			return Event{}, fmt.Errorf("%w: %w", ErrInvalidEvent, err)
+			return Event{}, msgerr.Errorf("%w: %w", ErrInvalidEvent, err)
 		}
 	}
 	e.decoded = newDecoded(e, v)
@@ -134,14 +133,14 @@ func (e Event) Validate() error {
 // e's (see decodedData), otherwise a strict decoding of e.Data afresh.
 func (e Event) checked() (any, error) {
 	if err := e.checkEnvelope(); err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrInvalidEvent, err)
+		return nil, msgerr.Errorf("%w: %w", ErrInvalidEvent, err)
 	}
 	if v := e.decoded.of(e); v != nil {
 		return v, nil
 	}
 	v, err := e.checkData(nil)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrInvalidEvent, err)
+		return nil, msgerr.Errorf("%w: %w", ErrInvalidEvent, err)
 	}
 	return v, nil
 }
@@ -150,29 +149,29 @@ func (e Event) checked() (any, error) {
 // StreamSubject when it is set.
 func (e Event) checkEnvelope() error {
 	if e.SpecVersion != SpecVersion {
-		return fmt.Errorf("specversion %q, want %q", clip.Text(e.SpecVersion), SpecVersion)
+		return msgerr.Errorf("specversion %q, want %q", clip.Text(e.SpecVersion), SpecVersion)
 	}
 	if err := validUUID(e.ID); err != nil {
-		return fmt.Errorf("id: %w", err)
+		return msgerr.Errorf("id: %w", err)
 	}
 	if err := ValidID(e.Campaign); err != nil {
-		return fmt.Errorf("campaign: %w", err)
+		return msgerr.Errorf("campaign: %w", err)
 	}
 	if c, ok := strings.CutPrefix(e.Source, "/campaigns/"); !ok || c != e.Campaign {
-		return fmt.Errorf("source %q, want %q", clip.Text(e.Source), "/campaigns/"+e.Campaign)
+		return msgerr.Errorf("source %q, want %q", clip.Text(e.Source), "/campaigns/"+e.Campaign)
 	}
 	if _, _, err := e.aggregate(); err != nil {
 		return err
 	}
 	if y := e.Time.Year(); e.Time.IsZero() || y < 1 || y > 9999 {
-		return fmt.Errorf("time %v is missing or out of range", e.Time)
+		return msgerr.Errorf("time %v is missing or out of range", e.Time)
 	}
 	if e.DataContentType != ContentType {
-		return fmt.Errorf("datacontenttype %q, want %q", clip.Text(e.DataContentType), ContentType)
+		return msgerr.Errorf("datacontenttype %q, want %q", clip.Text(e.DataContentType), ContentType)
 	}
 	if e.Session != "" {
 		if err := ValidID(e.Session); err != nil {
-			return fmt.Errorf("session: %w", err)
+			return msgerr.Errorf("session: %w", err)
 		}
 	}
 	if err := validActor(e.Actor); err != nil {
@@ -180,22 +179,22 @@ func (e Event) checkEnvelope() error {
 	}
 	if e.CausationID != "" {
 		if err := validUUID(e.CausationID); err != nil {
-			return fmt.Errorf("causationid: %w", err)
+			return msgerr.Errorf("causationid: %w", err)
 		}
 	}
 	if e.RequestID != "" {
 		if err := ValidRequestID(e.RequestID); err != nil {
-			return fmt.Errorf("requestid: %w", err)
+			return msgerr.Errorf("requestid: %w", err)
 		}
 	}
 	if e.Command != "" {
 		if err := ValidCommand(e.Command); err != nil {
-			return fmt.Errorf("command: %w", err)
+			return msgerr.Errorf("command: %w", err)
 		}
 	}
 	if e.PrevHash != "" {
 		if err := ValidPrevHash(e.PrevHash); err != nil {
-			return fmt.Errorf("prevhash: %w", err)
+			return msgerr.Errorf("prevhash: %w", err)
 		}
 	}
 	if e.StreamSubject != "" {
@@ -211,19 +210,19 @@ func (e Event) checkEnvelope() error {
 func (e Event) checkData(v any) (any, error) {
 	t := byType[e.Type]
 	if t == nil {
-		return nil, fmt.Errorf("%w %q", ErrUnknownType, clip.Text(e.Type))
+		return nil, msgerr.Errorf("%w %q", ErrUnknownType, clip.Text(e.Type))
 	}
 	if v == nil {
 		v = t.data()
 	}
 	if len(e.Data) == 0 || e.Data[0] != '{' {
-		return nil, errors.New("data is not a JSON object")
+		return nil, msgerr.New("data is not a JSON object")
 	}
 	if !utf8.Valid(e.Data) {
-		return nil, errors.New("data is not valid UTF-8")
+		return nil, msgerr.New("data is not valid UTF-8")
 	}
 	if err := decodeData(e.Data, v, t); err != nil {
-		return nil, fmt.Errorf("data of %s: %w", e.Type, err)
+		return nil, msgerr.Errorf("data of %s: %w", e.Type, err)
 	}
 	return v, nil
 }
@@ -237,7 +236,7 @@ func (e Event) checkStreamSubject() error {
 		return err
 	}
 	if campaign != e.Campaign {
-		return fmt.Errorf("stream subject %q disagrees with campaign %q", clip.Text(e.StreamSubject), clip.Text(e.Campaign))
+		return msgerr.Errorf("stream subject %q disagrees with campaign %q", clip.Text(e.StreamSubject), clip.Text(e.Campaign))
 	}
 	return nil
 }
@@ -247,7 +246,7 @@ func (e Event) checkStreamSubject() error {
 // 20th), other than the nil and max UUIDs.
 func validUUID(s string) error {
 	if !canonicalUUID(s) {
-		return fmt.Errorf("%q is not a canonical uuid", clip.Text(s))
+		return msgerr.Errorf("%q is not a canonical uuid", clip.Text(s))
 	}
 	return nil
 }
@@ -285,10 +284,10 @@ func uuidWord(x, hyphens uint64) bool {
 
 func validActor(s string) error {
 	if len(s) > MaxActorLen {
-		return fmt.Errorf("actor is longer than %d bytes", MaxActorLen)
+		return msgerr.Errorf("actor is longer than %d bytes", MaxActorLen)
 	}
 	if !utf8.ValidString(s) || strings.ContainsFunc(s, unicode.IsControl) {
-		return fmt.Errorf("actor %q has invalid or control characters", clip.Text(s))
+		return msgerr.Errorf("actor %q has invalid or control characters", clip.Text(s))
 	}
 	return nil
 }

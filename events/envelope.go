@@ -2,8 +2,6 @@ package events
 
 import (
 	"bytes"
-	"errors"
-	"fmt"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -12,6 +10,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/campaign-journal/journal/internal/clip"
+	"github.com/campaign-journal/journal/internal/msgerr"
 )
 
 // The envelope: the top-level object of a document, read and written by
@@ -92,7 +91,7 @@ var readers = sync.Pool{New: func() any { return new(reader) }}
 // errDataRefused is returned by read when the data decoded inline was
 // refused: Decode reads the document again without decoding inline, so
 // that what is wrong is reported in the order validate checks it.
-var errDataRefused = errors.New("data refused")
+var errDataRefused = msgerr.New("data refused")
 
 // maxKeptText bounds the string buffer a pooled reader keeps.
 const maxKeptText = 4 << 10
@@ -120,7 +119,7 @@ func (r *reader) read(b []byte, inline bool) (e Event, v any, err error) {
 			return Event{}, nil, err
 		}
 		if seen[k] {
-			return Event{}, nil, fmt.Errorf("attribute %q repeated", attrNames[k])
+			return Event{}, nil, msgerr.Errorf("attribute %q repeated", attrNames[k])
 		}
 		seen[k] = true
 		switch k {
@@ -145,7 +144,7 @@ func (r *reader) read(b []byte, inline bool) (e Event, v any, err error) {
 	}
 	for k, ok := range seen {
 		if !ok && !optionalAttr(k) {
-			return Event{}, nil, fmt.Errorf("missing attribute %q", attrNames[k])
+			return Event{}, nil, msgerr.Errorf("missing attribute %q", attrNames[k])
 		}
 	}
 	setStrings(&e, string(r.text), &spans)
@@ -176,10 +175,10 @@ func setStrings(e *Event, text string, spans *[numAttrs][2]int) {
 func (r *reader) open() error {
 	tok, err := r.dec.ReadToken()
 	if err != nil {
-		return fmt.Errorf("malformed json: %w", err)
+		return msgerr.Errorf("malformed json: %w", err)
 	}
 	if tok.Kind() != '{' {
-		return errors.New("document is not a JSON object")
+		return msgerr.New("document is not a JSON object")
 	}
 	return nil
 }
@@ -188,10 +187,10 @@ func (r *reader) open() error {
 // whitespace follows it.
 func (r *reader) close(b []byte) error {
 	if _, err := r.dec.ReadToken(); err != nil {
-		return fmt.Errorf("malformed json: %w", err)
+		return msgerr.Errorf("malformed json: %w", err)
 	}
 	if len(bytes.TrimLeft(b[r.dec.InputOffset():], " \t\r\n")) != 0 {
-		return errors.New("data after the JSON object")
+		return msgerr.New("data after the JSON object")
 	}
 	return nil
 }
@@ -200,7 +199,7 @@ func (r *reader) close(b []byte) error {
 func (r *reader) attrName() (int, error) {
 	raw, err := r.dec.ReadValue()
 	if err != nil {
-		return 0, fmt.Errorf("malformed json: %w", err)
+		return 0, msgerr.Errorf("malformed json: %w", err)
 	}
 	name := raw[1 : len(raw)-1]
 	if bytes.IndexByte(name, '\\') >= 0 {
@@ -209,7 +208,7 @@ func (r *reader) attrName() (int, error) {
 	}
 	k := attrIndex(name)
 	if k < 0 {
-		return 0, fmt.Errorf("unknown attribute %q", clip.Text(name))
+		return 0, msgerr.Errorf("unknown attribute %q", clip.Text(name))
 	}
 	return k, nil
 }
@@ -217,11 +216,11 @@ func (r *reader) attrName() (int, error) {
 // value reads the value of attribute k, which must be of the given kind.
 func (r *reader) value(k int, kind jsontext.Kind, what string) (jsontext.Value, error) {
 	if got := r.dec.PeekKind(); got != kind && got != jsontext.KindInvalid {
-		return nil, fmt.Errorf("attribute %q is not %s", attrNames[k], what)
+		return nil, msgerr.Errorf("attribute %q is not %s", attrNames[k], what)
 	}
 	raw, err := r.dec.ReadValue()
 	if err != nil {
-		return nil, fmt.Errorf("malformed json in %q: %w", attrNames[k], err)
+		return nil, msgerr.Errorf("malformed json in %q: %w", attrNames[k], err)
 	}
 	return raw, nil
 }
@@ -252,7 +251,7 @@ func (r *reader) readTime() (t time.Time, err error) {
 		return t, err
 	}
 	if err := t.UnmarshalJSON(raw); err != nil {
-		return t, fmt.Errorf("time: %w", err)
+		return t, msgerr.Errorf("time: %w", err)
 	}
 	return t, nil
 }
@@ -420,7 +419,7 @@ func stringEnd(data []byte, i int) int {
 const MaxCommandLen = 64
 
 // ErrInvalidCommand marks a command attribute that ValidCommand refuses.
-var ErrInvalidCommand = errors.New("invalid command name")
+var ErrInvalidCommand = msgerr.New("invalid command name")
 
 // ValidCommand checks the optional command attribute of an event: the
 // name, in the command catalogue (package command/catalog), of the
@@ -429,12 +428,12 @@ var ErrInvalidCommand = errors.New("invalid command name")
 // or by no catalogued command, have none.
 func ValidCommand(name string) error {
 	if name == "" || len(name) > MaxCommandLen {
-		return fmt.Errorf("%w: %q: 1 to %d bytes", ErrInvalidCommand, clip.Text(name), MaxCommandLen)
+		return msgerr.Errorf("%w: %q: 1 to %d bytes", ErrInvalidCommand, clip.Text(name), MaxCommandLen)
 	}
 	for i := 0; i < len(name); i++ {
 		c := name[i]
 		if !(c >= 'a' && c <= 'z' || i > 0 && (c >= '0' && c <= '9' || c == '-')) {
-			return fmt.Errorf("%w: %q has %q at byte %d: use lower-case letters, digits and '-', starting with a letter", ErrInvalidCommand, clip.Text(name), c, i)
+			return msgerr.Errorf("%w: %q has %q at byte %d: use lower-case letters, digits and '-', starting with a letter", ErrInvalidCommand, clip.Text(name), c, i)
 		}
 	}
 	return nil

@@ -30,8 +30,6 @@ package events
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"hash/crc32"
 	"reflect"
 	"strings"
@@ -40,6 +38,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/campaign-journal/journal/internal/clip"
+	"github.com/campaign-journal/journal/internal/msgerr"
 )
 
 // CloudEvents constants of every journal event.
@@ -136,17 +135,17 @@ type Spec struct {
 func New(s Spec, ids IDs, at time.Time) (Event, error) {
 	subject, err := CampaignSubject(s.Campaign)
 	if err != nil {
-		return Event{}, fmt.Errorf("%w: %w", ErrInvalidEvent, err)
+		return Event{}, msgerr.Errorf("%w: %w", ErrInvalidEvent, err)
 	}
 	if err := ValidID(string(s.Kind)); err != nil {
-		return Event{}, fmt.Errorf("%w: aggregate kind: %w", ErrInvalidEvent, err)
+		return Event{}, msgerr.Errorf("%w: aggregate kind: %w", ErrInvalidEvent, err)
 	}
 	if err := ValidID(s.AggregateID); err != nil {
-		return Event{}, fmt.Errorf("%w: aggregate id: %w", ErrInvalidEvent, err)
+		return Event{}, msgerr.Errorf("%w: aggregate id: %w", ErrInvalidEvent, err)
 	}
 	if s.Name != "" {
 		if err := ValidID(s.Name); err != nil {
-			return Event{}, fmt.Errorf("%w: event name: %w", ErrInvalidEvent, err)
+			return Event{}, msgerr.Errorf("%w: event name: %w", ErrInvalidEvent, err)
 		}
 	}
 	// The fast way (newDataFast) gives the data encoded and decoded back,
@@ -160,7 +159,7 @@ func New(s Spec, ids IDs, at time.Time) (Event, error) {
 			err = dataUTF8(s.Data, v, data)
 		}
 		if err != nil {
-			return Event{}, fmt.Errorf("%w: data of %s: %w", ErrInvalidEvent, s.Type, err)
+			return Event{}, msgerr.Errorf("%w: data of %s: %w", ErrInvalidEvent, s.Type, err)
 		}
 	}
 	id, err := ids.NewID()
@@ -185,11 +184,11 @@ func New(s Spec, ids IDs, at time.Time) (Event, error) {
 		StreamSubject:   subject,
 	}
 	if err := e.checkEnvelope(); err != nil {
-		return Event{}, fmt.Errorf("%w: %w", ErrInvalidEvent, err)
+		return Event{}, msgerr.Errorf("%w: %w", ErrInvalidEvent, err)
 	}
 	if !fast {
 		if v, err = e.checkData(v); err != nil {
-			return Event{}, fmt.Errorf("%w: %w", ErrInvalidEvent, err)
+			return Event{}, msgerr.Errorf("%w: %w", ErrInvalidEvent, err)
 		}
 	}
 	e.decoded = newDecoded(e, v)
@@ -202,7 +201,7 @@ func New(s Spec, ids IDs, at time.Time) (Event, error) {
 func (e Event) Aggregate() (Kind, string, error) {
 	kind, id, err := e.aggregate()
 	if err != nil {
-		return "", "", fmt.Errorf("%w: %w", ErrInvalidEvent, err)
+		return "", "", msgerr.Errorf("%w: %w", ErrInvalidEvent, err)
 	}
 	return kind, id, nil
 }
@@ -210,14 +209,14 @@ func (e Event) Aggregate() (Kind, string, error) {
 func (e Event) aggregate() (Kind, string, error) {
 	plural, id, ok := strings.Cut(e.Subject, "/")
 	if !ok {
-		return "", "", fmt.Errorf("subject %q is not <kind>/<id>", clip.Text(e.Subject))
+		return "", "", msgerr.Errorf("subject %q is not <kind>/<id>", clip.Text(e.Subject))
 	}
 	kind, ok := kindOfPlural(plural)
 	if !ok {
-		return "", "", fmt.Errorf("subject %q has no valid aggregate kind", clip.Text(e.Subject))
+		return "", "", msgerr.Errorf("subject %q has no valid aggregate kind", clip.Text(e.Subject))
 	}
 	if err := ValidID(id); err != nil {
-		return "", "", fmt.Errorf("subject %q: %w", clip.Text(e.Subject), err)
+		return "", "", msgerr.Errorf("subject %q: %w", clip.Text(e.Subject), err)
 	}
 	return kind, id, nil
 }
@@ -225,7 +224,7 @@ func (e Event) aggregate() (Kind, string, error) {
 // DecodeData decodes the event's data strictly (unknown fields refused) into v.
 func (e Event) DecodeData(v any) error {
 	if err := decodeStrict(e.Data, v); err != nil {
-		return fmt.Errorf("%w: data of %s %s: %w", ErrInvalidEvent, e.Type, e.ID, err)
+		return msgerr.Errorf("%w: data of %s %s: %w", ErrInvalidEvent, e.Type, e.ID, err)
 	}
 	return nil
 }
@@ -242,10 +241,10 @@ func (e Event) Payload() (any, error) {
 	}
 	v, ok := dataFor(e.Type)
 	if !ok {
-		return nil, fmt.Errorf("%w: %w %q", ErrInvalidEvent, ErrUnknownType, clip.Text(e.Type))
+		return nil, msgerr.Errorf("%w: %w %q", ErrInvalidEvent, ErrUnknownType, clip.Text(e.Type))
 	}
 	if err := decodeStrictly(e.Data, v); err != nil {
-		return nil, fmt.Errorf("%w: data of %s %s: %w", ErrInvalidEvent, e.Type, e.ID, err)
+		return nil, msgerr.Errorf("%w: data of %s %s: %w", ErrInvalidEvent, e.Type, e.ID, err)
 	}
 	return v, nil
 }
@@ -305,7 +304,7 @@ func dataUTF8(v, registered any, enc []byte) error {
 	if err := validUTF8(reflect.ValueOf(v), 0); err != nil {
 		return err // names the string
 	}
-	return errors.New("a string is not valid UTF-8")
+	return msgerr.New("a string is not valid UTF-8")
 }
 
 // hasReplacementEscape reports whether the JSON text enc holds the escape
@@ -332,7 +331,7 @@ func decodeStrict(data []byte, v any) error {
 		return err
 	}
 	if len(bytes.TrimLeft(data[d.InputOffset():], " \t\r\n")) != 0 {
-		return fmt.Errorf("data after the JSON value")
+		return msgerr.Errorf("data after the JSON value")
 	}
 	return nil
 }
@@ -347,7 +346,7 @@ func validUTF8(v reflect.Value, depth int) error {
 	switch v.Kind() {
 	case reflect.String:
 		if !utf8.ValidString(v.String()) {
-			return fmt.Errorf("%q is not valid UTF-8", clip.Text(v.String()))
+			return msgerr.Errorf("%q is not valid UTF-8", clip.Text(v.String()))
 		}
 	case reflect.Pointer, reflect.Interface:
 		if !v.IsNil() {

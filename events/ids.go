@@ -2,8 +2,6 @@ package events
 
 import (
 	"crypto/sha256"
-	"errors"
-	"fmt"
 	"io"
 	"strconv"
 	"sync"
@@ -12,6 +10,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/campaign-journal/journal/internal/clip"
+	"github.com/campaign-journal/journal/internal/msgerr"
 )
 
 // IDs yields event ids: canonical lower-case UUID strings, each different
@@ -53,7 +52,7 @@ const seqMax = 1<<12 - 1
 func (g *V7) NewID() (string, error) {
 	var r [10]byte
 	if _, err := io.ReadFull(g.rand, r[:]); err != nil {
-		return "", fmt.Errorf("read randomness for event id: %w", err)
+		return "", msgerr.Errorf("read randomness for event id: %w", err)
 	}
 	g.mu.Lock()
 	ms := g.now().UnixMilli()
@@ -89,7 +88,7 @@ func (g *V7) NewID() (string, error) {
 const MaxRequestIDLen = 64
 
 // ErrInvalidRequestID marks a request id that ValidRequestID refuses.
-var ErrInvalidRequestID = errors.New("invalid request id")
+var ErrInvalidRequestID = msgerr.New("invalid request id")
 
 // ValidRequestID accepts a request id: 1 to MaxRequestIDLen characters
 // among ASCII letters, digits, '-', '_', '.' and ':' (a UUID, a ULID, a
@@ -97,15 +96,15 @@ var ErrInvalidRequestID = errors.New("invalid request id")
 // what is wrong.
 func ValidRequestID(id string) error {
 	if id == "" {
-		return fmt.Errorf("%w: empty", ErrInvalidRequestID)
+		return msgerr.Errorf("%w: empty", ErrInvalidRequestID)
 	}
 	if len(id) > MaxRequestIDLen {
-		return fmt.Errorf("%w: %d bytes, at most %d", ErrInvalidRequestID, len(id), MaxRequestIDLen)
+		return msgerr.Errorf("%w: %d bytes, at most %d", ErrInvalidRequestID, len(id), MaxRequestIDLen)
 	}
 	for i := 0; i < len(id); i++ {
 		c := id[i]
 		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.' || c == ':') {
-			return fmt.Errorf("%w: %q has %q at byte %d: use letters, digits, '-', '_', '.' or ':'", ErrInvalidRequestID, clip.Text(id), c, i)
+			return msgerr.Errorf("%w: %q has %q at byte %d: use letters, digits, '-', '_', '.' or ':'", ErrInvalidRequestID, clip.Text(id), c, i)
 		}
 	}
 	return nil

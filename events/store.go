@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/campaign-journal/journal/internal/clip"
+	"github.com/campaign-journal/journal/internal/msgerr"
 )
 
 // The store contract, shared by every store (events/jetstore,
@@ -153,7 +154,7 @@ func (q Query) Validate() error {
 	}
 	for _, t := range q.Types {
 		if _, ok := dataFor(t); !ok {
-			return fmt.Errorf("query: %w %q", ErrUnknownType, clip.Text(t))
+			return msgerr.Errorf("query: %w %q", ErrUnknownType, clip.Text(t))
 		}
 	}
 	return nil
@@ -189,12 +190,12 @@ func (e Expect) IsSet() bool { return e.Subject != "" }
 func (e Expect) Validate() error {
 	if !e.IsSet() {
 		if e.LastSeq != 0 {
-			return fmt.Errorf("%w: expectation of sequence %d without a subject", ErrInvalidID, e.LastSeq)
+			return msgerr.Errorf("%w: expectation of sequence %d without a subject", ErrInvalidID, e.LastSeq)
 		}
 		return nil
 	}
 	if _, err := ParseSubject(e.Subject); err != nil {
-		return fmt.Errorf("expectation: %w", err)
+		return msgerr.Errorf("expectation: %w", err)
 	}
 	return nil
 }
@@ -217,10 +218,10 @@ func Prepare(expect Expect, evs []Event) ([][]byte, error) {
 		return nil, err
 	}
 	if len(evs) == 0 {
-		return nil, fmt.Errorf("%w: nothing to append", ErrInvalidEvent)
+		return nil, msgerr.Errorf("%w: nothing to append", ErrInvalidEvent)
 	}
 	if len(evs) > MaxBatch {
-		return nil, fmt.Errorf("%w: %d events in one append, at most %d", ErrInvalidEvent, len(evs), MaxBatch)
+		return nil, msgerr.Errorf("%w: %d events in one append, at most %d", ErrInvalidEvent, len(evs), MaxBatch)
 	}
 	docs := make([][]byte, len(evs))
 	var seen map[string]bool // ids of the events before this one (none for the first)
@@ -229,13 +230,13 @@ func Prepare(expect Expect, evs []Event) ([][]byte, error) {
 	}
 	for i, e := range evs {
 		if e.StreamSubject == "" {
-			return nil, fmt.Errorf("%w: event %s has no stream subject", ErrInvalidEvent, e.ID)
+			return nil, msgerr.Errorf("%w: event %s has no stream subject", ErrInvalidEvent, e.ID)
 		}
 		if expect.IsSet() && e.StreamSubject != expect.Subject {
-			return nil, fmt.Errorf("%w: event %s is stored on %s, the append expects %s", ErrInvalidEvent, e.ID, e.StreamSubject, expect.Subject)
+			return nil, msgerr.Errorf("%w: event %s is stored on %s, the append expects %s", ErrInvalidEvent, e.ID, e.StreamSubject, expect.Subject)
 		}
 		if seen[e.ID] {
-			return nil, fmt.Errorf("%w: event %s appears twice in one append", ErrInvalidEvent, e.ID)
+			return nil, msgerr.Errorf("%w: event %s appears twice in one append", ErrInvalidEvent, e.ID)
 		}
 		if seen != nil {
 			seen[e.ID] = true
@@ -276,7 +277,7 @@ func decodeRecorded(seq uint64, subject string, data []byte, owned bool) (Record
 	}
 	e.StreamSubject = subject
 	if err := e.checkStreamSubject(); err != nil {
-		return Recorded{}, Foreign{Seq: seq, Subject: subject, Err: fmt.Errorf("%w: %w", ErrInvalidEvent, err)}
+		return Recorded{}, Foreign{Seq: seq, Subject: subject, Err: msgerr.Errorf("%w: %w", ErrInvalidEvent, err)}
 	}
 	raw := data
 	if !owned {
@@ -292,7 +293,7 @@ func decodeRecorded(seq uint64, subject string, data []byte, owned bool) (Record
 func SecretKey(parts ...string) (string, error) {
 	for _, p := range parts {
 		if err := ValidID(p); err != nil {
-			return "", fmt.Errorf("secret key part %q: %w", clip.Text(p), err)
+			return "", msgerr.Errorf("secret key part %q: %w", clip.Text(p), err)
 		}
 	}
 	key := strings.Join(parts, ".")
@@ -307,11 +308,11 @@ func SecretKey(parts ...string) (string, error) {
 func ValidSecretKey(key string) error {
 	parts := strings.Split(key, ".")
 	if len(parts) > 8 {
-		return fmt.Errorf("%w: secret key %q has more than 8 parts", ErrInvalidID, clip.Text(key))
+		return msgerr.Errorf("%w: secret key %q has more than 8 parts", ErrInvalidID, clip.Text(key))
 	}
 	for _, p := range parts {
 		if err := ValidID(p); err != nil {
-			return fmt.Errorf("secret key %q: %w", clip.Text(key), err)
+			return msgerr.Errorf("secret key %q: %w", clip.Text(key), err)
 		}
 	}
 	return nil

@@ -1,12 +1,12 @@
 package events
 
 import (
-	"fmt"
 	"hash/fnv"
 	"strconv"
 	"strings"
 
 	"github.com/campaign-journal/journal/internal/clip"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/internal/slug"
 )
 
@@ -101,7 +101,7 @@ func kindOfPlural(p string) (Kind, bool) {
 // The error wraps ErrInvalidID.
 func CampaignSubject(campaign string) (string, error) {
 	if err := ValidID(campaign); err != nil {
-		return "", fmt.Errorf("campaign: %w", err)
+		return "", msgerr.Errorf("campaign: %w", err)
 	}
 	return Prefix + "." + campaign, nil
 }
@@ -113,7 +113,7 @@ const MaxPartitions = 64
 // The error wraps ErrInvalidID.
 func ValidPartitions(k int) error {
 	if k < 1 || k > MaxPartitions {
-		return fmt.Errorf("%w: %d partitions (use 1 to %d)", ErrInvalidID, k, MaxPartitions)
+		return msgerr.Errorf("%w: %d partitions (use 1 to %d)", ErrInvalidID, k, MaxPartitions)
 	}
 	return nil
 }
@@ -160,10 +160,10 @@ func PartitionStreamSubjects(p, k int) string {
 func ParseSubject(subject string) (string, error) {
 	campaign, ok := strings.CutPrefix(subject, Prefix+".")
 	if !ok || strings.Contains(campaign, ".") {
-		return "", fmt.Errorf("%w: subject %q is not %s.<campaign>", ErrInvalidID, clip.Text(subject), Prefix)
+		return "", msgerr.Errorf("%w: subject %q is not %s.<campaign>", ErrInvalidID, clip.Text(subject), Prefix)
 	}
 	if err := ValidID(campaign); err != nil {
-		return "", fmt.Errorf("subject %q: %w", clip.Text(subject), err)
+		return "", msgerr.Errorf("subject %q: %w", clip.Text(subject), err)
 	}
 	return campaign, nil
 }
@@ -187,18 +187,18 @@ func AggregateHeaderValue(kind Kind, id string) string {
 func ValidFilter(filter string) error {
 	parts := strings.Split(filter, ".")
 	if len(parts) < 2 || len(parts) > maxFilterTokens || parts[0] != Prefix {
-		return fmt.Errorf("%w: filter %q is not %s.<token>... with at most %d tokens", ErrInvalidID, clip.Text(filter), Prefix, maxFilterTokens)
+		return msgerr.Errorf("%w: filter %q is not %s.<token>... with at most %d tokens", ErrInvalidID, clip.Text(filter), Prefix, maxFilterTokens)
 	}
 	for i, p := range parts[1:] {
 		switch {
 		case p == "*":
 		case p == ">":
 			if i != len(parts)-2 {
-				return fmt.Errorf("%w: filter %q has '>' before its last token", ErrInvalidID, clip.Text(filter))
+				return msgerr.Errorf("%w: filter %q has '>' before its last token", ErrInvalidID, clip.Text(filter))
 			}
 		default:
 			if err := ValidID(p); err != nil {
-				return fmt.Errorf("filter %q: %w", clip.Text(filter), err)
+				return msgerr.Errorf("filter %q: %w", clip.Text(filter), err)
 			}
 		}
 	}

@@ -25,19 +25,19 @@
 package feed
 
 import (
-	"errors"
 	"sync"
 
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/internal/msgerr"
 )
 
 // Why a subscription was closed (Subscription.Err).
 var (
 	// ErrSlow: the reader let its buffer fill up; it resumes from the store
 	// (for an event stream, the client reconnects with Last-Event-ID).
-	ErrSlow = errors.New("feed: the reader fell behind the live feed")
+	ErrSlow = msgerr.New("feed: the reader fell behind the live feed")
 	// ErrClosed: the reader closed the subscription.
-	ErrClosed = errors.New("feed: subscription closed")
+	ErrClosed = msgerr.New("feed: subscription closed")
 )
 
 // DefaultBuffer is how many events may wait for one reader before the hub

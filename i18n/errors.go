@@ -1,7 +1,7 @@
 package i18n
 
 import (
-	"fmt"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"regexp"
 	"slices"
 	"strconv"
@@ -11,14 +11,18 @@ import (
 
 // Error messages.
 //
-// The journal's packages write their errors in English, as Go does
-// (fmt.Errorf, errors.New, the command layer's invalid and notFound,
-// cobra's and pflag's own messages). The command line shows an error in
-// the output's language by rendering the English message in it, at its
-// edge: Error(msg) reads msg as a composition of the English format
-// strings of the catalogue of errors (errorsES, one entry per format
-// string of the source: TestEveryErrorHasSpanish scans the source and
-// fails on a format string without one), and writes each in Spanish.
+// The catalogue of errors (errorsES) maps every English format string of
+// the source to its Spanish template: TestEveryErrorHasSpanish scans the
+// source (msgerr.Errorf, msgerr.New, fmt.Errorf, errors.New, the
+// functions taking a "format string") and fails on one without an entry.
+//
+// The journal's own errors are keyed (internal/msgerr) and rendered by
+// key (Render, render.go): nothing of theirs is read back from English.
+// What follows, Error(msg), is the reader that remains for the messages
+// the journal does not make (cobra's and pflag's, the operating system's
+// and the libraries', and a keyed error whose key has no template): it
+// reads msg as a composition of the catalogue's English format strings
+// and writes each in Spanish.
 //
 // Invariants: English is returned as it is; what the templates' holes
 // matched (ids, names, numbers, rule names such as skills and
@@ -74,16 +78,16 @@ func CheckErrorTemplate(en, es string) error {
 		return s.err
 	}
 	if len(s.order) != len(e.verbs) {
-		return fmt.Errorf("%d holes, the English has %d", len(s.order), len(e.verbs))
+		return msgerr.Errorf("%d holes, the English has %d", len(s.order), len(e.verbs))
 	}
 	used := make([]bool, len(e.verbs))
 	for i, k := range s.order {
 		if k >= len(e.verbs) || used[k] {
-			return fmt.Errorf("hole %d: index %d used twice or out of range", i+1, k+1)
+			return msgerr.Errorf("hole %d: index %d used twice or out of range", i+1, k+1)
 		}
 		used[k] = true
 		if s.verbs[i] != e.verbs[k] {
-			return fmt.Errorf("hole %d is %%%c, the English's is %%%c", i+1, s.verbs[i], e.verbs[k])
+			return msgerr.Errorf("hole %d is %%%c, the English's is %%%c", i+1, s.verbs[i], e.verbs[k])
 		}
 	}
 	return nil
@@ -119,7 +123,7 @@ func parseFormat(f string) format {
 		if m[4] >= 0 {
 			n, _ := strconv.Atoi(f[m[4]:m[5]])
 			if n < 1 {
-				p.err = fmt.Errorf("bad index in %q", f[m[0]:m[1]])
+				p.err = msgerr.Errorf("bad index in %q", f[m[0]:m[1]])
 				n = 1
 			}
 			next = n - 1

@@ -29,15 +29,24 @@ func init() {
 // hint the rules join to an error, a word of a list) and the words the
 // command line puts in its own messages.
 var errorsESExtra = map[string]string{
+	// The rules a character breaks whose names are words (ryf.Rule…),
+	// shown before their violations.
+	"specialization": "especialización",
+	"skills":         "habilidades",
+	"attributes":     "atributos",
 	// Where a command looked (the command line's a.where), its hints.
 	"campaign %s":                       "la campaña %s",
 	"the journal":                       "el diario",
 	"non-player characters do not vote": "los personajes no jugadores no votan",
 	" (a part of an id needs at least %d characters)":                           " (una parte de un id necesita al menos %d caracteres)",
 	" (an export has no sequence numbers: give the event's id or its short id)": " (una exportación no tiene números de secuencia: da el id del evento o su id corto)",
-	"did you mean %s?":             "¿quisiste decir %s?",
+	"did you mean %s?":   "¿quisiste decir %s?",
+	"did you mean %v?":   "¿quisiste decir %v?",
+	": did you mean %v?": ": ¿quisiste decir %v?",
+	"it has none yet":    "aún no tiene ninguno",
+	"it has no campaign yet: create one with 'journal campaign create ID --system ryf|galaxia|tor'": "aún no tiene ninguna campaña: crea una con 'journal campaign create ID --system ryf|galaxia|tor'",
 	": did you mean %s?":           ": ¿quisiste decir %s?",
-	"want one of %s":               "se espera uno de %s",
+	"want one of %s":               "elige entre %s",
 	"%s or %s":                     "%s o %s",
 	"1 argument":                   "1 argumento",
 	"a whole number":               "un número entero",

@@ -47,7 +47,8 @@ var messageFields = map[string]bool{"msg": true, "Message": true, "Problem": tru
 
 // TestEveryErrorHasSpanish scans the source of every package of the
 // module (and the messages of cobra and pflag the command line shows) for
-// the format strings of errors: fmt.Errorf, errors.New, and every function
+// the format strings of errors: msgerr.Errorf and msgerr.New (the journal's
+// keyed errors), fmt.Errorf, errors.New, and every function
 // taking a "format string" parameter (command's invalid and notFound, the
 // CLI's usagef, the rules' add of a violation...). Each one with words
 // in it must have a Spanish rendering in the catalogue of errors.
@@ -132,7 +133,7 @@ func scanModule(t *testing.T, root string) []errorFormat {
 	})
 	require.NoError(t, err)
 	for _, files := range dirs {
-		calls := map[string]int{"fmt.Errorf": 0, "errors.New": 0}
+		calls := map[string]int{"fmt.Errorf": 0, "errors.New": 0, "msgerr.Errorf": 0, "msgerr.New": 0}
 		consts := map[string]string{}
 		for _, p := range files {
 			f, err := parser.ParseFile(token.NewFileSet(), p, nil, 0)

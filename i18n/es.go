@@ -57,7 +57,7 @@ var es = map[Key]string{
 	"roll.rolls":           "%s tira %s",
 	"roll.base_level":      " (base %d, nivel %s",
 	"roll.base_mod_level":  " (base %d con modificador %+d, nivel %s",
-	"roll.dice":            "): dados %v, objetivo %v → total %d",
+	"roll.dice":            "): dados %v, dado objetivo %v → total %d",
 	"roll.against_named":   " contra %s (%d)",
 	"roll.against":         " contra %d",
 	"roll.outcome":         " → %s [nonce %d]",

@@ -18,12 +18,12 @@
 package i18n
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/campaign-journal/journal/internal/clip"
+	"github.com/campaign-journal/journal/internal/msgerr"
 )
 
 // Lang is a language of the catalogue.
@@ -39,7 +39,7 @@ const (
 var Langs = []Lang{ES, EN}
 
 // ErrUnknownLang is returned by Parse for a language the catalogue lacks.
-var ErrUnknownLang = errors.New("unknown language")
+var ErrUnknownLang = msgerr.New("unknown language")
 
 // Parse reads a --lang value: "es" or "en" (any case).
 func Parse(s string) (Lang, error) {
@@ -47,7 +47,7 @@ func Parse(s string) (Lang, error) {
 	case ES, EN:
 		return l, nil
 	}
-	return "", fmt.Errorf("%w %q: want es or en", ErrUnknownLang, clip.Text(s))
+	return "", msgerr.Errorf("%w %q: want es or en", ErrUnknownLang, clip.Text(s))
 }
 
 // FromLocale picks the language of a locale such as $LANG: Spanish for

@@ -33,7 +33,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -44,20 +43,21 @@ import (
 
 	"github.com/campaign-journal/journal/access"
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/internal/msgerr"
 )
 
 // Sentinel errors; each is wrapped by what returns it.
 var (
 	// ErrUnknown: no invite (or device) has this token or id.
-	ErrUnknown = errors.New("unknown invite")
+	ErrUnknown = msgerr.New("unknown invite")
 	// ErrUsed: the invite was redeemed already.
-	ErrUsed = errors.New("invite already used")
+	ErrUsed = msgerr.New("invite already used")
 	// ErrExpired: the invite's time ran out.
-	ErrExpired = errors.New("invite expired")
+	ErrExpired = msgerr.New("invite expired")
 	// ErrRevoked: the GM revoked the invite or the device.
-	ErrRevoked = errors.New("revoked")
+	ErrRevoked = msgerr.New("revoked")
 	// ErrInvalid: a malformed invite or book.
-	ErrInvalid = errors.New("invalid invite")
+	ErrInvalid = msgerr.New("invalid invite")
 )
 
 // Roles an invite may give. A viewer reads only (access.RoleDashboard).
@@ -134,33 +134,33 @@ type Spec struct {
 
 func (s Spec) validate() error {
 	if err := events.ValidID(s.User); err != nil {
-		return fmt.Errorf("%w: player: %w", ErrInvalid, err)
+		return msgerr.Errorf("%w: player: %w", ErrInvalid, err)
 	}
 	if strings.HasPrefix(s.User, access.ReservedPrefix) {
-		return fmt.Errorf("%w: player: the prefix %q is reserved", ErrInvalid, access.ReservedPrefix)
+		return msgerr.Errorf("%w: player: the prefix %q is reserved", ErrInvalid, access.ReservedPrefix)
 	}
 	if err := events.ValidID(s.Campaign); err != nil {
-		return fmt.Errorf("%w: campaign: %w", ErrInvalid, err)
+		return msgerr.Errorf("%w: campaign: %w", ErrInvalid, err)
 	}
 	switch s.Role {
 	case RolePlayer:
 		if len(s.Characters) == 0 {
-			return fmt.Errorf("%w: a player needs --character", ErrInvalid)
+			return msgerr.Errorf("%w: a player needs --character", ErrInvalid)
 		}
 	case RoleGM, RoleViewer:
 		if len(s.Characters) > 0 {
-			return fmt.Errorf("%w: only players have characters (--role %s)", ErrInvalid, s.Role)
+			return msgerr.Errorf("%w: only players have characters (--role %s)", ErrInvalid, s.Role)
 		}
 	default:
-		return fmt.Errorf("%w: --role %q: want player, gm or viewer", ErrInvalid, s.Role)
+		return msgerr.Errorf("%w: --role %q: want player, gm or viewer", ErrInvalid, s.Role)
 	}
 	for _, ch := range s.Characters {
 		if err := events.ValidID(ch); err != nil {
-			return fmt.Errorf("%w: --character: %w", ErrInvalid, err)
+			return msgerr.Errorf("%w: --character: %w", ErrInvalid, err)
 		}
 	}
 	if s.TTL < 0 {
-		return fmt.Errorf("%w: --expires %s: want a positive duration", ErrInvalid, s.TTL)
+		return msgerr.Errorf("%w: --expires %s: want a positive duration", ErrInvalid, s.TTL)
 	}
 	return nil
 }
@@ -208,7 +208,7 @@ func equalHash(a, b string) bool { return subtle.ConstantTimeCompare([]byte(a), 
 func (b *Book) secret(n int) (string, error) {
 	buf := make([]byte, n)
 	if _, err := io.ReadFull(b.rand, buf); err != nil {
-		return "", fmt.Errorf("invite: random: %w", err)
+		return "", msgerr.Errorf("invite: random: %w", err)
 	}
 	return hex.EncodeToString(buf), nil
 }
@@ -220,13 +220,13 @@ func (b *Book) read() (File, error) {
 		return File{}, nil
 	}
 	if err != nil {
-		return File{}, fmt.Errorf("invite: %w", err)
+		return File{}, msgerr.Errorf("invite: %w", err)
 	}
 	var f File
 	d := json.NewDecoder(bytes.NewReader(data))
 	d.DisallowUnknownFields()
 	if err := d.Decode(&f); err != nil {
-		return File{}, fmt.Errorf("invite: %s: %w: %w", b.path, ErrInvalid, err)
+		return File{}, msgerr.Errorf("invite: %s: %w: %w", b.path, ErrInvalid, err)
 	}
 	return f, nil
 }
@@ -240,10 +240,10 @@ func (b *Book) write(f File) error {
 	}
 	data, err := json.MarshalIndent(f, "", "  ")
 	if err != nil {
-		return fmt.Errorf("invite: %w", err)
+		return msgerr.Errorf("invite: %w", err)
 	}
 	if err := access.WriteFile(b.path, append(data, '\n')); err != nil {
-		return fmt.Errorf("invite: %w", err)
+		return msgerr.Errorf("invite: %w", err)
 	}
 	return nil
 }
@@ -258,7 +258,7 @@ func (b *Book) update(ctx context.Context, fn func(f *File) error) error {
 	defer b.mu.Unlock()
 	unlock, err := lockFile(b.path + ".lock")
 	if err != nil {
-		return fmt.Errorf("invite: lock %s: %w", b.path, err)
+		return msgerr.Errorf("invite: lock %s: %w", b.path, err)
 	}
 	defer unlock()
 	f, err := b.read()
@@ -341,11 +341,11 @@ func (b *Book) Redeem(ctx context.Context, token, publicKey string, register fun
 		now := b.clock().UTC()
 		switch {
 		case !inv.Revoked.IsZero():
-			return fmt.Errorf("invite %s: %w", inv.ID, ErrRevoked)
+			return msgerr.Errorf("invite %s: %w", inv.ID, ErrRevoked)
 		case !inv.Used.IsZero():
-			return fmt.Errorf("invite %s: %w", inv.ID, ErrUsed)
+			return msgerr.Errorf("invite %s: %w", inv.ID, ErrUsed)
 		case !now.Before(inv.Expires):
-			return fmt.Errorf("invite %s: %w at %s", inv.ID, ErrExpired, inv.Expires.Format(time.RFC3339))
+			return msgerr.Errorf("invite %s: %w at %s", inv.ID, ErrExpired, inv.Expires.Format(time.RFC3339))
 		}
 		fp, err := register(Registration{Invite: inv, PublicKey: publicKey})
 		if err != nil {
@@ -387,11 +387,11 @@ func (b *Book) Peek(ctx context.Context, token string) (Invite, error) {
 		}
 		switch {
 		case !inv.Revoked.IsZero():
-			return Invite{}, fmt.Errorf("invite %s: %w", inv.ID, ErrRevoked)
+			return Invite{}, msgerr.Errorf("invite %s: %w", inv.ID, ErrRevoked)
 		case !inv.Used.IsZero():
-			return Invite{}, fmt.Errorf("invite %s: %w", inv.ID, ErrUsed)
+			return Invite{}, msgerr.Errorf("invite %s: %w", inv.ID, ErrUsed)
 		case !b.clock().Before(inv.Expires):
-			return Invite{}, fmt.Errorf("invite %s: %w at %s", inv.ID, ErrExpired, inv.Expires.Format(time.RFC3339))
+			return Invite{}, msgerr.Errorf("invite %s: %w at %s", inv.ID, ErrExpired, inv.Expires.Format(time.RFC3339))
 		}
 		return inv, nil
 	}
@@ -420,7 +420,7 @@ func (b *Book) Revoke(ctx context.Context, id string) error {
 				return nil
 			}
 		}
-		return fmt.Errorf("%w: no device or invite %q", ErrUnknown, id)
+		return msgerr.Errorf("%w: no device or invite %q", ErrUnknown, id)
 	})
 }
 
@@ -441,7 +441,7 @@ func (b *Book) current() (File, error) {
 	if err == nil {
 		st = fileStamp{size: fi.Size(), modTime: fi.ModTime(), ok: true}
 	} else if !errors.Is(err, fs.ErrNotExist) {
-		return File{}, fmt.Errorf("invite: %w", err)
+		return File{}, msgerr.Errorf("invite: %w", err)
 	}
 	if st == b.stamp && b.stamp.ok {
 		return b.cached, nil

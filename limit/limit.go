@@ -18,13 +18,13 @@
 package limit
 
 import (
-	"fmt"
 	"math"
 	"slices"
 	"sync"
 	"time"
 
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/internal/msgerr"
 )
 
 // Rate is a rate limit: PerMinute commands a minute sustained, and up to
@@ -120,7 +120,7 @@ func (l *Limiter) Admit(actor, campaign string, have, n int) error {
 		return nil
 	}
 	if l.maxEvent > 0 && have+n > l.maxEvent {
-		return fmt.Errorf("%w: campaign %s holds %d events, at most %d: %d more cannot be recorded",
+		return msgerr.Errorf("%w: campaign %s holds %d events, at most %d: %d more cannot be recorded",
 			events.ErrQuota, campaign, have, l.maxEvent, n)
 	}
 	r, ok := l.users[actor]
@@ -151,7 +151,7 @@ func (l *Limiter) Admit(actor, campaign string, have, n int) error {
 	}
 	if wait := tat.Sub(now) - ahead; wait > 0 {
 		secs := int(math.Ceil(wait.Seconds()))
-		return &limitError{retry: wait, err: fmt.Errorf("%w: %s may record %d commands a minute in campaign %s (%d at once); try again in %d s",
+		return &limitError{retry: wait, err: msgerr.Errorf("%w: %s may record %d commands a minute in campaign %s (%d at once); try again in %d s",
 			events.ErrRateLimited, actor, r.PerMinute, campaign, max(r.Burst, 1), secs)}
 	}
 	b.tat = tat.Add(every)

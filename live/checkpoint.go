@@ -3,7 +3,6 @@ package live
 import (
 	"context"
 	"errors"
-	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/events/jetstore"
+	"github.com/campaign-journal/journal/internal/msgerr"
 )
 
 // Bucket is the JetStream key-value bucket that holds the checkpoints.
@@ -47,7 +47,7 @@ func OpenBucket(ctx context.Context, js jetstream.JetStream, replicas int) (*Buc
 		MaxValueSize: 1 << 20,
 	})
 	if err != nil {
-		return nil, fmt.Errorf("live: bucket %s: %w", Bucket, err)
+		return nil, msgerr.Errorf("live: bucket %s: %w", Bucket, err)
 	}
 	return &BucketKV{kv: kv}, nil
 }
@@ -57,9 +57,9 @@ func (b *BucketKV) Get(ctx context.Context, key string) ([]byte, error) {
 	e, err := b.kv.Get(ctx, key)
 	if err != nil {
 		if errors.Is(err, jetstream.ErrKeyNotFound) || errors.Is(err, jetstream.ErrKeyDeleted) {
-			return nil, fmt.Errorf("checkpoint %s: %w", key, events.ErrNotFound)
+			return nil, msgerr.Errorf("checkpoint %s: %w", key, events.ErrNotFound)
 		}
-		return nil, fmt.Errorf("checkpoint %s: %w", key, err)
+		return nil, msgerr.Errorf("checkpoint %s: %w", key, err)
 	}
 	return e.Value(), nil
 }
@@ -67,7 +67,7 @@ func (b *BucketKV) Get(ctx context.Context, key string) ([]byte, error) {
 // Put stores value under key.
 func (b *BucketKV) Put(ctx context.Context, key string, value []byte) error {
 	if _, err := b.kv.Put(ctx, key, value); err != nil {
-		return fmt.Errorf("checkpoint %s: %w", key, err)
+		return msgerr.Errorf("checkpoint %s: %w", key, err)
 	}
 	return nil
 }
@@ -76,7 +76,7 @@ func (b *BucketKV) Put(ctx context.Context, key string, value []byte) error {
 func (b *BucketKV) Keys(ctx context.Context) ([]string, error) {
 	lister, err := b.kv.ListKeys(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("checkpoint keys: %w", err)
+		return nil, msgerr.Errorf("checkpoint keys: %w", err)
 	}
 	defer func() { _ = lister.Stop() }() // the listing has ended by then
 	var keys []string
@@ -105,7 +105,7 @@ func (m *MemKV) Get(_ context.Context, key string) ([]byte, error) {
 	defer m.mu.Unlock()
 	v, ok := m.m[key]
 	if !ok {
-		return nil, fmt.Errorf("checkpoint %s: %w", key, events.ErrNotFound)
+		return nil, msgerr.Errorf("checkpoint %s: %w", key, events.ErrNotFound)
 	}
 	return slices.Clone(v), nil
 }
@@ -113,7 +113,7 @@ func (m *MemKV) Get(_ context.Context, key string) ([]byte, error) {
 // Put stores a copy of value under key.
 func (m *MemKV) Put(_ context.Context, key string, value []byte) error {
 	if strings.TrimSpace(key) == "" {
-		return fmt.Errorf("checkpoint: empty key")
+		return msgerr.Errorf("checkpoint: empty key")
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -142,10 +142,10 @@ func (m *MemKV) Puts() int {
 func LookupBucket(ctx context.Context, js jetstream.JetStream) (*BucketKV, error) {
 	kv, err := js.KeyValue(ctx, Bucket)
 	if errors.Is(err, jetstream.ErrBucketNotFound) {
-		return nil, fmt.Errorf("live: bucket %s: %w", Bucket, events.ErrNotFound)
+		return nil, msgerr.Errorf("live: bucket %s: %w", Bucket, events.ErrNotFound)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("live: bucket %s: %w", Bucket, err)
+		return nil, msgerr.Errorf("live: bucket %s: %w", Bucket, err)
 	}
 	return &BucketKV{kv: kv}, nil
 }

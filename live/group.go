@@ -3,7 +3,6 @@ package live
 import (
 	"context"
 	"errors"
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/feed"
+	"github.com/campaign-journal/journal/internal/msgerr"
 )
 
 // Group is the live projection of a journal of k partitions: one
@@ -114,7 +114,7 @@ func (g *Group) Restore(ctx context.Context) ([]uint64, error) {
 		f, err := p.Restore(ctx)
 		if err != nil {
 			if len(g.ps) > 1 {
-				return nil, fmt.Errorf("partition %d: %w", i, err)
+				return nil, msgerr.Errorf("partition %d: %w", i, err)
 			}
 			return nil, err
 		}
@@ -137,7 +137,7 @@ func (g *Group) Run(ctx context.Context) error {
 		wg.Go(func() {
 			err := p.Run(runCtx)
 			if err != nil && !errors.Is(err, context.Canceled) {
-				err = fmt.Errorf("partition %d: %w", i, err)
+				err = msgerr.Errorf("partition %d: %w", i, err)
 			}
 			errs <- err
 		})
@@ -158,7 +158,7 @@ func (g *Group) Checkpoint(ctx context.Context) error {
 		if err := p.Checkpoint(ctx); err != nil && first == nil {
 			first = err
 			if len(g.ps) > 1 {
-				first = fmt.Errorf("partition %d: %w", i, err)
+				first = msgerr.Errorf("partition %d: %w", i, err)
 			}
 		}
 	}
@@ -184,7 +184,7 @@ func (g *Group) PollLast(ctx context.Context) error {
 	for i, p := range g.ps {
 		last, err := p.src.Last(ctx, events.AllFilter)
 		if err != nil {
-			return fmt.Errorf("partition %d: %w", i, err)
+			return msgerr.Errorf("partition %d: %w", i, err)
 		}
 		p.NoteStreamLast(last)
 	}
@@ -197,10 +197,10 @@ func (g *Group) CatchUp(ctx context.Context) error {
 	for i, p := range g.ps {
 		last, err := p.src.Last(ctx, events.AllFilter)
 		if err != nil {
-			return fmt.Errorf("partition %d: %w", i, err)
+			return msgerr.Errorf("partition %d: %w", i, err)
 		}
 		if err := p.WaitFor(ctx, last); err != nil {
-			return fmt.Errorf("partition %d: %w", i, err)
+			return msgerr.Errorf("partition %d: %w", i, err)
 		}
 	}
 	return nil

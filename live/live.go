@@ -45,7 +45,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"log/slog"
 	"slices"
 	"strings"
@@ -55,6 +54,7 @@ import (
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/feed"
 	"github.com/campaign-journal/journal/i18n"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/projections"
 )
 
@@ -81,7 +81,7 @@ type Source interface {
 // keeps one position, a sequence of one stream. Run one projector per
 // partition, on jetstore.Store.Partition(p) with PartitionKV, in a Group:
 // a campaign lives in one.
-var ErrPartitioned = errors.New("live: the journal has several partitions, each stream with its own sequences: run one projector per partition")
+var ErrPartitioned = msgerr.New("live: the journal has several partitions, each stream with its own sequences: run one projector per partition")
 
 // partitioned is a source that may span several streams.
 type partitioned interface{ Partitions() int }
@@ -89,7 +89,7 @@ type partitioned interface{ Partitions() int }
 // oneStream refuses a source of several streams (ErrPartitioned).
 func (p *Projector) oneStream() error {
 	if ps, ok := p.src.(partitioned); ok && ps.Partitions() > 1 {
-		return fmt.Errorf("%w (%d)", ErrPartitioned, ps.Partitions())
+		return msgerr.Errorf("%w (%d)", ErrPartitioned, ps.Partitions())
 	}
 	return nil
 }
@@ -120,8 +120,8 @@ type Options struct {
 	// Fingerprint names the fold in the checkpoints it writes and accepts
 	// (default: projections.Fingerprint()).
 	Fingerprint string
-	// Lang is the language of the transcript lines it keeps (Text;
-	// default Spanish, the transcript's own).
+	// Lang is the language of Text's transcript lines (default Spanish,
+	// the transcript's own); TextIn gives each line in either language.
 	Lang i18n.Lang
 	// FeedBuffer is how many events may wait for one reader of the live
 	// feed (Subscribe) before the reader is closed as too slow (default
@@ -152,7 +152,7 @@ type Projector struct {
 	pending  int           // events folded since the last checkpoint
 	advanced chan struct{} // closed and replaced whenever position moves
 	// texts keeps the transcript lines of the last TextMemory events folded.
-	texts    map[uint64]string
+	texts    map[uint64]lines
 	textSeqs []uint64 // ring of the sequences in texts
 	textNext int
 
@@ -202,7 +202,7 @@ func New(src Source, kv KV, opts Options) *Projector {
 		saved:     map[string]uint64{},
 		dirty:     map[string]bool{},
 		advanced:  make(chan struct{}),
-		texts:     map[uint64]string{},
+		texts:     map[uint64]lines{},
 		textSeqs:  make([]uint64, TextMemory),
 		cpKick:    make(chan struct{}, 1),
 		hub:       feed.NewHub(opts.FeedBuffer),
@@ -344,7 +344,7 @@ func (p *Projector) fold(ctx context.Context, rec events.Recorded) error {
 	if fresh && rec.Event.Type == events.TypeEventVoided {
 		var err error
 		if refolded, err = p.refold(ctx, id, rec.Seq); err != nil {
-			return fmt.Errorf("refold campaign %s after void %s: %w", id, rec.Event.ID, err)
+			return msgerr.Errorf("refold campaign %s after void %s: %w", id, rec.Event.ID, err)
 		}
 	}
 
@@ -355,8 +355,8 @@ func (p *Projector) fold(ctx context.Context, rec events.Recorded) error {
 		if c == nil {
 			c = projections.NewCampaign(id)
 		}
-		var text string
-		if text, err = apply(p.opts.Lang, c, rec); err == nil {
+		var text lines
+		if text, err = apply(c, rec); err == nil {
 			if refolded != nil {
 				c = refolded
 			}
@@ -400,7 +400,7 @@ func (p *Projector) publish(rec events.Recorded) {
 	ev, err := feed.NewEvent(rec)
 	if err != nil {
 		p.opts.Logger.Error("event does not encode for the live feed; its readers are closed", "seq", rec.Seq, "id", rec.Event.ID, "err", err)
-		p.hub.Fail(id, fmt.Errorf("live feed: event %d: %w", rec.Seq, err))
+		p.hub.Fail(id, msgerr.Errorf("live feed: event %d: %w", rec.Seq, err))
 		return
 	}
 	p.hub.Publish(ev)
@@ -511,7 +511,7 @@ func (p *Projector) refold(ctx context.Context, id string, upTo uint64) (*projec
 		return nil
 	}
 	if err := p.src.Read(ctx, events.Query{Subject: filter, To: upTo, OnForeign: passForeign}, func(r events.Recorded) error {
-		_, err := apply(p.opts.Lang, c, r)
+		_, err := apply(c, r)
 		return err
 	}); err != nil {
 		return nil, err
@@ -519,23 +519,31 @@ func (p *Projector) refold(ctx context.Context, id string, upTo uint64) (*projec
 	return c, nil
 }
 
-// apply describes rec with the state before it (its transcript line) and
-// folds it into c, turning a panic of the fold into an error so that one
-// bad event cannot stop the service.
-func apply(l i18n.Lang, c *projections.Campaign, rec events.Recorded) (text string, err error) {
+// lines is an event's transcript line in each language.
+type lines struct{ es, en string }
+
+// in is the line in l (Spanish for the zero Lang).
+func (t lines) in(l i18n.Lang) string {
+	if l.Or() == i18n.EN {
+		return t.en
+	}
+	return t.es
+}
+
+// apply describes rec with the state before it (its transcript line, in
+// each language) and folds it into c, turning a panic of the fold into an
+// error so that one bad event cannot stop the service.
+func apply(c *projections.Campaign, rec events.Recorded) (text lines, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("fold of %s panicked: %v", rec.Event.ID, r)
+			err = msgerr.Errorf("fold of %s panicked: %v", rec.Event.ID, r)
 		}
 	}()
 	data, err := rec.Event.Payload()
 	if err != nil {
-		return "", err
+		return lines{}, err
 	}
-	if l == "" {
-		l = i18n.ES
-	}
-	text = projections.DescribeIn(l, c, rec.Event, data)
+	text = lines{es: projections.DescribeIn(i18n.ES, c, rec.Event, data), en: projections.DescribeIn(i18n.EN, c, rec.Event, data)}
 	return text, c.Apply(rec)
 }
 
@@ -602,7 +610,7 @@ func (p *Projector) Checkpoint(ctx context.Context) error {
 	}
 	p.mu.Unlock()
 	if err != nil {
-		return fmt.Errorf("checkpoint: %w", err)
+		return msgerr.Errorf("checkpoint: %w", err)
 	}
 
 	restore := func() {
@@ -623,7 +631,7 @@ func (p *Projector) Checkpoint(ctx context.Context) error {
 	b, err := json.Marshal(positionDoc{Format: Format, Fingerprint: p.opts.Fingerprint, Seq: pos, Saved: now.UTC()})
 	if err != nil {
 		restore()
-		return fmt.Errorf("checkpoint: %w", err)
+		return msgerr.Errorf("checkpoint: %w", err)
 	}
 	if err := p.kv.Put(ctx, positionKey, b); err != nil {
 		restore()
@@ -640,7 +648,7 @@ const TextMemory = 4096
 
 // remember keeps the transcript line of sequence seq, forgetting the
 // oldest; the caller holds the lock.
-func (p *Projector) remember(seq uint64, text string) {
+func (p *Projector) remember(seq uint64, text lines) {
 	if old := p.textSeqs[p.textNext]; old != 0 {
 		delete(p.texts, old)
 	}
@@ -650,12 +658,18 @@ func (p *Projector) remember(seq uint64, text string) {
 }
 
 // Text returns the transcript line of a recently folded event (one of the
-// last TextMemory), described with the state before it.
+// last TextMemory), described with the state before it, in Options.Lang.
 func (p *Projector) Text(seq uint64) (string, bool) {
+	return p.TextIn(seq, p.opts.Lang)
+}
+
+// TextIn is Text in l: the line a reader in l sees (the table's log and
+// a command's answer speak the request's language).
+func (p *Projector) TextIn(seq uint64, l i18n.Lang) (string, bool) {
 	p.mu.RLock()
 	defer p.mu.RUnlock()
 	t, ok := p.texts[seq]
-	return t, ok
+	return t.in(l), ok
 }
 
 // Position returns the last stream sequence folded.
@@ -676,7 +690,7 @@ func (p *Projector) WaitFor(ctx context.Context, seq uint64) error {
 		}
 		select {
 		case <-ctx.Done():
-			return fmt.Errorf("waiting for the projection to reach %d (at %d): %w", seq, pos, ctx.Err())
+			return msgerr.Errorf("waiting for the projection to reach %d (at %d): %w", seq, pos, ctx.Err())
 		case <-ch:
 		}
 	}
@@ -690,7 +704,7 @@ func (p *Projector) View(id string, fn func(c *projections.Campaign) error) erro
 	defer p.mu.RUnlock()
 	c := p.campaigns[id]
 	if c == nil || c.Events == 0 {
-		return fmt.Errorf("campaign %s: %w", id, events.ErrNotFound)
+		return msgerr.Errorf("campaign %s: %w", id, events.ErrNotFound)
 	}
 	return fn(c)
 }

@@ -9,11 +9,10 @@
 package projections
 
 import (
-	"fmt"
-
 	"time"
 
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/internal/msgerr"
 )
 
 // Campaign is the state of one campaign: its rules, catalogue, characters,
@@ -182,11 +181,11 @@ func (c *Campaign) Weapon(name string) (events.WeaponDefined, bool) {
 func (c *Campaign) Apply(rec events.Recorded) error {
 	ev := rec.Event
 	if ev.Campaign != c.ID {
-		return fmt.Errorf("event %s belongs to campaign %q, not %q", ev.ID, ev.Campaign, c.ID)
+		return msgerr.Errorf("event %s belongs to campaign %q, not %q", ev.ID, ev.Campaign, c.ID)
 	}
 	data, err := ev.Payload()
 	if err != nil {
-		return fmt.Errorf("event %s: %w", ev.ID, err)
+		return msgerr.Errorf("event %s: %w", ev.ID, err)
 	}
 	c.applyData(rec, data)
 	return nil
@@ -201,7 +200,7 @@ func (c *Campaign) Apply(rec events.Recorded) error {
 // is the one Apply gives.
 func (c *Campaign) ApplyData(rec events.Recorded, data any) error {
 	if rec.Event.Campaign != c.ID {
-		return fmt.Errorf("event %s belongs to campaign %q, not %q", rec.Event.ID, rec.Event.Campaign, c.ID)
+		return msgerr.Errorf("event %s belongs to campaign %q, not %q", rec.Event.ID, rec.Event.Campaign, c.ID)
 	}
 	c.applyData(rec, data)
 	return nil

@@ -8,6 +8,7 @@ import (
 
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/i18n"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/rules/tor"
 )
 
@@ -184,7 +185,7 @@ func (s *TORState) AdventureRolls(char string) []*TORRoll {
 func (s *TORState) Eligibility(r *TORRoll) (tor.Eligibility, error) {
 	ch := s.Characters[r.Character]
 	if ch == nil || r.Group == "" {
-		return tor.Eligibility{}, fmt.Errorf("%w: roll %s is not a roll of a common skill", tor.ErrUnknownSkill, r.EventID)
+		return tor.Eligibility{}, msgerr.Errorf("%w: roll %s is not a roll of a common skill", tor.ErrUnknownSkill, r.EventID)
 	}
 	count := ch.Advancement[r.Group]
 	if s.Adventure == nil || r.Adventure != s.Adventure.Number {

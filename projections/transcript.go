@@ -7,6 +7,7 @@ import (
 
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/i18n"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/rules/ryf"
 )
 
@@ -41,7 +42,7 @@ func NewTranscript(campaign, session string) *Transcript {
 func (t *Transcript) Apply(rec events.Recorded) error {
 	data, err := rec.Event.Payload()
 	if err != nil {
-		return fmt.Errorf("event %s: %w", rec.Event.ID, err)
+		return msgerr.Errorf("event %s: %w", rec.Event.ID, err)
 	}
 	text := DescribeIn(t.Lang, t.Campaign, rec.Event, data)
 	if err := t.Campaign.ApplyData(rec, data); err != nil {

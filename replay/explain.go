@@ -12,6 +12,7 @@ import (
 
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/i18n"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/rolls"
 	"github.com/campaign-journal/journal/rules/dice"
@@ -171,7 +172,7 @@ type FeatStep struct {
 // Explanation's verdict.
 func Explain(roll events.Event, started *events.SessionStarted, seed *dice.Seed) (Explanation, error) {
 	if roll.Type != events.TypeRollMade {
-		return Explanation{}, fmt.Errorf("%w: event %s is %s", ErrNotRoll, roll.ID, roll.Type)
+		return Explanation{}, msgerr.Errorf("%w: event %s is %s", ErrNotRoll, roll.ID, roll.Type)
 	}
 	var e events.RollMade
 	if err := roll.DecodeData(&e); err != nil {
@@ -639,7 +640,7 @@ func ExplainEvent(ctx context.Context, src Source, eventID string, seeds map[str
 		return Explanation{}, err
 	}
 	if roll == nil {
-		return Explanation{}, fmt.Errorf("%w: %s", ErrNotFound, eventID)
+		return Explanation{}, msgerr.Errorf("%w: %s", ErrNotFound, eventID)
 	}
 	k := sessionKey(roll.Campaign, roll.Session)
 	var seed *dice.Seed
@@ -659,7 +660,7 @@ func ExplainEvent(ctx context.Context, src Source, eventID string, seeds map[str
 		if ok {
 			s, err := dice.ParseSeed(strings.TrimSpace(text))
 			if err != nil {
-				return Explanation{}, fmt.Errorf("%w: seed of session %s: %w", ErrInvalidOptions, strconv.Quote(roll.Session), err)
+				return Explanation{}, msgerr.Errorf("%w: seed of session %s: %w", ErrInvalidOptions, strconv.Quote(roll.Session), err)
 			}
 			seed = &s
 		}

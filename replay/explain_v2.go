@@ -4,6 +4,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"github.com/campaign-journal/journal/i18n"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"slices"
 
 	"github.com/campaign-journal/journal/events"
@@ -106,14 +107,14 @@ func explainV2(x *Explanation, roll events.Event, started *events.SessionStarted
 	}
 	sides, sidesErr := rolls.Dice(e)
 	if sidesErr == nil && !slices.Equal(sides, e.Draws) {
-		sidesErr = fmt.Errorf("recorded draws %v, the rules roll %v", e.Draws, sides)
+		sidesErr = msgerr.Errorf("recorded draws %v, the rules roll %v", e.Draws, sides)
 	}
 	if seed != nil && rerr == nil {
 		var contribs [][dice.ContributionSize]byte
 		for _, cv := range v.Contributions {
 			b, err := dice.ParseHex32(cv.Value)
 			if err != nil {
-				sidesErr = fmt.Errorf("contribution at seq %d: %w", cv.Seq, err)
+				sidesErr = msgerr.Errorf("contribution at seq %d: %w", cv.Seq, err)
 				break
 			}
 			contribs = append(contribs, b)

@@ -5,12 +5,12 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"time"
 
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/internal/msgerr"
 )
 
 // maxLine is the longest line ReadJSONL accepts: one event of events.MaxSize
@@ -83,7 +83,7 @@ func readJSONL(ctx context.Context, r io.Reader, fn func(line int, l jsonlLine) 
 				}
 				continue
 			}
-			return fmt.Errorf("%w: line %d: %w", ErrMalformed, line, err)
+			return msgerr.Errorf("%w: line %d: %w", ErrMalformed, line, err)
 		}
 		if err := fn(line, jsonlLine{raw: raw, ev: ev}); err != nil {
 			return err
@@ -91,12 +91,12 @@ func readJSONL(ctx context.Context, r io.Reader, fn func(line int, l jsonlLine) 
 	}
 	if err := sc.Err(); err != nil {
 		if errors.Is(err, bufio.ErrTooLong) {
-			return fmt.Errorf("%w: line %d: longer than %d bytes", ErrMalformed, line+1, events.MaxSize)
+			return msgerr.Errorf("%w: line %d: longer than %d bytes", ErrMalformed, line+1, events.MaxSize)
 		}
 		if cerr := ctx.Err(); cerr != nil && errors.Is(err, os.ErrDeadlineExceeded) {
 			return cerr
 		}
-		return fmt.Errorf("read export after line %d: %w", line, err)
+		return msgerr.Errorf("read export after line %d: %w", line, err)
 	}
 	return nil
 }
@@ -209,7 +209,7 @@ func WriteJSONL(w io.Writer, evs ...events.Event) error {
 		}
 		b = append(b, '\n')
 		if _, err := w.Write(b); err != nil {
-			return fmt.Errorf("write export: %w", err)
+			return msgerr.Errorf("write export: %w", err)
 		}
 	}
 	return nil
@@ -261,7 +261,7 @@ func EventsOnly(fn func(events.Recorded) error) func(Input) error {
 	return func(in Input) error {
 		if f := in.Foreign; f != nil {
 			if f.Line != 0 {
-				return fmt.Errorf("%w: line %d: %s", ErrMalformed, f.Line, f.Reason)
+				return msgerr.Errorf("%w: line %d: %s", ErrMalformed, f.Line, f.Reason)
 			}
 			return nil
 		}
@@ -285,11 +285,11 @@ func JSONLSourceContext(open func(ctx context.Context) (io.ReadCloser, error)) S
 	return func(ctx context.Context, fn func(Input) error) (err error) {
 		rc, err := open(ctx)
 		if err != nil {
-			return fmt.Errorf("open export: %w", err)
+			return msgerr.Errorf("open export: %w", err)
 		}
 		defer func() {
 			if cerr := rc.Close(); cerr != nil && err == nil {
-				err = fmt.Errorf("close export: %w", cerr)
+				err = msgerr.Errorf("close export: %w", cerr)
 			}
 		}()
 		return readJSONL(ctx, rc, func(_ int, l jsonlLine) error {

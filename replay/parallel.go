@@ -24,13 +24,13 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"runtime"
 	"sync"
 
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/signed"
 )
 
@@ -194,11 +194,11 @@ func readJSONLParallel(ctx context.Context, r io.Reader, fn func(line int, l jso
 		switch {
 		case err == nil:
 		case errors.Is(err, bufio.ErrTooLong):
-			err = fmt.Errorf("%w: line %d: longer than %d bytes", ErrMalformed, line+1, events.MaxSize)
+			err = msgerr.Errorf("%w: line %d: longer than %d bytes", ErrMalformed, line+1, events.MaxSize)
 		case ctx.Err() != nil && errors.Is(err, os.ErrDeadlineExceeded):
 			err = ctx.Err()
 		default:
-			err = fmt.Errorf("read export after line %d: %w", line, err)
+			err = msgerr.Errorf("read export after line %d: %w", line, err)
 		}
 		readErr <- err
 	}()
@@ -213,7 +213,7 @@ func readJSONLParallel(ctx context.Context, r io.Reader, fn func(line int, l jso
 					continue
 				}
 				cancel() // the reader may block on a silent pipe
-				return fmt.Errorf("%w: line %d: %w", ErrMalformed, d.line, d.err)
+				return msgerr.Errorf("%w: line %d: %w", ErrMalformed, d.line, d.err)
 			}
 			if err := fn(d.line, d.l); err != nil {
 				cancel()

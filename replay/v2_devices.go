@@ -21,6 +21,7 @@ import (
 	"sort"
 
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/signed"
 )
@@ -67,7 +68,7 @@ func (v *Verifier) openUnder(devs []projections.Device, s, sig, campaign, sessio
 		}
 	}
 	if first == nil {
-		first = fmt.Errorf("no active device")
+		first = msgerr.Errorf("no active device")
 	}
 	return nil, projections.Device{}, first
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/i18n"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/rolls"
 	"github.com/campaign-journal/journal/rules/dice"
@@ -473,7 +474,7 @@ func NewVerifier(opts Options) (*Verifier, error) {
 	for k, text := range opts.Seeds {
 		s, err := dice.ParseSeed(strings.TrimSpace(text))
 		if err != nil {
-			return nil, fmt.Errorf("%w: seed of session %q: %w", ErrInvalidOptions, k, err)
+			return nil, msgerr.Errorf("%w: seed of session %q: %w", ErrInvalidOptions, k, err)
 		}
 		v.given[k] = s
 	}
@@ -1009,7 +1010,7 @@ func derive(st *dice.Stream, sides []int, buf []int) ([]int, error) {
 	for i, n := range sides {
 		f, err := st.Roll(n)
 		if err != nil {
-			return buf, fmt.Errorf("die %d: %w", i+1, err)
+			return buf, msgerr.Errorf("die %d: %w", i+1, err)
 		}
 		buf = append(buf, f)
 	}

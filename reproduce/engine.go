@@ -2,7 +2,6 @@ package reproduce
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -13,6 +12,7 @@ import (
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/events/memstore"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/replay"
 	"github.com/campaign-journal/journal/rules/dice"
@@ -48,7 +48,7 @@ func newReproducer(opts replay.Options) (*reproducer, error) {
 	for k, text := range opts.Seeds {
 		s, err := dice.ParseSeed(strings.TrimSpace(text))
 		if err != nil {
-			return nil, fmt.Errorf("%w: seed of session %q: %w", replay.ErrInvalidOptions, k, err)
+			return nil, msgerr.Errorf("%w: seed of session %q: %w", replay.ErrInvalidOptions, k, err)
 		}
 		r.given[k] = s
 	}
@@ -132,7 +132,7 @@ type seedReader struct{ b []byte }
 
 func (s *seedReader) Read(p []byte) (int, error) {
 	if len(s.b) == 0 {
-		return 0, errors.New("no seed for this session")
+		return 0, msgerr.New("no seed for this session")
 	}
 	n := copy(p, s.b)
 	s.b = s.b[n:]
@@ -144,7 +144,7 @@ func (r *reproducer) seedOf(campaign, session string, revealed map[string]string
 	if text, ok := revealed[session]; ok {
 		s, err := dice.ParseSeed(text)
 		if err != nil {
-			return dice.Seed{}, "", fmt.Errorf("the revealed seed %q is not %d hex digits", clip(text, 80), 2*dice.SeedSize)
+			return dice.Seed{}, "", msgerr.Errorf("the revealed seed %q is not %d hex digits", clip(text, 80), 2*dice.SeedSize)
 		}
 		return s, "revealed", nil
 	}

@@ -2,13 +2,13 @@ package reproduce
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/command/catalog"
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/internal/msgerr"
 )
 
 // Guessing, for sessions recorded before events named their command (no
@@ -242,7 +242,7 @@ func (r *reproducer) guess(ctx context.Context, g []rec) (commandFunc, string, e
 	}
 	spec, ok := catalog.Lookup(name)
 	if !ok {
-		return nil, "", errors.New("no command records these events in this order")
+		return nil, "", msgerr.New("no command records these events in this order")
 	}
 	return r.catalogued(ctx, spec, g)
 }
@@ -254,7 +254,7 @@ func legacyContest(g []rec, a *events.RollMade) (commandFunc, string, error) {
 	b := rollOf(g[1].Event)
 	var c events.ContestResolved
 	if b == nil || g[2].Event.Type != events.TypeContestResolved || g[2].Event.DecodeData(&c) != nil {
-		return nil, "", errors.New("no command records these events in this order")
+		return nil, "", msgerr.New("no command records these events in this order")
 	}
 	req := command.ContestRequest{A: a.Character, SkillA: catalog.ContestSide(a), AttrA: catalog.ContestAttr(a),
 		ModA: a.Modifier, TokenA: a.Token, SpecA: a.Specialization, EntropyA: a.Entropy,

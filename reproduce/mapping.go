@@ -2,11 +2,11 @@ package reproduce
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/command/catalog"
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/internal/msgerr"
 )
 
 // The mapping from recorded events back to the command that recorded
@@ -51,7 +51,7 @@ func (r *reproducer) commandOf(ctx context.Context, g []rec) (commandFunc, strin
 	}
 	spec, ok := catalog.Lookup(name)
 	if !ok {
-		return nil, "", fmt.Errorf("command %q is not in the catalogue", name)
+		return nil, "", msgerr.Errorf("command %q is not in the catalogue", name)
 	}
 	return r.catalogued(ctx, spec, g)
 }

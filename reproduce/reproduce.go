@@ -2,11 +2,11 @@ package reproduce
 
 import (
 	"context"
-	"fmt"
 	"slices"
 
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/i18n"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/replay"
 )
@@ -201,7 +201,7 @@ func Run(ctx context.Context, src replay.Source, opts replay.Options) (Report, e
 		}
 	}
 	if !found {
-		return Report{}, fmt.Errorf("%w: no session %s in the input", replay.ErrNotFound, opts.Session)
+		return Report{}, msgerr.Errorf("%w: no session %s in the input", replay.ErrNotFound, opts.Session)
 	}
 	return r.report(), nil
 }

@@ -8,11 +8,11 @@
 package rolls
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/rules/dice"
 	"github.com/campaign-journal/journal/rules/ryf"
 	"github.com/campaign-journal/journal/rules/tor"
@@ -26,7 +26,7 @@ const (
 )
 
 // ErrMismatch marks a roll event that disagrees with the rules or its dice.
-var ErrMismatch = errors.New("roll does not match the rules")
+var ErrMismatch = msgerr.New("roll does not match the rules")
 
 // FromRyF returns the rule-derived part of a roll event for a 1o3d10 result.
 // The caller adds character, nonce, entropy and context (target, range).
@@ -97,7 +97,7 @@ func Dice(e events.RollMade) ([]int, error) {
 		return repeat(6, len(e.Faces)), nil
 	case KindTOR:
 		if len(e.Faces) == 0 {
-			return nil, fmt.Errorf("%w: no faces", ErrMismatch)
+			return nil, msgerr.Errorf("%w: no faces", ErrMismatch)
 		}
 		return append([]int{tor.FeatSides}, repeat(tor.SuccessSides, len(e.Faces)-1)...), nil
 	}
@@ -123,17 +123,17 @@ func Rejudge(e events.RollMade) (events.RollMade, error) {
 	case KindDamage:
 		d, err := ryf.ParseDamage(e.Dice)
 		if err != nil {
-			return want, fmt.Errorf("%w: damage dice %q: %w", ErrMismatch, e.Dice, err)
+			return want, msgerr.Errorf("%w: damage dice %q: %w", ErrMismatch, e.Dice, err)
 		}
 		dr, err := ryf.RollDamage(d, e.Critical, faces)
 		if err != nil {
-			return want, fmt.Errorf("%w: %w", ErrMismatch, err)
+			return want, msgerr.Errorf("%w: %w", ErrMismatch, err)
 		}
 		want = FromDamage(e.System, dr)
 	case KindHeal:
 		face, err := faces.Roll(6)
 		if err != nil {
-			return want, fmt.Errorf("%w: after-combat healing is one d6: %w", ErrMismatch, err)
+			return want, msgerr.Errorf("%w: after-combat healing is one d6: %w", ErrMismatch, err)
 		}
 		want = FromHeal(e.System, ryf.AfterCombat{Face: face})
 	case KindTOR:
@@ -141,18 +141,18 @@ func Rejudge(e events.RollMade) (events.RollMade, error) {
 		// success dice the roll draws; a dropped die is a missing face.
 		res, err := tor.Roll(faces, e.Rank, e.TN)
 		if err != nil {
-			return want, fmt.Errorf("%w: %w", ErrMismatch, err)
+			return want, msgerr.Errorf("%w: %w", ErrMismatch, err)
 		}
 		want = FromTOR(res)
 	default:
 		res, err := ryf.Roll(CheckOf(e), faces)
 		if err != nil {
-			return want, fmt.Errorf("%w: %w", ErrMismatch, err)
+			return want, msgerr.Errorf("%w: %w", ErrMismatch, err)
 		}
 		want = FromRyF(e.System, res)
 	}
 	if n := faces.Remaining(); n > 0 {
-		return want, fmt.Errorf("%w: %d face(s) more than the roll draws", ErrMismatch, n)
+		return want, msgerr.Errorf("%w: %d face(s) more than the roll draws", ErrMismatch, n)
 	}
 	return want, nil
 }

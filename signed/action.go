@@ -4,11 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"io"
 )
 
 // ErrAfterAction: a request's action with data after its JSON object.
-var ErrAfterAction = errors.New("data after the action object")
+var ErrAfterAction = msgerr.New("data after the action object")
 
 // DecodeAction reads a roll.request's action (Request.Action) into v
 // strictly: no member v does not name, and nothing after the object. Every

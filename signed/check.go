@@ -1,14 +1,12 @@
 package signed
 
 import (
-	"errors"
-	"fmt"
-
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/rules/dice"
 )
 
 // ErrMismatch: a reveal or witness that does not answer the request it names.
-var ErrMismatch = errors.New("signed message does not answer its request")
+var ErrMismatch = msgerr.New("signed message does not answer its request")
 
 // CheckReveal checks that rev reveals the r that req committed to: same
 // campaign, session and request id, and SHA-256(r) equals the commitment.
@@ -20,10 +18,10 @@ func CheckReveal(req *Request, rev *Reveal) error {
 		return err
 	}
 	if req.Witnessed() {
-		return fmt.Errorf("%w: request %s has no commitment: it takes a witness, not a reveal", ErrMismatch, req.Request)
+		return msgerr.Errorf("%w: request %s has no commitment: it takes a witness, not a reveal", ErrMismatch, req.Request)
 	}
 	if !dice.RevealMatches([32]byte(rev.R), req.Commitment.String()) {
-		return fmt.Errorf("%w: SHA-256(r) is not the commitment of request %s", ErrMismatch, req.Request)
+		return msgerr.Errorf("%w: SHA-256(r) is not the commitment of request %s", ErrMismatch, req.Request)
 	}
 	return nil
 }
@@ -37,20 +35,20 @@ func CheckWitness(req *Request, w *Witness) error {
 		return err
 	}
 	if !req.Witnessed() {
-		return fmt.Errorf("%w: request %s has a commitment: its roller reveals it", ErrMismatch, req.Request)
+		return msgerr.Errorf("%w: request %s has a commitment: its roller reveals it", ErrMismatch, req.Request)
 	}
 	return nil
 }
 
 func sameRequest(req *Request, h Header, id string) error {
 	if req == nil {
-		return fmt.Errorf("%w: no request", ErrMismatch)
+		return msgerr.Errorf("%w: no request", ErrMismatch)
 	}
 	if h.Campaign != req.Campaign || h.Session != req.Session {
-		return fmt.Errorf("%w: %s/%s, the request is in %s/%s", ErrMismatch, h.Campaign, h.Session, req.Campaign, req.Session)
+		return msgerr.Errorf("%w: %s/%s, the request is in %s/%s", ErrMismatch, h.Campaign, h.Session, req.Campaign, req.Session)
 	}
 	if id != req.Request {
-		return fmt.Errorf("%w: names request %s, not %s", ErrMismatch, id, req.Request)
+		return msgerr.Errorf("%w: names request %s, not %s", ErrMismatch, id, req.Request)
 	}
 	return nil
 }

@@ -16,10 +16,10 @@ package signed
 //     so each key has one spelling in a signed string.
 
 import (
-	"fmt"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/internal/slug"
 )
 
@@ -88,7 +88,7 @@ func (d *DeviceRevoke) Key() PublicKey { k, _ := ParsePublicKey(d.PublicKey); re
 
 func checkDeviceUser(user string) error {
 	if err := slug.Valid(user); err != nil {
-		return fmt.Errorf("%w: field user: %w", ErrMalformed, err)
+		return msgerr.Errorf("%w: field user: %w", ErrMalformed, err)
 	}
 	return nil
 }
@@ -96,10 +96,10 @@ func checkDeviceUser(user string) error {
 func checkDeviceKey(text string) error {
 	k, err := ParsePublicKey(text)
 	if err != nil {
-		return fmt.Errorf("%w: field public_key: %w", ErrMalformed, err)
+		return msgerr.Errorf("%w: field public_key: %w", ErrMalformed, err)
 	}
 	if k.String() != text {
-		return fmt.Errorf("%w: field public_key: not lower-case hex", ErrMalformed)
+		return msgerr.Errorf("%w: field public_key: not lower-case hex", ErrMalformed)
 	}
 	return nil
 }
@@ -109,10 +109,10 @@ func (d *DeviceRegister) check() error {
 		return err
 	}
 	if d.Role != "player" && d.Role != "gm" {
-		return fmt.Errorf("%w: field role: %q, want player or gm", ErrMalformed, d.Role)
+		return msgerr.Errorf("%w: field role: %q, want player or gm", ErrMalformed, d.Role)
 	}
 	if len(d.Name) > MaxDeviceNameLen || strings.ContainsAny(d.Name, "\n\r\t") || !utf8.ValidString(d.Name) {
-		return fmt.Errorf("%w: field name: at most %d bytes on one line", ErrMalformed, MaxDeviceNameLen)
+		return msgerr.Errorf("%w: field name: at most %d bytes on one line", ErrMalformed, MaxDeviceNameLen)
 	}
 	return checkDeviceKey(d.PublicKey)
 }
@@ -129,7 +129,7 @@ func (d *DeviceRevoke) check() error {
 		return err
 	}
 	if len(d.Reason) > MaxReasonLen {
-		return fmt.Errorf("%w: field reason: %d bytes, at most %d", ErrMalformed, len(d.Reason), MaxReasonLen)
+		return msgerr.Errorf("%w: field reason: %d bytes, at most %d", ErrMalformed, len(d.Reason), MaxReasonLen)
 	}
 	return checkDeviceKey(d.PublicKey)
 }
@@ -153,7 +153,7 @@ func OpenRegister(s Sealed, campaign string) (*DeviceRegister, error) {
 	}
 	reg, ok := m.(*DeviceRegister)
 	if !ok {
-		return nil, fmt.Errorf("%w: a %s, not a %s", ErrMalformed, m.Kind(), TypeDeviceRegister)
+		return nil, msgerr.Errorf("%w: a %s, not a %s", ErrMalformed, m.Kind(), TypeDeviceRegister)
 	}
 	if err := Verify(reg.Key(), s.Signed, s.Signature); err != nil {
 		return nil, err

@@ -9,6 +9,7 @@ import (
 	"github.com/go-json-experiment/json/jsontext"
 	"github.com/google/uuid"
 
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/internal/slug"
 	"github.com/campaign-journal/journal/rules/dice"
 )
@@ -76,10 +77,10 @@ func (h Header) Head() Header { return h }
 // In checks that the message was meant for this campaign and session.
 func (h Header) In(campaign, session string) error {
 	if h.Campaign != campaign {
-		return fmt.Errorf("%w: campaign is %q, sent to %q", ErrWrongScope, h.Campaign, campaign)
+		return msgerr.Errorf("%w: campaign is %q, sent to %q", ErrWrongScope, h.Campaign, campaign)
 	}
 	if h.Session != session {
-		return fmt.Errorf("%w: session is %q, sent to %q", ErrWrongScope, h.Session, session)
+		return msgerr.Errorf("%w: session is %q, sent to %q", ErrWrongScope, h.Session, session)
 	}
 	return nil
 }
@@ -209,7 +210,7 @@ func Parse(signed string) (Message, error) {
 	}
 	v := jsontext.Value(signed)
 	if v.Kind() != '{' {
-		return nil, fmt.Errorf("%w: not a JSON object", ErrMalformed)
+		return nil, msgerr.Errorf("%w: not a JSON object", ErrMalformed)
 	}
 	var head struct {
 		Type Type `json:"type"`
@@ -242,9 +243,9 @@ func Parse(signed string) (Message, error) {
 	case TypeDeviceRevoke:
 		m = new(DeviceRevoke)
 	case "":
-		return nil, fmt.Errorf("%w: field type is missing", ErrMalformed)
+		return nil, msgerr.Errorf("%w: field type is missing", ErrMalformed)
 	default:
-		return nil, fmt.Errorf("%w: %q", ErrUnknownType, head.Type)
+		return nil, msgerr.Errorf("%w: %q", ErrUnknownType, head.Type)
 	}
 	if err := json.Unmarshal(v, m, strict); err != nil {
 		return nil, malformed(err)
@@ -264,14 +265,14 @@ func Parse(signed string) (Message, error) {
 // naming another type is refused.
 func Encode(m Message) (string, error) {
 	if m == nil {
-		return "", fmt.Errorf("%w: no message", ErrMalformed)
+		return "", msgerr.Errorf("%w: no message", ErrMalformed)
 	}
 	if t := m.Head().Type; t != "" && t != m.Kind() {
-		return "", fmt.Errorf("%w: field type is %q on a %s message", ErrMalformed, t, m.Kind())
+		return "", msgerr.Errorf("%w: field type is %q on a %s message", ErrMalformed, t, m.Kind())
 	}
 	b, err := json.Marshal(m.typed(), json.Deterministic(true))
 	if err != nil {
-		return "", fmt.Errorf("%w: %v", ErrMalformed, err)
+		return "", msgerr.Errorf("%w: %v", ErrMalformed, err)
 	}
 	s := string(b)
 	if _, err := Parse(s); err != nil {
@@ -285,7 +286,7 @@ func malformed(err error) error {
 	var xe *jsontext.SyntacticError
 	switch {
 	case errors.As(err, &se) && errors.Is(err, json.ErrUnknownName):
-		return fmt.Errorf("%w: unknown field %q", ErrMalformed, quoteField(string(se.JSONPointer)))
+		return msgerr.Errorf("%w: unknown field %q", ErrMalformed, quoteField(string(se.JSONPointer)))
 	case errors.As(err, &se) && se.JSONPointer != "":
 		detail := "wrong type"
 		if se.JSONKind == '0' {
@@ -295,11 +296,11 @@ func malformed(err error) error {
 		} else if se.JSONKind != 0 {
 			detail = "unexpected JSON " + se.JSONKind.String()
 		}
-		return fmt.Errorf("%w: field %s: %s", ErrMalformed, quoteField(string(se.JSONPointer)), detail)
+		return msgerr.Errorf("%w: field %s: %s", ErrMalformed, quoteField(string(se.JSONPointer)), detail)
 	case errors.As(err, &xe):
-		return fmt.Errorf("%w: %v", ErrMalformed, strings.TrimPrefix(xe.Error(), "jsontext: "))
+		return msgerr.Errorf("%w: %v", ErrMalformed, strings.TrimPrefix(xe.Error(), "jsontext: "))
 	default:
-		return fmt.Errorf("%w: %v", ErrMalformed, err)
+		return msgerr.Errorf("%w: %v", ErrMalformed, err)
 	}
 }
 
@@ -312,23 +313,23 @@ func quoteField(ptr string) string {
 // message (signed/device.go) names no session ("").
 func checkHeader(t Type, h Header) error {
 	if err := slug.Valid(h.Campaign); err != nil {
-		return fmt.Errorf("%w: field campaign: %w", ErrMalformed, err)
+		return msgerr.Errorf("%w: field campaign: %w", ErrMalformed, err)
 	}
 	if campaignScoped(t) {
 		if h.Session != "" {
-			return fmt.Errorf("%w: field session: a %s names no session", ErrMalformed, t)
+			return msgerr.Errorf("%w: field session: a %s names no session", ErrMalformed, t)
 		}
 		return nil
 	}
 	if err := slug.Valid(h.Session); err != nil {
-		return fmt.Errorf("%w: field session: %w", ErrMalformed, err)
+		return msgerr.Errorf("%w: field session: %w", ErrMalformed, err)
 	}
 	return checkSeen(h.Seen)
 }
 
 func requireHex(name string, v Hex32) error {
 	if v.IsZero() {
-		return fmt.Errorf("%w: field %s is missing (or all zero)", ErrMalformed, name)
+		return msgerr.Errorf("%w: field %s is missing (or all zero)", ErrMalformed, name)
 	}
 	return nil
 }
@@ -337,11 +338,11 @@ func requireHex(name string, v Hex32) error {
 // request has one spelling and a retried request is recognised.
 func requireUUID(name, s string) error {
 	if s == "" {
-		return fmt.Errorf("%w: field %s is missing", ErrMalformed, name)
+		return msgerr.Errorf("%w: field %s is missing", ErrMalformed, name)
 	}
 	u, err := uuid.Parse(s)
 	if err != nil || u.String() != s {
-		return fmt.Errorf("%w: field %s: %q is not a lower-case UUID", ErrMalformed, name, s)
+		return msgerr.Errorf("%w: field %s: %q is not a lower-case UUID", ErrMalformed, name, s)
 	}
 	return nil
 }
@@ -353,13 +354,13 @@ func (r *Request) check() error {
 		return err
 	}
 	if r.Action.Kind() != '{' {
-		return fmt.Errorf("%w: field action must be a JSON object", ErrMalformed)
+		return msgerr.Errorf("%w: field action must be a JSON object", ErrMalformed)
 	}
 	if r.BeaconRound > 0 && !r.Commitment.IsZero() {
-		return fmt.Errorf("%w: field beacon_round: a beacon roll takes no commitment", ErrMalformed)
+		return msgerr.Errorf("%w: field beacon_round: a beacon roll takes no commitment", ErrMalformed)
 	}
 	if r.Wait > 0 && !r.Commitment.IsZero() {
-		return fmt.Errorf("%w: field wait: a wait for witnesses is for a GM's request, which takes no commitment", ErrMalformed)
+		return msgerr.Errorf("%w: field wait: a wait for witnesses is for a GM's request, which takes no commitment", ErrMalformed)
 	}
 	return nil
 }
@@ -376,7 +377,7 @@ func (w *Witness) check() error {
 		return err
 	}
 	if w.Index < 0 || w.Index > dice.MaxWitnessIndex {
-		return fmt.Errorf("%w: field index: %d, want 1 to %d", ErrMalformed, w.Index, dice.MaxWitnessIndex)
+		return msgerr.Errorf("%w: field index: %d, want 1 to %d", ErrMalformed, w.Index, dice.MaxWitnessIndex)
 	}
 	return requireHex("value", w.Value)
 }
@@ -388,10 +389,10 @@ func (v *VoidConsent) check() error {
 		return err
 	}
 	if strings.TrimSpace(v.Reason) == "" {
-		return fmt.Errorf("%w: field reason is missing", ErrMalformed)
+		return msgerr.Errorf("%w: field reason is missing", ErrMalformed)
 	}
 	if len(v.Reason) > MaxReasonLen {
-		return fmt.Errorf("%w: field reason: %d bytes, at most %d", ErrMalformed, len(v.Reason), MaxReasonLen)
+		return msgerr.Errorf("%w: field reason: %d bytes, at most %d", ErrMalformed, len(v.Reason), MaxReasonLen)
 	}
 	return nil
 }

@@ -17,8 +17,7 @@ package signed
 //     user's registered key can (the export's).
 
 import (
-	"fmt"
-
+	"github.com/campaign-journal/journal/internal/msgerr"
 	json "github.com/go-json-experiment/json"
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -44,22 +43,22 @@ type Proof struct {
 func ParseProof(b []byte) (Proof, *Reveal, error) {
 	var p Proof
 	if len(b) > MaxProofSize {
-		return p, nil, fmt.Errorf("%w: a proof file is at most %d bytes, this one %d", ErrMalformed, MaxProofSize, len(b))
+		return p, nil, msgerr.Errorf("%w: a proof file is at most %d bytes, this one %d", ErrMalformed, MaxProofSize, len(b))
 	}
 	var members map[string]jsontext.Value
 	if err := json.Unmarshal(b, &members); err != nil {
-		return p, nil, fmt.Errorf("%w: the proof is not one JSON object: %v", ErrMalformed, err)
+		return p, nil, msgerr.Errorf("%w: the proof is not one JSON object: %v", ErrMalformed, err)
 	}
 	if err := json.Unmarshal(b, &p, json.RejectUnknownMembers(true)); err != nil {
-		return p, nil, fmt.Errorf("%w: the proof: %v", ErrMalformed, err)
+		return p, nil, msgerr.Errorf("%w: the proof: %v", ErrMalformed, err)
 	}
 	for _, m := range []string{"version", "campaign", "session", "request", "user", "signed", "signature"} {
 		if _, ok := members[m]; !ok {
-			return p, nil, fmt.Errorf("%w: the proof has no %q", ErrMalformed, m)
+			return p, nil, msgerr.Errorf("%w: the proof has no %q", ErrMalformed, m)
 		}
 	}
 	if p.Version != ProofVersion {
-		return p, nil, fmt.Errorf("%w: proof version %d, want %d", ErrMalformed, p.Version, ProofVersion)
+		return p, nil, msgerr.Errorf("%w: proof version %d, want %d", ErrMalformed, p.Version, ProofVersion)
 	}
 	m, err := Parse(p.Signed)
 	if err != nil {
@@ -67,10 +66,10 @@ func ParseProof(b []byte) (Proof, *Reveal, error) {
 	}
 	rev, ok := m.(*Reveal)
 	if !ok {
-		return p, nil, fmt.Errorf("%w: the proof's signed message is a %s, not a %s", ErrMalformed, m.Kind(), TypeReveal)
+		return p, nil, msgerr.Errorf("%w: the proof's signed message is a %s, not a %s", ErrMalformed, m.Kind(), TypeReveal)
 	}
 	if rev.Campaign != p.Campaign || rev.Session != p.Session || rev.Request != p.Request {
-		return p, nil, fmt.Errorf("%w: the proof names campaign %s, session %s, request %s; its signed reveal %s, %s, %s",
+		return p, nil, msgerr.Errorf("%w: the proof names campaign %s, session %s, request %s; its signed reveal %s, %s, %s",
 			ErrMalformed, p.Campaign, p.Session, p.Request, rev.Campaign, rev.Session, rev.Request)
 	}
 	return p, rev, nil

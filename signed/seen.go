@@ -2,7 +2,7 @@ package signed
 
 import (
 	"crypto/sha256"
-	"fmt"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"reflect"
 )
 
@@ -38,7 +38,7 @@ func checkSeen(s *Seen) error {
 		return nil
 	}
 	if s.Seq == 0 {
-		return fmt.Errorf("%w: field seen.seq: want a stream sequence of at least 1", ErrMalformed)
+		return msgerr.Errorf("%w: field seen.seq: want a stream sequence of at least 1", ErrMalformed)
 	}
 	return requireHex("seen.hash", s.Hash)
 }

@@ -29,11 +29,10 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
-	"errors"
-	"fmt"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/rules/dice"
 )
 
@@ -50,17 +49,17 @@ const (
 // Errors callers check with errors.Is. Each refusal wraps one of them.
 var (
 	// ErrTooLarge: the signed string is longer than MaxSize bytes.
-	ErrTooLarge = errors.New("signed message too large")
+	ErrTooLarge = msgerr.New("signed message too large")
 	// ErrBadKey: a public key that is not 64 lower-case hex digits of a usable Ed25519 key.
-	ErrBadKey = errors.New("invalid public key")
+	ErrBadKey = msgerr.New("invalid public key")
 	// ErrBadSignature: the signature is not canonical base64url of 64 bytes, or does not verify.
-	ErrBadSignature = errors.New("bad signature")
+	ErrBadSignature = msgerr.New("bad signature")
 	// ErrMalformed: the signed string is not a well-formed message of its type.
-	ErrMalformed = errors.New("malformed signed message")
+	ErrMalformed = msgerr.New("malformed signed message")
 	// ErrUnknownType: the message's type is not one of the Type constants.
-	ErrUnknownType = errors.New("unknown signed message type")
+	ErrUnknownType = msgerr.New("unknown signed message type")
 	// ErrWrongScope: the message names another campaign or session than the one it is sent to.
-	ErrWrongScope = errors.New("signed message for another campaign or session")
+	ErrWrongScope = msgerr.New("signed message for another campaign or session")
 )
 
 // PublicKey is a device's Ed25519 public key.
@@ -86,11 +85,11 @@ var smallOrder = [...]string{
 func ParsePublicKey(text string) (PublicKey, error) {
 	b, err := dice.ParseHex32(text)
 	if err != nil {
-		return PublicKey{}, fmt.Errorf("%w: %w", ErrBadKey, err)
+		return PublicKey{}, msgerr.Errorf("%w: %w", ErrBadKey, err)
 	}
 	pub := PublicKey(b)
 	if pub.weak() {
-		return PublicKey{}, fmt.Errorf("%w: a point of small order", ErrBadKey)
+		return PublicKey{}, msgerr.Errorf("%w: a point of small order", ErrBadKey)
 	}
 	return pub, nil
 }
@@ -148,27 +147,27 @@ func Verify(pub PublicKey, signed, signature string) error {
 		return err
 	}
 	if pub.weak() {
-		return fmt.Errorf("%w: a point of small order", ErrBadKey)
+		return msgerr.Errorf("%w: a point of small order", ErrBadKey)
 	}
 	if len(signature) != SignatureLen {
-		return fmt.Errorf("%w: %d characters, want %d of unpadded base64url", ErrBadSignature, len(signature), SignatureLen)
+		return msgerr.Errorf("%w: %d characters, want %d of unpadded base64url", ErrBadSignature, len(signature), SignatureLen)
 	}
 	sig, err := base64.RawURLEncoding.Strict().DecodeString(signature)
 	if err != nil || len(sig) != SignatureSize {
-		return fmt.Errorf("%w: not canonical unpadded base64url of %d bytes", ErrBadSignature, SignatureSize)
+		return msgerr.Errorf("%w: not canonical unpadded base64url of %d bytes", ErrBadSignature, SignatureSize)
 	}
 	if !ed25519.Verify(pub[:], []byte(signed), sig) {
-		return fmt.Errorf("%w: does not verify under key %s", ErrBadSignature, pub.Fingerprint())
+		return msgerr.Errorf("%w: does not verify under key %s", ErrBadSignature, pub.Fingerprint())
 	}
 	return nil
 }
 
 func checkSize(signed string) error {
 	if len(signed) > MaxSize {
-		return fmt.Errorf("%w: %d bytes, at most %d", ErrTooLarge, len(signed), MaxSize)
+		return msgerr.Errorf("%w: %d bytes, at most %d", ErrTooLarge, len(signed), MaxSize)
 	}
 	if !utf8.ValidString(signed) {
-		return fmt.Errorf("%w: not valid UTF-8", ErrMalformed)
+		return msgerr.Errorf("%w: not valid UTF-8", ErrMalformed)
 	}
 	return nil
 }

@@ -2,12 +2,11 @@ package web
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"net/http"
 	"strings"
 
 	"github.com/campaign-journal/journal/access"
+	"github.com/campaign-journal/journal/internal/msgerr"
 )
 
 // AccessTokenParam is the query parameter that carries a bearer token on
@@ -77,7 +76,7 @@ func (s *Server) authenticate(r *http.Request, pattern string) (access.Principal
 			if p, device, ok := s.byToken(tok); ok {
 				return p, device, nil
 			}
-			return access.Principal{}, "", fmt.Errorf("%w: unknown token", access.ErrUnauthenticated)
+			return access.Principal{}, "", msgerr.Errorf("%w: unknown token", access.ErrUnauthenticated)
 		}
 	}
 	p, err := s.opts.Access.FromRequest(r)
@@ -115,7 +114,7 @@ func (s *Server) authorizeCommand(r *http.Request, campaign, command string, bod
 	}
 	p, ok := principal(r)
 	if !ok {
-		return errors.New("web: a request reached a command without being authenticated")
+		return msgerr.New("web: a request reached a command without being authenticated")
 	}
 	return access.AuthorizeCommand(p, campaign, command, body)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/i18n"
 	"github.com/campaign-journal/journal/internal/clip"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/live"
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/replay"
@@ -246,7 +247,7 @@ const (
 )
 
 // errEnough stops a read that has what it needs.
-var errEnough = errors.New("enough")
+var errEnough = msgerr.New("enough")
 
 func (s *Server) getEvents(w http.ResponseWriter, r *http.Request) error {
 	if wantsStream(r) {

@@ -2,7 +2,6 @@ package web
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"net/http"
 	"slices"
@@ -13,12 +12,13 @@ import (
 	"github.com/campaign-journal/journal/command/catalog"
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/internal/clip"
+	"github.com/campaign-journal/journal/internal/msgerr"
 )
 
 // readBody reads a request body of at most MaxBody bytes.
 func readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
 	if ct := r.Header.Get("Content-Type"); ct != "" && !strings.HasPrefix(strings.ToLower(ct), "application/json") {
-		return nil, &httpError{status: http.StatusUnsupportedMediaType, msg: fmt.Sprintf("Content-Type %q: send application/json", clip.Text(ct))}
+		return nil, &httpError{status: http.StatusUnsupportedMediaType, msg: msgerr.Errorf("Content-Type %q: send application/json", clip.Text(ct))}
 	}
 	return io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBody))
 }
@@ -170,7 +170,7 @@ func (s *Server) execute(w http.ResponseWriter, r *http.Request, name, campaign 
 		_ = proj.WaitFor(wctx, out.LastSeq) // recorded either way; only the texts need it
 		cancel()
 		for i := range out.Recorded {
-			out.Recorded[i].Text, _ = proj.Text(out.Recorded[i].Seq)
+			out.Recorded[i].Text, _ = proj.TextIn(out.Recorded[i].Seq, s.PageLang(r))
 		}
 	}
 	return writeJSON(w, status, out)

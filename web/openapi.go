@@ -137,7 +137,7 @@ func (s *Server) OpenAPI() map[string]any {
 				"`Authorization: Bearer <token>` (a token from `journal access add`, or a device's from an invite); without one " +
 				"the server answers on loopback only and needs no token. Commands are POST /api/campaigns/{c}/commands/{name} " +
 				"with the command's JSON body; an Idempotency-Key header (or the body's request_id) records a retried command once. " +
-				"An error's message is in the language of serve --lang, else of Accept-Language; message_en is English.",
+				"An error's message is in the language of serve --lang, else of Accept-Language; message_en is English; key and args are its English format string and arguments.",
 		},
 		"servers":  []any{map[string]any{"url": "/"}},
 		"security": []any{map[string]any{bearerScheme: []string{}}},
@@ -269,6 +269,16 @@ func errorBodySchema() *catalog.Schema {
 		for name, p := range s.Properties {
 			if name == "code" && p.Type == "string" {
 				p.Enum = codes
+			}
+			switch name {
+			case "message":
+				p.Description = "the error in the request's language (serve --lang, else Accept-Language), rendered by its key"
+			case "message_en":
+				p.Description = "the error in English"
+			case "key":
+				p.Description = "the message's English format string (fmt verbs), the key of the journal's catalogue of errors; absent for an error the journal did not make"
+			case "args":
+				p.Description = "the key's arguments as text, in order (an error argument as its English message)"
 			}
 			mark(p)
 		}

@@ -2,7 +2,6 @@ package web
 
 import (
 	"errors"
-	"fmt"
 	"net"
 	"net/http"
 	"net/netip"
@@ -11,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/campaign-journal/journal/internal/clip"
+	"github.com/campaign-journal/journal/internal/msgerr"
 )
 
 // Where a request may come from: the defence against DNS rebinding and
@@ -31,10 +31,10 @@ import (
 //     name); they hold no campaign data.
 
 // errMisdirected is the refusal of a Host this server does not serve.
-var errMisdirected = errors.New("misdirected request")
+var errMisdirected = msgerr.New("misdirected request")
 
 // errBadPublicHost is the refusal of an entry of Options.PublicHosts.
-var errBadPublicHost = errors.New("want a host name or IP address, optionally with :port (no scheme, path or wildcard)")
+var errBadPublicHost = msgerr.New("want a host name or IP address, optionally with :port (no scheme, path or wildcard)")
 
 // hostRule is one accepted name of Options.PublicHosts: a host name or IP,
 // and a port ("" for any).
@@ -46,14 +46,14 @@ func parsePublicHosts(hosts []string) ([]hostRule, error) {
 	var out []hostRule
 	for _, h := range hosts {
 		if strings.ContainsAny(h, "/*@ ") {
-			return nil, fmt.Errorf("web: public host %q: %w", h, errBadPublicHost)
+			return nil, msgerr.Errorf("web: public host %q: %w", h, errBadPublicHost)
 		}
 		name, port, err := splitHost(h)
 		if err == nil && !validHostName(name) {
 			err = errBadPublicHost
 		}
 		if err != nil {
-			return nil, fmt.Errorf("web: public host %q: %w", h, err)
+			return nil, msgerr.Errorf("web: public host %q: %w", h, err)
 		}
 		out = append(out, hostRule{name: name, port: port})
 	}
@@ -97,18 +97,18 @@ func splitHost(hostport string) (name, port string, err error) {
 	rest := ""
 	switch {
 	case hostport == "":
-		return "", "", errors.New("empty")
+		return "", "", msgerr.New("empty")
 	case hostport[0] == '[':
 		end := strings.IndexByte(hostport, ']')
 		if end < 0 {
-			return "", "", errors.New("no closing ]")
+			return "", "", msgerr.New("no closing ]")
 		}
 		name, rest = hostport[1:end], hostport[end+1:]
 		if _, err := netip.ParseAddr(name); err != nil || !strings.Contains(name, ":") {
-			return "", "", errors.New("not an IPv6 address in brackets")
+			return "", "", msgerr.New("not an IPv6 address in brackets")
 		}
 	case strings.Count(hostport, ":") > 1:
-		return "", "", errors.New("an IPv6 address needs brackets")
+		return "", "", msgerr.New("an IPv6 address needs brackets")
 	default:
 		name = hostport
 		if i := strings.IndexByte(hostport, ':'); i >= 0 {
@@ -118,12 +118,12 @@ func splitHost(hostport string) (name, port string, err error) {
 	if rest != "" {
 		port = strings.TrimPrefix(rest, ":")
 		if n, err := strconv.ParseUint(port, 10, 16); err != nil || n == 0 || rest[0] != ':' {
-			return "", "", fmt.Errorf("port %q", clip.Text(rest))
+			return "", "", msgerr.Errorf("port %q", clip.Text(rest))
 		}
 	}
 	name = strings.TrimSuffix(strings.ToLower(name), ".")
 	if name == "" {
-		return "", "", errors.New("empty name")
+		return "", "", msgerr.New("empty name")
 	}
 	return name, port, nil
 }
@@ -157,7 +157,7 @@ func defaultPort(r *http.Request) string {
 func (s *Server) hostAllowed(r *http.Request) error {
 	name, port, err := splitHost(r.Host)
 	if err != nil {
-		return fmt.Errorf("%w: Host %q: %v", errMisdirected, clip.Text(r.Host), err)
+		return msgerr.Errorf("%w: Host %q: %v", errMisdirected, clip.Text(r.Host), err)
 	}
 	for _, p := range s.publicHosts {
 		if p.name == name && (p.port == "" || p.port == port || port == "" && p.port == defaultPort(r)) {
@@ -176,11 +176,11 @@ func (s *Server) hostAllowed(r *http.Request) error {
 			if got == "" {
 				got = defaultPort(r)
 			}
-			return fmt.Errorf("%w: Host %q: port %s, but this journal serves port %s", errMisdirected, clip.Text(r.Host), got, want)
+			return msgerr.Errorf("%w: Host %q: port %s, but this journal serves port %s", errMisdirected, clip.Text(r.Host), got, want)
 		}
 	}
 	if !ours {
-		return fmt.Errorf("%w: Host %q is not an address of this journal (it answers to localhost, its loopback and listening addresses%s)",
+		return msgerr.Errorf("%w: Host %q is not an address of this journal (it answers to localhost, its loopback and listening addresses%s)",
 			errMisdirected, clip.Text(r.Host), s.publicHint())
 	}
 	return nil
@@ -209,24 +209,24 @@ func originAllowed(r *http.Request) error {
 	case "", "same-origin":
 	case "none":
 		if !safeMethod(r.Method) {
-			return fmt.Errorf("Sec-Fetch-Site %q on a %s: refused", clip.Text(site), r.Method)
+			return msgerr.Errorf("Sec-Fetch-Site %q on a %s: refused", clip.Text(site), r.Method)
 		}
 	default:
-		return fmt.Errorf("cross-origin request refused (Sec-Fetch-Site %q)", clip.Text(site))
+		return msgerr.Errorf("cross-origin request refused (Sec-Fetch-Site %q)", clip.Text(site))
 	}
 	origins := r.Header.Values("Origin")
 	switch {
 	case len(origins) == 0:
 		return nil
 	case len(origins) > 1:
-		return errors.New("cross-origin request refused (more than one Origin)")
+		return msgerr.New("cross-origin request refused (more than one Origin)")
 	case origins[0] == "null":
-		return errors.New("cross-origin request refused (Origin null: a sandboxed page, a file or a redirect)")
+		return msgerr.New("cross-origin request refused (Origin null: a sandboxed page, a file or a redirect)")
 	}
 	o := origins[0]
 	u, err := url.Parse(o)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil || (u.Path != "" && u.Path != "/") || u.RawQuery != "" {
-		return fmt.Errorf("cross-origin request refused (Origin %q is not an http origin)", clip.Text(o))
+		return msgerr.Errorf("cross-origin request refused (Origin %q is not an http origin)", clip.Text(o))
 	}
 	oname, oport, err1 := splitHost(u.Host)
 	hname, hport, err2 := splitHost(r.Host)
@@ -237,7 +237,7 @@ func originAllowed(r *http.Request) error {
 		hport = oport // the Host of a request a proxy forwards may lack the port
 	}
 	if err1 != nil || err2 != nil || oname != hname || oport != hport {
-		return fmt.Errorf("cross-origin request refused (Origin %s, Host %s)", o, r.Host)
+		return msgerr.Errorf("cross-origin request refused (Origin %s, Host %s)", o, r.Host)
 	}
 	return nil
 }
@@ -269,6 +269,6 @@ func (s *Server) checkOrigin(next http.Handler) http.Handler {
 func (s *Server) refuse(w http.ResponseWriter, r *http.Request, status int, err error) {
 	s.opts.Logger.Warn("request refused", "method", r.Method, "path", r.URL.Path, "host", r.Host,
 		"origin", r.Header.Get("Origin"), "sec_fetch_site", r.Header.Get("Sec-Fetch-Site"), "status", status, "err", err)
-	s.writeError(w, r, &httpError{status: status, msg: err.Error()})
+	s.writeError(w, r, &httpError{status: status, msg: err})
 	s.metrics.request("refused", status)
 }

@@ -7,7 +7,6 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"errors"
-	"fmt"
 	"net/http"
 	"net/url"
 	"os"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/internal/clip"
+	"github.com/campaign-journal/journal/internal/msgerr"
 )
 
 // A roll's permalink carries a capability for that one roll, so that a
@@ -48,7 +48,7 @@ const PermalinkKeySize = 32
 const PermalinkParam = "k"
 
 // ErrPermalinkKey marks a share key file that is not a key.
-var ErrPermalinkKey = errors.New("web: permalink key")
+var ErrPermalinkKey = msgerr.New("web: permalink key")
 
 // PermalinkKeyPath is where journal serve keeps the share key of an access
 // file: beside it.
@@ -63,23 +63,23 @@ func LoadOrCreatePermalinkKey(path string) ([]byte, error) {
 		if err == nil {
 			key, err := hex.DecodeString(strings.TrimSpace(string(b)))
 			if err != nil || len(key) != PermalinkKeySize {
-				return nil, fmt.Errorf("%w: %s: want %d bytes in hex", ErrPermalinkKey, path, PermalinkKeySize)
+				return nil, msgerr.Errorf("%w: %s: want %d bytes in hex", ErrPermalinkKey, path, PermalinkKeySize)
 			}
 			return key, nil
 		}
 		if !errors.Is(err, os.ErrNotExist) {
-			return nil, fmt.Errorf("%w: %v", ErrPermalinkKey, err)
+			return nil, msgerr.Errorf("%w: %v", ErrPermalinkKey, err)
 		}
 		key := make([]byte, PermalinkKeySize)
 		if _, err := rand.Read(key); err != nil {
-			return nil, fmt.Errorf("%w: %v", ErrPermalinkKey, err)
+			return nil, msgerr.Errorf("%w: %v", ErrPermalinkKey, err)
 		}
 		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 		if errors.Is(err, os.ErrExist) {
 			continue
 		}
 		if err != nil {
-			return nil, fmt.Errorf("%w: %v", ErrPermalinkKey, err)
+			return nil, msgerr.Errorf("%w: %v", ErrPermalinkKey, err)
 		}
 		_, err = f.WriteString(hex.EncodeToString(key) + "\n")
 		if err == nil {
@@ -90,11 +90,11 @@ func LoadOrCreatePermalinkKey(path string) ([]byte, error) {
 		}
 		if err != nil {
 			_ = os.Remove(path)
-			return nil, fmt.Errorf("%w: %v", ErrPermalinkKey, err)
+			return nil, msgerr.Errorf("%w: %v", ErrPermalinkKey, err)
 		}
 		return key, nil
 	}
-	return nil, fmt.Errorf("%w: %s: cannot be read or made", ErrPermalinkKey, path)
+	return nil, msgerr.Errorf("%w: %s: cannot be read or made", ErrPermalinkKey, path)
 }
 
 // permalinkCap is the capability of one roll.

@@ -70,6 +70,7 @@ import (
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/i18n"
 	"github.com/campaign-journal/journal/internal/clip"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/invite"
 	"github.com/campaign-journal/journal/live"
 	"github.com/campaign-journal/journal/replay"
@@ -219,7 +220,7 @@ type Route struct {
 // New returns a server over the options' store and projector.
 func New(opts Options) (*Server, error) {
 	if opts.Store == nil || opts.Projector == nil && opts.Projectors == nil {
-		return nil, errors.New("web: a store and a projector are required")
+		return nil, msgerr.New("web: a store and a projector are required")
 	}
 	if opts.Projectors == nil {
 		opts.Projectors = live.NewGroup(opts.Projector)
@@ -237,7 +238,7 @@ func New(opts Options) (*Server, error) {
 		opts.Actor = "api"
 	}
 	if a := opts.Actor; len(a) > events.MaxActorLen || !utf8.ValidString(a) || strings.IndexFunc(a, unicode.IsControl) >= 0 {
-		return nil, fmt.Errorf("web: actor %q: at most %d bytes of printable UTF-8", a, events.MaxActorLen)
+		return nil, msgerr.Errorf("web: actor %q: at most %d bytes of printable UTF-8", a, events.MaxActorLen)
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
@@ -276,10 +277,10 @@ func New(opts Options) (*Server, error) {
 	if s.permalinkKey = opts.PermalinkKey; len(s.permalinkKey) == 0 {
 		s.permalinkKey = make([]byte, PermalinkKeySize)
 		if _, err := io.ReadFull(rand.Reader, s.permalinkKey); err != nil {
-			return nil, fmt.Errorf("web: permalink key: %w", err)
+			return nil, msgerr.Errorf("web: permalink key: %w", err)
 		}
 	} else if len(s.permalinkKey) < 16 {
-		return nil, fmt.Errorf("%w: at least 16 bytes", ErrPermalinkKey)
+		return nil, msgerr.Errorf("%w: at least 16 bytes", ErrPermalinkKey)
 	}
 	m.watch(opts.Projectors, opts.Clock)
 	if err := s.register(); err != nil {
@@ -325,11 +326,11 @@ func (s *Server) register() error {
 		allowed := strings.Join(allow, ", ")
 		s.mux.Handle(p, s.instrument("other "+p, s.guard(p, func(w http.ResponseWriter, r *http.Request) error {
 			w.Header().Set("Allow", allowed)
-			return &httpError{status: http.StatusMethodNotAllowed, msg: fmt.Sprintf("method %s not allowed on %s (allowed: %s)", r.Method, clip.Text(r.URL.Path), allowed)}
+			return &httpError{status: http.StatusMethodNotAllowed, msg: msgerr.Errorf("method %s not allowed on %s (allowed: %s)", r.Method, clip.Text(r.URL.Path), allowed)}
 		})))
 	}
 	s.mux.Handle("/api/", s.instrument("/api/", s.guard("/api/", func(w http.ResponseWriter, r *http.Request) error {
-		return &httpError{status: http.StatusNotFound, msg: "no such resource: " + clip.Text(r.URL.Path).String()}
+		return &httpError{status: http.StatusNotFound, msg: msgerr.Errorf("no such resource: %s", clip.Text(r.URL.Path))}
 	})))
 	s.registerPermalinks()
 	s.mux.Handle("GET /metrics", s.metrics.Handler())
@@ -498,19 +499,22 @@ func (w *statusWriter) Write(b []byte) (int, error) {
 func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // httpError is an error with its HTTP status.
+// Its message is a keyed error (msgerr), so that it renders by key.
 type httpError struct {
 	status int
-	msg    string
+	msg    error
 }
 
-func (e *httpError) Error() string { return e.msg }
+func (e *httpError) Error() string { return e.msg.Error() }
+func (e *httpError) Key() string   { return "%v" }
+func (e *httpError) Args() []any   { return []any{e.msg} }
 
 func badRequest(format string, args ...any) error {
-	return &httpError{status: http.StatusBadRequest, msg: fmt.Sprintf(format, args...)}
+	return &httpError{status: http.StatusBadRequest, msg: msgerr.Errorf(format, args...)}
 }
 
 func notFound(format string, args ...any) error {
-	return &httpError{status: http.StatusNotFound, msg: fmt.Sprintf(format, args...)}
+	return &httpError{status: http.StatusNotFound, msg: msgerr.Errorf(format, args...)}
 }
 
 // Status returns the HTTP status an error maps to.
@@ -579,7 +583,7 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) i
 	}
 	var mbe *http.MaxBytesError
 	if errors.As(err, &mbe) {
-		err = fmt.Errorf("request body larger than %d bytes", mbe.Limit)
+		err = msgerr.Errorf("request body larger than %d bytes", mbe.Limit)
 	}
 	lang := i18n.EN
 	if r != nil {
@@ -608,7 +612,7 @@ func (s *Server) actor(r *http.Request) (string, error) {
 	if s.opts.Access != nil {
 		p, ok := principal(r)
 		if !ok {
-			return "", errors.New("web: a command reached without being authenticated")
+			return "", msgerr.New("web: a command reached without being authenticated")
 		}
 		return p.Name, nil
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/feed"
+	"github.com/campaign-journal/journal/internal/msgerr"
 )
 
 // wantsStream reports whether the client asks for Server-Sent Events.
@@ -122,7 +123,7 @@ func (s *Server) streamEvents(w http.ResponseWriter, r *http.Request) error {
 		err := s.readHistory(ctx, events.Query{Subject: filter, From: next}, func(rec events.Recorded) error {
 			doc, err := events.Encode(rec.Event)
 			if err != nil {
-				return fmt.Errorf("encode event %d: %w", rec.Seq, err)
+				return msgerr.Errorf("encode event %d: %w", rec.Seq, err)
 			}
 			if err := writeEvent(out, rec.Seq, doc); err != nil {
 				return err
@@ -209,15 +210,15 @@ func (s *Server) readHistory(ctx context.Context, q events.Query, fn func(events
 
 // errStreamWrite is a write to the client that failed: it went away, or
 // read nothing for streamWriteTimeout.
-var errStreamWrite = errors.New("event stream: write")
+var errStreamWrite = msgerr.New("event stream: write")
 
 // writeEvent writes one event of the stream: its sequence and document.
 func writeEvent(out io.Writer, seq uint64, doc []byte) error {
 	if bytes.ContainsAny(doc, "\r\n") {
-		return fmt.Errorf("event %d encodes on more than one line", seq)
+		return msgerr.Errorf("event %d encodes on more than one line", seq)
 	}
 	if _, err := fmt.Fprintf(out, "id: %d\ndata: %s\n\n", seq, doc); err != nil {
-		return fmt.Errorf("%w: %w", errStreamWrite, err)
+		return msgerr.Errorf("%w: %w", errStreamWrite, err)
 	}
 	return nil
 }

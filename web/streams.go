@@ -2,13 +2,12 @@ package web
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"net"
 	"net/http"
 	"sync"
 	"time"
 
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/invite"
 )
 
@@ -22,8 +21,8 @@ const (
 
 // Why an open event stream was ended (the cause of its context).
 var (
-	errStreamRevoked  = errors.New("the device was revoked")
-	errStreamShutdown = errors.New("the server is shutting down")
+	errStreamRevoked  = msgerr.New("the device was revoked")
+	errStreamShutdown = msgerr.New("the server is shutting down")
 )
 
 // streams counts the open event streams by owner, refuses one over the
@@ -56,7 +55,7 @@ func newStreams(max, perOwner int) *streams {
 
 // tooMany is the refusal of a stream over a limit.
 func tooMany(format string, args ...any) error {
-	return &httpError{status: http.StatusTooManyRequests, msg: fmt.Sprintf(format, args...)}
+	return &httpError{status: http.StatusTooManyRequests, msg: msgerr.Errorf(format, args...)}
 }
 
 // open counts a new stream of owner (and of device, when not ""), which

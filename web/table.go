@@ -23,7 +23,6 @@ package web
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io/fs"
 	"net/http"
 	"slices"
@@ -36,6 +35,7 @@ import (
 	"github.com/campaign-journal/journal/device"
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/internal/clip"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/invite"
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/signed"
@@ -116,13 +116,13 @@ func (s *Server) requireGM(r *http.Request, campaign, what string) error {
 	}
 	p, ok := principal(r)
 	if !ok {
-		return errors.New("web: a request reached the table without being authenticated")
+		return msgerr.New("web: a request reached the table without being authenticated")
 	}
 	if err := access.AuthorizeRead(p, campaign); err != nil {
 		return err
 	}
 	if p.Role != access.RoleGM && p.Role != access.RoleJournal {
-		return fmt.Errorf("%w: %s %q may not %s: the game master's", events.ErrDenied, p.Role, p.Name, what)
+		return msgerr.Errorf("%w: %s %q may not %s: the game master's", events.ErrDenied, p.Role, p.Name, what)
 	}
 	return nil
 }
@@ -154,9 +154,9 @@ func inviteError(err error) error {
 	case errors.Is(err, invite.ErrUnknown):
 		return notFound("no such invite (ask the GM for a new link)")
 	case errors.Is(err, invite.ErrUsed):
-		return &httpError{status: http.StatusConflict, msg: err.Error() + ": each link signs in one device (ask the GM for a new one)"}
+		return &httpError{status: http.StatusConflict, msg: msgerr.Errorf("%s: each link signs in one device (ask the GM for a new one)", err)}
 	case errors.Is(err, invite.ErrExpired), errors.Is(err, invite.ErrRevoked):
-		return &httpError{status: http.StatusGone, msg: err.Error() + " (ask the GM for a new link)"}
+		return &httpError{status: http.StatusGone, msg: msgerr.Errorf("%s (ask the GM for a new link)", err)}
 	}
 	return err
 }
@@ -411,7 +411,7 @@ func (s *Server) recent(w http.ResponseWriter, r *http.Request) error {
 	out := recentJSON{LastSeq: last, Lines: []recentLine{}}
 	var unknown []events.Recorded // folded before a restart: no text kept
 	err = s.opts.Store.Read(ctx, events.Query{Subject: filter, From: from, To: last}, func(rec events.Recorded) error {
-		if text, ok := proj.Text(rec.Seq); ok && text != "" {
+		if text, ok := proj.TextIn(rec.Seq, s.PageLang(r)); ok && text != "" {
 			out.Lines = append(out.Lines, recentLine{Seq: rec.Seq, Text: text})
 		} else if !ok {
 			unknown = append(unknown, rec)

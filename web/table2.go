@@ -29,13 +29,13 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"net/http"
 
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/command/catalog"
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/internal/clip"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/projections"
 )
 
@@ -119,7 +119,7 @@ func (s *Server) v2Action(w http.ResponseWriter, r *http.Request) error {
 	case command.CommandTORHope:
 		act, err = j.TORHopeActionFor(ctx, c, req.Character)
 	default:
-		return &httpError{status: http.StatusNotFound, msg: fmt.Sprintf("no journal-dice-v2 action %q (contest, combat-start, heal-after-combat, tor-roll, tor-hope; attack has its own route)", clip.Text(name))}
+		return &httpError{status: http.StatusNotFound, msg: msgerr.Errorf("no journal-dice-v2 action %q (contest, combat-start, heal-after-combat, tor-roll, tor-hope; attack has its own route)", clip.Text(name))}
 	}
 	if err != nil {
 		return err
@@ -145,7 +145,7 @@ func (s *Server) sessionEnded(w http.ResponseWriter, r *http.Request) error {
 	err = s.withCampaign(r, func(c *projections.Campaign) error {
 		ss := c.Session(r.PathValue("s"))
 		if ss == nil {
-			return fmt.Errorf("%w: no session %q in campaign %s", events.ErrNotFound, clip.Text(r.PathValue("s")), c.ID)
+			return msgerr.Errorf("%w: no session %q in campaign %s", events.ErrNotFound, clip.Text(r.PathValue("s")), c.ID)
 		}
 		if !ss.Ended || ss.EndedSeq == 0 {
 			return badRequest("session %s has not ended", ss.ID)
@@ -157,10 +157,10 @@ func (s *Server) sessionEnded(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var out endedJSON
-	errFound := errors.New("found")
+	errFound := msgerr.New("found")
 	err = s.opts.Store.Read(r.Context(), events.Query{Subject: filter, From: sess.EndedSeq, To: sess.EndedSeq}, func(rec events.Recorded) error {
 		if rec.Event.ID != sess.EndedEvent {
-			return fmt.Errorf("the stream holds event %s at seq %d, not session %s's end %s", rec.Event.ID, rec.Seq, sess.ID, sess.EndedEvent)
+			return msgerr.Errorf("the stream holds event %s at seq %d, not session %s's end %s", rec.Event.ID, rec.Seq, sess.ID, sess.EndedEvent)
 		}
 		b, err := storedBytes(r.Context(), s.opts.Store, rec)
 		if err != nil {
@@ -173,7 +173,7 @@ func (s *Server) sessionEnded(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if out.Event == "" {
-		return fmt.Errorf("%w: session %s's end is not at seq %d of campaign %s", events.ErrNotFound, sess.ID, sess.EndedSeq, id)
+		return msgerr.Errorf("%w: session %s's end is not at seq %d of campaign %s", events.ErrNotFound, sess.ID, sess.EndedSeq, id)
 	}
 	return writeJSON(w, http.StatusOK, out)
 }

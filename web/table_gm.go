@@ -19,7 +19,6 @@ package web
 
 import (
 	"errors"
-	"fmt"
 	"net/http"
 	"slices"
 	"time"
@@ -27,6 +26,7 @@ import (
 	"github.com/campaign-journal/journal/access"
 	"github.com/campaign-journal/journal/command/catalog"
 	"github.com/campaign-journal/journal/internal/clip"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/invite"
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/rules/ryf"
@@ -138,7 +138,7 @@ func (s *Server) makeInvite(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if s.opts.Devices == nil {
-		return &httpError{status: http.StatusNotFound, msg: "this server keeps no invites: serve it with --access FILE"}
+		return &httpError{status: http.StatusNotFound, msg: msgerr.New("this server keeps no invites: serve it with --access FILE")}
 	}
 	body, err := readBody(w, r)
 	if err != nil {
@@ -180,7 +180,7 @@ func (s *Server) makeInvite(w http.ResponseWriter, r *http.Request) error {
 		return badRequest("%v", err)
 	}
 	if err != nil {
-		return fmt.Errorf("invite: %w", err)
+		return msgerr.Errorf("invite: %w", err)
 	}
 	return writeJSON(w, http.StatusOK, invitedJSON{Token: tok, Link: "/table#invite=" + tok, Invite: inv.ID, User: inv.User,
 		Role: inv.Role, Campaign: inv.Campaign, Characters: inv.Characters, Expires: inv.Expires})

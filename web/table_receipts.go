@@ -3,12 +3,12 @@ package web
 import (
 	"encoding/base64"
 	"errors"
-	"fmt"
 	"net/http"
 	"strconv"
 
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/internal/clip"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/signed"
 )
 
@@ -48,7 +48,7 @@ func (s *Server) eventHash(w http.ResponseWriter, r *http.Request) error {
 		return badRequest("sequence %q: want a stream sequence of at least 1", clip.Text(r.PathValue("seq")))
 	}
 	var out *eventHashJSON
-	errFound := errors.New("found")
+	errFound := msgerr.New("found")
 	err = s.opts.Store.Read(r.Context(), events.Query{Subject: filter, From: seq, To: seq}, func(rec events.Recorded) error {
 		if rec.Seq != seq {
 			return nil
@@ -64,7 +64,7 @@ func (s *Server) eventHash(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if out == nil {
-		return fmt.Errorf("%w: campaign %s has no event at sequence %d", events.ErrNotFound, id, seq)
+		return msgerr.Errorf("%w: campaign %s has no event at sequence %d", events.ErrNotFound, id, seq)
 	}
 	return writeJSON(w, http.StatusOK, out)
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/campaign-journal/journal/i18n"
+	"github.com/campaign-journal/journal/internal/msgerr"
 )
 
 // verifierScripts are the dashboard's modules the offline verifier inlines,
@@ -60,7 +61,7 @@ func VerifierPage(lang i18n.Lang) ([]byte, error) {
 			return nil, err
 		}
 		if strings.Contains(strings.ToLower(string(js)), "</script") {
-			return nil, fmt.Errorf("web: %s holds </script and cannot be inlined", name)
+			return nil, msgerr.Errorf("web: %s holds </script and cannot be inlined", name)
 		}
 		fmt.Fprintf(&b, "<script>/* %s */\n%s</script>\n", name, js)
 	}

@@ -37,7 +37,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"log/slog"
 	"math"
@@ -54,7 +53,9 @@ import (
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/command/catalog"
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/i18n"
 	"github.com/campaign-journal/journal/internal/clip"
+	"github.com/campaign-journal/journal/internal/msgerr"
 )
 
 // Defaults of Options.
@@ -139,6 +140,13 @@ type Reply struct {
 	// "conflict", "exists", "rate_limited", "quota", "timeout", "failure"…).
 	Error string `json:"error,omitempty"`
 	Code  string `json:"code,omitempty"`
+	// Message is the refusal's words in the request's Accept-Language
+	// header (English without one), rendered by key (command.Message);
+	// Key and Args are its English format and arguments as text
+	// (command.KeyOf), omitted for an error the journal did not make.
+	Message string   `json:"message,omitempty"`
+	Key     string   `json:"key,omitempty"`
+	Args    []string `json:"args,omitempty"`
 	// RetryAfter is, for a rate limit's refusal, how many seconds to wait
 	// before trying again (also the reply's Retry-After header).
 	RetryAfter int `json:"retry_after,omitempty"`
@@ -167,7 +175,7 @@ type ReadRequest struct {
 // stops when ctx ends or on Stop; requests in flight are then cancelled.
 func Start(ctx context.Context, nc *nats.Conn, opts Options) (*Service, error) {
 	if opts.Access == nil || opts.Store == nil {
-		return nil, errors.New("natscmd: Access and Store are required")
+		return nil, msgerr.New("natscmd: Access and Store are required")
 	}
 	if opts.QueueGroup == "" {
 		opts.QueueGroup = DefaultQueueGroup
@@ -199,14 +207,14 @@ func Start(ctx context.Context, nc *nats.Conn, opts Options) (*Service, error) {
 	})
 	if err != nil {
 		cancel()
-		return nil, fmt.Errorf("natscmd: %w", err)
+		return nil, msgerr.Errorf("natscmd: %w", err)
 	}
 	s.svc = svc
 	fctx, fcancel := context.WithTimeout(ctx, 10*time.Second)
 	defer fcancel()
 	if err := nc.FlushWithContext(fctx); err != nil {
 		s.Stop()
-		return nil, fmt.Errorf("natscmd: %w", err)
+		return nil, msgerr.Errorf("natscmd: %w", err)
 	}
 	go func() {
 		select {
@@ -275,6 +283,8 @@ func (s *Service) handle(ctx context.Context, r micro.Request) {
 			s.opts.Logger.Error("natscmd: request failed", "subject", r.Subject(), "err", err)
 		}
 		reply.Error, reply.Code, reply.Recorded, reply.Events = err.Error(), code, nil, nil
+		reply.Message = command.Message(err, headerLang(r.Headers().Get("Accept-Language")))
+		reply.Key, reply.Args = command.KeyOf(err)
 		var opts []micro.RespondOpt
 		var ra interface{ RetryAfter() time.Duration }
 		if errors.As(err, &ra) {
@@ -295,18 +305,18 @@ func (s *Service) handle(ctx context.Context, r micro.Request) {
 
 func (s *Service) serve(ctx context.Context, parts []string, body []byte, reply *Reply) error {
 	if len(parts) != 4 {
-		return fmt.Errorf("%w: subject %q", command.ErrInvalid, clip.Text(strings.Join(parts, ".")))
+		return msgerr.Errorf("%w: subject %q", command.ErrInvalid, clip.Text(strings.Join(parts, ".")))
 	}
 	user, campaign, name := parts[1], parts[2], parts[3]
 	p, ok := s.opts.Access.ByName(user)
 	if !ok {
-		return fmt.Errorf("%w: no user %q in the access configuration", access.ErrDenied, clip.Text(user))
+		return msgerr.Errorf("%w: no user %q in the access configuration", access.ErrDenied, clip.Text(user))
 	}
 	if err := events.ValidID(campaign); err != nil {
-		return fmt.Errorf("%w: campaign: %w", command.ErrInvalid, err)
+		return msgerr.Errorf("%w: campaign: %w", command.ErrInvalid, err)
 	}
 	if len(body) > MaxBody {
-		return fmt.Errorf("%w: body is %d bytes, more than %d", command.ErrInvalid, len(body), MaxBody)
+		return msgerr.Errorf("%w: body is %d bytes, more than %d", command.ErrInvalid, len(body), MaxBody)
 	}
 	if name == access.ReadCommand {
 		if err := access.AuthorizeRead(p, campaign); err != nil {
@@ -316,7 +326,7 @@ func (s *Service) serve(ctx context.Context, parts []string, body []byte, reply 
 	}
 	run, ok := commandFor(name)
 	if !ok {
-		return fmt.Errorf("%w: no command %q", command.ErrInvalid, clip.Text(name))
+		return msgerr.Errorf("%w: no command %q", command.ErrInvalid, clip.Text(name))
 	}
 	request, body, err := catalog.RequestID("", body)
 	if err != nil {
@@ -348,7 +358,7 @@ func (s *Service) journal(actor string) *command.Journal {
 }
 
 // errPageFull ends a read whose page is full.
-var errPageFull = errors.New("page full")
+var errPageFull = msgerr.New("page full")
 
 func (s *Service) read(ctx context.Context, campaign string, body []byte, reply *Reply) error {
 	var req ReadRequest
@@ -356,14 +366,14 @@ func (s *Service) read(ctx context.Context, campaign string, body []byte, reply 
 		return err
 	}
 	if req.Limit < 0 || req.Limit > MaxReadEvents {
-		return fmt.Errorf("%w: limit %d: 0..%d", command.ErrInvalid, req.Limit, MaxReadEvents)
+		return msgerr.Errorf("%w: limit %d: 0..%d", command.ErrInvalid, req.Limit, MaxReadEvents)
 	}
 	if req.Limit == 0 {
 		req.Limit = DefaultReadEvents
 	}
 	filter, err := events.CampaignFilter(campaign)
 	if err != nil {
-		return fmt.Errorf("%w: %w", command.ErrInvalid, err)
+		return msgerr.Errorf("%w: %w", command.ErrInvalid, err)
 	}
 	size := 0
 	reply.Events = []Recorded{}
@@ -399,7 +409,7 @@ func InboxPrefix(user string) nats.Option {
 
 // ErrInboxPrefix is returned by Request when the connection's inbox prefix
 // is not the user's (InboxPrefix): the service would not answer.
-var ErrInboxPrefix = errors.New("natscmd: the connection's inbox prefix is not the user's")
+var ErrInboxPrefix = msgerr.New("natscmd: the connection's inbox prefix is not the user's")
 
 // Request sends one request as user (whose connection nc must use the
 // inbox prefix access.InboxPrefix(user), see InboxPrefix; otherwise
@@ -418,7 +428,7 @@ func Request(ctx context.Context, nc *nats.Conn, user, campaign, cmd string, bod
 		}
 	}
 	if inbox := nc.NewRespInbox(); !access.ReplyAllowed(user, inbox) {
-		return nil, fmt.Errorf("%w: replies would go to %s, want %s.> (natscmd.InboxPrefix(%q))", ErrInboxPrefix, inbox, access.InboxPrefix(user), user)
+		return nil, msgerr.Errorf("%w: replies would go to %s, want %s.> (natscmd.InboxPrefix(%q))", ErrInboxPrefix, inbox, access.InboxPrefix(user), user)
 	}
 	if _, ok := ctx.Deadline(); !ok {
 		var cancel context.CancelFunc
@@ -427,11 +437,11 @@ func Request(ctx context.Context, nc *nats.Conn, user, campaign, cmd string, bod
 	}
 	msg, err := nc.RequestWithContext(ctx, access.CommandSubject(user, campaign, cmd), data)
 	if err != nil {
-		return nil, fmt.Errorf("natscmd: %s %s %s: %w", user, campaign, cmd, err)
+		return nil, msgerr.Errorf("natscmd: %s %s %s: %w", user, campaign, cmd, err)
 	}
 	var reply Reply
 	if err := json.Unmarshal(msg.Data, &reply); err != nil {
-		return nil, fmt.Errorf("natscmd: reply: %w (%s)", err, msg.Header.Get(micro.ErrorHeader))
+		return nil, msgerr.Errorf("natscmd: reply: %w (%s)", err, msg.Header.Get(micro.ErrorHeader))
 	}
 	if reply.Error == "" {
 		return &reply, nil
@@ -451,3 +461,11 @@ func (e *ReplyError) Error() string { return e.Message }
 
 // Unwrap returns the sentinel of the code.
 func (e *ReplyError) Unwrap() error { return command.ClassSentinel(e.Code) }
+
+// headerLang is the language an Accept-Language header asks for: Spanish
+// when its first language is, else English.
+func headerLang(h string) i18n.Lang {
+	first, _, _ := strings.Cut(h, ",")
+	first, _, _ = strings.Cut(first, ";")
+	return i18n.FromLocale(strings.TrimSpace(first))
+}

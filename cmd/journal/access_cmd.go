@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/campaign-journal/journal/access"
+	"github.com/campaign-journal/journal/internal/msgerr"
 )
 
 // addedUser is what `journal access add` and `rotate` print, the
@@ -116,14 +117,14 @@ anyone, or the journal could not connect. Reload the servers after writing
 // loadAccessFile loads the access file for command what, which must exist.
 func (a *app) loadAccessFile(what string) (*access.Config, error) {
 	if a.accessFile == "" {
-		return nil, fmt.Errorf("access %s: give the access file with --access FILE (or $JOURNAL_ACCESS)", what)
+		return nil, msgerr.Errorf("access %s: give the access file with --access FILE (or $JOURNAL_ACCESS)", what)
 	}
 	cfg, err := access.Load(a.accessFile)
 	if errors.Is(err, os.ErrNotExist) {
-		return nil, fmt.Errorf("access %s: %s does not exist: add a user first (journal --access %s access add NAME --role gm --campaign CAMPAIGN)", what, a.accessFile, a.accessFile)
+		return nil, msgerr.Errorf("access %s: %s does not exist: add a user first (journal --access %s access add NAME --role gm --campaign CAMPAIGN)", what, a.accessFile, a.accessFile)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("access %s: %w", what, err)
+		return nil, msgerr.Errorf("access %s: %w", what, err)
 	}
 	return cfg, nil
 }
@@ -204,11 +205,11 @@ func (a *app) accessRemove(name string) error {
 	}
 	u, err := cfg.User(name)
 	if err != nil {
-		return fmt.Errorf("access remove: %w in %s", err, a.accessFile)
+		return msgerr.Errorf("access remove: %w in %s", err, a.accessFile)
 	}
 	next, err := cfg.Without(name)
 	if err != nil {
-		return fmt.Errorf("access remove: %w", err)
+		return msgerr.Errorf("access remove: %w", err)
 	}
 	if err := next.Save(a.accessFile); err != nil {
 		return err
@@ -226,13 +227,13 @@ func (a *app) accessRotate(name, passwordFile string) error {
 	}
 	u, err := cfg.User(name)
 	if err != nil {
-		return fmt.Errorf("access rotate: %w in %s", err, a.accessFile)
+		return msgerr.Errorf("access rotate: %w in %s", err, a.accessFile)
 	}
 	if u.Password == "" && len(u.Tokens) == 0 {
-		return fmt.Errorf("access rotate: %q signs in with an nkey only: rotate the key with its owner", name)
+		return msgerr.Errorf("access rotate: %q signs in with an nkey only: rotate the key with its owner", name)
 	}
 	if passwordFile != "" && u.Password == "" {
-		return fmt.Errorf("access rotate: %q has no NATS password to write to --password-file", name)
+		return msgerr.Errorf("access rotate: %q has no NATS password to write to --password-file", name)
 	}
 	out := addedUser{File: a.accessFile, Name: name, Role: string(u.Role), Campaign: u.Campaign, Characters: u.Characters}
 	if u.Password != "" {
@@ -251,10 +252,10 @@ func (a *app) accessRotate(name, passwordFile string) error {
 	}
 	next, err := cfg.Replace(u)
 	if err != nil {
-		return fmt.Errorf("access rotate: %w", err)
+		return msgerr.Errorf("access rotate: %w", err)
 	}
 	if err := a.writePasswordFile(passwordFile, &out); err != nil {
-		return fmt.Errorf("access rotate: %w", err)
+		return msgerr.Errorf("access rotate: %w", err)
 	}
 	if err := next.Save(a.accessFile); err != nil {
 		return err
@@ -273,7 +274,7 @@ func (a *app) writePasswordFile(path string, out *addedUser) error {
 		return nil
 	}
 	if out.Password == "" {
-		return errors.New("--password-file: the user has no NATS password")
+		return msgerr.New("--password-file: the user has no NATS password")
 	}
 	if err := access.WriteFile(path, []byte(out.Password+"\n")); err != nil {
 		return err
@@ -309,7 +310,7 @@ func (a *app) accessNATSConfig(out string) error {
 	}
 	conf, err := cfg.ServerConfig()
 	if err != nil {
-		return fmt.Errorf("access nats-config: %s: %w", a.accessFile, err)
+		return msgerr.Errorf("access nats-config: %s: %w", a.accessFile, err)
 	}
 	users, nkeys := cfg.ServerUsers()
 	res := natsConfigOut{File: out, Users: len(users) + len(nkeys)}
@@ -325,7 +326,7 @@ func (a *app) accessNATSConfig(out string) error {
 		return err
 	}
 	if err := access.WriteFile(out, []byte(conf)); err != nil {
-		return fmt.Errorf("access nats-config: %w", err)
+		return msgerr.Errorf("access nats-config: %w", err)
 	}
 	return a.emit(res, func(w io.Writer) {
 		fmt.Fprintf(w, "journal access: wrote the NATS authorization of %d users to %s (reload the servers)\n", res.Users, out)
@@ -334,24 +335,24 @@ func (a *app) accessNATSConfig(out string) error {
 
 func (a *app) accessAdd(name string, role access.Role, campaign string, characters []string, password, token bool, passwordFile string) error {
 	if a.accessFile == "" {
-		return errors.New("access add: give the access file with --access FILE (or $JOURNAL_ACCESS)")
+		return msgerr.New("access add: give the access file with --access FILE (or $JOURNAL_ACCESS)")
 	}
 	if !password && !token {
-		return errors.New("access add: --no-password and --no-token together leave the user no way to sign in")
+		return msgerr.New("access add: --no-password and --no-token together leave the user no way to sign in")
 	}
 	var cfg *access.Config
 	if _, err := os.Stat(a.accessFile); err == nil {
 		if cfg, err = access.Load(a.accessFile); err != nil {
-			return fmt.Errorf("access add: %w", err)
+			return msgerr.Errorf("access add: %w", err)
 		}
 	} else if !errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("access add: %w", err)
+		return msgerr.Errorf("access add: %w", err)
 	}
 	if passwordFile != "" && !password {
-		return errors.New("access add: --password-file with --no-password: there is no password to write")
+		return msgerr.New("access add: --password-file with --no-password: there is no password to write")
 	}
 	if _, err := cfg.User(name); err == nil {
-		return fmt.Errorf("access add: %q is already in %s (journal access rotate %s gives it new credentials)", name, a.accessFile, name)
+		return msgerr.Errorf("access add: %q is already in %s (journal access rotate %s gives it new credentials)", name, a.accessFile, name)
 	}
 	out := addedUser{File: a.accessFile, Name: name, Role: string(role), Campaign: campaign, Characters: characters}
 	u := access.User{Name: name, Role: role, Campaign: campaign, Characters: characters}
@@ -372,10 +373,10 @@ func (a *app) accessAdd(name string, role access.Role, campaign string, characte
 	}
 	next, err := cfg.With(u)
 	if err != nil {
-		return fmt.Errorf("access add: %w", err)
+		return msgerr.Errorf("access add: %w", err)
 	}
 	if err := a.writePasswordFile(passwordFile, &out); err != nil {
-		return fmt.Errorf("access add: %w", err)
+		return msgerr.Errorf("access add: %w", err)
 	}
 	if err := next.Save(a.accessFile); err != nil {
 		return err

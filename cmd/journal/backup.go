@@ -21,6 +21,7 @@ import (
 	"github.com/campaign-journal/journal/events/embedded"
 	"github.com/campaign-journal/journal/events/jetstore"
 	"github.com/campaign-journal/journal/i18n"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/replay"
 )
 
@@ -101,7 +102,7 @@ runs.`,
 // made and no backup written. An existing folder is left as it is.
 func makeBackupDir(file string) error {
 	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
-		return fmt.Errorf("backup: the folder of %s: %w", file, err)
+		return msgerr.Errorf("backup: the folder of %s: %w", file, err)
 	}
 	return nil
 }
@@ -140,7 +141,7 @@ the same: a restore without the key is refused.`,
 			}
 			key, err := backup.LoadKey(path)
 			if errors.Is(err, backup.ErrNoKey) {
-				return fmt.Errorf("%w: pass --key FILE (the key whose fingerprint journal backup printed): a restore checks the manifest's MAC under it, with --without-secrets too", err)
+				return msgerr.Errorf("%w: pass --key FILE (the key whose fingerprint journal backup printed): a restore checks the manifest's MAC under it, with --without-secrets too", err)
 			}
 			if err != nil {
 				return err
@@ -170,7 +171,7 @@ the same: a restore without the key is refused.`,
 			}
 			st, err := jetstore.Open(ctx, js, jetstore.Options{Replicas: replicas}) // 0: the restored journal's
 			if err != nil {
-				return fmt.Errorf("restored, but the journal does not open on it: %w", err)
+				return msgerr.Errorf("restored, but the journal does not open on it: %w", err)
 			}
 			// The restored journal is audited as journal replay would: every
 			// event decoded, every revealed roll re-derived, every message
@@ -181,7 +182,7 @@ the same: a restore without the key is refused.`,
 			}
 			rep, err := replay.Verify(ctx, src, replay.Options{})
 			if err != nil {
-				return fmt.Errorf("restored, but its events do not read back: %w", err)
+				return msgerr.Errorf("restored, but its events do not read back: %w", err)
 			}
 			if err := a.emit(map[string]any{"file": args[0], "restored": res, "verified": rep.Totals, "foreign": rep.Foreign, "manifest": arch.Manifest}, func(w io.Writer) {
 				fmt.Fprintf(w, "restored %s (taken %s) into %s in %v\n", args[0], arch.Manifest.Created.Format(time.RFC3339), strings.TrimSpace(a.targetFlags()), time.Since(start).Round(time.Millisecond))
@@ -242,7 +243,7 @@ func (a *app) restoreConn(ctx context.Context) (nc *nats.Conn, replicas int, don
 	if a.natsURL != "" {
 		nc, err := nats.Connect(a.natsURL, nats.Name("journal restore"), nats.Timeout(5*time.Second))
 		if err != nil {
-			return nil, 0, nil, fmt.Errorf("connect to NATS at %s: %w", redactURLs(a.natsURL), err)
+			return nil, 0, nil, msgerr.Errorf("connect to NATS at %s: %w", redactURLs(a.natsURL), err)
 		}
 		return nc, a.replicas, nc.Close, nil
 	}
@@ -250,15 +251,15 @@ func (a *app) restoreConn(ctx context.Context) (nc *nats.Conn, replicas int, don
 		return nil, 0, nil, err
 	}
 	if err := os.MkdirAll(a.dataDir, 0o700); err != nil {
-		return nil, 0, nil, fmt.Errorf("data folder %s: %w", a.dataDir, err)
+		return nil, 0, nil, msgerr.Errorf("data folder %s: %w", a.dataDir, err)
 	}
 	srv, err := embedded.Start(ctx, embedded.Options{Dir: a.dataDir, Sync: true})
 	if err != nil {
-		return nil, 0, nil, fmt.Errorf("start the embedded journal in %s: %w", a.dataDir, err)
+		return nil, 0, nil, msgerr.Errorf("start the embedded journal in %s: %w", a.dataDir, err)
 	}
 	if srv.Remote() {
 		srv.Shutdown()
-		return nil, 0, nil, fmt.Errorf("a journal serve runs on %s: stop it, or restore into another folder", a.dataDir)
+		return nil, 0, nil, msgerr.Errorf("a journal serve runs on %s: stop it, or restore into another folder", a.dataDir)
 	}
 	return srv.Conn(), 1, srv.Shutdown, nil
 }

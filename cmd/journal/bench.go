@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/campaign-journal/journal/bench"
+	"github.com/campaign-journal/journal/internal/msgerr"
 )
 
 // benchCommand measures the journal against raw JetStream on its own
@@ -79,11 +80,11 @@ and the peak memory of the process. Nothing is written to the journal's data.
 			if cpuProfile != "" {
 				f, err := os.Create(cpuProfile)
 				if err != nil {
-					return fmt.Errorf("--cpuprofile: %w", err)
+					return msgerr.Errorf("--cpuprofile: %w", err)
 				}
 				defer f.Close()
 				if err := pprof.StartCPUProfile(f); err != nil {
-					return fmt.Errorf("--cpuprofile: %w", err)
+					return msgerr.Errorf("--cpuprofile: %w", err)
 				}
 				defer pprof.StopCPUProfile()
 			}

@@ -18,6 +18,7 @@ import (
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/i18n"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/rules/names"
 )
@@ -93,7 +94,7 @@ func (a *app) record(c *cobra.Command, do func(j *command.Journal, campaign stri
 	}
 	rj, err := j.WithRequest(request)
 	if err != nil {
-		return fmt.Errorf("--request-id: %w", err)
+		return msgerr.Errorf("--request-id: %w", err)
 	}
 	rj = rj.ForCommand(cliCommand(c)).Named(catalogName(c))
 	var res command.Result
@@ -239,11 +240,11 @@ func (a *app) load(c *cobra.Command, at uint64) (*projections.Campaign, error) {
 // names the journal read and the campaigns it has.
 func (a *app) noCampaign(ctx context.Context, campaign string, at uint64) error {
 	ids, _ := a.campaignNames(ctx)
-	hint := "it has no campaign yet: create one with 'journal campaign create ID --system ryf|galaxia|tor'"
+	hint := msgerr.New("it has no campaign yet: create one with 'journal campaign create ID --system ryf|galaxia|tor'")
 	if len(ids) > 0 {
 		hint = names.Hint(campaign, ids)
 	}
-	return fmt.Errorf("%w: campaign %s does not exist%s in %s: %s", events.ErrNotFound, campaign, atSuffix(at), a.journalPlace(), hint)
+	return msgerr.Errorf("%w: campaign %s does not exist%s in %s: %v", events.ErrNotFound, campaign, atSuffix(at), a.journalPlace(), hint)
 }
 
 // noCharacter is the error for a character camp does not have.
@@ -252,11 +253,11 @@ func noCharacter(camp *projections.Campaign, id string, at uint64) error {
 	if camp.TOR != nil {
 		roster = camp.TOR.Roster
 	}
-	hint := "it has none yet"
+	hint := msgerr.New("it has none yet")
 	if len(roster) > 0 {
 		hint = names.Hint(id, roster)
 	}
-	return fmt.Errorf("%w: no character %q in campaign %s%s: %s", events.ErrNotFound, id, camp.ID, atSuffix(at), hint)
+	return msgerr.Errorf("%w: no character %q in campaign %s%s: %v", events.ErrNotFound, id, camp.ID, atSuffix(at), hint)
 }
 
 // journalPlace names the journal commands read: the data folder, or the

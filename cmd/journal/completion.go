@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"io"
 	"slices"
 	"strings"
@@ -11,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/rules/names"
 	"github.com/campaign-journal/journal/rules/ryf"
@@ -201,7 +201,7 @@ func (a *app) completionCampaign(ctx context.Context) (*projections.Campaign, er
 	if id == "" {
 		ids, err := a.campaignNames(ctx)
 		if err != nil || len(ids) != 1 {
-			return nil, errors.New("no campaign")
+			return nil, msgerr.New("no campaign")
 		}
 		id = ids[0]
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/i18n"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/replay"
 )
@@ -59,7 +60,7 @@ It records into --data when given, else into a temporary folder.`,
 			case "tor":
 				return a.demoTOR(c.Context(), v2)
 			}
-			return fmt.Errorf("demo --system %q: want ryf, galaxia or tor", system)
+			return msgerr.Errorf("demo --system %q: want ryf, galaxia or tor", system)
 		},
 	}
 	cmd.Flags().StringVar(&system, "system", "ryf", "ryf, galaxia or tor")
@@ -89,7 +90,7 @@ func (d demoStep) do(title string, f func() (command.Result, error)) error {
 	}
 	res, err := f()
 	if err != nil {
-		return fmt.Errorf("demo step %q: %w", title, err)
+		return msgerr.Errorf("demo step %q: %w", title, err)
 	}
 	if d.a.jsonOut {
 		return nil
@@ -132,7 +133,7 @@ func (a *app) demoRyF(ctx context.Context, system string, v2 bool) error {
 		fmt.Fprintln(a.stdout, a.language().T("demo.head", system, a.dataDir))
 	}
 	if c, err := j.Load(ctx, campaign, 0); err == nil && c.Events > 0 {
-		return fmt.Errorf("campaign %s already exists in %s: run the demo on a fresh --data folder", campaign, a.dataDir)
+		return msgerr.Errorf("campaign %s already exists in %s: run the demo on a fresh --data folder", campaign, a.dataDir)
 	}
 	ranged, gun := "Armas a distancia", "Revólver"
 	if system == "galaxia" {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/campaign-journal/journal/command"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/rules/tor"
 )
@@ -31,7 +32,7 @@ func (a *app) demoTOR(ctx context.Context, v2 bool) error {
 		fmt.Fprintln(a.stdout, a.language().T("demo.head", "tor", a.dataDir))
 	}
 	if c, err := j.Load(ctx, campaign, 0); err == nil && c.Events > 0 {
-		return fmt.Errorf("campaign %s already exists in %s: run the demo on a fresh --data folder", campaign, a.dataDir)
+		return msgerr.Errorf("campaign %s already exists in %s: run the demo on a fresh --data folder", campaign, a.dataDir)
 	}
 	type step struct {
 		title string

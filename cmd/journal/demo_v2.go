@@ -13,6 +13,7 @@ import (
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/device"
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/rules/dice"
 	"github.com/campaign-journal/journal/signed"
@@ -107,7 +108,7 @@ func (dv *demoDevices) session() (*projections.Session, error) {
 	}
 	s := c.OpenSession()
 	if s == nil {
-		return nil, fmt.Errorf("demo: no session in progress")
+		return nil, msgerr.Errorf("demo: no session in progress")
 	}
 	return s, nil
 }
@@ -251,7 +252,7 @@ func (dv *demoDevices) gmRoll(s *projections.Session, character, request string,
 		}
 	}
 	if index == 0 {
-		return all, fmt.Errorf("demo: GM request %s has no witness index: the players' contributions have no witness chain", request)
+		return all, msgerr.Errorf("demo: GM request %s has no witness index: the players' contributions have no witness chain", request)
 	}
 	// Every player's device witnesses with its chain's value for the
 	// request, the next one first (the order does not count: r combines

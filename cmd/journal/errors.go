@@ -18,6 +18,7 @@ import (
 	"github.com/campaign-journal/journal/events/jetstore"
 	"github.com/campaign-journal/journal/i18n"
 	"github.com/campaign-journal/journal/internal/clip"
+	"github.com/campaign-journal/journal/internal/msgerr"
 )
 
 // Exit codes of the journal command. They are part of its interface:
@@ -38,26 +39,37 @@ var (
 	errUsage = command.ErrUsage
 	// ErrMismatch marks a verification that found a mismatch; the command
 	// printed its own report first.
-	ErrMismatch = errors.New("mismatch")
+	ErrMismatch = msgerr.New("mismatch")
 	// errNoJournal marks a data folder with no journal in it (read-only
 	// commands never create one).
-	errNoJournal = fmt.Errorf("%w: no journal", events.ErrNotFound)
+	errNoJournal = msgerr.Errorf("%w: no journal", events.ErrNotFound)
 	// ErrFlagged marks a verification that found no mismatch but flagged
 	// something (a v2 session without contribution, a voided roll...);
 	// the command printed its own report first.
-	ErrFlagged = errors.New("verified with flags")
+	ErrFlagged = msgerr.New("verified with flags")
 )
 
 // usagef returns an error wrapping errUsage with a message.
 func usagef(format string, args ...any) error {
-	return &usageError{msg: fmt.Sprintf(format, args...)}
+	return &usageError{msgerr.Errorf(format, args...).(msgerr.Keyed)}
 }
 
-// usageError is a usage error whose message does not repeat "usage".
-type usageError struct{ msg string }
+// foreign is a library's message (pflag's, cobra's) as an error the
+// journal did not make: i18n.Render reads it with the catalogue's
+// templates (Lang.Error), the one kind of message still read back from
+// English.
+type foreign string
 
-func (e *usageError) Error() string { return e.msg }
+func (f foreign) Error() string { return string(f) }
+
+// usageError is a usage error whose message does not repeat "usage"; it
+// is keyed by its format (msgerr.Keyed), so that it renders by key.
+type usageError struct{ k msgerr.Keyed }
+
+func (e *usageError) Error() string { return e.k.Error() }
 func (e *usageError) Unwrap() error { return errUsage }
+func (e *usageError) Key() string   { return e.k.Key() }
+func (e *usageError) Args() []any   { return e.k.Args() }
 
 // exitError reports a verification that found a mismatch, after the
 // command printed its own report: msg is the one-line summary. It wraps
@@ -106,9 +118,9 @@ const annPositive = "journal-positive"
 func flagError(c *cobra.Command, err error) error {
 	var bad *pflag.InvalidValueError
 	if errors.As(err, &bad) {
-		want := map[string]string{"int": "a whole number", "uint64": "a whole number ≥ 0", "uint": "a whole number ≥ 0",
-			"bool": "true or false", "duration": "a duration such as 30s or 5m", "float64": "a number"}[bad.GetFlag().Value.Type()]
-		if want == "" {
+		want := map[string]error{"int": msgerr.New("a whole number"), "uint64": msgerr.New("a whole number ≥ 0"), "uint": msgerr.New("a whole number ≥ 0"),
+			"bool": msgerr.New("true or false"), "duration": msgerr.New("a duration such as 30s or 5m"), "float64": msgerr.New("a number")}[bad.GetFlag().Value.Type()]
+		if want == nil {
 			// A value of the journal's own type says what it wants.
 			return usagef("--%s: %v (see '%s --help')", bad.GetFlag().Name, errors.Unwrap(bad), c.CommandPath())
 		}
@@ -126,7 +138,7 @@ func flagError(c *cobra.Command, err error) error {
 	}
 	// pflag's own messages ("unknown flag: --NAME") quote the argument
 	// whole: at most its start is shown.
-	return usagef("%s (see '%s --help')", clip.Text(err.Error()), c.CommandPath())
+	return usagef("%s (see '%s --help')", foreign(clip.Text(err.Error()).String()), c.CommandPath())
 }
 
 // cobraUsageErrors start the messages of cobra's own flag checks, which
@@ -156,6 +168,9 @@ func reportError(w io.Writer, err error, jsonOut bool, l i18n.Lang) int {
 	msg := errorMessage(err, l)
 	if jsonOut {
 		body := command.NewErrorBody(err, command.Class{Code: name, Exit: code}, l, errorMessage)
+		// The command line's --json error keeps its shape: scripts compare
+		// code and message_en, and a line stays short.
+		body.Key, body.Args = "", nil
 		b, _ := json.Marshal(map[string]any{"error": body})
 		fmt.Fprintln(w, string(b))
 		return code
@@ -176,23 +191,13 @@ var argCounts = map[i18n.Lang]struct {
 	i18n.ES: {regexp.MustCompile(`(\d+) argumento\(s\)`), "argumento", "argumentos"},
 }
 
-// commandPath is a command path that starts a message: "journal roll: ".
-var commandPath = regexp.MustCompile(`^journal( [a-z][a-z0-9-]*)*: `)
-
-const nbsp = "\u00a0"
-
 // errorMessage is the one-line text of err for a reader, in l: no
 // sentinel prefixes, no internal rule codes, no "journal" twice, plurals
-// right. The English message is rendered in l by the catalogue of errors
-// (i18n.Lang.Error) before it is trimmed, so that it is the message the
-// source wrote.
+// right. The error is rendered by its key (command.Message, i18n.Render):
+// a command path in it ("journal roll: ") is an argument, a name in every
+// language.
 func errorMessage(err error, l i18n.Lang) string {
-	msg := command.ExpandMessage(err)
-	// A command path that starts the message ("journal roll: ") is a name
-	// in every language: its spaces are kept from the catalogue's words.
-	path := strings.TrimSuffix(commandPath.FindString(msg), ": ")
-	msg = command.Localize(strings.ReplaceAll(path, " ", nbsp)+msg[len(path):], l)
-	msg = strings.Replace(msg, strings.ReplaceAll(path, " ", nbsp), path, 1)
+	msg := command.Message(err, l)
 	msg = strings.TrimPrefix(msg, "journal: ")
 	ac := argCounts[l.Or()]
 	msg = ac.re.ReplaceAllStringFunc(msg, func(s string) string {
@@ -209,7 +214,7 @@ func errorMessage(err error, l i18n.Lang) string {
 // language (its English format is in the catalogue of errors, as every
 // error's: TestEveryErrorHasSpanish).
 func (a *app) warnf(format string, args ...any) {
-	fmt.Fprintln(a.stderr, a.language().Error(fmt.Sprintf(format, args...)))
+	fmt.Fprintln(a.stderr, i18n.Render(msgerr.Errorf(format, args...), a.language()))
 }
 
 // errorLanguage is the language of an error of the command line args:

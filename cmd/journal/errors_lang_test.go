@@ -35,7 +35,7 @@ func TestErrorsInOneLanguage(t *testing.T) {
 		es   string // in the Spanish message
 	}{
 		{"unknown skill", []string{"roll", "lodin", "Sigli"}, exitNotFound, `unknown skill "Sigli": did you mean Sigilo?`, `habilidad desconocida "Sigli": ¿quisiste decir Sigilo?`},
-		{"unknown skill listed", []string{"roll", "lodin", "Cocina"}, exitNotFound, `unknown skill "Cocina": want one of`, `habilidad desconocida "Cocina": se espera uno de`},
+		{"unknown skill listed", []string{"roll", "lodin", "Cocina"}, exitNotFound, `unknown skill "Cocina": want one of`, `habilidad desconocida "Cocina": elige entre`},
 		{"unknown attribute", []string{"roll", "lodin", "--attribute", "fuersa"}, exitNotFound, `did you mean Fuerza?`, `desconocido "fuersa": ¿quisiste decir Fuerza?`},
 		{"bad difficulty", []string{"roll", "lodin", "Sigilo", "--vs", "dificl"}, exitUsage, `unknown difficulty "dificl": did you mean difícil?`, `dificultad desconocida "dificl": ¿quisiste decir difícil?`},
 		{"bad number", []string{"roll", "lodin", "Sigilo", "--mod", "x"}, exitUsage, `--mod "x": want a whole number`, `--mod "x": se espera un número entero`},

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/campaign-journal/journal/internal/clip"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/replay"
 )
 
@@ -54,9 +55,9 @@ them, or its event id, or any unique start or end of it.`,
 			done()
 			switch {
 			case errors.Is(err, replay.ErrNotFound):
-				return fmt.Errorf("no event %s in %s", clip.Text(id), a.where(file))
+				return msgerr.Errorf("no event %s in %s", clip.Text(id), a.where(file))
 			case errors.Is(err, replay.ErrNotRoll):
-				return fmt.Errorf("event %s (%s) is not a roll: explain takes a roll event", args[0], id)
+				return msgerr.Errorf("event %s (%s) is not a roll: explain takes a roll event", args[0], id)
 			case err != nil:
 				return a.sourceError(err, file)
 			}

@@ -2,9 +2,9 @@ package main
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/internal/msgerr"
 )
 
 // storedBytes returns a function that gives an event's exact stored bytes,
@@ -14,7 +14,7 @@ import (
 func (a *app) storedBytes(context.Context) (func(events.Recorded) ([]byte, error), error) {
 	return func(r events.Recorded) ([]byte, error) {
 		if r.Raw == nil {
-			return nil, fmt.Errorf("export: the store gave no stored bytes for event %s (seq %d)", r.Event.ID, r.Seq)
+			return nil, msgerr.Errorf("export: the store gave no stored bytes for event %s (seq %d)", r.Event.ID, r.Seq)
 		}
 		return r.Raw, nil
 	}, nil

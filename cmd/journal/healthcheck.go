@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/spf13/cobra"
 )
 
@@ -48,18 +49,18 @@ func (a *app) writeHTTPInfo(addr net.Addr) (remove func(), err error) {
 	path := filepath.Join(a.dataDir, HTTPInfoFile)
 	tmp, err := os.CreateTemp(a.dataDir, HTTPInfoFile+".*") // mode 0600
 	if err != nil {
-		return nil, fmt.Errorf("serve: write %s: %w", path, err)
+		return nil, msgerr.Errorf("serve: write %s: %w", path, err)
 	}
 	defer os.Remove(tmp.Name())
 	if _, err := tmp.Write(b); err != nil {
 		tmp.Close()
-		return nil, fmt.Errorf("serve: write %s: %w", path, err)
+		return nil, msgerr.Errorf("serve: write %s: %w", path, err)
 	}
 	if err := tmp.Close(); err != nil {
-		return nil, fmt.Errorf("serve: write %s: %w", path, err)
+		return nil, msgerr.Errorf("serve: write %s: %w", path, err)
 	}
 	if err := os.Rename(tmp.Name(), path); err != nil {
-		return nil, fmt.Errorf("serve: write %s: %w", path, err)
+		return nil, msgerr.Errorf("serve: write %s: %w", path, err)
 	}
 	return func() { _ = os.Remove(path) }, nil
 }
@@ -85,7 +86,7 @@ func dialable(addr net.Addr) string {
 // from its HTTPInfoFile.
 func (a *app) servedHealthURL() (string, error) {
 	if a.natsURL != "" {
-		return "", errors.New("healthcheck: with --nats, no data folder names the serve to ask: give --url")
+		return "", msgerr.New("healthcheck: with --nats, no data folder names the serve to ask: give --url")
 	}
 	if err := a.resolveDataDir(); err != nil {
 		return "", err
@@ -93,14 +94,14 @@ func (a *app) servedHealthURL() (string, error) {
 	path := filepath.Join(a.dataDir, HTTPInfoFile)
 	b, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return "", fmt.Errorf("healthcheck: no journal serve runs on %s (while it runs it keeps %s there): start it, or give --url", a.dataDir, HTTPInfoFile)
+		return "", msgerr.Errorf("healthcheck: no journal serve runs on %s (while it runs it keeps %s there): start it, or give --url", a.dataDir, HTTPInfoFile)
 	}
 	if err != nil {
-		return "", fmt.Errorf("healthcheck: %w (run as the data folder's owner, or give --url)", err)
+		return "", msgerr.Errorf("healthcheck: %w (run as the data folder's owner, or give --url)", err)
 	}
 	var info httpInfo
 	if err := json.Unmarshal(b, &info); err != nil || info.URL == "" {
-		return "", fmt.Errorf("healthcheck: %s is unreadable: give --url", path)
+		return "", msgerr.Errorf("healthcheck: %s is unreadable: give --url", path)
 	}
 	return info.URL + "/healthz", nil
 }
@@ -153,18 +154,18 @@ HEALTHCHECK or a monitor.`,
 func (a *app) healthcheck(ctx context.Context, target string) error {
 	u, err := url.Parse(target)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return fmt.Errorf("healthcheck: --url %q: want an http:// or https:// URL", target)
+		return msgerr.Errorf("healthcheck: --url %q: want an http:// or https:// URL", target)
 	}
 	ctx, cancel := context.WithTimeout(ctx, healthcheckTimeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
-		return fmt.Errorf("healthcheck: %w", err)
+		return msgerr.Errorf("healthcheck: %w", err)
 	}
 	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	resp, err := client.Do(req)
 	if err != nil {
-		return fmt.Errorf("healthcheck: %w", err)
+		return msgerr.Errorf("healthcheck: %w", err)
 	}
 	defer resp.Body.Close()
 	rep := healthReport{URL: u.String(), Code: resp.StatusCode}
@@ -181,7 +182,7 @@ func (a *app) healthcheck(ctx context.Context, target string) error {
 		return err
 	}
 	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("healthcheck: %s answered %d, not 200", u, resp.StatusCode)
+		return msgerr.Errorf("healthcheck: %s answered %d, not 200", u, resp.StatusCode)
 	}
 	return nil
 }

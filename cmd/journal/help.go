@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/campaign-journal/journal/internal/clip"
+	"github.com/campaign-journal/journal/internal/msgerr"
 )
 
 // The command groups of 'journal --help', in the order they are listed.
@@ -348,7 +349,7 @@ func unknownSubcommand(c *cobra.Command, args []string) error {
 	c.SuggestionsMinimumDistance = 2
 	sugg := c.SuggestionsFor(args[0])
 	if len(sugg) > 0 {
-		return usagef("%s: unknown command %q: did you mean %s? (see '%s --help')", c.CommandPath(), clip.Text(args[0]),
+		return usagef("%s: unknown command %q: did you mean %v? (see '%s --help')", c.CommandPath(), clip.Text(args[0]),
 			orList(quoteAll(sugg)), c.CommandPath())
 	}
 	var names []string
@@ -370,11 +371,11 @@ func quoteAll(xs []string) []string {
 }
 
 // orList joins "a", "a or b", "a, b or c".
-func orList(xs []string) string {
+func orList(xs []string) error {
 	if len(xs) <= 1 {
-		return strings.Join(xs, "")
+		return msgerr.Errorf("%s", strings.Join(xs, ""))
 	}
-	return strings.Join(xs[:len(xs)-1], ", ") + " or " + xs[len(xs)-1]
+	return msgerr.Errorf("%s or %s", strings.Join(xs[:len(xs)-1], ", "), xs[len(xs)-1])
 }
 
 // compactFlags prints the global flags on a few lines: names and value

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -152,11 +151,7 @@ func printWhoami(w io.Writer, out whoami) {
 // actingUser returns the CLI's user for a command that acts, or
 // device.ErrNoIdentity as a usage error.
 func actingUser() (string, error) {
-	u, err := cliUser()
-	if errors.Is(err, device.ErrNoIdentity) {
-		return "", &usageError{msg: err.Error()}
-	}
-	return u, err
+	return cliUser() // exitCode: device.ErrNoIdentity is a usage error
 }
 
 // signedAs tells the user, once per command on standard error, who its

@@ -12,6 +12,7 @@ import (
 
 	"github.com/campaign-journal/journal/access"
 	"github.com/campaign-journal/journal/i18n"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/invite"
 	"github.com/campaign-journal/journal/web"
 )
@@ -106,7 +107,7 @@ func (a *app) invite(c *cobra.Command, user, role string, characters []string, t
 			}
 		}
 	} else if !errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("invite: %w", err)
+		return msgerr.Errorf("invite: %w", err)
 	}
 	tok, inv, err := b.Create(c.Context(), invite.Spec{User: user, Role: role, Campaign: a.campaign, Characters: characters, By: by, TTL: ttl})
 	if errors.Is(err, invite.ErrInvalid) {

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/campaign-journal/journal/device"
+	"github.com/campaign-journal/journal/internal/msgerr"
 )
 
 // The device key of journal-dice-v2 (docs/design.md §3.2): the CLI's Ed25519
@@ -35,7 +36,7 @@ func loadKey(name string) (*device.Key, error) {
 	}
 	k, err := st.Load(name)
 	if errors.Is(err, device.ErrNotFound) {
-		return nil, fmt.Errorf("%w: make one with 'journal key new' and register it with 'journal key register'", err)
+		return nil, msgerr.Errorf("%w: make one with 'journal key new' and register it with 'journal key register'", err)
 	}
 	return k, err
 }

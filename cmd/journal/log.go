@@ -14,6 +14,7 @@ import (
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/i18n"
 	"github.com/campaign-journal/journal/internal/clip"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/projections"
 )
 
@@ -195,7 +196,7 @@ replay --file --session S checks S alone.`,
 }
 
 // errExported stops reading once a session export has its last event.
-var errExported = errors.New("export complete")
+var errExported = msgerr.New("export complete")
 
 // hasSession refuses a session the campaign never started.
 func hasSession(ctx context.Context, st store, filter, campaign, session string) error {
@@ -211,7 +212,7 @@ func hasSession(ctx context.Context, st store, filter, campaign, session string)
 		return err
 	}
 	if !found {
-		return fmt.Errorf("campaign %s has no session %s", campaign, clip.Text(session))
+		return msgerr.Errorf("campaign %s has no session %s", campaign, clip.Text(session))
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/campaign-journal/journal/events/jetstore"
+	"github.com/campaign-journal/journal/internal/msgerr"
 )
 
 // migrateCommand is `journal migrate`: copy a journal written in the old
@@ -34,11 +35,11 @@ current layout it does nothing.`,
 				return err
 			}
 			if a.srv != nil && a.srv.Remote() {
-				return fmt.Errorf("migrate: %s is served by another process (NATS at %s): stop it first", a.dataDir, a.srv.ClientURL())
+				return msgerr.Errorf("migrate: %s is served by another process (NATS at %s): stop it first", a.dataDir, a.srv.ClientURL())
 			}
 			m, err := jetstore.Migrate(c.Context(), js, jetstore.Options{Replicas: replicas})
 			if errors.Is(err, jetstore.ErrReplicas) {
-				return fmt.Errorf("--replicas %d: %w", a.replicas, err)
+				return msgerr.Errorf("--replicas %d: %w", a.replicas, err)
 			}
 			if err != nil {
 				return err

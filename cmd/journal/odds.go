@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/campaign-journal/journal/i18n"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/rules/odds"
 	"github.com/campaign-journal/journal/rules/ryf"
 	"github.com/spf13/cobra"
@@ -43,15 +44,15 @@ kept die, against --vs.
 			}
 			diff, err := ryf.ParseDifficulty(vs)
 			if err != nil {
-				return fmt.Errorf("--vs: %w", err)
+				return msgerr.Errorf("--vs: %w", err)
 			}
 			lv, err := odds.ParseLevel(level)
 			if err != nil {
-				return fmt.Errorf("--level: %w", err)
+				return msgerr.Errorf("--level: %w", err)
 			}
 			k, err := odds.ParseKind(kind)
 			if err != nil {
-				return fmt.Errorf("--kind: %w", err)
+				return msgerr.Errorf("--kind: %w", err)
 			}
 			if err := checkBase(base, mod, k); err != nil {
 				return err

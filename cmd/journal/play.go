@@ -11,6 +11,7 @@ import (
 	"github.com/campaign-journal/journal/device"
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/internal/clip"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/rules/dice"
 	"github.com/campaign-journal/journal/rules/tor"
 )
@@ -314,7 +315,7 @@ func (a *app) combatCommand() *cobra.Command {
 				return err
 			}
 			if camp.Combat == nil {
-				return fmt.Errorf("no combat in progress in campaign %s", camp.ID)
+				return msgerr.Errorf("no combat in progress in campaign %s", camp.ID)
 			}
 			return a.emit(camp.Combat, func(w iw) { printCombat(w, a.language(), camp) })
 		},

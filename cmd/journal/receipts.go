@@ -11,6 +11,7 @@ import (
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/device"
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/replay"
 	"github.com/campaign-journal/journal/signed"
@@ -74,7 +75,7 @@ func (a *app) seenAt(ctx context.Context, campaign string, seq uint64) (*signed.
 	}
 	recs, err := a.readCampaign(ctx, campaign, seq, seq)
 	if err != nil {
-		return nil, fmt.Errorf("read the campaign's latest event (#%d): %w", seq, err)
+		return nil, msgerr.Errorf("read the campaign's latest event (#%d): %w", seq, err)
 	}
 	for _, r := range recs {
 		if r.Seq == seq && r.Raw != nil {

@@ -18,6 +18,7 @@ import (
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/i18n"
 	"github.com/campaign-journal/journal/internal/clip"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/replay"
 	repro "github.com/campaign-journal/journal/reproduce"
 	"github.com/campaign-journal/journal/rules/dice"
@@ -102,7 +103,7 @@ transcript of the reproduction follows.`,
 				rep, err := repro.Run(ctx, warned(src, a.warnForeign()), opts)
 				done()
 				if errors.Is(err, replay.ErrNotFound) && session != "" {
-					return fmt.Errorf("no session %s in %s", clip.Text(session), a.where(file))
+					return msgerr.Errorf("no session %s in %s", clip.Text(session), a.where(file))
 				}
 				if err != nil {
 					return a.sourceError(err, file)
@@ -129,7 +130,7 @@ transcript of the reproduction follows.`,
 				return a.noEvents(c.Context(), file)
 			}
 			if session != "" && len(rep.Sessions) == 0 {
-				return fmt.Errorf("no session %s in %s", clip.Text(session), a.where(file))
+				return msgerr.Errorf("no session %s in %s", clip.Text(session), a.where(file))
 			}
 			var rc *receiptsReport
 			if receiptsDir != "" {
@@ -170,7 +171,7 @@ transcript of the reproduction follows.`,
 			}
 			if n := rep.Flagged(); n > 0 {
 				// Errors are English, as every error of the journal.
-				return fmt.Errorf("%w: %s, no mismatch", ErrFlagged, strings.TrimPrefix(i18n.EN.N("rp2.ok_flagged", n), "OK with "))
+				return msgerr.Errorf("%w: %s, no mismatch", ErrFlagged, strings.TrimPrefix(i18n.EN.N("rp2.ok_flagged", n), "OK with "))
 			}
 			return nil
 		},
@@ -255,7 +256,7 @@ func warned(src replay.Source, warn func(events.Foreign) error) replay.Source {
 	return func(ctx context.Context, fn func(replay.Input) error) error {
 		return src(ctx, func(in replay.Input) error {
 			if f := in.Foreign; f != nil && f.Line == 0 {
-				if err := warn(events.Foreign{Seq: f.Seq, Subject: f.Subject, Err: errors.New(f.Reason)}); err != nil {
+				if err := warn(events.Foreign{Seq: f.Seq, Subject: f.Subject, Err: msgerr.New(f.Reason)}); err != nil {
 					return err
 				}
 			}
@@ -271,10 +272,10 @@ func (a *app) fileSource(path string, passes int) (replay.Source, func(), error)
 		if pe, ok := errors.AsType[*fs.PathError](err); ok {
 			pe.Path = clip.Text(pe.Path).String() // an os error quotes the path whole
 		}
-		return nil, nil, fmt.Errorf("export: %w", err)
+		return nil, nil, msgerr.Errorf("export: %w", err)
 	}
 	if info.IsDir() {
-		return nil, nil, fmt.Errorf("export %s is a folder, not a JSON Lines file", clip.Text(path))
+		return nil, nil, msgerr.Errorf("export %s is a folder, not a JSON Lines file", clip.Text(path))
 	}
 	var p *progress
 	if isTerminal(a.stderr) && info.Mode().IsRegular() {
@@ -358,7 +359,7 @@ func (a *app) spool(ctx context.Context, path string, mode os.FileMode) (string,
 	defer in.Close()
 	out, err := os.CreateTemp("", "journal-export-*.jsonl")
 	if err != nil {
-		return "", fmt.Errorf("copy %s: %w", path, err)
+		return "", msgerr.Errorf("copy %s: %w", path, err)
 	}
 	a.closers = append(a.closers, func() { _ = os.Remove(out.Name()) })
 	stop := replay.CancelReads(ctx, in)
@@ -371,7 +372,7 @@ func (a *app) spool(ctx context.Context, path string, mode os.FileMode) (string,
 		if ctx.Err() != nil {
 			return "", ctx.Err()
 		}
-		return "", fmt.Errorf("copy %s: %w", path, err)
+		return "", msgerr.Errorf("copy %s: %w", path, err)
 	}
 	return out.Name(), nil
 }
@@ -392,15 +393,15 @@ func (a *app) noEvents(ctx context.Context, file string) error {
 		return a.noCampaign(ctx, a.campaign, 0)
 	}
 	if file != "" && a.campaign != "" {
-		return fmt.Errorf("%s has no events of campaign %s", file, a.campaign)
+		return msgerr.Errorf("%s has no events of campaign %s", file, a.campaign)
 	}
-	return fmt.Errorf("%s has no events", a.where(file))
+	return msgerr.Errorf("%s has no events", a.where(file))
 }
 
 // sourceError names the export in a read error.
 func (a *app) sourceError(err error, file string) error {
 	if file != "" && errors.Is(err, replay.ErrMalformed) {
-		return fmt.Errorf("%s: %w", file, err)
+		return msgerr.Errorf("%s: %w", file, err)
 	}
 	return err
 }
@@ -418,12 +419,12 @@ func parseSeeds(vals []string, session string) (map[string]string, string, error
 		}
 		text = strings.TrimSpace(text)
 		if _, err := dice.ParseSeed(text); err != nil {
-			return nil, "", fmt.Errorf("--seed %q: %v", clip.Text(v), err)
+			return nil, "", msgerr.Errorf("--seed %q: %v", clip.Text(v), err)
 		}
 		key = strings.TrimSpace(key)
 		if key == "" {
 			if bare != "" {
-				return nil, "", fmt.Errorf("--seed: two seeds without a session: give them as SESSION=HEX")
+				return nil, "", msgerr.Errorf("--seed: two seeds without a session: give them as SESSION=HEX")
 			}
 			bare = text
 			continue
@@ -445,7 +446,7 @@ func (a *app) seedOptions(ctx context.Context, src replay.Source, vals []string,
 		return nil, err
 	}
 	if len(open) != 1 {
-		return nil, fmt.Errorf("--seed HEX: %d sessions are not yet revealed (%s): name one with --session S or --seed SESSION=HEX",
+		return nil, msgerr.Errorf("--seed HEX: %d sessions are not yet revealed (%s): name one with --session S or --seed SESSION=HEX",
 			len(open), strings.Join(open, ", "))
 	}
 	seeds[open[0]] = bare
@@ -503,7 +504,7 @@ func (a *app) resolveAt(ctx context.Context, text string) (uint64, error) {
 		return 0, err
 	}
 	var seq uint64
-	errAfter := errors.New("after")
+	errAfter := msgerr.New("after")
 	err = st.Read(ctx, events.Query{Subject: filter}, func(r events.Recorded) error {
 		if !r.Event.Time.Before(until) {
 			return errAfter
@@ -515,7 +516,7 @@ func (a *app) resolveAt(ctx context.Context, text string) (uint64, error) {
 		return 0, err
 	}
 	if seq == 0 {
-		return 0, fmt.Errorf("--at %s: campaign %s has no events at or before %s", text, campaign, at.Format(time.RFC3339))
+		return 0, msgerr.Errorf("--at %s: campaign %s has no events at or before %s", text, campaign, at.Format(time.RFC3339))
 	}
 	return seq, nil
 }
@@ -545,7 +546,7 @@ func parseTime(text string) (at, until time.Time, err error) {
 			return t, t.Add(f.step), nil
 		}
 	}
-	return time.Time{}, time.Time{}, fmt.Errorf("--at %q: want a stream sequence or a time: RFC 3339 (2026-11-30T20:15:00Z) or \"YYYY-MM-DD HH:MM\"", clip.Text(text))
+	return time.Time{}, time.Time{}, msgerr.Errorf("--at %q: want a stream sequence or a time: RFC 3339 (2026-11-30T20:15:00Z) or \"YYYY-MM-DD HH:MM\"", clip.Text(text))
 }
 
 // isTerminal reports whether w is a terminal (golang.org/x/term).

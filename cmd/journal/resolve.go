@@ -13,13 +13,14 @@ import (
 
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/internal/clip"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/replay"
 )
 
 // errAmbiguousEvent is the error of a part of an id that matches several
 // events; an argument that matches none is an error wrapping
 // events.ErrNotFound.
-var errAmbiguousEvent = errors.New("ambiguous event")
+var errAmbiguousEvent = msgerr.New("ambiguous event")
 
 // eventError is an error of resolveEvent: its message is the whole text,
 // and it wraps kind.
@@ -46,7 +47,7 @@ const maxCandidates = 8
 func resolveEvent(ctx context.Context, src replay.Source, arg, where string) (events.Recorded, error) {
 	arg = strings.ToLower(strings.TrimSpace(arg))
 	if arg == "" {
-		return events.Recorded{}, fmt.Errorf("no event given: pass a sequence number or an event id (see 'journal log')")
+		return events.Recorded{}, msgerr.Errorf("no event given: pass a sequence number or an event id (see 'journal log')")
 	}
 	seq, seqErr := strconv.ParseUint(arg, 10, 64)
 	isSeq := seqErr == nil && seq > 0
@@ -57,7 +58,7 @@ func resolveEvent(ctx context.Context, src replay.Source, arg, where string) (ev
 		n            int
 		sawSeq       bool
 	)
-	stop := errors.New("found")
+	stop := msgerr.New("found")
 	err := src(ctx, replay.EventsOnly(func(r events.Recorded) error {
 		id := strings.ToLower(r.Event.ID)
 		switch {

@@ -18,6 +18,7 @@ import (
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/events/jetstore"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/live"
 	"github.com/campaign-journal/journal/web"
 )
@@ -97,7 +98,7 @@ Sec-Fetch-Site) is refused: a DNS-rebinding page can do nothing.`,
 // projection, its final checkpoint, then the store (closed by a.close).
 func (a *app) serve(ctx context.Context, o serveOptions) error {
 	if a.natsURL != "" && o.natsListen != "" {
-		return errors.New("serve: --nats-listen opens the embedded server; with --nats there is none to open")
+		return msgerr.New("serve: --nats-listen opens the embedded server; with --nats there is none to open")
 	}
 	if err := a.checkNATS(o); err != nil {
 		return err
@@ -112,10 +113,10 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 	}
 	st, ok := opened.(web.Store)
 	if !ok {
-		return fmt.Errorf("serve: the store %T cannot tell its last sequence", opened)
+		return msgerr.Errorf("serve: the store %T cannot tell its last sequence", opened)
 	}
 	if a.srv != nil && a.srv.Remote() {
-		return fmt.Errorf("serve: %s is already served by another process (NATS at %s): stop it first, or use another --data", a.dataDir, a.srv.ClientURL())
+		return msgerr.Errorf("serve: %s is already served by another process (NATS at %s): stop it first, or use another --data", a.dataDir, a.srv.ClientURL())
 	}
 	js, replicas, err := a.serveJetStream()
 	if err != nil {
@@ -144,14 +145,14 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 		logger.Warn("deleted a consumer of the journal's stream: only ordered consumers are allowed", "consumer", name, "why", why)
 	})
 	if err != nil {
-		return fmt.Errorf("serve: %w", err)
+		return msgerr.Errorf("serve: %w", err)
 	}
 	defer stopGuard()
 
 	metrics := web.NewMetrics()
 	startLast, err := partitionLasts(ctx, st)
 	if err != nil {
-		return fmt.Errorf("serve: the stream's last sequence: %w", err)
+		return msgerr.Errorf("serve: the stream's last sequence: %w", err)
 	}
 	proj, err := serveProjectors(st, kv, live.Options{
 		Every: o.every, Interval: o.interval, Logger: logger,
@@ -164,14 +165,14 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 	}
 	from, err := proj.Restore(ctx)
 	if err != nil {
-		return fmt.Errorf("serve: restore the projections: %w", err)
+		return msgerr.Errorf("serve: restore the projections: %w", err)
 	}
 	// The share key of the permalinks' capabilities, kept beside the access
 	// file (mode 0600); without one, a key in memory (loopback only).
 	var shareKey []byte
 	if a.access != nil && a.accessFile != "" {
 		if shareKey, err = web.LoadOrCreatePermalinkKey(web.PermalinkKeyPath(a.accessFile)); err != nil {
-			return fmt.Errorf("serve: %w", err)
+			return msgerr.Errorf("serve: %w", err)
 		}
 	}
 	ws, err := web.New(web.Options{
@@ -229,10 +230,10 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 	select {
 	case <-ctx.Done():
 	case err := <-httpDone:
-		runErr = fmt.Errorf("serve: http: %w", err)
+		runErr = msgerr.Errorf("serve: http: %w", err)
 	case err := <-projDone:
 		projDone <- err
-		runErr = fmt.Errorf("serve: live projection stopped: %w", err)
+		runErr = msgerr.Errorf("serve: live projection stopped: %w", err)
 	}
 
 	grace, cancel := context.WithTimeout(context.Background(), o.grace)
@@ -250,7 +251,7 @@ func (a *app) serve(ctx context.Context, o serveOptions) error {
 	if err := proj.Checkpoint(grace); err != nil {
 		logger.Error("final checkpoint failed", "err", err)
 		if runErr == nil {
-			runErr = fmt.Errorf("serve: final checkpoint: %w", err)
+			runErr = msgerr.Errorf("serve: final checkpoint: %w", err)
 		}
 	}
 	stats := proj.Stats()
@@ -273,7 +274,7 @@ func serveProjectors(st web.Store, kv live.KV, opts live.Options) (*live.Group, 
 	}
 	js, ok := st.(*jetstore.Store)
 	if !ok {
-		return nil, fmt.Errorf("serve: the store %T of %d partitions cannot be read one partition at a time", st, k)
+		return nil, msgerr.Errorf("serve: the store %T of %d partitions cannot be read one partition at a time", st, k)
 	}
 	ps := make([]*live.Projector, k)
 	for p := range ps {
@@ -309,7 +310,7 @@ func (a *app) serveJetStream() (jetstream.JetStream, int, error) {
 	}
 	nc, err := nats.Connect(a.natsURL, nats.Name("journal serve"), nats.Timeout(5*time.Second))
 	if err != nil {
-		return nil, 0, fmt.Errorf("connect to NATS at %s: %w", redactURLs(a.natsURL), err)
+		return nil, 0, msgerr.Errorf("connect to NATS at %s: %w", redactURLs(a.natsURL), err)
 	}
 	a.closers = append(a.closers, nc.Close)
 	js, err := jetstream.New(nc)

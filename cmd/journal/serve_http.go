@@ -2,14 +2,13 @@ package main
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"net"
 	"net/netip"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/web"
 )
 
@@ -20,7 +19,7 @@ import (
 
 // errNotLoopback is the refusal of an --http address other machines reach
 // without an access file.
-var errNotLoopback = errors.New("not a loopback address")
+var errNotLoopback = msgerr.New("not a loopback address")
 
 // serveHTTPFlags registers the HTTP flags of serve other than --http.
 func serveHTTPFlags(cmd *cobra.Command, o *serveOptions) {
@@ -42,17 +41,17 @@ func (a *app) checkHTTPBind(ctx context.Context, o serveOptions) error {
 	}
 	for _, h := range o.publicHosts {
 		if err := web.ValidPublicHost(h); err != nil {
-			return fmt.Errorf("serve: --public-host %s: %w", h, err)
+			return msgerr.Errorf("serve: --public-host %s: %w", h, err)
 		}
 	}
 	if a.access != nil {
 		return nil
 	}
 	if len(o.publicHosts) > 0 {
-		return fmt.Errorf("serve: --public-host %s lets other machines reach the journal: without an access file anyone reaching it would act as the game master; give --access FILE (or $JOURNAL_ACCESS) with the users and their tokens", o.publicHosts[0])
+		return msgerr.Errorf("serve: --public-host %s lets other machines reach the journal: without an access file anyone reaching it would act as the game master; give --access FILE (or $JOURNAL_ACCESS) with the users and their tokens", o.publicHosts[0])
 	}
 	if err := loopbackOnly(ctx, o.httpAddr, lookupIP); err != nil {
-		return fmt.Errorf("serve: --http %s: %w: without an access file the journal serves only this machine (127.0.0.1, [::1] or localhost), since anyone reaching it would act as the game master; give --access FILE (or $JOURNAL_ACCESS) to serve other machines", o.httpAddr, err)
+		return msgerr.Errorf("serve: --http %s: %w: without an access file the journal serves only this machine (127.0.0.1, [::1] or localhost), since anyone reaching it would act as the game master; give --access FILE (or $JOURNAL_ACCESS) to serve other machines", o.httpAddr, err)
 	}
 	return nil
 }
@@ -66,11 +65,11 @@ func loopbackOnly(ctx context.Context, addr string, lookup func(context.Context,
 		return err
 	}
 	if host == "" {
-		return fmt.Errorf("%w (no host: every interface)", errNotLoopback)
+		return msgerr.Errorf("%w (no host: every interface)", errNotLoopback)
 	}
 	if ip, err := netip.ParseAddr(host); err == nil {
 		if !ip.Unmap().IsLoopback() {
-			return fmt.Errorf("%w (%s)", errNotLoopback, ip)
+			return msgerr.Errorf("%w (%s)", errNotLoopback, ip)
 		}
 		return nil
 	}
@@ -78,14 +77,14 @@ func loopbackOnly(ctx context.Context, addr string, lookup func(context.Context,
 	defer cancel()
 	ips, err := lookup(ctx, host)
 	if err != nil {
-		return fmt.Errorf("%w (%s does not resolve: %v)", errNotLoopback, host, err)
+		return msgerr.Errorf("%w (%s does not resolve: %v)", errNotLoopback, host, err)
 	}
 	if len(ips) == 0 {
-		return fmt.Errorf("%w (%s has no address)", errNotLoopback, host)
+		return msgerr.Errorf("%w (%s has no address)", errNotLoopback, host)
 	}
 	for _, ip := range ips {
 		if !ip.Unmap().IsLoopback() {
-			return fmt.Errorf("%w (%s resolves to %s)", errNotLoopback, host, ip)
+			return msgerr.Errorf("%w (%s resolves to %s)", errNotLoopback, host, ip)
 		}
 	}
 	return nil
@@ -97,13 +96,13 @@ func loopbackOnly(ctx context.Context, addr string, lookup func(context.Context,
 func (a *app) listenHTTP(o serveOptions) (net.Listener, error) {
 	ln, err := net.Listen("tcp", o.httpAddr)
 	if err != nil {
-		return nil, fmt.Errorf("serve: --http %s: %w", o.httpAddr, err)
+		return nil, msgerr.Errorf("serve: --http %s: %w", o.httpAddr, err)
 	}
 	if a.access == nil {
 		ap, err := netip.ParseAddrPort(ln.Addr().String())
 		if err != nil || !ap.Addr().Unmap().IsLoopback() {
 			ln.Close()
-			return nil, fmt.Errorf("serve: --http %s: %w (bound %s): give --access FILE (or $JOURNAL_ACCESS) to serve other machines", o.httpAddr, errNotLoopback, ln.Addr())
+			return nil, msgerr.Errorf("serve: --http %s: %w (bound %s): give --access FILE (or $JOURNAL_ACCESS) to serve other machines", o.httpAddr, errNotLoopback, ln.Addr())
 		}
 	}
 	return ln, nil

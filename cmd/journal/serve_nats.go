@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net/url"
@@ -13,12 +12,13 @@ import (
 	"github.com/campaign-journal/journal/access"
 	"github.com/campaign-journal/journal/access/natscmd"
 	"github.com/campaign-journal/journal/command"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/web"
 )
 
 // errNATSListenNoAccess refuses `serve --nats-listen` without an access
 // file: every client of the opened port would be anonymous.
-var errNATSListenNoAccess = errors.New("serve: --nats-listen opens the embedded NATS server to other clients, " +
+var errNATSListenNoAccess = msgerr.New("serve: --nats-listen opens the embedded NATS server to other clients, " +
 	"and needs an access file naming them: make one with " +
 	"`journal --access access.json access add NAME --role gm --campaign CAMPAIGN` (it prints the credentials once), " +
 	"then run `journal --access access.json serve --nats-listen ADDR`")
@@ -97,7 +97,7 @@ func (a *app) startCommandService(ctx context.Context, st web.Store, commands *c
 	if a.srv != nil && !a.srv.Remote() {
 		rc, err := a.srv.ResponderConn(nats.Name("journal command service"))
 		if err != nil {
-			return nil, fmt.Errorf("serve: the NATS command service: %w", err)
+			return nil, msgerr.Errorf("serve: the NATS command service: %w", err)
 		}
 		nc, closeNC = rc, rc.Close
 	}
@@ -106,7 +106,7 @@ func (a *app) startCommandService(ctx context.Context, st web.Store, commands *c
 	})
 	if err != nil {
 		closeNC()
-		return nil, fmt.Errorf("serve: the NATS command service: %w", err)
+		return nil, msgerr.Errorf("serve: the NATS command service: %w", err)
 	}
 	return func() { svc.Stop(); closeNC() }, nil
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,6 +17,7 @@ import (
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/events/embedded"
 	"github.com/campaign-journal/journal/events/jetstore"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/live"
 )
 
@@ -47,10 +47,10 @@ func (a *app) openStore(ctx context.Context, share bool, listen string) (store, 
 	st, err := jetstore.Open(ctx, js, jetstore.Options{Replicas: replicas, Partitions: a.partitions})
 	if err != nil {
 		if errors.Is(err, jetstore.ErrPartitions) {
-			return nil, fmt.Errorf("--partitions %d: %w", a.partitions, err)
+			return nil, msgerr.Errorf("--partitions %d: %w", a.partitions, err)
 		}
 		if errors.Is(err, jetstore.ErrReplicas) {
-			return nil, fmt.Errorf("--replicas %d: %w", a.replicas, err)
+			return nil, msgerr.Errorf("--replicas %d: %w", a.replicas, err)
 		}
 		return nil, err
 	}
@@ -69,7 +69,7 @@ func (a *app) openJetStream(ctx context.Context, share bool, listen string) (jet
 	if a.natsURL != "" {
 		nc, err := nats.Connect(a.natsURL, nats.Name("journal"), nats.Timeout(5*time.Second))
 		if err != nil {
-			return nil, 0, fmt.Errorf("connect to NATS at %s: %w", redactURLs(a.natsURL), err)
+			return nil, 0, msgerr.Errorf("connect to NATS at %s: %w", redactURLs(a.natsURL), err)
 		}
 		a.closers = append(a.closers, nc.Close)
 		a.nc = nc
@@ -84,11 +84,11 @@ func (a *app) openJetStream(ctx context.Context, share bool, listen string) (jet
 	}
 	if a.readOnly {
 		if !hasJournal(a.dataDir) {
-			return nil, 0, fmt.Errorf("%w in %s: create a campaign first with 'journal --data %s campaign create ID --system ryf|galaxia|tor'",
+			return nil, 0, msgerr.Errorf("%w in %s: create a campaign first with 'journal --data %s campaign create ID --system ryf|galaxia|tor'",
 				errNoJournal, a.dataDir, quoteArg(a.dataDir))
 		}
 	} else if err := os.MkdirAll(a.dataDir, 0o700); err != nil {
-		return nil, 0, fmt.Errorf("data folder %s: %w", a.dataDir, err)
+		return nil, 0, msgerr.Errorf("data folder %s: %w", a.dataDir, err)
 	}
 	opts := embedded.Options{Dir: a.dataDir, Sync: a.sync, Share: share, Listen: listen}
 	if a.access != nil && listen != "" {
@@ -105,7 +105,7 @@ func (a *app) openJetStream(ctx context.Context, share bool, listen string) (jet
 	}
 	srv, err := embedded.Start(ctx, opts)
 	if err != nil {
-		return nil, 0, fmt.Errorf("start the embedded journal in %s: %w", a.dataDir, err)
+		return nil, 0, msgerr.Errorf("start the embedded journal in %s: %w", a.dataDir, err)
 	}
 	a.srv = srv
 	a.nc = srv.Conn()
@@ -130,7 +130,7 @@ func (a *app) resolveDataDir() error {
 	}
 	abs, err := filepath.Abs(a.dataDir)
 	if err != nil {
-		return fmt.Errorf("--data %s: %w", a.dataDir, err)
+		return msgerr.Errorf("--data %s: %w", a.dataDir, err)
 	}
 	a.dataDir = abs
 	return nil
@@ -154,7 +154,7 @@ func (a *app) loadAccess() error {
 	}
 	cfg, err := access.Load(a.accessFile)
 	if err != nil {
-		return fmt.Errorf("--access: %w", err)
+		return msgerr.Errorf("--access: %w", err)
 	}
 	a.access = cfg
 	return nil

@@ -9,6 +9,7 @@ import (
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/device"
 	"github.com/campaign-journal/journal/i18n"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/rules/tor"
 )
@@ -278,7 +279,7 @@ func (a *app) loadTOR(c *cobra.Command, at uint64) (*projections.Campaign, error
 		return nil, err
 	}
 	if camp.TOR == nil {
-		return nil, fmt.Errorf("campaign %s plays %s: this command is for The One Ring (tor)", camp.ID, camp.System)
+		return nil, msgerr.Errorf("campaign %s plays %s: this command is for The One Ring (tor)", camp.ID, camp.System)
 	}
 	return camp, nil
 }

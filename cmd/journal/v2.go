@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/json"
-	"fmt"
 	"strings"
 	"time"
 
@@ -13,6 +12,7 @@ import (
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/device"
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/rules/dice"
 	"github.com/campaign-journal/journal/signed"
@@ -152,7 +152,7 @@ func (a *app) contribute(c *cobra.Command, keyName, character string) error {
 	}
 	var commitment signed.Hex32 // the session's seed, as this device sees it
 	if err := commitment.UnmarshalText([]byte(s.Commitment)); err != nil {
-		return fmt.Errorf("session %s's commitment: %w", s.ID, err)
+		return msgerr.Errorf("session %s's commitment: %w", s.ID, err)
 	}
 	// Recorded as the catalogue's session-contribute, also when session
 	// start --dice v2 contributes (its reproduction re-runs that command).
@@ -335,7 +335,7 @@ func (a *app) requestRevealV2(c *cobra.Command, keyName, character string, actio
 			SignedMessage: command.SignedMessage{Signed: revMsg, Signature: revSig}})
 	})
 	if err != nil {
-		return fmt.Errorf("request %s is recorded but its reveal was not: %w (send it again with 'journal roll prove %s': if the GM cancelled the request meanwhile, the journal records the roll it would have been)", requestID, err, requestID)
+		return msgerr.Errorf("request %s is recorded but its reveal was not: %w (send it again with 'journal roll prove %s': if the GM cancelled the request meanwhile, the journal records the roll it would have been)", requestID, err, requestID)
 	}
 	a.warnUnrecorded(made, revMsg, "reveal", requestID)
 	return a.reportAll(ctx, j, campaign, asked, made)
@@ -346,7 +346,7 @@ func (a *app) requestRevealV2(c *cobra.Command, keyName, character string, actio
 func (a *app) stepNamed(ctx context.Context, c *cobra.Command, j *command.Journal, id, name string, do func(*command.Journal) (command.Result, error)) (command.Result, error) {
 	rj, err := j.WithRequest(id)
 	if err != nil {
-		return command.Result{}, fmt.Errorf("--request-id: %w", err)
+		return command.Result{}, msgerr.Errorf("--request-id: %w", err)
 	}
 	path, args := cliCommand(c)
 	rj = rj.ForCommand(path+" "+name, args).Named(name)

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 
 	"github.com/spf13/cobra"
 
@@ -11,6 +10,7 @@ import (
 	"github.com/campaign-journal/journal/device"
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/internal/clip"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/signed"
 )
@@ -39,7 +39,7 @@ func (a *app) endedHash(ctx context.Context, campaign, session string) (string, 
 	}
 	var id string
 	var hash signed.Hex32
-	errDone := errors.New("done")
+	errDone := msgerr.New("done")
 	err = st.Read(ctx, events.Query{Subject: filter, Types: []string{events.TypeSessionEnded}}, func(r events.Recorded) error {
 		if r.Event.Session != session {
 			return nil
@@ -59,7 +59,7 @@ func (a *app) endedHash(ctx context.Context, campaign, session string) (string, 
 		return "", signed.Hex32{}, err
 	}
 	if id == "" {
-		return "", signed.Hex32{}, fmt.Errorf("%w: session %s of campaign %s has no session-ended event", events.ErrNotFound, session, campaign)
+		return "", signed.Hex32{}, msgerr.Errorf("%w: session %s of campaign %s has no session-ended event", events.ErrNotFound, session, campaign)
 	}
 	return id, hash, nil
 }
@@ -69,7 +69,7 @@ func lastEnded(camp *projections.Campaign, id string) (*projections.Session, err
 	if id != "" {
 		s := camp.Session(id)
 		if s == nil {
-			return nil, fmt.Errorf("%w: no session %s in campaign %s", events.ErrNotFound, clip.Text(id), camp.ID)
+			return nil, msgerr.Errorf("%w: no session %s in campaign %s", events.ErrNotFound, clip.Text(id), camp.ID)
 		}
 		return s, nil
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/device"
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/replay"
 	"github.com/campaign-journal/journal/signed"
@@ -58,7 +59,7 @@ func (a *app) rollProveCommand() *cobra.Command {
 			}
 			s, q := findRequest(camp, request)
 			if q == nil {
-				return fmt.Errorf("%w: no roll request %s in campaign %s", events.ErrNotFound, request, campaign)
+				return msgerr.Errorf("%w: no roll request %s in campaign %s", events.ErrNotFound, request, campaign)
 			}
 			if actor := cliActor(); q.Requested.User != actor {
 				return usagef("request %s is %s's, not %s's: only the device that made it can prove it", request, q.Requested.User, actor)
@@ -105,11 +106,11 @@ func readProofs(paths []string) ([]replay.ProofFile, error) {
 	for _, path := range paths {
 		b, err := os.ReadFile(path)
 		if err != nil {
-			return nil, fmt.Errorf("--proof %s: %w", path, err)
+			return nil, msgerr.Errorf("--proof %s: %w", path, err)
 		}
 		p, _, err := signed.ParseProof(b)
 		if err != nil {
-			return nil, fmt.Errorf("--proof %s: %w", path, err)
+			return nil, msgerr.Errorf("--proof %s: %w", path, err)
 		}
 		out = append(out, replay.ProofFile{Name: path, Proof: p})
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/device"
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/signed"
 )
 
@@ -88,7 +89,7 @@ func (a *app) eventSession(c *cobra.Command, campaign, id string) (string, error
 		return "", err
 	}
 	if !found || session == "" {
-		return "", fmt.Errorf("%w: no roll %s in a session of campaign %s", events.ErrNotFound, id, campaign)
+		return "", msgerr.Errorf("%w: no roll %s in a session of campaign %s", events.ErrNotFound, id, campaign)
 	}
 	return session, nil
 }

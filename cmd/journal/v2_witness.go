@@ -23,6 +23,7 @@ import (
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/device"
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/signed"
 )
@@ -299,7 +300,7 @@ func (a *app) fetchBeacon(ctx context.Context, request, relay string) (string, e
 	}
 	rd, err := cl.Round(ctx, n)
 	if err != nil {
-		return "", fmt.Errorf("beacon round %d from %s: %w (without a route to the beacon: give --signature, let a player's device witness request %s, or resolve it --unwitnessed after its wait)", n, relay, err, request)
+		return "", msgerr.Errorf("beacon round %d from %s: %w (without a route to the beacon: give --signature, let a player's device witness request %s, or resolve it --unwitnessed after its wait)", n, relay, err, request)
 	}
 	return rd.SignatureHex(), nil
 }

@@ -1,8 +1,7 @@
 package main
 
 import (
-	"fmt"
-
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/web"
 	"github.com/spf13/cobra"
 )
@@ -24,7 +23,7 @@ func (a *app) verifierCommand() *cobra.Command {
 		RunE: func(c *cobra.Command, _ []string) error {
 			page, err := web.VerifierPage(a.language())
 			if err != nil {
-				return fmt.Errorf("verifier: %w", err)
+				return msgerr.Errorf("verifier: %w", err)
 			}
 			_, err = c.OutOrStdout().Write(page)
 			return err

@@ -14,17 +14,17 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"reflect"
 	"slices"
-	"sync"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/internal/clip"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/rules/dice"
 )
 
@@ -194,7 +194,7 @@ func (s Spec) Run(ctx context.Context, j *command.Journal, campaign string, body
 // says why the events are not what this command records.
 func (s Spec) Inputs(ctx context.Context, j *command.Journal, campaign string, recorded []events.Event) ([]byte, error) {
 	if len(recorded) == 0 {
-		return nil, fmt.Errorf("%s: no events", s.Name)
+		return nil, msgerr.Errorf("%s: no events", s.Name)
 	}
 	return s.inputs(ctx, j, campaign, recorded)
 }
@@ -233,7 +233,7 @@ func (d def[T]) spec() Spec {
 		inputs: func(ctx context.Context, j *command.Journal, campaign string, recorded []events.Event) ([]byte, error) {
 			req, err := d.inputs(ctx, j, campaign, recorded)
 			if err != nil {
-				return nil, fmt.Errorf("%s: %w", d.name, err)
+				return nil, msgerr.Errorf("%s: %w", d.name, err)
 			}
 			return json.Marshal(req)
 		}}
@@ -284,7 +284,7 @@ func RequireFields(v any, names []string) error {
 		for i := range rt.NumField() {
 			tag, _, _ := strings.Cut(rt.Field(i).Tag.Get("json"), ",")
 			if tag == want && rv.Field(i).IsZero() {
-				return fmt.Errorf("%w: %q is required", command.ErrInvalid, want)
+				return msgerr.Errorf("%w: %q is required", command.ErrInvalid, want)
 			}
 		}
 	}
@@ -303,13 +303,13 @@ func DecodeStrict(body []byte, v any) error {
 		// encoding/json quotes an unknown member's name whole.
 		if rest, ok := strings.CutPrefix(err.Error(), `json: unknown field "`); ok {
 			if name, uerr := strconv.Unquote(`"` + rest); uerr == nil {
-				return fmt.Errorf("%w: request body: unknown field %q", command.ErrInvalid, clip.Text(name))
+				return msgerr.Errorf("%w: request body: unknown field %q", command.ErrInvalid, clip.Text(name))
 			}
 		}
-		return fmt.Errorf("%w: request body: %w", command.ErrInvalid, err)
+		return msgerr.Errorf("%w: request body: %w", command.ErrInvalid, err)
 	}
 	if _, err := d.Token(); !errors.Is(err, io.EOF) {
-		return fmt.Errorf("%w: request body: data after the JSON object", command.ErrInvalid)
+		return msgerr.Errorf("%w: request body: data after the JSON object", command.ErrInvalid)
 	}
 	return nil
 }
@@ -332,7 +332,7 @@ func specs() []Spec {
 					req.ID = c
 				}
 				if req.ID != c {
-					return res{}, fmt.Errorf("%w: campaign id %q in a request for campaign %q", command.ErrInvalid, clip.Text(req.ID), clip.Text(c))
+					return res{}, msgerr.Errorf("%w: campaign id %q in a request for campaign %q", command.ErrInvalid, clip.Text(req.ID), clip.Text(c))
 				}
 				return j.CreateCampaign(ctx, req)
 			},
@@ -367,7 +367,7 @@ func specs() []Spec {
 					return command.CreateCharacter{ID: id, Name: d.Name, Player: d.Player, NPC: d.NPC, Culture: d.Culture,
 						Attributes: torAttributes(d.Attributes), Skills: torSkills(d.Skills), MaxHope: d.MaxHope, Traits: d.Traits}, nil
 				}
-				return command.CreateCharacter{}, errors.New("no character-created event")
+				return command.CreateCharacter{}, msgerr.New("no character-created event")
 			}}.spec(),
 		def[events.WeaponDefined]{name: "weapon-define", cli: "weapon define", doc: "add a weapon to the campaign", required: []string{"name", "damage"},
 			run: func(ctx ctx, j *j, c string, req events.WeaponDefined) (res, error) {
@@ -521,7 +521,7 @@ func specs() []Spec {
 			run: func(ctx ctx, j *j, c string, req rollResolveBody) (res, error) {
 				switch {
 				case req.Unwitnessed == (req.Beacon || req.Signature != ""):
-					return res{}, fmt.Errorf("%w: resolve request %s either unwitnessed or by the beacon", command.ErrInvalid, req.Request)
+					return res{}, msgerr.Errorf("%w: resolve request %s either unwitnessed or by the beacon", command.ErrInvalid, req.Request)
 				case req.Unwitnessed:
 					return j.ResolveUnwitnessed(ctx, c, req.Request)
 				}
@@ -679,7 +679,7 @@ func specs() []Spec {
 			inputs: func(_ ctx, _ *j, _ string, r evs) (command.AttackRequest, error) {
 				rolls := rollsOf(r)
 				if len(rolls) == 0 || (rolls[0].Kind != "melee" && rolls[0].Kind != "ranged") {
-					return command.AttackRequest{}, errors.New("no attack roll")
+					return command.AttackRequest{}, msgerr.New("no attack roll")
 				}
 				d := rolls[0]
 				return command.AttackRequest{Attacker: d.Character, Target: d.Target, Weapon: d.Weapon, Range: d.Range,
@@ -726,7 +726,7 @@ func specs() []Spec {
 			inputs: func(_ ctx, _ *j, _ string, r evs) (characterEntropyBody, error) {
 				rolls := rollsOf(r)
 				if len(rolls) == 0 || rolls[0].Kind != "heal" {
-					return characterEntropyBody{}, errors.New("no healing roll")
+					return characterEntropyBody{}, msgerr.New("no healing roll")
 				}
 				return characterEntropyBody{Character: rolls[0].Character, Entropy: rolls[0].Entropy}, nil
 			}}.spec(),

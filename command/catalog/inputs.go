@@ -2,7 +2,6 @@ package catalog
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sort"
 	"strconv"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/rules/ryf"
 )
 
@@ -29,7 +29,7 @@ func find[D any](r []events.Event, typ string) (*D, events.Event, error) {
 		}
 		return &d, e, nil
 	}
-	return nil, events.Event{}, fmt.Errorf("no %s event", shortType(typ))
+	return nil, events.Event{}, msgerr.Errorf("no %s event", shortType(typ))
 }
 
 // expect is the inputs of a command without a body that records an
@@ -41,7 +41,7 @@ func expect(typ string) func(context.Context, *command.Journal, string, []events
 				return noBody{}, nil
 			}
 		}
-		return noBody{}, fmt.Errorf("no %s event", shortType(typ))
+		return noBody{}, msgerr.Errorf("no %s event", shortType(typ))
 	}
 }
 
@@ -79,7 +79,7 @@ func rollInputs(ctx context.Context, j *command.Journal, campaign string, r []ev
 func rollRequestInputs(ctx context.Context, j *command.Journal, campaign string, r []events.Event) (command.RollRequest, error) {
 	rolls := rollsOf(r)
 	if len(rolls) == 0 {
-		return command.RollRequest{}, errors.New("no roll event")
+		return command.RollRequest{}, msgerr.New("no roll event")
 	}
 	d := rolls[0]
 	switch d.Kind {
@@ -105,7 +105,7 @@ func rollRequestInputs(ctx context.Context, j *command.Journal, campaign string,
 		}
 		return req, nil
 	}
-	return command.RollRequest{}, fmt.Errorf("a %s roll is not a roll command's", d.Kind)
+	return command.RollRequest{}, msgerr.Errorf("a %s roll is not a roll command's", d.Kind)
 }
 
 // contestInputs finds a contest's two sides and the tie it re-rolls.
@@ -116,11 +116,11 @@ func contestInputs(_ context.Context, _ *command.Journal, _ string, r []events.E
 	}
 	rolls := rollsOf(r)
 	if len(rolls) != 2 {
-		return contestBody{}, fmt.Errorf("%d rolls, want 2", len(rolls))
+		return contestBody{}, msgerr.Errorf("%d rolls, want 2", len(rolls))
 	}
 	a, b := rolls[0], rolls[1]
 	if !a.Opposed {
-		return contestBody{}, errors.New("recorded under the rules before docs/rules.md 1.5 (not opposed), which no body asks for")
+		return contestBody{}, msgerr.New("recorded under the rules before docs/rules.md 1.5 (not opposed), which no body asks for")
 	}
 	return contestBody{A: a.Character, SkillA: ContestSide(a), AttrA: ContestAttr(a), ModifierA: a.Modifier,
 		TokenA: a.Token, SpecA: a.Specialization, EntropyA: a.Entropy,

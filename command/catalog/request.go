@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/internal/clip"
+	"github.com/campaign-journal/journal/internal/msgerr"
 )
 
 // RequestIDField is the member of a command's JSON body that carries its
@@ -28,17 +28,17 @@ const RequestIDField = "request_id"
 func RequestID(header string, body []byte) (string, []byte, error) {
 	id, rest, err := splitRequestID(body)
 	if err != nil {
-		return "", nil, fmt.Errorf("%w: request body: %w", command.ErrInvalid, err)
+		return "", nil, msgerr.Errorf("%w: request body: %w", command.ErrInvalid, err)
 	}
 	switch {
 	case header != "" && id != "" && header != id:
-		return "", nil, fmt.Errorf("%w: Idempotency-Key %q and %s %q differ", command.ErrInvalid, clip.Text(header), RequestIDField, clip.Text(id))
+		return "", nil, msgerr.Errorf("%w: Idempotency-Key %q and %s %q differ", command.ErrInvalid, clip.Text(header), RequestIDField, clip.Text(id))
 	case id == "":
 		id = header
 	}
 	if id != "" {
 		if err := events.ValidRequestID(id); err != nil {
-			return "", nil, fmt.Errorf("%w: %w", command.ErrInvalid, err)
+			return "", nil, msgerr.Errorf("%w: %w", command.ErrInvalid, err)
 		}
 	}
 	return id, rest, nil
@@ -79,14 +79,14 @@ func splitRequestID(body []byte) (string, []byte, error) {
 			continue
 		}
 		if found {
-			return "", nil, fmt.Errorf("%q given more than once", RequestIDField)
+			return "", nil, msgerr.Errorf("%q given more than once", RequestIDField)
 		}
 		found = true
 		if err := json.Unmarshal(raw, &id); err != nil || len(raw) == 0 || raw[0] != '"' {
-			return "", nil, fmt.Errorf("%q is not a string", RequestIDField)
+			return "", nil, msgerr.Errorf("%q is not a string", RequestIDField)
 		}
 		if id == "" {
-			return "", nil, fmt.Errorf("%q is empty", RequestIDField)
+			return "", nil, msgerr.Errorf("%q is empty", RequestIDField)
 		}
 	}
 	if _, err := d.Token(); err != nil {

@@ -55,6 +55,7 @@ import (
 
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/events/jetstore"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/live"
 )
 
@@ -80,15 +81,15 @@ const maxManifest = 1 << 20
 // Errors callers tell apart.
 var (
 	// ErrCorrupt: the file is not a whole, unaltered backup.
-	ErrCorrupt = errors.New("backup file is corrupt")
+	ErrCorrupt = msgerr.New("backup file is corrupt")
 	// ErrWrongKey: the key is not the one the backup was sealed with.
-	ErrWrongKey = errors.New("wrong backup key")
+	ErrWrongKey = msgerr.New("wrong backup key")
 	// ErrNoKey: no key file where one was expected.
-	ErrNoKey = errors.New("no backup key")
+	ErrNoKey = msgerr.New("no backup key")
 	// ErrInvalidKey: a key file that cannot be used.
-	ErrInvalidKey = errors.New("invalid backup key")
+	ErrInvalidKey = msgerr.New("invalid backup key")
 	// ErrNotEmpty: the target already holds a journal.
-	ErrNotEmpty = errors.New("the target journal is not empty")
+	ErrNotEmpty = msgerr.New("the target journal is not empty")
 )
 
 // Spec names a stream a backup holds.
@@ -252,13 +253,13 @@ func (h *hashWriter) Write(b []byte) (int, error) {
 // is whole. key seals the sealed parts and the manifest.
 func Write(ctx context.Context, nc *nats.Conn, key *Key, path string, opts Options) (*Manifest, error) {
 	if key == nil {
-		return nil, fmt.Errorf("%w: a backup needs a key", ErrNoKey)
+		return nil, msgerr.Errorf("%w: a backup needs a key", ErrNoKey)
 	}
 	specs := opts.Streams
 	if specs == nil {
 		k, err := journalPartitions(ctx, nc, opts.prefix())
 		if err != nil {
-			return nil, fmt.Errorf("backup: %w", err)
+			return nil, msgerr.Errorf("backup: %w", err)
 		}
 		specs = PartitionedStreams(k)
 	}
@@ -273,7 +274,7 @@ func Write(ctx context.Context, nc *nats.Conn, key *Key, path string, opts Optio
 	dir := filepath.Dir(path)
 	tmpDir, err := os.MkdirTemp(dir, "."+filepath.Base(path)+".parts-")
 	if err != nil {
-		return nil, fmt.Errorf("backup: %w", err)
+		return nil, msgerr.Errorf("backup: %w", err)
 	}
 	defer os.RemoveAll(tmpDir)
 
@@ -284,11 +285,11 @@ func Write(ctx context.Context, nc *nats.Conn, key *Key, path string, opts Optio
 				opts.progress("backup: %s: absent, left out", spec.Stream)
 				continue
 			}
-			return nil, fmt.Errorf("backup: %w", err)
+			return nil, msgerr.Errorf("backup: %w", err)
 		}
 		p, err := writePart(ctx, nc, key, rnd, tmpDir, spec, opts)
 		if err != nil {
-			return nil, fmt.Errorf("backup: %w", err)
+			return nil, msgerr.Errorf("backup: %w", err)
 		}
 		m.Parts = append(m.Parts, p)
 		opts.progress("backup: %s: %s, last sequence %d, %d bytes", p.Stream, Messages(p.Messages), p.LastSeq, p.Size)
@@ -298,7 +299,7 @@ func Write(ctx context.Context, nc *nats.Conn, key *Key, path string, opts Optio
 		return nil, err
 	}
 	if err := writeArchive(path, tmpDir, m, manifest, []byte(hex.EncodeToString(key.mac(manifest))+"\n")); err != nil {
-		return nil, fmt.Errorf("backup: %w", err)
+		return nil, msgerr.Errorf("backup: %w", err)
 	}
 	return m, nil
 }
@@ -335,7 +336,7 @@ func writePart(ctx context.Context, nc *nats.Conn, key *Key, rnd io.Reader, tmpD
 	}
 	var st streamState
 	if err := json.Unmarshal(p.State, &st); err != nil {
-		return p, fmt.Errorf("snapshot of %s: its state is not JSON: %w", spec.Stream, err)
+		return p, msgerr.Errorf("snapshot of %s: its state is not JSON: %w", spec.Stream, err)
 	}
 	p.Messages, p.FirstSeq, p.LastSeq = st.Msgs, st.FirstSeq, st.LastSeq
 	p.Size, p.SHA256 = hw.n, hex.EncodeToString(hw.h.Sum(nil))
@@ -350,7 +351,7 @@ type limitedBuffer struct {
 
 func (b *limitedBuffer) Write(p []byte) (int, error) {
 	if b.Len()+len(p) > b.max {
-		return 0, fmt.Errorf("a sealed part may hold at most %d bytes", b.max)
+		return 0, msgerr.Errorf("a sealed part may hold at most %d bytes", b.max)
 	}
 	return b.Buffer.Write(p)
 }
@@ -414,7 +415,7 @@ func writeArchive(path, tmpDir string, m *Manifest, manifest, mac []byte) (err e
 	return nil
 }
 
-var errNoStream = errors.New("no such stream")
+var errNoStream = msgerr.New("no such stream")
 
 // streamState returns the state of stream, or an error wrapping
 // errNoStream.
@@ -425,10 +426,10 @@ func getState(ctx context.Context, nc *nats.Conn, prefix, stream string) (stream
 	err := request(ctx, nc, prefix+"STREAM.INFO."+stream, nil, &info)
 	var apiErr *apiError
 	if errors.As(err, &apiErr) && apiErr.ErrCode == errCodeStreamNotFound {
-		return streamState{}, fmt.Errorf("stream %s: %w", stream, errNoStream)
+		return streamState{}, msgerr.Errorf("stream %s: %w", stream, errNoStream)
 	}
 	if err != nil {
-		return streamState{}, fmt.Errorf("stream %s: %w", stream, err)
+		return streamState{}, msgerr.Errorf("stream %s: %w", stream, err)
 	}
 	return info.State, nil
 }
@@ -454,15 +455,15 @@ type Archive struct {
 // restores without the sealed parts, checked all the same).
 func Open(path string, key *Key) (*Archive, error) {
 	if key == nil {
-		return nil, fmt.Errorf("%w: checking %s's manifest (its MAC) needs the key it was written with", ErrNoKey, path)
+		return nil, msgerr.Errorf("%w: checking %s's manifest (its MAC) needs the key it was written with", ErrNoKey, path)
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("backup file: %w", err)
+		return nil, msgerr.Errorf("backup file: %w", err)
 	}
 	defer f.Close()
 	corrupt := func(format string, args ...any) error {
-		return fmt.Errorf("%w: %s: %s", ErrCorrupt, path, fmt.Sprintf(format, args...))
+		return msgerr.Errorf("%w: %s: %s", ErrCorrupt, path, msgerr.Errorf(format, args...))
 	}
 	tr := tar.NewReader(f)
 	next := func(want string) (*tar.Header, error) {
@@ -505,7 +506,7 @@ func Open(path string, key *Key) (*Archive, error) {
 		return nil, corrupt("its manifest is not a journal backup's (kind %q)", m.Kind)
 	}
 	if m.Format != Format {
-		return nil, fmt.Errorf("backup file %s has format %d; this journal reads format %d", path, m.Format, Format)
+		return nil, msgerr.Errorf("backup file %s has format %d; this journal reads format %d", path, m.Format, Format)
 	}
 	mac, err := readSmall(MACFile)
 	if err != nil {
@@ -514,7 +515,7 @@ func Open(path string, key *Key) (*Archive, error) {
 	got, err := hex.DecodeString(string(bytes.TrimSpace(mac)))
 	if err != nil || !hmac.Equal(got, key.mac(manifest)) {
 		if fp := key.Fingerprint(); !SameFingerprint(fp, m.KeyFingerprint) {
-			return nil, fmt.Errorf("%w: %s was sealed with the key of fingerprint %s; the key given has fingerprint %s", ErrWrongKey, path, m.KeyFingerprint, fp)
+			return nil, msgerr.Errorf("%w: %s was sealed with the key of fingerprint %s; the key given has fingerprint %s", ErrWrongKey, path, m.KeyFingerprint, fp)
 		}
 		return nil, corrupt("its manifest does not match its MAC: it was altered")
 	}
@@ -551,7 +552,7 @@ func Open(path string, key *Key) (*Archive, error) {
 		if p.Sealed {
 			plain, err := key.open(p.File, sealed.Bytes())
 			if err != nil {
-				return nil, fmt.Errorf("%s: %w", path, err)
+				return nil, msgerr.Errorf("%s: %w", path, err)
 			}
 			a.opened[p.File] = plain
 		}
@@ -600,10 +601,10 @@ func (a *Archive) Restore(ctx context.Context, nc *nats.Conn, opts Options) (out
 			continue
 		}
 		if err != nil {
-			return nil, fmt.Errorf("restore: %w", err)
+			return nil, msgerr.Errorf("restore: %w", err)
 		}
 		if st.Msgs > 0 || st.LastSeq > 0 {
-			return nil, fmt.Errorf("%w: stream %s holds %s (last sequence %d); restore only into an empty journal (a new --data folder, or a cluster without the journal's streams): nothing was changed",
+			return nil, msgerr.Errorf("%w: stream %s holds %s (last sequence %d); restore only into an empty journal (a new --data folder, or a cluster without the journal's streams): nothing was changed",
 				ErrNotEmpty, p.Stream, Messages(st.Msgs), st.LastSeq)
 		}
 		if a.Manifest.Part(p.Stream) == nil {
@@ -613,14 +614,14 @@ func (a *Archive) Restore(ctx context.Context, nc *nats.Conn, opts Options) (out
 		// follows it (a journal serve, which could also write to it
 		// between this check and the delete).
 		if st.Consumers > 0 {
-			return nil, fmt.Errorf("%w: stream %s is empty but has %d consumers: stop the journal serve that uses it, then restore: nothing was changed",
+			return nil, msgerr.Errorf("%w: stream %s is empty but has %d consumers: stop the journal serve that uses it, then restore: nothing was changed",
 				ErrNotEmpty, p.Stream, st.Consumers)
 		}
 		empties = append(empties, p.Stream)
 	}
 	for _, s := range empties {
 		if err := request(ctx, nc, prefix+"STREAM.DELETE."+s, nil, nil); err != nil {
-			return nil, fmt.Errorf("restore: delete the empty stream %s: %w", s, err)
+			return nil, msgerr.Errorf("restore: delete the empty stream %s: %w", s, err)
 		}
 	}
 
@@ -637,19 +638,19 @@ func (a *Archive) Restore(ctx context.Context, nc *nats.Conn, opts Options) (out
 	}()
 	f, err := os.Open(a.path)
 	if err != nil {
-		return nil, fmt.Errorf("restore: %w", err)
+		return nil, msgerr.Errorf("restore: %w", err)
 	}
 	defer f.Close()
 	tr := tar.NewReader(f)
 	for range 2 { // manifest and MAC, checked by Open
 		if _, err := tr.Next(); err != nil {
-			return nil, fmt.Errorf("restore: %w: %v", ErrCorrupt, err)
+			return nil, msgerr.Errorf("restore: %w: %v", ErrCorrupt, err)
 		}
 	}
 	for _, p := range a.Manifest.Parts {
 		h, err := tr.Next()
 		if err != nil || h.Name != p.File {
-			return nil, fmt.Errorf("restore: %w: %s changed since it was checked", ErrCorrupt, a.path)
+			return nil, msgerr.Errorf("restore: %w: %s changed since it was checked", ErrCorrupt, a.path)
 		}
 		var r io.Reader
 		hw := &hashWriter{w: io.Discard, h: sha256.New()}
@@ -669,14 +670,14 @@ func (a *Archive) Restore(ctx context.Context, nc *nats.Conn, opts Options) (out
 			// Not rolled back by this function: the stream may be someone
 			// else's, created since the check (the server refuses to restore
 			// over it); the server discards a restore it fails itself.
-			return nil, fmt.Errorf("restore: %w", err)
+			return nil, msgerr.Errorf("restore: %w", err)
 		}
 		created = append(created, p.Stream)
 		if !p.Sealed && hex.EncodeToString(hw.h.Sum(nil)) != p.SHA256 {
-			return nil, fmt.Errorf("restore: %w: %s changed since it was checked", ErrCorrupt, a.path)
+			return nil, msgerr.Errorf("restore: %w: %s changed since it was checked", ErrCorrupt, a.path)
 		}
 		if st.Msgs < p.Messages || st.LastSeq < p.LastSeq {
-			return nil, fmt.Errorf("restore: stream %s came back with %s (last sequence %d); the backup holds %d (last sequence %d)",
+			return nil, msgerr.Errorf("restore: stream %s came back with %s (last sequence %d); the backup holds %d (last sequence %d)",
 				p.Stream, Messages(st.Msgs), st.LastSeq, p.Messages, p.LastSeq)
 		}
 		out = append(out, Restored{Stream: p.Stream, Messages: st.Msgs, LastSeq: st.LastSeq})

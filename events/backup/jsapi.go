@@ -8,6 +8,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/nats-io/nats.go"
 )
 
@@ -75,7 +76,7 @@ func request(ctx context.Context, nc *nats.Conn, subject string, body []byte, v 
 	defer cancel()
 	msg, err := nc.RequestWithContext(rctx, subject, body)
 	if err != nil {
-		return fmt.Errorf("%s: %w", subject, err)
+		return msgerr.Errorf("%s: %w", subject, err)
 	}
 	if len(msg.Data) == 0 {
 		return errEmptyReply
@@ -84,7 +85,7 @@ func request(ctx context.Context, nc *nats.Conn, subject string, body []byte, v 
 		Error *apiError `json:"error,omitempty"`
 	}
 	if err := json.Unmarshal(msg.Data, &e); err != nil {
-		return fmt.Errorf("%s: reply is not JSON: %w", subject, err)
+		return msgerr.Errorf("%s: reply is not JSON: %w", subject, err)
 	}
 	if e.Error != nil {
 		return e.Error
@@ -112,27 +113,27 @@ func snapshot(ctx context.Context, nc *nats.Conn, prefix, stream string, w io.Wr
 	req, _ := json.Marshal(map[string]any{"deliver_subject": inbox, "no_consumers": true, "chunk_size": chunkSize})
 	var resp snapshotResponse
 	if err := request(ctx, nc, prefix+"STREAM.SNAPSHOT."+stream, req, &resp); err != nil {
-		return nil, nil, fmt.Errorf("snapshot of %s: %w", stream, err)
+		return nil, nil, msgerr.Errorf("snapshot of %s: %w", stream, err)
 	}
 	for {
 		mctx, cancel := context.WithTimeout(ctx, apiTimeout)
 		msg, err := sub.NextMsgWithContext(mctx)
 		cancel()
 		if err != nil {
-			return nil, nil, fmt.Errorf("snapshot of %s: waiting for the next chunk: %w", stream, err)
+			return nil, nil, msgerr.Errorf("snapshot of %s: waiting for the next chunk: %w", stream, err)
 		}
 		if len(msg.Data) == 0 {
 			if st := msg.Header.Get("Status"); st != "" && st != "204" {
-				return nil, nil, fmt.Errorf("snapshot of %s: the server stopped: %s %s", stream, st, msg.Header.Get("Description"))
+				return nil, nil, msgerr.Errorf("snapshot of %s: the server stopped: %s %s", stream, st, msg.Header.Get("Description"))
 			}
 			return resp.Config, resp.State, nil
 		}
 		if _, err := w.Write(msg.Data); err != nil {
-			return nil, nil, fmt.Errorf("snapshot of %s: %w", stream, err)
+			return nil, nil, msgerr.Errorf("snapshot of %s: %w", stream, err)
 		}
 		if msg.Reply != "" {
 			if err := msg.Respond(nil); err != nil {
-				return nil, nil, fmt.Errorf("snapshot of %s: acknowledge a chunk: %w", stream, err)
+				return nil, nil, msgerr.Errorf("snapshot of %s: acknowledge a chunk: %w", stream, err)
 			}
 		}
 	}
@@ -143,11 +144,11 @@ func snapshot(ctx context.Context, nc *nats.Conn, prefix, stream string, w io.Wr
 // state, and returns the restored stream's state.
 func restore(ctx context.Context, nc *nats.Conn, prefix, stream string, config, state json.RawMessage, replicas int, r io.Reader) (streamState, error) {
 	fail := func(err error) (streamState, error) {
-		return streamState{}, fmt.Errorf("restore of %s: %w", stream, err)
+		return streamState{}, msgerr.Errorf("restore of %s: %w", stream, err)
 	}
 	var cfg map[string]json.RawMessage
 	if err := json.Unmarshal(config, &cfg); err != nil {
-		return fail(fmt.Errorf("%w: the stream's config is not JSON", ErrCorrupt))
+		return fail(msgerr.Errorf("%w: the stream's config is not JSON", ErrCorrupt))
 	}
 	if replicas > 0 {
 		cfg["num_replicas"], _ = json.Marshal(replicas)
@@ -163,7 +164,7 @@ func restore(ctx context.Context, nc *nats.Conn, prefix, stream string, config, 
 		return fail(err)
 	}
 	if resp.DeliverSubject == "" {
-		return fail(errors.New("the server named no subject to upload to"))
+		return fail(msgerr.New("the server named no subject to upload to"))
 	}
 	buf := make([]byte, chunkSize)
 	for {
@@ -193,17 +194,17 @@ func restore(ctx context.Context, nc *nats.Conn, prefix, stream string, config, 
 		State  streamState     `json:"state"`
 	}
 	if err := json.Unmarshal(msg.Data, &done); err != nil {
-		return fail(fmt.Errorf("the server's last reply is not JSON: %w", err))
+		return fail(msgerr.Errorf("the server's last reply is not JSON: %w", err))
 	}
 	if done.Error != nil {
 		return fail(done.Error)
 	}
 	if done.Config == nil {
-		return fail(fmt.Errorf("the server's last reply holds no stream: %q", msg.Data))
+		return fail(msgerr.Errorf("the server's last reply holds no stream: %q", msg.Data))
 	}
 	return done.State, nil
 }
 
 // errEmptyReply is what request returns for an empty reply: a restore
 // chunk's acknowledgement.
-var errEmptyReply = errors.New("empty reply")
+var errEmptyReply = msgerr.New("empty reply")

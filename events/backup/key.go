@@ -8,7 +8,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
-	"fmt"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"io"
 	"io/fs"
 	"os"
@@ -30,7 +30,7 @@ type Key struct {
 func NewKey(r io.Reader) (*Key, error) {
 	var k Key
 	if _, err := io.ReadFull(r, k.b[:]); err != nil {
-		return nil, fmt.Errorf("backup key: %w", err)
+		return nil, msgerr.Errorf("backup key: %w", err)
 	}
 	return &k, nil
 }
@@ -81,7 +81,7 @@ func (k *Key) seal(name string, plain []byte, rnd io.Reader) ([]byte, error) {
 	}
 	nonce := make([]byte, aead.NonceSize(), aead.NonceSize()+len(plain)+aead.Overhead())
 	if _, err := io.ReadFull(rnd, nonce); err != nil {
-		return nil, fmt.Errorf("seal %s: %w", name, err)
+		return nil, msgerr.Errorf("seal %s: %w", name, err)
 	}
 	return aead.Seal(nonce, nonce, plain, []byte("journal-backup-v1|"+name)), nil
 }
@@ -93,14 +93,14 @@ func (k *Key) open(name string, sealed []byte) ([]byte, error) {
 		return nil, err
 	}
 	if len(sealed) < aead.NonceSize()+aead.Overhead() {
-		return nil, fmt.Errorf("%w: sealed part %s is %d bytes, too short", ErrCorrupt, name, len(sealed))
+		return nil, msgerr.Errorf("%w: sealed part %s is %d bytes, too short", ErrCorrupt, name, len(sealed))
 	}
 	ns := aead.NonceSize()
 	plain, err := aead.Open(nil, sealed[:ns], sealed[ns:], []byte("journal-backup-v1|"+name))
 	if err != nil {
 		// Open checks the manifest's MAC first: by then the key is known
 		// to be right, and a part that does not open was altered.
-		return nil, fmt.Errorf("%w: sealed part %s does not open under the key: it was altered", ErrCorrupt, name)
+		return nil, msgerr.Errorf("%w: sealed part %s does not open under the key: it was altered", ErrCorrupt, name)
 	}
 	return plain, nil
 }
@@ -120,7 +120,7 @@ func (k *Key) aead() (cipher.AEAD, error) {
 func DefaultKeyPath() (string, error) {
 	dir, err := os.UserConfigDir()
 	if err != nil {
-		return "", fmt.Errorf("backup key: no user configuration folder (%v): pass --key FILE", err)
+		return "", msgerr.Errorf("backup key: no user configuration folder (%v): pass --key FILE", err)
 	}
 	return filepath.Join(dir, "campaign-journal", "backup.key"), nil
 }
@@ -135,24 +135,24 @@ func LoadKey(path string) (*Key, error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("%w at %s", ErrNoKey, path)
+			return nil, msgerr.Errorf("%w at %s", ErrNoKey, path)
 		}
-		return nil, fmt.Errorf("backup key %s: %w", path, err)
+		return nil, msgerr.Errorf("backup key %s: %w", path, err)
 	}
 	if runtime.GOOS != "windows" && st.Mode().Perm()&0o077 != 0 {
-		return nil, fmt.Errorf("%w: backup key %s may be read by others (mode %04o): chmod 600 %s", ErrInvalidKey, path, st.Mode().Perm(), path)
+		return nil, msgerr.Errorf("%w: backup key %s may be read by others (mode %04o): chmod 600 %s", ErrInvalidKey, path, st.Mode().Perm(), path)
 	}
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("backup key %s: %w", path, err)
+		return nil, msgerr.Errorf("backup key %s: %w", path, err)
 	}
 	s := strings.TrimSpace(string(b))
 	if !strings.HasPrefix(s, keyFileHeader) {
-		return nil, fmt.Errorf("%w: %s is not a journal backup key (it does not start with %q)", ErrInvalidKey, path, strings.TrimSpace(keyFileHeader))
+		return nil, msgerr.Errorf("%w: %s is not a journal backup key (it does not start with %q)", ErrInvalidKey, path, strings.TrimSpace(keyFileHeader))
 	}
 	raw, err := hex.DecodeString(strings.TrimPrefix(s, keyFileHeader))
 	if err != nil || len(raw) != KeySize {
-		return nil, fmt.Errorf("%w: %s does not hold %d bytes of hex after its header", ErrInvalidKey, path, KeySize)
+		return nil, msgerr.Errorf("%w: %s does not hold %d bytes of hex after its header", ErrInvalidKey, path, KeySize)
 	}
 	var k Key
 	copy(k.b[:], raw)
@@ -173,7 +173,7 @@ func LoadOrCreateKey(path string, rnd io.Reader) (k *Key, created bool, err erro
 		return nil, false, err
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return nil, false, fmt.Errorf("backup key: %w", err)
+		return nil, false, msgerr.Errorf("backup key: %w", err)
 	}
 	// O_EXCL: two backups started at once never write two keys.
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
@@ -182,7 +182,7 @@ func LoadOrCreateKey(path string, rnd io.Reader) (k *Key, created bool, err erro
 			k, err := LoadKey(path)
 			return k, false, err
 		}
-		return nil, false, fmt.Errorf("backup key: %w", err)
+		return nil, false, msgerr.Errorf("backup key: %w", err)
 	}
 	_, werr := f.WriteString(keyFileHeader + hex.EncodeToString(k.b[:]) + "\n")
 	if werr == nil {
@@ -193,7 +193,7 @@ func LoadOrCreateKey(path string, rnd io.Reader) (k *Key, created bool, err erro
 	}
 	if werr != nil {
 		_ = os.Remove(path)
-		return nil, false, fmt.Errorf("backup key %s: %w", path, werr)
+		return nil, false, msgerr.Errorf("backup key %s: %w", path, werr)
 	}
 	return k, true, nil
 }

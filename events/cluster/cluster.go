@@ -12,8 +12,6 @@ package cluster
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"net"
 	"os"
 	"path/filepath"
@@ -22,6 +20,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 )
@@ -67,7 +66,7 @@ type node struct {
 // that every server follows.
 func Start(ctx context.Context, opts Options) (*Cluster, error) {
 	if opts.Dir == "" {
-		return nil, errors.New("cluster: no folder")
+		return nil, msgerr.New("cluster: no folder")
 	}
 	if opts.Size <= 0 {
 		opts.Size = 3
@@ -139,7 +138,7 @@ func freePorts(n int) ([]int, error) {
 	for range n {
 		l, err := net.Listen("tcp", "127.0.0.1:0")
 		if err != nil {
-			return nil, fmt.Errorf("cluster: free port: %w", err)
+			return nil, msgerr.Errorf("cluster: free port: %w", err)
 		}
 		ls = append(ls, l)
 		ports = append(ports, l.Addr().(*net.TCPAddr).Port)
@@ -202,17 +201,17 @@ func (c *Cluster) start(i int) error {
 		return nil
 	}
 	if err := os.MkdirAll(filepath.Join(c.opts.Dir, n.name), 0o700); err != nil {
-		return fmt.Errorf("cluster: %w", err)
+		return msgerr.Errorf("cluster: %w", err)
 	}
 	s, err := server.NewServer(c.serverOptions(i))
 	if err != nil {
-		return fmt.Errorf("cluster: %s: %w", n.name, err)
+		return msgerr.Errorf("cluster: %s: %w", n.name, err)
 	}
 	s.Start()
 	if !s.ReadyForConnections(c.opts.Ready) {
 		s.Shutdown()
 		s.WaitForShutdown()
-		return fmt.Errorf("cluster: %s not ready in %v", n.name, c.opts.Ready)
+		return msgerr.Errorf("cluster: %s not ready in %v", n.name, c.opts.Ready)
 	}
 	n.srv = s
 	return nil
@@ -259,7 +258,7 @@ func (c *Cluster) Connect(first int, opts ...nats.Option) (*nats.Conn, error) {
 	}, opts...)
 	nc, err := nats.Connect(c.URLs(first), opts...)
 	if err != nil {
-		return nil, fmt.Errorf("cluster: connect: %w", err)
+		return nil, msgerr.Errorf("cluster: connect: %w", err)
 	}
 	return nc, nil
 }
@@ -340,11 +339,11 @@ type StreamState struct {
 func (c *Cluster) LocalState(i int, stream string) (StreamState, error) {
 	s := c.Server(i)
 	if s == nil {
-		return StreamState{}, fmt.Errorf("cluster: %s is stopped", c.nodes[i].name)
+		return StreamState{}, msgerr.Errorf("cluster: %s is stopped", c.nodes[i].name)
 	}
 	jsz, err := s.Jsz(&server.JSzOptions{Accounts: true, Streams: true})
 	if err != nil {
-		return StreamState{}, fmt.Errorf("cluster: %s: %w", c.nodes[i].name, err)
+		return StreamState{}, msgerr.Errorf("cluster: %s: %w", c.nodes[i].name, err)
 	}
 	for _, acc := range jsz.AccountDetails {
 		for _, st := range acc.Streams {
@@ -353,7 +352,7 @@ func (c *Cluster) LocalState(i int, stream string) (StreamState, error) {
 			}
 		}
 	}
-	return StreamState{}, fmt.Errorf("cluster: %s holds no stream %s", c.nodes[i].name, stream)
+	return StreamState{}, msgerr.Errorf("cluster: %s holds no stream %s", c.nodes[i].name, stream)
 }
 
 // WaitReplicas waits until every running server's replica of stream holds
@@ -384,7 +383,7 @@ func (c *Cluster) wait(ctx context.Context, cond func() bool, what string) error
 	deadline := time.Now().Add(c.opts.Ready)
 	for !cond() {
 		if time.Now().After(deadline) {
-			return fmt.Errorf("cluster: no %s after %v", what, c.opts.Ready)
+			return msgerr.Errorf("cluster: no %s after %v", what, c.opts.Ready)
 		}
 		select {
 		case <-ctx.Done():

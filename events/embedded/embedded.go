@@ -35,7 +35,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"net"
 	"os"
 	"path/filepath"
@@ -44,6 +43,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
@@ -141,28 +141,28 @@ func randomHex(n int) (string, error) {
 // that serves it.
 func Start(ctx context.Context, opts Options) (*Server, error) {
 	if opts.Dir == "" {
-		return nil, errors.New("embedded: no data folder")
+		return nil, msgerr.New("embedded: no data folder")
 	}
 	if opts.Wait <= 0 {
 		opts.Wait = 30 * time.Second
 	}
 	dir, err := filepath.Abs(opts.Dir)
 	if err != nil {
-		return nil, fmt.Errorf("embedded: data folder: %w", err)
+		return nil, msgerr.Errorf("embedded: data folder: %w", err)
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("embedded: data folder: %w", err)
+		return nil, msgerr.Errorf("embedded: data folder: %w", err)
 	}
 	deadline := time.Now().Add(opts.Wait)
 	for {
 		lock, err := os.OpenFile(filepath.Join(dir, LockFile), os.O_CREATE|os.O_RDWR, 0o600)
 		if err != nil {
-			return nil, fmt.Errorf("embedded: %w", err)
+			return nil, msgerr.Errorf("embedded: %w", err)
 		}
 		ok, err := tryLock(lock)
 		if err != nil {
 			lock.Close()
-			return nil, fmt.Errorf("embedded: lock %s: %w", lock.Name(), err)
+			return nil, msgerr.Errorf("embedded: lock %s: %w", lock.Name(), err)
 		}
 		if ok {
 			s, err := startOwner(ctx, dir, opts, lock)
@@ -178,7 +178,7 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 			return s, nil
 		}
 		if time.Now().After(deadline) {
-			return nil, fmt.Errorf("embedded: data folder %s is in use by another process (%s) that does not share it", dir, lockHolder(dir))
+			return nil, msgerr.Errorf("embedded: data folder %s is in use by another process (%s) that does not share it", dir, lockHolder(dir))
 		}
 		select {
 		case <-ctx.Done():
@@ -192,7 +192,7 @@ func Start(ctx context.Context, opts Options) (*Server, error) {
 func startOwner(ctx context.Context, dir string, opts Options, lock *os.File) (*Server, error) {
 	infoPath := filepath.Join(dir, InfoFile)
 	if err := os.Remove(infoPath); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return nil, fmt.Errorf("embedded: remove stale %s: %w", infoPath, err)
+		return nil, msgerr.Errorf("embedded: remove stale %s: %w", infoPath, err)
 	}
 	_ = lock.Truncate(0)
 	_, _ = lock.WriteAt([]byte(strconv.Itoa(os.Getpid())+"\n"), 0)
@@ -213,22 +213,22 @@ func startOwner(ctx context.Context, dir string, opts Options, lock *os.File) (*
 	var owner serverInfo // the owner's own user, when users are configured
 	var responder, responderPassword string
 	if opts.Responder != nil && len(opts.Users) == 0 && len(opts.NkeyUsers) == 0 {
-		return nil, errors.New("embedded: a responder user needs Users or NkeyUsers")
+		return nil, msgerr.New("embedded: a responder user needs Users or NkeyUsers")
 	}
 	if len(opts.Users) > 0 || len(opts.NkeyUsers) > 0 {
 		suffix, err := randomHex(8)
 		if err != nil {
-			return nil, fmt.Errorf("embedded: owner user: %w", err)
+			return nil, msgerr.Errorf("embedded: owner user: %w", err)
 		}
 		password, err := randomHex(24)
 		if err != nil {
-			return nil, fmt.Errorf("embedded: owner user: %w", err)
+			return nil, msgerr.Errorf("embedded: owner user: %w", err)
 		}
 		owner.User, owner.Password = ownerUserPrefix+suffix, password
 		sopts.Users = []*server.User{{Username: owner.User, Password: owner.Password}}
 		if opts.Responder != nil {
 			if responderPassword, err = randomHex(24); err != nil {
-				return nil, fmt.Errorf("embedded: responder user: %w", err)
+				return nil, msgerr.Errorf("embedded: responder user: %w", err)
 			}
 			responder = owner.User + "-responder"
 			p := *opts.Responder
@@ -239,7 +239,7 @@ func startOwner(ctx context.Context, dir string, opts Options, lock *os.File) (*
 				continue
 			}
 			if strings.HasPrefix(u.Username, ownerUserPrefix) {
-				return nil, fmt.Errorf("embedded: user name %q: the prefix %q is reserved", u.Username, ownerUserPrefix)
+				return nil, msgerr.Errorf("embedded: user name %q: the prefix %q is reserved", u.Username, ownerUserPrefix)
 			}
 			c := *u
 			sopts.Users = append(sopts.Users, &c)
@@ -270,19 +270,19 @@ func startOwner(ctx context.Context, dir string, opts Options, lock *os.File) (*
 	if !sopts.DontListen && owner.User == "" {
 		var err error
 		if token, err = randomHex(24); err != nil {
-			return nil, fmt.Errorf("embedded: token: %w", err)
+			return nil, msgerr.Errorf("embedded: token: %w", err)
 		}
 		sopts.Authorization = token
 	}
 	ns, err := server.NewServer(sopts)
 	if err != nil {
-		return nil, fmt.Errorf("embedded: new server: %w", err)
+		return nil, msgerr.Errorf("embedded: new server: %w", err)
 	}
 	ns.Start()
 	if !ns.ReadyForConnections(30 * time.Second) {
 		ns.Shutdown()
 		ns.WaitForShutdown()
-		return nil, fmt.Errorf("embedded: server on %s not ready in 30s", dir)
+		return nil, msgerr.Errorf("embedded: server on %s not ready in 30s", dir)
 	}
 	copts := []nats.Option{nats.InProcessServer(ns), nats.Name("journal")}
 	if token != "" {
@@ -295,14 +295,14 @@ func startOwner(ctx context.Context, dir string, opts Options, lock *os.File) (*
 	if err != nil {
 		ns.Shutdown()
 		ns.WaitForShutdown()
-		return nil, fmt.Errorf("embedded: connect in-process: %w", err)
+		return nil, msgerr.Errorf("embedded: connect in-process: %w", err)
 	}
 	js, err := jetstream.New(nc)
 	if err != nil {
 		nc.Close()
 		ns.Shutdown()
 		ns.WaitForShutdown()
-		return nil, fmt.Errorf("embedded: jetstream: %w", err)
+		return nil, msgerr.Errorf("embedded: jetstream: %w", err)
 	}
 	s := &Server{ns: ns, nc: nc, js: js, lock: lock, responder: responder, responderPassword: responderPassword}
 	if addr, ok := ns.Addr().(*net.TCPAddr); ok {
@@ -336,7 +336,7 @@ func connectShared(ctx context.Context, dir string) (*Server, error) {
 	}
 	var info serverInfo
 	if err := json.Unmarshal(b, &info); err != nil || info.URL == "" {
-		return nil, fmt.Errorf("embedded: unreadable %s", InfoFile)
+		return nil, msgerr.Errorf("embedded: unreadable %s", InfoFile)
 	}
 	copts := []nats.Option{nats.Name("journal"), nats.Timeout(5 * time.Second)}
 	if info.Token != "" {
@@ -369,18 +369,18 @@ func writeInfo(path string, info serverInfo) error {
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), InfoFile+".*")
 	if err != nil {
-		return fmt.Errorf("embedded: write %s: %w", path, err)
+		return msgerr.Errorf("embedded: write %s: %w", path, err)
 	}
 	defer os.Remove(tmp.Name())
 	if _, err := tmp.Write(b); err != nil {
 		tmp.Close()
-		return fmt.Errorf("embedded: write %s: %w", path, err)
+		return msgerr.Errorf("embedded: write %s: %w", path, err)
 	}
 	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("embedded: write %s: %w", path, err)
+		return msgerr.Errorf("embedded: write %s: %w", path, err)
 	}
 	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("embedded: write %s: %w", path, err)
+		return msgerr.Errorf("embedded: write %s: %w", path, err)
 	}
 	return nil
 }
@@ -405,11 +405,11 @@ func trimNewline(b []byte) []byte {
 func splitHostPort(addr string) (string, int, error) {
 	host, p, err := net.SplitHostPort(addr)
 	if err != nil {
-		return "", 0, fmt.Errorf("embedded: listen address %q: %w", addr, err)
+		return "", 0, msgerr.Errorf("embedded: listen address %q: %w", addr, err)
 	}
 	port, err := strconv.Atoi(p)
 	if err != nil || port < 0 || port > 65535 {
-		return "", 0, fmt.Errorf("embedded: listen address %q: bad port", addr)
+		return "", 0, msgerr.Errorf("embedded: listen address %q: bad port", addr)
 	}
 	if port == 0 {
 		port = server.RANDOM_PORT
@@ -423,7 +423,7 @@ func splitHostPort(addr string) (string, int, error) {
 // ErrNoResponder is returned by ResponderConn when the Server has no
 // responder user: it was started without Options.Responder, or it is a
 // connection to another process.
-var ErrNoResponder = errors.New("embedded: no responder user")
+var ErrNoResponder = msgerr.New("embedded: no responder user")
 
 // ResponderConn opens a new in-process connection as the responder user
 // (Options.Responder), with opts added; the caller closes it. Only an owner
@@ -436,7 +436,7 @@ func (s *Server) ResponderConn(opts ...nats.Option) (*nats.Conn, error) {
 		nats.UserInfo(s.responder, s.responderPassword)}, opts...)
 	nc, err := nats.Connect("", copts...)
 	if err != nil {
-		return nil, fmt.Errorf("embedded: connect the responder: %w", err)
+		return nil, msgerr.Errorf("embedded: connect the responder: %w", err)
 	}
 	return nc, nil
 }

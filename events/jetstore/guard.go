@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -77,14 +78,14 @@ func guardConsumers(ctx context.Context, js jetstream.JetStream, report func(nam
 	}
 	k, err := Partitions(ctx, js)
 	if err != nil {
-		return fmt.Errorf("guard consumers: %w", err)
+		return msgerr.Errorf("guard consumers: %w", err)
 	}
 	streams := StreamNames(k) // every stream of the journal
 	advisories := make(chan *nats.Msg, 256)
 	for _, stream := range streams {
 		sub, err := js.Conn().ChanSubscribe(consumerAdvisories+stream+".*", advisories)
 		if err != nil {
-			return fmt.Errorf("guard consumers: %w", err)
+			return msgerr.Errorf("guard consumers: %w", err)
 		}
 		defer sub.Unsubscribe()
 	}
@@ -113,11 +114,11 @@ func sweep(ctx context.Context, js jetstream.JetStream, streamName string, repor
 	ctx, cancel := withTimeout(ctx)
 	defer cancel()
 	if err := js.Conn().FlushWithContext(ctx); err != nil {
-		return fmt.Errorf("guard consumers: %w", err)
+		return msgerr.Errorf("guard consumers: %w", err)
 	}
 	stream, err := js.Stream(ctx, streamName)
 	if err != nil {
-		return fmt.Errorf("guard consumers: %w", err)
+		return msgerr.Errorf("guard consumers: %w", err)
 	}
 	list := stream.ListConsumers(ctx)
 	for info := range list.Info() {
@@ -126,7 +127,7 @@ func sweep(ctx context.Context, js jetstream.JetStream, streamName string, repor
 		}
 	}
 	if err := list.Err(); err != nil {
-		return fmt.Errorf("guard consumers: list: %w", err)
+		return msgerr.Errorf("guard consumers: list: %w", err)
 	}
 	return nil
 }
@@ -140,22 +141,22 @@ func guardOne(ctx context.Context, js jetstream.JetStream, stream, name string, 
 		// Asked by hand: nats.go's Consumer refuses a push consumer.
 		resp, err := js.Conn().RequestWithContext(ctx, apiPrefix(js.Options())+"CONSUMER.INFO."+stream+"."+name, nil)
 		if err != nil {
-			return fmt.Errorf("guard consumers: consumer %s: %w", name, err)
+			return msgerr.Errorf("guard consumers: consumer %s: %w", name, err)
 		}
 		var info struct {
 			Error  *jetstream.APIError       `json:"error"`
 			Config *jetstream.ConsumerConfig `json:"config"`
 		}
 		if err := json.Unmarshal(resp.Data, &info); err != nil {
-			return fmt.Errorf("guard consumers: consumer %s: %w", name, err)
+			return msgerr.Errorf("guard consumers: consumer %s: %w", name, err)
 		}
 		switch {
 		case info.Error != nil && info.Error.ErrorCode == jetstream.JSErrCodeConsumerNotFound:
 			return nil
 		case info.Error != nil:
-			return fmt.Errorf("guard consumers: consumer %s: %w", name, info.Error)
+			return msgerr.Errorf("guard consumers: consumer %s: %w", name, info.Error)
 		case info.Config == nil:
-			return fmt.Errorf("guard consumers: consumer %s: no configuration in %s", name, resp.Data)
+			return msgerr.Errorf("guard consumers: consumer %s: no configuration in %s", name, resp.Data)
 		}
 		cfg = info.Config
 	}
@@ -164,7 +165,7 @@ func guardOne(ctx context.Context, js jetstream.JetStream, stream, name string, 
 		return nil
 	}
 	if err := js.DeleteConsumer(ctx, stream, name); err != nil && !errors.Is(err, jetstream.ErrConsumerNotFound) {
-		return fmt.Errorf("guard consumers: delete %s (%s): %w", name, why, err)
+		return msgerr.Errorf("guard consumers: delete %s (%s): %w", name, why, err)
 	}
 	report(name, why, nil)
 	return nil

@@ -57,6 +57,7 @@ import (
 	"github.com/synadia-io/orbit.go/jetstreamext"
 
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/internal/msgerr"
 )
 
 // Names of what Open creates.
@@ -197,14 +198,14 @@ func (s *Store) Partitions() int {
 // nothing (no update is sent).
 func Open(ctx context.Context, js jetstream.JetStream, opts Options) (*Store, error) {
 	if opts.Duplicates != 0 && opts.Duplicates < DefaultDuplicates {
-		return nil, fmt.Errorf("jetstore: duplicate window %v is less than %v", opts.Duplicates, DefaultDuplicates)
+		return nil, msgerr.Errorf("jetstore: duplicate window %v is less than %v", opts.Duplicates, DefaultDuplicates)
 	}
 	if err := checkReplicas(opts.Replicas); err != nil {
 		return nil, err
 	}
 	if opts.Partitions != 0 {
 		if err := events.ValidPartitions(opts.Partitions); err != nil {
-			return nil, fmt.Errorf("jetstore: %w", err)
+			return nil, msgerr.Errorf("jetstore: %w", err)
 		}
 	}
 	if err := checkLayout(ctx, js); err != nil {
@@ -218,7 +219,7 @@ func Open(ctx context.Context, js jetstream.JetStream, opts Options) (*Store, er
 	case k == 0:
 		k = max(opts.Partitions, 1)
 	case opts.Partitions != 0 && opts.Partitions != k:
-		return nil, fmt.Errorf("jetstore: %w: this journal has %d, not %d (the number of partitions is fixed when the journal is created)", ErrPartitions, k, opts.Partitions)
+		return nil, msgerr.Errorf("jetstore: %w: this journal has %d, not %d (the number of partitions is fixed when the journal is created)", ErrPartitions, k, opts.Partitions)
 	}
 	infos := make([]*jetstream.StreamInfo, k)
 	for p, name := range StreamNames(k) {
@@ -232,7 +233,7 @@ func Open(ctx context.Context, js jetstream.JetStream, opts Options) (*Store, er
 	for p := range k {
 		cfg := PartitionStreamConfig(opts, p, k)
 		if err := ensureStream(ctx, js, infos[p], cfg); err != nil {
-			return nil, fmt.Errorf("jetstore: stream %s: %w", cfg.Name, err)
+			return nil, msgerr.Errorf("jetstore: stream %s: %w", cfg.Name, err)
 		}
 	}
 	kv, err := OpenKeyValue(ctx, js, jetstream.KeyValueConfig{
@@ -243,7 +244,7 @@ func Open(ctx context.Context, js jetstream.JetStream, opts Options) (*Store, er
 		Replicas:    opts.Replicas,
 	})
 	if err != nil {
-		return nil, fmt.Errorf("jetstore: bucket %s: %w", SecretsBucket, err)
+		return nil, msgerr.Errorf("jetstore: bucket %s: %w", SecretsBucket, err)
 	}
 	if err := writeOnce(ctx, js); err != nil {
 		return nil, err
@@ -251,7 +252,7 @@ func Open(ctx context.Context, js jetstream.JetStream, opts Options) (*Store, er
 	prefix := apiPrefix(js.Options())
 	pub, err := jetstream.NewWithAPIPrefix(js.Conn(), prefix, jetstream.WithPublishAsyncTimeout(requestTimeout))
 	if err != nil {
-		return nil, fmt.Errorf("jetstore: %w", err)
+		return nil, msgerr.Errorf("jetstore: %w", err)
 	}
 	return &Store{js: js, pub: pub, nc: js.Conn(), kv: kv, prefix: prefix, k: k, streams: StreamNames(k), replicas: opts.Replicas}, nil
 }
@@ -288,11 +289,11 @@ func (s *Store) Append(ctx context.Context, expect events.Expect, evs ...events.
 		subject := e.StreamSubject // one partition: stored as it is (Prepare checked it)
 		if s.k > 1 {
 			if subject, err = s.storedSubject(e.StreamSubject); err != nil {
-				return nil, fmt.Errorf("%w: event %s: %w", events.ErrInvalidEvent, e.ID, err)
+				return nil, msgerr.Errorf("%w: event %s: %w", events.ErrInvalidEvent, e.ID, err)
 			}
 		}
 		if i > 0 && s.k > 1 && subject != msgs[0].Subject && s.targets(e.StreamSubject)[0].stream != s.targets(evs[0].StreamSubject)[0].stream {
-			return nil, fmt.Errorf("%w: an atomic append of %s and %s spans two partitions' streams", events.ErrInvalidEvent, evs[0].Campaign, e.Campaign)
+			return nil, msgerr.Errorf("%w: an atomic append of %s and %s spans two partitions' streams", events.ErrInvalidEvent, evs[0].Campaign, e.Campaign)
 		}
 		// The expectation is on the first message's own subject, which
 		// Prepare checked is expect.Subject.
@@ -307,7 +308,7 @@ func (s *Store) Append(ctx context.Context, expect events.Expect, evs ...events.
 		if apiCode(err) == errCodeWrongLastSeq || apiCode(err) == errCodeWrongLastSeqCommon {
 			return s.afterRefusal(ctx, expect, evs, err)
 		}
-		return nil, fmt.Errorf("append %s: %w", evs[0].ID, err)
+		return nil, msgerr.Errorf("append %s: %w", evs[0].ID, err)
 	}
 
 	ack, err := jetstreamext.PublishMsgBatch(ctx, s.js, msgs)
@@ -324,7 +325,7 @@ func (s *Store) Append(ctx context.Context, expect events.Expect, evs ...events.
 	case errCodeWrongLastSeq, errCodeWrongLastSeqCommon, errCodeBatchDuplicateMsg:
 		return s.afterRefusal(ctx, expect, evs, err)
 	}
-	return nil, fmt.Errorf("append batch of %d from %s: %w", len(evs), evs[0].ID, err)
+	return nil, msgerr.Errorf("append batch of %d from %s: %w", len(evs), evs[0].ID, err)
 }
 
 // eventMsg is the message that stores an event: its document under its
@@ -411,15 +412,15 @@ func (s *Store) afterRefusal(ctx context.Context, expect events.Expect, evs []ev
 	case stored == len(evs):
 		return seqs, nil
 	case stored > 0:
-		return nil, fmt.Errorf("%w: %d of %d events of the append are already stored", events.ErrInvalidEvent, stored, len(evs))
+		return nil, msgerr.Errorf("%w: %d of %d events of the append are already stored", events.ErrInvalidEvent, stored, len(evs))
 	case apiCode(cause) == errCodeBatchDuplicateMsg:
-		return nil, fmt.Errorf("append: %w", cause)
+		return nil, msgerr.Errorf("append: %w", cause)
 	}
-	return nil, fmt.Errorf("%w: last sequence on %s is not %d: %w", events.ErrConcurrency, expect.Subject, expect.LastSeq, cause)
+	return nil, msgerr.Errorf("%w: last sequence on %s is not %d: %w", events.ErrConcurrency, expect.Subject, expect.LastSeq, cause)
 }
 
 // errFound ends the read of storedSeq.
-var errFound = errors.New("found")
+var errFound = msgerr.New("found")
 
 // storedSeq returns the sequence of event e if the stream holds it at
 // sequence from or later, or 0. It reads the messages of e's own subject
@@ -442,7 +443,7 @@ func (s *Store) storedSeq(ctx context.Context, e events.Event, from uint64) (uin
 		return nil
 	})
 	if err != nil && !errors.Is(err, errFound) {
-		return 0, fmt.Errorf("append %s: look for it in the stream: %w", e.ID, err)
+		return 0, msgerr.Errorf("append %s: look for it in the stream: %w", e.ID, err)
 	}
 	return found, nil
 }
@@ -506,22 +507,22 @@ func (s *Store) lastMsg(ctx context.Context, stream, filter string) (*storedMsg,
 	}
 	resp, err := s.nc.RequestWithContext(ctx, s.prefix+"STREAM.MSG.GET."+stream, req)
 	if err != nil {
-		return nil, fmt.Errorf("last on %s: %w", filter, err)
+		return nil, msgerr.Errorf("last on %s: %w", filter, err)
 	}
 	var r struct {
 		Error   *jetstream.APIError `json:"error"`
 		Message *storedMsg          `json:"message"`
 	}
 	if err := json.Unmarshal(resp.Data, &r); err != nil {
-		return nil, fmt.Errorf("last on %s: %w", filter, err)
+		return nil, msgerr.Errorf("last on %s: %w", filter, err)
 	}
 	switch {
 	case r.Error != nil && r.Error.ErrorCode == errCodeNoMessageFound:
 		return nil, nil
 	case r.Error != nil:
-		return nil, fmt.Errorf("last on %s: %w", filter, r.Error)
+		return nil, msgerr.Errorf("last on %s: %w", filter, r.Error)
 	case r.Message == nil || r.Message.Seq == 0:
-		return nil, fmt.Errorf("last on %s: empty response", filter)
+		return nil, msgerr.Errorf("last on %s: empty response", filter)
 	}
 	return r.Message, nil
 }
@@ -579,7 +580,7 @@ func (s *Store) read(ctx context.Context, t target, q events.Query, next uint64,
 				break
 			}
 			if retry++; retry > shortReadRetries {
-				return next, fmt.Errorf("read %s: stopped at sequence %d, before the last one %d (a replica is behind)", filter, next, upper)
+				return next, msgerr.Errorf("read %s: stopped at sequence %d, before the last one %d (a replica is behind)", filter, next, upper)
 			}
 			select {
 			case <-ctx.Done():
@@ -663,7 +664,7 @@ func (s *Store) readDirect(ctx context.Context, q events.Query, t target, next, 
 		}
 		if len(batch) == 0 {
 			if retry++; retry > shortReadRetries {
-				return next, fmt.Errorf("read %s: stopped at sequence %d, before the last one %d (a replica is behind)", t.filter, next, upper)
+				return next, msgerr.Errorf("read %s: stopped at sequence %d, before the last one %d (a replica is behind)", t.filter, next, upper)
 			}
 			select {
 			case <-ctx.Done():
@@ -703,7 +704,7 @@ func (s *Store) readOrderedOnce(ctx context.Context, q events.Query, t target, n
 	filter := t.filter
 	p, stop, err := s.startOrdered(ctx, t, next, pipeOptions{upper: upper, wait: requestTimeout})
 	if err != nil {
-		return next, &orderedReadError{fmt.Errorf("read %s: %w", filter, err)}
+		return next, &orderedReadError{msgerr.Errorf("read %s: %w", filter, err)}
 	}
 	defer stop()
 	for next <= upper {
@@ -712,7 +713,7 @@ func (s *Store) readOrderedOnce(ctx context.Context, q events.Query, t target, n
 			if ctx.Err() != nil {
 				return next, ctx.Err()
 			}
-			return next, &orderedReadError{fmt.Errorf("read %s: ended at sequence %d of %d", filter, next, upper)}
+			return next, &orderedReadError{msgerr.Errorf("read %s: ended at sequence %d of %d", filter, next, upper)}
 		}
 		if d.last != 0 {
 			next = d.last + 1
@@ -721,7 +722,7 @@ func (s *Store) readOrderedOnce(ctx context.Context, q events.Query, t target, n
 			return next, d.err
 		}
 		if d.readErr != nil {
-			return next, &orderedReadError{fmt.Errorf("read %s: at sequence %d of %d: %w", filter, next, upper, d.readErr)}
+			return next, &orderedReadError{msgerr.Errorf("read %s: at sequence %d of %d: %w", filter, next, upper, d.readErr)}
 		}
 	}
 	return max(next, upper+1), nil
@@ -798,17 +799,17 @@ func (s *Store) getBatch(ctx context.Context, stream, filter string, from uint64
 	inbox := s.nc.NewRespInbox()
 	sub, err := s.nc.SubscribeSync(inbox)
 	if err != nil {
-		return nil, 0, fmt.Errorf("read %s: %w", filter, err)
+		return nil, 0, msgerr.Errorf("read %s: %w", filter, err)
 	}
 	defer sub.Unsubscribe()
 	if err := s.nc.PublishRequest(s.prefix+"DIRECT.GET."+stream, inbox, req); err != nil {
-		return nil, 0, fmt.Errorf("read %s: %w", filter, err)
+		return nil, 0, msgerr.Errorf("read %s: %w", filter, err)
 	}
 	out := make([]rawMsg, 0, n)
 	for {
 		m, err := sub.NextMsgWithContext(ctx)
 		if err != nil {
-			return nil, 0, fmt.Errorf("read %s from %d: %w", filter, from, err)
+			return nil, 0, msgerr.Errorf("read %s from %d: %w", filter, from, err)
 		}
 		if status := m.Header.Get("Status"); status != "" && len(m.Data) == 0 {
 			switch status {
@@ -818,11 +819,11 @@ func (s *Store) getBatch(ctx context.Context, stream, filter string, from uint64
 			case "404": // nothing from there on
 				return out, 0, nil
 			}
-			return nil, 0, fmt.Errorf("read %s from %d: direct get status %s %s", filter, from, status, m.Header.Get("Description"))
+			return nil, 0, msgerr.Errorf("read %s from %d: direct get status %s %s", filter, from, status, m.Header.Get("Description"))
 		}
 		seq, err := strconv.ParseUint(m.Header.Get(jetstream.SequenceHeader), 10, 64)
 		if err != nil {
-			return nil, 0, fmt.Errorf("read %s from %d: bad sequence header: %w", filter, from, err)
+			return nil, 0, msgerr.Errorf("read %s from %d: bad sequence header: %w", filter, from, err)
 		}
 		out = append(out, rawMsg{seq: seq, subject: m.Header.Get(jetstream.SubjectHeader), data: m.Data})
 	}
@@ -849,7 +850,7 @@ func (s *Store) Follow(ctx context.Context, q events.Query, fn func(events.Recor
 		return s.follow(ctx, ts[0], q, fn)
 	}
 	if q.To != 0 {
-		return fmt.Errorf("jetstore: %w: a follow up to a sequence (To) of several partitions' streams, where To is one stream's sequence: follow one campaign, or read", ErrPartitions)
+		return msgerr.Errorf("jetstore: %w: a follow up to a sequence (To) of several partitions' streams, where To is one stream's sequence: follow one campaign, or read", ErrPartitions)
 	}
 	return s.fanIn(ctx, q, s.targets(q.Filter()), s.follow, fn)
 }
@@ -868,7 +869,7 @@ func (s *Store) follow(ctx context.Context, t target, q events.Query, fn func(ev
 	}
 	p, stop, err := s.startOrdered(ctx, t, next, o)
 	if err != nil {
-		return fmt.Errorf("follow %s: %w", q.Filter(), err)
+		return msgerr.Errorf("follow %s: %w", q.Filter(), err)
 	}
 	defer stop()
 	for {
@@ -877,7 +878,7 @@ func (s *Store) follow(ctx context.Context, t target, q events.Query, fn func(ev
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			return fmt.Errorf("follow %s: ended at sequence %d", q.Filter(), next)
+			return msgerr.Errorf("follow %s: ended at sequence %d", q.Filter(), next)
 		}
 		if d.last != 0 {
 			next = d.last + 1
@@ -886,7 +887,7 @@ func (s *Store) follow(ctx context.Context, t target, q events.Query, fn func(ev
 			return d.err
 		}
 		if d.readErr != nil {
-			return fmt.Errorf("follow %s: %w", q.Filter(), d.readErr)
+			return msgerr.Errorf("follow %s: %w", q.Filter(), d.readErr)
 		}
 		if d.idle { // nothing on the filter for a while: the stream may be past To
 			if done, err := s.readToIfReached(ctx, t, q, next, fn); done || err != nil {
@@ -941,9 +942,9 @@ func (s *Store) PutSecret(ctx context.Context, key string, value []byte) error {
 	// Create would overwrite a deleted key.
 	if _, err := s.kv.Update(ctx, key, value, 0); err != nil {
 		if errors.Is(err, jetstream.ErrKeyRevisionMismatch) || errors.Is(err, jetstream.ErrKeyExists) {
-			return fmt.Errorf("secret %s: %w", key, events.ErrExists)
+			return msgerr.Errorf("secret %s: %w", key, events.ErrExists)
 		}
-		return fmt.Errorf("secret %s: %w", key, err)
+		return msgerr.Errorf("secret %s: %w", key, err)
 	}
 	return s.readBack(ctx, key, value)
 }
@@ -958,9 +959,9 @@ func (s *Store) GetSecret(ctx context.Context, key string) ([]byte, error) {
 	err := retryNoResponders(ctx, func() (err error) { e, err = s.kv.Get(ctx, key); return err })
 	if err != nil {
 		if errors.Is(err, jetstream.ErrKeyNotFound) || errors.Is(err, jetstream.ErrKeyDeleted) {
-			return nil, fmt.Errorf("secret %s: %w", key, events.ErrNotFound)
+			return nil, msgerr.Errorf("secret %s: %w", key, events.ErrNotFound)
 		}
-		return nil, fmt.Errorf("secret %s: %w", key, err)
+		return nil, msgerr.Errorf("secret %s: %w", key, err)
 	}
 	return e.Value(), nil
 }

@@ -3,15 +3,15 @@ package jetstore
 import (
 	"context"
 	"errors"
-	"fmt"
 
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/internal/msgerr"
 )
 
 // ErrLastSpansStreams is returned by ReadLast (with errors.ErrUnsupported)
 // for a filter over the streams of several partitions, whose last messages
 // are not one message.
-var ErrLastSpansStreams = errors.New("the last message of a filter over several partitions' streams")
+var ErrLastSpansStreams = msgerr.New("the last message of a filter over several partitions' streams")
 
 // ReadLast delivers the last message on q.Subject, a filter within one
 // stream (a campaign's subject), as Read would deliver it: to fn when it
@@ -31,7 +31,7 @@ func (s *Store) ReadLast(ctx context.Context, q events.Query, fn func(events.Rec
 	}
 	ts := s.targets(q.Filter())
 	if len(ts) != 1 {
-		return 0, fmt.Errorf("jetstore: %w (%w): %s", ErrLastSpansStreams, errors.ErrUnsupported, q.Filter())
+		return 0, msgerr.Errorf("jetstore: %w (%w): %s", ErrLastSpansStreams, errors.ErrUnsupported, q.Filter())
 	}
 	m, err := s.lastMsg(ctx, ts[0].stream, ts[0].filter)
 	if err != nil || m == nil {

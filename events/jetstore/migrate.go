@@ -3,7 +3,6 @@ package jetstore
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strings"
 	"time"
 
@@ -11,6 +10,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/internal/msgerr"
 )
 
 // The old layout, written by versions before 2026-12-01: every event under
@@ -22,7 +22,7 @@ import (
 // ErrOldLayout is returned by Open for a JOURNAL stream in the old layout,
 // or a migration left unfinished: nothing is changed, run Migrate
 // (`journal migrate`).
-var ErrOldLayout = errors.New("the journal is stored in the old layout (one subject per aggregate and event): run `journal migrate` to copy it into the current one")
+var ErrOldLayout = msgerr.New("the journal is stored in the old layout (one subject per aggregate and event): run `journal migrate` to copy it into the current one")
 
 // BackupStream is the stream Migrate keeps the old layout's messages in,
 // exactly as they were (same sequences, subjects, headers and bytes): a
@@ -50,19 +50,19 @@ func checkLayout(ctx context.Context, js jetstream.JetStream) error {
 	}
 	switch {
 	case journal != nil && oldLayout(journal.Config):
-		return fmt.Errorf("jetstore: stream %s: %w", StreamName, ErrOldLayout)
+		return msgerr.Errorf("jetstore: stream %s: %w", StreamName, ErrOldLayout)
 	case journal != nil && backup != nil:
 		old, err := oldSubjects(ctx, js)
 		if err != nil {
 			return err
 		}
 		if old {
-			return fmt.Errorf("jetstore: stream %s holds messages of the old layout beside the backup %s: %w", StreamName, BackupStream, ErrOldLayout)
+			return msgerr.Errorf("jetstore: stream %s holds messages of the old layout beside the backup %s: %w", StreamName, BackupStream, ErrOldLayout)
 		}
 	}
 	switch {
 	case backup != nil && (journal == nil || backup.Config.Mirror != nil || journal.State.LastSeq < backup.State.LastSeq):
-		return fmt.Errorf("jetstore: a migration into stream %s has not finished: %w", StreamName, ErrOldLayout)
+		return msgerr.Errorf("jetstore: a migration into stream %s has not finished: %w", StreamName, ErrOldLayout)
 	}
 	return nil
 }
@@ -72,11 +72,11 @@ func checkLayout(ctx context.Context, js jetstream.JetStream) error {
 func oldSubjects(ctx context.Context, js jetstream.JetStream) (bool, error) {
 	st, err := js.Stream(ctx, StreamName)
 	if err != nil {
-		return false, fmt.Errorf("jetstore: stream %s: %w", StreamName, err)
+		return false, msgerr.Errorf("jetstore: stream %s: %w", StreamName, err)
 	}
 	info, err := st.Info(ctx, jetstream.WithSubjectFilter(events.Prefix+".*.>"))
 	if err != nil {
-		return false, fmt.Errorf("jetstore: stream %s: %w", StreamName, err)
+		return false, msgerr.Errorf("jetstore: stream %s: %w", StreamName, err)
 	}
 	return len(info.State.Subjects) > 0, nil
 }
@@ -88,7 +88,7 @@ func streamInfo(ctx context.Context, js jetstream.JetStream, name string) (*jets
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("jetstore: stream %s: %w", name, err)
+		return nil, msgerr.Errorf("jetstore: stream %s: %w", name, err)
 	}
 	return st.CachedInfo(), nil
 }
@@ -144,7 +144,7 @@ type Migration struct {
 func Migrate(ctx context.Context, js jetstream.JetStream, opts Options) (Migration, error) {
 	m := Migration{Backup: BackupStream}
 	if opts.Partitions > 1 {
-		return m, fmt.Errorf("migrate: %w: the old layout migrates into a journal of one partition, its sequences kept; not %d", ErrPartitions, opts.Partitions)
+		return m, msgerr.Errorf("migrate: %w: the old layout migrates into a journal of one partition, its sequences kept; not %d", ErrPartitions, opts.Partitions)
 	}
 	if err := checkReplicas(opts.Replicas); err != nil {
 		return m, err
@@ -171,7 +171,7 @@ func Migrate(ctx context.Context, js jetstream.JetStream, opts Options) (Migrati
 			return m, err
 		}
 		if old {
-			return m, fmt.Errorf("migrate: stream %s holds messages of the old layout beside the backup %s: check them, delete %s by hand, and migrate again", StreamName, BackupStream, StreamName)
+			return m, msgerr.Errorf("migrate: stream %s holds messages of the old layout beside the backup %s: check them, delete %s by hand, and migrate again", StreamName, BackupStream, StreamName)
 		}
 	}
 	if journal == nil && backup == nil || current && backup == nil ||
@@ -180,7 +180,7 @@ func Migrate(ctx context.Context, js jetstream.JetStream, opts Options) (Migrati
 	}
 	if journal != nil && oldLayout(journal.Config) {
 		if backup != nil && backup.Config.Mirror == nil {
-			return m, fmt.Errorf("migrate: a stream %s is already there beside the old-layout %s: check it and delete it by hand, then migrate again; nothing was changed", BackupStream, StreamName)
+			return m, msgerr.Errorf("migrate: a stream %s is already there beside the old-layout %s: check it and delete it by hand, then migrate again; nothing was changed", BackupStream, StreamName)
 		}
 		if err := checkOld(ctx, js, journal); err != nil {
 			return m, err
@@ -189,11 +189,11 @@ func Migrate(ctx context.Context, js jetstream.JetStream, opts Options) (Migrati
 			return m, err
 		}
 		if err := js.DeleteStream(ctx, StreamName); err != nil {
-			return m, fmt.Errorf("migrate: delete the old stream %s (its copy is in %s): %w", StreamName, BackupStream, err)
+			return m, msgerr.Errorf("migrate: delete the old stream %s (its copy is in %s): %w", StreamName, BackupStream, err)
 		}
 		journal = nil
 	} else if backup.Config.Mirror != nil {
-		return m, fmt.Errorf("migrate: %s is still a mirror of a stream %s that is gone: check it by hand", BackupStream, StreamName)
+		return m, msgerr.Errorf("migrate: %s is still a mirror of a stream %s that is gone: check it by hand", BackupStream, StreamName)
 	}
 	if journal == nil {
 		if err := createEmpty(ctx, js, StreamConfig(opts)); err != nil {
@@ -219,16 +219,16 @@ func createEmpty(ctx context.Context, js jetstream.JetStream, cfg jetstream.Stre
 	for attempt := 1; ; attempt++ {
 		st, err := js.CreateStream(ctx, cfg)
 		if err != nil {
-			return fmt.Errorf("migrate: create stream %s: %w", StreamName, err)
+			return msgerr.Errorf("migrate: create stream %s: %w", StreamName, err)
 		}
 		if state := st.CachedInfo().State; state.Msgs == 0 && state.LastSeq == 0 {
 			return nil
 		}
 		if attempt == 50 {
-			return fmt.Errorf("migrate: stream %s comes back with the messages of the one deleted; the backup %s holds them: migrate again", StreamName, BackupStream)
+			return msgerr.Errorf("migrate: stream %s comes back with the messages of the one deleted; the backup %s holds them: migrate again", StreamName, BackupStream)
 		}
 		if err := js.DeleteStream(ctx, StreamName); err != nil {
-			return fmt.Errorf("migrate: delete stream %s: %w", StreamName, err)
+			return msgerr.Errorf("migrate: delete stream %s: %w", StreamName, err)
 		}
 		select {
 		case <-ctx.Done():
@@ -243,11 +243,11 @@ func createEmpty(ctx context.Context, js jetstream.JetStream, cfg jetstream.Stre
 func checkOld(ctx context.Context, js jetstream.JetStream, info *jetstream.StreamInfo) error {
 	st := info.State
 	if st.Msgs != 0 && (st.FirstSeq != 1 || st.Msgs != st.LastSeq) {
-		return fmt.Errorf("migrate: stream %s has gaps (%d messages from %d to %d): its sequences cannot be kept; nothing was changed", StreamName, st.Msgs, st.FirstSeq, st.LastSeq)
+		return msgerr.Errorf("migrate: stream %s has gaps (%d messages from %d to %d): its sequences cannot be kept; nothing was changed", StreamName, st.Msgs, st.FirstSeq, st.LastSeq)
 	}
 	return eachRaw(ctx, js, StreamName, st.LastSeq, func(msg jetstream.Msg, seq uint64) error {
 		if _, err := newSubject(msg.Subject()); err != nil {
-			return fmt.Errorf("migrate: sequence %d: %w; nothing was changed", seq, err)
+			return msgerr.Errorf("migrate: sequence %d: %w; nothing was changed", seq, err)
 		}
 		return nil
 	})
@@ -258,11 +258,11 @@ func checkOld(ctx context.Context, js jetstream.JetStream, info *jetstream.Strea
 func newSubject(old string) (string, error) {
 	parts := strings.SplitN(old, ".", 3)
 	if len(parts) < 2 || parts[0] != events.Prefix {
-		return "", fmt.Errorf("subject %q has no campaign token", old)
+		return "", msgerr.Errorf("subject %q has no campaign token", old)
 	}
 	s, err := events.CampaignSubject(parts[1])
 	if err != nil {
-		return "", fmt.Errorf("subject %q: %w", old, err)
+		return "", msgerr.Errorf("subject %q: %w", old, err)
 	}
 	return s, nil
 }
@@ -284,7 +284,7 @@ func backUp(ctx context.Context, js jetstream.JetStream, old *jetstream.StreamIn
 		AllowDirect: true,
 	}
 	if _, err := js.CreateOrUpdateStream(ctx, cfg); err != nil {
-		return fmt.Errorf("migrate: backup stream %s: %w", BackupStream, err)
+		return msgerr.Errorf("migrate: backup stream %s: %w", BackupStream, err)
 	}
 	last := old.State.LastSeq
 	for {
@@ -297,24 +297,24 @@ func backUp(ctx context.Context, js jetstream.JetStream, old *jetstream.StreamIn
 		}
 		select {
 		case <-ctx.Done():
-			return fmt.Errorf("migrate: waiting for the backup (%d of %d messages): %w", info.State.LastSeq, last, ctx.Err())
+			return msgerr.Errorf("migrate: waiting for the backup (%d of %d messages): %w", info.State.LastSeq, last, ctx.Err())
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
 	if err := compareStreams(ctx, js, StreamName, BackupStream, last, func(a, b jetstream.Msg) error {
 		if a.Subject() != b.Subject() || !sameHeaders(a.Headers(), b.Headers()) {
-			return errors.New("subject or headers differ")
+			return msgerr.New("subject or headers differ")
 		}
 		return nil
 	}); err != nil {
-		return fmt.Errorf("migrate: the backup %s is not a copy of %s: %w; nothing was removed", BackupStream, StreamName, err)
+		return msgerr.Errorf("migrate: the backup %s is not a copy of %s: %w; nothing was removed", BackupStream, StreamName, err)
 	}
 	if err := unchanged(ctx, js, last); err != nil {
 		return err
 	}
 	cfg.Mirror = nil
 	if _, err := js.UpdateStream(ctx, cfg); err != nil {
-		return fmt.Errorf("migrate: promote the backup %s: %w; nothing was removed", BackupStream, err)
+		return msgerr.Errorf("migrate: promote the backup %s: %w; nothing was removed", BackupStream, err)
 	}
 	return unchanged(ctx, js, last)
 }
@@ -328,7 +328,7 @@ func unchanged(ctx context.Context, js jetstream.JetStream, last uint64) error {
 			return err
 		}
 		if info == nil || info.State.LastSeq != last {
-			return fmt.Errorf("migrate: stream %s changed during the migration (something writes to the journal: stop it and migrate again); nothing was removed", name)
+			return msgerr.Errorf("migrate: stream %s changed during the migration (something writes to the journal: stop it and migrate again); nothing was removed", name)
 		}
 	}
 	return nil
@@ -362,7 +362,7 @@ func copyBackup(ctx context.Context, js jetstream.JetStream) error {
 	}
 	from := journal.State.LastSeq + 1
 	if journal.State.LastSeq > backup.State.LastSeq {
-		return fmt.Errorf("migrate: %s holds %d messages, more than the %d of the backup %s", StreamName, journal.State.LastSeq, backup.State.LastSeq, BackupStream)
+		return msgerr.Errorf("migrate: %s holds %d messages, more than the %d of the backup %s", StreamName, journal.State.LastSeq, backup.State.LastSeq, BackupStream)
 	}
 	const window = 256
 	type copying struct {
@@ -375,10 +375,10 @@ func copyBackup(ctx context.Context, js jetstream.JetStream) error {
 			select {
 			case ack := <-pending[0].f.Ok():
 				if ack.Sequence != pending[0].seq || ack.Duplicate {
-					return fmt.Errorf("migrate: copy of sequence %d stored at %d (duplicate %v)", pending[0].seq, ack.Sequence, ack.Duplicate)
+					return msgerr.Errorf("migrate: copy of sequence %d stored at %d (duplicate %v)", pending[0].seq, ack.Sequence, ack.Duplicate)
 				}
 			case err := <-pending[0].f.Err():
-				return fmt.Errorf("migrate: copy sequence %d: %w", pending[0].seq, err)
+				return msgerr.Errorf("migrate: copy sequence %d: %w", pending[0].seq, err)
 			case <-ctx.Done():
 				return ctx.Err()
 			}
@@ -393,7 +393,7 @@ func copyBackup(ctx context.Context, js jetstream.JetStream) error {
 		}
 		f, err := js.PublishMsgAsync(out, jetstream.WithExpectLastSequence(seq-1))
 		if err != nil {
-			return fmt.Errorf("migrate: copy sequence %d: %w", seq, err)
+			return msgerr.Errorf("migrate: copy sequence %d: %w", seq, err)
 		}
 		pending = append(pending, copying{f, seq})
 		return wait(window)
@@ -440,7 +440,7 @@ func verifyCopy(ctx context.Context, js jetstream.JetStream, m *Migration) error
 		return err
 	}
 	if journal.State.Msgs != backup.State.Msgs || journal.State.LastSeq != backup.State.LastSeq {
-		return fmt.Errorf("migrate: %s holds %d messages up to %d, the backup %s %d up to %d", StreamName,
+		return msgerr.Errorf("migrate: %s holds %d messages up to %d, the backup %s %d up to %d", StreamName,
 			journal.State.Msgs, journal.State.LastSeq, BackupStream, backup.State.Msgs, backup.State.LastSeq)
 	}
 	campaigns := map[string]bool{}
@@ -448,7 +448,7 @@ func verifyCopy(ctx context.Context, js jetstream.JetStream, m *Migration) error
 	err = compareStreams(ctx, js, BackupStream, StreamName, backup.State.LastSeq, func(old, cur jetstream.Msg) error {
 		want, err := newSubject(old.Subject())
 		if err != nil || cur.Subject() != want {
-			return fmt.Errorf("subject %q for %q", cur.Subject(), old.Subject())
+			return msgerr.Errorf("subject %q for %q", cur.Subject(), old.Subject())
 		}
 		m.Messages++
 		rec, err := events.DecodeRecorded(0, cur.Subject(), cur.Data())
@@ -464,7 +464,7 @@ func verifyCopy(ctx context.Context, js jetstream.JetStream, m *Migration) error
 		return nil
 	})
 	if err != nil {
-		return fmt.Errorf("migrate: %s is not a copy of the backup %s: %w", StreamName, BackupStream, err)
+		return msgerr.Errorf("migrate: %s is not a copy of the backup %s: %w", StreamName, BackupStream, err)
 	}
 	m.Campaigns, m.Sessions = len(campaigns), len(sessions)
 	return nil
@@ -490,20 +490,20 @@ func compareStreams(ctx context.Context, js jetstream.JetStream, a, b string, la
 	for seq := uint64(1); seq <= last; seq++ {
 		ma, sa, err := nextRaw(ctx, ca)
 		if err != nil {
-			return fmt.Errorf("read %s: %w", a, err)
+			return msgerr.Errorf("read %s: %w", a, err)
 		}
 		mb, sb, err := nextRaw(ctx, cb)
 		if err != nil {
-			return fmt.Errorf("read %s: %w", b, err)
+			return msgerr.Errorf("read %s: %w", b, err)
 		}
 		if sa != seq || sb != seq {
-			return fmt.Errorf("sequence %d: found %d in %s and %d in %s", seq, sa, a, sb, b)
+			return msgerr.Errorf("sequence %d: found %d in %s and %d in %s", seq, sa, a, sb, b)
 		}
 		if string(ma.Data()) != string(mb.Data()) {
-			return fmt.Errorf("sequence %d: the bytes differ", seq)
+			return msgerr.Errorf("sequence %d: the bytes differ", seq)
 		}
 		if err := same(ma, mb); err != nil {
-			return fmt.Errorf("sequence %d: %w", seq, err)
+			return msgerr.Errorf("sequence %d: %w", seq, err)
 		}
 	}
 	return nil
@@ -526,7 +526,7 @@ func eachRawFrom(ctx context.Context, js jetstream.JetStream, stream string, fro
 	for {
 		msg, seq, err := nextRaw(ctx, it)
 		if err != nil {
-			return fmt.Errorf("read %s: %w", stream, err)
+			return msgerr.Errorf("read %s: %w", stream, err)
 		}
 		if seq > last {
 			return nil
@@ -554,11 +554,11 @@ func orderedRaw(ctx context.Context, js jetstream.JetStream, stream string, from
 		DeliverPolicy: jetstream.DeliverByStartSequencePolicy, OptStartSeq: from,
 	})
 	if err != nil {
-		return nil, nil, fmt.Errorf("read %s: %w", stream, err)
+		return nil, nil, msgerr.Errorf("read %s: %w", stream, err)
 	}
 	msgs, err := cons.Messages()
 	if err != nil {
-		return nil, nil, fmt.Errorf("read %s: %w", stream, err)
+		return nil, nil, msgerr.Errorf("read %s: %w", stream, err)
 	}
 	it := &rawIter{ch: make(chan rawNext)}
 	done := make(chan struct{})

@@ -2,11 +2,11 @@ package jetstore
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/internal/msgerr"
 )
 
 // Missing returns, for each stream filter covers (a campaign's: its
@@ -36,7 +36,7 @@ func (s *Store) missing(ctx context.Context, t target) (events.Missing, error) {
 	defer cancel()
 	st, err := s.js.Stream(ctx, t.stream)
 	if err != nil {
-		return events.Missing{}, fmt.Errorf("jetstore: stream %s: %w", t.stream, err)
+		return events.Missing{}, msgerr.Errorf("jetstore: stream %s: %w", t.stream, err)
 	}
 	for try := 0; ; try++ {
 		before, err := s.lastOn(ctx, t.stream, t.filter)
@@ -49,7 +49,7 @@ func (s *Store) missing(ctx context.Context, t target) (events.Missing, error) {
 		}
 		info, err := st.Info(ctx, opts...)
 		if err != nil {
-			return events.Missing{}, fmt.Errorf("jetstore: stream %s: %w", t.stream, err)
+			return events.Missing{}, msgerr.Errorf("jetstore: stream %s: %w", t.stream, err)
 		}
 		after, err := s.lastOn(ctx, t.stream, t.filter)
 		if err != nil {

@@ -3,7 +3,6 @@ package jetstore
 import (
 	"context"
 	"errors"
-	"fmt"
 	"runtime"
 	"strconv"
 	"strings"
@@ -14,6 +13,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/internal/msgerr"
 )
 
 // The ordered pipeline behind long reads and Follow: a reader goroutine
@@ -289,7 +289,7 @@ func readPipe(ctx context.Context, it jetstream.MessagesContext, o pipeOptions, 
 		}
 		seq, pending, ok := ackSequence(msg.Reply())
 		if !ok {
-			filling().readErr = fmt.Errorf("message on %s: %w", msg.Subject(), jetstream.ErrNotJSMessage)
+			filling().readErr = msgerr.Errorf("message on %s: %w", msg.Subject(), jetstream.ErrNotJSMessage)
 			hand()
 			return
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/internal/msgerr"
 )
 
 // Partitions: a journal of k > 1 partitions (fixed at its creation)
@@ -40,7 +41,7 @@ const PartitionsKey = "journal-partitions"
 
 // ErrPartitions marks an Options.Partitions that disagrees with the
 // journal's, or a journal whose streams do not agree.
-var ErrPartitions = errors.New("partitions")
+var ErrPartitions = msgerr.New("partitions")
 
 // StreamNames returns the names of the streams of a journal of k
 // partitions: JOURNAL for k <= 1, JOURNAL-0 … JOURNAL-<k-1> otherwise.
@@ -80,7 +81,7 @@ func Partitions(ctx context.Context, js jetstream.JetStream) (int, error) {
 	}
 	switch {
 	case one != nil && first != nil:
-		return 0, fmt.Errorf("jetstore: %w: both streams %s and %s are there", ErrPartitions, StreamName, PartitionStream(0))
+		return 0, msgerr.Errorf("jetstore: %w: both streams %s and %s are there", ErrPartitions, StreamName, PartitionStream(0))
 	case one != nil:
 		return 1, nil
 	case first == nil:
@@ -88,7 +89,7 @@ func Partitions(ctx context.Context, js jetstream.JetStream) (int, error) {
 	}
 	k, err := strconv.Atoi(first.Config.Metadata[PartitionsKey])
 	if err != nil || k < 2 || events.ValidPartitions(k) != nil {
-		return 0, fmt.Errorf("jetstore: %w: stream %s has no valid %s metadata (%q)", ErrPartitions, PartitionStream(0), PartitionsKey, first.Config.Metadata[PartitionsKey])
+		return 0, msgerr.Errorf("jetstore: %w: stream %s has no valid %s metadata (%q)", ErrPartitions, PartitionStream(0), PartitionsKey, first.Config.Metadata[PartitionsKey])
 	}
 	return k, nil
 }
@@ -186,7 +187,7 @@ func (s *Store) fanIn(ctx context.Context, q events.Query, ts []target, each fun
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	var mu sync.Mutex
-	stopped := errors.New("stopped")
+	stopped := msgerr.New("stopped")
 	var first error
 	fail := func(err error) error {
 		if first == nil {
@@ -246,14 +247,14 @@ func (s *Store) StoredBytes(ctx context.Context, r events.Recorded) ([]byte, err
 	stream := s.streams[events.Partition(r.Event.Campaign, s.k)]
 	st, err := s.js.Stream(ctx, stream)
 	if err != nil {
-		return nil, fmt.Errorf("jetstore: stream %s: %w", stream, err)
+		return nil, msgerr.Errorf("jetstore: stream %s: %w", stream, err)
 	}
 	m, err := st.GetMsg(ctx, r.Seq)
 	if errors.Is(err, jetstream.ErrMsgNotFound) {
-		return nil, fmt.Errorf("%w: no message at sequence %d of %s", events.ErrNotFound, r.Seq, stream)
+		return nil, msgerr.Errorf("%w: no message at sequence %d of %s", events.ErrNotFound, r.Seq, stream)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("jetstore: the stored bytes of event %s (seq %d of %s): %w", r.Event.ID, r.Seq, stream, err)
+		return nil, msgerr.Errorf("jetstore: the stored bytes of event %s (seq %d of %s): %w", r.Event.ID, r.Seq, stream, err)
 	}
 	return m.Data, nil
 }

@@ -2,10 +2,9 @@ package jetstore
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"slices"
 
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/nats-io/nats.go/jetstream"
 )
 
@@ -19,18 +18,18 @@ import (
 // replicas; a missing one is created with the journal's.
 
 // ErrReplicas marks an Options.Replicas that disagrees with the journal's.
-var ErrReplicas = errors.New("replicas")
+var ErrReplicas = msgerr.New("replicas")
 
 // replicasError is the refusal of a number of replicas want on a journal
 // that has have.
 func replicasError(have, want int) error {
-	return fmt.Errorf("jetstore: %w: this journal has %d, not %d (the number of replicas is fixed when the journal is created)", ErrReplicas, have, want)
+	return msgerr.Errorf("jetstore: %w: this journal has %d, not %d (the number of replicas is fixed when the journal is created)", ErrReplicas, have, want)
 }
 
 // checkReplicas refuses a negative Options.Replicas.
 func checkReplicas(want int) error {
 	if want < 0 {
-		return fmt.Errorf("jetstore: %w: %d is not a number of replicas (0 takes the journal's)", ErrReplicas, want)
+		return msgerr.Errorf("jetstore: %w: %d is not a number of replicas (0 takes the journal's)", ErrReplicas, want)
 	}
 	return nil
 }

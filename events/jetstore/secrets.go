@@ -3,8 +3,8 @@ package jetstore
 import (
 	"bytes"
 	"context"
-	"fmt"
 
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/nats-io/nats.go/jetstream"
 )
 
@@ -41,7 +41,7 @@ func writeOnce(ctx context.Context, js jetstream.JetStream) error {
 		return err
 	}
 	if info == nil {
-		return fmt.Errorf("jetstore: bucket %s: no stream", SecretsBucket)
+		return msgerr.Errorf("jetstore: bucket %s: no stream", SecretsBucket)
 	}
 	want := secretsConfig(info.Config)
 	have := info.Config
@@ -50,7 +50,7 @@ func writeOnce(ctx context.Context, js jetstream.JetStream) error {
 		return nil
 	}
 	if _, err := js.UpdateStream(ctx, want); err != nil {
-		return fmt.Errorf("jetstore: bucket %s: hold each secret once: %w", SecretsBucket, err)
+		return msgerr.Errorf("jetstore: bucket %s: hold each secret once: %w", SecretsBucket, err)
 	}
 	return nil
 }
@@ -60,10 +60,10 @@ func writeOnce(ctx context.Context, js jetstream.JetStream) error {
 func (s *Store) readBack(ctx context.Context, key string, value []byte) error {
 	got, err := s.GetSecret(ctx, key)
 	if err != nil {
-		return fmt.Errorf("secret %s: read back: %w", key, err)
+		return msgerr.Errorf("secret %s: read back: %w", key, err)
 	}
 	if !bytes.Equal(got, value) {
-		return fmt.Errorf("secret %s: the bucket holds %d bytes that differ from the %d written", key, len(got), len(value))
+		return msgerr.Errorf("secret %s: the bucket holds %d bytes that differ from the %d written", key, len(got), len(value))
 	}
 	return nil
 }

@@ -15,13 +15,13 @@ package memstore
 
 import (
 	"context"
-	"fmt"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/internal/clip"
+	"github.com/campaign-journal/journal/internal/msgerr"
 )
 
 // Options configures a Store.
@@ -100,11 +100,11 @@ func (s *Store) Append(ctx context.Context, expect events.Expect, evs ...events.
 	case dups == len(evs):
 		return seqs, nil
 	case dups > 0:
-		return nil, fmt.Errorf("%w: %d of %d events of the append are already stored", events.ErrInvalidEvent, dups, len(evs))
+		return nil, msgerr.Errorf("%w: %d of %d events of the append are already stored", events.ErrInvalidEvent, dups, len(evs))
 	}
 	if expect.IsSet() {
 		if last := s.lastLocked(expect.Subject); last != expect.LastSeq {
-			return nil, fmt.Errorf("%w: last sequence on %s is %d, expected %d", events.ErrConcurrency, expect.Subject, last, expect.LastSeq)
+			return nil, msgerr.Errorf("%w: last sequence on %s is %d, expected %d", events.ErrConcurrency, expect.Subject, last, expect.LastSeq)
 		}
 	}
 	for i, e := range evs {
@@ -129,7 +129,7 @@ func (s *Store) PublishRaw(ctx context.Context, subject string, data []byte) (ui
 	// What the stream takes (events.StreamSubjects): journal.<one token>.
 	tok, ok := strings.CutPrefix(subject, events.Prefix+".")
 	if !ok || tok == "" || strings.ContainsAny(tok, ".*> \t\r\n") {
-		return 0, fmt.Errorf("%w: subject %q is not a literal subject %s", events.ErrInvalidID, clip.Text(subject), events.StreamSubjects)
+		return 0, msgerr.Errorf("%w: subject %q is not a literal subject %s", events.ErrInvalidID, clip.Text(subject), events.StreamSubjects)
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -267,7 +267,7 @@ func (s *Store) PutSecret(ctx context.Context, key string, value []byte) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if _, ok := s.secrets[key]; ok {
-		return fmt.Errorf("secret %s: %w", key, events.ErrExists)
+		return msgerr.Errorf("secret %s: %w", key, events.ErrExists)
 	}
 	s.secrets[key] = append([]byte(nil), value...)
 	return nil
@@ -286,7 +286,7 @@ func (s *Store) GetSecret(ctx context.Context, key string) ([]byte, error) {
 	defer s.mu.Unlock()
 	v, ok := s.secrets[key]
 	if !ok {
-		return nil, fmt.Errorf("secret %s: %w", key, events.ErrNotFound)
+		return nil, msgerr.Errorf("secret %s: %w", key, events.ErrNotFound)
 	}
 	return append([]byte(nil), v...), nil
 }

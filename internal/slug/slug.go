@@ -11,30 +11,28 @@
 package slug
 
 import (
-	"errors"
-	"fmt"
-
 	"github.com/campaign-journal/journal/internal/clip"
+	"github.com/campaign-journal/journal/internal/msgerr"
 )
 
 // MaxLen is the longest identifier, in bytes.
 const MaxLen = 64
 
 // ErrInvalid is wrapped by every error of Valid.
-var ErrInvalid = errors.New("invalid id")
+var ErrInvalid = msgerr.New("invalid id")
 
 // Valid returns nil if s is a slug, else an error wrapping ErrInvalid that
 // says what is wrong.
 func Valid(s string) error {
 	if s == "" {
-		return fmt.Errorf("%w: empty", ErrInvalid)
+		return msgerr.Errorf("%w: empty", ErrInvalid)
 	}
 	if len(s) > MaxLen {
-		return fmt.Errorf("%w: %q is longer than %d characters", ErrInvalid, clip.Text(s), MaxLen)
+		return msgerr.Errorf("%w: %q is longer than %d characters", ErrInvalid, clip.Text(s), MaxLen)
 	}
 	for i := 0; i < len(s); i++ {
 		if !slugByte(s[i]) {
-			return fmt.Errorf("%w: %q (use a-z, 0-9, '-' and '_')", ErrInvalid, clip.Text(s))
+			return msgerr.Errorf("%w: %q (use a-z, 0-9, '-' and '_')", ErrInvalid, clip.Text(s))
 		}
 	}
 	return nil

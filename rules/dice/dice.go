@@ -16,8 +16,7 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
-	"fmt"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"hash"
 	"io"
 	"strconv"
@@ -38,13 +37,13 @@ const (
 // Errors callers check with errors.Is.
 var (
 	// ErrInvalidSides is returned for a die with fewer than 2 or more than 256 sides.
-	ErrInvalidSides = errors.New("invalid number of sides")
+	ErrInvalidSides = msgerr.New("invalid number of sides")
 	// ErrExhausted is returned when a fixed source has no faces or bytes left.
-	ErrExhausted = errors.New("dice source exhausted")
+	ErrExhausted = msgerr.New("dice source exhausted")
 	// ErrInvalidFace is returned when a fixed face does not fit the die asked for.
-	ErrInvalidFace = errors.New("face out of range for die")
+	ErrInvalidFace = msgerr.New("face out of range for die")
 	// ErrInvalidSeed is returned for a seed that is not 32 bytes of hex.
-	ErrInvalidSeed = errors.New("invalid seed")
+	ErrInvalidSeed = msgerr.New("invalid seed")
 )
 
 // Roller yields dice faces: Roll(n) returns a face in 1..n or an error.
@@ -65,7 +64,7 @@ type Seed [SeedSize]byte
 func NewSeed(r io.Reader) (Seed, error) {
 	var s Seed
 	if _, err := io.ReadFull(r, s[:]); err != nil {
-		return Seed{}, fmt.Errorf("read seed: %w", err)
+		return Seed{}, msgerr.Errorf("read seed: %w", err)
 	}
 	return s, nil
 }
@@ -75,7 +74,7 @@ func ParseSeed(text string) (Seed, error) {
 	var s Seed
 	b, err := hex.DecodeString(text)
 	if err != nil || len(b) != SeedSize {
-		return Seed{}, fmt.Errorf("%w: want %d hex digits", ErrInvalidSeed, 2*SeedSize)
+		return Seed{}, msgerr.Errorf("%w: want %d hex digits", ErrInvalidSeed, 2*SeedSize)
 	}
 	copy(s[:], b)
 	return s, nil
@@ -231,7 +230,7 @@ func FaceOf(b byte, sides int) (int, bool) {
 
 func checkSides(sides int) error {
 	if sides < MinSides || sides > MaxSides {
-		return fmt.Errorf("%w: d%d (want %d..%d)", ErrInvalidSides, sides, MinSides, MaxSides)
+		return msgerr.Errorf("%w: d%d (want %d..%d)", ErrInvalidSides, sides, MinSides, MaxSides)
 	}
 	return nil
 }
@@ -298,11 +297,11 @@ func (f *Faces) Roll(sides int) (int, error) {
 		return 0, err
 	}
 	if f.i >= len(f.faces) {
-		return 0, fmt.Errorf("%w: no face left for d%d after %d faces", ErrExhausted, sides, len(f.faces))
+		return 0, msgerr.Errorf("%w: no face left for d%d after %d faces", ErrExhausted, sides, len(f.faces))
 	}
 	face := f.faces[f.i]
 	if face < 1 || face > sides {
-		return 0, fmt.Errorf("%w: %d on d%d (face %d)", ErrInvalidFace, face, sides, f.i+1)
+		return 0, msgerr.Errorf("%w: %d on d%d (face %d)", ErrInvalidFace, face, sides, f.i+1)
 	}
 	f.i++
 	return face, nil

@@ -17,8 +17,7 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
-	"fmt"
+	"github.com/campaign-journal/journal/internal/msgerr"
 )
 
 // AlgorithmV2 names the v2 derivation in session-started events.
@@ -34,7 +33,7 @@ const (
 )
 
 // ErrInvalidHex32 is returned when a v2 value is not 64 lower-case hex digits.
-var ErrInvalidHex32 = errors.New("invalid 32-byte hex value")
+var ErrInvalidHex32 = msgerr.New("invalid 32-byte hex value")
 
 // KeyV2 is a v2 session's key K. It is derived from the secret seed, so
 // it is as secret as the seed until the session ends; it is never recorded.
@@ -108,16 +107,16 @@ func RevealMatches(r [RevealSize]byte, commitment string) bool {
 func ParseHex32(text string) ([32]byte, error) {
 	var out [32]byte
 	if len(text) != 64 {
-		return out, fmt.Errorf("%w: %d characters, want 64", ErrInvalidHex32, len(text))
+		return out, msgerr.Errorf("%w: %d characters, want 64", ErrInvalidHex32, len(text))
 	}
 	for i := 0; i < len(text); i++ {
 		c := text[i]
 		if (c < '0' || c > '9') && (c < 'a' || c > 'f') {
-			return out, fmt.Errorf("%w: character %d is %q, want 0-9 or a-f", ErrInvalidHex32, i+1, c)
+			return out, msgerr.Errorf("%w: character %d is %q, want 0-9 or a-f", ErrInvalidHex32, i+1, c)
 		}
 	}
 	if _, err := hex.Decode(out[:], []byte(text)); err != nil {
-		return [32]byte{}, fmt.Errorf("%w: %v", ErrInvalidHex32, err)
+		return [32]byte{}, msgerr.Errorf("%w: %v", ErrInvalidHex32, err)
 	}
 	return out, nil
 }

@@ -20,7 +20,7 @@ import (
 	"crypto/ed25519"
 	"crypto/sha256"
 	"encoding/hex"
-	"fmt"
+	"github.com/campaign-journal/journal/internal/msgerr"
 )
 
 // WitnessChainLength is N: the length of a device's witness chain, and one
@@ -64,7 +64,7 @@ func WitnessAnchor(w [32]byte) [32]byte { return HashTimes(w, WitnessChainLength
 // GM request; j must be in 1..MaxWitnessIndex.
 func WitnessValue(w [32]byte, j int) ([32]byte, error) {
 	if j < 1 || j > MaxWitnessIndex {
-		return [32]byte{}, fmt.Errorf("witness index %d: want 1 to %d", j, MaxWitnessIndex)
+		return [32]byte{}, msgerr.Errorf("witness index %d: want 1 to %d", j, MaxWitnessIndex)
 	}
 	return HashTimes(w, WitnessChainLength-j), nil
 }

@@ -1,6 +1,10 @@
 package names
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/campaign-journal/journal/internal/msgerr"
+)
 
 // Suggest returns what a player probably meant by query: the candidates
 // whose name (or a name's '/'-separated part or leading words), folded, is
@@ -83,19 +87,24 @@ func distance(a, b string) int {
 // Hint is the end of an "unknown NAME" message: "did you mean X?" when a
 // candidate is close, else the candidates ("want one of A, B, C"), or ""
 // without candidates.
-func Hint(query string, candidates []string) string {
+//
+// The hint is a keyed error (msgerr), rendered in the reader's language
+// by the doors; nil without candidates.
+func Hint(query string, candidates []string) error {
 	if s := Suggest(query, candidates); len(s) > 0 {
-		return "did you mean " + orList(s) + "?"
+		return msgerr.Errorf("did you mean %v?", OrList(s))
 	}
 	if len(candidates) == 0 {
-		return ""
+		return nil
 	}
-	return "want one of " + strings.Join(candidates, ", ")
+	return msgerr.Errorf("want one of %s", strings.Join(candidates, ", "))
 }
 
-func orList(xs []string) string {
+// OrList is "A", "A or B", "A, B or C" as a keyed error (its "or" in the
+// reader's language).
+func OrList(xs []string) error {
 	if len(xs) == 1 {
-		return xs[0]
+		return msgerr.Errorf("%s", xs[0])
 	}
-	return strings.Join(xs[:len(xs)-1], ", ") + " or " + xs[len(xs)-1]
+	return msgerr.Errorf("%s or %s", strings.Join(xs[:len(xs)-1], ", "), xs[len(xs)-1])
 }

@@ -29,6 +29,6 @@ func TestSuggest(t *testing.T) {
 			require.Equal(t, tt.want, names.Suggest(tt.query, skills))
 		})
 	}
-	require.Equal(t, "did you mean Sigilo?", names.Hint("sigli", skills))
-	require.Equal(t, "want one of F, R, D", names.Hint("Q", []string{"F", "R", "D"}))
+	require.EqualError(t, names.Hint("sigli", skills), "did you mean Sigilo?")
+	require.EqualError(t, names.Hint("Q", []string{"F", "R", "D"}), "want one of F, R, D")
 }

@@ -1,9 +1,9 @@
 package odds
 
 import (
-	"fmt"
 	"math"
 
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"gonum.org/v1/gonum/mathext"
 )
 
@@ -33,20 +33,20 @@ const expectedSumTolerance = 1e-9
 // without observations is left out of DF.
 func ChiSquare(observed []int, expected []float64) (ChiSquareResult, error) {
 	if len(observed) != len(expected) {
-		return ChiSquareResult{}, fmt.Errorf("%w: %d observed cells, %d expected", ErrInvalid, len(observed), len(expected))
+		return ChiSquareResult{}, msgerr.Errorf("%w: %d observed cells, %d expected", ErrInvalid, len(observed), len(expected))
 	}
 	var n int
 	var sum float64
 	cells := 0
 	for i, p := range expected {
 		if math.IsNaN(p) || math.IsInf(p, 0) || p < 0 {
-			return ChiSquareResult{}, fmt.Errorf("%w: expected[%d] = %v", ErrInvalid, i, p)
+			return ChiSquareResult{}, msgerr.Errorf("%w: expected[%d] = %v", ErrInvalid, i, p)
 		}
 		if observed[i] < 0 {
-			return ChiSquareResult{}, fmt.Errorf("%w: observed[%d] = %d", ErrInvalid, i, observed[i])
+			return ChiSquareResult{}, msgerr.Errorf("%w: observed[%d] = %d", ErrInvalid, i, observed[i])
 		}
 		if n > math.MaxInt-observed[i] {
-			return ChiSquareResult{}, fmt.Errorf("%w: observed counts overflow", ErrInvalid)
+			return ChiSquareResult{}, msgerr.Errorf("%w: observed counts overflow", ErrInvalid)
 		}
 		n += observed[i]
 		sum += p
@@ -55,13 +55,13 @@ func ChiSquare(observed []int, expected []float64) (ChiSquareResult, error) {
 		}
 	}
 	if math.Abs(sum-1) > expectedSumTolerance {
-		return ChiSquareResult{}, fmt.Errorf("%w: expected probabilities sum to %v, want 1", ErrInvalid, sum)
+		return ChiSquareResult{}, msgerr.Errorf("%w: expected probabilities sum to %v, want 1", ErrInvalid, sum)
 	}
 	if cells < 2 {
-		return ChiSquareResult{}, fmt.Errorf("%w: %d cells of positive probability (want at least 2)", ErrInvalid, cells)
+		return ChiSquareResult{}, msgerr.Errorf("%w: %d cells of positive probability (want at least 2)", ErrInvalid, cells)
 	}
 	if n == 0 {
-		return ChiSquareResult{}, fmt.Errorf("%w: no observations", ErrInvalid)
+		return ChiSquareResult{}, msgerr.Errorf("%w: no observations", ErrInvalid)
 	}
 	r := ChiSquareResult{DF: cells - 1, N: n, MinExpected: math.Inf(1)}
 	for i, p := range expected {
@@ -89,10 +89,10 @@ func ChiSquare(observed []int, expected []float64) (ChiSquareResult, error) {
 // df ≥ 1.
 func ChiSquarePValue(stat float64, df int) (float64, error) {
 	if df < 1 {
-		return 0, fmt.Errorf("%w: %d degrees of freedom (want ≥ 1)", ErrInvalid, df)
+		return 0, msgerr.Errorf("%w: %d degrees of freedom (want ≥ 1)", ErrInvalid, df)
 	}
 	if math.IsNaN(stat) || stat < 0 {
-		return 0, fmt.Errorf("%w: chi-square statistic %v", ErrInvalid, stat)
+		return 0, msgerr.Errorf("%w: chi-square statistic %v", ErrInvalid, stat)
 	}
 	return GammaQ(float64(df)/2, stat/2)
 }
@@ -104,10 +104,10 @@ func ChiSquarePValue(stat float64, df int) (float64, error) {
 // (TestChiSquarePValueClosedForms).
 func GammaQ(a, x float64) (float64, error) {
 	if math.IsNaN(a) || math.IsInf(a, 0) || a <= 0 {
-		return 0, fmt.Errorf("%w: gamma shape %v (want > 0)", ErrInvalid, a)
+		return 0, msgerr.Errorf("%w: gamma shape %v (want > 0)", ErrInvalid, a)
 	}
 	if math.IsNaN(x) || x < 0 {
-		return 0, fmt.Errorf("%w: gamma argument %v (want ≥ 0)", ErrInvalid, x)
+		return 0, msgerr.Errorf("%w: gamma argument %v (want ≥ 0)", ErrInvalid, x)
 	}
 	switch {
 	case x == 0:
@@ -123,7 +123,7 @@ func GammaQ(a, x float64) (float64, error) {
 // The TOR feat die is Uniform(12), its success dice Uniform(6).
 func Uniform(sides int) ([]float64, error) {
 	if sides < 2 || sides > 256 {
-		return nil, fmt.Errorf("%w: d%d (want 2..256 sides)", ErrInvalid, sides)
+		return nil, msgerr.Errorf("%w: d%d (want 2..256 sides)", ErrInvalid, sides)
 	}
 	p := make([]float64, sides)
 	for i := range p {

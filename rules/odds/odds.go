@@ -24,13 +24,13 @@
 package odds
 
 import (
-	"errors"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"math/big"
 	"strconv"
 )
 
 // ErrInvalid is wrapped by every error the package returns for impossible input.
-var ErrInvalid = errors.New("invalid odds query")
+var ErrInvalid = msgerr.New("invalid odds query")
 
 // Prob is a probability: P as float64 and, where known exactly, Exact as a
 // reduced fraction "num/den" (for example "271/1000", "0/1", "1/1").

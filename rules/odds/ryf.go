@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/campaign-journal/journal/internal/clip"
+	"github.com/campaign-journal/journal/internal/msgerr"
 )
 
 // Level selects the kept die of 1o3d10 (docs/rules.md §1.5). The zero value is
@@ -41,13 +42,13 @@ func ParseLevel(s string) (Level, error) {
 			return l, nil
 		}
 	}
-	return 0, fmt.Errorf("%w: level %q (want low, mid or high)", ErrInvalid, clip.Text(s))
+	return 0, msgerr.Errorf("%w: level %q (want low, mid or high)", ErrInvalid, clip.Text(s))
 }
 
 // MarshalText encodes the level as its name.
 func (l Level) MarshalText() ([]byte, error) {
 	if !l.Valid() {
-		return nil, fmt.Errorf("%w: level %d out of range", ErrInvalid, int(l))
+		return nil, msgerr.Errorf("%w: level %d out of range", ErrInvalid, int(l))
 	}
 	return []byte(l.String()), nil
 }
@@ -97,13 +98,13 @@ func ParseKind(s string) (Kind, error) {
 			return k, nil
 		}
 	}
-	return 0, fmt.Errorf("%w: kind %q (want skill, opposed, combat or attribute)", ErrInvalid, clip.Text(s))
+	return 0, msgerr.Errorf("%w: kind %q (want skill, opposed, combat or attribute)", ErrInvalid, clip.Text(s))
 }
 
 // MarshalText encodes the kind as its name.
 func (k Kind) MarshalText() ([]byte, error) {
 	if !k.Valid() {
-		return nil, fmt.Errorf("%w: kind %d out of range", ErrInvalid, int(k))
+		return nil, msgerr.Errorf("%w: kind %d out of range", ErrInvalid, int(k))
 	}
 	return []byte(k.String()), nil
 }
@@ -179,7 +180,7 @@ func buildAtLeast() [4][12]int64 {
 func KeptCounts(l Level) ([10]int, error) {
 	var out [10]int
 	if !l.Valid() {
-		return out, fmt.Errorf("%w: level %d out of range", ErrInvalid, int(l))
+		return out, msgerr.Errorf("%w: level %d out of range", ErrInvalid, int(l))
 	}
 	for f := 1; f <= 10; f++ {
 		out[f-1] = int(keptCounts[l][f])
@@ -331,13 +332,13 @@ func mkProb(r *big.Rat, f float64) Prob {
 // than 64 explosions (probability below 1e-36), where they are floats.
 func RyF(q RyFQuery) (RyFOdds, error) {
 	if !q.Level.Valid() {
-		return RyFOdds{}, fmt.Errorf("%w: level %d out of range (want low, mid or high)", ErrInvalid, int(q.Level))
+		return RyFOdds{}, msgerr.Errorf("%w: level %d out of range (want low, mid or high)", ErrInvalid, int(q.Level))
 	}
 	if !q.Kind.Valid() {
-		return RyFOdds{}, fmt.Errorf("%w: kind %d out of range", ErrInvalid, int(q.Kind))
+		return RyFOdds{}, msgerr.Errorf("%w: kind %d out of range", ErrInvalid, int(q.Kind))
 	}
 	if q.Base < -MaxBase || q.Base > MaxBase {
-		return RyFOdds{}, fmt.Errorf("%w: base %d out of range (|base| ≤ %d)", ErrInvalid, q.Base, MaxBase)
+		return RyFOdds{}, msgerr.Errorf("%w: base %d out of range (|base| ≤ %d)", ErrInvalid, q.Base, MaxBase)
 	}
 	l, explode := q.Level, q.Kind.Explodes()
 	t := satSub(q.Difficulty, q.Base)  // the die part must reach t

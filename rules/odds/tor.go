@@ -1,6 +1,6 @@
 package odds
 
-import "fmt"
+import "github.com/campaign-journal/journal/internal/msgerr"
 
 // MaxTORDice is the most success dice a TOR query may roll.
 const MaxTORDice = 10
@@ -88,10 +88,10 @@ func successDice(n int) [][sixClasses]int64 {
 // TOR returns the exact odds of a One Ring roll (docs/rules.md §2.2–2.3).
 func TOR(q TORQuery) (TOROdds, error) {
 	if q.Dice < 0 || q.Dice > MaxTORDice {
-		return TOROdds{}, fmt.Errorf("%w: %d success dice (want 0..%d)", ErrInvalid, q.Dice, MaxTORDice)
+		return TOROdds{}, msgerr.Errorf("%w: %d success dice (want 0..%d)", ErrInvalid, q.Dice, MaxTORDice)
 	}
 	if q.HopeBonus < 0 {
-		return TOROdds{}, fmt.Errorf("%w: negative hope bonus %d", ErrInvalid, q.HopeBonus)
+		return TOROdds{}, msgerr.Errorf("%w: negative hope bonus %d", ErrInvalid, q.HopeBonus)
 	}
 	cnt := successDice(q.Dice)
 	den := int64(12)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/campaign-journal/journal/internal/clip"
+	"github.com/campaign-journal/journal/internal/msgerr"
 )
 
 // Character is what the rules need of a character: its attributes, its
@@ -47,10 +48,22 @@ type Violation struct {
 	Rule    string `json:"rule"`              // one of the Rule... names
 	Subject string `json:"subject,omitempty"` // the attribute letter or skill name
 	Message string `json:"message"`
+	// Err is the message as a keyed error (msgerr), which the doors
+	// render in the reader's language; nil: Message as it is.
+	Err error `json:"-"`
 }
 
 // String returns "rule: message".
 func (v Violation) String() string { return v.Rule + ": " + v.Message }
+
+// AsError returns the violation's message as an error: Err, or one keyed by
+// Message.
+func (v Violation) AsError() error {
+	if v.Err != nil {
+		return v.Err
+	}
+	return msgerr.New(v.Message)
+}
 
 // InvalidCharacterError lists every rule a character breaks. It wraps
 // ErrInvalidCharacter.
@@ -70,6 +83,27 @@ func (e *InvalidCharacterError) Error() string {
 // Unwrap returns ErrInvalidCharacter.
 func (e *InvalidCharacterError) Unwrap() error { return ErrInvalidCharacter }
 
+// Key and Args make the error keyed (msgerr.Keyed) in its reader's form:
+// "invalid character: " and the violations, a rule's name before its
+// message only when it is a word ("skills: …"), not a code
+// ("attribute_missing").
+func (e *InvalidCharacterError) Key() string {
+	return "%w: " + strings.TrimSuffix(strings.Repeat("%v; ", len(e.Violations)), "; ")
+}
+
+// Args: see Key.
+func (e *InvalidCharacterError) Args() []any {
+	args := []any{ErrInvalidCharacter}
+	for _, v := range e.Violations {
+		if strings.Contains(v.Rule, "_") {
+			args = append(args, v.AsError())
+		} else {
+			args = append(args, msgerr.Errorf("%w: %w", msgerr.New(v.Rule), v.AsError())) // the rule, a word, in the reader's language
+		}
+	}
+	return args
+}
+
 // ValidateCharacter checks a character against the campaign's creation
 // rules (docs/rules.md 1.3) and returns nil or an *InvalidCharacterError listing
 // every violation at once, in a stable order (attributes, skills, budgets,
@@ -84,7 +118,8 @@ func (e *InvalidCharacterError) Unwrap() error { return ErrInvalidCharacter }
 func (r *Rules) ValidateCharacter(c Character) error {
 	var vs []Violation
 	add := func(rule, subject, format string, args ...any) {
-		vs = append(vs, Violation{Rule: rule, Subject: subject, Message: fmt.Sprintf(format, args...)})
+		err := msgerr.Errorf(format, args...)
+		vs = append(vs, Violation{Rule: rule, Subject: subject, Message: err.Error(), Err: err})
 	}
 	pc := !c.NPC
 
@@ -184,11 +219,11 @@ func (r *Rules) ParseCharacter(attributes, skills, specialization string, npc bo
 	var parseVs []Violation
 	attrs, aerr := r.parseAttributes(attributes)
 	if aerr != nil {
-		parseVs = append(parseVs, Violation{Rule: RuleAttributesSyntax, Message: aerr.Error()})
+		parseVs = append(parseVs, Violation{Rule: RuleAttributesSyntax, Message: aerr.Error(), Err: aerr})
 	}
 	sk, serr := r.parseSkills(skills)
 	if serr != nil {
-		parseVs = append(parseVs, Violation{Rule: RuleSkillsSyntax, Message: serr.Error()})
+		parseVs = append(parseVs, Violation{Rule: RuleSkillsSyntax, Message: serr.Error(), Err: serr})
 	}
 	var specErr error
 	c := Character{Attributes: attrs, Skills: sk, NPC: npc}
@@ -196,7 +231,7 @@ func (r *Rules) ParseCharacter(attributes, skills, specialization string, npc bo
 		s, err := r.LookupSkill(specialization)
 		if err != nil {
 			specErr = err
-			parseVs = append(parseVs, Violation{Rule: RuleSpecialization, Subject: specialization, Message: err.Error()})
+			parseVs = append(parseVs, Violation{Rule: RuleSpecialization, Subject: specialization, Message: err.Error(), Err: err})
 		} else {
 			c.Specialization = s.Name
 		}
@@ -241,13 +276,13 @@ func (r *Rules) parseAttributes(s string) (map[Attr]int, error) {
 			return err
 		}
 		if _, dup := out[a]; dup {
-			return fmt.Errorf("%w: %s (%s) given twice", ErrSyntax, a, a.Name())
+			return msgerr.Errorf("%w: %s (%s) given twice", ErrSyntax, a, a.Name())
 		}
 		out[a] = v
 		return nil
 	})
 	if err != nil {
-		return out, fmt.Errorf("attributes %q: %w", clip.Text(s), err)
+		return out, msgerr.Errorf("attributes %q: %w", clip.Text(s), err)
 	}
 	return out, nil
 }
@@ -277,13 +312,13 @@ func (r *Rules) parseSkills(s string) (map[string]int, error) {
 			return err
 		}
 		if _, dup := out[sk.Name]; dup {
-			return fmt.Errorf("%w: %s given twice", ErrSyntax, sk.Name)
+			return msgerr.Errorf("%w: %s given twice", ErrSyntax, sk.Name)
 		}
 		out[sk.Name] = v
 		return nil
 	})
 	if err != nil {
-		return out, fmt.Errorf("skills %q: %w", clip.Text(s), err)
+		return out, msgerr.Errorf("skills %q: %w", clip.Text(s), err)
 	}
 	return out, nil
 }
@@ -292,7 +327,7 @@ func (r *Rules) parseSkills(s string) (map[string]int, error) {
 // on past a bad pair, so that its error names every one (errorList).
 func pairs(s string, f func(name string, v int) error) error {
 	if strings.TrimSpace(s) == "" {
-		return fmt.Errorf("%w: empty list", ErrSyntax)
+		return msgerr.Errorf("%w: empty list", ErrSyntax)
 	}
 	var errs errorList
 	n := 0
@@ -306,12 +341,12 @@ func pairs(s string, f func(name string, v int) error) error {
 			name, value, ok = strings.Cut(item, ":")
 		}
 		if !ok {
-			errs = append(errs, fmt.Errorf("%w: %q: want name=value", ErrSyntax, clip.Text(strings.TrimSpace(item))))
+			errs = append(errs, msgerr.Errorf("%w: %q: want name=value", ErrSyntax, clip.Text(strings.TrimSpace(item))))
 			continue
 		}
 		v, err := number(value)
 		if err != nil {
-			errs = append(errs, fmt.Errorf("%w: %q: %w", ErrSyntax, clip.Text(strings.TrimSpace(item)), err))
+			errs = append(errs, msgerr.Errorf("%w: %q: %w", ErrSyntax, clip.Text(strings.TrimSpace(item)), err))
 			continue
 		}
 		if err := f(strings.TrimSpace(name), v); err != nil {
@@ -319,7 +354,7 @@ func pairs(s string, f func(name string, v int) error) error {
 		}
 	}
 	if n == 0 {
-		return fmt.Errorf("%w: empty list", ErrSyntax)
+		return msgerr.Errorf("%w: empty list", ErrSyntax)
 	}
 	if len(errs) == 1 {
 		return errs[0]

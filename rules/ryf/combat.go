@@ -2,17 +2,17 @@ package ryf
 
 import (
 	"cmp"
-	"fmt"
 	"slices"
 
 	"github.com/campaign-journal/journal/internal/clip"
+	"github.com/campaign-journal/journal/internal/msgerr"
 )
 
 // attr returns a character's attribute, or an error when it has none.
 func (c Character) attr(a Attr) (int, error) {
 	v, ok := c.Attributes[a]
 	if !ok {
-		return 0, fmt.Errorf("%w: the character has no %s (%s)", ErrUnknownAttribute, a, a.Name())
+		return 0, msgerr.Errorf("%w: the character has no %s (%s)", ErrUnknownAttribute, a, a.Name())
 	}
 	return v, nil
 }
@@ -30,7 +30,7 @@ func (r *Rules) SkillCheck(c Character, skill string, attr Attr) (Check, error) 
 		attr = s.Attr
 	}
 	if !r.hasAttr(attr) {
-		return Check{}, fmt.Errorf("%w %q", ErrUnknownAttribute, clip.Text(attr))
+		return Check{}, msgerr.Errorf("%w %q", ErrUnknownAttribute, clip.Text(attr))
 	}
 	v, err := c.attr(attr)
 	if err != nil {
@@ -42,7 +42,7 @@ func (r *Rules) SkillCheck(c Character, skill string, attr Attr) (Check, error) 
 // AttributeCheck builds an attribute roll: 2 × the attribute.
 func (r *Rules) AttributeCheck(c Character, attr Attr) (Check, error) {
 	if !r.hasAttr(attr) {
-		return Check{}, fmt.Errorf("%w %q", ErrUnknownAttribute, clip.Text(attr))
+		return Check{}, msgerr.Errorf("%w %q", ErrUnknownAttribute, clip.Text(attr))
 	}
 	v, err := c.attr(attr)
 	if err != nil {
@@ -69,7 +69,7 @@ func (r *Rules) InitiativeCheck(c Character) (Check, error) {
 // Defense (see Defense). A ranged weapon gives ErrInvalidWeapon.
 func (r *Rules) MeleeCheck(c Character, w Weapon, defense int) (Check, error) {
 	if w.Ranged() {
-		return Check{}, fmt.Errorf("%w %q: a ranged weapon cannot make a melee attack", ErrInvalidWeapon, clip.Text(w.Name))
+		return Check{}, msgerr.Errorf("%w %q: a ranged weapon cannot make a melee attack", ErrInvalidWeapon, clip.Text(w.Name))
 	}
 	return r.attack(KindMelee, Fuerza, c, w, defense)
 }
@@ -80,7 +80,7 @@ func (r *Rules) MeleeCheck(c Character, w Weapon, defense int) (Check, error) {
 // is the caller's to check with Weapon.Fire.
 func (r *Rules) RangedCheck(c Character, w Weapon, band Band, cover bool) (Check, error) {
 	if !w.Ranged() {
-		return Check{}, fmt.Errorf("%w %q: a melee weapon cannot make a ranged attack", ErrInvalidWeapon, clip.Text(w.Name))
+		return Check{}, msgerr.Errorf("%w %q: a melee weapon cannot make a ranged attack", ErrInvalidWeapon, clip.Text(w.Name))
 	}
 	d, err := RangeDifficulty(band, cover)
 	if err != nil {

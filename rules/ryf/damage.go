@@ -1,11 +1,11 @@
 package ryf
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 
 	"github.com/campaign-journal/journal/internal/clip"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/rules/dice"
 )
 
@@ -34,33 +34,33 @@ func ParseDamage(s string) (DamageDice, error) {
 	text := strings.ToLower(strings.Join(strings.Fields(s), ""))
 	count, rest, ok := strings.Cut(text, "d")
 	if !ok {
-		return DamageDice{}, fmt.Errorf("%w: damage %q: want dice like 1d10 or 1d6-2", ErrSyntax, clip.Text(s))
+		return DamageDice{}, msgerr.Errorf("%w: damage %q: want dice like 1d10 or 1d6-2", ErrSyntax, clip.Text(s))
 	}
 	d := DamageDice{Count: 1}
 	var err error
 	if count != "" {
 		if d.Count, err = digits(count); err != nil {
-			return DamageDice{}, fmt.Errorf("%w: damage %q: dice count: %w", ErrSyntax, clip.Text(s), err)
+			return DamageDice{}, msgerr.Errorf("%w: damage %q: dice count: %w", ErrSyntax, clip.Text(s), err)
 		}
 	}
 	sides, mod := rest, ""
 	if i := strings.IndexAny(rest, "+-"); i >= 0 {
 		sides, mod = rest[:i], rest[i+1:]
 		if mod == "" {
-			return DamageDice{}, fmt.Errorf("%w: damage %q: missing modifier after %q", ErrSyntax, clip.Text(s), clip.Text(rest[i]))
+			return DamageDice{}, msgerr.Errorf("%w: damage %q: missing modifier after %q", ErrSyntax, clip.Text(s), clip.Text(rest[i]))
 		}
 		if d.Modifier, err = digits(mod); err != nil {
-			return DamageDice{}, fmt.Errorf("%w: damage %q: modifier: %w", ErrSyntax, clip.Text(s), err)
+			return DamageDice{}, msgerr.Errorf("%w: damage %q: modifier: %w", ErrSyntax, clip.Text(s), err)
 		}
 		if rest[i] == '-' {
 			d.Modifier = -d.Modifier
 		}
 	}
 	if d.Sides, err = digits(sides); err != nil {
-		return DamageDice{}, fmt.Errorf("%w: damage %q: sides: %w", ErrSyntax, clip.Text(s), err)
+		return DamageDice{}, msgerr.Errorf("%w: damage %q: sides: %w", ErrSyntax, clip.Text(s), err)
 	}
 	if err := d.Validate(); err != nil {
-		return DamageDice{}, fmt.Errorf("damage %q: %w", clip.Text(s), err)
+		return DamageDice{}, msgerr.Errorf("damage %q: %w", clip.Text(s), err)
 	}
 	return d, nil
 }
@@ -68,11 +68,11 @@ func ParseDamage(s string) (DamageDice, error) {
 // digits reads a short run of decimal digits (no sign).
 func digits(s string) (int, error) {
 	if s == "" || len(s) > 6 {
-		return 0, fmt.Errorf("want 1 to 6 digits, got %q", clip.Text(s))
+		return 0, msgerr.Errorf("want 1 to 6 digits, got %q", clip.Text(s))
 	}
 	for _, c := range []byte(s) {
 		if c < '0' || c > '9' {
-			return 0, fmt.Errorf("want digits, got %q", clip.Text(s))
+			return 0, msgerr.Errorf("want digits, got %q", clip.Text(s))
 		}
 	}
 	return strconv.Atoi(s)
@@ -82,11 +82,11 @@ func digits(s string) (int, error) {
 func (d DamageDice) Validate() error {
 	switch {
 	case d.Count < 1 || d.Count > MaxDamageDice:
-		return fmt.Errorf("%w: %d dice, want 1..%d", ErrOutOfRange, d.Count, MaxDamageDice)
+		return msgerr.Errorf("%w: %d dice, want 1..%d", ErrOutOfRange, d.Count, MaxDamageDice)
 	case d.Sides < MinDamageSides || d.Sides > MaxDamageSides:
-		return fmt.Errorf("%w: d%d, want d%d..d%d", ErrOutOfRange, d.Sides, MinDamageSides, MaxDamageSides)
+		return msgerr.Errorf("%w: d%d, want d%d..d%d", ErrOutOfRange, d.Sides, MinDamageSides, MaxDamageSides)
 	case d.Modifier < -MaxDamageModifier || d.Modifier > MaxDamageModifier:
-		return fmt.Errorf("%w: modifier %d, want %d..%d", ErrOutOfRange, d.Modifier, -MaxDamageModifier, MaxDamageModifier)
+		return msgerr.Errorf("%w: modifier %d, want %d..%d", ErrOutOfRange, d.Modifier, -MaxDamageModifier, MaxDamageModifier)
 	}
 	return nil
 }
@@ -144,21 +144,21 @@ type DamageRoll struct {
 // final damage.
 func RollDamage(d DamageDice, critical bool, r dice.Roller) (DamageRoll, error) {
 	if err := d.Validate(); err != nil {
-		return DamageRoll{}, fmt.Errorf("damage %s: %w", d, err)
+		return DamageRoll{}, msgerr.Errorf("damage %s: %w", d, err)
 	}
 	if r == nil {
-		return DamageRoll{}, fmt.Errorf("%w: no dice roller", ErrInvalidCheck)
+		return DamageRoll{}, msgerr.Errorf("%w: no dice roller", ErrInvalidCheck)
 	}
 	out := DamageRoll{Dice: d, Critical: critical, Chains: make([][]int, 0, d.Count)}
 	for i := range d.Count {
 		var chain []int
 		for {
 			if len(chain) > MaxExplosions {
-				return DamageRoll{}, fmt.Errorf("%w: die %d of %s exploded %d times", ErrRunaway, i+1, d, MaxExplosions)
+				return DamageRoll{}, msgerr.Errorf("%w: die %d of %s exploded %d times", ErrRunaway, i+1, d, MaxExplosions)
 			}
 			f, err := rollDie(r, d.Sides)
 			if err != nil {
-				return DamageRoll{}, fmt.Errorf("damage %s die %d: %w", d, i+1, err)
+				return DamageRoll{}, msgerr.Errorf("damage %s die %d: %w", d, i+1, err)
 			}
 			chain = append(chain, f)
 			out.DiceSum += f
@@ -192,7 +192,7 @@ func rollDie(r dice.Roller, sides int) (int, error) {
 		return 0, err
 	}
 	if f < 1 || f > sides {
-		return 0, fmt.Errorf("%w: %d on d%d", dice.ErrInvalidFace, f, sides)
+		return 0, msgerr.Errorf("%w: %d on d%d", dice.ErrInvalidFace, f, sides)
 	}
 	return f, nil
 }

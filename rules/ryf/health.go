@@ -1,8 +1,7 @@
 package ryf
 
 import (
-	"fmt"
-
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/rules/dice"
 )
 
@@ -67,10 +66,10 @@ func RestHealing(hp, maxHP int, comfort bool) int {
 // max HP. A negative amount gives ErrOutOfRange; a dead character ErrDead.
 func Heal(hp, maxHP, amount int) (int, error) {
 	if amount < 0 {
-		return 0, fmt.Errorf("%w: healing %d, want 0 or more", ErrOutOfRange, amount)
+		return 0, msgerr.Errorf("%w: healing %d, want 0 or more", ErrOutOfRange, amount)
 	}
 	if StatusOf(hp) == StatusDead {
-		return 0, fmt.Errorf("%w: the dead do not heal", ErrDead)
+		return 0, msgerr.Errorf("%w: the dead do not heal", ErrDead)
 	}
 	return min(amount, room(hp, maxHP)), nil
 }
@@ -89,17 +88,17 @@ type AfterCombat struct {
 // caller's to enforce.
 func AfterCombatHealing(hp, maxHP, damageTaken int, r dice.Roller) (AfterCombat, error) {
 	if damageTaken < 0 {
-		return AfterCombat{}, fmt.Errorf("%w: damage taken %d, want 0 or more", ErrOutOfRange, damageTaken)
+		return AfterCombat{}, msgerr.Errorf("%w: damage taken %d, want 0 or more", ErrOutOfRange, damageTaken)
 	}
 	if StatusOf(hp) == StatusDead {
-		return AfterCombat{}, fmt.Errorf("%w: the dead do not heal", ErrDead)
+		return AfterCombat{}, msgerr.Errorf("%w: the dead do not heal", ErrDead)
 	}
 	if r == nil {
-		return AfterCombat{}, fmt.Errorf("%w: no dice roller", ErrInvalidCheck)
+		return AfterCombat{}, msgerr.Errorf("%w: no dice roller", ErrInvalidCheck)
 	}
 	f, err := rollDie(r, AfterCombatD)
 	if err != nil {
-		return AfterCombat{}, fmt.Errorf("after-combat healing: %w", err)
+		return AfterCombat{}, msgerr.Errorf("after-combat healing: %w", err)
 	}
 	return AfterCombat{Face: f, Healed: min(f, damageTaken, room(hp, maxHP))}, nil
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/campaign-journal/journal/internal/clip"
+	"github.com/campaign-journal/journal/internal/msgerr"
 )
 
 // Level is the level of a 1o3d10 roll: which of the three dice is kept.
@@ -33,7 +34,7 @@ func (l Level) String() string {
 // MarshalText encodes the level as its name.
 func (l Level) MarshalText() ([]byte, error) {
 	if l < Low || l > High {
-		return nil, fmt.Errorf("%w: level %d", ErrOutOfRange, int(l))
+		return nil, msgerr.Errorf("%w: level %d", ErrOutOfRange, int(l))
 	}
 	return []byte(l.String()), nil
 }
@@ -48,7 +49,7 @@ func (l *Level) UnmarshalText(text []byte) error {
 	case "high":
 		*l = High
 	default:
-		return fmt.Errorf("%w: level %q, want low, mid or high", ErrSyntax, clip.Text(text))
+		return msgerr.Errorf("%w: level %q, want low, mid or high", ErrSyntax, clip.Text(text))
 	}
 	return nil
 }

@@ -1,10 +1,10 @@
 package ryf
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/campaign-journal/journal/internal/clip"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/rules/names"
 )
 
@@ -53,7 +53,7 @@ func find[T any](what, query string, entries []entry[T], unknown error) (T, erro
 	var zero T
 	q := fold(query)
 	if q == "" {
-		return zero, fmt.Errorf("%w: empty name", unknown)
+		return zero, msgerr.Errorf("%w: empty name", unknown)
 	}
 	if e, n := match(q, entries, func(k string) bool { return k == q }); n == 1 {
 		return e.value, nil
@@ -61,7 +61,7 @@ func find[T any](what, query string, entries []entry[T], unknown error) (T, erro
 	e, n := match(q, entries, func(k string) bool { return strings.HasPrefix(k, q) })
 	switch n {
 	case 0:
-		return zero, fmt.Errorf("%w %q%s", unknown, clip.Text(query), hint(query, entries))
+		return zero, msgerr.Errorf("%w %q%s", unknown, clip.Text(query), hint(query, entries))
 	case 1:
 		return e.value, nil
 	}
@@ -74,7 +74,7 @@ func find[T any](what, query string, entries []entry[T], unknown error) (T, erro
 			}
 		}
 	}
-	return zero, fmt.Errorf("%w %s %q: could be %s", ErrAmbiguous, what, clip.Text(query), strings.Join(names, ", "))
+	return zero, msgerr.Errorf("%w %s %q: could be %s", ErrAmbiguous, what, clip.Text(query), strings.Join(names, ", "))
 }
 
 // match returns the first entry with a key satisfying ok and how many
@@ -98,13 +98,13 @@ func match[T any](q string, entries []entry[T], ok func(string) bool) (entry[T],
 
 // hint ends an unknown-name message: the closest names, or all of them
 // (names.Hint), after a colon; "" for no entries.
-func hint[T any](query string, entries []entry[T]) string {
+func hint[T any](query string, entries []entry[T]) error {
 	displays := make([]string, len(entries))
 	for i, e := range entries {
 		displays[i] = e.display
 	}
-	if h := names.Hint(query, displays); h != "" {
-		return ": " + h
+	if h := names.Hint(query, displays); h != nil {
+		return msgerr.Errorf(": %w", h)
 	}
-	return ""
+	return msgerr.New("")
 }

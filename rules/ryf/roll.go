@@ -1,11 +1,11 @@
 package ryf
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 
 	"github.com/campaign-journal/journal/internal/clip"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/rules/dice"
 )
 
@@ -141,18 +141,18 @@ func (c Check) Base() int {
 // ErrInvalidCheck or ErrOutOfRange.
 func (c Check) Validate() error {
 	bad := func(format string, args ...any) error {
-		return fmt.Errorf("%w: %s roll: %s", ErrInvalidCheck, c.Kind, fmt.Sprintf(format, args...))
+		return msgerr.Errorf("%w: %s roll: %s", ErrInvalidCheck, c.Kind, msgerr.Errorf(format, args...))
 	}
 	rng := func(what string, v, lo, hi int) error {
 		if v < lo || v > hi {
-			return fmt.Errorf("%w: %s %d, want %d..%d", ErrOutOfRange, what, v, lo, hi)
+			return msgerr.Errorf("%w: %s %d, want %d..%d", ErrOutOfRange, what, v, lo, hi)
 		}
 		return nil
 	}
 	switch c.Kind {
 	case KindSkill, KindAttribute, KindInitiative, KindMelee, KindRanged:
 	default:
-		return fmt.Errorf("%w: unknown kind %q", ErrInvalidCheck, clip.Text(c.Kind))
+		return msgerr.Errorf("%w: unknown kind %q", ErrInvalidCheck, clip.Text(c.Kind))
 	}
 	if c.Attribute.Name() == "" {
 		return bad("unknown attribute %q", clip.Text(c.Attribute))
@@ -278,20 +278,20 @@ func Roll(c Check, r dice.Roller) (Result, error) {
 		return Result{}, err
 	}
 	if r == nil {
-		return Result{}, fmt.Errorf("%w: no dice roller", ErrInvalidCheck)
+		return Result{}, msgerr.Errorf("%w: no dice roller", ErrInvalidCheck)
 	}
 	level, reasons := ComputeLevel(c.LevelInput())
 	res := Result{Check: c, Level: level, LevelReasons: reasons, Base: c.Base(), Rounds: make([]Round, 0, 2)}
 	explodes := c.explodes()
 	for {
 		if len(res.Rounds) == MaxRounds {
-			return Result{}, fmt.Errorf("%w: %d rounds of 1o3d10", ErrRunaway, MaxRounds)
+			return Result{}, msgerr.Errorf("%w: %d rounds of 1o3d10", ErrRunaway, MaxRounds)
 		}
 		var rd Round
 		for i := range rd.Dice {
 			f, err := rollDie(r, 10)
 			if err != nil {
-				return Result{}, fmt.Errorf("1o3d10 round %d die %d: %w", len(res.Rounds)+1, i+1, err)
+				return Result{}, msgerr.Errorf("1o3d10 round %d die %d: %w", len(res.Rounds)+1, i+1, err)
 			}
 			rd.Dice[i] = f
 		}
@@ -408,10 +408,10 @@ func ParseDifficulty(s string) (int, error) {
 	if t != "" && (t[0] == '+' || t[0] == '-' || (t[0] >= '0' && t[0] <= '9')) {
 		n, err := strconv.Atoi(t)
 		if err != nil {
-			return 0, fmt.Errorf("%w: difficulty %q: want a name or an integer", ErrSyntax, clip.Text(s))
+			return 0, msgerr.Errorf("%w: difficulty %q: want a name or an integer", ErrSyntax, clip.Text(s))
 		}
 		if n < MinDifficulty || n > MaxDifficulty {
-			return 0, fmt.Errorf("%w: difficulty %d, want %d..%d", ErrOutOfRange, n, MinDifficulty, MaxDifficulty)
+			return 0, msgerr.Errorf("%w: difficulty %d, want %d..%d", ErrOutOfRange, n, MinDifficulty, MaxDifficulty)
 		}
 		return n, nil
 	}

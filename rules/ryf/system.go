@@ -1,8 +1,8 @@
 package ryf
 
 import (
-	"fmt"
 	"github.com/campaign-journal/journal/internal/clip"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/rules/names"
 	"slices"
 	"strings"
@@ -26,7 +26,7 @@ func ParseSystem(s string) (System, error) {
 	case "galaxia":
 		return Galaxia, nil
 	}
-	return "", fmt.Errorf("%w %q: want ryf or galaxia", ErrUnknownSystem, clip.Text(s))
+	return "", msgerr.Errorf("%w %q: want ryf or galaxia", ErrUnknownSystem, clip.Text(s))
 }
 
 // Attr is an attribute, by its letter.
@@ -207,7 +207,7 @@ type Rules struct {
 func New(opts Options) (*Rules, error) {
 	r := &Rules{}
 	if opts.System != RyF && opts.System != Galaxia {
-		return nil, fmt.Errorf("%w: %w %q", ErrInvalidCampaign, ErrUnknownSystem, clip.Text(opts.System))
+		return nil, msgerr.Errorf("%w: %w %q", ErrInvalidCampaign, ErrUnknownSystem, clip.Text(opts.System))
 	}
 	r.attrs = []Attr{Fuerza, Resistencia, Destreza, Inteligencia, Percepcion}
 	if opts.Carisma {
@@ -221,7 +221,7 @@ func New(opts Options) (*Rules, error) {
 		std = CarismaBudget
 	}
 	if b := opts.AttributeBudget; b != 0 && (b < MinAttribute*len(r.attrs) || b > std) {
-		return nil, fmt.Errorf("%w: %w: attribute budget %d, want %d..%d", ErrInvalidCampaign, ErrOutOfRange, b, MinAttribute*len(r.attrs), std)
+		return nil, msgerr.Errorf("%w: %w: attribute budget %d, want %d..%d", ErrInvalidCampaign, ErrOutOfRange, b, MinAttribute*len(r.attrs), std)
 	}
 
 	r.skills = SystemSkills(opts.System)
@@ -233,13 +233,13 @@ func New(opts Options) (*Rules, error) {
 	}
 	for _, s := range opts.Skills {
 		if err := checkName(s.Name); err != nil {
-			return nil, fmt.Errorf("%w: skill %q: %w", ErrInvalidCampaign, clip.Text(s.Name), err)
+			return nil, msgerr.Errorf("%w: skill %q: %w", ErrInvalidCampaign, clip.Text(s.Name), err)
 		}
 		if !r.hasAttr(s.Attr) {
-			return nil, fmt.Errorf("%w: skill %q: %w %q", ErrInvalidCampaign, clip.Text(s.Name), ErrUnknownAttribute, clip.Text(s.Attr))
+			return nil, msgerr.Errorf("%w: skill %q: %w %q", ErrInvalidCampaign, clip.Text(s.Name), ErrUnknownAttribute, clip.Text(s.Attr))
 		}
 		if have, dup := folded[fold(s.Name)]; dup {
-			return nil, fmt.Errorf("%w: skill %q: already defined as %q", ErrInvalidCampaign, clip.Text(s.Name), have)
+			return nil, msgerr.Errorf("%w: skill %q: already defined as %q", ErrInvalidCampaign, clip.Text(s.Name), have)
 		}
 		folded[fold(s.Name)] = s.Name
 		r.skills = append(r.skills, s)
@@ -252,7 +252,7 @@ func New(opts Options) (*Rules, error) {
 	r.weapons = KnownWeapons(opts.System)
 	for _, w := range opts.Weapons {
 		if err := r.ValidateWeapon(w); err != nil {
-			return nil, fmt.Errorf("%w: %w", ErrInvalidCampaign, err)
+			return nil, msgerr.Errorf("%w: %w", ErrInvalidCampaign, err)
 		}
 		replaced := false
 		for i, have := range r.weapons {
@@ -280,13 +280,13 @@ func New(opts Options) (*Rules, error) {
 // characters, none of the parsers' separators ",=:;", not all space.
 func checkName(name string) error {
 	if fold(name) == "" {
-		return fmt.Errorf("%w: empty name", ErrSyntax)
+		return msgerr.Errorf("%w: empty name", ErrSyntax)
 	}
 	if !utf8.ValidString(name) || utf8.RuneCountInString(name) > maxNameLength {
-		return fmt.Errorf("%w: name must be valid text of at most %d characters", ErrSyntax, maxNameLength)
+		return msgerr.Errorf("%w: name must be valid text of at most %d characters", ErrSyntax, maxNameLength)
 	}
 	if strings.ContainsAny(name, ",=:;") {
-		return fmt.Errorf("%w: name may not contain any of ,=:;", ErrSyntax)
+		return msgerr.Errorf("%w: name may not contain any of ,=:;", ErrSyntax)
 	}
 	return nil
 }
@@ -386,14 +386,14 @@ type Side struct {
 func (r *Rules) LookupSide(name string) (Side, error) {
 	q := fold(name)
 	if q == "" {
-		return Side{}, fmt.Errorf("%w: empty name", ErrUnknownSkill)
+		return Side{}, msgerr.Errorf("%w: empty name", ErrUnknownSkill)
 	}
 	exact := func(k string) bool { return k == q }
 	a, na := match(q, r.attrIndex, exact)
 	s, ns := match(q, r.skillIndex, exact)
 	switch {
 	case na == 1 && ns >= 1:
-		return Side{}, fmt.Errorf("%w %q: the skill %s or the attribute %s", ErrAmbiguous, clip.Text(name), s.display, a.value.Name())
+		return Side{}, msgerr.Errorf("%w %q: the skill %s or the attribute %s", ErrAmbiguous, clip.Text(name), s.display, a.value.Name())
 	case na == 1:
 		return Side{Attr: a.value}, nil
 	case ns == 1:
@@ -404,7 +404,7 @@ func (r *Rules) LookupSide(name string) (Side, error) {
 	s, ns = match(q, r.skillIndex, prefix)
 	switch {
 	case na == 0 && ns == 0:
-		return Side{}, fmt.Errorf("%w %q (nor an attribute)%s", ErrUnknownSkill, clip.Text(name), r.sideHint(name))
+		return Side{}, msgerr.Errorf("%w %q (nor an attribute)%s", ErrUnknownSkill, clip.Text(name), r.sideHint(name))
 	case na == 1 && ns == 0:
 		return Side{Attr: a.value}, nil
 	case na == 0 && ns == 1:
@@ -421,7 +421,7 @@ func (r *Rules) LookupSide(name string) (Side, error) {
 			could = append(could, e.value.Name())
 		}
 	}
-	return Side{}, fmt.Errorf("%w skill or attribute %q: could be %s", ErrAmbiguous, clip.Text(name), strings.Join(could, ", "))
+	return Side{}, msgerr.Errorf("%w skill or attribute %q: could be %s", ErrAmbiguous, clip.Text(name), strings.Join(could, ", "))
 }
 
 // SideCheck builds the side's roll for character c: a skill roll (with attr, the
@@ -436,7 +436,7 @@ func (r *Rules) SideCheck(c Character, side Side, attr Attr) (Check, error) {
 		check, err = r.SkillCheck(c, side.Skill, attr)
 	} else {
 		if attr != "" && attr != side.Attr {
-			return Check{}, fmt.Errorf("%w: an attribute roll of %s cannot use %s: name another attribute as the side instead", ErrInvalidCheck, side.Attr.Name(), attr.Name())
+			return Check{}, msgerr.Errorf("%w: an attribute roll of %s cannot use %s: name another attribute as the side instead", ErrInvalidCheck, side.Attr.Name(), attr.Name())
 		}
 		check, err = r.AttributeCheck(c, side.Attr)
 	}
@@ -448,7 +448,7 @@ func (r *Rules) SideCheck(c Character, side Side, attr Attr) (Check, error) {
 }
 
 // sideHint ends the message of a side that names no skill nor attribute.
-func (r *Rules) sideHint(name string) string {
+func (r *Rules) sideHint(name string) error {
 	var all []string
 	for _, e := range r.skillIndex {
 		all = append(all, e.display)
@@ -456,8 +456,8 @@ func (r *Rules) sideHint(name string) string {
 	for _, e := range r.attrIndex {
 		all = append(all, e.display)
 	}
-	if h := names.Hint(name, all); h != "" {
-		return ": " + h
+	if h := names.Hint(name, all); h != nil {
+		return msgerr.Errorf(": %w", h)
 	}
-	return ""
+	return msgerr.New("")
 }

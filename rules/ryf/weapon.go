@@ -1,9 +1,8 @@
 package ryf
 
 import (
-	"fmt"
-
 	"github.com/campaign-journal/journal/internal/clip"
+	"github.com/campaign-journal/journal/internal/msgerr"
 )
 
 // Weapon is a weapon of the campaign. A weapon with ranges is a ranged
@@ -92,16 +91,16 @@ func (r *Rules) LookupWeapon(name string) (Weapon, error) {
 // and a magazine only on a ranged weapon. Errors wrap ErrInvalidWeapon.
 func (r *Rules) ValidateWeapon(w Weapon) error {
 	bad := func(format string, args ...any) error {
-		return fmt.Errorf("%w %q: %s", ErrInvalidWeapon, clip.Text(w.Name), fmt.Sprintf(format, args...))
+		return msgerr.Errorf("%w %q: %s", ErrInvalidWeapon, clip.Text(w.Name), msgerr.Errorf(format, args...))
 	}
 	if err := checkName(w.Name); err != nil {
-		return fmt.Errorf("%w %q: %w", ErrInvalidWeapon, clip.Text(w.Name), err)
+		return msgerr.Errorf("%w %q: %w", ErrInvalidWeapon, clip.Text(w.Name), err)
 	}
 	if _, ok := r.skillByName[w.Skill]; !ok {
-		return fmt.Errorf("%w %q: %w %q", ErrInvalidWeapon, clip.Text(w.Name), ErrUnknownSkill, clip.Text(w.Skill))
+		return msgerr.Errorf("%w %q: %w %q", ErrInvalidWeapon, clip.Text(w.Name), ErrUnknownSkill, clip.Text(w.Skill))
 	}
 	if err := w.Damage.Validate(); err != nil {
-		return fmt.Errorf("%w %q: damage: %w", ErrInvalidWeapon, clip.Text(w.Name), err)
+		return msgerr.Errorf("%w %q: damage: %w", ErrInvalidWeapon, clip.Text(w.Name), err)
 	}
 	if w.Precision < MinPrecision || w.Precision > MaxPrecision {
 		return bad("precision %d, want %d..%d", w.Precision, MinPrecision, MaxPrecision)
@@ -136,10 +135,10 @@ func (w Weapon) Fire(shotsLeft int) (int, error) {
 		return 0, nil
 	}
 	if shotsLeft < 0 || shotsLeft > w.Magazine {
-		return 0, fmt.Errorf("%w: %d shots left in a magazine of %d", ErrOutOfRange, shotsLeft, w.Magazine)
+		return 0, msgerr.Errorf("%w: %d shots left in a magazine of %d", ErrOutOfRange, shotsLeft, w.Magazine)
 	}
 	if shotsLeft == 0 {
-		return 0, fmt.Errorf("%w: %s must be reloaded", ErrEmptyMagazine, w.Name)
+		return 0, msgerr.Errorf("%w: %s must be reloaded", ErrEmptyMagazine, w.Name)
 	}
 	return shotsLeft - 1, nil
 }
@@ -191,7 +190,7 @@ func RangeDifficulty(b Band, cover bool) (int, error) {
 	case BandLong:
 		d = LongDifficulty
 	default:
-		return 0, fmt.Errorf("%w %q", ErrUnknownBand, clip.Text(b))
+		return 0, msgerr.Errorf("%w %q", ErrUnknownBand, clip.Text(b))
 	}
 	if cover {
 		d += CoverStep
@@ -205,9 +204,9 @@ func RangeDifficulty(b Band, cover bool) (int, error) {
 func (w Weapon) Band(metres int) (Band, error) {
 	switch {
 	case !w.Ranged():
-		return "", fmt.Errorf("%w %q: a melee weapon has no range bands", ErrInvalidWeapon, clip.Text(w.Name))
+		return "", msgerr.Errorf("%w %q: a melee weapon has no range bands", ErrInvalidWeapon, clip.Text(w.Name))
 	case metres < 0:
-		return "", fmt.Errorf("%w: distance %d m", ErrOutOfRange, metres)
+		return "", msgerr.Errorf("%w: distance %d m", ErrOutOfRange, metres)
 	case metres <= w.Short:
 		return BandShort, nil
 	case metres <= w.Medium:
@@ -215,5 +214,5 @@ func (w Weapon) Band(metres int) (Band, error) {
 	case metres <= w.Long:
 		return BandLong, nil
 	}
-	return "", fmt.Errorf("%w: %d m with %s (long range %d m)", ErrBeyondRange, metres, w.Name, w.Long)
+	return "", msgerr.Errorf("%w: %d m with %s (long range %d m)", ErrBeyondRange, metres, w.Name, w.Long)
 }

@@ -1,6 +1,6 @@
 package ryf
 
-import "fmt"
+import "github.com/campaign-journal/journal/internal/msgerr"
 
 // Experience grants (docs/rules.md 1.4).
 const (
@@ -11,7 +11,7 @@ const (
 // ValidateXPGrant checks an end-of-session grant: 1..10 XP.
 func ValidateXPGrant(n int) error {
 	if n < MinXPGrant || n > MaxXPGrant {
-		return fmt.Errorf("%w: xp grant %d, want %d..%d", ErrOutOfRange, n, MinXPGrant, MaxXPGrant)
+		return msgerr.Errorf("%w: xp grant %d, want %d..%d", ErrOutOfRange, n, MinXPGrant, MaxXPGrant)
 	}
 	return nil
 }
@@ -20,10 +20,10 @@ func ValidateXPGrant(n int) error {
 // the new rank. A rank already at 10 (or outside 0..9) gives ErrOutOfRange.
 func RaiseCost(rank int) (int, error) {
 	if rank >= MaxRank {
-		return 0, fmt.Errorf("%w: rank %d is the maximum", ErrOutOfRange, MaxRank)
+		return 0, msgerr.Errorf("%w: rank %d is the maximum", ErrOutOfRange, MaxRank)
 	}
 	if rank < MinRank {
-		return 0, fmt.Errorf("%w: rank %d, want %d..%d", ErrOutOfRange, rank, MinRank, MaxRank)
+		return 0, msgerr.Errorf("%w: rank %d, want %d..%d", ErrOutOfRange, rank, MinRank, MaxRank)
 	}
 	return rank + 1, nil
 }
@@ -36,7 +36,7 @@ func Raise(rank, xp int) (newRank, xpLeft int, err error) {
 		return rank, xp, err
 	}
 	if xp < cost {
-		return rank, xp, fmt.Errorf("%w: rank %d costs %d xp, have %d", ErrNotEnoughXP, rank+1, cost, xp)
+		return rank, xp, msgerr.Errorf("%w: rank %d costs %d xp, have %d", ErrNotEnoughXP, rank+1, cost, xp)
 	}
 	return rank + 1, xp - cost, nil
 }

@@ -1,9 +1,8 @@
 package tor
 
 import (
-	"fmt"
-
 	"github.com/campaign-journal/journal/internal/clip"
+	"github.com/campaign-journal/journal/internal/msgerr"
 )
 
 // Eligibility says whether a roll earns the next advancement point of its
@@ -28,7 +27,7 @@ type Eligibility struct {
 // still grants the point (GrantAdvancement).
 func NextAdvancement(res Result, traitInvoked bool, count int) (Eligibility, error) {
 	if count < 0 || count > MaxAdvancementPoints {
-		return Eligibility{}, fmt.Errorf("%w: advancement count %d not in 0..%d", ErrOutOfRange, count, MaxAdvancementPoints)
+		return Eligibility{}, msgerr.Errorf("%w: advancement count %d not in 0..%d", ErrOutOfRange, count, MaxAdvancementPoints)
 	}
 	if count == MaxAdvancementPoints {
 		return Eligibility{}, ErrGroupFull
@@ -59,14 +58,14 @@ func NextAdvancement(res Result, traitInvoked bool, count int) (Eligibility, err
 // the six groups (ErrUnknownGroup).
 func GrantAdvancement(c Character, g Group) (Character, error) {
 	if !g.Valid() {
-		return Character{}, fmt.Errorf("%w %q", ErrUnknownGroup, clip.Text(string(g)))
+		return Character{}, msgerr.Errorf("%w %q", ErrUnknownGroup, clip.Text(string(g)))
 	}
 	n := c.Advancement[g]
 	if n >= MaxAdvancementPoints {
-		return Character{}, fmt.Errorf("%w: %s", ErrGroupFull, g)
+		return Character{}, msgerr.Errorf("%w: %s", ErrGroupFull, g)
 	}
 	if n < 0 {
-		return Character{}, fmt.Errorf("%w: %s holds %d points", ErrOutOfRange, g, n)
+		return Character{}, msgerr.Errorf("%w: %s holds %d points", ErrOutOfRange, g, n)
 	}
 	c = c.Clone()
 	if c.Advancement == nil {

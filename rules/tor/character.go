@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/campaign-journal/journal/internal/clip"
+	"github.com/campaign-journal/journal/internal/msgerr"
 )
 
 // Ranges a valid character keeps (see Character.Validate and DECISIONS.md).
@@ -43,7 +44,7 @@ func (a Attributes) Score(attr Attribute) (Score, error) {
 	case Mente:
 		return a.Mente, nil
 	}
-	return Score{}, fmt.Errorf("%w %q", ErrUnknownAttribute, clip.Text(string(attr)))
+	return Score{}, msgerr.Errorf("%w %q", ErrUnknownAttribute, clip.Text(string(attr)))
 }
 
 // String formats the attributes in the syntax ParseAttributes reads:
@@ -167,6 +168,17 @@ func (c Character) AdventurePoints() int {
 type Violation struct {
 	Field   string `json:"field"`
 	Problem string `json:"problem"`
+	// Err is the problem as a keyed error (msgerr), which the doors
+	// render in the reader's language; nil: Problem as it is.
+	Err error `json:"-"`
+}
+
+// AsError returns the problem as an error: Err, or one keyed by Problem.
+func (v Violation) AsError() error {
+	if v.Err != nil {
+		return v.Err
+	}
+	return msgerr.New(v.Problem)
 }
 
 func (v Violation) String() string { return v.Field + ": " + v.Problem }
@@ -189,6 +201,22 @@ func (e *ValidationError) Error() string {
 // Unwrap returns ErrInvalidCharacter.
 func (e *ValidationError) Unwrap() error { return ErrInvalidCharacter }
 
+// Key and Args make the error keyed (msgerr.Keyed): "invalid character: "
+// and each violation's field (a JSON path, a name in every language) and
+// problem.
+func (e *ValidationError) Key() string {
+	return "%w: " + strings.TrimSuffix(strings.Repeat("%v; ", len(e.Violations)), "; ")
+}
+
+// Args: see Key.
+func (e *ValidationError) Args() []any {
+	args := []any{ErrInvalidCharacter}
+	for _, v := range e.Violations {
+		args = append(args, msgerr.Errorf("%s: %w", v.Field, v.AsError()))
+	}
+	return args
+}
+
 // Validate checks the character against the rules and the package's ranges
 // and reports every violation at once in a *ValidationError (nil if none):
 //
@@ -203,7 +231,8 @@ func (e *ValidationError) Unwrap() error { return ErrInvalidCharacter }
 func (c Character) Validate() error {
 	var vs []Violation
 	add := func(field, format string, args ...any) {
-		vs = append(vs, Violation{Field: field, Problem: fmt.Sprintf(format, args...)})
+		err := msgerr.Errorf(format, args...)
+		vs = append(vs, Violation{Field: field, Problem: err.Error(), Err: err})
 	}
 	for _, attr := range []struct {
 		key   string

@@ -1,6 +1,6 @@
 package tor
 
-import "errors"
+import "github.com/campaign-journal/journal/internal/msgerr"
 
 // Errors callers check with errors.Is. Every error the package returns is or
 // wraps one of them, except that Roll passes a roller's own error on,
@@ -8,58 +8,58 @@ import "errors"
 var (
 	// ErrInvalidCharacter is wrapped by *ValidationError: a character spec
 	// breaks one or more rules.
-	ErrInvalidCharacter = errors.New("invalid character")
+	ErrInvalidCharacter = msgerr.New("invalid character")
 	// ErrUnknownSkill is returned when no common skill matches a name.
-	ErrUnknownSkill = errors.New("unknown skill")
+	ErrUnknownSkill = msgerr.New("unknown skill")
 	// ErrUnknownGroup is returned when no skill group matches a name.
-	ErrUnknownGroup = errors.New("unknown skill group")
+	ErrUnknownGroup = msgerr.New("unknown skill group")
 	// ErrUnknownAttribute is returned when no attribute matches a name.
-	ErrUnknownAttribute = errors.New("unknown attribute")
+	ErrUnknownAttribute = msgerr.New("unknown attribute")
 	// ErrUnknownTrait is returned when the character has no trait by that name.
-	ErrUnknownTrait = errors.New("unknown trait")
+	ErrUnknownTrait = msgerr.New("unknown trait")
 	// ErrAmbiguous is returned when a prefix matches more than one name; the
 	// message names the candidates.
-	ErrAmbiguous = errors.New("ambiguous name")
+	ErrAmbiguous = msgerr.New("ambiguous name")
 	// ErrSyntax is returned by the parsers for text they cannot read.
-	ErrSyntax = errors.New("syntax error")
+	ErrSyntax = msgerr.New("syntax error")
 	// ErrInvalidRoll is returned for a rank, Target Number, face or roller
 	// that does not fit a roll.
-	ErrInvalidRoll = errors.New("invalid roll")
+	ErrInvalidRoll = msgerr.New("invalid roll")
 	// ErrOutOfRange is returned for a count or amount outside its range.
-	ErrOutOfRange = errors.New("value out of range")
+	ErrOutOfRange = msgerr.New("value out of range")
 
 	// ErrNoHope is returned when a character with 0 Hope tries to spend one.
-	ErrNoHope = errors.New("no hope left")
+	ErrNoHope = msgerr.New("no hope left")
 	// ErrAlreadySucceeded is returned when Hope is spent on a successful roll.
-	ErrAlreadySucceeded = errors.New("roll already succeeded")
+	ErrAlreadySucceeded = msgerr.New("roll already succeeded")
 	// ErrHopeSpent is returned when Hope is spent twice on the same roll.
-	ErrHopeSpent = errors.New("hope already spent on this roll")
+	ErrHopeSpent = msgerr.New("hope already spent on this roll")
 	// ErrHopeFull is returned when a character at maximum Hope asks for a
 	// fellowship point.
-	ErrHopeFull = errors.New("hope already at maximum")
+	ErrHopeFull = msgerr.New("hope already at maximum")
 
 	// ErrPoolEmpty is returned when the fellowship pool has no point left.
-	ErrPoolEmpty = errors.New("fellowship pool is empty")
+	ErrPoolEmpty = msgerr.New("fellowship pool is empty")
 	// ErrInvalidVote is returned for a malformed vote (no requester, an empty
 	// or duplicated member of the fellowship).
-	ErrInvalidVote = errors.New("invalid fellowship vote")
+	ErrInvalidVote = msgerr.New("invalid fellowship vote")
 	// ErrNotInFellowship is returned for a requester or voter who is not a
 	// member of the fellowship.
-	ErrNotInFellowship = errors.New("not in the fellowship")
+	ErrNotInFellowship = msgerr.New("not in the fellowship")
 	// ErrRequesterVoted is returned when the requester votes on its own request.
-	ErrRequesterVoted = errors.New("requester cannot vote")
+	ErrRequesterVoted = msgerr.New("requester cannot vote")
 	// ErrDuplicateVote is returned when a member votes twice.
-	ErrDuplicateVote = errors.New("duplicate vote")
+	ErrDuplicateVote = msgerr.New("duplicate vote")
 	// ErrVoteIncomplete is returned when some other member has not voted.
-	ErrVoteIncomplete = errors.New("vote incomplete")
+	ErrVoteIncomplete = msgerr.New("vote incomplete")
 
 	// ErrNoMadness is returned when a bout of madness is begun without its
 	// trigger, or ended when none is under way.
-	ErrNoMadness = errors.New("no bout of madness")
+	ErrNoMadness = msgerr.New("no bout of madness")
 	// ErrAlreadyMad is returned when a bout begins during another.
-	ErrAlreadyMad = errors.New("already in a bout of madness")
+	ErrAlreadyMad = msgerr.New("already in a bout of madness")
 
 	// ErrGroupFull is returned when a skill group already holds its 3
 	// advancement points for the adventure.
-	ErrGroupFull = errors.New("skill group already holds 3 advancement points")
+	ErrGroupFull = msgerr.New("skill group already holds 3 advancement points")
 )

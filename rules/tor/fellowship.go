@@ -1,10 +1,10 @@
 package tor
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/campaign-journal/journal/internal/clip"
+	"github.com/campaign-journal/journal/internal/msgerr"
 )
 
 // StartingPool is the fellowship pool of a company of player characters at
@@ -24,7 +24,7 @@ func StartingPool(company []Character) int {
 // characters of whom some are hobbits: players + hobbits.
 func PoolSize(players, hobbits int) (int, error) {
 	if players < 0 || hobbits < 0 || hobbits > players {
-		return 0, fmt.Errorf("%w: %d players with %d hobbits", ErrOutOfRange, players, hobbits)
+		return 0, msgerr.Errorf("%w: %d players with %d hobbits", ErrOutOfRange, players, hobbits)
 	}
 	return players + hobbits, nil
 }
@@ -61,31 +61,31 @@ type Tally struct {
 // A fellowship of one has no voters: the request is granted.
 func (v Vote) Tally() (Tally, error) {
 	if strings.TrimSpace(v.Requester) == "" {
-		return Tally{}, fmt.Errorf("%w: no requester", ErrInvalidVote)
+		return Tally{}, msgerr.Errorf("%w: no requester", ErrInvalidVote)
 	}
 	members := make(map[string]bool, len(v.Fellowship))
 	for _, m := range v.Fellowship {
 		if strings.TrimSpace(m) == "" {
-			return Tally{}, fmt.Errorf("%w: blank member", ErrInvalidVote)
+			return Tally{}, msgerr.Errorf("%w: blank member", ErrInvalidVote)
 		}
 		if members[m] {
-			return Tally{}, fmt.Errorf("%w: member %q listed twice", ErrInvalidVote, clip.Text(m))
+			return Tally{}, msgerr.Errorf("%w: member %q listed twice", ErrInvalidVote, clip.Text(m))
 		}
 		members[m] = true
 	}
 	if !members[v.Requester] {
-		return Tally{}, fmt.Errorf("%w: requester %q", ErrNotInFellowship, clip.Text(v.Requester))
+		return Tally{}, msgerr.Errorf("%w: requester %q", ErrNotInFellowship, clip.Text(v.Requester))
 	}
 	voted := make(map[string]bool, len(v.Ballots))
 	var t Tally
 	for _, b := range v.Ballots {
 		switch {
 		case b.Voter == v.Requester:
-			return Tally{}, fmt.Errorf("%w: %q", ErrRequesterVoted, clip.Text(b.Voter))
+			return Tally{}, msgerr.Errorf("%w: %q", ErrRequesterVoted, clip.Text(b.Voter))
 		case !members[b.Voter]:
-			return Tally{}, fmt.Errorf("%w: voter %q", ErrNotInFellowship, clip.Text(b.Voter))
+			return Tally{}, msgerr.Errorf("%w: voter %q", ErrNotInFellowship, clip.Text(b.Voter))
 		case voted[b.Voter]:
-			return Tally{}, fmt.Errorf("%w: %q voted twice", ErrDuplicateVote, clip.Text(b.Voter))
+			return Tally{}, msgerr.Errorf("%w: %q voted twice", ErrDuplicateVote, clip.Text(b.Voter))
 		}
 		voted[b.Voter] = true
 		t.Voters++
@@ -102,7 +102,7 @@ func (v Vote) Tally() (Tally, error) {
 		}
 	}
 	if len(missing) > 0 {
-		return Tally{}, fmt.Errorf("%w: waiting for %s", ErrVoteIncomplete, strings.Join(missing, ", "))
+		return Tally{}, msgerr.Errorf("%w: waiting for %s", ErrVoteIncomplete, strings.Join(missing, ", "))
 	}
 	t.Granted = 2*t.Agree >= t.Voters
 	return t, nil
@@ -138,11 +138,11 @@ type FellowshipSpend struct {
 func SpendFellowshipPoint(c Character, pool int, v Vote, takeAnyway bool) (FellowshipSpend, error) {
 	switch {
 	case pool < 0:
-		return FellowshipSpend{}, fmt.Errorf("%w: fellowship pool %d", ErrOutOfRange, pool)
+		return FellowshipSpend{}, msgerr.Errorf("%w: fellowship pool %d", ErrOutOfRange, pool)
 	case pool == 0:
 		return FellowshipSpend{}, ErrPoolEmpty
 	case c.Hope >= c.MaxHope:
-		return FellowshipSpend{}, fmt.Errorf("%w: hope %d of %d", ErrHopeFull, c.Hope, c.MaxHope)
+		return FellowshipSpend{}, msgerr.Errorf("%w: hope %d of %d", ErrHopeFull, c.Hope, c.MaxHope)
 	}
 	t, err := v.Tally()
 	if err != nil {
@@ -154,7 +154,7 @@ func SpendFellowshipPoint(c Character, pool int, v Vote, takeAnyway bool) (Fello
 		out.Outcome = FellowshipGranted
 	case takeAnyway:
 		if c.Shadow >= ShadowLimit {
-			return FellowshipSpend{}, fmt.Errorf("%w: shadow %d already at %d", ErrOutOfRange, c.Shadow, ShadowLimit)
+			return FellowshipSpend{}, msgerr.Errorf("%w: shadow %d already at %d", ErrOutOfRange, c.Shadow, ShadowLimit)
 		}
 		out.Outcome = FellowshipForced
 		out.Shadow++

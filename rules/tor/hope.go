@@ -1,6 +1,6 @@
 package tor
 
-import "fmt"
+import "github.com/campaign-journal/journal/internal/msgerr"
 
 // HopeSpend is the outcome of spending 1 Hope on a failed roll: the bonus
 // added, the Hope left and the roll judged again.
@@ -28,20 +28,20 @@ func SpendHope(c Character, s Skill, res Result) (HopeSpend, error) {
 		return HopeSpend{}, err
 	}
 	if res.Success {
-		return HopeSpend{}, fmt.Errorf("%w: %s", ErrAlreadySucceeded, res.Describe())
+		return HopeSpend{}, msgerr.Errorf("%w: %s", ErrAlreadySucceeded, res.Describe())
 	}
 	if res.HopeBonus != 0 {
-		return HopeSpend{}, fmt.Errorf("%w (bonus %d)", ErrHopeSpent, res.HopeBonus)
+		return HopeSpend{}, msgerr.Errorf("%w (bonus %d)", ErrHopeSpent, res.HopeBonus)
 	}
 	if c.Hope <= 0 {
-		return HopeSpend{}, fmt.Errorf("%w: hope is %d", ErrNoHope, c.Hope)
+		return HopeSpend{}, msgerr.Errorf("%w: hope is %d", ErrNoHope, c.Hope)
 	}
 	bonus, err := c.HopeBonus(s)
 	if err != nil {
 		return HopeSpend{}, err
 	}
 	if bonus <= 0 {
-		return HopeSpend{}, fmt.Errorf("%w: %s bonus %d is not positive", ErrInvalidCharacter, s.Attribute, bonus)
+		return HopeSpend{}, msgerr.Errorf("%w: %s bonus %d is not positive", ErrInvalidCharacter, s.Attribute, bonus)
 	}
 	again, err := judge(res.TN, res.Feat, res.SuccessDice, bonus)
 	if err != nil {

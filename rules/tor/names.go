@@ -1,10 +1,10 @@
 package tor
 
 import (
-	"fmt"
 	"strings"
 
 	"github.com/campaign-journal/journal/internal/clip"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/rules/names"
 )
 
@@ -22,7 +22,7 @@ func Normalize(name string) string { return names.Fold(name) }
 func resolve(what, input string, cands [][]string, unknown error) (int, error) {
 	key := Normalize(input)
 	if key == "" {
-		return -1, fmt.Errorf("%w: empty %s name", unknown, what)
+		return -1, msgerr.Errorf("%w: empty %s name", unknown, what)
 	}
 	for i, names := range cands {
 		for _, n := range names {
@@ -46,10 +46,10 @@ func resolve(what, input string, cands [][]string, unknown error) (int, error) {
 		for i, c := range cands {
 			displays[i] = c[0]
 		}
-		if h := names.Hint(input, displays); h != "" {
-			return -1, fmt.Errorf("%w %q: %s", unknown, clip.Text(input), h)
+		if h := names.Hint(input, displays); h != nil {
+			return -1, msgerr.Errorf("%w %q: %v", unknown, clip.Text(input), h)
 		}
-		return -1, fmt.Errorf("%w %q", unknown, clip.Text(input))
+		return -1, msgerr.Errorf("%w %q", unknown, clip.Text(input))
 	case 1:
 		return found[0], nil
 	}
@@ -57,5 +57,5 @@ func resolve(what, input string, cands [][]string, unknown error) (int, error) {
 	for j, i := range found {
 		names[j] = cands[i][0]
 	}
-	return -1, fmt.Errorf("%w: %s %q could be %s", ErrAmbiguous, what, clip.Text(input), strings.Join(names, ", "))
+	return -1, msgerr.Errorf("%w: %s %q could be %s", ErrAmbiguous, what, clip.Text(input), strings.Join(names, ", "))
 }

@@ -1,11 +1,11 @@
 package tor
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 
 	"github.com/campaign-journal/journal/internal/clip"
+	"github.com/campaign-journal/journal/internal/msgerr"
 )
 
 // ParseSkills reads skill ratings as the CLI takes them: comma-separated
@@ -23,14 +23,14 @@ func ParseSkills(text string) (Ratings, error) {
 	for i, entry := range strings.Split(text, ",") {
 		name, value, ok := strings.Cut(entry, "=")
 		if !ok {
-			return nil, fmt.Errorf("%w: skill entry %d %q: want NAME=RANK or NAME=RANK*", ErrSyntax, i+1, clip.Text(entry))
+			return nil, msgerr.Errorf("%w: skill entry %d %q: want NAME=RANK or NAME=RANK*", ErrSyntax, i+1, clip.Text(entry))
 		}
 		s, err := LookupSkill(name)
 		if err != nil {
-			return nil, fmt.Errorf("skill entry %d: %w", i+1, err)
+			return nil, msgerr.Errorf("skill entry %d: %w", i+1, err)
 		}
 		if _, dup := out[s.Name]; dup {
-			return nil, fmt.Errorf("%w: skill %s given twice", ErrSyntax, s.Name)
+			return nil, msgerr.Errorf("%w: skill %s given twice", ErrSyntax, s.Name)
 		}
 		value = strings.TrimSpace(value)
 		fav := strings.HasSuffix(value, "*")
@@ -39,7 +39,7 @@ func ParseSkills(text string) (Ratings, error) {
 		}
 		rank, err := parseInt(value)
 		if err != nil {
-			return nil, fmt.Errorf("%w: skill %s: rank %q is not a number", ErrSyntax, s.Name, clip.Text(value))
+			return nil, msgerr.Errorf("%w: skill %s: rank %q is not a number", ErrSyntax, s.Name, clip.Text(value))
 		}
 		out[s.Name] = SkillRating{Rank: rank, Favoured: fav}
 	}
@@ -57,24 +57,24 @@ func ParseAttributes(text string) (Attributes, error) {
 	for i, entry := range strings.Split(text, ",") {
 		name, value, ok := strings.Cut(entry, "=")
 		if !ok {
-			return Attributes{}, fmt.Errorf("%w: attribute entry %d %q: want NAME=BASIC/FAVOURED", ErrSyntax, i+1, clip.Text(entry))
+			return Attributes{}, msgerr.Errorf("%w: attribute entry %d %q: want NAME=BASIC/FAVOURED", ErrSyntax, i+1, clip.Text(entry))
 		}
 		attr, err := LookupAttribute(name)
 		if err != nil {
-			return Attributes{}, fmt.Errorf("attribute entry %d: %w", i+1, err)
+			return Attributes{}, msgerr.Errorf("attribute entry %d: %w", i+1, err)
 		}
 		if seen[attr] {
-			return Attributes{}, fmt.Errorf("%w: attribute %s given twice", ErrSyntax, attr)
+			return Attributes{}, msgerr.Errorf("%w: attribute %s given twice", ErrSyntax, attr)
 		}
 		seen[attr] = true
 		bs, fs, ok := strings.Cut(value, "/")
 		if !ok {
-			return Attributes{}, fmt.Errorf("%w: attribute %s: %q: want BASIC/FAVOURED", ErrSyntax, attr, clip.Text(strings.TrimSpace(value)))
+			return Attributes{}, msgerr.Errorf("%w: attribute %s: %q: want BASIC/FAVOURED", ErrSyntax, attr, clip.Text(strings.TrimSpace(value)))
 		}
 		basic, err1 := parseInt(bs)
 		fav, err2 := parseInt(fs)
 		if err1 != nil || err2 != nil {
-			return Attributes{}, fmt.Errorf("%w: attribute %s: %q: values are not numbers", ErrSyntax, attr, clip.Text(strings.TrimSpace(value)))
+			return Attributes{}, msgerr.Errorf("%w: attribute %s: %q: values are not numbers", ErrSyntax, attr, clip.Text(strings.TrimSpace(value)))
 		}
 		sc := Score{Basic: basic, Favoured: fav}
 		switch attr {
@@ -88,7 +88,7 @@ func ParseAttributes(text string) (Attributes, error) {
 	}
 	for _, attr := range AllAttributes() {
 		if !seen[attr] {
-			return Attributes{}, fmt.Errorf("%w: attribute %s missing", ErrSyntax, attr)
+			return Attributes{}, msgerr.Errorf("%w: attribute %s missing", ErrSyntax, attr)
 		}
 	}
 	return a, nil
@@ -98,7 +98,7 @@ func ParseAttributes(text string) (Attributes, error) {
 func parseInt(s string) (int, error) {
 	n, err := strconv.Atoi(strings.TrimSpace(s))
 	if err != nil {
-		return 0, fmt.Errorf("%w: %q is not a number", ErrSyntax, clip.Text(s))
+		return 0, msgerr.Errorf("%w: %q is not a number", ErrSyntax, clip.Text(s))
 	}
 	return n, nil
 }

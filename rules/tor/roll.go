@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/rules/dice"
 )
 
@@ -131,14 +132,14 @@ func (r Result) Describe() string {
 
 func checkTN(tn int) error {
 	if tn < MinTN || tn > MaxTN {
-		return fmt.Errorf("%w: target number %d not in %d..%d", ErrInvalidRoll, tn, MinTN, MaxTN)
+		return msgerr.Errorf("%w: target number %d not in %d..%d", ErrInvalidRoll, tn, MinTN, MaxTN)
 	}
 	return nil
 }
 
 func checkRank(rank int) error {
 	if rank < 0 || rank > MaxRank {
-		return fmt.Errorf("%w: rank %d not in 0..%d", ErrInvalidRoll, rank, MaxRank)
+		return msgerr.Errorf("%w: rank %d not in 0..%d", ErrInvalidRoll, rank, MaxRank)
 	}
 	return nil
 }
@@ -148,7 +149,7 @@ func checkRank(rank int) error {
 // drawn; an error from the roller is wrapped.
 func Roll(r dice.Roller, rank, tn int) (Result, error) {
 	if r == nil {
-		return Result{}, fmt.Errorf("%w: no dice roller", ErrInvalidRoll)
+		return Result{}, msgerr.Errorf("%w: no dice roller", ErrInvalidRoll)
 	}
 	if err := checkRank(rank); err != nil {
 		return Result{}, err
@@ -158,12 +159,12 @@ func Roll(r dice.Roller, rank, tn int) (Result, error) {
 	}
 	feat, err := r.Roll(FeatSides)
 	if err != nil {
-		return Result{}, fmt.Errorf("roll feat die: %w", err)
+		return Result{}, msgerr.Errorf("roll feat die: %w", err)
 	}
 	success := make([]int, rank)
 	for i := range success {
 		if success[i], err = r.Roll(SuccessSides); err != nil {
-			return Result{}, fmt.Errorf("roll success die %d: %w", i+1, err)
+			return Result{}, msgerr.Errorf("roll success die %d: %w", i+1, err)
 		}
 	}
 	return Judge(tn, feat, success)
@@ -185,7 +186,7 @@ func judge(tn, feat int, success []int, bonus int) (Result, error) {
 		return Result{}, err
 	}
 	if feat < 1 || feat > FeatSides {
-		return Result{}, fmt.Errorf("%w: feat die %d not in 1..%d", ErrInvalidRoll, feat, FeatSides)
+		return Result{}, msgerr.Errorf("%w: feat die %d not in 1..%d", ErrInvalidRoll, feat, FeatSides)
 	}
 	res := Result{
 		TN:          tn,
@@ -198,7 +199,7 @@ func judge(tn, feat int, success []int, bonus int) (Result, error) {
 	res.Total = res.FeatValue() + bonus
 	for i, d := range success {
 		if d < 1 || d > SuccessSides {
-			return Result{}, fmt.Errorf("%w: success die %d is %d, not in 1..%d", ErrInvalidRoll, i+1, d, SuccessSides)
+			return Result{}, msgerr.Errorf("%w: success die %d is %d, not in 1..%d", ErrInvalidRoll, i+1, d, SuccessSides)
 		}
 		res.Total += d
 		if d == SuccessSides {

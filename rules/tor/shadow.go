@@ -1,7 +1,7 @@
 package tor
 
 import (
-	"fmt"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"strings"
 )
 
@@ -9,7 +9,7 @@ import (
 // and Shadow stays within ShadowLimit (ErrOutOfRange).
 func GainShadow(c Character, n int) (Character, error) {
 	if n < 1 || n > ShadowLimit || c.Shadow > ShadowLimit-n {
-		return Character{}, fmt.Errorf("%w: shadow %d + %d (max %d)", ErrOutOfRange, c.Shadow, n, ShadowLimit)
+		return Character{}, msgerr.Errorf("%w: shadow %d + %d (max %d)", ErrOutOfRange, c.Shadow, n, ShadowLimit)
 	}
 	c = c.Clone()
 	c.Shadow += n
@@ -33,7 +33,7 @@ func BeginMadness(c Character, res Result) (Character, error) {
 		return Character{}, ErrAlreadyMad
 	}
 	if !MadnessTriggered(c, res) {
-		return Character{}, fmt.Errorf("%w: needs the eye with hope %d below total shadow %d", ErrNoMadness, c.Hope, c.TotalShadow())
+		return Character{}, msgerr.Errorf("%w: needs the eye with hope %d below total shadow %d", ErrNoMadness, c.Hope, c.TotalShadow())
 	}
 	c = c.Clone()
 	c.Mad = true
@@ -50,10 +50,10 @@ func EndMadness(c Character, flaw string) (Character, error) {
 	}
 	flaw = strings.TrimSpace(flaw)
 	if flaw == "" {
-		return Character{}, fmt.Errorf("%w: a bout of madness ends with a flaw", ErrOutOfRange)
+		return Character{}, msgerr.Errorf("%w: a bout of madness ends with a flaw", ErrOutOfRange)
 	}
 	if c.PermanentShadow >= ShadowLimit {
-		return Character{}, fmt.Errorf("%w: permanent shadow %d already at %d", ErrOutOfRange, c.PermanentShadow, ShadowLimit)
+		return Character{}, msgerr.Errorf("%w: permanent shadow %d already at %d", ErrOutOfRange, c.PermanentShadow, ShadowLimit)
 	}
 	c = c.Clone()
 	c.Mad = false

@@ -1,9 +1,8 @@
 package tor
 
 import (
-	"fmt"
-
 	"github.com/campaign-journal/journal/internal/clip"
+	"github.com/campaign-journal/journal/internal/msgerr"
 )
 
 // Attribute is one of the three attributes, by its Spanish name. Each is the
@@ -214,7 +213,7 @@ func skillNamed(name string) (Skill, bool) {
 // checkSkill returns an ErrUnknownSkill error unless s is a common skill.
 func checkSkill(s Skill) error {
 	if !s.Valid() {
-		return fmt.Errorf("%w %q", ErrUnknownSkill, clip.Text(s.Name))
+		return msgerr.Errorf("%w %q", ErrUnknownSkill, clip.Text(s.Name))
 	}
 	return nil
 }

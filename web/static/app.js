@@ -62,7 +62,7 @@
   });
 
   async function api(path) {
-    const headers = { Accept: "application/json" };
+    const headers = { Accept: "application/json", "Accept-Language": document.documentElement.lang || "en" };
     if (token()) headers.Authorization = "Bearer " + token();
     const res = await fetch(path, { headers: headers });
     if (res.status === 401) $("token").focus();

@@ -179,9 +179,9 @@
   function sheet(st, ch) {
     const turn = T.currentTurn();
     const facts = el("dl", { class: "facts" },
-      el("dt", {}, t("status")), el("dd", { class: "status-" + (ch.status || "ok") }, ch.status || "ok"),
+      el("dt", {}, t("status")), el("dd", { class: "status-" + (ch.status || "ok") }, t("st_" + (ch.status || "ok"))),
       ch.xp !== undefined ? [el("dt", {}, t("xp")), el("dd", {}, String(ch.xp || 0))] : null,
-      ch.token !== undefined ? [el("dt", {}, t("tokenHolder")), el("dd", {}, ch.token || t("none"))] : null,
+      ch.token !== undefined ? [el("dt", {}, t("tokenHolder")), el("dd", {}, ch.token ? t("holder_" + ch.token) : t("none"))] : null,
       ch.specialization ? [el("dt", {}, t("spec")), el("dd", {}, ch.specialization + (ch.spec_used_today ? " · " + t("specUsed") : ""))] : null,
       ch.hope !== undefined ? [el("dt", {}, t("hope")), el("dd", { dataset: { hope: ch.hope } }, ch.hope + "/" + ch.max_hope)] : null);
     const attrs = el("ul", { class: "chips" }, Object.entries(ch.attributes || {}).map(([k, v]) => el("li", {}, k + " " + T.value(v))));
@@ -196,7 +196,7 @@
           el("dt", {}, t("fellowship")), el("dd", { dataset: { pool: tor.pool } }, String(tor.pool)),
           el("dt", {}, t("eyes")), el("dd", { dataset: { eyes: ch.eyes || 0 } }, (ch.eyes || 0) + " · " + (ch.runes || 0)),
           lr ? [el("dt", {}, t("lastRoll")), el("dd", { class: lr.result.eye ? "eye" : lr.result.rune ? "rune" : "" },
-            lr.skill + ": " + (lr.result.eye ? "◉" : lr.result.rune ? "✦" : lr.result.feat) + " + [" + (lr.result.success_dice || []).join(" ") + "] = " + lr.result.total + " vs " + lr.result.tn + " · " + lr.result.outcome + (lr.hope_spent ? " · " + t("hope") : ""))] : null)
+            lr.skill + ": " + (lr.result.eye ? "◉" : lr.result.rune ? "✦" : lr.result.feat) + " + [" + (lr.result.success_dice || []).join(" ") + "] = " + lr.result.total + " vs " + lr.result.tn + " · " + t("o_" + lr.result.outcome) + (lr.hope_spent ? " · " + t("hope") : ""))] : null)
       : null;
     const weapons = (ch.weapons || []).length ? el("p", { class: "weapons" }, t("weapons") + ": " + ch.weapons.join(", ")) : null;
     const calls = (st.calls || []).filter((c) => (c.characters || []).includes(ch.id));

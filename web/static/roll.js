@@ -15,7 +15,7 @@
   const token = () => localStorage.getItem("journal.token") || "";
 
   async function api(path) {
-    const headers = { Accept: "application/json" };
+    const headers = { Accept: "application/json", "Accept-Language": document.documentElement.lang || "en" };
     if (token()) headers.Authorization = "Bearer " + token();
     const res = await fetch(path, { headers: headers });
     const body = await res.json().catch(() => null);
@@ -35,7 +35,7 @@
   async function source() {
     if (!cap) return api;
     const path = "/api/permalinks/" + encodeURIComponent(campaign) + "/" + encodeURIComponent(id) + "?k=" + encodeURIComponent(cap);
-    const res = await fetch(path, { headers: { Accept: "application/json" } });
+    const res = await fetch(path, { headers: { Accept: "application/json", "Accept-Language": document.documentElement.lang || "en" } });
     if (res.status === 404) return null;
     const body = await res.json().catch(() => null);
     if (!res.ok || !body) throw new Error((body && body.error && (body.error.message || body.error)) || res.status + " " + res.statusText);

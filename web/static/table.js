@@ -62,6 +62,8 @@
       witnessFailed: "This device's witness was not recorded for", waitWitness: "waiting for a player's witness", resolveAt: "resolvable unwitnessed from",
       resolveUnwitnessed: "Resolve unwitnessed", unwitnessed: "unwitnessed (r from the server)", gmRolls: "The GM's rolls", wait: "Wait for a witness (s)",
       proved: "This device proved a suppressed roll", proveRefused: "The journal refused the proof of request",
+      kind_device: "device", kind_invite: "invite", st_ok: "ok", st_incapacitated: "incapacitated", st_unconscious: "unconscious", st_dead: "dead", holder_player: "the player", holder_gm: "the GM",
+      o_success: "success", o_failure: "failure", o_fumble: "fumble", o_critical: "critical",
     },
     es: {
       signin: "Entrar", signinHelp: "Abre el enlace que te dio tu máster, o pega un token.", token: "Token", signIn: "Entrar",
@@ -84,11 +86,11 @@
       void: "Anular", eventId: "Id del evento", reason: "Motivo", pending: "Peticiones sin revelar", cancel: "Cancelar",
       devices: "Dispositivos", revoke: "Revocar", revoked: "revocado", used: "usada", open: "abierta",
       party: "Grupo", refused: "Rechazado", done: "Anotado", rolling: "Tirando…", character: "Personaje",
-      tor: "El Anillo Único", hope: "Esperanza", shadow: "Sombra", fellowship: "Reserva de la compañía",
+      tor: "El Anillo Único", hope: "Esperanza", shadow: "Sombra", fellowship: "Reserva de comunidad",
       noCharacters: "Aún no tienes personajes en esta campaña.",
       trait: "Rasgo", traits: "Rasgos", advancement: "Avance", eyes: "Ojo · runa", lastRoll: "Última tirada",
-      spendHope: "Gastar Esperanza en la última tirada", askFellowship: "Pedir un punto a la compañía", vote: "Votar", agreeFor: "Un punto de compañía para",
-      yes: "sí", no: "no", adventure: "Empezar una aventura", title: "Título", shadowGain: "Sombra", fellowshipPhase: "Fase de compañía",
+      spendHope: "Gastar Esperanza en la última tirada", askFellowship: "Pedir un punto a la comunidad", vote: "Votar", agreeFor: "Un punto de comunidad para",
+      yes: "sí", no: "no", adventure: "Empezar una aventura", title: "Título", shadowGain: "Sombra", fellowshipPhase: "Fase de comunidad",
       npcRoll: "Tirar por un personaje", npcAttack: "Atacar por un personaje", contest: "Enfrentamiento",
       easy: "fácil", medium: "media", hard: "difícil", unusual: "insólito", impossible: "imposible",
       opponent: "Rival", opponentSkill: "Habilidad del rival", healAfterCombat: "Curarse tras el combate", participants: "Participantes",
@@ -103,6 +105,8 @@
       witnessFailed: "No se anotó el testimonio de este dispositivo para", waitWitness: "esperando el testimonio de un jugador", resolveAt: "se puede resolver sin testigo desde",
       resolveUnwitnessed: "Resolver sin testigo", unwitnessed: "sin testigo (r del servidor)", gmRolls: "Tiradas del máster", wait: "Espera de un testigo (s)",
       proved: "Este dispositivo demostró una tirada suprimida", proveRefused: "El diario rechazó la prueba de la petición",
+      kind_device: "dispositivo", kind_invite: "invitación", st_ok: "bien", st_incapacitated: "incapacitado", st_unconscious: "inconsciente", st_dead: "muerto", holder_player: "el jugador", holder_gm: "el máster",
+      o_success: "éxito", o_failure: "fallo", o_fumble: "pifia", o_critical: "crítico",
     },
   };
   const lang = () => (document.documentElement.lang === "es" ? "es" : "en");
@@ -162,7 +166,7 @@
   // api sends a request with the device's token; a refusal rejects with
   // the journal's own message.
   async function api(method, path, body) {
-    const headers = { Accept: "application/json" };
+    const headers = { Accept: "application/json", "Accept-Language": document.documentElement.lang || "en" };
     if (state.auth && state.auth.token) headers.Authorization = "Bearer " + state.auth.token;
     if (body !== undefined) headers["Content-Type"] = "application/json";
     const res = await fetch(path, { method: method, headers: headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: "omit" });
