@@ -245,7 +245,7 @@
           return byId("tor-roll").run(st, ch, { skill: k, tn: tn, trait: "" }, key);
         }
         return byId("roll").run(st, ch, { skill: k, modifier: 0 }, key);
-      }, { dataset: { skill: k }, "aria-label": t("tbl.tapRoll", k) });
+      }, { dataset: { skill: k }, title: t("tbl.tapRoll", k) });
       b.replaceChildren(...label);
       return el("li", {}, b);
     }));

@@ -296,10 +296,11 @@
     markBusy();
     const key = intentKey(scope);
     try {
+      const said = notices;
       const res = await fn(key);
       intents.delete(scope);
-      // null: perform (inside fn) said it already.
-      if (res !== null) report(res, label);
+      // perform (inside fn, as older views do) has said it already.
+      if (notices === said) report(res, label);
       return res;
     } catch (e) {
       // A refusal recorded nothing: the next tap is a new intent. A
@@ -321,7 +322,9 @@
   }
 
   // ---- notices ----
+  let notices = 0; // how many notices were shown
   function notify(text, kind) {
+    notices++;
     const n = $("#notice");
     n.textContent = text;
     n.className = "notice " + (kind || "info");
