@@ -111,6 +111,21 @@ func checkA11y(t *testing.T, ctx context.Context) {
 	}
 }
 
+// shots saves a full-page screenshot of b as an artifact, and into
+// $SHOTS_DIR when set (to look at the layout).
+func shots(t *testing.T, b *browser, name string) {
+	t.Helper()
+	png, err := chromedp.Run(b.ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		t.Fatalf("screenshot %s: %v", name, err)
+	}
+	artifact(t, name, png)
+	if dir := os.Getenv("SHOTS_DIR"); dir != "" {
+		require.NoError(t, os.MkdirAll(dir, 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), png, 0o644))
+	}
+}
+
 // phone emulates a 360 × 740 phone (the narrowest the table is made for).
 var phone = chromedp.EmulateViewport(360, 740, chromedp.EmulateMobile)
 
@@ -186,6 +201,7 @@ func TestA11yEveryPage(t *testing.T) {
 
 	// The player's page in combat, on a phone: short, the header whole.
 	caiB.do(t, "phone", phone)
+	shots(t, caiB, "a11y-player-combat-phone.png")
 	tall := eval[float64](t, caiB, `document.scrollingElement.scrollHeight`)
 	header := eval[float64](t, caiB, `document.querySelector("header.bar").getBoundingClientRect().width`)
 	headerScroll := eval[float64](t, caiB, `document.querySelector("header.bar").scrollWidth`)

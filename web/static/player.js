@@ -253,7 +253,8 @@
   const byId = (id) => PLAYER_ACTIONS.find((a) => a.id === id);
 
   // actionOf builds one action of ch: a button, or a form in a <details>
-  // (open for the main rolls, and for the attack on the character's turn:
+  // (closed, the skills roll with a tap; open for a vote, and for the
+  // attack on the character's turn:
   // the turn is in its key, so that it opens when the turn comes even if
   // it was drawn closed before).
   function actionOf(st, ch, a, prefix) {
@@ -263,7 +264,7 @@
     if (!fields.length) return T.button(scope, a.label(), (key) => a.run(st, ch, {}, key), { dataset: { action: a.id } });
     const round = (st.campaign.combat && st.campaign.combat.round) || 0;
     const key = (prefix || "") + ch.id + "/" + a.id + (a.id === "attack" ? (turn ? "/turn" + round : "/wait") : "");
-    return el("details", { class: "action", open: (a.id === "attack" && turn) || a.id === "roll" || a.id === "tor-roll" || a.id === "fellowship-vote" ? true : undefined, dataset: { action: a.id, key: key } },
+    return el("details", { class: "action", open: (a.id === "attack" && turn) || a.id === "fellowship-vote" ? true : undefined, dataset: { action: a.id, key: key } },
       el("summary", {}, a.label() + (a.id === "attack" && turn ? " · " + t("yourTurn") : "")),
       T.form(scope, fields, a.label(), (v, k) => a.run(st, ch, v, k)));
   }

@@ -761,11 +761,16 @@
     return sides[id] || "";
   }
 
-  // alert is a turn or roll-call notice: the visible notice, a prefix on
-  // the page's title until the page is seen again, and a vibration.
+  // alert is a turn or roll-call notice: the visible #alert (apart from
+  // #notice, the answer to this device's last action), a prefix on the
+  // page's title until the page is seen again, and a vibration.
   let baseTitle = "";
   function alert(text) {
-    notify(text, "info alert");
+    const box = $("#alert");
+    if (box) {
+      box.textContent = text;
+      box.hidden = false;
+    }
     if (!baseTitle) baseTitle = document.title;
     document.title = "(!) " + baseTitle;
     if (global.navigator && typeof global.navigator.vibrate === "function") {
