@@ -207,6 +207,19 @@ func TestA11yEveryPage(t *testing.T) {
 	headerScroll := eval[float64](t, caiB, `document.querySelector("header.bar").scrollWidth`)
 	require.Less(t, tall, 2600.0, "the player's page in combat on a phone is %v px tall", tall)
 	require.LessOrEqual(t, headerScroll, header+1, "the header is not cut")
+	for _, s := range []struct {
+		b    *browser
+		name string
+	}{{caiB, "player"}, {gmB, "gm"}} {
+		for _, size := range []struct {
+			name string
+			vp   chromedp.Action[chromedp.Void]
+		}{{"phone", phone}, {"desktop", desktop}} {
+			s.b.do(t, "the table", size.vp, chromedp.Navigate(th.url+"/table"), chromedp.WaitVisible(`body[data-ready="1"]`))
+			waitFor(t, s.b, "the feed", `document.querySelectorAll("#feed li.ev").length > 0`)
+			shots(t, s.b, "a11y-table-"+s.name+"-"+size.name+".png")
+		}
+	}
 
 	// The offline verifier, as `journal verifier` writes it.
 	for _, lang := range []i18n.Lang{i18n.EN, i18n.ES} {

@@ -3,11 +3,13 @@ package web_test
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/require"
@@ -22,6 +24,23 @@ func openTable(t *testing.T, th *tableHarness, b *browser, who, link string) {
 	t.Helper()
 	b.do(t, who+" opens the invite", phone, chromedp.Navigate(th.url+"/table#invite="+link), chromedp.WaitVisible(`body[data-ready="1"]`))
 	waitFor(t, b, who+" is signed in", fmt.Sprintf(`document.getElementById("who").textContent.startsWith(%q)`, who))
+}
+
+// waitReload polls a JavaScript predicate for up to 20 s across a reload
+// of the page (an evaluation the reload interrupts is asked again).
+func waitReload(t *testing.T, b *browser, what, expr string) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		ctx, cancel := context.WithTimeout(b.ctx, 2*time.Second)
+		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](expr))
+		cancel()
+		if err == nil && ok {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatalf("%s: not within 20 s (%s)", what, expr)
 }
 
 // TestTablePlayerOneRollPerTap: a player's page answers the GM's call with
@@ -79,9 +98,9 @@ func TestTablePlayerOneRollPerTap(t *testing.T) {
 	require.Equal(t, 3, rolls(), "a retry with the intent's key records once")
 }
 
-// TestTablePlayerTurnOpens: the player's "Attack · Your turn" opens when
-// the character's turn comes, even though it was drawn closed before, in
-// the sheet and in the action bar; the attack's target defaults to none
+// TestTablePlayerTurnOpens: the player's "Attack · Your turn" opens in the
+// action bar when the character's turn comes, even though it was drawn
+// closed before (the sheet's says "Your turn"); the attack's target defaults to none
 // when the tracker knows no sides (never to an ally).
 func TestTablePlayerTurnOpens(t *testing.T) {
 	b := newBrowser(t)
@@ -96,8 +115,8 @@ func TestTablePlayerTurnOpens(t *testing.T) {
 	for step := 0; step < 12; step++ {
 		turn := eval[string](t, b, `JournalTable.currentTurn()`)
 		if turn == "lodin" && seenClosed {
-			waitFor(t, b, "the attack opens on lodin's turn", `document.querySelector('`+attack+`').open && document.querySelector('`+attack+` summary').textContent.includes("Your turn")`)
-			waitFor(t, b, "and in the action bar", `!!document.querySelector('#actionbar:not([hidden]) details[data-action="attack"][open]')`)
+			waitFor(t, b, "the attack opens on lodin's turn, in the action bar", `!!document.querySelector('#actionbar:not([hidden]) details[data-action="attack"][open] summary') && document.querySelector('#actionbar details[data-action="attack"] summary').textContent.includes("Your turn")`)
+			waitFor(t, b, "the sheet's says so", `document.querySelector('`+attack+` summary').textContent.includes("Your turn")`)
 			return
 		}
 		if turn != "lodin" {
@@ -108,9 +127,9 @@ func TestTablePlayerTurnOpens(t *testing.T) {
 		case "":
 			th.gm(t, "POST", "/api/campaigns/mordor/commands/combat-round", `{}`, nil)
 		case "lodin":
-			th.gm(t, "POST", "/api/campaigns/mordor/commands/attack", `{"attacker":"lodin","target":"orco"}`, nil)
+			th.gm(t, "POST", "/api/campaigns/mordor/commands/attack", `{"attacker":"lodin","target":"orco","range":"corta"}`, nil)
 		default:
-			th.gm(t, "POST", "/api/campaigns/mordor/commands/attack", fmt.Sprintf(`{"attacker":%q,"target":"lodin"}`, turn), nil)
+			th.gm(t, "POST", "/api/campaigns/mordor/commands/attack", fmt.Sprintf(`{"attacker":%q,"target":"lodin","range":"corta"}`, turn), nil)
 		}
 		waitFor(t, b, "the page follows the turn", fmt.Sprintf(`JournalTable.currentTurn() !== %q`, turn))
 	}
@@ -132,11 +151,11 @@ func TestTablePlayerSecondInvite(t *testing.T) {
 		addEventListener("hashchange", () => setTimeout(() => ok(!location.hash.includes("invite=")), 0), {once: true});
 		location.hash = "#invite=`+second+`";
 	})`), "the invite leaves the address bar at once")
-	waitFor(t, b, "the tab is zed's in gondor", `document.body.dataset.ready === "1" && document.getElementById("who").textContent.startsWith("zed")`)
+	waitReload(t, b, "the tab is zed's in gondor", `document.body.dataset.ready === "1" && document.getElementById("who").textContent.startsWith("zed")`)
 	require.Equal(t, 2, eval[int](t, b, `document.querySelectorAll("#signins option").length`), "two sign-ins kept")
 	require.False(t, eval[bool](t, b, `document.getElementById("signins").hidden`))
 	eval[bool](t, b, `(() => { const s = document.getElementById("signins"); s.value = [...s.options].find(o => o.value.startsWith("mordor/cai")).value; s.dispatchEvent(new Event("change")); return true })()`)
-	waitFor(t, b, "the tab is cai's again", `document.body.dataset.ready === "1" && document.getElementById("who").textContent.startsWith("cai")`)
+	waitReload(t, b, "the tab is cai's again", `document.body.dataset.ready === "1" && document.getElementById("who").textContent.startsWith("cai")`)
 
 	// The export, as the page downloads it, is the export route's body.
 	got := eval[string](t, b, `(async () => {

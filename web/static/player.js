@@ -253,8 +253,8 @@
   const byId = (id) => PLAYER_ACTIONS.find((a) => a.id === id);
 
   // actionOf builds one action of ch: a button, or a form in a <details>
-  // (closed, the skills roll with a tap; open for a vote, and for the
-  // attack on the character's turn:
+  // (closed, the skills roll with a tap; open for a vote, and in the
+  // action bar for the attack on the character's turn:
   // the turn is in its key, so that it opens when the turn comes even if
   // it was drawn closed before).
   function actionOf(st, ch, a, prefix) {
@@ -264,7 +264,9 @@
     if (!fields.length) return T.button(scope, a.label(), (key) => a.run(st, ch, {}, key), { dataset: { action: a.id } });
     const round = (st.campaign.combat && st.campaign.combat.round) || 0;
     const key = (prefix || "") + ch.id + "/" + a.id + (a.id === "attack" ? (turn ? "/turn" + round : "/wait") : "");
-    return el("details", { class: "action", open: (a.id === "attack" && turn) || a.id === "fellowship-vote" ? true : undefined, dataset: { action: a.id, key: key } },
+    // The attack opens on the turn where the action bar shows it (prefix
+    // "bar/"); the sheet's says "Your turn" and stays folded (one form open).
+    return el("details", { class: "action", open: (a.id === "attack" && turn && prefix) || a.id === "fellowship-vote" ? true : undefined, dataset: { action: a.id, key: key } },
       el("summary", {}, a.label() + (a.id === "attack" && turn ? " · " + t("yourTurn") : "")),
       T.form(scope, fields, a.label(), (v, k) => a.run(st, ch, v, k)));
   }
@@ -370,7 +372,10 @@
     when: (st) => st.me && st.me.role === "player",
     render: (st, root) => {
       const mine = (st.me.characters || []).map(T.sheetOf).filter(Boolean);
-      T.replaceKeeping(root, () => [].concat(consents(st), witnessStatus(st), cosignStatus(st), mine.length ? mine.map((ch) => sheet(st, ch)) : [el("p", { class: "empty" }, t("noCharacters"))]));
+      // What the device does by itself (witnesses, co-signs) folds away.
+      const device = [].concat(witnessStatus(st), cosignStatus(st));
+      T.replaceKeeping(root, () => [].concat(consents(st), mine.length ? mine.map((ch) => sheet(st, ch)) : [el("p", { class: "empty" }, t("noCharacters"))],
+        device.length ? el("details", { class: "card section device-status", dataset: { key: "device-status" } }, el("summary", {}, el("h2", {}, t("tbl.device"))), device) : []));
     },
   });
 
@@ -379,7 +384,7 @@
   function consents(st) {
     const mine = (st.voids || []).filter((p) => p.roller === st.me.name && !p.consent_signed);
     return mine.map((p) => el("section", { class: "card consent", dataset: { proposal: p.id, event: p.event_id } },
-      el("p", {}, t("proposeVoid") + " (" + p.character + ", " + p.event_id.slice(0, 8) + "): " + p.reason),
+      el("p", {}, t("proposeVoid") + " (" + T.nameOf(p.character) + "): " + p.reason),
       el("button", { type: "button", class: "danger", dataset: { action: "void-consent" }, onclick: () => T.perform(t("consentVoid"), () => T.consentVoid(p)) }, t("consentVoid"))));
   }
 
@@ -389,7 +394,7 @@
     const s = T.openSession();
     if (!T.isV2(s)) return [];
     const lines = Object.entries(witnesses).slice(-3).map(([id, w]) => el("li", { class: w.state, dataset: { request: id, witness: w.state } },
-      (w.state === "mine" ? t("witnessMine") + " " + w.character : w.state === "other" ? t("witnessOther") + " " + w.character : t("witnessFailed") + " " + w.character + ": " + w.message) + " (" + id.slice(0, 8) + ")"));
+      w.state === "mine" ? t("witnessMine") + " " + T.nameOf(w.character) : w.state === "other" ? t("witnessOther") + " " + T.nameOf(w.character) : t("witnessFailed") + " " + T.nameOf(w.character) + ": " + w.message));
     return [el("section", { class: "witness", dataset: { witnessing: "auto" } }, el("p", {}, t("witnessAuto")), lines.length ? el("ul", {}, lines) : null)];
   }
 
@@ -399,7 +404,7 @@
     if (!T.isV2(s)) return [];
     const c = st.cosign[s.id];
     const done = (s.cosigned || {})[st.me.name];
-    const line = done ? t("cosigned") + " " + s.id + " (" + done.slice(0, 8) + ")"
+    const line = done ? t("cosigned") + " " + s.id
       : c && c.state === "failed" ? t("cosignFailed") + " " + s.id + ": " + c.message
       : c && c.state === "signing" ? t("cosigning") + " " + s.id + "…" : t("cosignAuto");
     return [el("p", { class: "cosign " + (done ? "ok" : c && c.state === "failed" ? "error" : ""), dataset: { cosign: done ? "done" : c ? c.state : "auto" } }, line)];
