@@ -127,9 +127,11 @@ func TestTablePlayerTurnOpens(t *testing.T) {
 		case "":
 			th.gm(t, "POST", "/api/campaigns/mordor/commands/combat-round", `{}`, nil)
 		case "lodin":
-			th.gm(t, "POST", "/api/campaigns/mordor/commands/attack", `{"attacker":"lodin","target":"orco","range":"corta"}`, nil)
+			th.gm(t, "POST", "/api/campaigns/mordor/commands/attack", `{"attacker":"lodin","target":"orco"}`, nil)
+		case "ruisenor": // a revolver: a ranged attack
+			th.gm(t, "POST", "/api/campaigns/mordor/commands/attack", `{"attacker":"ruisenor","target":"orco","range":"corta"}`, nil)
 		default:
-			th.gm(t, "POST", "/api/campaigns/mordor/commands/attack", fmt.Sprintf(`{"attacker":%q,"target":"lodin","range":"corta"}`, turn), nil)
+			th.gm(t, "POST", "/api/campaigns/mordor/commands/attack", fmt.Sprintf(`{"attacker":%q,"target":"lodin"}`, turn), nil)
 		}
 		waitFor(t, b, "the page follows the turn", fmt.Sprintf(`JournalTable.currentTurn() !== %q`, turn))
 	}
