@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -205,4 +206,28 @@ func TestTablePlayerTORSheet(t *testing.T) {
 	require.True(t, can(false, 8, 14, false), "a failure Hope turns: 8 + 7 ≥ 14")
 	require.False(t, can(false, 5, 14, false), "out of reach: 5 + 7 < 14")
 	require.False(t, can(false, 8, 14, true), "not twice")
+}
+
+// TestTablePlayerSpanish: the player's page in Spanish is Spanish only
+// (its header, the action bar, the party, the sheet, the feed's cards),
+// on a phone; The One Ring's attributes by their Spanish names.
+func TestTablePlayerSpanish(t *testing.T) {
+	b := newBrowser(t, chromedp.Flag("accept-lang", "es-ES,es"))
+	th := newTableHarnessOn(t, memBackend())
+	th.gm(t, "POST", "/api/campaigns/mordor/commands/session-start", `{"dice":"v1"}`, nil)
+	th.gm(t, "POST", "/api/campaigns/mordor/commands/roll", `{"character":"lodin","skill":"Sigilo","vs":"media"}`, nil)
+	th.gm(t, "POST", "/api/campaigns/mordor/commands/combat-start", `{"participants":["lodin","ruisenor","orco"]}`, nil)
+	th.gm(t, "POST", "/api/campaigns/mordor/calls", `{"characters":["lodin"],"skill":"Sigilo","note":"los guardias"}`, nil)
+	openTable(t, th, b, "cai", th.invite(t, invite.Spec{User: "cai", Role: invite.RolePlayer, Characters: []string{"lodin"}}))
+	waitFor(t, b, "the call", `!!document.querySelector('#actionbar .call button[data-action="call-roll"]')`)
+	waitFor(t, b, "the feed", `document.querySelectorAll("#feed li.ev").length > 0`)
+	require.Equal(t, "es", eval[string](t, b, `document.documentElement.lang`))
+	text := eval[string](t, b, `document.body.innerText`)
+	for _, w := range []string{"Te toca", "Grupo", "Tirar", "tuyo", "Exportar"} {
+		require.Contains(t, text, w)
+	}
+	for _, w := range []string{"Your turn", "Party", "yours", "Export", "The GM", "Roll", "favoured", "Table", "Verify"} {
+		require.False(t, regexp.MustCompile(`\b`+w+`\b`).MatchString(text), "an English word on a Spanish screen: %q in %s", w, text)
+	}
+	shots(t, b, "table-player-phone-es.png")
 }
