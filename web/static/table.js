@@ -876,8 +876,14 @@
     const active = document.activeElement;
     if (active && root.contains(active) && (active.tagName === "INPUT" || active.tagName === "SELECT" || active.tagName === "TEXTAREA")) return;
     const keyOf = (f) => (f.closest("[data-form]") ? f.closest("[data-form]").dataset.form + "/" : "") + f.name;
+    // Only what the user changed is kept: a field still at the value it
+    // was drawn with (data-initial) takes the new drawing's (a default that
+    // changed, such as the attack's target once sides are known).
     const values = {};
-    for (const f of root.querySelectorAll("[name]")) values[keyOf(f)] = f.type === "checkbox" ? f.checked : f.value;
+    for (const f of root.querySelectorAll("[name]")) {
+      const v = f.type === "checkbox" ? f.checked : f.value;
+      if (f.dataset.initial === undefined || String(v) !== f.dataset.initial) values[keyOf(f)] = v;
+    }
     const open = {};
     for (const d of root.querySelectorAll("details[data-key]")) open[d.dataset.key] = d.open;
     const fresh = [].concat(build());
@@ -916,6 +922,7 @@
       } else {
         input = el("input", { name: fd.name, type: fd.type || "text", value: fd.value === undefined ? "" : fd.value, inputmode: fd.type === "number" ? "numeric" : undefined, required: fd.required, placeholder: fd.placeholder });
       }
+      input.dataset.initial = String(fd.type === "checkbox" ? input.checked : input.value);
       f.append(fd.type === "checkbox" ? el("label", { class: "check" }, input, " " + fd.label) : el("label", {}, el("span", {}, fd.label), input));
     }
     const sb = el("button", { type: "submit", dataset: { intent: id } }, button);
