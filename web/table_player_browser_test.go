@@ -113,8 +113,8 @@ func TestTablePlayerTurnOpens(t *testing.T) {
 	waitFor(t, b, "the attack", `!!document.querySelector('`+attack+`')`)
 	require.Equal(t, "", eval[string](t, b, `document.querySelector('`+attack+` select[name="target"]').value`), "no side known: no target chosen")
 	// With the tracker's sides, the targets come grouped by side and the
-	// default is an enemy (the page's state given sides, as gm.js records them).
-	eval[bool](t, b, `(JournalTable.campaign.combat.sides = {lodin: "A", ruisenor: "A", orco: "B"}, JournalTable.render(), true)`)
+	// default is an enemy (the state given the sides a combat start records).
+	eval[bool](t, b, `(JournalTable.campaign.combat.sides = {lodin: "party", ruisenor: "party", orco: "enemies"}, JournalTable.render(), true)`)
 	waitFor(t, b, "targets by side", `document.querySelectorAll('`+attack+` select[name="target"] optgroup').length === 2`)
 	require.Equal(t, "orco", eval[string](t, b, `document.querySelector('`+attack+` select[name="target"]').value`), "the default target is an enemy")
 	eval[bool](t, b, `(delete JournalTable.campaign.combat.sides, JournalTable.render(), true)`)

@@ -42,6 +42,14 @@
   const answered = new Set();
   const isAnswered = (c, chId) => answered.has(c.id + "/" + chId) || !!(c.answered && c.answered[chId]);
 
+  // sideName is a combat side in the page's language: the tracker's
+  // "party" and "enemies" by their words, another by its name.
+  function sideName(sd) {
+    if (!sd) return t("tbl.noSide");
+    const w = t("tbl.side." + sd);
+    return w === "tbl.side." + sd ? t("tbl.sides", sd) : w;
+  }
+
   // The player's actions. when(state, ch) says whether the action is offered
   // for character ch now; fields(state, ch) its form; run(state, ch, v) does it.
   const PLAYER_ACTIONS = [
@@ -94,7 +102,7 @@
         const enemy = mySide ? targets.find((id) => T.sideOf(id) && T.sideOf(id) !== mySide) || "" : "";
         const target = known
           ? { name: "target", label: t("target"), type: "select", required: true, value: enemy, options: [["", t("tbl.chooseTarget")]],
-              groups: sides.map((sd) => [sd ? t("tbl.sides", sd) : t("tbl.noSide"), targets.filter((id) => T.sideOf(id) === sd).map(opt)]) }
+              groups: sides.map((sd) => [sideName(sd), targets.filter((id) => T.sideOf(id) === sd).map(opt)]) }
           : { name: "target", label: t("target"), type: "select", required: true, value: "", options: [["", t("tbl.chooseTarget")]].concat(targets.map(opt)) };
         return [
           target,
