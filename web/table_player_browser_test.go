@@ -97,6 +97,20 @@ func TestTablePlayerOneRollPerTap(t *testing.T) {
 		return true;
 	})()`)
 	require.Equal(t, 3, rolls(), "a retry with the intent's key records once")
+	// The answer lost on the way back (the journal recorded the roll): the
+	// page sends the intent again with its key, and it records once.
+	require.True(t, eval[bool](t, b, `(async () => {
+		const real = window.fetch;
+		let lost = false;
+		window.fetch = async (...a) => { const r = await real(...a); if (!lost) { lost = true; throw new TypeError("network lost"); } return r; };
+		try {
+			const res = await JournalTable.tap("test/lost", "lost", (key) => JournalTable.command("roll", {character: "lodin", skill: "Pelea"}, key));
+			return lost && !!res && res.recorded.length > 0;
+		} finally {
+			window.fetch = real;
+		}
+	})()`), "the retried intent's answer")
+	require.Equal(t, 4, rolls(), "a lost answer, retried, records once")
 }
 
 // TestTablePlayerTurnOpens: the player's "Attack · Your turn" opens in the

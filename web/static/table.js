@@ -13,8 +13,9 @@
 //
 //   api(method, path, body?, {key}?)  → Promise<JSON>: the device's token,
 //        Accept-Language = the page's language, Idempotency-Key = key when
-//        given; a refusal rejects with an APIError (.status, .message = the
-//        journal's message in the page's language).
+//        given (then a network failure is retried with the same key, three
+//        times); a refusal rejects with an APIError (.status, .message =
+//        the journal's message in the page's language).
 //   command(name, body, key?)    POST /api/campaigns/{c}/commands/{name};
 //        key is the intent's request id (Idempotency-Key).
 //   tap(scope, label, fn)        runs one user intent: fn(key) gets the
@@ -260,7 +261,20 @@
     if (state.auth && state.auth.token) headers.Authorization = "Bearer " + state.auth.token;
     if (opts && opts.key) headers["Idempotency-Key"] = opts.key;
     if (body !== undefined) headers["Content-Type"] = "application/json";
-    const res = await fetch(path, { method: method, headers: headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: "omit" });
+    const req = { method: method, headers: headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: "omit" };
+    // A request with its intent's key is sent again when the network
+    // failed (the answer may have been lost after the journal recorded it:
+    // the same key records once), three times, 0.5, 1 and 2 s apart.
+    let res;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        res = await global.fetch(path, req);
+        break;
+      } catch (e) {
+        if (!(opts && opts.key) || attempt >= 3) throw e;
+        await new Promise((r) => setTimeout(r, 500 * 2 ** attempt));
+      }
+    }
     const text = await res.text();
     let data = null;
     try {
