@@ -301,14 +301,21 @@ func TestTableTORV2InBrowsers(t *testing.T) {
 		th.gm(t, "GET", "/api/campaigns/mordor", "", &c)
 		return *c.TOR.Characters[id]
 	}
+	// Impresionar (rank 3, a Strength skill, not favoured: Hope adds
+	// thorin's basic Strength, 7) against TN 18, until a failure Hope can
+	// turn (a total of 11 to 17); Hope is offered after no other roll.
 	roll := `article[data-character="thorin"] details[data-action="tor-roll"]`
+	hopeButton := `!!document.querySelector('article[data-character="thorin"] button[data-action="hope-spend"]')`
 	for i := 0; ; i++ {
-		require.Less(t, i, 20, "twenty successes in a row")
-		submit(t, danB, "thorin rolls Persuadir against TN 30", roll, map[string]any{"skill": "Persuadir", "tn": 30})
+		require.Less(t, i, 40, "forty rolls without a failure Hope turns")
+		submit(t, danB, "thorin rolls Impresionar against TN 18", roll, map[string]any{"skill": "Impresionar", "tn": 18})
 		waitDone(t, danB, "thorin's roll")
-		if sheet("thorin").LastRoll.Result.Outcome == "failure" {
+		r := sheet("thorin").LastRoll.Result
+		waitFor(t, danB, "the sheet shows the roll", fmt.Sprintf(`(document.querySelector('article[data-character="thorin"] .last-roll') || {textContent: ""}).textContent.includes("= %d vs")`, r.Total))
+		if r.Outcome == "failure" && r.Total+7 >= 18 {
 			break
 		}
+		require.False(t, eval[bool](t, danB, hopeButton), "no Hope offered after %s with %d vs 18", r.Outcome, r.Total)
 	}
 	last := sheet("thorin").LastRoll
 	require.NotEmpty(t, last.Request, "a v2 roll")
@@ -324,6 +331,7 @@ func TestTableTORV2InBrowsers(t *testing.T) {
 	waitDone(t, danB, "spend Hope")
 	require.Equal(t, hope-1, sheet("thorin").Hope)
 	require.True(t, sheet("thorin").LastRoll.HopeSpent)
+	waitFor(t, danB, "the line shows Hope's +7", `document.querySelector('article[data-character="thorin"] .last-roll').textContent.includes("Hope +7")`)
 	spent, _ := eventsOfType[events.TORHopeSpent](t, th, events.TypeTORHopeSpent)
 	require.Len(t, spent, 1)
 	require.Equal(t, last.Request, spent[0].RollRequest, "Hope names the roll's request")

@@ -52,8 +52,19 @@
   // and as ?access_token= on the event stream, whose EventSource cannot send
   // headers. Kept in this browser only.
   const TOKEN_KEY = "journal.token";
-  const token = () => localStorage.getItem(TOKEN_KEY) || "";
-  $("token").value = token();
+  // A device signed in at the table (table.js keeps its sign-in under
+  // "journal.table") reads the dashboard with that sign-in's token when no
+  // access token was typed here, and opens its campaign first.
+  const tableAuth = (() => {
+    try {
+      return JSON.parse(localStorage.getItem("journal.table") || "null") || {};
+    } catch (e) {
+      return {};
+    }
+  })();
+  const token = () => localStorage.getItem(TOKEN_KEY) || tableAuth.token || "";
+  if (!state.campaign && tableAuth.campaign) state.campaign = tableAuth.campaign;
+  $("token").value = localStorage.getItem(TOKEN_KEY) || "";
   $("token").addEventListener("change", (e) => {
     const v = e.target.value.trim();
     if (v) localStorage.setItem(TOKEN_KEY, v);

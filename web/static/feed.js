@@ -10,7 +10,10 @@
 // Everything is built with DOM calls and textContent: nothing from the
 // journal is ever parsed as HTML. Words come from i18n.js (JournalI18n).
 //
-//   const feed = JournalFeed.create({list, api, campaign, nameOf})
+//   const feed = JournalFeed.create({list, api, campaign, nameOf, who, noteOf})
+//     who: true puts under each roll card who recorded it and when (the
+//     event's actor and time, in the page's language); noteOf(event) is
+//     a line under it (the GM's note of the call a roll answers), or "".
 //   feed.add(records, fresh)   records: [{seq, event}] in any order
 //   feed.verifyAll()           badges on every card, resolves to the counts
 (function (global) {
@@ -391,10 +394,24 @@
       return location.origin + "/r/" + enc(opts.campaign()) + "/" + enc(id);
     }
 
+    // byLine is who recorded a card's event and when, and the note it
+    // answers (the options who and noteOf), or null.
+    function byLine(rec) {
+      const ev = rec.event;
+      const note = opts.noteOf ? opts.noteOf(ev) : "";
+      if (!opts.who && !note) return null;
+      let when = "";
+      const at = ev.time ? new Date(ev.time) : null;
+      if (at && !isNaN(at)) when = at.toLocaleTimeString(global.JournalI18n ? global.JournalI18n.lang() : undefined, { hour: "2-digit", minute: "2-digit" });
+      return el("div", { class: "by" }, opts.who ? [el("span", { class: "actor", text: ev.actor || "" }), when ? el("time", { datetime: ev.time, text: " · " + when }) : null] : null,
+        note ? el("span", { class: "call-note", text: (opts.who ? " · " : "") + note }) : null);
+    }
+
     function rollCard(rec, rolls) {
       const d = rec.event.data || {};
       const li = el("li", { class: "ev roll o-" + (d.outcome || "rolled") + (rec.fresh ? " fresh" : ""), "data-event-id": rec.event.id, "data-seq": String(rec.seq), "data-rolls": rec.event.id, "data-outcome": d.outcome || "" },
         el("div", { class: "line" }, el("span", { class: "icon", "aria-hidden": "true", text: d.kind === "tor" ? "◈" : "⚄" }), el("span", { class: "what", text: title(d) })),
+        byLine(rec),
         rollBody(rec),
         d.trait ? el("div", { class: "quiet", text: t("card.trait", d.trait) }) : null,
         footer(rec, rolls));
@@ -412,6 +429,7 @@
         el("div", { class: "line" }, el("span", { class: "icon", "aria-hidden": "true", text: "⚔" }),
           el("span", { class: "what", text: t("card.attack", nameOf(d.attacker), nameOf(d.target)) + (a.weapon ? " (" + a.weapon + ")" : "") }),
           el("span", { class: "outcome " + (d.hit ? (crit ? "critical" : "success") : "failure"), text: d.hit ? (crit ? "✦ " + t("f.critHit") : t("f.hit")) : t("f.miss") })),
+        byLine(rec),
         atk ? rollBody(atk) : el("div", { class: "score" }, el("b", { class: "total", text: String(d.total) }), " ", t("card.vs", d.against)),
         d.hit ? el("div", { class: "consequence" },
           dmg ? el("span", { class: "dice" }, dice(dmg.event.data || {})) : null,
@@ -481,6 +499,7 @@
       const verdict = d.winner ? t("card.wins", nameOf(d.winner)) : t("card.tie");
       return el("li", { class: "ev roll contest", "data-event-id": rolls.length ? rolls[0].event.id : rec.event.id, "data-head": rec.event.id, "data-seq": String(rec.seq), "data-rolls": rolls.map((r) => r.event.id).join(" "), "data-winner": d.winner || "" },
         el("div", { class: "line" }, el("span", { class: "icon", "aria-hidden": "true", text: "⚖" }), el("span", { class: "what", text: t("card.contest", nameOf(d.a), nameOf(d.b)) })),
+        byLine(rec),
         el("div", { class: "sides" }, side(d.a, ra), side(d.b, rb)),
         el("div", { class: "contest-verdict", text: verdict + (d.reason ? " — " + t("cr." + d.reason) : "") }),
         rolls.length ? footer(rec, rolls) : null);

@@ -10,6 +10,46 @@
   const T = global.JournalTable;
   const { el, t } = T;
 
+  // The One Ring's skills and the attribute column each belongs to
+  // (rules/tor/skills.go): Hope adds that attribute's score to a roll.
+  const TOR_COLUMN = {
+    Impresionar: "cuerpo", Inspirar: "corazon", Persuadir: "mente", Atletismo: "cuerpo", Viajar: "corazon", Sigilo: "mente",
+    "Atención": "cuerpo", Perspicacia: "corazon", Buscar: "mente", Explorar: "cuerpo", Curar: "corazon", Cazar: "mente",
+    "Canción": "cuerpo", "Cortesía": "corazon", Acertijos: "mente", "Artesanía": "cuerpo", Guerrear: "corazon", Saber: "mente",
+  };
+  // hopeBonus is what spending Hope adds to ch's last roll (the skill's
+  // attribute's basic score, its favoured score when the skill is
+  // favoured), 0 when unknown.
+  function hopeBonus(ch) {
+    const lr = ch.last_roll;
+    const col = lr && TOR_COLUMN[lr.skill];
+    const score = col && ch.attributes && ch.attributes[col];
+    if (!score) return 0;
+    return (lr.favoured ? score.favoured : score.basic) || 0;
+  }
+  // hopeCanTurn: Hope is offered only on a failed roll it can turn into a
+  // success (the journal refuses it on a success; rules/tor/hope.go).
+  function hopeCanTurn(ch) {
+    const lr = ch.last_roll;
+    if (!lr || !lr.result || lr.result.success || lr.hope_spent || lr.result.hope_bonus || !(ch.hope > 0)) return false;
+    const bonus = hopeBonus(ch);
+    return bonus > 0 && lr.result.total + bonus >= lr.result.tn;
+  }
+  T.hopeCanTurn = hopeCanTurn;
+
+  // answered holds the calls this device answered (call id/character):
+  // their Roll button goes at once, before the journal's list says so.
+  const answered = new Set();
+  const isAnswered = (c, chId) => answered.has(c.id + "/" + chId) || !!(c.answered && c.answered[chId]);
+
+  // sideName is a combat side in the page's language: the tracker's
+  // "party" and "enemies" by their words, another by its name.
+  function sideName(sd) {
+    if (!sd) return t("tbl.noSide");
+    const w = t("tbl.side." + sd);
+    return w === "tbl.side." + sd ? t("tbl.sides", sd) : w;
+  }
+
   // The player's actions. when(state, ch) says whether the action is offered
   // for character ch now; fields(state, ch) its form; run(state, ch, v) does it.
   const PLAYER_ACTIONS = [
@@ -31,14 +71,16 @@
         if (ch.specialization && !ch.spec_used_today) f.push({ name: "specialization", label: t("useSpec") + " (" + ch.specialization + ")", type: "checkbox" });
         return f;
       },
-      run: (st, ch, v) => {
+      // key: the intent's request id; call: the GM's call it answers.
+      run: (st, ch, v, key, call) => {
         const action = { command: "roll", character: ch.id, skill: v.skill || "", attribute: v.attribute || "", vs: v.vs || "", modifier: v.modifier || 0, token: !!v.token, specialization: !!v.specialization };
-        if (T.isV2(T.openSession())) return T.requestReveal(ch.id, action);
+        if (T.isV2(T.openSession())) return T.requestReveal(ch.id, action, { key: key, call: call });
         const body = { character: ch.id, modifier: action.modifier, token: action.token, specialization: action.specialization };
         if (action.skill) body.skill = action.skill;
         if (action.attribute) body.attribute = action.attribute;
         if (action.vs) body.vs = action.vs;
-        return T.command("roll", body);
+        if (call) body.call = call;
+        return T.command("roll", body, key);
       },
     },
     {
@@ -51,24 +93,35 @@
       fields: (st, ch) => {
         const cb = st.campaign.combat;
         const targets = (cb.order || []).filter((id) => id !== ch.id);
+        const opt = (id) => [id, T.nameOf(id)];
+        // Targets grouped by side (the tracker's); the default is the first
+        // enemy's (a character of another side), none when no side is known.
+        const mySide = T.sideOf(ch.id);
+        const sides = [...new Set(targets.map(T.sideOf))];
+        const known = sides.some(Boolean);
+        const enemy = mySide ? targets.find((id) => T.sideOf(id) && T.sideOf(id) !== mySide) || "" : "";
+        const target = known
+          ? { name: "target", label: t("target"), type: "select", required: true, value: enemy, options: [["", t("tbl.chooseTarget")]],
+              groups: sides.map((sd) => [sideName(sd), targets.filter((id) => T.sideOf(id) === sd).map(opt)]) }
+          : { name: "target", label: t("target"), type: "select", required: true, value: "", options: [["", t("tbl.chooseTarget")]].concat(targets.map(opt)) };
         return [
-          { name: "target", label: t("target"), type: "select", options: targets.map((id) => [id, (T.sheetOf(id) || { name: id }).name || id]) },
+          target,
           { name: "weapon", label: t("weapon"), type: "select", options: [["", (ch.weapons || [])[0] || "—"]].concat((ch.weapons || []).slice(1).map((w) => [w, w])) },
           { name: "range", label: t("range"), type: "select", options: [["", "—"], ["corta", "corta"], ["media", "media"], ["larga", "larga"]] },
           { name: "modifier", label: t("modifier"), type: "number", value: 0 },
         ].concat(ch.token === "player" ? [{ name: "token", label: t("useToken"), type: "checkbox" }] : [])
           .concat(ch.specialization && !ch.spec_used_today ? [{ name: "specialization", label: t("useSpec"), type: "checkbox" }] : []);
       },
-      run: async (st, ch, v) => {
+      run: async (st, ch, v, key) => {
         const req = { attacker: ch.id, target: v.target, modifier: v.modifier || 0, token: !!v.token, specialization: !!v.specialization };
         if (v.weapon) req.weapon = v.weapon;
         if (v.range) req.range = v.range;
-        if (!T.isV2(T.openSession())) return T.command("attack", req);
+        if (!T.isV2(T.openSession())) return T.command("attack", req, key);
         // The action as the rules spell it (the weapon's name, the band),
         // from the journal, then signed here.
         const action = await T.api("POST", T.campaignPath("/actions/attack"), req);
         delete action.seed_commitment;
-        return T.requestReveal(ch.id, action);
+        return T.requestReveal(ch.id, action, { key: key });
       },
     },
     // The One Ring: a skill roll against a TN, with a trait; Hope on the
@@ -82,25 +135,25 @@
         { name: "tn", label: "TN", type: "number", value: 14 },
         { name: "trait", label: t("trait"), type: "select", options: [["", "—"]].concat((ch.traits || []).map((x) => [x, x])) },
       ],
-      run: async (st, ch, v) => {
-        if (!T.isV2(T.openSession())) return T.command("roll", Object.assign({ character: ch.id, skill: v.skill, tn: v.tn || 14 }, v.trait ? { trait: v.trait } : {}));
+      run: async (st, ch, v, key, call) => {
+        if (!T.isV2(T.openSession())) return T.command("roll", Object.assign({ character: ch.id, skill: v.skill, tn: v.tn || 14 }, v.trait ? { trait: v.trait } : {}, call ? { call: call } : {}), key);
         // journal-dice-v2: "tor-roll", the trait counted as the journal
         // judges it (one the GM ruled "roll" for, or the one chosen).
         const action = await T.v2Action("tor-roll", { character: ch.id, skill: v.skill, tn: v.tn || 14, trait: v.trait || "" });
-        return T.requestReveal(ch.id, action);
+        return T.requestReveal(ch.id, action, { key: key, call: call });
       },
     },
     {
       id: "hope-spend",
       label: () => t("spendHope"),
-      when: (st, ch) => !!st.campaign.tor && !!ch.last_roll && !ch.last_roll.hope_spent && ch.hope > 0 && (!T.isV2(T.openSession()) || !!ch.last_roll.request),
+      when: (st, ch) => !!st.campaign.tor && hopeCanTurn(ch) && (!T.isV2(T.openSession()) || !!ch.last_roll.request),
       fields: () => [],
-      run: async (st, ch) => {
-        if (!T.isV2(T.openSession())) return T.command("hope-spend", { character: ch.id });
+      run: async (st, ch, v, key) => {
+        if (!T.isV2(T.openSession())) return T.command("hope-spend", { character: ch.id }, key);
         // journal-dice-v2: the roller's signed "tor-hope" request naming
         // the roll's request; it draws nothing.
         const action = await T.v2Action("tor-hope", { character: ch.id });
-        return T.requestOnly(ch.id, action);
+        return T.requestOnly(ch.id, action, undefined, { key: key });
       },
     },
     {
@@ -108,7 +161,7 @@
       label: () => t("askFellowship"),
       when: (st, ch) => !!st.campaign.tor && !st.campaign.tor.request && st.campaign.tor.pool > 0 && ch.hope < ch.max_hope,
       fields: () => [],
-      run: (st, ch) => T.command("fellowship-ask", { character: ch.id }),
+      run: (st, ch, v, key) => T.command("fellowship-ask", { character: ch.id }, key),
     },
     {
       id: "fellowship-vote",
@@ -118,7 +171,7 @@
         return !!rq && rq.character !== ch.id && !rq.tally && !(rq.ballots || []).some((b) => b.voter === ch.id);
       },
       fields: (st) => [{ name: "agree", label: t("agreeFor") + " " + st.campaign.tor.request.character, type: "select", options: [["yes", t("yes")], ["no", t("no")]] }],
-      run: (st, ch, v) => T.command("fellowship-vote", { character: st.campaign.tor.request.character, voter: ch.id, agree: v.agree === "yes" }),
+      run: (st, ch, v, key) => T.command("fellowship-vote", { character: st.campaign.tor.request.character, voter: ch.id, agree: v.agree === "yes" }, key),
     },
     // journal-dice-v2 contests, combat starts and healings (RyF): the
     // player requests them for a character it plays; its device signs the
@@ -140,9 +193,9 @@
         if (ch.specialization && !ch.spec_used_today) f.push({ name: "specialization", label: t("useSpec") + " (" + ch.specialization + ")", type: "checkbox" });
         return f;
       },
-      run: async (st, ch, v) => {
+      run: async (st, ch, v, key) => {
         const action = await T.v2Action("contest", { character: ch.id, a: ch.id, skill_a: v.skill, modifier_a: v.modifier || 0, token_a: !!v.token, specialization_a: !!v.specialization, b: v.opponent, skill_b: v.opponent_skill });
-        return T.requestReveal(ch.id, action);
+        return T.requestReveal(ch.id, action, { key: key });
       },
     },
     {
@@ -151,9 +204,9 @@
       when: (st) => T.isV2(T.openSession()) && !st.campaign.tor && !(st.campaign.combat && !st.campaign.combat.ended),
       fields: (st, ch) => [{ name: "participants", label: t("participants"), type: "checks", options: T.roster().map((o) => [o.id, o.name || o.id]), value: [ch.id] }]
         .concat(ch.token === "player" ? [{ name: "token", label: t("useToken") + " (" + t("initiative") + ")", type: "checkbox" }] : []),
-      run: async (st, ch, v) => {
+      run: async (st, ch, v, key) => {
         const action = await T.v2Action("combat-start", { character: ch.id, participants: v.participants, token: v.token ? [ch.id] : [] });
-        return T.requestReveal(ch.id, action);
+        return T.requestReveal(ch.id, action, { key: key });
       },
     },
     {
@@ -166,28 +219,97 @@
         return !!T.openSession() && !st.campaign.tor && !!cb && (cb.order || []).includes(ch.id) && !(cb.healed_after || {})[ch.id] && !pending;
       },
       fields: () => [],
-      run: async (st, ch) => {
-        if (!T.isV2(T.openSession())) return T.command("heal-after-combat", { character: ch.id });
+      run: async (st, ch, v, key) => {
+        if (!T.isV2(T.openSession())) return T.command("heal-after-combat", { character: ch.id }, key);
         const action = await T.v2Action("heal-after-combat", { character: ch.id });
-        return T.requestReveal(ch.id, action);
+        return T.requestReveal(ch.id, action, { key: key });
       },
     },
   ];
   // Each row is also in the shared table, for tests and other views.
   for (const a of PLAYER_ACTIONS) T.action(Object.assign({ view: "player" }, a));
 
+  // attrText is an attribute as the sheet shows it: The One Ring's by its
+  // proper name in the page's language with its basic and favoured scores;
+  // Rápido y Fácil's by its rule name and value.
+  function attrText(k, v) {
+    if (v && typeof v === "object" && "basic" in v) return t("tbl.basic", t("tor.attr." + k), v.basic, v.favoured);
+    return k + " " + T.value(v);
+  }
+  // outcomeWord is a One Ring result's verdict in the page's language.
+  const outcomeWord = (r) => (r.success ? t("q." + (r.quality || "success")) : t("o.failure"));
+
+  // skillButtons are the sheet's skills, each a button that rolls it at
+  // once (one intent per skill and character).
+  function skillButtons(st, ch) {
+    const tor = !!st.campaign.tor;
+    const open = !!T.openSession();
+    return el("ul", { class: "chips skill-roll" }, Object.entries(ch.skills || {}).sort().map(([k, v]) => {
+      const label = [k, el("span", { class: "n" }, T.value(v))];
+      if (!open) return el("li", {}, label);
+      const b = T.button(ch.id + "/skill/" + k, t("tbl.tapRoll", k), (key) => {
+        if (tor) {
+          const tn = Number((document.querySelector('form[data-form="' + ch.id + '/tor-roll"] [name="tn"]') || {}).value) || 14;
+          return byId("tor-roll").run(st, ch, { skill: k, tn: tn, trait: "" }, key);
+        }
+        return byId("roll").run(st, ch, { skill: k, modifier: 0 }, key);
+      }, { dataset: { skill: k }, title: t("tbl.tapRoll", k) });
+      b.replaceChildren(...label);
+      return el("li", {}, b);
+    }));
+  }
+  const byId = (id) => PLAYER_ACTIONS.find((a) => a.id === id);
+
+  // actionOf builds one action of ch: a button, or a form in a <details>
+  // (closed, the skills roll with a tap; open for a vote, and in the
+  // action bar for the attack on the character's turn:
+  // the turn is in its key, so that it opens when the turn comes even if
+  // it was drawn closed before).
+  function actionOf(st, ch, a, prefix) {
+    const turn = T.currentTurn() === ch.id;
+    const fields = a.fields(st, ch);
+    const scope = ch.id + "/" + a.id;
+    if (!fields.length) return T.button(scope, a.label(), (key) => a.run(st, ch, {}, key), { dataset: { action: a.id } });
+    const round = (st.campaign.combat && st.campaign.combat.round) || 0;
+    const key = (prefix || "") + ch.id + "/" + a.id + (a.id === "attack" ? (turn ? "/turn" + round : "/wait") : "");
+    // The attack opens on the turn where the action bar shows it (prefix
+    // "bar/"); the sheet's says "Your turn" and stays folded (one form open).
+    return el("details", { class: "action", open: (a.id === "attack" && turn && prefix) || a.id === "fellowship-vote" ? true : undefined, dataset: { action: a.id, key: key } },
+      el("summary", {}, a.label() + (a.id === "attack" && turn ? " · " + t("yourTurn") : "")),
+      T.form(scope, fields, a.label(), (v, k) => a.run(st, ch, v, k)));
+  }
+
+  // callsFor are the GM's open calls for ch not answered yet.
+  const callsFor = (st, ch) => (st.calls || []).filter((c) => (c.characters || []).includes(ch.id) && !isAnswered(c, ch.id));
+
+  // callEl is one call for ch, with its Roll button (one intent; gone once
+  // answered). The call's id goes with the roll when the journal keeps
+  // calls as events (a call with "answered").
+  function callEl(st, ch, c) {
+    const what = [c.skill, c.attribute].filter(Boolean).join(" / ") + (c.vs ? " vs " + c.vs : "");
+    const callId = c.answered !== undefined ? c.id : undefined;
+    return el("div", { class: "call", dataset: { call: c.id, character: ch.id } },
+      el("p", {}, (ch.name || ch.id) + " · " + t("callFor") + ": " + what, c.note ? el("span", { class: "call-note" }, " · " + t("tbl.callNote", c.note)) : null),
+      T.button("call/" + c.id + "/" + ch.id, t("rollNow"), async (key) => {
+        const res = st.campaign.tor
+          ? await byId("tor-roll").run(st, ch, { skill: c.skill || "", tn: Number(c.vs) || 14, trait: "" }, key, callId)
+          : await byId("roll").run(st, ch, { skill: c.skill || "", attribute: c.attribute || "", vs: c.vs || "", modifier: 0 }, key, callId);
+        answered.add(c.id + "/" + ch.id);
+        return res;
+      }, { class: "primary", dataset: { action: "call-roll" } }));
+  }
+
   function sheet(st, ch) {
-    const turn = T.currentTurn();
     const facts = el("dl", { class: "facts" },
-      el("dt", {}, t("status")), el("dd", { class: "status-" + (ch.status || "ok") }, t("st_" + (ch.status || "ok"))),
+      el("dt", {}, t("status")), el("dd", { class: "status-" + (ch.status || "ok") }, T.statusWord(ch.status)),
       ch.xp !== undefined ? [el("dt", {}, t("xp")), el("dd", {}, String(ch.xp || 0))] : null,
-      ch.token !== undefined ? [el("dt", {}, t("tokenHolder")), el("dd", {}, ch.token ? t("holder_" + ch.token) : t("none"))] : null,
+      ch.token !== undefined ? [el("dt", {}, t("tokenHolder")), el("dd", {}, ch.token === "player" ? t("sheet.tokenPlayer") : ch.token === "gm" ? t("sheet.tokenGM") : ch.token || t("none"))] : null,
       ch.specialization ? [el("dt", {}, t("spec")), el("dd", {}, ch.specialization + (ch.spec_used_today ? " · " + t("specUsed") : ""))] : null,
       ch.hope !== undefined ? [el("dt", {}, t("hope")), el("dd", { dataset: { hope: ch.hope } }, ch.hope + "/" + ch.max_hope)] : null);
-    const attrs = el("ul", { class: "chips" }, Object.entries(ch.attributes || {}).map(([k, v]) => el("li", {}, k + " " + T.value(v))));
-    const skills = el("ul", { class: "chips" }, Object.entries(ch.skills || {}).sort().map(([k, v]) => el("li", {}, k + " " + T.value(v))));
+    const attrs = el("ul", { class: "chips attrs" }, Object.entries(ch.attributes || {}).map(([k, v]) => el("li", { dataset: { attribute: k } }, attrText(k, v))));
     const tor = st.campaign.tor;
     const lr = ch.last_roll;
+    const r = lr && lr.result;
     const torFacts = tor
       ? el("dl", { class: "facts tor" },
           el("dt", {}, t("shadow")), el("dd", {}, String(ch.shadow || 0) + (ch.permanent_shadow ? " (+" + ch.permanent_shadow + ")" : "")),
@@ -195,44 +317,73 @@
           el("dt", {}, t("advancement")), el("dd", { class: "boxes" }, Object.entries(ch.advancement || {}).map(([g, n]) => g + " " + "▣".repeat(n)).join(" · ") || "—"),
           el("dt", {}, t("fellowship")), el("dd", { dataset: { pool: tor.pool } }, String(tor.pool)),
           el("dt", {}, t("eyes")), el("dd", { dataset: { eyes: ch.eyes || 0 } }, (ch.eyes || 0) + " · " + (ch.runes || 0)),
-          lr ? [el("dt", {}, t("lastRoll")), el("dd", { class: lr.result.eye ? "eye" : lr.result.rune ? "rune" : "" },
-            lr.skill + ": " + (lr.result.eye ? "◉" : lr.result.rune ? "✦" : lr.result.feat) + " + [" + (lr.result.success_dice || []).join(" ") + "] = " + lr.result.total + " vs " + lr.result.tn + " · " + t("o_" + lr.result.outcome) + (lr.hope_spent ? " · " + t("hope") : ""))] : null)
+          r ? [el("dt", {}, t("lastRoll")), el("dd", { class: "last-roll " + (r.eye ? "eye" : r.rune ? "rune" : ""), dataset: { outcome: r.success ? "success" : "failure", hope: r.hope_bonus || 0 } },
+            lr.skill + ": " + (r.eye ? "◉" : r.rune ? "✦" : r.feat) + " + [" + (r.success_dice || []).join(" ") + "]" + (r.hope_bonus ? " + " + t("tbl.hopeBonus", r.hope_bonus) : "") + " = " + r.total + " vs " + r.tn + " · " + outcomeWord(r))] : null)
       : null;
     const weapons = (ch.weapons || []).length ? el("p", { class: "weapons" }, t("weapons") + ": " + ch.weapons.join(", ")) : null;
-    const calls = (st.calls || []).filter((c) => (c.characters || []).includes(ch.id));
-    const callEls = calls.map((c) =>
-      el("div", { class: "call", dataset: { call: c.id } },
-        el("p", {}, t("callFor") + ": " + [c.skill, c.attribute].filter(Boolean).join(" / ") + (c.vs ? " vs " + c.vs : "") + (c.note ? " · " + c.note : "")),
-        el("button", { type: "button", class: "primary", dataset: { action: "call-roll" }, onclick: () => T.perform(t("roll"), () => PLAYER_ACTIONS[0].run(st, ch, { skill: c.skill || "", attribute: c.attribute || "", vs: c.vs || "", modifier: 0 })) }, t("rollNow"))));
     const s = T.openSession();
     // Contests someone else asked for in which this character is a side:
     // shown until the requester's device reveals.
     const contests = Object.entries((s && s.requests) || {}).filter(([, p]) => p.state === "pending" && p.requested.kind === "contest" && (p.requested.character === ch.id || p.requested.b === ch.id));
     const contestEls = contests.map(([id, p]) => el("p", { class: "contest-pending", dataset: { request: id } },
-      t("inContest") + ": " + p.requested.character + " (" + (p.requested.skill || p.requested.attribute) + ") vs " + p.requested.b + " (" + (p.requested.skill_b || p.requested.attribute_b) + ") · " + t("requestedBy") + " " + p.requested.user + " · " + t("waitingReveal")));
+      t("inContest") + ": " + T.nameOf(p.requested.character) + " (" + (p.requested.skill || p.requested.attribute) + ") vs " + T.nameOf(p.requested.b) + " (" + (p.requested.skill_b || p.requested.attribute_b) + ") · " + t("requestedBy") + " " + p.requested.user + " · " + t("waitingReveal")));
     const contrib = T.isV2(s) && !T.contributed(s) && !Object.keys(s.requests || {}).length
-      ? el("button", { type: "button", dataset: { action: "contribute" }, onclick: () => T.perform(t("contribute"), () => T.contribute(ch.id)) }, t("contribute"))
+      ? T.button(ch.id + "/contribute", t("contribute"), () => T.contribute(ch.id), { dataset: { action: "contribute" } })
       : null;
-    const acts = PLAYER_ACTIONS.filter((a) => a.when(st, ch)).map((a) => {
-      const fields = a.fields(st, ch);
-      if (!fields.length) return el("button", { type: "button", dataset: { action: a.id }, onclick: () => T.perform(a.label(), () => a.run(st, ch, {})) }, a.label());
-      return el("details", { class: "action", open: (a.id === "attack" && turn === ch.id) || a.id === "roll" || a.id === "tor-roll" || a.id === "fellowship-vote" ? true : undefined, dataset: { action: a.id, key: ch.id + "/" + a.id } },
-        el("summary", {}, a.label() + (a.id === "attack" && turn === ch.id ? " · " + t("yourTurn") : "")),
-        T.form(ch.id + "/" + a.id, fields, a.label(), (v) => T.perform(a.label(), () => a.run(st, ch, v))));
-    });
+    const acts = PLAYER_ACTIONS.filter((a) => a.when(st, ch)).map((a) => actionOf(st, ch, a));
     return el("article", { class: "card sheet", dataset: { character: ch.id } },
       el("header", {}, el("h2", {}, ch.name || ch.id), T.hpBar(ch)),
-      facts, torFacts, el("h3", {}, t("attributes")), attrs, el("h3", {}, t("skills")), skills, weapons,
-      callEls.length ? el("section", { class: "calls", "aria-label": t("calls") }, callEls) : null,
+      facts, torFacts, el("h3", {}, t("attributes")), attrs, el("h3", {}, t("skills")), skillButtons(st, ch), weapons,
       contestEls, contrib, acts);
   }
+
+  // The action bar: what it is this player's turn to do, now: the GM's
+  // calls for its characters (Roll), and the attack of the character whose
+  // combat turn it is. A call or a turn that appears is announced
+  // (T.alert: the notice, the title, a vibration).
+  const announced = new Set();
+  function actionBar(st) {
+    const bar = document.getElementById("actionbar");
+    const body = document.getElementById("actionbar-body");
+    if (!bar || !body) return;
+    const mine = st.me && st.me.role === "player" ? (st.me.characters || []).map(T.sheetOf).filter(Boolean) : [];
+    const turn = T.currentTurn();
+    const items = [];
+    const fresh = [];
+    for (const ch of mine) {
+      for (const c of callsFor(st, ch)) {
+        items.push(callEl(st, ch, c));
+        const k = "call/" + c.id + "/" + ch.id;
+        if (!announced.has(k)) {
+          announced.add(k);
+          fresh.push(t("tbl.callNotice", (ch.name || ch.id) + " · " + [c.skill, c.attribute].filter(Boolean).join(" / ")));
+        }
+      }
+      if (turn === ch.id && T.openSession()) {
+        const atk = byId("attack");
+        if (atk.when(st, ch)) items.push(el("div", { class: "turn-now", dataset: { character: ch.id } }, actionOf(st, ch, atk, "bar/")));
+        const k = "turn/" + ((st.campaign.combat && st.campaign.combat.round) || 0) + "/" + ch.id;
+        if (!announced.has(k)) {
+          announced.add(k);
+          fresh.push(t("tbl.turnNotice", ch.name || ch.id));
+        }
+      }
+    }
+    bar.hidden = !items.length;
+    T.replaceKeeping(body, () => items);
+    if (fresh.length) T.alert(fresh.join(" · "));
+  }
+  T.onUpdate(actionBar);
 
   T.view({
     id: "player-view",
     when: (st) => st.me && st.me.role === "player",
     render: (st, root) => {
       const mine = (st.me.characters || []).map(T.sheetOf).filter(Boolean);
-      T.replaceKeeping(root, () => [].concat(consents(st), witnessStatus(st), cosignStatus(st), mine.length ? mine.map((ch) => sheet(st, ch)) : [el("p", { class: "empty" }, t("noCharacters"))]));
+      // What the device does by itself (witnesses, co-signs) folds away.
+      const device = [].concat(witnessStatus(st), cosignStatus(st));
+      T.replaceKeeping(root, () => [].concat(consents(st), mine.length ? mine.map((ch) => sheet(st, ch)) : [el("p", { class: "empty" }, t("noCharacters"))],
+        device.length ? el("details", { class: "card section device-status", dataset: { key: "device-status" } }, el("summary", {}, el("h2", {}, t("tbl.device"))), device) : []));
     },
   });
 
@@ -241,7 +392,7 @@
   function consents(st) {
     const mine = (st.voids || []).filter((p) => p.roller === st.me.name && !p.consent_signed);
     return mine.map((p) => el("section", { class: "card consent", dataset: { proposal: p.id, event: p.event_id } },
-      el("p", {}, t("proposeVoid") + " (" + p.character + ", " + p.event_id.slice(0, 8) + "): " + p.reason),
+      el("p", {}, t("proposeVoid") + " (" + T.nameOf(p.character) + "): " + p.reason),
       el("button", { type: "button", class: "danger", dataset: { action: "void-consent" }, onclick: () => T.perform(t("consentVoid"), () => T.consentVoid(p)) }, t("consentVoid"))));
   }
 
@@ -251,7 +402,7 @@
     const s = T.openSession();
     if (!T.isV2(s)) return [];
     const lines = Object.entries(witnesses).slice(-3).map(([id, w]) => el("li", { class: w.state, dataset: { request: id, witness: w.state } },
-      (w.state === "mine" ? t("witnessMine") + " " + w.character : w.state === "other" ? t("witnessOther") + " " + w.character : t("witnessFailed") + " " + w.character + ": " + w.message) + " (" + id.slice(0, 8) + ")"));
+      w.state === "mine" ? t("witnessMine") + " " + T.nameOf(w.character) : w.state === "other" ? t("witnessOther") + " " + T.nameOf(w.character) : t("witnessFailed") + " " + T.nameOf(w.character) + ": " + w.message));
     return [el("section", { class: "witness", dataset: { witnessing: "auto" } }, el("p", {}, t("witnessAuto")), lines.length ? el("ul", {}, lines) : null)];
   }
 
@@ -261,7 +412,7 @@
     if (!T.isV2(s)) return [];
     const c = st.cosign[s.id];
     const done = (s.cosigned || {})[st.me.name];
-    const line = done ? t("cosigned") + " " + s.id + " (" + done.slice(0, 8) + ")"
+    const line = done ? t("cosigned") + " " + s.id
       : c && c.state === "failed" ? t("cosignFailed") + " " + s.id + ": " + c.message
       : c && c.state === "signing" ? t("cosigning") + " " + s.id + "…" : t("cosignAuto");
     return [el("p", { class: "cosign " + (done ? "ok" : c && c.state === "failed" ? "error" : ""), dataset: { cosign: done ? "done" : c ? c.state : "auto" } }, line)];

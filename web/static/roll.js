@@ -12,7 +12,15 @@
   const id = parts[3] || "";
   const status = document.getElementById("status");
   document.getElementById("back").href = "/?campaign=" + encodeURIComponent(campaign);
-  const token = () => localStorage.getItem("journal.token") || "";
+  // The access token typed on the dashboard, else the table's sign-in's.
+  const tableToken = () => {
+    try {
+      return (JSON.parse(localStorage.getItem("journal.table") || "null") || {}).token || "";
+    } catch (e) {
+      return "";
+    }
+  };
+  const token = () => localStorage.getItem("journal.token") || tableToken();
 
   async function api(path) {
     const headers = { Accept: "application/json", "Accept-Language": document.documentElement.lang || "en" };

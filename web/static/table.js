@@ -1,25 +1,81 @@
 // The table in the browser (docs/design.md §6): the page /table, where the GM
-// and each player act from their own device. This module is the core the
-// views share: the page's language (document.documentElement.lang, set by
-// the server; labels in LABELS for es and en), the device's sign-in (an
-// invite link redeemed once with the device's new key, keys.js), the API
-// with the device's token, the campaign's state kept live from the event
-// stream, the commit-then-reveal of journal-dice-v2 (§3.2) for every roll
-// a device asks for, and the table of actions the views fill in.
+// and each player act from their own device. This module is the page's
+// shell and the core the views share: the page's language
+// (document.documentElement.lang, set by the server; labels in LABELS and
+// i18n.js), the device's sign-ins (invite links redeemed once with the
+// device's new key, keys.js; one sign-in per campaign and role, switched
+// from the header), the API with the device's token, the campaign's state
+// kept live from the event stream, the feed (feed.js's cards), the party,
+// the commit-then-reveal of journal-dice-v2 (§3.2) for every roll a device
+// asks for, and the table of actions the views fill in.
+//
+// The API the views (player.js, gm.js, gm_*.js) use, window.JournalTable:
+//
+//   api(method, path, body?, {key}?)  → Promise<JSON>: the device's token,
+//        Accept-Language = the page's language, Idempotency-Key = key when
+//        given (then a network failure is retried with the same key, three
+//        times); a refusal rejects with an APIError (.status, .message =
+//        the journal's message in the page's language).
+//   command(name, body, key?)    POST /api/campaigns/{c}/commands/{name};
+//        key is the intent's request id (Idempotency-Key).
+//   tap(scope, label, fn)        runs one user intent: fn(key) gets the
+//        intent's request id, made once per scope and reused by a retry
+//        after a failure that may not have reached the journal (a network
+//        error); while it runs every button with data-intent=scope is
+//        disabled and a second tap is ignored; the answer goes to the
+//        notice (label when it records no text), then the state is read
+//        again. Resolves to fn's result, or null when refused.
+//   button(scope, label, fn, attrs?) a <button data-intent=scope> whose
+//        click is tap(scope, label, fn); disabled while scope is busy.
+//   form(id, fields, label, submit)  a small form whose submit is
+//        tap(id, label, (key) => submit(values, key)).
+//   me                 GET /api/me ({name, role, characters, …}) or null
+//   campaign           GET /api/campaigns/{c} (the projection) or null
+//   campaignId         the signed-in campaign's id
+//   state()            the page's state object (me, campaign, calls, voids…)
+//   onUpdate(fn)       fn(state) after every render (the state changed)
+//   slot(name, title?) the body (a <div>) of a collapsible section of the
+//        page, <details class="card section" id="slot-NAME">, made on first
+//        use in the side column (GM sections: gm.js fills them); title is
+//        its <h2>; the section keeps its open/closed state.
+//   notify(text, kind) the visible notice (#notice; kind "ok"|"error"|"info")
+//   alert(text)        a turn or roll-call notice: the notice, the title's
+//        prefix ("(!) "), and a vibration where the device has one
+//   t(key, …args)      the page's words (LABELS, then i18n.js's)
+//   el(tag, attrs, …kids) builds DOM (textContent only, never HTML)
+//   sheetOf(id), roster(), currentTurn(), sideOf(id), openSession(),
+//   isV2(s), hpBar(ch), value(v), replaceKeeping(root, build),
+//   requestReveal(character, action, {key}?), requestOnly(…), v2Action(…)
+//   view({id, when(state), render(state, root)}) a view in #views
+//   action(row)        a row in the table of actions
 //
 // Invariants:
 //   - The device's private key is made and kept by keys.js (non-extractable,
 //     IndexedDB); this page never sees it. r (the roll's secret) is drawn by
 //     crypto.getRandomValues, committed to (SHA-256) in the signed request,
 //     and revealed only after the journal recorded the request.
-//   - The invite token leaves the address bar at once (history.replaceState)
-//     and is sent to the journal only; the device token lives in this
-//     origin's localStorage.
+//   - The invite token leaves the address bar at once, before anything
+//     else runs (history.replaceState at the script's start, and on every
+//     hashchange), and is sent to the journal only; the device tokens live
+//     in this origin's localStorage.
+//   - One tap is one request id: a retry of the same intent sends the same
+//     Idempotency-Key, so the journal records it once.
 //   - A refused action shows the journal's own message, unchanged.
 //   - Actions are rows of one table (JournalTable.actions): player.js and
 //     gm.js add theirs; a new roll path adds a row, not a view.
 (function (global) {
   "use strict";
+
+  // The invite leaves the address bar first of all (the token must not
+  // stay in the history, a screenshot or a shared link).
+  const INVITE = /(?:^#|&)invite=([0-9a-f]+)/;
+  function takeInvite() {
+    const m = INVITE.exec(global.location.hash);
+    if (!m) return "";
+    global.history.replaceState(null, "", global.location.pathname + global.location.search);
+    return m[1];
+  }
+  let pendingInvite = takeInvite();
 
   const LABELS = {
     en: {
@@ -110,11 +166,22 @@
     },
   };
   const lang = () => (document.documentElement.lang === "es" ? "es" : "en");
-  const t = (key) => LABELS[lang()][key] || LABELS.en[key] || key;
+  // t is the page's word for key: LABELS's, else i18n.js's ({0}… filled in).
+  function t(key, ...args) {
+    const w = LABELS[lang()][key];
+    if (w !== undefined) return w;
+    if (global.JournalI18n) return global.JournalI18n.t(key, ...args);
+    return key;
+  }
   // The difficulties as the journal names them (rule names stay Spanish).
   const DIFFICULTIES = [["fácil", "easy"], ["media", "medium"], ["difícil", "hard"], ["insólito", "unusual"], ["imposible", "impossible"]];
 
+  // The sign-ins this browser holds: STORE is the one in use (the last
+  // chosen), STORE + ".signins" every one, one per campaign, user and role;
+  // a tab keeps its own choice in sessionStorage (two tabs, two sign-ins).
   const STORE = "journal.table";
+  const SIGNINS = STORE + ".signins";
+  const signinKey = (a) => (a && a.campaign) + "/" + (a && a.user) + "/" + ((a && a.role) || "");
   const $ = (sel, root) => (root || document).querySelector(sel);
 
   // el builds an element: el("button", {class: "x", onclick: f}, "text", child…).
@@ -145,15 +212,43 @@
   const views = []; // {id, render(state, root)}
   const actions = []; // {id, view, label, run(state, values) → Promise<result>}
 
-  function saved() {
+  function readJSON(store, k) {
     try {
-      return JSON.parse(global.localStorage.getItem(STORE) || "null");
+      return JSON.parse(store.getItem(k) || "null");
     } catch (e) {
       return null;
     }
   }
+  // signins lists the sign-ins kept (the one in STORE first kept too, for
+  // a browser that signed in before there was a list).
+  function signins() {
+    const list = readJSON(global.localStorage, SIGNINS) || [];
+    const cur = readJSON(global.localStorage, STORE);
+    if (cur && cur.token && !list.some((a) => a.token === cur.token)) list.push(cur);
+    return list.filter((a) => a && a.token);
+  }
+  function saved() {
+    const list = signins();
+    const mine = readJSON(global.sessionStorage, STORE + ".tab");
+    return (mine && list.find((a) => signinKey(a) === mine)) || readJSON(global.localStorage, STORE) || null;
+  }
+  // save makes auth the sign-in in use (this tab's and the browser's last),
+  // replacing the one kept for its campaign, user and role.
   function save(auth) {
     global.localStorage.setItem(STORE, JSON.stringify(auth));
+    if (auth && auth.campaign) {
+      const list = signins().filter((a) => signinKey(a) !== signinKey(auth) && a.token !== auth.token);
+      list.push(auth);
+      global.localStorage.setItem(SIGNINS, JSON.stringify(list));
+      global.sessionStorage.setItem(STORE + ".tab", JSON.stringify(signinKey(auth)));
+    }
+  }
+  // switchTo uses another kept sign-in, in this tab, and reloads.
+  function switchTo(k) {
+    const a = signins().find((x) => signinKey(x) === k);
+    if (!a) return;
+    save(a);
+    global.location.reload();
   }
 
   class APIError extends Error {
@@ -165,11 +260,25 @@
 
   // api sends a request with the device's token; a refusal rejects with
   // the journal's own message.
-  async function api(method, path, body) {
-    const headers = { Accept: "application/json", "Accept-Language": document.documentElement.lang || "en" };
+  async function api(method, path, body, opts) {
+    const headers = { Accept: "application/json", "Accept-Language": lang() };
     if (state.auth && state.auth.token) headers.Authorization = "Bearer " + state.auth.token;
+    if (opts && opts.key) headers["Idempotency-Key"] = opts.key;
     if (body !== undefined) headers["Content-Type"] = "application/json";
-    const res = await fetch(path, { method: method, headers: headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: "omit" });
+    const req = { method: method, headers: headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: "omit" };
+    // A request with its intent's key is sent again when the network
+    // failed (the answer may have been lost after the journal recorded it:
+    // the same key records once), three times, 0.5, 1 and 2 s apart.
+    let res;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        res = await global.fetch(path, req);
+        break;
+      } catch (e) {
+        if (!(opts && opts.key) || attempt >= 3) throw e;
+        await new Promise((r) => setTimeout(r, 500 * 2 ** attempt));
+      }
+    }
     const text = await res.text();
     let data = null;
     try {
@@ -184,12 +293,56 @@
   const campaignPath = (rest) => "/api/campaigns/" + encodeURIComponent(state.auth.campaign) + rest;
 
   // command runs a catalogued command and returns its answer.
-  function command(name, body) {
-    return api("POST", campaignPath("/commands/" + encodeURIComponent(name)), body || {});
+  function command(name, body, key) {
+    return api("POST", campaignPath("/commands/" + encodeURIComponent(name)), body || {}, key ? { key: key } : undefined);
+  }
+
+  // ---- intents: one request id per tap ----
+  const intents = new Map(); // scope → the intent's request id, until answered
+  const busy = new Set(); // scopes waiting for their answer
+  function intentKey(scope) {
+    if (!intents.has(scope)) intents.set(scope, global.crypto.randomUUID());
+    return intents.get(scope);
+  }
+  // markBusy disables every button of a busy intent (re-rendered ones too).
+  function markBusy() {
+    for (const b of document.querySelectorAll("[data-intent]")) b.disabled = busy.has(b.dataset.intent);
+  }
+  async function tap(scope, label, fn) {
+    if (busy.has(scope)) return null;
+    busy.add(scope);
+    markBusy();
+    const key = intentKey(scope);
+    try {
+      const said = notices;
+      const res = await fn(key);
+      intents.delete(scope);
+      // perform (inside fn, as older views do) has said it already.
+      if (notices === said) report(res, label);
+      return res;
+    } catch (e) {
+      // A refusal recorded nothing: the next tap is a new intent. A
+      // network failure may have reached the journal: a retry keeps the key.
+      if (e instanceof APIError) intents.delete(scope);
+      notify(t("refused") + ": " + e.message, "error");
+      return null;
+    } finally {
+      busy.delete(scope);
+      markBusy();
+      refresh().catch(() => {});
+    }
+  }
+  function button(scope, label, fn, attrs) {
+    const b = el("button", Object.assign({ type: "button" }, attrs || {}, { dataset: Object.assign({ intent: scope }, (attrs && attrs.dataset) || {}) }), label);
+    b.disabled = busy.has(scope);
+    b.addEventListener("click", () => tap(scope, label, fn));
+    return b;
   }
 
   // ---- notices ----
+  let notices = 0; // how many notices were shown
   function notify(text, kind) {
+    notices++;
     const n = $("#notice");
     n.textContent = text;
     n.className = "notice " + (kind || "info");
@@ -198,12 +351,15 @@
 
   // perform runs an action: its result lines in the notice, or the
   // journal's refusal (then it resolves to null).
+  function report(res, what) {
+    const lines = [];
+    for (const r of [].concat(res || [])) for (const rec of (r && r.recorded) || []) if (rec.text) lines.push(rec.text);
+    notify(t("done") + ": " + (lines.length ? lines.join(" · ") : what), "ok");
+  }
   async function perform(what, fn) {
     try {
       const res = await fn();
-      const lines = [];
-      for (const r of [].concat(res || [])) for (const rec of (r && r.recorded) || []) if (rec.text) lines.push(rec.text);
-      notify(t("done") + ": " + (lines.length ? lines.join(" · ") : what), "ok");
+      report(res, what);
       await refresh();
       return res;
     } catch (e) {
@@ -241,20 +397,25 @@
   // requestReveal runs one v2 roll for character: the signed request with
   // the commitment to a fresh r, then, once it is recorded, the signed
   // reveal of r. Both answers are returned.
-  async function requestReveal(character, action) {
+  // opts.key, the intent's request id, is the request's id too: a retry
+  // of the same intent signs the same request (Ed25519 is deterministic, r
+  // is derived from the request) and the journal answers it once.
+  async function requestReveal(character, action, opts) {
     const s = openSession();
     if (!isV2(s)) throw new Error("no journal-dice-v2 session in progress");
     const k = await key();
-    const request = global.crypto.randomUUID();
+    const request = (opts && opts.key) || global.crypto.randomUUID();
     // r comes from the device's own signature over the request's
     // identity (dice2.js revealSecret), so that the device can re-derive
     // it and prove the roll if the host drops its reveal (proveSuppressed).
     const r = await global.JournalDiceV2.revealSecret((text) => k.signString(text), state.auth.campaign, s.id, state.auth.user, request);
     const hdr = { campaign: state.auth.campaign, session: s.id };
-    const ask = await k.sign(Object.assign({ type: "roll.request" }, hdr, { request: request, commitment: await sha256Hex(r), action: Object.assign({ seed_commitment: s.commitment }, action) }));
-    const asked = await command("roll-request", { character: character, signed: ask.signed, signature: ask.signature });
+    // A roll answering a GM's call names it, in the body and the signed action.
+    const call = opts && opts.call ? { call: opts.call } : {};
+    const ask = await k.sign(Object.assign({ type: "roll.request" }, hdr, { request: request, commitment: await sha256Hex(r), action: Object.assign({ seed_commitment: s.commitment }, action, call) }));
+    const asked = await command("roll-request", Object.assign({ character: character, signed: ask.signed, signature: ask.signature }, call), request + ".ask");
     const rev = await k.sign(Object.assign({ type: "roll.reveal" }, hdr, { request: request, r: r }));
-    const made = await command("roll-reveal", { character: character, signed: rev.signed, signature: rev.signature });
+    const made = await command("roll-reveal", { character: character, signed: rev.signed, signature: rev.signature }, request + ".reveal");
     return [asked, made];
   }
 
@@ -297,14 +458,15 @@
 
   // requestOnly sends a signed roll.request that draws nothing (no
   // commitment: Hope re-judging a roll, v2_tor.go) and returns the answer.
-  async function requestOnly(character, action, extra) {
+  async function requestOnly(character, action, extra, opts) {
     const s = openSession();
     if (!isV2(s)) throw new Error("no journal-dice-v2 session in progress");
     const k = await key();
     // A GM's wait is signed with its request (extra.wait, in seconds).
     const wait = extra && extra.wait > 0 ? { wait: extra.wait } : {};
-    const ask = await k.sign(Object.assign({ type: "roll.request" }, { campaign: state.auth.campaign, session: s.id }, { request: global.crypto.randomUUID() }, wait, { action: Object.assign({ seed_commitment: s.commitment }, action) }));
-    return command("roll-request", Object.assign({ character: character, signed: ask.signed, signature: ask.signature }, extra || {}));
+    const request = (opts && opts.key) || global.crypto.randomUUID();
+    const ask = await k.sign(Object.assign({ type: "roll.request" }, { campaign: state.auth.campaign, session: s.id }, { request: request }, wait, { action: Object.assign({ seed_commitment: s.commitment }, action) }));
+    return command("roll-request", Object.assign({ character: character, signed: ask.signed, signature: ask.signature }, extra || {}), request + ".ask");
   }
 
   // witness sends this device's signed roll.witness for a GM's pending
@@ -406,17 +568,17 @@
       body = { public_key: k.publicKey, signed: reg.signed, signature: reg.signature };
     }
     const got = await api("POST", "/api/invites/" + encodeURIComponent(inviteToken), body);
-    state.auth = { token: got.token, campaign: got.campaign, user: got.user, device: got.device, fingerprint: got.fingerprint || "" };
+    state.auth = { token: got.token, campaign: got.campaign, user: got.user, role: got.role || peek.role, device: got.device, fingerprint: got.fingerprint || "" };
     save(state.auth);
     notify(t("joined") + " " + got.user + (got.fingerprint ? " · " + t("fingerprint") + " " + got.fingerprint : ""), "ok");
   }
 
   async function signIn() {
-    const m = /(?:^#|&)invite=([0-9a-f]+)/.exec(global.location.hash);
-    if (m) {
-      global.history.replaceState(null, "", global.location.pathname + global.location.search);
+    const inv = pendingInvite;
+    pendingInvite = "";
+    if (inv) {
       try {
-        await redeem(m[1]);
+        await redeem(inv);
       } catch (e) {
         notify(t("refused") + ": " + e.message, "error");
       }
@@ -430,6 +592,10 @@
       return false;
     }
     if (!state.auth) state.auth = { token: "", campaign: "", user: state.me.name };
+    if (state.auth.token && !state.auth.role && state.me.role) {
+      state.auth.role = state.me.role;
+      save(state.auth);
+    }
     if (!state.auth.campaign || state.auth.campaign === "*") {
       const cs = await api("GET", "/api/campaigns");
       const list = Array.isArray(cs) ? cs : [];
@@ -457,9 +623,9 @@
           const [c, calls, voids] = await Promise.all([api("GET", campaignPath("")), api("GET", campaignPath("/calls")), api("GET", campaignPath("/void-proposals")).catch(() => [])]);
           state.campaign = c;
           state.calls = calls || [];
+          seeCalls(calls);
           state.voids = voids || [];
           render();
-          await renderLog();
         } while (again);
       } finally {
         refreshing = null;
@@ -470,8 +636,9 @@
 
   let follow = null;
   async function followEvents() {
-    const recent = await api("GET", campaignPath("/recent?lines=1"));
-    state.lastSeq = recent.last_seq || 0;
+    // From the state the page (and the feed) was drawn from: no event missed.
+    if (state.campaign && state.campaign.last_seq) state.lastSeq = state.campaign.last_seq;
+    else state.lastSeq = (await api("GET", campaignPath("/recent?lines=1"))).last_seq || 0;
     const url = campaignPath("/events?from=" + (state.lastSeq + 1)) + (state.auth.token ? "&access_token=" + encodeURIComponent(state.auth.token) : "");
     follow = new EventSource(url);
     let timer = null;
@@ -482,6 +649,13 @@
     follow.onerror = () => setLive(false);
     follow.onmessage = (m) => {
       state.lastSeq = Math.max(state.lastSeq, Number(m.lastEventId) || 0);
+      if (feed) {
+        try {
+          feed.add([{ seq: Number(m.lastEventId), event: JSON.parse(m.data) }], true);
+        } catch (e) {
+          /* not an event */
+        }
+      }
       clearTimeout(timer);
       timer = setTimeout(refresh, 60);
     };
@@ -491,6 +665,7 @@
         const [calls, voids] = await Promise.all([api("GET", campaignPath("/calls")), api("GET", campaignPath("/void-proposals")).catch(() => state.voids)]);
         if (JSON.stringify(calls) !== JSON.stringify(state.calls) || JSON.stringify(voids) !== JSON.stringify(state.voids)) {
           state.calls = calls;
+          seeCalls(calls);
           state.voids = voids || [];
           render();
         }
@@ -506,19 +681,64 @@
     l.className = "pill " + (on ? "on" : "off");
   }
 
-  async function renderLog() {
-    const recent = await api("GET", campaignPath("/recent?lines=30"));
-    const ol = $("#log-lines");
-    ol.replaceChildren(...(recent.lines || []).slice().reverse().map((l) => el("li", { dataset: { seq: l.seq } }, l.text)));
-    return recent;
-  }
 
   // ---- rendering ----
+  const updates = []; // onUpdate's functions
   function render() {
     const s = openSession();
     $("#session").textContent = s ? t("session") + " " + s.id + (isV2(s) ? " · v2" : "") : t("noSession");
     const me = state.me;
-    $("#who").textContent = me ? me.name + " · " + t("role_" + me.role) + " · " + state.auth.campaign : "";
+    $("#who").textContent = me ? me.name + " · " + t("role_" + me.role) + " · " + ((state.campaign && state.campaign.name) || state.auth.campaign) : "";
+    renderSignins();
+    renderParty();
+    renderViews();
+    for (const fn of updates) {
+      try {
+        fn(state);
+      } catch (e) {
+        global.console.error(e);
+      }
+    }
+    markBusy();
+  }
+
+  // renderSignins fills the header's switch between the sign-ins this
+  // browser keeps (shown when there are two or more).
+  function renderSignins() {
+    const sel = $("#signins");
+    if (!sel) return;
+    const list = signins();
+    const cur = state.auth ? signinKey(state.auth) : "";
+    sel.hidden = list.length < 2;
+    const opts = list.map((a) => el("option", { value: signinKey(a), selected: signinKey(a) === cur }, a.campaign + " · " + a.user + (a.role ? " · " + t("role_" + (a.role === "viewer" ? "dashboard" : a.role)) : "")));
+    const sig = opts.map((o) => o.value + o.textContent).join("|") + cur;
+    if (sel.dataset.sig === sig) return;
+    sel.dataset.sig = sig;
+    sel.replaceChildren(...opts);
+  }
+
+  // renderParty shows every character of the campaign with its HP (and
+  // The One Ring's Hope and Shadow), the characters this device plays first
+  // marked "yours"; a character's side in the combat, when known.
+  function renderParty() {
+    const box = $("#party");
+    if (!box || !state.campaign) return;
+    const mine = new Set((state.me && state.me.characters) || []);
+    const tor = state.campaign.tor;
+    const turn = currentTurn();
+    const rows = roster().map((ch) => el("li", { class: (ch.npc ? "npc " : "") + (mine.has(ch.id) ? "mine " : "") + (turn === ch.id ? "turn" : ""), dataset: { character: ch.id, side: sideOf(ch.id) || undefined } },
+      el("span", { class: "name" }, ch.name || ch.id),
+      el("span", { class: "muted" }, mine.has(ch.id) ? t("tbl.yours") : ch.npc ? t("npcs") : ch.player || ""),
+      turn === ch.id ? el("span", { class: "badge" }, t("turn")) : el("span", {}),
+      hpBar(ch),
+      tor ? el("span", { class: "muted facts-line" }, t("hope") + " " + ch.hope + "/" + ch.max_hope + " · " + t("shadow") + " " + (ch.shadow || 0))
+        : el("span", { class: "muted facts-line" }, t("xp") + " " + (ch.xp || 0) + " · " + statusWord(ch.status))));
+    replaceKeeping(box, () => rows);
+  }
+  // statusWord is a character's status in the page's language.
+  const statusWord = (st) => t("st." + (st || "ok"));
+
+  function renderViews() {
     const root = $("#views");
     for (const v of views) {
       let sec = root.querySelector("#" + v.id);
@@ -536,6 +756,137 @@
     }
   }
 
+  // slot is the body of a collapsible section of the side column, made
+  // on first use (GM sections); its open state is the reader's.
+  function slot(name, title) {
+    let d = document.getElementById("slot-" + name);
+    if (!d) {
+      d = el("details", { id: "slot-" + name, class: "card section", open: true, dataset: { slot: name } },
+        el("summary", {}, el("h2", {}, title || name)), el("div", { class: "slot-body" }));
+      $("#slots").append(d);
+    } else if (title) {
+      const h = d.querySelector("summary h2");
+      if (h.textContent !== title) h.textContent = title;
+    }
+    return d.querySelector(".slot-body");
+  }
+
+  // sideOf is a character's side in the combat (the tracker's sides,
+  // combat.sides: character → side), or "" when none is known.
+  function sideOf(id) {
+    const cb = state.campaign && state.campaign.combat;
+    const sides = (cb && !cb.ended && cb.sides) || {};
+    return sides[id] || "";
+  }
+
+  // alert is a turn or roll-call notice: the visible #alert (apart from
+  // #notice, the answer to this device's last action), a prefix on the
+  // page's title until the page is seen again, and a vibration.
+  let baseTitle = "";
+  function alert(text) {
+    const box = $("#alert");
+    if (box) {
+      box.textContent = text;
+      box.hidden = false;
+    }
+    if (!baseTitle) baseTitle = document.title;
+    document.title = "(!) " + baseTitle;
+    if (global.navigator && typeof global.navigator.vibrate === "function") {
+      try {
+        global.navigator.vibrate([120, 60, 120]);
+      } catch (e) {
+        /* no vibration here */
+      }
+    }
+    state.alerts = (state.alerts || 0) + 1;
+  }
+  function clearAlert() {
+    if (baseTitle && document.visibilityState !== "hidden") document.title = baseTitle;
+  }
+  document.addEventListener("visibilitychange", clearAlert);
+  global.addEventListener("focus", clearAlert);
+
+  // exportCampaign downloads the campaign's export (GET
+  // /api/campaigns/{c}/export, what `journal export` writes: one event a
+  // line), which the offline verifier page reads.
+  async function exportCampaign() {
+    const res = await fetch(campaignPath("/export"), { headers: { Authorization: "Bearer " + state.auth.token, "Accept-Language": lang() }, credentials: "omit" });
+    if (!res.ok) {
+      let msg = res.status + " " + res.statusText;
+      try {
+        const b = await res.json();
+        msg = (b.error && b.error.message) || msg;
+      } catch (e) {
+        /* the status says it */
+      }
+      throw new APIError(res.status, msg);
+    }
+    const blob = await res.blob();
+    const url = URL.createObjectURL(blob);
+    const a = el("a", { href: url, download: state.auth.campaign + ".jsonl", hidden: true });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 5000);
+    return { recorded: [] };
+  }
+
+  // ---- the feed (feed.js's cards) ----
+  let feed = null;
+  const callNotes = {}; // call id → the GM's note, for every call seen
+  function seeCalls(calls) {
+    for (const c of calls || []) if (c && c.id && c.note) callNotes[c.id] = c.note;
+  }
+  function nameOf(id) {
+    const ch = sheetOf(id);
+    return (ch && ch.name) || id || "";
+  }
+  function startFeed() {
+    if (!global.JournalFeed || !$("#feed")) return;
+    feed = global.JournalFeed.create({
+      list: $("#feed"),
+      api: (path) => api("GET", path),
+      campaign: () => state.auth.campaign,
+      nameOf: nameOf,
+      who: true,
+      noteOf: (ev) => {
+        const d = ev.data || {};
+        return d.call && callNotes[d.call] ? t("tbl.callNote", callNotes[d.call]) : "";
+      },
+      onRender: (n) => {
+        const none = $("#no-rolls");
+        if (none) none.hidden = n > 0;
+      },
+    });
+    const older = $("#older");
+    if (older) older.addEventListener("click", () => feed.loadOlder().then(olderState));
+    const va = $("#verify-all");
+    if (va) va.addEventListener("click", verifyAll);
+  }
+  function olderState() {
+    const older = $("#older");
+    if (older && feed) older.hidden = feed.done();
+  }
+  async function verifyAll() {
+    const b = $("#verify-all");
+    const out = $("#verify-all-result");
+    b.disabled = true;
+    out.textContent = t("verify.working");
+    try {
+      const c = await feed.verifyAll();
+      const sum = c.summary || { verdict: c.mismatch ? "mismatch" : "ok", words: "", flags: [], open: [] };
+      out.dataset.verdict = sum.verdict;
+      out.className = "quiet verdict " + ({ ok: (sum.open || []).length ? "sealed" : "verified", flagged: "flagged", mismatch: "mismatch", foreign: "mismatch" }[sum.verdict] || "");
+      out.replaceChildren(
+        el("span", { class: "words" }, (sum.words ? sum.words + ": " : "") + t("all.summary", c.verified, c.sealed, c.mismatch)),
+        (sum.flags || []).length ? el("ul", { class: "flags" }, sum.flags.map((f) => el("li", { "data-flag": f.code }, "⚠ " + t("s.flag", f.code) + " " + f.what))) : "");
+    } catch (err) {
+      out.textContent = t("verify.error", err.message);
+    } finally {
+      b.disabled = false;
+    }
+  }
+
   // replaceKeeping re-renders root's content with build(), unless one of
   // its fields has focus (the user is typing) or nothing changed; the
   // values typed and the open sections are kept.
@@ -543,8 +894,14 @@
     const active = document.activeElement;
     if (active && root.contains(active) && (active.tagName === "INPUT" || active.tagName === "SELECT" || active.tagName === "TEXTAREA")) return;
     const keyOf = (f) => (f.closest("[data-form]") ? f.closest("[data-form]").dataset.form + "/" : "") + f.name;
+    // Only what the user changed is kept: a field still at the value it
+    // was drawn with (data-initial) takes the new drawing's (a default that
+    // changed, such as the attack's target once sides are known).
     const values = {};
-    for (const f of root.querySelectorAll("[name]")) values[keyOf(f)] = f.type === "checkbox" ? f.checked : f.value;
+    for (const f of root.querySelectorAll("[name]")) {
+      const v = f.type === "checkbox" ? f.checked : f.value;
+      if (f.dataset.initial === undefined || String(v) !== f.dataset.initial) values[keyOf(f)] = v;
+    }
     const open = {};
     for (const d of root.querySelectorAll("details[data-key]")) open[d.dataset.key] = d.open;
     const fresh = [].concat(build());
@@ -562,14 +919,18 @@
     root.replaceChildren(...holder.childNodes);
   }
 
-  // form builds a small form: fields [{name, label, type, options, value}],
-  // and a submit button that calls submit(values).
+  // form builds a small form: fields [{name, label, type, options, value,
+  // groups}], and a submit button: submitting is the intent tap(id, …)
+  // calling submit(values, key). A select's options may come in groups
+  // ({groups: [[label, options]…]}, an <optgroup> each).
   function form(id, fields, button, submit) {
     const f = el("form", { class: "act", dataset: { form: id } });
     for (const fd of fields) {
       let input;
       if (fd.type === "select") {
-        input = el("select", { name: fd.name, "aria-label": fd.label }, fd.options.map(([v, l]) => el("option", { value: v, selected: String(fd.value) === String(v) }, l)));
+        const opt = ([v, l]) => el("option", { value: v, selected: String(fd.value) === String(v) }, l);
+        input = el("select", { name: fd.name, "aria-label": fd.label, required: fd.required },
+          (fd.options || []).map(opt), (fd.groups || []).map(([g, os]) => el("optgroup", { label: g }, os.map(opt))));
       } else if (fd.type === "checkbox") {
         input = el("input", { type: "checkbox", name: fd.name, checked: !!fd.value });
       } else if (fd.type === "checks") {
@@ -579,9 +940,12 @@
       } else {
         input = el("input", { name: fd.name, type: fd.type || "text", value: fd.value === undefined ? "" : fd.value, inputmode: fd.type === "number" ? "numeric" : undefined, required: fd.required, placeholder: fd.placeholder });
       }
+      input.dataset.initial = String(fd.type === "checkbox" ? input.checked : input.value);
       f.append(fd.type === "checkbox" ? el("label", { class: "check" }, input, " " + fd.label) : el("label", {}, el("span", {}, fd.label), input));
     }
-    f.append(el("button", { type: "submit" }, button));
+    const sb = el("button", { type: "submit", dataset: { intent: id } }, button);
+    sb.disabled = busy.has(id);
+    f.append(sb);
     f.addEventListener("submit", (ev) => {
       ev.preventDefault();
       const v = {};
@@ -591,13 +955,7 @@
         else if (fd.type === "number") v[fd.name] = Number(f.elements[fd.name].value || 0);
         else v[fd.name] = f.elements[fd.name].value;
       }
-      const b = f.querySelector("button[type=submit]");
-      b.disabled = true;
-      Promise.resolve(submit(v))
-        .catch(() => {})
-        .finally(() => {
-          b.disabled = false;
-        });
+      tap(id, button, (key) => submit(v, key));
     });
     return f;
   }
@@ -760,8 +1118,23 @@
     box.replaceChildren(...alarms.map((a) => el("p", { class: "notice error receipts-alarm", role: "alert", dataset: { kind: a.kind, seq: a.seq || "" } }, R.words(lang(), "warning") + a.text)), download || "");
   }
 
+  // A second invite opened in this tab (a link followed, the hash
+  // changed): taken at once, redeemed, and the page starts again with it.
+  global.addEventListener("hashchange", () => {
+    const inv = takeInvite();
+    if (!inv) return;
+    const was = state.auth;
+    state.auth = null;
+    redeem(inv).then(() => global.location.reload(), (e) => {
+      state.auth = was;
+      notify(t("refused") + ": " + e.message, "error");
+    });
+  });
+
   async function start() {
     for (const n of document.querySelectorAll("[data-t]")) n.textContent = t(n.dataset.t);
+    for (const n of document.querySelectorAll("[data-t-aria]")) n.setAttribute("aria-label", t(n.dataset.tAria));
+    document.title = t("tbl.home") + " · " + t("page.title");
     setLive(false);
     const ok = await signIn();
     if (!ok) {
@@ -775,7 +1148,20 @@
       return;
     }
     if (global.JournalReceipts) global.JournalReceipts.setHead(head); // before anything is signed
+    const sel = $("#signins");
+    if (sel) sel.addEventListener("change", () => switchTo(sel.value));
+    const ex = $("#export");
+    if (ex && state.me && state.me.role !== "viewer") {
+      ex.hidden = false;
+      ex.dataset.intent = "export";
+      ex.addEventListener("click", () => tap("export", t("tbl.export"), exportCampaign));
+    }
+    startFeed();
     await refresh();
+    if (feed) {
+      await feed.loadLatest((state.campaign && state.campaign.last_seq) || 0).catch((e) => notify(e.message, "error"));
+      olderState();
+    }
     await devicesAdded();
     await checkReceipts();
     await followEvents();
@@ -788,7 +1174,29 @@
     DIFFICULTIES: DIFFICULTIES,
     t: t,
     el: el,
-    state: state,
+    state: () => state,
+    get me() {
+      return state.me;
+    },
+    get campaign() {
+      return state.campaign;
+    },
+    get campaignId() {
+      return state.auth ? state.auth.campaign : "";
+    },
+    onUpdate: (fn) => updates.push(fn),
+    slot: slot,
+    tap: tap,
+    button: button,
+    intentKey: intentKey,
+    alert: alert,
+    sideOf: sideOf,
+    nameOf: nameOf,
+    statusWord: statusWord,
+    feed: () => feed,
+    exportCampaign: exportCampaign,
+    signins: signins,
+    APIError: APIError,
     views: views,
     actions: actions,
     api: api,
