@@ -378,8 +378,14 @@
         el("section", { class: "card", dataset: { panel: "audit" } }, el("h2", {}, t("void")), voidsPanel(st), actionsOf(st, "audit")),
         devicesPanel(st, devices),
       ].filter(Boolean));
-      // A Void button on every card of the feed (feed.js's cards), the GM's.
-      G.voidButtons(document.getElementById("feed") || document.querySelector("main"), { void: voidCard });
+      // A Void button on every card of the feed (feed.js's cards), the GM's,
+      // and on each card the feed adds later (live, older on scroll).
+      const feedList = document.getElementById("feed") || document.querySelector("main");
+      G.voidButtons(feedList, { void: voidCard });
+      if (feedList && !feedList.dataset.gmVoids) {
+        feedList.dataset.gmVoids = "1";
+        new MutationObserver(() => G.voidButtons(feedList, { void: voidCard })).observe(feedList, { childList: true });
+      }
     },
   });
 })(typeof window !== "undefined" ? window : globalThis);

@@ -219,7 +219,10 @@
   // create makes a new non-extractable key pair for {campaign, user} and
   // stores it. With an existing key it rejects with code "exists", unless
   // options.replace (a lost or replaced device: the old key is overwritten
-  // and the GM must register the new one).
+  // and the GM must register the new one). With options.defer it stores
+  // nothing yet: the key's store() does, once the journal has registered
+  // it (an invite's redemption), so that a refused registration never
+  // replaces the device's working key with one the journal does not hold.
   async function create(scope, options) {
     const id = checkScope(scope);
     await requireSupport();
@@ -236,6 +239,11 @@
       pair: { privateKey: pair.privateKey, publicKey: pair.publicKey },
     };
     const replace = !!(options && options.replace);
+    if (options && options.defer) {
+      const k = new DeviceKey(rec);
+      k.store = () => tx("readwrite", (st) => st.put(rec));
+      return k;
+    }
     try {
       await tx("readwrite", (st) => (replace ? st.put(rec) : st.add(rec)));
     } catch (e) {

@@ -84,6 +84,36 @@
       },
     },
     {
+      // A free roll (1d6, 2d10+3): committed and verified like every roll
+      // (the free-roll command; in journal-dice-v2 the device's signed
+      // request and reveal, the action as the journal spells it).
+      id: "free-roll",
+      label: () => t("gm.freeRoll"),
+      when: () => !!T.openSession(),
+      fields: () => [
+        { name: "dice", label: t("gm.dice"), type: "text", value: "", required: true, placeholder: t("gm.diceHelp") },
+        { name: "note", label: t("note"), type: "text", value: "" },
+      ],
+      run: async (st, ch, v, key) => {
+        const body = { character: ch.id, dice: String(v.dice || "").replace(/\s+/g, "") };
+        if (String(v.note || "").trim()) body.note = String(v.note).trim();
+        if (T.isV2(T.openSession())) return T.requestReveal(ch.id, await T.v2Action("free-roll", body), { key: key });
+        return T.command("free-roll", body, key);
+      },
+    },
+    {
+      // A skill raised with the character's own XP (docs/rules.md): the
+      // player's, for its own character (the raise command acts for it).
+      id: "raise",
+      label: () => t("gm.raise"),
+      when: (st, ch) => !st.campaign.tor && (ch.xp || 0) > 0,
+      fields: (st, ch) => {
+        const skills = Object.keys(ch.skills || {}).sort();
+        return [{ name: "skill", label: t("skill"), type: "select", options: skills.map((s) => [s, s + " " + ch.skills[s]]), value: skills[0] || "" }];
+      },
+      run: (st, ch, v, key) => T.command("raise", { character: ch.id, skill: v.skill }, key),
+    },
+    {
       id: "attack",
       label: () => t("attack"),
       when: (st, ch) => {

@@ -561,13 +561,17 @@
     notify(t("joining"), "info");
     const peek = await api("GET", "/api/invites/" + encodeURIComponent(inviteToken));
     let body = {};
+    let k = null;
     if (peek.role !== "viewer") {
-      const k = await global.JournalKeys.create({ campaign: peek.campaign, user: peek.user }, { replace: true });
+      // Stored only once the journal holds it (below): a refused
+      // redemption leaves the device's key as it was.
+      k = await global.JournalKeys.create({ campaign: peek.campaign, user: peek.user }, { defer: true });
       // The device.register signed by the new key: proof that this device holds it.
       const reg = await k.register(peek.role, "browser");
       body = { public_key: k.publicKey, signed: reg.signed, signature: reg.signature };
     }
     const got = await api("POST", "/api/invites/" + encodeURIComponent(inviteToken), body);
+    if (k) await k.store();
     state.auth = { token: got.token, campaign: got.campaign, user: got.user, role: got.role || peek.role, device: got.device, fingerprint: got.fingerprint || "" };
     save(state.auth);
     notify(t("joined") + " " + got.user + (got.fingerprint ? " · " + t("fingerprint") + " " + got.fingerprint : ""), "ok");
@@ -857,11 +861,26 @@
         const none = $("#no-rolls");
         if (none) none.hidden = n > 0;
       },
+      // Every verification (a card's Verify too) is the whole campaign's:
+      // its verdict and flags are shown as `journal replay` gives them.
+      onReport: (rep) => showAudit(rep),
     });
     const older = $("#older");
     if (older) older.addEventListener("click", () => feed.loadOlder().then(olderState));
     const va = $("#verify-all");
     if (va) va.addEventListener("click", verifyAll);
+  }
+  // showAudit puts the campaign's audit (feed.js summaryPanel: replay's
+  // verdict, every flag with its code and words, links to the cards) under
+  // Verify all.
+  function showAudit(rep) {
+    const out = $("#verify-all-result");
+    if (!out) return;
+    const panel = global.JournalFeed.summaryPanel(rep, feed);
+    out.dataset.verdict = rep.summary.verdict;
+    out.dataset.mismatch = String(rep.mismatches.length);
+    out.className = "quiet " + panel.className;
+    out.replaceChildren(...panel.childNodes);
   }
   function olderState() {
     const older = $("#older");
@@ -873,13 +892,7 @@
     b.disabled = true;
     out.textContent = t("verify.working");
     try {
-      const c = await feed.verifyAll();
-      const sum = c.summary || { verdict: c.mismatch ? "mismatch" : "ok", words: "", flags: [], open: [] };
-      out.dataset.verdict = sum.verdict;
-      out.className = "quiet verdict " + ({ ok: (sum.open || []).length ? "sealed" : "verified", flagged: "flagged", mismatch: "mismatch", foreign: "mismatch" }[sum.verdict] || "");
-      out.replaceChildren(
-        el("span", { class: "words" }, (sum.words ? sum.words + ": " : "") + t("all.summary", c.verified, c.sealed, c.mismatch)),
-        (sum.flags || []).length ? el("ul", { class: "flags" }, sum.flags.map((f) => el("li", { "data-flag": f.code }, "⚠ " + t("s.flag", f.code) + " " + f.what))) : "");
+      await feed.verifyAll(); // onReport shows it (showAudit)
     } catch (err) {
       out.textContent = t("verify.error", err.message);
     } finally {
