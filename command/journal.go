@@ -326,6 +326,10 @@ type Result struct {
 	// Repeated is set when the command's request id had already recorded
 	// these events: nothing was recorded this time (see WithRequest).
 	Repeated bool `json:"repeated,omitempty"`
+	// Secret is, for the GM's secret rolls the command recorded, the
+	// outcome their reveal will record (free.go): the GM's answer only,
+	// never an event.
+	Secret []SecretRoll `json:"secret,omitempty"`
 }
 
 // Load folds campaign id from the store, up to sequence upTo (0: all):

@@ -29,12 +29,18 @@ type RollRequest struct {
 	TN *int `json:"tn,omitempty"`
 	// Trait is a trait of a The One Ring character invoked before the roll.
 	Trait string `json:"trait,omitempty"`
+	// Secret is the GM's secret roll (free.go): recorded without its
+	// outcome until it is revealed.
+	Secret bool `json:"secret,omitempty"`
 }
 
 // Roll makes one roll from the session's dice stream: a RyF or Galaxia skill
 // or attribute roll, or a The One Ring skill roll, by the campaign's system.
 func (j *Journal) Roll(ctx context.Context, campaign string, req RollRequest) (Result, error) {
-	return j.execute(ctx, campaign, func(d *draft) error {
+	res, err := j.execute(ctx, campaign, func(d *draft) error {
+		if req.Secret {
+			return d.rollSecret(req) // free.go
+		}
 		if d.campaign.System == SystemTOR {
 			return d.rollTOR(req)
 		}
@@ -48,6 +54,7 @@ func (j *Journal) Roll(ctx context.Context, campaign string, req RollRequest) (R
 		_, err = d.rollRyF(rules, req)
 		return err
 	})
+	return j.withSecrets(ctx, campaign, res, err)
 }
 
 // buildCheck turns a request into a check for the character, applying the

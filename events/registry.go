@@ -247,6 +247,12 @@ var registry = []TypeInfo{
 		Type: TypeRollProved, Name: "proved", Kind: KindCharacter, System: SystemAny,
 		data: dataOf[RollProved],
 	},
+	// A GM's secret roll (types_hidden.go), after every other group so
+	// that no type moves.
+	{
+		Type: TypeRollHidden, Name: "hidden", Kind: KindCharacter, System: SystemAny,
+		data: dataOf[RollHidden],
+	},
 }
 
 // byType indexes registry by type, and sets each entry's fast. Building it
