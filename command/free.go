@@ -1,7 +1,7 @@
 package command
 
 // Free rolls and GM secret rolls (docs/design.md §3.4, docs/rules.md
-// "Free rolls").
+// 3.4).
 //
 // Invariants:
 //   - A free roll draws its expression's dice from the same stream as any

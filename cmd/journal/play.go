@@ -185,6 +185,9 @@ number.`,
 				if err != nil {
 					return err
 				}
+				if req.Secret {
+					return usagef("roll --secret: in a journal-dice-v2 session a secret roll is a free roll ('journal roll free 1d20 --secret')")
+				}
 				return a.rollV2(c, keyName, req)
 			}
 			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
@@ -193,6 +196,7 @@ number.`,
 		},
 	}
 	cmd.AddCommand(a.rollV2Commands()...)
+	cmd.AddCommand(a.freeRollCommand(), a.revealSecretCommand()) // free.go
 	cmd.Annotations = map[string]string{annOwnArgs: "yes"}
 	f := cmd.Flags()
 	f.StringVar(&keyName, "name", device.DefaultName, "journal-dice-v2: the device key that signs the roll")
@@ -207,6 +211,7 @@ number.`,
 	f.StringVar(&req.Entropy, "entropy", "", "the player's own entropy, so not even the GM can know the roll before")
 	f.IntVar(&tn, "tn", tor.DefaultTN, "The One Ring: target number")
 	f.StringVar(&req.Trait, "trait", "", "The One Ring: a trait invoked before the roll")
+	f.BoolVar(&req.Secret, "secret", false, "the GM's secret roll: its outcome is recorded when revealed or when the session ends")
 	return cmd
 }
 

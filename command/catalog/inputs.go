@@ -65,6 +65,16 @@ func rollsOf(r []events.Event) []*events.RollMade {
 // pending in the state before: naming it again would be refused for a
 // character in a bout of madness).
 func rollInputs(ctx context.Context, j *command.Journal, campaign string, r []events.Event) (command.RollRequest, error) {
+	if h, _, err := find[events.RollHidden](r, events.TypeRollHidden); err == nil {
+		req := command.RollRequest{Character: h.Character, Skill: h.Skill, Modifier: h.Modifier, Entropy: h.Entropy, Secret: true}
+		if h.Kind == "attribute" || h.Skill != "" && h.Attribute != "" {
+			req.Attribute = h.Attribute
+		}
+		if h.Difficulty != nil {
+			req.Vs = strconv.Itoa(*h.Difficulty)
+		}
+		return req, nil
+	}
 	rolls := rollsOf(r)
 	if len(rolls) == 0 {
 		return command.RollRequest{}, errors.New("no roll event")
@@ -94,6 +104,19 @@ func rollInputs(ctx context.Context, j *command.Journal, campaign string, r []ev
 		return req, nil
 	}
 	return command.RollRequest{}, fmt.Errorf("a %s roll is not a roll command's", d.Kind)
+}
+
+// freeRollInputs finds a free roll's request in its roll, or in its
+// hidden record for a secret one.
+func freeRollInputs(_ context.Context, _ *command.Journal, _ string, r []events.Event) (command.FreeRollRequest, error) {
+	if h, _, err := find[events.RollHidden](r, events.TypeRollHidden); err == nil {
+		return command.FreeRollRequest{Character: h.Character, Dice: h.Dice, Note: h.Note, Call: h.Call, Entropy: h.Entropy, Secret: true}, nil
+	}
+	d, _, err := find[events.RollMade](r, events.TypeRollMade)
+	if err != nil {
+		return command.FreeRollRequest{}, err
+	}
+	return command.FreeRollRequest{Character: d.Character, Dice: d.Dice, Note: d.Note, Call: d.Call, Entropy: d.Entropy}, nil
 }
 
 // contestInputs finds a contest's two sides and the tie it re-rolls.

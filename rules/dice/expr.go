@@ -1,6 +1,6 @@
 package dice
 
-// Free rolls (docs/rules.md, "Free rolls"): a dice expression such as
+// Free rolls (docs/rules.md 3.4): a dice expression such as
 // "1d6", "2d10+3" or "2d6+1d4-1", drawn from a roll's stream like any
 // other roll, die after die in the order written.
 //
