@@ -127,10 +127,10 @@ func (v *Verifier) hiddenEvent(s *session, m Mismatch, ev events.Event, d *event
 				state = r.state
 			}
 			m.tell(text{msg("mm.hidden_request", d.Request, ""), msg(why, state)})
-			v.record(s, m)
-			return
+			v.record(s, m) // kept all the same: its reveal is checked, its absence flagged
+		} else {
+			r.hidden = ev.ID
 		}
-		r.hidden = ev.ID
 	} else {
 		if prev, taken := s.nonces[nonce]; taken {
 			m.Kind = MismatchNonceRepeat
