@@ -399,6 +399,9 @@ func (v *Verifier) rollV2(s *session, c *campaign, m Mismatch, ev events.Event, 
 		m.Kind, m.What = kind, fmt.Sprintf(format, args...)
 		v.record(s, m)
 	}
+	// A reveal of a secret roll has its inputs (hidden.go), whatever else
+	// is wrong with it (verify.js checks it first too).
+	v.revealOf(s, m, ev, d)
 	r := s.v2.requests[d.Request]
 	if d.Witness != chainWitness && (d.WitnessIndex != 0 || len(d.Witnesses) > 0) {
 		fail(MismatchReveal, "a roll with a witness index or witnesses that is not made from witness chains (witness %q)", d.Witness)
@@ -425,9 +428,6 @@ func (v *Verifier) rollV2(s *session, c *campaign, m Mismatch, ev events.Event, 
 			m.Kind = MismatchInputs
 			m.say("mm.hidden_missing", d.Request, r.hidden)
 			v.record(s, m)
-			return
-		}
-		if _, ok := v.revealOf(s, m, ev, d); !ok { // hidden.go
 			return
 		}
 	}

@@ -23,6 +23,34 @@ func (tb *v2Table) hiddenIDs() []string {
 	return out
 }
 
+// freeV1 plays freeSession's journal-dice-v1 session on c (no device
+// keys yet).
+func freeV1(t *testing.T, c *cli) {
+	var secret string
+	c.ok("-c", "mordor", "session", "start", "--dice", "v1")
+	t.Setenv("JOURNAL_ACTOR", "ana")
+	out := c.ok("--lang", "en", "-c", "mordor", "roll", "free", "2d10+3", "--character", "lodin", "--note", "the trap")
+	require.Contains(t, out, "lodin rolls 2d10+3: [")
+	_, errb, code := c.run("--lang", "es", "-c", "mordor", "roll", "free", "1d6", "--character", "lodin", "--secret")
+	require.NotZero(t, code)
+	require.Contains(t, errb, "solo el máster tira en secreto")
+	_, errb, code = c.run("--lang", "en", "-c", "mordor", "roll", "free", "2d1", "--character", "lodin")
+	require.NotZero(t, code)
+	require.Contains(t, errb, `"2d1": a die has 2..256 sides`)
+	t.Setenv("JOURNAL_ACTOR", "gm")
+	c.ok("-c", "mordor", "roll", "free", "1d6")
+	out = c.ok("--lang", "en", "-c", "mordor", "roll", "free", "1d20", "--secret", "--note", "who notices")
+	m := secretLine.FindStringSubmatch(out)
+	require.NotNil(t, m, "%s", out)
+	secret = m[1]
+	require.Contains(t, out, "Secret, for your eyes only: The GM rolls 1d20: [")
+	c.ok("-c", "mordor", "roll", "orco", "Pelea", "--vs", "media", "--secret")
+	c.ok("-c", "mordor", "roll", "free", "3d6-2", "--secret")
+	out = c.ok("--lang", "en", "-c", "mordor", "roll", "reveal-secret", secret[len(secret)-8:])
+	require.Contains(t, out, "(secret roll "+secret[:12]+"…, revealed)")
+	c.ok("-c", "mordor", "session", "end")
+}
+
 // freeSession plays free rolls and GM secret rolls with the CLI: a
 // journal-dice-v1 session (a player's free roll, the GM's for no one,
 // three secret rolls, one revealed by the GM, two at the end), then a
@@ -30,31 +58,7 @@ func (tb *v2Table) hiddenIDs() []string {
 // witnessed by the player, one revealed by the GM, the other at the end,
 // the end co-signed). It returns the export's lines.
 func freeSession(t *testing.T) []string {
-	var secret string
-	tb := newV2TableAfter(t, func(c *cli) {
-		c.ok("-c", "mordor", "session", "start", "--dice", "v1")
-		t.Setenv("JOURNAL_ACTOR", "ana")
-		out := c.ok("--lang", "en", "-c", "mordor", "roll", "free", "2d10+3", "--character", "lodin", "--note", "the trap")
-		require.Contains(t, out, "lodin rolls 2d10+3: [")
-		_, errb, code := c.run("--lang", "es", "-c", "mordor", "roll", "free", "1d6", "--character", "lodin", "--secret")
-		require.NotZero(t, code)
-		require.Contains(t, errb, "solo el máster tira en secreto")
-		_, errb, code = c.run("--lang", "en", "-c", "mordor", "roll", "free", "2d1", "--character", "lodin")
-		require.NotZero(t, code)
-		require.Contains(t, errb, `"2d1": a die has 2..256 sides`)
-		t.Setenv("JOURNAL_ACTOR", "gm")
-		c.ok("-c", "mordor", "roll", "free", "1d6")
-		out = c.ok("--lang", "en", "-c", "mordor", "roll", "free", "1d20", "--secret", "--note", "who notices")
-		m := secretLine.FindStringSubmatch(out)
-		require.NotNil(t, m, "%s", out)
-		secret = m[1]
-		require.Contains(t, out, "Secret, for your eyes only: The GM rolls 1d20: [")
-		c.ok("-c", "mordor", "roll", "orco", "Pelea", "--vs", "media", "--secret")
-		c.ok("-c", "mordor", "roll", "free", "3d6-2", "--secret")
-		out = c.ok("--lang", "en", "-c", "mordor", "roll", "reveal-secret", secret[len(secret)-8:])
-		require.Contains(t, out, "(secret roll "+secret[:12]+"…, revealed)")
-		c.ok("-c", "mordor", "session", "end")
-	})
+	tb := newV2TableAfter(t, func(c *cli) { freeV1(t, c) })
 	tb.as("gm").ok("-c", "mordor", "session", "start", "--dice", "v2")
 	tb.as("ana").ok("-c", "mordor", "session", "contribute")
 	tb.ok("-c", "mordor", "roll", "free", "1d6+1", "--character", "lodin", "--note", "a coin")

@@ -546,7 +546,7 @@
 
   // The events of a journal-dice-v2 session's own (replay's isV2Type, but
   // the key registrations, which are the campaign's).
-  const V2_SESSION_TYPES = new Set(["journal.session.contributed.v1", "journal.roll.requested.v1", "journal.roll.cancelled.v1", "journal.session.cosigned.v1"]);
+  const V2_SESSION_TYPES = new Set(["journal.session.contributed.v1", "journal.roll.requested.v1", "journal.roll.cancelled.v1", "journal.session.cosigned.v1", "journal.roll.witnessed.v1", "journal.roll.receipted.v1", "journal.roll.proved.v1"]);
 
   async function verifyV2(records, x) {
     const { rolls, bad, problem, flag, options } = x;
@@ -1816,13 +1816,14 @@
       }
       const heldBy = s0 && !v2 && Number.isSafeInteger(d.nonce) ? s0.nonceAt[d.nonce] : undefined;
       const hiddenNonce = heldBy !== undefined && byID[heldBy] && byID[heldBy].type === "journal.roll.hidden.v1";
+      const validReveal = hiddenNonce && !!h && !hiddenWhy && heldBy === h.ev.id;
       if (s0 && !v2 && Number.isSafeInteger(d.nonce) && !(d.nonce in s0.nonceAt)) s0.nonceAt[d.nonce] = ev.id;
-      else if (hiddenNonce && h && !hiddenWhy && heldBy === h.ev.id) s0.nonceAt[d.nonce] = ev.id;
+      else if (validReveal) s0.nonceAt[d.nonce] = ev.id;
       if (options.only && !options.only.includes(ev.id)) continue;
       const v = verdict(ev.id);
       if (s0 && s0.ended) bad(ev.id, tr("v.afterEnd", s0.endID));
       if (hiddenWhy) bad(ev.id, hiddenWhy);
-      if (!v2 && (nonces[key] > 1 || (hiddenNonce && !(h && !hiddenWhy && heldBy === h.ev.id)))) bad(ev.id, tr("v.nonceTwice", d.nonce));
+      if (!v2 && !validReveal && (nonces[key] > 1 || hiddenNonce)) bad(ev.id, tr("v.nonceTwice", d.nonce));
       const session = s0 ? Object.assign({}, s0) : null;
       // Seeds revealed later in the log count too.
       const sd = seeds[ev.session];
