@@ -91,6 +91,9 @@ type Journal struct {
 	// admitted: the limiter admitted this view's one command already
 	// (a session start, before its seed is stored; see admit).
 	admitted bool
+	// gm: the caller authenticated the actor as the campaign's GM (AsGM):
+	// it may roll in secret (free.go) though no key says so.
+	gm bool
 }
 
 // shared is what every view of a journal (As) shares: the store, the
