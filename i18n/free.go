@@ -16,6 +16,8 @@ var (
 		"mm.hidden_not_pending":   "the request is already %s",
 		"mm.hidden_unknown_req":   "the request is not recorded before it",
 		"mm.hidden_missing":       "the roll answers secret request %s without revealing its secret roll %s",
+		"xr.free":                 "free roll %s: the faces %v with their signs and the numbers = %d",
+		"xr.revealed":             "the reveal of secret roll %s: its inputs are that event's",
 	}
 	esFree = map[Key]string{
 		"rp2.f.hidden_unrevealed": "la tirada secreta %s (nonce %d) nunca se reveló: la sesión %s terminó sin registrar su resultado (un anfitrión podría ocultar las tiradas que no le gustaran)",
@@ -30,6 +32,8 @@ var (
 		"mm.hidden_not_pending":   "la petición ya está %s",
 		"mm.hidden_unknown_req":   "la petición no está registrada antes",
 		"mm.hidden_missing":       "la tirada responde a la petición secreta %s sin revelar su tirada secreta %s",
+		"xr.free":                 "tirada libre %s: las caras %v con sus signos y los números = %d",
+		"xr.revealed":             "la revelación de la tirada secreta %s: sus datos son los de ese evento",
 	}
 )
 

@@ -2,6 +2,7 @@ package replay_test
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/i18n"
 	"github.com/campaign-journal/journal/replay"
+	"github.com/campaign-journal/journal/rules/dice"
 )
 
 // secretSession records a v1 session with a free roll, three GM secret
@@ -136,4 +138,41 @@ func TestSecretRollsVerify(t *testing.T) {
 		rep := verifyRecs(t, bad)
 		require.False(t, rep.OK())
 	})
+}
+
+func TestExplainFreeAndRevealedRolls(t *testing.T) {
+	recs := secretSession(t)
+	var seed *dice.Seed
+	var started events.SessionStarted
+	for _, r := range recs {
+		switch r.Event.Type {
+		case events.TypeSessionStarted:
+			require.NoError(t, r.Event.DecodeData(&started))
+		case events.TypeSessionEnded:
+			var d events.SessionEnded
+			require.NoError(t, r.Event.DecodeData(&d))
+			s, err := dice.ParseSeed(d.Seed)
+			require.NoError(t, err)
+			seed = &s
+		}
+	}
+	n := 0
+	for _, r := range recs {
+		if r.Event.Type != events.TypeRollMade {
+			continue
+		}
+		x, err := replay.Explain(r.Event, &started, seed)
+		require.NoError(t, err)
+		require.True(t, x.Verified, "%s: %s", r.Event.ID, x.Verdict)
+		var d events.RollMade
+		require.NoError(t, r.Event.DecodeData(&d))
+		if d.Kind == "free" {
+			require.Contains(t, x.Rule, "free roll "+d.Dice)
+			n++
+		}
+		if d.Hidden != "" {
+			require.Contains(t, strings.Join(x.Steps, "\n"), d.Hidden)
+		}
+	}
+	require.Equal(t, 3, n)
 }
