@@ -176,3 +176,30 @@ func TestExplainFreeAndRevealedRolls(t *testing.T) {
 	}
 	require.Equal(t, 3, n)
 }
+
+// A free roll and a secret free roll in a The One Ring campaign verify
+// like the others (they are not The One Ring's rolls).
+func TestFreeRollsTOR(t *testing.T) {
+	r := newRecorder(t, "arda")
+	ctx, j, c := r.Ctx, r.J, r.Campaign
+	r.Do("campaign", func() (command.Result, error) {
+		return j.CreateCampaign(ctx, command.CreateCampaign{ID: c, System: "tor"})
+	})
+	r.Do("bilbo", func() (command.Result, error) {
+		return j.CreateCharacter(ctx, c, command.CreateCharacter{ID: "bilbo", Name: "Bilbo", Player: "ana", Attributes: "Cuerpo=3/5,Corazón=6/8,Mente=5/7",
+			Skills: "Atención=3*,Sigilo=3", MaxHope: 6, Culture: "Hobbits de la Comarca", Traits: []string{"Ladrón", "Ojo avizor"}})
+	})
+	r.Do("start", func() (command.Result, error) { return j.StartSession(ctx, c, "t1", "") })
+	r.Do("free", func() (command.Result, error) {
+		return j.As("ana").FreeRoll(ctx, c, command.FreeRollRequest{Character: "bilbo", Dice: "1d12+2d6"})
+	})
+	r.Do("secret", func() (command.Result, error) {
+		return j.FreeRoll(ctx, c, command.FreeRollRequest{Dice: "1d12", Secret: true})
+	})
+	_, err := j.Roll(ctx, c, command.RollRequest{Character: "bilbo", Skill: "Sigilo", Secret: true})
+	require.ErrorIs(t, err, command.ErrInvalid)
+	r.Do("end", func() (command.Result, error) { return j.EndSession(ctx, c) })
+	rep := verifyRecs(t, r.Records())
+	require.True(t, rep.OK(), "%+v", rep.Sessions[0].Mismatches)
+	require.Equal(t, 2, rep.Sessions[0].Verified)
+}
