@@ -445,8 +445,8 @@ func specs() []Spec {
 				return revealBody{Request: d.Hidden}, nil
 			}}.spec(),
 		def[command.RollRequestSigned]{name: "roll-request", cli: "roll request",
-			doc:      "journal-dice-v2: a device's signed roll.request (recorded with its nonce; nothing drawn)",
-			required: []string{"character", "signed", "signature"}, acting: "character",
+			doc:      "journal-dice-v2: a device's signed roll.request (recorded with its nonce; nothing drawn); the character is the action's (the GM's free roll may name none)",
+			required: []string{"signed", "signature"}, acting: "character", actingOptional: true,
 			run: func(ctx ctx, j *j, c string, req command.RollRequestSigned) (res, error) {
 				return j.RequestRoll(ctx, c, req)
 			},
