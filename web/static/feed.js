@@ -29,7 +29,7 @@
     ROLL, ATTACK, CONTEST, TAKEN, HEALED, COMBAT,
     "journal.combat.round.v1", "journal.combat.ended.v1",
     "journal.session.started.v1", "journal.session.ended.v1",
-    "journal.xp.granted.v1", "journal.event.voided.v1", "journal.roll.cancelled.v1", "journal.roll.proved.v1",
+    "journal.xp.granted.v1", "journal.event.voided.v1", "journal.roll.cancelled.v1", "journal.roll.proved.v1", "journal.roll.hidden.v1",
     "journal.tor.hope.spent.v1", "journal.tor.fellowship.spent.v1", "journal.tor.shadow.gained.v1",
     "journal.tor.advancement.granted.v1", "journal.tor.madness.begun.v1",
   ];
