@@ -204,6 +204,7 @@ var evidenceTypes = []string{
 	events.TypeCombatStarted, events.TypeDamageTaken, events.TypeSessionStarted, events.TypeSessionEnded,
 	events.TypeSessionContributed, events.TypeParticipantRegistered, events.TypeEventVoided,
 	events.TypeDeviceRegistered, events.TypeDeviceApproved, events.TypeDeviceRevoked,
+	events.TypeRollHidden,
 }
 
 // isKeyType reports whether typ registers, approves or revokes a user's
@@ -228,6 +229,8 @@ type refs struct {
 	Target     string            `json:"target"`
 	Character  string            `json:"character"`
 	Event      string            `json:"event"`
+	// Hidden: the secret roll a roll reveals (its inputs are the evidence's).
+	Hidden string `json:"hidden"`
 	// An attack's outcome and its damage taken's.
 	Attacker string `json:"attacker"`
 	Hit      bool   `json:"hit"`
@@ -313,11 +316,14 @@ func (s *Server) evidenceOf(ctx context.Context, c, id string) ([]recordJSON, er
 			}
 		}
 	}
-	sessions, requests, signers := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	sessions, requests, signers, hidden := map[string]bool{}, map[string]bool{}, map[string]bool{}, map[string]bool{}
 	for i, x := range all {
 		if x.r.Event.Type == events.TypeRollMade && rolls[x.r.Event.ID] {
 			keep[i] = true
 			sessions[x.r.Event.Session] = true
+			if x.d.Hidden != "" {
+				hidden[x.d.Hidden] = true
+			}
 			if x.d.Request != "" {
 				requests[x.d.Request] = true
 			}
@@ -333,6 +339,8 @@ func (s *Server) evidenceOf(ctx context.Context, c, id string) ([]recordJSON, er
 			keep[i] = keep[i] || sessions[e.Session]
 		case events.TypeEventVoided:
 			keep[i] = keep[i] || rolls[x.d.Event]
+		case events.TypeRollHidden:
+			keep[i] = keep[i] || hidden[e.ID]
 		}
 		if keep[i] && x.d.User != "" && !isKeyType(e.Type) {
 			signers[x.d.User] = true

@@ -130,3 +130,27 @@ func TestSecretRollsOverHTTP(t *testing.T) {
 	require.Equal(t, answer.Secret[0].Roll.Total, made.Total)
 	as(anaToken, "POST", cmd+"reveal", `{"request":"`+hidden+`"}`, http.StatusBadRequest)
 }
+
+// TestSecretRollPermalink: a revealed secret roll's permalink evidence
+// holds its hidden record, which its verdict needs.
+func TestSecretRollPermalink(t *testing.T) {
+	h := newAccessHarness(t)
+	cmd := "/api/campaigns/mordor/commands/"
+	r := h.do("POST", cmd+"free-roll", `{"dice":"1d20","secret":true}`, bearer(anaToken)...)
+	require.Equal(t, http.StatusOK, r.status, "%s", r.body)
+	var res struct {
+		Recorded []struct {
+			Event events.Event `json:"event"`
+		} `json:"recorded"`
+	}
+	r.json(t, &res)
+	hidden := res.Recorded[0].Event.ID
+	r = h.do("POST", cmd+"session-end", `{}`, bearer(anaToken)...)
+	require.Equal(t, http.StatusOK, r.status, "%s", r.body)
+	r.json(t, &res)
+	revealed := res.Recorded[0].Event.ID
+	require.Equal(t, events.TypeRollMade, res.Recorded[0].Event.Type, "the end reveals it")
+	k := h.permalinkOf(t, beaToken, "mordor", revealed, http.StatusOK)
+	ids, _ := h.evidenceIDs(t, "mordor", revealed, k)
+	require.Contains(t, ids, hidden)
+}
