@@ -97,6 +97,9 @@ type Journal struct {
 	// admitted: the limiter admitted this view's one command already
 	// (a session start, before its seed is stored; see admit).
 	admitted bool
+	// gm: the caller authenticated the actor as the campaign's GM (AsGM):
+	// it may roll in secret (free.go) though no key says so.
+	gm bool
 }
 
 // shared is what every view of a journal (As) shares: the store, the
@@ -358,6 +361,10 @@ type Result struct {
 	// Repeated is set when the command's request id had already recorded
 	// these events: nothing was recorded this time (see WithRequest).
 	Repeated bool `json:"repeated,omitempty"`
+	// Secret is, for the GM's secret rolls the command recorded, the
+	// outcome their reveal will record (free.go): the GM's answer only,
+	// never an event.
+	Secret []SecretRoll `json:"secret,omitempty"`
 }
 
 // Load folds campaign id from the store, up to sequence upTo (0: all):

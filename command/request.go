@@ -51,7 +51,7 @@ func (j *Journal) WithRequest(id string) (*Journal, error) {
 	if err := events.ValidRequestID(id); err != nil {
 		return nil, msgerr.Errorf("%w: %w", ErrInvalid, err)
 	}
-	return &Journal{shared: j.shared, actor: j.actor, request: id, command: j.command, name: j.name}, nil
+	return &Journal{shared: j.shared, actor: j.actor, request: id, command: j.command, name: j.name, gm: j.gm}, nil
 }
 
 // ForCommand names the command a view with a request id runs: its name
@@ -66,7 +66,7 @@ func (j *Journal) ForCommand(name string, args any) *Journal {
 	if err != nil {
 		b = []byte(fmt.Sprintf("%#v", args))
 	}
-	return &Journal{shared: j.shared, actor: j.actor, request: j.request, command: name + " " + string(b), name: j.name}
+	return &Journal{shared: j.shared, actor: j.actor, request: j.request, command: name + " " + string(b), name: j.name, gm: j.gm}
 }
 
 // Named returns the view that records name, the command's name in the

@@ -32,16 +32,25 @@ type RollRequest struct {
 	Trait string `json:"trait,omitempty"`
 	// Call is the GM's roll call this roll answers (calls.go), "" for none.
 	Call string `json:"call,omitempty"`
+	// Secret is the GM's secret roll (free.go): recorded without its
+	// outcome until it is revealed.
+	Secret bool `json:"secret,omitempty"`
 }
 
 // Roll makes one roll from the session's dice stream: a RyF or Galaxia skill
 // or attribute roll, or a The One Ring skill roll, by the campaign's system.
 func (j *Journal) Roll(ctx context.Context, campaign string, req RollRequest) (Result, error) {
-	return j.execute(ctx, campaign, func(d *draft) error {
+	res, err := j.execute(ctx, campaign, func(d *draft) error {
 		if req.Call != "" {
 			if err := d.checkAnswer(req.Call, req.Character, req.Skill, req.Attribute, rollVs(d.campaign, req)); err != nil {
 				return err
 			}
+		}
+		if req.Secret {
+			if req.Call != "" {
+				return invalid("a secret roll answers no roll call (the call's answer is public)")
+			}
+			return d.rollSecret(req) // free.go
 		}
 		if err := d.roll(req); err != nil {
 			return err
@@ -51,6 +60,7 @@ func (j *Journal) Roll(ctx context.Context, campaign string, req RollRequest) (R
 		}
 		return nil
 	})
+	return j.withSecrets(ctx, campaign, res, err)
 }
 
 // roll drafts Roll's roll.

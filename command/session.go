@@ -223,6 +223,10 @@ func (j *Journal) EndSession(ctx context.Context, campaign string) (Result, erro
 		if !seed.Matches(s.Commitment) {
 			return msgerr.Errorf("seed of session %s does not match its commitment: the secret store was altered", s.ID)
 		}
+		// Every secret roll left is revealed before the seed is (free.go).
+		if err := d.revealAllOf(ctx, s); err != nil {
+			return err
+		}
 		d.add(events.KindSession, s.ID, events.TypeSessionEnded,
 			events.SessionEnded{Seed: seed.String(), Rolls: int(s.NextNonce)})
 		return nil

@@ -557,7 +557,7 @@ func (j *Journal) CancelRoll(ctx context.Context, campaign, request, reason stri
 		if p.State != projections.RequestPending {
 			return invalid("request %s is already %s", request, p.State)
 		}
-		d.add(events.KindCharacter, p.Requested.Character, events.TypeRollCancelled, events.RollCancelled{
+		d.add(events.KindCharacter, freeAggregate(p.Requested.Character), events.TypeRollCancelled, events.RollCancelled{
 			Request: request, Nonce: p.Requested.Nonce, Reason: reason,
 		})
 		return nil

@@ -117,7 +117,7 @@ func (j *Journal) chainWitness(ctx context.Context, d *draft, s *projections.Ses
 	if !dice.WitnessMatches([32]byte(w.Value), anchor, q.WitnessIndex) {
 		return invalid("witness value for request %s does not hash %d times to %s's witness anchor %s: not this device's chain", q.Request, q.WitnessIndex, j.actor, devices[i].Anchor)
 	}
-	d.add(events.KindCharacter, q.Character, events.TypeRollWitnessed, events.RollWitnessed{
+	d.add(events.KindCharacter, freeAggregate(q.Character), events.TypeRollWitnessed, events.RollWitnessed{
 		User: j.actor, Request: q.Request, Index: w.Index, Value: w.Value.String(), Signed: msg.Signed, Signature: msg.Signature})
 	got := append(slices.Clone(p.Witnessed), events.GMWitness{User: j.actor, Value: w.Value.String()})
 	if len(got) < len(devices) {
@@ -192,7 +192,7 @@ func (j *Journal) Receipt(ctx context.Context, campaign string, in RollReceiptSi
 		case slices.Contains(p.Receipted, j.actor):
 			return invalid("%s already receipted request %s", j.actor, rc.Request)
 		}
-		d.add(events.KindCharacter, p.Requested.Character, events.TypeRollReceipted, events.RollReceipted{
+		d.add(events.KindCharacter, freeAggregate(p.Requested.Character), events.TypeRollReceipted, events.RollReceipted{
 			User: j.actor, Request: rc.Request, Signed: msg.Signed, Signature: msg.Signature})
 		return nil
 	})

@@ -80,6 +80,8 @@ var v2Paths = map[string]v2Path{
 	// The One Ring (v2_tor.go).
 	CommandTORRoll: {request: (*Journal).requestTORV2, draw: (*draft).drawTORV2},
 	CommandTORHope: {rejudge: (*Journal).hopeTORV2},
+	// Free rolls and the GM's secret free rolls (v2_free.go).
+	CommandFreeRoll: {request: (*Journal).requestFreeV2, draw: (*draft).drawFreeV2},
 }
 
 // requestCharacters are the characters a recorded request rolls for: the

@@ -99,7 +99,7 @@ func (j *Journal) ProveRoll(ctx context.Context, campaign string, in RollRevealS
 			return msgerr.Errorf("request %s: its path drew no roll", rev.Request)
 		}
 		first := rolls[0]
-		d.addIn(s.ID, events.KindCharacter, p.Requested.Character, events.TypeRollProved, events.RollProved{
+		d.addIn(s.ID, events.KindCharacter, freeAggregate(p.Requested.Character), events.TypeRollProved, events.RollProved{
 			User: j.actor, Character: p.Requested.Character, Signed: in.Signed, Signature: in.Signature,
 			Request: rev.Request, Reveal: rev.R.String(), Nonce: p.Requested.Nonce, Nonces: p.Requested.Nonces,
 			CancelledBy: p.CancelledBy, Cancel: p.CancelEvent,

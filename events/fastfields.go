@@ -210,6 +210,12 @@ var fastFields = map[reflect.Type]fastcodec.Fields{
 				return &v.WitnessIndex
 			case 54:
 				return &v.Witnesses
+			case 55:
+				return &v.Note
+			case 56:
+				return &v.Call
+			case 57:
+				return &v.Hidden
 			}
 			return nil
 		},
@@ -500,6 +506,12 @@ var fastFields = map[reflect.Type]fastcodec.Fields{
 				return &v.Wait
 			case 32:
 				return &v.WitnessIndex
+			case 33:
+				return &v.Dice
+			case 34:
+				return &v.Note
+			case 35:
+				return &v.Secret
 			}
 			return nil
 		},
@@ -965,6 +977,75 @@ var fastFields = map[reflect.Type]fastcodec.Fields{
 			return nil
 		},
 	},
+	reflect.TypeFor[*RollHidden](): {
+		Pointer: func(p any, j int) any {
+			v := p.(*RollHidden)
+			switch j {
+			case 0:
+				return &v.System
+			case 1:
+				return &v.Kind
+			case 2:
+				return &v.Character
+			case 3:
+				return &v.Note
+			case 4:
+				return &v.Dice
+			case 5:
+				return &v.Skill
+			case 6:
+				return &v.Attribute
+			case 7:
+				return &v.AttributeValue
+			case 8:
+				return &v.Rank
+			case 9:
+				return &v.Modifier
+			case 10:
+				return &v.Difficulty
+			case 11:
+				return &v.DifficultyName
+			case 12:
+				return &v.TokenReturned
+			case 13:
+				return &v.Incapacitated
+			case 14:
+				return &v.Nonce
+			case 15:
+				return &v.Entropy
+			case 16:
+				return &v.Call
+			case 17:
+				return &v.Request
+			case 18:
+				return &v.User
+			case 19:
+				return &v.Signed
+			case 20:
+				return &v.Signature
+			case 21:
+				return &v.Reveal
+			case 22:
+				return &v.Witness
+			case 23:
+				return &v.BeaconRound
+			case 24:
+				return &v.BeaconSignature
+			case 25:
+				return &v.WitnessIndex
+			case 26:
+				return &v.Witnesses
+			}
+			return nil
+		},
+		New: func() (any, []int) {
+			p := new(struct {
+				v    RollHidden
+				ints [8]int
+			})
+			return &p.v, p.ints[:]
+		},
+	},
 }
 
 // fastTypeIndex returns the index of eventType in the registry, or -1 for
@@ -1072,6 +1153,8 @@ func fastTypeIndex(eventType string) int {
 		return 48
 	case TypeVoidConsented:
 		return 49
+	case TypeRollHidden:
+		return 50
 	}
 	return -1
 }

@@ -269,6 +269,12 @@ var registry = []TypeInfo{
 		Type: TypeVoidConsented, Name: "void-consented", Kind: KindCampaign, System: SystemAny,
 		data: dataOf[VoidConsented],
 	},
+	// A GM's secret roll (types_hidden.go), after every other group so
+	// that no type moves.
+	{
+		Type: TypeRollHidden, Name: "hidden", Kind: KindCharacter, System: SystemAny,
+		data: dataOf[RollHidden],
+	},
 }
 
 // byType indexes registry by type, and sets each entry's fast. Building it

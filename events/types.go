@@ -167,6 +167,13 @@ type RollMade struct {
 	// them.
 	WitnessIndex int         `json:"witness_index,omitempty"`
 	Witnesses    []GMWitness `json:"witnesses,omitempty"`
+	// Note is the roller's note on a free roll (Kind "free") or a secret
+	// roll; Call the roll call it answers.
+	Note string `json:"note,omitempty"`
+	Call string `json:"call,omitempty"`
+	// Hidden names the RollHidden event of the GM's secret roll this
+	// roll reveals (types_hidden.go): its inputs must be that event's.
+	Hidden string `json:"hidden,omitempty"`
 }
 
 // ContestResolved names the two rolls of an opposed roll and the winner

@@ -119,6 +119,13 @@ type RollRequested struct {
 	// contribution has a witness_anchor): every contributing player device
 	// witnesses it with its w_j. 0 otherwise.
 	WitnessIndex int `json:"witness_index,omitempty"`
+
+	// A free roll (command "free-roll", Kind "free") names its dice
+	// expression as the journal writes it, the roller's Note, and whether
+	// it is the GM's Secret roll (recorded hidden until revealed).
+	Dice   string `json:"dice,omitempty"`
+	Note   string `json:"note,omitempty"`
+	Secret bool   `json:"secret,omitempty"`
 }
 
 // Taken is the nonces the request takes: Nonces, or Nonce alone.

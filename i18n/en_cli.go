@@ -9,6 +9,7 @@ var enCLI = map[Key]string{
 	"print.session_row.many":  "%d rolls, %s",
 	"rec.repeated":            "Already recorded under request %s; nothing recorded again:",
 	"rec.event":               "event %s · seq %d",
+	"rec.secret":              "Secret, for your eyes only: %s\n    reveal it with 'journal roll reveal-secret %s' (or it is revealed when the session ends)",
 	"torp.attrs":              "Cuerpo %d (favoured %d) · Corazón %d (favoured %d) · Mente %d (favoured %d)",
 	"torp.hope":               "Hope",
 	"torp.shadow":             "Shadow",

@@ -12,7 +12,7 @@ var errorsESTable2 = map[string]string{
 	"64 void proposals are open: void or let some go first":                          "hay 64 propuestas de anulación abiertas: anula o deja caer alguna antes",
 	"event %s is a %s: a roller consents to the void of a journal-dice-v2 roll only": "el evento %s es un %s: quien tira solo consiente la anulación de una tirada journal-dice-v2",
 	"event_id %q: %v": "el id del evento %q: %v",
-	"no journal-dice-v2 action %q (contest, combat-start, heal-after-combat, tor-roll, tor-hope; attack has its own route)": "no hay ninguna acción journal-dice-v2 %q (`contest`, `combat-start`, `heal-after-combat`, `tor-roll`, `tor-hope`; `attack` tiene su propia ruta)",
+	"no journal-dice-v2 action %q (contest, combat-start, heal-after-combat, tor-roll, tor-hope, free-roll; attack has its own route)": "no hay ninguna acción journal-dice-v2 %q (`contest`, `combat-start`, `heal-after-combat`, `tor-roll`, `tor-hope`, `free-roll`; `attack` tiene su propia ruta)",
 	"reason: write one, at most %d bytes":                          "reason: escribe uno, de %d bytes como mucho",
 	"roll %s is already proposed for a void (%s)":                  "ya se propuso anular la tirada %s (%s)",
 	"roll %s is already voided":                                    "la tirada %s ya está anulada",

@@ -61,6 +61,12 @@ var es = map[Key]string{
 	"roll.against_named":   " contra %s (%d)",
 	"roll.against":         " contra %d",
 	"roll.outcome":         " → %s [nonce %d]",
+	"roll.free":            "%s tira %s: %v = %d",
+	"roll.gm":              "El máster",
+	"tr.secret":            "%s en secreto",
+	"roll.note":            " (%s)",
+	"roll.revealed":        " (tirada secreta %s, revelada)",
+	"tr.roll_hidden":       "%s tira %s en secreto [nonce %d]",
 	"roll.unarmed":         "los puños",
 
 	"level.low":  "bajo",

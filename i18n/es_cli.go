@@ -10,6 +10,7 @@ var esCLI = map[Key]string{
 	"print.session_row.many":  "%d tiradas, %s",
 	"rec.repeated":            "Ya registrado con la petición %s; no se registra de nuevo:",
 	"rec.event":               "evento %s · sec. %d",
+	"rec.secret":              "Secreta, solo para ti: %s\n    revélala con 'journal roll reveal-secret %s' (o se revela al terminar la sesión)",
 	"torp.attrs":              "Cuerpo %d (favorecido %d) · Corazón %d (favorecido %d) · Mente %d (favorecido %d)",
 	"torp.hope":               "Esperanza",
 	"torp.shadow":             "Sombra",

@@ -112,6 +112,9 @@ type Session struct {
 	// session-ended event and its stream sequence, whose stored bytes
 	// co-signatures hash; Cosigned the users who co-signed it, with their
 	// events.
+	// Hidden are the GM's secret rolls of the session, in stream order
+	// (hidden.go).
+	Hidden     []*HiddenRoll     `json:"hidden,omitempty"`
 	EndedEvent string            `json:"ended_event,omitempty"`
 	EndedSeq   uint64            `json:"ended_seq,omitempty"`
 	Cosigned   map[string]string `json:"cosigned,omitempty"`
@@ -265,6 +268,7 @@ func (c *Campaign) apply(rec events.Recorded, data any) {
 		}
 		c.applyV2Roll(ev, d)
 		c.applyTORRoll(rec, d)
+		c.applyReveal(ev, d) // hidden.go
 		if c.Combat != nil && (d.Kind == "melee" || d.Kind == "ranged") {
 			setTrue(&c.Combat.Attacked, d.Character)
 		}
@@ -354,6 +358,8 @@ func (c *Campaign) apply(rec events.Recorded, data any) {
 		}
 		c.Voided[d.EventID] = d.Reason
 		c.endProposals(d.EventID)
+	case *events.RollHidden:
+		c.applyHidden(rec, d) // hidden.go
 	case *events.ContestResolved:
 		// Contests are read from the transcript.
 	default:
@@ -367,6 +373,9 @@ func (c *Campaign) apply(rec events.Recorded, data any) {
 // voided roll took.
 func (c *Campaign) applyVoided(ev events.Event, data any) {
 	c.applyVoidedTable(data)
+	if d, ok := data.(*events.RollHidden); ok {
+		c.applyHidden(events.Recorded{Event: ev}, d) // still revealed at the session's end
+	}
 	if d, ok := data.(*events.RollMade); ok {
 		if s := c.Session(ev.Session); s != nil && d.Nonce >= s.NextNonce {
 			s.NextNonce = d.Nonce + 1

@@ -66,8 +66,8 @@ func newSheet(id string, d *events.CharacterCreated, seq uint64) *Sheet {
 func (s *Sheet) applyRoll(d *events.RollMade) {
 	s.Rolls++
 	switch d.Kind {
-	case "damage", "heal":
-		return // dice rolled for an effect, not an action of the character
+	case "damage", "heal", "free":
+		return // dice rolled for an effect or a free roll, not a rules roll of the character
 	}
 	if d.Token {
 		s.Token = TokenWithGM

@@ -207,6 +207,8 @@ func DescribeIn(l i18n.Lang, c *Campaign, ev events.Event, data any) string {
 		return l.T("tr.event_voided", d.EventID, d.Reason)
 	case *events.ChainAnchored:
 		return l.T("tr.chain_anchored", d.Events, short(d.Hash))
+	case *events.RollHidden:
+		return describeHidden(l, c, d)
 	}
 	if line, ok := describeV2(l, c, ev, data); ok {
 		return line
@@ -221,7 +223,49 @@ func DescribeIn(l i18n.Lang, c *Campaign, ev events.Event, data any) string {
 // "dead") in l.
 func StatusName(l i18n.Lang, status string) string { return orKey(l, "status.", status) }
 
+// DescribeRoll is the transcript's line of roll d in the state c.
+func DescribeRoll(l i18n.Lang, c *Campaign, d *events.RollMade) string { return describeRoll(l, c, d) }
+
 func describeRoll(l i18n.Lang, c *Campaign, d *events.RollMade) string {
+	if d.Hidden != "" {
+		return describeRollOnly(l, c, d) + l.T("roll.revealed", short(d.Hidden))
+	}
+	return describeRollOnly(l, c, d)
+}
+
+// rollerName names who rolled: the character, or the GM for its free
+// roll for none.
+func rollerName(l i18n.Lang, c *Campaign, character string) string {
+	if character == "" {
+		return l.T("roll.gm")
+	}
+	return c.name(character)
+}
+
+// describeHidden is the line of a GM's secret roll: who and what, no outcome.
+func describeHidden(l i18n.Lang, c *Campaign, d *events.RollHidden) string {
+	what := d.Dice
+	switch {
+	case d.Skill != "":
+		what = d.Skill
+	case d.Kind == "attribute":
+		what = l.T("roll.attribute", d.Attribute)
+	}
+	line := l.T("tr.roll_hidden", rollerName(l, c, d.Character), what, d.Nonce)
+	if d.Note != "" {
+		line += l.T("roll.note", d.Note)
+	}
+	return line
+}
+
+func describeRollOnly(l i18n.Lang, c *Campaign, d *events.RollMade) string {
+	if d.Kind == "free" {
+		line := l.T("roll.free", rollerName(l, c, d.Character), d.Dice, d.Faces, d.Total) + l.T("roll.nonce", d.Nonce)
+		if d.Note != "" {
+			line += l.T("roll.note", d.Note)
+		}
+		return line
+	}
 	if d.System == "tor" {
 		return describeTORRoll(l, c, d)
 	}

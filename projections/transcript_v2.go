@@ -46,6 +46,12 @@ func describeV2(l i18n.Lang, c *Campaign, ev events.Event, data any) (string, bo
 		if d.Target != "" { // an attack: its nonce and the next, for the damage
 			what = d.Weapon + " → " + c.name(d.Target)
 		}
+		if d.Kind == "free" {
+			what = d.Dice
+			if d.Secret {
+				what = l.T("tr.secret", d.Dice)
+			}
+		}
 		if d.Commitment == "" { // a GM's: it waits for a witness or its beacon round
 			return l.T("tr.roll_requested_gm", d.User, short(d.Request), c.name(d.Character)+" "+what, d.Nonce, d.Wait), true
 		}

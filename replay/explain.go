@@ -242,7 +242,7 @@ func inputsOf(e events.RollMade) Inputs {
 	switch e.Kind {
 	case rolls.KindDamage:
 		in.Critical = e.Critical
-	case rolls.KindHeal, rolls.KindTOR:
+	case rolls.KindHeal, rolls.KindTOR, rolls.KindFree:
 	default:
 		in.Terms = rolls.CheckOf(e).Terms()
 	}
@@ -321,7 +321,12 @@ func explainRules(x *Explanation, e events.RollMade) {
 	step := func(t ...message) { x.steps = append(x.steps, t) }
 	rule := func(key i18n.Key, args ...any) { x.rule = append(x.rule, msg(key, args...)) }
 	faces := dice.NewFaces(e.Faces...)
+	if e.Hidden != "" {
+		step(msg("xr.revealed", e.Hidden))
+	}
 	switch e.Kind {
+	case rolls.KindFree:
+		rule("xr.free", e.Dice, e.Faces, e.Total)
 	case rolls.KindDamage:
 		d, err := ryf.ParseDamage(e.Dice)
 		if err != nil {

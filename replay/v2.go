@@ -88,6 +88,8 @@ type v2Request struct {
 	key                   *requestKey
 	cancelledBy, cancelID string
 	made, proved          string
+	// hidden is the roll.hidden of a secret request (hidden.go).
+	hidden string
 }
 
 // v2Attack is what an attack's rolls say its consequences must be: the
@@ -318,7 +320,9 @@ func (v *Verifier) checkRequest(s *session, c *campaign, m Mismatch, ev events.E
 	if req.Wait > 0 { // a wait the GM's device signed (none: an older device)
 		eq("wait", uint64(max(d.Wait, 0)), req.Wait)
 	}
-	if isPathRequest(*d) {
+	if d.Kind == rolls.KindFree {
+		diff = append(diff, freeRequestDiff(s, d, req.Action, eq)...) // v2_free.go
+	} else if isPathRequest(*d) {
 		diff = append(diff, pathRequestDiff(s, d, req.Action, eq)...) // v2_paths.go
 	} else if c.fold.System == torSystem {
 		diff = append(diff, torRequestDiff(s, d, req.Action)...) // v2_tor.go
@@ -397,6 +401,9 @@ func (v *Verifier) rollV2(s *session, c *campaign, m Mismatch, ev events.Event, 
 		m.Kind, m.What = kind, fmt.Sprintf(format, args...)
 		v.record(s, m)
 	}
+	// A reveal of a secret roll has its inputs (hidden.go), whatever else
+	// is wrong with it (verify.js checks it first too).
+	v.revealOf(s, m, ev, d)
 	r := s.v2.requests[d.Request]
 	if d.Witness != chainWitness && (d.WitnessIndex != 0 || len(d.Witnesses) > 0) {
 		fail(MismatchReveal, "a roll with a witness index or witnesses that is not made from witness chains (witness %q)", d.Witness)
@@ -417,6 +424,14 @@ func (v *Verifier) rollV2(s *session, c *campaign, m Mismatch, ev events.Event, 
 	case d.User != r.d.User && r.d.Commitment != "": // a GM's request is witnessed by another (v2_witness.go)
 		fail(MismatchReveal, "revealed by %q, the request is %q's", d.User, r.d.User)
 		return
+	}
+	if r.hidden != "" || d.Hidden != "" {
+		if d.Hidden != r.hidden {
+			m.Kind = MismatchInputs
+			m.say("mm.hidden_missing", d.Request, r.hidden)
+			v.record(s, m)
+			return
+		}
 	}
 	r.state = projections.RequestMade
 	if r.made == "" {
@@ -461,7 +476,9 @@ func (v *Verifier) rollV2(s *session, c *campaign, m Mismatch, ev events.Event, 
 		}
 	}
 	add := func(what string) { diff = append(diff, what) }
-	if isAttackRequest(r.d) {
+	if r.d.Kind == rolls.KindFree {
+		freeRollInputs(d, r, eq) // v2_free.go
+	} else if isAttackRequest(r.d) {
 		v.attackRoll(s, m, ev, d, r, damage, eq, add)
 	} else if isPathRequest(r.d) {
 		v.pathRoll(s, c, m, ev, d, r, eq, add) // v2_paths.go

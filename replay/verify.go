@@ -436,6 +436,8 @@ type session struct {
 	omitted      int
 	// v2 is set for a journal-dice-v2 session (v2.go).
 	v2 *v2Session
+	// hidden are the GM's secret rolls (hidden.go).
+	hidden sessionHidden
 }
 
 type campaign struct {
@@ -671,7 +673,7 @@ func (v *Verifier) Add(rec events.Recorded) {
 		c.noteContest(ev.ID, d)
 	}
 	switch ev.Type {
-	case events.TypeEventVoided, events.TypeSessionStarted, events.TypeSessionEnded, events.TypeRollMade:
+	case events.TypeEventVoided, events.TypeSessionStarted, events.TypeSessionEnded, events.TypeRollMade, events.TypeRollHidden:
 	default:
 		if !isV2Type(ev.Type) {
 			return // the fold has read it
@@ -703,6 +705,10 @@ func (v *Verifier) Add(rec events.Recorded) {
 	case *events.SessionEnded:
 		if v.inSession(ev) {
 			v.end(m, rec, d)
+		}
+	case *events.RollHidden:
+		if v.inSession(ev) {
+			v.hiddenEvent(v.sessionOf(ev), m, ev, d) // hidden.go
 		}
 	case *events.RollMade:
 		if s := v.sessionOf(ev); s != nil && s.v2 != nil {
@@ -928,14 +934,15 @@ func (v *Verifier) roll(m Mismatch, id idKey, ev events.Event, d *events.RollMad
 		m.say("mm.after_end", s.endID)
 		v.record(s, m)
 	}
-	if prev, taken := s.nonces[nonce]; taken {
+	h, revealOK := v.revealOf(s, m, ev, d) // hidden.go
+	if prev, taken := s.nonces[nonce]; taken && !(h != nil && revealOK && prev == keyOf(h.id)) {
 		m.Kind = MismatchNonceRepeat
 		m.say("mm.nonce_repeat", nonce, uuid.UUID(prev).String())
 		v.record(s, m)
 	} else {
 		s.nonces[nonce] = id
 	}
-	ok := v.checkRules(s, m, d)
+	ok := v.checkRules(s, m, d) && revealOK
 	if s.key == nil {
 		s.unverifiable++
 		return
@@ -1219,7 +1226,12 @@ func (v *Verifier) sessionReport(s *session) SessionReport {
 	if m := s.torUnstartedMadness(); m != nil {
 		add(*m)
 	}
-	if s.ended && s.declared != s.rolls+s.v2Consumed() {
+	sr.Flags = append(sr.Flags, s.hiddenFlags()...) // hidden.go
+	hiddenNonces := 0
+	if s.v2 == nil {
+		hiddenNonces = s.hiddenLeft() // a v2 secret roll's nonce is its request's
+	}
+	if s.ended && s.declared != s.rolls+s.v2Consumed()+hiddenNonces {
 		m := base
 		m.Kind, m.EventID, m.Position, m.Seq = MismatchRollCount, s.endID, s.endPos, s.endSeq
 		m.say("mm.roll_count", s.declared, s.rolls)

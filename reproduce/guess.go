@@ -162,6 +162,12 @@ func (r *reproducer) guess(ctx context.Context, g []rec) (commandFunc, string, e
 			break
 		}
 		switch {
+		case d.Hidden != "" && len(g) == 1:
+			name = "reveal"
+		case d.Hidden != "" && last.Type == events.TypeSessionEnded:
+			name = "session-end" // the secret rolls left, revealed at the end
+		case d.Kind == "free" && len(g) == 1:
+			name = "free-roll"
 		case (d.Kind == "skill" || d.Kind == "attribute") && len(g) == 3:
 			if !d.Opposed {
 				return legacyContest(g, d)
@@ -175,6 +181,12 @@ func (r *reproducer) guess(ctx context.Context, g []rec) (commandFunc, string, e
 			name = "attack"
 		case d.Kind == "heal" && len(g) == 2:
 			name = "heal-after-combat"
+		}
+	case events.TypeRollHidden:
+		name = "roll"
+		var d events.RollHidden
+		if first.DecodeData(&d) == nil && d.Kind == "free" {
+			name = "free-roll"
 		}
 	case events.TypeCombatRound:
 		name = "combat-round"

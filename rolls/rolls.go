@@ -23,6 +23,7 @@ const (
 	KindDamage = "damage" // a weapon's damage dice
 	KindHeal   = "heal"   // the after-combat 1d6
 	KindTOR    = "tor"    // a One Ring feat die and success dice
+	KindFree   = "free"   // a free roll of a dice expression (dice.ParseExpr)
 )
 
 // ErrMismatch marks a roll event that disagrees with the rules or its dice.
@@ -72,6 +73,25 @@ func FromHeal(system string, h ryf.AfterCombat) events.RollMade {
 	}
 }
 
+// FromFree returns the rule-derived part of a free roll of x that drew
+// faces for total.
+func FromFree(system string, x dice.Expr, faces []int, total int) events.RollMade {
+	return events.RollMade{System: system, Kind: KindFree, Dice: x.String(), Faces: faces, Total: total, Outcome: "rolled"}
+}
+
+// FreeExpr reads a free roll's recorded expression, which must be in the
+// one spelling the journal records (dice.Expr.String).
+func FreeExpr(text string) (dice.Expr, error) {
+	x, err := dice.ParseExpr(text)
+	if err != nil {
+		return x, msgerr.Errorf("%w: %w", ErrMismatch, err)
+	}
+	if x.String() != text {
+		return x, msgerr.Errorf("%w: dice %q is not written as the journal writes it, %q", ErrMismatch, text, x.String())
+	}
+	return x, nil
+}
+
 // FromTOR returns the rule-derived part of a One Ring roll event.
 func FromTOR(res tor.Result) events.RollMade {
 	return events.RollMade{
@@ -95,6 +115,12 @@ func Dice(e events.RollMade) ([]int, error) {
 		return repeat(d.Sides, len(e.Faces)), nil
 	case KindHeal:
 		return repeat(6, len(e.Faces)), nil
+	case KindFree:
+		x, err := FreeExpr(e.Dice)
+		if err != nil {
+			return nil, err
+		}
+		return x.Sides(), nil
 	case KindTOR:
 		if len(e.Faces) == 0 {
 			return nil, msgerr.Errorf("%w: no faces", ErrMismatch)
@@ -136,6 +162,16 @@ func Rejudge(e events.RollMade) (events.RollMade, error) {
 			return want, msgerr.Errorf("%w: after-combat healing is one d6: %w", ErrMismatch, err)
 		}
 		want = FromHeal(e.System, ryf.AfterCombat{Face: face})
+	case KindFree:
+		x, err := FreeExpr(e.Dice)
+		if err != nil {
+			return want, err
+		}
+		out, total, err := x.Roll(faces)
+		if err != nil {
+			return want, msgerr.Errorf("%w: %w", ErrMismatch, err)
+		}
+		want = FromFree(e.System, x, out, total)
 	case KindTOR:
 		// The rank recorded (the character's skill rank) says how many
 		// success dice the roll draws; a dropped die is a missing face.

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/campaign-journal/journal/access"
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/command/catalog"
 	"github.com/campaign-journal/journal/events"
@@ -46,6 +47,9 @@ type resultJSON struct {
 	// Repeated: the request id had recorded these events already; this
 	// request recorded nothing.
 	Repeated bool `json:"repeated,omitempty"`
+	// Secret is the outcome of the GM's secret rolls the command recorded:
+	// the GM's answer only, in no event (command.Result.Secret).
+	Secret []command.SecretRoll `json:"secret,omitempty"`
 }
 
 // commandJSON is one command of GET /api/commands: its name, what it
@@ -145,13 +149,17 @@ func (s *Server) execute(w http.ResponseWriter, r *http.Request, name, campaign 
 	}
 	ctx := r.Context()
 	begin := time.Now()
-	res, err := run(ctx, s.journal(actor))
+	j := s.journal(actor)
+	if p, ok := principal(r); s.opts.Access == nil || ok && (p.Role == access.RoleGM || p.Role == access.RoleJournal) {
+		j = j.AsGM() // the campaign's GM by its access role (without access control, the server's own actor): it may roll in secret
+	}
+	res, err := run(ctx, j)
 	if err != nil {
 		s.metrics.command(name, Status(err), time.Since(begin))
 		return err
 	}
 	s.metrics.command(name, status, time.Since(begin))
-	out := resultJSON{Command: name, Campaign: campaign, Recorded: make([]recordedJSON, len(res.Events)), Repeated: res.Repeated}
+	out := resultJSON{Command: name, Campaign: campaign, Recorded: make([]recordedJSON, len(res.Events)), Repeated: res.Repeated, Secret: res.Secret}
 	for i, rec := range res.Events {
 		if !res.Repeated { // recorded before, and counted then
 			s.metrics.appended(rec.Event.Type)

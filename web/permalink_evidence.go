@@ -63,6 +63,8 @@ type evRefs struct {
 	WitnessIndex int               `json:"witness_index"`
 	Round        int               `json:"round"`
 	Signed       string            `json:"signed"`
+	// Hidden: the secret roll a roll reveals (its inputs are the evidence's).
+	Hidden string `json:"hidden"`
 	// An attack's outcome and its damage taken's.
 	Attacker string `json:"attacker"`
 	Hit      bool   `json:"hit"`
@@ -245,10 +247,17 @@ func evidence(recs []events.Recorded, id string) []events.Recorded {
 			}
 		}
 	}
+	hidden := map[string]bool{} // the secret rolls the rolls reveal
+	for _, x := range all {
+		if x.r.Event.Type == events.TypeRollMade && rolls[x.r.Event.ID] && x.d.Hidden != "" {
+			hidden[x.d.Hidden] = true
+		}
+	}
 	for i, x := range all {
 		e := x.r.Event
 		switch {
-		case e.Type == events.TypeTORHopeSpent && rolls[x.d.Roll], e.Type == events.TypeEventVoided && rolls[x.d.EventID]:
+		case e.Type == events.TypeTORHopeSpent && rolls[x.d.Roll], e.Type == events.TypeEventVoided && rolls[x.d.EventID],
+			e.Type == events.TypeRollHidden && hidden[e.ID]:
 			keep[i] = true
 		}
 	}

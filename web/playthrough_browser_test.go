@@ -138,6 +138,8 @@ func playOneGame(t *testing.T, chrome *browser, g playGame, shots string) playFi
 		png, err := chromedp.Run(b.ctx, chromedp.FullScreenshot(100))
 		require.NoError(t, err)
 		require.NoError(t, os.WriteFile(filepath.Join(shots, fmt.Sprintf("play-%s-%s-%s-%s.png", g.system, g.lang, name, who)), png, 0o644))
+		// Every screen shown speaks the game's one language.
+		checkOneLanguage(t, b.ctx, g.lang)
 	}
 	campaign := func() *projections.Campaign {
 		var c projections.Campaign
@@ -392,8 +394,9 @@ func playOneGame(t *testing.T, chrome *browser, g playGame, shots string) playFi
 		time.Sleep(300 * time.Millisecond)
 		require.NotContains(t, eval[string](t, gmB, `document.getElementById("notice").className`), "error", "export: %s", eval[string](t, gmB, `document.getElementById("notice").textContent`))
 	}
-	for who := range browsers {
+	for who, b := range browsers {
 		shot(who, "end")
+		checkA11y(t, b.ctx) // axe-core, tap targets, no horizontal scroll
 	}
 	// On the phone nothing is wider than the screen.
 	if w := eval[int](t, caiB, `document.documentElement.scrollWidth`); w > 360 {

@@ -53,7 +53,7 @@ func (s *Server) tableRoutes() []Route {
 		{http.MethodPost, "/api/campaigns/{c}/calls/{id}/close", "close a roll call (the GM's; the command call-close; body: optional reason)", s.closeCall},
 		{http.MethodGet, "/api/campaigns/{c}/recent", "the campaign's last stream sequence and the transcript lines of its last events (?lines=N, at most 100; from the live projection)", s.recent},
 		{http.MethodPost, "/api/campaigns/{c}/actions/attack", "the signed action of an attack (body: the attack command's), as the rules spell it; records nothing", s.attackAction},
-	}, append(append(append(s.table2Routes(), s.receiptRoutes()...), s.exportRoutes()...), s.gmRoutes()...)...)
+	}, append(append(append(append(s.table2Routes(), s.receiptRoutes()...), s.exportRoutes()...), s.gmRoutes()...), s.secretRoutes()...)...)
 }
 
 // TableRoutes returns the table's routes (Routes has the API's).

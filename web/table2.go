@@ -77,6 +77,10 @@ type v2ActionBody struct {
 	Trait string `json:"trait"`
 	// Call is the roll call a tor-roll answers ("" for none).
 	Call string `json:"call"`
+	// free-roll (the character is optional for the GM)
+	Dice   string `json:"dice"`
+	Note   string `json:"note"`
+	Secret bool   `json:"secret"`
 }
 
 func (s *Server) v2Action(w http.ResponseWriter, r *http.Request) error {
@@ -118,8 +122,10 @@ func (s *Server) v2Action(w http.ResponseWriter, r *http.Request) error {
 		act, err = j.TORRollActionFor(ctx, c, command.RollRequest{Character: req.Character, Skill: req.Skill, TN: req.TN, Trait: req.Trait, Call: req.Call})
 	case command.CommandTORHope:
 		act, err = j.TORHopeActionFor(ctx, c, req.Character)
+	case command.CommandFreeRoll:
+		act, err = j.FreeRollActionFor(ctx, c, command.FreeRollRequest{Character: req.Character, Dice: req.Dice, Note: req.Note, Secret: req.Secret})
 	default:
-		return &httpError{status: http.StatusNotFound, msg: msgerr.Errorf("no journal-dice-v2 action %q (contest, combat-start, heal-after-combat, tor-roll, tor-hope; attack has its own route)", clip.Text(name))}
+		return &httpError{status: http.StatusNotFound, msg: msgerr.Errorf("no journal-dice-v2 action %q (contest, combat-start, heal-after-combat, tor-roll, tor-hope, free-roll; attack has its own route)", clip.Text(name))}
 	}
 	if err != nil {
 		return err

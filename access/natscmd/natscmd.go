@@ -131,6 +131,9 @@ type Reply struct {
 	// returned.
 	Recorded []Recorded `json:"recorded,omitempty"`
 	Events   []Recorded `json:"events,omitempty"`
+	// Secret is the outcome of the GM's secret rolls the command recorded,
+	// in the GM's reply only (command.Result.Secret).
+	Secret []command.SecretRoll `json:"secret,omitempty"`
 	// LastSeq is the sequence of the last event recorded or read; Next is
 	// the From of a read's next page (0 when the read reached the end).
 	LastSeq uint64 `json:"last_seq,omitempty"`
@@ -335,7 +338,11 @@ func (s *Service) serve(ctx context.Context, parts []string, body []byte, reply 
 	if err := access.AuthorizeCommand(p, campaign, name, body); err != nil { // a malformed body is invalid, not denied
 		return err
 	}
-	j, err := s.journal(user).WithRequest(request)
+	jj := s.journal(user)
+	if p.Role == access.RoleGM || p.Role == access.RoleJournal {
+		jj = jj.AsGM() // the campaign's GM by its access role: it may roll in secret
+	}
+	j, err := jj.WithRequest(request)
 	if err != nil {
 		return err
 	}
@@ -343,7 +350,7 @@ func (s *Service) serve(ctx context.Context, parts []string, body []byte, reply 
 	if err != nil {
 		return err
 	}
-	reply.Repeated = res.Repeated
+	reply.Repeated, reply.Secret = res.Repeated, res.Secret
 	for _, rec := range res.Events {
 		reply.Recorded = append(reply.Recorded, Recorded{Seq: rec.Seq, Event: rec.Event})
 		reply.LastSeq = max(reply.LastSeq, rec.Seq)

@@ -40,6 +40,9 @@ func (a *app) report(res command.Result, before *projections.Campaign) error {
 			out[i] = recordedJSON{Seq: r.Seq, Text: lines[i], Event: r.Event}
 		}
 		doc := map[string]any{"recorded": out}
+		if len(res.Secret) > 0 {
+			doc["secret"] = res.Secret
+		}
 		if res.Repeated {
 			doc["repeated"] = true
 		}
@@ -52,6 +55,7 @@ func (a *app) report(res command.Result, before *projections.Campaign) error {
 	for i, r := range res.Events {
 		fmt.Fprintf(a.stdout, "%s\n    %s\n", lines[i], l.T("rec.event", r.Event.ID, r.Seq))
 	}
+	a.reportSecrets(res, before) // free.go
 	return nil
 }
 

@@ -188,6 +188,18 @@ func TestCorpusGenuineExports(t *testing.T) {
 	// at the end is proved after it (v2_prove_test.go).
 	write("v2-proved", provedSession)
 
+	// free: free rolls and the GM's secret rolls, in a journal-dice-v1
+	// session and in a journal-dice-v2 one (free_test.go).
+	write("free", freeSession)
+	// free-v1: its journal-dice-v1 session alone, in a campaign without
+	// device keys.
+	write("free-v1", func(t *testing.T) []string {
+		c := newCLI(t)
+		c.setupCampaign()
+		freeV1(t, c)
+		return exportOf(c, "mordor")
+	})
+
 	// demo-ryf, demo-tor: `journal demo`'s sessions.
 	for _, system := range []string{"ryf", "tor"} {
 		write("demo-"+system, func(t *testing.T) []string {

@@ -186,6 +186,9 @@ number.`,
 				if err != nil {
 					return err
 				}
+				if req.Secret {
+					return usagef("roll --secret: in a journal-dice-v2 session a secret roll is a free roll ('journal roll free 1d20 --secret')")
+				}
 				return a.rollV2(c, keyName, req)
 			}
 			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
@@ -194,6 +197,7 @@ number.`,
 		},
 	}
 	cmd.AddCommand(a.rollV2Commands()...)
+	cmd.AddCommand(a.freeRollCommand(), a.revealSecretCommand()) // free.go
 	cmd.Annotations = map[string]string{annOwnArgs: "yes"}
 	f := cmd.Flags()
 	f.StringVar(&keyName, "name", device.DefaultName, "journal-dice-v2: the device key that signs the roll")
@@ -209,6 +213,7 @@ number.`,
 	f.IntVar(&tn, "tn", tor.DefaultTN, "The One Ring: target number")
 	f.StringVar(&req.Trait, "trait", "", "The One Ring: a trait invoked before the roll")
 	f.StringVar(&req.Call, "call", "", "the GM's roll call this roll answers ('journal call list')")
+	f.BoolVar(&req.Secret, "secret", false, "the GM's secret roll: its outcome is recorded when revealed or when the session ends")
 	return cmd
 }
 

@@ -126,6 +126,11 @@ type (
 	adventureBody struct {
 		Title string `json:"title,omitempty"`
 	}
+	// revealBody names a GM's secret roll: its roll.hidden event's id,
+	// or a part of it (its start or end, at least 4 characters).
+	revealBody struct {
+		Request string `json:"request"`
+	}
 	rollCancelBody struct {
 		Request string `json:"request"`
 		Reason  string `json:"reason"`
@@ -171,6 +176,10 @@ type Spec struct {
 	// that holds the acting character, which must be the player's own.
 	Role   Role   `json:"-"`
 	Acting string `json:"-"`
+	// ActingOptional: the GM may leave the acting character empty (a
+	// free roll for no character); a player must still name its own
+	// (access.Authorize refuses an empty one).
+	ActingOptional bool `json:"-"`
 	// Creates is set for the command that creates the campaign it runs in
 	// (its body names it): the HTTP API takes it on POST /api/campaigns,
 	// not with the other commands.
@@ -205,9 +214,10 @@ type def[T any] struct {
 	required       []string
 	// acting is the field naming the acting character of a player
 	// command; "" for a command of the game master.
-	acting  string
-	creates bool
-	run     func(ctx context.Context, j *command.Journal, campaign string, req T) (command.Result, error)
+	acting         string
+	actingOptional bool
+	creates        bool
+	run            func(ctx context.Context, j *command.Journal, campaign string, req T) (command.Result, error)
 	// inputs finds the request again in the command's events.
 	inputs func(ctx context.Context, j *command.Journal, campaign string, recorded []events.Event) (T, error)
 }
@@ -218,7 +228,7 @@ func (d def[T]) spec() Spec {
 	if d.acting != "" {
 		role = Player
 	}
-	return Spec{Name: d.name, Doc: d.doc, Body: zero, Required: d.required, CLI: d.cli, Role: role, Acting: d.acting, Creates: d.creates,
+	return Spec{Name: d.name, Doc: d.doc, Body: zero, Required: d.required, CLI: d.cli, Role: role, Acting: d.acting, ActingOptional: d.actingOptional, Creates: d.creates,
 		run: func(ctx context.Context, j *command.Journal, campaign string, body []byte) (command.Result, error) {
 			var req T
 			if err := DecodeStrict(body, &req); err != nil {
@@ -418,9 +428,29 @@ func specs() []Spec {
 				return j.Roll(ctx, c, req)
 			},
 			inputs: rollInputs}.spec(),
+		def[command.FreeRollRequest]{name: "free-roll", cli: "roll free",
+			doc:      "a free roll of a dice expression (1d6, 2d10+3, 2d6+1d4-1): a player's for its character, the GM's for any or none; secret (the GM's) records it hidden until revealed",
+			required: []string{"dice"}, acting: "character", actingOptional: true,
+			run: func(ctx ctx, j *j, c string, req command.FreeRollRequest) (res, error) {
+				return j.FreeRoll(ctx, c, req)
+			},
+			inputs: freeRollInputs}.spec(),
+		def[revealBody]{name: "reveal", cli: "roll reveal-secret",
+			doc:      "the GM reveals its secret roll (its roll.hidden event's id, or a part of it): the roll is recorded with its faces, drawn from the inputs recorded",
+			required: []string{"request"},
+			run: func(ctx ctx, j *j, c string, req revealBody) (res, error) {
+				return j.Reveal(ctx, c, req.Request)
+			},
+			inputs: func(_ ctx, _ *j, _ string, r evs) (revealBody, error) {
+				d, _, err := find[events.RollMade](r, events.TypeRollMade)
+				if err != nil {
+					return revealBody{}, err
+				}
+				return revealBody{Request: d.Hidden}, nil
+			}}.spec(),
 		def[command.RollRequestSigned]{name: "roll-request", cli: "roll request",
-			doc:      "journal-dice-v2: a device's signed roll.request (recorded with its nonce; nothing drawn)",
-			required: []string{"character", "signed", "signature"}, acting: "character",
+			doc:      "journal-dice-v2: a device's signed roll.request (recorded with its nonce; nothing drawn); the character is the action's (the GM's free roll may name none)",
+			required: []string{"signed", "signature"}, acting: "character", actingOptional: true,
 			run: func(ctx ctx, j *j, c string, req command.RollRequestSigned) (res, error) {
 				return j.RequestRoll(ctx, c, req)
 			},

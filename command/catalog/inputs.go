@@ -77,6 +77,16 @@ func rollInputs(ctx context.Context, j *command.Journal, campaign string, r []ev
 
 // rollRequestInputs is rollInputs without the roll call.
 func rollRequestInputs(ctx context.Context, j *command.Journal, campaign string, r []events.Event) (command.RollRequest, error) {
+	if h, _, err := find[events.RollHidden](r, events.TypeRollHidden); err == nil {
+		req := command.RollRequest{Character: h.Character, Skill: h.Skill, Modifier: h.Modifier, Entropy: h.Entropy, Secret: true}
+		if h.Kind == "attribute" || h.Skill != "" && h.Attribute != "" {
+			req.Attribute = h.Attribute
+		}
+		if h.Difficulty != nil {
+			req.Vs = strconv.Itoa(*h.Difficulty)
+		}
+		return req, nil
+	}
 	rolls := rollsOf(r)
 	if len(rolls) == 0 {
 		return command.RollRequest{}, msgerr.New("no roll event")
@@ -106,6 +116,19 @@ func rollRequestInputs(ctx context.Context, j *command.Journal, campaign string,
 		return req, nil
 	}
 	return command.RollRequest{}, msgerr.Errorf("a %s roll is not a roll command's", d.Kind)
+}
+
+// freeRollInputs finds a free roll's request in its roll, or in its
+// hidden record for a secret one.
+func freeRollInputs(_ context.Context, _ *command.Journal, _ string, r []events.Event) (command.FreeRollRequest, error) {
+	if h, _, err := find[events.RollHidden](r, events.TypeRollHidden); err == nil {
+		return command.FreeRollRequest{Character: h.Character, Dice: h.Dice, Note: h.Note, Call: h.Call, Entropy: h.Entropy, Secret: true}, nil
+	}
+	d, _, err := find[events.RollMade](r, events.TypeRollMade)
+	if err != nil {
+		return command.FreeRollRequest{}, err
+	}
+	return command.FreeRollRequest{Character: d.Character, Dice: d.Dice, Note: d.Note, Call: d.Call, Entropy: d.Entropy}, nil
 }
 
 // contestInputs finds a contest's two sides and the tie it re-rolls.

@@ -394,6 +394,13 @@ var fieldDocs = map[string]string{
 	"advancement-grant.group":  "a skill group, or one of its skills",
 	"advancement-grant.roll":   "the roll that earned the point (empty: the GM's decision)",
 	"fellowship-vote.agree":    "the vote",
+	"free-roll.character":      "the character who rolls (the GM's roll may name none)",
+	"free-roll.dice":           "a dice expression: NdM terms (N 1..100, M 2..256) and numbers joined by + or -, such as 1d6, 2d10+3, 2d6+1d4-1; at most 10 terms, 100 dice, numbers adding up to 1000",
+	"free-roll.note":           "a note on the roll, shown with it (a secret roll's too)",
+	"free-roll.secret":         "the GM's secret roll: recorded without its outcome until the GM reveals it or the session ends",
+	"free-roll.call":           "the roll call it answers",
+	"roll.secret":              "the GM's secret roll: recorded without its outcome until the GM reveals it or the session ends",
+	"reveal.request":           "the secret roll: its hidden event's id, or its start or end (at least 4 characters)",
 }
 
 // enums are the values a member takes, where its handler takes no other.

@@ -133,7 +133,7 @@ func TestEveryCommandHasItsSchema(t *testing.T) {
 func TestSchemaExamples(t *testing.T) {
 	roll, _ := Lookup("roll")
 	sc := roll.Schema()
-	require.Equal(t, []string{"attribute", "call", "character", "entropy", "modifier", RequestIDField, "skill", "specialization", "tn", "token", "trait", "vs"}, sc.PropertyNames())
+	require.Equal(t, []string{"attribute", "call", "character", "entropy", "modifier", RequestIDField, "secret", "skill", "specialization", "tn", "token", "trait", "vs"}, sc.PropertyNames())
 	require.Equal(t, "integer", sc.Properties["tn"].Type)
 	require.Equal(t, "boolean", sc.Properties["token"].Type)
 	require.Equal(t, 1, *sc.Properties["character"].MinLength, "a required string may not be empty")

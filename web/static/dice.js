@@ -197,6 +197,67 @@
     return out;
   }
 
+  // parseExpr reads a free roll's dice expression as rules/dice.ParseExpr
+  // does: NdM terms (N 1..100, omitted 1; M 2..256) and numbers K 0..1000
+  // joined by + or -, the first optionally signed, spaces only around
+  // signs, D read as d; at least one dice term, at most 10 terms, 100 dice
+  // and numbers adding up to 1000. It returns {terms: [{count, sides,
+  // neg}], text} (text: the one spelling the journal records) or throws.
+  function parseExpr(input) {
+    const raw = String(input === undefined || input === null ? "" : input);
+    if (raw.length > 64) throw new Error("invalid dice expression: " + raw.length + " characters, at most 64");
+    if (/[^\s+-]\s+[^\s+-]/.test(raw.trim())) throw new Error("invalid dice expression: a space inside a term");
+    const s = raw.toLowerCase().replace(/ /g, "");
+    if (s === "") throw new Error("invalid dice expression: empty");
+    const terms = [];
+    let dice = 0;
+    let consts = 0;
+    const re = /([+-]?)([^+-]*)/y;
+    let i = 0;
+    while (i < s.length) {
+      re.lastIndex = i;
+      const m = re.exec(s);
+      if (!m || (i > 0 && !m[1])) throw new Error("invalid dice expression: want + or - between terms");
+      const body = m[2];
+      if (body === "") throw new Error("invalid dice expression: a term is missing");
+      const num = (t) => (/^[0-9]{1,4}$/.test(t) ? parseInt(t, 10) : NaN);
+      const at = body.indexOf("d");
+      let t;
+      if (at < 0) {
+        const k = num(body);
+        if (!(k >= 0 && k <= 1000)) throw new Error("invalid dice expression: " + JSON.stringify(body));
+        t = { count: k, sides: 0 };
+        consts += k;
+      } else {
+        const c = body.slice(0, at) === "" ? 1 : num(body.slice(0, at));
+        const n = num(body.slice(at + 1));
+        if (!(c >= 1 && c <= 100)) throw new Error("invalid dice expression: " + JSON.stringify(body) + ": want 1..100 dice");
+        if (!(n >= 2 && n <= 256)) throw new Error("invalid dice expression: " + JSON.stringify(body) + ": a die has 2..256 sides");
+        t = { count: c, sides: n };
+        dice += c;
+      }
+      t.neg = m[1] === "-";
+      terms.push(t);
+      if (terms.length > 10) throw new Error("invalid dice expression: more than 10 terms");
+      i = re.lastIndex;
+    }
+    if (dice === 0) throw new Error("invalid dice expression: no dice");
+    if (dice > 100) throw new Error("invalid dice expression: " + dice + " dice, at most 100");
+    if (consts > 1000) throw new Error("invalid dice expression: numbers adding up to " + consts + ", at most 1000");
+    const text = terms.map((t, k) => (t.neg ? "-" : k > 0 ? "+" : "") + t.count + (t.sides ? "d" + t.sides : "")).join("");
+    return { terms: terms, text: text };
+  }
+
+  // freeSides are a free roll's dice, in order; its expression must be
+  // written as the journal writes it (rolls.FreeExpr).
+  function freeSides(text) {
+    const x = parseExpr(text);
+    if (x.text !== text) throw new Error("dice " + JSON.stringify(text) + " is not written as the journal writes it, " + JSON.stringify(x.text));
+    const out = [];
+    for (const t of x.terms) for (let k = 0; t.sides && k < t.count; k++) out.push(t.sides);
+    return out;
+  }
+
   // sidesOf returns the sides of every die a roll event's faces were drawn
   // as, in draw order (the journal's rolls.Dice): a damage roll's dice (e.g.
   // "2d6", "1d6-2") and their explosions all have the sides its "dice"
@@ -214,6 +275,8 @@
       }
       case "heal":
         return repeat(6, n);
+      case "free":
+        return freeSides(data.dice);
       case "tor":
         return n === 0 ? [] : [12].concat(repeat(6, n - 1));
       default:
@@ -256,6 +319,7 @@
     block: block,
     faces: faces,
     sidesOf: sidesOf,
+    parseExpr: parseExpr,
     verify: verify,
     // Building blocks for dice2.js, keys.js and signed.js: SHA-256 and
     // HMAC-SHA256 over Uint8Arrays (Web Crypto, or the fallback), and a

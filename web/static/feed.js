@@ -32,7 +32,7 @@
     ROLL, ATTACK, CONTEST, TAKEN, HEALED, COMBAT,
     "journal.combat.round.v1", "journal.combat.ended.v1",
     "journal.session.started.v1", "journal.session.ended.v1",
-    "journal.xp.granted.v1", "journal.event.voided.v1", "journal.roll.cancelled.v1", "journal.roll.proved.v1",
+    "journal.xp.granted.v1", "journal.event.voided.v1", "journal.roll.cancelled.v1", "journal.roll.proved.v1", "journal.roll.hidden.v1",
     "journal.tor.hope.spent.v1", "journal.tor.fellowship.spent.v1", "journal.tor.shadow.gained.v1",
     "journal.tor.advancement.granted.v1", "journal.tor.madness.begun.v1",
   ];
@@ -275,6 +275,8 @@
         case "journal.xp.granted.v1": return note(rec, "★", t("n.xp", nameOf(d.character), d.amount));
         case "journal.event.voided.v1": return note(rec, "⌫", t("n.voided", d.event, d.reason || ""));
         case "journal.roll.cancelled.v1": return note(rec, "⌫", t("n.cancelled", d.request || ""));
+        // A GM's secret roll: who and what, never an outcome (none is recorded).
+        case "journal.roll.hidden.v1": return note(rec, "◌", t("n.hidden", d.character ? nameOf(d.character) : t("card.gm"), d.dice === "1o3d10" ? d.skill || d.attribute || d.dice : d.dice, d.note ? " · " + d.note : ""));
         case "journal.roll.proved.v1": {
           // A suppressed roll's proof: the roll it would have been (the
           // transcript's words, projections/transcript_proved.go).
@@ -310,6 +312,7 @@
       switch (d.kind) {
         case "damage": return t("card.damage", who, d.dice) + (d.critical ? " ×2" : "");
         case "heal": return t("card.heal", who);
+        case "free": return t("card.free", d.character ? who : t("card.gm"), d.dice) + (d.hidden ? " · " + t("card.revealed") : "");
         case "initiative": return t("card.initiative", who);
         case "melee": case "ranged": return t("card.attack", who, nameOf(d.target)) + (d.weapon ? " (" + d.weapon + ")" : "");
         case "attribute": return t("card.attribute", who, d.attribute);
@@ -414,6 +417,8 @@
         byLine(rec),
         rollBody(rec),
         d.trait ? el("div", { class: "quiet", text: t("card.trait", d.trait) }) : null,
+        d.note ? el("div", { class: "quiet note-text", text: d.note }) : null,
+        d.hidden && d.kind !== "free" ? el("div", { class: "quiet", text: t("card.revealed") }) : null,
         footer(rec, rolls));
       return li;
     }

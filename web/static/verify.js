@@ -131,9 +131,66 @@
     return [];
   }
 
+  // judgeFree re-judges a free roll (rolls.FromFree): one face per die of
+  // its expression, each on its die, the total their signed sum with the
+  // numbers, the outcome "rolled".
+  function judgeFree(d) {
+    let x;
+    try {
+      x = global.JournalDice.parseExpr(d.dice);
+      if (x.text !== d.dice) throw new Error("dice " + JSON.stringify(d.dice) + " is not written as the journal writes it, " + JSON.stringify(x.text));
+    } catch (e) {
+      return [tr("v.dice", d.dice) + ": " + e.message];
+    }
+    const faces = d.faces || [];
+    let total = 0;
+    let k = 0;
+    for (const t of x.terms) {
+      const sign = t.neg ? -1 : 1;
+      if (!t.sides) {
+        total += sign * t.count;
+        continue;
+      }
+      for (let c = 0; c < t.count; c++, k++) {
+        if (!(faces[k] >= 1 && faces[k] <= t.sides)) return [tr("v.chains", t.count, t.sides)];
+        total += sign * faces[k];
+      }
+    }
+    if (k !== faces.length) return [tr("v.chains", k, faces.length)];
+    const out = [];
+    if (total !== d.total) out.push(tr("v.total", total, d.total));
+    if (d.outcome !== "rolled") out.push(tr("v.outcome", "rolled", d.outcome));
+    return out;
+  }
+
+  // HIDDEN_INPUTS are events.HiddenInputs: the members a GM's secret roll
+  // (journal.roll.hidden.v1) shares with the roll that reveals it.
+  const HIDDEN_INPUTS = ["system", "kind", "character", "note", "dice", "skill", "attribute", "attribute_value", "rank", "modifier", "difficulty", "difficulty_name", "token_returned", "incapacitated", "nonce", "entropy", "call", "request", "user", "signed", "signature", "reveal", "witness", "beacon_round", "beacon_signature", "witness_index", "witnesses"];
+
+  // zeroJSON is replay's: a JSON value that is its type's zero (absent too).
+  function zeroJSON(v) {
+    if (v === undefined || v === null || v === "" || v === 0 || v === false) return true;
+    if (Array.isArray(v)) return v.length === 0;
+    if (typeof v === "object") return Object.keys(v).length === 0;
+    return false;
+  }
+
+  // hiddenDiff lists the inputs where a reveal differs from its secret roll.
+  function hiddenDiff(got, want) {
+    const out = [];
+    for (const k of HIDDEN_INPUTS) {
+      const g = got[k];
+      const w = want[k];
+      if ((zeroJSON(g) && zeroJSON(w)) || canonical(g) === canonical(w)) continue;
+      out.push(tr("v.hiddenField", k, JSON.stringify(g), JSON.stringify(w)));
+    }
+    return out;
+  }
+
   // judge returns what the rules say is wrong with a roll's record ([]: nothing).
   function judge(d) {
     if (!d) return [tr("v.noData")];
+    if (d.kind === "free") return judgeFree(d);
     if (d.kind === "tor" || d.system === "tor") return judgeTOR(d);
     if (d.dice === "1o3d10") return judge1o3d10(d);
     if (d.kind === "heal") return judgeHeal(d);
@@ -293,6 +350,22 @@
     const v = (x, z) => (x === undefined || x === null ? z : x);
     if (!a) return [tr("v2.noAction")];
     eq("seed_commitment", commitment, a.seed_commitment);
+    if (d.kind === "free") {
+      // replay's freeRequestDiff: every member of the action, none other.
+      const members = Object.keys(a).sort().join(",");
+      if (members !== "character,command,dice,note,secret,seed_commitment") diff.push("members: " + members);
+      try {
+        global.JournalDice.sidesOf({ kind: "free", dice: a.dice });
+      } catch (e) {
+        diff.push(e.message);
+      }
+      eq("command", "free-roll", a.command);
+      eq("character", v(d.character, ""), a.character);
+      eq("dice", v(d.dice, ""), a.dice);
+      eq("note", v(d.note, ""), a.note);
+      eq("secret", !!d.secret, a.secret);
+      return diff;
+    }
     if (PATH_COMMANDS[d.kind]) {
       eq("command", PATH_COMMANDS[d.kind], a.command);
       if (d.kind === "contest") {
@@ -473,7 +546,7 @@
 
   // The events of a journal-dice-v2 session's own (replay's isV2Type, but
   // the key registrations, which are the campaign's).
-  const V2_SESSION_TYPES = new Set(["journal.session.contributed.v1", "journal.roll.requested.v1", "journal.roll.cancelled.v1", "journal.session.cosigned.v1"]);
+  const V2_SESSION_TYPES = new Set(["journal.session.contributed.v1", "journal.roll.requested.v1", "journal.roll.cancelled.v1", "journal.session.cosigned.v1", "journal.roll.witnessed.v1", "journal.roll.receipted.v1", "journal.roll.proved.v1"]);
 
   async function verifyV2(records, x) {
     const { rolls, bad, problem, flag, options } = x;
@@ -737,6 +810,14 @@
           s.order.push(d.request);
           break;
         }
+        case "journal.roll.hidden.v1": {
+          // replay's hiddenEvent: a v2 secret roll answers a pending secret request.
+          const r = s.requests[d.request];
+          const why = !r ? tr("v.hiddenUnknownRequest") : !r.d.secret ? tr("v.hiddenNotSecret") : r.state !== "pending" || r.hidden ? tr("v.hiddenNotPending", r.state) : "";
+          if (why) problem(ev.id, tr("v.hiddenRequest", d.request, why));
+          else r.hidden = ev.id;
+          break;
+        }
         case "journal.roll.made.v1": {
           const r = s.requests[d.request];
           if (d.witness !== "chain" && (d.witness_index || (Array.isArray(d.witnesses) && d.witnesses.length))) {
@@ -745,6 +826,10 @@
           }
           if (!r) {
             bad(ev.id, d.request ? tr("v.noRequest", d.request) : tr("v2.noRequestID"));
+            break;
+          }
+          if ((r.hidden || d.hidden) && (d.hidden || "") !== (r.hidden || "")) {
+            bad(ev.id, tr("v.hiddenMissing", d.request, r.hidden || ""));
             break;
           }
           const multi = r.d.target || PATH_COMMANDS[r.d.kind];
@@ -773,7 +858,13 @@
           };
           const str = (v) => (v === undefined || v === null ? "" : v);
           const num = (v) => (v === undefined || v === null ? 0 : v);
-          if (r.d.target) attackRoll(ev, d, r, s, more, eq, diff, str, num, x);
+          if (r.d.kind === "free") {
+            eq("nonce", num(d.nonce), num(r.d.nonce));
+            eq("character", str(d.character), str(r.d.character));
+            eq("kind", str(d.kind), str(r.d.kind));
+            eq("dice", str(d.dice), str(r.d.dice));
+            eq("note", str(d.note), str(r.d.note));
+          } else if (r.d.target) attackRoll(ev, d, r, s, more, eq, diff, str, num, x);
           else if (PATH_COMMANDS[r.d.kind]) pathInputs(d, r, eq, str, num);
           else if (system === "tor") {
             eq("nonce", num(d.nonce), num(r.d.nonce));
@@ -1600,7 +1691,7 @@
             break;
           }
           const algorithm = d.algorithm || "journal-dice-v1";
-          sessions[ev.session] = { id: ev.session, startID: ev.id, algorithm: algorithm, commitment: d.commitment, contributions: [], rolls: 0, nonceAt: {}, ended: false };
+          sessions[ev.session] = { id: ev.session, startID: ev.id, algorithm: algorithm, commitment: d.commitment, contributions: [], rolls: 0, nonceAt: {}, ended: false, hidden: {}, hiddenOrder: [] };
           if (algorithm !== "journal-dice-v1" && algorithm !== "journal-dice-v2") problem(ev.id, tr("v.algorithm", algorithm));
           // replay's downgrade: a v1 session while a device key was registered.
           if (algorithm === "journal-dice-v1") {
@@ -1675,6 +1766,30 @@
           if (!(await checkSigned(ev, keys, problem, true))) unsigned.add(ev.id);
           else if (sessions[ev.session]) sessions[ev.session].requested = true;
           break;
+        case "journal.roll.hidden.v1": {
+          // replay's hiddenEvent: a GM's secret roll, kept for its reveal;
+          // under v1 it takes its nonce (under v2 its request did).
+          const s = sessions[ev.session];
+          if (!s) {
+            problem(ev.id, tr("v.rollUnstarted", ev.session));
+            break;
+          }
+          if (s.ended) problem(ev.id, tr("v.hiddenAfterEnd", s.endID));
+          if (!["free", "skill", "attribute"].includes(d.kind)) {
+            problem(ev.id, tr("v.hiddenKind", d.kind));
+            break;
+          }
+          if (s.algorithm !== "journal-dice-v2") {
+            if (Number.isSafeInteger(d.nonce) && d.nonce in s.nonceAt) {
+              problem(ev.id, tr("v.nonceTwice", d.nonce));
+              break;
+            }
+            if (Number.isSafeInteger(d.nonce)) s.nonceAt[d.nonce] = ev.id;
+          } // under v2, verifyV2 checks its request
+          s.hidden[ev.id] = { ev: ev, nonce: d.nonce, revealed: "" };
+          s.hiddenOrder.push(ev.id);
+          break;
+        }
         case "journal.event.voided.v1":
           if (d.event_id) voided[d.event_id] = d.reason || "";
           break;
@@ -1691,11 +1806,28 @@
       if (s0) s0.rolls++;
       const key = ev.session + "|" + d.nonce;
       nonces[key] = (nonces[key] || 0) + 1;
+      // replay's revealOf: a roll that reveals a secret roll has its inputs.
+      let hiddenWhy = "";
+      const h = s0 && d.hidden ? s0.hidden[d.hidden] : null;
+      if (s0 && d.hidden) {
+        if (!h) hiddenWhy = tr("v.hiddenUnknown", d.hidden);
+        else if (h.revealed) hiddenWhy = tr("v.hiddenTwice", d.hidden, h.revealed);
+        else {
+          const diff = hiddenDiff(d, h.ev.data || {});
+          if (diff.length) hiddenWhy = tr("v.hiddenInputs", d.hidden, diff.join("; "));
+          else h.revealed = ev.id;
+        }
+      }
+      const heldBy = s0 && !v2 && Number.isSafeInteger(d.nonce) ? s0.nonceAt[d.nonce] : undefined;
+      const hiddenNonce = heldBy !== undefined && byID[heldBy] && byID[heldBy].type === "journal.roll.hidden.v1";
+      const validReveal = hiddenNonce && !!h && !hiddenWhy && heldBy === h.ev.id;
       if (s0 && !v2 && Number.isSafeInteger(d.nonce) && !(d.nonce in s0.nonceAt)) s0.nonceAt[d.nonce] = ev.id;
+      else if (validReveal) s0.nonceAt[d.nonce] = ev.id;
       if (options.only && !options.only.includes(ev.id)) continue;
       const v = verdict(ev.id);
       if (s0 && s0.ended) bad(ev.id, tr("v.afterEnd", s0.endID));
-      if (!v2 && nonces[key] > 1) bad(ev.id, tr("v.nonceTwice", d.nonce));
+      if (hiddenWhy) bad(ev.id, hiddenWhy);
+      if (!v2 && !validReveal && (nonces[key] > 1 || hiddenNonce)) bad(ev.id, tr("v.nonceTwice", d.nonce));
       const session = s0 ? Object.assign({}, s0) : null;
       // Seeds revealed later in the log count too.
       const sd = seeds[ev.session];
@@ -1874,7 +2006,9 @@
       // replay's empty: a session, v1 or v2, ended with no roll event.
       if (s.ended && s.rolls === 0) flagSession("empty", s.endID, tr("v2.f.empty", s.id, s.endID));
       if (s.downgrade) flagSession("downgrade", s.downgrade.id, tr("v2.f.downgrade", s.id, s.downgrade.id, s.downgrade.user));
-      const consumed = w ? w.consumed : 0;
+      const consumed = w ? w.consumed : s.hiddenOrder.filter((id) => !s.hidden[id].revealed).length;
+      // replay's hidden-unrevealed: a secret roll of an ended session never revealed.
+      if (s.ended) for (const id of s.hiddenOrder) if (!s.hidden[id].revealed) flagSession("hidden-unrevealed", id, tr("v2.f.hiddenUnrevealed", id, s.hidden[id].nonce, s.id));
       if (s.ended && s.declared !== s.rolls + consumed) problem(s.endID, tr("v.rollCount", s.declared, s.rolls));
     }
     // A void names an event of the log (the first void of each).
