@@ -262,7 +262,9 @@ func playOneGame(t *testing.T, chrome *browser, g playGame, shots string) playFi
 		require.Equal(t, "enemies", eval[string](t, gmB, `document.querySelector('ol.order li[data-character="orco"] [data-side]').dataset.side`))
 		orcAttacked := false
 		for step := 0; step < 8 && !orcAttacked; step++ {
-			waitFor(t, gmB, "the GM's page is up to date", seen(th.count(t)))
+			// The turn is the state's: wait for the state itself, not only
+			// for the last event's card (the feed may show it first).
+			waitFor(t, gmB, "the GM's state is up to date", fmt.Sprintf(`(%s.campaign || {}).last_seq >= %d`, pageState, th.count(t)))
 			c := campaign()
 			turn := eval[string](t, gmB, `JournalTable.currentTurn()`)
 			t.Logf("step %d: round %d, %q's turn, orc %d/%d HP %s", step, c.Combat.Round, turn, c.Characters["orco"].HP, c.Characters["orco"].MaxHP, c.Characters["orco"].Status)

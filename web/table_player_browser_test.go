@@ -115,8 +115,9 @@ func TestTablePlayerOneRollPerTap(t *testing.T) {
 
 // TestTablePlayerTurnOpens: the player's "Attack · Your turn" opens in the
 // action bar when the character's turn comes, even though it was drawn
-// closed before (the sheet's says "Your turn"); the attack's target defaults to none
-// when the tracker knows no sides (never to an ally).
+// closed before (the sheet's says "Your turn"); the attack's target
+// defaults to an enemy of the sides the combat's start recorded, and to
+// none when the state knows no sides (never to an ally).
 func TestTablePlayerTurnOpens(t *testing.T) {
 	b := newBrowser(t)
 	th := newTableHarnessOn(t, memBackend())
@@ -125,13 +126,14 @@ func TestTablePlayerTurnOpens(t *testing.T) {
 	openTable(t, th, b, "cai", th.invite(t, invite.Spec{User: "cai", Role: invite.RolePlayer, Characters: []string{"lodin"}}))
 	attack := `article[data-character="lodin"] details[data-action="attack"]`
 	waitFor(t, b, "the attack", `!!document.querySelector('`+attack+`')`)
-	require.Equal(t, "", eval[string](t, b, `document.querySelector('`+attack+` select[name="target"]').value`), "no side known: no target chosen")
-	// With the tracker's sides, the targets come grouped by side and the
-	// default is an enemy (the state given the sides a combat start records).
-	eval[bool](t, b, `(JournalTable.campaign.combat.sides = {lodin: "party", ruisenor: "party", orco: "enemies"}, JournalTable.render(), true)`)
+	// The combat's start records its sides: the targets come grouped by
+	// side and the default is an enemy.
 	waitFor(t, b, "targets by side", `document.querySelectorAll('`+attack+` select[name="target"] optgroup').length === 2`)
 	require.Equal(t, "orco", eval[string](t, b, `document.querySelector('`+attack+` select[name="target"]').value`), "the default target is an enemy")
-	eval[bool](t, b, `(delete JournalTable.campaign.combat.sides, JournalTable.render(), true)`)
+	// A state that knows no sides chooses no target (never an ally).
+	eval[bool](t, b, `(JournalTable.campaign.combat.sides = undefined, JournalTable.render(), true)`)
+	require.Equal(t, "", eval[string](t, b, `document.querySelector('`+attack+` select[name="target"]').value`), "no side known: no target chosen")
+	eval[bool](t, b, `(JournalTable.campaign.combat.sides = {lodin: "party", ruisenor: "party", orco: "enemies"}, JournalTable.render(), true)`)
 	seenClosed := false
 	for step := 0; step < 12; step++ {
 		turn := eval[string](t, b, `JournalTable.currentTurn()`)

@@ -410,10 +410,11 @@
     // it and prove the roll if the host drops its reveal (proveSuppressed).
     const r = await global.JournalDiceV2.revealSecret((text) => k.signString(text), state.auth.campaign, s.id, state.auth.user, request);
     const hdr = { campaign: state.auth.campaign, session: s.id };
-    // A roll answering a GM's call names it, in the body and the signed action.
+    // A roll answering a GM's call names it in the signed action (the
+    // journal reads it there: the request's body has no call of its own).
     const call = opts && opts.call ? { call: opts.call } : {};
     const ask = await k.sign(Object.assign({ type: "roll.request" }, hdr, { request: request, commitment: await sha256Hex(r), action: Object.assign({ seed_commitment: s.commitment }, action, call) }));
-    const asked = await command("roll-request", Object.assign({ character: character, signed: ask.signed, signature: ask.signature }, call), request + ".ask");
+    const asked = await command("roll-request", Object.assign({ character: character, signed: ask.signed, signature: ask.signature }), request + ".ask");
     const rev = await k.sign(Object.assign({ type: "roll.reveal" }, hdr, { request: request, r: r }));
     const made = await command("roll-reveal", { character: character, signed: rev.signed, signature: rev.signature }, request + ".reveal");
     return [asked, made];
