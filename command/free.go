@@ -32,7 +32,7 @@ import (
 // a player's for one of its characters, the GM's for any character or
 // none. Secret (the GM's only) hides its outcome until it is revealed.
 type FreeRollRequest struct {
-	Character string `json:"character,omitempty"`
+	Character string `json:"character"` // "" only for the GM's
 	Dice      string `json:"dice"`
 	Note      string `json:"note,omitempty"`
 	Secret    bool   `json:"secret,omitempty"`

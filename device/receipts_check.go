@@ -2,11 +2,11 @@ package device
 
 import (
 	"cmp"
-	"fmt"
 	"reflect"
 	"slices"
 
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/signed"
 )
 
@@ -44,13 +44,23 @@ type Alarm struct {
 	// Last is the record's last known sequence (cut; 0 when unknown).
 	Last uint64 `json:"last,omitempty"`
 	User string `json:"user,omitempty"`
-	// Text is the alarm in English words.
+	// Text is the alarm in English words; Err is the same, keyed, for a
+	// door to render in its reader's language (i18n.Render).
 	Text string `json:"text"`
+	Err  error  `json:"-"`
+}
+
+// alarm is a with its words e (Text and Err).
+func alarm(a Alarm, e error) Alarm {
+	a.Text, a.Err = e.Error(), e
+	return a
 }
 
 // HistoryDiffers is the words of an AlarmHistory at seq.
-func HistoryDiffers(seq uint64) string {
-	return fmt.Sprintf("the journal's history differs from what this device signed at #%d", seq)
+func HistoryDiffers(seq uint64) string { return historyDiffers(seq).Error() }
+
+func historyDiffers(seq uint64) error {
+	return msgerr.Errorf("the journal's history differs from what this device signed at #%d", seq)
 }
 
 // Record is what a device is shown of one campaign: its events in stream
@@ -128,8 +138,8 @@ func CheckRecord(kept []Receipt, rec Record) []Alarm {
 		}
 		for _, g := range got {
 			if !slices.Contains(mine, g) {
-				alarms = append(alarms, Alarm{Kind: AlarmMessage, Seq: seqOf[id], User: users[id],
-					Text: fmt.Sprintf("the record holds a %s of %s at #%d that is not the one this device signed", kinds[id], users[id], seqOf[id])})
+				alarms = append(alarms, alarm(Alarm{Kind: AlarmMessage, Seq: seqOf[id], User: users[id]},
+					msgerr.Errorf("the record holds a %s of %s at #%d that is not the one this device signed", kinds[id], users[id], seqOf[id])))
 				break
 			}
 		}
@@ -159,17 +169,17 @@ func CheckRecord(kept []Receipt, rec Record) []Alarm {
 	after := len(rec.Events) - 1 - foundAt
 	beyond := lowest > found && lowest > past && (last == 0 || lowest > last) && uint64(after) < lowest-found
 	if !beyond {
-		return append([]Alarm{{Kind: AlarmHistory, Seq: lowest, Text: HistoryDiffers(lowest)}}, alarms...)
+		return append([]Alarm{alarm(Alarm{Kind: AlarmHistory, Seq: lowest}, historyDiffers(lowest))}, alarms...)
 	}
 	at := last
 	if at == 0 { // an export: no sequences, its highest kept head
 		at = max(found, past)
 	}
-	text := fmt.Sprintf("the journal's history stops at #%d, before #%d which this device signed after seeing", at, highest)
+	text := msgerr.Errorf("the journal's history stops at #%d, before #%d which this device signed after seeing", at, highest)
 	if rec.File {
-		text = fmt.Sprintf("the file stops at #%d, before #%d which this device signed after seeing: the export is cut", at, highest)
+		text = msgerr.Errorf("the file stops at #%d, before #%d which this device signed after seeing: the export is cut", at, highest)
 	}
-	return append([]Alarm{{Kind: AlarmCut, Seq: highest, Last: at, Text: text}}, alarms...)
+	return append([]Alarm{alarm(Alarm{Kind: AlarmCut, Seq: highest, Last: at}, text)}, alarms...)
 }
 
 // identity names what a signed message answers, so that two messages of
@@ -205,7 +215,8 @@ func CheckKey(user string, own, registered []string) *Alarm {
 	if len(own) == 0 || len(registered) == 0 || slices.ContainsFunc(own, func(k string) bool { return slices.Contains(registered, k) }) {
 		return nil
 	}
-	return &Alarm{Kind: AlarmKey, User: user, Text: fmt.Sprintf("the journal holds a key for %s that is not this device's", user)}
+	a := alarm(Alarm{Kind: AlarmKey, User: user}, msgerr.Errorf("the journal holds a key for %s that is not this device's", user))
+	return &a
 }
 
 // signedBy is the user and the device message that ev records (its

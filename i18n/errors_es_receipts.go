@@ -10,6 +10,7 @@ var errorsESReceipts = map[string]string{
 	"signed having seen #%d, which is not in this history: the history was rewritten before it":                "firmado tras ver #%d, que no está en esta historia: la historia se reescribió antes",
 	"RECEIPTS MISMATCH: %s": "RECIBOS NO COINCIDEN: %s",
 	"WARNING: %s":           "AVISO: %s",
+	"WARNING: %v":           "AVISO: %v",
 	"WARNING: cannot check this device's receipts: %v":                      "AVISO: no se pueden comprobar los recibos de este dispositivo: %v",
 	"read the campaign's latest event (#%d): %w":                            "leer el último suceso de la campaña (#%d): %w",
 	"receipts: %d kept messages, the record extends every head they signed": "recibos: %d mensajes guardados, el registro extiende cada cabeza que firmaron",

@@ -171,6 +171,8 @@ var tested = []string{
 	// The table's calls and void proposals: TestRollCallsSurviveARestart,
 	// TestVoidProposalsSurviveARestart.
 	"call", "call-close", "void-propose", "void-consent",
+	// Free and secret rolls: TestFreeRollsV2OverHTTP, TestSecretRollsOverHTTP.
+	"free-roll", "reveal",
 }
 
 // TestCommandList checks that every command the API lists is tested, and

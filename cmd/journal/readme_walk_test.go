@@ -67,6 +67,7 @@ func shellWords(s string) []string {
 var (
 	optionalPart = regexp.MustCompile(`\s*\[[^\]]*\]`)
 	requestOut   = regexp.MustCompile(`journal roll witness ([0-9a-f-]{36})`)
+	secretOut    = regexp.MustCompile(`journal roll reveal-secret ([0-9a-f-]{36})`)
 	eventLine    = regexp.MustCompile(`"id":\s*"([0-9a-f-]{36})"`)
 )
 
@@ -78,13 +79,14 @@ var (
 // and no $JOURNAL_ACTOR. Every command must succeed; "a | b" lines run
 // each alternative, "[...]" parts are left out, a line whose comment
 // begins "or:" is an alternative to the line before (only parsed), and
-// REQUEST and EVENT are the ids the walkthrough says where to find.
+// REQUEST, SECRET and EVENT are the ids the walkthrough says where to
+// find.
 func TestREADMEWalkthroughsRunAsWritten(t *testing.T) {
 	c := newCLI(t)
 	root := commandTree(t)
 	devices := map[string]string{"gm": t.TempDir(), "ana": t.TempDir()}
 	asDevice(t, devices["gm"])
-	var request, event string
+	var request, event, secret string
 	blocks := readmeBlocks(t, "Commands")
 	require.GreaterOrEqual(t, len(blocks), 2)
 	ran := 0
@@ -119,12 +121,16 @@ func TestREADMEWalkthroughsRunAsWritten(t *testing.T) {
 				for _, alt := range strings.Split(part, " | ") {
 					alt = strings.TrimPrefix(strings.TrimSpace(alt), "journal ")
 					alt = strings.ReplaceAll(alt, "REQUEST", request)
+					alt = strings.ReplaceAll(alt, "SECRET", secret)
 					alt = strings.ReplaceAll(alt, "EVENT_ID", event)
 					alt = strings.ReplaceAll(alt, "EVENT", event)
 					out := c.ok(shellWords(alt)...)
 					ran++
 					if m := requestOut.FindStringSubmatch(out); m != nil {
 						request = m[1]
+					}
+					if m := secretOut.FindStringSubmatch(out); m != nil {
+						secret = m[1]
 					}
 					if strings.Contains(alt, "roll lodin") { // Ana's roll: the event her consent names
 						if m := eventLine.FindAllStringSubmatch(c.ok("export"), -1); len(m) > 0 {

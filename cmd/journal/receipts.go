@@ -179,6 +179,10 @@ func (a *app) checkReceipts(ctx context.Context, camp *projections.Campaign) []d
 		a.warnf("WARNING: cannot check this device's receipts: %v", err)
 	}
 	for _, al := range alarms {
+		if al.Err != nil {
+			a.warnf("WARNING: %v", al.Err) // rendered by key in the output's language
+			continue
+		}
 		a.warnf("WARNING: %s", al.Text)
 	}
 	if a.receipts == nil {

@@ -44,8 +44,8 @@ func TestVerifierSummary(t *testing.T) {
 			return got[0], got[1], got[2]
 		}
 		words := map[string][3]string{
-			"en": {"OK with 7 flags:", "FLAG [repeated] request ", "Sessions not ended"},
-			"es": {"OK con 7 avisos:", "AVISO [repeated] la petición ", "Sesiones sin terminar"},
+			"en": {"OK with 7 flags:", "repeated: request ", "Sessions not ended"},
+			"es": {"OK con 7 avisos:", "repeated: la petición ", "Sesiones sin terminar"},
 		}[lang]
 
 		verdict, class, text := check("genuine/v2-flags.jsonl")
@@ -57,7 +57,7 @@ func TestVerifierSummary(t *testing.T) {
 		// Cut mid-session: v2 is flagged open; v1 is OK, not yet revealed, and not shown as verified.
 		verdict, class, text = check("tampered/v2-ryf.cut-10.jsonl")
 		require.Equal(t, "flagged", verdict, text)
-		require.Contains(t, text, "[open]")
+		require.Contains(t, text, " open: ", "the open flag, by its code")
 		verdict, class, text = check("tampered/v1-ryf.cut-5.jsonl")
 		require.Equal(t, "ok", verdict, text)
 		require.Contains(t, class, "sealed", "not a plain green OK")
