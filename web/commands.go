@@ -139,13 +139,36 @@ func (s *Server) runCommand(w http.ResponseWriter, r *http.Request) error {
 // until the live projection holds its events, and writes what it recorded
 // (201 for a campaign or a character created, 200 otherwise).
 func (s *Server) execute(w http.ResponseWriter, r *http.Request, name, campaign string, run func(ctx context.Context, j *command.Journal) (command.Result, error)) error {
-	actor, err := s.actor(r)
-	if err != nil {
-		return err
-	}
 	status := http.StatusOK
 	if name == "campaign-create" || name == "character-create" {
 		status = http.StatusCreated
+	}
+	res, err := s.record(r, name, campaign, status, run)
+	if err != nil {
+		return err
+	}
+	out := resultJSON{Command: name, Campaign: campaign, Recorded: make([]recordedJSON, len(res.Events)), Repeated: res.Repeated, Secret: res.Secret}
+	proj := s.proj.For(campaign)
+	if len(res.Events) > 0 {
+		proj = s.proj.For(res.Events[0].Event.Campaign)
+	}
+	for i, rec := range res.Events {
+		out.Recorded[i] = recordedJSON{Seq: rec.Seq, Event: rec.Event}
+		out.Recorded[i].Text, _ = proj.TextIn(rec.Seq, s.PageLang(r))
+		out.LastSeq = max(out.LastSeq, rec.Seq)
+	}
+	return writeJSON(w, status, out)
+}
+
+// record runs a command as r's actor (the campaign's GM by its access
+// role may roll in secret: AsGM), timing it as name with status on
+// success, counting what it appended, and waits (at most FreshWait) until
+// the live projection holds its events: what every route that records
+// does, the commands route and the table's own.
+func (s *Server) record(r *http.Request, name, campaign string, status int, run func(ctx context.Context, j *command.Journal) (command.Result, error)) (command.Result, error) {
+	actor, err := s.actor(r)
+	if err != nil {
+		return command.Result{}, err
 	}
 	ctx := r.Context()
 	begin := time.Now()
@@ -156,30 +179,18 @@ func (s *Server) execute(w http.ResponseWriter, r *http.Request, name, campaign 
 	res, err := run(ctx, j)
 	if err != nil {
 		s.metrics.command(name, Status(err), time.Since(begin))
-		return err
+		return res, err
 	}
 	s.metrics.command(name, status, time.Since(begin))
-	out := resultJSON{Command: name, Campaign: campaign, Recorded: make([]recordedJSON, len(res.Events)), Repeated: res.Repeated, Secret: res.Secret}
-	for i, rec := range res.Events {
-		if !res.Repeated { // recorded before, and counted then
+	if !res.Repeated { // recorded before, and counted then
+		for _, rec := range res.Events {
 			s.metrics.appended(rec.Event.Type)
 		}
-		out.Recorded[i] = recordedJSON{Seq: rec.Seq, Event: rec.Event}
-		out.LastSeq = max(out.LastSeq, rec.Seq)
 	}
-	if out.LastSeq > 0 {
+	if len(res.Events) > 0 {
 		// The events are the campaign's, sequences of its partition's stream.
-		proj := s.proj.For(campaign)
-		if len(res.Events) > 0 {
-			proj = s.proj.For(res.Events[0].Event.Campaign)
-		}
-		proj.NoteStreamLast(out.LastSeq)
-		wctx, cancel := context.WithTimeout(ctx, s.opts.FreshWait)
-		_ = proj.WaitFor(wctx, out.LastSeq) // recorded either way; only the texts need it
-		cancel()
-		for i := range out.Recorded {
-			out.Recorded[i].Text, _ = proj.TextIn(out.Recorded[i].Seq, s.PageLang(r))
-		}
+		campaign = res.Events[0].Event.Campaign
 	}
-	return writeJSON(w, status, out)
+	s.await(ctx, campaign, res) // recorded either way; only the texts need it
+	return res, nil
 }

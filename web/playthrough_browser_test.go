@@ -282,10 +282,6 @@ func playOneGame(t *testing.T, chrome *browser, g playGame, shots string) playFi
 				waitDone(t, gmB, "the orc attacks")
 				orcAttacked = true
 			} else {
-				if orc := c.Characters["orco"]; orc.HP < orc.MaxHP {
-					submit(t, gmB, "the GM heals the orc", `details[data-action="heal"]`, map[string]any{"character": "orco", "amount": orc.MaxHP - orc.HP})
-					waitDone(t, gmB, "the GM heals the orc")
-				}
 				who := map[string]string{"lodin": "cai", "ruisenor": "dan"}[turn]
 				fields := map[string]any{"target": "orco"}
 				if turn == "ruisenor" {
@@ -299,6 +295,12 @@ func playOneGame(t *testing.T, chrome *browser, g playGame, shots string) playFi
 				time.Sleep(50 * time.Millisecond)
 			}
 			require.Greater(t, len(typedEvents(t, th, events.TypeAttackResolved)), n, "%s's attack is resolved", turn)
+			// The GM heals the orc after each of the party's blows, so that it
+			// is up when its turn comes (one knocked out loses its turn).
+			if orc := campaign().Characters["orco"]; turn != "orco" && orc.HP < orc.MaxHP {
+				submit(t, gmB, "the GM heals the orc", `details[data-action="heal"]`, map[string]any{"character": "orco", "amount": orc.MaxHP - orc.HP})
+				waitDone(t, gmB, "the GM heals the orc")
+			}
 		}
 		require.True(t, orcAttacked, "the GM attacked for the orc")
 		shot("ana", "combat")
@@ -429,6 +431,12 @@ func playerRoll(t *testing.T, b *browser, tor bool, ch string) {
 		submit(t, b, ch+" rolls", fmt.Sprintf(`article[data-character=%q] details[data-action="roll"]`, ch), map[string]any{"skill": "Pelea"})
 	}
 	waitDone(t, b, ch+"'s roll")
+	// The notice says what happened at the table: not the device's request
+	// with its id, nonce and commitment.
+	notice := eval[string](t, b, `document.getElementById("notice").textContent`)
+	for _, tech := range []string{"nonce", "commitment", "compromiso"} {
+		require.NotContains(t, notice, tech, "%s's roll: the notice shows the protocol", ch)
+	}
 }
 
 // exists reports whether sel is on b's page now.

@@ -16,9 +16,9 @@ package web
 //   - What they list is the live projection's fold: it survives a restart.
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
-	"time"
 
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/command/catalog"
@@ -38,28 +38,13 @@ func (s *Server) tableCommand(r *http.Request, c, name, request string, body []b
 	if !ok {
 		return command.Result{}, notFound("no command %q (see GET /api/commands)", clip.Text(name))
 	}
-	actor, err := s.actor(r)
-	if err != nil {
-		return command.Result{}, err
-	}
-	j, err := s.journal(actor).WithRequest(request)
-	if err != nil {
-		return command.Result{}, err
-	}
-	begin := time.Now()
-	res, err := spec.Run(r.Context(), j, c, body)
-	if err != nil {
-		s.metrics.command(name, Status(err), time.Since(begin))
-		return res, err
-	}
-	s.metrics.command(name, http.StatusOK, time.Since(begin))
-	if !res.Repeated {
-		for _, rec := range res.Events {
-			s.metrics.appended(rec.Event.Type)
+	return s.record(r, name, c, http.StatusOK, func(ctx context.Context, j *command.Journal) (command.Result, error) {
+		j, err := j.WithRequest(request)
+		if err != nil {
+			return command.Result{}, err
 		}
-	}
-	s.await(r.Context(), c, res)
-	return res, nil
+		return spec.Run(ctx, j, c, body)
+	})
 }
 
 // recordedData decodes the data of the first event of type typ res

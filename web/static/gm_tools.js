@@ -165,10 +165,14 @@
   // data-event-id: feed.js's cards) that has none; a tap opens a small form
   // for the reason, and o.void(eventId, reason) runs the void (the void
   // proposal in a journal-dice-v2 session: table2.go).
+  // Cards of what a void cannot correct (a session's start or end, a
+  // combat's flow, a void itself, a cancellation, a proof, a secret roll
+  // not yet revealed) get none.
+  const UNVOIDABLE = /^journal\.(session\.|combat\.(round|ended)|event\.voided|roll\.(cancelled|proved|hidden))/;
   function voidButtons(root, o) {
     if (!root) return;
     for (const card of root.querySelectorAll("li.ev[data-event-id]")) {
-      if (card.querySelector(":scope > .gm-void")) continue;
+      if (card.querySelector(":scope > .gm-void") || UNVOIDABLE.test(card.dataset.type || "")) continue;
       const id = card.dataset.eventId;
       const box = el("div", { class: "gm-void" });
       const open = el("button", { type: "button", class: "secondary danger", dataset: { action: "void-card", event: id }, "aria-label": tr("gm.voidCard") + " " + id.slice(0, 8) }, tr("gm.voidCard"));

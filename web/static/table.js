@@ -351,9 +351,19 @@
 
   // perform runs an action: its result lines in the notice, or the
   // journal's refusal (then it resolves to null).
+  // The lines of the device's own protocol (the request with its id, nonce
+  // and commitment, witnesses, receipts, contributions, co-signatures,
+  // keys) are left out, and so are nonces: the notice says what happened
+  // at the table; the feed's card has the details one tap away.
+  const PROTOCOL = /^journal\.(roll\.(requested|witnessed|receipted)|session\.(contributed|cosigned)|device\.|participant\.)/;
   function report(res, what) {
     const lines = [];
-    for (const r of [].concat(res || [])) for (const rec of (r && r.recorded) || []) if (rec.text) lines.push(rec.text);
+    for (const r of [].concat(res || [])) {
+      for (const rec of (r && r.recorded) || []) {
+        if (!rec.text || PROTOCOL.test((rec.event && rec.event.type) || "")) continue;
+        lines.push(rec.text.replace(/\s*\[nonce \d+\]/g, ""));
+      }
+    }
     notify(t("done") + ": " + (lines.length ? lines.join(" · ") : what), "ok");
   }
   async function perform(what, fn) {
@@ -728,6 +738,9 @@
   function renderParty() {
     const box = $("#party");
     if (!box || !state.campaign) return;
+    // The GM's view has its own party panel (gm.js), with its actions.
+    const panel = $("#party-panel");
+    if (panel) panel.hidden = !!state.me && (state.me.role === "gm" || state.me.role === "journal");
     const mine = new Set((state.me && state.me.characters) || []);
     const tor = state.campaign.tor;
     const turn = currentTurn();
