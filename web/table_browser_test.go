@@ -483,6 +483,8 @@ func TestTableTORInBrowsers(t *testing.T) {
 		require.Less(t, i, 40, "forty rolls without a failure Hope turns")
 		submit(t, danB, "thorin rolls Impresionar against TN 18", roll, map[string]any{"skill": "Impresionar", "tn": 18})
 		waitDone(t, danB, "thorin's roll")
+		// The page's state must hold this roll before its offer is read.
+		waitFor(t, danB, "the roll in the page's state", fmt.Sprintf(`(%s.campaign || {}).last_seq >= %d`, pageState, th.count(t)))
 		offered := eval[bool](t, danB, `!!document.querySelector('article[data-character="thorin"] button[data-action="hope-spend"]')`)
 		if sheet("thorin").LastRoll.Result.Outcome == "failure" && offered {
 			break
