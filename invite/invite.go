@@ -22,6 +22,12 @@
 //     new one. Book re-reads the file when it changes on disk, so a running
 //     server sees the CLI's invites and revocations at once.
 //   - Tokens are compared by their SHA-256 sums in constant time.
+//   - A redemption whose answer was lost may be sent again by the same
+//     client: the same invite token, the same public key and the same
+//     retry key (a secret the client chose, its Idempotency-Key) within
+//     RetryWindow get the same device back with a new session token (the
+//     one the lost answer held stops working), and record nothing again.
+//     Any other redemption of a used invite is ErrUsed.
 package invite
 
 import (
@@ -99,7 +105,15 @@ type Device struct {
 	Invite      string    `json:"invite"`
 	Created     time.Time `json:"created"`
 	Revoked     time.Time `json:"revoked,omitzero"`
+	// RetryHash is the SHA-256 of the redemption's retry key (the
+	// client's Idempotency-Key), "" when it sent none: the same client
+	// may redeem again within RetryWindow (its answer was lost).
+	RetryHash string `json:"retry_sha256,omitempty"`
 }
+
+// RetryWindow is how long after a redemption the same client (its retry
+// key and public key) may redeem the invite again and get its device back.
+const RetryWindow = 10 * time.Minute
 
 // Principal is who the device acts as.
 func (d Device) Principal() access.Principal {
@@ -324,7 +338,10 @@ type Redeemed struct {
 // (it returns the key's fingerprint, "" for a viewer), then the device is
 // written with a new session token and the invite marked used. See the
 // invariants for what is refused.
-func (b *Book) Redeem(ctx context.Context, token, publicKey string, register func(Registration) (string, error)) (Redeemed, error) {
+//
+// retryKey is the client's Idempotency-Key ("" for none): see the
+// invariants for a retry.
+func (b *Book) Redeem(ctx context.Context, token, publicKey, retryKey string, register func(Registration) (string, error)) (Redeemed, error) {
 	var out Redeemed
 	err := b.update(ctx, func(f *File) error {
 		i := -1
@@ -343,6 +360,15 @@ func (b *Book) Redeem(ctx context.Context, token, publicKey string, register fun
 		case !inv.Revoked.IsZero():
 			return msgerr.Errorf("invite %s: %w", inv.ID, ErrRevoked)
 		case !inv.Used.IsZero():
+			if k := f.retried(inv, publicKey, retryKey, now); k >= 0 {
+				tok, err := b.secret(24)
+				if err != nil {
+					return err
+				}
+				f.Devices[k].TokenHash = hashHex(tok)
+				out = Redeemed{Device: f.Devices[k], Token: tok}
+				return nil
+			}
 			return msgerr.Errorf("invite %s: %w", inv.ID, ErrUsed)
 		case !now.Before(inv.Expires):
 			return msgerr.Errorf("invite %s: %w at %s", inv.ID, ErrExpired, inv.Expires.Format(time.RFC3339))
@@ -364,12 +390,33 @@ func (b *Book) Redeem(ctx context.Context, token, publicKey string, register fun
 		if fp != "" {
 			d.PublicKey = publicKey
 		}
+		if retryKey != "" {
+			d.RetryHash = hashHex(retryKey)
+		}
 		f.Invites[i].Used, f.Invites[i].Device = now, d.ID
 		f.Devices = append(f.Devices, d)
 		out = Redeemed{Device: d, Token: tok}
 		return nil
 	})
 	return out, err
+}
+
+// retried returns the index of the device a used invite made, when this
+// redemption is its own client's retry (the invariants); -1 otherwise.
+func (f *File) retried(inv Invite, publicKey, retryKey string, now time.Time) int {
+	if retryKey == "" || inv.Device == "" || now.Sub(inv.Used) >= RetryWindow {
+		return -1
+	}
+	for k, d := range f.Devices {
+		if d.ID != inv.Device {
+			continue
+		}
+		if d.RetryHash == "" || !equalHash(d.RetryHash, hashHex(retryKey)) || d.PublicKey != publicKey || !d.Revoked.IsZero() {
+			return -1
+		}
+		return k
+	}
+	return -1
 }
 
 // Peek returns the invite of token, as long as it may be redeemed (the

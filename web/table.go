@@ -186,7 +186,7 @@ func (s *Server) redeemInvite(w http.ResponseWriter, r *http.Request) error {
 	if err := catalog.DecodeStrict(body, &req); err != nil {
 		return err
 	}
-	red, err := s.opts.Devices.Redeem(r.Context(), r.PathValue("token"), req.PublicKey, func(reg invite.Registration) (string, error) {
+	red, err := s.opts.Devices.Redeem(r.Context(), r.PathValue("token"), req.PublicKey, r.Header.Get("Idempotency-Key"), func(reg invite.Registration) (string, error) {
 		if reg.Invite.Role == invite.RoleViewer {
 			if reg.PublicKey != "" || req.Signed != "" {
 				return "", badRequest("a viewer's device registers no key: send no public_key")

@@ -337,6 +337,33 @@ func TestInviteRedeemedOnce(t *testing.T) {
 	require.Len(t, f.Devices, 1)
 }
 
+// TestInviteRedeemRetried: a browser whose redemption answer was lost
+// sends it again with the same Idempotency-Key and gets its device back
+// (a new token; the key registered once); another key on the used link is
+// refused, and the first token stops working.
+func TestInviteRedeemRetried(t *testing.T) {
+	th := newTableHarness(t)
+	tok := th.invite(t, invite.Spec{User: "cai", Role: invite.RolePlayer, Characters: []string{"lodin"}})
+	body := redeemWith(t, goKey(21), "mordor", "cai", "player")
+	before := th.count(t)
+	type redeemed struct{ Token, Device string }
+	var first, again redeemed
+	r := th.do(http.MethodPost, "/api/invites/"+tok, body, "Idempotency-Key", "k-cai-1")
+	require.Equal(t, http.StatusOK, r.status, "%s", r.body)
+	r.json(t, &first)
+	r = th.do(http.MethodPost, "/api/invites/"+tok, body, "Idempotency-Key", "k-cai-1")
+	require.Equal(t, http.StatusOK, r.status, "the retry: %s", r.body)
+	r.json(t, &again)
+	require.Equal(t, first.Device, again.Device)
+	require.NotEqual(t, first.Token, again.Token)
+	require.Equal(t, before+1, th.count(t), "the key is registered once")
+	require.Equal(t, http.StatusConflict, th.do(http.MethodPost, "/api/invites/"+tok, body, "Idempotency-Key", "k-other").status)
+	require.Equal(t, http.StatusConflict, th.do(http.MethodPost, "/api/invites/"+tok, body).status)
+	require.Equal(t, http.StatusUnauthorized, th.do("GET", "/api/me", "", bearer(first.Token)...).status, "the lost answer's token")
+	require.Equal(t, http.StatusOK, th.do("GET", "/api/me", "", bearer(again.Token)...).status)
+	require.Equal(t, before+1, th.count(t))
+}
+
 // TestTablePage: /table is served in the language the browser asks for
 // (document.documentElement.lang, the page's one rule), with the table's
 // modules, and needs no token.

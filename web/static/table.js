@@ -581,7 +581,9 @@
       const reg = await k.register(peek.role, "browser");
       body = { public_key: k.publicKey, signed: reg.signed, signature: reg.signature };
     }
-    const got = await api("POST", "/api/invites/" + encodeURIComponent(inviteToken), body);
+    // The retry key: if the answer is lost, api sends it again and the
+    // journal gives this device back (a secret of this page only).
+    const got = await api("POST", "/api/invites/" + encodeURIComponent(inviteToken), body, { key: global.crypto.randomUUID() });
     if (k) await k.store();
     state.auth = { token: got.token, campaign: got.campaign, user: got.user, role: got.role || peek.role, device: got.device, fingerprint: got.fingerprint || "" };
     save(state.auth);
