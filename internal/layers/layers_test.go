@@ -43,7 +43,7 @@ var allowed = map[string][]string{
 	"feed":                          {"events", "internal/msgerr"},
 	"limit":                         {"events", "internal/msgerr"},
 	"projections":                   {"events", "i18n", "internal/clip", "internal/msgerr", "rules/..."},
-	"rolls":                         {"events", "internal/msgerr", "rules/..."},
+	"rolls":                         {"events", "internal/clip", "internal/msgerr", "rules/..."},
 	"replay":                        {"beacon", "events", "i18n", "internal/clip", "internal/msgerr", "projections", "rolls", "rules/...", "signed"},
 	"device":                        {"beacon", "events", "internal/...", "projections", "rules/dice", "signed"},
 	"live":                          {"events", "events/jetstore", "feed", "i18n", "internal/msgerr", "projections"},
