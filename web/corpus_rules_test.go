@@ -15,9 +15,10 @@ import (
 // recorded them before it named one (the same verdict as the genuine
 // file: read as version 1, a side flagged opposed as ryf/2), and a contest
 // side flagged opposed claiming ryf/1, which has no opposed rolls (a
-// mismatch). In a few files only: the corpus stays small.
+// mismatch). In a few files only: the corpus stays small (the first in
+// v1-ryf, v1-tor and v2-ryf, the others in v1-ryf).
 func (g *corpusGen) rulesVersions() {
-	if !slices.Contains([]string{"v1-ryf", "v1-tor", "v2-ryf", "v2-paths"}, g.base.name) {
+	if !slices.Contains([]string{"v1-ryf", "v1-tor", "v2-ryf"}, g.base.name) {
 		return
 	}
 	plain := g.where(func(l corpusLine) bool {
@@ -35,8 +36,8 @@ func (g *corpusGen) rulesVersions() {
 			l.d["rules"] = engine + "/99"
 		}))
 	}
-	if g.base.name == "v1-tor" {
-		return
+	if g.base.name != "v1-ryf" {
+		return // in a journal-dice-v2 session the devices' receipts catch any rewrite
 	}
 	named := g.where(func(l corpusLine) bool {
 		return (l.ev.Type == events.TypeRollMade || l.ev.Type == events.TypeRollHidden) && l.d["rules"] != nil
