@@ -96,7 +96,7 @@ type RollMade struct {
 	// roll by that version's judge, never by a later one. A roll recorded
 	// before the journal recorded it has none: it reads as version 1 of its
 	// kind's engine, except a 1o3d10 roll flagged Opposed, which reads as
-	// ryf/2 (rolls.Version; docs/rules.md "Rules versions").
+	// ryf/2 (rolls.Version; docs/rules.md part 4).
 	Rules     string `json:"rules,omitempty"`
 	Kind      string `json:"kind"` // skill, attribute, initiative, melee, ranged, damage, heal (RyF); skill (TOR)
 	Character string `json:"character"`

@@ -1,6 +1,6 @@
 package i18n
 
-// The texts of rules versions (docs/rules.md "Rules versions"): the flag of
+// The texts of rules versions (docs/rules.md part 4): the flag of
 // a roll recorded under a version the verifier does not know, and the
 // mismatches of a contest whose sides' versions do not fit (merged at
 // init; every key is in both).

@@ -10,8 +10,8 @@ import (
 	"github.com/campaign-journal/journal/rules/ryf"
 )
 
-// Rules versions (docs/rules.md "Rules versions"; docs/design.md, "The
-// rules version of a roll"): every roll is judged by the judge of the
+// Rules versions (docs/rules.md part 4; docs/design.md §2.1.2): every
+// roll is judged by the judge of the
 // rules version it records (rolls.Rejudge dispatches). A roll recorded
 // under a version this verifier has no judge for is flagged unknown-rules,
 // with the version named, and its verdict is not judged by another

@@ -8,7 +8,7 @@ import (
 	"github.com/campaign-journal/journal/rolls"
 )
 
-// Rules versions (docs/rules.md "Rules versions"): a recorded roll is
+// Rules versions (docs/rules.md part 4): a recorded roll is
 // re-run under the rules version it records, never under another. A group
 // holding a roll of a version this journal has no judge for is not re-run
 // (MismatchUnknownRules); a roll recorded before rolls recorded their

@@ -12,7 +12,7 @@ import (
 	"github.com/campaign-journal/journal/rules/tor"
 )
 
-// Rules versions (docs/rules.md "Rules versions"): every roll event names
+// Rules versions (docs/rules.md part 4): every roll event names
 // the version of its engine's rules it was judged under, "engine/N", and
 // is judged again by that version's judge only. A version this journal
 // does not know is reported (ErrUnknownRules), never judged by another.

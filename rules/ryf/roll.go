@@ -74,9 +74,10 @@ type Check struct {
 	Incapacitated  bool `json:"incapacitated,omitempty"`
 	// Opposed: the roll is one side of an opposed roll (a skill or an
 	// attribute roll). An opposed attribute roll explodes and has a natural
-	// 1 like a skill roll (docs/rules.md 1.5, decision). A roll recorded before
-	// that decision has no flag and is judged as it was made: an attribute
-	// side without the flag neither explodes nor has a natural 1.
+	// 1 like a skill roll (docs/rules.md 1.5, decision; rules RulesV2). A
+	// roll recorded before that decision (RulesV1) has no flag and is judged
+	// as it was made: an attribute side without the flag neither explodes
+	// nor has a natural 1.
 	Opposed bool `json:"opposed,omitempty"`
 }
 

@@ -1,7 +1,7 @@
 package ryf
 
 // The versions of these rules a roll event records (events.RollMade.Rules;
-// docs/rules.md "Rules versions"). A version is never changed once
+// docs/rules.md part 4). A version is never changed once
 // recorded: a new rule decision is a new version, with its own judge in
 // package rolls, and the rolls recorded under an older one keep theirs.
 const (

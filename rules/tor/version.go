@@ -1,7 +1,7 @@
 package tor
 
 // The versions of these rules a roll event records (events.RollMade.Rules;
-// docs/rules.md "Rules versions").
+// docs/rules.md part 4).
 const (
 	// RulesV1: a feat die and success dice against a TN, as docs/rules.md
 	// part 2 states them.

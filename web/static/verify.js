@@ -187,7 +187,7 @@
     return out;
   }
 
-  // --- Rules versions (docs/rules.md "Rules versions"; Go: rolls/version.go) ---
+  // --- Rules versions (docs/rules.md part 4; Go: rolls/version.go) ---
   // A roll is judged by the judge of the rules version it records, never by
   // another: rulesCheck(d) is {version, unknown: true} for a version this
   // verifier does not judge (flagged unknown-rules), {version, problem} for
