@@ -60,6 +60,14 @@ type engineCounts struct {
 func enumerate(t *testing.T, c ryf.Check) engineCounts {
 	t.Helper()
 	out := engineCounts{totals: map[int]int64{}}
+	// The engine's verdicts against every difficulty, once per total and
+	// first-round flags: what Against judges a result by.
+	type judged struct{ success, critical [len(engineDifficulties)]bool }
+	type key struct {
+		total            int
+		fumble, natural1 bool
+	}
+	verdicts := map[key]judged{}
 	add := func(res ryf.Result, w int64) {
 		if res.Fumble {
 			out.fumble += w
@@ -69,12 +77,20 @@ func enumerate(t *testing.T, c ryf.Check) engineCounts {
 		if res.Total < engineBase+21 {
 			out.totals[res.Total] += w
 		}
-		for i, d := range engineDifficulties {
-			v := res.Against(d)
-			if v.Success {
+		k := key{res.Total, res.Fumble, res.Natural1}
+		v, ok := verdicts[k]
+		if !ok {
+			for i, d := range engineDifficulties {
+				r := res.Against(d)
+				v.success[i], v.critical[i] = r.Success, r.Critical
+			}
+			verdicts[k] = v
+		}
+		for i := range engineDifficulties {
+			if v.success[i] {
 				out.success[i] += w
 			}
-			if v.Critical {
+			if v.critical[i] {
 				out.critical[i] += w
 			}
 		}

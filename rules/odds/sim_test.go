@@ -53,21 +53,41 @@ type distinctRoll struct {
 // uses only its first round): the queries then judge each group once.
 func distinctRolls(t *testing.T, c ryf.Check, sims [][]int) []distinctRoll {
 	t.Helper()
+	faceKey := func(f []int) string {
+		b := make([]byte, len(f))
+		for i, x := range f {
+			b[i] = byte(x)
+		}
+		return string(b)
+	}
+	drawn := map[string]int{} // the simulated faces, by count
+	var order []string
+	for _, f := range sims {
+		k := faceKey(f)
+		if drawn[k] == 0 {
+			order = append(order, k)
+		}
+		drawn[k]++
+	}
 	at := map[string]int{}
 	var out []distinctRoll
-	for _, f := range sims {
+	for _, k := range order {
+		f := make([]int, len(k))
+		for i := range k {
+			f[i] = int(k[i])
+		}
 		faces := dice.NewFaces(f...)
 		if _, err := ryf.Roll(c, faces); err != nil {
 			t.Fatal(err)
 		}
 		used := f[:len(f)-faces.Remaining()]
-		key := fmt.Sprint(used)
-		if i, ok := at[key]; ok {
-			out[i].n++
+		u := faceKey(used)
+		if i, ok := at[u]; ok {
+			out[i].n += drawn[k]
 			continue
 		}
-		at[key] = len(out)
-		out = append(out, distinctRoll{faces: used, n: 1})
+		at[u] = len(out)
+		out = append(out, distinctRoll{faces: used, n: drawn[k]})
 	}
 	return out
 }
