@@ -187,8 +187,11 @@ func (d *draft) rollSecret(req RollRequest) error {
 // the outcome judged by the rules.
 func unhide(c *projections.Campaign, s *projections.Session, key *dice.Key, h *projections.HiddenRoll) (events.RollMade, error) {
 	in := h.Hidden.Inputs()
-	stream := key.Stream(c.ID, s.ID, in.Nonce, in.Entropy)
 	var out events.RollMade
+	if err := rolls.CheckVersion(in); err != nil {
+		return out, err // never judged by another version's rules
+	}
+	stream := key.Stream(c.ID, s.ID, in.Nonce, in.Entropy)
 	switch in.Kind {
 	case rolls.KindFree:
 		x, err := rolls.FreeExpr(in.Dice)
@@ -209,6 +212,7 @@ func unhide(c *projections.Campaign, s *projections.Session, key *dice.Key, h *p
 	}
 	out.Character, out.Nonce, out.Entropy, out.Note, out.Call = in.Character, in.Nonce, in.Entropy, in.Note, in.Call
 	out.DifficultyName = in.DifficultyName
+	out.Rules = in.Rules // the reveal is the secret roll's: judged under its version
 	out.Hidden = h.ID
 	return out, nil
 }

@@ -226,11 +226,22 @@ type ContestRequest struct {
 	// between the same two characters, not re-rolled before, and each side
 	// rolls the same skill (with the same attribute) or attribute again.
 	Rematch string
-	// Legacy re-runs a contest recorded before docs/rules.md 1.5 decided that
-	// opposed attribute rolls explode: its sides are not flagged Opposed, so
-	// an attribute side neither explodes nor has a natural 1. Only replay's
-	// reproduction of such a recorded contest sets it; no command body has it.
-	Legacy bool
+	// Rules is the rules version the contest is judged and recorded under:
+	// "" for today's (ryf.RulesVersion), or ryf.RulesV1 to re-run a contest
+	// recorded under it (before docs/rules.md 1.5 decided opposed rolls: its
+	// sides are not flagged Opposed, so an attribute side neither explodes
+	// nor has a natural 1). Only the reproduction of a recorded contest
+	// sets it; no command body has it.
+	Rules string `json:"-"`
+}
+
+// stampRules returns the decoration of a roll recorded under rules
+// (today's when ""; rolls.FromRyF has stamped those).
+func stampRules(rules string) func(*events.RollMade) {
+	if rules == "" {
+		return nil
+	}
+	return func(e *events.RollMade) { e.Rules = rules }
 }
 
 // contestSide is one side of a contest, checked and ready to roll.
@@ -255,6 +266,9 @@ func (j *Journal) Contest(ctx context.Context, campaign string, req ContestReque
 		if err != nil {
 			return err
 		}
+		if req.Rules != "" && req.Rules != ryf.RulesV1 && req.Rules != ryf.RulesVersion {
+			return invalid("a contest is judged under rules %s or %s, not %q", ryf.RulesV1, ryf.RulesVersion, req.Rules)
+		}
 		sides, err := d.contestSides(rules, req)
 		if err != nil {
 			return err
@@ -267,7 +281,7 @@ func (j *Journal) Contest(ctx context.Context, campaign string, req ContestReque
 		var results [2]ryf.Result
 		var ids [2]string
 		for i, s := range sides {
-			if results[i], err = d.roll1o3d10(s.char, s.check, s.entropy, nil); err != nil {
+			if results[i], err = d.roll1o3d10(s.char, s.check, s.entropy, stampRules(req.Rules)); err != nil {
 				return err
 			}
 			ids[i] = d.evs[len(d.evs)-1].ID
@@ -318,8 +332,8 @@ func (d *draft) contestSides(rules *ryf.Rules, req ContestRequest) ([2]contestSi
 		if err := applyLevel(&check, ch, s.token, s.spec); err != nil {
 			return sides, err
 		}
-		if req.Legacy {
-			check.Opposed = false
+		if req.Rules == ryf.RulesV1 {
+			check.Opposed = false // ryf/1 has no opposed rolls
 		}
 		if err := check.Validate(); err != nil {
 			return sides, invalid("side %s (%s): %v", s.flag, s.char, err)

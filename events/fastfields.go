@@ -103,118 +103,120 @@ var fastFields = map[reflect.Type]fastcodec.Fields{
 			case 0:
 				return &v.System
 			case 1:
-				return &v.Kind
+				return &v.Rules
 			case 2:
-				return &v.Character
+				return &v.Kind
 			case 3:
-				return &v.Skill
+				return &v.Character
 			case 4:
-				return &v.Attribute
+				return &v.Skill
 			case 5:
-				return &v.AttributeValue
+				return &v.Attribute
 			case 6:
-				return &v.Attribute2
+				return &v.AttributeValue
 			case 7:
-				return &v.Attribute2Value
+				return &v.Attribute2
 			case 8:
-				return &v.Rank
+				return &v.Attribute2Value
 			case 9:
-				return &v.Modifier
+				return &v.Rank
 			case 10:
-				return &v.Precision
+				return &v.Modifier
 			case 11:
-				return &v.Base
+				return &v.Precision
 			case 12:
-				return &v.Level
+				return &v.Base
 			case 13:
-				return &v.LevelReasons
+				return &v.Level
 			case 14:
-				return &v.Difficulty
+				return &v.LevelReasons
 			case 15:
-				return &v.DifficultyName
+				return &v.Difficulty
 			case 16:
-				return &v.Cover
+				return &v.DifficultyName
 			case 17:
-				return &v.Token
+				return &v.Cover
 			case 18:
-				return &v.TokenReturned
+				return &v.Token
 			case 19:
-				return &v.Specialization
+				return &v.TokenReturned
 			case 20:
-				return &v.Incapacitated
+				return &v.Specialization
 			case 21:
-				return &v.Weapon
+				return &v.Incapacitated
 			case 22:
-				return &v.Target
+				return &v.Weapon
 			case 23:
-				return &v.Range
+				return &v.Target
 			case 24:
-				return &v.Dice
+				return &v.Range
 			case 25:
-				return &v.Nonce
+				return &v.Dice
 			case 26:
-				return &v.Entropy
+				return &v.Nonce
 			case 27:
-				return &v.Faces
+				return &v.Entropy
 			case 28:
-				return &v.Kept
+				return &v.Faces
 			case 29:
-				return &v.DiePart
+				return &v.Kept
 			case 30:
-				return &v.Total
+				return &v.DiePart
 			case 31:
-				return &v.Outcome
+				return &v.Total
 			case 32:
-				return &v.Critical
+				return &v.Outcome
 			case 33:
-				return &v.Fumble
+				return &v.Critical
 			case 34:
-				return &v.Natural1
+				return &v.Fumble
 			case 35:
-				return &v.Exploded
+				return &v.Natural1
 			case 36:
-				return &v.TN
+				return &v.Exploded
 			case 37:
-				return &v.Feat
+				return &v.TN
 			case 38:
-				return &v.Eye
+				return &v.Feat
 			case 39:
-				return &v.Rune
+				return &v.Eye
 			case 40:
-				return &v.Quality
+				return &v.Rune
 			case 41:
-				return &v.Favoured
+				return &v.Quality
 			case 42:
-				return &v.Trait
+				return &v.Favoured
 			case 43:
-				return &v.Opposed
+				return &v.Trait
 			case 44:
-				return &v.User
+				return &v.Opposed
 			case 45:
-				return &v.Signed
+				return &v.User
 			case 46:
-				return &v.Signature
+				return &v.Signed
 			case 47:
-				return &v.Request
+				return &v.Signature
 			case 48:
-				return &v.Reveal
+				return &v.Request
 			case 49:
-				return &v.Witness
+				return &v.Reveal
 			case 50:
-				return &v.Draws
+				return &v.Witness
 			case 51:
-				return &v.BeaconRound
+				return &v.Draws
 			case 52:
-				return &v.BeaconSignature
+				return &v.BeaconRound
 			case 53:
-				return &v.WitnessIndex
+				return &v.BeaconSignature
 			case 54:
-				return &v.Witnesses
+				return &v.WitnessIndex
 			case 55:
-				return &v.Note
+				return &v.Witnesses
 			case 56:
-				return &v.Call
+				return &v.Note
 			case 57:
+				return &v.Call
+			case 58:
 				return &v.Hidden
 			}
 			return nil
@@ -984,56 +986,58 @@ var fastFields = map[reflect.Type]fastcodec.Fields{
 			case 0:
 				return &v.System
 			case 1:
-				return &v.Kind
+				return &v.Rules
 			case 2:
-				return &v.Character
+				return &v.Kind
 			case 3:
-				return &v.Note
+				return &v.Character
 			case 4:
-				return &v.Dice
+				return &v.Note
 			case 5:
-				return &v.Skill
+				return &v.Dice
 			case 6:
-				return &v.Attribute
+				return &v.Skill
 			case 7:
-				return &v.AttributeValue
+				return &v.Attribute
 			case 8:
-				return &v.Rank
+				return &v.AttributeValue
 			case 9:
-				return &v.Modifier
+				return &v.Rank
 			case 10:
-				return &v.Difficulty
+				return &v.Modifier
 			case 11:
-				return &v.DifficultyName
+				return &v.Difficulty
 			case 12:
-				return &v.TokenReturned
+				return &v.DifficultyName
 			case 13:
-				return &v.Incapacitated
+				return &v.TokenReturned
 			case 14:
-				return &v.Nonce
+				return &v.Incapacitated
 			case 15:
-				return &v.Entropy
+				return &v.Nonce
 			case 16:
-				return &v.Call
+				return &v.Entropy
 			case 17:
-				return &v.Request
+				return &v.Call
 			case 18:
-				return &v.User
+				return &v.Request
 			case 19:
-				return &v.Signed
+				return &v.User
 			case 20:
-				return &v.Signature
+				return &v.Signed
 			case 21:
-				return &v.Reveal
+				return &v.Signature
 			case 22:
-				return &v.Witness
+				return &v.Reveal
 			case 23:
-				return &v.BeaconRound
+				return &v.Witness
 			case 24:
-				return &v.BeaconSignature
+				return &v.BeaconRound
 			case 25:
-				return &v.WitnessIndex
+				return &v.BeaconSignature
 			case 26:
+				return &v.WitnessIndex
+			case 27:
 				return &v.Witnesses
 			}
 			return nil

@@ -89,7 +89,15 @@ type SessionEnded struct {
 // order. Faces are the record: replay re-derives them from the session's
 // seed, Nonce and Entropy, and recomputes Total and Outcome from the rules.
 type RollMade struct {
-	System    string `json:"system"`
+	System string `json:"system"`
+	// Rules is the rules version the roll was judged under, "engine/N"
+	// ("ryf/2", "tor/1", "dice/1"): the command layer sets it from its
+	// engine's constant, and Rejudge, reproduce and the verifiers judge the
+	// roll by that version's judge, never by a later one. A roll recorded
+	// before the journal recorded it has none: it reads as version 1 of its
+	// kind's engine, except a 1o3d10 roll flagged Opposed, which reads as
+	// ryf/2 (rolls.Version; docs/rules.md part 4).
+	Rules     string `json:"rules,omitempty"`
 	Kind      string `json:"kind"` // skill, attribute, initiative, melee, ranged, damage, heal (RyF); skill (TOR)
 	Character string `json:"character"`
 	Skill     string `json:"skill,omitempty"`
@@ -138,9 +146,10 @@ type RollMade struct {
 	Quality  string `json:"quality,omitempty"`
 	Favoured bool   `json:"favoured,omitempty"`
 	Trait    string `json:"trait,omitempty"`
-	// Opposed marks a side of a contest (see ryf.Check.Opposed): since
-	// docs/rules.md 1.5 decided it, an opposed attribute roll explodes and has a
-	// natural 1; an attribute side recorded without the flag does not.
+	// Opposed marks a side of a contest (see ryf.Check.Opposed): rules
+	// ryf/2 (docs/rules.md 1.5's decision) flag every side, and an opposed
+	// attribute roll explodes and has a natural 1; rules ryf/1 have no
+	// opposed rolls (a contest's sides are plain rolls).
 	Opposed bool `json:"opposed,omitempty"`
 	// journal-dice-v2: Request names the roll's RollRequested, Reveal is
 	// its r (lower-case hex), Witness the user who gave r for someone

@@ -18,7 +18,10 @@ const TypeRollHidden = "journal.roll.hidden.v1"
 // verifier checks the reveal's inputs equal these, and flags a hidden
 // roll whose session ended without its reveal.
 type RollHidden struct {
-	System    string `json:"system"`
+	System string `json:"system"`
+	// Rules is the rules version of the roll (RollMade.Rules): its reveal
+	// carries the same and is judged by it.
+	Rules     string `json:"rules,omitempty"`
 	Kind      string `json:"kind"`
 	Character string `json:"character,omitempty"`
 	// Note is the GM's note, public (the GM leaves it out when it would
@@ -55,7 +58,7 @@ type RollHidden struct {
 // that reveals it: a reveal is genuine only if each is equal in both
 // (absent reads as its zero value).
 var HiddenInputs = []string{
-	"system", "kind", "character", "note", "dice", "skill", "attribute", "attribute_value", "rank", "modifier",
+	"system", "rules", "kind", "character", "note", "dice", "skill", "attribute", "attribute_value", "rank", "modifier",
 	"difficulty", "difficulty_name", "token_returned", "incapacitated", "nonce", "entropy", "call",
 	"request", "user", "signed", "signature", "reveal", "witness", "beacon_round", "beacon_signature",
 	"witness_index", "witnesses",
@@ -65,7 +68,7 @@ var HiddenInputs = []string{
 // none of its outcome.
 func Hide(r RollMade) RollHidden {
 	return RollHidden{
-		System: r.System, Kind: r.Kind, Character: r.Character, Note: r.Note, Dice: r.Dice, Skill: r.Skill,
+		System: r.System, Rules: r.Rules, Kind: r.Kind, Character: r.Character, Note: r.Note, Dice: r.Dice, Skill: r.Skill,
 		Attribute: r.Attribute, AttributeValue: r.AttributeValue, Rank: r.Rank, Modifier: r.Modifier,
 		Difficulty: r.Difficulty, DifficultyName: r.DifficultyName, TokenReturned: r.TokenReturned,
 		Incapacitated: r.Incapacitated, Nonce: r.Nonce, Entropy: r.Entropy, Call: r.Call,
@@ -77,7 +80,7 @@ func Hide(r RollMade) RollHidden {
 // Inputs returns the RollMade of h's inputs, its outcome not yet drawn.
 func (h RollHidden) Inputs() RollMade {
 	return RollMade{
-		System: h.System, Kind: h.Kind, Character: h.Character, Note: h.Note, Dice: h.Dice, Skill: h.Skill,
+		System: h.System, Rules: h.Rules, Kind: h.Kind, Character: h.Character, Note: h.Note, Dice: h.Dice, Skill: h.Skill,
 		Attribute: h.Attribute, AttributeValue: h.AttributeValue, Rank: h.Rank, Modifier: h.Modifier,
 		Difficulty: h.Difficulty, DifficultyName: h.DifficultyName, TokenReturned: h.TokenReturned,
 		Incapacitated: h.Incapacitated, Nonce: h.Nonce, Entropy: h.Entropy, Call: h.Call,

@@ -14,6 +14,7 @@ import (
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/replay"
 	"github.com/campaign-journal/journal/reproduce"
+	"github.com/campaign-journal/journal/rules/ryf"
 )
 
 // contestSession records an initiative with a token spent, then contests
@@ -69,7 +70,7 @@ func contestSession(t *testing.T) (r *recorder, special, legacySpecial int) {
 			tie = res.Events[2].Event.ID
 		}
 		res = r.Do("legacy", func() (command.Result, error) {
-			return j.Contest(ctx, c, command.ContestRequest{A: "lodin", SkillA: "D", B: "orco", SkillB: "R", EntropyB: fmt.Sprint(i), Legacy: true})
+			return j.Contest(ctx, c, command.ContestRequest{A: "lodin", SkillA: "D", B: "orco", SkillB: "R", EntropyB: fmt.Sprint(i), Rules: ryf.RulesV1})
 		})
 		legacySpecial += count(res)
 	}
@@ -106,6 +107,9 @@ func TestContestsVerifyAndReproduce(t *testing.T) {
 	for name, src := range map[string]replay.Source{
 		"export": replay.JSONLBytes(r.Export()),
 		"store":  replay.Records(r.Records()),
+		// As recorded before roll events named their rules version: read
+		// as ryf/1, or ryf/2 for the sides flagged opposed.
+		"without versions": replay.Events(rechain(t, withoutRules(t, r))...),
 	} {
 		t.Run(name, func(t *testing.T) {
 			rep, err := replay.Verify(ctx, src, replay.Options{})
@@ -123,6 +127,31 @@ func TestContestsVerifyAndReproduce(t *testing.T) {
 			require.Equal(t, reproduce.StatusIdentical, rp.Sessions[0].Status)
 		})
 	}
+}
+
+// withoutRules returns the recorded events with the rules member of every
+// roll event removed, as the journal recorded them before it had one.
+func withoutRules(t *testing.T, r *recorder) []events.Event {
+	t.Helper()
+	var evs []events.Event
+	n := 0
+	for _, x := range r.Records() {
+		e := x.Event
+		if e.Type == events.TypeRollMade {
+			var m map[string]json.RawMessage
+			require.NoError(t, json.Unmarshal(e.Data, &m))
+			if _, ok := m["rules"]; ok {
+				delete(m, "rules")
+				b, err := json.Marshal(m)
+				require.NoError(t, err)
+				e.Data = b
+				n++
+			}
+		}
+		evs = append(evs, e)
+	}
+	require.Positive(t, n, "no roll named its rules")
+	return evs
 }
 
 // A legacy attribute side judged by the new rules would disagree with its

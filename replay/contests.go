@@ -3,6 +3,7 @@ package replay
 import (
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/i18n"
+	"github.com/campaign-journal/journal/rolls"
 	"github.com/campaign-journal/journal/rules/ryf"
 )
 
@@ -13,7 +14,8 @@ type judgedSide struct {
 	character string
 	result    ryf.Result // the recorded total, natural 1 and fumble
 	opposed   bool
-	claimed   bool // a contest named it
+	rules     string // its rules version (rolls.Version)
+	claimed   bool   // a contest named it
 	s         *session
 	m         Mismatch
 }
@@ -24,8 +26,9 @@ type judgedSide struct {
 type contestRing [2]judgedSide
 
 // contestEvent checks contests as the events come: a contest names the two
-// rolls recorded just before it, of its two characters, both flagged
-// opposed or (recorded before docs/rules.md 1.5's decision) neither, and its
+// rolls recorded just before it, of its two characters, of one rules
+// version and flagged opposed as that version flags contest sides (ryf/2:
+// both; ryf/1, before docs/rules.md 1.5's decision: neither), and its
 // verdict is what the rules say of their recorded totals (ryf.Contest); a
 // roll flagged opposed is a side of a contest. Checking the verdict from
 // the recorded totals is enough: checkRules re-judges each total.
@@ -36,7 +39,7 @@ func (v *Verifier) contestEvent(c *campaign, ev events.Event, data any, m Mismat
 	switch d := data.(type) {
 	case *events.RollMade:
 		side := judgedSide{
-			id: ev.ID, character: d.Character, opposed: d.Opposed, s: v.sessionOf(ev), m: m,
+			id: ev.ID, character: d.Character, opposed: d.Opposed, rules: rolls.Version(*d), s: v.sessionOf(ev), m: m,
 			result: ryf.Result{Total: d.Total, Natural1: d.Natural1, Fumble: d.Fumble},
 		}
 		v.unclaimed(&c.contests[0])
@@ -58,9 +61,11 @@ func (v *Verifier) contestEvent(c *campaign, ev events.Event, data any, m Mismat
 			bad(MismatchInputs, "mm.contest_sides", d.A, d.B, a.character, b.character)
 			return
 		}
-		if a.opposed != b.opposed {
-			bad(MismatchInputs, "mm.contest_opposed")
+		if key, args, judge := contestRules(a, b); key != "" {
+			bad(MismatchInputs, key, args...)
 			return
+		} else if !judge {
+			return // flagged unknown-rules: not judged by other rules
 		}
 		want := ryf.Contest(a.result, b.result)
 		winner := ""

@@ -414,7 +414,10 @@ type session struct {
 	campaign, id string
 	// downgrade is the flag of a journal-dice-v1 session started while a
 	// device key was registered in its campaign (nil: none).
-	downgrade    *Flag
+	downgrade *Flag
+	// rulesFlags are the flags of its rolls of rules versions this
+	// verifier does not know (rules.go).
+	rulesFlags   []Flag
 	started      bool
 	ended        bool
 	startID      string
@@ -955,6 +958,9 @@ func (v *Verifier) roll(m Mismatch, id idKey, ev events.Event, d *events.RollMad
 // checkRules re-judges a roll from its inputs and faces and records what
 // differs from the event.
 func (v *Verifier) checkRules(s *session, m Mismatch, d *events.RollMade) bool {
+	if v.unknownRules(s, m, d) { // rules.go
+		return s != nil
+	}
 	want, err := rolls.Rejudge(*d)
 	if err != nil {
 		m.Kind = MismatchInvalidRoll
@@ -1217,6 +1223,7 @@ func (v *Verifier) sessionReport(s *session) SessionReport {
 	if s.downgrade != nil {
 		sr.Flags = append(sr.Flags, *s.downgrade)
 	}
+	sr.Flags = append(sr.Flags, s.rulesFlags...)
 	if m := s.unresolvedAttack(); m != nil {
 		add(*m)
 	}

@@ -95,7 +95,7 @@ func diffEvents(want, got events.Event) []string {
 	if !want.Time.Equal(got.Time) {
 		out = append(out, fmt.Sprintf("time recorded %s, reproduced %s", want.Time.Format(time.RFC3339Nano), got.Time.Format(time.RFC3339Nano)))
 	}
-	return append(out, diffJSON(want.Data, withoutLaterFields(want, got.Data))...)
+	return append(out, diffJSON(want.Data, withRecordedRules(want, withoutLaterFields(want, got.Data)))...)
 }
 
 // laterFields are data members an event type gained after events of it

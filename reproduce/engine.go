@@ -313,6 +313,10 @@ func (r *reproducer) run(ctx context.Context, filter string, sess *Session, g []
 	if sess != nil {
 		sess.Events += len(g)
 	}
+	if x, v, ok := unknownRules(g); ok {
+		r.mismatch(sess, r.locate(MismatchUnknownRules, x, unknownRulesWhat(g, v)))
+		return true, r.copyRecorded(ctx, sess, g)
+	}
 	do, what, err := r.commandOf(ctx, g)
 	if err != nil {
 		r.mismatch(sess, r.locate(MismatchUnmapped, g[0], fmt.Sprintf("%s: %v; the recorded events are copied", describeGroup(g), err)))

@@ -9,6 +9,8 @@ import (
 	"github.com/campaign-journal/journal/command/catalog"
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/internal/msgerr"
+	"github.com/campaign-journal/journal/rolls"
+	"github.com/campaign-journal/journal/rules/ryf"
 )
 
 // Guessing, for sessions recorded before events named their command (no
@@ -169,8 +171,8 @@ func (r *reproducer) guess(ctx context.Context, g []rec) (commandFunc, string, e
 		case d.Kind == "free" && len(g) == 1:
 			name = "free-roll"
 		case (d.Kind == "skill" || d.Kind == "attribute") && len(g) == 3:
-			if !d.Opposed {
-				return legacyContest(g, d)
+			if v := rolls.Version(*d); v != ryf.RulesVersion {
+				return contestUnder(g, d, v)
 			}
 			name = "contest"
 		case (d.Kind == "skill" || d.Kind == "attribute") && len(g) == 1, d.Kind == "tor":
@@ -259,10 +261,10 @@ func (r *reproducer) guess(ctx context.Context, g []rec) (commandFunc, string, e
 	return r.catalogued(ctx, spec, g)
 }
 
-// legacyContest re-runs a contest recorded before opposed attribute rolls
-// exploded (docs/rules.md 1.5), which no catalogued body asks for: with the
-// rules it was recorded under.
-func legacyContest(g []rec, a *events.RollMade) (commandFunc, string, error) {
+// contestUnder re-runs a contest recorded under an earlier rules version
+// than today's (ryf/1: before docs/rules.md 1.5 decided opposed rolls),
+// which no catalogued body asks for: under the rules it was recorded under.
+func contestUnder(g []rec, a *events.RollMade, rules string) (commandFunc, string, error) {
 	b := rollOf(g[1].Event)
 	var c events.ContestResolved
 	if b == nil || g[2].Event.Type != events.TypeContestResolved || g[2].Event.DecodeData(&c) != nil {
@@ -272,10 +274,10 @@ func legacyContest(g []rec, a *events.RollMade) (commandFunc, string, error) {
 		ModA: a.Modifier, TokenA: a.Token, SpecA: a.Specialization, EntropyA: a.Entropy,
 		B: b.Character, SkillB: catalog.ContestSide(b), AttrB: catalog.ContestAttr(b),
 		ModB: b.Modifier, TokenB: b.Token, SpecB: b.Specialization, EntropyB: b.Entropy,
-		Rematch: c.Rematch, Legacy: true}
+		Rematch: c.Rematch, Rules: rules}
 	return func(ctx context.Context, j *command.Journal, campaign string) (command.Result, error) {
 		return j.Contest(ctx, campaign, req)
-	}, fmt.Sprintf("contest %s %s %s %s (before docs/rules.md 1.5)", req.A, req.SkillA, req.B, req.SkillB), nil
+	}, fmt.Sprintf("contest %s %s %s %s (rules %s)", req.A, req.SkillA, req.B, req.SkillB, rules), nil
 }
 
 // describeGroup names a group of events for messages.

@@ -30,6 +30,10 @@ const (
 	// MismatchSheet: a final character sheet that differs between the
 	// recorded events and the reproduction.
 	MismatchSheet replay.MismatchKind = "sheet"
+	// MismatchUnknownRules: recorded rolls of a rules version this journal
+	// has no judge for (rolls.Known): their command is not re-run under
+	// other rules, and the recorded events are copied.
+	MismatchUnknownRules replay.MismatchKind = "unknown-rules"
 )
 
 // Status is the verdict of reproducing one session.

@@ -29,12 +29,16 @@ const (
 // ErrMismatch marks a roll event that disagrees with the rules or its dice.
 var ErrMismatch = msgerr.New("roll does not match the rules")
 
+// The From functions stamp the roll with its engine's rules version today
+// (ryf.RulesVersion, tor.RulesVersion, dice.RulesVersion): the one place
+// the command layer takes it from.
+
 // FromRyF returns the rule-derived part of a roll event for a 1o3d10 result.
 // The caller adds character, nonce, entropy and context (target, range).
 func FromRyF(system string, res ryf.Result) events.RollMade {
 	c := res.Check
 	return events.RollMade{
-		System: system, Kind: string(c.Kind), Skill: c.Skill, Attribute: string(c.Attribute),
+		System: system, Rules: ryf.RulesVersion, Kind: string(c.Kind), Skill: c.Skill, Attribute: string(c.Attribute),
 		AttributeValue: c.AttributeValue, Attribute2: string(c.Attribute2), Attribute2Value: c.Attribute2Value,
 		Rank: c.Rank, Modifier: c.Modifier, Precision: c.Precision, Weapon: c.Weapon,
 		Difficulty: c.Difficulty, Specialization: c.Specialization, Token: c.TokenSpent,
@@ -60,7 +64,7 @@ func CheckOf(e events.RollMade) ryf.Check {
 // FromDamage returns the rule-derived part of a damage roll event.
 func FromDamage(system string, d ryf.DamageRoll) events.RollMade {
 	return events.RollMade{
-		System: system, Kind: KindDamage, Dice: d.Dice.String(), Faces: d.Faces(),
+		System: system, Rules: ryf.RulesVersion, Kind: KindDamage, Dice: d.Dice.String(), Faces: d.Faces(),
 		DiePart: d.DiceSum, Total: d.Total, Critical: d.Critical, Outcome: "rolled",
 		Exploded: len(d.Faces()) > d.Dice.Count,
 	}
@@ -69,14 +73,14 @@ func FromDamage(system string, d ryf.DamageRoll) events.RollMade {
 // FromHeal returns the rule-derived part of the after-combat healing die.
 func FromHeal(system string, h ryf.AfterCombat) events.RollMade {
 	return events.RollMade{
-		System: system, Kind: KindHeal, Dice: "1d6", Faces: []int{h.Face}, Total: h.Face, Outcome: "rolled",
+		System: system, Rules: ryf.RulesVersion, Kind: KindHeal, Dice: "1d6", Faces: []int{h.Face}, Total: h.Face, Outcome: "rolled",
 	}
 }
 
 // FromFree returns the rule-derived part of a free roll of x that drew
 // faces for total.
 func FromFree(system string, x dice.Expr, faces []int, total int) events.RollMade {
-	return events.RollMade{System: system, Kind: KindFree, Dice: x.String(), Faces: faces, Total: total, Outcome: "rolled"}
+	return events.RollMade{System: system, Rules: dice.RulesVersion, Kind: KindFree, Dice: x.String(), Faces: faces, Total: total, Outcome: "rolled"}
 }
 
 // FreeExpr reads a free roll's recorded expression, which must be in the
@@ -95,7 +99,7 @@ func FreeExpr(text string) (dice.Expr, error) {
 // FromTOR returns the rule-derived part of a One Ring roll event.
 func FromTOR(res tor.Result) events.RollMade {
 	return events.RollMade{
-		System: "tor", Kind: KindTOR, Dice: fmt.Sprintf("d12+%dd6", len(res.SuccessDice)),
+		System: "tor", Rules: tor.RulesVersion, Kind: KindTOR, Dice: fmt.Sprintf("d12+%dd6", len(res.SuccessDice)),
 		Rank: len(res.SuccessDice), TN: res.TN, Feat: res.Feat, Faces: res.Faces(),
 		Eye: res.Eye, Rune: res.Rune, Total: res.Total, Quality: string(res.Quality), Outcome: string(res.Outcome),
 	}
@@ -139,58 +143,78 @@ func repeat(n, count int) []int {
 }
 
 // Rejudge recomputes a roll event's rule-derived fields from its inputs and
-// faces, with the rules of its system, and returns them as an event. It
-// returns ErrMismatch when the faces cannot come from that roll (too few,
-// too many, out of range). Compare the result with Diff.
+// faces, with the judge of its rules version (Version), and returns them as
+// an event. It returns ErrMismatch when the faces cannot come from that
+// roll (too few, too many, out of range), and ErrUnknownRules when the
+// journal has no judge for the version: such a roll is never judged by
+// another version's rules. Compare the result with Diff.
 func Rejudge(e events.RollMade) (events.RollMade, error) {
-	faces := dice.NewFaces(e.Faces...)
-	var want events.RollMade
-	switch e.Kind {
-	case KindDamage:
-		d, err := ryf.ParseDamage(e.Dice)
-		if err != nil {
-			return want, msgerr.Errorf("%w: damage dice %q: %w", ErrMismatch, e.Dice, err)
-		}
-		dr, err := ryf.RollDamage(d, e.Critical, faces)
-		if err != nil {
-			return want, msgerr.Errorf("%w: %w", ErrMismatch, err)
-		}
-		want = FromDamage(e.System, dr)
-	case KindHeal:
-		face, err := faces.Roll(6)
-		if err != nil {
-			return want, msgerr.Errorf("%w: after-combat healing is one d6: %w", ErrMismatch, err)
-		}
-		want = FromHeal(e.System, ryf.AfterCombat{Face: face})
-	case KindFree:
-		x, err := FreeExpr(e.Dice)
-		if err != nil {
-			return want, err
-		}
-		out, total, err := x.Roll(faces)
-		if err != nil {
-			return want, msgerr.Errorf("%w: %w", ErrMismatch, err)
-		}
-		want = FromFree(e.System, x, out, total)
-	case KindTOR:
-		// The rank recorded (the character's skill rank) says how many
-		// success dice the roll draws; a dropped die is a missing face.
-		res, err := tor.Roll(faces, e.Rank, e.TN)
-		if err != nil {
-			return want, msgerr.Errorf("%w: %w", ErrMismatch, err)
-		}
-		want = FromTOR(res)
-	default:
-		res, err := ryf.Roll(CheckOf(e), faces)
-		if err != nil {
-			return want, msgerr.Errorf("%w: %w", ErrMismatch, err)
-		}
-		want = FromRyF(e.System, res)
+	_, j, err := judgeOf(e)
+	if err != nil {
+		return events.RollMade{}, err
 	}
+	faces := dice.NewFaces(e.Faces...)
+	want, err := j(e, faces)
+	if err != nil {
+		return want, err
+	}
+	want.Rules = e.Rules
 	if n := faces.Remaining(); n > 0 {
 		return want, msgerr.Errorf("%w: %d face(s) more than the roll draws", ErrMismatch, n)
 	}
 	return want, nil
+}
+
+// judgeRyF judges a 1o3d10, damage or healing roll by the rules engine of
+// rules/ryf; the version's judge has checked what the version allows.
+func judgeRyF(e events.RollMade, faces *dice.Faces) (events.RollMade, error) {
+	switch e.Kind {
+	case KindDamage:
+		d, err := ryf.ParseDamage(e.Dice)
+		if err != nil {
+			return events.RollMade{}, msgerr.Errorf("%w: damage dice %q: %w", ErrMismatch, e.Dice, err)
+		}
+		dr, err := ryf.RollDamage(d, e.Critical, faces)
+		if err != nil {
+			return events.RollMade{}, msgerr.Errorf("%w: %w", ErrMismatch, err)
+		}
+		return FromDamage(e.System, dr), nil
+	case KindHeal:
+		face, err := faces.Roll(6)
+		if err != nil {
+			return events.RollMade{}, msgerr.Errorf("%w: after-combat healing is one d6: %w", ErrMismatch, err)
+		}
+		return FromHeal(e.System, ryf.AfterCombat{Face: face}), nil
+	}
+	res, err := ryf.Roll(CheckOf(e), faces)
+	if err != nil {
+		return events.RollMade{}, msgerr.Errorf("%w: %w", ErrMismatch, err)
+	}
+	return FromRyF(e.System, res), nil
+}
+
+// judgeFreeV1 judges a free roll of dice/1: its expression's terms.
+func judgeFreeV1(e events.RollMade, faces *dice.Faces) (events.RollMade, error) {
+	x, err := FreeExpr(e.Dice)
+	if err != nil {
+		return events.RollMade{}, err
+	}
+	out, total, err := x.Roll(faces)
+	if err != nil {
+		return events.RollMade{}, msgerr.Errorf("%w: %w", ErrMismatch, err)
+	}
+	return FromFree(e.System, x, out, total), nil
+}
+
+// judgeTORV1 judges a One Ring roll of tor/1. The rank recorded (the
+// character's skill rank) says how many success dice the roll draws; a
+// dropped die is a missing face.
+func judgeTORV1(e events.RollMade, faces *dice.Faces) (events.RollMade, error) {
+	res, err := tor.Roll(faces, e.Rank, e.TN)
+	if err != nil {
+		return events.RollMade{}, msgerr.Errorf("%w: %w", ErrMismatch, err)
+	}
+	return FromTOR(res), nil
 }
 
 // Diff lists the rule-derived fields where got differs from want, as

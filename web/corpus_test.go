@@ -204,8 +204,9 @@ func tamperedCorpus(t *testing.T, genuine []corpusCase) []corpusCase {
 		g.downgrade() // corpus_devices_test.go
 		g.receipts()  // corpus_receipts_test.go
 		g.chains()
-		g.proved() // corpus_proved_test.go
-		g.hidden() // corpus_hidden_test.go
+		g.proved()        // corpus_proved_test.go
+		g.hidden()        // corpus_hidden_test.go
+		g.rulesVersions() // corpus_rules_test.go
 		// The demos are long: a few kinds in them keep the corpus small.
 		for _, c := range g.out {
 			kind := strings.TrimPrefix(c.name, base.name+".")

@@ -8,7 +8,14 @@ import (
 
 	"github.com/campaign-journal/journal/internal/clip"
 	"github.com/campaign-journal/journal/internal/msgerr"
+	"github.com/campaign-journal/journal/rules/ryf"
 )
+
+// The odds of a RyF roll are computed on the engine's own model of the
+// roll (rules/ryf): which die a level keeps is ryf.Level.Keep, which kinds
+// explode and have a natural 1 is ryf.Check.Explodes, the critical total
+// is ryf.CriticalTotal. TestOddsAgreeWithTheEngine compares the exact
+// odds of every kind and level with the engine's verdicts on every face.
 
 // Level selects the kept die of 1o3d10 (docs/rules.md §1.5). The zero value is
 // not a level.
@@ -22,6 +29,9 @@ const (
 )
 
 var levelNames = [...]string{Low: "low", Mid: "mid", High: "high"}
+
+// Engine returns the engine's level l is (ryf.Low, ryf.Mid, ryf.High).
+func (l Level) Engine() ryf.Level { return ryf.Level(l - Low) }
 
 // Valid reports whether l is Low, Mid or High.
 func (l Level) Valid() bool { return l >= Low && l <= High }
@@ -79,6 +89,24 @@ const (
 
 var kindNames = [...]string{Skill: "skill", Opposed: "opposed", Combat: "combat", Attribute: "attribute"}
 
+// kindChecks are the engine's checks each kind stands for (their inputs
+// besides kind and flags left zero).
+var kindChecks = [...][]ryf.Check{
+	Skill:     {{Kind: ryf.KindSkill}, {Kind: ryf.KindInitiative}},
+	Opposed:   {{Kind: ryf.KindSkill, Opposed: true}, {Kind: ryf.KindAttribute, Opposed: true}},
+	Combat:    {{Kind: ryf.KindMelee}, {Kind: ryf.KindRanged}},
+	Attribute: {{Kind: ryf.KindAttribute}},
+}
+
+// Checks returns the kinds of the engine's checks k stands for (nil when
+// k is not a kind): the odds of k are those of each of them.
+func (k Kind) Checks() []ryf.Check {
+	if !k.Valid() {
+		return nil
+	}
+	return kindChecks[k]
+}
+
 // Valid reports whether k is one of the four kinds.
 func (k Kind) Valid() bool { return k >= Skill && k <= Attribute }
 
@@ -119,14 +147,16 @@ func (k *Kind) UnmarshalText(b []byte) error {
 	return nil
 }
 
-// Explodes reports whether rolls of this kind explode and suffer the natural 1.
-func (k Kind) Explodes() bool { return k == Skill || k == Opposed || k == Combat }
+// Explodes reports whether rolls of this kind explode and suffer the
+// natural 1: the engine's rule (ryf.Check.Explodes) for the checks it
+// stands for.
+func (k Kind) Explodes() bool { return k.Valid() && kindChecks[k][0].Explodes() }
 
 // Outcomes is the number of equally likely outcomes of 3d10.
 const Outcomes = 1000
 
-// CriticalTotal is the least total of a critical success.
-const CriticalTotal = 30
+// CriticalTotal is the least total of a critical success (the engine's).
+const CriticalTotal = ryf.CriticalTotal
 
 // MaxBase bounds |Base| of a RyF query; larger bases are refused.
 const MaxBase = 1_000_000
@@ -150,10 +180,9 @@ func buildKeptCounts() [4][11]int64 {
 	for a := 1; a <= 10; a++ {
 		for b := 1; b <= 10; b++ {
 			for c := 1; c <= 10; c++ {
-				lo, hi := min(a, b, c), max(a, b, c)
-				t[Low][lo]++
-				t[High][hi]++
-				t[Mid][a+b+c-lo-hi]++
+				for l := Low; l <= High; l++ {
+					t[l][l.Engine().Keep([3]int{a, b, c})]++
+				}
 			}
 		}
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/campaign-journal/journal/rules/dice"
 	"github.com/campaign-journal/journal/rules/odds"
+	"github.com/campaign-journal/journal/rules/ryf"
 )
 
 // simRolls is the number of simulated rolls per level or per TOR query.
@@ -21,51 +22,72 @@ func simSeed() dice.Seed {
 	return s
 }
 
-// ryfRoll is one simulated 1o3d10 roll, written straight from docs/rules.md §1.5
-// and independent of the package under test.
-type ryfRoll struct {
-	first [3]int // the three dice of the first round
-	kept1 int    // the first round's kept die
-	chain int    // the die part if the roll explodes: kept dice of all rounds
-}
-
-// keep returns the lowest (pos 0), median (1) or highest (2) of three dice.
-func keep(r dice.Roller, pos int) ([3]int, int, error) {
-	var d [3]int
-	for i := range d {
-		f, err := r.Roll(10)
-		if err != nil {
-			return d, 0, err
-		}
-		d[i] = f
-	}
-	s := d
-	for i := 1; i < 3; i++ {
-		for j := i; j > 0 && s[j] < s[j-1]; j-- {
-			s[j], s[j-1] = s[j-1], s[j]
-		}
-	}
-	return d, s[pos], nil
-}
-
-func simulateRyF(t *testing.T, pos int) []ryfRoll {
+// simulateRyF draws simRolls exploding 1o3d10 rolls of the engine
+// (ryf.Roll, a skill check) at level l from the seeded stream, each as the
+// faces it drew: a roll of another kind from the same stream draws the
+// same faces, as many as it asks for.
+func simulateRyF(t *testing.T, l odds.Level) [][]int {
 	t.Helper()
 	key := dice.NewKey(simSeed())
-	out := make([]ryfRoll, simRolls)
+	c := engineCheck(t, ryf.Check{Kind: ryf.KindSkill}, l)
+	out := make([][]int, simRolls)
 	for i := range out {
-		s := key.Stream("odds-sim", fmt.Sprintf("ryf-%d", pos), uint64(i), "")
-		first, k, err := keep(s, pos)
-		if err != nil {
+		rec := &dice.Recorder{R: key.Stream("odds-sim", fmt.Sprintf("ryf-%d", l-odds.Low), uint64(i), "")}
+		if _, err := ryf.Roll(c, rec); err != nil {
 			t.Fatal(err)
 		}
-		r := ryfRoll{first: first, kept1: k, chain: k}
-		for k == 10 {
-			if _, k, err = keep(s, pos); err != nil {
-				t.Fatal(err)
-			}
-			r.chain += k
+		out[i] = rec.Faces
+	}
+	return out
+}
+
+// distinctRoll is the faces one roll of a check used, and how many of
+// the simulated rolls used them.
+type distinctRoll struct {
+	faces []int
+	n     int
+}
+
+// distinctRolls rolls check c on each simulated roll's faces and groups
+// the rolls by the faces the engine used (a roll that does not explode
+// uses only its first round): the queries then judge each group once.
+func distinctRolls(t *testing.T, c ryf.Check, sims [][]int) []distinctRoll {
+	t.Helper()
+	faceKey := func(f []int) string {
+		b := make([]byte, len(f))
+		for i, x := range f {
+			b[i] = byte(x)
 		}
-		out[i] = r
+		return string(b)
+	}
+	drawn := map[string]int{} // the simulated faces, by count
+	var order []string
+	for _, f := range sims {
+		k := faceKey(f)
+		if drawn[k] == 0 {
+			order = append(order, k)
+		}
+		drawn[k]++
+	}
+	at := map[string]int{}
+	var out []distinctRoll
+	for _, k := range order {
+		f := make([]int, len(k))
+		for i := range k {
+			f[i] = int(k[i])
+		}
+		faces := dice.NewFaces(f...)
+		if _, err := ryf.Roll(c, faces); err != nil {
+			t.Fatal(err)
+		}
+		used := f[:len(f)-faces.Remaining()]
+		u := faceKey(used)
+		if i, ok := at[u]; ok {
+			out[i].n += drawn[k]
+			continue
+		}
+		at[u] = len(out)
+		out = append(out, distinctRoll{faces: used, n: drawn[k]})
 	}
 	return out
 }
@@ -81,10 +103,13 @@ func within4SE(t *testing.T, name string, count, n int, p float64) {
 	}
 }
 
+// The engine's rolls on the journal's seeded dice agree with the exact
+// odds within the sampling error: the kept faces fit KeptProbs, and every
+// verdict and total of ryf.Roll is as frequent as RyF says.
 func TestRyFSimulation(t *testing.T) {
 	queries := []struct{ base, diff int }{{12, 20}, {5, 15}, {8, 10}, {20, 25}, {25, 30}, {18, 40}, {0, 1}, {15, 35}, {10, 21}, {5, 26}, {0, 31}, {3, 13}}
-	for pos, l := range []odds.Level{odds.Low, odds.Mid, odds.High} {
-		rolls := simulateRyF(t, pos)
+	for _, l := range []odds.Level{odds.Low, odds.Mid, odds.High} {
+		sims := simulateRyF(t, l)
 
 		// the kept faces of the first round against KeptProbs
 		want, err := odds.KeptProbs(l)
@@ -92,8 +117,8 @@ func TestRyFSimulation(t *testing.T) {
 			t.Fatal(err)
 		}
 		obs := make([]int, 10)
-		for _, r := range rolls {
-			obs[r.kept1-1]++
+		for _, f := range sims {
+			obs[l.Engine().Keep([3]int(f[:3]))-1]++
 		}
 		fit, err := odds.ChiSquare(obs, want)
 		if err != nil {
@@ -104,34 +129,36 @@ func TestRyFSimulation(t *testing.T) {
 		}
 
 		for _, kind := range []odds.Kind{odds.Skill, odds.Attribute} {
-			explode := kind == odds.Skill
+			base := engineCheck(t, kind.Checks()[0], l)
+			rolled := distinctRolls(t, base, sims)
 			for _, qq := range queries {
 				q := odds.RyFQuery{Base: qq.base, Level: l, Difficulty: qq.diff, Kind: kind}
 				o, err := odds.RyF(q)
 				if err != nil {
 					t.Fatal(err)
 				}
+				c := base
+				c.Modifier += qq.base - engineBase
+				c = c.WithDifficulty(qq.diff)
 				var succ, crit, fum, nat1 int
 				totals := map[int]int{}
-				for _, r := range rolls {
-					die := r.kept1
-					if explode {
-						die = r.chain
+				for _, r := range rolled {
+					res, err := ryf.Roll(c, dice.NewFaces(r.faces...))
+					if err != nil {
+						t.Fatal(err)
 					}
-					total := qq.base + die
-					totals[total]++
-					fumble := r.first == [3]int{1, 1, 1}
-					natural := explode && r.kept1 == 1 && !fumble
-					switch {
-					case fumble:
-						fum++
-					case natural:
-						nat1++
-					case total >= qq.diff:
-						succ++
-						if total >= 30 {
-							crit++
-						}
+					n := r.n
+					totals[res.Total] += n
+					switch res.Outcome {
+					case ryf.OutcomeFumble:
+						fum += n
+					case ryf.OutcomeNatural1:
+						nat1 += n
+					case ryf.OutcomeCritical:
+						crit += n
+						succ += n
+					case ryf.OutcomeSuccess:
+						succ += n
 					}
 				}
 				name := fmt.Sprintf("%v %v %d vs %d", kind, l, qq.base, qq.diff)

@@ -74,9 +74,10 @@ type Check struct {
 	Incapacitated  bool `json:"incapacitated,omitempty"`
 	// Opposed: the roll is one side of an opposed roll (a skill or an
 	// attribute roll). An opposed attribute roll explodes and has a natural
-	// 1 like a skill roll (docs/rules.md 1.5, decision). A roll recorded before
-	// that decision has no flag and is judged as it was made: an attribute
-	// side without the flag neither explodes nor has a natural 1.
+	// 1 like a skill roll (docs/rules.md 1.5, decision; rules RulesV2). A
+	// roll recorded before that decision (RulesV1) has no flag and is judged
+	// as it was made: an attribute side without the flag neither explodes
+	// nor has a natural 1.
 	Opposed bool `json:"opposed,omitempty"`
 }
 
@@ -307,24 +308,40 @@ func Roll(c Check, r dice.Roller) (Result, error) {
 	res.Exploded = len(res.Rounds) > 1
 	res.Fumble = first.Dice == [3]int{1, 1, 1}
 	res.Natural1 = explodes && first.Kept == 1
+	res.judge()
+	return res, nil
+}
+
+// Against returns the same roll, the same dice, judged against difficulty
+// d instead: what the roll would have been had it faced d. The odds
+// (rules/odds) and their tests judge the engine's rolls so.
+func (r Result) Against(d int) Result {
+	r.Check = r.Check.WithDifficulty(d)
+	r.judge()
+	return r
+}
+
+// judge sets the verdict from the total, the first round's flags and the
+// check's difficulty.
+func (r *Result) judge() {
+	r.Success, r.Critical = false, false
 	switch {
-	case res.Fumble:
-		res.Outcome = OutcomeFumble
-	case res.Natural1:
-		res.Outcome = OutcomeNatural1
-	case c.Difficulty == nil:
-		res.Outcome = OutcomeRolled
-	case res.Total >= *c.Difficulty:
-		res.Success = true
-		res.Outcome = OutcomeSuccess
-		if res.Total >= CriticalTotal {
-			res.Critical = true
-			res.Outcome = OutcomeCritical
+	case r.Fumble:
+		r.Outcome = OutcomeFumble
+	case r.Natural1:
+		r.Outcome = OutcomeNatural1
+	case r.Check.Difficulty == nil:
+		r.Outcome = OutcomeRolled
+	case r.Total >= *r.Check.Difficulty:
+		r.Success = true
+		r.Outcome = OutcomeSuccess
+		if r.Total >= CriticalTotal {
+			r.Critical = true
+			r.Outcome = OutcomeCritical
 		}
 	default:
-		res.Outcome = OutcomeFailure
+		r.Outcome = OutcomeFailure
 	}
-	return res, nil
 }
 
 // failed reports whether a roll fails whatever its total: a fumble or a natural 1.

@@ -165,7 +165,7 @@
 
   // HIDDEN_INPUTS are events.HiddenInputs: the members a GM's secret roll
   // (journal.roll.hidden.v1) shares with the roll that reveals it.
-  const HIDDEN_INPUTS = ["system", "kind", "character", "note", "dice", "skill", "attribute", "attribute_value", "rank", "modifier", "difficulty", "difficulty_name", "token_returned", "incapacitated", "nonce", "entropy", "call", "request", "user", "signed", "signature", "reveal", "witness", "beacon_round", "beacon_signature", "witness_index", "witnesses"];
+  const HIDDEN_INPUTS = ["system", "rules", "kind", "character", "note", "dice", "skill", "attribute", "attribute_value", "rank", "modifier", "difficulty", "difficulty_name", "token_returned", "incapacitated", "nonce", "entropy", "call", "request", "user", "signed", "signature", "reveal", "witness", "beacon_round", "beacon_signature", "witness_index", "witnesses"];
 
   // zeroJSON is replay's: a JSON value that is its type's zero (absent too).
   function zeroJSON(v) {
@@ -185,6 +185,28 @@
       out.push(tr("v.hiddenField", k, JSON.stringify(g), JSON.stringify(w)));
     }
     return out;
+  }
+
+  // --- Rules versions (docs/rules.md part 4; Go: rolls/version.go) ---
+  // A roll is judged by the judge of the rules version it records, never by
+  // another: rulesCheck(d) is {version, unknown: true} for a version this
+  // verifier does not judge (flagged unknown-rules), {version, problem} for
+  // one that cannot be this roll's, {version} otherwise. A roll recorded
+  // before rolls named their version reads as version 1 of its kind's
+  // engine, a side flagged opposed as ryf/2 (rolls.Version). Every judge
+  // below is one of RULES_VERSIONS' (ryf/1 and ryf/2 differ only in
+  // opposed sides, which judge1o3d10 reads from the flag).
+  const RULES_VERSIONS = { "dice/1": "dice", "ryf/1": "ryf", "ryf/2": "ryf", "tor/1": "tor" };
+  const rulesEngine = (kind) => (kind === "tor" ? "tor" : kind === "free" ? "dice" : "ryf");
+  function rulesCheck(d) {
+    const engine = rulesEngine(d.kind);
+    const version = typeof d.rules === "string" && d.rules !== "" ? d.rules : engine !== "ryf" ? engine + "/1" : d.opposed ? "ryf/2" : "ryf/1";
+    const clipped = version.length <= 40 ? version : version.slice(0, 40) + "\u2026";
+    if (!Object.prototype.hasOwnProperty.call(RULES_VERSIONS, version)) return { version: version, clipped: clipped, unknown: true, known: Object.keys(RULES_VERSIONS).sort().join(", ") };
+    if (RULES_VERSIONS[version] !== engine) return { version: version, clipped: clipped, problem: tr("v.rulesEngine", version, d.kind, engine) };
+    if (version === "ryf/1" && d.opposed) return { version: version, clipped: clipped, problem: tr("v.rulesNoOpposed") };
+    // opposed: whether a contest under this version flags its sides (ryf.OpposedSides).
+    return { version: version, clipped: clipped, opposed: version !== "ryf/1" };
   }
 
   // judge returns what the rules say is wrong with a roll's record ([]: nothing).
@@ -1857,7 +1879,11 @@
         else if (r.status === "sealed" && v.status !== "mismatch") v.status = "sealed";
       }
       v.detail = r;
-      for (const p of judge(d)) bad(ev.id, p);
+      const rc = rulesCheck(d);
+      if (rc.unknown && s0) (s0.unknownRules = s0.unknownRules || []).push({ id: ev.id, nonce: d.nonce, rc: rc });
+      else if (rc.unknown) bad(ev.id, tr("v.rulesUnknown", rc.clipped, rc.known));
+      else if (rc.problem) bad(ev.id, rc.problem);
+      else for (const p of judge(d)) bad(ev.id, p);
       if (whole && d.character && !characters.has(d.character)) bad(ev.id, tr("v.noCharacter", d.character));
     }
     const ring = {}; // campaign -> its last two rolls, for contests
@@ -1916,14 +1942,14 @@
         }
       }
       // Contests, in every session (replay's contestEvent): a contest names
-      // the two rolls recorded just before it, of its two characters, both
-      // flagged opposed or neither, and its verdict is the rules' of their
+      // the two rolls recorded just before it, of its two characters, of one
+      // rules version and flagged opposed as it flags sides (rulesCheck), and its verdict is the rules' of their
       // recorded totals; a roll flagged opposed is a side of a contest.
       const c = (ring[ev.campaign] = ring[ev.campaign] || [null, null]);
       if (ev.type === ROLL) {
         unclaimed(c[0]);
         c[0] = c[1];
-        c[1] = { id: ev.id, character: d.character, total: d.total, failed: !!(d.natural1 || d.fumble), opposed: !!d.opposed, claimed: false };
+        c[1] = { id: ev.id, character: d.character, total: d.total, failed: !!(d.natural1 || d.fumble), opposed: !!d.opposed, rules: rulesCheck(d), claimed: false };
       } else if (ev.type === "journal.contest.resolved.v1") {
         const [a, b] = c;
         const no = (why) => {
@@ -1937,6 +1963,11 @@
         a.claimed = b.claimed = true;
         if (a.character !== d.a || b.character !== d.b) no(tr("v.contestSides", d.a, d.b, a.character, b.character));
         else if (a.opposed !== b.opposed) no(tr("v.contestOpposed"));
+        else if (a.rules.version !== b.rules.version) no(tr("v.contestRules", a.rules.clipped, b.rules.clipped));
+        else if (a.rules.unknown) {
+          // flagged unknown-rules: not judged by other rules
+        }
+        else if (a.opposed !== a.rules.opposed) no(tr("v.contestUnopposed", a.rules.version));
         else {
           const [w, reason] = contestVerdict({ total: a.total, outcome: a.failed ? "natural1" : "" }, { total: b.total, outcome: b.failed ? "natural1" : "" });
           const winner = w === 1 ? d.a : w === 2 ? d.b : "";
@@ -2006,6 +2037,7 @@
       // replay's empty: a session, v1 or v2, ended with no roll event.
       if (s.ended && s.rolls === 0) flagSession("empty", s.endID, tr("v2.f.empty", s.id, s.endID));
       if (s.downgrade) flagSession("downgrade", s.downgrade.id, tr("v2.f.downgrade", s.id, s.downgrade.id, s.downgrade.user));
+      for (const x of s.unknownRules || []) flag("unknown-rules", x.id, tr("v2.f.unknownRules", x.id, x.nonce, x.rc.clipped, x.rc.known));
       const consumed = w ? w.consumed : s.hiddenOrder.filter((id) => !s.hidden[id].revealed).length;
       // replay's hidden-unrevealed: a secret roll of an ended session never revealed.
       if (s.ended) for (const id of s.hiddenOrder) if (!s.hidden[id].revealed) flagSession("hidden-unrevealed", id, tr("v2.f.hiddenUnrevealed", id, s.hidden[id].nonce, s.id));
