@@ -185,16 +185,25 @@ type Spec struct {
 	// not with the other commands.
 	Creates bool `json:"-"`
 
-	run func(ctx context.Context, j *command.Journal, campaign string, body []byte) (command.Result, error)
+	run func(ctx context.Context, j *command.Journal, campaign string, body []byte, fingerprint bool) (command.Result, error)
 	// inputs finds the command's body again in the events it recorded.
 	inputs func(ctx context.Context, j *command.Journal, campaign string, recorded []events.Event) ([]byte, error)
 }
 
 // Run decodes body strictly, checks the required fields and runs the
 // command in campaign. Its events record the command's name (see
-// command.Journal.Named).
+// command.Journal.Named); under a request id, a retry must be this very
+// command with this very body (command.Journal.ForCommand).
 func (s Spec) Run(ctx context.Context, j *command.Journal, campaign string, body []byte) (command.Result, error) {
-	return s.run(ctx, j, campaign, body)
+	return s.run(ctx, j, campaign, body, true)
+}
+
+// RunNamed is Run on a view whose caller already named what a retry
+// under its request id must be (command.Journal.ForCommand: the CLI
+// names its command line, so that the same line run again with the same
+// --request-id is the same request even when what it signs differs).
+func (s Spec) RunNamed(ctx context.Context, j *command.Journal, campaign string, body []byte) (command.Result, error) {
+	return s.run(ctx, j, campaign, body, false)
 }
 
 // Inputs returns the body the command was run with, found again in the
@@ -229,7 +238,7 @@ func (d def[T]) spec() Spec {
 		role = Player
 	}
 	return Spec{Name: d.name, Doc: d.doc, Body: zero, Required: d.required, CLI: d.cli, Role: role, Acting: d.acting, ActingOptional: d.actingOptional, Creates: d.creates,
-		run: func(ctx context.Context, j *command.Journal, campaign string, body []byte) (command.Result, error) {
+		run: func(ctx context.Context, j *command.Journal, campaign string, body []byte, fingerprint bool) (command.Result, error) {
 			var req T
 			if err := DecodeStrict(body, &req); err != nil {
 				return command.Result{}, err
@@ -237,8 +246,11 @@ func (d def[T]) spec() Spec {
 			if err := RequireFields(req, d.required); err != nil {
 				return command.Result{}, err
 			}
-			// A retry under a request id must be this very command.
-			return d.run(ctx, j.Named(d.name).ForCommand(d.name, req), campaign, req)
+			j = j.Named(d.name)
+			if fingerprint { // a retry under a request id must be this very command
+				j = j.ForCommand(d.name, req)
+			}
+			return d.run(ctx, j, campaign, req)
 		},
 		inputs: func(ctx context.Context, j *command.Journal, campaign string, recorded []events.Event) ([]byte, error) {
 			req, err := d.inputs(ctx, j, campaign, recorded)
