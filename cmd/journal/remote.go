@@ -6,9 +6,11 @@ import (
 	"errors"
 	"net/url"
 	"os"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -80,6 +82,11 @@ type remoteService struct {
 	nc   *nats.Conn
 	user string
 	lang i18n.Lang
+
+	// refused holds, by subject, the requests waiting that a refusal of
+	// the NATS permissions ends (asyncError).
+	mu      sync.Mutex
+	refused map[string]chan struct{}
 }
 
 // openService connects to --nats as the user of its URL, with the inbox
@@ -96,13 +103,69 @@ func (a *app) openService(user string) (*remoteService, error) {
 		return nil, usagef("--inbox-prefix %s: the journal's command service answers %s only on %s (its NATS permissions let it subscribe to nothing else)",
 			clip.Text(prefix), clip.Text(user), access.InboxPrefix(user))
 	}
-	nc, err := nats.Connect(a.natsURL, nats.Name("journal (service client)"), nats.Timeout(5*time.Second), nats.CustomInboxPrefix(prefix))
+	s := &remoteService{user: user, lang: a.language(), refused: map[string]chan struct{}{}}
+	nc, err := nats.Connect(a.natsURL, nats.Name("journal (service client)"), nats.Timeout(5*time.Second), nats.CustomInboxPrefix(prefix),
+		nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) { s.asyncError(err) }))
 	if err != nil {
 		return nil, msgerr.Errorf("connect to NATS at %s: %w", redactURLs(a.natsURL), err)
 	}
+	s.nc = nc
 	a.closers = append(a.closers, nc.Close)
-	a.service = &remoteService{nc: nc, user: user, lang: a.language()}
-	return a.service, nil
+	a.service = s
+	return s, nil
+}
+
+// publishRefused is how the NATS server words a publish its permissions
+// refuse (the async error of the connection).
+var publishRefused = regexp.MustCompile(`(?i)permissions violation for publish to "([^"]+)"`)
+
+// asyncError takes the connection's asynchronous errors: a publish the
+// NATS permissions refuse ends the request waiting on that subject (the
+// server drops it, and its requester would only time out).
+func (s *remoteService) asyncError(err error) {
+	m := publishRefused.FindStringSubmatch(err.Error())
+	if m == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if ch, ok := s.refused[m[1]]; ok {
+		close(ch)
+		delete(s.refused, m[1])
+	}
+}
+
+// watchRefusal returns a context that ends when the NATS server refuses
+// the publish to subject, and whether it did.
+func (s *remoteService) watchRefusal(ctx context.Context, subject string) (context.Context, func() bool, context.CancelFunc) {
+	ch := make(chan struct{})
+	s.mu.Lock()
+	s.refused[subject] = ch
+	s.mu.Unlock()
+	ctx, cancel := context.WithCancel(ctx)
+	go func() {
+		select {
+		case <-ch:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	refused := func() bool {
+		select {
+		case <-ch:
+			return true
+		default:
+			return false
+		}
+	}
+	return ctx, refused, func() {
+		cancel()
+		s.mu.Lock()
+		if s.refused[subject] == ch {
+			delete(s.refused, subject)
+		}
+		s.mu.Unlock()
+	}
 }
 
 // serviceUser returns the user of a service client, connecting once; ""
@@ -120,7 +183,19 @@ func (a *app) serviceUser() (string, error) {
 
 // request sends one command (or read) to the service for campaign.
 func (s *remoteService) request(ctx context.Context, campaign, name string, body []byte) (*natscmd.Reply, error) {
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, natscmd.DefaultTimeout)
+		defer cancel()
+	}
+	subject := access.CommandSubject(s.user, campaign, name)
+	ctx, refused, stop := s.watchRefusal(ctx, subject)
+	defer stop()
 	reply, err := natscmd.RequestIn(ctx, s.nc, s.user, campaign, name, body, string(s.lang.Or()))
+	if err != nil && refused() {
+		return nil, msgerr.Errorf("%w: NATS refuses %s to publish %s: the access file's role of %s may not issue %q (a command for the game master, or outside its campaign)",
+			access.ErrDenied, s.user, subject, s.user, name)
+	}
 	var re *natscmd.ReplyError
 	if errors.As(err, &re) {
 		return reply, &serviceError{re}
@@ -236,7 +311,7 @@ func (r *remoteStore) Follow(ctx context.Context, q events.Query, fn func(events
 		return msgerr.Errorf("follow %s: %w", access.FeedSubject(r.campaign), err)
 	}
 	defer func() { _ = sub.Unsubscribe() }()
-	if err := r.s.nc.FlushWithContext(ctx); err != nil {
+	if err := r.s.nc.FlushTimeout(10 * time.Second); err != nil {
 		return msgerr.Errorf("follow %s: %w", access.FeedSubject(r.campaign), err)
 	}
 	last, err := r.read(ctx, q, fn)
