@@ -295,6 +295,7 @@ func (s *Service) handle(ctx context.Context, r micro.Request) {
 			opts = append(opts, micro.WithHeaders(micro.Headers{"Retry-After": {strconv.Itoa(reply.RetryAfter)}}))
 		}
 		body, _ := json.Marshal(reply)
+		opts = append(opts, micro.WithHeaders(micro.Headers{"Content-Type": {ReplyContentType}}))
 		_ = r.Error(strconv.Itoa(status), err.Error(), body, opts...)
 		return
 	}
@@ -303,8 +304,13 @@ func (s *Service) handle(ctx context.Context, r micro.Request) {
 		_ = r.Error("500", err.Error(), nil)
 		return
 	}
-	_ = r.Respond(body)
+	_ = r.Respond(body, micro.WithHeaders(micro.Headers{"Content-Type": {ReplyContentType}}))
 }
+
+// ReplyContentType is the Content-Type header of every reply: a JSON
+// Reply (whose events are CloudEvents in their JSON form; the feed's
+// messages, one CloudEvent each, are application/cloudevents+json).
+const ReplyContentType = "application/json"
 
 func (s *Service) serve(ctx context.Context, parts []string, body []byte, reply *Reply) error {
 	if len(parts) != 4 {
