@@ -241,3 +241,32 @@ func TestNATSToolReadsAndFollowsWithPlayerCreds(t *testing.T) {
 		}
 	}
 }
+
+// TestServiceClientIsDecidedByTheURLsUser: --nats makes the CLI a client
+// of the command service only when its URL names a user with a password
+// who is not the journal's own (by the access file's role when given,
+// else by the name "journal").
+func TestServiceClientIsDecidedByTheURLsUser(t *testing.T) {
+	file := writeNATSAccess(t)
+	for _, tt := range []struct {
+		url, access string
+		user        string
+	}{
+		{"", "", ""},
+		{"nats://127.0.0.1:4222", "", ""},
+		{"nats://journal:pw@127.0.0.1:4222", "", ""},
+		{"nats://journal:journal-pw@127.0.0.1:4222", file, ""},
+		{"nats://TOKEN@127.0.0.1:4222", "", ""},
+		{"nats://bea:bea-pw@127.0.0.1:4222", "", "bea"},
+		{"nats://bea:bea-pw@n1:4222,nats://bea:bea-pw@n2:4222", file, "bea"},
+		{"nats://ana:ana-pw@127.0.0.1:4222", file, "ana"},
+	} {
+		a := newApp(nil, nil)
+		a.natsURL, a.accessFile = tt.url, tt.access
+		user, _, ok := a.serviceCreds()
+		require.Equal(t, tt.user != "", ok, "%s (access %q)", tt.url, tt.access)
+		if ok {
+			require.Equal(t, tt.user, user)
+		}
+	}
+}
