@@ -149,7 +149,7 @@ var errorsESCommand = map[string]string{
 	"only the GM cancels a roll request":                                                      "solo el máster anula una petición de tirada",
 	"recorded request %s is a %s":                                                             "la petición registrada %s es un %s",
 	"recorded request %s: %w":                                                                 "petición registrada %s: %w",
-	"recorded under the rules before docs/rules.md 1.5 (not opposed), which no body asks for": "registrada con las reglas anteriores a docs/rules.md 1.5 (no enfrentada), que ningún cuerpo de petición pide",
+	"recorded under the rules %s, which no body asks for": "registrada con las reglas %s, que ningún cuerpo de petición pide",
 	"registered key of %s: %v":                                                                "clave registrada de %s: %v",
 	"request %q: its events (seq %d to %d) were not found":                                    "petición %q: no se encontraron sus eventos (sec. %d a %d)",
 	"request %s has no commitment: witnessed and beacon rolls are not wired yet":              "la petición %s no tiene compromiso: las tiradas con testigo y con baliza aún no están conectadas",

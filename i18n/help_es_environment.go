@@ -28,6 +28,22 @@ Cada orden acepta estas opciones; cada una puede darse también en el entorno.
   --nats URL, $NATS_URL
       Usa un servidor o un clúster NATS externo en lugar del embebido (URL
       separadas por comas; «usuario:contraseña@» nunca se muestra).
+      Con las credenciales de un jugador, un GM o un panel en la URL
+      (nats://bea:CONTRASEÑA@host:4222, como las escribe 'journal access
+      add'), desde cualquier máquina: la CLI es entonces cliente del
+      servicio de comandos NATS del diario, no de JetStream. Actúa como ese
+      usuario NATS (se rechaza un login que nombre a otro), lee una campaña
+      (-c) con la orden de lectura del servicio, la sigue en
+      journalfeed.<campaña> y registra solo los comandos del catálogo,
+      firmando las tiradas v2 con la clave de este dispositivo. Una URL cuyo
+      usuario es el del propio diario (papel journal en --access, si no el
+      usuario "journal"), o sin usuario, es la conexión del propio diario a
+      JetStream.
+
+  --inbox-prefix PREFIJO
+      Con --nats como jugador, GM o panel: el prefijo de buzón de tu usuario
+      NATS, _INBOX.<usuario> por defecto (el único en el que responde el
+      servicio); otro se rechaza antes de enviar nada.
 
   --replicas N
       Con --nats: el número de réplicas de un diario nuevo (da 3 al crearlo

@@ -295,6 +295,7 @@ func (s *Service) handle(ctx context.Context, r micro.Request) {
 			opts = append(opts, micro.WithHeaders(micro.Headers{"Retry-After": {strconv.Itoa(reply.RetryAfter)}}))
 		}
 		body, _ := json.Marshal(reply)
+		opts = append(opts, micro.WithHeaders(micro.Headers{"Content-Type": {ReplyContentType}}))
 		_ = r.Error(strconv.Itoa(status), err.Error(), body, opts...)
 		return
 	}
@@ -303,8 +304,13 @@ func (s *Service) handle(ctx context.Context, r micro.Request) {
 		_ = r.Error("500", err.Error(), nil)
 		return
 	}
-	_ = r.Respond(body)
+	_ = r.Respond(body, micro.WithHeaders(micro.Headers{"Content-Type": {ReplyContentType}}))
 }
+
+// ReplyContentType is the Content-Type header of every reply: a JSON
+// Reply (whose events are CloudEvents in their JSON form; the feed's
+// messages, one CloudEvent each, are application/cloudevents+json).
+const ReplyContentType = "application/json"
 
 func (s *Service) serve(ctx context.Context, parts []string, body []byte, reply *Reply) error {
 	if len(parts) != 4 {
@@ -427,6 +433,13 @@ var ErrInboxPrefix = msgerr.New("natscmd: the connection's inbox prefix is not t
 // (no responders, a timeout: also what a permissions violation looks like
 // to a requester) are returned as they are.
 func Request(ctx context.Context, nc *nats.Conn, user, campaign, cmd string, body any) (*Reply, error) {
+	return RequestIn(ctx, nc, user, campaign, cmd, body, "")
+}
+
+// RequestIn is Request with an Accept-Language header (none when lang is
+// ""): the reply's Message is in that language (Reply.Message), and a
+// refusal's error says it (ReplyError.Message stays the English words).
+func RequestIn(ctx context.Context, nc *nats.Conn, user, campaign, cmd string, body any, lang string) (*Reply, error) {
 	data, ok := body.([]byte)
 	if !ok {
 		var err error
@@ -442,7 +455,12 @@ func Request(ctx context.Context, nc *nats.Conn, user, campaign, cmd string, bod
 		ctx, cancel = context.WithTimeout(ctx, DefaultTimeout)
 		defer cancel()
 	}
-	msg, err := nc.RequestWithContext(ctx, access.CommandSubject(user, campaign, cmd), data)
+	m := nats.NewMsg(access.CommandSubject(user, campaign, cmd))
+	m.Data = data
+	if lang != "" {
+		m.Header.Set("Accept-Language", lang)
+	}
+	msg, err := nc.RequestMsgWithContext(ctx, m)
 	if err != nil {
 		return nil, msgerr.Errorf("natscmd: %s %s %s: %w", user, campaign, cmd, err)
 	}
@@ -453,7 +471,7 @@ func Request(ctx context.Context, nc *nats.Conn, user, campaign, cmd string, bod
 	if reply.Error == "" {
 		return &reply, nil
 	}
-	return &reply, &ReplyError{Code: reply.Code, Message: reply.Error}
+	return &reply, &ReplyError{Code: reply.Code, Message: reply.Error, Local: reply.Message}
 }
 
 // ReplyError is a refusal the service replied with. errors.Is matches it to
@@ -462,9 +480,21 @@ func Request(ctx context.Context, nc *nats.Conn, user, campaign, cmd string, bod
 type ReplyError struct {
 	Code    string
 	Message string
+	// Local is the refusal in the request's Accept-Language (Reply.Message;
+	// "" when the service sent none).
+	Local string
 }
 
 func (e *ReplyError) Error() string { return e.Message }
+
+// Localized returns the refusal's words in the language the request asked
+// for (Local), else its English words.
+func (e *ReplyError) Localized() string {
+	if e.Local != "" {
+		return e.Local
+	}
+	return e.Message
+}
 
 // Unwrap returns the sentinel of the code.
 func (e *ReplyError) Unwrap() error { return command.ClassSentinel(e.Code) }

@@ -2,6 +2,7 @@ package natscmd_test
 
 import (
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 
@@ -68,5 +69,20 @@ func TestRequestRetriedWithRequestID(t *testing.T) {
 			require.ErrorIs(t, err, tt.want)
 			require.Equal(t, n, w.count(t), "a refused request recorded something")
 		})
+	}
+}
+
+// TestRepliesCarryTheirContentType: a reply, and a refusal, carry the
+// header Content-Type: application/json beside the micro error headers.
+func TestRepliesCarryTheirContentType(t *testing.T) {
+	w := newWorld(t)
+	bea := w.connect(t, "bea", "bea-pw")
+	for _, tt := range []struct{ cmd, body string }{
+		{access.ReadCommand, `{}`},
+		{"roll", `{"character":"lodin","skill":"Sigilo"}`}, // another's character: refused
+	} {
+		m, err := bea.nc.Request(access.CommandSubject("bea", "mordor", tt.cmd), []byte(tt.body), 10*time.Second)
+		require.NoError(t, err)
+		require.Equal(t, natscmd.ReplyContentType, m.Header.Get("Content-Type"), "%s: headers %v", tt.cmd, m.Header)
 	}
 }

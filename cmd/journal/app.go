@@ -27,8 +27,15 @@ type app struct {
 	lang        langFlag // --lang; see language
 	dataDir     string
 	natsURL     string
-	campaign    string
-	sync        bool
+	// inboxPrefix is --inbox-prefix: a service client's (remote.go);
+	// service is its connection, opened once.
+	inboxPrefix string
+	service     *remoteService
+	// recorded is what the last command of this invocation recorded
+	// (recordWith).
+	recorded command.Result
+	campaign string
+	sync     bool
 	// replicas is --replicas: the journal's number of replicas, fixed at
 	// its creation (0: the journal's, 1 for a new one; see openStore).
 	replicas int
@@ -105,6 +112,7 @@ committed, seeded stream that anyone can verify once the session ends.`,
 	pf.Var(&a.lang, "lang", "language of the output, `es|en` (default: from $LANG)")
 	pf.StringVar(&a.dataDir, "data", envOr("JOURNAL_DATA", "./journal-data"), "the journal's data folder `DIR` ($JOURNAL_DATA)")
 	pf.StringVar(&a.natsURL, "nats", os.Getenv("NATS_URL"), "external NATS server `URL` ($NATS_URL)")
+	pf.StringVar(&a.inboxPrefix, "inbox-prefix", "", "with --nats as a player, GM or dashboard: the inbox `PREFIX` of your NATS user (default _INBOX.<user>)")
 	pf.StringVarP(&a.campaign, "campaign", "c", os.Getenv("JOURNAL_CAMPAIGN"), "campaign `ID` ($JOURNAL_CAMPAIGN)")
 	pf.BoolVar(&a.sync, "sync", true, "sync every write to disk (embedded store)")
 	pf.StringVar(&a.requestID, "request-id", "", "`ID` of this command: run again with it, recorded once")

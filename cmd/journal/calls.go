@@ -27,9 +27,7 @@ func (a *app) callCommand() *cobra.Command {
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			req.Characters = args
-			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
-				return j.MakeCall(c.Context(), campaign, req)
-			})
+			return a.runSpec(c, "call", req)
 		},
 	}
 	cmd.Annotations = map[string]string{annOwnArgs: "yes"}
@@ -45,9 +43,7 @@ func (a *app) callCommand() *cobra.Command {
 		Example: "  journal -c mordor call close call-1",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
-				return j.CloseCall(c.Context(), campaign, command.CallClose{Call: args[0], Reason: reason})
-			})
+			return a.runSpec(c, "call-close", command.CallClose{Call: args[0], Reason: reason})
 		},
 	}
 	closeCmd.Flags().StringVar(&reason, "reason", "", "why the call is closed")
@@ -103,12 +99,12 @@ func (a *app) voidProposalCommands() []*cobra.Command {
 		Example: "  journal -c mordor void propose 01a230d8 --reason \"rolled the wrong skill\"",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
+			return a.runSpecWith(c, "void-propose", func(_ *command.Journal, campaign string) (any, error) {
 				id, err := a.resolveEventID(c.Context(), campaign, args[0])
 				if err != nil {
-					return command.Result{}, err
+					return nil, err
 				}
-				return j.ProposeVoid(c.Context(), campaign, command.VoidPropose{EventID: id, Reason: reason})
+				return command.VoidPropose{EventID: id, Reason: reason}, nil
 			})
 		},
 	}
@@ -138,10 +134,8 @@ func (a *app) voidProposalCommands() []*cobra.Command {
 			if err != nil {
 				return usagef("void consent: %v", err)
 			}
-			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
-				return j.ConsentVoid(c.Context(), campaign, command.VoidConsent{Character: p.Character, Proposal: p.ID,
-					SignedMessage: command.SignedMessage{Signed: msg, Signature: sig}})
-			})
+			return a.runSpec(c, "void-consent", command.VoidConsent{Character: p.Character, Proposal: p.ID,
+				SignedMessage: command.SignedMessage{Signed: msg, Signature: sig}})
 		},
 	}
 	consent.Flags().StringVar(&keyName, "name", device.DefaultName, "the device key's name")

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"crypto/rand"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -16,6 +17,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/campaign-journal/journal/command"
+	"github.com/campaign-journal/journal/command/catalog"
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/i18n"
 	"github.com/campaign-journal/journal/internal/msgerr"
@@ -75,15 +77,87 @@ func describe(l i18n.Lang, before *projections.Campaign, recs []events.Recorded)
 	return out
 }
 
-// record wraps a command handler: open the journal, fold the state before
-// the command (to describe what it recorded), run it, report.
+// record wraps a command handler that is not a catalogued command (see
+// runSpec for those): open the journal, fold the state before the
+// command (to describe what it recorded), run it, report. Over the
+// journal's NATS command service (remote.go) it records nothing: the
+// store refuses.
 func (a *app) record(c *cobra.Command, do func(j *command.Journal, campaign string) (command.Result, error)) error {
+	return a.recordWith(c, func(ctx context.Context, rj *command.Journal, _, campaign string) (command.Result, error) {
+		return do(rj.ForCommand(cliCommand(c)).Named(catalogName(c)), campaign)
+	})
+}
+
+// runSpec runs the catalogued command name (command/catalog) in the
+// campaign of -c with its JSON body (marshalled unless it is already
+// []byte): the one path of every command the catalogue has, so that the
+// CLI, HTTP and NATS decode the same body strictly and check the same
+// required fields. Locally it runs catalog.Spec.Run on the journal;
+// over the journal's NATS command service (remote.go) it sends the body
+// to journalcmd.<user>.<campaign>.<name> with the same request id. Either
+// way a retry after an unknown outcome sends the same request id, and
+// the report is the same.
+func (a *app) runSpec(c *cobra.Command, name string, body any) error {
+	return a.runSpecWith(c, name, func(*command.Journal, string) (any, error) { return body, nil })
+}
+
+// runSpecWith is runSpec with a body that needs the journal and the
+// campaign to be built (a short id resolved, for one).
+func (a *app) runSpecWith(c *cobra.Command, name string, body func(j *command.Journal, campaign string) (any, error)) error {
+	var data []byte
+	return a.recordWith(c, func(ctx context.Context, rj *command.Journal, request, campaign string) (command.Result, error) {
+		if data == nil { // built once: each attempt sends the same body
+			v, err := body(rj, campaign)
+			if err != nil {
+				return command.Result{}, err
+			}
+			if data, err = bodyJSON(v); err != nil {
+				return command.Result{}, err
+			}
+		}
+		path, args := cliCommand(c)
+		return a.specRun(ctx, rj.ForCommand(path, args), request, campaign, name, data)
+	})
+}
+
+// specRun runs the catalogued command name once under request id
+// request: locally on rj (which carries that request id and names the
+// command line a retry must be, catalog.Spec.RunNamed), or over the
+// command service (where a retry must be the same body).
+func (a *app) specRun(ctx context.Context, rj *command.Journal, request, campaign, name string, body []byte) (command.Result, error) {
+	if a.service != nil {
+		return a.service.run(ctx, campaign, name, request, body) // remote.go
+	}
+	spec, ok := catalog.Lookup(name)
+	if !ok {
+		return command.Result{}, msgerr.Errorf("no catalogued command %q", name) // a bug of the CLI
+	}
+	return spec.RunNamed(ctx, rj, campaign, body)
+}
+
+// body is a catalogued command's JSON body, member by member (the
+// catalogue decodes it strictly: a misspelt member is refused).
+type body map[string]any
+
+// bodyJSON is v as a command's JSON body.
+func bodyJSON(v any) ([]byte, error) {
+	if b, ok := v.([]byte); ok {
+		return b, nil
+	}
+	return json.Marshal(v)
+}
+
+// recordWith opens the journal, runs do under the invocation's request id
+// (--request-id, else a fresh one), again with the same id while the
+// outcome is unknown, and reports what it recorded described on the state
+// before it.
+func (a *app) recordWith(c *cobra.Command, do func(ctx context.Context, rj *command.Journal, request, campaign string) (command.Result, error)) error {
 	ctx := c.Context()
 	campaign, err := a.campaignID()
 	if err != nil {
 		return err
 	}
-	if _, err := actingUser(); err != nil { // identity.go: no default user
+	if _, err := a.actingUser(); err != nil { // identity.go: no default user
 		return err
 	}
 	j, err := a.journal(ctx)
@@ -100,11 +174,10 @@ func (a *app) record(c *cobra.Command, do func(j *command.Journal, campaign stri
 	if err != nil {
 		return msgerr.Errorf("--request-id: %w", err)
 	}
-	rj = rj.ForCommand(cliCommand(c)).Named(catalogName(c))
 	var res command.Result
 	attempt := 1
 	for ; ; attempt++ {
-		res, err = do(rj, campaign)
+		res, err = do(ctx, rj, request, campaign)
 		if err == nil || !unknownOutcome(err) || attempt == cliAttempts || ctx.Err() != nil {
 			break
 		}
@@ -116,6 +189,7 @@ func (a *app) record(c *cobra.Command, do func(j *command.Journal, campaign stri
 		return err
 	}
 	res.Repeated = res.Repeated && attempt == 1 // else its own first attempt's, recorded by this command
+	a.recorded = res
 	// The state before: refold up to the sequence before the first event.
 	before := projections.NewCampaign(campaign)
 	if len(res.Events) > 0 {
@@ -191,9 +265,7 @@ func (a *app) campaignCommand() *cobra.Command {
 		RunE: func(c *cobra.Command, args []string) error {
 			req.ID = args[0]
 			a.campaign = args[0]
-			return a.record(c, func(j *command.Journal, _ string) (command.Result, error) {
-				return j.CreateCampaign(c.Context(), req)
-			})
+			return a.runSpec(c, "campaign-create", req)
 		},
 	}
 	create.Flags().StringVar(&req.System, "system", "", "ryf, galaxia or tor")
@@ -305,9 +377,7 @@ func (a *app) weaponCommand() *cobra.Command {
 				}
 				w.Short, w.Medium, w.Long = ns[0], ns[1], ns[2]
 			}
-			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
-				return j.DefineWeapon(c.Context(), campaign, w)
-			})
+			return a.runSpec(c, "weapon-define", w)
 		},
 	}
 	define.Flags().StringVar(&w.Damage, "damage", "", "damage dice, e.g. 1d10, 2d6, 1d6-2")
@@ -331,9 +401,7 @@ func (a *app) skillCommand() *cobra.Command {
 			if attr == "" {
 				return usagef("skill define: name its default attribute with --attribute X (F, R, D, I, P or C)")
 			}
-			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
-				return j.DefineSkill(c.Context(), campaign, args[0], attr)
-			})
+			return a.runSpec(c, "skill-define", body{"name": args[0], "attribute": attr})
 		},
 	}
 	define.Flags().StringVar(&attr, "attribute", "", "default attribute (F, R, D, I, P or C)")
@@ -343,9 +411,7 @@ func (a *app) skillCommand() *cobra.Command {
 		Short: "Spend XP to raise a skill one rank (costs the new rank)",
 		Args:  cobra.ExactArgs(2),
 		RunE: func(c *cobra.Command, args []string) error {
-			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
-				return j.RaiseSkill(c.Context(), campaign, args[0], args[1])
-			})
+			return a.runSpec(c, "raise", body{"character": args[0], "skill": args[1]})
 		},
 	}
 	cmd.AddCommand(define, raise, a.skillListCommand())
@@ -369,12 +435,12 @@ reason): the audit flags every voided v2 roll and says whether its roller
 consented.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
+			return a.runSpecWith(c, "void", func(_ *command.Journal, campaign string) (any, error) {
 				id, err := a.resolveEventID(c.Context(), campaign, args[0])
 				if err != nil {
-					return command.Result{}, err
+					return nil, err
 				}
-				return j.VoidWithConsent(c.Context(), campaign, id, reason, consent)
+				return body{"event_id": id, "reason": reason, "consent_signed": consent.Signed, "consent_signature": consent.Signature}, nil
 			})
 		},
 	}

@@ -39,9 +39,7 @@ sees the outcome at once.`,
 				return a.requestRevealV2(c, keyName, req.Character, func(j *command.Journal, campaign string, _ *projections.Session) (any, error) {
 					return j.FreeRollActionFor(c.Context(), campaign, req)
 				})
-			}, func(j *command.Journal, campaign string) (command.Result, error) {
-				return j.FreeRoll(c.Context(), campaign, req)
-			})
+			}, "free-roll", req)
 		},
 	}
 	f := cmd.Flags()
@@ -63,9 +61,7 @@ func (a *app) revealSecretCommand() *cobra.Command {
 		Example: "  journal -c mordor roll reveal-secret 3f2a9c1e",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
-				return j.Reveal(c.Context(), campaign, args[0])
-			})
+			return a.runSpec(c, "reveal", body{"request": args[0]})
 		},
 	}
 }

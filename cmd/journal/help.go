@@ -167,6 +167,21 @@ Every command takes these flags; each may also be set in the environment.
   --nats URL, $NATS_URL
       Use an external NATS server or cluster instead of the embedded one
       (comma-separated URLs; user:password@ is never printed).
+      With a player's, GM's or dashboard's credentials in the URL
+      (nats://bea:PASSWORD@host:4222, as 'journal access add' prints them),
+      from any machine: the CLI is then a client of the journal's NATS
+      command service, not of JetStream. It acts as that NATS user (a login
+      naming another user is refused), reads one campaign (-c) with the
+      service's events command, follows it on journalfeed.<campaign>, and
+      records only the commands of the catalogue, signing v2 rolls with
+      this device's key. A URL whose user is the journal's own (role
+      journal in --access, else the user "journal"), or with no user, is
+      the journal's own connection to JetStream.
+
+  --inbox-prefix PREFIX
+      With --nats as a player, GM or dashboard: the inbox prefix of your
+      NATS user, _INBOX.<user> by default (the only one the service answers
+      on); another is refused before anything is sent.
 
   --replicas N
       With --nats: a new journal's number of replicas (give 3 when creating

@@ -19,10 +19,23 @@ import (
 // signs) without a user is refused with device.ErrNoIdentity, so that a
 // player's device never acts as the GM because nobody said who it is.
 
+// identity is who the CLI is: over the journal's NATS command service
+// its NATS user (serviceActor refuses a login naming another), else the
+// device's (device.CurrentIdentity).
+func (a *app) identity() (device.Identity, error) {
+	if user, _, ok := a.serviceCreds(); ok { // remote.go
+		if _, err := serviceActor(user); err != nil {
+			return device.Identity{}, err
+		}
+		return device.Identity{User: user, Source: "--nats"}, nil
+	}
+	return device.CurrentIdentity(os.Getenv)
+}
+
 // cliActor is who the CLI acts as, "" when this device has no user (a
 // command that only reads needs none).
-func cliActor() string {
-	id, err := device.CurrentIdentity(os.Getenv)
+func (a *app) cliActor() string {
+	id, err := a.identity()
 	if err != nil {
 		return ""
 	}
@@ -31,8 +44,8 @@ func cliActor() string {
 
 // cliUser is who the CLI acts as, for a command that acts: the identity
 // file's or $JOURNAL_ACTOR's error when there is none.
-func cliUser() (string, error) {
-	id, err := device.CurrentIdentity(os.Getenv)
+func (a *app) cliUser() (string, error) {
+	id, err := a.identity()
 	if err != nil {
 		return "", err
 	}
@@ -87,7 +100,7 @@ one command. There is no default user: a device that has none is refused.`,
 		Example: "  journal whoami\n  journal -c mordor whoami",
 		Args:    cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			id, err := device.CurrentIdentity(os.Getenv)
+			id, err := a.identity()
 			if err != nil {
 				return err
 			}
@@ -150,8 +163,8 @@ func printWhoami(w io.Writer, out whoami) {
 
 // actingUser returns the CLI's user for a command that acts, or
 // device.ErrNoIdentity as a usage error.
-func actingUser() (string, error) {
-	return cliUser() // exitCode: device.ErrNoIdentity is a usage error
+func (a *app) actingUser() (string, error) {
+	return a.cliUser() // exitCode: device.ErrNoIdentity is a usage error
 }
 
 // signedAs tells the user, once per command on standard error, who its

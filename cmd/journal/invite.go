@@ -88,7 +88,7 @@ func (a *app) invite(c *cobra.Command, user, role string, characters []string, t
 	if !strings.HasPrefix(base, "http://") && !strings.HasPrefix(base, "https://") {
 		return usagef("invite: --url %q: want http:// or https://", base)
 	}
-	by, err := actingUser() // identity.go
+	by, err := a.actingUser() // identity.go
 	if err != nil {
 		return err
 	}

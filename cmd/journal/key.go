@@ -88,7 +88,7 @@ func (a *app) keyCommand() *cobra.Command {
 				User       string `json:"user"`
 				Registered string `json:"registered_fingerprint,omitempty"`
 				Matches    *bool  `json:"matches,omitempty"`
-			}{Info: info, User: cliActor()}
+			}{Info: info, User: a.cliActor()}
 			if a.campaign != "" {
 				camp, err := a.load(c, 0)
 				if err != nil {

@@ -41,7 +41,7 @@ registered once: nothing replaces another registered key.`,
   journal -c mordor key register ana --public-key 3b6a27bc…`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			me, err := actingUser() // identity.go: no default user
+			me, err := a.actingUser() // identity.go: no default user
 			if err != nil {
 				return err
 			}
@@ -58,9 +58,7 @@ registered once: nothing replaces another registered key.`,
 					return usagef("key register: your own device registers its own key, signed by it: leave out --public-key")
 				}
 				a.warnf("journal: registering a key for %s that %s's device did not sign: the audit flags it key-by-other, and %s is told on every page and command until it approves or revokes it", user, user, user)
-				return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
-					return j.RegisterKey(c.Context(), campaign, req)
-				})
+				return a.runSpec(c, "key-register", req)
 			}
 			k, err := loadKey(*name)
 			if err != nil {
@@ -84,9 +82,7 @@ registered once: nothing replaces another registered key.`,
 				return err
 			}
 			sealed := signed.Sealed{Signed: msg, Signature: sig}
-			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
-				return j.RegisterKey(c.Context(), campaign, command.RegisterKey{SignedMessage: sealed})
-			})
+			return a.runSpec(c, "key-register", command.RegisterKey{SignedMessage: sealed})
 		},
 	}
 	register.Flags().StringVar(&pub, "public-key", "", "the user's public key: 64 hex digits, as 'journal key show' prints it")
@@ -127,9 +123,13 @@ func (a *app) keyApproveCommand(name *string) *cobra.Command {
 				return err
 			}
 			sealed := signed.Sealed{Signed: msg, Signature: sig}
-			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
-				return j.ApproveDevice(c.Context(), campaign, command.ApproveDevice{SignedMessage: sealed})
-			})
+			req := command.ApproveDevice{Character: actingCharacter(camp, a.cliActor()), SignedMessage: sealed}
+			if req.Character == "" { // no character yet: for the permissions, the catalogue needs one
+				return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
+					return j.ApproveDevice(c.Context(), campaign, req)
+				})
+			}
+			return a.runSpec(c, "key-approve", req)
 		},
 	}
 }
@@ -157,7 +157,7 @@ revoked-by-other.`,
 				return usagef("key revoke %s: no device of campaign %s has that fingerprint (see 'journal key devices')", args[0], camp.ID)
 			}
 			req := command.RevokeDevice{User: user, PublicKey: dev.PublicKey, Reason: reason}
-			if user == cliActor() {
+			if user == a.cliActor() {
 				k, err := loadKey(*name)
 				if err != nil {
 					return err
@@ -173,9 +173,12 @@ revoked-by-other.`,
 				req.SignedMessage = signed.Sealed{Signed: msg, Signature: sig}
 				req.User, req.PublicKey, req.Reason = "", "", ""
 			}
-			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
-				return j.RevokeDevice(c.Context(), campaign, req)
-			})
+			if req.Character = actingCharacter(camp, a.cliActor()); req.Character == "" { // as key approve
+				return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
+					return j.RevokeDevice(c.Context(), campaign, req)
+				})
+			}
+			return a.runSpec(c, "key-revoke", req)
 		},
 	}
 	cmd.Flags().StringVar(&reason, "reason", "", "why the device is revoked (lost, not mine)")
@@ -264,7 +267,7 @@ func (a *app) announceDevices(camp *projections.Campaign) {
 		return
 	}
 	a.announced = true
-	for _, n := range device.Announcements(camp, cliActor()) {
+	for _, n := range device.Announcements(camp, a.cliActor()) {
 		a.warnf("WARNING: %s added a device to your name on %s (fingerprint %s): if it was not you, revoke it with 'journal key revoke %s'; if it was, approve it from another of your devices with 'journal key approve %s'",
 			n.By, n.Time.UTC().Format(time.DateOnly), n.Fingerprint, n.Fingerprint, n.Fingerprint)
 	}

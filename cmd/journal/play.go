@@ -29,9 +29,7 @@ func (a *app) characterCommand() *cobra.Command {
 			if weapons != "" {
 				req.Weapons = strings.Split(weapons, ",")
 			}
-			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
-				return j.CreateCharacter(c.Context(), campaign, req)
-			})
+			return a.runSpec(c, "character-create", req)
 		},
 	}
 	f := create.Flags()
@@ -103,14 +101,10 @@ func (a *app) sessionCommand() *cobra.Command {
 			if len(args) == 1 {
 				id = args[0]
 			}
-			var algorithm string
-			if err := a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
-				res, err := j.StartSessionWith(c.Context(), campaign, command.SessionStart{ID: id, Title: title, Dice: diceFlag})
-				algorithm = startedAlgorithm(res)
-				return res, err
-			}); err != nil {
+			if err := a.runSpec(c, "session-start", body{"id": id, "title": title, "dice": diceFlag}); err != nil {
 				return err
 			}
+			algorithm := startedAlgorithm(a.recorded)
 			if algorithm != dice.AlgorithmV2 {
 				if diceFlag == "" && algorithm != "" {
 					// The default chose v1: say which and why, in one line.
@@ -136,9 +130,7 @@ their devices with 'journal session cosign'.`,
 			if err != nil {
 				return err
 			}
-			if err := a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
-				return j.EndSession(c.Context(), campaign)
-			}); err != nil || !v2 {
+			if err := a.runSpec(c, "session-end", body{}); err != nil || !v2 {
 				return err
 			}
 			return a.afterV2End(c)
@@ -191,9 +183,7 @@ number.`,
 				}
 				return a.rollV2(c, keyName, req)
 			}
-			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
-				return j.Roll(c.Context(), campaign, req)
-			})
+			return a.runSpec(c, "roll", req)
 		},
 	}
 	cmd.AddCommand(a.rollV2Commands()...)
@@ -243,9 +233,7 @@ skills or attributes.`,
 					return err
 				}
 			}
-			return a.v2Path(c, func() error { return a.contestV2(c, keyName, req) }, func(j *command.Journal, campaign string) (command.Result, error) {
-				return j.Contest(c.Context(), campaign, req)
-			})
+			return a.v2Path(c, func() error { return a.contestV2(c, keyName, req) }, "contest", contestBody(req))
 		},
 	}
 	f := cmd.Flags()
@@ -282,9 +270,7 @@ func (a *app) combatCommand() *cobra.Command {
 		Args:  cobra.MinimumNArgs(2),
 		RunE: func(c *cobra.Command, args []string) error {
 			req.Participants = args
-			return a.v2Path(c, func() error { return a.combatStartV2(c, keyName, req) }, func(j *command.Journal, campaign string) (command.Result, error) {
-				return j.StartCombatWith(c.Context(), campaign, req)
-			})
+			return a.v2Path(c, func() error { return a.combatStartV2(c, keyName, req) }, "combat-start", req)
 		},
 	}
 	start.Flags().StringVar(&keyName, "name", device.DefaultName, "journal-dice-v2: the device key that signs the initiative")
@@ -295,9 +281,7 @@ func (a *app) combatCommand() *cobra.Command {
 		Short: "Start the next round",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
-				return j.NextRound(c.Context(), campaign)
-			})
+			return a.runSpec(c, "combat-round", body{})
 		},
 	}
 	end := &cobra.Command{
@@ -305,9 +289,7 @@ func (a *app) combatCommand() *cobra.Command {
 		Short: "End the combat",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
-				return j.EndCombat(c.Context(), campaign)
-			})
+			return a.runSpec(c, "combat-end", body{})
 		},
 	}
 	show := &cobra.Command{
@@ -344,9 +326,7 @@ func (a *app) attackCommand() *cobra.Command {
 				}
 				return a.attackV2(c, keyName, req)
 			}
-			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
-				return j.Attack(c.Context(), campaign, req)
-			})
+			return a.runSpec(c, "attack", req)
 		},
 	}
 	f := cmd.Flags()
@@ -395,9 +375,7 @@ func (a *app) healthCommands() []*cobra.Command {
 			if err != nil {
 				return err
 			}
-			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
-				return j.Damage(c.Context(), campaign, args[0], n, source)
-			})
+			return a.runSpec(c, "damage", body{"character": args[0], "amount": n, "source": source})
 		},
 	}
 	damage.Flags().StringVar(&source, "source", "", "who dealt it")
@@ -410,9 +388,7 @@ func (a *app) healthCommands() []*cobra.Command {
 			if err != nil {
 				return err
 			}
-			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
-				return j.Heal(c.Context(), campaign, args[0], n)
-			})
+			return a.runSpec(c, "heal", body{"character": args[0], "amount": n})
 		},
 	}
 	var comfort bool
@@ -421,9 +397,7 @@ func (a *app) healthCommands() []*cobra.Command {
 		Short: "A night's sleep: everyone heals 1 HP (2 in comfort); a new day",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
-				return j.Rest(c.Context(), campaign, comfort)
-			})
+			return a.runSpec(c, "rest", body{"comfort": comfort})
 		},
 	}
 	rest.Flags().BoolVar(&comfort, "comfort", false, "full comfort: 2 HP")
@@ -433,9 +407,8 @@ func (a *app) healthCommands() []*cobra.Command {
 		Short: "Roll 1d6 healing after the last combat (at most the damage taken in it, once)",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			return a.v2Path(c, func() error { return a.healV2(c, healKey, args[0], entropy) }, func(j *command.Journal, campaign string) (command.Result, error) {
-				return j.HealAfterCombat(c.Context(), campaign, args[0], entropy)
-			})
+			return a.v2Path(c, func() error { return a.healV2(c, healKey, args[0], entropy) }, "heal-after-combat",
+				body{"character": args[0], "entropy": entropy})
 		},
 	}
 	after.Flags().StringVar(&entropy, "entropy", "", "the player's own entropy")
@@ -456,9 +429,7 @@ func (a *app) progressCommands() []*cobra.Command {
 			if err != nil {
 				return err
 			}
-			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
-				return j.GrantXP(c.Context(), campaign, args[0], n)
-			})
+			return a.runSpec(c, "xp", body{"character": args[0], "amount": n})
 		},
 	}
 	xp.AddCommand(positiveArg(grant, "XP"))
@@ -468,9 +439,7 @@ func (a *app) progressCommands() []*cobra.Command {
 		Short: "The GM gives the token back: the character's next roll is one level lower",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
-				return j.ReturnToken(c.Context(), campaign, args[0])
-			})
+			return a.runSpec(c, "token-return", body{"character": args[0]})
 		},
 	}
 	token.AddCommand(ret)
@@ -480,9 +449,7 @@ func (a *app) progressCommands() []*cobra.Command {
 		Short: "Start a new in-game day: specializations may be used again",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
-				return j.NewDay(c.Context(), campaign)
-			})
+			return a.runSpec(c, "day-new", body{})
 		},
 	}
 	day.AddCommand(newDay)
@@ -495,9 +462,7 @@ func (a *app) progressCommands() []*cobra.Command {
 			if len(args) == 2 {
 				weapon = args[1]
 			}
-			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
-				return j.Reload(c.Context(), campaign, args[0], weapon)
-			})
+			return a.runSpec(c, "reload", body{"character": args[0], "weapon": weapon})
 		},
 	}
 	return []*cobra.Command{xp, token, day, reload}

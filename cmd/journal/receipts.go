@@ -89,7 +89,7 @@ func (a *app) seenAt(ctx context.Context, campaign string, seq uint64) (*signed.
 // lastSeq, the latest it read), signs it with k and keeps it in the
 // receipts before it is sent. Every signed message of the CLI goes through here.
 func (a *app) seal(ctx context.Context, campaign string, lastSeq uint64, k *device.Key, m signed.Message) (string, string, error) {
-	user, err := actingUser() // identity.go: a device signs as its user, never a default's
+	user, err := a.actingUser() // identity.go: a device signs as its user, never a default's
 	if err != nil {
 		return "", "", err
 	}
@@ -134,7 +134,7 @@ func registeredKeys(camp *projections.Campaign, user string) []string {
 // nothing to check.
 func (a *app) receiptAlarms(ctx context.Context, camp *projections.Campaign) ([]device.Alarm, error) {
 	var alarms []device.Alarm
-	user := cliActor()
+	user := a.cliActor()
 	if ks, err := keyStore(); err == nil {
 		var own []string // this device's keys (default, and any other name)
 		if infos, err := ks.List(); err == nil || len(infos) > 0 {

@@ -40,6 +40,14 @@ func (a *app) openStore(ctx context.Context, share bool, listen string) (store, 
 	if a.st != nil {
 		return a.st, nil
 	}
+	if user, _, ok := a.serviceCreds(); ok && !share && listen == "" { // remote.go
+		st, err := a.openRemoteStore(user)
+		if err != nil {
+			return nil, err
+		}
+		a.st = st
+		return st, nil
+	}
 	js, replicas, err := a.openJetStream(ctx, share, listen)
 	if err != nil {
 		return nil, err
@@ -184,7 +192,7 @@ func (a *app) journal(ctx context.Context) (*command.Journal, error) {
 	if err != nil {
 		return nil, err
 	}
-	actor := cliActor() // identity.go; "" only for a command that acts not (record checks)
+	actor := a.cliActor() // identity.go; "" only for a command that acts not (record checks)
 	var cs command.Store = st
 	if a.wrapStore != nil {
 		cs = a.wrapStore(cs)

@@ -46,9 +46,7 @@ func (a *app) hopeCommand() *cobra.Command {
 				}
 				return a.hopeV2(c, keyName, args[0], roll) // v2_tor.go
 			}
-			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
-				return j.SpendHope(c.Context(), campaign, args[0], roll)
-			})
+			return a.runSpec(c, "hope-spend", body{"character": args[0], "roll": roll})
 		},
 	}
 	spend.Flags().StringVar(&keyName, "name", device.DefaultName, "journal-dice-v2: the device key that signs the Hope spent")
@@ -74,9 +72,7 @@ func (a *app) fellowshipCommand() *cobra.Command {
 		Short: "Ask the fellowship for 1 point of the pool to regain 1 Hope; every other player character votes",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
-				return j.RequestFellowship(c.Context(), campaign, args[0])
-			})
+			return a.runSpec(c, "fellowship-ask", body{"character": args[0]})
 		},
 	}
 	vote := &cobra.Command{
@@ -88,9 +84,7 @@ func (a *app) fellowshipCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
-				return j.Vote(c.Context(), campaign, args[0], args[1], agree)
-			})
+			return a.runSpec(c, "fellowship-vote", body{"character": args[0], "voter": args[1], "agree": agree})
 		},
 	}
 	take := &cobra.Command{
@@ -98,9 +92,7 @@ func (a *app) fellowshipCommand() *cobra.Command {
 		Short: "Take a refused fellowship point anyway: Hope +1, pool −1, Shadow +1",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
-				return j.ResolveFellowship(c.Context(), campaign, args[0], true)
-			})
+			return a.runSpec(c, "fellowship-take", body{"character": args[0]})
 		},
 	}
 	withdraw := &cobra.Command{
@@ -108,9 +100,7 @@ func (a *app) fellowshipCommand() *cobra.Command {
 		Short: "Withdraw the character's request for a fellowship point: nothing changes",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
-				return j.ResolveFellowship(c.Context(), campaign, args[0], false)
-			})
+			return a.runSpec(c, "fellowship-withdraw", body{"character": args[0]})
 		},
 	}
 	phase := &cobra.Command{
@@ -118,9 +108,7 @@ func (a *app) fellowshipCommand() *cobra.Command {
 		Short: "The fellowship phase ends the adventure: advancement points banked, groups cleared, temporary Shadow cleared, pool reset",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
-				return j.FellowshipPhase(c.Context(), campaign)
-			})
+			return a.runSpec(c, "fellowship-phase", body{})
 		},
 	}
 	var at uint64
@@ -156,9 +144,7 @@ func (a *app) shadowCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
-				return j.GainShadow(c.Context(), campaign, args[0], n, reason)
-			})
+			return a.runSpec(c, "shadow-gain", body{"character": args[0], "amount": n, "reason": reason})
 		},
 	}
 	gain.Flags().StringVar(&reason, "reason", "", "what brought the Shadow")
@@ -174,9 +160,7 @@ func (a *app) madnessCommand() *cobra.Command {
 		Short: "The GM ends the bout: 1 permanent Shadow and a flaw",
 		Args:  cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
-				return j.EndMadness(c.Context(), campaign, args[0], flaw)
-			})
+			return a.runSpec(c, "madness-end", body{"character": args[0], "flaw": flaw})
 		},
 	}
 	end.Flags().StringVar(&flaw, "flaw", "", "the flaw the character gains")
@@ -198,9 +182,7 @@ func (a *app) traitCommand() *cobra.Command {
 				return usagef("trait invoke: the GM rules --auto (automatic success) or --roll (the next roll counts the trait)")
 			}
 			req := command.TraitRequest{Character: args[0], Trait: args[1], Automatic: auto, Skill: skill}
-			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
-				return j.InvokeTrait(c.Context(), campaign, req)
-			})
+			return a.runSpec(c, "trait-invoke", req)
 		},
 	}
 	invoke.Flags().BoolVar(&auto, "auto", false, "the GM grants an automatic success: no roll")
@@ -223,9 +205,7 @@ func (a *app) advancementCommand() *cobra.Command {
 					return err
 				}
 			}
-			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
-				return j.GrantAdvancement(c.Context(), campaign, args[0], args[1], roll)
-			})
+			return a.runSpec(c, "advancement-grant", body{"character": args[0], "group": args[1], "roll": roll})
 		},
 	}
 	grant.Flags().StringVar(&roll, "roll", "", "the roll (event id) that earned the point; without it, the GM's decision alone")
@@ -263,9 +243,7 @@ func (a *app) adventureCommand() *cobra.Command {
 			if len(args) == 1 {
 				title = args[0]
 			}
-			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
-				return j.StartAdventure(c.Context(), campaign, title)
-			})
+			return a.runSpec(c, "adventure-start", body{"title": title})
 		},
 	}
 	cmd.AddCommand(start)

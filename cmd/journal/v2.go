@@ -158,8 +158,8 @@ func (a *app) contribute(c *cobra.Command, keyName, character string) error {
 	// start --dice v2 contributes (its reproduction re-runs that command).
 	return a.sendSigned(c, j, camp, k, character, "session-contribute",
 		k.Contribution(campaign, s.ID, v, commitment), // with the device's witness chain for the GM's rolls
-		func(rj *command.Journal, character string, m command.SignedMessage) (command.Result, error) {
-			return rj.Contribute(ctx, campaign, command.ContributeSigned{Character: character, SignedMessage: m})
+		func(character string, m command.SignedMessage) any {
+			return command.ContributeSigned{Character: character, SignedMessage: m}
 		})
 }
 
@@ -168,22 +168,20 @@ func (a *app) contribute(c *cobra.Command, keyName, character string) error {
 // retry is the same request), for character (by default the one the CLI's
 // user plays in camp), then prints what was recorded.
 func (a *app) sendSigned(c *cobra.Command, j *command.Journal, camp *projections.Campaign, k *device.Key, character, name string, m signed.Message,
-	send func(rj *command.Journal, character string, m command.SignedMessage) (command.Result, error)) error {
+	send func(character string, m command.SignedMessage) any) error {
 	ctx := c.Context()
 	msg, sig, err := a.seal(ctx, camp.ID, camp.LastSeq, k, m)
 	if err != nil {
 		return err
 	}
 	if character == "" {
-		character = actingCharacter(camp, cliActor())
+		character = actingCharacter(camp, a.cliActor())
 	}
 	id, err := a.cliRequestID()
 	if err != nil {
 		return err
 	}
-	res, err := a.stepNamed(ctx, c, j, id, name, func(rj *command.Journal) (command.Result, error) {
-		return send(rj, character, command.SignedMessage{Signed: msg, Signature: sig})
-	})
+	res, err := a.stepNamed(ctx, c, j, id, camp.ID, name, send(character, command.SignedMessage{Signed: msg, Signature: sig}))
 	if err != nil {
 		return err
 	}
@@ -236,8 +234,8 @@ func (a *app) afterV2Start(c *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	if !holdsKey(camp, cliActor(), info.PublicKey) {
-		a.warnf("journal: campaign %s does not hold your device key %s for %s: register it with 'journal key register', then 'journal session contribute'", campaign, info.Fingerprint, cliActor())
+	if !holdsKey(camp, a.cliActor(), info.PublicKey) {
+		a.warnf("journal: campaign %s does not hold your device key %s for %s: register it with 'journal key register', then 'journal session contribute'", campaign, info.Fingerprint, a.cliActor())
 		return nil
 	}
 	a.requestID = "" // the contribution is a command of its own
@@ -288,7 +286,7 @@ func (a *app) requestRevealV2(c *cobra.Command, keyName, character string, actio
 	if err != nil {
 		return err
 	}
-	actor, err := actingUser()
+	actor, err := a.actingUser()
 	if err != nil {
 		return err
 	}
@@ -319,10 +317,8 @@ func (a *app) requestRevealV2(c *cobra.Command, keyName, character string, actio
 	if err != nil {
 		return err
 	}
-	asked, err := a.stepNamed(ctx, c, j, cliID+".request", "roll-request", func(rj *command.Journal) (command.Result, error) {
-		return rj.RequestRoll(ctx, campaign, command.RollRequestSigned{Character: character,
-			SignedMessage: command.SignedMessage{Signed: reqMsg, Signature: reqSig}})
-	})
+	asked, err := a.stepNamed(ctx, c, j, cliID+".request", campaign, "roll-request", command.RollRequestSigned{Character: character,
+		SignedMessage: command.SignedMessage{Signed: reqMsg, Signature: reqSig}})
 	if err != nil {
 		return err
 	}
@@ -330,10 +326,8 @@ func (a *app) requestRevealV2(c *cobra.Command, keyName, character string, actio
 	if err != nil {
 		return err
 	}
-	made, err := a.stepNamed(ctx, c, j, cliID+".reveal", "roll-reveal", func(rj *command.Journal) (command.Result, error) {
-		return rj.RevealRoll(ctx, campaign, command.RollRevealSigned{Character: character,
-			SignedMessage: command.SignedMessage{Signed: revMsg, Signature: revSig}})
-	})
+	made, err := a.stepNamed(ctx, c, j, cliID+".reveal", campaign, "roll-reveal", command.RollRevealSigned{Character: character,
+		SignedMessage: command.SignedMessage{Signed: revMsg, Signature: revSig}})
 	if err != nil {
 		return msgerr.Errorf("request %s is recorded but its reveal was not: %w (send it again with 'journal roll prove %s': if the GM cancelled the request meanwhile, the journal records the roll it would have been)", requestID, err, requestID)
 	}
@@ -341,16 +335,23 @@ func (a *app) requestRevealV2(c *cobra.Command, keyName, character string, actio
 	return a.reportAll(ctx, j, campaign, asked, made)
 }
 
-// stepNamed is step for a command recorded under the catalogue's name
-// (the v2 roll's request and reveal are two catalogued commands).
-func (a *app) stepNamed(ctx context.Context, c *cobra.Command, j *command.Journal, id, name string, do func(*command.Journal) (command.Result, error)) (command.Result, error) {
+// stepNamed runs the catalogued command name with its body (runSpec's
+// specRun) as one step of a v2 CLI command, under request id id (the v2
+// roll's request and reveal are two catalogued commands).
+func (a *app) stepNamed(ctx context.Context, c *cobra.Command, j *command.Journal, id, campaign, name string, body any) (command.Result, error) {
 	rj, err := j.WithRequest(id)
 	if err != nil {
 		return command.Result{}, msgerr.Errorf("--request-id: %w", err)
 	}
+	data, err := bodyJSON(body)
+	if err != nil {
+		return command.Result{}, err
+	}
 	path, args := cliCommand(c)
-	rj = rj.ForCommand(path+" "+name, args).Named(name)
-	return a.stepAs(ctx, rj, id, do)
+	rj = rj.ForCommand(path+" "+name, args)
+	return a.stepAs(ctx, rj, id, func(rj *command.Journal) (command.Result, error) {
+		return a.specRun(ctx, rj, id, campaign, name, data)
+	})
 }
 
 // annOwnArgs marks a command with subcommands that takes arguments of
@@ -366,12 +367,12 @@ func (a *app) rollV2Commands() []*cobra.Command {
 		Short:   "GM: cancel a v2 roll request left unrevealed (its nonce stays consumed, the audit lists it)",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
+			return a.runSpecWith(c, "roll-cancel", func(_ *command.Journal, campaign string) (any, error) {
 				request, err := a.resolveRequestID(c.Context(), campaign, args[0])
 				if err != nil {
-					return command.Result{}, err
+					return nil, err
 				}
-				return j.CancelRoll(c.Context(), campaign, request, reason)
+				return body{"request": request, "reason": reason}, nil
 			})
 		},
 	}
@@ -384,10 +385,8 @@ func (a *app) rollV2Commands() []*cobra.Command {
 		Short:   "Record a roll.request signed by another device (as its user, $JOURNAL_ACTOR)",
 		Args:    cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
-				return j.RequestRoll(c.Context(), campaign, command.RollRequestSigned{Character: character,
-					SignedMessage: command.SignedMessage{Signed: msg, Signature: sig}})
-			})
+			return a.runSpec(c, "roll-request", command.RollRequestSigned{Character: character,
+				SignedMessage: command.SignedMessage{Signed: msg, Signature: sig}})
 		},
 	}
 	reveal := &cobra.Command{
@@ -396,10 +395,8 @@ func (a *app) rollV2Commands() []*cobra.Command {
 		Short:   "Record a roll.reveal signed by another device: the roll is drawn",
 		Args:    cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
-				return j.RevealRoll(c.Context(), campaign, command.RollRevealSigned{Character: character,
-					SignedMessage: command.SignedMessage{Signed: msg, Signature: sig}})
-			})
+			return a.runSpec(c, "roll-reveal", command.RollRevealSigned{Character: character,
+				SignedMessage: command.SignedMessage{Signed: msg, Signature: sig}})
 		},
 	}
 	for _, cmd := range []*cobra.Command{request, reveal} {

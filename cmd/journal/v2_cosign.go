@@ -114,8 +114,8 @@ func (a *app) cosign(c *cobra.Command, keyName, session, character string) error
 	}
 	return a.sendSigned(c, j, camp, k, character, "session-cosign",
 		&signed.Cosign{Header: signed.Header{Campaign: campaign, Session: s.ID}, Ended: hash},
-		func(rj *command.Journal, character string, m command.SignedMessage) (command.Result, error) {
-			return rj.Cosign(ctx, campaign, command.CosignSigned{Character: character, SignedMessage: m})
+		func(character string, m command.SignedMessage) any {
+			return command.CosignSigned{Character: character, SignedMessage: m}
 		})
 }
 
@@ -174,9 +174,9 @@ func (a *app) afterV2End(c *cobra.Command) error {
 		a.warnf("journal: no device key (%v): the end of session %s is not co-signed by you; each participant co-signs it with 'journal session cosign %s'", err, s.ID, s.ID)
 		return nil
 	}
-	if !holdsKey(camp, cliActor(), info.PublicKey) {
+	if !holdsKey(camp, a.cliActor(), info.PublicKey) {
 		a.warnf("journal: campaign %s does not hold your device key %s for %s: the end of session %s is not co-signed by you (register it with 'journal key register', then 'journal session cosign %s')",
-			campaign, info.Fingerprint, cliActor(), s.ID, s.ID)
+			campaign, info.Fingerprint, a.cliActor(), s.ID, s.ID)
 		return nil
 	}
 	a.warnf("journal: co-signing the end of session %s with your device key %s; the other participants co-sign it with 'journal session cosign %s'", s.ID, info.Fingerprint, s.ID)

@@ -43,7 +43,7 @@ func (a *app) v2Acting(c *cobra.Command, chars ...string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return playedBy(camp, cliActor(), chars...), nil
+	return playedBy(camp, a.cliActor(), chars...), nil
 }
 
 // contestV2 runs a v2 contest in one command: both sides' rolls from one
@@ -86,13 +86,23 @@ func (a *app) healV2(c *cobra.Command, keyName, char, entropy string) error {
 	})
 }
 
-// v2Path runs v2 in a v2 session and v1 otherwise.
-func (a *app) v2Path(c *cobra.Command, v2 func() error, v1 func(*command.Journal, string) (command.Result, error)) error {
+// v2Path runs v2 in a v2 session and otherwise the catalogued command
+// name with its body (runSpec).
+func (a *app) v2Path(c *cobra.Command, v2 func() error, name string, v1 any) error {
 	if in, err := a.inV2Session(c); err != nil || in {
 		if err != nil {
 			return err
 		}
 		return v2()
 	}
-	return a.record(c, v1)
+	return a.runSpec(c, name, v1)
+}
+
+// contestBody is the catalogue's body of a contest (command/catalog's
+// "contest").
+func contestBody(req command.ContestRequest) body {
+	return body{"a": req.A, "skill_a": req.SkillA, "attr_a": req.AttrA, "modifier_a": req.ModA, "token_a": req.TokenA,
+		"specialization_a": req.SpecA, "entropy_a": req.EntropyA,
+		"b": req.B, "skill_b": req.SkillB, "attr_b": req.AttrB, "modifier_b": req.ModB, "token_b": req.TokenB,
+		"specialization_b": req.SpecB, "entropy_b": req.EntropyB, "rematch": req.Rematch}
 }

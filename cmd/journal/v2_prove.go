@@ -61,7 +61,7 @@ func (a *app) rollProveCommand() *cobra.Command {
 			if q == nil {
 				return msgerr.Errorf("%w: no roll request %s in campaign %s", events.ErrNotFound, request, campaign)
 			}
-			if actor := cliActor(); q.Requested.User != actor {
+			if actor := a.cliActor(); q.Requested.User != actor {
 				return usagef("request %s is %s's, not %s's: only the device that made it can prove it", request, q.Requested.User, actor)
 			}
 			if out != "" {
@@ -79,10 +79,8 @@ func (a *app) rollProveCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
-				return j.ProveRoll(ctx, campaign, command.RollRevealSigned{Character: q.Requested.Character,
-					SignedMessage: command.SignedMessage{Signed: msg, Signature: sig}})
-			})
+			return a.runSpec(c, "roll-prove", command.RollRevealSigned{Character: q.Requested.Character,
+				SignedMessage: command.SignedMessage{Signed: msg, Signature: sig}})
 		},
 	}
 	cmd.Flags().StringVar(&keyName, "name", device.DefaultName, "journal-dice-v2: the device key that made the request")

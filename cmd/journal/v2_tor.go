@@ -57,9 +57,7 @@ func (a *app) hopeV2(c *cobra.Command, keyName, character, roll string) error {
 	campaign, k, j, s := t.campaign, t.key, t.j, t.session
 	if ch := t.camp.TOR.Sheet(character); ch != nil && roll != "" && (ch.LastRoll == nil || ch.LastRoll.EventID != roll) {
 		// The journal says why (SpendHope's wording for a roll not the latest).
-		return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
-			return j.SpendHope(ctx, campaign, character, roll)
-		})
+		return a.runSpec(c, "hope-spend", body{"character": character, "roll": roll})
 	}
 	act, err := j.TORHopeActionFor(ctx, campaign, character)
 	if err != nil {
@@ -69,7 +67,7 @@ func (a *app) hopeV2(c *cobra.Command, keyName, character, roll string) error {
 	if err != nil {
 		return err
 	}
-	actor, err := actingUser()
+	actor, err := a.actingUser()
 	if err != nil {
 		return err
 	}
@@ -82,10 +80,8 @@ func (a *app) hopeV2(c *cobra.Command, keyName, character, roll string) error {
 	if err != nil {
 		return err
 	}
-	res, err := a.stepNamed(ctx, c, j, cliID+".request", "roll-request", func(rj *command.Journal) (command.Result, error) {
-		return rj.RequestRoll(ctx, campaign, command.RollRequestSigned{Character: character,
-			SignedMessage: command.SignedMessage{Signed: msg, Signature: sig}})
-	})
+	res, err := a.stepNamed(ctx, c, j, cliID+".request", campaign, "roll-request", command.RollRequestSigned{Character: character,
+		SignedMessage: command.SignedMessage{Signed: msg, Signature: sig}})
 	if err != nil {
 		return err
 	}

@@ -61,10 +61,8 @@ func (a *app) gmRollV2(c *cobra.Command, t v2Device, cliID, requestID, character
 	if err != nil {
 		return err
 	}
-	res, err := a.stepNamed(ctx, c, t.j, cliID+".request", "roll-request", func(rj *command.Journal) (command.Result, error) {
-		return rj.RequestRoll(ctx, t.campaign, command.RollRequestSigned{Character: character, Wait: int(wait / time.Second),
-			SignedMessage: command.SignedMessage{Signed: msg, Signature: sig}})
-	})
+	res, err := a.stepNamed(ctx, c, t.j, cliID+".request", t.campaign, "roll-request", command.RollRequestSigned{Character: character, Wait: int(wait / time.Second),
+		SignedMessage: command.SignedMessage{Signed: msg, Signature: sig}})
 	if err != nil {
 		return err
 	}
@@ -75,11 +73,11 @@ func (a *app) gmRollV2(c *cobra.Command, t v2Device, cliID, requestID, character
 	if a.jsonOut {
 		w = a.stderr
 	}
-	who := witnessesOf(t.camp, cliActor())
+	who := witnessesOf(t.camp, a.cliActor())
 	if len(who) == 0 {
 		who = []string{a.language().T("w2.no_witness")}
 	}
-	fmt.Fprintln(w, a.language().T("w2.waits", requestID, cliActor(), strings.Join(who, ", "), wait, "'journal log --follow'",
+	fmt.Fprintln(w, a.language().T("w2.waits", requestID, a.cliActor(), strings.Join(who, ", "), wait, "'journal log --follow'",
 		"'journal roll witness "+requestID+"'", "'journal roll resolve "+requestID+" --unwitnessed'"))
 	if round > 0 {
 		fmt.Fprintln(w, a.language().T("w2.pinned", requestID, round, beacon.Quicknet().TimeOf(round).Local().Format(time.RFC3339),
@@ -137,7 +135,7 @@ func (a *app) witnessV2(c *cobra.Command, keyName, character, request string) er
 	if err != nil {
 		return err
 	}
-	res, err := a.sendWitness(ctx, c, t, cliActor(), id, character, request)
+	res, err := a.sendWitness(ctx, c, t, a.cliActor(), id, character, request)
 	if err != nil {
 		return err
 	}
@@ -173,10 +171,8 @@ func (a *app) sendWitness(ctx context.Context, c *cobra.Command, t v2Device, me,
 	if character == "" {
 		character = actingCharacter(t.camp, me)
 	}
-	res, err := a.stepNamed(ctx, c, t.j, id, "roll-witness", func(rj *command.Journal) (command.Result, error) {
-		return rj.Witness(ctx, t.campaign, command.RollWitnessSigned{Character: character,
-			SignedMessage: command.SignedMessage{Signed: msg, Signature: sig}})
-	})
+	res, err := a.stepNamed(ctx, c, t.j, id, t.campaign, "roll-witness", command.RollWitnessSigned{Character: character,
+		SignedMessage: command.SignedMessage{Signed: msg, Signature: sig}})
 	if err != nil {
 		return res, err
 	}
@@ -235,10 +231,8 @@ func (a *app) receiptV2(ctx context.Context, c *cobra.Command, t v2Device, reque
 	if err != nil {
 		return command.Result{}, err
 	}
-	res, err := a.stepNamed(ctx, c, t.j, id, "roll-receipt", func(rj *command.Journal) (command.Result, error) {
-		return rj.Receipt(ctx, t.campaign, command.RollReceiptSigned{Character: actingCharacter(t.camp, cliActor()),
-			SignedMessage: command.SignedMessage{Signed: msg, Signature: sig}})
-	})
+	res, err := a.stepNamed(ctx, c, t.j, id, t.campaign, "roll-receipt", command.RollReceiptSigned{Character: actingCharacter(t.camp, a.cliActor()),
+		SignedMessage: command.SignedMessage{Signed: msg, Signature: sig}})
 	if err != nil {
 		return res, err
 	}
@@ -257,9 +251,7 @@ func (a *app) resolveV2(c *cobra.Command, request string, unwitnessed, byBeacon 
 		return err
 	}
 	if unwitnessed {
-		return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
-			return j.ResolveUnwitnessed(c.Context(), campaign, request)
-		})
+		return a.runSpec(c, "roll-resolve", body{"request": request, "unwitnessed": true})
 	}
 	if signature == "" {
 		var err error
@@ -267,9 +259,7 @@ func (a *app) resolveV2(c *cobra.Command, request string, unwitnessed, byBeacon 
 			return err
 		}
 	}
-	return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
-		return j.ResolveBeacon(c.Context(), campaign, request, signature)
-	})
+	return a.runSpec(c, "roll-resolve", body{"request": request, "beacon": true, "signature": signature})
 }
 
 // fetchBeacon fetches, from relay, the round that request is pinned to
@@ -381,7 +371,7 @@ type followWitness struct {
 // followWitness); nil without a device key.
 func (a *app) newFollowWitness(c *cobra.Command, keyName string) *followWitness {
 	ctx := c.Context()
-	f := &followWitness{a: a, c: c, keyName: keyName, me: cliActor(), done: map[string]bool{}}
+	f := &followWitness{a: a, c: c, keyName: keyName, me: a.cliActor(), done: map[string]bool{}}
 	var err error
 	if f.t.campaign, err = a.campaignID(); err != nil {
 		return nil

@@ -10,6 +10,7 @@ import (
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/internal/msgerr"
+	"github.com/campaign-journal/journal/rolls"
 	"github.com/campaign-journal/journal/rules/ryf"
 )
 
@@ -137,13 +138,14 @@ func contestInputs(_ context.Context, _ *command.Journal, _ string, r []events.E
 	if err != nil {
 		return contestBody{}, err
 	}
-	rolls := rollsOf(r)
-	if len(rolls) != 2 {
-		return contestBody{}, msgerr.Errorf("%d rolls, want 2", len(rolls))
+	sides := rollsOf(r)
+	if len(sides) != 2 {
+		return contestBody{}, msgerr.Errorf("%d rolls, want 2", len(sides))
 	}
-	a, b := rolls[0], rolls[1]
-	if !a.Opposed {
-		return contestBody{}, msgerr.New("recorded under the rules before docs/rules.md 1.5 (not opposed), which no body asks for")
+	a, b := sides[0], sides[1]
+	if v := rolls.Version(*a); v != ryf.RulesVersion {
+		// A body asks for today's rules only (docs/rules.md part 4).
+		return contestBody{}, msgerr.Errorf("recorded under the rules %s, which no body asks for", v)
 	}
 	return contestBody{A: a.Character, SkillA: ContestSide(a), AttrA: ContestAttr(a), ModifierA: a.Modifier,
 		TokenA: a.Token, SpecA: a.Specialization, EntropyA: a.Entropy,

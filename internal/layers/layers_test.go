@@ -50,7 +50,7 @@ var allowed = map[string][]string{
 	"live/livetest":                 {"command", "events", "projections"},
 	"events/backup":                 {"events", "events/jetstore", "internal/msgerr", "live"},
 	"command":                       {"beacon", "events", "i18n", "internal/clip", "internal/msgerr", "internal/slug", "projections", "rolls", "rules/...", "signed"},
-	"command/catalog":               {"command", "events", "internal/clip", "internal/msgerr", "rules/..."},
+	"command/catalog":               {"command", "events", "internal/clip", "internal/msgerr", "rolls", "rules/..."},
 	"command/recordtest":            {"command", "events", "events/memstore"},
 	"access":                        {"command/catalog", "events", "internal/msgerr"},
 	"access/natscmd":                {"access", "command", "command/catalog", "events", "i18n", "internal/clip", "internal/msgerr"},
