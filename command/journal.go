@@ -100,6 +100,9 @@ type Journal struct {
 	// gm: the caller authenticated the actor as the campaign's GM (AsGM):
 	// it may roll in secret (free.go) though no key says so.
 	gm bool
+	// player: the caller authenticated the actor as a player (AsPlayer):
+	// it is never the GM here, whatever keys or names say.
+	player bool
 }
 
 // shared is what every view of a journal (As) shares: the store, the

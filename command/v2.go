@@ -76,6 +76,10 @@ var ErrV2NotWired = msgerr.Errorf("%w: not available in a journal-dice-v2 sessio
 // gm; empty: player), Name and PublicKey (64 lower-case hex). Approval is
 // a device.approve of the new key signed by another device of its user.
 type RegisterKey struct {
+	// Character is one of the acting player's characters, for the
+	// permissions of a player registering its own key over HTTP or NATS
+	// (the GM names none); the command does not read it.
+	Character string `json:"character,omitempty"`
 	User      string `json:"user,omitempty"`
 	Role      string `json:"role,omitempty"`
 	Name      string `json:"name,omitempty"`
@@ -88,6 +92,9 @@ type RegisterKey struct {
 // user registered with the role gm, or the journal's own GM identity "gm"
 // (the CLI's default actor) unless a player of that name is registered.
 func (j *Journal) isGM(c *projections.Campaign) bool {
+	if j.player {
+		return false // authenticated as a player by the caller (AsPlayer)
+	}
 	if p := c.Participants[j.actor]; p != nil {
 		return p.Role == RoleGM
 	}

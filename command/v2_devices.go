@@ -126,8 +126,9 @@ func (j *Journal) RegisterKey(ctx context.Context, campaign string, req Register
 		}
 		user, role := reg.user, reg.role
 		// The first gm key is its user's own (the GM bootstraps the
-		// campaign's keys; over HTTP and NATS only a GM reaches this command).
-		bootstrap := user == j.actor && role == RoleGM && !hasGMKey(d.campaign)
+		// campaign's keys); a player authenticated as one (AsPlayer, over
+		// HTTP and NATS) registers only its own key as a player.
+		bootstrap := user == j.actor && role == RoleGM && !hasGMKey(d.campaign) && !j.player
 		if (user != j.actor || role == RoleGM) && !bootstrap && !j.isGM(d.campaign) {
 			return invalid("%s may register only its own key, as a player: registering %s as %s is the GM's", j.actor, user, role)
 		}

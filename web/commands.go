@@ -175,6 +175,8 @@ func (s *Server) record(r *http.Request, name, campaign string, status int, run 
 	j := s.journal(actor)
 	if p, ok := principal(r); s.opts.Access == nil || ok && (p.Role == access.RoleGM || p.Role == access.RoleJournal) {
 		j = j.AsGM() // the campaign's GM by its access role (without access control, the server's own actor): it may roll in secret
+	} else if ok && p.Role == access.RolePlayer {
+		j = j.AsPlayer() // never the GM, whatever it registers
 	}
 	res, err := run(ctx, j)
 	if err != nil {

@@ -347,6 +347,8 @@ func (s *Service) serve(ctx context.Context, parts []string, body []byte, reply 
 	jj := s.journal(user)
 	if p.Role == access.RoleGM || p.Role == access.RoleJournal {
 		jj = jj.AsGM() // the campaign's GM by its access role: it may roll in secret
+	} else {
+		jj = jj.AsPlayer() // never the GM, whatever it registers
 	}
 	j, err := jj.WithRequest(request)
 	if err != nil {

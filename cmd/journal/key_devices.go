@@ -22,7 +22,7 @@ import (
 )
 
 func (a *app) keyRegisterCommand(name *string) *cobra.Command {
-	var pub, role, devName string
+	var pub, role, devName, character string
 	register := &cobra.Command{
 		Use:   "register [USER --public-key HEX] [--role player|gm] [--device-name NAME]",
 		Short: "Register a device key in the campaign: your own (no USER), or, as the GM, another user's",
@@ -82,11 +82,17 @@ registered once: nothing replaces another registered key.`,
 				return err
 			}
 			sealed := signed.Sealed{Signed: msg, Signature: sig}
-			return a.runSpec(c, "key-register", command.RegisterKey{SignedMessage: sealed})
+			// A player names one of its characters, for the permissions of
+			// the HTTP API and the NATS service (the GM names none).
+			if character == "" {
+				character = actingCharacter(camp, user)
+			}
+			return a.runSpec(c, "key-register", command.RegisterKey{Character: character, SignedMessage: sealed})
 		},
 	}
 	register.Flags().StringVar(&pub, "public-key", "", "the user's public key: 64 hex digits, as 'journal key show' prints it")
 	register.Flags().StringVar(&role, "role", "", "player or gm (default: player; gm for the GM's own key)")
+	register.Flags().StringVar(&character, "character", "", "one of your characters, for the permissions of a player over NATS or HTTP (default: yours in the campaign)")
 	register.Flags().StringVar(&devName, "device-name", "", "what the device is, as the audit lists it (laptop, phone)")
 	return register
 }

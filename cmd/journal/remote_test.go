@@ -167,15 +167,24 @@ func TestPlayerCLIRollsV2OverNATS(t *testing.T) {
 	beaDir, gmDir := t.TempDir(), t.TempDir()
 	asDevice(t, beaDir)
 	rt.ok("key", "new")
-	var info struct {
-		PublicKey string `json:"public_key"`
+	// The player registers its own key over NATS, signed by it (not the
+	// GM's bare key, which the audit flags key-by-other).
+	rt.ok("--nats", rt.bea, "-c", "mordor", "key", "register", "--character", "lodin")
+	var reg *events.Event
+	for _, e := range rt.events("mordor") {
+		if e.Type == events.TypeDeviceRegistered {
+			reg = &e
+		}
 	}
-	require.NoError(t, json.Unmarshal([]byte(rt.ok("--json", "key", "show")), &info))
-	// A player registers its key through an invite on the table's page
-	// (HTTP); over NATS the GM registers it (flagged key-by-other).
+	require.NotNil(t, reg, "bea's key registration")
+	require.Equal(t, "bea", reg.Actor)
+	var d events.DeviceRegistered
+	require.NoError(t, json.Unmarshal(reg.Data, &d))
+	require.Equal(t, "bea", d.User)
+	require.Equal(t, "player", d.Role)
+	require.NotEmpty(t, d.Signed, "signed by bea's own device")
 	asDevice(t, gmDir)
 	t.Setenv("JOURNAL_ACTOR", "gm")
-	rt.ok("--access", rt.file, "-c", "mordor", "key", "register", "bea", "--public-key", info.PublicKey)
 	rt.ok("--access", rt.file, "-c", "mordor", "session", "start", "--dice", "v2")
 	asDevice(t, beaDir)
 	out, errb := rt.okErr("--nats", rt.bea, "-c", "mordor", "--lang", "en", "roll", "lodin", "sigilo")
