@@ -253,6 +253,26 @@
     return new DeviceKey(rec);
   }
 
+  // fromPair is a DeviceKey over a key pair its caller holds and keeps
+  // itself (a bot's or a command-line client's, which has no IndexedDB:
+  // examples/v2-client keeps its key in a file of its own); it signs,
+  // registers and derives witness secrets exactly as a stored key does.
+  // Nothing is stored. The pair is a Web Crypto Ed25519 CryptoKeyPair.
+  async function fromPair(scope, pair, created) {
+    checkScope(scope);
+    if (!global.crypto || !global.crypto.subtle) throw new KeyError("unsupported", "no device key: Web Crypto is not available");
+    if (!pair || !pair.privateKey || !pair.publicKey) throw new KeyError("invalid", "fromPair takes an Ed25519 CryptoKeyPair {privateKey, publicKey}");
+    const publicKey = toHex(await global.crypto.subtle.exportKey("raw", pair.publicKey));
+    return new DeviceKey({
+      campaign: scope.campaign,
+      user: scope.user,
+      publicKey: publicKey,
+      fingerprint: await S().fingerprint(publicKey),
+      created: created || new Date().toISOString(),
+      pair: pair,
+    });
+  }
+
   // loadOrCreate loads the key of {campaign, user}, or makes one. Two tabs
   // doing so at once end with one key: the second's add fails and it loads
   // the first's.
@@ -290,6 +310,7 @@
     supported: supported,
     load: load,
     create: create,
+    fromPair: fromPair,
     loadOrCreate: loadOrCreate,
     forget: forget,
     list: list,
