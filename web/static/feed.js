@@ -39,21 +39,7 @@
   const PAGE = 40;
   const LIVE_MAX = 200;
 
-  function el(tag, attrs, ...children) {
-    const e = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (v === undefined || v === null || v === false) continue;
-      if (k === "class") e.className = v;
-      else if (k === "text") e.textContent = v;
-      else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
-      else e.setAttribute(k, v === true ? "" : v);
-    }
-    for (const c of children.flat()) {
-      if (c === null || c === undefined || c === false) continue;
-      e.append(c instanceof Node ? c : document.createTextNode(String(c)));
-    }
-    return e;
-  }
+  const el = global.JournalDOM.el; // dom.js
 
   const EYE = "👁";
   const RUNE = "ᚷ";

@@ -22,14 +22,7 @@
   };
   const token = () => localStorage.getItem("journal.token") || tableToken();
 
-  async function api(path) {
-    const headers = { Accept: "application/json", "Accept-Language": document.documentElement.lang || "en" };
-    if (token()) headers.Authorization = "Bearer " + token();
-    const res = await fetch(path, { headers: headers });
-    const body = await res.json().catch(() => null);
-    if (!res.ok) throw new Error((body && body.error && (body.error.message || body.error)) || res.status + " " + res.statusText);
-    return body;
-  }
+  const api = (path) => JournalDOM.api("GET", path, undefined, { token: token() }); // dom.js
 
   let data = null;
   const nameOf = (cid) => {

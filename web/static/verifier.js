@@ -7,16 +7,7 @@
   "use strict";
 
   const t = (k, ...a) => JournalI18n.t(k, ...a);
-  const el = (tag, attrs, ...children) => {
-    const e = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (k === "class") e.className = v;
-      else if (k === "text") e.textContent = v;
-      else e.setAttribute(k, v);
-    }
-    for (const c of children.flat()) if (c !== null && c !== undefined) e.append(c instanceof Node ? c : document.createTextNode(String(c)));
-    return e;
-  };
+  const el = JournalDOM.el; // dom.js
   // flagItem is one flag as the feed shows it (feed.js flagItem): its name
   // in the page's language, its code (a machine identifier, as `journal
   // replay --json` gives it: no language), its words and where it is.
