@@ -1,3 +1,4 @@
+// @ts-check
 // drand quicknet beacon rounds in the browser, for journal-dice-v2 GM rolls
 // resolved by a future round (docs/design.md §3.2, "Play days apart"; the Go
 // reference is the beacon package).

@@ -1,3 +1,4 @@
+// @ts-check
 // journal-dice-v2 in the browser (docs/design.md §3.2; the Go reference is
 // rules/dice/v2.go): re-derive a v2 roll's dice from its session's revealed
 // seed, the participants' contributions and the roll's reveal r.
@@ -124,6 +125,7 @@
   async function verify(roll, session, request, options) {
     const data = (roll && roll.data) || {};
     const recorded = Array.isArray(data.faces) ? data.faces : [];
+    /** @type {Record<string, any> & {flags: string[]}} */
     const base = { recorded: recorded, nonce: data.nonce, reveal: data.reveal, flags: [] };
     const fail = (reason, more) => Object.assign(base, more || {}, { status: "mismatch", reason: reason });
     if (!session) return fail("the roll's session " + (roll && roll.session) + " is unknown");

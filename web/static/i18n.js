@@ -1,3 +1,4 @@
+// @ts-check
 // The page's words in Spanish and English (the CLI and the transcript have
 // theirs in the Go package i18n). The language of a page is
 // document.documentElement.lang, which the server sets from --lang, the
@@ -378,7 +379,6 @@
     "v2.consent": "void consent: {0}",
     "v2.consentNoRoll": "a consent for event {0}, which is no journal-dice-v2 roll before it",
     "v2.consentUser": "the consent is {0}'s, the roll is {1}'s",
-    "v2.noKey": "{0} has no registered key at this point",
     "v2.consentEvent": "the consent names event {0}, the void voids {1}",
     "v2.consentReason": "the consent's reason {0} is not the void's {1}",
     // Flags (replay/v2_flags.go): reported, not failed
@@ -1058,7 +1058,6 @@
     "v2.consent": "consentimiento de anulación: {0}",
     "v2.consentNoRoll": "un consentimiento para el evento {0}, que no es una tirada journal-dice-v2 anterior",
     "v2.consentUser": "el consentimiento es de {0}, la tirada es de {1}",
-    "v2.noKey": "{0} no tiene clave registrada en este punto",
     "v2.consentEvent": "el consentimiento nombra el evento {0}, la anulación anula {1}",
     "v2.consentReason": "el motivo del consentimiento {0} no es el de la anulación {1}",
     // Avisos (replay/v2_flags.go): se señalan, no fallan

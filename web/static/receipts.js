@@ -1,3 +1,4 @@
+// @ts-check
 // Receipts in the browser (docs/design.md §3.3, "Receipts: every signed message
 // says what its device saw"; the CLI's are Go's device/receipts.go and
 // device/receipts_check.go, the same format and words):
@@ -73,7 +74,7 @@
   async function keep(r) {
     const db = await openDB();
     try {
-      await new Promise((resolve, reject) => {
+      await new Promise(/** @param {(v?: unknown) => void} resolve */ (resolve, reject) => {
         const t = db.transaction(STORE, "readwrite", { durability: "strict" });
         t.objectStore(STORE).add({ scope: scopeOf(r.campaign, r.user), receipt: r });
         t.oncomplete = () => resolve();
@@ -257,12 +258,13 @@
           kinds.set(id, m.type);
         }
       }
+      /** @type {{kind: string, seq: number, user: string, text: string}[]} */
       const differs = [];
       for (const [id, got] of recorded) {
         const mine = signedAs.get(id);
         if (mine && got.some((g) => !mine.includes(g))) differs.push({ kind: "message-differs", seq: 0, user: users.get(id), text: words(lang, "message", kinds.get(id), users.get(id), 0) });
       }
-      const inFile = new Set([].concat(...recorded.values()));
+      const inFile = new Set(/** @type {string[]} */ ([]).concat(...recorded.values()));
       let past = 0;
       for (const k of ks) {
         if (!inFile.has(k.signed)) continue;

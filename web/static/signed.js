@@ -1,3 +1,4 @@
+// @ts-check
 // Signed device messages of journal-dice-v2 in the browser (docs/design.md §3.2;
 // the Go reference is the signed package): encode a message object into the
 // string a device signs, parse a recorded string as strictly as Go's
@@ -323,7 +324,7 @@
         }
       }
       if (c === '"') return string();
-      for (const [lit, v] of [["true", true], ["false", false], ["null", null]]) {
+      for (const [lit, v] of /** @type {[string, boolean | null][]} */ ([["true", true], ["false", false], ["null", null]])) {
         if (text.startsWith(lit, i)) {
           i += lit.length;
           return v;

@@ -1,3 +1,4 @@
+// @ts-check
 // The offline verifier (journal verifier > verify.html): one page, no
 // server, that checks a dropped export (JSON Lines, one stored event per
 // line): the hash chain over the lines' exact bytes, the signatures, each
@@ -29,8 +30,8 @@
   };
   JournalI18n.apply(document);
   document.title = t("x.title");
-  const result = document.getElementById("result");
-  const rolls = document.getElementById("rolls");
+  const result = /** @type {HTMLElement} */ (document.getElementById("result"));
+  const rolls = /** @type {HTMLElement} */ (document.getElementById("rolls"));
 
   // check verifies an export's text; proofs are proof files of
   // suppressed rolls ([{name, text}], 'journal roll prove --out') checked
@@ -113,10 +114,10 @@
 
   let kept = null; // the receipts chosen (receipts.js), or none
   let last = null; // the export last checked: {name, text, proofs}
-  const receipts = document.getElementById("receipts");
+  const receipts = /** @type {HTMLInputElement | null} */ (document.getElementById("receipts"));
   if (receipts) {
     receipts.addEventListener("change", () => {
-      const f = receipts.files[0];
+      const f = /** @type {FileList} */ (receipts.files)[0];
       if (!f) return;
       f.text().then((text) => {
         kept = JournalReceipts.parseJSONL(text);
@@ -152,15 +153,16 @@
     });
   }
 
-  const input = document.getElementById("file");
-  input.addEventListener("change", () => input.files.length && read(input.files));
-  const zone = document.getElementById("drop");
+  const input = /** @type {HTMLInputElement} */ (document.getElementById("file"));
+  input.addEventListener("change", () => { const fs = /** @type {FileList} */ (input.files); return fs.length && read(fs); });
+  const zone = /** @type {HTMLElement} */ (document.getElementById("drop"));
   zone.addEventListener("dragover", (e) => { e.preventDefault(); zone.classList.add("over"); });
   zone.addEventListener("dragleave", () => zone.classList.remove("over"));
   zone.addEventListener("drop", (e) => {
     e.preventDefault();
     zone.classList.remove("over");
-    if (e.dataTransfer.files.length) read(e.dataTransfer.files);
+    const fs = /** @type {DataTransfer} */ (e.dataTransfer).files;
+    if (fs.length) read(fs);
   });
   // For tests and scripts: JournalVerifier.check(name, text, proofs, options), with
   // the receipts given by JournalVerifier.receipts(jsonl) first.
