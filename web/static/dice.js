@@ -26,6 +26,10 @@
     return (global.crypto && global.crypto.subtle) || null;
   }
 
+  /**
+   * @param {string} hex
+   * @returns {Uint8Array<ArrayBuffer>}
+   */
   function hexToBytes(hex) {
     if (typeof hex !== "string" || hex.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(hex)) {
       throw new Error("not a hex string: " + hex);
@@ -35,6 +39,10 @@
     return out;
   }
 
+  /**
+   * @param {Uint8Array} bytes
+   * @returns {string} lower-case hex
+   */
   function bytesToHex(bytes) {
     let s = "";
     for (const b of bytes) s += b.toString(16).padStart(2, "0");
@@ -108,6 +116,10 @@
   }
 
   // --- Web Crypto, or the fallback ---
+  /**
+   * @param {Uint8Array<ArrayBuffer>} bytes
+   * @returns {Promise<Uint8Array>}
+   */
   async function sha256(bytes) {
     const s = subtle();
     if (s) return new Uint8Array(await s.digest("SHA-256", bytes));
@@ -140,11 +152,22 @@
   }
 
   // The commitment of a seed: hex(SHA-256(seed)).
+  /**
+   * @param {string} seedHex
+   * @returns {Promise<string>} hex SHA-256 of the seed
+   */
   async function commitment(seedHex) {
     return bytesToHex(await sha256(hexToBytes(seedHex)));
   }
 
   // The HMAC message of a roll without its block index.
+  /**
+   * @param {string} campaign
+   * @param {string} session
+   * @param {number} nonce
+   * @param {string} [entropy]
+   * @returns {string}
+   */
   function message(campaign, session, nonce, entropy) {
     return ALGORITHM + "|" + campaign + "|" + session + "|" + String(nonce) + "|" + (entropy || "") + "|";
   }

@@ -1,3 +1,4 @@
+// @ts-check
 // The GM's tools that stand alone (docs/design.md §6): each function takes
 // what it needs (the words, the API, the command runner, the state) and
 // builds or decorates DOM, so that any page shell can place it. Words come

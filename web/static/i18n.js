@@ -1384,6 +1384,11 @@
     return l.startsWith("es") ? "es" : "en";
   }
 
+  /**
+   * @param {string} key
+   * @param {...unknown} args the template's {0}, {1}…
+   * @returns {string}
+   */
   function t(key, ...args) {
     const d = dicts[lang()];
     let s = Object.prototype.hasOwnProperty.call(d, key) ? d[key] : Object.prototype.hasOwnProperty.call(en, key) ? en[key] : key;
@@ -1391,16 +1396,25 @@
   }
 
   // has reports whether key is a word of the pages (English has every key).
+  /**
+   * @param {string} key
+   * @returns {boolean}
+   */
   function has(key) {
     return Object.prototype.hasOwnProperty.call(en, key);
   }
 
+  /**
+   * @param {ParentNode} [root] the document, unless given
+   */
   function apply(root) {
     root = root || document;
-    for (const e of root.querySelectorAll("[data-i18n]")) e.textContent = t(e.dataset.i18n);
-    for (const e of root.querySelectorAll("[data-i18n-title]")) e.title = t(e.dataset.i18nTitle);
-    for (const e of root.querySelectorAll("[data-i18n-placeholder]")) e.placeholder = t(e.dataset.i18nPlaceholder);
-    for (const e of root.querySelectorAll("[data-i18n-aria]")) e.setAttribute("aria-label", t(e.dataset.i18nAria));
+    /** @param {string} sel */
+    const all = (sel) => /** @type {NodeListOf<HTMLInputElement>} */ (/** @type {ParentNode} */ (root).querySelectorAll(sel));
+    for (const e of all("[data-i18n]")) e.textContent = t(/** @type {string} */ (e.dataset.i18n));
+    for (const e of all("[data-i18n-title]")) e.title = t(/** @type {string} */ (e.dataset.i18nTitle));
+    for (const e of all("[data-i18n-placeholder]")) e.placeholder = t(/** @type {string} */ (e.dataset.i18nPlaceholder));
+    for (const e of all("[data-i18n-aria]")) e.setAttribute("aria-label", t(/** @type {string} */ (e.dataset.i18nAria)));
   }
 
   function missing() {

@@ -118,6 +118,10 @@
   }
 
   // storedHash is hex(SHA-256) of an event's stored bytes given in base64.
+  /**
+   * @param {string} b64 the stored bytes, standard base64
+   * @returns {Promise<string>}
+   */
   async function storedHash(b64) {
     const bin = global.atob(b64);
     const bytes = new Uint8Array(bin.length);
@@ -193,6 +197,10 @@
     return [m.type, m.campaign, m.session, user, what].join("|");
   }
 
+  /**
+   * @param {string} line an export line (its stored bytes)
+   * @returns {Promise<string>}
+   */
   async function lineHash(line) {
     const D = global.JournalDice;
     return D.bytesToHex(await D.sha256(new TextEncoder().encode(line)));
@@ -293,11 +301,19 @@
   }
 
   // parseJSONL reads a receipts file (the CLI's format).
+  /**
+   * @param {string} text
+   * @returns {any[]} the kept receipts
+   */
   function parseJSONL(text) {
     return String(text).split("\n").map((l) => l.trim()).filter((l) => l !== "").map((l) => JSON.parse(l));
   }
 
   // toJSONL writes receipts as the CLI keeps them, one JSON object a line.
+  /**
+   * @param {any[]} kept
+   * @returns {string}
+   */
   function toJSONL(kept) {
     return (kept || []).map((r) => JSON.stringify({ campaign: r.campaign, user: r.user, public_key: r.public_key, signed: r.signed, signature: r.signature, time: r.time })).join("\n") + (kept && kept.length ? "\n" : "");
   }
