@@ -137,7 +137,9 @@ func (s *Server) OpenAPI() map[string]any {
 				"`Authorization: Bearer <token>` (a token from `journal access add`, or a device's from an invite); without one " +
 				"the server answers on loopback only and needs no token. Commands are POST /api/campaigns/{c}/commands/{name} " +
 				"with the command's JSON body; an Idempotency-Key header (or the body's request_id) records a retried command once. " +
-				"An error's message is in the language of serve --lang, else of Accept-Language; message_en is English; key and args are its English format string and arguments.",
+				"An error's message is in the language of serve --lang, else of Accept-Language; message_en is English; key and args are its English format string and arguments. " +
+				"A journal-dice-v2 roll is signed by the player's device: a bot redeems an invite with its own key (POST /api/invites/{token}) " +
+				"and sends the signed roll-request and roll-reveal; examples/v2-client/client.mjs in the repository is a working client.",
 		},
 		"servers":  []any{map[string]any{"url": "/"}},
 		"security": []any{map[string]any{bearerScheme: []string{}}},

@@ -11,7 +11,7 @@ import (
 
 // verifierScripts are the dashboard's modules the offline verifier inlines,
 // in load order.
-var verifierScripts = []string{"i18n.js", "dice.js", "dice2.js", "signed.js", "vendor/noble-curves.js", "beacon.js", "verify.js", "receipts.js", "verifier.js"}
+var verifierScripts = []string{"i18n.js", "dom.js", "dice.js", "dice2.js", "signed.js", "vendor/noble-curves.js", "beacon.js", "verify.js", "receipts.js", "verifier.js"}
 
 // VerifierPage returns the offline verifier (`journal verifier`): one
 // self-contained HTML document, its styles and scripts inlined, that

@@ -9,7 +9,7 @@ import (
 
 // keyRegisterCmd is the catalogue's "key-register".
 var keyRegisterCmd = def[command.RegisterKey]{name: "key-register", cli: "key register",
-	doc: "journal-dice-v2: register a device's public key: its own device.register signed by the key (signed, signature; with approval, a device.approve from another device of its user; a player names one of its characters, character, and registers only its own key as a player), or the GM's bare key for someone else (user, public_key: flagged key-by-other)",
+	doc:    "journal-dice-v2: register a device's public key: its own device.register signed by the key (signed, signature; with approval, a device.approve from another device of its user; a player names one of its characters, character, and registers only its own key as a player), or the GM's bare key for someone else (user, public_key: flagged key-by-other)",
 	acting: "character", actingOptional: true,
 	run: func(ctx ctx, j *j, c string, req command.RegisterKey) (res, error) {
 		return j.RegisterKey(ctx, c, req)

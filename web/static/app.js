@@ -22,21 +22,7 @@
     generation: 0, // bumps when the campaign changes, to drop stale replies
   };
 
-  function el(tag, attrs, ...children) {
-    const e = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (v === undefined || v === null || v === false) continue;
-      if (k === "class") e.className = v;
-      else if (k === "text") e.textContent = v;
-      else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
-      else e.setAttribute(k, v === true ? "" : v);
-    }
-    for (const c of children.flat()) {
-      if (c === null || c === undefined || c === false) continue;
-      e.append(c instanceof Node ? c : document.createTextNode(String(c)));
-    }
-    return e;
-  }
+  const el = JournalDOM.el; // dom.js
 
   function svg(tag, attrs, ...children) {
     const e = document.createElementNS("http://www.w3.org/2000/svg", tag);
@@ -72,14 +58,15 @@
     open().catch(showError);
   });
 
+  // api reads the journal's API with the access token (dom.js); a 401
+  // puts the cursor in the token's field.
   async function api(path) {
-    const headers = { Accept: "application/json", "Accept-Language": document.documentElement.lang || "en" };
-    if (token()) headers.Authorization = "Bearer " + token();
-    const res = await fetch(path, { headers: headers });
-    if (res.status === 401) $("token").focus();
-    const body = await res.json().catch(() => null);
-    if (!res.ok) throw new Error((body && body.error && (body.error.message || body.error)) || res.status + " " + res.statusText);
-    return body;
+    try {
+      return await JournalDOM.api("GET", path, undefined, { token: token() });
+    } catch (e) {
+      if (e instanceof JournalDOM.APIError && e.status === 401) $("token").focus();
+      throw e;
+    }
   }
 
   const enc = encodeURIComponent;

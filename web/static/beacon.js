@@ -1,3 +1,4 @@
+// @ts-check
 // drand quicknet beacon rounds in the browser, for journal-dice-v2 GM rolls
 // resolved by a future round (docs/design.md §3.2, "Play days apart"; the Go
 // reference is the beacon package).
@@ -149,11 +150,21 @@
 
   // roundAt returns the latest round published at unixSeconds (0 before
   // genesis); timeOf returns when round is published, in Unix seconds.
+  /**
+   * @param {number} unixSeconds
+   * @param {{genesis_time: number, period: number}} info the chain's
+   * @returns {number}
+   */
   function roundAt(unixSeconds, info) {
     const i = info || QUICKNET;
     if (unixSeconds < i.genesis_time) return 0;
     return Math.floor((unixSeconds - i.genesis_time) / i.period) + 1;
   }
+  /**
+   * @param {number} round
+   * @param {{genesis_time: number, period: number}} info the chain's
+   * @returns {number} Unix seconds
+   */
   function timeOf(round, info) {
     const i = info || QUICKNET;
     return i.genesis_time + (Number(toRound(round)) - 1) * i.period;

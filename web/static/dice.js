@@ -1,3 +1,4 @@
+// @ts-check
 // journal-dice-v1 in the browser (docs/design.md §3): re-derive a roll's dice
 // from its session's revealed seed, without trusting the server.
 //
@@ -19,11 +20,16 @@
   const encoder = new TextEncoder();
   let forceFallback = false;
 
+  /** @returns {SubtleCrypto | null} Web Crypto's, or null for the fallback */
   function subtle() {
     if (forceFallback) return null;
     return (global.crypto && global.crypto.subtle) || null;
   }
 
+  /**
+   * @param {string} hex
+   * @returns {Uint8Array<ArrayBuffer>}
+   */
   function hexToBytes(hex) {
     if (typeof hex !== "string" || hex.length % 2 !== 0 || !/^[0-9a-fA-F]*$/.test(hex)) {
       throw new Error("not a hex string: " + hex);
@@ -33,6 +39,10 @@
     return out;
   }
 
+  /**
+   * @param {Uint8Array} bytes
+   * @returns {string} lower-case hex
+   */
   function bytesToHex(bytes) {
     let s = "";
     for (const b of bytes) s += b.toString(16).padStart(2, "0");
@@ -106,29 +116,58 @@
   }
 
   // --- Web Crypto, or the fallback ---
+  /**
+   * @param {Uint8Array<ArrayBuffer>} bytes
+   * @returns {Promise<Uint8Array>}
+   */
   async function sha256(bytes) {
     const s = subtle();
     if (s) return new Uint8Array(await s.digest("SHA-256", bytes));
     return sha256Sync(bytes);
   }
 
+  /**
+   * An HMAC-SHA256 key: Web Crypto's, or the raw bytes for the fallback.
+   * @typedef {{web: CryptoKey, raw?: undefined} | {raw: Uint8Array<ArrayBuffer>, web?: undefined}} HMACKey
+   */
+
+  /**
+   * @param {Uint8Array<ArrayBuffer>} seed
+   * @returns {Promise<HMACKey>}
+   */
   async function hmacKey(seed) {
     const s = subtle();
     if (!s) return { raw: seed };
     return { web: await s.importKey("raw", seed, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]) };
   }
 
+  /**
+   * @param {HMACKey} key
+   * @param {Uint8Array<ArrayBuffer>} msg
+   * @returns {Promise<Uint8Array>}
+   */
   async function hmac(key, msg) {
-    if (key.web) return new Uint8Array(await subtle().sign("HMAC", key.web, msg));
+    if (key.web) return new Uint8Array(await /** @type {SubtleCrypto} */ (subtle()).sign("HMAC", key.web, msg));
     return hmacSync(key.raw, msg);
   }
 
   // The commitment of a seed: hex(SHA-256(seed)).
+  /**
+   * @param {string} seedHex
+   * @returns {Promise<string>} hex SHA-256 of the seed
+   */
   async function commitment(seedHex) {
     return bytesToHex(await sha256(hexToBytes(seedHex)));
   }
 
   // The HMAC message of a roll without its block index.
+  /**
+   * @param {string} campaign
+   * @param {string} session
+   * @param {number} nonce
+   * @param {string} [entropy]
+   * @returns {string}
+   */
   function message(campaign, session, nonce, entropy) {
     return ALGORITHM + "|" + campaign + "|" + session + "|" + String(nonce) + "|" + (entropy || "") + "|";
   }
@@ -136,9 +175,14 @@
   // Stream is the byte stream of one roll: block(k) = HMAC(key, prefix + k).
   // journal-dice-v2 (dice2.js) uses it with its own key and prefix.
   class Stream {
+    /**
+     * @param {HMACKey} key
+     * @param {string} prefix
+     */
     constructor(key, prefix) {
       this.key = key;
       this.prefix = prefix;
+      /** @type {Uint8Array | null} the block being read (none before the first byte) */
       this.block = null;
       this.k = 0;
       this.pos = 32;
@@ -153,7 +197,7 @@
         this.k++;
         this.pos = 0;
       }
-      return this.block[this.pos++];
+      return /** @type {Uint8Array} */ (this.block)[this.pos++];
     }
     async die(sides) {
       if (!Number.isInteger(sides) || sides < 2 || sides > 256) throw new Error("a die has 2 to 256 sides, not " + sides);
@@ -197,18 +241,29 @@
     return out;
   }
 
+  /**
+   * A term of a dice expression: count dice of sides faces, or the number
+   * count when sides is 0; neg when it is subtracted.
+   * @typedef {{count: number, sides: number, neg: boolean}} DiceTerm
+   */
+
   // parseExpr reads a free roll's dice expression as rules/dice.ParseExpr
   // does: NdM terms (N 1..100, omitted 1; M 2..256) and numbers K 0..1000
   // joined by + or -, the first optionally signed, spaces only around
   // signs, D read as d; at least one dice term, at most 10 terms, 100 dice
   // and numbers adding up to 1000. It returns {terms: [{count, sides,
   // neg}], text} (text: the one spelling the journal records) or throws.
+  /**
+   * @param {unknown} input
+   * @returns {{terms: DiceTerm[], text: string}}
+   */
   function parseExpr(input) {
     const raw = String(input === undefined || input === null ? "" : input);
     if (raw.length > 64) throw new Error("invalid dice expression: " + raw.length + " characters, at most 64");
     if (/[^\s+-]\s+[^\s+-]/.test(raw.trim())) throw new Error("invalid dice expression: a space inside a term");
     const s = raw.toLowerCase().replace(/ /g, "");
     if (s === "") throw new Error("invalid dice expression: empty");
+    /** @type {DiceTerm[]} */
     const terms = [];
     let dice = 0;
     let consts = 0;
@@ -222,18 +277,19 @@
       if (body === "") throw new Error("invalid dice expression: a term is missing");
       const num = (t) => (/^[0-9]{1,4}$/.test(t) ? parseInt(t, 10) : NaN);
       const at = body.indexOf("d");
+      /** @type {DiceTerm} */
       let t;
       if (at < 0) {
         const k = num(body);
         if (!(k >= 0 && k <= 1000)) throw new Error("invalid dice expression: " + JSON.stringify(body));
-        t = { count: k, sides: 0 };
+        t = { count: k, sides: 0, neg: false };
         consts += k;
       } else {
         const c = body.slice(0, at) === "" ? 1 : num(body.slice(0, at));
         const n = num(body.slice(at + 1));
         if (!(c >= 1 && c <= 100)) throw new Error("invalid dice expression: " + JSON.stringify(body) + ": want 1..100 dice");
         if (!(n >= 2 && n <= 256)) throw new Error("invalid dice expression: " + JSON.stringify(body) + ": a die has 2..256 sides");
-        t = { count: c, sides: n };
+        t = { count: c, sides: n, neg: false };
         dice += c;
       }
       t.neg = m[1] === "-";

@@ -1,3 +1,4 @@
+// @ts-check
 // journal-dice-v2 in the browser (docs/design.md §3.2; the Go reference is
 // rules/dice/v2.go): re-derive a v2 roll's dice from its session's revealed
 // seed, the participants' contributions and the roll's reveal r.
@@ -54,6 +55,13 @@
 
   // sessionKey returns K (lower-case hex) of a v2 session from its seed S and
   // its contributions in stream order (hex each; none: an empty array).
+  /**
+   * @param {string} seedHex
+   * @param {string} campaign
+   * @param {string} session
+   * @param {string[]} [contributionsHex]
+   * @returns {Promise<string>}
+   */
   async function sessionKey(seedHex, campaign, session, contributionsHex) {
     const seed = hex32("seed", seedHex);
     const list = contributionsHex || [];
@@ -64,6 +72,13 @@
   }
 
   // prefix is a roll's HMAC message without its block index.
+  /**
+   * @param {string} campaign
+   * @param {string} session
+   * @param {number} nonce
+   * @param {string} rHex
+   * @returns {string}
+   */
   function prefix(campaign, session, nonce, rHex) {
     return ALGORITHM + "|" + campaign + "|" + session + "|" + String(nonce) + "|" + rHex + "|";
   }
@@ -93,12 +108,21 @@
   }
 
   // revealCommitment returns hex(SHA-256(r)): what a roll.request commits to.
+  /**
+   * @param {string} rHex
+   * @returns {Promise<string>} hex SHA-256(r)
+   */
   async function revealCommitment(rHex) {
     return D().bytesToHex(await D().sha256(hex32("r", rHex)));
   }
 
   // revealMatches reports whether r is the secret committed to; the
   // commitment must be in its recorded form (64 lower-case hex digits).
+  /**
+   * @param {string} rHex
+   * @param {string} commitment
+   * @returns {Promise<boolean>}
+   */
   async function revealMatches(rHex, commitment) {
     return (await revealCommitment(rHex)) === commitment;
   }
@@ -124,6 +148,7 @@
   async function verify(roll, session, request, options) {
     const data = (roll && roll.data) || {};
     const recorded = Array.isArray(data.faces) ? data.faces : [];
+    /** @type {Record<string, any> & {flags: string[]}} */
     const base = { recorded: recorded, nonce: data.nonce, reveal: data.reveal, flags: [] };
     const fail = (reason, more) => Object.assign(base, more || {}, { status: "mismatch", reason: reason });
     if (!session) return fail("the roll's session " + (roll && roll.session) + " is unknown");
@@ -211,11 +236,22 @@
   const WITNESS_CHAIN = 1024;
   const MAX_WITNESS_INDEX = WITNESS_CHAIN - 1;
 
+  /**
+   * @param {string} campaign
+   * @param {string} session
+   * @param {string} commitment
+   * @returns {string}
+   */
   function witnessSeedMessage(campaign, session, commitment) {
     return ALGORITHM + "|witness|" + campaign + "|" + session + "|" + commitment;
   }
 
   // hashTimes returns H^n(v) as lower-case hex.
+  /**
+   * @param {string} vHex
+   * @param {number} n
+   * @returns {Promise<string>}
+   */
   async function hashTimes(vHex, n) {
     let b = hex32("witness value", vHex);
     for (let k = 0; k < n; k++) b = await D().sha256(b);
@@ -223,21 +259,40 @@
   }
 
   // witnessSecret returns w (hex) from the raw signature bytes.
+  /**
+   * @param {Uint8Array} signatureBytes
+   * @returns {Promise<string>}
+   */
   async function witnessSecret(signatureBytes) {
     return D().bytesToHex(await D().sha256(signatureBytes));
   }
 
+  /**
+   * @param {string} wHex
+   * @returns {Promise<string>}
+   */
   async function witnessAnchor(wHex) {
     return hashTimes(wHex, WITNESS_CHAIN);
   }
 
   // witnessValue returns w_j (hex), j in 1..MAX_WITNESS_INDEX.
+  /**
+   * @param {string} wHex
+   * @param {number} j
+   * @returns {Promise<string>}
+   */
   async function witnessValue(wHex, j) {
     if (!Number.isInteger(j) || j < 1 || j > MAX_WITNESS_INDEX) throw new Error("witness index " + j + ": want 1 to " + MAX_WITNESS_INDEX);
     return hashTimes(wHex, WITNESS_CHAIN - j);
   }
 
   // witnessMatches reports whether H^j(value) is the anchor.
+  /**
+   * @param {string} valueHex
+   * @param {string} anchorHex
+   * @param {number} j
+   * @returns {Promise<boolean>}
+   */
   async function witnessMatches(valueHex, anchorHex, j) {
     if (!Number.isInteger(j) || j < 1 || j > MAX_WITNESS_INDEX) return false;
     try {
@@ -249,6 +304,10 @@
 
   // combineWitnesses returns r (hex) of a GM roll from the values (hex),
   // in contribution order.
+  /**
+   * @param {string[]} valuesHex
+   * @returns {Promise<string>}
+   */
   async function combineWitnesses(valuesHex) {
     valuesHex.forEach((v, i) => hex32("witness " + (i + 1), v));
     return D().bytesToHex(await D().sha256(encoder.encode(ALGORITHM + "|gm|" + valuesHex.join(","))));
@@ -262,6 +321,14 @@
   // signString(text) resolves to the signature's text (keys.js). So the
   // device can re-derive r from the recorded request alone and prove a
   // roll whose reveal the host did not record.
+  /**
+   * @param {(text: string) => Promise<string>} signString the device's signature of a text (keys.js signString)
+   * @param {string} campaign
+   * @param {string} session
+   * @param {string} user
+   * @param {string} request
+   * @returns {Promise<string>} r, 64 lower-case hex digits
+   */
   async function revealSecret(signString, campaign, session, user, request) {
     const sig = await signString(ALGORITHM + "|r|" + campaign + "|" + session + "|" + user + "|" + request);
     return D().bytesToHex(await D().sha256(encoder.encode(sig)));

@@ -1,3 +1,4 @@
+// @ts-check
 // The feed as a game's chat: one card per action (an attack with its hit,
 // its damage and the target's HP after it; a contest with its winner; a
 // roll with its dice, criticals, fumbles and natural 1s styled; The One
@@ -39,21 +40,7 @@
   const PAGE = 40;
   const LIVE_MAX = 200;
 
-  function el(tag, attrs, ...children) {
-    const e = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (v === undefined || v === null || v === false) continue;
-      if (k === "class") e.className = v;
-      else if (k === "text") e.textContent = v;
-      else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
-      else e.setAttribute(k, v === true ? "" : v);
-    }
-    for (const c of children.flat()) {
-      if (c === null || c === undefined || c === false) continue;
-      e.append(c instanceof Node ? c : document.createTextNode(String(c)));
-    }
-    return e;
-  }
+  const el = global.JournalDOM.el; // dom.js
 
   const EYE = "👁";
   const RUNE = "ᚷ";
@@ -405,7 +392,7 @@
       if (!opts.who && !note) return null;
       let when = "";
       const at = ev.time ? new Date(ev.time) : null;
-      if (at && !isNaN(at)) when = at.toLocaleTimeString(global.JournalI18n ? global.JournalI18n.lang() : undefined, { hour: "2-digit", minute: "2-digit" });
+      if (at && !isNaN(at.getTime())) when = at.toLocaleTimeString(global.JournalI18n ? global.JournalI18n.lang() : undefined, { hour: "2-digit", minute: "2-digit" });
       return el("div", { class: "by" }, opts.who ? [el("span", { class: "actor", text: ev.actor || "" }), when ? el("time", { datetime: ev.time, text: " · " + when }) : null] : null,
         note ? el("span", { class: "call-note", text: (opts.who ? " · " : "") + note }) : null);
     }
@@ -479,7 +466,7 @@
     const hpSeen = "IntersectionObserver" in global ? new IntersectionObserver((entries) => {
       for (const e of entries) {
         if (!e.isIntersecting) continue;
-        hpSeen.unobserve(e.target);
+        /** @type {IntersectionObserver} */ (hpSeen).unobserve(e.target);
         hpFetch(e.target);
       }
     }, { rootMargin: "200px" }) : null;

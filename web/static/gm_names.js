@@ -1,3 +1,4 @@
+// @ts-check
 // The rules' names at the table (pure, no DOM): fold and suggest as Go's
 // rules/names does (names.Fold, names.Suggest), so that a picker accepts a
 // skill typed "sigilo" as the rules' "Sigilo", refuses "Advertir" with the

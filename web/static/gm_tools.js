@@ -1,3 +1,4 @@
+// @ts-check
 // The GM's tools that stand alone (docs/design.md §6): each function takes
 // what it needs (the words, the API, the command runner, the state) and
 // builds or decorates DOM, so that any page shell can place it. Words come
@@ -23,18 +24,7 @@
 
   const tr = (key, ...args) => (global.JournalI18n ? global.JournalI18n.t(key, ...args) : key);
 
-  function el(tag, attrs, ...kids) {
-    const e = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (v === undefined || v === null || v === false) continue;
-      if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
-      else if (k === "dataset") Object.assign(e.dataset, v);
-      else if (v === true) e.setAttribute(k, "");
-      else e.setAttribute(k, String(v));
-    }
-    for (const c of kids.flat()) if (c !== undefined && c !== null && c !== false) e.append(c instanceof Node ? c : String(c));
-    return e;
-  }
+  const el = global.JournalDOM.el; // dom.js
 
   // ---- the rules' names ----
   const namesCache = new Map(); // path → promise

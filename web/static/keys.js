@@ -1,3 +1,4 @@
+// @ts-check
 // A participant's device key in the browser, for journal-dice-v2
 // (docs/design.md §3.2, "Participants and keys"): an Ed25519 key pair made by Web
 // Crypto as NON-EXTRACTABLE, kept in IndexedDB (a structured clone of a
@@ -59,7 +60,7 @@
     if (!global.crypto || !global.crypto.subtle) return { ok: false, reason: "Web Crypto is not available" + where };
     if (!global.indexedDB) return { ok: false, reason: "IndexedDB is not available: this browser cannot keep a device key" + where };
     try {
-      const pair = await global.crypto.subtle.generateKey(ALG, false, ["sign", "verify"]);
+      const pair = /** @type {CryptoKeyPair} */ (await global.crypto.subtle.generateKey(ALG, false, ["sign", "verify"]));
       if (pair.privateKey.extractable) return { ok: false, reason: "this browser made an extractable private key; refused" };
     } catch (e) {
       return { ok: false, reason: "this browser's Web Crypto cannot make Ed25519 keys (" + (e && e.name) + "): use a current browser" };
@@ -226,7 +227,7 @@
   async function create(scope, options) {
     const id = checkScope(scope);
     await requireSupport();
-    const pair = await global.crypto.subtle.generateKey(ALG, false /* non-extractable */, ["sign", "verify"]);
+    const pair = /** @type {CryptoKeyPair} */ (await global.crypto.subtle.generateKey(ALG, false /* non-extractable */, ["sign", "verify"]));
     if (pair.privateKey.extractable !== false) throw new KeyError("unsupported", "the browser made an extractable private key; refused");
     const publicKey = toHex(await global.crypto.subtle.exportKey("raw", pair.publicKey));
     const rec = {
@@ -240,7 +241,7 @@
     };
     const replace = !!(options && options.replace);
     if (options && options.defer) {
-      const k = new DeviceKey(rec);
+      const k = /** @type {DeviceKey & {store?: () => Promise<unknown>}} */ (new DeviceKey(rec));
       k.store = () => tx("readwrite", (st) => st.put(rec));
       return k;
     }
@@ -251,6 +252,26 @@
       throw e;
     }
     return new DeviceKey(rec);
+  }
+
+  // fromPair is a DeviceKey over a key pair its caller holds and keeps
+  // itself (a bot's or a command-line client's, which has no IndexedDB:
+  // examples/v2-client keeps its key in a file of its own); it signs,
+  // registers and derives witness secrets exactly as a stored key does.
+  // Nothing is stored. The pair is a Web Crypto Ed25519 CryptoKeyPair.
+  async function fromPair(scope, pair, created) {
+    checkScope(scope);
+    if (!global.crypto || !global.crypto.subtle) throw new KeyError("unsupported", "no device key: Web Crypto is not available");
+    if (!pair || !pair.privateKey || !pair.publicKey) throw new KeyError("invalid", "fromPair takes an Ed25519 CryptoKeyPair {privateKey, publicKey}");
+    const publicKey = toHex(await global.crypto.subtle.exportKey("raw", pair.publicKey));
+    return new DeviceKey({
+      campaign: scope.campaign,
+      user: scope.user,
+      publicKey: publicKey,
+      fingerprint: await S().fingerprint(publicKey),
+      created: created || new Date().toISOString(),
+      pair: pair,
+    });
   }
 
   // loadOrCreate loads the key of {campaign, user}, or makes one. Two tabs
@@ -290,6 +311,7 @@
     supported: supported,
     load: load,
     create: create,
+    fromPair: fromPair,
     loadOrCreate: loadOrCreate,
     forget: forget,
     list: list,

@@ -1,3 +1,4 @@
+// @ts-check
 // Receipts in the browser (docs/design.md §3.3, "Receipts: every signed message
 // says what its device saw"; the CLI's are Go's device/receipts.go and
 // device/receipts_check.go, the same format and words):
@@ -73,7 +74,7 @@
   async function keep(r) {
     const db = await openDB();
     try {
-      await new Promise((resolve, reject) => {
+      await new Promise(/** @param {(v?: unknown) => void} resolve */ (resolve, reject) => {
         const t = db.transaction(STORE, "readwrite", { durability: "strict" });
         t.objectStore(STORE).add({ scope: scopeOf(r.campaign, r.user), receipt: r });
         t.oncomplete = () => resolve();
@@ -117,6 +118,10 @@
   }
 
   // storedHash is hex(SHA-256) of an event's stored bytes given in base64.
+  /**
+   * @param {string} b64 the stored bytes, standard base64
+   * @returns {Promise<string>}
+   */
   async function storedHash(b64) {
     const bin = global.atob(b64);
     const bytes = new Uint8Array(bin.length);
@@ -192,6 +197,10 @@
     return [m.type, m.campaign, m.session, user, what].join("|");
   }
 
+  /**
+   * @param {string} line an export line (its stored bytes)
+   * @returns {Promise<string>}
+   */
   async function lineHash(line) {
     const D = global.JournalDice;
     return D.bytesToHex(await D.sha256(new TextEncoder().encode(line)));
@@ -257,12 +266,13 @@
           kinds.set(id, m.type);
         }
       }
+      /** @type {{kind: string, seq: number, user: string, text: string}[]} */
       const differs = [];
       for (const [id, got] of recorded) {
         const mine = signedAs.get(id);
         if (mine && got.some((g) => !mine.includes(g))) differs.push({ kind: "message-differs", seq: 0, user: users.get(id), text: words(lang, "message", kinds.get(id), users.get(id), 0) });
       }
-      const inFile = new Set([].concat(...recorded.values()));
+      const inFile = new Set(/** @type {string[]} */ ([]).concat(...recorded.values()));
       let past = 0;
       for (const k of ks) {
         if (!inFile.has(k.signed)) continue;
@@ -291,11 +301,19 @@
   }
 
   // parseJSONL reads a receipts file (the CLI's format).
+  /**
+   * @param {string} text
+   * @returns {any[]} the kept receipts
+   */
   function parseJSONL(text) {
     return String(text).split("\n").map((l) => l.trim()).filter((l) => l !== "").map((l) => JSON.parse(l));
   }
 
   // toJSONL writes receipts as the CLI keeps them, one JSON object a line.
+  /**
+   * @param {any[]} kept
+   * @returns {string}
+   */
   function toJSONL(kept) {
     return (kept || []).map((r) => JSON.stringify({ campaign: r.campaign, user: r.user, public_key: r.public_key, signed: r.signed, signature: r.signature, time: r.time })).join("\n") + (kept && kept.length ? "\n" : "");
   }

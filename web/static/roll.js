@@ -1,3 +1,4 @@
+// @ts-check
 // A roll's permalink page (/r/{campaign}/{event}): the card of the action
 // the roll belongs to, verified at once in the visitor's browser, with the
 // forum line to copy. Words come from i18n.js.
@@ -10,8 +11,8 @@
   const parts = location.pathname.split("/").map(decodeURIComponent);
   const campaign = parts[2] || "";
   const id = parts[3] || "";
-  const status = document.getElementById("status");
-  document.getElementById("back").href = "/?campaign=" + encodeURIComponent(campaign);
+  const status = /** @type {HTMLElement} */ (document.getElementById("status"));
+  /** @type {HTMLAnchorElement} */ (document.getElementById("back")).href = "/?campaign=" + encodeURIComponent(campaign);
   // The access token typed on the dashboard, else the table's sign-in's.
   const tableToken = () => {
     try {
@@ -22,14 +23,7 @@
   };
   const token = () => localStorage.getItem("journal.token") || tableToken();
 
-  async function api(path) {
-    const headers = { Accept: "application/json", "Accept-Language": document.documentElement.lang || "en" };
-    if (token()) headers.Authorization = "Bearer " + token();
-    const res = await fetch(path, { headers: headers });
-    const body = await res.json().catch(() => null);
-    if (!res.ok) throw new Error((body && body.error && (body.error.message || body.error)) || res.status + " " + res.statusText);
-    return body;
-  }
+  const api = (path) => JournalDOM.api("GET", path, undefined, { token: token() }); // dom.js
 
   let data = null;
   const nameOf = (cid) => {
@@ -67,7 +61,7 @@
       return;
     }
     if (!cap) data = await api("/api/campaigns/" + encodeURIComponent(campaign));
-    const list = document.getElementById("card");
+    const list = /** @type {HTMLElement} */ (document.getElementById("card"));
     const feed = JournalFeed.create({ list: list, api: read, campaign: () => campaign, nameOf: nameOf });
     const records = await feed.loadAll();
     const at = records.findIndex((r) => r.event.id === id);

@@ -1,3 +1,4 @@
+// @ts-check
 // Signed device messages of journal-dice-v2 in the browser (docs/design.md §3.2;
 // the Go reference is the signed package): encode a message object into the
 // string a device signs, parse a recorded string as strictly as Go's
@@ -241,6 +242,11 @@
   // type's own), no whitespace, the action object's members in the order
   // given. type may be passed separately (encode({campaign, …}, "roll.reveal")).
   // A message that Go's Parse would refuse is refused here.
+  /**
+   * @param {Record<string, any>} m the message (its members; type too, unless given apart)
+   * @param {string} [type] the message type, when m has none
+   * @returns {string} the signed string
+   */
   function encode(m, type) {
     const pairs = checkMessage(m, type);
     for (const [k, v] of pairs) checkJSON(k, v);
@@ -323,7 +329,7 @@
         }
       }
       if (c === '"') return string();
-      for (const [lit, v] of [["true", true], ["false", false], ["null", null]]) {
+      for (const [lit, v] of /** @type {[string, boolean | null][]} */ ([["true", true], ["false", false], ["null", null]])) {
         if (text.startsWith(lit, i)) {
           i += lit.length;
           return v;
@@ -379,6 +385,10 @@
   // Parse checks them: one JSON object, no duplicate names at any depth, no
   // unknown members, a known type, every field in its one spelling). It does
   // not check the signature nor the scope: see open.
+  /**
+   * @param {string} signed
+   * @returns {Record<string, any>} the message, its members in their one spelling
+   */
   function parse(signed) {
     checkSize(signed);
     if (!/^[ \t\n\r]*\{/.test(signed)) throw err("malformed", "not a JSON object");
@@ -404,6 +414,10 @@
 
   // publicKeyBytes decodes a public key from its recorded form (64
   // lower-case hex digits), refusing keys of small order (signed.ParsePublicKey).
+  /**
+   * @param {string} pubHex 64 lower-case hex digits
+   * @returns {Uint8Array<ArrayBuffer>}
+   */
   function publicKeyBytes(pubHex) {
     if (typeof pubHex !== "string" || !HEX.test(pubHex)) throw err("bad-key", "invalid public key: want 64 lower-case hex digits");
     const cleared = pubHex.slice(0, 62) + (parseInt(pubHex.slice(62), 16) & 0x7f).toString(16).padStart(2, "0");
@@ -414,6 +428,10 @@
   const B64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
   // base64url encodes bytes without padding (RFC 4648 §5).
+  /**
+   * @param {Uint8Array} bytes
+   * @returns {string} unpadded base64url
+   */
   function base64url(bytes) {
     let s = "";
     let i = 0;
@@ -516,6 +534,12 @@
   // verify checks that signature is pubHex's Ed25519 signature of the
   // signed string (signed.Verify). It resolves to true or rejects with a
   // SignedError (never resolves to false).
+  /**
+   * @param {string} pubHex
+   * @param {string} signed
+   * @param {string} signature unpadded base64url
+   * @returns {Promise<true>}
+   */
   async function verify(pubHex, signed, signature) {
     checkSize(signed);
     const pub = publicKeyBytes(pubHex);
@@ -540,6 +564,14 @@
   // open verifies and parses a device's message sent to campaign and
   // session (signed.Open): the size, the signature under pubHex, the shape,
   // then the scope. It resolves to the parsed message object.
+  /**
+   * @param {string} pubHex
+   * @param {string} signed
+   * @param {string} signature
+   * @param {string} campaign
+   * @param {string} session
+   * @returns {Promise<Record<string, any>>}
+   */
   async function open(pubHex, signed, signature, campaign, session) {
     await verify(pubHex, signed, signature);
     const m = parse(signed);
@@ -552,6 +584,14 @@
   // devices, newest first; or one key) under which its signature holds,
   // as Go's openUnder: it resolves to {message, pub}; the error is the
   // first key's, or the message's own once a signature held.
+  /**
+   * @param {string | string[] | null | undefined} pubs
+   * @param {string} signed
+   * @param {string} signature
+   * @param {string} campaign
+   * @param {string} session
+   * @returns {Promise<{message: Record<string, any>, pub: string}>}
+   */
   async function openAny(pubs, signed, signature, campaign, session) {
     const list = Array.isArray(pubs) ? pubs : pubs ? [pubs] : [];
     if (!list.length) throw err("bad-key", "no active device");
@@ -589,6 +629,11 @@
   // records (same name, or "reveal" for r) is equal there. It resolves to
   // {status: "verified" | "mismatch", reason, message?, fingerprint?}; it
   // never rejects on bad input, only where no verifier exists ("unsupported").
+  /**
+   * @param {Record<string, any>} event a recorded event
+   * @param {string | Map<string, string | string[]> | Record<string, string | string[]>} keys the key, or each user's keys
+   * @returns {Promise<{status: "verified" | "mismatch", reason: string, code?: string, message?: Record<string, any>, fingerprint?: string}>}
+   */
   async function verifyEvent(event, keys) {
     const data = (event && event.data) || {};
     const user = data.user;
@@ -617,6 +662,10 @@
 
   // fingerprint returns a public key's fingerprint (signed.Fingerprint):
   // the first 16 bytes of SHA-256(key) in 8 groups of 4 hex digits.
+  /**
+   * @param {string} pubHex
+   * @returns {Promise<string>} eight groups of four hex digits, colon-separated
+   */
   async function fingerprint(pubHex) {
     if (typeof pubHex !== "string" || !HEX.test(pubHex)) throw err("bad-key", "invalid public key: want 64 lower-case hex digits");
     const h = D().bytesToHex((await D().sha256(D().hexToBytes(pubHex))).slice(0, 16));

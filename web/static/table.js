@@ -1,8 +1,8 @@
 // The table in the browser (docs/design.md §6): the page /table, where the GM
 // and each player act from their own device. This module is the page's
 // shell and the core the views share: the page's language
-// (document.documentElement.lang, set by the server; labels in LABELS and
-// i18n.js), the device's sign-ins (invite links redeemed once with the
+// (document.documentElement.lang, set by the server; its words are
+// i18n.js's tbl.* keys), the device's sign-ins (invite links redeemed once with the
 // device's new key, keys.js; one sign-in per campaign and role, switched
 // from the header), the API with the device's token, the campaign's state
 // kept live from the event stream, the feed (feed.js's cards), the party,
@@ -41,7 +41,7 @@
 //   notify(text, kind) the visible notice (#notice; kind "ok"|"error"|"info")
 //   alert(text)        a turn or roll-call notice: the notice, the title's
 //        prefix ("(!) "), and a vibration where the device has one
-//   t(key, …args)      the page's words (LABELS, then i18n.js's)
+//   t(key, …args)      the page's words (i18n.js: tbl.<key>, else key)
 //   el(tag, attrs, …kids) builds DOM (textContent only, never HTML)
 //   sheetOf(id), roster(), currentTurn(), sideOf(id), openSession(),
 //   isV2(s), hpBar(ch), value(v), replaceKeeping(root, build),
@@ -77,101 +77,13 @@
   }
   let pendingInvite = takeInvite();
 
-  const LABELS = {
-    en: {
-      signin: "Sign in", signinHelp: "Open the link your GM gave you, or paste a token.", token: "Token", signIn: "Sign in",
-      log: "Table", live: "live", offline: "offline", noSession: "no session", session: "session",
-      joining: "Making this device's key and signing in…", joined: "Signed in as", fingerprint: "Key fingerprint",
-      deviceAdded: "WARNING: {0} added a device to your name on {1} (fingerprint {2}): if it was not you, revoke it; if it was, approve it from this device.",
-      deviceApprove: "Approve it", deviceRevoke: "Revoke it", deviceNotMine: "not mine",
-      role_player: "player", role_gm: "GM", role_dashboard: "viewer", role_journal: "journal",
-      hp: "HP", xp: "XP", status: "Status", tokenHolder: "Token", spec: "Specialization", specUsed: "used today",
-      attributes: "Attributes", skills: "Skills", weapons: "Weapons", roll: "Roll", attack: "Attack",
-      vs: "Difficulty", modifier: "Modifier", useToken: "Use the token", useSpec: "Use the specialization",
-      target: "Target", weapon: "Weapon", range: "Range", none: "none", skill: "Skill", attribute: "Attribute",
-      contribute: "Contribute to the session key", contributed: "Contributed to the session key",
-      calls: "Roll calls", callFor: "The GM calls for", rollNow: "Roll",
-      combat: "Combat", round: "Round", turn: "turn", yourTurn: "Your turn",
-      sessions: "Sessions", start: "Start", startV2: "Start (journal-dice-v2)", end: "End session",
-      rollCall: "Roll call", characters: "Characters", note: "Note", call: "Call", close: "Close",
-      combatStart: "Start combat", nextRound: "Next round", endCombat: "End combat", initiative: "Initiative",
-      npcs: "NPCs", damage: "Damage", heal: "Heal", grantXP: "Grant XP", amount: "Amount", apply: "Apply",
-      void: "Void", eventId: "Event id", reason: "Reason", pending: "Unrevealed requests", cancel: "Cancel",
-      devices: "Devices", revoke: "Revoke", revoked: "revoked", used: "used", open: "open",
-      party: "Party", refused: "Refused", done: "Recorded", rolling: "Rolling…", character: "Character",
-      tor: "The One Ring", hope: "Hope", shadow: "Shadow", fellowship: "Fellowship pool",
-      noCharacters: "No character of yours in this campaign yet.",
-      trait: "Trait", traits: "Traits", advancement: "Advancement", eyes: "Eye · rune", lastRoll: "Last roll",
-      spendHope: "Spend Hope on the last roll", askFellowship: "Ask the fellowship for a point", vote: "Vote", agreeFor: "A fellowship point for",
-      yes: "yes", no: "no", adventure: "Start an adventure", title: "Title", shadowGain: "Shadow", fellowshipPhase: "Fellowship phase",
-      npcRoll: "Roll for a character", npcAttack: "Attack for a character", contest: "Contest",
-      easy: "easy", medium: "medium", hard: "hard", unusual: "unusual", impossible: "impossible",
-      opponent: "Opponent", opponentSkill: "Opponent's skill", healAfterCombat: "Heal after the combat", participants: "Participants",
-      inContest: "In a contest", requestedBy: "requested by", waitingReveal: "waiting for its roller's device",
-      cosignAuto: "This device co-signs the end of every journal-dice-v2 session by itself.", cosigning: "Co-signing the end of session",
-      cosigned: "This device co-signed the end of session", cosignFailed: "Could not co-sign the end of session",
-      cosignedBy: "Co-signed by", voidProposals: "Void proposals", propose: "Ask the roller's consent",
-      proposeVoid: "The GM proposes to void your roll", consentVoid: "Consent to void", consented: "consented", waitingConsent: "waiting for the consent of",
-      voidWithConsent: "Void", voidAlone: "Void without asking", roller: "roller",
-      witnessAuto: "This device witnesses the GM's rolls by itself: the first player's random value is the roll's r.",
-      witnessedBy: "witnessed by", witnessMine: "This device witnessed the GM's roll for", witnessOther: "another device witnessed first:",
-      witnessFailed: "This device's witness was not recorded for", waitWitness: "waiting for a player's witness", resolveAt: "resolvable unwitnessed from",
-      resolveUnwitnessed: "Resolve unwitnessed", unwitnessed: "unwitnessed (r from the server)", gmRolls: "The GM's rolls", wait: "Wait for a witness (s)",
-      proved: "This device proved a suppressed roll", proveRefused: "The journal refused the proof of request",
-      kind_device: "device", kind_invite: "invite", st_ok: "ok", st_incapacitated: "incapacitated", st_unconscious: "unconscious", st_dead: "dead", holder_player: "the player", holder_gm: "the GM",
-      o_success: "success", o_failure: "failure", o_fumble: "fumble", o_critical: "critical",
-    },
-    es: {
-      signin: "Entrar", signinHelp: "Abre el enlace que te dio tu máster, o pega un token.", token: "Token", signIn: "Entrar",
-      log: "Mesa", live: "en directo", offline: "sin conexión", noSession: "sin sesión", session: "sesión",
-      joining: "Creando la clave de este dispositivo y entrando…", joined: "Dentro como", fingerprint: "Huella de la clave",
-      deviceAdded: "AVISO: {0} añadió un dispositivo a tu nombre el {1} (huella {2}): si no fuiste tú, revócalo; si fuiste tú, apruébalo desde este dispositivo.",
-      deviceApprove: "Aprobarlo", deviceRevoke: "Revocarlo", deviceNotMine: "no es mío",
-      role_player: "jugador", role_gm: "máster", role_dashboard: "espectador", role_journal: "diario",
-      hp: "PV", xp: "PX", status: "Estado", tokenHolder: "Ficha", spec: "Especialización", specUsed: "usada hoy",
-      attributes: "Atributos", skills: "Habilidades", weapons: "Armas", roll: "Tirar", attack: "Atacar",
-      vs: "Dificultad", modifier: "Modificador", useToken: "Usar la ficha", useSpec: "Usar la especialización",
-      target: "Objetivo", weapon: "Arma", range: "Alcance", none: "ninguna", skill: "Habilidad", attribute: "Atributo",
-      contribute: "Aportar a la clave de la sesión", contributed: "Aportado a la clave de la sesión",
-      calls: "Tiradas pedidas", callFor: "El máster pide", rollNow: "Tirar",
-      combat: "Combate", round: "Asalto", turn: "turno", yourTurn: "Tu turno",
-      sessions: "Sesiones", start: "Empezar", startV2: "Empezar (journal-dice-v2)", end: "Terminar la sesión",
-      rollCall: "Pedir una tirada", characters: "Personajes", note: "Nota", call: "Pedir", close: "Cerrar",
-      combatStart: "Empezar el combate", nextRound: "Siguiente asalto", endCombat: "Terminar el combate", initiative: "Iniciativa",
-      npcs: "PNJ", damage: "Daño", heal: "Curar", grantXP: "Dar PX", amount: "Cantidad", apply: "Aplicar",
-      void: "Anular", eventId: "Id del evento", reason: "Motivo", pending: "Peticiones sin revelar", cancel: "Cancelar",
-      devices: "Dispositivos", revoke: "Revocar", revoked: "revocado", used: "usada", open: "abierta",
-      party: "Grupo", refused: "Rechazado", done: "Anotado", rolling: "Tirando…", character: "Personaje",
-      tor: "El Anillo Único", hope: "Esperanza", shadow: "Sombra", fellowship: "Reserva de comunidad",
-      noCharacters: "Aún no tienes personajes en esta campaña.",
-      trait: "Rasgo", traits: "Rasgos", advancement: "Avance", eyes: "Ojo · runa", lastRoll: "Última tirada",
-      spendHope: "Gastar Esperanza en la última tirada", askFellowship: "Pedir un punto a la comunidad", vote: "Votar", agreeFor: "Un punto de comunidad para",
-      yes: "sí", no: "no", adventure: "Empezar una aventura", title: "Título", shadowGain: "Sombra", fellowshipPhase: "Fase de comunidad",
-      npcRoll: "Tirar por un personaje", npcAttack: "Atacar por un personaje", contest: "Enfrentamiento",
-      easy: "fácil", medium: "media", hard: "difícil", unusual: "insólito", impossible: "imposible",
-      opponent: "Rival", opponentSkill: "Habilidad del rival", healAfterCombat: "Curarse tras el combate", participants: "Participantes",
-      inContest: "En un enfrentamiento", requestedBy: "pedido por", waitingReveal: "esperando al dispositivo de quien tira",
-      cosignAuto: "Este dispositivo firma por sí mismo el final de cada sesión journal-dice-v2.", cosigning: "Firmando el final de la sesión",
-      cosigned: "Este dispositivo firmó el final de la sesión", cosignFailed: "No se pudo firmar el final de la sesión",
-      cosignedBy: "Firmada por", voidProposals: "Propuestas de anulación", propose: "Pedir el consentimiento de quien tiró",
-      proposeVoid: "El máster propone anular tu tirada", consentVoid: "Consentir la anulación", consented: "consintió", waitingConsent: "esperando el consentimiento de",
-      voidWithConsent: "Anular", voidAlone: "Anular sin preguntar", roller: "quien tiró",
-      witnessAuto: "Este dispositivo atestigua por sí mismo las tiradas del máster: el valor aleatorio del primer jugador es la r de la tirada.",
-      witnessedBy: "atestiguada por", witnessMine: "Este dispositivo atestiguó la tirada del máster por", witnessOther: "otro dispositivo atestiguó antes:",
-      witnessFailed: "No se anotó el testimonio de este dispositivo para", waitWitness: "esperando el testimonio de un jugador", resolveAt: "se puede resolver sin testigo desde",
-      resolveUnwitnessed: "Resolver sin testigo", unwitnessed: "sin testigo (r del servidor)", gmRolls: "Tiradas del máster", wait: "Espera de un testigo (s)",
-      proved: "Este dispositivo demostró una tirada suprimida", proveRefused: "El diario rechazó la prueba de la petición",
-      kind_device: "dispositivo", kind_invite: "invitación", st_ok: "bien", st_incapacitated: "incapacitado", st_unconscious: "inconsciente", st_dead: "muerto", holder_player: "el jugador", holder_gm: "el máster",
-      o_success: "éxito", o_failure: "fallo", o_fumble: "pifia", o_critical: "crítico",
-    },
-  };
   const lang = () => (document.documentElement.lang === "es" ? "es" : "en");
-  // t is the page's word for key: LABELS's, else i18n.js's ({0}… filled in).
+  // t is the page's word for key, from i18n.js ({0}… filled in): the
+  // table's own word tbl.<key> where i18n.js has one, else key's.
   function t(key, ...args) {
-    const w = LABELS[lang()][key];
-    if (w !== undefined) return w;
-    if (global.JournalI18n) return global.JournalI18n.t(key, ...args);
-    return key;
+    const I = global.JournalI18n;
+    if (!I) return key;
+    return I.t(I.has("tbl." + key) ? "tbl." + key : key, ...args);
   }
   // The difficulties as the journal names them (rule names stay Spanish).
   const DIFFICULTIES = [["fácil", "easy"], ["media", "medium"], ["difícil", "hard"], ["insólito", "unusual"], ["imposible", "impossible"]];
@@ -184,19 +96,8 @@
   const signinKey = (a) => (a && a.campaign) + "/" + (a && a.user) + "/" + ((a && a.role) || "");
   const $ = (sel, root) => (root || document).querySelector(sel);
 
-  // el builds an element: el("button", {class: "x", onclick: f}, "text", child…).
-  function el(tag, attrs, ...kids) {
-    const e = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (v === undefined || v === null || v === false) continue;
-      if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
-      else if (k === "dataset") Object.assign(e.dataset, v);
-      else if (v === true) e.setAttribute(k, "");
-      else e.setAttribute(k, String(v));
-    }
-    for (const k of kids.flat()) if (k !== undefined && k !== null && k !== false) e.append(k instanceof Node ? k : String(k));
-    return e;
-  }
+  // el builds an element: el("button", {class: "x", onclick: f}, "text", child…) (dom.js).
+  const el = global.JournalDOM.el;
 
   // ---- state ----
   const state = {
@@ -251,43 +152,14 @@
     global.location.reload();
   }
 
-  class APIError extends Error {
-    constructor(status, message) {
-      super(message);
-      this.status = status;
-    }
-  }
+  const APIError = global.JournalDOM.APIError;
 
-  // api sends a request with the device's token; a refusal rejects with
-  // the journal's own message.
-  async function api(method, path, body, opts) {
-    const headers = { Accept: "application/json", "Accept-Language": lang() };
-    if (state.auth && state.auth.token) headers.Authorization = "Bearer " + state.auth.token;
-    if (opts && opts.key) headers["Idempotency-Key"] = opts.key;
-    if (body !== undefined) headers["Content-Type"] = "application/json";
-    const req = { method: method, headers: headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: "omit" };
-    // A request with its intent's key is sent again when the network
-    // failed (the answer may have been lost after the journal recorded it:
-    // the same key records once), three times, 0.5, 1 and 2 s apart.
-    let res;
-    for (let attempt = 0; ; attempt++) {
-      try {
-        res = await global.fetch(path, req);
-        break;
-      } catch (e) {
-        if (!(opts && opts.key) || attempt >= 3) throw e;
-        await new Promise((r) => setTimeout(r, 500 * 2 ** attempt));
-      }
-    }
-    const text = await res.text();
-    let data = null;
-    try {
-      data = text ? JSON.parse(text) : null;
-    } catch (e) {
-      data = null;
-    }
-    if (!res.ok) throw new APIError(res.status, (data && data.error && (data.error.message || data.error)) || res.status + " " + res.statusText);
-    return data;
+  // api sends a request with the device's token (dom.js); a refusal
+  // rejects with the journal's own message. A request with its intent's
+  // key is sent again when the network failed (the answer may have been
+  // lost after the journal recorded it: the same key records once).
+  function api(method, path, body, opts) {
+    return global.JournalDOM.api(method, path, body, { token: (state.auth && state.auth.token) || "", key: opts && opts.key, lang: lang() });
   }
 
   const campaignPath = (rest) => "/api/campaigns/" + encodeURIComponent(state.auth.campaign) + rest;
@@ -1050,7 +922,7 @@
     }
     for (const n of list) {
       const day = String(n.time || "").slice(0, 10);
-      const p = el("p", { class: "device-added", "data-fingerprint": n.fingerprint }, t("deviceAdded").replace("{0}", n.by).replace("{1}", day).replace("{2}", n.fingerprint));
+      const p = el("p", { class: "device-added", "data-fingerprint": n.fingerprint }, t("deviceAdded", n.by, day, n.fingerprint));
       if (mine) {
         if (mine.publicKey !== n.public_key) {
           const approve = el("button", { type: "button", class: "device-approve" }, t("deviceApprove"));
@@ -1199,7 +1071,6 @@
   }
 
   global.JournalTable = {
-    LABELS: LABELS,
     DIFFICULTIES: DIFFICULTIES,
     t: t,
     el: el,

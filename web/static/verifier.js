@@ -1,3 +1,4 @@
+// @ts-check
 // The offline verifier (journal verifier > verify.html): one page, no
 // server, that checks a dropped export (JSON Lines, one stored event per
 // line): the hash chain over the lines' exact bytes, the signatures, each
@@ -7,16 +8,7 @@
   "use strict";
 
   const t = (k, ...a) => JournalI18n.t(k, ...a);
-  const el = (tag, attrs, ...children) => {
-    const e = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (k === "class") e.className = v;
-      else if (k === "text") e.textContent = v;
-      else e.setAttribute(k, v);
-    }
-    for (const c of children.flat()) if (c !== null && c !== undefined) e.append(c instanceof Node ? c : document.createTextNode(String(c)));
-    return e;
-  };
+  const el = JournalDOM.el; // dom.js
   // flagItem is one flag as the feed shows it (feed.js flagItem): its name
   // in the page's language, its code (a machine identifier, as `journal
   // replay --json` gives it: no language), its words and where it is.
@@ -38,8 +30,8 @@
   };
   JournalI18n.apply(document);
   document.title = t("x.title");
-  const result = document.getElementById("result");
-  const rolls = document.getElementById("rolls");
+  const result = /** @type {HTMLElement} */ (document.getElementById("result"));
+  const rolls = /** @type {HTMLElement} */ (document.getElementById("rolls"));
 
   // check verifies an export's text; proofs are proof files of
   // suppressed rolls ([{name, text}], 'journal roll prove --out') checked
@@ -122,10 +114,10 @@
 
   let kept = null; // the receipts chosen (receipts.js), or none
   let last = null; // the export last checked: {name, text, proofs}
-  const receipts = document.getElementById("receipts");
+  const receipts = /** @type {HTMLInputElement | null} */ (document.getElementById("receipts"));
   if (receipts) {
     receipts.addEventListener("change", () => {
-      const f = receipts.files[0];
+      const f = /** @type {FileList} */ (receipts.files)[0];
       if (!f) return;
       f.text().then((text) => {
         kept = JournalReceipts.parseJSONL(text);
@@ -161,15 +153,16 @@
     });
   }
 
-  const input = document.getElementById("file");
-  input.addEventListener("change", () => input.files.length && read(input.files));
-  const zone = document.getElementById("drop");
+  const input = /** @type {HTMLInputElement} */ (document.getElementById("file"));
+  input.addEventListener("change", () => { const fs = /** @type {FileList} */ (input.files); return fs.length && read(fs); });
+  const zone = /** @type {HTMLElement} */ (document.getElementById("drop"));
   zone.addEventListener("dragover", (e) => { e.preventDefault(); zone.classList.add("over"); });
   zone.addEventListener("dragleave", () => zone.classList.remove("over"));
   zone.addEventListener("drop", (e) => {
     e.preventDefault();
     zone.classList.remove("over");
-    if (e.dataTransfer.files.length) read(e.dataTransfer.files);
+    const fs = /** @type {DataTransfer} */ (e.dataTransfer).files;
+    if (fs.length) read(fs);
   });
   // For tests and scripts: JournalVerifier.check(name, text, proofs, options), with
   // the receipts given by JournalVerifier.receipts(jsonl) first.

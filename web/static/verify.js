@@ -1,3 +1,4 @@
+// @ts-check
 // Verification of a campaign's events in the browser: the dice (dice.js for
 // journal-dice-v1, dice2.js for journal-dice-v2), the signatures of device
 // messages (signed.js), the reveal against the request's commitment, the
@@ -1085,7 +1086,7 @@
   let noble = null;
   function ensureNoble() {
     if (global.JournalNoble || typeof document === "undefined") return Promise.resolve();
-    noble = noble || new Promise((resolve, reject) => {
+    noble = noble || new Promise(/** @param {(v?: unknown) => void} resolve */ (resolve, reject) => {
       const s = document.createElement("script");
       s.src = "/static/vendor/noble-curves.js";
       s.onload = () => resolve();
