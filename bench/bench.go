@@ -132,6 +132,10 @@ type Options struct {
 	Stages []string `json:"stages,omitempty"`
 	// Dir is where the temporary folder is made ("": the system's).
 	Dir string `json:"-"`
+	// ColdDir, when set, keeps the cold-load stage's streams, filled once
+	// and reused by later runs (a folder per size), instead of filling
+	// them in the temporary folder every run.
+	ColdDir string `json:"-"`
 	// Progress, when set, is told how far each stage has come.
 	Progress func(Progress) `json:"-"`
 }

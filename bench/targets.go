@@ -20,6 +20,9 @@ const (
 	// TargetColdLoad is the ceiling of the cold load's p50 at 1 000 000
 	// events over its p50 at 100 000.
 	TargetColdLoad = 1.5
+	// TargetColdLoadMS is the ceiling of the cold load's p50, in
+	// milliseconds, with 1 000 000 events in the stream.
+	TargetColdLoadMS = 3.0
 	// TargetRebuild is the floor of rebuild / raw ordered consumer.
 	TargetRebuild = 0.9
 	// TargetRebuildRSSMB is the ceiling of the peak RSS, in MB, of
@@ -47,6 +50,7 @@ const (
 	TGrowthCharacters   = "growth/characters/p50-spread"
 	TGrowthCampaigns    = "growth/campaigns/p50-spread"
 	TColdLoad           = "cold-load/p50-1m-vs-100k"
+	TColdLoadMS         = "cold-load/p50-1m-ms"
 	TRebuild            = "rebuild/journal-vs-raw"
 	TRebuildRSS         = "rebuild/1m-events-10k-characters/peak-rss-mb"
 	TVerifyV1           = "verification/v1/journal-vs-decode"
@@ -57,7 +61,7 @@ const (
 // them.
 func TargetNames() []string {
 	return []string{TSeqJournalGuarded, TSeqGuardedRaw, TConcJournalGuarded, TConcGuardedRaw, TManyJournalGuarded, TManyGuardedRaw,
-		TSyncedSeq, TSyncedConc, TSyncedMany, TGrowthCharacters, TGrowthCampaigns, TColdLoad, TRebuild, TRebuildRSS, TVerifyV1, TVerifyV2}
+		TSyncedSeq, TSyncedConc, TSyncedMany, TGrowthCharacters, TGrowthCampaigns, TColdLoad, TColdLoadMS, TRebuild, TRebuildRSS, TVerifyV1, TVerifyV2}
 }
 
 // Verdict is one target of BENCHMARKS.md judged against a run.
@@ -191,6 +195,19 @@ func Targets(runs []Result) []Verdict {
 			}
 		}
 		add(v)
+		ms := Verdict{Name: TColdLoadMS, What: "cold load of a campaign of 1 000 events, p50 in ms at 1 000 000 events in the stream", Target: TargetColdLoadMS, Compare: "<="}
+		if r == nil {
+			ms.Note = "not measured: stage cold-load not run"
+		} else if ls := r.ColdLoad.Loads; len(ls) > 0 {
+			last := ls[len(ls)-1]
+			ms.Value = last.P50 / 1e3
+			ms.Measured = v.Measured
+			ms.Note = fmt.Sprintf("sync %s, %d events in the stream, CPU p50 %.2f ms, at most %d messages read by a load", r.Sync, last.Size, last.CPUP50/1e3, last.Read)
+			if !ms.Measured {
+				ms.Note += ": not the target's sizes"
+			}
+		}
+		add(ms)
 	}
 
 	// Rebuild.

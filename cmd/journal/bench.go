@@ -20,7 +20,7 @@ import (
 // embedded server (package bench).
 func (a *app) benchCommand() *cobra.Command {
 	o := bench.DefaultOptions()
-	var syncMode, stages, dir, cpuProfile string
+	var syncMode, stages, dir, coldDir, cpuProfile string
 	repeat := 1
 	cmd := &cobra.Command{
 		Use:   "bench",
@@ -77,6 +77,7 @@ and the peak memory of the process. Nothing is written to the journal's data.
 				o.Stages = strings.Split(stages, ",")
 			}
 			o.Dir = dir
+			o.ColdDir = coldDir
 			if cpuProfile != "" {
 				f, err := os.Create(cpuProfile)
 				if err != nil {
@@ -146,6 +147,7 @@ and the peak memory of the process. Nothing is written to the journal's data.
 	f.IntSliceVar(&o.ColdEvents, "cold-events", d.ColdEvents, "events in the streams of the cold loads")
 	f.IntVar(&o.ColdCampaignEvents, "cold-campaign-events", d.ColdCampaignEvents, "events of the campaign a cold load reads")
 	f.IntVar(&o.ColdLoads, "cold-loads", d.ColdLoads, "timed cold loads at each stream size")
+	f.StringVar(&coldDir, "cold-dir", "", "folder where the cold loads' streams are filled once and kept for later runs (default: filled again in the temporary folder)")
 	f.IntVar(&o.V2Rolls, "v2-rolls", d.V2Rolls, "v1 rolls, and v2 rolls, timed on each path of the v2-roll stage")
 	f.StringVar(&stages, "stages", "", "comma-separated stages to run (default all): "+strings.Join(bench.AllStages(), ","))
 	f.StringVar(&dir, "tmp", "", "folder for the temporary data (default the system's)")
@@ -290,6 +292,9 @@ func printGrowth(w io.Writer, run bench.Result) {
 			}
 			if l.CPUP50 > 0 {
 				extra += fmt.Sprintf(", CPU p50 %.1f µs", l.CPUP50)
+			}
+			if l.Events > 0 {
+				extra += fmt.Sprintf(", at most %d messages read", l.Read)
 			}
 			fmt.Fprintf(w, "    %9s %-10s p50 %9.1f µs  p90 %9.1f µs  (%d timed%s)\n", thousands(float64(l.Size)), unit, l.P50, l.P90, l.Count, extra)
 		}
