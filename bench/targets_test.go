@@ -24,6 +24,8 @@ var item5 = []string{
 	"growth/campaigns/p50-spread",
 	"cold-load/p50-1m-vs-100k",
 	"cold-load/p50-1m-ms",
+	"cli/version-p50-ms",
+	"cli/command-embedded-p50-ms",
 	"rebuild/journal-vs-raw",
 	"rebuild/1m-events-10k-characters/peak-rss-mb",
 	"verification/v1/journal-vs-decode",
@@ -56,6 +58,8 @@ func runsAt(good float64) []bench.Result {
 		Growth: &bench.Growth{CharactersSpread: ceil(bench.TargetGrowth), CampaignsSpread: ceil(bench.TargetGrowth)},
 		ColdLoad: &bench.ColdLoad{Spread: ceil(bench.TargetColdLoad),
 			Loads: []bench.Latency{{Size: 100_000}, {Size: 1_000_000, P50: ceil(bench.TargetColdLoadMS) * 1e3}}},
+		CLI: &bench.CLI{Runs: 15, Version: bench.Latency{P50: ceil(bench.TargetCLIVersionMS) * 1e3},
+			Command: bench.Latency{P50: ceil(bench.TargetCLICommandMS) * 1e3}},
 	}
 	always := bench.Result{Sync: "always", Options: o, Pairs: appends(true)}
 	return []bench.Result{always, def}

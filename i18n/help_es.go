@@ -210,7 +210,7 @@ var helpFlagES = map[string]string{
 	"characters, spread over the campaigns":                                            "personajes, repartidos entre las campañas",
 	"checkpoint the projections after this many events":                                "punto de control de las proyecciones tras este número de eventos",
 	"checkpoint the projections at least this often while events arrive":               "punto de control de las proyecciones al menos con esta frecuencia mientras llegan eventos",
-	"comma-separated stages to run (default all): appends-sequential,appends-concurrent,appends-concurrent-many,growth,rebuild,cold-load,verification,verification-v2,v2-roll": "etapas a ejecutar, separadas por comas (por defecto todas): appends-sequential,appends-concurrent,appends-concurrent-many,growth,rebuild,cold-load,verification,verification-v2,v2-roll",
+	"comma-separated stages to run (default all): appends-sequential,appends-concurrent,appends-concurrent-many,growth,rebuild,cold-load,verification,verification-v2,v2-roll,cli": "etapas a ejecutar, separadas por comas (por defecto todas): appends-sequential,appends-concurrent,appends-concurrent-many,growth,rebuild,cold-load,verification,verification-v2,v2-roll,cli",
 	"concurrent appends in flight (0: one per campaign, at most 256)":    "escrituras concurrentes en vuelo (0: una por campaña, como mucho 256)",
 	"damage dice, e.g. 1d10, 2d6, 1d6-2":                                 "dados de daño, p. ej. 1d10, 2d6, 1d6-2",
 	"default attribute (F, R, D, I, P or C)":                             "atributo por defecto (F, R, D, I, P o C)",

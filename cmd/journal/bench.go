@@ -40,6 +40,8 @@ an embedded server of its own in a temporary folder (--data is not used):
                                                         vs decoding plus the same Ed25519 checks (every core)
   v2-roll             a v2 roll's two round trips (signed request, signed reveal)
                       against a v1 roll: in-process, the CLI's path, HTTP (p50, p99)
+  cli                 whole processes of this binary: journal version, and a command
+                      with the embedded server (no serve), 15 runs each
 
 The append stages also measure "guarded raw": raw publishes with the journal's
 guarantees (message id, the campaign's expected last sequence) and none of its
@@ -78,6 +80,9 @@ and the peak memory of the process. Nothing is written to the journal's data.
 			}
 			o.Dir = dir
 			o.ColdDir = coldDir
+			if exe, err := os.Executable(); err == nil && !strings.HasSuffix(exe, ".test") {
+				o.Executable = exe // the cli stage runs this very binary (not a test binary)
+			}
 			if cpuProfile != "" {
 				f, err := os.Create(cpuProfile)
 				if err != nil {
@@ -307,6 +312,15 @@ func printGrowth(w io.Writer, run bench.Result) {
 		lat("cold load (fresh server and journal, command.Journal.Load) with, in the stream,", "events", c.Loads, c.Spread)
 	}
 	printV2Roll(w, run.V2Roll)
+	if c := run.CLI; c != nil {
+		fmt.Fprintf(w, "  the command line, whole processes, %d runs each:\n", c.Runs)
+		for _, row := range []struct {
+			name string
+			l    bench.Latency
+		}{{"journal version", c.Version}, {"journal day new (embedded server)", c.Command}} {
+			fmt.Fprintf(w, "    %-36s p50 %7.1f ms  p90 %7.1f ms  CPU p50 %7.1f ms\n", row.name, row.l.P50/1e3, row.l.P90/1e3, row.l.CPUP50/1e3)
+		}
+	}
 }
 
 // printV2Roll prints the v2-roll stage: per path, a v1 roll's latency and
