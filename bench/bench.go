@@ -70,15 +70,21 @@ const (
 	// request, then signed reveal) against a v1 roll, in-process and over
 	// HTTP: latencies, no target.
 	StageV2Roll = "v2-roll"
+	// StageCLI is what a user waits for at the command line: `journal
+	// version` and a command with the embedded server, whole processes of
+	// Options.Executable timed from outside.
+	StageCLI = "cli"
 )
 
 // AllStages returns every stage, in the order Run measures them.
 func AllStages() []string {
-	return []string{StageSequential, StageConcurrent, StageConcurrentMany, StageGrowth, StageRebuild, StageColdLoad, StageVerify, StageVerifyV2, StageV2Roll}
+	return []string{StageSequential, StageConcurrent, StageConcurrentMany, StageGrowth, StageRebuild, StageColdLoad, StageVerify, StageVerifyV2, StageV2Roll, StageCLI}
 }
 
 // pairStages are the stages measured as a Pair (the journal against raw).
-func pairStage(s string) bool { return s != StageGrowth && s != StageColdLoad && s != StageV2Roll }
+func pairStage(s string) bool {
+	return s != StageGrowth && s != StageColdLoad && s != StageV2Roll && s != StageCLI
+}
 
 // ErrOptions marks options that cannot be used.
 var ErrOptions = errors.New("invalid bench options")
@@ -132,6 +138,13 @@ type Options struct {
 	Stages []string `json:"stages,omitempty"`
 	// Dir is where the temporary folder is made ("": the system's).
 	Dir string `json:"-"`
+	// ColdDir, when set, keeps the cold-load stage's streams, filled once
+	// and reused by later runs (a folder per size), instead of filling
+	// them in the temporary folder every run.
+	ColdDir string `json:"-"`
+	// Executable is the journal binary the cli stage runs ("": the stage
+	// measures nothing).
+	Executable string `json:"-"`
 	// Progress, when set, is told how far each stage has come.
 	Progress func(Progress) `json:"-"`
 }
@@ -402,6 +415,8 @@ type Result struct {
 	ColdLoad *ColdLoad `json:"cold_load,omitempty"`
 	// V2Roll is the v2-roll stage, when run.
 	V2Roll *V2Roll `json:"v2_roll,omitempty"`
+	// CLI is the cli stage, when run with an Executable.
+	CLI *CLI `json:"cli,omitempty"`
 	// PeakRSS is the process's peak resident memory over the whole run.
 	PeakRSS uint64  `json:"peak_rss_bytes"`
 	Seconds float64 `json:"seconds"`
@@ -474,6 +489,11 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 			res.V2Roll = r
 			return Pair{}, err
 		}},
+		{StageCLI, func(ctx context.Context) (Pair, error) {
+			c, err := e.cli(ctx)
+			res.CLI = c
+			return Pair{}, err
+		}},
 	} {
 		if !o.wants(s.name) {
 			continue
@@ -481,7 +501,7 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 		if err := ctx.Err(); err != nil {
 			return res, err
 		}
-		if s.name == StageGrowth || s.name == StageRebuild || s.name == StageColdLoad || s.name == StageVerify || s.name == StageVerifyV2 {
+		if s.name == StageGrowth || s.name == StageRebuild || s.name == StageColdLoad || s.name == StageVerify || s.name == StageVerifyV2 || s.name == StageCLI {
 			e.closeServer() // the appends' server is not needed any more
 		}
 		p, err := s.run(ctx)

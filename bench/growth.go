@@ -4,8 +4,12 @@ import (
 	"context"
 	"crypto/rand"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/campaign-journal/journal/command"
@@ -31,6 +35,11 @@ type Latency struct {
 	// elsewhere, or where the system does not say): the work done, where
 	// P50 also counts the waits of a shared machine.
 	CPUP50 float64 `json:"cpu_p50_us,omitempty"`
+	// Read is, for the cold load, the most messages one timed load had the
+	// store read (each request for a campaign's last message counts as
+	// one: the server loads the block that holds it). A load from a
+	// checkpoint at the campaign's last message reads none.
+	Read int `json:"read_max"`
 }
 
 // Growth is the growth stage: the p50 of one roll command (the journal's
@@ -257,6 +266,7 @@ func (e *env) coldLoad(ctx context.Context) (*ColdLoad, error) {
 		times []time.Duration
 		cpu   []time.Duration
 		n     int
+		read  int // the most messages a timed load read
 	}
 	streams := make([]*stream, len(o.ColdEvents))
 	for i, n := range o.ColdEvents {
@@ -266,7 +276,7 @@ func (e *env) coldLoad(ctx context.Context) (*ColdLoad, error) {
 		fo.Characters = min(fo.Campaigns*10, 1_000_000)
 		s := &stream{dir: filepath.Join(e.dir, fmt.Sprintf("cold-%d", i)), camps: campaigns("r", fo.Campaigns, fo.Characters)}
 		o.progress(StageColdLoad, "setup", 0, n)
-		written, err := fill(ctx, s.dir, fo)
+		written, err := keptFill(ctx, o.ColdDir, &s.dir, fo)
 		if err != nil {
 			return nil, err
 		}
@@ -311,7 +321,8 @@ func (e *env) coldLoad(ctx context.Context) (*ColdLoad, error) {
 		if err != nil {
 			return 0, 0, 0, err
 		}
-		j := command.New(st, command.Options{
+		counted := &readCounter{Store: st}
+		j := command.New(counted, command.Options{
 			Clock: time.Now, Rand: rand.Reader, IDs: events.NewV7(time.Now, rand.Reader), Actor: "bench",
 			Checkpoints: kv,
 		})
@@ -322,6 +333,7 @@ func (e *env) coldLoad(ctx context.Context) (*ColdLoad, error) {
 		if err != nil {
 			return 0, 0, 0, err
 		}
+		s.read = max(s.read, int(counted.n.Load()))
 		return d, dcpu, c.Events, nil
 	}
 	loaded := make([]int, len(streams))
@@ -332,6 +344,9 @@ func (e *env) coldLoad(ctx context.Context) (*ColdLoad, error) {
 				return nil, err
 			}
 			loaded[i] = n
+		}
+		for _, s := range streams {
+			s.read = 0 // the first loads fold from the start
 		}
 		o.progress(StageColdLoad, "first loads", k+1, o.ColdLoads)
 	}
@@ -350,10 +365,57 @@ func (e *env) coldLoad(ctx context.Context) (*ColdLoad, error) {
 		l := latency(s.n, s.times)
 		l.Events = loaded[i]
 		l.CPUP50 = latency(s.n, s.cpu).P50
+		l.Read = s.read
 		c.Loads = append(c.Loads, l)
 	}
 	if first := c.Loads[0].P50; first > 0 {
 		c.Spread = c.Loads[len(c.Loads)-1].P50 / first
 	}
 	return c, nil
+}
+
+// readCounter is the journal's store for the cold loads: it counts the
+// messages its reads deliver, and each request for a campaign's last
+// message as one (the server loads the block that holds it). The
+// store's other methods (SubjectCount among them) pass through.
+type readCounter struct {
+	*jetstore.Store
+	n atomic.Int64
+}
+
+func (s *readCounter) Read(ctx context.Context, q events.Query, fn func(events.Recorded) error) error {
+	if on := q.OnForeign; on != nil {
+		q.OnForeign = func(f events.Foreign) error { s.n.Add(1); return on(f) }
+	}
+	return s.Store.Read(ctx, q, func(r events.Recorded) error { s.n.Add(1); return fn(r) })
+}
+
+func (s *readCounter) ReadLast(ctx context.Context, q events.Query, fn func(events.Recorded) error) (uint64, error) {
+	s.n.Add(1)
+	return s.Store.ReadLast(ctx, q, fn)
+}
+
+// keptFill is fill into *dir, or, when kept is set, into a folder of kept
+// named by the stream's sizes, filled once and reused by later runs
+// (*dir is set to it): filling 1 000 000 events takes minutes on a loaded
+// machine, and --repeat would fill again every run.
+func keptFill(ctx context.Context, kept string, dir *string, o Options) (int, error) {
+	if kept == "" {
+		return fill(ctx, *dir, o)
+	}
+	*dir = filepath.Join(kept, fmt.Sprintf("cold-%d-events-%d-campaigns-%d-characters", o.Events, o.Campaigns, o.Characters))
+	marker := filepath.Join(*dir, "filled")
+	if b, err := os.ReadFile(marker); err == nil {
+		if n, err := strconv.Atoi(strings.TrimSpace(string(b))); err == nil {
+			return n, nil
+		}
+	}
+	if err := os.RemoveAll(*dir); err != nil {
+		return 0, err
+	}
+	n, err := fill(ctx, *dir, o)
+	if err != nil {
+		return 0, err
+	}
+	return n, os.WriteFile(marker, []byte(strconv.Itoa(n)+"\n"), 0o644)
 }

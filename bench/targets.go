@@ -20,6 +20,14 @@ const (
 	// TargetColdLoad is the ceiling of the cold load's p50 at 1 000 000
 	// events over its p50 at 100 000.
 	TargetColdLoad = 1.5
+	// TargetColdLoadMS is the ceiling of the cold load's p50, in
+	// milliseconds, with 1 000 000 events in the stream.
+	TargetColdLoadMS = 3.0
+	// TargetCLIVersionMS and TargetCLICommandMS are the ceilings of the
+	// wall p50, in milliseconds, of `journal version` and of a command
+	// with the embedded server (the cli stage).
+	TargetCLIVersionMS = 8.0
+	TargetCLICommandMS = 25.0
 	// TargetRebuild is the floor of rebuild / raw ordered consumer.
 	TargetRebuild = 0.9
 	// TargetRebuildRSSMB is the ceiling of the peak RSS, in MB, of
@@ -47,6 +55,9 @@ const (
 	TGrowthCharacters   = "growth/characters/p50-spread"
 	TGrowthCampaigns    = "growth/campaigns/p50-spread"
 	TColdLoad           = "cold-load/p50-1m-vs-100k"
+	TColdLoadMS         = "cold-load/p50-1m-ms"
+	TCLIVersion         = "cli/version-p50-ms"
+	TCLICommand         = "cli/command-embedded-p50-ms"
 	TRebuild            = "rebuild/journal-vs-raw"
 	TRebuildRSS         = "rebuild/1m-events-10k-characters/peak-rss-mb"
 	TVerifyV1           = "verification/v1/journal-vs-decode"
@@ -57,7 +68,7 @@ const (
 // them.
 func TargetNames() []string {
 	return []string{TSeqJournalGuarded, TSeqGuardedRaw, TConcJournalGuarded, TConcGuardedRaw, TManyJournalGuarded, TManyGuardedRaw,
-		TSyncedSeq, TSyncedConc, TSyncedMany, TGrowthCharacters, TGrowthCampaigns, TColdLoad, TRebuild, TRebuildRSS, TVerifyV1, TVerifyV2}
+		TSyncedSeq, TSyncedConc, TSyncedMany, TGrowthCharacters, TGrowthCampaigns, TColdLoad, TColdLoadMS, TCLIVersion, TCLICommand, TRebuild, TRebuildRSS, TVerifyV1, TVerifyV2}
 }
 
 // Verdict is one target of BENCHMARKS.md judged against a run.
@@ -189,6 +200,40 @@ func Targets(runs []Result) []Verdict {
 			if !v.Measured {
 				v.Note += ": not the target's sizes [100000 1000000], 1000"
 			}
+		}
+		add(v)
+		ms := Verdict{Name: TColdLoadMS, What: "cold load of a campaign of 1 000 events, p50 in ms at 1 000 000 events in the stream", Target: TargetColdLoadMS, Compare: "<="}
+		if r == nil {
+			ms.Note = "not measured: stage cold-load not run"
+		} else if ls := r.ColdLoad.Loads; len(ls) > 0 {
+			last := ls[len(ls)-1]
+			ms.Value = last.P50 / 1e3
+			ms.Measured = v.Measured
+			ms.Note = fmt.Sprintf("sync %s, %d events in the stream, CPU p50 %.2f ms, at most %d messages read by a load", r.Sync, last.Size, last.CPUP50/1e3, last.Read)
+			if !ms.Measured {
+				ms.Note += ": not the target's sizes"
+			}
+		}
+		add(ms)
+	}
+
+	// The command line.
+	cr := either(func(r *Result) bool { return r.CLI != nil })
+	for _, t := range []struct {
+		name, what string
+		target     float64
+		l          func(*CLI) Latency
+	}{
+		{TCLIVersion, "journal version, wall p50 in ms, the whole process", TargetCLIVersionMS, func(c *CLI) Latency { return c.Version }},
+		{TCLICommand, "journal day new with the embedded server (no serve), wall p50 in ms, the whole process", TargetCLICommandMS, func(c *CLI) Latency { return c.Command }},
+	} {
+		v := Verdict{Name: t.name, What: t.what, Target: t.target, Compare: "<="}
+		if cr == nil {
+			v.Note = "not measured: stage cli not run (or without the journal binary)"
+		} else {
+			l := t.l(cr.CLI)
+			v.Value, v.Measured = l.P50/1e3, true
+			v.Note = fmt.Sprintf("%d runs, p90 %.1f ms, CPU p50 %.1f ms", cr.CLI.Runs, l.P90/1e3, l.CPUP50/1e3)
 		}
 		add(v)
 	}

@@ -23,6 +23,9 @@ var item5 = []string{
 	"growth/characters/p50-spread",
 	"growth/campaigns/p50-spread",
 	"cold-load/p50-1m-vs-100k",
+	"cold-load/p50-1m-ms",
+	"cli/version-p50-ms",
+	"cli/command-embedded-p50-ms",
 	"rebuild/journal-vs-raw",
 	"rebuild/1m-events-10k-characters/peak-rss-mb",
 	"verification/v1/journal-vs-decode",
@@ -52,8 +55,11 @@ func runsAt(good float64) []bench.Result {
 		bench.Pair{Stage: bench.StageRebuild, Ratio: floor(bench.TargetRebuild), PeakRSS: uint64(ceil(bench.TargetRebuildRSSMB) * (1 << 20))},
 		bench.Pair{Stage: bench.StageVerify, Ratio: floor(bench.TargetVerify)},
 		bench.Pair{Stage: bench.StageVerifyV2, Ratio: floor(bench.TargetVerifyV2)}),
-		Growth:   &bench.Growth{CharactersSpread: ceil(bench.TargetGrowth), CampaignsSpread: ceil(bench.TargetGrowth)},
-		ColdLoad: &bench.ColdLoad{Spread: ceil(bench.TargetColdLoad)},
+		Growth: &bench.Growth{CharactersSpread: ceil(bench.TargetGrowth), CampaignsSpread: ceil(bench.TargetGrowth)},
+		ColdLoad: &bench.ColdLoad{Spread: ceil(bench.TargetColdLoad),
+			Loads: []bench.Latency{{Size: 100_000}, {Size: 1_000_000, P50: ceil(bench.TargetColdLoadMS) * 1e3}}},
+		CLI: &bench.CLI{Runs: 15, Version: bench.Latency{P50: ceil(bench.TargetCLIVersionMS) * 1e3},
+			Command: bench.Latency{P50: ceil(bench.TargetCLICommandMS) * 1e3}},
 	}
 	always := bench.Result{Sync: "always", Options: o, Pairs: appends(true)}
 	return []bench.Result{always, def}
@@ -106,7 +112,7 @@ func TestTargetsNotMeasured(t *testing.T) {
 	runs[1].Options.GrowthCharacters = []int{10, 100}
 	for _, v := range bench.Targets(runs) {
 		switch v.Name {
-		case bench.TRebuildRSS, bench.TColdLoad, bench.TGrowthCharacters:
+		case bench.TRebuildRSS, bench.TColdLoad, bench.TColdLoadMS, bench.TGrowthCharacters:
 			require.False(t, v.Measured, v.Name)
 			require.False(t, v.Met, v.Name)
 			require.Positive(t, v.Value, "%s: the figure is shown", v.Name)

@@ -123,5 +123,6 @@ func (j *Journal) anchor(ctx context.Context, s *campaignState, c *projections.C
 	rec := events.Recorded{Seq: seqs[0], Subject: ev.StreamSubject, Event: ev}
 	s.appended(ev, hash)
 	s.lastSeq, s.lastID = rec.Seq, ev.ID
+	s.msgs++
 	return c.Apply(rec)
 }

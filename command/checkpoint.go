@@ -81,6 +81,16 @@ type checkpointDoc struct {
 type checkpointState struct {
 	Campaign *projections.Campaign `json:"campaign"`
 	Requests []checkpointRequest   `json:"requests,omitempty"`
+	// Msgs is how many messages the campaign's subject held up to the
+	// checkpoint's sequence, in the stream of Epoch (jetstore's
+	// SubjectCount); LastEvent and LastHash are the id and chain hash of
+	// the campaign's last event (chain.go). All four are empty in a
+	// checkpoint of an older journal, or of a store that cannot count:
+	// its load then asks for the campaign's last message.
+	Msgs      uint64 `json:"msgs,omitempty"`
+	Epoch     string `json:"epoch,omitempty"`
+	LastEvent string `json:"last_event,omitempty"`
+	LastHash  string `json:"last_hash,omitempty"`
 }
 
 // checkpointRequest is one entry of the index of request ids.
@@ -97,6 +107,70 @@ type checkpoint struct {
 	requests map[requestKey]requested
 	seq      uint64
 	lastID   string
+	// msgs, epoch, lastEvent and lastHash are checkpointState's.
+	msgs                       uint64
+	epoch, lastEvent, lastHash string
+}
+
+// into makes s the state of cp: its fold, index of request ids, last
+// message and count.
+func (cp *checkpoint) into(s *campaignState) {
+	s.requests, s.lastSeq, s.lastID, s.savedEvents = cp.requests, cp.seq, cp.lastID, cp.c.Events
+	s.msgs, s.uncounted = cp.msgs, cp.msgs == 0
+}
+
+// holdsAll says, from the count of the campaign's messages the store gave
+// before the load (known: it could), whether cp holds them all: same
+// epoch, same count. The journal's stream denies deletes and purges, so
+// the stream then holds nothing after the checkpoint: done, s is cp's
+// state and knows the chain's last event, and the load reads no message
+// at all. Fewer messages than cp counted in the same stream is a
+// checkpoint ahead of it (errBadCheckpoint); more say that messages
+// follow it (follows). Else (another epoch, a checkpoint without a count,
+// or whose last message is not its last event) it cannot say: the load
+// asks for the campaign's last message (foldFrom).
+func (cp *checkpoint) holdsAll(count uint64, known bool, s *campaignState) (done, follows bool, err error) {
+	if !known || cp.msgs == 0 || cp.epoch != s.epoch || cp.lastHash == "" || cp.lastEvent == "" || cp.lastEvent != cp.lastID {
+		return false, false, nil
+	}
+	switch {
+	case count < cp.msgs:
+		return false, false, errBadCheckpoint
+	case count > cp.msgs:
+		return false, true, nil
+	}
+	cp.into(s)
+	s.hasLast, s.lastRaw, s.lastHash, s.lastEventID = true, nil, cp.lastHash, cp.lastEvent
+	return true, false, nil
+}
+
+// subjectCounter is a store that counts the messages on a campaign's
+// subject in one request, reading none, and names the stream's epoch
+// (jetstore.Store.SubjectCount). An error wrapping errors.ErrUnsupported
+// means it cannot on that subject.
+type subjectCounter interface {
+	SubjectCount(ctx context.Context, subject string) (n uint64, epoch string, err error)
+}
+
+// countSubject asks the store, when it can, how many messages the
+// campaign's subject holds, and notes the stream's epoch in s (what a
+// checkpoint of this fold will record: asked before the fold reads, so
+// that a stream made again meanwhile gives the checkpoint an epoch that
+// no longer matches). known is false when the store cannot count, or
+// could not answer: the load then asks for the last message as without a
+// count (a server that cannot answer fails the read that follows).
+func (j *Journal) countSubject(ctx context.Context, filter string, s *campaignState) (n uint64, known bool) {
+	s.epoch = ""
+	sc, ok := j.store.(subjectCounter)
+	if !ok || j.checkpoints == nil {
+		return 0, false
+	}
+	n, epoch, err := sc.SubjectCount(ctx, filter)
+	if err != nil {
+		return 0, false
+	}
+	s.epoch = epoch
+	return n, true
 }
 
 var (
@@ -153,7 +227,10 @@ func decodeCheckpoint(b []byte, campaign string) (*checkpoint, error) {
 		return nil, errBadCheckpoint
 	}
 	c = lazyMaps(projections.Normalize(c))
-	cp := &checkpoint{c: c, seq: doc.Seq, lastID: doc.LastID}
+	if (st.LastHash == "") != (st.LastEvent == "") || (st.Msgs == 0) != (st.Epoch == "") || st.Msgs > doc.Seq {
+		return nil, errBadCheckpoint
+	}
+	cp := &checkpoint{c: c, seq: doc.Seq, lastID: doc.LastID, msgs: st.Msgs, epoch: st.Epoch, lastEvent: st.LastEvent, lastHash: st.LastHash}
 	for _, r := range st.Requests {
 		k, err := hex.DecodeString(r.Key)
 		if err != nil || len(k) != len(requestKey{}) || r.First == 0 || r.First > r.Last || r.Last > doc.Seq {
@@ -167,10 +244,17 @@ func decodeCheckpoint(b []byte, campaign string) (*checkpoint, error) {
 	return cp, nil
 }
 
-// encodeCheckpoint encodes the state c, folded up to lastID at c.LastSeq,
-// with its index of request ids.
-func encodeCheckpoint(c *projections.Campaign, lastID string, requests map[requestKey]requested) ([]byte, error) {
+// encodeCheckpoint encodes the state c of s, folded up to s.lastID at
+// c.LastSeq, with its index of request ids, its count of messages and
+// epoch when known, and the chain's last event when s knows its hash.
+func encodeCheckpoint(c *projections.Campaign, s *campaignState) ([]byte, error) {
+	lastID, requests := s.lastID, s.requests
 	st := checkpointState{Campaign: c}
+	if !s.uncounted && s.epoch != "" && s.msgs != 0 && s.hasLast {
+		if h, err := s.prevHash(); err == nil && h != "" {
+			st.Msgs, st.Epoch, st.LastEvent, st.LastHash = s.msgs, s.epoch, s.lastEventID, h
+		}
+	}
 	for k, q := range requests {
 		st.Requests = append(st.Requests, checkpointRequest{Key: hex.EncodeToString(k[:]), First: q.first, Last: q.last, ID: q.id})
 	}
@@ -193,22 +277,23 @@ func encodeCheckpoint(c *projections.Campaign, lastID string, requests map[reque
 }
 
 // maybeCheckpoint writes the checkpoint of s when more than the journal's
-// CheckpointEvery events were folded into it since its last one and the
-// id of its last message is known. s must be locked and caught up.
+// CheckpointEvery events were folded into it since its last one, or the
+// one it read lacks its count (s.rewrite), and the id of its last message
+// is known. s must be locked and caught up.
 func (j *Journal) maybeCheckpoint(ctx context.Context, s *campaignState) {
 	c := s.c
 	if j.checkpoints == nil || j.checkpointEvery <= 0 || c == nil || c.RefoldNeeded || c.LastSeq == 0 ||
-		s.lastSeq != c.LastSeq || c.Events-s.savedEvents <= j.checkpointEvery {
+		s.lastSeq != c.LastSeq || (c.Events-s.savedEvents <= j.checkpointEvery && !s.rewrite) {
 		return
 	}
-	b, err := encodeCheckpoint(c, s.lastID, s.requests)
+	b, err := encodeCheckpoint(c, s)
 	if err != nil {
 		return
 	}
 	if err := j.checkpoints.Put(ctx, CheckpointKey(c.ID), b); err != nil {
 		return // best effort: the next cold load reads more
 	}
-	s.savedEvents = c.Events
+	s.savedEvents, s.rewrite = c.Events, false
 }
 
 // WriteCheckpoint folds campaign from its first event up to sequence at
@@ -225,6 +310,7 @@ func (j *Journal) WriteCheckpoint(ctx context.Context, campaign string, at uint6
 		return 0, nil
 	}
 	s := &campaignState{}
+	j.countSubject(ctx, filter, s)
 	c, err := j.loadFromStart(ctx, filter, campaign, at, s)
 	if err != nil {
 		return 0, err
@@ -232,7 +318,7 @@ func (j *Journal) WriteCheckpoint(ctx context.Context, campaign string, at uint6
 	if c.LastSeq == 0 {
 		return 0, notFound("campaign %q has no event at or below %d", clip.Text(campaign), at)
 	}
-	b, err := encodeCheckpoint(c, s.lastID, s.requests)
+	b, err := encodeCheckpoint(c, s)
 	if err != nil {
 		return 0, err
 	}

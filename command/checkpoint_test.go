@@ -28,6 +28,24 @@ import (
 type countingStore struct {
 	command.Store
 	read atomic.Int64
+	// lasts counts the ReadLast requests: each has the server load the
+	// block of the stream that holds the campaign's last message.
+	lasts atomic.Int64
+	// noCount hides the store's SubjectCount, as a store that cannot
+	// count (or a journal before it) loads.
+	noCount bool
+}
+
+// SubjectCount is the store's SubjectCount, or errors.ErrUnsupported when
+// the store has none (or noCount). It is not counted: it reads no message.
+func (s *countingStore) SubjectCount(ctx context.Context, subject string) (uint64, string, error) {
+	sc, ok := s.Store.(interface {
+		SubjectCount(context.Context, string) (uint64, string, error)
+	})
+	if !ok || s.noCount {
+		return 0, "", errors.ErrUnsupported
+	}
+	return sc.SubjectCount(ctx, subject)
 }
 
 func (s *countingStore) Read(ctx context.Context, q events.Query, fn func(events.Recorded) error) error {
@@ -48,6 +66,7 @@ func (s *countingStore) ReadLast(ctx context.Context, q events.Query, fn func(ev
 	if !ok {
 		return 0, errors.ErrUnsupported
 	}
+	s.lasts.Add(1)
 	return lr.ReadLast(ctx, q, fn)
 }
 
@@ -433,4 +452,86 @@ func TestLoadAfterNewEventsReadsThem(t *testing.T) {
 		_, err = w.WriteCheckpoint(ctx, "mordor", 0)
 		require.NoError(t, err)
 	}
+}
+
+// TestColdLoadReadsNoMessage: a cold load of a campaign whose checkpoint
+// is at its last message reads no message of the stream, not even the
+// last one (a ReadLast has the server load the block that holds it, up
+// to 8 MB of other campaigns' events): the stream's count of the
+// campaign's messages says that nothing follows. A checkpoint of a
+// journal that could not count (no count in it) still loads, asking for
+// the last message once; the next checkpoint written holds the count.
+// The chain goes on from the checkpoint's last event.
+func TestColdLoadReadsNoMessage(t *testing.T) {
+	st, kv := jetCheckpoints(t)
+	ctx := context.Background()
+	w, _ := checkpointed(st, kv, -1)
+	_, err := w.CreateCampaign(ctx, command.CreateCampaign{ID: "mordor", System: "ryf"})
+	require.NoError(t, err)
+	_, err = w.CreateCampaign(ctx, command.CreateCampaign{ID: "erebor", System: "ryf"})
+	require.NoError(t, err)
+	for range 5 {
+		_, err := w.NewDay(ctx, "mordor")
+		require.NoError(t, err)
+		_, err = w.NewDay(ctx, "erebor") // interleaved in the stream
+		require.NoError(t, err)
+	}
+	full := func() *projections.Campaign {
+		c, err := projections.Fold("mordor", campaignEvents(t, st, "mordor"), 0)
+		require.NoError(t, err)
+		return c
+	}
+
+	// A checkpoint written without the count: one ReadLast, no read.
+	old, ocs := checkpointed(st, kv, -1)
+	ocs.noCount = true
+	_, err = old.WriteCheckpoint(ctx, "mordor", 0)
+	require.NoError(t, err)
+	j, cs := checkpointed(st, kv, -1)
+	got, err := j.Load(ctx, "mordor", 0)
+	require.NoError(t, err)
+	require.Equal(t, full(), got)
+	require.Equal(t, 0, cs.reads())
+	require.EqualValues(t, 1, cs.lasts.Load(), "a checkpoint without a count asks for the last message")
+
+	// That load wrote it again with the count (CheckpointEvery 1 000):
+	// nothing read, no last message asked for.
+	j, _ = checkpointed(st, kv, 1000)
+	_, err = j.Load(ctx, "mordor", 0)
+	require.NoError(t, err)
+	for range 3 {
+		j, cs := checkpointed(st, kv, -1)
+		got, err := j.Load(ctx, "mordor", 0)
+		require.NoError(t, err)
+		require.Equal(t, full(), got)
+		require.Equal(t, 0, cs.reads())
+		require.Zero(t, cs.lasts.Load(), "a counted checkpoint that holds every message asks for no message")
+	}
+
+	// Events after it: the load reads them (and the checkpoint's own),
+	// without a ReadLast first.
+	for range 3 {
+		_, err := w.NewDay(ctx, "mordor")
+		require.NoError(t, err)
+	}
+	j, cs = checkpointed(st, kv, -1)
+	got, err = j.Load(ctx, "mordor", 0)
+	require.NoError(t, err)
+	require.Equal(t, full(), got)
+	require.Equal(t, 1+3, cs.reads())
+	require.Zero(t, cs.lasts.Load())
+
+	// A command on the cold campaign (checkpoint at its last event) reads
+	// nothing before it appends, and its event chains to the last one.
+	_, err = w.WriteCheckpoint(ctx, "mordor", 0)
+	require.NoError(t, err)
+	j, cs = checkpointed(st, kv, -1)
+	_, err = j.NewDay(ctx, "mordor")
+	require.NoError(t, err)
+	require.Zero(t, cs.reads())
+	require.Zero(t, cs.lasts.Load())
+	recs := campaignEvents(t, st, "mordor")
+	want, err := events.EventHash(recs[len(recs)-2].Event)
+	require.NoError(t, err)
+	require.Equal(t, want, recs[len(recs)-1].Event.PrevHash, "the chain goes on from the checkpoint's last event")
 }

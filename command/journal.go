@@ -183,6 +183,19 @@ type campaignState struct {
 	lastSeq     uint64
 	lastID      string
 	savedEvents int
+	// msgs is how many messages of the campaign's subject the stream holds
+	// up to lastSeq (events and messages that are not events), counted as
+	// they are folded, read or appended; uncounted says a checkpoint of an
+	// older journal without the count started the fold, so msgs is not
+	// known. epoch is the stream's (SubjectCount), asked before the fold
+	// read it: a checkpoint records both (checkpoint.go).
+	msgs      uint64
+	uncounted bool
+	epoch     string
+	// rewrite says the checkpoint read lacks what s now knows (its
+	// count): the next maybeCheckpoint writes it, however few events
+	// followed it.
+	rewrite bool
 	// filter is the campaign's subject (events.CampaignFilter), once
 	// an append has needed it.
 	filter string
@@ -397,18 +410,39 @@ func (j *Journal) load(ctx context.Context, id string, upTo uint64, s *campaignS
 	if err != nil {
 		return nil, invalid("campaign %q: %v", clip.Text(id), err)
 	}
-	s.requests, s.caught, s.lastSeq, s.lastID, s.savedEvents = nil, nil, 0, "", 0
+	s.reset()
+	count, known := j.countSubject(ctx, filter, s)
 	if cp := j.readCheckpoint(ctx, id, upTo); cp != nil {
-		c, err := j.foldFrom(ctx, filter, cp, upTo, s)
+		done, follows, err := cp.holdsAll(count, known, s)
+		if done {
+			return cp.c, nil
+		}
+		c := cp.c
 		if err == nil {
+			c, err = j.foldFrom(ctx, filter, cp, upTo, follows, s)
+		}
+		if err == nil {
+			if cp.msgs == 0 && known && s.lastSeq == cp.seq && upTo == 0 {
+				// A checkpoint without the count, and nothing after it when
+				// the load read (after the count): the count is the
+				// checkpoint's, which the next write records.
+				s.msgs, s.uncounted, s.rewrite = count, false, true
+			}
 			return c, nil
 		}
 		if !errors.Is(err, errBadCheckpoint) {
 			return nil, err
 		}
-		s.requests, s.caught, s.lastSeq, s.lastID, s.savedEvents = nil, nil, 0, "", 0
+		s.reset()
 	}
 	return j.loadFromStart(ctx, filter, id, upTo, s)
+}
+
+// reset forgets what a fold of s knew, its epoch aside, before a fold
+// from the start or from a checkpoint.
+func (s *campaignState) reset() {
+	s.requests, s.caught, s.lastSeq, s.lastID, s.savedEvents = nil, nil, 0, "", 0
+	s.msgs, s.uncounted, s.rewrite = 0, false, false
 }
 
 // loadFromStart is load without a checkpoint: the campaign's events are
@@ -425,7 +459,8 @@ func (j *Journal) loadFromStart(ctx context.Context, filter, id string, upTo uin
 }
 
 // foldFrom folds the events after checkpoint cp into its state, up to
-// upTo. It first asks the store for the campaign's last message
+// upTo. Unless follows (the store counted messages after the checkpoint),
+// it first asks the store for the campaign's last message
 // (lastIsCheckpoint): when it is the checkpoint's own, the state is
 // cp's and nothing is read. Else the read starts at the checkpoint's own
 // last message, which must
@@ -435,9 +470,9 @@ func (j *Journal) loadFromStart(ctx context.Context, filter, id string, upTo uin
 // void among them of an event among them leaves it out from the start, as
 // a full refold does; a void of an event the checkpoint holds makes it
 // refold from the start.
-func (j *Journal) foldFrom(ctx context.Context, filter string, cp *checkpoint, upTo uint64, s *campaignState) (*projections.Campaign, error) {
+func (j *Journal) foldFrom(ctx context.Context, filter string, cp *checkpoint, upTo uint64, follows bool, s *campaignState) (*projections.Campaign, error) {
 	c := cp.c
-	s.requests, s.lastSeq, s.lastID, s.savedEvents = cp.requests, cp.seq, cp.lastID, c.Events
+	cp.into(s)
 	verified := false
 	check := func(seq uint64, id string) (skip bool, err error) {
 		if verified {
@@ -453,11 +488,13 @@ func (j *Journal) foldFrom(ctx context.Context, filter string, cp *checkpoint, u
 		rec     events.Recorded
 		foreign *events.Foreign
 	}
-	switch done, err := j.lastIsCheckpoint(ctx, filter, cp, s); {
-	case err != nil:
-		return nil, err
-	case done:
-		return c, nil
+	if !follows {
+		switch done, err := j.lastIsCheckpoint(ctx, filter, cp, s); {
+		case err != nil:
+			return nil, err
+		case done:
+			return c, nil
+		}
 	}
 	var tail []message
 	ids := map[string]bool{}
@@ -537,6 +574,7 @@ func (s *campaignState) apply(c *projections.Campaign, note bool) func(events.Re
 			s.note(r)
 		}
 		s.lastSeq, s.lastID = r.Seq, r.Event.ID
+		s.msgs++
 		return c.Apply(r)
 	}
 }
@@ -547,6 +585,7 @@ func (s *campaignState) passForeign(c *projections.Campaign) func(events.Foreign
 	pass := passForeign(c)
 	return func(f events.Foreign) error {
 		s.lastSeq, s.lastID = f.Seq, ""
+		s.msgs++
 		return pass(f)
 	}
 }
@@ -788,6 +827,7 @@ func (j *Journal) execute(ctx context.Context, campaign string, decide func(d *d
 		for i, ev := range d.evs {
 			rec := events.Recorded{Seq: seqs[i], Subject: ev.StreamSubject, Event: ev}
 			s.lastSeq, s.lastID = rec.Seq, ev.ID
+			s.msgs++ // appended after the campaign's last: nothing between
 			if err := c.Apply(rec); err != nil {
 				s.c = nil
 				return Result{}, err

@@ -210,7 +210,7 @@ var helpFlagES = map[string]string{
 	"characters, spread over the campaigns":                                            "personajes, repartidos entre las campañas",
 	"checkpoint the projections after this many events":                                "punto de control de las proyecciones tras este número de eventos",
 	"checkpoint the projections at least this often while events arrive":               "punto de control de las proyecciones al menos con esta frecuencia mientras llegan eventos",
-	"comma-separated stages to run (default all): appends-sequential,appends-concurrent,appends-concurrent-many,growth,rebuild,cold-load,verification,verification-v2,v2-roll": "etapas a ejecutar, separadas por comas (por defecto todas): appends-sequential,appends-concurrent,appends-concurrent-many,growth,rebuild,cold-load,verification,verification-v2,v2-roll",
+	"comma-separated stages to run (default all): appends-sequential,appends-concurrent,appends-concurrent-many,growth,rebuild,cold-load,verification,verification-v2,v2-roll,cli": "etapas a ejecutar, separadas por comas (por defecto todas): appends-sequential,appends-concurrent,appends-concurrent-many,growth,rebuild,cold-load,verification,verification-v2,v2-roll,cli",
 	"concurrent appends in flight (0: one per campaign, at most 256)":    "escrituras concurrentes en vuelo (0: una por campaña, como mucho 256)",
 	"damage dice, e.g. 1d10, 2d6, 1d6-2":                                 "dados de daño, p. ej. 1d10, 2d6, 1d6-2",
 	"default attribute (F, R, D, I, P or C)":                             "atributo por defecto (F, R, D, I, P o C)",
@@ -348,4 +348,6 @@ var helpFlagES = map[string]string{
 	// GM rolls from witness chains (docs/design.md §3.3).
 	"journal-dice-v2, a GM's roll: pin it to the drand quicknet round published this long from now, at least 1m (e.g. 90s, 48h)": "journal-dice-v2, tirada de un máster: fíjala a la ronda de drand quicknet publicada dentro de este tiempo, al menos 1m (p. ej. 90s, 48h)",
 	"after the wait: r combines the witnesses in (flagged partial-witness), or, with none, comes from the journal's server":      "tras la espera: r combina los testigos que haya (se señala partial-witness) o, sin ninguno, viene del servidor del diario",
+
+	"folder where the cold loads' streams are filled once and kept for later runs (default: filled again in the temporary folder)": "carpeta donde los flujos de las cargas en frío se llenan una vez y se guardan para las ejecuciones siguientes (por defecto: se llenan de nuevo en la carpeta temporal)",
 }

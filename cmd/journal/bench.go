@@ -20,7 +20,7 @@ import (
 // embedded server (package bench).
 func (a *app) benchCommand() *cobra.Command {
 	o := bench.DefaultOptions()
-	var syncMode, stages, dir, cpuProfile string
+	var syncMode, stages, dir, coldDir, cpuProfile string
 	repeat := 1
 	cmd := &cobra.Command{
 		Use:   "bench",
@@ -40,6 +40,8 @@ an embedded server of its own in a temporary folder (--data is not used):
                                                         vs decoding plus the same Ed25519 checks (every core)
   v2-roll             a v2 roll's two round trips (signed request, signed reveal)
                       against a v1 roll: in-process, the CLI's path, HTTP (p50, p99)
+  cli                 whole processes of this binary: journal version, and a command
+                      with the embedded server (no serve), 15 runs each
 
 The append stages also measure "guarded raw": raw publishes with the journal's
 guarantees (message id, the campaign's expected last sequence) and none of its
@@ -77,6 +79,10 @@ and the peak memory of the process. Nothing is written to the journal's data.
 				o.Stages = strings.Split(stages, ",")
 			}
 			o.Dir = dir
+			o.ColdDir = coldDir
+			if exe, err := os.Executable(); err == nil && !strings.HasSuffix(exe, ".test") {
+				o.Executable = exe // the cli stage runs this very binary (not a test binary)
+			}
 			if cpuProfile != "" {
 				f, err := os.Create(cpuProfile)
 				if err != nil {
@@ -146,6 +152,7 @@ and the peak memory of the process. Nothing is written to the journal's data.
 	f.IntSliceVar(&o.ColdEvents, "cold-events", d.ColdEvents, "events in the streams of the cold loads")
 	f.IntVar(&o.ColdCampaignEvents, "cold-campaign-events", d.ColdCampaignEvents, "events of the campaign a cold load reads")
 	f.IntVar(&o.ColdLoads, "cold-loads", d.ColdLoads, "timed cold loads at each stream size")
+	f.StringVar(&coldDir, "cold-dir", "", "folder where the cold loads' streams are filled once and kept for later runs (default: filled again in the temporary folder)")
 	f.IntVar(&o.V2Rolls, "v2-rolls", d.V2Rolls, "v1 rolls, and v2 rolls, timed on each path of the v2-roll stage")
 	f.StringVar(&stages, "stages", "", "comma-separated stages to run (default all): "+strings.Join(bench.AllStages(), ","))
 	f.StringVar(&dir, "tmp", "", "folder for the temporary data (default the system's)")
@@ -291,6 +298,9 @@ func printGrowth(w io.Writer, run bench.Result) {
 			if l.CPUP50 > 0 {
 				extra += fmt.Sprintf(", CPU p50 %.1f µs", l.CPUP50)
 			}
+			if l.Events > 0 {
+				extra += fmt.Sprintf(", at most %d messages read", l.Read)
+			}
 			fmt.Fprintf(w, "    %9s %-10s p50 %9.1f µs  p90 %9.1f µs  (%d timed%s)\n", thousands(float64(l.Size)), unit, l.P50, l.P90, l.Count, extra)
 		}
 	}
@@ -302,6 +312,15 @@ func printGrowth(w io.Writer, run bench.Result) {
 		lat("cold load (fresh server and journal, command.Journal.Load) with, in the stream,", "events", c.Loads, c.Spread)
 	}
 	printV2Roll(w, run.V2Roll)
+	if c := run.CLI; c != nil {
+		fmt.Fprintf(w, "  the command line, whole processes, %d runs each:\n", c.Runs)
+		for _, row := range []struct {
+			name string
+			l    bench.Latency
+		}{{"journal version", c.Version}, {"journal day new (embedded server)", c.Command}} {
+			fmt.Fprintf(w, "    %-36s p50 %7.1f ms  p90 %7.1f ms  CPU p50 %7.1f ms\n", row.name, row.l.P50/1e3, row.l.P90/1e3, row.l.CPUP50/1e3)
+		}
+	}
 }
 
 // printV2Roll prints the v2-roll stage: per path, a v1 roll's latency and

@@ -23,7 +23,7 @@ func TestBenchJSON(t *testing.T) {
 	require.Positive(t, r.Machine.CPUs)
 	require.Len(t, r.Runs, 1)
 	require.Equal(t, "default", r.Runs[0].Sync)
-	require.Len(t, r.Runs[0].Pairs, len(bench.AllStages())-3, "growth, cold load and v2 roll are not pairs")
+	require.Len(t, r.Runs[0].Pairs, len(bench.AllStages())-4, "growth, cold load, v2 roll and cli are not pairs")
 	for _, p := range r.Runs[0].Pairs {
 		require.Positive(t, p.Journal.PerSecond, p.Stage)
 		require.Positive(t, p.Raw.PerSecond, p.Stage)

@@ -1,0 +1,8 @@
+package i18n
+
+// errorsESPerf are the messages of the store's count of a campaign's
+// messages (events/jetstore/count.go).
+var errorsESPerf = map[string]string{
+	"count on %s: %w": "recuento en %s: %w",
+	"count on %s: the stream's answer has no creation time": "recuento en %s: la respuesta del flujo no tiene fecha de creación",
+}
