@@ -21,6 +21,14 @@ import (
 // when the test ends: what one test's pages stored is never another's.
 // Starting Chromium took 2–7 s of each browser test; a browser context
 // takes a fraction of that.
+//
+// The browser tests call t.Parallel: they wait on the browser (pages,
+// event streams, polls) more than they compute, so two of them (go test's
+// -parallel, GOMAXPROCS) run side by side after the package's other
+// tests. The tests that run node over the corpus or the OpenAPI tools are
+// CPU-bound and stay sequential (beside two browser tests on a loaded
+// machine node ran past its 5-minute timeout), as do the tests that
+// measure speed (TestTableSpeed, TestFeedSpeed, the fan-out figures).
 
 // sharedHosts are the names the shared browsers resolve to 127.0.0.1:
 // the rebinding and cross-origin attacker's (TestBrowserAttacks) and an

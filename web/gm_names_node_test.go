@@ -21,7 +21,6 @@ import (
 // against RyF's and The One Ring's skills; resolve takes only a rules'
 // name ("sigilo" is "Sigilo") and never lets "Advertir" or a typo through.
 func TestNamesJSAgreesWithGo(t *testing.T) {
-	t.Parallel() // waits on Chromium or node more than it computes (chrome_test.go)
 	node, err := exec.LookPath("node")
 	if err != nil {
 		t.Skip("node not installed (apt-get install nodejs; .ci/run installs it)")

@@ -241,7 +241,6 @@ print("ok", len(d["paths"]))
 // TestOpenAPIValidWithRealTools: the document passes the reference
 // Python validators (openapi-spec-validator, jsonschema), when installed.
 func TestOpenAPIValidWithRealTools(t *testing.T) {
-	t.Parallel() // waits on Chromium or node more than it computes (chrome_test.go)
 	if err := exec.Command("python3", "-c", "import openapi_spec_validator, jsonschema").Run(); err != nil {
 		t.Skip("python3 with openapi-spec-validator and jsonschema not installed")
 	}

@@ -22,7 +22,6 @@ import (
 // histories part on a file rewritten before a player's message (the chain
 // re-forged), and a cut on a file that stops before the player's last head.
 func TestReceiptsCheckNodeAgreesWithGo(t *testing.T) {
-	t.Parallel() // waits on Chromium or node more than it computes (chrome_test.go)
 	node, err := exec.LookPath("node")
 	if err != nil {
 		t.Skip("node not installed: the JavaScript receipts check is not run")

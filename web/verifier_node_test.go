@@ -219,7 +219,6 @@ func knownFields(name string) ([]string, string) {
 // words are compared in English on every file, and in Spanish on the
 // files replay flags.
 func TestVerifierNodeAgreesWithReplay(t *testing.T) {
-	t.Parallel() // waits on Chromium or node more than it computes (chrome_test.go)
 	node := nodeVerifier(t)
 	genuine := genuineCorpus(t)
 	cases := append(genuine, tamperedCorpus(t, genuine)...)
