@@ -125,6 +125,12 @@ func (c *Campaign) applyV2Roll(ev events.Event, d *events.RollMade) {
 	if s := c.Session(ev.Session); s != nil {
 		if p := s.Requests[d.Request]; p != nil {
 			p.State = RequestMade
+			// A made request's device message is never read again (a
+			// reveal or proof of it is refused; the roll events carry
+			// their own): the state keeps only what later commands and
+			// pages read, so a long campaign's state does not hold every
+			// request's signed string (the event in the stream does).
+			p.Requested.Signed, p.Requested.Signature = "", ""
 		}
 	}
 }

@@ -92,6 +92,13 @@ type v2Request struct {
 	hidden string
 }
 
+// drop forgets what of a request no later check reads once it is made or
+// cancelled: its device message and signature (read only while it is
+// pending: by its first roll's witness check, v2_witness.go). The verifier
+// streams a long campaign: what it keeps of each request is its
+// bookkeeping (state, nonces, commitment, inputs), not its signed string.
+func (r *v2Request) drop() { r.d.Signed, r.d.Signature = "", "" }
+
 // v2Attack is what an attack's rolls say its consequences must be: the
 // v1 attack's rules (command.resolveAttack) read from the recorded rolls,
 // which checkRules re-judges and the faces check re-derives.
@@ -273,6 +280,7 @@ func (v *Verifier) v2Event(c *campaign, m Mismatch, ev events.Event, data any) {
 			return
 		}
 		r.state = projections.RequestCancelled
+		r.drop()
 		r.cancelledBy, r.cancelID = ev.Actor, ev.ID
 		s.v2.cancelled = append(s.v2.cancelled, CancelledRequest{Request: d.Request, Nonce: d.Nonce, EventID: ev.ID, Reason: d.Reason})
 	}
@@ -434,6 +442,7 @@ func (v *Verifier) rollV2(s *session, c *campaign, m Mismatch, ev events.Event, 
 		}
 	}
 	r.state = projections.RequestMade
+	defer r.drop() // once this first roll is checked: no later check reads its device message
 	if r.made == "" {
 		r.made = ev.ID
 	}

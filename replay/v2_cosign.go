@@ -209,13 +209,17 @@ func (v *Verifier) repeatedRequest(s *session, c *campaign, ev events.Event, d *
 		x.actions = map[string][]string{}
 	}
 	earlier := x.actions[key]
-	x.actions[key] = append(earlier, d.Request)
-	for _, id := range earlier {
+	for i, id := range earlier {
 		if r := s.v2.requests[id]; r != nil && r.state == projections.RequestMade {
 			x.flags = append(x.flags, newFlag(FlagRepeated, ev.ID, "rp2.f.repeated", d.Request, ev.ID, d.User, id, r.event))
+			// A made request stays made: no later request of this action
+			// looks past it, so the list ends there (it does not grow with
+			// every repetition of a long campaign).
+			x.actions[key] = earlier[:i+1]
 			return
 		}
 	}
+	x.actions[key] = append(earlier, d.Request)
 }
 
 // actionKey is what makes two requests the same action: the user, the

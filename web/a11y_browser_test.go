@@ -140,6 +140,7 @@ var desktop = chromedp.EmulateViewport(1280, 900)
 // phone is not a scroll of thousands of pixels (the feed scrolls in its
 // own box, the sections fold), and that its header is not cut.
 func TestA11yEveryPage(t *testing.T) {
+	t.Parallel() // waits on Chromium or node more than it computes (chrome_test.go)
 	gmB := newBrowser(t)
 	th := newTableHarnessOn(t, memBackend())
 	caiB := gmB.incognito(t)

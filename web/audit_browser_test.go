@@ -180,6 +180,7 @@ const readPanel = `(root, verdict) => {
 // each flag's name is in the page's language (i18n.js fc.CODE). One
 // browser for every file.
 func TestAuditPagesAgreeWithReplay(t *testing.T) {
+	t.Parallel() // waits on Chromium or node more than it computes (chrome_test.go)
 	start := time.Now()
 	codes := flagCodes(t)
 	files := auditFiles(t, codes)

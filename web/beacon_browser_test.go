@@ -46,6 +46,7 @@ const (
 // verifies, giving the same randomness, and refuses every tampered round
 // that Go refuses.
 func TestBeaconInBrowser(t *testing.T) {
+	t.Parallel() // waits on Chromium or node more than it computes (chrome_test.go)
 	b := newBrowser(t)
 	h := newHarness(t, memBackend())
 	openV2(t, b, h)

@@ -62,6 +62,7 @@ window.attack = async () => {
 // page of another origin), the server refuses each request that reaches
 // it with 403. Nothing is recorded either way.
 func TestBrowserAttacks(t *testing.T) {
+	t.Parallel() // waits on Chromium or node more than it computes (chrome_test.go)
 	h := newHarness(t, memBackend())
 	h.setup("mordor")
 	h.command("mordor", "session-start", `{}`, http.StatusOK)
@@ -73,7 +74,7 @@ func TestBrowserAttacks(t *testing.T) {
 		fmt.Fprint(w, strings.ReplaceAll(attackerPage, "BASE", base))
 	}))
 	t.Cleanup(evil.Close)
-	b := newBrowser(t, chromedp.Flag("host-resolver-rules", "MAP evil.example 127.0.0.1, MAP attacker.example 127.0.0.1"))
+	b := newBrowser(t) // evil.example and attacker.example are 127.0.0.1 (sharedHosts)
 	before := h.count(t)
 
 	// DNS rebinding: the page is at evil.example:PORT, now the journal's

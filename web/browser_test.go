@@ -35,36 +35,37 @@ type browser struct {
 	console []string
 }
 
-// newBrowser starts headless Chromium on a fresh profile (no network needed,
-// run as root) and opens a tab; extra adds command-line options.
-func newBrowser(t *testing.T, extra ...chromedp.ExecAllocatorOption) *browser {
+// newBrowser opens a tab in a browser context of its own (a fresh
+// profile: no cookies, storage or cache of another test's) of the
+// package's shared headless Chromium (chrome_test.go), with its console
+// collected; the context is disposed of when the test ends.
+func newBrowser(t *testing.T) *browser {
 	t.Helper()
-	path := chromium(t)
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(path),
-		chromedp.Headless,
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.NoFirstRun,
-		chromedp.NoDefaultBrowserCheck,
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.Flag("disable-extensions", true),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1280, 1000),
+	return newBrowserLang(t, "")
+}
+
+// newBrowserLang is newBrowser in a Chromium whose Accept-Language (the
+// browser's languages) is lang ("": Chromium's default).
+func newBrowserLang(t *testing.T, lang string) *browser {
+	t.Helper()
+	extra := map[string]any{}
+	if lang != "" {
+		extra["accept-lang"] = lang
 	}
-	opts = append(opts, extra...)
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancel := chromedp.NewContext(actx)
+	p := sharedChrome(t, chromium(t), extra)
+	return openContext(t, p.ctx)
+}
+
+// openContext opens a tab in a new browser context of the Chromium of
+// parent, collecting its console, closed when t ends.
+func openContext(t *testing.T, parent context.Context) *browser {
+	t.Helper()
+	ctx, cancel := chromedp.NewContext(parent, chromedp.WithNewBrowserContext())
 	b := &browser{ctx: ctx}
 	messages := chromedp.Console(ctx)
-	if err := chromedp.Do(ctx); err != nil { // starts the browser
+	if err := chromedp.Do(ctx); err != nil { // opens the tab
 		cancel()
-		cancelAlloc()
-		t.Fatalf("start chromium: %v", err)
+		t.Fatalf("new browser context: %v", err)
 	}
 	done := make(chan struct{})
 	go func() {
@@ -80,7 +81,6 @@ func newBrowser(t *testing.T, extra ...chromedp.ExecAllocatorOption) *browser {
 	}()
 	t.Cleanup(func() {
 		cancel()
-		cancelAlloc()
 		<-done
 		if t.Failed() {
 			for _, line := range b.logs() {
@@ -149,6 +149,7 @@ func artifact(t *testing.T, name string, data []byte) {
 // session is open, and "verified" once the session has ended and revealed
 // its seed, re-deriving the dice in the browser.
 func TestDashboard(t *testing.T) {
+	t.Parallel() // waits on Chromium or node more than it computes (chrome_test.go)
 	b := newBrowser(t)
 	h := newHarness(t, jetBackend(false))
 	h.setup("mordor")
@@ -224,12 +225,14 @@ func TestDashboard(t *testing.T) {
 	}
 }
 
-// waitTrue polls a JavaScript predicate until it holds.
+// waitTrue polls a JavaScript predicate until it holds, every 50 ms (not
+// on animation frames, which a window of the shared browser may not get
+// while another test's window is in front).
 func waitTrue(t *testing.T, b *browser, what, expr string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(b.ctx, 15*time.Second)
+	ctx, cancel := context.WithTimeout(b.ctx, 20*time.Second)
 	defer cancel()
-	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](expr, chromedp.WithPollingTimeout(10*time.Second))); err != nil {
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](expr, chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(15*time.Second))); err != nil {
 		t.Fatalf("%s: %v", what, err)
 	}
 }
@@ -240,6 +243,7 @@ func rollSel(id string) string { return fmt.Sprintf(`li.roll[data-event-id=%q]`,
 // in the browser, with Web Crypto and with the fallback used where the
 // page is not a secure context.
 func TestDiceInBrowser(t *testing.T) {
+	t.Parallel() // waits on Chromium or node more than it computes (chrome_test.go)
 	b := newBrowser(t)
 	h := newHarness(t, memBackend())
 	// Load the module into a page of the service's origin.

@@ -22,6 +22,7 @@ import (
 // saying so, with the fingerprint, and its revoke button revokes it with a
 // device.revoke signed by her browser's key: the banner goes away.
 func TestDeviceAddedAnnouncedInBrowser(t *testing.T) {
+	t.Parallel() // waits on Chromium or node more than it computes (chrome_test.go)
 	gmB := newBrowser(t)
 	th := newTableHarnessOn(t, jetBackend(false))
 	caiB := gmB.incognito(t)

@@ -68,6 +68,7 @@ var (
 // fallback (used where the page is not a secure context), and its verify
 // against true, forged and sealed rolls.
 func TestDiceV2InBrowser(t *testing.T) {
+	t.Parallel() // waits on Chromium or node more than it computes (chrome_test.go)
 	b := newBrowser(t)
 	h := newHarness(t, memBackend())
 	openV2(t, b, h)
@@ -193,7 +194,7 @@ func insecurePage(t *testing.T) (*browser, string) {
 	srv := httptest.NewServer(http.StripPrefix("/static/", http.FileServer(http.Dir("static"))))
 	t.Cleanup(srv.Close)
 	u, _ := url.Parse(srv.URL)
-	b := newBrowser(t, chromedp.Flag("host-resolver-rules", "MAP insecure.example 127.0.0.1"))
+	b := newBrowser(t) // insecure.example is 127.0.0.1 (sharedHosts)
 	page := "http://insecure.example:" + u.Port() + "/static/vendor/README.md"
 	b.do(t, "open the insecure page", chromedp.Navigate(page))
 	if eval[bool](t, b, `window.isSecureContext`) {
@@ -206,6 +207,7 @@ func insecurePage(t *testing.T) (*browser, string) {
 // (no crypto.subtle at all) dice2.js still gives the §3.2 vectors, through
 // dice.js's fallback.
 func TestDiceV2WithoutSecureContext(t *testing.T) {
+	t.Parallel() // waits on Chromium or node more than it computes (chrome_test.go)
 	b, _ := insecurePage(t)
 	loadScripts(t, b, "dice.js", "dice2.js")
 	require.False(t, eval[bool](t, b, `JournalDice.webCrypto()`))

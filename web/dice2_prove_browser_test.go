@@ -20,6 +20,7 @@ import (
 // re-derives its r from the recorded request; and provable lists what a
 // page proves on reconnect.
 func TestRevealSecretInBrowser(t *testing.T) {
+	t.Parallel() // waits on Chromium or node more than it computes (chrome_test.go)
 	b := newBrowser(t)
 	h := newHarness(t, memBackend())
 	openV2(t, b, h)

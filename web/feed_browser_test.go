@@ -37,6 +37,7 @@ func shot(t *testing.T, b *browser, name string) {
 // changed is a mismatch), the permalink's forum line links to a page that
 // verifies the roll in the browser, and older events load on scroll.
 func TestFeedAsChat(t *testing.T) {
+	t.Parallel() // waits on Chromium or node more than it computes (chrome_test.go)
 	b := newBrowser(t)
 	h := newHarness(t, jetBackend(false))
 	h.setup("mordor")
@@ -172,7 +173,7 @@ func TestFeedAsChat(t *testing.T) {
 	require.True(t, strings.HasPrefix(bb, "[url="+link[1]+"]") && strings.HasSuffix(bb, "[/url]") && strings.Count(bb, "[") == 2, "bbcode line %q", bb)
 	require.True(t, strings.HasPrefix(link[1], h.url+"/r/mordor/"+contest.Recorded[0].Event.ID+"?k="), "the forum line links to the roll's page with its capability: %s", link[1])
 
-	v := newBrowser(t, chromedp.Flag("accept-lang", "es-ES,es")) // a visitor from the forum, in Spanish
+	v := newBrowserLang(t, "es-ES,es") // a visitor from the forum, in Spanish
 	v.do(t, "open the forum link", chromedp.Navigate(link[1]), chromedp.WaitVisible(`.verdict[data-status="verified"]`))
 	require.Equal(t, "es", eval[string](t, v, `document.documentElement.lang`))
 	require.Contains(t, eval[string](t, v, `document.querySelector(".verdict").textContent`), "verificada")
@@ -224,6 +225,7 @@ func TestFeedAsChat(t *testing.T) {
 // natural 1s, fumbles and criticals styled (not grey), and every label in
 // both languages.
 func TestFeedStyles(t *testing.T) {
+	t.Parallel() // waits on Chromium or node more than it computes (chrome_test.go)
 	b := newBrowser(t)
 	h := newHarness(t, memBackend())
 	h.setup("mordor")
@@ -281,6 +283,7 @@ func TestFeedStyles(t *testing.T) {
 // exists: the page says so, and shows the first campaign when it appears,
 // with its live feed, without a reload.
 func TestFeedWaitsForFirstCampaign(t *testing.T) {
+	t.Parallel() // waits on Chromium or node more than it computes (chrome_test.go)
 	b := newBrowser(t)
 	h := newHarness(t, memBackend())
 	b.do(t, "open the empty dashboard", chromedp.Navigate(h.url+"/"), chromedp.WaitVisible(`#empty`))
@@ -299,12 +302,13 @@ func TestFeedWaitsForFirstCampaign(t *testing.T) {
 // Spanish (one language per screen), and --lang (Options.Lang) wins over
 // the browser.
 func TestFeedSpanish(t *testing.T) {
+	t.Parallel() // waits on Chromium or node more than it computes (chrome_test.go)
 	h := newHarness(t, memBackend())
 	h.setup("mordor")
 	h.command("mordor", "session-start", `{}`, http.StatusOK)
 	h.command("mordor", "roll", `{"character":"lodin","skill":"Sigilo","vs":"media"}`, http.StatusOK)
 	h.command("mordor", "contest", `{"a":"lodin","skill_a":"Sigilo","b":"orco","skill_b":"Pelea"}`, http.StatusOK)
-	b := newBrowser(t, chromedp.Flag("accept-lang", "es-ES,es"))
+	b := newBrowserLang(t, "es-ES,es")
 	b.do(t, "open", chromedp.Navigate(h.url+"/?campaign=mordor"), chromedp.WaitVisible(`#live.on`), chromedp.WaitVisible(`li.contest`), chromedp.WaitVisible(`#transcript li`))
 	require.Equal(t, "es", eval[string](t, b, `document.documentElement.lang`))
 	text := eval[string](t, b, `document.body.innerText`)
@@ -329,6 +333,7 @@ func TestFeedSpanish(t *testing.T) {
 // each roll's feat die (the Eye and the rune as glyphs) with its success
 // dice, and the rolls verified in the browser, rules judged again.
 func TestFeedTOR(t *testing.T) {
+	t.Parallel() // waits on Chromium or node more than it computes (chrome_test.go)
 	h := newHarness(t, memBackend())
 	r := h.do(http.MethodPost, "/api/campaigns", `{"id":"erebor","name":"La Tierra Media","system":"tor"}`)
 	require.Equal(t, http.StatusCreated, r.status, string(r.body))

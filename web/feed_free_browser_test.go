@@ -14,6 +14,7 @@ import (
 // in secret, with no number of its outcome; once revealed the roll's card
 // says it was a secret roll.
 func TestFeedFreeAndSecretRolls(t *testing.T) {
+	t.Parallel() // waits on Chromium or node more than it computes (chrome_test.go)
 	b := newBrowser(t)
 	h := newHarness(t, jetBackend(false))
 	h.setup("mordor")

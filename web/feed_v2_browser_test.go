@@ -24,6 +24,7 @@ import (
 // faces from the session key, the rules. A changed signature, signed
 // message, reveal or outcome is a mismatch.
 func TestFeedVerifiesV2(t *testing.T) {
+	t.Parallel() // waits on Chromium or node more than it computes (chrome_test.go)
 	h := newAccessHarness(t)
 	key := func(b byte) ed25519.PrivateKey { var s [32]byte; s[0] = b; return ed25519.NewKeyFromSeed(s[:]) }
 	anaKey, beaKey := key(1), key(2)

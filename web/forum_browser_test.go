@@ -22,6 +22,7 @@ const hostileName = `<img src=x onerror=alert(1)>](javascript:1)![x](e)`
 // BBCode, the name's brackets are parentheses, so the line is one
 // [url]…[/url].
 func TestForumLineEscapes(t *testing.T) {
+	t.Parallel() // waits on Chromium or node more than it computes (chrome_test.go)
 	b := newBrowser(t)
 	h := newHarness(t, memBackend())
 	h.setup("mordor")

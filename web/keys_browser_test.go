@@ -105,6 +105,7 @@ func checkKeyState(t *testing.T, ks keyState) signed.PublicKey {
 // Crypto and with the noble fallback; tampered strings and signatures are
 // refused by both, alike.
 func TestKeysInBrowser(t *testing.T) {
+	t.Parallel() // waits on Chromium or node more than it computes (chrome_test.go)
 	b := newBrowser(t)
 	h := newHarness(t, memBackend())
 	openV2(t, b, h)
@@ -468,6 +469,7 @@ func parseCases() []parseCase {
 // that JavaScript could read. Verifying needs no secret: with
 // vendor/noble-curves.js loaded it works there too.
 func TestKeysNeedSecureContext(t *testing.T) {
+	t.Parallel() // waits on Chromium or node more than it computes (chrome_test.go)
 	b, _ := insecurePage(t)
 	loadScripts(t, b, "dice.js", "signed.js", "keys.js")
 	var s struct {

@@ -68,6 +68,7 @@ func checkOneLanguage(t *testing.T, ctx context.Context, lang string) {
 // verifier) of a small played campaign speaks one language, in Spanish
 // and in English (the browser's Accept-Language).
 func TestPagesInOneLanguage(t *testing.T) {
+	t.Parallel() // waits on Chromium or node more than it computes (chrome_test.go)
 	for _, lang := range []string{"es", "en"} {
 		t.Run(lang, func(t *testing.T) {
 			th := newTableHarness(t)
@@ -80,7 +81,7 @@ func TestPagesInOneLanguage(t *testing.T) {
 			id := roll.Recorded[len(roll.Recorded)-1].Event.ID
 			capa := th.permalinkOf(t, anaToken, "mordor", id, http.StatusOK)
 
-			b := newBrowser(t, chromedp.Flag("accept-lang", lang))
+			b := newBrowserLang(t, lang)
 			b.do(t, "the GM's token", chromedp.Navigate(th.url+"/healthz"))
 			eval[bool](t, b, `(localStorage.setItem("journal.token", "`+anaToken+`"), true)`)
 			b.do(t, "the dashboard", chromedp.Navigate(th.url+"/?campaign=mordor"), chromedp.WaitVisible(`#transcript li`), chromedp.WaitVisible(`li.contest`))

@@ -30,6 +30,7 @@ import (
 // link without its capability verifies nothing there, and a tampered
 // capability gives the not-found page.
 func TestPermalinkForumReader(t *testing.T) {
+	t.Parallel() // waits on Chromium or node more than it computes (chrome_test.go)
 	h := newAccessHarness(t)
 	key := func(b byte) ed25519.PrivateKey { var s [32]byte; s[0] = b; return ed25519.NewKeyFromSeed(s[:]) }
 	anaKey, beaKey := key(1), key(2)

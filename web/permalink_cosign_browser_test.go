@@ -25,6 +25,7 @@ import (
 // signer's key and the event after the end, whose prevhash is the hash
 // the co-signature signs.
 func TestPermalinkCosignedEnd(t *testing.T) {
+	t.Parallel() // waits on Chromium or node more than it computes (chrome_test.go)
 	h := newAccessHarness(t)
 	key := func(b byte) ed25519.PrivateKey { var s [32]byte; s[0] = b; return ed25519.NewKeyFromSeed(s[:]) }
 	anaKey, beaKey := key(1), key(2)

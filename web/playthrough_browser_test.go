@@ -80,6 +80,7 @@ func newPlayHarness(t *testing.T, tor bool, lang string) *tableHarness {
 // used too. Screenshots go to $JOURNAL_SHOTS (else a temporary folder);
 // the figures are logged.
 func TestPlayThrough(t *testing.T) {
+	t.Parallel() // waits on Chromium or node more than it computes (chrome_test.go)
 	if testing.Short() {
 		t.Skip("a browser play-through")
 	}

@@ -52,6 +52,7 @@ func (h *hostStore) Read(ctx context.Context, q events.Query, fn func(events.Rec
 // red banner naming the sequence where the histories part, and offers its
 // receipts in the CLI's format.
 func TestTableReceiptsInBrowsers(t *testing.T) {
+	t.Parallel() // waits on Chromium or node more than it computes (chrome_test.go)
 	gmB := newBrowser(t)
 	host := &hostStore{}
 	th := newTableHarnessOn(t, backend{"hosted", func(t testing.TB) (web.Store, live.KV) {

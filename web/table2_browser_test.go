@@ -87,6 +87,7 @@ func eventsOfType[T any](t *testing.T, th *tableHarness, typ string) ([]T, []eve
 // recorded: a contest for a side the player does not play, a consent to
 // the void of another's roll, a co-signature for another's character.
 func TestTableV2PathsInBrowsers(t *testing.T) {
+	t.Parallel() // waits on Chromium or node more than it computes (chrome_test.go)
 	gmB := newBrowser(t)
 	th := newTableHarnessOn(t, jetBackend(false))
 	browsers := map[string]*browser{"ana": gmB, "cai": gmB.incognito(t), "dan": gmB.incognito(t)}
@@ -282,6 +283,7 @@ func TestTableV2PathsInBrowsers(t *testing.T) {
 // device; the audit finds no mismatch. Bilbo's player may not spend Hope
 // on thorin's roll.
 func TestTableTORV2InBrowsers(t *testing.T) {
+	t.Parallel() // waits on Chromium or node more than it computes (chrome_test.go)
 	gmB := newBrowser(t)
 	th := newTableHarnessFor(t, jetBackend(false), true)
 	browsers := map[string]*browser{"ana": gmB, "cai": gmB.incognito(t), "dan": gmB.incognito(t)}

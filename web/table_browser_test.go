@@ -28,35 +28,7 @@ import (
 // IndexedDB and so its own device key) in b's Chromium.
 func (b *browser) incognito(t *testing.T) *browser {
 	t.Helper()
-	ctx, cancel := chromedp.NewContext(b.ctx, chromedp.WithNewBrowserContext())
-	nb := &browser{ctx: ctx}
-	messages := chromedp.Console(ctx)
-	if err := chromedp.Do(ctx); err != nil {
-		cancel()
-		t.Fatalf("new browser context: %v", err)
-	}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for m, err := range messages {
-			if err != nil {
-				return
-			}
-			nb.mu.Lock()
-			nb.console = append(nb.console, m.String())
-			nb.mu.Unlock()
-		}
-	}()
-	t.Cleanup(func() {
-		cancel()
-		<-done
-		if t.Failed() {
-			for _, line := range nb.logs() {
-				t.Log("browser console:", line)
-			}
-		}
-	})
-	return nb
+	return openContext(t, b.ctx)
 }
 
 // shot saves a full-page screenshot of b as an artifact.
@@ -125,6 +97,7 @@ func waitDone(t *testing.T, b *browser, what string) {
 // with the journal's message, and records nothing. Screenshots of each
 // view, on a phone, in light and dark, are kept as artifacts.
 func TestTablePlayedInBrowsers(t *testing.T) {
+	t.Parallel() // waits on Chromium or node more than it computes (chrome_test.go)
 	gmB := newBrowser(t)
 	th := newTableHarnessOn(t, jetBackend(false))
 	caiB, danB := gmB.incognito(t), gmB.incognito(t)
@@ -453,6 +426,7 @@ func clickOn(t *testing.T, b *browser, what, sel string) {
 // shows the Eyes and runes the journal counted. A player voting as
 // another's character is refused and records nothing.
 func TestTableTORInBrowsers(t *testing.T) {
+	t.Parallel() // waits on Chromium or node more than it computes (chrome_test.go)
 	gmB := newBrowser(t)
 	th := newTableHarnessFor(t, jetBackend(false), true)
 	// A v1 session, started before any key is registered: a campaign with

@@ -52,6 +52,7 @@ func waitReload(t *testing.T, b *browser, what, expr string) {
 // intent's request id is one per tap: JournalTable.tap run twice at once
 // for one scope runs once.
 func TestTablePlayerOneRollPerTap(t *testing.T) {
+	t.Parallel() // waits on Chromium or node more than it computes (chrome_test.go)
 	b := newBrowser(t)
 	th := newTableHarnessOn(t, memBackend())
 	th.gm(t, "POST", "/api/campaigns/mordor/commands/session-start", `{"dice":"v1"}`, nil)
@@ -119,6 +120,7 @@ func TestTablePlayerOneRollPerTap(t *testing.T) {
 // defaults to an enemy of the sides the combat's start recorded, and to
 // none when the state knows no sides (never to an ally).
 func TestTablePlayerTurnOpens(t *testing.T) {
+	t.Parallel() // waits on Chromium or node more than it computes (chrome_test.go)
 	b := newBrowser(t)
 	th := newTableHarnessOn(t, memBackend())
 	th.gm(t, "POST", "/api/campaigns/mordor/commands/session-start", `{"dice":"v1"}`, nil)
@@ -167,6 +169,7 @@ func TestTablePlayerTurnOpens(t *testing.T) {
 // role), switched from the header. The export button downloads what
 // `journal export` writes (the stored bytes, one event a line).
 func TestTablePlayerSecondInvite(t *testing.T) {
+	t.Parallel() // waits on Chromium or node more than it computes (chrome_test.go)
 	b := newBrowser(t)
 	th := newTableHarnessOn(t, memBackend())
 	openTable(t, th, b, "cai", th.invite(t, invite.Spec{User: "cai", Role: invite.RolePlayer, Characters: []string{"lodin"}}))
@@ -213,6 +216,7 @@ func TestTablePlayerSecondInvite(t *testing.T) {
 // favoured 8", not "corazon 6/8"), and Hope is offered only on a failed
 // roll that Hope can turn (never on a success, nor out of reach).
 func TestTablePlayerTORSheet(t *testing.T) {
+	t.Parallel() // waits on Chromium or node more than it computes (chrome_test.go)
 	b := newBrowser(t)
 	th := newTableHarnessFor(t, memBackend(), true)
 	openTable(t, th, b, "cai", th.invite(t, invite.Spec{User: "cai", Role: invite.RolePlayer, Characters: []string{"bilbo"}}))
@@ -234,7 +238,8 @@ func TestTablePlayerTORSheet(t *testing.T) {
 // (its header, the action bar, the party, the sheet, the feed's cards),
 // on a phone; The One Ring's attributes by their Spanish names.
 func TestTablePlayerSpanish(t *testing.T) {
-	b := newBrowser(t, chromedp.Flag("accept-lang", "es-ES,es"))
+	t.Parallel() // waits on Chromium or node more than it computes (chrome_test.go)
+	b := newBrowserLang(t, "es-ES,es")
 	th := newTableHarnessOn(t, memBackend())
 	th.gm(t, "POST", "/api/campaigns/mordor/commands/session-start", `{"dice":"v1"}`, nil)
 	th.gm(t, "POST", "/api/campaigns/mordor/commands/roll", `{"character":"lodin","skill":"Sigilo","vs":"media"}`, nil)

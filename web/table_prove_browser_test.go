@@ -24,6 +24,7 @@ import (
 // faces the seed gives (drawn here independently), shown on her page and
 // flagged cancelled-after-reveal by the audit.
 func TestTableProvesSuppressedRoll(t *testing.T) {
+	t.Parallel() // waits on Chromium or node more than it computes (chrome_test.go)
 	gmB := newBrowser(t)
 	th := newTableHarnessOn(t, jetBackend(false))
 	browsers := map[string]*browser{"ana": gmB, "cai": gmB.incognito(t)}

@@ -41,7 +41,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv("JOURNAL_ACTOR") == "" {
 		os.Setenv("JOURNAL_ACTOR", "gm")
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	stopChromium() // verifier_browser_test.go
+	os.Exit(code)
 }
 
 // pendingCommands are journal commands other branches are adding that the

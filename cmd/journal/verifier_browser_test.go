@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -14,8 +15,11 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// verifierBrowser starts headless Chromium (or skips the test) and returns
-// a tab's context.
+// verifierBrowser opens a tab in a browser context of its own (no
+// storage of another test's) of the package's shared headless Chromium,
+// started on first use and stopped when the package's tests end
+// (TestMain), or skips the test; the context is closed with the test.
+// Starting Chromium for each test took seconds of each.
 func verifierBrowser(t *testing.T) context.Context {
 	t.Helper()
 	path := ""
@@ -28,17 +32,57 @@ func verifierBrowser(t *testing.T) context.Context {
 	if path == "" {
 		t.Skip("chromium not installed: apt-get install chromium (.ci/run installs it)")
 	}
+	parent := sharedChromium(t, path)
+	ctx, cancel := chromedp.NewContext(parent, chromedp.WithNewBrowserContext())
+	t.Cleanup(cancel)
+	require.NoError(t, chromedp.Do(ctx))
+	return ctx
+}
+
+// chromium is the package's shared Chromium: ctx its first tab's context.
+var chromium struct {
+	mu     sync.Mutex
+	ctx    context.Context
+	cancel func()
+	dir    string
+}
+
+// sharedChromium returns the shared Chromium's first context, starting
+// the browser when there is none or it has died.
+func sharedChromium(t *testing.T, path string) context.Context {
+	t.Helper()
+	chromium.mu.Lock()
+	defer chromium.mu.Unlock()
+	if chromium.ctx != nil && chromium.ctx.Err() == nil {
+		return chromium.ctx
+	}
+	stopChromiumLocked()
+	dir, err := os.MkdirTemp("", "journal-cli-chromium-")
+	require.NoError(t, err)
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), chromedp.ExecPath(path), chromedp.Headless,
 		chromedp.NoSandbox, chromedp.DisableGPU, chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck,
 		chromedp.Flag("disable-background-networking", true), chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.UserDataDir(t.TempDir()), chromedp.WindowSize(1000, 900))
+		chromedp.UserDataDir(dir), chromedp.WindowSize(1000, 900))
 	ctx, cancel := chromedp.NewContext(actx)
-	t.Cleanup(func() {
-		cancel()
-		cancelAlloc()
-	})
-	require.NoError(t, chromedp.Do(ctx))
+	chromium.ctx, chromium.dir = ctx, dir
+	chromium.cancel = func() { cancel(); cancelAlloc() }
+	require.NoError(t, chromedp.Do(ctx)) // starts the browser
 	return ctx
+}
+
+// stopChromium stops the shared Chromium, if it runs.
+func stopChromium() {
+	chromium.mu.Lock()
+	defer chromium.mu.Unlock()
+	stopChromiumLocked()
+}
+
+func stopChromiumLocked() {
+	if chromium.cancel != nil {
+		chromium.cancel()
+		_ = os.RemoveAll(chromium.dir)
+	}
+	chromium.ctx, chromium.cancel, chromium.dir = nil, nil, ""
 }
 
 // TestVerifierOffline writes the offline verifier with 'journal verifier',
