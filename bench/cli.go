@@ -3,7 +3,6 @@ package bench
 import (
 	"context"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"time"
@@ -32,10 +31,9 @@ func (e *env) cli(ctx context.Context) (*CLI, error) {
 		return nil, nil
 	}
 	data := filepath.Join(e.dir, "cli")
-	env := append(os.Environ(), "JOURNAL_ACTOR=gm")
 	run := func(args ...string) (time.Duration, time.Duration, error) {
 		cmd := exec.CommandContext(ctx, exe, args...)
-		cmd.Env = env
+		cmd.Env = append(cmd.Environ(), "JOURNAL_ACTOR=gm") // the environment passed on, with the bench's user
 		t := time.Now()
 		out, err := cmd.CombinedOutput()
 		d := time.Since(t)

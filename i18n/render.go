@@ -60,6 +60,11 @@ func Renders(err error, l Lang) bool {
 }
 
 func (l Lang) render(err error) string {
+	if w, ok := err.(msgerr.Worded); ok {
+		if s, ok := w.Words(string(l)); ok {
+			return s
+		}
+	}
 	k, ok := err.(msgerr.Keyed)
 	if !ok {
 		// Not the journal's: a library's wrapper may still hold one of

@@ -198,7 +198,7 @@ func (s *remoteService) request(ctx context.Context, campaign, name string, body
 	}
 	var re *natscmd.ReplyError
 	if errors.As(err, &re) {
-		return reply, &serviceError{re}
+		return reply, &serviceError{re: re, lang: string(s.lang.Or())}
 	}
 	if errors.Is(err, nats.ErrNoResponders) {
 		return nil, msgerr.Errorf("%w: no journal answers on %s (is `journal serve --access FILE --nats-listen ADDR` running there?)", err, access.CommandSubject(s.user, campaign, name))
@@ -208,10 +208,27 @@ func (s *remoteService) request(ctx context.Context, campaign, name string, body
 
 // serviceError is a refusal of the service, in the CLI's language; its
 // class is the one the service gave it (natscmd.ReplyError), hence the
-// same exit code as the same refusal on this machine.
-type serviceError struct{ re *natscmd.ReplyError }
+// same exit code as the same refusal on this machine. Its words are the
+// service's: English (Error; message_en) and, in lang, the words it was
+// asked for (Words).
+type serviceError struct {
+	re   *natscmd.ReplyError
+	lang string // the language the request asked for
+}
 
-func (e *serviceError) Error() string { return e.re.Localized() }
+func (e *serviceError) Error() string { return e.re.Message }
+
+// Words returns the refusal in lang: the service's local words for the
+// language asked, its English for "en".
+func (e *serviceError) Words(lang string) (string, bool) {
+	switch {
+	case lang == e.lang && e.re.Local != "":
+		return e.re.Local, true
+	case lang == "en":
+		return e.re.Message, true
+	}
+	return "", false
+}
 func (e *serviceError) Unwrap() error { return e.re }
 
 // remoteStore is the store of a service client: the campaign of -c,

@@ -103,6 +103,19 @@ func TestPlayerCLIOverNATSIsRefusedWhatTheRoleMayNot(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(errb), &doc), errb)
 	require.Equal(t, "denied", doc.Error.Code)
 	require.Equal(t, exitFailure, doc.Error.Exit)
+	// The service's refusal in Spanish keeps its English for scripts, as
+	// the same refusal on the data folder does (message_en).
+	_, errb, code = rt.run("--nats", rt.bea, "-c", "mordor", "--lang", "es", "--json", "roll", "orco", "pelea")
+	require.Equal(t, exitFailure, code, errb)
+	var es struct {
+		Error struct {
+			Message   string `json:"message"`
+			MessageEN string `json:"message_en"`
+		} `json:"error"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(errb), &es), errb)
+	require.Contains(t, es.Error.MessageEN, "may issue", errb)
+	require.Contains(t, es.Error.Message, "solo puede", errb)
 	// An unknown skill is not_found over NATS as on the data folder.
 	_, errb, code = rt.run("--nats", rt.bea, "-c", "mordor", "roll", "lodin", "nadar-bajo-el-agua")
 	require.Equal(t, exitNotFound, code, errb)

@@ -23,6 +23,17 @@ import (
 // Keyed is an error that can be rendered by key: its English format and
 // the arguments that fill it. An error type of its own (a list of rule
 // violations) may implement it too.
+// Worded is an error that holds its own words in some languages: a
+// refusal that came over the wire already in the language asked for (the
+// NATS command service's reply), which no key of this process renders.
+type Worded interface {
+	error
+	// Words returns the error's words in lang ("en", "es"), if it has them.
+	Words(lang string) (string, bool)
+}
+
+// Keyed is an error made by Errorf or New: its key and arguments render
+// it in any language (package i18n).
 type Keyed interface {
 	error
 	// Key is the English format string (for New, the text itself).
