@@ -11,9 +11,9 @@ import (
 
 // Systems the journal plays.
 const (
-	SystemRyF     = "ryf"
+	SystemRyF     = events.SystemRyF // one spelling: the event registry's
 	SystemGalaxia = "galaxia"
-	SystemTOR     = "tor"
+	SystemTOR     = events.SystemTOR
 )
 
 // CreateCampaign is the request to open a campaign.

@@ -37,6 +37,7 @@ import (
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/internal/clip"
 	"github.com/campaign-journal/journal/projections"
+	"github.com/campaign-journal/journal/rolls"
 	"github.com/campaign-journal/journal/rules/dice"
 	"github.com/campaign-journal/journal/signed"
 )
@@ -172,7 +173,7 @@ func (j *Journal) requestTORV2(d *draft, s *projections.Session, msg RollRequest
 }
 
 // torKind is the kind of a TOR roll (rolls.KindTOR).
-const torKind = "tor"
+const torKind = rolls.KindTOR
 
 // drawTORV2 draws a TOR roll's request with src's r.
 func (d *draft) drawTORV2(s *projections.Session, key dice.KeyV2, q events.RollRequested, src v2Source) error {

@@ -232,7 +232,7 @@ func (c *Campaign) apply(rec events.Recorded, data any) {
 		c.Name, c.System = d.Name, d.System
 		c.Carisma, c.HardDefense, c.AttrBudget = d.Carisma, d.HardDefense, d.AttrBudget
 		c.Created = ev.Time
-		if d.System == "tor" {
+		if d.System == events.SystemTOR {
 			c.TOR = newTORState()
 		}
 	case *events.WeaponDefined:

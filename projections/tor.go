@@ -206,7 +206,7 @@ func (s *TORState) refresh() {
 // applyTORRoll folds a One Ring roll into its character's sheet.
 func (c *Campaign) applyTORRoll(rec events.Recorded, d *events.RollMade) {
 	s := c.TOR
-	if s == nil || d.System != "tor" || d.Kind == "free" || len(d.Faces) == 0 {
+	if s == nil || d.System != events.SystemTOR || d.Kind == "free" || len(d.Faces) == 0 {
 		return
 	}
 	ch := s.Characters[d.Character]

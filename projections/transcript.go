@@ -266,7 +266,7 @@ func describeRollOnly(l i18n.Lang, c *Campaign, d *events.RollMade) string {
 		}
 		return line
 	}
-	if d.System == "tor" {
+	if d.System == events.SystemTOR {
 		return describeTORRoll(l, c, d)
 	}
 	who := c.name(d.Character)

@@ -464,7 +464,7 @@ func (d Distribution) title(l i18n.Lang) string {
 func writeCharacters(w io.Writer, l i18n.Lang, cs []CharacterLuck) {
 	hasTOR, hasRyF := false, false
 	for _, c := range cs {
-		if c.System == "tor" {
+		if c.System == events.SystemTOR {
 			hasTOR = true
 		} else {
 			hasRyF = true

@@ -32,7 +32,7 @@ import (
 )
 
 // torSystem is The One Ring's system name.
-const torSystem = "tor"
+const torSystem = events.SystemTOR
 
 // torRollAction is command.TORRollAction; torHopeAction command.TORHopeAction.
 type torRollAction struct {

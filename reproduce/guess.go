@@ -97,7 +97,7 @@ func guessGroupSize(evs []rec, i int) int {
 			if e, ok := at(i + 1); ok && e.Type == events.TypeHealed {
 				return 2
 			}
-		case "tor":
+		case rolls.KindTOR:
 			if e, ok := at(i + 1); ok && e.Type == events.TypeTORMadnessBegun {
 				var m events.TORMadnessBegun
 				if e.DecodeData(&m) == nil && m.Roll == first.ID {
@@ -175,7 +175,7 @@ func (r *reproducer) guess(ctx context.Context, g []rec) (commandFunc, string, e
 				return contestUnder(g, d, v)
 			}
 			name = "contest"
-		case (d.Kind == "skill" || d.Kind == "attribute") && len(g) == 1, d.Kind == "tor":
+		case (d.Kind == "skill" || d.Kind == "attribute") && len(g) == 1, d.Kind == rolls.KindTOR:
 			name = "roll"
 		case d.Kind == "initiative" && last.Type == events.TypeCombatStarted:
 			name = "combat-start"

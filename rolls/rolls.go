@@ -99,7 +99,7 @@ func FreeExpr(text string) (dice.Expr, error) {
 // FromTOR returns the rule-derived part of a One Ring roll event.
 func FromTOR(res tor.Result) events.RollMade {
 	return events.RollMade{
-		System: "tor", Rules: tor.RulesVersion, Kind: KindTOR, Dice: fmt.Sprintf("d12+%dd6", len(res.SuccessDice)),
+		System: events.SystemTOR, Rules: tor.RulesVersion, Kind: KindTOR, Dice: fmt.Sprintf("d12+%dd6", len(res.SuccessDice)),
 		Rank: len(res.SuccessDice), TN: res.TN, Feat: res.Feat, Faces: res.Faces(),
 		Eye: res.Eye, Rune: res.Rune, Total: res.Total, Quality: string(res.Quality), Outcome: string(res.Outcome),
 	}

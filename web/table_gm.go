@@ -25,6 +25,7 @@ import (
 
 	"github.com/campaign-journal/journal/access"
 	"github.com/campaign-journal/journal/command/catalog"
+	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/internal/clip"
 	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/invite"
@@ -66,7 +67,7 @@ type namesJSON struct {
 // namesOf is what the rules name in campaign c (pure).
 func namesOf(c *projections.Campaign) namesJSON {
 	out := namesJSON{System: c.System, Skills: []nameRow{}, Attributes: []nameRow{}, Weapons: []string{}}
-	if c.System == "tor" {
+	if c.System == events.SystemTOR {
 		for _, s := range tor.Skills() {
 			out.Skills = append(out.Skills, nameRow{Name: s.Name, English: s.English, Attribute: string(s.Attribute), Group: string(s.Group), Origin: "system"})
 		}

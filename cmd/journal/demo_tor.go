@@ -101,7 +101,7 @@ func (a *app) demoTOR(ctx context.Context, v2 bool) error {
 
 	err = run(
 		step{"demo.tor_campaign", func() (command.Result, error) {
-			return j.CreateCampaign(ctx, command.CreateCampaign{ID: campaign, Name: "La Tierra Media", System: "tor"})
+			return j.CreateCampaign(ctx, command.CreateCampaign{ID: campaign, Name: "La Tierra Media", System: command.SystemTOR})
 		}},
 		step{"", func() (command.Result, error) {
 			return j.CreateCharacter(ctx, campaign, command.CreateCharacter{ID: "bilbo", Name: "Bilbo", Player: "Ana",

@@ -121,7 +121,7 @@ func (a *app) skillListCommand() *cobra.Command {
 				return err
 			}
 			rows := []skillRow{}
-			if camp.System == "tor" {
+			if camp.System == events.SystemTOR {
 				for _, s := range tor.Skills() {
 					rows = append(rows, skillRow{Name: s.Name, Attribute: string(s.Attribute), Group: string(s.Group), Origin: "system"})
 				}
@@ -135,13 +135,13 @@ func (a *app) skillListCommand() *cobra.Command {
 			l := a.language()
 			return a.emit(rows, func(w io.Writer) {
 				head := []string{l.T("col.skill"), l.T("col.attr")}
-				if camp.System == "tor" {
+				if camp.System == events.SystemTOR {
 					head = append(head, l.T("col.group"))
 				}
 				t := newTable("", append(head, l.T("col.origin"))...)
 				for _, r := range rows {
 					cells := []string{r.Name, r.Attribute}
-					if camp.System == "tor" {
+					if camp.System == events.SystemTOR {
 						cells = append(cells, r.Group)
 					}
 					t.add(append(cells, origin(l, r.Origin))...)
@@ -186,7 +186,7 @@ func (a *app) weaponListCommand() *cobra.Command {
 				return err
 			}
 			rows := []weaponRow{}
-			if camp.System != "tor" {
+			if camp.System != events.SystemTOR {
 				for _, w := range ryf.KnownWeapons(ryf.System(camp.System)) {
 					rows = append(rows, weaponRow{Name: w.Name, Damage: w.Damage.String(), Skill: w.Skill, Precision: w.Precision,
 						Short: w.Short, Medium: w.Medium, Long: w.Long, Magazine: w.Magazine, Origin: "system"})

@@ -58,7 +58,7 @@ func (a *app) characterCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if camp.System == "tor" {
+			if camp.System == events.SystemTOR {
 				return a.showTOR(camp, args[0], at)
 			}
 			sheet := camp.Characters[args[0]]

@@ -88,11 +88,11 @@ func rollRequestInputs(ctx context.Context, j *command.Journal, campaign string,
 		}
 		return req, nil
 	}
-	rolls := rollsOf(r)
-	if len(rolls) == 0 {
+	made := rollsOf(r)
+	if len(made) == 0 {
 		return command.RollRequest{}, msgerr.New("no roll event")
 	}
-	d := rolls[0]
+	d := made[0]
 	switch d.Kind {
 	case "skill", "attribute":
 		req := command.RollRequest{Character: d.Character, Skill: d.Skill, Attribute: d.Attribute,
@@ -101,7 +101,7 @@ func rollRequestInputs(ctx context.Context, j *command.Journal, campaign string,
 			req.Vs = strconv.Itoa(*d.Difficulty)
 		}
 		return req, nil
-	case "tor":
+	case rolls.KindTOR:
 		req := command.RollRequest{Character: d.Character, Skill: d.Skill, TN: &d.TN, Entropy: d.Entropy}
 		if d.Trait != "" {
 			pending := false
