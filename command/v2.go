@@ -79,7 +79,7 @@ type RegisterKey struct {
 	// Character is one of the acting player's characters, for the
 	// permissions of a player registering its own key over HTTP or NATS
 	// (the GM names none); the command does not read it.
-	Character string `json:"character,omitempty"`
+	Character string `json:"character"`
 	User      string `json:"user,omitempty"`
 	Role      string `json:"role,omitempty"`
 	Name      string `json:"name,omitempty"`
