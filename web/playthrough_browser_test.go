@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -89,18 +90,28 @@ func TestPlayThrough(t *testing.T) {
 		shots = t.TempDir()
 	}
 	start := time.Now()
-	var all []time.Duration
-	chrome := newBrowser(t)
-	for _, g := range []playGame{{"ryf", "en"}, {"ryf", "es"}, {"tor", "en"}, {"tor", "es"}} {
-		t.Run(g.system+"-"+g.lang, func(t *testing.T) {
-			began := time.Now()
-			f := playOneGame(t, chrome, g, shots)
-			all = append(all, f.rollToCard...)
-			p50, p90 := playPercentile(f.rollToCard, 50), playPercentile(f.rollToCard, 90)
-			t.Logf("%s/%s: invite opened → first roll on the others' screens %v; roll → card on the GM's screen p50 %v, p90 %v over %d rolls; game %v",
-				g.system, g.lang, f.inviteToRoll.Round(time.Millisecond), p50, p90, len(f.rollToCard), time.Since(began).Round(time.Second))
-		})
-	}
+	var (
+		mu  sync.Mutex
+		all []time.Duration
+	)
+	// The four games are independent tables (each its own server, its own
+	// browser contexts): they run side by side with the package's other
+	// browser tests (-parallel), and "games" returns when all have ended.
+	t.Run("games", func(t *testing.T) {
+		for _, g := range []playGame{{"ryf", "en"}, {"ryf", "es"}, {"tor", "en"}, {"tor", "es"}} {
+			t.Run(g.system+"-"+g.lang, func(t *testing.T) {
+				t.Parallel()
+				began := time.Now()
+				f := playOneGame(t, newBrowser(t), g, shots)
+				mu.Lock()
+				all = append(all, f.rollToCard...)
+				mu.Unlock()
+				p50, p90 := playPercentile(f.rollToCard, 50), playPercentile(f.rollToCard, 90)
+				t.Logf("%s/%s: invite opened → first roll on the others' screens %v; roll → card on the GM's screen p50 %v, p90 %v over %d rolls; game %v",
+					g.system, g.lang, f.inviteToRoll.Round(time.Millisecond), p50, p90, len(f.rollToCard), time.Since(began).Round(time.Second))
+			})
+		}
+	})
 	t.Logf("all games: roll → card p50 %v, p90 %v over %d rolls; screenshots in %s; %v in all",
 		playPercentile(all, 50), playPercentile(all, 90), len(all), shots, time.Since(start).Round(time.Second))
 }
