@@ -99,7 +99,7 @@ func TestFeedAsChat(t *testing.T) {
 		t.Fatalf("the attack roll shows in %d cards, want 1", n)
 	}
 	require.Equal(t, "1", eval[string](t, b, `document.querySelector('`+attackCard+`').dataset.hit`), "the attack card says it hit")
-	waitTrue(t, b, "the target's HP after the hit", `(document.querySelector('`+attackCard+`').scrollIntoView(), /Orco: \d+\/\d+ HP/.test(document.querySelector('`+attackCard+` .hp-after').textContent))`)
+	waitTrue(t, b, "the target's HP after the hit", `(document.querySelector('`+attackCard+`').scrollIntoView(), /Orco: -?\d+\/\d+ HP/.test(document.querySelector('`+attackCard+` .hp-after').textContent))`)
 	require.Contains(t, eval[string](t, b, `document.querySelector('`+attackCard+` .damage').textContent`), "damage")
 	// Technical details hide behind a toggle.
 	if eval[bool](t, b, `document.querySelector('`+attackCard+` details.tech').open`) {

@@ -458,7 +458,11 @@
         hpCache.set(key, p);
       }
       p.then((ch) => {
-        if (!ch || ch.hp === undefined) return;
+        if (!ch || ch.hp === undefined) {
+          hpCache.delete(key); // a failed read is tried again, once the card is on screen 5 s later
+          if (hpSeen) setTimeout(() => /** @type {IntersectionObserver} */ (hpSeen).observe(span), 5000);
+          return;
+        }
         span.textContent = t("card.hpAfter", nameOf(id), ch.hp, ch.max_hp) + (ch.status && ch.status !== "ok" ? " · " + t("st." + ch.status) : "");
         span.className = "hp-after st-" + (ch.status || "ok");
       });
