@@ -1,16 +1,14 @@
-package main
+package demo
 
 import (
-	"context"
 	"fmt"
 
 	"github.com/campaign-journal/journal/command"
-	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/rules/tor"
 )
 
-// demoTOR records a short The One Ring adventure end to end: a company of
+// tor records a short The One Ring adventure end to end: a company of
 // three (one a hobbit), a session and an adventure; a trait invoked before a
 // roll; a failed roll and Hope spent on it; a fellowship vote; Shadow, then
 // rolls until the Eye shows and starts a bout of madness, which the GM ends
@@ -20,25 +18,13 @@ import (
 //
 // The dice are the session's own, so loops that wait for a result are
 // bounded: each stops at the first roll that shows it.
-func (a *app) demoTOR(ctx context.Context, v2 bool) error {
-	j, err := a.demoJournal(ctx)
-	if err != nil {
-		return err
-	}
-	const campaign = "demo-tor"
-	a.campaign = campaign
-	d := demoStep{a: a, ctx: ctx, j: j, campaign: campaign}
-	if !a.jsonOut {
-		fmt.Fprintln(a.stdout, a.language().T("demo.head", "tor", a.dataDir))
-	}
-	if c, err := j.Load(ctx, campaign, 0); err == nil && c.Events > 0 {
-		return msgerr.Errorf("campaign %s already exists in %s: run the demo on a fresh --data folder", campaign, a.dataDir)
-	}
-	type step struct {
+func (d step) tor() error {
+	j, ctx, campaign, v2 := d.j, d.ctx, d.campaign, d.o.V2
+	type action struct {
 		title string
 		f     func() (command.Result, error)
 	}
-	run := func(steps ...step) error {
+	run := func(steps ...action) error {
 		for _, s := range steps {
 			if err := d.do(s.title, s.f); err != nil {
 				return err
@@ -46,7 +32,7 @@ func (a *app) demoTOR(ctx context.Context, v2 bool) error {
 		}
 		return nil
 	}
-	var p demoPlay
+	var p play
 	// In v2 a request for the same action as an earlier revealed one (the
 	// same character, skill, TN and trait) is flagged by the audit as a roll
 	// repeated: each roll of the demo's loops asks for a TN not asked for yet,
@@ -69,8 +55,8 @@ func (a *app) demoTOR(ctx context.Context, v2 bool) error {
 		}
 		return tn
 	}
-	roll := func(char, skill string, tn int) step {
-		return step{"", func() (command.Result, error) {
+	roll := func(char, skill string, tn int) action {
+		return action{"", func() (command.Result, error) {
 			return p.roll(command.RollRequest{Character: char, Skill: skill, TN: &tn})
 		}}
 	}
@@ -93,27 +79,27 @@ func (a *app) demoTOR(ctx context.Context, v2 bool) error {
 				return nil
 			}
 		}
-		if !a.jsonOut {
-			fmt.Fprintln(a.stdout, "  "+a.language().N("demo.not_in", n))
+		if !d.o.JSON {
+			fmt.Fprintln(d.o.Out, "  "+d.o.Lang.N("demo.not_in", n))
 		}
 		return nil
 	}
 
-	err = run(
-		step{"demo.tor_campaign", func() (command.Result, error) {
+	err := run(
+		action{"demo.tor_campaign", func() (command.Result, error) {
 			return j.CreateCampaign(ctx, command.CreateCampaign{ID: campaign, Name: "La Tierra Media", System: command.SystemTOR})
 		}},
-		step{"", func() (command.Result, error) {
+		action{"", func() (command.Result, error) {
 			return j.CreateCharacter(ctx, campaign, command.CreateCharacter{ID: "bilbo", Name: "Bilbo", Player: "Ana",
 				Culture: "Hobbits de la Comarca", MaxHope: 12, Attributes: "Cuerpo=3/5,Corazón=6/8,Mente=5/7",
 				Skills: "Atención=3*,Sigilo=3*,Acertijos=2,Viajar=2,Buscar=2,Cortesía=1", Traits: []string{"Ladrón", "Ojo avizor"}})
 		}},
-		step{"", func() (command.Result, error) {
+		action{"", func() (command.Result, error) {
 			return j.CreateCharacter(ctx, campaign, command.CreateCharacter{ID: "thorin", Name: "Thorin", Player: "Bea",
 				Culture: "Enanos de Erebor", MaxHope: 8, Attributes: "Cuerpo=7/9,Corazón=5/7,Mente=2/4",
 				Skills: "Guerrear=3*,Impresionar=3,Atletismo=2,Persuadir=1,Saber=1", Traits: []string{"Herrero", "Orgulloso"}})
 		}},
-		step{"", func() (command.Result, error) {
+		action{"", func() (command.Result, error) {
 			return j.CreateCharacter(ctx, campaign, command.CreateCharacter{ID: "balin", Name: "Balin", Player: "Carlos",
 				Culture: "Enanos de Erebor", MaxHope: 10, Attributes: "Cuerpo=5/7,Corazón=6/8,Mente=4/6",
 				Skills: "Explorar=3*,Saber=2,Cortesía=2,Viajar=2", Traits: []string{"Erudito"}})
@@ -122,17 +108,17 @@ func (a *app) demoTOR(ctx context.Context, v2 bool) error {
 	if err != nil {
 		return err
 	}
-	if p, err = a.newDemoPlay(d, v2, map[string]string{"bilbo": "ana", "thorin": "bea", "balin": "carlos"}, "ana", "bea", "carlos"); err != nil {
+	if p, err = d.newPlay(map[string]string{"bilbo": "ana", "thorin": "bea", "balin": "carlos"}, "ana", "bea", "carlos"); err != nil {
 		return err
 	}
 	err = run(
-		step{p.startTitle(a), func() (command.Result, error) {
+		action{p.startTitle(), func() (command.Result, error) {
 			return p.startSession("s1", "Una fiesta inesperada")
 		}},
-		step{"demo.tor_adventure", func() (command.Result, error) {
+		action{"demo.tor_adventure", func() (command.Result, error) {
 			return j.StartAdventure(ctx, campaign, "El camino al Este")
 		}},
-		step{"demo.tor_trait", func() (command.Result, error) {
+		action{"demo.tor_trait", func() (command.Result, error) {
 			return j.InvokeTrait(ctx, campaign, command.TraitRequest{Character: "bilbo", Trait: "Ojo avizor"})
 		}},
 		roll("bilbo", "Atención", fresh("bilbo", "Atención", 14, 1)),
@@ -152,19 +138,19 @@ func (a *app) demoTOR(ctx context.Context, v2 bool) error {
 	}
 	if !c.TOR.Characters["thorin"].LastRoll.Result.Success {
 		if err := run(
-			step{"demo.tor_hope", func() (command.Result, error) {
+			action{"demo.tor_hope", func() (command.Result, error) {
 				return p.spendHope("thorin")
 			}},
-			step{"demo.tor_vote", func() (command.Result, error) {
+			action{"demo.tor_vote", func() (command.Result, error) {
 				return j.RequestFellowship(ctx, campaign, "thorin")
 			}},
-			step{"", func() (command.Result, error) { return j.Vote(ctx, campaign, "thorin", "bilbo", true) }},
-			step{"", func() (command.Result, error) { return j.Vote(ctx, campaign, "thorin", "balin", false) }},
+			action{"", func() (command.Result, error) { return j.Vote(ctx, campaign, "thorin", "bilbo", true) }},
+			action{"", func() (command.Result, error) { return j.Vote(ctx, campaign, "thorin", "balin", false) }},
 		); err != nil {
 			return err
 		}
 	}
-	if err := run(step{"demo.tor_treasure", func() (command.Result, error) {
+	if err := run(action{"demo.tor_treasure", func() (command.Result, error) {
 		return j.GainShadow(ctx, campaign, "thorin", 9, "la enfermedad del dragón")
 	}}); err != nil {
 		return err
@@ -177,7 +163,7 @@ func (a *app) demoTOR(ctx context.Context, v2 bool) error {
 		return err
 	}
 	if c.TOR.Characters["thorin"].Mad {
-		if err := run(step{"demo.tor_madness_end", func() (command.Result, error) {
+		if err := run(action{"demo.tor_madness_end", func() (command.Result, error) {
 			return j.EndMadness(ctx, campaign, "thorin", "Codicioso")
 		}}); err != nil {
 			return err
@@ -187,30 +173,28 @@ func (a *app) demoTOR(ctx context.Context, v2 bool) error {
 		func(r *projections.TORRoll) bool { return r.Result.Success }); err != nil {
 		return err
 	}
-	if err := a.demoGrants(d); err != nil {
+	if err := d.grants(); err != nil {
 		return err
 	}
 	if c, err = j.Load(ctx, campaign, 0); err != nil {
 		return err
 	}
-	if !a.jsonOut {
-		fmt.Fprintf(a.stdout, "\n▸ %s\n", a.language().T("demo.tor_advancement"))
-		for _, id := range c.TOR.Roster {
-			printAdvancement(a.stdout, a.language(), c, advancementOf(c.TOR, c.TOR.Characters[id]))
-		}
+	if !d.o.JSON {
+		d.heading(d.o.Lang.T("demo.tor_advancement"))
+		d.o.Host.Advancement(d.o.Out, c)
 	}
 	if err := run(
-		step{"demo.tor_phase", func() (command.Result, error) { return j.FellowshipPhase(ctx, campaign) }},
-		step{p.title("demo.session_end"), func() (command.Result, error) { return p.endSession(a) }},
+		action{"demo.tor_phase", func() (command.Result, error) { return j.FellowshipPhase(ctx, campaign) }},
+		action{p.title("demo.session_end"), func() (command.Result, error) { return p.endSession() }},
 	); err != nil {
 		return err
 	}
-	return a.demoEnd(ctx, j, campaign, p.title("demo.verification"))
+	return d.end(p.title("demo.verification"))
 }
 
-// demoGrants has the GM grant every advancement point the adventure's rolls
+// grants has the GM grant every advancement point the adventure's rolls
 // qualify for, in roll order.
-func (a *app) demoGrants(d demoStep) error {
+func (d step) grants() error {
 	title := "demo.tor_grants"
 	for {
 		c, err := d.j.Load(d.ctx, d.campaign, 0)

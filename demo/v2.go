@@ -1,11 +1,10 @@
-package main
+package demo
 
 import (
 	"crypto/rand"
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 
 	"github.com/google/uuid"
@@ -34,17 +33,17 @@ import (
 // message is sealed with the sender's key and recorded as the sender (the
 // journal's view As the user) under the catalogue's name of the command
 // (so that `replay --reproduce` re-runs it), so the demo goes through the
-// checks a real table does. With demoSeeds set (tests) every r, witness value and
+// checks a real table does. With Options.Seeds set (tests) every r, witness value and
 // contribution is read from it too, so that the story is fixed.
 
-// demoGM is the user of the demo's GM device: a person's name, as the
+// gm is the user of the demo's GM device: a person's name, as the
 // players' (the journal's own GM identity "gm" records the GM's other
 // commands, which take no key).
-const demoGM = "marta"
+const gm = "marta"
 
-// demoDevices are the demo's participants' device keys and journals.
-type demoDevices struct {
-	d    demoStep
+// devices are the demo's participants' device keys and journals.
+type devices struct {
+	d    step
 	keys map[string]*device.Key
 	// players are the users who play, in order; plays maps a character
 	// to its player's user.
@@ -53,33 +52,20 @@ type demoDevices struct {
 	next    int // the player whose device witnesses the next GM roll
 }
 
-// demoRand is the source of the demo devices' secrets.
-func demoRand() io.Reader {
-	if demoSeeds != nil {
-		return demoSeeds
-	}
-	return rand.Reader
-}
-
-// newDemoDevices makes the device keys of gm and of players (in a
-// configuration folder of the demo, removed with it) and registers them:
-// the GM's first (its bootstrap), then each player's own.
-func (a *app) newDemoDevices(d demoStep, plays map[string]string, players ...string) (*demoDevices, error) {
-	dir, err := os.MkdirTemp("", "journal-demo-keys-")
-	if err != nil {
-		return nil, err
-	}
-	a.closers = append(a.closers, func() { os.RemoveAll(dir) })
-	st := device.NewStore(filepath.Join(dir, "keys"))
-	dv := &demoDevices{d: d, keys: map[string]*device.Key{}, players: players, plays: plays}
-	for i, user := range append([]string{demoGM}, players...) {
+// newDevices makes the device keys of gm and of players (in the demo's
+// configuration folder, Options.KeysDir) and registers them: the GM's
+// first (its bootstrap), then each player's own.
+func (d step) newDevices(plays map[string]string, players ...string) (*devices, error) {
+	st := device.NewStore(filepath.Join(d.o.KeysDir, "keys"))
+	dv := &devices{d: d, keys: map[string]*device.Key{}, players: players, plays: plays}
+	for i, user := range append([]string{gm}, players...) {
 		k, err := st.New(user, device.NewOptions{Rand: rand.Reader})
 		if err != nil {
 			return nil, err
 		}
 		dv.keys[user] = k
 		role := command.RolePlayer
-		if user == demoGM {
+		if user == gm {
 			role = command.RoleGM
 		}
 		title := ""
@@ -101,7 +87,7 @@ func (a *app) newDemoDevices(d demoStep, plays map[string]string, players ...str
 }
 
 // session returns the campaign's open session.
-func (dv *demoDevices) session() (*projections.Session, error) {
+func (dv *devices) session() (*projections.Session, error) {
 	c, err := dv.d.j.Load(dv.d.ctx, dv.d.campaign, 0)
 	if err != nil {
 		return nil, err
@@ -115,25 +101,25 @@ func (dv *demoDevices) session() (*projections.Session, error) {
 
 // header is the scope of a message for the open session s.
 // Like every device the journal ships, the demo's say what they saw:
-// seen is the campaign's latest event (receipts.go).
-func (dv *demoDevices) header(s *projections.Session) signed.Header {
+// seen is the campaign's latest event (Host.Seen).
+func (dv *devices) header(s *projections.Session) signed.Header {
 	h := signed.Header{Campaign: dv.d.campaign, Session: s.ID}
 	if c, err := dv.d.j.Load(dv.d.ctx, dv.d.campaign, 0); err == nil {
-		if seen, err := dv.d.a.seenAt(dv.d.ctx, dv.d.campaign, c.LastSeq); err == nil {
+		if seen, err := dv.d.o.Host.Seen(dv.d.ctx, dv.d.campaign, c.LastSeq); err == nil {
 			h.Seen = seen
 		}
 	}
 	return h
 }
 
-func random32() (signed.Hex32, error) {
+func (dv *devices) random32() (signed.Hex32, error) {
 	var v signed.Hex32
-	_, err := io.ReadFull(demoRand(), v[:])
+	_, err := io.ReadFull(dv.d.rand(), v[:])
 	return v, err
 }
 
 // start starts the v2 session id and has each player's device contribute.
-func (dv *demoDevices) start(id, title string) (command.Result, error) {
+func (dv *devices) start(id, title string) (command.Result, error) {
 	ctx, j, campaign := dv.d.ctx, dv.d.j, dv.d.campaign
 	all, err := j.StartSessionWith(ctx, campaign, command.SessionStart{ID: id, Title: title, Dice: command.DiceV2})
 	if err != nil {
@@ -144,7 +130,7 @@ func (dv *demoDevices) start(id, title string) (command.Result, error) {
 		return all, err
 	}
 	for _, user := range dv.players {
-		v, err := random32()
+		v, err := dv.random32()
 		if err != nil {
 			return all, err
 		}
@@ -168,7 +154,7 @@ func (dv *demoDevices) start(id, title string) (command.Result, error) {
 }
 
 // characterOf is a character user plays (for the permissions).
-func (dv *demoDevices) characterOf(user string) string {
+func (dv *devices) characterOf(user string) string {
 	for ch, u := range dv.plays {
 		if u == user {
 			return ch
@@ -180,7 +166,7 @@ func (dv *demoDevices) characterOf(user string) string {
 // roll asks for character's roll with action (built on the open session):
 // a player's character's roll is its player's request and reveal; any other
 // is the GM's, witnessed by the next player's device.
-func (dv *demoDevices) roll(character string, action func(*projections.Session) (any, error)) (command.Result, error) {
+func (dv *devices) roll(character string, action func(*projections.Session) (any, error)) (command.Result, error) {
 	ctx, j, campaign := dv.d.ctx, dv.d.j, dv.d.campaign
 	s, err := dv.session()
 	if err != nil {
@@ -194,7 +180,7 @@ func (dv *demoDevices) roll(character string, action func(*projections.Session) 
 	if err != nil {
 		return command.Result{}, err
 	}
-	id, err := uuid.NewRandomFromReader(demoRand())
+	id, err := uuid.NewRandomFromReader(dv.d.rand())
 	if err != nil {
 		return command.Result{}, err
 	}
@@ -203,7 +189,7 @@ func (dv *demoDevices) roll(character string, action func(*projections.Session) 
 	if !ok {
 		return dv.gmRoll(s, character, request, actionJSON)
 	}
-	r, err := random32()
+	r, err := dv.random32()
 	if err != nil {
 		return command.Result{}, err
 	}
@@ -233,13 +219,13 @@ func (dv *demoDevices) roll(character string, action func(*projections.Session) 
 
 // gmRoll records the GM's request (no commitment) for character and the
 // witness of the next player's device: r of the GM's roll.
-func (dv *demoDevices) gmRoll(s *projections.Session, character, request string, action []byte) (command.Result, error) {
+func (dv *devices) gmRoll(s *projections.Session, character, request string, action []byte) (command.Result, error) {
 	ctx, j, campaign := dv.d.ctx, dv.d.j, dv.d.campaign
-	msg, sig, err := dv.keys[demoGM].Seal(&signed.Request{Header: dv.header(s), Request: request, Action: action})
+	msg, sig, err := dv.keys[gm].Seal(&signed.Request{Header: dv.header(s), Request: request, Action: action})
 	if err != nil {
 		return command.Result{}, err
 	}
-	all, err := j.As(demoGM).Named("roll-request").RequestRoll(ctx, campaign, command.RollRequestSigned{Character: character,
+	all, err := j.As(gm).Named("roll-request").RequestRoll(ctx, campaign, command.RollRequestSigned{Character: character,
 		SignedMessage: command.SignedMessage{Signed: msg, Signature: sig}})
 	if err != nil {
 		return all, err
@@ -280,7 +266,7 @@ func (dv *demoDevices) gmRoll(s *projections.Session, character, request string,
 
 // hope is the signed request of character's player spending 1 Hope on
 // its latest roll (it draws nothing: no commitment, no reveal).
-func (dv *demoDevices) hope(character string) (command.Result, error) {
+func (dv *devices) hope(character string) (command.Result, error) {
 	ctx, j, campaign := dv.d.ctx, dv.d.j, dv.d.campaign
 	s, err := dv.session()
 	if err != nil {
@@ -294,7 +280,7 @@ func (dv *demoDevices) hope(character string) (command.Result, error) {
 	if err != nil {
 		return command.Result{}, err
 	}
-	id, err := uuid.NewRandomFromReader(demoRand())
+	id, err := uuid.NewRandomFromReader(dv.d.rand())
 	if err != nil {
 		return command.Result{}, err
 	}
@@ -309,7 +295,7 @@ func (dv *demoDevices) hope(character string) (command.Result, error) {
 
 // end ends the session and has each player's device co-sign its end: the
 // SHA-256 of the session-ended event's stored bytes, read from the store.
-func (dv *demoDevices) end(a *app) (command.Result, error) {
+func (dv *devices) end() (command.Result, error) {
 	ctx, j, campaign := dv.d.ctx, dv.d.j, dv.d.campaign
 	s, err := dv.session()
 	if err != nil {
@@ -319,7 +305,7 @@ func (dv *demoDevices) end(a *app) (command.Result, error) {
 	if err != nil {
 		return all, err
 	}
-	_, hash, err := a.endedHash(ctx, campaign, s.ID)
+	hash, err := dv.d.o.Host.EndedHash(ctx, campaign, s.ID)
 	if err != nil {
 		return all, err
 	}
@@ -338,14 +324,14 @@ func (dv *demoDevices) end(a *app) (command.Result, error) {
 	return all, nil
 }
 
-// demoPlay is how the demo's rolls are made: journal-dice-v1's commands, or
+// play is how the demo's rolls are made: journal-dice-v1's commands, or
 // the devices of journal-dice-v2 (v2 != nil).
-type demoPlay struct {
-	d  demoStep
-	v2 *demoDevices
+type play struct {
+	d  step
+	v2 *devices
 }
 
-func (p demoPlay) roll(req command.RollRequest) (command.Result, error) {
+func (p play) roll(req command.RollRequest) (command.Result, error) {
 	if p.v2 == nil {
 		return p.d.j.Roll(p.d.ctx, p.d.campaign, req)
 	}
@@ -361,7 +347,7 @@ func (p demoPlay) roll(req command.RollRequest) (command.Result, error) {
 	})
 }
 
-func (p demoPlay) contest(req command.ContestRequest) (command.Result, error) {
+func (p play) contest(req command.ContestRequest) (command.Result, error) {
 	if p.v2 == nil {
 		return p.d.j.Contest(p.d.ctx, p.d.campaign, req)
 	}
@@ -371,7 +357,7 @@ func (p demoPlay) contest(req command.ContestRequest) (command.Result, error) {
 }
 
 // startCombat is the GM's: in v2 its initiative is witnessed.
-func (p demoPlay) startCombat(participants ...string) (command.Result, error) {
+func (p play) startCombat(participants ...string) (command.Result, error) {
 	if p.v2 == nil {
 		return p.d.j.StartCombat(p.d.ctx, p.d.campaign, participants, "")
 	}
@@ -380,7 +366,7 @@ func (p demoPlay) startCombat(participants ...string) (command.Result, error) {
 	})
 }
 
-func (p demoPlay) attack(req command.AttackRequest) (command.Result, error) {
+func (p play) attack(req command.AttackRequest) (command.Result, error) {
 	if p.v2 == nil {
 		return p.d.j.Attack(p.d.ctx, p.d.campaign, req)
 	}
@@ -389,7 +375,7 @@ func (p demoPlay) attack(req command.AttackRequest) (command.Result, error) {
 	})
 }
 
-func (p demoPlay) heal(character string) (command.Result, error) {
+func (p play) heal(character string) (command.Result, error) {
 	if p.v2 == nil {
 		return p.d.j.HealAfterCombat(p.d.ctx, p.d.campaign, character, "")
 	}
@@ -398,29 +384,29 @@ func (p demoPlay) heal(character string) (command.Result, error) {
 	})
 }
 
-func (p demoPlay) spendHope(character string) (command.Result, error) {
+func (p play) spendHope(character string) (command.Result, error) {
 	if p.v2 == nil {
 		return p.d.j.SpendHope(p.d.ctx, p.d.campaign, character, "")
 	}
 	return p.v2.hope(character)
 }
 
-func (p demoPlay) startSession(id, title string) (command.Result, error) {
+func (p play) startSession(id, title string) (command.Result, error) {
 	if p.v2 == nil {
 		return p.d.j.StartSession(p.d.ctx, p.d.campaign, id, title)
 	}
 	return p.v2.start(id, title)
 }
 
-func (p demoPlay) endSession(a *app) (command.Result, error) {
+func (p play) endSession() (command.Result, error) {
 	if p.v2 == nil {
 		return p.d.j.EndSession(p.d.ctx, p.d.campaign)
 	}
-	return p.v2.end(a)
+	return p.v2.end()
 }
 
 // title is the heading key of a step, its v2 variant when there is one.
-func (p demoPlay) title(key string) string {
+func (p play) title(key string) string {
 	if p.v2 == nil {
 		return key
 	}
@@ -435,31 +421,29 @@ func (p demoPlay) title(key string) string {
 
 // startTitle prints the v2 session start's heading (with the
 // algorithm's name) or returns the v1 key.
-func (p demoPlay) startTitle(a *app) string {
+func (p play) startTitle() string {
 	if p.v2 == nil {
 		return "demo.session_start"
 	}
-	if !a.jsonOut {
-		fmt.Fprintf(a.stdout, "\n▸ %s\n", a.language().T("demo.v2_session_start", dice.AlgorithmV2))
-	}
+	p.d.heading(p.d.o.Lang.T("demo.v2_session_start", dice.AlgorithmV2))
 	return ""
 }
 
 // rollsTitle prints, in v2, how the rolls are made.
-func (p demoPlay) rollsTitle(a *app) {
-	if p.v2 != nil && !a.jsonOut {
-		fmt.Fprintf(a.stdout, "  %s\n", a.language().T("demo.v2_rolls"))
+func (p play) rollsTitle() {
+	if p.v2 != nil && !p.d.o.JSON {
+		fmt.Fprintf(p.d.o.Out, "  %s\n", p.d.o.Lang.T("demo.v2_rolls"))
 	}
 }
 
-// newDemoPlay makes the demo's way of rolling: v2 makes and registers the
+// newPlay makes the demo's way of rolling: v2 makes and registers the
 // device keys of the GM and of players (plays: character → user).
-func (a *app) newDemoPlay(d demoStep, v2 bool, plays map[string]string, players ...string) (demoPlay, error) {
-	p := demoPlay{d: d}
-	if !v2 {
+func (d step) newPlay(plays map[string]string, players ...string) (play, error) {
+	p := play{d: d}
+	if !d.o.V2 {
 		return p, nil
 	}
-	dv, err := a.newDemoDevices(d, plays, players...)
+	dv, err := d.newDevices(plays, players...)
 	if err != nil {
 		return p, err
 	}
