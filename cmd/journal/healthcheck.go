@@ -5,17 +5,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"net"
-	"net/http"
-	"net/url"
 	"os"
 	"path/filepath"
-	"time"
 
-	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/spf13/cobra"
+
+	"github.com/campaign-journal/journal/healthcheck"
+	"github.com/campaign-journal/journal/internal/msgerr"
 )
 
 // DefaultHealthURL is the /healthz of a `journal serve --http 0.0.0.0:8080`
@@ -106,18 +104,8 @@ func (a *app) servedHealthURL() (string, error) {
 	return info.URL + "/healthz", nil
 }
 
-// healthcheckTimeout bounds the whole question, so that a container's
-// HEALTHCHECK never hangs on a server that accepts and never answers.
-const healthcheckTimeout = 10 * time.Second
-
-// healthReport is what `journal healthcheck` prints: the status the
-// server gave, and the HTTP code.
-type healthReport struct {
-	URL    string `json:"url"`
-	Code   int    `json:"code"`
-	Status string `json:"status,omitempty"`
-	Lag    uint64 `json:"lag"`
-}
+// healthReport is what `journal healthcheck` prints (package healthcheck).
+type healthReport = healthcheck.Report
 
 // healthcheckCommand is `journal healthcheck`: a probe for a container's
 // HEALTHCHECK or a monitor, with no tool but the journal's binary (the
@@ -152,37 +140,12 @@ HEALTHCHECK or a monitor.`,
 }
 
 func (a *app) healthcheck(ctx context.Context, target string) error {
-	u, err := url.Parse(target)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return msgerr.Errorf("healthcheck: --url %q: want an http:// or https:// URL", target)
-	}
-	ctx, cancel := context.WithTimeout(ctx, healthcheckTimeout)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	rep, err := healthcheck.Probe(ctx, target)
 	if err != nil {
-		return msgerr.Errorf("healthcheck: %w", err)
-	}
-	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	resp, err := client.Do(req)
-	if err != nil {
-		return msgerr.Errorf("healthcheck: %w", err)
-	}
-	defer resp.Body.Close()
-	rep := healthReport{URL: u.String(), Code: resp.StatusCode}
-	var body struct {
-		Status string `json:"status"`
-		Lag    uint64 `json:"lag"`
-	}
-	if b, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20)); err == nil && json.Unmarshal(b, &body) == nil {
-		rep.Status, rep.Lag = body.Status, body.Lag
-	}
-	if err := a.emit(rep, func(w io.Writer) {
-		fmt.Fprintf(w, "journal healthcheck: %s answered %d %s (lag %d)\n", u, resp.StatusCode, rep.Status, rep.Lag)
-	}); err != nil {
 		return err
 	}
-	if resp.StatusCode != http.StatusOK {
-		return msgerr.Errorf("healthcheck: %s answered %d, not 200", u, resp.StatusCode)
+	if err := a.emit(rep, rep.WriteText); err != nil {
+		return err
 	}
-	return nil
+	return rep.Err()
 }

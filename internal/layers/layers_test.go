@@ -58,6 +58,7 @@ var allowed = map[string][]string{
 	"reproduce":                     {"command", "command/catalog", "events", "events/memstore", "i18n", "internal/msgerr", "projections", "replay", "rolls", "rules/..."},
 	"web":                           {"access", "command", "command/catalog", "device", "events", "feed", "i18n", "internal/...", "invite", "live", "projections", "replay", "rules/...", "signed"},
 	"demo":                          {"command", "device", "events", "i18n", "internal/msgerr", "projections", "replay", "rules/...", "signed"},
+	"healthcheck":                   {"internal/msgerr"},
 	"bench":                         {"command", "device", "events", "events/...", "live", "projections", "replay", "rolls", "rules/...", "signed", "web"},
 	"cmd/journal":                   {"..."},
 }
