@@ -129,22 +129,30 @@ func (dv *devices) start(id, title string) (command.Result, error) {
 	if err != nil {
 		return all, err
 	}
-	for _, user := range dv.players {
+	return dv.eachPlayer(all, func(user string) (command.Result, error) {
 		v, err := dv.random32()
 		if err != nil {
-			return all, err
+			return command.Result{}, err
 		}
 		var commitment signed.Hex32
 		if err := commitment.UnmarshalText([]byte(s.Commitment)); err != nil {
-			return all, err
+			return command.Result{}, err
 		}
 		// With the device's witness chain for the session's GM rolls.
 		msg, sig, err := dv.keys[user].Seal(dv.keys[user].Contribution(campaign, s.ID, v, commitment))
 		if err != nil {
-			return all, err
+			return command.Result{}, err
 		}
-		res, err := j.As(user).Named("session-contribute").Contribute(ctx, campaign, command.ContributeSigned{Character: dv.characterOf(user),
+		return j.As(user).Named("session-contribute").Contribute(ctx, campaign, command.ContributeSigned{Character: dv.characterOf(user),
 			SignedMessage: command.SignedMessage{Signed: msg, Signature: sig}})
+	})
+}
+
+// eachPlayer adds to all what f records for each player, in order; it
+// stops at the first error.
+func (dv *devices) eachPlayer(all command.Result, f func(user string) (command.Result, error)) (command.Result, error) {
+	for _, user := range dv.players {
+		res, err := f(user)
 		if err != nil {
 			return all, err
 		}
@@ -309,19 +317,14 @@ func (dv *devices) end() (command.Result, error) {
 	if err != nil {
 		return all, err
 	}
-	for _, user := range dv.players {
+	return dv.eachPlayer(all, func(user string) (command.Result, error) {
 		msg, sig, err := dv.keys[user].Seal(&signed.Cosign{Header: dv.header(s), Ended: hash})
 		if err != nil {
-			return all, err
+			return command.Result{}, err
 		}
-		res, err := j.As(user).Named("session-cosign").Cosign(ctx, campaign, command.CosignSigned{Character: dv.characterOf(user),
+		return j.As(user).Named("session-cosign").Cosign(ctx, campaign, command.CosignSigned{Character: dv.characterOf(user),
 			SignedMessage: command.SignedMessage{Signed: msg, Signature: sig}})
-		if err != nil {
-			return all, err
-		}
-		all.Events = append(all.Events, res.Events...)
-	}
-	return all, nil
+	})
 }
 
 // play is how the demo's rolls are made: journal-dice-v1's commands, or
