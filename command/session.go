@@ -97,7 +97,7 @@ func (j *Journal) startSession(ctx context.Context, campaign, id, title, algorit
 	if err := checkField("title", title); err != nil { // before the seed is stored
 		return Result{}, err
 	}
-	c, err := j.Load(ctx, campaign, 0)
+	c, err := j.Current(ctx, campaign) // the cached fold, as the command will find it (current.go)
 	if err != nil {
 		return Result{}, err
 	}

@@ -431,7 +431,7 @@ func (d *draft) judgeV2(a RollAction) (string, error) {
 // roll in the open v2 session: req's skill and attribute named as the
 // rules name them (judgeV2 refuses other spellings), every input written.
 func (j *Journal) RollActionFor(ctx context.Context, campaign string, req RollRequest) (RollAction, error) {
-	camp, err := j.Load(ctx, campaign, 0)
+	camp, err := j.Current(ctx, campaign) // the cached fold, as the command will find it (current.go)
 	if err != nil {
 		return RollAction{}, err
 	}

@@ -165,7 +165,7 @@ func (d *draft) drawAttackV2(s *projections.Session, key dice.KeyV2, q events.Ro
 // req.Range or req.Distance). It records nothing; the request is judged
 // again when it is recorded. req.Entropy is not read.
 func (j *Journal) AttackActionFor(ctx context.Context, campaign string, req AttackRequest) (AttackAction, error) {
-	camp, err := j.Load(ctx, campaign, 0)
+	camp, err := j.Current(ctx, campaign) // the cached fold, as the command will find it (current.go)
 	if err != nil {
 		return AttackAction{}, err
 	}

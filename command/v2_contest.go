@@ -285,7 +285,7 @@ func (d *draft) drawContestV2(s *projections.Session, key dice.KeyV2, q events.R
 // nothing; the request is judged again when it is recorded. req's entropy
 // is not read.
 func (j *Journal) ContestActionFor(ctx context.Context, campaign string, req ContestRequest) (ContestAction, error) {
-	camp, err := j.Load(ctx, campaign, 0)
+	camp, err := j.Current(ctx, campaign) // the cached fold, as the command will find it (current.go)
 	if err != nil {
 		return ContestAction{}, err
 	}

@@ -56,7 +56,7 @@ func ParseFreeRollAction(action []byte) (FreeRollAction, error) {
 // FreeRollActionFor is the action a device signs for req in the open v2
 // session: the expression as the journal writes it, every input written.
 func (j *Journal) FreeRollActionFor(ctx context.Context, campaign string, req FreeRollRequest) (FreeRollAction, error) {
-	camp, err := j.Load(ctx, campaign, 0)
+	camp, err := j.Current(ctx, campaign) // the cached fold, as the command will find it (current.go)
 	if err != nil {
 		return FreeRollAction{}, err
 	}

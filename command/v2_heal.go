@@ -106,7 +106,7 @@ func (d *draft) drawHealV2(s *projections.Session, key dice.KeyV2, q events.Roll
 // HealActionFor is the action a device signs to heal char after the last
 // combat (it records nothing; the request is judged when recorded).
 func (j *Journal) HealActionFor(ctx context.Context, campaign, char string) (HealAction, error) {
-	camp, err := j.Load(ctx, campaign, 0)
+	camp, err := j.Current(ctx, campaign) // the cached fold, as the command will find it (current.go)
 	if err != nil {
 		return HealAction{}, err
 	}

@@ -146,7 +146,7 @@ func (d *draft) drawInitiativeV2(s *projections.Session, key dice.KeyV2, q event
 // campaign's state now (it records nothing; the request is judged again
 // when it is recorded). req.Entropy is not read.
 func (j *Journal) InitiativeActionFor(ctx context.Context, campaign string, req CombatStart) (InitiativeAction, error) {
-	camp, err := j.Load(ctx, campaign, 0)
+	camp, err := j.Current(ctx, campaign) // the cached fold, as the command will find it (current.go)
 	if err != nil {
 		return InitiativeAction{}, err
 	}

@@ -239,7 +239,7 @@ func (j *Journal) hopeTORV2(d *draft, s *projections.Session, msg RollRequestSig
 // it, the TN (14 when req.TN is nil), the trait counted as invoked (req.Trait
 // as the sheet spells it, or the one invoked before). It records nothing.
 func (j *Journal) TORRollActionFor(ctx context.Context, campaign string, req RollRequest) (TORRollAction, error) {
-	camp, err := j.Load(ctx, campaign, 0)
+	camp, err := j.Current(ctx, campaign) // the cached fold, as the command will find it (current.go)
 	if err != nil {
 		return TORRollAction{}, err
 	}
@@ -260,7 +260,7 @@ func (j *Journal) TORRollActionFor(ctx context.Context, campaign string, req Rol
 // TORHopeActionFor is the action a device signs to spend Hope on
 // character's latest roll, a v2 roll of the open session.
 func (j *Journal) TORHopeActionFor(ctx context.Context, campaign, character string) (TORHopeAction, error) {
-	camp, err := j.Load(ctx, campaign, 0)
+	camp, err := j.Current(ctx, campaign) // the cached fold, as the command will find it (current.go)
 	if err != nil {
 		return TORHopeAction{}, err
 	}

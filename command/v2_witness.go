@@ -299,7 +299,7 @@ func (j *Journal) ResolveBeacon(ctx context.Context, campaign, request, signatur
 
 // fetchRound fetches the signature of the round a pending request names.
 func (j *Journal) fetchRound(ctx context.Context, campaign, request string) (string, error) {
-	c, err := j.Load(ctx, campaign, 0)
+	c, err := j.Current(ctx, campaign) // the cached fold, as the command will find it (current.go)
 	if err != nil {
 		return "", err
 	}

@@ -126,13 +126,21 @@ func (a *app) runSpecWith(c *cobra.Command, name string, body func(j *command.Jo
 // command service (where a retry must be the same body).
 func (a *app) specRun(ctx context.Context, rj *command.Journal, request, campaign, name string, body []byte) (command.Result, error) {
 	if a.service != nil {
-		return a.service.run(ctx, campaign, name, request, body) // remote.go
+		res, err := a.service.run(ctx, campaign, name, request, body) // remote.go
+		if err == nil {
+			a.moved()
+		}
+		return res, err
 	}
 	spec, ok := catalog.Lookup(name)
 	if !ok {
 		return command.Result{}, msgerr.Errorf("no catalogued command %q", name) // a bug of the CLI
 	}
-	return spec.RunNamed(ctx, rj, campaign, body)
+	res, err := spec.RunNamed(ctx, rj, campaign, body)
+	if err == nil {
+		a.moved()
+	}
+	return res, err
 }
 
 // body is a catalogued command's JSON body, member by member (the
@@ -164,6 +172,13 @@ func (a *app) recordWith(c *cobra.Command, do func(ctx context.Context, rj *comm
 	if err != nil {
 		return err
 	}
+	// The one fold of the campaign: the command decides on it (the
+	// journal's cache), and its report describes on it (stateBefore). A
+	// campaign the fold refuses (an id it cannot name) is the command's to
+	// refuse, in its own words.
+	if _, err := a.current(ctx, j, campaign); err != nil && ctx.Err() != nil {
+		return err
+	}
 	request := a.requestID
 	if request == "" {
 		if request, err = events.NewV7(time.Now, rand.Reader).NewID(); err != nil {
@@ -190,24 +205,117 @@ func (a *app) recordWith(c *cobra.Command, do func(ctx context.Context, rj *comm
 	}
 	res.Repeated = res.Repeated && attempt == 1 // else its own first attempt's, recorded by this command
 	a.recorded = res
-	// The state before: refold up to the sequence before the first event.
-	before := projections.NewCampaign(campaign)
-	if len(res.Events) > 0 {
-		if b, err := j.Load(ctx, campaign, res.Events[0].Seq-1); err == nil && res.Events[0].Seq > 1 {
-			before = b
-		}
-	}
-	// The devices added to the user's name (key_devices.go), from the state
-	// just read: no second load of the campaign for it.
+	a.moved()
+	return a.reportOn(ctx, j, campaign, res)
+}
+
+// reportOn reports res, described on the state before its first event
+// (stateBefore), then tells the user of the devices added to its name
+// (key_devices.go) from the state so described: the state after the
+// command, with no load of the campaign for either.
+func (a *app) reportOn(ctx context.Context, j *command.Journal, campaign string, res command.Result) error {
+	before := a.stateBefore(ctx, j, campaign, res.Events)
+	err := a.report(res, before) // describe folds res's events into before
 	if !a.announced && before.System != "" {
 		a.announceDevices(before)
-	} else if !a.announced {
-		if now, err := j.Load(ctx, campaign, 0); err == nil {
-			a.announceDevices(now)
+	}
+	return err
+}
+
+// current returns the campaign's state now: this invocation's one fold
+// of it (command.Journal.Current), made the first time a command asks and
+// kept until a command records. The command that runs next decides on the
+// journal's own cached fold, the same state, without reading the campaign
+// again; what it records is described on this state (stateBefore). The
+// state is shared: read it, never change it.
+func (a *app) current(ctx context.Context, j *command.Journal, campaign string) (*projections.Campaign, error) {
+	if a.camp != nil && a.camp.ID == campaign {
+		return a.camp, nil
+	}
+	var c *projections.Campaign
+	var err error
+	if a.readOnly {
+		c, err = j.Load(ctx, campaign, 0) // no command follows: no cache to fill, nothing to copy
+	} else {
+		c, err = j.Current(ctx, campaign)
+	}
+	if err != nil {
+		return nil, err
+	}
+	a.camp = c
+	return c, nil
+}
+
+// moved notes that a command recorded: the state current returned is now
+// the state before it (kept, to describe what it recorded, unless a state
+// before an earlier command of this report is kept already), and the next
+// look at the campaign catches up with the stream.
+func (a *app) moved() {
+	if a.before == nil {
+		a.before = a.camp
+	}
+	a.camp = nil
+}
+
+// stateBefore returns the campaign's state before the first of recs (all
+// of one campaign, in stream order), to describe them on: the state the
+// command was decided on (this invocation's fold, kept by moved) caught up
+// with what another writer recorded between it and them, the tail read
+// from the stream; else (nothing kept, a state past them: a request run
+// again returns what it recorded earlier, a void among the tail) a fold up
+// to them. The state is the caller's: the report folds recs into it.
+func (a *app) stateBefore(ctx context.Context, j *command.Journal, campaign string, recs []events.Recorded) *projections.Campaign {
+	pre := a.before
+	a.before = nil
+	if len(recs) == 0 {
+		if pre != nil {
+			return pre
+		}
+		return projections.NewCampaign(campaign)
+	}
+	first := recs[0].Seq
+	if pre != nil && pre.ID == campaign && pre.LastSeq < first && a.catchUpTo(ctx, pre, first-1) == nil {
+		return pre
+	}
+	if first > 1 {
+		if b, err := j.Load(ctx, campaign, first-1); err == nil {
+			return b
 		}
 	}
-	return a.report(res, before)
+	return projections.NewCampaign(campaign)
 }
+
+// catchUpTo folds into c the campaign's messages after c.LastSeq up to
+// sequence to; nothing is read when there is none (c.LastSeq == to). A
+// void of an event c had folded (a refold needed) is an error: c is then
+// not the state, and is left to the caller to drop.
+func (a *app) catchUpTo(ctx context.Context, c *projections.Campaign, to uint64) error {
+	if c.LastSeq >= to {
+		return nil
+	}
+	if a.st == nil {
+		return errNoStore
+	}
+	filter, err := events.CampaignFilter(c.ID)
+	if err != nil {
+		return err
+	}
+	q := events.Query{Subject: filter, From: c.LastSeq + 1, To: to, OnForeign: func(f events.Foreign) error {
+		c.LastSeq = max(c.LastSeq, f.Seq)
+		return nil
+	}}
+	if err := a.st.Read(ctx, q, c.Apply); err != nil {
+		return err
+	}
+	if c.RefoldNeeded {
+		return errNoStore
+	}
+	return nil
+}
+
+// errNoStore: catchUpTo could not bring a state up to date (stateBefore
+// folds instead).
+var errNoStore = errors.New("journal: the state cannot be caught up")
 
 // cliAttempts bounds the attempts of one command whose outcome a timeout
 // left unknown.
@@ -300,7 +408,12 @@ func (a *app) load(c *cobra.Command, at uint64) (*projections.Campaign, error) {
 	if err != nil {
 		return nil, err
 	}
-	camp, err := j.Load(c.Context(), campaign, at)
+	var camp *projections.Campaign
+	if at == 0 {
+		camp, err = a.current(c.Context(), j, campaign) // the invocation's one fold
+	} else {
+		camp, err = j.Load(c.Context(), campaign, at)
+	}
 	if err != nil {
 		return nil, err
 	}

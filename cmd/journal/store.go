@@ -186,22 +186,28 @@ func redactURLs(s string) string {
 	return strings.Join(parts, ",")
 }
 
-// journal returns the command handlers over the opened store.
+// journal returns the command handlers over the opened store, as the
+// CLI's user. The handlers are made once per invocation, so that every
+// look at a campaign and every command of it share one cache of folded
+// campaigns (current, commands.go): the campaign is folded once.
 func (a *app) journal(ctx context.Context) (*command.Journal, error) {
 	st, err := a.openStore(ctx, false, "")
 	if err != nil {
 		return nil, err
 	}
 	actor := a.cliActor() // identity.go; "" only for a command that acts not (record checks)
-	var cs command.Store = st
-	if a.wrapStore != nil {
-		cs = a.wrapStore(cs)
+	if a.handlers == nil {
+		var cs command.Store = st
+		if a.wrapStore != nil {
+			cs = a.wrapStore(cs)
+		}
+		cp, every := a.checkpoints(ctx)
+		a.handlers = command.New(cs, command.Options{
+			Clock: time.Now, Rand: rand.Reader, IDs: events.NewV7(time.Now, rand.Reader),
+			Secrets: st, Checkpoints: cp, CheckpointEvery: every,
+		})
 	}
-	cp, every := a.checkpoints(ctx)
-	return command.New(cs, command.Options{
-		Clock: time.Now, Rand: rand.Reader, IDs: events.NewV7(time.Now, rand.Reader), Actor: actor,
-		Secrets: st, Checkpoints: cp, CheckpointEvery: every,
-	}), nil
+	return a.handlers.As(actor), nil // "" is the journal's default, as command.New's
 }
 
 // checkpoints returns the bucket of the campaigns' checkpoints, so that a

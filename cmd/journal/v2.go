@@ -26,9 +26,19 @@ import (
 // --request-id asks for the same request and reveals the same r, and the
 // journal records it once.
 
-// openSession returns the campaign's state and its open session (nil: none).
+// openSession returns the campaign's state afresh (caught up with the
+// stream: a follow that waits for others' events asks again) and its open
+// session (nil: none).
 func (a *app) openSession(ctx context.Context, j *command.Journal, campaign string) (*projections.Campaign, *projections.Session, error) {
-	camp, err := j.Load(ctx, campaign, 0)
+	a.camp = nil
+	return a.session(ctx, j, campaign)
+}
+
+// session returns the campaign's state and its open session (nil: none):
+// the invocation's one fold (current), as a command that is about to run
+// looks at it.
+func (a *app) session(ctx context.Context, j *command.Journal, campaign string) (*projections.Campaign, *projections.Session, error) {
+	camp, err := a.current(ctx, j, campaign)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -61,7 +71,7 @@ func (a *app) openV2(ctx context.Context, keyName string) (v2Device, error) {
 	if t.j, err = a.journal(ctx); err != nil {
 		return t, err
 	}
-	if t.camp, t.session, err = a.openSession(ctx, t.j, t.campaign); err != nil {
+	if t.camp, t.session, err = a.session(ctx, t.j, t.campaign); err != nil {
 		return t, err
 	}
 	if t.session == nil {
@@ -93,20 +103,14 @@ func (a *app) stepAs(ctx context.Context, rj *command.Journal, id string, do fun
 }
 
 // reportAll prints what several steps recorded, described on the state
-// before the first.
+// before the first (stateBefore: the state the first step was decided on).
 func (a *app) reportAll(ctx context.Context, j *command.Journal, campaign string, results ...command.Result) error {
 	var all command.Result
 	for _, r := range results {
 		all.Events = append(all.Events, r.Events...)
 		all.Repeated = all.Repeated || r.Repeated
 	}
-	before := projections.NewCampaign(campaign)
-	if len(all.Events) > 0 && all.Events[0].Seq > 1 {
-		if b, err := j.Load(ctx, campaign, all.Events[0].Seq-1); err == nil {
-			before = b
-		}
-	}
-	return a.report(all, before)
+	return a.report(all, a.stateBefore(ctx, j, campaign, all.Events))
 }
 
 // actingCharacter names a character for the permissions of a command of
@@ -230,7 +234,7 @@ func (a *app) afterV2Start(c *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	camp, err := j.Load(c.Context(), campaign, 0)
+	camp, err := a.current(c.Context(), j, campaign)
 	if err != nil {
 		return err
 	}
@@ -417,7 +421,7 @@ func (a *app) inV2Session(c *cobra.Command) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	_, s, err := a.openSession(c.Context(), j, campaign)
+	_, s, err := a.session(c.Context(), j, campaign)
 	if err != nil {
 		return false, err
 	}

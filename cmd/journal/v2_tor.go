@@ -27,7 +27,7 @@ func (a *app) isTOR(c *cobra.Command) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	camp, err := j.Load(c.Context(), campaign, 0)
+	camp, err := a.current(c.Context(), j, campaign) // the invocation's one fold (commands.go)
 	if err != nil {
 		return false, err
 	}
