@@ -543,6 +543,12 @@ func (d *draft) drawSkillV2(s *projections.Session, key dice.KeyV2, a events.Rol
 	return nil
 }
 
+// RollCancelRequest is a CancelRoll: the request, and why.
+type RollCancelRequest struct {
+	Request string `json:"request" cli:"REQUEST"`
+	Reason  string `json:"reason" cli:"--reason R" help:"why it is cancelled"`
+}
+
 // CancelRoll records the GM's cancellation of a request left unrevealed:
 // its nonce stays consumed.
 func (j *Journal) CancelRoll(ctx context.Context, campaign, request, reason string) (Result, error) {

@@ -233,7 +233,7 @@ skills or attributes.`,
 					return err
 				}
 			}
-			return a.v2Path(c, func() error { return a.contestV2(c, keyName, req) }, "contest", contestBody(req))
+			return a.v2Path(c, func() error { return a.contestV2(c, keyName, req) }, "contest", req)
 		},
 	}
 	f := cmd.Flags()
