@@ -20,9 +20,9 @@ type RollRequest struct {
 	Attribute string `json:"attribute,omitempty"`
 	// Vs is the difficulty: a name (fácil … imposible) or a number; empty for none.
 	Vs             string `json:"vs,omitempty"`
-	Modifier       int    `json:"modifier,omitempty"`
+	Modifier       int    `json:"modifier,omitempty" cli:"--mod N"`
 	Token          bool   `json:"token,omitempty"`
-	Specialization bool   `json:"specialization,omitempty"`
+	Specialization bool   `json:"specialization,omitempty" cli:"--spec"`
 	Entropy        string `json:"entropy,omitempty"`
 	// TN is The One Ring's target number: nil (not given) for the default
 	// 14; a TN given is one of tor.MinTN..tor.MaxTN (0 is refused, never

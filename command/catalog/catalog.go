@@ -27,8 +27,8 @@ import (
 	"github.com/campaign-journal/journal/internal/msgerr"
 )
 
-// noBody is the body of a command that takes none.
-type noBody struct{}
+// NoBody is the body of a command that takes none.
+type NoBody struct{}
 
 // Role is who may issue a command.
 type Role string

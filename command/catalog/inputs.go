@@ -35,14 +35,14 @@ func find[D any](r []events.Event, typ string) (*D, events.Event, error) {
 
 // expect is the inputs of a command without a body that records an
 // event of type typ.
-func expect(typ string) func(context.Context, *command.Journal, string, []events.Event) (noBody, error) {
-	return func(_ context.Context, _ *command.Journal, _ string, r []events.Event) (noBody, error) {
+func expect(typ string) func(context.Context, *command.Journal, string, []events.Event) (NoBody, error) {
+	return func(_ context.Context, _ *command.Journal, _ string, r []events.Event) (NoBody, error) {
 		for _, e := range r {
 			if e.Type == typ {
-				return noBody{}, nil
+				return NoBody{}, nil
 			}
 		}
-		return noBody{}, msgerr.Errorf("no %s event", shortType(typ))
+		return NoBody{}, msgerr.Errorf("no %s event", shortType(typ))
 	}
 }
 

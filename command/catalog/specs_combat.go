@@ -38,15 +38,15 @@ var combatStartCmd = def[command.CombatStart]{name: "combat-start", cli: "combat
 	}}
 
 // combatRoundCmd is the catalogue's "combat-round".
-var combatRoundCmd = def[noBody]{name: "combat-round", cli: "combat round", doc: "start the next round",
-	run: func(ctx ctx, j *j, c string, _ noBody) (res, error) {
+var combatRoundCmd = def[NoBody]{name: "combat-round", cli: "combat round", doc: "start the next round",
+	run: func(ctx ctx, j *j, c string, _ NoBody) (res, error) {
 		return j.NextRound(ctx, c)
 	},
 	inputs: expect(events.TypeCombatRound)}
 
 // combatEndCmd is the catalogue's "combat-end".
-var combatEndCmd = def[noBody]{name: "combat-end", cli: "combat end", doc: "end the combat",
-	run: func(ctx ctx, j *j, c string, _ noBody) (res, error) {
+var combatEndCmd = def[NoBody]{name: "combat-end", cli: "combat end", doc: "end the combat",
+	run: func(ctx ctx, j *j, c string, _ NoBody) (res, error) {
 		return j.EndCombat(ctx, c)
 	},
 	inputs: expect(events.TypeCombatEnded)}

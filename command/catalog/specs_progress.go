@@ -47,8 +47,8 @@ var tokenReturnCmd = def[command.CharacterRequest]{name: "token-return", cli: "t
 	}}
 
 // dayNewCmd is the catalogue's "day-new".
-var dayNewCmd = def[noBody]{name: "day-new", cli: "day new", doc: "start a new in-game day",
-	run: func(ctx ctx, j *j, c string, _ noBody) (res, error) {
+var dayNewCmd = def[NoBody]{name: "day-new", cli: "day new", doc: "start a new in-game day",
+	run: func(ctx ctx, j *j, c string, _ NoBody) (res, error) {
 		return j.NewDay(ctx, c)
 	},
 	inputs: expect(events.TypeDayStarted)}

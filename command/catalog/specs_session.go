@@ -28,8 +28,8 @@ var sessionStartCmd = def[command.SessionStart]{name: "session-start", cli: "ses
 	}}
 
 // sessionEndCmd is the catalogue's "session-end".
-var sessionEndCmd = def[noBody]{name: "session-end", cli: "session end", doc: "end the session in progress: reveal its seed",
-	run: func(ctx ctx, j *j, c string, _ noBody) (res, error) {
+var sessionEndCmd = def[NoBody]{name: "session-end", cli: "session end", doc: "end the session in progress: reveal its seed",
+	run: func(ctx ctx, j *j, c string, _ NoBody) (res, error) {
 		return j.EndSession(ctx, c)
 	},
 	inputs: expect(events.TypeSessionEnded)}

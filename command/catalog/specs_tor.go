@@ -103,8 +103,8 @@ var fellowshipWithdrawCmd = def[command.CharacterRequest]{name: "fellowship-with
 	}}
 
 // fellowshipPhaseCmd is the catalogue's "fellowship-phase".
-var fellowshipPhaseCmd = def[noBody]{name: "fellowship-phase", cli: "fellowship phase", doc: "The One Ring: the fellowship phase ends the adventure",
-	run: func(ctx ctx, j *j, c string, _ noBody) (res, error) {
+var fellowshipPhaseCmd = def[NoBody]{name: "fellowship-phase", cli: "fellowship phase", doc: "The One Ring: the fellowship phase ends the adventure",
+	run: func(ctx ctx, j *j, c string, _ NoBody) (res, error) {
 		return j.FellowshipPhase(ctx, c)
 	},
 	inputs: expect(events.TypeTORFellowshipPhase)}
