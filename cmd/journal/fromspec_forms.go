@@ -15,6 +15,7 @@ import (
 // the catalogue (fromspec.go), in the catalogue's order; the others are
 // written by hand (catalog_test.go lists them).
 var specForms = []built{
+	specForm("character-create", form[command.CreateCharacter]{short: "Create a character (every rule it breaks is reported at once)"}),
 	specForm("session-start", form[command.SessionStart]{short: "Start a session: draw its secret seed and record its commitment",
 		run: func(a *app, c *cobra.Command, req command.SessionStart) error {
 			if err := a.runSpec(c, "session-start", req); err != nil {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"strconv"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -16,32 +15,6 @@ import (
 
 func (a *app) characterCommand() *cobra.Command {
 	cmd := &cobra.Command{Use: "character", Short: "Create and show characters"}
-	var req command.CreateCharacter
-	var weapons string
-	create := &cobra.Command{
-		Use:   "create ID --player NAME --attrs F=8,R=7,D=9,I=8,P=8 --skills \"Pelea=5,Sigilo=3\" --spec Sigilo [--npc]",
-		Short: "Create a character (every rule it breaks is reported at once)",
-		Args:  cobra.ExactArgs(1),
-		RunE: func(c *cobra.Command, args []string) error {
-			req.ID = args[0]
-			if weapons != "" {
-				req.Weapons = strings.Split(weapons, ",")
-			}
-			return a.runSpec(c, "character-create", req)
-		},
-	}
-	f := create.Flags()
-	f.StringVar(&req.Name, "name", "", "display name (default: the id)")
-	f.StringVar(&req.Player, "player", "", "the player's name")
-	f.BoolVar(&req.NPC, "npc", false, "a non-player character: ranges only, no budgets, no token")
-	f.StringVar(&req.Occupation, "occupation", "", "occupation (free text)")
-	f.StringVar(&req.Attributes, "attrs", "", "attributes, e.g. F=8,R=7,D=9,I=8,P=8")
-	f.StringVar(&req.Skills, "skills", "", "skills, e.g. \"Pelea=5,Sigilo=3\"")
-	f.StringVar(&req.Specialization, "spec", "", "the specialization skill")
-	f.StringVar(&weapons, "weapons", "", "weapons carried, first one wielded, e.g. Espada,Revólver")
-	f.IntVar(&req.MaxHope, "hope", 0, "The One Ring: maximum Hope")
-	f.StringVar(&req.Culture, "culture", "", "The One Ring: culture (a hobbit adds to the fellowship pool)")
-	f.StringSliceVar(&req.Traits, "traits", nil, "The One Ring: traits (specialities and distinctive features), comma-separated")
 	var atText string
 	show := &cobra.Command{
 		Use:   "show CHAR [--at SEQ|TIME]",
@@ -83,7 +56,7 @@ func (a *app) characterCommand() *cobra.Command {
 			return a.emit(list, func(w iw) { printRoster(w, a.language(), camp) })
 		},
 	}
-	cmd.AddCommand(create, show, list)
+	cmd.AddCommand(a.specCommand("character-create"), show, list)
 	return cmd
 }
 
