@@ -129,6 +129,13 @@ func (j *Journal) DefineWeapon(ctx context.Context, campaign string, w events.We
 	})
 }
 
+// SkillDefineRequest is a DefineSkill: the skill's name and default
+// attribute.
+type SkillDefineRequest struct {
+	Name      string `json:"name" cli:"NAME"`
+	Attribute string `json:"attribute" cli:"--attribute X" alias:"attr" help:"default attribute (F, R, D, I, P or C)" complete:"attribute"`
+}
+
 // DefineSkill adds a campaign skill with its default attribute.
 func (j *Journal) DefineSkill(ctx context.Context, campaign, name, attr string) (Result, error) {
 	return j.execute(ctx, campaign, func(d *draft) error {

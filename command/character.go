@@ -13,20 +13,20 @@ import (
 
 // CreateCharacter is the request to create a RyF or Galaxia character.
 type CreateCharacter struct {
-	ID             string   `json:"id"`
-	Name           string   `json:"name,omitempty"`
-	Player         string   `json:"player"`
-	NPC            bool     `json:"npc,omitempty"`
-	Occupation     string   `json:"occupation,omitempty"`
-	Attributes     string   `json:"attributes"` // "F=8,R=7,D=9,I=8,P=8"
-	Skills         string   `json:"skills"`     // "Pelea=5,Sigilo=3"
-	Specialization string   `json:"specialization,omitempty"`
-	Weapons        []string `json:"weapons,omitempty"`
+	ID             string   `json:"id" cli:"ID"`
+	Name           string   `json:"name,omitempty" cli:"--name NAME" help:"display name (default: the id)"`
+	Player         string   `json:"player" cli:"--player NAME" help:"the player's name"`
+	NPC            bool     `json:"npc,omitempty" cli:"--npc" help:"a non-player character: ranges only, no budgets, no token"`
+	Occupation     string   `json:"occupation,omitempty" cli:"--occupation TEXT" help:"occupation (free text)"`
+	Attributes     string   `json:"attributes" cli:"--attrs F=8,R=7,D=9,I=8,P=8" help:"attributes, e.g. F=8,R=7,D=9,I=8,P=8"` // "F=8,R=7,D=9,I=8,P=8"
+	Skills         string   `json:"skills" cli:"--skills \"Pelea=5,Sigilo=3\"" help:"skills, e.g. \"Pelea=5,Sigilo=3\""`      // "Pelea=5,Sigilo=3"
+	Specialization string   `json:"specialization,omitempty" cli:"--spec SKILL" help:"the specialization skill" complete:"skill"`
+	Weapons        []string `json:"weapons,omitempty" cli:"--weapons A,B" help:"weapons carried, first one wielded, e.g. Espada,Revólver"`
 	// The One Ring: Hope maximum, culture and traits. Attributes and Skills
 	// then use The One Ring's syntax.
-	MaxHope int      `json:"max_hope,omitempty"`
-	Culture string   `json:"culture,omitempty"`
-	Traits  []string `json:"traits,omitempty"`
+	MaxHope int      `json:"max_hope,omitempty" cli:"--hope N" help:"The One Ring: maximum Hope"`
+	Culture string   `json:"culture,omitempty" cli:"--culture C" help:"The One Ring: culture (a hobbit adds to the fellowship pool)"`
+	Traits  []string `json:"traits,omitempty" cli:"--traits T,U" help:"The One Ring: traits (specialities and distinctive features), comma-separated"`
 }
 
 // RuleWeapon names a weapon a new character carries that the campaign does

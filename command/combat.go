@@ -164,18 +164,18 @@ func (j *Journal) EndCombat(ctx context.Context, campaign string) (Result, error
 
 // AttackRequest is a melee or ranged attack in the combat in progress.
 type AttackRequest struct {
-	Attacker string `json:"attacker"`
-	Target   string `json:"target"`
+	Attacker string `json:"attacker" cli:"CHAR" complete:"character"`
+	Target   string `json:"target" cli:"TARGET" complete:"character"`
 	// Weapon is the weapon used; empty: the attacker's first weapon, or fists.
-	Weapon string `json:"weapon,omitempty"`
+	Weapon string `json:"weapon,omitempty" cli:"--weapon NAME" help:"weapon (default: the character's first weapon, or fists)" complete:"weapon"`
 	// Range is the band of a ranged attack (corta, media, larga), or Distance in metres.
-	Range          string `json:"range,omitempty"`
-	Distance       int    `json:"distance,omitempty"`
-	Cover          bool   `json:"cover,omitempty"`
-	Modifier       int    `json:"modifier,omitempty"`
-	Token          bool   `json:"token,omitempty"`
-	Specialization bool   `json:"specialization,omitempty"`
-	Entropy        string `json:"entropy,omitempty"`
+	Range          string `json:"range,omitempty" cli:"--range corta|media|larga" help:"range band of a ranged attack: corta, media, larga"`
+	Distance       int    `json:"distance,omitempty" cli:"--distance M" help:"distance in metres (instead of --range)"`
+	Cover          bool   `json:"cover,omitempty" cli:"--cover" help:"the target is in cover: +5 to the range difficulty"`
+	Modifier       int    `json:"modifier,omitempty" cli:"--mod N" help:"the GM's modifier"`
+	Token          bool   `json:"token,omitempty" cli:"--token" help:"spend the token: one level higher"`
+	Specialization bool   `json:"specialization,omitempty" cli:"--spec" help:"use the specialization (once per day)"`
+	Entropy        string `json:"entropy,omitempty" cli:"--entropy S" help:"the player's own entropy"`
 }
 
 // nextToAct is the first combatant in initiative order who can act and has

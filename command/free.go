@@ -250,6 +250,12 @@ func (d *draft) revealAll(s *projections.Session) error {
 	return nil
 }
 
+// RevealRequest is a Reveal: the GM's secret roll, its roll.hidden
+// event's id or a part of it (its start or end).
+type RevealRequest struct {
+	Request string `json:"request" cli:"ID"`
+}
+
 // Reveal records the outcome of the GM's secret roll id (its hidden
 // event's id, or a prefix of at least 8 characters) in the open session.
 func (j *Journal) Reveal(ctx context.Context, campaign, id string) (Result, error) {

@@ -13,6 +13,13 @@ import (
 // MaxPoints bounds damage and healing given by hand.
 const MaxPoints = 1000
 
+// DamageRequest is a Damage: the GM's damage by hand (a fall, a trap).
+type DamageRequest struct {
+	Character string `json:"character" cli:"CHAR" complete:"character"`
+	Amount    int    `json:"amount" cli:"N"`
+	Source    string `json:"source,omitempty" cli:"--source CHAR" help:"who dealt it" complete:"character"`
+}
+
 // Damage applies damage the GM gives by hand (a fall, a trap).
 func (j *Journal) Damage(ctx context.Context, campaign, char string, amount int, source string) (Result, error) {
 	if amount < 1 || amount > MaxPoints {
@@ -34,6 +41,12 @@ func (j *Journal) Damage(ctx context.Context, campaign, char string, amount int,
 		d.add(events.KindCharacter, ch.ID, events.TypeDamageTaken, events.DamageTaken{Character: ch.ID, Amount: amount, Source: source})
 		return nil
 	})
+}
+
+// HealRequest is a Heal by hand.
+type HealRequest struct {
+	Character string `json:"character" cli:"CHAR" complete:"character"`
+	Amount    int    `json:"amount" cli:"N"`
 }
 
 // Heal heals a character by hand, never past max HP; the dead do not heal.
@@ -61,6 +74,11 @@ func (j *Journal) Heal(ctx context.Context, campaign, char string, amount int) (
 	})
 }
 
+// RestRequest is a Rest: a night's sleep, in comfort or not.
+type RestRequest struct {
+	Comfort bool `json:"comfort,omitempty" cli:"--comfort" help:"full comfort: 2 HP"`
+}
+
 // Rest is a night's sleep for every character: 1 HP (2 in comfort) and a new day.
 func (j *Journal) Rest(ctx context.Context, campaign string, comfort bool) (Result, error) {
 	return j.execute(ctx, campaign, func(d *draft) error {
@@ -83,6 +101,13 @@ func (j *Journal) Rest(ctx context.Context, campaign string, comfort bool) (Resu
 		d.add(events.KindCampaign, campaign, events.TypeDayStarted, events.DayStarted{Reason: reason})
 		return nil
 	})
+}
+
+// HealAfterCombatRequest is a HealAfterCombat: whose healing, with the
+// player's own entropy.
+type HealAfterCombatRequest struct {
+	Character string `json:"character" cli:"CHAR" complete:"character"`
+	Entropy   string `json:"entropy,omitempty" cli:"--entropy S" help:"the player's own entropy"`
 }
 
 // HealAfterCombat rolls the once-per-combat 1d6 healing after the last

@@ -8,6 +8,12 @@ import (
 	"github.com/campaign-journal/journal/rules/ryf"
 )
 
+// XPRequest is a GrantXP: whose XP, and how much.
+type XPRequest struct {
+	Character string `json:"character" cli:"CHAR" complete:"character"`
+	Amount    int    `json:"amount" cli:"N"`
+}
+
 // GrantXP gives a character experience in the current (or last) session:
 // 1..10 XP, at most one grant per character per session.
 func (j *Journal) GrantXP(ctx context.Context, campaign, char string, amount int) (Result, error) {
@@ -34,6 +40,12 @@ func (j *Journal) GrantXP(ctx context.Context, campaign, char string, amount int
 	})
 }
 
+// RaiseRequest is a RaiseSkill: whose skill.
+type RaiseRequest struct {
+	Character string `json:"character" cli:"CHAR" complete:"character"`
+	Skill     string `json:"skill" cli:"SKILL" complete:"skill"`
+}
+
 // RaiseSkill spends XP to raise a skill one rank (the new rank's cost).
 func (j *Journal) RaiseSkill(ctx context.Context, campaign, char, skill string) (Result, error) {
 	return j.execute(ctx, campaign, func(d *draft) error {
@@ -58,6 +70,12 @@ func (j *Journal) RaiseSkill(ctx context.Context, campaign, char, skill string) 
 			events.SkillRaised{Character: ch.ID, Skill: sk.Name, From: from, To: to, Cost: ch.XP - left})
 		return nil
 	})
+}
+
+// CharacterRequest is the body of a command that names one character
+// only (ReturnToken, RequestFellowship, ResolveFellowship).
+type CharacterRequest struct {
+	Character string `json:"character" cli:"CHAR" complete:"character"`
 }
 
 // ReturnToken has the GM give a character's token back: its next roll is
@@ -88,6 +106,12 @@ func (j *Journal) NewDay(ctx context.Context, campaign string) (Result, error) {
 		d.add(events.KindCampaign, campaign, events.TypeDayStarted, events.DayStarted{Reason: "gm"})
 		return nil
 	})
+}
+
+// ReloadRequest is a Reload: whose weapon ("" for the wielded one).
+type ReloadRequest struct {
+	Character string `json:"character" cli:"CHAR" complete:"character"`
+	Weapon    string `json:"weapon,omitempty" cli:"[WEAPON]" complete:"weapon"`
 }
 
 // Reload refills a character's magazine weapon.

@@ -20,9 +20,9 @@ type RollRequest struct {
 	Attribute string `json:"attribute,omitempty"`
 	// Vs is the difficulty: a name (fácil … imposible) or a number; empty for none.
 	Vs             string `json:"vs,omitempty"`
-	Modifier       int    `json:"modifier,omitempty"`
+	Modifier       int    `json:"modifier,omitempty" cli:"--mod N"`
 	Token          bool   `json:"token,omitempty"`
-	Specialization bool   `json:"specialization,omitempty"`
+	Specialization bool   `json:"specialization,omitempty" cli:"--spec"`
 	Entropy        string `json:"entropy,omitempty"`
 	// TN is The One Ring's target number: nil (not given) for the default
 	// 14; a TN given is one of tor.MinTN..tor.MaxTN (0 is refused, never
@@ -211,28 +211,35 @@ func (d *draft) roll1o3d10(char string, check ryf.Check, entropy string, decorat
 // use (docs/rules.md 1.5): the attribute the GM names for a skill side, the GM's
 // modifier, the token, the specialization, the player's entropy.
 type ContestRequest struct {
-	A, SkillA string
-	B, SkillB string
+	A      string `json:"a" cli:"A" complete:"character"`
+	SkillA string `json:"skill_a" cli:"SKILL_A" complete:"skill"`
+	B      string `json:"b" cli:"B" complete:"character"`
+	SkillB string `json:"skill_b" cli:"SKILL_B" complete:"skill"`
 	// AttrA and AttrB: the attribute the GM names for a skill side (empty:
 	// the skill's default). An attribute side names its attribute instead.
-	AttrA, AttrB string
-	ModA, ModB   int
-	TokenA       bool
-	TokenB       bool
-	SpecA, SpecB bool
-	EntropyA     string
-	EntropyB     string
+	// Each side's inputs are the signed action's (ContestSideAction), by
+	// the same names with the side's letter after them.
+	AttrA    string `json:"attribute_a,omitempty" cli:"--with-attr-a X" alias:"attr-a" help:"another attribute the GM names for A's skill (default: the skill's)" complete:"attribute"`
+	AttrB    string `json:"attribute_b,omitempty" cli:"--with-attr-b X" alias:"attr-b" help:"another attribute the GM names for B's skill (default: the skill's)" complete:"attribute"`
+	ModA     int    `json:"modifier_a,omitempty" cli:"--mod-a N" help:"the GM's modifier to A's roll"`
+	ModB     int    `json:"modifier_b,omitempty" cli:"--mod-b N" help:"the GM's modifier to B's roll"`
+	TokenA   bool   `json:"token_a,omitempty" cli:"--token-a" help:"A spends the token: one level higher"`
+	TokenB   bool   `json:"token_b,omitempty" cli:"--token-b" help:"B spends the token: one level higher"`
+	SpecA    bool   `json:"specialization_a,omitempty" cli:"--spec-a" help:"A uses the specialization (once per day)"`
+	SpecB    bool   `json:"specialization_b,omitempty" cli:"--spec-b" help:"B uses the specialization (once per day)"`
+	EntropyA string `json:"entropy_a,omitempty" cli:"--entropy-a S" help:"A's player's own entropy"`
+	EntropyB string `json:"entropy_b,omitempty" cli:"--entropy-b S" help:"B's player's own entropy"`
 	// Rematch names the tied contest this one re-rolls: it must be a tie
 	// between the same two characters, not re-rolled before, and each side
 	// rolls the same skill (with the same attribute) or attribute again.
-	Rematch string
+	Rematch string `json:"rematch,omitempty" cli:"--rematch ID" help:"the tied contest (event id) this one re-rolls"`
 	// Rules is the rules version the contest is judged and recorded under:
 	// "" for today's (ryf.RulesVersion), or ryf.RulesV1 to re-run a contest
 	// recorded under it (before docs/rules.md 1.5 decided opposed rolls: its
 	// sides are not flagged Opposed, so an attribute side neither explodes
 	// nor has a natural 1). Only the reproduction of a recorded contest
 	// sets it; no command body has it.
-	Rules string `json:"-"`
+	Rules string `json:"-" cli:"-"`
 }
 
 // stampRules returns the decoration of a roll recorded under rules

@@ -251,6 +251,13 @@ func (d *draft) createTORCharacter(req CreateCharacter) error {
 	return nil
 }
 
+// HopeRequest is a SpendHope: whose Hope, on which roll (its event id;
+// "" for the character's latest roll).
+type HopeRequest struct {
+	Character string `json:"character" cli:"CHAR" complete:"character"`
+	Roll      string `json:"roll,omitempty" cli:"[ROLL_EVENT_ID]"`
+}
+
 // SpendHope spends 1 of a character's Hope on its latest roll, a failure
 // (docs/rules.md §2.3): the basic value of the skill's attribute column — the
 // favoured value if the skill is favoured — is added and the roll judged
@@ -323,6 +330,13 @@ func notLatest(s *projections.TORState, ch *projections.TORSheet, roll string) e
 	return notFound("no roll %s of %s (Hope is spent on its latest roll, %s)", roll, ch.Name, ch.LastRoll.EventID)
 }
 
+// ShadowRequest is a GainShadow: whose, how much, and why.
+type ShadowRequest struct {
+	Character string `json:"character" cli:"CHAR" complete:"character"`
+	Amount    int    `json:"amount" cli:"N"`
+	Reason    string `json:"reason,omitempty" cli:"--reason R" help:"what brought the Shadow"`
+}
+
 // GainShadow gives a character n (temporary) Shadow, 1..99 in all.
 func (j *Journal) GainShadow(ctx context.Context, campaign, char string, n int, reason string) (Result, error) {
 	if n < 1 || n > tor.ShadowLimit {
@@ -342,6 +356,12 @@ func (j *Journal) GainShadow(ctx context.Context, campaign, char string, n int, 
 		})
 		return nil
 	})
+}
+
+// MadnessRequest is an EndMadness: whose bout, and the flaw it leaves.
+type MadnessRequest struct {
+	Character string `json:"character" cli:"CHAR" complete:"character"`
+	Flaw      string `json:"flaw" cli:"--flaw F" help:"the flaw the character gains"`
 }
 
 // EndMadness ends a character's bout of madness, as the GM decides: it

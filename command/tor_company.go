@@ -35,6 +35,11 @@ import (
 //     yet. Without a roll, the GM grants it by decision alone (the rules
 //     let the GM decide). Never a 4th point in a group.
 
+// AdventureRequest is a StartAdventure: its title, if any.
+type AdventureRequest struct {
+	Title string `json:"title,omitempty" cli:"[TITLE]"`
+}
+
 // StartAdventure starts an adventure: the fellowship pool is set to the
 // number of player characters plus the hobbits among them.
 func (j *Journal) StartAdventure(ctx context.Context, campaign, title string) (Result, error) {
@@ -126,6 +131,13 @@ func (j *Journal) RequestFellowship(ctx context.Context, campaign, char string) 
 		}
 		return nil
 	})
+}
+
+// VoteRequest is a Vote: on whose request, whose vote, and which.
+type VoteRequest struct {
+	Character string `json:"character" cli:"CHAR" complete:"character"`
+	Voter     string `json:"voter" cli:"VOTER" complete:"character"`
+	Agree     bool   `json:"agree" cli:"yes|no" complete:"vote"`
 }
 
 // Vote records one member's vote on a character's pending request. The last
@@ -284,6 +296,14 @@ func groupOf(name string) (tor.Group, string, error) {
 		return "", "", invalidOr(serr)
 	}
 	return sk.Group, sk.Name, nil
+}
+
+// AdvancementRequest is a GrantAdvancement: whose point, in which group
+// (or one of its skills), for which roll ("" for the GM's decision).
+type AdvancementRequest struct {
+	Character string `json:"character" cli:"CHAR" complete:"character"`
+	Group     string `json:"group" cli:"GROUP|SKILL" complete:"group"`
+	Roll      string `json:"roll,omitempty" cli:"--roll EVENT_ID" help:"the roll (event id) that earned the point; without it, the GM's decision alone"`
 }
 
 // GrantAdvancement has the GM grant a character one advancement point in a

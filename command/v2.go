@@ -113,11 +113,11 @@ func hasGMKey(c *projections.Campaign) bool {
 
 // SessionStart starts a session (StartSessionWith).
 type SessionStart struct {
-	ID    string `json:"id,omitempty"`
-	Title string `json:"title,omitempty"`
+	ID    string `json:"id,omitempty" cli:"[ID]"`
+	Title string `json:"title,omitempty" cli:"--title T" help:"the session's title"`
 	// Dice is v1 (journal-dice-v1), v2 (journal-dice-v2), or empty: the
 	// campaign's default (DefaultDice).
-	Dice string `json:"dice,omitempty"`
+	Dice string `json:"dice,omitempty" cli:"--dice V" help:"v1 or v2 (journal-dice-v2); default: v2 when the campaign has a registered device key, else v1 (refused once it has one)"`
 }
 
 // DefaultDice is the dice algorithm a session started without an explicit
@@ -541,6 +541,12 @@ func (d *draft) drawSkillV2(s *projections.Session, key dice.KeyV2, a events.Rol
 	}
 	d.add(events.KindCharacter, a.Character, events.TypeRollMade, e)
 	return nil
+}
+
+// RollCancelRequest is a CancelRoll: the request, and why.
+type RollCancelRequest struct {
+	Request string `json:"request" cli:"REQUEST"`
+	Reason  string `json:"reason" cli:"--reason R" help:"why it is cancelled"`
 }
 
 // CancelRoll records the GM's cancellation of a request left unrevealed:

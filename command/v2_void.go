@@ -19,6 +19,15 @@ import (
 	"github.com/campaign-journal/journal/signed"
 )
 
+// VoidRequest is a VoidWithConsent: the event, why, and (journal-dice-v2)
+// the roller's signed void.consent, if any.
+type VoidRequest struct {
+	EventID          string `json:"event_id" cli:"EVENT"`
+	Reason           string `json:"reason" cli:"--reason R" help:"why the event is voided"`
+	ConsentSigned    string `json:"consent_signed,omitempty" cli:"--consent-signed S" help:"journal-dice-v2: the roller's signed void.consent, as 'journal key consent' printed it"`
+	ConsentSignature string `json:"consent_signature,omitempty" cli:"--consent-signature SIG" help:"its signature"`
+}
+
 // VoidWithConsent is Void of a v2 roll with its roller's signed
 // void.consent (consent.Signed empty: no consent, as Void).
 func (j *Journal) VoidWithConsent(ctx context.Context, campaign, eventID, reason string, consent SignedMessage) (Result, error) {

@@ -223,6 +223,16 @@ func WaitLeft(p *projections.PendingRoll, now time.Time) time.Duration {
 	return from.Add(time.Duration(p.Requested.Wait) * time.Second).Sub(now)
 }
 
+// RollResolveRequest resolves a GM's request unwitnessed (after its wait:
+// ResolveUnwitnessed) or by its beacon round (ResolveBeacon; Signature is
+// the round's, in hex; empty: the CLI fetches it).
+type RollResolveRequest struct {
+	Request     string `json:"request" cli:"REQUEST"`
+	Unwitnessed bool   `json:"unwitnessed,omitempty" cli:"--unwitnessed" help:"after the wait: r combines the witnesses in (flagged partial-witness), or, with none, comes from the journal's server"`
+	Beacon      bool   `json:"beacon,omitempty" cli:"--beacon" help:"r from the drand quicknet round the request is pinned to"`
+	Signature   string `json:"signature,omitempty" cli:"--signature HEX" help:"the round's signature (hex), if this machine cannot reach the beacon"`
+}
+
 // ResolveUnwitnessed records the roll of a GM's pending request that no
 // player witnessed within its wait: r comes from the journal's randomness
 // and the roll is recorded as unwitnessed (the audit lists it). Before the

@@ -54,20 +54,9 @@ func (s *Server) table2Routes() []Route {
 // for the GM) and the inputs of the action named in the path.
 type v2ActionBody struct {
 	Character string `json:"character"`
-	// contest
-	A               string `json:"a"`
-	SkillA          string `json:"skill_a"`
-	AttributeA      string `json:"attribute_a"`
-	ModifierA       int    `json:"modifier_a"`
-	TokenA          bool   `json:"token_a"`
-	SpecializationA bool   `json:"specialization_a"`
-	B               string `json:"b"`
-	SkillB          string `json:"skill_b"`
-	AttributeB      string `json:"attribute_b"`
-	ModifierB       int    `json:"modifier_b"`
-	TokenB          bool   `json:"token_b"`
-	SpecializationB bool   `json:"specialization_b"`
-	Rematch         string `json:"rematch"`
+	// contest: the catalogue's body of a contest (its entropy is refused:
+	// a device's secret replaces it)
+	command.ContestRequest
 	// combat-start
 	Participants []string `json:"participants"`
 	Token        []string `json:"token"`
@@ -111,9 +100,10 @@ func (s *Server) v2Action(w http.ResponseWriter, r *http.Request) error {
 	var act any
 	switch name := r.PathValue("name"); name {
 	case command.CommandContest:
-		act, err = j.ContestActionFor(ctx, c, command.ContestRequest{A: req.A, SkillA: req.SkillA, AttrA: req.AttributeA,
-			ModA: req.ModifierA, TokenA: req.TokenA, SpecA: req.SpecializationA, B: req.B, SkillB: req.SkillB,
-			AttrB: req.AttributeB, ModB: req.ModifierB, TokenB: req.TokenB, SpecB: req.SpecializationB, Rematch: req.Rematch})
+		if req.EntropyA != "" || req.EntropyB != "" {
+			return badRequest("contest action: entropy_a and entropy_b are not for a journal-dice-v2 contest (the device's secret replaces entropy)")
+		}
+		act, err = j.ContestActionFor(ctx, c, req.ContestRequest)
 	case command.CommandCombatStart:
 		act, err = j.InitiativeActionFor(ctx, c, command.CombatStart{Participants: req.Participants, Token: req.Token})
 	case command.CommandHealAfterCombat:

@@ -80,6 +80,8 @@ func TestTable2RoutesAttacked(t *testing.T) {
 		{"a player asks as another's character", beaToken, "/actions/contest", `{"character":"lodin","a":"lodin","skill_a":"Pelea","b":"orco","skill_b":"Pelea"}`, 403},
 		{"a player asks for an unknown action", beaToken, "/actions/fireball", heal, 404},
 		{"a player sends an unknown field", beaToken, "/actions/contest", `{"character":"ruisenor","entropy":"x"}`, 400},
+		{"a contest's attribute by its old name", beaToken, "/actions/contest", `{"character":"ruisenor","a":"ruisenor","skill_a":"Pelea","attr_a":"F","b":"orco","skill_b":"Pelea"}`, 400},
+		{"a v2 contest with entropy", beaToken, "/actions/contest", `{"character":"ruisenor","a":"ruisenor","skill_a":"Pelea","entropy_a":"x","b":"orco","skill_b":"Pelea"}`, 400},
 		{"a player asks for a TOR roll in RyF", beaToken, "/actions/tor-roll", `{"character":"ruisenor","skill":"Pelea","tn":14}`, 400},
 	} {
 		before := h.count(t)

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/internal/msgerr"
@@ -37,37 +38,19 @@ const (
 // positional argument names; the last kind repeats for variadic commands.
 var argKinds = map[string][]argKind{
 	"roll":                     {argCharacter, argSkill},
-	"contest":                  {argCharacter, argSkill, argCharacter, argSkill},
 	"attack":                   {argCharacter, argCharacter},
 	"character show":           {argCharacter},
 	"combat start":             {argCharacter},
-	"damage":                   {argCharacter},
-	"heal":                     {argCharacter},
-	"heal-after-combat":        {argCharacter},
-	"xp grant":                 {argCharacter, argNone},
-	"token return":             {argCharacter},
-	"reload":                   {argCharacter, argWeapon},
 	"skill raise":              {argCharacter, argSkill},
-	"hope spend":               {argCharacter, argNone},
-	"fellowship ask":           {argCharacter},
-	"fellowship vote":          {argCharacter, argCharacter, argVote},
-	"fellowship take":          {argCharacter},
-	"fellowship withdraw":      {argCharacter},
-	"shadow gain":              {argCharacter, argNone},
-	"madness end":              {argCharacter},
 	"trait invoke":             {argCharacter, argNone},
-	"advancement grant":        {argCharacter, argGroup},
 	"advancement show":         {argCharacter},
 	"trait invoke --skill":     {argSkill},
 	"weapon define --skill":    {argSkill},
 	"attack --weapon":          {argWeapon},
 	"combat start --token":     {argCharacter},
-	"damage --source":          {argCharacter},
 	"roll --with-attr":         {argAttribute},
 	"roll --attribute":         {argAttribute},
 	"roll --vs":                {argDifficulty},
-	"contest --with-attr-a":    {argAttribute},
-	"contest --with-attr-b":    {argAttribute},
 	"skill define --attribute": {argAttribute},
 	"log --session":            {argSession},
 	"export --session":         {argSession},
@@ -75,6 +58,24 @@ var argKinds = map[string][]argKind{
 	"stats --session":          {argSession},
 	"stats --character":        {argCharacter},
 	"odds ryf --vs":            {argDifficulty},
+}
+
+// kindNames are the argKinds by their names in the request types' complete
+// tags (fromspec.go).
+var kindNames = map[string]argKind{"": argNone, "character": argCharacter, "skill": argSkill, "weapon": argWeapon,
+	"attribute": argAttribute, "group": argGroup, "vote": argVote, "session": argSession, "difficulty": argDifficulty}
+
+// kindsOf reads complete tags; an unknown name panics (a test builds the tree).
+func kindsOf(names []string) []argKind {
+	out := make([]argKind, len(names))
+	for i, n := range names {
+		k, ok := kindNames[n]
+		if !ok {
+			panic("completion: no argument kind " + n)
+		}
+		out[i] = k
+	}
+	return out
 }
 
 // completion turns on 'journal completion bash|zsh|fish|powershell' and
@@ -101,7 +102,11 @@ func (a *app) completion(root *cobra.Command) {
 	var walk func(c *cobra.Command)
 	walk = func(c *cobra.Command) {
 		path := strings.TrimPrefix(c.CommandPath(), root.Name()+" ")
-		if kinds, ok := argKinds[path]; ok && c.ValidArgsFunction == nil {
+		kinds, ok := argKinds[path]
+		if tags, gen := c.Annotations[annComplete]; gen && strings.Trim(tags, ",") != "" {
+			kinds, ok = kindsOf(strings.Split(tags, ",")), true // a command from the catalogue (fromspec.go)
+		}
+		if ok && c.ValidArgsFunction == nil {
 			c.ValidArgsFunction = func(c *cobra.Command, args []string, prefix string) ([]string, cobra.ShellCompDirective) {
 				k := kinds[min(len(args), len(kinds)-1)]
 				if len(args) >= len(kinds) && c.Args != nil && c.Args(c, append(args, "x")) != nil {
@@ -110,6 +115,11 @@ func (a *app) completion(root *cobra.Command) {
 				return a.completeKind(k)(c, args, prefix)
 			}
 		}
+		c.LocalFlags().VisitAll(func(f *pflag.Flag) {
+			if tags := f.Annotations[annComplete]; len(tags) == 1 {
+				_ = c.RegisterFlagCompletionFunc(f.Name, a.completeKind(kindsOf(tags)[0]))
+			}
+		})
 		for key, kinds := range argKinds {
 			name, ok := strings.CutPrefix(key, path+" --")
 			if ok && c.Flags().Lookup(name) != nil {

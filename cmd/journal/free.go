@@ -54,17 +54,7 @@ sees the outcome at once.`,
 }
 
 // revealSecretCommand is 'journal roll reveal-secret ID'.
-func (a *app) revealSecretCommand() *cobra.Command {
-	return &cobra.Command{
-		Use:     "reveal-secret ID",
-		Short:   "GM: reveal a secret roll (its id, or its start or end): its outcome is recorded",
-		Example: "  journal -c mordor roll reveal-secret 3f2a9c1e",
-		Args:    cobra.ExactArgs(1),
-		RunE: func(c *cobra.Command, args []string) error {
-			return a.runSpec(c, "reveal", body{"request": args[0]})
-		},
-	}
-}
+func (a *app) revealSecretCommand() *cobra.Command { return a.specCommand("reveal") }
 
 // reportSecrets prints the outcome of the secret rolls a command recorded:
 // the GM's eyes only (the events do not hold it).

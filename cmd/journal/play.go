@@ -1,9 +1,7 @@
 package main
 
 import (
-	"fmt"
 	"strconv"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -12,38 +10,11 @@ import (
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/internal/clip"
 	"github.com/campaign-journal/journal/internal/msgerr"
-	"github.com/campaign-journal/journal/rules/dice"
 	"github.com/campaign-journal/journal/rules/tor"
 )
 
 func (a *app) characterCommand() *cobra.Command {
 	cmd := &cobra.Command{Use: "character", Short: "Create and show characters"}
-	var req command.CreateCharacter
-	var weapons string
-	create := &cobra.Command{
-		Use:   "create ID --player NAME --attrs F=8,R=7,D=9,I=8,P=8 --skills \"Pelea=5,Sigilo=3\" --spec Sigilo [--npc]",
-		Short: "Create a character (every rule it breaks is reported at once)",
-		Args:  cobra.ExactArgs(1),
-		RunE: func(c *cobra.Command, args []string) error {
-			req.ID = args[0]
-			if weapons != "" {
-				req.Weapons = strings.Split(weapons, ",")
-			}
-			return a.runSpec(c, "character-create", req)
-		},
-	}
-	f := create.Flags()
-	f.StringVar(&req.Name, "name", "", "display name (default: the id)")
-	f.StringVar(&req.Player, "player", "", "the player's name")
-	f.BoolVar(&req.NPC, "npc", false, "a non-player character: ranges only, no budgets, no token")
-	f.StringVar(&req.Occupation, "occupation", "", "occupation (free text)")
-	f.StringVar(&req.Attributes, "attrs", "", "attributes, e.g. F=8,R=7,D=9,I=8,P=8")
-	f.StringVar(&req.Skills, "skills", "", "skills, e.g. \"Pelea=5,Sigilo=3\"")
-	f.StringVar(&req.Specialization, "spec", "", "the specialization skill")
-	f.StringVar(&weapons, "weapons", "", "weapons carried, first one wielded, e.g. Espada,Revólver")
-	f.IntVar(&req.MaxHope, "hope", 0, "The One Ring: maximum Hope")
-	f.StringVar(&req.Culture, "culture", "", "The One Ring: culture (a hobbit adds to the fellowship pool)")
-	f.StringSliceVar(&req.Traits, "traits", nil, "The One Ring: traits (specialities and distinctive features), comma-separated")
 	var atText string
 	show := &cobra.Command{
 		Use:   "show CHAR [--at SEQ|TIME]",
@@ -85,59 +56,13 @@ func (a *app) characterCommand() *cobra.Command {
 			return a.emit(list, func(w iw) { printRoster(w, a.language(), camp) })
 		},
 	}
-	cmd.AddCommand(create, show, list)
+	cmd.AddCommand(a.specCommand("character-create"), show, list)
 	return cmd
 }
 
 func (a *app) sessionCommand() *cobra.Command {
-	cmd := &cobra.Command{Use: "session", Short: "Start and end sessions (the seed is committed at start, revealed at end)"}
-	var title, diceFlag string
-	start := &cobra.Command{
-		Use:   "start [ID] [--title T]",
-		Short: "Start a session: draw its secret seed and record its commitment",
-		Args:  cobra.MaximumNArgs(1),
-		RunE: func(c *cobra.Command, args []string) error {
-			id := ""
-			if len(args) == 1 {
-				id = args[0]
-			}
-			if err := a.runSpec(c, "session-start", body{"id": id, "title": title, "dice": diceFlag}); err != nil {
-				return err
-			}
-			algorithm := startedAlgorithm(a.recorded)
-			if algorithm != dice.AlgorithmV2 {
-				if diceFlag == "" && algorithm != "" {
-					// The default chose v1: say which and why, in one line.
-					fmt.Fprintln(a.stderr, a.language().T("v2d.default_v1", algorithm, dice.AlgorithmV2))
-				}
-				return nil
-			}
-			return a.afterV2Start(c)
-		},
-	}
-	start.Flags().StringVar(&title, "title", "", "the session's title")
-	start.Flags().StringVar(&diceFlag, "dice", "", "v1 or v2 (journal-dice-v2); default: v2 when the campaign has a registered device key, else v1 (refused once it has one)")
-	end := &cobra.Command{
-		Use:   "end",
-		Short: "End the session in progress and reveal its seed",
-		Args:  cobra.NoArgs,
-		Long: `End the session in progress and reveal its seed. In a journal-dice-v2
-session the CLI then co-signs the end with your device key (when the
-campaign holds it), and says so; the other participants co-sign it from
-their devices with 'journal session cosign'.`,
-		RunE: func(c *cobra.Command, _ []string) error {
-			v2, err := a.inV2Session(c)
-			if err != nil {
-				return err
-			}
-			if err := a.runSpec(c, "session-end", body{}); err != nil || !v2 {
-				return err
-			}
-			return a.afterV2End(c)
-		},
-	}
-	cmd.AddCommand(start, end, a.sessionListCommand(), a.contributeCommand(), a.cosignCommand())
-	return cmd
+	return a.specGroup("session", "Start and end sessions (the seed is committed at start, revealed at end)", []string{"session-start", "session-end"},
+		a.sessionListCommand(), a.contributeCommand(), a.cosignCommand())
 }
 
 func (a *app) rollCommand() *cobra.Command {
@@ -207,58 +132,7 @@ number.`,
 	return cmd
 }
 
-func (a *app) contestCommand() *cobra.Command {
-	var req command.ContestRequest
-	var keyName string
-	cmd := &cobra.Command{
-		Use:   "contest A SKILL_A B SKILL_B [--with-attr-a X] [--mod-a N] [--token-a] [--spec-a] [--entropy-a S] [... -b] [--rematch ID]",
-		Short: "An opposed roll: the higher total wins (a SKILL may be an attribute)",
-		Long: `An opposed roll between characters A and B. SKILL_A and SKILL_B are each a
-skill or an attribute: an attribute's letter or name always means the
-attribute (D is Destreza, not Diagnosis), a skill may be a unique prefix.
-Both sides explode and have a natural 1, skill or attribute (docs/rules.md 1.5).
-
-Each side may use what any roll may: the flags ending in -a are the first
-side's, those ending in -b the second's. A tie may be re-rolled with
---rematch naming the tied contest, by the same characters with the same
-skills or attributes.`,
-		Example: `  journal -c mordor contest lodin Sigilo orco Advertir --mod-b 2
-  journal -c mordor contest lodin F orco F
-  journal -c mordor contest lodin Pelea orco Pelea --rematch 01a230d8-6f16-71f1-a668-c1a24eff7dad`,
-		Args: cobra.ExactArgs(4),
-		RunE: func(c *cobra.Command, args []string) error {
-			req.A, req.SkillA, req.B, req.SkillB = args[0], args[1], args[2], args[3]
-			if req.Rematch != "" {
-				if err := a.resolveShortEvent(c, &req.Rematch); err != nil {
-					return err
-				}
-			}
-			return a.v2Path(c, func() error { return a.contestV2(c, keyName, req) }, "contest", contestBody(req))
-		},
-	}
-	f := cmd.Flags()
-	f.StringVar(&keyName, "name", device.DefaultName, "journal-dice-v2: the device key that signs the contest")
-	for _, s := range []struct {
-		flag        string
-		attr        *string
-		mod         *int
-		token, spec *bool
-		entropy     *string
-	}{
-		{"a", &req.AttrA, &req.ModA, &req.TokenA, &req.SpecA, &req.EntropyA},
-		{"b", &req.AttrB, &req.ModB, &req.TokenB, &req.SpecB, &req.EntropyB},
-	} {
-		side := strings.ToUpper(s.flag)
-		f.StringVar(s.attr, "with-attr-"+s.flag, "", "another attribute the GM names for "+side+"'s skill (default: the skill's)")
-		aliasFlag(cmd, "attr-"+s.flag, "with-attr-"+s.flag)
-		f.IntVar(s.mod, "mod-"+s.flag, 0, "the GM's modifier to "+side+"'s roll")
-		f.BoolVar(s.token, "token-"+s.flag, false, side+" spends the token: one level higher")
-		f.BoolVar(s.spec, "spec-"+s.flag, false, side+" uses the specialization (once per day)")
-		f.StringVar(s.entropy, "entropy-"+s.flag, "", side+"'s player's own entropy")
-	}
-	f.StringVar(&req.Rematch, "rematch", "", "the tied contest (event id) this one re-rolls")
-	return cmd
-}
+func (a *app) contestCommand() *cobra.Command { return a.specCommand("contest") }
 
 func (a *app) combatCommand() *cobra.Command {
 	cmd := &cobra.Command{Use: "combat", Short: "Start a combat (initiative), next round, end"}
@@ -276,22 +150,6 @@ func (a *app) combatCommand() *cobra.Command {
 	start.Flags().StringVar(&keyName, "name", device.DefaultName, "journal-dice-v2: the device key that signs the initiative")
 	start.Flags().StringVar(&req.Entropy, "entropy", "", "entropy for the initiative rolls")
 	start.Flags().StringSliceVar(&req.Token, "token", nil, "participants who spend their token on initiative (one level higher), comma-separated")
-	round := &cobra.Command{
-		Use:   "round",
-		Short: "Start the next round",
-		Args:  cobra.NoArgs,
-		RunE: func(c *cobra.Command, _ []string) error {
-			return a.runSpec(c, "combat-round", body{})
-		},
-	}
-	end := &cobra.Command{
-		Use:   "end",
-		Short: "End the combat",
-		Args:  cobra.NoArgs,
-		RunE: func(c *cobra.Command, _ []string) error {
-			return a.runSpec(c, "combat-end", body{})
-		},
-	}
 	show := &cobra.Command{
 		Use:   "show",
 		Short: "Show the combat in progress: order, round, who has attacked, damage taken",
@@ -307,7 +165,7 @@ func (a *app) combatCommand() *cobra.Command {
 			return a.emit(camp.Combat, func(w iw) { printCombat(w, a.language(), camp) })
 		},
 	}
-	cmd.AddCommand(start, round, end, show)
+	cmd.AddCommand(start, a.specCommand("combat-round"), a.specCommand("combat-end"), show)
 	return cmd
 }
 
@@ -365,107 +223,12 @@ func positiveArg(c *cobra.Command, what string) *cobra.Command {
 }
 
 func (a *app) healthCommands() []*cobra.Command {
-	var source string
-	damage := &cobra.Command{
-		Use:   "damage CHAR N [--source CHAR]",
-		Short: "Apply damage by hand",
-		Args:  cobra.ExactArgs(2),
-		RunE: func(c *cobra.Command, args []string) error {
-			n, err := positive(args[1], "damage")
-			if err != nil {
-				return err
-			}
-			return a.runSpec(c, "damage", body{"character": args[0], "amount": n, "source": source})
-		},
-	}
-	damage.Flags().StringVar(&source, "source", "", "who dealt it")
-	heal := &cobra.Command{
-		Use:   "heal CHAR N",
-		Short: "Heal by hand (never past max HP; the dead do not heal)",
-		Args:  cobra.ExactArgs(2),
-		RunE: func(c *cobra.Command, args []string) error {
-			n, err := positive(args[1], "healing")
-			if err != nil {
-				return err
-			}
-			return a.runSpec(c, "heal", body{"character": args[0], "amount": n})
-		},
-	}
-	var comfort bool
-	rest := &cobra.Command{
-		Use:   "rest [--comfort]",
-		Short: "A night's sleep: everyone heals 1 HP (2 in comfort); a new day",
-		Args:  cobra.NoArgs,
-		RunE: func(c *cobra.Command, _ []string) error {
-			return a.runSpec(c, "rest", body{"comfort": comfort})
-		},
-	}
-	rest.Flags().BoolVar(&comfort, "comfort", false, "full comfort: 2 HP")
-	var entropy, healKey string
-	after := &cobra.Command{
-		Use:   "heal-after-combat CHAR",
-		Short: "Roll 1d6 healing after the last combat (at most the damage taken in it, once)",
-		Args:  cobra.ExactArgs(1),
-		RunE: func(c *cobra.Command, args []string) error {
-			return a.v2Path(c, func() error { return a.healV2(c, healKey, args[0], entropy) }, "heal-after-combat",
-				body{"character": args[0], "entropy": entropy})
-		},
-	}
-	after.Flags().StringVar(&entropy, "entropy", "", "the player's own entropy")
-	after.Flags().StringVar(&healKey, "name", device.DefaultName, "journal-dice-v2: the device key that signs the healing")
-	positiveArg(damage, "damage") // negative damage never is: 'journal heal' heals
-	positiveArg(heal, "healing")
-	return []*cobra.Command{damage, heal, rest, after}
+	return []*cobra.Command{a.specCommand("damage"), a.specCommand("heal"), a.specCommand("rest"), a.specCommand("heal-after-combat")}
 }
 
 func (a *app) progressCommands() []*cobra.Command {
-	xp := &cobra.Command{Use: "xp", Short: "Experience"}
-	grant := &cobra.Command{
-		Use:   "grant CHAR N",
-		Short: "Grant 1..10 XP (once per character per session)",
-		Args:  cobra.ExactArgs(2),
-		RunE: func(c *cobra.Command, args []string) error {
-			n, err := positive(args[1], "XP")
-			if err != nil {
-				return err
-			}
-			return a.runSpec(c, "xp", body{"character": args[0], "amount": n})
-		},
-	}
-	xp.AddCommand(positiveArg(grant, "XP"))
-	token := &cobra.Command{Use: "token", Short: "The token"}
-	ret := &cobra.Command{
-		Use:   "return CHAR",
-		Short: "The GM gives the token back: the character's next roll is one level lower",
-		Args:  cobra.ExactArgs(1),
-		RunE: func(c *cobra.Command, args []string) error {
-			return a.runSpec(c, "token-return", body{"character": args[0]})
-		},
-	}
-	token.AddCommand(ret)
-	day := &cobra.Command{Use: "day", Short: "In-game days"}
-	newDay := &cobra.Command{
-		Use:   "new",
-		Short: "Start a new in-game day: specializations may be used again",
-		Args:  cobra.NoArgs,
-		RunE: func(c *cobra.Command, _ []string) error {
-			return a.runSpec(c, "day-new", body{})
-		},
-	}
-	day.AddCommand(newDay)
-	reload := &cobra.Command{
-		Use:   "reload CHAR [WEAPON]",
-		Short: "Reload a magazine weapon",
-		Args:  cobra.RangeArgs(1, 2),
-		RunE: func(c *cobra.Command, args []string) error {
-			weapon := ""
-			if len(args) == 2 {
-				weapon = args[1]
-			}
-			return a.runSpec(c, "reload", body{"character": args[0], "weapon": weapon})
-		},
-	}
-	return []*cobra.Command{xp, token, day, reload}
+	return []*cobra.Command{a.specGroup("xp", "Experience", []string{"xp"}), a.specGroup("token", "The token", []string{"token-return"}),
+		a.specGroup("day", "In-game days", []string{"day-new"}), a.specCommand("reload")}
 }
 
 // startedAlgorithm is the dice algorithm of the session-started event a

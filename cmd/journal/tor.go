@@ -7,7 +7,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/campaign-journal/journal/command"
-	"github.com/campaign-journal/journal/device"
 	"github.com/campaign-journal/journal/i18n"
 	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/projections"
@@ -29,29 +28,7 @@ func (a *app) torCommands() []*cobra.Command {
 }
 
 func (a *app) hopeCommand() *cobra.Command {
-	var keyName string
-	cmd := &cobra.Command{Use: "hope", Short: "Spend Hope on a failed roll"}
-	spend := &cobra.Command{
-		Use:   "spend CHAR [ROLL_EVENT_ID]",
-		Short: "Spend 1 Hope on the character's latest roll, a failure: add the skill's attribute (favoured if the skill is) and judge it again",
-		Args:  cobra.RangeArgs(1, 2),
-		RunE: func(c *cobra.Command, args []string) error {
-			roll := ""
-			if len(args) == 2 {
-				roll = args[1]
-			}
-			if v2, err := a.inV2Session(c); err != nil || v2 {
-				if err != nil {
-					return err
-				}
-				return a.hopeV2(c, keyName, args[0], roll) // v2_tor.go
-			}
-			return a.runSpec(c, "hope-spend", body{"character": args[0], "roll": roll})
-		},
-	}
-	spend.Flags().StringVar(&keyName, "name", device.DefaultName, "journal-dice-v2: the device key that signs the Hope spent")
-	cmd.AddCommand(spend)
-	return cmd
+	return a.specGroup("hope", "Spend Hope on a failed roll", []string{"hope-spend"})
 }
 
 // parseVote reads a fellowship vote.
@@ -66,51 +43,6 @@ func parseVote(s string) (bool, error) {
 }
 
 func (a *app) fellowshipCommand() *cobra.Command {
-	cmd := &cobra.Command{Use: "fellowship", Short: "The fellowship pool, its vote, and the fellowship phase"}
-	ask := &cobra.Command{
-		Use:   "ask CHAR",
-		Short: "Ask the fellowship for 1 point of the pool to regain 1 Hope; every other player character votes",
-		Args:  cobra.ExactArgs(1),
-		RunE: func(c *cobra.Command, args []string) error {
-			return a.runSpec(c, "fellowship-ask", body{"character": args[0]})
-		},
-	}
-	vote := &cobra.Command{
-		Use:   "vote CHAR VOTER yes|no",
-		Short: "VOTER's vote on CHAR's request (at least half yes: granted at the last vote)",
-		Args:  cobra.ExactArgs(3),
-		RunE: func(c *cobra.Command, args []string) error {
-			agree, err := parseVote(args[2])
-			if err != nil {
-				return err
-			}
-			return a.runSpec(c, "fellowship-vote", body{"character": args[0], "voter": args[1], "agree": agree})
-		},
-	}
-	take := &cobra.Command{
-		Use:   "take CHAR",
-		Short: "Take a refused fellowship point anyway: Hope +1, pool −1, Shadow +1",
-		Args:  cobra.ExactArgs(1),
-		RunE: func(c *cobra.Command, args []string) error {
-			return a.runSpec(c, "fellowship-take", body{"character": args[0]})
-		},
-	}
-	withdraw := &cobra.Command{
-		Use:   "withdraw CHAR",
-		Short: "Withdraw the character's request for a fellowship point: nothing changes",
-		Args:  cobra.ExactArgs(1),
-		RunE: func(c *cobra.Command, args []string) error {
-			return a.runSpec(c, "fellowship-withdraw", body{"character": args[0]})
-		},
-	}
-	phase := &cobra.Command{
-		Use:   "phase",
-		Short: "The fellowship phase ends the adventure: advancement points banked, groups cleared, temporary Shadow cleared, pool reset",
-		Args:  cobra.NoArgs,
-		RunE: func(c *cobra.Command, _ []string) error {
-			return a.runSpec(c, "fellowship-phase", body{})
-		},
-	}
 	var at uint64
 	show := &cobra.Command{
 		Use:   "show [--at SEQ]",
@@ -128,45 +60,16 @@ func (a *app) fellowshipCommand() *cobra.Command {
 		},
 	}
 	show.Flags().Uint64Var(&at, "at", 0, "as of this stream sequence")
-	cmd.AddCommand(ask, vote, take, withdraw, phase, show)
-	return cmd
+	return a.specGroup("fellowship", "The fellowship pool, its vote, and the fellowship phase",
+		[]string{"fellowship-ask", "fellowship-vote", "fellowship-take", "fellowship-withdraw", "fellowship-phase"}, show)
 }
 
 func (a *app) shadowCommand() *cobra.Command {
-	cmd := &cobra.Command{Use: "shadow", Short: "Shadow"}
-	var reason string
-	gain := &cobra.Command{
-		Use:   "gain CHAR N [--reason R]",
-		Short: "The character gains N (temporary) Shadow",
-		Args:  cobra.ExactArgs(2),
-		RunE: func(c *cobra.Command, args []string) error {
-			n, err := positive(args[1], "shadow")
-			if err != nil {
-				return err
-			}
-			return a.runSpec(c, "shadow-gain", body{"character": args[0], "amount": n, "reason": reason})
-		},
-	}
-	gain.Flags().StringVar(&reason, "reason", "", "what brought the Shadow")
-	cmd.AddCommand(positiveArg(gain, "shadow"))
-	return cmd
+	return a.specGroup("shadow", "Shadow", []string{"shadow-gain"})
 }
 
 func (a *app) madnessCommand() *cobra.Command {
-	cmd := &cobra.Command{Use: "madness", Short: "Bouts of madness (one begins when a roll shows the Eye while Hope is below Shadow)"}
-	var flaw string
-	end := &cobra.Command{
-		Use:   "end CHAR --flaw F",
-		Short: "The GM ends the bout: 1 permanent Shadow and a flaw",
-		Args:  cobra.ExactArgs(1),
-		RunE: func(c *cobra.Command, args []string) error {
-			return a.runSpec(c, "madness-end", body{"character": args[0], "flaw": flaw})
-		},
-	}
-	end.Flags().StringVar(&flaw, "flaw", "", "the flaw the character gains")
-	_ = end.MarkFlagRequired("flaw")
-	cmd.AddCommand(end)
-	return cmd
+	return a.specGroup("madness", "Bouts of madness (one begins when a roll shows the Eye while Hope is below Shadow)", []string{"madness-end"})
 }
 
 func (a *app) traitCommand() *cobra.Command {
@@ -193,22 +96,6 @@ func (a *app) traitCommand() *cobra.Command {
 }
 
 func (a *app) advancementCommand() *cobra.Command {
-	cmd := &cobra.Command{Use: "advancement", Short: "Advancement points (at most 3 per skill group per adventure)"}
-	var roll string
-	grant := &cobra.Command{
-		Use:   "grant CHAR GROUP|SKILL [--roll EVENT_ID]",
-		Short: "The GM grants a point in a skill group for the roll that earned it ('advancement show' lists the rolls that qualify)",
-		Args:  cobra.ExactArgs(2),
-		RunE: func(c *cobra.Command, args []string) error {
-			if roll != "" {
-				if err := a.resolveShortEvent(c, &roll); err != nil {
-					return err
-				}
-			}
-			return a.runSpec(c, "advancement-grant", body{"character": args[0], "group": args[1], "roll": roll})
-		},
-	}
-	grant.Flags().StringVar(&roll, "roll", "", "the roll (event id) that earned the point; without it, the GM's decision alone")
 	var at uint64
 	show := &cobra.Command{
 		Use:   "show CHAR [--at SEQ]",
@@ -228,26 +115,11 @@ func (a *app) advancementCommand() *cobra.Command {
 		},
 	}
 	show.Flags().Uint64Var(&at, "at", 0, "as of this stream sequence")
-	cmd.AddCommand(grant, show)
-	return cmd
+	return a.specGroup("advancement", "Advancement points (at most 3 per skill group per adventure)", []string{"advancement-grant"}, show)
 }
 
 func (a *app) adventureCommand() *cobra.Command {
-	cmd := &cobra.Command{Use: "adventure", Short: "Adventures (the fellowship phase ends one)"}
-	start := &cobra.Command{
-		Use:   "start [TITLE]",
-		Short: "Start an adventure: the fellowship pool is set to the player characters plus the hobbits",
-		Args:  cobra.MaximumNArgs(1),
-		RunE: func(c *cobra.Command, args []string) error {
-			title := ""
-			if len(args) == 1 {
-				title = args[0]
-			}
-			return a.runSpec(c, "adventure-start", body{"title": title})
-		},
-	}
-	cmd.AddCommand(start)
-	return cmd
+	return a.specGroup("adventure", "Adventures (the fellowship phase ends one)", []string{"adventure-start"})
 }
 
 // loadTOR folds a The One Ring campaign as of sequence at.

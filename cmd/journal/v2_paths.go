@@ -97,12 +97,3 @@ func (a *app) v2Path(c *cobra.Command, v2 func() error, name string, v1 any) err
 	}
 	return a.runSpec(c, name, v1)
 }
-
-// contestBody is the catalogue's body of a contest (command/catalog's
-// "contest").
-func contestBody(req command.ContestRequest) body {
-	return body{"a": req.A, "skill_a": req.SkillA, "attr_a": req.AttrA, "modifier_a": req.ModA, "token_a": req.TokenA,
-		"specialization_a": req.SpecA, "entropy_a": req.EntropyA,
-		"b": req.B, "skill_b": req.SkillB, "attr_b": req.AttrB, "modifier_b": req.ModB, "token_b": req.TokenB,
-		"specialization_b": req.SpecB, "entropy_b": req.EntropyB, "rematch": req.Rematch}
-}

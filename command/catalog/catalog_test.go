@@ -63,7 +63,7 @@ func TestContestAndCombatBodies(t *testing.T) {
 	_, err = j.StartSession(ctx, "c", "", "")
 	require.NoError(t, err)
 	contest, _ := catalog.Lookup("contest")
-	res, err := contest.Run(ctx, j, "c", []byte(`{"a":"a","skill_a":"sigilo","attr_a":"P","modifier_a":-1,"token_a":true,"specialization_a":true,
+	res, err := contest.Run(ctx, j, "c", []byte(`{"a":"a","skill_a":"sigilo","attribute_a":"P","modifier_a":-1,"token_a":true,"specialization_a":true,
 		"b":"b","skill_b":"D","modifier_b":2}`))
 	require.NoError(t, err)
 	p, err := res.Events[0].Event.Payload()
@@ -87,4 +87,6 @@ func TestContestAndCombatBodies(t *testing.T) {
 	}
 	_, err = contest.Run(ctx, j, "c", []byte(`{"a":"a","skill_a":"F","b":"b","skill_b":"F","legacy":true}`))
 	require.ErrorIs(t, err, command.ErrInvalid, "no body may ask for the rules before docs/rules.md 1.5")
+	_, err = contest.Run(ctx, j, "c", []byte(`{"a":"a","skill_a":"sigilo","attr_a":"P","b":"b","skill_b":"F"}`))
+	require.ErrorIs(t, err, command.ErrInvalid, "one spelling: attribute_a, as the action's a.attribute")
 }

@@ -35,14 +35,14 @@ func find[D any](r []events.Event, typ string) (*D, events.Event, error) {
 
 // expect is the inputs of a command without a body that records an
 // event of type typ.
-func expect(typ string) func(context.Context, *command.Journal, string, []events.Event) (noBody, error) {
-	return func(_ context.Context, _ *command.Journal, _ string, r []events.Event) (noBody, error) {
+func expect(typ string) func(context.Context, *command.Journal, string, []events.Event) (NoBody, error) {
+	return func(_ context.Context, _ *command.Journal, _ string, r []events.Event) (NoBody, error) {
 		for _, e := range r {
 			if e.Type == typ {
-				return noBody{}, nil
+				return NoBody{}, nil
 			}
 		}
-		return noBody{}, msgerr.Errorf("no %s event", shortType(typ))
+		return NoBody{}, msgerr.Errorf("no %s event", shortType(typ))
 	}
 }
 
@@ -133,23 +133,23 @@ func freeRollInputs(_ context.Context, _ *command.Journal, _ string, r []events.
 }
 
 // contestInputs finds a contest's two sides and the tie it re-rolls.
-func contestInputs(_ context.Context, _ *command.Journal, _ string, r []events.Event) (contestBody, error) {
+func contestInputs(_ context.Context, _ *command.Journal, _ string, r []events.Event) (command.ContestRequest, error) {
 	c, _, err := find[events.ContestResolved](r, events.TypeContestResolved)
 	if err != nil {
-		return contestBody{}, err
+		return command.ContestRequest{}, err
 	}
 	sides := rollsOf(r)
 	if len(sides) != 2 {
-		return contestBody{}, msgerr.Errorf("%d rolls, want 2", len(sides))
+		return command.ContestRequest{}, msgerr.Errorf("%d rolls, want 2", len(sides))
 	}
 	a, b := sides[0], sides[1]
 	if v := rolls.Version(*a); v != ryf.RulesVersion {
 		// A body asks for today's rules only (docs/rules.md part 4).
-		return contestBody{}, msgerr.Errorf("recorded under the rules %s, which no body asks for", v)
+		return command.ContestRequest{}, msgerr.Errorf("recorded under the rules %s, which no body asks for", v)
 	}
-	return contestBody{A: a.Character, SkillA: ContestSide(a), AttrA: ContestAttr(a), ModifierA: a.Modifier,
+	return command.ContestRequest{A: a.Character, SkillA: ContestSide(a), AttrA: ContestAttr(a), ModA: a.Modifier,
 		TokenA: a.Token, SpecA: a.Specialization, EntropyA: a.Entropy,
-		B: b.Character, SkillB: ContestSide(b), AttrB: ContestAttr(b), ModifierB: b.Modifier,
+		B: b.Character, SkillB: ContestSide(b), AttrB: ContestAttr(b), ModB: b.Modifier,
 		TokenB: b.Token, SpecB: b.Specialization, EntropyB: b.Entropy, Rematch: c.Rematch}, nil
 }
 

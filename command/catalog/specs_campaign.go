@@ -71,14 +71,14 @@ var weaponDefineCmd = def[events.WeaponDefined]{name: "weapon-define", cli: "wea
 	}}
 
 // skillDefineCmd is the catalogue's "skill-define".
-var skillDefineCmd = def[skillDefineBody]{name: "skill-define", cli: "skill define", doc: "add a campaign skill with its attribute", required: []string{"name", "attribute"},
-	run: func(ctx ctx, j *j, c string, req skillDefineBody) (res, error) {
+var skillDefineCmd = def[command.SkillDefineRequest]{name: "skill-define", cli: "skill define", doc: "add a campaign skill with its attribute", required: []string{"name", "attribute"},
+	run: func(ctx ctx, j *j, c string, req command.SkillDefineRequest) (res, error) {
 		return j.DefineSkill(ctx, c, req.Name, req.Attribute)
 	},
-	inputs: func(_ ctx, _ *j, _ string, r evs) (skillDefineBody, error) {
+	inputs: func(_ ctx, _ *j, _ string, r evs) (command.SkillDefineRequest, error) {
 		d, _, err := find[events.SkillDefined](r, events.TypeSkillDefined)
 		if err != nil {
-			return skillDefineBody{}, err
+			return command.SkillDefineRequest{}, err
 		}
-		return skillDefineBody{Name: d.Name, Attribute: d.Attribute}, nil
+		return command.SkillDefineRequest{Name: d.Name, Attribute: d.Attribute}, nil
 	}}

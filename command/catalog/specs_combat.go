@@ -9,12 +9,9 @@ import (
 // The commands of contests, combat and health: one declaration each (see specs).
 
 // contestCmd is the catalogue's "contest".
-var contestCmd = def[contestBody]{name: "contest", cli: "contest", doc: "an opposed roll", required: []string{"a", "skill_a", "b", "skill_b"},
-	run: func(ctx ctx, j *j, c string, req contestBody) (res, error) {
-		return j.Contest(ctx, c, command.ContestRequest{A: req.A, SkillA: req.SkillA, B: req.B, SkillB: req.SkillB,
-			AttrA: req.AttrA, AttrB: req.AttrB, ModA: req.ModifierA, ModB: req.ModifierB,
-			TokenA: req.TokenA, TokenB: req.TokenB, SpecA: req.SpecA, SpecB: req.SpecB,
-			EntropyA: req.EntropyA, EntropyB: req.EntropyB, Rematch: req.Rematch})
+var contestCmd = def[command.ContestRequest]{name: "contest", cli: "contest", doc: "an opposed roll", required: []string{"a", "skill_a", "b", "skill_b"},
+	run: func(ctx ctx, j *j, c string, req command.ContestRequest) (res, error) {
+		return j.Contest(ctx, c, req)
 	},
 	inputs: contestInputs}
 
@@ -41,15 +38,15 @@ var combatStartCmd = def[command.CombatStart]{name: "combat-start", cli: "combat
 	}}
 
 // combatRoundCmd is the catalogue's "combat-round".
-var combatRoundCmd = def[noBody]{name: "combat-round", cli: "combat round", doc: "start the next round",
-	run: func(ctx ctx, j *j, c string, _ noBody) (res, error) {
+var combatRoundCmd = def[NoBody]{name: "combat-round", cli: "combat round", doc: "start the next round",
+	run: func(ctx ctx, j *j, c string, _ NoBody) (res, error) {
 		return j.NextRound(ctx, c)
 	},
 	inputs: expect(events.TypeCombatRound)}
 
 // combatEndCmd is the catalogue's "combat-end".
-var combatEndCmd = def[noBody]{name: "combat-end", cli: "combat end", doc: "end the combat",
-	run: func(ctx ctx, j *j, c string, _ noBody) (res, error) {
+var combatEndCmd = def[NoBody]{name: "combat-end", cli: "combat end", doc: "end the combat",
+	run: func(ctx ctx, j *j, c string, _ NoBody) (res, error) {
 		return j.EndCombat(ctx, c)
 	},
 	inputs: expect(events.TypeCombatEnded)}
@@ -71,54 +68,54 @@ var attackCmd = def[command.AttackRequest]{name: "attack", cli: "attack", doc: "
 	}}
 
 // damageCmd is the catalogue's "damage".
-var damageCmd = def[damageBody]{name: "damage", cli: "damage", doc: "apply damage by hand", required: []string{"character", "amount"},
-	run: func(ctx ctx, j *j, c string, req damageBody) (res, error) {
+var damageCmd = def[command.DamageRequest]{name: "damage", cli: "damage", doc: "apply damage by hand", required: []string{"character", "amount"},
+	run: func(ctx ctx, j *j, c string, req command.DamageRequest) (res, error) {
 		return j.Damage(ctx, c, req.Character, req.Amount, req.Source)
 	},
-	inputs: func(_ ctx, _ *j, _ string, r evs) (damageBody, error) {
+	inputs: func(_ ctx, _ *j, _ string, r evs) (command.DamageRequest, error) {
 		d, _, err := find[events.DamageTaken](r, events.TypeDamageTaken)
 		if err != nil {
-			return damageBody{}, err
+			return command.DamageRequest{}, err
 		}
-		return damageBody{Character: d.Character, Amount: d.Amount, Source: d.Source}, nil
+		return command.DamageRequest{Character: d.Character, Amount: d.Amount, Source: d.Source}, nil
 	}}
 
 // healCmd is the catalogue's "heal".
-var healCmd = def[amountBody]{name: "heal", cli: "heal", doc: "heal by hand", required: []string{"character", "amount"},
-	run: func(ctx ctx, j *j, c string, req amountBody) (res, error) {
+var healCmd = def[command.HealRequest]{name: "heal", cli: "heal", doc: "heal by hand", required: []string{"character", "amount"},
+	run: func(ctx ctx, j *j, c string, req command.HealRequest) (res, error) {
 		return j.Heal(ctx, c, req.Character, req.Amount)
 	},
-	inputs: func(_ ctx, _ *j, _ string, r evs) (amountBody, error) {
+	inputs: func(_ ctx, _ *j, _ string, r evs) (command.HealRequest, error) {
 		d, _, err := find[events.Healed](r, events.TypeHealed)
 		if err != nil {
-			return amountBody{}, err
+			return command.HealRequest{}, err
 		}
-		return amountBody{Character: d.Character, Amount: d.Amount}, nil
+		return command.HealRequest{Character: d.Character, Amount: d.Amount}, nil
 	}}
 
 // restCmd is the catalogue's "rest".
-var restCmd = def[restBody]{name: "rest", cli: "rest", doc: "a night's sleep for everyone: healing and a new day",
-	run: func(ctx ctx, j *j, c string, req restBody) (res, error) {
+var restCmd = def[command.RestRequest]{name: "rest", cli: "rest", doc: "a night's sleep for everyone: healing and a new day",
+	run: func(ctx ctx, j *j, c string, req command.RestRequest) (res, error) {
 		return j.Rest(ctx, c, req.Comfort)
 	},
-	inputs: func(_ ctx, _ *j, _ string, r evs) (restBody, error) {
+	inputs: func(_ ctx, _ *j, _ string, r evs) (command.RestRequest, error) {
 		d, _, err := find[events.DayStarted](r, events.TypeDayStarted)
 		if err != nil {
-			return restBody{}, err
+			return command.RestRequest{}, err
 		}
-		return restBody{Comfort: d.Reason == "comfort"}, nil
+		return command.RestRequest{Comfort: d.Reason == "comfort"}, nil
 	}}
 
 // healAfterCombatCmd is the catalogue's "heal-after-combat".
-var healAfterCombatCmd = def[characterEntropyBody]{name: "heal-after-combat", cli: "heal-after-combat", doc: "roll the 1d6 healing after the last combat",
+var healAfterCombatCmd = def[command.HealAfterCombatRequest]{name: "heal-after-combat", cli: "heal-after-combat", doc: "roll the 1d6 healing after the last combat",
 	required: []string{"character"}, acting: "character",
-	run: func(ctx ctx, j *j, c string, req characterEntropyBody) (res, error) {
+	run: func(ctx ctx, j *j, c string, req command.HealAfterCombatRequest) (res, error) {
 		return j.HealAfterCombat(ctx, c, req.Character, req.Entropy)
 	},
-	inputs: func(_ ctx, _ *j, _ string, r evs) (characterEntropyBody, error) {
+	inputs: func(_ ctx, _ *j, _ string, r evs) (command.HealAfterCombatRequest, error) {
 		rolls := rollsOf(r)
 		if len(rolls) == 0 || rolls[0].Kind != "heal" {
-			return characterEntropyBody{}, msgerr.New("no healing roll")
+			return command.HealAfterCombatRequest{}, msgerr.New("no healing roll")
 		}
-		return characterEntropyBody{Character: rolls[0].Character, Entropy: rolls[0].Entropy}, nil
+		return command.HealAfterCombatRequest{Character: rolls[0].Character, Entropy: rolls[0].Entropy}, nil
 	}}

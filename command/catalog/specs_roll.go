@@ -25,18 +25,18 @@ var freeRollCmd = def[command.FreeRollRequest]{name: "free-roll", cli: "roll fre
 	inputs: freeRollInputs}
 
 // revealCmd is the catalogue's "reveal".
-var revealCmd = def[revealBody]{name: "reveal", cli: "roll reveal-secret",
+var revealCmd = def[command.RevealRequest]{name: "reveal", cli: "roll reveal-secret",
 	doc:      "the GM reveals its secret roll (its roll.hidden event's id, or a part of it): the roll is recorded with its faces, drawn from the inputs recorded",
 	required: []string{"request"},
-	run: func(ctx ctx, j *j, c string, req revealBody) (res, error) {
+	run: func(ctx ctx, j *j, c string, req command.RevealRequest) (res, error) {
 		return j.Reveal(ctx, c, req.Request)
 	},
-	inputs: func(_ ctx, _ *j, _ string, r evs) (revealBody, error) {
+	inputs: func(_ ctx, _ *j, _ string, r evs) (command.RevealRequest, error) {
 		d, _, err := find[events.RollMade](r, events.TypeRollMade)
 		if err != nil {
-			return revealBody{}, err
+			return command.RevealRequest{}, err
 		}
-		return revealBody{Request: d.Hidden}, nil
+		return command.RevealRequest{Request: d.Hidden}, nil
 	}}
 
 // rollRequestCmd is the catalogue's "roll-request".
@@ -147,10 +147,10 @@ var rollReceiptCmd = def[command.RollReceiptSigned]{name: "roll-receipt", cli: "
 	}}
 
 // rollResolveCmd is the catalogue's "roll-resolve".
-var rollResolveCmd = def[rollResolveBody]{name: "roll-resolve", cli: "roll resolve",
+var rollResolveCmd = def[command.RollResolveRequest]{name: "roll-resolve", cli: "roll resolve",
 	doc:      "journal-dice-v2: the GM resolves its request unwitnessed (after its wait; the audit lists it) or by its beacon round",
 	required: []string{"request"},
-	run: func(ctx ctx, j *j, c string, req rollResolveBody) (res, error) {
+	run: func(ctx ctx, j *j, c string, req command.RollResolveRequest) (res, error) {
 		switch {
 		case req.Unwitnessed == (req.Beacon || req.Signature != ""):
 			return res{}, msgerr.Errorf("%w: resolve request %s either unwitnessed or by the beacon", command.ErrInvalid, req.Request)
@@ -159,28 +159,28 @@ var rollResolveCmd = def[rollResolveBody]{name: "roll-resolve", cli: "roll resol
 		}
 		return j.ResolveBeacon(ctx, c, req.Request, req.Signature)
 	},
-	inputs: func(_ ctx, _ *j, _ string, r evs) (rollResolveBody, error) {
+	inputs: func(_ ctx, _ *j, _ string, r evs) (command.RollResolveRequest, error) {
 		d, _, err := find[events.RollMade](r, events.TypeRollMade)
 		if err != nil {
-			return rollResolveBody{}, err
+			return command.RollResolveRequest{}, err
 		}
 		if d.Witness == command.WitnessBeacon {
-			return rollResolveBody{Request: d.Request, Beacon: true, Signature: d.BeaconSignature}, nil
+			return command.RollResolveRequest{Request: d.Request, Beacon: true, Signature: d.BeaconSignature}, nil
 		}
-		return rollResolveBody{Request: d.Request, Unwitnessed: true}, nil
+		return command.RollResolveRequest{Request: d.Request, Unwitnessed: true}, nil
 	}}
 
 // rollCancelCmd is the catalogue's "roll-cancel".
-var rollCancelCmd = def[rollCancelBody]{name: "roll-cancel", cli: "roll cancel",
+var rollCancelCmd = def[command.RollCancelRequest]{name: "roll-cancel", cli: "roll cancel",
 	doc:      "journal-dice-v2: cancel a roll request left unrevealed (its nonce stays consumed)",
 	required: []string{"request", "reason"},
-	run: func(ctx ctx, j *j, c string, req rollCancelBody) (res, error) {
+	run: func(ctx ctx, j *j, c string, req command.RollCancelRequest) (res, error) {
 		return j.CancelRoll(ctx, c, req.Request, req.Reason)
 	},
-	inputs: func(_ ctx, _ *j, _ string, r evs) (rollCancelBody, error) {
+	inputs: func(_ ctx, _ *j, _ string, r evs) (command.RollCancelRequest, error) {
 		d, _, err := find[events.RollCancelled](r, events.TypeRollCancelled)
 		if err != nil {
-			return rollCancelBody{}, err
+			return command.RollCancelRequest{}, err
 		}
-		return rollCancelBody{Request: d.Request, Reason: d.Reason}, nil
+		return command.RollCancelRequest{Request: d.Request, Reason: d.Reason}, nil
 	}}

@@ -9,18 +9,18 @@ import (
 // The commands of sessions: their start, end, co-signatures and contributions: one declaration each (see specs).
 
 // sessionStartCmd is the catalogue's "session-start".
-var sessionStartCmd = def[sessionStartBody]{name: "session-start", cli: "session start", doc: "start a session: commit to its secret seed",
-	run: func(ctx ctx, j *j, c string, req sessionStartBody) (res, error) {
-		return j.StartSessionWith(ctx, c, command.SessionStart{ID: req.ID, Title: req.Title, Dice: req.Dice})
+var sessionStartCmd = def[command.SessionStart]{name: "session-start", cli: "session start", doc: "start a session: commit to its secret seed",
+	run: func(ctx ctx, j *j, c string, req command.SessionStart) (res, error) {
+		return j.StartSessionWith(ctx, c, req)
 	},
-	inputs: func(_ ctx, _ *j, _ string, r evs) (sessionStartBody, error) {
+	inputs: func(_ ctx, _ *j, _ string, r evs) (command.SessionStart, error) {
 		d, e, err := find[events.SessionStarted](r, events.TypeSessionStarted)
 		if err != nil {
-			return sessionStartBody{}, err
+			return command.SessionStart{}, err
 		}
 		// The algorithm recorded, explicitly: the default depends on
 		// the campaign's keys (command.DefaultDice).
-		b := sessionStartBody{ID: e.Session, Title: d.Title, Dice: command.DiceV1}
+		b := command.SessionStart{ID: e.Session, Title: d.Title, Dice: command.DiceV1}
 		if d.Algorithm == dice.AlgorithmV2 {
 			b.Dice = command.DiceV2
 		}
@@ -28,8 +28,8 @@ var sessionStartCmd = def[sessionStartBody]{name: "session-start", cli: "session
 	}}
 
 // sessionEndCmd is the catalogue's "session-end".
-var sessionEndCmd = def[noBody]{name: "session-end", cli: "session end", doc: "end the session in progress: reveal its seed",
-	run: func(ctx ctx, j *j, c string, _ noBody) (res, error) {
+var sessionEndCmd = def[NoBody]{name: "session-end", cli: "session end", doc: "end the session in progress: reveal its seed",
+	run: func(ctx ctx, j *j, c string, _ NoBody) (res, error) {
 		return j.EndSession(ctx, c)
 	},
 	inputs: expect(events.TypeSessionEnded)}

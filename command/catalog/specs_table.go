@@ -8,17 +8,17 @@ import (
 // The commands of voids, and the table's roll calls and void proposals (command/calls.go, command/void_proposals.go): one declaration each (see specs).
 
 // voidCmd is the catalogue's "void".
-var voidCmd = def[voidBody]{name: "void", cli: "void", doc: "correct a mistake: the event stays, the sheets leave it out", required: []string{"event_id", "reason"},
-	run: func(ctx ctx, j *j, c string, req voidBody) (res, error) {
+var voidCmd = def[command.VoidRequest]{name: "void", cli: "void", doc: "correct a mistake: the event stays, the sheets leave it out", required: []string{"event_id", "reason"},
+	run: func(ctx ctx, j *j, c string, req command.VoidRequest) (res, error) {
 		return j.VoidWithConsent(ctx, c, req.EventID, req.Reason,
 			command.SignedMessage{Signed: req.ConsentSigned, Signature: req.ConsentSignature})
 	},
-	inputs: func(_ ctx, _ *j, _ string, r evs) (voidBody, error) {
+	inputs: func(_ ctx, _ *j, _ string, r evs) (command.VoidRequest, error) {
 		d, _, err := find[events.EventVoided](r, events.TypeEventVoided)
 		if err != nil {
-			return voidBody{}, err
+			return command.VoidRequest{}, err
 		}
-		return voidBody{EventID: d.EventID, Reason: d.Reason, ConsentSigned: d.ConsentSigned, ConsentSignature: d.ConsentSignature}, nil
+		return command.VoidRequest{EventID: d.EventID, Reason: d.Reason, ConsentSigned: d.ConsentSigned, ConsentSignature: d.ConsentSignature}, nil
 	}}
 
 // callCmd is the catalogue's "call".

@@ -1,0 +1,264 @@
+package main
+
+// The CLI's commands built from the catalogue (command/catalog): a
+// catalogued command's words are its Spec.CLI, its positional arguments
+// and flags are its request type's fields, read from their tags, and its
+// required flags are the Spec's Required. What the CLI adds — the help's
+// Short, Long and Example, and hooks for a command that resolves its input
+// or does more after — is its form (fromspec_forms.go).
+//
+// The tags of a request type's field (command/*.go):
+//
+//	cli:"CHAR"          a positional argument (in field order)
+//	cli:"[WEAPON]"      an optional positional argument (after the others)
+//	cli:"--source CHAR" a flag, with the placeholder of its value
+//	cli:"-"             not on the command line (a hook fills it)
+//	help:"..."          the flag's usage (its Spanish: i18n/help_es*.go)
+//	alias:"attr"        a deprecated spelling of the flag (aliasFlag)
+//	complete:"character" what the argument or flag completes (argKind)
+//
+// A field without a cli tag is a flag named after its JSON name (_ as -).
+
+import (
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/campaign-journal/journal/command/catalog"
+)
+
+// annComplete is the annotation of a generated command listing what its
+// positional arguments complete (argKind names, comma-separated; see
+// completion); a flag's is the flag's annotation of the same key.
+const annComplete = "journal-complete"
+
+// form is what the CLI adds to the catalogued command of body T.
+type form[T any] struct {
+	short, long, example string
+	// positive names a whole-number argument in messages ("damage"): it
+	// must be positive (annPositive).
+	positive string
+	// prepare edits the request after the command line is read (a short
+	// id resolved), before it runs.
+	prepare func(a *app, c *cobra.Command, req *T) error
+	// run runs the request; nil: a.runSpec (a hook that runs it and then
+	// prints more, or takes a journal-dice-v2 path, calls runSpec itself).
+	run func(a *app, c *cobra.Command, req T) error
+	// flags adds the CLI's own flags (not the body's: a device key's name).
+	flags func(c *cobra.Command)
+}
+
+// built is a form bound to its catalogued command's name.
+type built struct {
+	name  string
+	build func(a *app, s catalog.Spec) *cobra.Command
+	// body is the request type the form reads.
+	body reflect.Type
+}
+
+// specForm binds f to the catalogued command name.
+func specForm[T any](name string, f form[T]) built {
+	return built{name: name, body: reflect.TypeFor[T](), build: func(a *app, s catalog.Spec) *cobra.Command { return f.command(a, s) }}
+}
+
+// cliField is one field of a request type as the CLI offers it.
+type cliField struct {
+	index       int
+	json        string
+	flag        string // "" for a positional argument
+	meta        string // the argument's or the flag value's placeholder
+	optional    bool   // an optional positional argument
+	help, alias string
+	complete    string
+}
+
+// cliFields reads t's fields' tags; the ones not on the command line
+// (cli:"-", json:"-") are left out.
+func cliFields(t reflect.Type) []cliField {
+	var out []cliField
+	for i := range t.NumField() {
+		sf := t.Field(i)
+		name, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
+		tag := sf.Tag.Get("cli")
+		if !sf.IsExported() || name == "-" || tag == "-" {
+			continue
+		}
+		f := cliField{index: i, json: name, help: sf.Tag.Get("help"), alias: sf.Tag.Get("alias"), complete: sf.Tag.Get("complete")}
+		switch {
+		case tag == "":
+			f.flag = strings.ReplaceAll(name, "_", "-")
+		case strings.HasPrefix(tag, "--"):
+			f.flag, f.meta, _ = strings.Cut(tag[2:], " ")
+		case strings.HasPrefix(tag, "["):
+			f.meta, f.optional = strings.Trim(tag, "[]"), true
+		default:
+			f.meta = tag
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// command builds the cobra command of catalogued command s.
+func (f form[T]) command(a *app, s catalog.Spec) *cobra.Command {
+	var req T
+	rv := reflect.ValueOf(&req).Elem()
+	fields := cliFields(rv.Type())
+	words := strings.Fields(s.CLI)
+	use := []string{words[len(words)-1]}
+	var args []cliField
+	var required, optional int
+	var completes []string
+	for _, fd := range fields {
+		if fd.flag != "" {
+			continue
+		}
+		args = append(args, fd)
+		completes = append(completes, fd.complete)
+		if fd.optional {
+			optional++
+			use = append(use, "["+fd.meta+"]")
+		} else {
+			required++
+			use = append(use, fd.meta)
+		}
+	}
+	cmd := &cobra.Command{Short: f.short, Long: f.long, Example: f.example, Args: cobra.RangeArgs(required, required+optional),
+		Annotations: map[string]string{annComplete: strings.Join(completes, ",")}}
+	if optional == 0 {
+		cmd.Args = cobra.ExactArgs(required)
+	}
+	fs := cmd.Flags()
+	var afterParse []func()
+	for _, fd := range fields {
+		if fd.flag == "" {
+			continue
+		}
+		must := slices.Contains(s.Required, fd.json)
+		word := "--" + fd.flag
+		if fd.meta != "" {
+			word += " " + fd.meta
+		}
+		if !must {
+			word = "[" + word + "]"
+		}
+		use = append(use, word)
+		switch v := rv.Field(fd.index).Addr().Interface().(type) {
+		case *string:
+			fs.StringVar(v, fd.flag, "", fd.help)
+		case *int:
+			fs.IntVar(v, fd.flag, 0, fd.help)
+		case *bool:
+			fs.BoolVar(v, fd.flag, false, fd.help)
+		case *[]string:
+			fs.StringSliceVar(v, fd.flag, nil, fd.help)
+		case **int: // given: 0 is refused, not read as the default
+			var n int
+			fs.IntVar(&n, fd.flag, 0, fd.help)
+			name := fd.flag
+			afterParse = append(afterParse, func() {
+				if cmd.Flags().Changed(name) {
+					*v = &n
+				}
+			})
+		default:
+			panic("fromspec: " + s.Name + "." + fd.json + ": no flag for a " + rv.Field(fd.index).Type().String())
+		}
+		if fd.alias != "" {
+			aliasFlag(cmd, fd.alias, fd.flag)
+		}
+		if fd.complete != "" {
+			_ = fs.SetAnnotation(fd.flag, annComplete, []string{fd.complete})
+		}
+		if must {
+			_ = cmd.MarkFlagRequired(fd.flag)
+		}
+	}
+	cmd.Use = strings.Join(use, " ")
+	if f.positive != "" {
+		positiveArg(cmd, f.positive)
+	}
+	if f.flags != nil {
+		f.flags(cmd)
+	}
+	cmd.RunE = func(c *cobra.Command, given []string) error {
+		for i, arg := range given {
+			if err := f.setArg(rv.Field(args[i].index), args[i], arg); err != nil {
+				return err
+			}
+		}
+		for _, fn := range afterParse {
+			fn()
+		}
+		if f.prepare != nil {
+			if err := f.prepare(a, c, &req); err != nil {
+				return err
+			}
+		}
+		if f.run != nil {
+			return f.run(a, c, req)
+		}
+		return a.runSpec(c, s.Name, req)
+	}
+	return cmd
+}
+
+// setArg sets a positional argument's field from its text.
+func (f form[T]) setArg(v reflect.Value, fd cliField, arg string) error {
+	switch v.Kind() {
+	case reflect.String:
+		v.SetString(arg)
+	case reflect.Int:
+		what := f.positive
+		if what == "" {
+			what = fd.meta
+		}
+		n, err := positive(arg, what)
+		if err != nil {
+			return err
+		}
+		v.SetInt(int64(n))
+	case reflect.Bool:
+		yes, err := parseVote(arg)
+		if err != nil {
+			return err
+		}
+		v.SetBool(yes)
+	default:
+		panic("fromspec: argument " + fd.meta + ": no reading of a " + v.Type().String()) // a test builds and runs the tree
+	}
+	return nil
+}
+
+// specCommand is the generated command of the catalogued command name
+// (its form in specForms); it panics on a name without one (a test builds
+// the whole tree).
+func (a *app) specCommand(name string) *cobra.Command {
+	s, ok := catalog.Lookup(name)
+	if !ok {
+		panic("fromspec: no catalogued command " + strconv.Quote(name))
+	}
+	for _, b := range specForms {
+		if b.name == name {
+			if reflect.TypeOf(s.Body) != b.body {
+				panic("fromspec: " + name + ": the form reads " + b.body.String() + ", the catalogue " + reflect.TypeOf(s.Body).String())
+			}
+			return b.build(a, s)
+		}
+	}
+	panic("fromspec: no form for " + strconv.Quote(name))
+}
+
+// specGroup is a group of commands (journal xp, journal shadow): its
+// generated subcommands, by their catalogued names, then others.
+func (a *app) specGroup(use, short string, names []string, others ...*cobra.Command) *cobra.Command {
+	cmd := &cobra.Command{Use: use, Short: short}
+	for _, n := range names {
+		cmd.AddCommand(a.specCommand(n))
+	}
+	cmd.AddCommand(others...)
+	return cmd
+}
