@@ -27,7 +27,7 @@ func (s *Server) apiRoutes() []Route {
 		{http.MethodGet, "/api/campaigns/{c}/characters/{ch}", "one character sheet (?at=SEQ)", s.getCharacter},
 		{http.MethodGet, "/api/campaigns/{c}/sessions", "the sessions, with commitments and revealed seeds", s.listSessions},
 		{http.MethodGet, "/api/campaigns/{c}/combat", "the combat in progress", s.getCombat},
-		{http.MethodGet, "/api/campaigns/{c}/transcript", "one line per event (?session=S, ?at=SEQ, ?lang=es|en: the lines' language, Spanish by default)", s.getTranscript},
+		{http.MethodGet, "/api/campaigns/{c}/transcript", "one line per event (?session=S, ?at=SEQ, ?lang=es|en: the lines' language, Spanish by default, ?tail=N: the last N lines only)", s.getTranscript},
 		{http.MethodGet, "/api/campaigns/{c}/events", "the events as JSON (?from=&to=&types=&tail=&limit=), or with Accept: text/event-stream a live feed resumable with Last-Event-ID", s.getEvents},
 		{http.MethodGet, "/api/campaigns/{c}/stats", "luck statistics: observed against expected faces, per character (?session=S, ?character=C)", s.getStats},
 		{http.MethodGet, "/api/campaigns/{c}/rolls/{id}/explain", "one roll step by step, verified when its seed is revealed", s.explainRoll},
@@ -220,6 +220,10 @@ func (s *Server) getTranscript(w http.ResponseWriter, r *http.Request) error {
 			return badRequest("?lang=%s: %v", v, err)
 		}
 	}
+	tail, err := uintParam(r, "tail")
+	if err != nil {
+		return err
+	}
 	var lines []projections.Line
 	if upTo == 0 { // the server's projection, read on from where it is
 		last, err := s.campaignLast(ctx, id, filter)
@@ -244,6 +248,9 @@ func (s *Server) getTranscript(w http.ResponseWriter, r *http.Request) error {
 			return notFound("campaign %s does not exist", id)
 		}
 		lines = tr.Lines
+	}
+	if tail > 0 && uint64(len(lines)) > tail {
+		lines = lines[uint64(len(lines))-tail:]
 	}
 	if lines == nil {
 		lines = []projections.Line{}
