@@ -74,16 +74,20 @@ const (
 	// version` and a command with the embedded server, whole processes of
 	// Options.Executable timed from outside.
 	StageCLI = "cli"
+	// StagePages is what a user waits for in the browser pages: the
+	// dashboard's and the table's first card and interactive state at each
+	// of PagesEvents, and a roll's card on another client's live feed.
+	StagePages = "pages"
 )
 
 // AllStages returns every stage, in the order Run measures them.
 func AllStages() []string {
-	return []string{StageSequential, StageConcurrent, StageConcurrentMany, StageGrowth, StageRebuild, StageColdLoad, StageVerify, StageVerifyV2, StageV2Roll, StageCLI}
+	return []string{StageSequential, StageConcurrent, StageConcurrentMany, StageGrowth, StageRebuild, StageColdLoad, StageVerify, StageVerifyV2, StageV2Roll, StageCLI, StagePages}
 }
 
 // pairStages are the stages measured as a Pair (the journal against raw).
 func pairStage(s string) bool {
-	return s != StageGrowth && s != StageColdLoad && s != StageV2Roll && s != StageCLI
+	return s != StageGrowth && s != StageColdLoad && s != StageV2Roll && s != StageCLI && s != StagePages
 }
 
 // ErrOptions marks options that cannot be used.
@@ -131,6 +135,12 @@ type Options struct {
 	// V2Rolls is the number of v1 rolls, and of v2 rolls, of each path of
 	// the v2-roll stage.
 	V2Rolls int `json:"v2_rolls"`
+	// PagesEvents are the sizes, in events, of the campaign whose pages
+	// the pages stage loads; PagesRepeats the warm loads timed at each;
+	// PagesRolls the rolls timed from POST to card.
+	PagesEvents  []int `json:"pages_events"`
+	PagesRepeats int   `json:"pages_repeats"`
+	PagesRolls   int   `json:"pages_rolls"`
 	// Rounds is how many times the journal and the raw side alternate in
 	// the append and verification measurements.
 	Rounds int `json:"rounds"`
@@ -155,7 +165,8 @@ type Options struct {
 func DefaultOptions() Options {
 	return Options{Rolls: 2000, Campaigns: 100, Characters: 1000, Events: 100_000, VerifyRolls: 20_000, Rounds: 3,
 		ManyCampaigns: 10_000, GrowthCharacters: []int{10, 1000, 10_000}, GrowthCampaigns: []int{1, 100, 10_000}, GrowthRolls: 500,
-		ColdEvents: []int{100_000, 1_000_000}, ColdCampaignEvents: 1000, ColdLoads: 25, V2Rolls: 500}
+		ColdEvents: []int{100_000, 1_000_000}, ColdCampaignEvents: 1000, ColdLoads: 25, V2Rolls: 500,
+		PagesEvents: []int{10_000, 100_000}, PagesRepeats: 15, PagesRolls: 50}
 }
 
 // withDefaults fills in zero sizes and checks the rest.
@@ -206,7 +217,16 @@ func (o Options) withDefaults() (Options, error) {
 	if o.V2Rolls == 0 {
 		o.V2Rolls = d.V2Rolls
 	}
-	for _, list := range [][]int{o.GrowthCharacters, o.GrowthCampaigns, o.ColdEvents} {
+	if len(o.PagesEvents) == 0 {
+		o.PagesEvents = d.PagesEvents
+	}
+	if o.PagesRepeats == 0 {
+		o.PagesRepeats = d.PagesRepeats
+	}
+	if o.PagesRolls == 0 {
+		o.PagesRolls = d.PagesRolls
+	}
+	for _, list := range [][]int{o.GrowthCharacters, o.GrowthCampaigns, o.ColdEvents, o.PagesEvents} {
 		for i, n := range list {
 			if n < 1 || (i > 0 && n <= list[i-1]) {
 				return o, fmt.Errorf("%w: growth and cold-load sizes must be positive and increasing, got %v", ErrOptions, list)
@@ -214,6 +234,8 @@ func (o Options) withDefaults() (Options, error) {
 		}
 	}
 	switch {
+	case o.PagesEvents[0] < 100 || o.PagesEvents[len(o.PagesEvents)-1] > 10_000_000 || o.PagesRepeats < 1 || o.PagesRolls < 1:
+		return o, fmt.Errorf("%w: the pages' campaigns hold from 100 to 10 000 000 events, and repeats and rolls are positive", ErrOptions)
 	case o.ManyCampaigns < 1, o.GrowthRolls < 1, o.V2Rolls < 1, o.ColdCampaignEvents < 1, o.ColdLoads < 1:
 		return o, fmt.Errorf("%w: sizes must be positive", ErrOptions)
 	case o.ColdEvents[0] < 2*o.ColdCampaignEvents:
@@ -417,6 +439,8 @@ type Result struct {
 	V2Roll *V2Roll `json:"v2_roll,omitempty"`
 	// CLI is the cli stage, when run with an Executable.
 	CLI *CLI `json:"cli,omitempty"`
+	// Pages is the pages stage, when run.
+	Pages *Pages `json:"pages,omitempty"`
 	// PeakRSS is the process's peak resident memory over the whole run.
 	PeakRSS uint64  `json:"peak_rss_bytes"`
 	Seconds float64 `json:"seconds"`
@@ -494,6 +518,11 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 			res.CLI = c
 			return Pair{}, err
 		}},
+		{StagePages, func(ctx context.Context) (Pair, error) {
+			p, err := e.pages(ctx)
+			res.Pages = p
+			return Pair{}, err
+		}},
 	} {
 		if !o.wants(s.name) {
 			continue
@@ -501,7 +530,7 @@ func Run(ctx context.Context, opts Options) (Result, error) {
 		if err := ctx.Err(); err != nil {
 			return res, err
 		}
-		if s.name == StageGrowth || s.name == StageRebuild || s.name == StageColdLoad || s.name == StageVerify || s.name == StageVerifyV2 || s.name == StageCLI {
+		if s.name == StageGrowth || s.name == StageRebuild || s.name == StageColdLoad || s.name == StageVerify || s.name == StageVerifyV2 || s.name == StageCLI || s.name == StagePages {
 			e.closeServer() // the appends' server is not needed any more
 		}
 		p, err := s.run(ctx)

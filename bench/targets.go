@@ -3,6 +3,7 @@ package bench
 import (
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // The targets of BENCHMARKS.md. Ratios are of rates measured in the
@@ -28,6 +29,13 @@ const (
 	// with the embedded server (the cli stage).
 	TargetCLIVersionMS = 8.0
 	TargetCLICommandMS = 25.0
+	// TargetPagesMS is the ceiling, in milliseconds, of the p50 of a
+	// page's first card and of its interactive state (the dashboard's and
+	// the table's) with campaigns of 10 000 and 100 000 events.
+	TargetPagesMS = 300.0
+	// TargetRollToCardMS is the ceiling of the p50, in milliseconds, from
+	// a roll's POST to its card on another client's live feed.
+	TargetRollToCardMS = 50.0
 	// TargetRebuild is the floor of rebuild / raw ordered consumer.
 	TargetRebuild = 0.9
 	// TargetRebuildRSSMB is the ceiling of the peak RSS, in MB, of
@@ -58,6 +66,11 @@ const (
 	TColdLoadMS         = "cold-load/p50-1m-ms"
 	TCLIVersion         = "cli/version-p50-ms"
 	TCLICommand         = "cli/command-embedded-p50-ms"
+	TPagesDashFirst     = "pages/dashboard/first-card-p50-ms"
+	TPagesDashReady     = "pages/dashboard/interactive-p50-ms"
+	TPagesTableFirst    = "pages/table/first-card-p50-ms"
+	TPagesTableReady    = "pages/table/interactive-p50-ms"
+	TPagesRollToCard    = "pages/roll-to-card-p50-ms"
 	TRebuild            = "rebuild/journal-vs-raw"
 	TRebuildRSS         = "rebuild/1m-events-10k-characters/peak-rss-mb"
 	TVerifyV1           = "verification/v1/journal-vs-decode"
@@ -68,7 +81,8 @@ const (
 // them.
 func TargetNames() []string {
 	return []string{TSeqJournalGuarded, TSeqGuardedRaw, TConcJournalGuarded, TConcGuardedRaw, TManyJournalGuarded, TManyGuardedRaw,
-		TSyncedSeq, TSyncedConc, TSyncedMany, TGrowthCharacters, TGrowthCampaigns, TColdLoad, TColdLoadMS, TCLIVersion, TCLICommand, TRebuild, TRebuildRSS, TVerifyV1, TVerifyV2}
+		TSyncedSeq, TSyncedConc, TSyncedMany, TGrowthCharacters, TGrowthCampaigns, TColdLoad, TColdLoadMS, TCLIVersion, TCLICommand,
+		TPagesDashFirst, TPagesDashReady, TPagesTableFirst, TPagesTableReady, TPagesRollToCard, TRebuild, TRebuildRSS, TVerifyV1, TVerifyV2}
 }
 
 // Verdict is one target of BENCHMARKS.md judged against a run.
@@ -234,6 +248,57 @@ func Targets(runs []Result) []Verdict {
 			l := t.l(cr.CLI)
 			v.Value, v.Measured = l.P50/1e3, true
 			v.Note = fmt.Sprintf("%d runs, p90 %.1f ms, CPU p50 %.1f ms", cr.CLI.Runs, l.P90/1e3, l.CPUP50/1e3)
+		}
+		add(v)
+	}
+
+	// The pages.
+	pr := either(func(r *Result) bool { return r.Pages != nil })
+	for _, t := range []struct {
+		name, what string
+		f          func(PagesSize) (p50, cold, restart float64)
+	}{
+		{TPagesDashFirst, "the dashboard's first card, p50 in ms, worst of campaigns of 10 000 and 100 000 events", func(s PagesSize) (float64, float64, float64) {
+			return s.Dashboard.FirstCardP50, s.Dashboard.FirstCardCold, s.Dashboard.FirstCardRestart
+		}},
+		{TPagesDashReady, "the dashboard interactive (transcript, stats, live feed), p50 in ms, worst of 10 000 and 100 000 events", func(s PagesSize) (float64, float64, float64) {
+			return s.Dashboard.InteractiveP50, s.Dashboard.InteractiveCold, s.Dashboard.InteractiveRestart
+		}},
+		{TPagesTableFirst, "the table's first card, p50 in ms, worst of 10 000 and 100 000 events", func(s PagesSize) (float64, float64, float64) {
+			return s.Table.FirstCardP50, s.Table.FirstCardCold, s.Table.FirstCardRestart
+		}},
+		{TPagesTableReady, "the table interactive (live feed open), p50 in ms, worst of 10 000 and 100 000 events", func(s PagesSize) (float64, float64, float64) {
+			return s.Table.InteractiveP50, s.Table.InteractiveCold, s.Table.InteractiveRestart
+		}},
+	} {
+		v := Verdict{Name: t.name, What: t.what, Target: TargetPagesMS, Compare: "<="}
+		if pr == nil {
+			v.Note = "not measured: stage pages not run"
+		} else {
+			var sizes, parts []string
+			for _, s := range pr.Pages.Sizes {
+				p50, cold, restart := t.f(s)
+				v.Value = max(v.Value, p50)
+				sizes = append(sizes, fmt.Sprint(s.Events))
+				parts = append(parts, fmt.Sprintf("%d events: p50 %.1f, first after start %.1f, after restart %.1f", s.Events, p50, cold, restart))
+			}
+			v.Measured = slices.Contains(sizes, "10000") && slices.Contains(sizes, "100000")
+			v.Note = fmt.Sprintf("%d loads each; %s", pr.Pages.Repeats, strings.Join(parts, "; "))
+			if !v.Measured {
+				v.Note += ": not the target's sizes 10 000 and 100 000"
+			}
+		}
+		add(v)
+	}
+	{
+		v := Verdict{Name: TPagesRollToCard, What: "a roll's POST to its card on another client's live feed, p50 in ms", Target: TargetRollToCardMS, Compare: "<="}
+		if pr == nil {
+			v.Note = "not measured: stage pages not run"
+		} else if l := pr.Pages.RollToCard; l.Count > 0 {
+			v.Value, v.Measured = l.P50/1e3, true
+			v.Note = fmt.Sprintf("%d rolls, p90 %.1f ms, p99 %.1f ms", l.Count, l.P90/1e3, l.P99/1e3)
+		} else {
+			v.Note = "not measured: no roll timed"
 		}
 		add(v)
 	}

@@ -26,6 +26,11 @@ var item5 = []string{
 	"cold-load/p50-1m-ms",
 	"cli/version-p50-ms",
 	"cli/command-embedded-p50-ms",
+	"pages/dashboard/first-card-p50-ms",
+	"pages/dashboard/interactive-p50-ms",
+	"pages/table/first-card-p50-ms",
+	"pages/table/interactive-p50-ms",
+	"pages/roll-to-card-p50-ms",
 	"rebuild/journal-vs-raw",
 	"rebuild/1m-events-10k-characters/peak-rss-mb",
 	"verification/v1/journal-vs-decode",
@@ -60,9 +65,18 @@ func runsAt(good float64) []bench.Result {
 			Loads: []bench.Latency{{Size: 100_000}, {Size: 1_000_000, P50: ceil(bench.TargetColdLoadMS) * 1e3}}},
 		CLI: &bench.CLI{Runs: 15, Version: bench.Latency{P50: ceil(bench.TargetCLIVersionMS) * 1e3},
 			Command: bench.Latency{P50: ceil(bench.TargetCLICommandMS) * 1e3}},
+		Pages: pagesAt(ceil(bench.TargetPagesMS), ceil(bench.TargetRollToCardMS)),
 	}
 	always := bench.Result{Sync: "always", Options: o, Pairs: appends(true)}
 	return []bench.Result{always, def}
+}
+
+// pagesAt is a pages stage at the targets' sizes whose p50s are ms and
+// whose roll to card is rtc ms.
+func pagesAt(ms, rtc float64) *bench.Pages {
+	t := bench.PageTimes{FirstCardP50: ms, InteractiveP50: ms}
+	return &bench.Pages{Repeats: 15, RollToCard: bench.RollLatency{Count: 50, P50: rtc * 1e3},
+		Sizes: []bench.PagesSize{{Events: 10_000, Dashboard: t, Table: t}, {Events: 100_000, Dashboard: t, Table: t}}}
 }
 
 // TestTargetsComplete checks that Targets lists every target of item 5

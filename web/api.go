@@ -27,7 +27,7 @@ func (s *Server) apiRoutes() []Route {
 		{http.MethodGet, "/api/campaigns/{c}/characters/{ch}", "one character sheet (?at=SEQ)", s.getCharacter},
 		{http.MethodGet, "/api/campaigns/{c}/sessions", "the sessions, with commitments and revealed seeds", s.listSessions},
 		{http.MethodGet, "/api/campaigns/{c}/combat", "the combat in progress", s.getCombat},
-		{http.MethodGet, "/api/campaigns/{c}/transcript", "one line per event (?session=S, ?at=SEQ, ?lang=es|en: the lines' language, Spanish by default)", s.getTranscript},
+		{http.MethodGet, "/api/campaigns/{c}/transcript", "one line per event (?session=S, ?at=SEQ, ?lang=es|en: the lines' language, Spanish by default, ?tail=N: the last N lines only)", s.getTranscript},
 		{http.MethodGet, "/api/campaigns/{c}/events", "the events as JSON (?from=&to=&types=&tail=&limit=), or with Accept: text/event-stream a live feed resumable with Last-Event-ID", s.getEvents},
 		{http.MethodGet, "/api/campaigns/{c}/stats", "luck statistics: observed against expected faces, per character (?session=S, ?character=C)", s.getStats},
 		{http.MethodGet, "/api/campaigns/{c}/rolls/{id}/explain", "one roll step by step, verified when its seed is revealed", s.explainRoll},
@@ -214,19 +214,44 @@ func (s *Server) getTranscript(w http.ResponseWriter, r *http.Request) error {
 			return badRequest("?session=%s: %v", session, err)
 		}
 	}
-	tr := projections.NewTranscript(id, session)
+	var lang i18n.Lang
 	if v := r.URL.Query().Get("lang"); v != "" {
-		if tr.Lang, err = i18n.Parse(v); err != nil {
+		if lang, err = i18n.Parse(v); err != nil {
 			return badRequest("?lang=%s: %v", v, err)
 		}
 	}
-	if err := s.opts.Store.Read(ctx, events.Query{Subject: filter, To: upTo}, tr.Apply); err != nil {
+	tail, err := uintParam(r, "tail")
+	if err != nil {
 		return err
 	}
-	if tr.Campaign.Events == 0 {
-		return notFound("campaign %s does not exist", id)
+	var lines []projections.Line
+	if upTo == 0 { // the server's projection, read on from where it is
+		last, err := s.campaignLast(ctx, id, filter)
+		if err != nil {
+			return err
+		}
+		e := s.pages.transcript(id, session, lang)
+		var n int
+		if lines, n, err = e.lines(ctx, s.opts.Store.Read, filter, last); err != nil {
+			return err
+		}
+		if n == 0 {
+			return notFound("campaign %s does not exist", id)
+		}
+	} else {
+		tr := projections.NewTranscript(id, session)
+		tr.Lang = lang
+		if err := s.opts.Store.Read(ctx, events.Query{Subject: filter, To: upTo}, tr.Apply); err != nil {
+			return err
+		}
+		if tr.Campaign.Events == 0 {
+			return notFound("campaign %s does not exist", id)
+		}
+		lines = tr.Lines
 	}
-	lines := tr.Lines
+	if tail > 0 && uint64(len(lines)) > tail {
+		lines = lines[uint64(len(lines))-tail:]
+	}
 	if lines == nil {
 		lines = []projections.Line{}
 	}
@@ -286,18 +311,23 @@ func (s *Server) getEvents(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if _, err := s.campaignLast(ctx, id, filter); err != nil {
+	last, err := s.campaignLast(ctx, id, filter)
+	if err != nil {
 		return err
+	}
+	if tail > 0 { // the newest page, read backwards: not the whole campaign
+		if q.To == 0 || q.To > last {
+			q.To = last
+		}
+		out, err := readTail(ctx, s.opts.Store.Read, q, min(tail, maxEventLimit))
+		if err != nil {
+			return err
+		}
+		return writeJSON(w, http.StatusOK, out)
 	}
 	out := []recordJSON{}
 	err = s.opts.Store.Read(ctx, q, func(rec events.Recorded) error {
 		out = append(out, recordJSON{Seq: rec.Seq, Subject: rec.Subject, Event: rec.Event})
-		if tail > 0 {
-			if uint64(len(out)) > min(tail, maxEventLimit) {
-				out = out[1:]
-			}
-			return nil
-		}
 		if uint64(len(out)) >= limit {
 			return errEnough
 		}
@@ -327,24 +357,10 @@ func (s *Server) getStats(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	key := id + "|" + f.Session + "|" + f.Character
-	s.statsMu.Lock()
-	e, ok := s.statsCache[key]
-	s.statsMu.Unlock()
-	if ok && e.last == last {
-		return writeJSON(w, http.StatusOK, e.report)
-	}
-	src := replay.StoreSource(s.opts.Store.Read, events.Query{Subject: filter, To: last})
-	rep, err := replay.Luck(ctx, src, f)
+	rep, err := s.pages.statsOf(f).report(ctx, s.opts.Store.Read, filter, last)
 	if err != nil {
 		return err
 	}
-	s.statsMu.Lock()
-	if len(s.statsCache) > 256 {
-		clear(s.statsCache)
-	}
-	s.statsCache[key] = statsEntry{last: last, report: rep}
-	s.statsMu.Unlock()
 	return writeJSON(w, http.StatusOK, rep)
 }
 

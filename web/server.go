@@ -60,7 +60,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -73,7 +72,6 @@ import (
 	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/invite"
 	"github.com/campaign-journal/journal/live"
-	"github.com/campaign-journal/journal/replay"
 )
 
 // MaxBody is the largest request body accepted, in bytes.
@@ -189,9 +187,9 @@ type Server struct {
 	// historyReads holds a slot for each history read running (sse.go).
 	streams      *streams
 	historyReads chan struct{}
-	statsMu      sync.Mutex
-	statsCache   map[string]statsEntry
-	startedAt    time.Time
+	// pages are the projections of the pages' reports (pagecache.go).
+	pages     *pageCache
+	startedAt time.Time
 	// commands is the journal every request's actor shares (through As),
 	// so that its cache of folded campaigns serves every command.
 	commands *command.Journal
@@ -202,11 +200,6 @@ type Server struct {
 	publicHosts []hostRule
 	// permalinkKey is Options.PermalinkKey or a random one (permalink.go).
 	permalinkKey []byte
-}
-
-type statsEntry struct {
-	last   uint64
-	report replay.LuckReport
 }
 
 // Route is one route of the API, for documentation and contract tests.
@@ -270,7 +263,7 @@ func New(opts Options) (*Server, error) {
 	if commands == nil {
 		commands = command.New(opts.Store, command.Options{Clock: opts.Clock, Rand: opts.Rand, IDs: opts.IDs})
 	}
-	s := &Server{opts: opts, metrics: m, mux: http.NewServeMux(), statsCache: map[string]statsEntry{}, startedAt: opts.Clock(), publicHosts: public,
+	s := &Server{opts: opts, metrics: m, mux: http.NewServeMux(), pages: newPageCache(), startedAt: opts.Clock(), publicHosts: public,
 		commands: commands, proj: opts.Projectors,
 		streams: newStreams(opts.MaxStreams, opts.MaxStreamsPerUser), historyReads: make(chan struct{}, historyReadsAtOnce)}
 	s.streamsCtx, s.closeStreams = context.WithCancel(context.Background())

@@ -69,7 +69,8 @@ and the peak memory of the process. Nothing is written to the journal's data.
 			}
 			for name, v := range map[string]int{"--rolls": o.Rolls, "--campaigns": o.Campaigns, "--characters": o.Characters,
 				"--events": o.Events, "--verify-rolls": o.VerifyRolls, "--rounds": o.Rounds, "--window": o.Window + 1,
-				"--many-campaigns": o.ManyCampaigns, "--repeat": repeat, "--growth-rolls": o.GrowthRolls, "--cold-campaign-events": o.ColdCampaignEvents, "--cold-loads": o.ColdLoads, "--v2-rolls": o.V2Rolls} {
+				"--many-campaigns": o.ManyCampaigns, "--repeat": repeat, "--growth-rolls": o.GrowthRolls, "--cold-campaign-events": o.ColdCampaignEvents, "--cold-loads": o.ColdLoads, "--v2-rolls": o.V2Rolls,
+				"--pages-repeats": o.PagesRepeats, "--pages-rolls": o.PagesRolls} {
 				if v <= 0 {
 					return usagef("%s: want a positive number", name)
 				}
@@ -153,6 +154,9 @@ and the peak memory of the process. Nothing is written to the journal's data.
 	f.IntVar(&o.ColdLoads, "cold-loads", d.ColdLoads, "timed cold loads at each stream size")
 	f.StringVar(&coldDir, "cold-dir", "", "folder where the cold loads' streams are filled once and kept for later runs (default: filled again in the temporary folder)")
 	f.IntVar(&o.V2Rolls, "v2-rolls", d.V2Rolls, "v1 rolls, and v2 rolls, timed on each path of the v2-roll stage")
+	f.IntSliceVar(&o.PagesEvents, "pages-events", d.PagesEvents, "events of the campaigns whose pages the pages stage loads")
+	f.IntVar(&o.PagesRepeats, "pages-repeats", d.PagesRepeats, "timed loads of each page at each size of the pages stage")
+	f.IntVar(&o.PagesRolls, "pages-rolls", d.PagesRolls, "rolls timed from their POST to their card on another client's live feed")
 	f.StringVar(&stages, "stages", "", "comma-separated stages to run (default all): "+strings.Join(bench.AllStages(), ","))
 	f.StringVar(&dir, "tmp", "", "folder for the temporary data (default the system's)")
 	f.IntVar(&repeat, "repeat", 1, "whole runs to make one after another; the output ends with each target's value in every run and the runs that met it")

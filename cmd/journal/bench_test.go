@@ -13,7 +13,8 @@ import (
 // benchTiny are sizes with which `journal bench` runs in a few seconds.
 var benchTiny = []string{"--rolls", "20", "--campaigns", "2", "--characters", "4", "--events", "200",
 	"--verify-rolls", "30", "--rounds", "1", "--many-campaigns", "3", "--growth-characters", "1,2", "--growth-campaigns", "1,2",
-	"--growth-rolls", "5", "--cold-events", "200,400", "--cold-campaign-events", "100", "--cold-loads", "1", "--v2-rolls", "3"}
+	"--growth-rolls", "5", "--cold-events", "200,400", "--cold-campaign-events", "100", "--cold-loads", "1", "--v2-rolls", "3",
+	"--pages-events", "200,400", "--pages-repeats", "2", "--pages-rolls", "2"}
 
 func TestBenchJSON(t *testing.T) {
 	c := newCLI(t)
@@ -23,7 +24,7 @@ func TestBenchJSON(t *testing.T) {
 	require.Positive(t, r.Machine.CPUs)
 	require.Len(t, r.Runs, 1)
 	require.Equal(t, "default", r.Runs[0].Sync)
-	require.Len(t, r.Runs[0].Pairs, len(bench.AllStages())-4, "growth, cold load, v2 roll and cli are not pairs")
+	require.Len(t, r.Runs[0].Pairs, len(bench.AllStages())-5, "growth, cold load, v2 roll, cli and pages are not pairs")
 	for _, p := range r.Runs[0].Pairs {
 		require.Positive(t, p.Journal.PerSecond, p.Stage)
 		require.Positive(t, p.Raw.PerSecond, p.Stage)

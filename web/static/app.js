@@ -325,7 +325,7 @@
     const c = state.data;
     const last = (c.sessions || []).slice(-1)[0];
     const [lines, stats] = await Promise.all([
-      api(base() + "/transcript?lang=" + JournalI18n.lang() + (last ? "&session=" + enc(last.id) : "")),
+      api(base() + "/transcript?lang=" + JournalI18n.lang() + (last ? "&session=" + enc(last.id) : "") + "&tail=100"), // what renderTranscript shows
       api(base() + "/stats" + (last ? "?session=" + enc(last.id) : "")),
     ]);
     if (gen !== state.generation) return;
