@@ -1,6 +1,8 @@
 package projections
 
 import (
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/campaign-journal/journal/events"
@@ -75,7 +77,9 @@ func (c *Campaign) applyV2(rec events.Recorded, data any) bool {
 			if s.Requests == nil {
 				s.Requests = map[string]*PendingRoll{}
 			}
-			s.Requests[d.Request] = &PendingRoll{Event: ev.ID, State: RequestPending, Requested: *d, At: ev.Time}
+			// The key is a copy: the map keeps it after the request has
+			// forgotten the event's text (detach).
+			s.Requests[strings.Clone(d.Request)] = &PendingRoll{Event: ev.ID, State: RequestPending, Requested: *d, At: ev.Time}
 			if d.Commitment == "" {
 				s.GMRequests++
 			}
@@ -131,7 +135,42 @@ func (c *Campaign) applyV2Roll(ev events.Event, d *events.RollMade) {
 			// pages read, so a long campaign's state does not hold every
 			// request's signed string (the event in the stream does).
 			p.Requested.Signed, p.Requested.Signature = "", ""
+			p.detach()
 		}
+	}
+}
+
+// detach gives the request's strings and slices memory of their own, in
+// one allocation for the strings: a decoded event's strings are parts of
+// one string holding all its text (the signed string's too), which a
+// request kept for the rest of a long campaign would otherwise keep whole.
+// The values do not change. Every string and slice field of
+// events.RollRequested is here (TestPendingRollDetach).
+func (p *PendingRoll) detach() {
+	q := &p.Requested
+	ss := []*string{&p.Event, &q.User, &q.Signed, &q.Signature, &q.Request, &q.Commitment, &q.Character, &q.Kind,
+		&q.Skill, &q.Attribute, &q.Vs, &q.Target, &q.Weapon, &q.Range, &q.Trait, &q.B, &q.SkillB, &q.AttributeB,
+		&q.Rematch, &q.Dice, &q.Note}
+	q.Nonces = slices.Clone(q.Nonces)
+	q.Participants, q.Tokens = slices.Clone(q.Participants), slices.Clone(q.Tokens)
+	for i := range q.Participants {
+		ss = append(ss, &q.Participants[i])
+	}
+	for i := range q.Tokens {
+		ss = append(ss, &q.Tokens[i])
+	}
+	n := 0
+	for _, s := range ss {
+		n += len(*s)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for _, s := range ss {
+		b.WriteString(*s)
+	}
+	all := b.String()
+	for _, s := range ss {
+		*s, all = all[:len(*s)], all[len(*s):]
 	}
 }
 

@@ -12,6 +12,7 @@ package replay
 import (
 	"encoding/json"
 	"reflect"
+	"strings"
 
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/i18n"
@@ -129,7 +130,7 @@ func (v *Verifier) hiddenEvent(s *session, m Mismatch, ev events.Event, d *event
 			m.tell(text{msg("mm.hidden_request", d.Request, ""), msg(why, state)})
 			v.record(s, m) // kept all the same: its reveal is checked, its absence flagged
 		} else {
-			r.hidden = ev.ID
+			r.hidden = strings.Clone(ev.ID)
 		}
 	} else {
 		if prev, taken := s.nonces[nonce]; taken {

@@ -73,11 +73,20 @@ type v2Session struct {
 }
 
 type v2Request struct {
-	event  string
-	state  string
-	d      events.RollRequested
-	rolled int // roll events recorded for it
-	at     time.Time
+	event string
+	state string
+	// d is the request as recorded: the fold's record of it
+	// (projections.PendingRoll.Requested, read only here), so that a long
+	// campaign keeps one copy of each request, not one in the fold and one
+	// here; the verifier's own copy when the fold did not record it.
+	d *events.RollRequested
+	// signed and signature are its device message, kept while it is
+	// pending (read by its first roll's witness check, v2_witness.go): the
+	// fold forgets its copy of them once the request is made, before the
+	// verifier checks that roll.
+	signed, signature string
+	rolled            int // roll events recorded for it
+	at                time.Time
 	// witnessed are the chain witnesses recorded for it (v2_chain.go), in
 	// stream order; receipted whether a player's device receipted it
 	// before its beacon round.
@@ -97,7 +106,7 @@ type v2Request struct {
 // pending: by its first roll's witness check, v2_witness.go). The verifier
 // streams a long campaign: what it keeps of each request is its
 // bookkeeping (state, nonces, commitment, inputs), not its signed string.
-func (r *v2Request) drop() { r.d.Signed, r.d.Signature = "", "" }
+func (r *v2Request) drop() { r.signed, r.signature = "", "" }
 
 // v2Attack is what an attack's rolls say its consequences must be: the
 // v1 attack's rules (command.resolveAttack) read from the recorded rolls,
@@ -282,6 +291,7 @@ func (v *Verifier) v2Event(c *campaign, m Mismatch, ev events.Event, data any) {
 		r.state = projections.RequestCancelled
 		r.drop()
 		r.cancelledBy, r.cancelID = ev.Actor, ev.ID
+		detach(&r.cancelledBy, &r.cancelID)
 		s.v2.cancelled = append(s.v2.cancelled, CancelledRequest{Request: d.Request, Nonce: d.Nonce, EventID: ev.ID, Reason: d.Reason})
 	}
 }
@@ -390,9 +400,46 @@ func (v *Verifier) checkRequest(s *session, c *campaign, m Mismatch, ev events.E
 	if !v.checkGMRequest(s, c, m, ev, d) { // v2_witness.go
 		return
 	}
-	v.repeatedRequest(s, c, ev, d, req.Action) // v2_cosign.go
-	s.v2.requests[d.Request] = &v2Request{event: ev.ID, state: projections.RequestPending, d: *d, at: ev.Time, key: keyOfRequest(c.fold, d.User)}
-	s.v2.order = append(s.v2.order, d.Request)
+	// The ids it keeps are copies: a decoded event's strings share one
+	// allocation with its whole text, signed string included, which a
+	// kept substring would keep alive for the rest of the input.
+	event, id := ev.ID, d.Request
+	detach(&event, &id)
+	v.repeatedRequest(s, c, ev, d, id, req.Action) // v2_cosign.go
+	s.v2.requests[id] = &v2Request{event: event, state: projections.RequestPending, d: foldedRequest(c.fold, ev, d),
+		signed: d.Signed, signature: d.Signature, at: ev.Time, key: v.keyOfRequest(c.fold, d.User)}
+	s.v2.order = append(s.v2.order, id)
+}
+
+// foldedRequest is the fold's record of the request event ev records (d),
+// recorded just before the checks (Verifier.Add), for the verifier to read
+// instead of a copy of its own; a copy of d when the fold did not record it.
+func foldedRequest(fold *projections.Campaign, ev events.Event, d *events.RollRequested) *events.RollRequested {
+	if s := fold.Session(ev.Session); s != nil {
+		if p := s.Requests[d.Request]; p != nil && p.Event == ev.ID {
+			return &p.Requested
+		}
+	}
+	own := *d
+	return &own
+}
+
+// detach points each of ss at a copy of its string, all in one allocation:
+// what outlives the event it was read from does not keep the event's text.
+func detach(ss ...*string) {
+	n := 0
+	for _, s := range ss {
+		n += len(*s)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for _, s := range ss {
+		b.WriteString(*s)
+	}
+	all := b.String()
+	for _, s := range ss {
+		*s, all = all[:len(*s)], all[len(*s):]
+	}
 }
 
 // rollV2 checks a roll of a v2 session: its reveal, its inputs against its
@@ -417,8 +464,8 @@ func (v *Verifier) rollV2(s *session, c *campaign, m Mismatch, ev events.Event, 
 		fail(MismatchReveal, "a roll with a witness index or witnesses that is not made from witness chains (witness %q)", d.Witness)
 		return
 	}
-	damage := r != nil && isAttackRequest(r.d) && r.state == projections.RequestMade && r.rolled == 1
-	damage = damage || r != nil && isPathRequest(r.d) && r.state == projections.RequestMade && r.rolled < len(r.d.Taken())
+	damage := r != nil && isAttackRequest(*r.d) && r.state == projections.RequestMade && r.rolled == 1
+	damage = damage || r != nil && isPathRequest(*r.d) && r.state == projections.RequestMade && r.rolled < len(r.d.Taken())
 	switch {
 	case d.Request == "":
 		fail(MismatchRequest, "a roll of a journal-dice-v2 session without a request: drawn without the roller's secret")
@@ -444,7 +491,7 @@ func (v *Verifier) rollV2(s *session, c *campaign, m Mismatch, ev events.Event, 
 	r.state = projections.RequestMade
 	defer r.drop() // once this first roll is checked: no later check reads its device message
 	if r.made == "" {
-		r.made = ev.ID
+		r.made = strings.Clone(ev.ID) // not the roll event's whole text
 	}
 	r.rolled++
 	v.rolledV2(s, ev, d, r) // v2_cosign.go
@@ -487,9 +534,9 @@ func (v *Verifier) rollV2(s *session, c *campaign, m Mismatch, ev events.Event, 
 	add := func(what string) { diff = append(diff, what) }
 	if r.d.Kind == rolls.KindFree {
 		freeRollInputs(d, r, eq) // v2_free.go
-	} else if isAttackRequest(r.d) {
+	} else if isAttackRequest(*r.d) {
 		v.attackRoll(s, m, ev, d, r, damage, eq, add)
-	} else if isPathRequest(r.d) {
+	} else if isPathRequest(*r.d) {
 		v.pathRoll(s, c, m, ev, d, r, eq, add) // v2_paths.go
 	} else if c.fold.System == torSystem {
 		v.torRoll(s, c, m, ev, d, r, eq, add) // v2_tor.go

@@ -56,6 +56,8 @@ type v2SessionExtra struct {
 type verifierV2 struct {
 	rolls    map[idKey]v2Roll
 	consents map[idKey]string // voided roll → the roller who consented
+	// keys is each user's last requestKey (v2_prove.go), keyed by user.
+	keys map[string]cachedKey
 }
 
 type v2Roll struct {
@@ -199,7 +201,7 @@ func (v *Verifier) voidConsent(c *campaign, m Mismatch, ev events.Event, d *even
 
 // repeatedRequest flags a request for the same action as an earlier one of
 // the same user in the session, once that one was revealed.
-func (v *Verifier) repeatedRequest(s *session, c *campaign, ev events.Event, d *events.RollRequested, action []byte) {
+func (v *Verifier) repeatedRequest(s *session, c *campaign, ev events.Event, d *events.RollRequested, request string, action []byte) {
 	x := &s.v2.x
 	key, ok := actionKey(c.fold, d.User, action)
 	if !ok {
@@ -211,7 +213,7 @@ func (v *Verifier) repeatedRequest(s *session, c *campaign, ev events.Event, d *
 	earlier := x.actions[key]
 	for i, id := range earlier {
 		if r := s.v2.requests[id]; r != nil && r.state == projections.RequestMade {
-			x.flags = append(x.flags, newFlag(FlagRepeated, ev.ID, "rp2.f.repeated", d.Request, ev.ID, d.User, id, r.event))
+			x.flags = append(x.flags, newFlag(FlagRepeated, ev.ID, "rp2.f.repeated", request, ev.ID, d.User, id, r.event))
 			// A made request stays made: no later request of this action
 			// looks past it, so the list ends there (it does not grow with
 			// every repetition of a long campaign).
@@ -219,7 +221,7 @@ func (v *Verifier) repeatedRequest(s *session, c *campaign, ev events.Event, d *
 			return
 		}
 	}
-	x.actions[key] = append(earlier, d.Request)
+	x.actions[key] = append(earlier, request)
 }
 
 // actionKey is what makes two requests the same action: the user, the

@@ -95,7 +95,25 @@ type Flag struct {
 }
 
 // newFlag returns the flag of code about event, in the catalogue's words.
+// Its strings are copies (detach): a report's flags do not keep the text
+// of the events they name.
 func newFlag(code FlagCode, event string, key i18n.Key, args ...any) Flag {
+	strs := make([]string, len(args)+1)
+	ss := []*string{&strs[0]}
+	strs[0] = event
+	for i, a := range args {
+		if s, ok := a.(string); ok {
+			strs[i+1] = s
+			ss = append(ss, &strs[i+1])
+		}
+	}
+	detach(ss...)
+	event = strs[0]
+	for i, a := range args {
+		if _, ok := a.(string); ok {
+			args[i] = strs[i+1]
+		}
+	}
 	t := text{msg(key, args...)}
 	return Flag{Code: code, EventID: event, What: t.inL(i18n.EN), msg: t}
 }

@@ -189,7 +189,7 @@ func (v *Verifier) pathRoll(s *session, c *campaign, m Mismatch, ev events.Event
 			mm.Kind, mm.What = MismatchRules, fmt.Sprintf("the %s of request %s has no consequence before the next one's rolls", due.d.Kind, due.request)
 			v.record(s, mm)
 		}
-		s.v2.path = &v2Due{m: m, request: r.d.Request, d: r.d}
+		s.v2.path = &v2Due{m: m, request: r.d.Request, d: *r.d}
 	}
 	due := s.v2.path
 	if due == nil || due.request != r.d.Request {

@@ -93,21 +93,61 @@ type requestKey struct {
 	fingerprint string // the devices' fingerprints, for messages
 }
 
-// keyOfRequest is the active devices of user in fold (nil: none).
-func keyOfRequest(fold *projections.Campaign, user string) *requestKey {
+// keyOfRequest is the active devices of user in fold (nil: none). The
+// requests of a user share one (read only) while its active devices stay
+// the same, so that a long campaign does not keep a parsed key set per
+// request.
+func (v *Verifier) keyOfRequest(fold *projections.Campaign, user string) *requestKey {
+	p := fold.Participants[user]
+	if c, ok := v.x.keys[user]; ok && c.fold == fold && sameActive(p, c.from) {
+		return c.key
+	}
 	var k requestKey
-	var fps []string
-	for _, d := range fold.Participants[user].ActiveDevices() {
+	var fps, from []string
+	for _, d := range p.ActiveDevices() {
+		from = append(from, d.PublicKey)
 		if pub, err := signed.ParsePublicKey(d.PublicKey); err == nil {
 			k.pubs = append(k.pubs, pub)
 			fps = append(fps, d.Fingerprint)
 		}
 	}
+	key := &k
 	if len(k.pubs) == 0 {
-		return nil
+		key = nil
+	} else {
+		k.fingerprint = strings.Join(fps, ", ")
 	}
-	k.fingerprint = strings.Join(fps, ", ")
-	return &k
+	if v.x.keys == nil {
+		v.x.keys = map[string]cachedKey{}
+	}
+	v.x.keys[user] = cachedKey{fold: fold, from: from, key: key}
+	return key
+}
+
+// cachedKey is the requestKey (nil: none) of a user's active devices in a
+// campaign's fold, and their public keys as registered, newest first.
+type cachedKey struct {
+	fold *projections.Campaign
+	from []string
+	key  *requestKey
+}
+
+// sameActive reports whether p's active devices, newest first, have the
+// public keys from (in order, none more).
+func sameActive(p *projections.Participant, from []string) bool {
+	n := 0
+	if p != nil {
+		for i := len(p.Devices) - 1; i >= 0; i-- {
+			if !p.Devices[i].Active() {
+				continue
+			}
+			if n == len(from) || p.Devices[i].PublicKey != from[n] {
+				return false
+			}
+			n++
+		}
+	}
+	return n == len(from)
 }
 
 // open opens a signed message under the first of the keys it holds under.
@@ -180,7 +220,7 @@ func (v *Verifier) provedEvent(s *session, c *campaign, m Mismatch, ev events.Ev
 		fail(MismatchInputs, "the proof is not its request's: %s", strings.Join(diff, "; "))
 		return
 	}
-	r.proved = ev.ID
+	r.proved = strings.Clone(ev.ID)
 	s.v2.proved = append(s.v2.proved, &v2Proved{m: m, user: d.User, r: [32]byte(rev.R), req: r, rolls: slices.Clone(d.Rolls)})
 }
 
@@ -264,7 +304,7 @@ func (s *session) proofFile(pf ProofFile) ProofResult {
 		return res
 	}
 	s.v2.proved = append(s.v2.proved, &v2Proved{m: Mismatch{Campaign: s.campaign, Session: s.id}, file: pf.Name, user: p.User,
-		r: [32]byte(rev.R), req: r, rolls: []events.ProvedRoll{{Nonce: r.d.Taken()[0], Draws: firstSides(r.d)}}})
+		r: [32]byte(rev.R), req: r, rolls: []events.ProvedRoll{{Nonce: r.d.Taken()[0], Draws: firstSides(*r.d)}}})
 	res.Status = ProofFlagged
 	return res
 }

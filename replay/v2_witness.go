@@ -181,7 +181,7 @@ func (v *Verifier) gmRollR(s *session, c *campaign, m Mismatch, ev events.Event,
 	if w.Request != d.Request || w.Value.String() != d.Reveal {
 		return fail(MismatchSignature, "the event's request and r are not the signed witness's")
 	}
-	req, err := signed.Parse(r.d.Signed)
+	req, err := signed.Parse(r.signed)
 	if err != nil {
 		return fail(MismatchSignature, "the recorded request: %v", err)
 	}
