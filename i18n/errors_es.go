@@ -12,7 +12,7 @@ var errorsES = map[string]string{}
 
 // errorsESParts are the parts of errorsES, merged at initialisation; a
 // format string in two parts panics.
-var errorsESParts = []map[string]string{errorsESExtra, errorsESCLI, errorsESCommand, errorsESRules, errorsESMore, errorsESStore, errorsESTable2, errorsESV2, errorsESLimits, errorsESChain, errorsESReceipts, errorsESWitnessChain, errorsESTableGM, errorsESFree, errorsESVersions, errorsESRemote, errorsESPerf}
+var errorsESParts = []map[string]string{errorsESExtra, errorsESCLI, errorsESCommand, errorsESRules, errorsESMore, errorsESStore, errorsESTable2, errorsESV2, errorsESLimits, errorsESChain, errorsESReceipts, errorsESWitnessChain, errorsESTableGM, errorsESFree, errorsESVersions, errorsESRemote, errorsESPerf, errorsESPages}
 
 func init() {
 	for _, part := range errorsESParts {
