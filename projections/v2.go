@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/internal/own"
 )
 
 // Participant is a user of the campaign's devices (journal-dice-v2, docs/design.md
@@ -159,19 +160,7 @@ func (p *PendingRoll) detach() {
 	for i := range q.Tokens {
 		ss = append(ss, &q.Tokens[i])
 	}
-	n := 0
-	for _, s := range ss {
-		n += len(*s)
-	}
-	var b strings.Builder
-	b.Grow(n)
-	for _, s := range ss {
-		b.WriteString(*s)
-	}
-	all := b.String()
-	for _, s := range ss {
-		*s, all = all[:len(*s)], all[len(*s):]
-	}
+	own.Strings(ss...)
 }
 
 // V2 reports whether the session draws its dice by journal-dice-v2.

@@ -20,11 +20,13 @@ package replay
 
 import (
 	"fmt"
-	"github.com/campaign-journal/journal/i18n"
 	"io"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/campaign-journal/journal/i18n"
+	"github.com/campaign-journal/journal/internal/own"
 
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/projections"
@@ -291,7 +293,7 @@ func (v *Verifier) v2Event(c *campaign, m Mismatch, ev events.Event, data any) {
 		r.state = projections.RequestCancelled
 		r.drop()
 		r.cancelledBy, r.cancelID = ev.Actor, ev.ID
-		detach(&r.cancelledBy, &r.cancelID)
+		own.Strings(&r.cancelledBy, &r.cancelID)
 		s.v2.cancelled = append(s.v2.cancelled, CancelledRequest{Request: d.Request, Nonce: d.Nonce, EventID: ev.ID, Reason: d.Reason})
 	}
 }
@@ -404,7 +406,7 @@ func (v *Verifier) checkRequest(s *session, c *campaign, m Mismatch, ev events.E
 	// allocation with its whole text, signed string included, which a
 	// kept substring would keep alive for the rest of the input.
 	event, id := ev.ID, d.Request
-	detach(&event, &id)
+	own.Strings(&event, &id)
 	v.repeatedRequest(s, c, ev, d, id, req.Action) // v2_cosign.go
 	s.v2.requests[id] = &v2Request{event: event, state: projections.RequestPending, d: foldedRequest(c.fold, ev, d),
 		signed: d.Signed, signature: d.Signature, at: ev.Time, key: v.keyOfRequest(c.fold, d.User)}
@@ -422,24 +424,6 @@ func foldedRequest(fold *projections.Campaign, ev events.Event, d *events.RollRe
 	}
 	own := *d
 	return &own
-}
-
-// detach points each of ss at a copy of its string, all in one allocation:
-// what outlives the event it was read from does not keep the event's text.
-func detach(ss ...*string) {
-	n := 0
-	for _, s := range ss {
-		n += len(*s)
-	}
-	var b strings.Builder
-	b.Grow(n)
-	for _, s := range ss {
-		b.WriteString(*s)
-	}
-	all := b.String()
-	for _, s := range ss {
-		*s, all = all[:len(*s)], all[len(*s):]
-	}
 }
 
 // rollV2 checks a roll of a v2 session: its reveal, its inputs against its

@@ -16,6 +16,7 @@ import (
 
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/i18n"
+	"github.com/campaign-journal/journal/internal/own"
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/rules/dice"
 )
@@ -107,7 +108,7 @@ func newFlag(code FlagCode, event string, key i18n.Key, args ...any) Flag {
 			ss = append(ss, &strs[i+1])
 		}
 	}
-	detach(ss...)
+	own.Strings(ss...)
 	event = strs[0]
 	for i, a := range args {
 		if _, ok := a.(string); ok {
