@@ -38,6 +38,7 @@ type recentEvent struct {
 	damage    bool // a damage-taken event
 	character string
 	amount    int
+	roll      idKey // a roll-made event's id, else zero
 }
 
 // v1State is what a campaign keeps for v1 consequences.
@@ -63,8 +64,11 @@ func (v *Verifier) v1Event(c *campaign, m Mismatch, ev events.Event, data any) {
 		d, ok := data.(*events.DamageTaken)
 		copy(st.recent[:], st.recent[1:])
 		st.recent[2] = recentEvent{}
-		if ok {
+		switch {
+		case ok:
 			st.recent[2] = recentEvent{damage: true, character: d.Character, amount: d.Amount}
+		case ev.Type == events.TypeRollMade:
+			st.recent[2] = recentEvent{roll: keyOf(ev.ID)}
 		}
 	}()
 	if !v.inSession(ev) {
@@ -148,9 +152,17 @@ func (st *v1State) attackDiff(d *events.AttackResolved) []string {
 	if !hit && dmg != nil {
 		diff = append(diff, "a damage roll for an attack that missed")
 	}
+	// The damage an attack caused follows its attack roll: looking back
+	// from the latest event, the search stops at that roll, so an earlier
+	// attack's damage to the same target is not this one's.
 	var taken *recentEvent
-	for i := range st.recent {
-		if r := &st.recent[i]; r.damage && r.character == d.Target {
+	atk := keyOf(d.AttackRoll)
+	for i := len(st.recent) - 1; i >= 0; i-- {
+		r := &st.recent[i]
+		if r.roll == atk {
+			break
+		}
+		if r.damage && r.character == d.Target {
 			taken = r
 			break
 		}
