@@ -53,17 +53,17 @@ var (
 // CallRequest is the GM's roll call: who, what, against which difficulty,
 // and a note for the players.
 type CallRequest struct {
-	Characters []string `json:"characters"`
-	Skill      string   `json:"skill,omitempty"`
-	Attribute  string   `json:"attribute,omitempty"`
-	Vs         string   `json:"vs,omitempty"`
-	Note       string   `json:"note,omitempty"`
+	Characters []string `json:"characters" cli:"CHAR..." complete:"character"`
+	Skill      string   `json:"skill,omitempty" cli:"--skill S" help:"the skill to roll (named as the rules do once recorded)" complete:"skill"`
+	Attribute  string   `json:"attribute,omitempty" cli:"--attribute A" help:"the attribute to roll (RyF), or the skill's attribute" complete:"attribute"`
+	Vs         string   `json:"vs,omitempty" cli:"--vs D" help:"the difficulty (RyF: a name or a number; The One Ring: the TN)"`
+	Note       string   `json:"note,omitempty" cli:"--note N" help:"the GM's note for the players"`
 }
 
 // CallClose closes a roll call.
 type CallClose struct {
-	Call   string `json:"call"`
-	Reason string `json:"reason,omitempty"`
+	Call   string `json:"call" cli:"ID"`
+	Reason string `json:"reason,omitempty" cli:"--reason R" help:"why the call is closed"`
 }
 
 // MakeCall records a roll call (journal.call.made.v1).

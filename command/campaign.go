@@ -18,12 +18,12 @@ const (
 
 // CreateCampaign is the request to open a campaign.
 type CreateCampaign struct {
-	ID          string `json:"id"`
-	Name        string `json:"name"`
-	System      string `json:"system"`
-	Carisma     bool   `json:"carisma,omitempty"`
-	HardDefense bool   `json:"hard_defense,omitempty"`
-	AttrBudget  int    `json:"attr_budget,omitempty"`
+	ID          string `json:"id" cli:"ID"`
+	Name        string `json:"name" cli:"--name NAME" help:"display name"`
+	System      string `json:"system" cli:"--system ryf|galaxia|tor" required:"cli" help:"ryf, galaxia or tor"`
+	Carisma     bool   `json:"carisma,omitempty" help:"optional rule: the sixth attribute C (Carisma), budget 45"`
+	HardDefense bool   `json:"hard_defense,omitempty" help:"optional rule: Defense + 6 instead of + 5"`
+	AttrBudget  int    `json:"attr_budget,omitempty" cli:"--attr-budget N" help:"a lower attribute budget for player characters"`
 }
 
 func requireCampaign(c *projections.Campaign) error {

@@ -20,12 +20,12 @@ func (j *Journal) StartCombat(ctx context.Context, campaign string, participants
 
 // CombatStart is the request to start a combat.
 type CombatStart struct {
-	Participants []string `json:"participants"`
+	Participants []string `json:"participants" cli:"CHAR..." min:"2" complete:"character"`
 	// Entropy is mixed into every initiative roll.
-	Entropy string `json:"entropy,omitempty"`
+	Entropy string `json:"entropy,omitempty" cli:"--entropy S" help:"entropy for the initiative rolls"`
 	// Token lists the participants who spend their token on their
 	// initiative roll (one level higher), as before any roll (docs/rules.md 1.7).
-	Token []string `json:"token,omitempty"`
+	Token []string `json:"token,omitempty" cli:"--token CHAR,..." help:"participants who spend their token on initiative (one level higher), comma-separated" complete:"character"`
 }
 
 // StartCombatWith is StartCombat with the players' choices for the

@@ -32,12 +32,12 @@ import (
 // a player's for one of its characters, the GM's for any character or
 // none. Secret (the GM's only) hides its outcome until it is revealed.
 type FreeRollRequest struct {
-	Character string `json:"character"` // "" only for the GM's
-	Dice      string `json:"dice"`
-	Note      string `json:"note,omitempty"`
-	Secret    bool   `json:"secret,omitempty"`
-	Call      string `json:"call,omitempty"`
-	Entropy   string `json:"entropy,omitempty"`
+	Character string `json:"character" cli:"--character C" help:"the character who rolls (the GM may name none)" complete:"character"` // "" only for the GM's
+	Dice      string `json:"dice" cli:"DICE"`
+	Note      string `json:"note,omitempty" cli:"--note TEXT" help:"a note shown with the roll"`
+	Secret    bool   `json:"secret,omitempty" help:"the GM's secret roll: its outcome is recorded when revealed or when the session ends"`
+	Call      string `json:"call,omitempty" cli:"--call ID" help:"the roll call it answers"`
+	Entropy   string `json:"entropy,omitempty" cli:"--entropy S" help:"the player's own entropy, so not even the GM can know the roll before"`
 }
 
 // SecretRoll is a GM's secret roll as the GM sees it: the hidden event and

@@ -12,29 +12,30 @@ import (
 
 // RollRequest is a RyF or Galaxia skill or attribute roll.
 type RollRequest struct {
-	Character string `json:"character"`
+	Character string `json:"character" cli:"CHAR" complete:"character"`
 	// Skill is the skill rolled; empty for an attribute roll.
-	Skill string `json:"skill,omitempty"`
+	Skill string `json:"skill,omitempty" cli:"[SKILL]" complete:"skill"`
 	// Attribute is the attribute the GM names for a skill roll (empty: the
-	// skill's default), or the attribute of an attribute roll.
-	Attribute string `json:"attribute,omitempty"`
+	// skill's default), or the attribute of an attribute roll (the CLI's
+	// --attribute, its form's flag).
+	Attribute string `json:"attribute,omitempty" cli:"--with-attr X" alias:"attr" help:"skill roll: another attribute the GM names (default: the skill's)" complete:"attribute"`
 	// Vs is the difficulty: a name (fácil … imposible) or a number; empty for none.
-	Vs             string `json:"vs,omitempty"`
-	Modifier       int    `json:"modifier,omitempty" cli:"--mod N"`
-	Token          bool   `json:"token,omitempty"`
-	Specialization bool   `json:"specialization,omitempty" cli:"--spec"`
-	Entropy        string `json:"entropy,omitempty"`
+	Vs             string `json:"vs,omitempty" cli:"--vs DIFFICULTY" help:"difficulty: fácil, media, difícil, insólito, imposible or a number" complete:"difficulty"`
+	Modifier       int    `json:"modifier,omitempty" cli:"--mod N" help:"the GM's modifier"`
+	Token          bool   `json:"token,omitempty" help:"spend the token: one level higher"`
+	Specialization bool   `json:"specialization,omitempty" cli:"--spec" help:"use the specialization (once per day): keep the highest die"`
+	Entropy        string `json:"entropy,omitempty" cli:"--entropy S" help:"the player's own entropy, so not even the GM can know the roll before"`
 	// TN is The One Ring's target number: nil (not given) for the default
 	// 14; a TN given is one of tor.MinTN..tor.MaxTN (0 is refused, never
 	// read as the default).
-	TN *int `json:"tn,omitempty"`
+	TN *int `json:"tn,omitempty" cli:"--tn N" default:"14" help:"The One Ring: target number"`
 	// Trait is a trait of a The One Ring character invoked before the roll.
-	Trait string `json:"trait,omitempty"`
+	Trait string `json:"trait,omitempty" cli:"--trait T" help:"The One Ring: a trait invoked before the roll"`
 	// Call is the GM's roll call this roll answers (calls.go), "" for none.
-	Call string `json:"call,omitempty"`
+	Call string `json:"call,omitempty" cli:"--call ID" help:"the GM's roll call this roll answers ('journal call list')"`
 	// Secret is the GM's secret roll (free.go): recorded without its
 	// outcome until it is revealed.
-	Secret bool `json:"secret,omitempty"`
+	Secret bool `json:"secret,omitempty" help:"the GM's secret roll: its outcome is recorded when revealed or when the session ends"`
 }
 
 // Roll makes one roll from the session's dice stream: a RyF or Galaxia skill

@@ -390,13 +390,13 @@ func (j *Journal) EndMadness(ctx context.Context, campaign, char, flaw string) (
 
 // TraitRequest invokes a trait before a roll with the GM's ruling.
 type TraitRequest struct {
-	Character string `json:"character"`
-	Trait     string `json:"trait"`
+	Character string `json:"character" cli:"CHAR" complete:"character"`
+	Trait     string `json:"trait" cli:"TRAIT"`
 	// Automatic: the GM grants an automatic success, no roll. Otherwise the
 	// character's next roll goes ahead with the trait invoked.
-	Automatic bool `json:"automatic"`
+	Automatic bool `json:"automatic" cli:"--auto" help:"the GM grants an automatic success: no roll"`
 	// Skill optionally names what an automatic success was for.
-	Skill string `json:"skill,omitempty"`
+	Skill string `json:"skill,omitempty" cli:"--skill S" help:"with --auto: the skill the automatic success was for" complete:"skill"`
 }
 
 // InvokeTrait records a trait invoked before a roll and the GM's ruling

@@ -32,16 +32,16 @@ const MaxOpenVoidProposals = 64
 
 // VoidPropose is the GM's proposal to void a v2 roll.
 type VoidPropose struct {
-	EventID string `json:"event_id"`
-	Reason  string `json:"reason"`
+	EventID string `json:"event_id" cli:"EVENT"`
+	Reason  string `json:"reason" cli:"--reason R" help:"why the roll would be voided (the roller consents to this reason)"`
 }
 
 // VoidConsent is a roller's signed void.consent for a proposal.
 // Character, over HTTP and NATS, is the roll's character (the
 // permissions' acting character).
 type VoidConsent struct {
-	Character string `json:"character"`
-	Proposal  string `json:"proposal"`
+	Character string `json:"character" cli:"-"` // the CLI's: the proposal's
+	Proposal  string `json:"proposal" cli:"PROPOSAL"`
 	SignedMessage
 }
 

@@ -41,15 +41,15 @@ type CampaignCreated struct {
 // WeaponDefined adds a weapon to the campaign's catalogue (or redefines one
 // from the rule texts).
 type WeaponDefined struct {
-	Name      string `json:"name"`
-	Skill     string `json:"skill"`
-	Damage    string `json:"damage"`
-	Precision int    `json:"precision"`
-	Ranged    bool   `json:"ranged,omitempty"`
-	Short     int    `json:"short_m,omitempty"`
-	Medium    int    `json:"medium_m,omitempty"`
-	Long      int    `json:"long_m,omitempty"`
-	Magazine  int    `json:"magazine,omitempty"`
+	Name      string `json:"name" cli:"NAME"`
+	Skill     string `json:"skill" cli:"--skill S" help:"attack skill (default: Armas cuerpo a cuerpo, or the system's ranged skill)" complete:"skill"`
+	Damage    string `json:"damage" cli:"--damage 1d10" help:"damage dice, e.g. 1d10, 2d6, 1d6-2"`
+	Precision int    `json:"precision" cli:"--precision N" help:"precision bonus or penalty"`
+	Ranged    bool   `json:"ranged,omitempty" cli:"-"`
+	Short     int    `json:"short_m,omitempty" cli:"-"` // the CLI's --ranges SHORT/MEDIUM/LONG
+	Medium    int    `json:"medium_m,omitempty" cli:"-"`
+	Long      int    `json:"long_m,omitempty" cli:"-"`
+	Magazine  int    `json:"magazine,omitempty" cli:"--magazine N" help:"shots per magazine (0: not tracked)"`
 }
 
 // SkillDefined adds a campaign skill with its default attribute.

@@ -7,8 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -365,23 +363,6 @@ func (a *app) campaignID() (string, error) {
 
 func (a *app) campaignCommand() *cobra.Command {
 	cmd := &cobra.Command{Use: "campaign", Short: "Create and show campaigns"}
-	var req command.CreateCampaign
-	create := &cobra.Command{
-		Use:   "create ID --system ryf|galaxia|tor",
-		Short: "Create a campaign",
-		Args:  cobra.ExactArgs(1),
-		RunE: func(c *cobra.Command, args []string) error {
-			req.ID = args[0]
-			a.campaign = args[0]
-			return a.runSpec(c, "campaign-create", req)
-		},
-	}
-	create.Flags().StringVar(&req.System, "system", "", "ryf, galaxia or tor")
-	create.Flags().StringVar(&req.Name, "name", "", "display name")
-	create.Flags().BoolVar(&req.Carisma, "carisma", false, "optional rule: the sixth attribute C (Carisma), budget 45")
-	create.Flags().BoolVar(&req.HardDefense, "hard-defense", false, "optional rule: Defense + 6 instead of + 5")
-	create.Flags().IntVar(&req.AttrBudget, "attr-budget", 0, "a lower attribute budget for player characters")
-	_ = create.MarkFlagRequired("system")
 	show := &cobra.Command{
 		Use:   "show",
 		Short: "Show the campaign: rules, characters, sessions, combat",
@@ -394,7 +375,7 @@ func (a *app) campaignCommand() *cobra.Command {
 			return a.emit(camp, func(w io.Writer) { printCampaign(w, a.language(), camp) })
 		},
 	}
-	cmd.AddCommand(create, show, a.campaignListCommand())
+	cmd.AddCommand(a.specCommand("campaign-create"), show, a.campaignListCommand())
 	return cmd
 }
 
@@ -466,102 +447,16 @@ func atSuffix(at uint64) string {
 }
 
 func (a *app) weaponCommand() *cobra.Command {
-	cmd := &cobra.Command{Use: "weapon", Short: "Define the campaign's weapons"}
-	var w events.WeaponDefined
-	var ranges string
-	define := &cobra.Command{
-		Use:   "define NAME --damage 1d10 [--skill S] [--precision N] [--ranges 35/60/120] [--magazine N]",
-		Short: "Define (or redefine) a weapon",
-		Args:  cobra.ExactArgs(1),
-		RunE: func(c *cobra.Command, args []string) error {
-			w.Name = args[0]
-			if ranges != "" {
-				parts := strings.Split(ranges, "/")
-				if len(parts) != 3 {
-					return usagef("--ranges %q: want SHORT/MEDIUM/LONG in metres, e.g. 35/60/120", ranges)
-				}
-				var ns [3]int
-				for i, p := range parts {
-					n, err := strconv.Atoi(strings.TrimSpace(p))
-					if err != nil {
-						return usagef("--ranges %q: %q is not a number of metres", ranges, p)
-					}
-					ns[i] = n
-				}
-				w.Short, w.Medium, w.Long = ns[0], ns[1], ns[2]
-			}
-			return a.runSpec(c, "weapon-define", w)
-		},
-	}
-	define.Flags().StringVar(&w.Damage, "damage", "", "damage dice, e.g. 1d10, 2d6, 1d6-2")
-	define.Flags().StringVar(&w.Skill, "skill", "", "attack skill (default: Armas cuerpo a cuerpo, or the system's ranged skill)")
-	define.Flags().IntVar(&w.Precision, "precision", 0, "precision bonus or penalty")
-	define.Flags().StringVar(&ranges, "ranges", "", "range bands in metres SHORT/MEDIUM/LONG (ranged weapons)")
-	define.Flags().IntVar(&w.Magazine, "magazine", 0, "shots per magazine (0: not tracked)")
-	_ = define.MarkFlagRequired("damage")
-	cmd.AddCommand(define, a.weaponListCommand())
-	return cmd
+	return a.specGroup("weapon", "Define the campaign's weapons", []string{"weapon-define"}, a.weaponListCommand())
 }
 
 func (a *app) skillCommand() *cobra.Command {
-	cmd := &cobra.Command{Use: "skill", Short: "Campaign skills and raising skills with XP"}
-	var attr string
-	define := &cobra.Command{
-		Use:   "define NAME --attribute X",
-		Short: "Define a campaign skill with its default attribute",
-		Args:  cobra.ExactArgs(1),
-		RunE: func(c *cobra.Command, args []string) error {
-			if attr == "" {
-				return usagef("skill define: name its default attribute with --attribute X (F, R, D, I, P or C)")
-			}
-			return a.runSpec(c, "skill-define", body{"name": args[0], "attribute": attr})
-		},
-	}
-	define.Flags().StringVar(&attr, "attribute", "", "default attribute (F, R, D, I, P or C)")
-	aliasFlag(define, "attr", "attribute")
-	raise := &cobra.Command{
-		Use:   "raise CHAR SKILL",
-		Short: "Spend XP to raise a skill one rank (costs the new rank)",
-		Args:  cobra.ExactArgs(2),
-		RunE: func(c *cobra.Command, args []string) error {
-			return a.runSpec(c, "raise", body{"character": args[0], "skill": args[1]})
-		},
-	}
-	cmd.AddCommand(define, raise, a.skillListCommand())
-	return cmd
+	return a.specGroup("skill", "Campaign skills and raising skills with XP", []string{"skill-define", "raise"}, a.skillListCommand())
 }
 
+// voidCommand is 'journal void EVENT', with void propose and void consent.
 func (a *app) voidCommand() *cobra.Command {
-	var reason string
-	var consent command.SignedMessage
-	cmd := &cobra.Command{
-		Use:   "void EVENT --reason R",
-		Short: "Correct a mistake: the event stays in the journal, sheets leave it out",
-		Long: `Void an event: it stays in the journal, the sheets leave it out.
-
-EVENT is its stream sequence or its short id, as 'journal log' prints them,
-or its event id, or any unique start or end of it.
-
-The void of a journal-dice-v2 roll may carry its roller's consent, signed on
-the roller's device with 'journal key consent EVENT --reason R' (the same
-reason): the audit flags every voided v2 roll and says whether its roller
-consented.`,
-		Args: cobra.ExactArgs(1),
-		RunE: func(c *cobra.Command, args []string) error {
-			return a.runSpecWith(c, "void", func(_ *command.Journal, campaign string) (any, error) {
-				id, err := a.resolveEventID(c.Context(), campaign, args[0])
-				if err != nil {
-					return nil, err
-				}
-				return body{"event_id": id, "reason": reason, "consent_signed": consent.Signed, "consent_signature": consent.Signature}, nil
-			})
-		},
-	}
-	cmd.Flags().StringVar(&consent.Signed, "consent-signed", "", "journal-dice-v2: the roller's signed void.consent, as 'journal key consent' printed it")
-	cmd.Flags().StringVar(&consent.Signature, "consent-signature", "", "its signature")
-	cmd.Flags().StringVar(&reason, "reason", "", "why the event is voided")
-	_ = cmd.MarkFlagRequired("reason")
-	cmd.Annotations = map[string]string{annOwnArgs: "yes"} // void EVENT, and its subcommands (calls.go)
-	cmd.AddCommand(a.voidProposalCommands()...)
+	cmd := a.specCommand("void")
+	cmd.AddCommand(a.specCommand("void-propose"), a.specCommand("void-consent"))
 	return cmd
 }

@@ -35,29 +35,18 @@ const (
 )
 
 // argKinds lists, by command path (without "journal "), what each
-// positional argument names; the last kind repeats for variadic commands.
+// positional argument names, of the commands not built from the catalogue
+// (those say it in their request types' complete tags, fromspec.go); the
+// last kind repeats for variadic commands.
 var argKinds = map[string][]argKind{
-	"roll":                     {argCharacter, argSkill},
-	"attack":                   {argCharacter, argCharacter},
-	"character show":           {argCharacter},
-	"combat start":             {argCharacter},
-	"skill raise":              {argCharacter, argSkill},
-	"trait invoke":             {argCharacter, argNone},
-	"advancement show":         {argCharacter},
-	"trait invoke --skill":     {argSkill},
-	"weapon define --skill":    {argSkill},
-	"attack --weapon":          {argWeapon},
-	"combat start --token":     {argCharacter},
-	"roll --with-attr":         {argAttribute},
-	"roll --attribute":         {argAttribute},
-	"roll --vs":                {argDifficulty},
-	"skill define --attribute": {argAttribute},
-	"log --session":            {argSession},
-	"export --session":         {argSession},
-	"replay --session":         {argSession},
-	"stats --session":          {argSession},
-	"stats --character":        {argCharacter},
-	"odds ryf --vs":            {argDifficulty},
+	"character show":    {argCharacter},
+	"advancement show":  {argCharacter},
+	"log --session":     {argSession},
+	"export --session":  {argSession},
+	"replay --session":  {argSession},
+	"stats --session":   {argSession},
+	"stats --character": {argCharacter},
+	"odds ryf --vs":     {argDifficulty},
 }
 
 // kindNames are the argKinds by their names in the request types' complete

@@ -11,13 +11,20 @@ package main
 //
 //	cli:"CHAR"          a positional argument (in field order)
 //	cli:"[WEAPON]"      an optional positional argument (after the others)
+//	cli:"CHAR..."       the last positional arguments, one or more ([]string;
+//	                    min:"2" asks for at least two)
 //	cli:"--source CHAR" a flag, with the placeholder of its value
 //	cli:"-"             not on the command line (a hook fills it)
 //	help:"..."          the flag's usage (its Spanish: i18n/help_es*.go)
 //	alias:"attr"        a deprecated spelling of the flag (aliasFlag)
 //	complete:"character" what the argument or flag completes (argKind)
+//	default:"14"        the default an optional number (*int, nil when not
+//	                    given) shows in the help
+//	required:"cli"      a flag the command line requires though the body may
+//	                    omit it (the Spec's Required are required anyway)
 //
-// A field without a cli tag is a flag named after its JSON name (_ as -).
+// A field without a cli tag is a flag named after its JSON name (_ as -);
+// an embedded struct (a signed message) is not on the command line.
 
 import (
 	"reflect"
@@ -71,6 +78,8 @@ type cliField struct {
 	flag        string // "" for a positional argument
 	meta        string // the argument's or the flag value's placeholder
 	optional    bool   // an optional positional argument
+	variadic    int    // the last arguments: at least this many (CHAR...)
+	cliRequired bool   // required:"cli"
 	help, alias string
 	complete    string
 }
@@ -83,10 +92,11 @@ func cliFields(t reflect.Type) []cliField {
 		sf := t.Field(i)
 		name, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
 		tag := sf.Tag.Get("cli")
-		if !sf.IsExported() || name == "-" || tag == "-" {
+		if !sf.IsExported() || sf.Anonymous || name == "-" || tag == "-" {
 			continue
 		}
-		f := cliField{index: i, json: name, help: sf.Tag.Get("help"), alias: sf.Tag.Get("alias"), complete: sf.Tag.Get("complete")}
+		f := cliField{index: i, json: name, help: sf.Tag.Get("help"), alias: sf.Tag.Get("alias"), complete: sf.Tag.Get("complete"),
+			cliRequired: sf.Tag.Get("required") == "cli"}
 		switch {
 		case tag == "":
 			f.flag = strings.ReplaceAll(name, "_", "-")
@@ -94,6 +104,11 @@ func cliFields(t reflect.Type) []cliField {
 			f.flag, f.meta, _ = strings.Cut(tag[2:], " ")
 		case strings.HasPrefix(tag, "["):
 			f.meta, f.optional = strings.Trim(tag, "[]"), true
+		case strings.HasSuffix(tag, "..."):
+			f.meta, f.variadic = tag, 1
+			if n, err := strconv.Atoi(sf.Tag.Get("min")); err == nil {
+				f.variadic = n
+			}
 		default:
 			f.meta = tag
 		}
@@ -110,7 +125,7 @@ func (f form[T]) command(a *app, s catalog.Spec) *cobra.Command {
 	words := strings.Fields(s.CLI)
 	use := []string{words[len(words)-1]}
 	var args []cliField
-	var required, optional int
+	var required, optional, variadic int
 	var completes []string
 	for _, fd := range fields {
 		if fd.flag != "" {
@@ -118,26 +133,37 @@ func (f form[T]) command(a *app, s catalog.Spec) *cobra.Command {
 		}
 		args = append(args, fd)
 		completes = append(completes, fd.complete)
-		if fd.optional {
+		switch {
+		case fd.optional:
 			optional++
 			use = append(use, "["+fd.meta+"]")
-		} else {
+		case fd.variadic > 0:
+			variadic = fd.variadic // the last argument (completion repeats its kind)
+			use = append(use, fd.meta)
+		default:
 			required++
 			use = append(use, fd.meta)
 		}
 	}
 	cmd := &cobra.Command{Short: f.short, Long: f.long, Example: f.example, Args: cobra.RangeArgs(required, required+optional),
 		Annotations: map[string]string{annComplete: strings.Join(completes, ",")}}
-	if optional == 0 {
+	switch {
+	case variadic > 0:
+		cmd.Args = cobra.MinimumNArgs(required + variadic)
+	case optional == 0:
 		cmd.Args = cobra.ExactArgs(required)
+	}
+	if len(args) > 0 {
+		cmd.Annotations[annOwnArgs] = "yes" // its arguments are not subcommands (help.go)
 	}
 	fs := cmd.Flags()
 	var afterParse []func()
+	var aliases [][2]string // {old, current}
 	for _, fd := range fields {
 		if fd.flag == "" {
 			continue
 		}
-		must := slices.Contains(s.Required, fd.json)
+		must := fd.cliRequired || slices.Contains(s.Required, fd.json)
 		word := "--" + fd.flag
 		if fd.meta != "" {
 			word += " " + fd.meta
@@ -156,8 +182,8 @@ func (f form[T]) command(a *app, s catalog.Spec) *cobra.Command {
 		case *[]string:
 			fs.StringSliceVar(v, fd.flag, nil, fd.help)
 		case **int: // given: 0 is refused, not read as the default
-			var n int
-			fs.IntVar(&n, fd.flag, 0, fd.help)
+			n, _ := strconv.Atoi(rv.Type().Field(fd.index).Tag.Get("default")) // shown in the help; nil when not given
+			fs.IntVar(&n, fd.flag, n, fd.help)
 			name := fd.flag
 			afterParse = append(afterParse, func() {
 				if cmd.Flags().Changed(name) {
@@ -169,6 +195,7 @@ func (f form[T]) command(a *app, s catalog.Spec) *cobra.Command {
 		}
 		if fd.alias != "" {
 			aliasFlag(cmd, fd.alias, fd.flag)
+			aliases = append(aliases, [2]string{fd.alias, fd.flag})
 		}
 		if fd.complete != "" {
 			_ = fs.SetAnnotation(fd.flag, annComplete, []string{fd.complete})
@@ -178,6 +205,18 @@ func (f form[T]) command(a *app, s catalog.Spec) *cobra.Command {
 		}
 	}
 	cmd.Use = strings.Join(use, " ")
+	if len(aliases) > 0 {
+		// A required flag given by its old spelling is given (cobra checks
+		// the required flags after PreRunE).
+		cmd.PreRunE = func(c *cobra.Command, _ []string) error {
+			for _, al := range aliases {
+				if c.Flags().Changed(al[0]) {
+					c.Flags().Lookup(al[1]).Changed = true
+				}
+			}
+			return nil
+		}
+	}
 	if f.positive != "" {
 		positiveArg(cmd, f.positive)
 	}
@@ -186,7 +225,12 @@ func (f form[T]) command(a *app, s catalog.Spec) *cobra.Command {
 	}
 	cmd.RunE = func(c *cobra.Command, given []string) error {
 		for i, arg := range given {
-			if err := f.setArg(rv.Field(args[i].index), args[i], arg); err != nil {
+			fd := args[min(i, len(args)-1)]
+			if fd.variadic > 0 {
+				rv.Field(fd.index).Set(reflect.ValueOf(append([]string(nil), given[i:]...)))
+				break
+			}
+			if err := f.setArg(rv.Field(fd.index), fd, arg); err != nil {
 				return err
 			}
 		}

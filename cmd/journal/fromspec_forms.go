@@ -2,19 +2,108 @@ package main
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/command/catalog"
 	"github.com/campaign-journal/journal/device"
+	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/rules/dice"
+	"github.com/campaign-journal/journal/signed"
 )
 
 // specForms are the forms of the catalogued commands the CLI builds from
 // the catalogue (fromspec.go), in the catalogue's order; the others are
 // written by hand (catalog_test.go lists them).
 var specForms = []built{
+	specForm("campaign-create", form[command.CreateCampaign]{short: "Create a campaign",
+		prepare: func(a *app, _ *cobra.Command, req *command.CreateCampaign) error {
+			a.campaign = req.ID // the campaign the command runs in
+			return nil
+		}}),
+	specForm("weapon-define", form[events.WeaponDefined]{short: "Define (or redefine) a weapon",
+		flags: func(c *cobra.Command) {
+			c.Flags().String("ranges", "", "range bands in metres SHORT/MEDIUM/LONG (ranged weapons)")
+			c.Use += " [--ranges 35/60/120]"
+		},
+		prepare: func(_ *app, c *cobra.Command, w *events.WeaponDefined) error {
+			ranges, _ := c.Flags().GetString("ranges")
+			return weaponRanges(ranges, w)
+		}}),
+	specForm("skill-define", form[command.SkillDefineRequest]{short: "Define a campaign skill with its default attribute"}),
+	specForm("raise", form[command.RaiseRequest]{short: "Spend XP to raise a skill one rank (costs the new rank)"}),
+	specForm("roll", form[command.RollRequest]{short: "Roll 1o3d10 for a skill or an attribute from the session's committed dice",
+		long: `Roll 1o3d10 from the session's committed dice (docs/rules.md 1.5).
+
+A skill roll, roll CHAR SKILL, adds the skill's default attribute; the GM may
+name another attribute for it with --with-attr X. An attribute roll, roll CHAR
+--attribute X, rolls 2 × the attribute and takes no SKILL. The difficulty
+(--vs) is fácil 10, media 15, difícil 20, insólito 25, imposible 30 or any
+number.`,
+		example: `  journal -c mordor roll lodin Sigilo --vs difícil
+  journal -c mordor roll lodin Sigilo --with-attr P --vs 18 --mod 2
+  journal -c mordor roll lodin --attribute F --vs media
+  journal -c mordor roll lodin Pelea --token --entropy "ana's dice"`,
+		flags: func(c *cobra.Command) {
+			keyNameFlag("journal-dice-v2: the device key that signs the roll")(c)
+			addGMRollFlags(c.Flags())
+			c.Flags().String("attribute", "", "an attribute roll (2 × attribute) instead of a skill roll")
+			_ = c.Flags().SetAnnotation("attribute", annComplete, []string{"attribute"})
+			c.Use = strings.Replace(c.Use, "[--with-attr X]", "[--with-attr X | --attribute X]", 1)
+		},
+		prepare: func(_ *app, c *cobra.Command, req *command.RollRequest) error {
+			attribute, _ := c.Flags().GetString("attribute")
+			switch {
+			case req.Skill != "" && attribute != "":
+				return usagef("roll: give a SKILL (a skill roll) or --attribute X (an attribute roll), not both; --with-attr X names another attribute for a skill roll")
+			case req.Skill != "":
+			case attribute != "":
+				req.Attribute = attribute
+			default:
+				return usagef("roll: name a SKILL, or an attribute with --attribute X")
+			}
+			return nil
+		},
+		run: func(a *app, c *cobra.Command, req command.RollRequest) error {
+			if v2, err := a.inV2Session(c); err != nil || v2 {
+				if err != nil {
+					return err
+				}
+				if req.Secret {
+					return usagef("roll --secret: in a journal-dice-v2 session a secret roll is a free roll ('journal roll free 1d20 --secret')")
+				}
+				return a.rollV2(c, keyNameOf(c), req)
+			}
+			return a.runSpec(c, "roll", req)
+		}}),
+	specForm("free-roll", form[command.FreeRollRequest]{short: "A free roll of a dice expression (1d6, 2d10+3, 2d6+1d4-1) from the session's committed dice",
+		long: `A free roll of a dice expression from the session's committed dice, verified
+like every roll (docs/rules.md 3.5): NdM terms (N 1..100, M 2..256)
+and numbers joined by + or -, at most 10 terms, 100 dice, numbers adding up
+to 1000. A player rolls as one of its characters; the GM for any character
+or none. --secret (the GM's) records the roll without its outcome until the
+GM reveals it ('journal roll reveal-secret ID') or the session ends; the GM
+sees the outcome at once.`,
+		example: `  JOURNAL_ACTOR=ana journal -c mordor roll free 2d10+3 --character lodin --note "the trap"
+  journal -c mordor roll free 1d20 --secret --note "who notices"`,
+		flags: func(c *cobra.Command) {
+			keyNameFlag("journal-dice-v2: the device key that signs the roll")(c)
+			addGMRollFlags(c.Flags())
+		},
+		run: func(a *app, c *cobra.Command, req command.FreeRollRequest) error {
+			return a.v2Path(c, func() error {
+				if req.Entropy != "" {
+					return usagef("roll free: --entropy is not for a journal-dice-v2 session (your device's secret replaces entropy)")
+				}
+				return a.requestRevealV2(c, keyNameOf(c), req.Character, func(j *command.Journal, campaign string, _ *projections.Session) (any, error) {
+					return j.FreeRollActionFor(c.Context(), campaign, req)
+				})
+			}, "free-roll", req)
+		}}),
 	specForm("character-create", form[command.CreateCharacter]{short: "Create a character (every rule it breaks is reported at once)"}),
 	specForm("session-start", form[command.SessionStart]{short: "Start a session: draw its secret seed and record its commitment",
 		run: func(a *app, c *cobra.Command, req command.SessionStart) error {
@@ -71,7 +160,26 @@ skills or attributes.`,
 			return a.v2Path(c, func() error { return a.contestV2(c, keyNameOf(c), req) }, "contest", req)
 		},
 		flags: keyNameFlag("journal-dice-v2: the device key that signs the contest")}),
+	specForm("combat-start", form[command.CombatStart]{short: "Roll initiative for every participant and start the combat",
+		run: func(a *app, c *cobra.Command, req command.CombatStart) error {
+			return a.v2Path(c, func() error { return a.combatStartV2(c, keyNameOf(c), req) }, "combat-start", req)
+		},
+		flags: keyNameFlag("journal-dice-v2: the device key that signs the initiative")}),
 	specForm("combat-round", form[catalog.NoBody]{short: "Start the next round"}),
+	specForm("attack", form[command.AttackRequest]{short: "Attack in turn order; a hit rolls damage (doubled on a critical) and applies it",
+		flags: func(c *cobra.Command) {
+			keyNameFlag("journal-dice-v2: the device key that signs the attack")(c)
+			addGMRollFlags(c.Flags())
+		},
+		run: func(a *app, c *cobra.Command, req command.AttackRequest) error {
+			if v2, err := a.inV2Session(c); err != nil || v2 {
+				if err != nil {
+					return err
+				}
+				return a.attackV2(c, keyNameOf(c), req)
+			}
+			return a.runSpec(c, "attack", req)
+		}}),
 	specForm("combat-end", form[catalog.NoBody]{short: "End the combat"}),
 	specForm("damage", form[command.DamageRequest]{short: "Apply damage by hand", positive: "damage"}), // negative damage never is: 'journal heal' heals
 	specForm("heal", form[command.HealRequest]{short: "Heal by hand (never past max HP; the dead do not heal)", positive: "healing"}),
@@ -105,6 +213,86 @@ skills or attributes.`,
 			}
 			return a.resolveShortEvent(c, &req.Roll)
 		}}),
+	specForm("trait-invoke", form[command.TraitRequest]{short: "Invoke a trait before a roll, with the GM's ruling: an automatic success (--auto) or roll with it invoked (--roll)",
+		flags: func(c *cobra.Command) {
+			c.Flags().Bool("roll", false, "the GM asks for a roll: the character's next roll counts the trait as invoked")
+			c.Use = strings.Replace(c.Use, "[--auto]", "--auto", 1) + " | --roll"
+		},
+		prepare: func(_ *app, c *cobra.Command, req *command.TraitRequest) error {
+			if roll, _ := c.Flags().GetBool("roll"); req.Automatic == roll {
+				return usagef("trait invoke: the GM rules --auto (automatic success) or --roll (the next roll counts the trait)")
+			}
+			return nil
+		}}),
+	specForm("void", form[command.VoidRequest]{short: "Correct a mistake: the event stays in the journal, sheets leave it out",
+		long: `Void an event: it stays in the journal, the sheets leave it out.
+
+EVENT is its stream sequence or its short id, as 'journal log' prints them,
+or its event id, or any unique start or end of it.
+
+The void of a journal-dice-v2 roll may carry its roller's consent, signed on
+the roller's device with 'journal key consent EVENT --reason R' (the same
+reason): the audit flags every voided v2 roll and says whether its roller
+consented.`,
+		prepare: func(a *app, c *cobra.Command, req *command.VoidRequest) error {
+			return a.resolveShortEvent(c, &req.EventID)
+		}}),
+	specForm("call", form[command.CallRequest]{short: "Call characters to roll a skill or attribute (each answers once: 'journal roll ... --call ID')",
+		example: "  journal -c mordor call lodin ruisenor --skill advertir --vs media --note \"a noise upstairs\"\n" +
+			"  journal -c mordor call list\n  journal -c mordor call close call-1"}),
+	specForm("call-close", form[command.CallClose]{short: "Close a roll call: it takes no more answers",
+		example: "  journal -c mordor call close call-1"}),
+	specForm("void-propose", form[command.VoidPropose]{short: "journal-dice-v2: propose to void a roll, asking its roller's signed consent",
+		example: "  journal -c mordor void propose 01a230d8 --reason \"rolled the wrong skill\"",
+		prepare: func(a *app, c *cobra.Command, req *command.VoidPropose) error {
+			return a.resolveShortEvent(c, &req.EventID)
+		}}),
+	specForm("void-consent", form[command.VoidConsent]{short: "journal-dice-v2: consent, signed on this device, to a void proposal of your roll",
+		example: "  JOURNAL_ACTOR=bea journal -c mordor void consent void-1",
+		flags:   keyNameFlag("the device key's name"),
+		run: func(a *app, c *cobra.Command, req command.VoidConsent) error {
+			k, err := loadKey(keyNameOf(c))
+			if err != nil {
+				return err
+			}
+			camp, err := a.load(c, 0)
+			if err != nil {
+				return err
+			}
+			p := camp.OpenVoidProposal(req.Proposal)
+			if p == nil {
+				return usagef("void consent: no open void proposal %q in campaign %s", req.Proposal, camp.ID)
+			}
+			msg, sig, err := a.seal(c.Context(), camp.ID, camp.LastSeq, k, &signed.VoidConsent{
+				Header: signed.Header{Campaign: camp.ID, Session: p.Session}, Event: p.EventID, Reason: p.Reason})
+			if err != nil {
+				return usagef("void consent: %v", err)
+			}
+			return a.runSpec(c, "void-consent", command.VoidConsent{Character: p.Character, Proposal: p.ID,
+				SignedMessage: command.SignedMessage{Signed: msg, Signature: sig}})
+		}}),
+}
+
+// weaponRanges sets w's range bands from --ranges SHORT/MEDIUM/LONG
+// (metres); "" sets none.
+func weaponRanges(ranges string, w *events.WeaponDefined) error {
+	if ranges == "" {
+		return nil
+	}
+	parts := strings.Split(ranges, "/")
+	if len(parts) != 3 {
+		return usagef("--ranges %q: want SHORT/MEDIUM/LONG in metres, e.g. 35/60/120", ranges)
+	}
+	var ns [3]int
+	for i, p := range parts {
+		n, err := strconv.Atoi(strings.TrimSpace(p))
+		if err != nil {
+			return usagef("--ranges %q: %q is not a number of metres", ranges, p)
+		}
+		ns[i] = n
+	}
+	w.Short, w.Medium, w.Long = ns[0], ns[1], ns[2]
+	return nil
 }
 
 // keyNameFlag adds the --name flag of the device key that signs a

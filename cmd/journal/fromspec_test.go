@@ -3,6 +3,7 @@ package main
 import (
 	"io"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -10,14 +11,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/campaign-journal/journal/command/catalog"
+	"github.com/campaign-journal/journal/rules/tor"
 )
 
 // handFilled are the body fields of catalogued commands that their CLI
 // command fills itself, not from a flag or an argument of the same name,
 // by command: why is the comment.
 var handFilled = map[string][]string{
-	"campaign-create":    {"id"},                                                                    // the campaign is -c's
-	"weapon-define":      {"name", "ranged", "short_m", "medium_m", "long_m"},                       // events.WeaponDefined: NAME, --ranges SHORT/MEDIUM/LONG
+	"weapon-define":      {"ranged", "short_m", "medium_m", "long_m"},                               // --ranges SHORT/MEDIUM/LONG (its form's flag)
 	"key-register":       {"public_key", "approval", "name", "user", "role", "signed", "signature"}, // signed on this device (key.go)
 	"key-approve":        {"signed", "signature", "character"},                                      // signed on this device, for your character
 	"key-revoke":         {"signed", "signature", "public_key", "user", "reason", "character"},      // signed on this device, or the GM's flags
@@ -26,22 +27,11 @@ var handFilled = map[string][]string{
 	"roll-request":       {"wait"},                                                                  // the GM's --wait (addGMRollFlags)
 	"roll-witness":       {"signed", "signature"},                                                   // signed on this device
 	"roll-receipt":       {"signed", "signature", "character"},                                      // signed on this device, for your character
-	"void-consent":       {"signed", "signature", "proposal", "character"},                          // signed on this device, for the proposal it names
-	"call":               {"characters"},                                                            // CHAR... arguments
-	"combat-start":       {"participants"},                                                          // CHAR... arguments
-	"free-roll":          {"dice"},                                                                  // its DICE argument
-	"roll":               {"character", "skill", "tn"},                                              // CHAR [SKILL]; --tn
-	"attack":             {"attacker", "target"},                                                    // CHAR TARGET
+	"void-consent":       {"signed", "signature", "character"},                                      // signed on this device, for the proposal it names
 	"character-create":   {},                                                                        // its tags are its hand-written flags
 	"roll-prove":         {"signed", "signature", "character"},                                      // signed on this device, for your character
-	"trait-invoke":       {"character", "trait", "automatic"},                                       // CHAR TRAIT --auto
-	"raise":              {"character", "skill"},                                                    // CHAR SKILL
-	"skill-define":       {"name"},                                                                  // NAME
-	"void":               {"event_id"},                                                              // EVENT
-	"void-propose":       {"event_id"},                                                              // EVENT
 	"roll-cancel":        {"request"},                                                               // REQUEST
 	"roll-resolve":       {"request"},                                                               // REQUEST
-	"call-close":         {"call"},                                                                  // CALL
 }
 
 // fieldsOf is t's cliFields, those of its embedded structs (a signed
@@ -125,4 +115,17 @@ func TestGeneratedCommandReadsItsTags(t *testing.T) {
 	require.NoError(t, reload.Args(reload, []string{"lodin"}))
 	require.NoError(t, reload.Args(reload, []string{"lodin", "Revólver"}))
 	require.Error(t, reload.Args(reload, []string{"lodin", "Revólver", "x"}))
+	start := find("combat", "start") // CHAR... min:"2"
+	require.Equal(t, "start CHAR... [--entropy S] [--token CHAR,...]", start.Use)
+	require.Error(t, start.Args(start, []string{"lodin"}))
+	require.NoError(t, start.Args(start, []string{"lodin", "orco", "troll"}))
+	require.Equal(t, "character", start.Annotations[annComplete])
+	create := find("campaign", "create") // required:"cli"
+	require.Equal(t, []string{"true"}, create.Flags().Lookup("system").Annotations[cobra.BashCompOneRequiredFlag])
+	require.Equal(t, strconv.Itoa(tor.DefaultTN), find("roll").Flags().Lookup("tn").DefValue, "default:\"14\"")
+	require.Equal(t, "yes", find("void").Annotations[annOwnArgs], "void EVENT has subcommands")
+	define := find("skill", "define") // a required flag by its old spelling
+	require.NoError(t, define.ParseFlags([]string{"--attr", "P"}))
+	require.NoError(t, define.PreRunE(define, nil))
+	require.NoError(t, define.ValidateRequiredFlags())
 }

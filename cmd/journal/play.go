@@ -6,11 +6,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/campaign-journal/journal/command"
-	"github.com/campaign-journal/journal/device"
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/internal/clip"
 	"github.com/campaign-journal/journal/internal/msgerr"
-	"github.com/campaign-journal/journal/rules/tor"
 )
 
 func (a *app) characterCommand() *cobra.Command {
@@ -65,70 +63,11 @@ func (a *app) sessionCommand() *cobra.Command {
 		a.sessionListCommand(), a.contributeCommand(), a.cosignCommand())
 }
 
+// rollCommand is 'journal roll' (fromspec_forms.go), with its subcommands.
 func (a *app) rollCommand() *cobra.Command {
-	var req command.RollRequest
-	var attribute, keyName string
-	var tn int
-	cmd := &cobra.Command{
-		Use:   "roll CHAR [SKILL] [--with-attr X | --attribute X] [--vs DIFFICULTY] [--mod N] [--token] [--spec] [--entropy S]",
-		Short: "Roll 1o3d10 for a skill or an attribute from the session's committed dice",
-		Long: `Roll 1o3d10 from the session's committed dice (docs/rules.md 1.5).
-
-A skill roll, roll CHAR SKILL, adds the skill's default attribute; the GM may
-name another attribute for it with --with-attr X. An attribute roll, roll CHAR
---attribute X, rolls 2 × the attribute and takes no SKILL. The difficulty
-(--vs) is fácil 10, media 15, difícil 20, insólito 25, imposible 30 or any
-number.`,
-		Example: `  journal -c mordor roll lodin Sigilo --vs difícil
-  journal -c mordor roll lodin Sigilo --with-attr P --vs 18 --mod 2
-  journal -c mordor roll lodin --attribute F --vs media
-  journal -c mordor roll lodin Pelea --token --entropy "ana's dice"`,
-		Args: cobra.RangeArgs(1, 2),
-		RunE: func(c *cobra.Command, args []string) error {
-			req.Character = args[0]
-			if c.Flags().Changed("tn") {
-				req.TN = &tn // given: 0 is refused, not read as the default
-			}
-			switch {
-			case len(args) == 2 && attribute != "":
-				return usagef("roll: give a SKILL (a skill roll) or --attribute X (an attribute roll), not both; --with-attr X names another attribute for a skill roll")
-			case len(args) == 2:
-				req.Skill = args[1]
-			case attribute != "":
-				req.Attribute = attribute
-			default:
-				return usagef("roll: name a SKILL, or an attribute with --attribute X")
-			}
-			if v2, err := a.inV2Session(c); err != nil || v2 {
-				if err != nil {
-					return err
-				}
-				if req.Secret {
-					return usagef("roll --secret: in a journal-dice-v2 session a secret roll is a free roll ('journal roll free 1d20 --secret')")
-				}
-				return a.rollV2(c, keyName, req)
-			}
-			return a.runSpec(c, "roll", req)
-		},
-	}
+	cmd := a.specCommand("roll")
 	cmd.AddCommand(a.rollV2Commands()...)
-	cmd.AddCommand(a.freeRollCommand(), a.revealSecretCommand()) // free.go
-	cmd.Annotations = map[string]string{annOwnArgs: "yes"}
-	f := cmd.Flags()
-	f.StringVar(&keyName, "name", device.DefaultName, "journal-dice-v2: the device key that signs the roll")
-	addGMRollFlags(f)
-	f.StringVar(&req.Attribute, "with-attr", "", "skill roll: another attribute the GM names (default: the skill's)")
-	f.StringVar(&attribute, "attribute", "", "an attribute roll (2 × attribute) instead of a skill roll")
-	aliasFlag(cmd, "attr", "with-attr")
-	f.StringVar(&req.Vs, "vs", "", "difficulty: fácil, media, difícil, insólito, imposible or a number")
-	f.IntVar(&req.Modifier, "mod", 0, "the GM's modifier")
-	f.BoolVar(&req.Token, "token", false, "spend the token: one level higher")
-	f.BoolVar(&req.Specialization, "spec", false, "use the specialization (once per day): keep the highest die")
-	f.StringVar(&req.Entropy, "entropy", "", "the player's own entropy, so not even the GM can know the roll before")
-	f.IntVar(&tn, "tn", tor.DefaultTN, "The One Ring: target number")
-	f.StringVar(&req.Trait, "trait", "", "The One Ring: a trait invoked before the roll")
-	f.StringVar(&req.Call, "call", "", "the GM's roll call this roll answers ('journal call list')")
-	f.BoolVar(&req.Secret, "secret", false, "the GM's secret roll: its outcome is recorded when revealed or when the session ends")
+	cmd.AddCommand(a.specCommand("free-roll"), a.specCommand("reveal"))
 	return cmd
 }
 
@@ -136,20 +75,6 @@ func (a *app) contestCommand() *cobra.Command { return a.specCommand("contest") 
 
 func (a *app) combatCommand() *cobra.Command {
 	cmd := &cobra.Command{Use: "combat", Short: "Start a combat (initiative), next round, end"}
-	var req command.CombatStart
-	var keyName string
-	start := &cobra.Command{
-		Use:   "start CHAR... [--token CHAR,...] [--entropy S]",
-		Short: "Roll initiative for every participant and start the combat",
-		Args:  cobra.MinimumNArgs(2),
-		RunE: func(c *cobra.Command, args []string) error {
-			req.Participants = args
-			return a.v2Path(c, func() error { return a.combatStartV2(c, keyName, req) }, "combat-start", req)
-		},
-	}
-	start.Flags().StringVar(&keyName, "name", device.DefaultName, "journal-dice-v2: the device key that signs the initiative")
-	start.Flags().StringVar(&req.Entropy, "entropy", "", "entropy for the initiative rolls")
-	start.Flags().StringSliceVar(&req.Token, "token", nil, "participants who spend their token on initiative (one level higher), comma-separated")
 	show := &cobra.Command{
 		Use:   "show",
 		Short: "Show the combat in progress: order, round, who has attacked, damage taken",
@@ -165,41 +90,11 @@ func (a *app) combatCommand() *cobra.Command {
 			return a.emit(camp.Combat, func(w iw) { printCombat(w, a.language(), camp) })
 		},
 	}
-	cmd.AddCommand(start, a.specCommand("combat-round"), a.specCommand("combat-end"), show)
+	cmd.AddCommand(a.specCommand("combat-start"), a.specCommand("combat-round"), a.specCommand("combat-end"), show)
 	return cmd
 }
 
-func (a *app) attackCommand() *cobra.Command {
-	var req command.AttackRequest
-	var keyName string
-	cmd := &cobra.Command{
-		Use:   "attack CHAR TARGET [--weapon NAME] [--range corta|media|larga | --distance M] [--cover]",
-		Short: "Attack in turn order; a hit rolls damage (doubled on a critical) and applies it",
-		Args:  cobra.ExactArgs(2),
-		RunE: func(c *cobra.Command, args []string) error {
-			req.Attacker, req.Target = args[0], args[1]
-			if v2, err := a.inV2Session(c); err != nil || v2 {
-				if err != nil {
-					return err
-				}
-				return a.attackV2(c, keyName, req)
-			}
-			return a.runSpec(c, "attack", req)
-		},
-	}
-	f := cmd.Flags()
-	f.StringVar(&keyName, "name", device.DefaultName, "journal-dice-v2: the device key that signs the attack")
-	addGMRollFlags(f)
-	f.StringVar(&req.Weapon, "weapon", "", "weapon (default: the character's first weapon, or fists)")
-	f.StringVar(&req.Range, "range", "", "range band of a ranged attack: corta, media, larga")
-	f.IntVar(&req.Distance, "distance", 0, "distance in metres (instead of --range)")
-	f.BoolVar(&req.Cover, "cover", false, "the target is in cover: +5 to the range difficulty")
-	f.IntVar(&req.Modifier, "mod", 0, "the GM's modifier")
-	f.BoolVar(&req.Token, "token", false, "spend the token: one level higher")
-	f.BoolVar(&req.Specialization, "spec", false, "use the specialization (once per day)")
-	f.StringVar(&req.Entropy, "entropy", "", "the player's own entropy")
-	return cmd
-}
+func (a *app) attackCommand() *cobra.Command { return a.specCommand("attack") }
 
 func positive(s, what string) (int, error) {
 	n, err := strconv.Atoi(s)

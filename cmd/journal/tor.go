@@ -6,7 +6,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/i18n"
 	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/projections"
@@ -73,26 +72,7 @@ func (a *app) madnessCommand() *cobra.Command {
 }
 
 func (a *app) traitCommand() *cobra.Command {
-	cmd := &cobra.Command{Use: "trait", Short: "Traits"}
-	var auto, roll bool
-	var skill string
-	invoke := &cobra.Command{
-		Use:   "invoke CHAR TRAIT --auto [--skill S] | --roll",
-		Short: "Invoke a trait before a roll, with the GM's ruling: an automatic success (--auto) or roll with it invoked (--roll)",
-		Args:  cobra.ExactArgs(2),
-		RunE: func(c *cobra.Command, args []string) error {
-			if auto == roll {
-				return usagef("trait invoke: the GM rules --auto (automatic success) or --roll (the next roll counts the trait)")
-			}
-			req := command.TraitRequest{Character: args[0], Trait: args[1], Automatic: auto, Skill: skill}
-			return a.runSpec(c, "trait-invoke", req)
-		},
-	}
-	invoke.Flags().BoolVar(&auto, "auto", false, "the GM grants an automatic success: no roll")
-	invoke.Flags().BoolVar(&roll, "roll", false, "the GM asks for a roll: the character's next roll counts the trait as invoked")
-	invoke.Flags().StringVar(&skill, "skill", "", "with --auto: the skill the automatic success was for")
-	cmd.AddCommand(invoke)
-	return cmd
+	return a.specGroup("trait", "Traits", []string{"trait-invoke"})
 }
 
 func (a *app) advancementCommand() *cobra.Command {
