@@ -233,7 +233,7 @@ type ContestRequest struct {
 	// Rematch names the tied contest this one re-rolls: it must be a tie
 	// between the same two characters, not re-rolled before, and each side
 	// rolls the same skill (with the same attribute) or attribute again.
-	Rematch string `json:"rematch,omitempty" cli:"--rematch ID" help:"the tied contest (event id) this one re-rolls"`
+	Rematch string `json:"rematch,omitempty" cli:"--rematch ID" resolve:"event" help:"the tied contest (event id) this one re-rolls"`
 	// Rules is the rules version the contest is judged and recorded under:
 	// "" for today's (ryf.RulesVersion), or ryf.RulesV1 to re-run a contest
 	// recorded under it (before docs/rules.md 1.5 decided opposed rolls: its

@@ -303,7 +303,7 @@ func groupOf(name string) (tor.Group, string, error) {
 type AdvancementRequest struct {
 	Character string `json:"character" cli:"CHAR" complete:"character"`
 	Group     string `json:"group" cli:"GROUP|SKILL" complete:"group"`
-	Roll      string `json:"roll,omitempty" cli:"--roll EVENT_ID" help:"the roll (event id) that earned the point; without it, the GM's decision alone"`
+	Roll      string `json:"roll,omitempty" cli:"--roll EVENT_ID" resolve:"event" help:"the roll (event id) that earned the point; without it, the GM's decision alone"`
 }
 
 // GrantAdvancement has the GM grant a character one advancement point in a

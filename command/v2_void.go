@@ -22,7 +22,7 @@ import (
 // VoidRequest is a VoidWithConsent: the event, why, and (journal-dice-v2)
 // the roller's signed void.consent, if any.
 type VoidRequest struct {
-	EventID          string `json:"event_id" cli:"EVENT"`
+	EventID          string `json:"event_id" cli:"EVENT" resolve:"event"`
 	Reason           string `json:"reason" cli:"--reason R" help:"why the event is voided"`
 	ConsentSigned    string `json:"consent_signed,omitempty" cli:"--consent-signed S" help:"journal-dice-v2: the roller's signed void.consent, as 'journal key consent' printed it"`
 	ConsentSignature string `json:"consent_signature,omitempty" cli:"--consent-signature SIG" help:"its signature"`

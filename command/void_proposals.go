@@ -32,7 +32,7 @@ const MaxOpenVoidProposals = 64
 
 // VoidPropose is the GM's proposal to void a v2 roll.
 type VoidPropose struct {
-	EventID string `json:"event_id" cli:"EVENT"`
+	EventID string `json:"event_id" cli:"EVENT" resolve:"event"`
 	Reason  string `json:"reason" cli:"--reason R" help:"why the roll would be voided (the roller consents to this reason)"`
 }
 

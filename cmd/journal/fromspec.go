@@ -20,6 +20,9 @@ package main
 //	complete:"character" what the argument or flag completes (argKind)
 //	default:"14"        the default an optional number (*int, nil when not
 //	                    given) shows in the help
+//	resolve:"event"     an event as a user names it (a sequence, a short id:
+//	                    resolveEvent), sent as its whole id; a flag's only
+//	                    when given
 //	required:"cli"      a flag the command line requires though the body may
 //	                    omit it (the Spec's Required are required anyway)
 //
@@ -52,9 +55,17 @@ type form[T any] struct {
 	// id resolved), before it runs.
 	prepare func(a *app, c *cobra.Command, req *T) error
 	// run runs the request; nil: a.runSpec (a hook that runs it and then
-	// prints more, or takes a journal-dice-v2 path, calls runSpec itself).
+	// prints more calls runSpec itself).
 	run func(a *app, c *cobra.Command, req T) error
-	// flags adds the CLI's own flags (not the body's: a device key's name).
+	// v2 runs the request in a journal-dice-v2 session (signed on this
+	// device, v2*.go); in a v1 session the command runs as run says.
+	v2 func(a *app, c *cobra.Command, req T) error
+	// key is the usage of the --name flag of the device key that signs
+	// the command in a v2 session (keyNameOf reads it); "": no flag.
+	key string
+	// gmRoll adds the flags of the GM's v2 roll (addGMRollFlags).
+	gmRoll bool
+	// flags adds the CLI's own flags (not the body's).
 	flags func(c *cobra.Command)
 }
 
@@ -82,6 +93,7 @@ type cliField struct {
 	cliRequired bool   // required:"cli"
 	help, alias string
 	complete    string
+	resolve     bool // resolve:"event"
 }
 
 // cliFields reads t's fields' tags; the ones not on the command line
@@ -96,7 +108,7 @@ func cliFields(t reflect.Type) []cliField {
 			continue
 		}
 		f := cliField{index: i, json: name, help: sf.Tag.Get("help"), alias: sf.Tag.Get("alias"), complete: sf.Tag.Get("complete"),
-			cliRequired: sf.Tag.Get("required") == "cli"}
+			cliRequired: sf.Tag.Get("required") == "cli", resolve: sf.Tag.Get("resolve") == "event"}
 		switch {
 		case tag == "":
 			f.flag = strings.ReplaceAll(name, "_", "-")
@@ -220,6 +232,12 @@ func (f form[T]) command(a *app, s catalog.Spec) *cobra.Command {
 	if f.positive != "" {
 		positiveArg(cmd, f.positive)
 	}
+	if f.key != "" {
+		keyNameFlag(f.key)(cmd)
+	}
+	if f.gmRoll {
+		addGMRollFlags(fs)
+	}
 	if f.flags != nil {
 		f.flags(cmd)
 	}
@@ -237,15 +255,34 @@ func (f form[T]) command(a *app, s catalog.Spec) *cobra.Command {
 		for _, fn := range afterParse {
 			fn()
 		}
+		for _, fd := range fields {
+			v := rv.Field(fd.index)
+			if fd.resolve && (v.String() != "" || fd.flag == "" && !fd.optional) {
+				if err := a.resolveShortEvent(c, v.Addr().Interface().(*string)); err != nil {
+					return err
+				}
+			}
+		}
 		if f.prepare != nil {
 			if err := f.prepare(a, c, &req); err != nil {
 				return err
 			}
 		}
-		if f.run != nil {
-			return f.run(a, c, req)
+		run := func() error {
+			if f.run != nil {
+				return f.run(a, c, req)
+			}
+			return a.runSpec(c, s.Name, req)
 		}
-		return a.runSpec(c, s.Name, req)
+		if f.v2 != nil {
+			if v2, err := a.inV2Session(c); err != nil || v2 {
+				if err != nil {
+					return err
+				}
+				return f.v2(a, c, req)
+			}
+		}
+		return run()
 	}
 	return cmd
 }

@@ -48,9 +48,8 @@ number.`,
   journal -c mordor roll lodin Sigilo --with-attr P --vs 18 --mod 2
   journal -c mordor roll lodin --attribute F --vs media
   journal -c mordor roll lodin Pelea --token --entropy "ana's dice"`,
+		key: "journal-dice-v2: the device key that signs the roll", gmRoll: true,
 		flags: func(c *cobra.Command) {
-			keyNameFlag("journal-dice-v2: the device key that signs the roll")(c)
-			addGMRollFlags(c.Flags())
 			c.Flags().String("attribute", "", "an attribute roll (2 × attribute) instead of a skill roll")
 			_ = c.Flags().SetAnnotation("attribute", annComplete, []string{"attribute"})
 			c.Use = strings.Replace(c.Use, "[--with-attr X]", "[--with-attr X | --attribute X]", 1)
@@ -68,17 +67,11 @@ number.`,
 			}
 			return nil
 		},
-		run: func(a *app, c *cobra.Command, req command.RollRequest) error {
-			if v2, err := a.inV2Session(c); err != nil || v2 {
-				if err != nil {
-					return err
-				}
-				if req.Secret {
-					return usagef("roll --secret: in a journal-dice-v2 session a secret roll is a free roll ('journal roll free 1d20 --secret')")
-				}
-				return a.rollV2(c, keyNameOf(c), req)
+		v2: func(a *app, c *cobra.Command, req command.RollRequest) error {
+			if req.Secret {
+				return usagef("roll --secret: in a journal-dice-v2 session a secret roll is a free roll ('journal roll free 1d20 --secret')")
 			}
-			return a.runSpec(c, "roll", req)
+			return a.rollV2(c, keyNameOf(c), req)
 		}}),
 	specForm("free-roll", form[command.FreeRollRequest]{short: "A free roll of a dice expression (1d6, 2d10+3, 2d6+1d4-1) from the session's committed dice",
 		long: `A free roll of a dice expression from the session's committed dice, verified
@@ -90,19 +83,14 @@ GM reveals it ('journal roll reveal-secret ID') or the session ends; the GM
 sees the outcome at once.`,
 		example: `  JOURNAL_ACTOR=ana journal -c mordor roll free 2d10+3 --character lodin --note "the trap"
   journal -c mordor roll free 1d20 --secret --note "who notices"`,
-		flags: func(c *cobra.Command) {
-			keyNameFlag("journal-dice-v2: the device key that signs the roll")(c)
-			addGMRollFlags(c.Flags())
-		},
-		run: func(a *app, c *cobra.Command, req command.FreeRollRequest) error {
-			return a.v2Path(c, func() error {
-				if req.Entropy != "" {
-					return usagef("roll free: --entropy is not for a journal-dice-v2 session (your device's secret replaces entropy)")
-				}
-				return a.requestRevealV2(c, keyNameOf(c), req.Character, func(j *command.Journal, campaign string, _ *projections.Session) (any, error) {
-					return j.FreeRollActionFor(c.Context(), campaign, req)
-				})
-			}, "free-roll", req)
+		key: "journal-dice-v2: the device key that signs the roll", gmRoll: true,
+		v2: func(a *app, c *cobra.Command, req command.FreeRollRequest) error {
+			if req.Entropy != "" {
+				return usagef("roll free: --entropy is not for a journal-dice-v2 session (your device's secret replaces entropy)")
+			}
+			return a.requestRevealV2(c, keyNameOf(c), req.Character, func(j *command.Journal, campaign string, _ *projections.Session) (any, error) {
+				return j.FreeRollActionFor(c.Context(), campaign, req)
+			})
 		}}),
 	specForm("character-create", form[command.CreateCharacter]{short: "Create a character (every rule it breaks is reported at once)"}),
 	specForm("session-start", form[command.SessionStart]{short: "Start a session: draw its secret seed and record its commitment",
@@ -150,55 +138,40 @@ skills or attributes.`,
 		example: `  journal -c mordor contest lodin Sigilo orco Advertir --mod-b 2
   journal -c mordor contest lodin F orco F
   journal -c mordor contest lodin Pelea orco Pelea --rematch 01a230d8-6f16-71f1-a668-c1a24eff7dad`,
-		prepare: func(a *app, c *cobra.Command, req *command.ContestRequest) error {
-			if req.Rematch == "" {
-				return nil
-			}
-			return a.resolveShortEvent(c, &req.Rematch)
-		},
-		run: func(a *app, c *cobra.Command, req command.ContestRequest) error {
-			return a.v2Path(c, func() error { return a.contestV2(c, keyNameOf(c), req) }, "contest", req)
-		},
-		flags: keyNameFlag("journal-dice-v2: the device key that signs the contest")}),
+		key: "journal-dice-v2: the device key that signs the contest",
+		v2: func(a *app, c *cobra.Command, req command.ContestRequest) error {
+			return a.contestV2(c, keyNameOf(c), req)
+		}}),
 	specForm("combat-start", form[command.CombatStart]{short: "Roll initiative for every participant and start the combat",
-		run: func(a *app, c *cobra.Command, req command.CombatStart) error {
-			return a.v2Path(c, func() error { return a.combatStartV2(c, keyNameOf(c), req) }, "combat-start", req)
-		},
-		flags: keyNameFlag("journal-dice-v2: the device key that signs the initiative")}),
+		key: "journal-dice-v2: the device key that signs the initiative",
+		v2: func(a *app, c *cobra.Command, req command.CombatStart) error {
+			return a.combatStartV2(c, keyNameOf(c), req)
+		}}),
 	specForm("combat-round", form[catalog.NoBody]{short: "Start the next round"}),
 	specForm("attack", form[command.AttackRequest]{short: "Attack in turn order; a hit rolls damage (doubled on a critical) and applies it",
-		flags: func(c *cobra.Command) {
-			keyNameFlag("journal-dice-v2: the device key that signs the attack")(c)
-			addGMRollFlags(c.Flags())
-		},
-		run: func(a *app, c *cobra.Command, req command.AttackRequest) error {
-			if v2, err := a.inV2Session(c); err != nil || v2 {
-				if err != nil {
-					return err
-				}
-				return a.attackV2(c, keyNameOf(c), req)
-			}
-			return a.runSpec(c, "attack", req)
+		key: "journal-dice-v2: the device key that signs the attack", gmRoll: true,
+		v2: func(a *app, c *cobra.Command, req command.AttackRequest) error {
+			return a.attackV2(c, keyNameOf(c), req)
 		}}),
 	specForm("combat-end", form[catalog.NoBody]{short: "End the combat"}),
 	specForm("damage", form[command.DamageRequest]{short: "Apply damage by hand", positive: "damage"}), // negative damage never is: 'journal heal' heals
 	specForm("heal", form[command.HealRequest]{short: "Heal by hand (never past max HP; the dead do not heal)", positive: "healing"}),
 	specForm("rest", form[command.RestRequest]{short: "A night's sleep: everyone heals 1 HP (2 in comfort); a new day"}),
 	specForm("heal-after-combat", form[command.HealAfterCombatRequest]{short: "Roll 1d6 healing after the last combat (at most the damage taken in it, once)",
-		run: func(a *app, c *cobra.Command, req command.HealAfterCombatRequest) error {
-			return a.v2Path(c, func() error { return a.healV2(c, keyNameOf(c), req.Character, req.Entropy) }, "heal-after-combat", req)
-		},
-		flags: keyNameFlag("journal-dice-v2: the device key that signs the healing")}),
+		key: "journal-dice-v2: the device key that signs the healing",
+		v2: func(a *app, c *cobra.Command, req command.HealAfterCombatRequest) error {
+			return a.healV2(c, keyNameOf(c), req.Character, req.Entropy)
+		}}),
 	specForm("xp", form[command.XPRequest]{short: "Grant 1..10 XP (once per character per session)", positive: "XP"}),
 	specForm("token-return", form[command.CharacterRequest]{short: "The GM gives the token back: the character's next roll is one level lower"}),
 	specForm("day-new", form[catalog.NoBody]{short: "Start a new in-game day: specializations may be used again"}),
 	specForm("reload", form[command.ReloadRequest]{short: "Reload a magazine weapon"}),
 	specForm("adventure-start", form[command.AdventureRequest]{short: "Start an adventure: the fellowship pool is set to the player characters plus the hobbits"}),
 	specForm("hope-spend", form[command.HopeRequest]{short: "Spend 1 Hope on the character's latest roll, a failure: add the skill's attribute (favoured if the skill is) and judge it again",
-		run: func(a *app, c *cobra.Command, req command.HopeRequest) error {
-			return a.v2Path(c, func() error { return a.hopeV2(c, keyNameOf(c), req.Character, req.Roll) }, "hope-spend", req) // v2_tor.go
-		},
-		flags: keyNameFlag("journal-dice-v2: the device key that signs the Hope spent")}),
+		key: "journal-dice-v2: the device key that signs the Hope spent",
+		v2: func(a *app, c *cobra.Command, req command.HopeRequest) error {
+			return a.hopeV2(c, keyNameOf(c), req.Character, req.Roll) // v2_tor.go
+		}}),
 	specForm("fellowship-ask", form[command.CharacterRequest]{short: "Ask the fellowship for 1 point of the pool to regain 1 Hope; every other player character votes"}),
 	specForm("fellowship-vote", form[command.VoteRequest]{short: "VOTER's vote on CHAR's request (at least half yes: granted at the last vote)"}),
 	specForm("fellowship-take", form[command.CharacterRequest]{short: "Take a refused fellowship point anyway: Hope +1, pool −1, Shadow +1"}),
@@ -206,13 +179,7 @@ skills or attributes.`,
 	specForm("fellowship-phase", form[catalog.NoBody]{short: "The fellowship phase ends the adventure: advancement points banked, groups cleared, temporary Shadow cleared, pool reset"}),
 	specForm("shadow-gain", form[command.ShadowRequest]{short: "The character gains N (temporary) Shadow", positive: "shadow"}),
 	specForm("madness-end", form[command.MadnessRequest]{short: "The GM ends the bout: 1 permanent Shadow and a flaw"}),
-	specForm("advancement-grant", form[command.AdvancementRequest]{short: "The GM grants a point in a skill group for the roll that earned it ('advancement show' lists the rolls that qualify)",
-		prepare: func(a *app, c *cobra.Command, req *command.AdvancementRequest) error {
-			if req.Roll == "" {
-				return nil
-			}
-			return a.resolveShortEvent(c, &req.Roll)
-		}}),
+	specForm("advancement-grant", form[command.AdvancementRequest]{short: "The GM grants a point in a skill group for the roll that earned it ('advancement show' lists the rolls that qualify)"}),
 	specForm("trait-invoke", form[command.TraitRequest]{short: "Invoke a trait before a roll, with the GM's ruling: an automatic success (--auto) or roll with it invoked (--roll)",
 		flags: func(c *cobra.Command) {
 			c.Flags().Bool("roll", false, "the GM asks for a roll: the character's next roll counts the trait as invoked")
@@ -233,23 +200,17 @@ or its event id, or any unique start or end of it.
 The void of a journal-dice-v2 roll may carry its roller's consent, signed on
 the roller's device with 'journal key consent EVENT --reason R' (the same
 reason): the audit flags every voided v2 roll and says whether its roller
-consented.`,
-		prepare: func(a *app, c *cobra.Command, req *command.VoidRequest) error {
-			return a.resolveShortEvent(c, &req.EventID)
-		}}),
+consented.`}),
 	specForm("call", form[command.CallRequest]{short: "Call characters to roll a skill or attribute (each answers once: 'journal roll ... --call ID')",
 		example: "  journal -c mordor call lodin ruisenor --skill advertir --vs media --note \"a noise upstairs\"\n" +
 			"  journal -c mordor call list\n  journal -c mordor call close call-1"}),
 	specForm("call-close", form[command.CallClose]{short: "Close a roll call: it takes no more answers",
 		example: "  journal -c mordor call close call-1"}),
 	specForm("void-propose", form[command.VoidPropose]{short: "journal-dice-v2: propose to void a roll, asking its roller's signed consent",
-		example: "  journal -c mordor void propose 01a230d8 --reason \"rolled the wrong skill\"",
-		prepare: func(a *app, c *cobra.Command, req *command.VoidPropose) error {
-			return a.resolveShortEvent(c, &req.EventID)
-		}}),
+		example: "  journal -c mordor void propose 01a230d8 --reason \"rolled the wrong skill\""}),
 	specForm("void-consent", form[command.VoidConsent]{short: "journal-dice-v2: consent, signed on this device, to a void proposal of your roll",
 		example: "  JOURNAL_ACTOR=bea journal -c mordor void consent void-1",
-		flags:   keyNameFlag("the device key's name"),
+		key:     "the device key's name",
 		run: func(a *app, c *cobra.Command, req command.VoidConsent) error {
 			k, err := loadKey(keyNameOf(c))
 			if err != nil {
