@@ -30,8 +30,6 @@ var handFilled = map[string][]string{
 	"void-consent":       {"signed", "signature", "character"},                                      // signed on this device, for the proposal it names
 	"character-create":   {},                                                                        // its tags are its hand-written flags
 	"roll-prove":         {"signed", "signature", "character"},                                      // signed on this device, for your character
-	"roll-cancel":        {"request"},                                                               // REQUEST
-	"roll-resolve":       {"request"},                                                               // REQUEST
 }
 
 // fieldsOf is t's cliFields, those of its embedded structs (a signed
