@@ -177,7 +177,14 @@ func printGrowth(w io.Writer, run Result) {
 			name string
 			l    Latency
 		}{{"journal version", c.Version}, {"journal day new (embedded server)", c.Command}} {
-			fmt.Fprintf(w, "    %-36s p50 %7.1f ms  p90 %7.1f ms  CPU p50 %7.1f ms\n", row.name, row.l.P50/1e3, row.l.P90/1e3, row.l.CPUP50/1e3)
+			fmt.Fprintf(w, "    %-44s p50 %7.1f ms  p90 %7.1f ms  CPU p50 %7.1f ms\n", row.name, row.l.P50/1e3, row.l.P90/1e3, row.l.CPUP50/1e3)
+		}
+		for _, row := range []struct {
+			name string
+			s    Served
+		}{{"journal --nats URL day new (running serve)", c.Remote}, {"journal day new (data folder of a serve)", c.Local}} {
+			fmt.Fprintf(w, "    %-44s p50 %7.1f ms  p90 %7.1f ms  CPU p50 %7.1f ms  folds ≤ %d, %d JetStream requests\n",
+				row.name, row.s.P50/1e3, row.s.P90/1e3, row.s.CPUP50/1e3, row.s.FoldsMax, row.s.RequestsP50)
 		}
 	}
 }
@@ -201,7 +208,11 @@ func printV2Roll(w io.Writer, r *V2Roll) {
 			}
 			fmt.Fprintf(w, "    %-10s %-4s %10.1f %10.1f %10.1f %9.0f %12s %12s\n", p.Path, row.name, row.l.P50, row.l.P90, row.l.P99, row.l.PerSecond, req, rev)
 		}
-		fmt.Fprintf(w, "    %-10s v2/v1: p50 %.2f, p99 %.2f\n", "", p.P50Ratio, p.P99Ratio)
+		mark := "met"
+		if p.P99Ratio > TargetV2RollP99 {
+			mark = "missed"
+		}
+		fmt.Fprintf(w, "    %-10s v2/v1: p50 %.2f, p99 %.2f (target ≤ %.0f: %s)\n", "", p.P50Ratio, p.P99Ratio, TargetV2RollP99, mark)
 	}
 	for _, p := range r.Paths {
 		fmt.Fprintf(w, "    %s: %s\n", p.Path, p.What)

@@ -29,6 +29,12 @@ const (
 	// with the embedded server (the cli stage).
 	TargetCLIVersionMS = 8.0
 	TargetCLICommandMS = 25.0
+	// TargetCLIFolds is the ceiling of the folds of its campaign one
+	// command makes through a running serve (counted on the wire).
+	TargetCLIFolds = 1.0
+	// TargetV2RollP99 is the ceiling of a v2 roll's p99 over a v1 roll's,
+	// on the worst of the v2-roll stage's paths.
+	TargetV2RollP99 = 3.0
 	// TargetPagesMS is the ceiling, in milliseconds, of the p50 of a
 	// page's first card and of its interactive state (the dashboard's and
 	// the table's) with campaigns of 10 000 and 100 000 events.
@@ -66,6 +72,10 @@ const (
 	TColdLoadMS         = "cold-load/p50-1m-ms"
 	TCLIVersion         = "cli/version-p50-ms"
 	TCLICommand         = "cli/command-embedded-p50-ms"
+	TCLIRemote          = "cli/command-serve-remote-p50-ms"
+	TCLILocal           = "cli/command-serve-local-p50-ms"
+	TCLIFolds           = "cli/command-serve-folds-max"
+	TV2RollP99          = "v2-roll/p99-v2-vs-v1-worst-path"
 	TPagesDashFirst     = "pages/dashboard/first-card-p50-ms"
 	TPagesDashReady     = "pages/dashboard/interactive-p50-ms"
 	TPagesTableFirst    = "pages/table/first-card-p50-ms"
@@ -82,7 +92,7 @@ const (
 func TargetNames() []string {
 	return []string{TSeqJournalGuarded, TSeqGuardedRaw, TConcJournalGuarded, TConcGuardedRaw, TManyJournalGuarded, TManyGuardedRaw,
 		TSyncedSeq, TSyncedConc, TSyncedMany, TGrowthCharacters, TGrowthCampaigns, TColdLoad, TColdLoadMS, TCLIVersion, TCLICommand,
-		TPagesDashFirst, TPagesDashReady, TPagesTableFirst, TPagesTableReady, TPagesRollToCard, TRebuild, TRebuildRSS, TVerifyV1, TVerifyV2}
+		TCLIRemote, TCLILocal, TCLIFolds, TV2RollP99, TPagesDashFirst, TPagesDashReady, TPagesTableFirst, TPagesTableReady, TPagesRollToCard, TRebuild, TRebuildRSS, TVerifyV1, TVerifyV2}
 }
 
 // Verdict is one target of BENCHMARKS.md judged against a run.
@@ -240,6 +250,8 @@ func Targets(runs []Result) []Verdict {
 	}{
 		{TCLIVersion, "journal version, wall p50 in ms, the whole process", TargetCLIVersionMS, func(c *CLI) Latency { return c.Version }},
 		{TCLICommand, "journal day new with the embedded server (no serve), wall p50 in ms, the whole process", TargetCLICommandMS, func(c *CLI) Latency { return c.Command }},
+		{TCLIRemote, "journal --nats URL day new through a running serve --nats-listen, wall p50 in ms, the whole process", TargetCLICommandMS, func(c *CLI) Latency { return c.Remote.Latency }},
+		{TCLILocal, "journal day new on the data folder of a running serve, wall p50 in ms, the whole process", TargetCLICommandMS, func(c *CLI) Latency { return c.Local.Latency }},
 	} {
 		v := Verdict{Name: t.name, What: t.what, Target: t.target, Compare: "<="}
 		if cr == nil {
@@ -248,6 +260,36 @@ func Targets(runs []Result) []Verdict {
 			l := t.l(cr.CLI)
 			v.Value, v.Measured = l.P50/1e3, true
 			v.Note = fmt.Sprintf("%d runs, p90 %.1f ms, CPU p50 %.1f ms", cr.CLI.Runs, l.P90/1e3, l.CPUP50/1e3)
+		}
+		add(v)
+	}
+	{
+		v := Verdict{Name: TCLIFolds, What: "folds of its campaign by one command through a running serve, the most of any timed run (both ways), counted on the wire", Target: TargetCLIFolds, Compare: "<="}
+		if cr == nil {
+			v.Note = "not measured: stage cli not run (or without the journal binary)"
+		} else {
+			c := cr.CLI
+			v.Value, v.Measured = float64(max(c.Remote.FoldsMax, c.Local.FoldsMax)), true
+			v.Note = fmt.Sprintf("--nats: %d, data folder: %d; JetStream requests per command p50 %d and %d; with the embedded server not seen on any wire (TestOneFoldPerCommand)",
+				c.Remote.FoldsMax, c.Local.FoldsMax, c.Remote.RequestsP50, c.Local.RequestsP50)
+		}
+		add(v)
+	}
+
+	// A v2 roll's tail.
+	{
+		v := Verdict{Name: TV2RollP99, What: "a v2 roll's p99 / a v1 roll's p99 on the same path, the worst path", Target: TargetV2RollP99, Compare: "<="}
+		r := either(func(r *Result) bool { return r.V2Roll != nil && len(r.V2Roll.Paths) > 0 })
+		if r == nil {
+			v.Note = "not measured: stage v2-roll not run"
+		} else {
+			var parts []string
+			for _, p := range r.V2Roll.Paths {
+				v.Value = max(v.Value, p.P99Ratio)
+				parts = append(parts, fmt.Sprintf("%s %.2f (v1 %.1f ms, v2 %.1f ms)", p.Path, p.P99Ratio, p.V1.P99/1e3, p.V2.P99/1e3))
+			}
+			v.Measured = true
+			v.Note = fmt.Sprintf("sync %s, %d rolls a path; %s", r.Sync, r.V2Roll.Rolls, strings.Join(parts, "; "))
 		}
 		add(v)
 	}

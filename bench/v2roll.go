@@ -50,7 +50,7 @@ type V2RollPath struct {
 	P99Ratio float64 `json:"p99_ratio"`
 }
 
-// V2Roll is the v2-roll stage: a figure, without a target.
+// V2Roll is the v2-roll stage; its target is the p99 ratio (TargetV2RollP99).
 type V2Roll struct {
 	Rolls int          `json:"rolls"`
 	Paths []V2RollPath `json:"paths"`

@@ -97,11 +97,6 @@ var errorsESDevices = map[string]string{
 }
 
 func init() {
-	for en, es := range errorsESDevices {
-		if _, ok := errorsES[en]; !ok {
-			errorsES[en] = es
-		}
-	}
 	for k, v := range enDevices {
 		en[k] = v
 	}

@@ -1,12 +1,13 @@
 package i18n
 
 import (
-	"github.com/campaign-journal/journal/internal/msgerr"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/campaign-journal/journal/internal/msgerr"
 )
 
 // Error messages.
@@ -45,8 +46,8 @@ func (l Lang) Error(msg string) string {
 // Errors lists the English format strings of the catalogue of errors
 // (the keys of errorsES and errorsExtra), sorted.
 func Errors() []string {
-	out := make([]string, 0, len(errorsES))
-	for en := range errorsES {
+	out := make([]string, 0, len(loadErrorsES()))
+	for en := range loadErrorsES() {
 		out = append(out, en)
 	}
 	slices.Sort(out)
@@ -56,7 +57,7 @@ func Errors() []string {
 // ErrorSpanish returns the Spanish template of the English format string
 // en and whether the catalogue has one.
 func ErrorSpanish(en string) (string, bool) {
-	es, ok := errorsES[en]
+	es, ok := loadErrorsES()[en]
 	return es, ok
 }
 
@@ -64,10 +65,10 @@ func ErrorSpanish(en string) (string, bool) {
 // it (outside its verbs and flag names), so that it needs a Spanish
 // rendering: "%w: %v", "--%s" or "--vs: %w" need none.
 func NeedsTranslation(format string) bool {
-	return letters(flagName.ReplaceAllString(strings.Join(parseFormat(format).lits, ""), "")) > 0
+	return letters(flagName().ReplaceAllString(strings.Join(parseFormat(format).lits, ""), "")) > 0
 }
 
-var flagName = regexp.MustCompile(`--[a-z][a-z0-9-]*`)
+var flagName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`--[a-z][a-z0-9-]*`) }) // compiled on first use, not at start
 
 // CheckErrorTemplate returns an error unless es is a Spanish rendering of
 // the English format string en: the same holes (each used once, in any
@@ -103,13 +104,13 @@ type format struct {
 	err   error
 }
 
-var verbRE = regexp.MustCompile(`%[-+# 0]*(\[(\d+)\])?[0-9.*]*([a-zA-Z%])`)
+var verbRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`%[-+# 0]*(\[(\d+)\])?[0-9.*]*([a-zA-Z%])`) }) // compiled on first use, not at start
 
 func parseFormat(f string) format {
 	var p format
 	last, next := 0, 0
 	lit := ""
-	for _, m := range verbRE.FindAllStringSubmatchIndex(f, -1) {
+	for _, m := range verbRE().FindAllStringSubmatchIndex(f, -1) {
 		lit += f[last:m[0]]
 		last = m[1]
 		verb := f[m[6]]
@@ -181,7 +182,7 @@ func errorTemplates() []*template {
 			}
 		}
 		for _, en := range Errors() {
-			add(en, errorsES[en])
+			add(en, loadErrorsES()[en])
 		}
 		// The messages of the catalogue's own errors ("err.…" keys, which
 		// the command line writes with EN.T or EN.N).
@@ -381,7 +382,7 @@ func prose(text string) bool {
 	if !strings.Contains(text, " ") {
 		return false
 	}
-	for _, w := range strings.Fields(quoted.ReplaceAllString(text, "")) {
+	for _, w := range strings.Fields(quoted().ReplaceAllString(text, "")) {
 		if proseWords[strings.ToLower(strings.Trim(w, ".,;:()!?"))] {
 			return true
 		}
@@ -389,7 +390,7 @@ func prose(text string) bool {
 	return false
 }
 
-var quoted = regexp.MustCompile(`"[^"]*"|'[^']*'|«[^»]*»|` + "`[^`]*`")
+var quoted = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"[^"]*"|'[^']*'|«[^»]*»|` + "`[^`]*`") }) // compiled on first use, not at start
 
 // shortTemplate is the score under which a template's %w hole must hold
 // an error the catalogue reads: a word or two between holes ("%w at %s",

@@ -1,5 +1,7 @@
 package i18n
 
+import "sync"
+
 // errorsES is the catalogue of errors: the English format string of an
 // error, exactly as the source writes it (fmt.Errorf, errors.New,
 // invalid, notFound, usagef, cobra's and pflag's messages...), and its
@@ -10,19 +12,39 @@ package i18n
 // usually the one of its package.
 var errorsES = map[string]string{}
 
-// errorsESParts are the parts of errorsES, merged at initialisation; a
-// format string in two parts panics.
+// errorsESParts are the parts of errorsES, merged on the first use of the
+// catalogue of errors (loadErrorsES), not at the program's start: a
+// command that prints no error (`journal version`) does not pay for the
+// merge. A format string in two parts panics.
 var errorsESParts = []map[string]string{errorsESExtra, errorsESCLI, errorsESCommand, errorsESRules, errorsESMore, errorsESStore, errorsESTable2, errorsESV2, errorsESLimits, errorsESChain, errorsESReceipts, errorsESWitnessChain, errorsESTableGM, errorsESFree, errorsESVersions, errorsESRemote, errorsESPerf, errorsESPages}
 
-func init() {
-	for _, part := range errorsESParts {
-		for en, es := range part {
-			if _, dup := errorsES[en]; dup {
-				panic("i18n: error " + en + " translated twice")
+// errorsESDefaults are parts whose translations are added only where no
+// part of errorsESParts (or an initialisation) has one, after them.
+var errorsESDefaults = []map[string]string{errorsESDevices, errorsESV2Default, errorsESProve}
+
+var errorsESOnce sync.Once
+
+// loadErrorsES returns errorsES, with errorsESParts and errorsESDefaults
+// merged into it on the first call. Every reader of errorsES calls it.
+func loadErrorsES() map[string]string {
+	errorsESOnce.Do(func() {
+		for _, part := range errorsESParts {
+			for en, es := range part {
+				if _, dup := errorsES[en]; dup {
+					panic("i18n: error " + en + " translated twice")
+				}
+				errorsES[en] = es
 			}
-			errorsES[en] = es
 		}
-	}
+		for _, part := range errorsESDefaults {
+			for en, es := range part {
+				if _, ok := errorsES[en]; !ok {
+					errorsES[en] = es
+				}
+			}
+		}
+	})
+	return errorsES
 }
 
 // errorsESExtra are messages built outside the error constructors (a

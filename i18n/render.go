@@ -55,7 +55,7 @@ func Renders(err error, l Lang) bool {
 	if l.Or() == EN || !NeedsTranslation(k.Key()) {
 		return true
 	}
-	_, ok = errorsES[k.Key()]
+	_, ok = loadErrorsES()[k.Key()]
 	return ok
 }
 
@@ -83,10 +83,10 @@ func (l Lang) render(err error) string {
 			out[i] = plain{a}
 		}
 	}
-	if _, ok := errorsES[key]; !ok {
+	if _, ok := loadErrorsES()[key]; !ok {
 		// A key the catalog lacks (a format without words, "%w: %v", or
 		// any key in English) is its own message, %w printed as %v.
-		key = wrapVerb.ReplaceAllString(key, "%${1}v")
+		key = wrapVerb().ReplaceAllString(key, "%${1}v")
 	}
 	return printer(l).Sprintf(key, out...)
 }
@@ -106,14 +106,14 @@ var (
 
 // wrapVerb is a %w verb (with an explicit index or not): the message
 // printer prints errors with %v.
-var wrapVerb = regexp.MustCompile(`%(\[\d+\])?w`)
+var wrapVerb = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`%(\[\d+\])?w`) }) // compiled on first use, not at start
 
 func printer(l Lang) *message.Printer {
 	printersOnce.Do(func() {
 		b := catalog.NewBuilder(catalog.Fallback(language.English))
-		for en, es := range errorsES {
-			must(b.SetString(language.English, en, wrapVerb.ReplaceAllString(en, "%${1}v")))
-			must(b.SetString(language.Spanish, en, wrapVerb.ReplaceAllString(es, "%${1}v")))
+		for en, es := range loadErrorsES() {
+			must(b.SetString(language.English, en, wrapVerb().ReplaceAllString(en, "%${1}v")))
+			must(b.SetString(language.Spanish, en, wrapVerb().ReplaceAllString(es, "%${1}v")))
 		}
 		printers = map[Lang]*message.Printer{
 			EN: message.NewPrinter(language.English, message.Catalog(b)),

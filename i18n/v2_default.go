@@ -36,11 +36,6 @@ var errorsESV2Default = map[string]string{
 }
 
 func init() {
-	for en, es := range errorsESV2Default {
-		if _, ok := errorsES[en]; !ok {
-			errorsES[en] = es
-		}
-	}
 	for k, v := range enV2Default {
 		en[k] = v
 	}

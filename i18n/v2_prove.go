@@ -91,11 +91,6 @@ var (
 )
 
 func init() {
-	for en2, es2 := range errorsESProve {
-		if _, ok := errorsES[en2]; !ok {
-			errorsES[en2] = es2
-		}
-	}
 	for k, v := range helpShortESProve {
 		helpShortES[k] = v
 	}

@@ -40,7 +40,11 @@ an embedded server of its own in a temporary folder (--data is not used):
   v2-roll             a v2 roll's two round trips (signed request, signed reveal)
                       against a v1 roll: in-process, the CLI's path, HTTP (p50, p99)
   cli                 whole processes of this binary: journal version, and a command
-                      with the embedded server (no serve), 15 runs each
+                      with the embedded server (no serve), through a running serve
+                      --nats-listen as a remote client (--nats URL) and on its data
+                      folder, 15 runs each, the folds of each command counted on the wire
+  pages               the dashboard's and the table's first card and interactive time
+                      at 10 000 and 100 000 events, and a roll to its card on another page
 
 The append stages also measure "guarded raw": raw publishes with the journal's
 guarantees (message id, the campaign's expected last sequence) and none of its
