@@ -83,36 +83,39 @@ func notFound(format string, args ...any) error {
 }
 
 // Journal handles commands over a store. It is safe for concurrent use.
+// Its per-call fields are one Call's, set at once by For (call.go).
 type Journal struct {
 	*shared
-	// actor is recorded as who issued each event.
+	// actor is recorded as who issued each event (Call.Actor).
 	actor string
 	// request is the client's id of the one command this view runs, or
-	// empty (see WithRequest); command is what the command is (see
-	// ForCommand), part of what its event ids derive from.
+	// empty (Call.RequestID); command is what the command is
+	// (Call.fingerprint), part of what its event ids derive from.
 	request, command string
 	// name is the catalogue name of the command this view runs, recorded
-	// as the command attribute of its events (see Named), or empty.
+	// as the command attribute of its events (Call.Command), or empty.
 	name string
 	// admitted: the limiter admitted this view's one command already
 	// (a session start, before its seed is stored; see admit).
 	admitted bool
-	// gm: the caller authenticated the actor as the campaign's GM (AsGM):
-	// it may roll in secret (free.go) though no key says so.
+	// gm: the caller authenticated the actor as the campaign's GM
+	// (Call.GM): it may roll in secret (free.go) though no key says so.
 	gm bool
-	// player: the caller authenticated the actor as a player (AsPlayer):
+	// player: the caller authenticated the actor as a player (Call.Player):
 	// it is never the GM here, whatever keys or names say.
 	player bool
 }
 
-// shared is what every view of a journal (As) shares: the store, the
+// shared is what every view of a journal (For) shares: the store, the
 // injected clock and randomness, and the cache of folded campaigns.
 type shared struct {
-	store   Store
-	secrets events.Secrets // nil: sessions cannot start (no seed can be kept)
-	clock   func() time.Time
-	rand    io.Reader
-	ids     events.IDs
+	// defaultActor is Options.Actor: the actor of a Call that names none.
+	defaultActor string
+	store        Store
+	secrets      events.Secrets // nil: sessions cannot start (no seed can be kept)
+	clock        func() time.Time
+	rand         io.Reader
+	ids          events.IDs
 	// retries bounds the attempts of one command under contention.
 	retries int
 	// checkpoints keeps the campaigns' checkpoints (nil: none), written
@@ -353,19 +356,9 @@ func New(store Store, o Options) *Journal {
 	if o.CacheCampaigns == 0 {
 		o.CacheCampaigns = DefaultCacheCampaigns
 	}
-	return &Journal{actor: o.Actor, shared: &shared{store: store, secrets: o.Secrets, clock: o.Clock, rand: o.Rand, ids: o.IDs,
+	return &Journal{actor: o.Actor, shared: &shared{defaultActor: o.Actor, store: store, secrets: o.Secrets, clock: o.Clock, rand: o.Rand, ids: o.IDs,
 		retries: o.Retries, states: map[string]*campaignState{}, maxStates: o.CacheCampaigns,
 		checkpoints: o.Checkpoints, checkpointEvery: max(o.CheckpointEvery, 0), beacon: o.Beacon, limiter: o.Limiter, noAnchor: o.NoAnchor, noSeenCheck: o.NoSeenCheck}}
-}
-
-// As returns the journal seen by another actor: its events record actor as
-// who issued them; the store and the cache of folded campaigns are shared.
-// The view has no request id.
-func (j *Journal) As(actor string) *Journal {
-	if actor == "" {
-		actor = "gm"
-	}
-	return &Journal{shared: j.shared, actor: actor}
 }
 
 // Result is what a command recorded, and the campaign state after it.
@@ -375,7 +368,7 @@ type Result struct {
 	Events   []events.Recorded     `json:"events"`
 	Campaign *projections.Campaign `json:"-"`
 	// Repeated is set when the command's request id had already recorded
-	// these events: nothing was recorded this time (see WithRequest).
+	// these events: nothing was recorded this time (see Call.RequestID).
 	Repeated bool `json:"repeated,omitempty"`
 	// Secret is, for the GM's secret rolls the command recorded, the
 	// outcome their reveal will record (free.go): the GM's answer only,
