@@ -89,9 +89,9 @@ func (c Call) fingerprint() string {
 	return name + " " + string(b)
 }
 
-// For returns the journal seen by one call c: the store and the cache of
+// For returns the handler's view for one call c: the store and the cache of
 // folded campaigns are shared, every per-call field is c's (and none is
-// the receiver's), so that For on a view is For on the journal it views.
+// the receiver's), so that For on a view is For on the handler it views.
 // A call Valid refuses returns its error and no view.
 func (j *Journal) For(c Call) (*Journal, error) {
 	if err := c.Valid(); err != nil {
