@@ -224,7 +224,7 @@ func setupV2Campaigns(ctx context.Context, j *command.Journal, prefix, user stri
 	if err != nil {
 		return "", "", err
 	}
-	if _, err := j.As(user).RegisterKey(ctx, camp, command.RegisterKey{SignedMessage: reg}); err != nil {
+	if _, err := j.MustFor(command.Call{Actor: user}).RegisterKey(ctx, camp, command.RegisterKey{SignedMessage: reg}); err != nil {
 		return "", "", err
 	}
 	res, err := j.StartSessionWith(ctx, camp, command.SessionStart{ID: "s1", Dice: command.DiceV2})
@@ -261,17 +261,16 @@ func journalPath(ctx context.Context, name, what string, setup, j *command.Journ
 	}
 	seal := sealWith(priv)
 	hdr := signed.Header{Campaign: prefix + "-2", Session: session}
-	aj := j.As(v2Player)
 	n := 0
 	next := func() string { n++; return name + "-" + strconv.Itoa(n) }
 	return rollPath{name: name, what: what,
 		v1: func(ctx context.Context) error {
-			rj, err := j.WithRequest(next())
+			req := command.RollRequest{Character: "lodin", Skill: benchSkill, Vs: benchVs}
+			rj, err := j.For(command.Call{RequestID: next(), What: "roll", Args: req})
 			if err != nil {
 				return err
 			}
-			req := command.RollRequest{Character: "lodin", Skill: benchSkill, Vs: benchVs}
-			_, err = rj.ForCommand("roll", req).Roll(ctx, prefix+"-1", req)
+			_, err = rj.Roll(ctx, prefix+"-1", req)
 			return err
 		},
 		v2: func(ctx context.Context) (time.Duration, time.Duration, error) {
@@ -279,20 +278,20 @@ func journalPath(ctx context.Context, name, what string, setup, j *command.Journ
 			var mid time.Time
 			err := v2RollWith(ctx, hdr, commitment, seal,
 				func(ctx context.Context, id string, m command.RollRequestSigned) error {
-					rj, err := aj.WithRequest(next() + ".request")
+					rj, err := j.For(command.Call{Actor: v2Player, RequestID: next() + ".request", What: "roll-request", Args: id})
 					if err != nil {
 						return err
 					}
-					_, err = rj.ForCommand("roll-request", id).RequestRoll(ctx, hdr.Campaign, m)
+					_, err = rj.RequestRoll(ctx, hdr.Campaign, m)
 					mid = time.Now()
 					return err
 				},
 				func(ctx context.Context, id string, m command.RollRevealSigned) error {
-					rj, err := aj.WithRequest(next() + ".reveal")
+					rj, err := j.For(command.Call{Actor: v2Player, RequestID: next() + ".reveal", What: "roll-reveal", Args: id})
 					if err != nil {
 						return err
 					}
-					_, err = rj.ForCommand("roll-reveal", id).RevealRoll(ctx, hdr.Campaign, m)
+					_, err = rj.RevealRoll(ctx, hdr.Campaign, m)
 					return err
 				})
 			return mid.Sub(t0), time.Since(mid), err

@@ -113,7 +113,7 @@ func writeV2Export(ctx context.Context, path string, rolls int, progress func(in
 		}
 		var seed [32]byte
 		seed[0], seed[1] = 0xbe, byte(i)
-		pl := player{user: user, char: c, priv: ed25519.NewKeyFromSeed(seed[:]), j: j.As(user)}
+		pl := player{user: user, char: c, priv: ed25519.NewKeyFromSeed(seed[:]), j: j.MustFor(command.Call{Actor: user})}
 		pub := signed.PublicKeyOf(pl.priv)
 		reg, err := device.Register(device.PrivateKey(pl.priv), camp, user, command.RolePlayer, "bench")
 		if err != nil {

@@ -46,12 +46,12 @@ func BenchmarkRollCommand(b *testing.B) {
 		n := 0
 		for b.Loop() {
 			n++
-			rj, err := j.WithRequest("bench-" + strconv.Itoa(n))
+			req := command.RollRequest{Character: "lodin", Skill: "Buscar", Vs: "media"}
+			rj, err := j.For(command.Call{RequestID: "bench-" + strconv.Itoa(n), What: "roll", Args: req})
 			if err != nil {
 				b.Fatal(err)
 			}
-			req := command.RollRequest{Character: "lodin", Skill: "Buscar", Vs: "media"}
-			if _, err := rj.ForCommand("roll", req).Roll(ctx, "mordor", req); err != nil {
+			if _, err := rj.Roll(ctx, "mordor", req); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -27,7 +27,7 @@ func TestCacheEvicts(t *testing.T) {
 		require.NoError(t, err)
 		require.LessOrEqual(t, j.CachedCampaigns(), 3, "after campaign %d", i)
 	}
-	rj, err := j.WithRequest("0190c5a4-7b1e-7000-8000-000000000001")
+	rj, err := j.For(command.Call{RequestID: "0190c5a4-7b1e-7000-8000-000000000001"})
 	require.NoError(t, err)
 	_, err = rj.Damage(ctx, "c0", "orco", 2, "")
 	require.NoError(t, err)

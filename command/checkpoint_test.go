@@ -7,10 +7,11 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"github.com/google/uuid"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/google/uuid"
 
 	"github.com/stretchr/testify/require"
 
@@ -120,15 +121,15 @@ func playBoth(t *testing.T, st command.Store) {
 	livetest.TOR(ctx, t, j, "erebor")
 	second := livetest.PartOne(ctx, t, j, "mordor")
 	livetest.PartTwo(ctx, t, j, "mordor", second)
-	r, err := j.WithRequest("req-1")
+	r, err := j.For(command.Call{RequestID: "req-1", What: "damage", Args: 1})
 	require.NoError(t, err)
-	res, err := r.ForCommand("damage", 1).Damage(ctx, "mordor", "lodin", 1, "")
+	res, err := r.Damage(ctx, "mordor", "lodin", 1, "")
 	require.NoError(t, err)
 	_, err = j.Void(ctx, "mordor", res.Events[0].Event.ID, "a mistake")
 	require.NoError(t, err)
-	r, err = j.WithRequest("req-2")
+	r, err = j.For(command.Call{RequestID: "req-2", What: "damage", Args: 2})
 	require.NoError(t, err)
-	_, err = r.ForCommand("damage", 2).Damage(ctx, "mordor", "ruisenor", 1, "")
+	_, err = r.Damage(ctx, "mordor", "ruisenor", 1, "")
 	require.NoError(t, err)
 	tor := campaignEvents(t, st, "erebor")
 	_, err = j.Void(ctx, "erebor", tor[len(tor)-3].Event.ID, "not what happened")
@@ -188,9 +189,9 @@ func TestCheckpointEqualsRefold(t *testing.T) {
 				// A retried command on the cold campaign finds its request
 				// in the checkpoint's index (or in the events after it).
 				j2, _ := checkpointed(st, kv, -1)
-				r2, err := j2.WithRequest("req-1")
+				r2, err := j2.For(command.Call{RequestID: "req-1", What: "damage", Args: 1})
 				require.NoError(t, err)
-				res, err := r2.ForCommand("damage", 1).Damage(ctx, campaign, "lodin", 1, "")
+				res, err := r2.Damage(ctx, campaign, "lodin", 1, "")
 				require.NoError(t, err)
 				require.True(t, res.Repeated, "%s: checkpoint at %d: the request is known", campaign, r.Seq)
 				require.Equal(t, full, res.Campaign, "%s: checkpoint at %d: command", campaign, r.Seq)
@@ -370,7 +371,7 @@ func TestCommandsWriteCheckpoints(t *testing.T) {
 func TestChainSurvivesACheckpointedLoad(t *testing.T) {
 	ctx := context.Background()
 	j, st, ana, _ := setupV2(t)
-	aj := j.As("ana")
+	aj := j.MustFor(command.Call{Actor: "ana"})
 	_, err := aj.Contribute(ctx, "mordor", ana.contribute(t, j, "s2", 0xaa))
 	require.NoError(t, err)
 	_, err = aj.RequestRoll(ctx, "mordor", ana.request(t, "s2", uuid.NewString(), secret(0x20), sigilo)) // left pending

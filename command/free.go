@@ -49,25 +49,6 @@ type SecretRoll struct {
 	Roll     events.RollMade `json:"roll"`
 }
 
-// AsGM returns the journal seen by its actor authenticated as the
-// campaign's GM by the caller (the web's or NATS's access role): such an
-// actor may roll in secret, as the GM identity "gm" and a user registered
-// with the role gm may (isGM).
-func (j *Journal) AsGM() *Journal {
-	c := *j
-	c.gm = true
-	return &c
-}
-
-// AsPlayer returns the journal seen by its actor authenticated as a
-// player by the caller (the web's or NATS's access role): such an actor is
-// never the campaign's GM (isGM), and may not bootstrap the GM's key.
-func (j *Journal) AsPlayer() *Journal {
-	c := *j
-	c.player = true
-	return &c
-}
-
 // mayRollSecret reports whether the actor is the GM for secret rolls.
 func (j *Journal) mayRollSecret(c *projections.Campaign) bool { return j.gm || j.isGM(c) }
 

@@ -16,7 +16,7 @@ func TestFreeRollV1(t *testing.T) {
 	j := newJournal(t, store)
 	setup(t, j)
 	ctx := context.Background()
-	res, err := j.As("ana").FreeRoll(ctx, "mordor", command.FreeRollRequest{Character: "lodin", Dice: "2D10 + 3", Note: "trampa"})
+	res, err := j.MustFor(command.Call{Actor: "ana"}).FreeRoll(ctx, "mordor", command.FreeRollRequest{Character: "lodin", Dice: "2D10 + 3", Note: "trampa"})
 	require.NoError(t, err)
 	require.Len(t, res.Events, 1)
 	var e events.RollMade
@@ -38,7 +38,7 @@ func TestFreeRollV1(t *testing.T) {
 		"too many sides":   {Character: "lodin", Dice: "1d1000"},
 		"unknown operator": {Character: "lodin", Dice: "1d6*2"},
 	} {
-		_, err := j.As("ana").FreeRoll(ctx, "mordor", req)
+		_, err := j.MustFor(command.Call{Actor: "ana"}).FreeRoll(ctx, "mordor", req)
 		require.Error(t, err, name)
 	}
 	require.Equal(t, before, count(t, store), "refusals record nothing")
@@ -55,7 +55,7 @@ func TestSecretRollV1(t *testing.T) {
 	j := newJournal(t, store)
 	setup(t, j)
 	ctx := context.Background()
-	_, err := j.As("ana").Roll(ctx, "mordor", command.RollRequest{Character: "lodin", Skill: "Sigilo", Secret: true})
+	_, err := j.MustFor(command.Call{Actor: "ana"}).Roll(ctx, "mordor", command.RollRequest{Character: "lodin", Skill: "Sigilo", Secret: true})
 	require.ErrorIs(t, err, command.ErrInvalid, "a player's secret roll")
 
 	res, err := j.Roll(ctx, "mordor", command.RollRequest{Character: "orco", Skill: "Pelea", Vs: "media", Secret: true})
@@ -93,7 +93,7 @@ func TestSecretRollV1(t *testing.T) {
 	require.Equal(t, uint64(0), made.Nonce)
 	_, err = j.Reveal(ctx, "mordor", hiddenEv.ID)
 	require.ErrorIs(t, err, command.ErrInvalid, "revealed twice")
-	_, err = j.As("ana").Reveal(ctx, "mordor", free.Events[0].Event.ID)
+	_, err = j.MustFor(command.Call{Actor: "ana"}).Reveal(ctx, "mordor", free.Events[0].Event.ID)
 	require.ErrorIs(t, err, command.ErrInvalid, "a player reveals")
 	_, err = j.Reveal(ctx, "mordor", "0000000000")
 	require.ErrorIs(t, err, command.ErrNotFound)

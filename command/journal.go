@@ -26,7 +26,7 @@ import (
 	"github.com/campaign-journal/journal/rules/ryf"
 )
 
-// Store is what the journal needs from an event store. The sessions'
+// Store is what the handler needs from an event store. The sessions'
 // secrets are kept apart (Options.Secrets).
 type Store interface {
 	Append(ctx context.Context, expect events.Expect, evs ...events.Event) ([]uint64, error)
@@ -82,37 +82,42 @@ func notFound(format string, args ...any) error {
 	return msgerr.Errorf("%w: %s", ErrNotFound, msgerr.Errorf(format, args...))
 }
 
-// Journal handles commands over a store. It is safe for concurrent use.
+// Journal is the command handler: it handles commands over a store (the
+// journal is the stream of events it appends to). It is safe for
+// concurrent use. Its per-call fields are one Call's, set at once by For
+// (call.go).
 type Journal struct {
 	*shared
-	// actor is recorded as who issued each event.
+	// actor is recorded as who issued each event (Call.Actor).
 	actor string
 	// request is the client's id of the one command this view runs, or
-	// empty (see WithRequest); command is what the command is (see
-	// ForCommand), part of what its event ids derive from.
+	// empty (Call.RequestID); command is what the command is
+	// (Call.fingerprint), part of what its event ids derive from.
 	request, command string
 	// name is the catalogue name of the command this view runs, recorded
-	// as the command attribute of its events (see Named), or empty.
+	// as the command attribute of its events (Call.Command), or empty.
 	name string
 	// admitted: the limiter admitted this view's one command already
 	// (a session start, before its seed is stored; see admit).
 	admitted bool
-	// gm: the caller authenticated the actor as the campaign's GM (AsGM):
-	// it may roll in secret (free.go) though no key says so.
+	// gm: the caller authenticated the actor as the campaign's GM
+	// (Call.GM): it may roll in secret (free.go) though no key says so.
 	gm bool
-	// player: the caller authenticated the actor as a player (AsPlayer):
+	// player: the caller authenticated the actor as a player (Call.Player):
 	// it is never the GM here, whatever keys or names say.
 	player bool
 }
 
-// shared is what every view of a journal (As) shares: the store, the
+// shared is what every view of a handler (For) shares: the store, the
 // injected clock and randomness, and the cache of folded campaigns.
 type shared struct {
-	store   Store
-	secrets events.Secrets // nil: sessions cannot start (no seed can be kept)
-	clock   func() time.Time
-	rand    io.Reader
-	ids     events.IDs
+	// defaultActor is Options.Actor: the actor of a Call that names none.
+	defaultActor string
+	store        Store
+	secrets      events.Secrets // nil: sessions cannot start (no seed can be kept)
+	clock        func() time.Time
+	rand         io.Reader
+	ids          events.IDs
 	// retries bounds the attempts of one command under contention.
 	retries int
 	// checkpoints keeps the campaigns' checkpoints (nil: none), written
@@ -150,8 +155,8 @@ type shared struct {
 // campaignState is a cached fold of one campaign.
 type campaignState struct {
 	mu sync.Mutex
-	// used is the journal's tick at the last state call for it (guarded
-	// by the journal's mu): the least recently used idle entry is dropped
+	// used is the handler's tick at the last state call for it (guarded
+	// by the handler's mu): the least recently used idle entry is dropped
 	// first.
 	used uint64
 	c    *projections.Campaign // nil: fold from the start
@@ -164,7 +169,7 @@ type campaignState struct {
 	catching bool
 	caught   []events.Recorded
 	// hasLast says the campaign has an event; lastRaw is the stored bytes
-	// of its last one as read (nil for one this journal appended), lastHash
+	// of its last one as read (nil for one this handler appended), lastHash
 	// their hash once known, lastEventID its id: the next event's prevhash
 	// (chain.go).
 	hasLast     bool
@@ -186,7 +191,7 @@ type campaignState struct {
 	// msgs is how many messages of the campaign's subject the stream holds
 	// up to lastSeq (events and messages that are not events), counted as
 	// they are folded, read or appended; uncounted says a checkpoint of an
-	// older journal without the count started the fold, so msgs is not
+	// older handler without the count started the fold, so msgs is not
 	// known. epoch is the stream's (SubjectCount), asked before the fold
 	// read it: a checkpoint records both (checkpoint.go).
 	msgs      uint64
@@ -272,7 +277,7 @@ func (d *draft) ryfRules() (*ryf.Rules, error) {
 }
 
 // Options configure a Journal. Clock, randomness and ids are injected;
-// every field has a default, so Options{} is a working journal.
+// every field has a default, so Options{} is a working handler.
 type Options struct {
 	// Clock stamps the events (default time.Now).
 	Clock func() time.Time
@@ -292,29 +297,29 @@ type Options struct {
 	// a cold load reads it and the events after it (see CheckpointKey).
 	Checkpoints Checkpoints
 	// CheckpointEvery is how many events folded since a campaign's last
-	// checkpoint make the journal write a new one (default
+	// checkpoint make the handler write a new one (default
 	// DefaultCheckpointEvery; negative: never write, only read).
 	CheckpointEvery int
 	// Beacon, when set, fetches drand quicknet rounds for the GM rolls
-	// pinned to one (nil: the journal has no route to the beacon; the
+	// pinned to one (nil: the handler has no route to the beacon; the
 	// round's signature is given to ResolveBeacon, or a player witnesses).
 	Beacon BeaconRounds
 	// Limiter, when set, admits or refuses each command's append before
 	// it is made: rate limits and quotas (see Limiter). Nil: no limits.
 	Limiter Limiter
-	// NoAnchor keeps the journal from anchoring the chain of a campaign
-	// created before every event was chained (chain.go): for a journal
+	// NoAnchor keeps the handler from anchoring the chain of a campaign
+	// created before every event was chained (chain.go): for a handler
 	// that re-runs a recorded campaign (package reproduce), which copies
-	// the recorded anchor where the record has it. Every other journal
+	// the recorded anchor where the record has it. Every other handler
 	// leaves it false.
 	NoAnchor bool
-	// NoSeenCheck keeps the journal from checking a device message's seen
-	// against the campaign (v2_seen.go): for a journal that re-runs a
+	// NoSeenCheck keeps the handler from checking a device message's seen
+	// against the campaign (v2_seen.go): for a handler that re-runs a
 	// recorded campaign (package reproduce), whose stream numbers its
 	// own sequences; the verifier checks seen by hash. Every other
-	// journal leaves it false.
+	// handler leaves it false.
 	NoSeenCheck bool
-	// CacheCampaigns bounds how many campaigns' folds the journal keeps
+	// CacheCampaigns bounds how many campaigns' folds the handler keeps
 	// between commands (default DefaultCacheCampaigns; negative: no
 	// bound). Past it, the least recently used idle campaign's fold is
 	// dropped: its next command loads it again, as a new process would
@@ -326,7 +331,7 @@ type Options struct {
 // many tables keeps the folds of the 4 096 most recently used campaigns.
 const DefaultCacheCampaigns = 4096
 
-// New returns a Journal over store, with the defaults of Options for the
+// New returns a command handler over store, with the defaults of Options for the
 // fields left unset.
 func New(store Store, o Options) *Journal {
 	if o.Clock == nil {
@@ -353,29 +358,19 @@ func New(store Store, o Options) *Journal {
 	if o.CacheCampaigns == 0 {
 		o.CacheCampaigns = DefaultCacheCampaigns
 	}
-	return &Journal{actor: o.Actor, shared: &shared{store: store, secrets: o.Secrets, clock: o.Clock, rand: o.Rand, ids: o.IDs,
+	return &Journal{actor: o.Actor, shared: &shared{defaultActor: o.Actor, store: store, secrets: o.Secrets, clock: o.Clock, rand: o.Rand, ids: o.IDs,
 		retries: o.Retries, states: map[string]*campaignState{}, maxStates: o.CacheCampaigns,
 		checkpoints: o.Checkpoints, checkpointEvery: max(o.CheckpointEvery, 0), beacon: o.Beacon, limiter: o.Limiter, noAnchor: o.NoAnchor, noSeenCheck: o.NoSeenCheck}}
 }
 
-// As returns the journal seen by another actor: its events record actor as
-// who issued them; the store and the cache of folded campaigns are shared.
-// The view has no request id.
-func (j *Journal) As(actor string) *Journal {
-	if actor == "" {
-		actor = "gm"
-	}
-	return &Journal{shared: j.shared, actor: actor}
-}
-
 // Result is what a command recorded, and the campaign state after it.
-// Campaign is the journal's own cached state: read it before the next
+// Campaign is the handler's own cached state: read it before the next
 // command on the same campaign, and never concurrently with one.
 type Result struct {
 	Events   []events.Recorded     `json:"events"`
 	Campaign *projections.Campaign `json:"-"`
 	// Repeated is set when the command's request id had already recorded
-	// these events: nothing was recorded this time (see WithRequest).
+	// these events: nothing was recorded this time (see Call.RequestID).
 	Repeated bool `json:"repeated,omitempty"`
 	// Secret is, for the GM's secret rolls the command recorded, the
 	// outcome their reveal will record (free.go): the GM's answer only,
@@ -618,7 +613,7 @@ type draft struct {
 	nonce uint64
 	// rules caches the campaign's RyF rules (nil: build them every time).
 	rules *rulesCache
-	// ids yields the ids of the drafted events: the journal's, or those
+	// ids yields the ids of the drafted events: the handler's, or those
 	// derived from the command's request id.
 	ids events.IDs
 }
@@ -684,7 +679,7 @@ func (j *Journal) evictLocked() {
 	}
 }
 
-// CachedCampaigns returns how many campaigns' folds the journal keeps now.
+// CachedCampaigns returns how many campaigns' folds the handler keeps now.
 func (j *Journal) CachedCampaigns() int {
 	j.mu.Lock()
 	defer j.mu.Unlock()
@@ -723,12 +718,12 @@ func (j *Journal) catchUp(ctx context.Context, campaign string, s *campaignState
 }
 
 // execute runs decide on the campaign's state and appends what it drafts,
-// conditional on the campaign's last sequence. The state is the journal's
+// conditional on the campaign's last sequence. The state is the handler's
 // cached fold, which another writer may have moved past: then the append is
 // refused with ErrConcurrency, and execute catches up with the stream and
 // decides again. A refusal decided on state not read in this call is also
 // decided again on fresh state, so that a stale cache never refuses a
-// command. Before the first append, the journal's Limiter (if any) admits
+// command. Before the first append, the handler's Limiter (if any) admits
 // the command, once however often it is decided; a refusal records
 // nothing. decide must not modify the campaign state it is given.
 func (j *Journal) execute(ctx context.Context, campaign string, decide func(d *draft) error) (Result, error) {

@@ -28,7 +28,7 @@ func BenchmarkRollLimited(b *testing.B) {
 			j := command.New(memstore.New(memstore.Options{}), command.Options{Clock: time.Now, Rand: rand.Reader,
 				IDs: events.NewV7(time.Now, rand.Reader), Limiter: tt.lim, CheckpointEvery: -1})
 			setup(b, j)
-			bea := j.As("bea")
+			bea := j.MustFor(command.Call{Actor: "bea"})
 			b.ReportAllocs()
 			for b.Loop() {
 				if _, err := bea.Roll(b.Context(), "mordor", command.RollRequest{Character: "ruisenor", Skill: "Advertir"}); err != nil {

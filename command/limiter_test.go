@@ -48,7 +48,7 @@ func TestRateLimited(t *testing.T) {
 	st := memstore.New(memstore.Options{})
 	j, lc := limitedJournal(t, st, limit.Rate{PerMinute: 60, Burst: 3}, 0)
 	setup(t, j)
-	bea := j.As("bea")
+	bea := j.MustFor(command.Call{Actor: "bea"})
 	roll := func(as *command.Journal) error {
 		_, err := as.Roll(ctx, "mordor", command.RollRequest{Character: "ruisenor", Skill: "Advertir"})
 		return err
@@ -79,7 +79,7 @@ func TestRateLimited(t *testing.T) {
 	require.Equal(t, before, last(t, st))
 
 	lc.now = lc.now.Add(time.Second)
-	req, err := bea.WithRequest("r1")
+	req, err := j.For(command.Call{Actor: "bea", RequestID: "r1"})
 	require.NoError(t, err)
 	_, err = req.Roll(ctx, "mordor", command.RollRequest{Character: "ruisenor", Skill: "Advertir"})
 	require.NoError(t, err, "after the refill")
@@ -98,7 +98,7 @@ func TestRateLimitOnceAcrossRetries(t *testing.T) {
 	j, _ := limitedJournal(t, racy, limit.Rate{PerMinute: 1, Burst: 1}, 0)
 	setup(t, j)
 	racy.armed = true
-	_, err := j.As("bea").Roll(ctx, "mordor", command.RollRequest{Character: "ruisenor", Skill: "Advertir"})
+	_, err := j.MustFor(command.Call{Actor: "bea"}).Roll(ctx, "mordor", command.RollRequest{Character: "ruisenor", Skill: "Advertir"})
 	require.NoError(t, err)
 	require.False(t, racy.armed, "the append lost one race")
 }
@@ -129,7 +129,7 @@ func TestCampaignQuota(t *testing.T) {
 	c, err := j.Load(ctx, "mordor", 0)
 	require.NoError(t, err)
 	require.Equal(t, 5, c.Events)
-	bea := j.As("bea")
+	bea := j.MustFor(command.Call{Actor: "bea"})
 	for i := range 5 {
 		_, err := bea.Roll(ctx, "mordor", command.RollRequest{Character: "ruisenor", Skill: "Advertir"})
 		require.NoError(t, err, "roll %d, up to the quota", i+1)
@@ -142,7 +142,7 @@ func TestCampaignQuota(t *testing.T) {
 	_, err = j.Roll(ctx, "mordor", command.RollRequest{Character: "ruisenor", Skill: "Advertir"})
 	require.NoError(t, err, "the exempt actor is not held to the quota")
 
-	ana := j.As("ana")
+	ana := j.MustFor(command.Call{Actor: "ana"})
 	_, err = ana.CreateCampaign(ctx, command.CreateCampaign{ID: "gondor", System: "ryf"})
 	require.NoError(t, err, "another campaign has a quota of its own")
 	_, err = ana.CreateCharacter(ctx, "gondor", command.CreateCharacter{ID: "lodin", Player: "ana",

@@ -3,8 +3,6 @@ package command
 import (
 	"context"
 	"crypto/sha256"
-	"encoding/json"
-	"fmt"
 
 	"github.com/google/uuid"
 
@@ -14,13 +12,13 @@ import (
 )
 
 // Idempotent commands: a client names a command with a request id of its
-// choosing (WithRequest), so that a command retried after an unknown
+// choosing (Call.RequestID), so that a command retried after an unknown
 // outcome (a timeout: the append may or may not have been stored) is
 // recorded once, and the retry returns what the first attempt recorded.
 //
 //   - The events of a command with a request id carry it (the envelope's
 //     requestid) and have ids derived from the campaign, the request id,
-//     the actor and what the command is (ForCommand) by
+//     the actor and what the command is (Call.What and Call.Args) by
 //     events.RequestEventID: the same command retried has the same event
 //     ids, which are also the Nats-Msg-Id, so that JetStream's duplicate
 //     window stores a racing retry once.
@@ -39,53 +37,6 @@ import (
 // ErrRequestReused marks a request id already used in the campaign by
 // the same actor for another command. It wraps ErrInvalid.
 var ErrRequestReused = msgerr.Errorf("%w: request id already used for another command", ErrInvalid)
-
-// WithRequest returns the journal seen by one command that its client
-// identifies by request id id (see events.ValidRequestID: 1 to 64
-// letters, digits, '-', '_', '.' or ':'). Use the view for that one
-// command, and name the command with ForCommand. An empty id returns j.
-func (j *Journal) WithRequest(id string) (*Journal, error) {
-	if id == "" {
-		return j, nil
-	}
-	if err := events.ValidRequestID(id); err != nil {
-		return nil, msgerr.Errorf("%w: %w", ErrInvalid, err)
-	}
-	return &Journal{shared: j.shared, actor: j.actor, request: id, command: j.command, name: j.name, gm: j.gm}, nil
-}
-
-// ForCommand names the command a view with a request id runs: its name
-// and its arguments, encoded as JSON. A retry must name the command as
-// the first attempt did; another command under the same request id is
-// refused (ErrRequestReused). Without a request id it returns j.
-func (j *Journal) ForCommand(name string, args any) *Journal {
-	if j.request == "" {
-		return j
-	}
-	b, err := json.Marshal(args)
-	if err != nil {
-		b = []byte(fmt.Sprintf("%#v", args))
-	}
-	return &Journal{shared: j.shared, actor: j.actor, request: j.request, command: name + " " + string(b), name: j.name, gm: j.gm}
-}
-
-// Named returns the view that records name, the command's name in the
-// command catalogue (package command/catalog), as the command attribute
-// of every event it records (events.ValidCommand), so that a reproduction
-// knows which command made them. The surfaces that run catalogued
-// commands (the catalogue itself, the CLI) name them; an empty name
-// records none, as events did before the attribute.
-func (j *Journal) Named(name string) *Journal {
-	v := *j
-	v.name = name
-	return &v
-}
-
-// Name returns the catalogue name the view records, or "".
-func (j *Journal) Name() string { return j.name }
-
-// RequestID returns the view's request id, or "".
-func (j *Journal) RequestID() string { return j.request }
 
 // requested is where a request's events are in the stream: from first
 // to last (one atomic append, so no other event of the campaign between

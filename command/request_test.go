@@ -109,9 +109,8 @@ func TestRequestRecordedOnceAfterUnknownOutcome(t *testing.T) {
 	setup(t, j)
 	for _, cmd := range requestCommands {
 		t.Run(cmd.name, func(t *testing.T) {
-			view, err := j.WithRequest("req-" + cmd.name)
+			view, err := j.For(command.Call{RequestID: "req-" + cmd.name, What: cmd.name, Args: cmd.args})
 			require.NoError(t, err)
-			view = view.ForCommand(cmd.name, cmd.args)
 			before := count(t, inner)
 			st.mu.Lock()
 			st.stored = 1
@@ -126,9 +125,9 @@ func TestRequestRecordedOnceAfterUnknownOutcome(t *testing.T) {
 				return nil
 			}))
 			// The same journal, and another process's (a CLI run again).
-			other, err := freshJournal(inner).WithRequest("req-" + cmd.name)
+			other, err := freshJournal(inner).For(command.Call{RequestID: "req-" + cmd.name, What: cmd.name, Args: cmd.args})
 			require.NoError(t, err)
-			for i, retry := range []*command.Journal{view, view, other.ForCommand(cmd.name, cmd.args)} {
+			for i, retry := range []*command.Journal{view, view, other} {
 				res, err := cmd.run(ctx, retry)
 				require.NoError(t, err, "retry %d", i)
 				require.True(t, res.Repeated, "retry %d: not reported as a repeat", i)
@@ -161,9 +160,8 @@ func TestRequestLandingLate(t *testing.T) {
 	setup(t, j)
 	for _, cmd := range requestCommands[:3] {
 		t.Run(cmd.name, func(t *testing.T) {
-			view, err := j.WithRequest("late-" + cmd.name)
+			view, err := j.For(command.Call{RequestID: "late-" + cmd.name, What: cmd.name, Args: cmd.args})
 			require.NoError(t, err)
-			view = view.ForCommand(cmd.name, cmd.args)
 			before := count(t, inner)
 			st.mu.Lock()
 			st.late = 1
@@ -199,29 +197,29 @@ func TestRequestReusedForAnotherCommand(t *testing.T) {
 	inner := jetStore(t)
 	j := freshJournal(inner)
 	setup(t, j)
-	view, err := j.WithRequest("once")
+	view, err := j.For(command.Call{RequestID: "once"})
 	require.NoError(t, err)
-	_, err = view.ForCommand("damage", []any{"orco", 1}).Damage(ctx, "mordor", "orco", 1, "")
+	_, err = j.MustFor(command.Call{RequestID: "once", What: "damage", Args: []any{"orco", 1}}).Damage(ctx, "mordor", "orco", 1, "")
 	require.NoError(t, err)
 	n := count(t, inner)
 	for name, run := range map[string]func() (command.Result, error){
 		"other arguments": func() (command.Result, error) {
-			return view.ForCommand("damage", []any{"orco", 2}).Damage(ctx, "mordor", "orco", 2, "")
+			return j.MustFor(command.Call{RequestID: "once", What: "damage", Args: []any{"orco", 2}}).Damage(ctx, "mordor", "orco", 2, "")
 		},
 		"other command": func() (command.Result, error) {
-			return view.ForCommand("heal", []any{"orco", 1}).Heal(ctx, "mordor", "orco", 1)
+			return j.MustFor(command.Call{RequestID: "once", What: "heal", Args: []any{"orco", 1}}).Heal(ctx, "mordor", "orco", 1)
 		},
 		"another process": func() (command.Result, error) {
-			v, err := freshJournal(inner).WithRequest("once")
+			v, err := freshJournal(inner).For(command.Call{RequestID: "once", What: "roll", Args: nil})
 			require.NoError(t, err)
-			return v.ForCommand("roll", nil).Roll(ctx, "mordor", command.RollRequest{Character: "lodin", Skill: "Buscar"})
+			return v.Roll(ctx, "mordor", command.RollRequest{Character: "lodin", Skill: "Buscar"})
 		},
 		"session start": func() (command.Result, error) {
 			_, err := view.EndSession(ctx, "mordor") // under the same id: refused too
 			if !errors.Is(err, command.ErrRequestReused) {
 				return command.Result{}, errors.New("session end under a used id was not refused")
 			}
-			return view.ForCommand("session-start", nil).StartSession(ctx, "mordor", "", "")
+			return j.MustFor(command.Call{RequestID: "once", What: "session-start", Args: nil}).StartSession(ctx, "mordor", "", "")
 		},
 	} {
 		_, err := run()
@@ -230,9 +228,9 @@ func TestRequestReusedForAnotherCommand(t *testing.T) {
 		require.Contains(t, err.Error(), `"once"`, name)
 		require.Equal(t, n, count(t, inner), "%s recorded something", name)
 	}
-	bea, err := j.As("bea").WithRequest("once")
+	bea, err := j.For(command.Call{Actor: "bea", RequestID: "once", What: "heal", Args: []any{"orco", 1}})
 	require.NoError(t, err)
-	res, err := bea.ForCommand("heal", []any{"orco", 1}).Heal(ctx, "mordor", "orco", 1)
+	res, err := bea.Heal(ctx, "mordor", "orco", 1)
 	require.NoError(t, err, "another actor's request ids are its own")
 	require.False(t, res.Repeated)
 	require.Equal(t, n+1, count(t, inner))
@@ -241,7 +239,7 @@ func TestRequestReusedForAnotherCommand(t *testing.T) {
 func TestRequestIDRefused(t *testing.T) {
 	j := freshJournal(jetStore(t))
 	for _, id := range []string{"a b", "ü", "x/y", string(make([]byte, 65))} {
-		_, err := j.WithRequest(id)
+		_, err := j.For(command.Call{RequestID: id})
 		require.ErrorIs(t, err, command.ErrInvalid, "%q", id)
 		require.ErrorIs(t, err, events.ErrInvalidRequestID, "%q", id)
 	}
@@ -259,9 +257,8 @@ func TestRequestSessionStartRetried(t *testing.T) {
 	setup(t, j)
 	_, err := j.EndSession(ctx, "mordor")
 	require.NoError(t, err)
-	view, err := j.WithRequest("start-2")
+	view, err := j.For(command.Call{RequestID: "start-2", What: "session-start", Args: ""})
 	require.NoError(t, err)
-	view = view.ForCommand("session-start", "")
 	st.stored = 1
 	_, err = view.StartSession(ctx, "mordor", "", "")
 	require.ErrorIs(t, err, errLostAck)
@@ -288,9 +285,8 @@ func TestRequestSessionStartLost(t *testing.T) {
 	setup(t, j)
 	_, err := j.EndSession(ctx, "mordor")
 	require.NoError(t, err)
-	view, err := j.WithRequest("start-2")
+	view, err := j.For(command.Call{RequestID: "start-2", What: "session-start", Args: ""})
 	require.NoError(t, err)
-	view = view.ForCommand("session-start", "")
 	st.lost = 1
 	_, err = view.StartSession(ctx, "mordor", "", "")
 	require.ErrorIs(t, err, errLostAck)

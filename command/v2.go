@@ -93,7 +93,7 @@ type RegisterKey struct {
 // (the CLI's default actor) unless a player of that name is registered.
 func (j *Journal) isGM(c *projections.Campaign) bool {
 	if j.player {
-		return false // authenticated as a player by the caller (AsPlayer)
+		return false // authenticated as a player by the caller (Call.Player)
 	}
 	if p := c.Participants[j.actor]; p != nil {
 		return p.Role == RoleGM

@@ -43,7 +43,7 @@ func setupV2Combat(t *testing.T) (*command.Journal, command.Store, map[string]de
 	_, err = j.RegisterKey(ctx, "mordor", gm.reg("mordor", command.RoleGM))
 	require.NoError(t, err)
 	for _, d := range devs {
-		_, err = j.As(d.user).RegisterKey(ctx, "mordor", d.reg("mordor", command.RolePlayer))
+		_, err = j.MustFor(command.Call{Actor: d.user}).RegisterKey(ctx, "mordor", d.reg("mordor", command.RolePlayer))
 		require.NoError(t, err)
 	}
 	res, err := j.StartSessionWith(ctx, "mordor", command.SessionStart{ID: "s2", Dice: command.DiceV2})
@@ -51,7 +51,7 @@ func setupV2Combat(t *testing.T) (*command.Journal, command.Store, map[string]de
 	var started events.SessionStarted
 	require.NoError(t, res.Events[0].Event.DecodeData(&started))
 	commitmentOf = map[string]string{"s2": started.Commitment}
-	_, err = j.As("ana").Contribute(ctx, "mordor", devs["lodin"].contribute(t, j, "s2", 0xaa))
+	_, err = j.MustFor(command.Call{Actor: "ana"}).Contribute(ctx, "mordor", devs["lodin"].contribute(t, j, "s2", 0xaa))
 	require.NoError(t, err)
 	return j, st, devs
 }
@@ -78,7 +78,7 @@ func TestV2AttackWithDamage(t *testing.T) {
 		for _, who := range camp.Combat.Order {
 			dev, target := devs[who], other[who]
 			id, r := uuid.NewString(), secret(byte(len(all)))
-			res, err := j.As(dev.user).RequestRoll(ctx, "mordor", dev.attackRequest(t, "s2", id, r,
+			res, err := j.MustFor(command.Call{Actor: dev.user}).RequestRoll(ctx, "mordor", dev.attackRequest(t, "s2", id, r,
 				command.AttackAction{Character: who, Target: target, Weapon: weapon[who], Modifier: missing(round)}))
 			require.NoError(t, err)
 			var req events.RollRequested
@@ -87,7 +87,7 @@ func TestV2AttackWithDamage(t *testing.T) {
 			require.Equal(t, "melee", req.Kind)
 			require.Equal(t, target, req.Target)
 
-			res, err = j.As(dev.user).RevealRoll(ctx, "mordor", command.RollRevealSigned{Character: who,
+			res, err = j.MustFor(command.Call{Actor: dev.user}).RevealRoll(ctx, "mordor", command.RollRevealSigned{Character: who,
 				SignedMessage: dev.seal(t, &signed.Reveal{Header: signed.Header{Campaign: "mordor", Session: "s2"}, Request: id, R: r})})
 			require.NoError(t, err)
 			m := made{r: r}
@@ -166,7 +166,7 @@ func TestV2AttackRefusals(t *testing.T) {
 	weapon := map[string]string{"lodin": "Espada", "ruisenor": "Puños"}
 	ask := func(who string, a command.AttackAction) error {
 		a.Character = who
-		_, err := j.As(devs[who].user).RequestRoll(ctx, "mordor", devs[who].attackRequest(t, "s2", uuid.NewString(), secret(7), a))
+		_, err := j.MustFor(command.Call{Actor: devs[who].user}).RequestRoll(ctx, "mordor", devs[who].attackRequest(t, "s2", uuid.NewString(), secret(7), a))
 		return err
 	}
 	tests := []struct {
@@ -187,7 +187,7 @@ func TestV2AttackRefusals(t *testing.T) {
 			a := []byte(`{"command":"attack","seed_commitment":"` + commitmentOf["s2"] + `","character":"` + first + `","target":"` + second + `","weapon":"` + weapon[first] + `","range":"","cover":false,"modifier":0,"token":false,"specialization":false,"damage":99}`)
 			c, _ := dice.ParseHex32(dice.RevealCommitment(secret(7)))
 			m := devs[first].seal(t, &signed.Request{Header: signed.Header{Campaign: "mordor", Session: "s2"}, Request: uuid.NewString(), Commitment: c, Action: a})
-			_, err := j.As(devs[first].user).RequestRoll(ctx, "mordor", command.RollRequestSigned{Character: first, SignedMessage: m})
+			_, err := j.MustFor(command.Call{Actor: devs[first].user}).RequestRoll(ctx, "mordor", command.RollRequestSigned{Character: first, SignedMessage: m})
 			return err
 		}, "unknown field"},
 		{"the v1 attack in a v2 session", func() error {

@@ -39,9 +39,9 @@ func BenchmarkV2Roll(b *testing.B) {
 		for b.Loop() {
 			n++
 			t0 := time.Now()
-			rj, _ := j.WithRequest("v1-" + strconv.Itoa(n))
 			req := command.RollRequest{Character: "lodin", Skill: "Buscar", Vs: "media"}
-			if _, err := rj.ForCommand("roll", req).Roll(ctx, "mordor", req); err != nil {
+			rj, _ := j.For(command.Call{RequestID: "v1-" + strconv.Itoa(n), What: "roll", Args: req})
+			if _, err := rj.Roll(ctx, "mordor", req); err != nil {
 				b.Fatal(err)
 			}
 			lat = append(lat, time.Since(t0))
@@ -52,7 +52,7 @@ func BenchmarkV2Roll(b *testing.B) {
 		b.Fatal(err)
 	}
 	ana := newDevice("ana", 1)
-	if _, err := j.As("ana").RegisterKey(ctx, "mordor", ana.reg("mordor", command.RolePlayer)); err != nil {
+	if _, err := j.MustFor(command.Call{Actor: "ana"}).RegisterKey(ctx, "mordor", ana.reg("mordor", command.RolePlayer)); err != nil {
 		b.Fatal(err)
 	}
 	res, err := j.StartSessionWith(ctx, "mordor", command.SessionStart{ID: "s2", Dice: command.DiceV2})
@@ -64,7 +64,6 @@ func BenchmarkV2Roll(b *testing.B) {
 		b.Fatal(err)
 	}
 	commitmentOf = map[string]string{"s2": started.Commitment}
-	aj := j.As("ana")
 	b.Run("v2", func(b *testing.B) {
 		var lat []time.Duration
 		n := 0
@@ -74,12 +73,12 @@ func BenchmarkV2Roll(b *testing.B) {
 			id := uuid.NewString()
 			var r [32]byte
 			_, _ = rand.Read(r[:])
-			rq, _ := aj.WithRequest("v2-" + strconv.Itoa(n) + ".request")
-			if _, err := rq.ForCommand("roll-request", id).RequestRoll(ctx, "mordor", ana.request(b, "s2", id, r, command.RollAction{Command: "roll", Character: "lodin", Skill: "Buscar", Vs: "media"})); err != nil {
+			rq, _ := j.For(command.Call{Actor: "ana", RequestID: "v2-" + strconv.Itoa(n) + ".request", What: "roll-request", Args: id})
+			if _, err := rq.RequestRoll(ctx, "mordor", ana.request(b, "s2", id, r, command.RollAction{Command: "roll", Character: "lodin", Skill: "Buscar", Vs: "media"})); err != nil {
 				b.Fatal(err)
 			}
-			rv, _ := aj.WithRequest("v2-" + strconv.Itoa(n) + ".reveal")
-			if _, err := rv.ForCommand("roll-reveal", id).RevealRoll(ctx, "mordor", ana.reveal(b, "s2", id, r)); err != nil {
+			rv, _ := j.For(command.Call{Actor: "ana", RequestID: "v2-" + strconv.Itoa(n) + ".reveal", What: "roll-reveal", Args: id})
+			if _, err := rv.RevealRoll(ctx, "mordor", ana.reveal(b, "s2", id, r)); err != nil {
 				b.Fatal(err)
 			}
 			lat = append(lat, time.Since(t0))

@@ -80,7 +80,7 @@ func setupChain(t *testing.T, relay command.BeaconRounds, contributors ...string
 	_, err = j.RegisterKey(ctx, "mordor", devs["gm"].reg("mordor", command.RoleGM))
 	require.NoError(t, err)
 	for _, u := range []string{"ana", "bea"} {
-		_, err = j.As(u).RegisterKey(ctx, "mordor", devs[u].reg("mordor", command.RolePlayer))
+		_, err = j.MustFor(command.Call{Actor: u}).RegisterKey(ctx, "mordor", devs[u].reg("mordor", command.RolePlayer))
 		require.NoError(t, err)
 	}
 	// The host's sock puppet: a "player" key the GM registered.
@@ -96,7 +96,7 @@ func setupChain(t *testing.T, relay command.BeaconRounds, contributors ...string
 		if u == "sock" {
 			c = devs[u].contributeAnchored(t, j, "s2", byte(0xa0+i), dice.WitnessAnchor(sockW))
 		}
-		_, err = j.As(u).Contribute(ctx, "mordor", c)
+		_, err = j.MustFor(command.Call{Actor: u}).Contribute(ctx, "mordor", c)
 		require.NoError(t, err)
 	}
 	return j, st, clk, devs, sockW
@@ -136,13 +136,13 @@ func TestV2ChainWitnesses(t *testing.T) {
 		require.Equal(t, n, payload[*events.RollRequested](t, res.Events[0]).WitnessIndex)
 
 		// bea's first: only her witness is recorded.
-		res, err = j.As("bea").Witness(ctx, "mordor", dev["bea"].chainWitness(t, j, "s2", id, n))
+		res, err = j.MustFor(command.Call{Actor: "bea"}).Witness(ctx, "mordor", dev["bea"].chainWitness(t, j, "s2", id, n))
 		require.NoError(t, err)
 		require.Len(t, res.Events, 1, "no roll before every device's witness is in")
 		w := payload[*events.RollWitnessed](t, res.Events[0])
 		require.Equal(t, n, w.Index)
 
-		res, err = j.As("ana").Witness(ctx, "mordor", dev["ana"].chainWitness(t, j, "s2", id, n))
+		res, err = j.MustFor(command.Call{Actor: "ana"}).Witness(ctx, "mordor", dev["ana"].chainWitness(t, j, "s2", id, n))
 		require.NoError(t, err)
 		require.Len(t, res.Events, 2)
 		roll := payload[*events.RollMade](t, res.Events[1])
@@ -171,7 +171,7 @@ func TestV2ChainRefusals(t *testing.T) {
 	id := uuid.NewString()
 	_, err := j.RequestRoll(ctx, "mordor", dev["gm"].gmRequest(t, "s2", id, 0, 90, orcoPelea))
 	require.NoError(t, err)
-	_, err = j.As("ana").Witness(ctx, "mordor", dev["ana"].chainWitness(t, j, "s2", id, 1))
+	_, err = j.MustFor(command.Call{Actor: "ana"}).Witness(ctx, "mordor", dev["ana"].chainWitness(t, j, "s2", id, 1))
 	require.NoError(t, err)
 	aw := dev["ana"].chainSecret(t, j, "s2")
 	w2, _ := dice.WitnessValue(dev["bea"].chainSecret(t, j, "s2"), 2)
@@ -181,41 +181,41 @@ func TestV2ChainRefusals(t *testing.T) {
 		want string
 	}{
 		{"a wrong index", func() error {
-			_, err := j.As("bea").Witness(ctx, "mordor", dev["bea"].chainWitness(t, j, "s2", id, 2))
+			_, err := j.MustFor(command.Call{Actor: "bea"}).Witness(ctx, "mordor", dev["bea"].chainWitness(t, j, "s2", id, 2))
 			return err
 		}, "has index 2: the request's is 1"},
 		{"the next value under this index", func() error {
-			_, err := j.As("bea").Witness(ctx, "mordor", dev["bea"].indexedWitness(t, "s2", id, 1, w2))
+			_, err := j.MustFor(command.Call{Actor: "bea"}).Witness(ctx, "mordor", dev["bea"].indexedWitness(t, "s2", id, 1, w2))
 			return err
 		}, "does not hash 1 times"},
 		{"another device's chain", func() error {
 			v, _ := dice.WitnessValue(aw, 1)
-			_, err := j.As("bea").Witness(ctx, "mordor", dev["bea"].indexedWitness(t, "s2", id, 1, v))
+			_, err := j.MustFor(command.Call{Actor: "bea"}).Witness(ctx, "mordor", dev["bea"].indexedWitness(t, "s2", id, 1, v))
 			return err
 		}, "not this device's chain"},
 		{"a value ground offline", func() error {
-			_, err := j.As("bea").Witness(ctx, "mordor", dev["bea"].indexedWitness(t, "s2", id, 1, secret(0x99)))
+			_, err := j.MustFor(command.Call{Actor: "bea"}).Witness(ctx, "mordor", dev["bea"].indexedWitness(t, "s2", id, 1, secret(0x99)))
 			return err
 		}, "does not hash 1 times"},
 		{"a second witness", func() error {
-			_, err := j.As("ana").Witness(ctx, "mordor", dev["ana"].chainWitness(t, j, "s2", id, 1))
+			_, err := j.MustFor(command.Call{Actor: "ana"}).Witness(ctx, "mordor", dev["ana"].chainWitness(t, j, "s2", id, 1))
 			return err
 		}, "already witnessed"},
 		{"a device that contributed no chain", func() error {
-			_, err := j.As("sock").Witness(ctx, "mordor", dev["sock"].indexedWitness(t, "s2", id, 1, secret(0x51)))
+			_, err := j.MustFor(command.Call{Actor: "sock"}).Witness(ctx, "mordor", dev["sock"].indexedWitness(t, "s2", id, 1, secret(0x51)))
 			return err
 		}, "contributed no witness chain"},
 		{"an old-style witness", func() error {
-			_, err := j.As("bea").Witness(ctx, "mordor", dev["bea"].witness(t, "s2", id, secret(0x52)))
+			_, err := j.MustFor(command.Call{Actor: "bea"}).Witness(ctx, "mordor", dev["bea"].witness(t, "s2", id, secret(0x52)))
 			return err
 		}, "has index 0"},
 		{"a receipt of a request without beacon round", func() error {
-			_, err := j.As("bea").Receipt(ctx, "mordor", command.RollReceiptSigned{SignedMessage: dev["bea"].seal(t,
+			_, err := j.MustFor(command.Call{Actor: "bea"}).Receipt(ctx, "mordor", command.RollReceiptSigned{SignedMessage: dev["bea"].seal(t,
 				&signed.Receipt{Header: signed.Header{Campaign: "mordor", Session: "s2"}, Request: id})})
 			return err
 		}, "names no beacon round"},
 		{"a second chain of the same device", func() error {
-			_, err := j.As("ana").Contribute(ctx, "mordor", dev["ana"].chainContribute(t, j, "s2", 0xee))
+			_, err := j.MustFor(command.Call{Actor: "ana"}).Contribute(ctx, "mordor", dev["ana"].chainContribute(t, j, "s2", 0xee))
 			return err
 		}, "already has a roll request"},
 	}
@@ -250,18 +250,18 @@ func TestV2ChainSockPuppetCannotSteer(t *testing.T) {
 
 	// The host grinds puppet values offline: none but the chain's is taken.
 	for g := range 16 {
-		_, err = j.As("sock").Witness(ctx, "mordor", dev["sock"].indexedWitness(t, "s2", id, 1, secret(byte(0x60+g))))
+		_, err = j.MustFor(command.Call{Actor: "sock"}).Witness(ctx, "mordor", dev["sock"].indexedWitness(t, "s2", id, 1, secret(byte(0x60+g))))
 		require.ErrorContains(t, err, "does not hash")
 	}
 	sv, err := dice.WitnessValue(sockW, 1)
 	require.NoError(t, err)
-	res, err := j.As("sock").Witness(ctx, "mordor", dev["sock"].indexedWitness(t, "s2", id, 1, sv))
+	res, err := j.MustFor(command.Call{Actor: "sock"}).Witness(ctx, "mordor", dev["sock"].indexedWitness(t, "s2", id, 1, sv))
 	require.NoError(t, err)
 	for _, r := range res.Events {
 		require.NotEqual(t, events.TypeRollMade, r.Event.Type, "the puppet's witness alone made the roll")
 	}
 	// ana's device witnesses: the roll needs her value.
-	res, err = j.As("ana").Witness(ctx, "mordor", dev["ana"].chainWitness(t, j, "s2", id, 1))
+	res, err = j.MustFor(command.Call{Actor: "ana"}).Witness(ctx, "mordor", dev["ana"].chainWitness(t, j, "s2", id, 1))
 	require.NoError(t, err)
 	roll := payload[*events.RollMade](t, res.Events[len(res.Events)-1])
 	av, _ := dice.WitnessValue(dev["ana"].chainSecret(t, j, "s2"), 1)
@@ -273,7 +273,7 @@ func TestV2ChainSockPuppetCannotSteer(t *testing.T) {
 	_, err = j.RequestRoll(ctx, "mordor", dev["gm"].gmRequest(t, "s2", id2, 0, 60, orcoPelea))
 	require.NoError(t, err)
 	sv2, _ := dice.WitnessValue(sockW, 2)
-	_, err = j.As("sock").Witness(ctx, "mordor", dev["sock"].indexedWitness(t, "s2", id2, 2, sv2))
+	_, err = j.MustFor(command.Call{Actor: "sock"}).Witness(ctx, "mordor", dev["sock"].indexedWitness(t, "s2", id2, 2, sv2))
 	require.NoError(t, err)
 	_, err = j.ResolveUnwitnessed(ctx, "mordor", id2)
 	require.ErrorContains(t, err, "more", "not before the wait")
@@ -310,12 +310,12 @@ func TestV2ChainBestOfNImpossible(t *testing.T) {
 	id := uuid.NewString()
 	_, err := j.RequestRoll(ctx, "mordor", dev["gm"].gmRequest(t, "s2", id, 0, 60, orcoPelea))
 	require.NoError(t, err)
-	res, err := j.As("ana").Witness(ctx, "mordor", dev["ana"].chainWitness(t, j, "s2", id, 1))
+	res, err := j.MustFor(command.Call{Actor: "ana"}).Witness(ctx, "mordor", dev["ana"].chainWitness(t, j, "s2", id, 1))
 	require.NoError(t, err)
 	for _, r := range res.Events {
 		require.NotEqual(t, events.TypeRollMade, r.Event.Type, "the first witness made the roll")
 	}
-	res, err = j.As("bea").Witness(ctx, "mordor", dev["bea"].chainWitness(t, j, "s2", id, 1))
+	res, err = j.MustFor(command.Call{Actor: "bea"}).Witness(ctx, "mordor", dev["bea"].chainWitness(t, j, "s2", id, 1))
 	require.NoError(t, err)
 	roll := payload[*events.RollMade](t, res.Events[len(res.Events)-1])
 	av, _ := dice.WitnessValue(dev["ana"].chainSecret(t, j, "s2"), 1)
@@ -356,9 +356,9 @@ func TestV2BeaconReceipts(t *testing.T) {
 	seen, unseen := uuid.NewString(), uuid.NewString()
 	_, err := j.RequestRoll(ctx, "mordor", dev["gm"].gmRequest(t, "s2", seen, qnRound, 1, orcoPelea))
 	require.NoError(t, err)
-	_, err = j.As("bea").Receipt(ctx, "mordor", receipt(dev["bea"], seen))
+	_, err = j.MustFor(command.Call{Actor: "bea"}).Receipt(ctx, "mordor", receipt(dev["bea"], seen))
 	require.NoError(t, err)
-	_, err = j.As("bea").Receipt(ctx, "mordor", receipt(dev["bea"], seen))
+	_, err = j.MustFor(command.Call{Actor: "bea"}).Receipt(ctx, "mordor", receipt(dev["bea"], seen))
 	require.ErrorContains(t, err, "already receipted")
 	_, err = j.Receipt(ctx, "mordor", receipt(dev["gm"], seen))
 	require.ErrorContains(t, err, "is the GM")
@@ -366,7 +366,7 @@ func TestV2BeaconReceipts(t *testing.T) {
 	_, err = j.RequestRoll(ctx, "mordor", dev["gm"].gmRequest(t, "s2", unseen, qnRound+8, 1, orcoPelea))
 	require.NoError(t, err)
 	clk.add(time.Minute + 20*time.Second) // both rounds are out
-	_, err = j.As("ana").Receipt(ctx, "mordor", receipt(dev["ana"], unseen))
+	_, err = j.MustFor(command.Call{Actor: "ana"}).Receipt(ctx, "mordor", receipt(dev["ana"], unseen))
 	require.ErrorContains(t, err, "counts only before it")
 	_, err = j.ResolveBeacon(ctx, "mordor", seen, "")
 	require.NoError(t, err)

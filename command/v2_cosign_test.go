@@ -25,7 +25,7 @@ func endedV2(t *testing.T) (*command.Journal, *jetstore.Store, device, device, e
 	t.Helper()
 	ctx := context.Background()
 	j, st, ana, gm := setupV2(t)
-	aj := j.As("ana")
+	aj := j.MustFor(command.Call{Actor: "ana"})
 	_, err := aj.Contribute(ctx, "mordor", ana.contribute(t, j, "s2", 0xaa))
 	require.NoError(t, err)
 	id, r := uuid.NewString(), secret(0x20)
@@ -51,7 +51,7 @@ func TestV2Cosign(t *testing.T) {
 	h, err := events.EventHash(ended.Event)
 	require.NoError(t, err)
 	require.Equal(t, events.ChainHash(stored), h, "the journal hashes the stored bytes")
-	aj := j.As("ana")
+	aj := j.MustFor(command.Call{Actor: "ana"})
 	bea := newDevice("bea", 3)
 
 	// A v2 session still open, and the v1 session of setup.
@@ -70,8 +70,8 @@ func TestV2Cosign(t *testing.T) {
 		{"an unknown session", aj, ana.cosign(t, "s9", hash), "no session s9"},
 		{"a session not ended", aj, ana.cosign(t, "s3", hash), "has not ended"},
 		{"a v1 session", aj, ana.cosign(t, "s1", hash), "not journal-dice-v2"},
-		{"an unregistered user", j.As("bea"), bea.cosign(t, "s2", hash), "no registered key"},
-		{"another's signature", j.As("gm"), ana.cosign(t, "s2", hash), "signed message of gm"},
+		{"an unregistered user", j.MustFor(command.Call{Actor: "bea"}), bea.cosign(t, "s2", hash), "no registered key"},
+		{"another's signature", j.MustFor(command.Call{Actor: "gm"}), ana.cosign(t, "s2", hash), "signed message of gm"},
 		{"a message of another type", aj, command.CosignSigned{SignedMessage: ana.seal(t, &signed.Contribute{
 			Header: signed.Header{Campaign: "mordor", Session: "s2"}, Value: signed.Hex32{1}})}, "not a session.cosign"},
 		{"an unknown character", aj, command.CosignSigned{Character: "nadie", SignedMessage: ana.cosign(t, "s2", hash).SignedMessage}, "nadie"},

@@ -40,7 +40,7 @@ func TestDefaultDice(t *testing.T) {
 	_, err = j.RegisterKey(ctx, "mordor", gm.reg("mordor", command.RoleGM))
 	require.NoError(t, err)
 	require.Equal(t, dice.AlgorithmV2, started(command.SessionStart{}), "a gm key alone")
-	_, err = j.As("ana").RegisterKey(ctx, "mordor", ana.reg("mordor", command.RolePlayer))
+	_, err = j.MustFor(command.Call{Actor: "ana"}).RegisterKey(ctx, "mordor", ana.reg("mordor", command.RolePlayer))
 	require.NoError(t, err)
 	c, err = j.Load(ctx, "mordor", 0)
 	require.NoError(t, err)
@@ -64,7 +64,7 @@ func TestNoDowngrade(t *testing.T) {
 			if who == "gm" {
 				_, err = j.RegisterKey(ctx, "mordor", newDevice("gm", 2).reg("mordor", command.RoleGM))
 			} else {
-				_, err = j.As("ana").RegisterKey(ctx, "mordor", newDevice("ana", 1).reg("mordor", command.RolePlayer))
+				_, err = j.MustFor(command.Call{Actor: "ana"}).RegisterKey(ctx, "mordor", newDevice("ana", 1).reg("mordor", command.RolePlayer))
 			}
 			require.NoError(t, err)
 			before := count(t, st)
@@ -97,7 +97,7 @@ func TestNoDowngrade(t *testing.T) {
 func TestV2ActionSpelling(t *testing.T) {
 	ctx := context.Background()
 	j, st, ana, _ := setupV2(t)
-	aj := j.As("ana")
+	aj := j.MustFor(command.Call{Actor: "ana"})
 	before := count(t, st)
 	for _, a := range []command.RollAction{
 		{Command: "roll", Character: "lodin", Skill: "sigilo"},

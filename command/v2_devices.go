@@ -126,7 +126,7 @@ func (j *Journal) RegisterKey(ctx context.Context, campaign string, req Register
 		}
 		user, role := reg.user, reg.role
 		// The first gm key is its user's own (the GM bootstraps the
-		// campaign's keys); a player authenticated as one (AsPlayer, over
+		// campaign's keys); a player authenticated as one (Call.Player, over
 		// HTTP and NATS) registers only its own key as a player.
 		bootstrap := user == j.actor && role == RoleGM && !hasGMKey(d.campaign) && !j.player
 		if (user != j.actor || role == RoleGM) && !bootstrap && !j.isGM(d.campaign) {

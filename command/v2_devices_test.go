@@ -54,19 +54,19 @@ func TestDeviceRegisterProofOfPossession(t *testing.T) {
 	forged.Signature = signed.Sign(gm.priv, forged.Signed)
 	_, err := j.RegisterKey(ctx, "mordor", forged)
 	require.ErrorContains(t, err, "the device.register does not hold")
-	_, err = j.As("bea").RegisterKey(ctx, "mordor", forged)
+	_, err = j.MustFor(command.Call{Actor: "bea"}).RegisterKey(ctx, "mordor", forged)
 	require.ErrorContains(t, err, "the device.register does not hold")
 
 	// The GM's own key registered again for ana, bare or signed: refused.
 	_, err = j.RegisterKey(ctx, "mordor", command.RegisterKey{User: "ana", PublicKey: gm.pub()})
 	require.ErrorContains(t, err, "is already registered to gm")
-	_, err = j.As("ana").RegisterKey(ctx, "mordor", command.RegisterKey{SignedMessage: devkeys.MustRegister(gm.priv, "mordor", "ana", "player", "")})
+	_, err = j.MustFor(command.Call{Actor: "ana"}).RegisterKey(ctx, "mordor", command.RegisterKey{SignedMessage: devkeys.MustRegister(gm.priv, "mordor", "ana", "player", "")})
 	require.ErrorContains(t, err, "is already registered to gm")
 	// ana's key again: refused, not replaced.
-	_, err = j.As("ana").RegisterKey(ctx, "mordor", ana.reg("mordor", command.RolePlayer))
+	_, err = j.MustFor(command.Call{Actor: "ana"}).RegisterKey(ctx, "mordor", ana.reg("mordor", command.RolePlayer))
 	require.ErrorContains(t, err, "is already registered to ana")
 	// A bare key for oneself: refused (one's own device proves it holds its key).
-	_, err = j.As("bea").RegisterKey(ctx, "mordor", command.RegisterKey{PublicKey: bea.pub()})
+	_, err = j.MustFor(command.Call{Actor: "bea"}).RegisterKey(ctx, "mordor", command.RegisterKey{PublicKey: bea.pub()})
 	require.ErrorContains(t, err, "proof that you hold it")
 }
 
@@ -88,11 +88,11 @@ func TestDeviceGMRegistersForPlayer(t *testing.T) {
 		signed.PublicKeyOf(host.priv).Fingerprint() + " by-other",
 	}, devicesOf(t, j, "ana"))
 	// The host's key signs for ana until ana revokes it from her own device.
-	_, err = j.As("ana").RequestRoll(ctx, "mordor", host.request(t, "s2", uuid.NewString(), secret(1), sigilo))
+	_, err = j.MustFor(command.Call{Actor: "ana"}).RequestRoll(ctx, "mordor", host.request(t, "s2", uuid.NewString(), secret(1), sigilo))
 	require.NoError(t, err)
-	_, err = j.As("ana").RevokeDevice(ctx, "mordor", command.RevokeDevice{SignedMessage: ana.revoke(t, "mordor", host, "not mine")})
+	_, err = j.MustFor(command.Call{Actor: "ana"}).RevokeDevice(ctx, "mordor", command.RevokeDevice{SignedMessage: ana.revoke(t, "mordor", host, "not mine")})
 	require.NoError(t, err)
-	_, err = j.As("ana").RequestRoll(ctx, "mordor", host.request(t, "s2", uuid.NewString(), secret(2), sigilo))
+	_, err = j.MustFor(command.Call{Actor: "ana"}).RequestRoll(ctx, "mordor", host.request(t, "s2", uuid.NewString(), secret(2), sigilo))
 	require.ErrorContains(t, err, "bad signature", "a revoked device signs nothing")
 	_ = gm
 }
@@ -103,7 +103,7 @@ func TestDeviceGMRegistersForPlayer(t *testing.T) {
 func TestDeviceSecondDevice(t *testing.T) {
 	ctx := context.Background()
 	j, _, ana, gm := setupV2(t)
-	aj := j.As("ana")
+	aj := j.MustFor(command.Call{Actor: "ana"})
 	ana2, ana3 := newDevice("ana", 9), newDevice("ana", 10)
 	_, err := aj.RegisterKey(ctx, "mordor", ana2.reg("mordor", command.RolePlayer))
 	require.NoError(t, err)
@@ -153,9 +153,9 @@ func TestDeviceSecondDevice(t *testing.T) {
 func TestDeviceRevokeWho(t *testing.T) {
 	ctx := context.Background()
 	j, _, ana, gm := setupV2(t)
-	_, err := j.As("ana").RevokeDevice(ctx, "mordor", command.RevokeDevice{User: "gm", PublicKey: gm.pub()})
+	_, err := j.MustFor(command.Call{Actor: "ana"}).RevokeDevice(ctx, "mordor", command.RevokeDevice{User: "gm", PublicKey: gm.pub()})
 	require.ErrorContains(t, err, "only the GM revokes a device without signing it")
-	_, err = j.As("ana").RevokeDevice(ctx, "mordor", command.RevokeDevice{SignedMessage: ana.revoke(t, "mordor", gm, "")})
+	_, err = j.MustFor(command.Call{Actor: "ana"}).RevokeDevice(ctx, "mordor", command.RevokeDevice{SignedMessage: ana.revoke(t, "mordor", gm, "")})
 	require.ErrorContains(t, err, "ana has no device")
 	_, err = j.RevokeDevice(ctx, "mordor", command.RevokeDevice{User: "ana", PublicKey: ana.pub(), Reason: "she asked"})
 	require.NoError(t, err)

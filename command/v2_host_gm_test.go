@@ -62,12 +62,12 @@ func TestV2GMCannotGrindItsNPCRoll(t *testing.T) {
 	// bea's device witnesses with a value of its own: that is r, and the
 	// faces are what K and bea's value give, not the host's choice.
 	v := secret(0xb0)
-	res, err := j.As("bea").Witness(ctx, "mordor", dev["bea"].witness(t, "s2", id, v))
+	res, err := j.MustFor(command.Call{Actor: "bea"}).Witness(ctx, "mordor", dev["bea"].witness(t, "s2", id, v))
 	require.NoError(t, err)
 	roll := payload[*events.RollMade](t, res.Events[0])
 	require.Equal(t, facesOf(t, k.Stream("mordor", "s2", 0, v)), roll.Faces[:3])
 	// A second witness (ana's, perhaps better for the GM) cannot replace it.
-	_, err = j.As("ana").Witness(ctx, "mordor", dev["ana"].witness(t, "s2", id, best))
+	_, err = j.MustFor(command.Call{Actor: "ana"}).Witness(ctx, "mordor", dev["ana"].witness(t, "s2", id, best))
 	require.ErrorContains(t, err, "the first witness wins")
 	_, err = j.ResolveUnwitnessed(ctx, "mordor", id)
 	require.ErrorContains(t, err, "already made")

@@ -39,9 +39,9 @@ func setupV2Paths(t *testing.T) (*command.Journal, command.Store, map[string]dev
 	ctx := context.Background()
 	j, st, ana, _ := setupV2(t)
 	bea := newDevice("bea", 3)
-	_, err := j.As("bea").RegisterKey(ctx, "mordor", bea.reg("mordor", command.RolePlayer))
+	_, err := j.MustFor(command.Call{Actor: "bea"}).RegisterKey(ctx, "mordor", bea.reg("mordor", command.RolePlayer))
 	require.NoError(t, err)
-	_, err = j.As("ana").Contribute(ctx, "mordor", ana.contribute(t, j, "s2", 0xaa))
+	_, err = j.MustFor(command.Call{Actor: "ana"}).Contribute(ctx, "mordor", ana.contribute(t, j, "s2", 0xaa))
 	require.NoError(t, err)
 	return j, st, map[string]device{"ana": ana, "bea": bea}
 }
@@ -107,7 +107,7 @@ func TestV2Contest(t *testing.T) {
 		act := command.ContestAction{Command: "contest", SeedCommitment: commitmentOf["s2"],
 			A: command.ContestSideAction{Character: "lodin", Attribute: "P"},
 			B: command.ContestSideAction{Character: "ruisenor", Attribute: "P"}}
-		res, err := j.As(who).RequestRoll(ctx, "mordor", dev.pathRequest(t, id, r, acting, act))
+		res, err := j.MustFor(command.Call{Actor: who}).RequestRoll(ctx, "mordor", dev.pathRequest(t, id, r, acting, act))
 		require.NoError(t, err)
 		var req events.RollRequested
 		require.NoError(t, res.Events[0].Event.DecodeData(&req))
@@ -115,7 +115,7 @@ func TestV2Contest(t *testing.T) {
 		require.Equal(t, "contest", req.Kind)
 		require.Equal(t, "ruisenor", req.B)
 
-		res, err = j.As(who).RevealRoll(ctx, "mordor", dev.pathReveal(t, id, r, acting))
+		res, err = j.MustFor(command.Call{Actor: who}).RevealRoll(ctx, "mordor", dev.pathReveal(t, id, r, acting))
 		require.NoError(t, err)
 		made, others := madeOf(t, res)
 		require.Len(t, made, 2)
@@ -149,7 +149,7 @@ func TestV2Contest(t *testing.T) {
 	// A non-tie may not be re-rolled; a re-roll must use the same sides.
 	rematch := func(id string, a, b command.ContestSideAction) error {
 		act := command.ContestAction{Command: "contest", SeedCommitment: commitmentOf["s2"], A: a, B: b, Rematch: id}
-		_, err := j.As("ana").RequestRoll(ctx, "mordor", devs["ana"].pathRequest(t, uuid.NewString(), secret(0xee), "lodin", act))
+		_, err := j.MustFor(command.Call{Actor: "ana"}).RequestRoll(ctx, "mordor", devs["ana"].pathRequest(t, uuid.NewString(), secret(0xee), "lodin", act))
 		return err
 	}
 	pA := command.ContestSideAction{Character: "lodin", Attribute: "P"}
@@ -159,10 +159,10 @@ func TestV2Contest(t *testing.T) {
 
 	id, r := uuid.NewString(), secret(0xf0)
 	act := command.ContestAction{Command: "contest", SeedCommitment: commitmentOf["s2"], A: pA, B: pB, Rematch: tie}
-	_, err := j.As("ana").RequestRoll(ctx, "mordor", devs["ana"].pathRequest(t, id, r, "lodin", act))
+	_, err := j.MustFor(command.Call{Actor: "ana"}).RequestRoll(ctx, "mordor", devs["ana"].pathRequest(t, id, r, "lodin", act))
 	require.NoError(t, err)
 	require.ErrorContains(t, rematch(tie, pA, pB), "already re-rolls that tie")
-	res, err := j.As("ana").RevealRoll(ctx, "mordor", devs["ana"].pathReveal(t, id, r, "lodin"))
+	res, err := j.MustFor(command.Call{Actor: "ana"}).RevealRoll(ctx, "mordor", devs["ana"].pathReveal(t, id, r, "lodin"))
 	require.NoError(t, err)
 	made, others := madeOf(t, res)
 	var out events.ContestResolved
@@ -223,7 +223,7 @@ func TestV2PathRefusals(t *testing.T) {
 	before := count(t, st)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := j.As("ana").RequestRoll(ctx, "mordor", ana.pathRequest(t, uuid.NewString(), secret(1), tc.acting, tc.action))
+			_, err := j.MustFor(command.Call{Actor: "ana"}).RequestRoll(ctx, "mordor", ana.pathRequest(t, uuid.NewString(), secret(1), tc.acting, tc.action))
 			require.True(t, errors.Is(err, command.ErrInvalid) || errors.Is(err, command.ErrNotFound), "%v", err)
 			require.ErrorContains(t, err, tc.want)
 			require.Equal(t, before, count(t, st), "a refused request records nothing")
@@ -248,16 +248,16 @@ func TestV2InitiativeAndHealing(t *testing.T) {
 	id, r := uuid.NewString(), secret(0x30)
 	act := command.InitiativeAction{Command: "combat-start", SeedCommitment: commitmentOf["s2"],
 		Participants: []string{"lodin", "ruisenor", "orco"}, Token: []string{"lodin"}}
-	res, err := j.As("ana").RequestRoll(ctx, "mordor", ana.pathRequest(t, id, r, "lodin", act))
+	res, err := j.MustFor(command.Call{Actor: "ana"}).RequestRoll(ctx, "mordor", ana.pathRequest(t, id, r, "lodin", act))
 	require.NoError(t, err)
 	var req events.RollRequested
 	require.NoError(t, res.Events[0].Event.DecodeData(&req))
 	require.Equal(t, []int{0, 1, 2}, req.Nonces, "one nonce per participant")
 	require.Equal(t, []string{"lodin"}, req.Tokens)
-	_, err = j.As("ana").RequestRoll(ctx, "mordor", ana.pathRequest(t, uuid.NewString(), secret(2), "lodin", act))
+	_, err = j.MustFor(command.Call{Actor: "ana"}).RequestRoll(ctx, "mordor", ana.pathRequest(t, uuid.NewString(), secret(2), "lodin", act))
 	require.ErrorContains(t, err, "already requested")
 
-	res, err = j.As("ana").RevealRoll(ctx, "mordor", ana.pathReveal(t, id, r, "lodin"))
+	res, err = j.MustFor(command.Call{Actor: "ana"}).RevealRoll(ctx, "mordor", ana.pathReveal(t, id, r, "lodin"))
 	require.NoError(t, err)
 	made, others := madeOf(t, res)
 	require.Len(t, made, 3)
@@ -288,18 +288,18 @@ func TestV2InitiativeAndHealing(t *testing.T) {
 	require.NoError(t, err)
 	heal := command.HealAction{Command: "heal-after-combat", SeedCommitment: commitmentOf["s2"], Character: "lodin"}
 	hid, hr := uuid.NewString(), secret(0x50)
-	res, err = j.As("ana").RequestRoll(ctx, "mordor", ana.pathRequest(t, hid, hr, "lodin", heal))
+	res, err = j.MustFor(command.Call{Actor: "ana"}).RequestRoll(ctx, "mordor", ana.pathRequest(t, hid, hr, "lodin", heal))
 	require.NoError(t, err)
 	req = events.RollRequested{}
 	require.NoError(t, res.Events[0].Event.DecodeData(&req))
 	require.Equal(t, uint64(3), req.Nonce)
 	require.Empty(t, req.Nonces)
-	_, err = j.As("ana").RequestRoll(ctx, "mordor", ana.pathRequest(t, uuid.NewString(), secret(3), "lodin", heal))
+	_, err = j.MustFor(command.Call{Actor: "ana"}).RequestRoll(ctx, "mordor", ana.pathRequest(t, uuid.NewString(), secret(3), "lodin", heal))
 	require.ErrorContains(t, err, "already has a healing request pending")
-	_, err = j.As("ana").RequestRoll(ctx, "mordor", ana.pathRequest(t, uuid.NewString(), secret(5), "lodin",
+	_, err = j.MustFor(command.Call{Actor: "ana"}).RequestRoll(ctx, "mordor", ana.pathRequest(t, uuid.NewString(), secret(5), "lodin",
 		command.InitiativeAction{Command: "combat-start", SeedCommitment: commitmentOf["s2"], Participants: []string{"lodin", "orco"}, Token: []string{}}))
 	require.ErrorContains(t, err, "healing after the last combat is pending")
-	res, err = j.As("ana").RevealRoll(ctx, "mordor", ana.pathReveal(t, hid, hr, "lodin"))
+	res, err = j.MustFor(command.Call{Actor: "ana"}).RevealRoll(ctx, "mordor", ana.pathReveal(t, hid, hr, "lodin"))
 	require.NoError(t, err)
 	made, others = madeOf(t, res)
 	require.Len(t, made, 1)
@@ -309,7 +309,7 @@ func TestV2InitiativeAndHealing(t *testing.T) {
 	require.NoError(t, others[events.TypeHealed].Event.DecodeData(&healed))
 	require.Equal(t, min(made[0].Total, 5), healed.Amount, "at most the damage taken")
 	before := count(t, st)
-	_, err = j.As("ana").RequestRoll(ctx, "mordor", ana.pathRequest(t, uuid.NewString(), secret(4), "lodin", heal))
+	_, err = j.MustFor(command.Call{Actor: "ana"}).RequestRoll(ctx, "mordor", ana.pathRequest(t, uuid.NewString(), secret(4), "lodin", heal))
 	require.ErrorContains(t, err, "once per combat")
 	require.Equal(t, before, count(t, st))
 

@@ -49,7 +49,7 @@ func independentFaces(t *testing.T, seed dice.Seed, contribs [][32]byte, nonce u
 func TestV2ProveCancelledRoll(t *testing.T) {
 	ctx := context.Background()
 	j, _, ana, _ := setupV2(t)
-	aj := j.As("ana")
+	aj := j.MustFor(command.Call{Actor: "ana"})
 	_, err := aj.Contribute(ctx, "mordor", ana.contribute(t, j, "s2", 0xaa))
 	require.NoError(t, err)
 
@@ -103,7 +103,7 @@ func TestV2ProveCancelledRoll(t *testing.T) {
 func TestV2ProveAfterSessionEnd(t *testing.T) {
 	ctx := context.Background()
 	j, _, ana, _ := setupV2(t)
-	aj := j.As("ana")
+	aj := j.MustFor(command.Call{Actor: "ana"})
 	id, r := uuid.NewString(), secret(0x20)
 	_, err := aj.RequestRoll(ctx, "mordor", ana.request(t, "s2", id, r, sigilo))
 	require.NoError(t, err)
@@ -133,9 +133,9 @@ func TestV2ProveAfterSessionEnd(t *testing.T) {
 func TestV2ProveRefusals(t *testing.T) {
 	ctx := context.Background()
 	j, _, ana, _ := setupV2(t)
-	aj := j.As("ana")
+	aj := j.MustFor(command.Call{Actor: "ana"})
 	bea := newDevice("bea", 3)
-	_, err := j.As("bea").RegisterKey(ctx, "mordor", bea.reg("mordor", command.RolePlayer))
+	_, err := j.MustFor(command.Call{Actor: "bea"}).RegisterKey(ctx, "mordor", bea.reg("mordor", command.RolePlayer))
 	require.NoError(t, err)
 	id, r := uuid.NewString(), secret(0x20)
 	_, err = aj.RequestRoll(ctx, "mordor", ana.request(t, "s2", id, r, sigilo))
@@ -158,7 +158,7 @@ func TestV2ProveRefusals(t *testing.T) {
 		"r changed":         {aj, ana.reveal(t, "s2", id, secret(0x21)), "not the commitment"},
 		"another key":       {aj, bea.reveal(t, "s2", id, r), "signed message of ana"},
 		"another request":   {aj, ana.reveal(t, "s2", other, r), "not the commitment"},
-		"not the requester": {j.As("bea"), bea.reveal(t, "s2", id, r), "only its requester proves it"},
+		"not the requester": {j.MustFor(command.Call{Actor: "bea"}), bea.reveal(t, "s2", id, r), "only its requester proves it"},
 		"unknown request":   {aj, ana.reveal(t, "s2", uuid.NewString(), r), "no roll request"},
 	} {
 		_, err := c.j.ProveRoll(ctx, "mordor", c.in)
@@ -185,12 +185,12 @@ func TestV2ProveAttackAppliesNothing(t *testing.T) {
 	dev := devs[who]
 	for i := 0; i < 120; i++ { // until one would have hit
 		id, r := uuid.NewString(), secret(byte(i))
-		_, err := j.As(dev.user).RequestRoll(ctx, "mordor", dev.attackRequest(t, "s2", id, r,
+		_, err := j.MustFor(command.Call{Actor: dev.user}).RequestRoll(ctx, "mordor", dev.attackRequest(t, "s2", id, r,
 			command.AttackAction{Character: who, Target: target, Weapon: weapon}))
 		require.NoError(t, err)
 		_, err = j.CancelRoll(ctx, "mordor", id, "dropped")
 		require.NoError(t, err)
-		res, err := j.As(dev.user).ProveRoll(ctx, "mordor", command.RollRevealSigned{Character: who,
+		res, err := j.MustFor(command.Call{Actor: dev.user}).ProveRoll(ctx, "mordor", command.RollRevealSigned{Character: who,
 			SignedMessage: dev.seal(t, &signed.Reveal{Header: signed.Header{Campaign: "mordor", Session: "s2"}, Request: id, R: r})})
 		require.NoError(t, err)
 		p := provedOf(t, res)
@@ -228,12 +228,12 @@ func TestV2ProveTOR(t *testing.T) {
 	tt := setupTORV2(t)
 	a := tt.rollAction("bilbo", "Atención", 14, "")
 	id, r := uuid.NewString(), secret(0x33)
-	_, err := tt.j.As("ana").RequestRoll(ctx, arda, tt.sealAction(t, "ana", id, &r, "bilbo", a))
+	_, err := tt.j.MustFor(command.Call{Actor: "ana"}).RequestRoll(ctx, arda, tt.sealAction(t, "ana", id, &r, "bilbo", a))
 	require.NoError(t, err)
 	_, err = tt.j.CancelRoll(ctx, arda, id, "dropped")
 	require.NoError(t, err)
 	rev := tt.devs["ana"].seal(t, &signed.Reveal{Header: signed.Header{Campaign: arda, Session: "s2"}, Request: id, R: r})
-	res, err := tt.j.As("ana").ProveRoll(ctx, arda, command.RollRevealSigned{Character: "bilbo", SignedMessage: rev})
+	res, err := tt.j.MustFor(command.Call{Actor: "ana"}).ProveRoll(ctx, arda, command.RollRevealSigned{Character: "bilbo", SignedMessage: rev})
 	require.NoError(t, err)
 	p := provedOf(t, res)
 	require.Equal(t, []int{12, 6, 6, 6}, p.Draws, "the feat die and Atención's 3 success dice")

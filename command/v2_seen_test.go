@@ -32,7 +32,7 @@ func lastRecorded(t *testing.T, st command.Store, campaign string) events.Record
 func TestV2SeenDiffersIsRefused(t *testing.T) {
 	ctx := context.Background()
 	j, st, ana, _ := setupV2(t)
-	aj := j.As("ana")
+	aj := j.MustFor(command.Call{Actor: "ana"})
 	last := lastRecorded(t, st, "mordor")
 	forged := append([]byte(nil), last.Raw...)
 	forged[len(forged)-2] ^= 1 // the bytes the proxy showed for the same event

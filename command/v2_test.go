@@ -98,7 +98,7 @@ func setupV2(t *testing.T) (*command.Journal, command.Store, device, device) {
 	ana, gm := newDevice("ana", 1), newDevice("gm", 2)
 	_, err = j.RegisterKey(ctx, "mordor", gm.reg("mordor", command.RoleGM))
 	require.NoError(t, err)
-	_, err = j.As("ana").RegisterKey(ctx, "mordor", ana.reg("mordor", command.RolePlayer))
+	_, err = j.MustFor(command.Call{Actor: "ana"}).RegisterKey(ctx, "mordor", ana.reg("mordor", command.RolePlayer))
 	require.NoError(t, err)
 	res, err := j.StartSessionWith(ctx, "mordor", command.SessionStart{ID: "s2", Dice: command.DiceV2})
 	require.NoError(t, err)
@@ -125,7 +125,7 @@ var sigilo = command.RollAction{Command: "roll", Character: "lodin", Skill: "Sig
 func TestV2RollRequestThenReveal(t *testing.T) {
 	ctx := context.Background()
 	j, st, ana, gm := setupV2(t)
-	aj := j.As("ana")
+	aj := j.MustFor(command.Call{Actor: "ana"})
 	_, err := aj.Contribute(ctx, "mordor", ana.contribute(t, j, "s2", 0xaa))
 	require.NoError(t, err)
 	_, err = j.Contribute(ctx, "mordor", gm.contribute(t, j, "s2", 0xbb))
@@ -182,7 +182,7 @@ func seedOf(t *testing.T, j *command.Journal, _ command.Store, session string) d
 func TestV2Refusals(t *testing.T) {
 	ctx := context.Background()
 	j, st, ana, gm := setupV2(t)
-	aj, bj := j.As("ana"), j.As("bea")
+	aj, bj := j.MustFor(command.Call{Actor: "ana"}), j.MustFor(command.Call{Actor: "bea"})
 	bea := newDevice("bea", 3)
 	pending := uuid.NewString()
 	r := secret(0x40)
@@ -291,7 +291,7 @@ func TestV2Refusals(t *testing.T) {
 func TestV2CancelConsumesTheNonce(t *testing.T) {
 	ctx := context.Background()
 	j, _, ana, _ := setupV2(t)
-	aj := j.As("ana")
+	aj := j.MustFor(command.Call{Actor: "ana"})
 	first, second := uuid.NewString(), uuid.NewString()
 	_, err := aj.RequestRoll(ctx, "mordor", ana.request(t, "s2", first, secret(1), sigilo))
 	require.NoError(t, err)
@@ -314,11 +314,11 @@ func TestV2GMKeyBootstrap(t *testing.T) {
 	j, _ := openJournal(t, t.TempDir())
 	setup(t, j)
 	lucia, bea, gmPlayer := newDevice("lucia", 4), newDevice("bea", 5), newDevice("gm", 6)
-	_, err := j.As("lucia").RegisterKey(ctx, "mordor", lucia.reg("mordor", command.RoleGM))
+	_, err := j.MustFor(command.Call{Actor: "lucia"}).RegisterKey(ctx, "mordor", lucia.reg("mordor", command.RoleGM))
 	require.NoError(t, err, "the first gm key is its user's own")
-	_, err = j.As("bea").RegisterKey(ctx, "mordor", bea.reg("mordor", command.RoleGM))
+	_, err = j.MustFor(command.Call{Actor: "bea"}).RegisterKey(ctx, "mordor", bea.reg("mordor", command.RoleGM))
 	require.ErrorContains(t, err, "is the GM's")
-	_, err = j.As("lucia").RegisterKey(ctx, "mordor", command.RegisterKey{User: "gm", PublicKey: gmPlayer.pub()})
+	_, err = j.MustFor(command.Call{Actor: "lucia"}).RegisterKey(ctx, "mordor", command.RegisterKey{User: "gm", PublicKey: gmPlayer.pub()})
 	require.NoError(t, err, "the GM registers a player called gm")
 	_, err = j.RegisterKey(ctx, "mordor", command.RegisterKey{User: "bea", PublicKey: bea.pub()})
 	require.ErrorContains(t, err, "gm may register only its own key", "a player named gm is not the GM")
@@ -331,7 +331,7 @@ func TestV2GMKeyBootstrap(t *testing.T) {
 func TestContributionBindsCommitment(t *testing.T) {
 	ctx := context.Background()
 	j, st, ana, _ := setupV2(t)
-	aj := j.As("ana")
+	aj := j.MustFor(command.Call{Actor: "ana"})
 	hdr := signed.Header{Campaign: "mordor", Session: "s2"}
 	other := seedCommitment(t, j, "mordor", "s1") // the v1 session's, before
 	for _, tc := range []struct {

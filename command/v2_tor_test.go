@@ -39,7 +39,7 @@ func setupTORV2(t *testing.T) *torTable {
 	_, err = j.RegisterKey(ctx, arda, tt.devs["gm"].reg(arda, command.RoleGM))
 	require.NoError(t, err)
 	for _, u := range []string{"ana", "bea", "carla"} {
-		_, err = j.As(u).RegisterKey(ctx, arda, tt.devs[u].reg(arda, command.RolePlayer))
+		_, err = j.MustFor(command.Call{Actor: u}).RegisterKey(ctx, arda, tt.devs[u].reg(arda, command.RolePlayer))
 		require.NoError(t, err)
 	}
 	res, err := j.StartSessionWith(ctx, arda, command.SessionStart{ID: "s2", Dice: command.DiceV2})
@@ -47,7 +47,7 @@ func setupTORV2(t *testing.T) *torTable {
 	tt.seed = payload[*events.SessionStarted](t, res.Events[0]).Commitment
 	var v signed.Hex32
 	v[0] = 0xaa
-	_, err = j.As("ana").Contribute(ctx, arda, command.ContributeSigned{Character: "bilbo",
+	_, err = j.MustFor(command.Call{Actor: "ana"}).Contribute(ctx, arda, command.ContributeSigned{Character: "bilbo",
 		SignedMessage: tt.devs["ana"].seal(t, &signed.Contribute{Header: signed.Header{Campaign: arda, Session: "s2"}, Value: v, Commitment: seedCommitment(t, j, arda, "s2")})})
 	require.NoError(t, err)
 	return tt
@@ -85,7 +85,7 @@ func (tt *torTable) roll(t *testing.T, user string, a command.TORRollAction) (st
 	var r [32]byte
 	_, err := rand.Read(r[:])
 	require.NoError(t, err)
-	uj := tt.j.As(user)
+	uj := tt.j.MustFor(command.Call{Actor: user})
 	_, err = uj.RequestRoll(ctx, arda, tt.sealAction(t, user, id, &r, a.Character, a))
 	require.NoError(t, err)
 	rev := tt.devs[user].seal(t, &signed.Reveal{Header: signed.Header{Campaign: arda, Session: "s2"}, Request: id, R: r})
@@ -139,7 +139,7 @@ func TestV2TORRollAndHope(t *testing.T) {
 
 	before := load(t, j).TOR.Characters["bilbo"].Hope
 	hopeID := uuid.NewString()
-	res, err := j.As("ana").RequestRoll(ctx, arda, tt.sealAction(t, "ana", hopeID, nil, "bilbo", tt.hopeAction("bilbo", id)))
+	res, err := j.MustFor(command.Call{Actor: "ana"}).RequestRoll(ctx, arda, tt.sealAction(t, "ana", hopeID, nil, "bilbo", tt.hopeAction("bilbo", id)))
 	require.NoError(t, err)
 	require.Len(t, res.Events, 1)
 	h := payload[*events.TORHopeSpent](t, res.Events[0])
@@ -152,7 +152,7 @@ func TestV2TORRollAndHope(t *testing.T) {
 	require.Equal(t, before-1, load(t, j).TOR.Characters["bilbo"].Hope)
 
 	// A trait invoked before the roll is named by the roll's action.
-	_, err = j.As("ana").InvokeTrait(ctx, arda, command.TraitRequest{Character: "bilbo", Trait: "ladrón"})
+	_, err = j.MustFor(command.Call{Actor: "ana"}).InvokeTrait(ctx, arda, command.TraitRequest{Character: "bilbo", Trait: "ladrón"})
 	require.NoError(t, err)
 	_, evs = tt.roll(t, "ana", tt.rollAction("bilbo", "Sigilo", 14, "Ladrón"))
 	require.Equal(t, "Ladrón", payload[*events.RollMade](t, evs[0]).Trait)
@@ -181,7 +181,7 @@ func TestV2TORRefusals(t *testing.T) {
 	ctx := context.Background()
 	tt := setupTORV2(t)
 	j := tt.j
-	aj, bj := j.As("ana"), j.As("bea")
+	aj, bj := j.MustFor(command.Call{Actor: "ana"}), j.MustFor(command.Call{Actor: "bea"})
 	// A failed roll of bilbo to spend Hope on, and a success of thorin.
 	failedID, _ := tt.rollUntilV2(t, "ana", tt.rollAction("bilbo", "Atención", 20, ""), 100, failed)
 	successID, _ := tt.rollUntilV2(t, "bea", tt.rollAction("thorin", "Guerrear", 10, ""), 100, succeeded)
@@ -193,7 +193,7 @@ func TestV2TORRefusals(t *testing.T) {
 			if user == "bea" {
 				ch = "thorin"
 			}
-			_, err := j.As(user).RequestRoll(ctx, arda, tt.sealAction(t, user, uuid.NewString(), &r, ch, a))
+			_, err := j.MustFor(command.Call{Actor: user}).RequestRoll(ctx, arda, tt.sealAction(t, user, uuid.NewString(), &r, ch, a))
 			return err
 		}
 	}
@@ -203,7 +203,7 @@ func TestV2TORRefusals(t *testing.T) {
 			if commit {
 				rp = &r
 			}
-			_, err := j.As(user).RequestRoll(ctx, arda, tt.sealAction(t, user, uuid.NewString(), rp, a.Character, a))
+			_, err := j.MustFor(command.Call{Actor: user}).RequestRoll(ctx, arda, tt.sealAction(t, user, uuid.NewString(), rp, a.Character, a))
 			return err
 		}
 	}
@@ -294,7 +294,7 @@ func TestV2TORRollInRyF(t *testing.T) {
 		if _, ok := action.(command.TORRollAction); ok {
 			req.Commitment = signed.Hex32{1}
 		}
-		_, err = j.As("ana").RequestRoll(ctx, "mordor", command.RollRequestSigned{Character: "lodin", SignedMessage: ana.seal(t, req)})
+		_, err = j.MustFor(command.Call{Actor: "ana"}).RequestRoll(ctx, "mordor", command.RollRequestSigned{Character: "lodin", SignedMessage: ana.seal(t, req)})
 		require.ErrorIs(t, err, command.ErrInvalid)
 		require.ErrorContains(t, err, "plays ryf")
 		require.Equal(t, before, count(t, st))

@@ -24,7 +24,7 @@ func TestV2TORGMRollWitnessed(t *testing.T) {
 	_, err := tt.j.RequestRoll(ctx, arda, tt.sealAction(t, "gm", id, nil, "thorin", a))
 	require.NoError(t, err, "the GM asks for a roll without a commitment")
 	w := tt.devs["ana"].seal(t, &signed.Witness{Header: signed.Header{Campaign: arda, Session: "s2"}, Request: id, Value: signed.Hex32{0xc0, 1}})
-	res, err := tt.j.As("ana").Witness(ctx, arda, command.RollWitnessSigned{Character: "bilbo", SignedMessage: w})
+	res, err := tt.j.MustFor(command.Call{Actor: "ana"}).Witness(ctx, arda, command.RollWitnessSigned{Character: "bilbo", SignedMessage: w})
 	require.NoError(t, err, "a TOR player's device witnesses the GM's roll")
 	var made *events.RollMade
 	for _, r := range res.Events {
@@ -49,7 +49,7 @@ func TestV2TORGMRollFromChains(t *testing.T) {
 	bea := tt.devs["bea"]
 	commitment := seedCommitment(t, tt.j, arda, "s2")
 	w := dice.DeviceWitnessSecret(bea.priv, arda, "s2", commitment.String())
-	_, err := tt.j.As("bea").Contribute(ctx, arda, command.ContributeSigned{Character: "thorin", SignedMessage: bea.seal(t, &signed.Contribute{
+	_, err := tt.j.MustFor(command.Call{Actor: "bea"}).Contribute(ctx, arda, command.ContributeSigned{Character: "thorin", SignedMessage: bea.seal(t, &signed.Contribute{
 		Header: signed.Header{Campaign: arda, Session: "s2"}, Value: signed.Hex32{0xbb}, Commitment: commitment, WitnessAnchor: signed.Hex32(dice.WitnessAnchor(w))})})
 	require.NoError(t, err)
 	id := uuid.NewString()
@@ -59,10 +59,10 @@ func TestV2TORGMRollFromChains(t *testing.T) {
 	v, err := dice.WitnessValue(w, 1)
 	require.NoError(t, err)
 	hdr := signed.Header{Campaign: arda, Session: "s2"}
-	_, err = tt.j.As("ana").Witness(ctx, arda, command.RollWitnessSigned{Character: "bilbo",
+	_, err = tt.j.MustFor(command.Call{Actor: "ana"}).Witness(ctx, arda, command.RollWitnessSigned{Character: "bilbo",
 		SignedMessage: tt.devs["ana"].seal(t, &signed.Witness{Header: hdr, Request: id, Index: 1, Value: signed.Hex32{0xc0}})})
 	require.ErrorContains(t, err, "contributed no witness chain")
-	res, err = tt.j.As("bea").Witness(ctx, arda, command.RollWitnessSigned{Character: "thorin",
+	res, err = tt.j.MustFor(command.Call{Actor: "bea"}).Witness(ctx, arda, command.RollWitnessSigned{Character: "thorin",
 		SignedMessage: bea.seal(t, &signed.Witness{Header: hdr, Request: id, Index: 1, Value: signed.Hex32(v)})})
 	require.NoError(t, err)
 	var made *events.RollMade

@@ -22,7 +22,7 @@ func (d device) consent(t testing.TB, session, event, reason string) command.Sig
 func TestV2VoidConsent(t *testing.T) {
 	ctx := context.Background()
 	j, st, ana, gm := setupV2(t)
-	aj := j.As("ana")
+	aj := j.MustFor(command.Call{Actor: "ana"})
 	roll := func(r [32]byte) string {
 		id := uuid.NewString()
 		_, err := aj.RequestRoll(ctx, "mordor", ana.request(t, "s2", id, r, sigilo))

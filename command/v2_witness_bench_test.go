@@ -72,7 +72,7 @@ func BenchmarkV2GMRoll(b *testing.B) {
 		})
 	}
 	run("witness", func(id string) error {
-		_, err := j.As("bea").Witness(ctx, "mordor", bea.witness(b, "s2", id, secret(9)))
+		_, err := j.MustFor(command.Call{Actor: "bea"}).Witness(ctx, "mordor", bea.witness(b, "s2", id, secret(9)))
 		return err
 	}, 0)
 	run("beacon", func(id string) error {
@@ -86,7 +86,7 @@ func BenchmarkV2GMRoll(b *testing.B) {
 	// session answers at most dice.MaxWitnessIndex GM requests: past them
 	// the benchmark starts another (untimed).
 	ana := newDevice("ana", 1)
-	if _, err := j.As("ana").RegisterKey(ctx, "mordor", ana.reg("mordor", command.RolePlayer)); err != nil {
+	if _, err := j.MustFor(command.Call{Actor: "ana"}).RegisterKey(ctx, "mordor", ana.reg("mordor", command.RolePlayer)); err != nil {
 		b.Fatal(err)
 	}
 	sessions, index := 0, 0
@@ -108,7 +108,7 @@ func BenchmarkV2GMRoll(b *testing.B) {
 		}
 		commitmentOf[id] = started.Commitment
 		for k, d := range []device{ana, bea} {
-			if _, err := j.As(d.user).Contribute(ctx, "mordor", d.chainContribute(b, j, id, byte(0xc0+k))); err != nil {
+			if _, err := j.MustFor(command.Call{Actor: d.user}).Contribute(ctx, "mordor", d.chainContribute(b, j, id, byte(0xc0+k))); err != nil {
 				b.Fatal(err)
 			}
 			secrets[k] = d.chainSecret(b, j, id)
@@ -133,7 +133,7 @@ func BenchmarkV2GMRoll(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				if _, err := j.As(d.user).Witness(ctx, "mordor", d.indexedWitness(b, session, id, index, v)); err != nil {
+				if _, err := j.MustFor(command.Call{Actor: d.user}).Witness(ctx, "mordor", d.indexedWitness(b, session, id, index, v)); err != nil {
 					b.Fatal(err)
 				}
 			}

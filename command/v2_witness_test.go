@@ -89,13 +89,13 @@ func setupGMRolls(t *testing.T, relay command.BeaconRounds) (*command.Journal, c
 	_, err = j.RegisterKey(ctx, "mordor", devs["gm"].reg("mordor", command.RoleGM))
 	require.NoError(t, err)
 	for _, u := range []string{"ana", "bea"} {
-		_, err = j.As(u).RegisterKey(ctx, "mordor", devs[u].reg("mordor", command.RolePlayer))
+		_, err = j.MustFor(command.Call{Actor: u}).RegisterKey(ctx, "mordor", devs[u].reg("mordor", command.RolePlayer))
 		require.NoError(t, err)
 	}
 	res, err := j.StartSessionWith(ctx, "mordor", command.SessionStart{ID: "s2", Dice: command.DiceV2})
 	require.NoError(t, err)
 	commitmentOf = map[string]string{"s2": payload[*events.SessionStarted](t, res.Events[0]).Commitment}
-	_, err = j.As("ana").Contribute(ctx, "mordor", devs["ana"].contribute(t, j, "s2", 0xaa))
+	_, err = j.MustFor(command.Call{Actor: "ana"}).Contribute(ctx, "mordor", devs["ana"].contribute(t, j, "s2", 0xaa))
 	require.NoError(t, err)
 	return j, st, clk, devs
 }
@@ -131,7 +131,7 @@ func TestV2GMRollWitnessed(t *testing.T) {
 	require.Equal(t, "gm", q.User)
 
 	v := secret(0x61)
-	res, err = j.As("bea").Witness(ctx, "mordor", dev["bea"].witness(t, "s2", id, v))
+	res, err = j.MustFor(command.Call{Actor: "bea"}).Witness(ctx, "mordor", dev["bea"].witness(t, "s2", id, v))
 	require.NoError(t, err)
 	roll := payload[*events.RollMade](t, res.Events[0])
 	require.Equal(t, "bea", roll.Witness)
@@ -142,7 +142,7 @@ func TestV2GMRollWitnessed(t *testing.T) {
 	require.Equal(t, "bea", res.Events[0].Event.Actor)
 
 	before := count(t, st)
-	_, err = j.As("ana").Witness(ctx, "mordor", dev["ana"].witness(t, "s2", id, secret(0x62)))
+	_, err = j.MustFor(command.Call{Actor: "ana"}).Witness(ctx, "mordor", dev["ana"].witness(t, "s2", id, secret(0x62)))
 	require.ErrorContains(t, err, "already made: the first witness wins")
 	require.Equal(t, before, count(t, st))
 }
@@ -152,7 +152,7 @@ func TestV2GMRollWitnessed(t *testing.T) {
 func TestV2GMRollRefusals(t *testing.T) {
 	ctx := context.Background()
 	j, st, clk, dev := setupGMRolls(t, nil)
-	aj, bj := j.As("ana"), j.As("bea")
+	aj, bj := j.MustFor(command.Call{Actor: "ana"}), j.MustFor(command.Call{Actor: "bea"})
 	pending := uuid.NewString()
 	_, err := j.RequestRoll(ctx, "mordor", dev["gm"].gmRequest(t, "s2", pending, 0, 60, orcoPelea))
 	require.NoError(t, err)
@@ -220,7 +220,7 @@ func TestV2GMRollRefusals(t *testing.T) {
 			return err
 		}, "bad signature"},
 		{"a witness of a user without a key", func() error {
-			_, err := j.As("zed").Witness(ctx, "mordor", dev["bea"].witness(t, "s2", pending, secret(4)))
+			_, err := j.MustFor(command.Call{Actor: "zed"}).Witness(ctx, "mordor", dev["bea"].witness(t, "s2", pending, secret(4)))
 			return err
 		}, "has no registered key"},
 		{"a reveal sent as a witness", func() error {
@@ -281,7 +281,7 @@ func TestV2GMRollUnwitnessed(t *testing.T) {
 	require.Equal(t, command.WitnessNone, roll.Witness)
 	require.Empty(t, roll.Signed)
 	require.Len(t, roll.Reveal, 64)
-	_, err = j.As("bea").Witness(ctx, "mordor", dev["bea"].witness(t, "s2", id, secret(5)))
+	_, err = j.MustFor(command.Call{Actor: "bea"}).Witness(ctx, "mordor", dev["bea"].witness(t, "s2", id, secret(5)))
 	require.ErrorContains(t, err, "already made")
 }
 
@@ -304,7 +304,7 @@ func TestV2GMRollBeacon(t *testing.T) {
 			require.ErrorIs(t, err, command.ErrInvalid)
 			require.ErrorContains(t, err, "bad beacon signature")
 		}
-		_, err = j.As("ana").ResolveBeacon(ctx, "mordor", id, qnSignature)
+		_, err = j.MustFor(command.Call{Actor: "ana"}).ResolveBeacon(ctx, "mordor", id, qnSignature)
 		require.ErrorContains(t, err, "only the GM")
 		_, err = j.ResolveUnwitnessed(ctx, "mordor", id)
 		require.ErrorContains(t, err, "more", "a beacon request's wait counts from its round")
@@ -339,7 +339,7 @@ func TestV2GMRollBeacon(t *testing.T) {
 		require.NoError(t, err)
 		_, err = j.ResolveBeacon(ctx, "mordor", id, "")
 		require.ErrorContains(t, err, "no route to the beacon")
-		res, err := j.As("bea").Witness(ctx, "mordor", dev["bea"].witness(t, "s2", id, secret(6)))
+		res, err := j.MustFor(command.Call{Actor: "bea"}).Witness(ctx, "mordor", dev["bea"].witness(t, "s2", id, secret(6)))
 		require.NoError(t, err)
 		require.Equal(t, "bea", payload[*events.RollMade](t, res.Events[0]).Witness)
 	})

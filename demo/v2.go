@@ -77,7 +77,7 @@ func (d step) newDevices(plays map[string]string, players ...string) (*devices, 
 			if err != nil {
 				return command.Result{}, err
 			}
-			return d.j.As(user).Named("key-register").RegisterKey(d.ctx, d.campaign, command.RegisterKey{SignedMessage: reg})
+			return d.j.MustFor(command.Call{Actor: user, Command: "key-register"}).RegisterKey(d.ctx, d.campaign, command.RegisterKey{SignedMessage: reg})
 		})
 		if err != nil {
 			return nil, err
@@ -143,7 +143,7 @@ func (dv *devices) start(id, title string) (command.Result, error) {
 		if err != nil {
 			return command.Result{}, err
 		}
-		return j.As(user).Named("session-contribute").Contribute(ctx, campaign, command.ContributeSigned{Character: dv.characterOf(user),
+		return j.MustFor(command.Call{Actor: user, Command: "session-contribute"}).Contribute(ctx, campaign, command.ContributeSigned{Character: dv.characterOf(user),
 			SignedMessage: command.SignedMessage{Signed: msg, Signature: sig}})
 	})
 }
@@ -205,12 +205,12 @@ func (dv *devices) roll(character string, action func(*projections.Session) (any
 	if err != nil {
 		return command.Result{}, err
 	}
-	k, as := dv.keys[user], j.As(user)
+	k := dv.keys[user]
 	msg, sig, err := k.Seal(&signed.Request{Header: dv.header(s), Request: request, Commitment: commitment, Action: actionJSON})
 	if err != nil {
 		return command.Result{}, err
 	}
-	all, err := as.Named("roll-request").RequestRoll(ctx, campaign, command.RollRequestSigned{Character: character,
+	all, err := j.MustFor(command.Call{Actor: user, Command: "roll-request"}).RequestRoll(ctx, campaign, command.RollRequestSigned{Character: character,
 		SignedMessage: command.SignedMessage{Signed: msg, Signature: sig}})
 	if err != nil {
 		return all, err
@@ -219,7 +219,7 @@ func (dv *devices) roll(character string, action func(*projections.Session) (any
 	if err != nil {
 		return all, err
 	}
-	res, err := as.Named("roll-reveal").RevealRoll(ctx, campaign, command.RollRevealSigned{Character: character,
+	res, err := j.MustFor(command.Call{Actor: user, Command: "roll-reveal"}).RevealRoll(ctx, campaign, command.RollRevealSigned{Character: character,
 		SignedMessage: command.SignedMessage{Signed: msg, Signature: sig}})
 	all.Events = append(all.Events, res.Events...)
 	return all, err
@@ -233,7 +233,7 @@ func (dv *devices) gmRoll(s *projections.Session, character, request string, act
 	if err != nil {
 		return command.Result{}, err
 	}
-	all, err := j.As(gm).Named("roll-request").RequestRoll(ctx, campaign, command.RollRequestSigned{Character: character,
+	all, err := j.MustFor(command.Call{Actor: gm, Command: "roll-request"}).RequestRoll(ctx, campaign, command.RollRequestSigned{Character: character,
 		SignedMessage: command.SignedMessage{Signed: msg, Signature: sig}})
 	if err != nil {
 		return all, err
@@ -261,7 +261,7 @@ func (dv *devices) gmRoll(s *projections.Session, character, request string, act
 		if err != nil {
 			return all, err
 		}
-		res, err := j.As(witness).Named("roll-witness").Witness(ctx, campaign, command.RollWitnessSigned{Character: dv.characterOf(witness),
+		res, err := j.MustFor(command.Call{Actor: witness, Command: "roll-witness"}).Witness(ctx, campaign, command.RollWitnessSigned{Character: dv.characterOf(witness),
 			SignedMessage: command.SignedMessage{Signed: msg, Signature: sig}})
 		all.Events = append(all.Events, res.Events...)
 		if err != nil {
@@ -297,7 +297,7 @@ func (dv *devices) hope(character string) (command.Result, error) {
 	if err != nil {
 		return command.Result{}, err
 	}
-	return j.As(user).Named("roll-request").RequestRoll(ctx, campaign, command.RollRequestSigned{Character: character,
+	return j.MustFor(command.Call{Actor: user, Command: "roll-request"}).RequestRoll(ctx, campaign, command.RollRequestSigned{Character: character,
 		SignedMessage: command.SignedMessage{Signed: msg, Signature: sig}})
 }
 
@@ -322,7 +322,7 @@ func (dv *devices) end() (command.Result, error) {
 		if err != nil {
 			return command.Result{}, err
 		}
-		return j.As(user).Named("session-cosign").Cosign(ctx, campaign, command.CosignSigned{Character: dv.characterOf(user),
+		return j.MustFor(command.Call{Actor: user, Command: "session-cosign"}).Cosign(ctx, campaign, command.CosignSigned{Character: dv.characterOf(user),
 			SignedMessage: command.SignedMessage{Signed: msg, Signature: sig}})
 	})
 }

@@ -30,7 +30,7 @@ func secretSession(t *testing.T) []events.Recorded {
 	})
 	r.Do("start", func() (command.Result, error) { return j.StartSession(ctx, c, "s1", "") })
 	r.Do("free", func() (command.Result, error) {
-		return j.As("ana").FreeRoll(ctx, c, command.FreeRollRequest{Character: "lodin", Dice: "2d10+3", Note: "trampa"})
+		return j.MustFor(command.Call{Actor: "ana"}).FreeRoll(ctx, c, command.FreeRollRequest{Character: "lodin", Dice: "2d10+3", Note: "trampa"})
 	})
 	first := r.Do("secret", func() (command.Result, error) {
 		return j.Roll(ctx, c, command.RollRequest{Character: "lodin", Skill: "Sigilo", Vs: "media", Secret: true})
@@ -191,7 +191,7 @@ func TestFreeRollsTOR(t *testing.T) {
 	})
 	r.Do("start", func() (command.Result, error) { return j.StartSession(ctx, c, "t1", "") })
 	r.Do("free", func() (command.Result, error) {
-		return j.As("ana").FreeRoll(ctx, c, command.FreeRollRequest{Character: "bilbo", Dice: "1d12+2d6"})
+		return j.MustFor(command.Call{Actor: "ana"}).FreeRoll(ctx, c, command.FreeRollRequest{Character: "bilbo", Dice: "1d12+2d6"})
 	})
 	r.Do("secret", func() (command.Result, error) {
 		return j.FreeRoll(ctx, c, command.FreeRollRequest{Dice: "1d12", Secret: true})

@@ -32,7 +32,7 @@ func devicesCampaign(t *testing.T) (*recorder, map[string]ed25519.PrivateKey) {
 		return j.RegisterKey(ctx, c, command.RegisterKey{SignedMessage: device.MustRegister(keys["gm"], c, "gm", command.RoleGM, "laptop")})
 	})
 	r.Do("ana key", func() (command.Result, error) {
-		return j.As("ana").RegisterKey(ctx, c, command.RegisterKey{SignedMessage: device.MustRegister(keys["ana"], c, "ana", command.RolePlayer, "phone")})
+		return j.MustFor(command.Call{Actor: "ana"}).RegisterKey(ctx, c, command.RegisterKey{SignedMessage: device.MustRegister(keys["ana"], c, "ana", command.RolePlayer, "phone")})
 	})
 	return r, keys
 }
@@ -154,7 +154,7 @@ func TestDevicesGMRegistersForPlayer(t *testing.T) {
 // A second device of ana's is flagged until one of her devices approves it.
 func TestDevicesSecondDeviceApproved(t *testing.T) {
 	r, keys := devicesCampaign(t)
-	ctx, aj, c := r.Ctx, r.J.As("ana"), r.Campaign
+	ctx, aj, c := r.Ctx, r.J.MustFor(command.Call{Actor: "ana"}), r.Campaign
 	r.Do("ana's laptop", func() (command.Result, error) {
 		return aj.RegisterKey(ctx, c, command.RegisterKey{SignedMessage: device.MustRegister(keys["ana2"], c, "ana", command.RolePlayer, "laptop")})
 	})
@@ -209,7 +209,7 @@ func TestDevicesForgedRegistration(t *testing.T) {
 // later (here: a contribution signed by the phone once revoked).
 func TestDevicesRevokedDeviceSigns(t *testing.T) {
 	r, keys := devicesCampaign(t)
-	ctx, j, aj, c := r.Ctx, r.J, r.J.As("ana"), r.Campaign
+	ctx, j, aj, c := r.Ctx, r.J, r.J.MustFor(command.Call{Actor: "ana"}), r.Campaign
 	r.Do("ana's laptop", func() (command.Result, error) {
 		return aj.RegisterKey(ctx, c, command.RegisterKey{SignedMessage: device.MustRegister(keys["ana2"], c, "ana", command.RolePlayer, "laptop")})
 	})

@@ -41,7 +41,7 @@ func TestV2Flags(t *testing.T) {
 	ctx, j, c := r.Ctx, r.J, r.Campaign
 	key := func(b byte) ed25519.PrivateKey { var s [32]byte; s[0] = b; return ed25519.NewKeyFromSeed(s[:]) }
 	anaKey, gmKey := key(1), key(2)
-	aj := j.As("ana")
+	aj := j.MustFor(command.Call{Actor: "ana"})
 	r.Do("campaign", func() (command.Result, error) {
 		return j.CreateCampaign(ctx, command.CreateCampaign{ID: c, System: "ryf"})
 	})
@@ -175,7 +175,7 @@ func TestV2GMContributionOnly(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			r := newRecorder(t, "mordor")
 			ctx, j, c := r.Ctx, r.J, r.Campaign
-			as := map[string]*command.Journal{"gm": j, "ana": j.As("ana")}
+			as := map[string]*command.Journal{"gm": j, "ana": j.MustFor(command.Call{Actor: "ana"})}
 			keys := map[string]ed25519.PrivateKey{"gm": gmKey, "ana": anaKey}
 			r.Do("campaign", func() (command.Result, error) {
 				return j.CreateCampaign(ctx, command.CreateCampaign{ID: c, System: "ryf"})
@@ -317,7 +317,7 @@ func TestContributionCommitment(t *testing.T) {
 			return j.RegisterKey(ctx, c, command.RegisterKey{SignedMessage: device.MustRegister(gmKey, c, "gm", command.RoleGM, "")})
 		})
 		r.Do("ana key", func() (command.Result, error) {
-			return j.As("ana").RegisterKey(ctx, c, command.RegisterKey{SignedMessage: device.MustRegister(anaKey, c, "ana", command.RolePlayer, "")})
+			return j.MustFor(command.Call{Actor: "ana"}).RegisterKey(ctx, c, command.RegisterKey{SignedMessage: device.MustRegister(anaKey, c, "ana", command.RolePlayer, "")})
 		})
 		res := r.Do("start", func() (command.Result, error) {
 			return j.StartSessionWith(ctx, c, command.SessionStart{ID: "s1", Dice: command.DiceV2})
@@ -325,7 +325,7 @@ func TestContributionCommitment(t *testing.T) {
 		var started events.SessionStarted
 		require.NoError(t, res.Events[0].Event.DecodeData(&started))
 		r.Do("contribute", func() (command.Result, error) {
-			return j.As("ana").Contribute(ctx, c, command.ContributeSigned{SignedMessage: seal(&signed.Contribute{Header: hdr, Value: signed.Hex32{0xaa}, Commitment: hex32Of(t, started.Commitment)})})
+			return j.MustFor(command.Call{Actor: "ana"}).Contribute(ctx, c, command.ContributeSigned{SignedMessage: seal(&signed.Contribute{Header: hdr, Value: signed.Hex32{0xaa}, Commitment: hex32Of(t, started.Commitment)})})
 		})
 		r.Do("end", func() (command.Result, error) { return j.EndSession(ctx, c) })
 		recs := r.Records()

@@ -28,7 +28,7 @@ func catalogSessions(t *testing.T) *recorder {
 		t.Helper()
 		s, ok := catalog.Lookup(name)
 		require.True(t, ok, name)
-		res, err := s.Run(r.Ctx, r.J, campaign, []byte(body))
+		res, err := s.Run(r.Ctx, r.J, command.Call{}, campaign, []byte(body))
 		if mayFail && errors.Is(err, command.ErrInvalid) {
 			return res
 		}

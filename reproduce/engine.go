@@ -333,7 +333,7 @@ func (r *reproducer) run(ctx context.Context, filter string, sess *Session, g []
 	}
 	// As the recorded actor: a journal-dice-v2 command checks the device's
 	// signature under the key registered for the user who sent it.
-	_, err = do(ctx, r.j.As(first.Actor), first.Campaign)
+	_, err = do(ctx, r.j, command.Call{Actor: first.Actor}, first.Campaign)
 	if err != nil {
 		if ctx.Err() != nil {
 			return false, ctx.Err()

@@ -44,7 +44,7 @@ func v2Session(t *testing.T, r *recorder, m func(name, body string) command.Resu
 		t.Helper()
 		s, ok := catalog.Lookup(name)
 		require.True(t, ok, name)
-		res, err := s.Run(r.Ctx, r.J.As("ana"), "mordor", []byte(body))
+		res, err := s.Run(r.Ctx, r.J, command.Call{Actor: "ana"}, "mordor", []byte(body))
 		require.NoError(t, err, "%s %s", name, body)
 		return res
 	}

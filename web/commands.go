@@ -26,7 +26,7 @@ func readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
 
 // IdempotencyKey is the header that carries a command's request id (or
 // the body's request_id): a command retried with the same one is recorded
-// once, and the retry gets the original events (see command.WithRequest).
+// once, and the retry gets the original events (see command.Call.RequestID).
 const IdempotencyKey = "Idempotency-Key"
 
 // recordedJSON is one event a command recorded.
@@ -93,13 +93,10 @@ func (s *Server) createCampaign(w http.ResponseWriter, r *http.Request) error {
 	if err := s.authorizeCommand(r, req.ID, "campaign-create", body); err != nil {
 		return err
 	}
-	return s.execute(w, r, "campaign-create", req.ID, func(ctx context.Context, j *command.Journal) (command.Result, error) {
-		j, err := j.WithRequest(request)
-		if err != nil {
-			return command.Result{}, err
-		}
+	return s.execute(w, r, "campaign-create", req.ID, func(ctx context.Context, j *command.Journal, call command.Call) (command.Result, error) {
+		call.RequestID = request
 		create, _ := catalog.Lookup("campaign-create")
-		return create.Run(ctx, j, req.ID, body)
+		return create.Run(ctx, j, call, req.ID, body)
 	})
 }
 
@@ -126,19 +123,16 @@ func (s *Server) runCommand(w http.ResponseWriter, r *http.Request) error {
 	if err := s.authorizeCommand(r, campaign, name, body); err != nil {
 		return err
 	}
-	return s.execute(w, r, name, campaign, func(ctx context.Context, j *command.Journal) (command.Result, error) {
-		j, err := j.WithRequest(request)
-		if err != nil {
-			return command.Result{}, err
-		}
-		return cmd.Run(ctx, j, campaign, body)
+	return s.execute(w, r, name, campaign, func(ctx context.Context, j *command.Journal, call command.Call) (command.Result, error) {
+		call.RequestID = request
+		return cmd.Run(ctx, j, call, campaign, body)
 	})
 }
 
 // execute runs a command, timing it and counting what it appended, waits
 // until the live projection holds its events, and writes what it recorded
 // (201 for a campaign or a character created, 200 otherwise).
-func (s *Server) execute(w http.ResponseWriter, r *http.Request, name, campaign string, run func(ctx context.Context, j *command.Journal) (command.Result, error)) error {
+func (s *Server) execute(w http.ResponseWriter, r *http.Request, name, campaign string, run func(ctx context.Context, j *command.Journal, call command.Call) (command.Result, error)) error {
 	status := http.StatusOK
 	if name == "campaign-create" || name == "character-create" {
 		status = http.StatusCreated
@@ -160,25 +154,27 @@ func (s *Server) execute(w http.ResponseWriter, r *http.Request, name, campaign 
 	return writeJSON(w, status, out)
 }
 
-// record runs a command as r's actor (the campaign's GM by its access
-// role may roll in secret: AsGM), timing it as name with status on
-// success, counting what it appended, and waits (at most FreshWait) until
-// the live projection holds its events: what every route that records
-// does, the commands route and the table's own.
-func (s *Server) record(r *http.Request, name, campaign string, status int, run func(ctx context.Context, j *command.Journal) (command.Result, error)) (command.Result, error) {
+// record runs a command as r's actor: run gets the command handlers and
+// the call of r's actor and access role (the campaign's GM by its access
+// role may roll in secret: command.Call.GM), to complete with its request
+// id and run (command.Journal.For, catalog.Spec.Run). It times the command
+// as name with status on success, counts what it appended, and waits (at
+// most FreshWait) until the live projection holds its events: what every
+// route that records does, the commands route and the table's own.
+func (s *Server) record(r *http.Request, name, campaign string, status int, run func(ctx context.Context, j *command.Journal, call command.Call) (command.Result, error)) (command.Result, error) {
 	actor, err := s.actor(r)
 	if err != nil {
 		return command.Result{}, err
 	}
 	ctx := r.Context()
 	begin := time.Now()
-	j := s.journal(actor)
+	call := command.Call{Actor: actor}
 	if p, ok := principal(r); s.opts.Access == nil || ok && (p.Role == access.RoleGM || p.Role == access.RoleJournal) {
-		j = j.AsGM() // the campaign's GM by its access role (without access control, the server's own actor): it may roll in secret
+		call.GM = true // the campaign's GM by its access role (without access control, the server's own actor): it may roll in secret
 	} else if ok && p.Role == access.RolePlayer {
-		j = j.AsPlayer() // never the GM, whatever it registers
+		call.Player = true // never the GM, whatever it registers
 	}
-	res, err := run(ctx, j)
+	res, err := run(ctx, s.commands, call)
 	if err != nil {
 		s.metrics.command(name, Status(err), time.Since(begin))
 		return res, err

@@ -612,7 +612,8 @@ func (s *Server) actor(r *http.Request) (string, error) {
 	return s.opts.Actor, nil
 }
 
-// journal returns the command handlers for one actor.
+// journal returns the command handlers for one actor (a call naming its
+// actor alone is always valid: command.Call.Valid).
 func (s *Server) journal(actor string) *command.Journal {
-	return s.commands.As(actor)
+	return s.commands.MustFor(command.Call{Actor: actor})
 }

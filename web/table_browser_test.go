@@ -367,7 +367,7 @@ func TestTableSpeed(t *testing.T) {
 	gmB := newBrowser(t)
 	th := newTableHarnessOn(t, jetBackend(false))
 	ctx := context.Background()
-	j := command.New(th.store, command.Options{}).As("ana")
+	j := command.New(th.store, command.Options{}).MustFor(command.Call{Actor: "ana"})
 	_, err := j.StartSessionWith(ctx, "mordor", command.SessionStart{})
 	require.NoError(t, err)
 	for n := th.count(t); n < 10_000; n = th.count(t) {

@@ -38,12 +38,9 @@ func (s *Server) tableCommand(r *http.Request, c, name, request string, body []b
 	if !ok {
 		return command.Result{}, notFound("no command %q (see GET /api/commands)", clip.Text(name))
 	}
-	return s.record(r, name, c, http.StatusOK, func(ctx context.Context, j *command.Journal) (command.Result, error) {
-		j, err := j.WithRequest(request)
-		if err != nil {
-			return command.Result{}, err
-		}
-		return spec.Run(ctx, j, c, body)
+	return s.record(r, name, c, http.StatusOK, func(ctx context.Context, j *command.Journal, call command.Call) (command.Result, error) {
+		call.RequestID = request
+		return spec.Run(ctx, j, call, c, body)
 	})
 }
 

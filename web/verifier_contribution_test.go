@@ -38,7 +38,7 @@ func TestVerifiersContributionCommitment(t *testing.T) {
 	play := func(other bool) ([]string, int) {
 		r := recordtest.New(t, "mordor")
 		ctx, j, c := r.Ctx, r.J, r.Campaign
-		aj := j.As("ana")
+		aj := j.MustFor(command.Call{Actor: "ana"})
 		r.Do("campaign", func() (command.Result, error) {
 			return j.CreateCampaign(ctx, command.CreateCampaign{ID: c, System: "ryf"})
 		})

@@ -7,8 +7,9 @@ import (
 	"github.com/campaign-journal/journal/command/catalog"
 )
 
-// runFunc runs one command with its JSON body in campaign.
-type runFunc func(ctx context.Context, j *command.Journal, campaign string, body []byte) (command.Result, error)
+// runFunc runs one command with its JSON body in campaign, on j's view
+// for call c (catalog.Spec.Run).
+type runFunc func(ctx context.Context, j *command.Journal, c command.Call, campaign string, body []byte) (command.Result, error)
 
 // commandFor returns the command named name: the CLI's words joined with
 // dashes, with the bodies of the HTTP API (command/catalog). The command

@@ -344,17 +344,13 @@ func (s *Service) serve(ctx context.Context, parts []string, body []byte, reply 
 	if err := access.AuthorizeCommand(p, campaign, name, body); err != nil { // a malformed body is invalid, not denied
 		return err
 	}
-	jj := s.journal(user)
+	call := command.Call{Actor: user, RequestID: request}
 	if p.Role == access.RoleGM || p.Role == access.RoleJournal {
-		jj = jj.AsGM() // the campaign's GM by its access role: it may roll in secret
+		call.GM = true // the campaign's GM by its access role: it may roll in secret
 	} else {
-		jj = jj.AsPlayer() // never the GM, whatever it registers
+		call.Player = true // never the GM, whatever it registers
 	}
-	j, err := jj.WithRequest(request)
-	if err != nil {
-		return err
-	}
-	res, err := run(ctx, j, campaign, body)
+	res, err := run(ctx, s.commands, call, campaign, body)
 	if err != nil {
 		return err
 	}
@@ -364,12 +360,6 @@ func (s *Service) serve(ctx context.Context, parts []string, body []byte, reply 
 		reply.LastSeq = max(reply.LastSeq, rec.Seq)
 	}
 	return nil
-}
-
-// journal returns the command handlers recording actor; every actor shares
-// one cache of folded campaigns.
-func (s *Service) journal(actor string) *command.Journal {
-	return s.commands.As(actor)
 }
 
 // errPageFull ends a read whose page is full.

@@ -81,8 +81,14 @@ func describe(l i18n.Lang, before *projections.Campaign, recs []events.Recorded)
 // journal's NATS command service (remote.go) it records nothing: the
 // store refuses.
 func (a *app) record(c *cobra.Command, do func(j *command.Journal, campaign string) (command.Result, error)) error {
-	return a.recordWith(c, func(ctx context.Context, rj *command.Journal, _, campaign string) (command.Result, error) {
-		return do(rj.ForCommand(cliCommand(c)).Named(catalogName(c)), campaign)
+	return a.recordWith(c, func(ctx context.Context, j *command.Journal, call command.Call, campaign string) (command.Result, error) {
+		call.What, call.Args = cliCommand(c)
+		call.Command = catalogName(c)
+		rj, err := j.For(call)
+		if err != nil {
+			return command.Result{}, err
+		}
+		return do(rj, campaign)
 	})
 }
 
@@ -103,9 +109,9 @@ func (a *app) runSpec(c *cobra.Command, name string, body any) error {
 // campaign to be built (a short id resolved, for one).
 func (a *app) runSpecWith(c *cobra.Command, name string, body func(j *command.Journal, campaign string) (any, error)) error {
 	var data []byte
-	return a.recordWith(c, func(ctx context.Context, rj *command.Journal, request, campaign string) (command.Result, error) {
+	return a.recordWith(c, func(ctx context.Context, j *command.Journal, call command.Call, campaign string) (command.Result, error) {
 		if data == nil { // built once: each attempt sends the same body
-			v, err := body(rj, campaign)
+			v, err := body(j, campaign)
 			if err != nil {
 				return command.Result{}, err
 			}
@@ -113,18 +119,18 @@ func (a *app) runSpecWith(c *cobra.Command, name string, body func(j *command.Jo
 				return command.Result{}, err
 			}
 		}
-		path, args := cliCommand(c)
-		return a.specRun(ctx, rj.ForCommand(path, args), request, campaign, name, data)
+		call.What, call.Args = cliCommand(c)
+		return a.specRun(ctx, j, call, campaign, name, data)
 	})
 }
 
-// specRun runs the catalogued command name once under request id
-// request: locally on rj (which carries that request id and names the
-// command line a retry must be, catalog.Spec.RunNamed), or over the
-// command service (where a retry must be the same body).
-func (a *app) specRun(ctx context.Context, rj *command.Journal, request, campaign, name string, body []byte) (command.Result, error) {
+// specRun runs the catalogued command name once for call (its actor and
+// request id): locally on j's view for call, which names the command line
+// a retry must be (catalog.Spec.Run), or over the command service (where
+// a retry must be the same body).
+func (a *app) specRun(ctx context.Context, j *command.Journal, call command.Call, campaign, name string, body []byte) (command.Result, error) {
 	if a.service != nil {
-		res, err := a.service.run(ctx, campaign, name, request, body) // remote.go
+		res, err := a.service.run(ctx, campaign, name, call.RequestID, body) // remote.go
 		if err == nil {
 			a.moved()
 		}
@@ -134,7 +140,7 @@ func (a *app) specRun(ctx context.Context, rj *command.Journal, request, campaig
 	if !ok {
 		return command.Result{}, msgerr.Errorf("no catalogued command %q", name) // a bug of the CLI
 	}
-	res, err := spec.RunNamed(ctx, rj, campaign, body)
+	res, err := spec.Run(ctx, j, call, campaign, body)
 	if err == nil {
 		a.moved()
 	}
@@ -153,11 +159,11 @@ func bodyJSON(v any) ([]byte, error) {
 	return json.Marshal(v)
 }
 
-// recordWith opens the journal, runs do under the invocation's request id
-// (--request-id, else a fresh one), again with the same id while the
-// outcome is unknown, and reports what it recorded described on the state
-// before it.
-func (a *app) recordWith(c *cobra.Command, do func(ctx context.Context, rj *command.Journal, request, campaign string) (command.Result, error)) error {
+// recordWith opens the journal, runs do for the call of the CLI's actor
+// under the invocation's request id (--request-id, else a fresh one),
+// again with the same id while the outcome is unknown, and reports what
+// it recorded described on the state before it.
+func (a *app) recordWith(c *cobra.Command, do func(ctx context.Context, j *command.Journal, call command.Call, campaign string) (command.Result, error)) error {
 	ctx := c.Context()
 	campaign, err := a.campaignID()
 	if err != nil {
@@ -183,14 +189,14 @@ func (a *app) recordWith(c *cobra.Command, do func(ctx context.Context, rj *comm
 			return err
 		}
 	}
-	rj, err := j.WithRequest(request)
-	if err != nil {
+	call := command.Call{Actor: a.cliActor(), RequestID: request}
+	if err := call.Valid(); err != nil {
 		return msgerr.Errorf("--request-id: %w", err)
 	}
 	var res command.Result
 	attempt := 1
 	for ; ; attempt++ {
-		res, err = do(ctx, rj, request, campaign)
+		res, err = do(ctx, j, call, campaign)
 		if err == nil || !unknownOutcome(err) || attempt == cliAttempts || ctx.Err() != nil {
 			break
 		}

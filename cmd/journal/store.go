@@ -207,7 +207,7 @@ func (a *app) journal(ctx context.Context) (*command.Journal, error) {
 			Secrets: st, Checkpoints: cp, CheckpointEvery: every,
 		})
 	}
-	return a.handlers.As(actor), nil // "" is the journal's default, as command.New's
+	return a.handlers.For(command.Call{Actor: actor}) // "" is the journal's default, as command.New's
 }
 
 // checkpoints returns the bucket of the campaigns' checkpoints, so that a

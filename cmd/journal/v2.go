@@ -343,18 +343,17 @@ func (a *app) requestRevealV2(c *cobra.Command, keyName, character string, actio
 // specRun) as one step of a v2 CLI command, under request id id (the v2
 // roll's request and reveal are two catalogued commands).
 func (a *app) stepNamed(ctx context.Context, c *cobra.Command, j *command.Journal, id, campaign, name string, body any) (command.Result, error) {
-	rj, err := j.WithRequest(id)
-	if err != nil {
+	path, args := cliCommand(c)
+	call := command.Call{Actor: a.cliActor(), RequestID: id, What: path + " " + name, Args: args}
+	if err := call.Valid(); err != nil {
 		return command.Result{}, msgerr.Errorf("--request-id: %w", err)
 	}
 	data, err := bodyJSON(body)
 	if err != nil {
 		return command.Result{}, err
 	}
-	path, args := cliCommand(c)
-	rj = rj.ForCommand(path+" "+name, args)
-	return a.stepAs(ctx, rj, id, func(rj *command.Journal) (command.Result, error) {
-		return a.specRun(ctx, rj, id, campaign, name, data)
+	return a.stepAs(ctx, j, id, func(j *command.Journal) (command.Result, error) {
+		return a.specRun(ctx, j, call, campaign, name, data)
 	})
 }
 

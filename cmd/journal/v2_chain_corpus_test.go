@@ -53,7 +53,7 @@ func recordChainSession(t *testing.T, c *cli) []string {
 		var seed [32]byte
 		seed[0] = byte(0x40 + i)
 		keys[u] = ed25519.NewKeyFromSeed(seed[:])
-		role, as := command.RolePlayer, j.As(u)
+		role, as := command.RolePlayer, j.MustFor(command.Call{Actor: u})
 		if u == "gm" {
 			role = command.RoleGM
 		}
@@ -80,7 +80,7 @@ func recordChainSession(t *testing.T, c *cli) []string {
 	}
 	for i, u := range []string{"ana", "bea", "sock"} {
 		v := signed.Hex32{0xa0 + byte(i), 1}
-		do(j.As(u).Contribute(ctx, "mordor", command.ContributeSigned{SignedMessage: seal(u, &signed.Contribute{Header: hdr, Value: v,
+		do(j.MustFor(command.Call{Actor: u}).Contribute(ctx, "mordor", command.ContributeSigned{SignedMessage: seal(u, &signed.Contribute{Header: hdr, Value: v,
 			Commitment: hex32Of(t, started.Commitment), WitnessAnchor: signed.Hex32(dice.WitnessAnchor(chain(u)))})}))
 	}
 	index := 0
@@ -97,7 +97,7 @@ func recordChainSession(t *testing.T, c *cli) []string {
 	witness := func(user, id string, j2 int) {
 		v, err := dice.WitnessValue(chain(user), j2)
 		require.NoError(t, err)
-		do(j.As(user).Witness(ctx, "mordor", command.RollWitnessSigned{SignedMessage: seal(user, &signed.Witness{Header: hdr, Request: id, Index: j2, Value: signed.Hex32(v)})}))
+		do(j.MustFor(command.Call{Actor: user}).Witness(ctx, "mordor", command.RollWitnessSigned{SignedMessage: seal(user, &signed.Witness{Header: hdr, Request: id, Index: j2, Value: signed.Hex32(v)})}))
 	}
 	full, n := gmRequest(0, command.RollAction{Character: "orco", Skill: "Pelea", Vs: "media"})
 	for _, u := range []string{"bea", "sock", "ana"} {
@@ -109,7 +109,7 @@ func recordChainSession(t *testing.T, c *cli) []string {
 	later(61 * time.Second)
 	do(j.ResolveUnwitnessed(ctx, "mordor", partial))
 	seen, _ := gmRequest(tamperRound, command.RollAction{Character: "orco", Skill: "Pelea"})
-	do(j.As("bea").Receipt(ctx, "mordor", command.RollReceiptSigned{SignedMessage: seal("bea", &signed.Receipt{Header: hdr, Request: seen})}))
+	do(j.MustFor(command.Call{Actor: "bea"}).Receipt(ctx, "mordor", command.RollReceiptSigned{SignedMessage: seal("bea", &signed.Receipt{Header: hdr, Request: seen})}))
 	unseen, _ := gmRequest(tamperRound2, command.RollAction{Character: "orco", Attribute: "R"})
 	later(11 * time.Minute) // both rounds are out
 	do(j.ResolveBeacon(ctx, "mordor", seen, tamperSig))

@@ -87,7 +87,7 @@ func recordGMTamper(t *testing.T, c *cli) gmTamper {
 		require.NoError(t, err)
 		return command.SignedMessage{Signed: s, Signature: signed.Sign(g.keys[user], s)}
 	}
-	do(j.As("ana").Contribute(ctx, "mordor", command.ContributeSigned{SignedMessage: seal("ana", &signed.Contribute{Header: hdr, Value: signed.Hex32{0xaa}, Commitment: hex32Of(t, started.Commitment)})}))
+	do(j.MustFor(command.Call{Actor: "ana"}).Contribute(ctx, "mordor", command.ContributeSigned{SignedMessage: seal("ana", &signed.Contribute{Header: hdr, Value: signed.Hex32{0xaa}, Commitment: hex32Of(t, started.Commitment)})}))
 	gmRequest := func(round uint64, action command.RollAction) string {
 		action.Command, action.SeedCommitment = "roll", started.Commitment
 		b, err := json.Marshal(action)
@@ -98,9 +98,9 @@ func recordGMTamper(t *testing.T, c *cli) gmTamper {
 		return id
 	}
 	g.w = gmRequest(0, command.RollAction{Character: "orco", Skill: "Pelea", Vs: "media"})
-	do(j.As("bea").Witness(ctx, "mordor", command.RollWitnessSigned{SignedMessage: seal("bea", &signed.Witness{Header: hdr, Request: g.w, Value: signed.Hex32{0xbe, 1}})}))
+	do(j.MustFor(command.Call{Actor: "bea"}).Witness(ctx, "mordor", command.RollWitnessSigned{SignedMessage: seal("bea", &signed.Witness{Header: hdr, Request: g.w, Value: signed.Hex32{0xbe, 1}})}))
 	g.second = seal("ana", &signed.Witness{Header: hdr, Request: g.w, Value: signed.Hex32{0xa2, 2}})
-	_, err = j.As("ana").Witness(ctx, "mordor", command.RollWitnessSigned{SignedMessage: g.second})
+	_, err = j.MustFor(command.Call{Actor: "ana"}).Witness(ctx, "mordor", command.RollWitnessSigned{SignedMessage: g.second})
 	require.ErrorContains(t, err, "the first witness wins")
 	b := gmRequest(tamperRound, command.RollAction{Character: "orco", Skill: "Pelea"})
 	later(11 * time.Minute) // the round is out

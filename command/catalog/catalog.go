@@ -68,25 +68,22 @@ type Spec struct {
 	// not with the other commands.
 	Creates bool `json:"-"`
 
-	run func(ctx context.Context, j *command.Journal, campaign string, body []byte, fingerprint bool) (command.Result, error)
+	run func(ctx context.Context, j *command.Journal, c command.Call, campaign string, body []byte) (command.Result, error)
 	// inputs finds the command's body again in the events it recorded.
 	inputs func(ctx context.Context, j *command.Journal, campaign string, recorded []events.Event) ([]byte, error)
 }
 
 // Run decodes body strictly, checks the required fields and runs the
-// command in campaign. Its events record the command's name (see
-// command.Journal.Named); under a request id, a retry must be this very
-// command with this very body (command.Journal.ForCommand).
-func (s Spec) Run(ctx context.Context, j *command.Journal, campaign string, body []byte) (command.Result, error) {
-	return s.run(ctx, j, campaign, body, true)
-}
-
-// RunNamed is Run on a view whose caller already named what a retry
-// under its request id must be (command.Journal.ForCommand: the CLI
-// names its command line, so that the same line run again with the same
-// --request-id is the same request even when what it signs differs).
-func (s Spec) RunNamed(ctx context.Context, j *command.Journal, campaign string, body []byte) (command.Result, error) {
-	return s.run(ctx, j, campaign, body, false)
+// command in campaign on j's view for call c (command.Journal.For), c
+// completed with what the catalogue knows: its events record the
+// command's name (c.Command), and, unless the caller named what a retry
+// under c.RequestID must be (c.What or c.Args: the CLI names its command
+// line, so that the same line run again with the same --request-id is
+// the same request even when what it signs differs), a retry must be
+// this very command with this very body. A call For refuses records
+// nothing.
+func (s Spec) Run(ctx context.Context, j *command.Journal, c command.Call, campaign string, body []byte) (command.Result, error) {
+	return s.run(ctx, j, c, campaign, body)
 }
 
 // Inputs returns the body the command was run with, found again in the
@@ -121,7 +118,7 @@ func (d def[T]) spec() Spec {
 		role = Player
 	}
 	return Spec{Name: d.name, Doc: d.doc, Body: zero, Required: d.required, CLI: d.cli, Role: role, Acting: d.acting, ActingOptional: d.actingOptional, Creates: d.creates,
-		run: func(ctx context.Context, j *command.Journal, campaign string, body []byte, fingerprint bool) (command.Result, error) {
+		run: func(ctx context.Context, j *command.Journal, c command.Call, campaign string, body []byte) (command.Result, error) {
 			var req T
 			if err := DecodeStrict(body, &req); err != nil {
 				return command.Result{}, err
@@ -129,11 +126,15 @@ func (d def[T]) spec() Spec {
 			if err := RequireFields(req, d.required); err != nil {
 				return command.Result{}, err
 			}
-			j = j.Named(d.name)
-			if fingerprint { // a retry under a request id must be this very command
-				j = j.ForCommand(d.name, req)
+			c.Command = d.name
+			if c.What == "" && c.Args == nil { // a retry under a request id must be this very command
+				c.What, c.Args = d.name, req
 			}
-			return d.run(ctx, j, campaign, req)
+			v, err := j.For(c)
+			if err != nil {
+				return command.Result{}, err
+			}
+			return d.run(ctx, v, campaign, req)
 		},
 		inputs: func(ctx context.Context, j *command.Journal, campaign string, recorded []events.Event) ([]byte, error) {
 			req, err := d.inputs(ctx, j, campaign, recorded)

@@ -37,7 +37,7 @@ func TestBadBodiesRefused(t *testing.T) {
 	j := command.New(store, command.Options{})
 	roll, _ := catalog.Lookup("roll")
 	for _, body := range []string{`{"character":`, `{"character":"a","unknown":1}`, `{"character":"a"} {}`, `{}`, `[1]`} {
-		_, err := roll.Run(context.Background(), j, "c", []byte(body))
+		_, err := roll.Run(context.Background(), j, command.Call{}, "c", []byte(body))
 		if !errors.Is(err, command.ErrInvalid) {
 			t.Errorf("body %s: err = %v, want ErrInvalid", body, err)
 		}
@@ -63,7 +63,7 @@ func TestContestAndCombatBodies(t *testing.T) {
 	_, err = j.StartSession(ctx, "c", "", "")
 	require.NoError(t, err)
 	contest, _ := catalog.Lookup("contest")
-	res, err := contest.Run(ctx, j, "c", []byte(`{"a":"a","skill_a":"sigilo","attribute_a":"P","modifier_a":-1,"token_a":true,"specialization_a":true,
+	res, err := contest.Run(ctx, j, command.Call{}, "c", []byte(`{"a":"a","skill_a":"sigilo","attribute_a":"P","modifier_a":-1,"token_a":true,"specialization_a":true,
 		"b":"b","skill_b":"D","modifier_b":2}`))
 	require.NoError(t, err)
 	p, err := res.Events[0].Event.Payload()
@@ -77,7 +77,7 @@ func TestContestAndCombatBodies(t *testing.T) {
 	require.Equal(t, []any{"attribute", "D", 2*9 + 2}, []any{b.Kind, b.Attribute, b.Base})
 
 	start, _ := catalog.Lookup("combat-start")
-	res, err = start.Run(ctx, j, "c", []byte(`{"participants":["a","b"],"token":["b"]}`))
+	res, err = start.Run(ctx, j, command.Call{}, "c", []byte(`{"participants":["a","b"],"token":["b"]}`))
 	require.NoError(t, err)
 	for _, x := range res.Events[:2] {
 		p, err := x.Event.Payload()
@@ -85,8 +85,34 @@ func TestContestAndCombatBodies(t *testing.T) {
 		r := p.(*events.RollMade)
 		require.Equal(t, r.Character == "b", r.Token, r.Character)
 	}
-	_, err = contest.Run(ctx, j, "c", []byte(`{"a":"a","skill_a":"F","b":"b","skill_b":"F","legacy":true}`))
+	_, err = contest.Run(ctx, j, command.Call{}, "c", []byte(`{"a":"a","skill_a":"F","b":"b","skill_b":"F","legacy":true}`))
 	require.ErrorIs(t, err, command.ErrInvalid, "no body may ask for the rules before docs/rules.md 1.5")
-	_, err = contest.Run(ctx, j, "c", []byte(`{"a":"a","skill_a":"sigilo","attr_a":"P","b":"b","skill_b":"F"}`))
+	_, err = contest.Run(ctx, j, command.Call{}, "c", []byte(`{"a":"a","skill_a":"sigilo","attr_a":"P","b":"b","skill_b":"F"}`))
 	require.ErrorIs(t, err, command.ErrInvalid, "one spelling: attribute_a, as the action's a.attribute")
+}
+
+// TestRunRefusesABadCall: a call command.Journal.For refuses (a malformed
+// request id, both roles) is refused by Run before the command decides,
+// with a valid body, and records nothing; the same body with a good call
+// records under the catalogue's name.
+func TestRunRefusesABadCall(t *testing.T) {
+	ctx := context.Background()
+	store := memstore.New(memstore.Options{})
+	j := command.New(store, command.Options{})
+	create, _ := catalog.Lookup("campaign-create")
+	body := []byte(`{"id":"c","system":"ryf"}`)
+	for _, c := range []command.Call{{RequestID: "no spaces"}, {GM: true, Player: true}} {
+		_, err := create.Run(ctx, j, c, "c", body)
+		require.ErrorIs(t, err, command.ErrInvalid, "%+v", c)
+		last, err := store.Last(ctx, "journal.>")
+		require.NoError(t, err)
+		require.Zero(t, last, "%+v recorded something", c)
+	}
+	res, err := create.Run(ctx, j, command.Call{RequestID: "ok-1"}, "c", body)
+	require.NoError(t, err)
+	require.Equal(t, "campaign-create", res.Events[0].Event.Command)
+	require.Equal(t, "ok-1", res.Events[0].Event.RequestID)
+	last, err := store.Last(ctx, "journal.>")
+	require.NoError(t, err)
+	require.NotZero(t, last, "the filter sees what is recorded")
 }

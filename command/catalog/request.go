@@ -13,7 +13,7 @@ import (
 )
 
 // RequestIDField is the member of a command's JSON body that carries its
-// request id (see command.Journal.WithRequest), on every surface that
+// request id (see command.Call.RequestID), on every surface that
 // takes commands as JSON; HTTP may send it as the Idempotency-Key header
 // instead.
 const RequestIDField = "request_id"
