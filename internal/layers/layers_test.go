@@ -61,6 +61,7 @@ var allowed = map[string][]string{
 	"web":                           {"access", "command", "command/catalog", "device", "events", "feed", "i18n", "internal/...", "invite", "live", "projections", "replay", "rules/...", "signed"},
 	"demo":                          {"command", "device", "events", "i18n", "internal/msgerr", "projections", "replay", "rules/...", "signed"},
 	"healthcheck":                   {"internal/msgerr"},
+	"exportfile":                    {"internal/clip", "internal/msgerr", "replay"},
 	"bench":                         {"command", "device", "events", "events/...", "live", "projections", "replay", "rolls", "rules/...", "signed", "web"},
 	"cmd/journal":                   {"..."},
 }
