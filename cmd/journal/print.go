@@ -10,25 +10,17 @@ import (
 
 	"github.com/campaign-journal/journal/i18n"
 	"github.com/campaign-journal/journal/projections"
+	"github.com/campaign-journal/journal/textout"
 )
 
 // iw is the writer text renderers print to.
 type iw = io.Writer
 
-// hpBar draws current HP out of max as a bar of width cells.
-func hpBar(hp, maxHP, width int) string {
-	if maxHP <= 0 {
-		return strings.Repeat("░", width)
-	}
-	n := max(0, min(width, hp*width/maxHP))
-	if hp > 0 && n == 0 {
-		n = 1
-	}
-	return strings.Repeat("█", n) + strings.Repeat("░", width-n)
-}
-
-// fraction is "hp/max".
-func fraction(n, of int) string { return strconv.Itoa(n) + "/" + strconv.Itoa(of) }
+// hpBar and fraction are textout's HP bar and "hp/max".
+var (
+	hpBar    = textout.HPBar
+	fraction = textout.Fraction
+)
 
 func printSheet(w iw, l i18n.Lang, c *projections.Campaign, s *projections.Sheet) {
 	kind := l.T("print.player", s.Player)

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"github.com/campaign-journal/journal/device"
 	"github.com/campaign-journal/journal/events"
@@ -21,6 +20,7 @@ import (
 	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/replay"
 	repro "github.com/campaign-journal/journal/reproduce"
+	"github.com/campaign-journal/journal/textout"
 )
 
 // replayCommands are the audit commands: replay (verify or reproduce),
@@ -390,22 +390,5 @@ func parseTime(text string) (at, until time.Time, err error) {
 	return time.Time{}, time.Time{}, msgerr.Errorf("--at %q: want a stream sequence or a time: RFC 3339 (2026-11-30T20:15:00Z) or \"YYYY-MM-DD HH:MM\"", clip.Text(text))
 }
 
-// isTerminal reports whether w is a terminal (golang.org/x/term).
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	return ok && term.IsTerminal(int(f.Fd()))
-}
-
-// terminalColumns is the width of the terminal w is, 0 when it is none
-// (a pipe, a file: output that stays the same from run to run).
-func terminalColumns(w io.Writer) int {
-	f, ok := w.(*os.File)
-	if !ok || !term.IsTerminal(int(f.Fd())) {
-		return 0
-	}
-	cols, _, err := term.GetSize(int(f.Fd()))
-	if err != nil {
-		return 0
-	}
-	return cols
-}
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool { return textout.IsTerminal(w) }

@@ -62,6 +62,8 @@ var allowed = map[string][]string{
 	"demo":                          {"command", "device", "events", "i18n", "internal/msgerr", "projections", "replay", "rules/...", "signed"},
 	"healthcheck":                   {"internal/msgerr"},
 	"exportfile":                    {"internal/clip", "internal/msgerr", "replay"},
+	"textout":                       {"i18n"},
+	"oddstext":                      {"i18n", "rules/odds", "rules/ryf", "textout"},
 	"exitcode":                      {"command", "device", "events", "events/jetstore", "i18n", "internal/msgerr"},
 	"bench":                         {"command", "device", "events", "events/...", "live", "projections", "replay", "rolls", "rules/...", "signed", "web"},
 	"cmd/journal":                   {"..."},
