@@ -64,6 +64,7 @@ var allowed = map[string][]string{
 	"exportfile":                    {"internal/clip", "internal/msgerr", "replay"},
 	"textout":                       {"i18n"},
 	"oddstext":                      {"i18n", "rules/odds", "rules/ryf", "textout"},
+	"sheettext":                     {"i18n", "projections", "textout"},
 	"exitcode":                      {"command", "device", "events", "events/jetstore", "i18n", "internal/msgerr"},
 	"bench":                         {"command", "device", "events", "events/...", "live", "projections", "replay", "rolls", "rules/...", "signed", "web"},
 	"cmd/journal":                   {"..."},
