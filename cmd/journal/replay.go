@@ -162,11 +162,7 @@ transcript of the reproduction follows.`,
 			if !rep.OK() {
 				// Errors are written in English; reportError renders them in
 				// the output's language (the err.… keys are in its catalogue).
-				msg := i18n.EN.N("err.verification_failed", rep.Totals.Mismatches)
-				if rep.Totals.Foreign > 0 {
-					msg += i18n.EN.N("err.not_journal_events", rep.Totals.Foreign)
-				}
-				return exitError{code: 1, msg: msg}
+				return exitError{code: 1, msg: rep.Failure()}
 			}
 			if n := rep.Flagged(); n > 0 {
 				// Errors are English, as every error of the journal.
