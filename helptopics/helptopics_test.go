@@ -3,6 +3,7 @@ package helptopics
 import (
 	"strings"
 	"testing"
+	"text/template"
 )
 
 func TestEveryTopicHasEveryLanguage(t *testing.T) {
@@ -36,6 +37,30 @@ func TestExamples(t *testing.T) {
 	for path, text := range ex {
 		if text == "" || strings.Contains(text, "== ") {
 			t.Errorf("%s: %q", path, text)
+		}
+	}
+}
+
+// TestTemplatesParse: the templates parse as text/template with the
+// functions cmd/journal adds (cobra's own stubbed), and every group of
+// GroupOf is one of Groups.
+func TestTemplatesParse(t *testing.T) {
+	funcs := template.FuncMap{}
+	for _, f := range []string{"compactFlags", "helpShort", "helpLong", "helpFlagUsages", "helpText", "helpUseLine", "helpGroup", "trimTrailingWhitespaces", "rpad"} {
+		funcs[f] = func(...any) string { return "" }
+	}
+	for name, text := range map[string]string{"help": HelpTemplate(), "usage": UsageTemplate()} {
+		if _, err := template.New(name).Funcs(funcs).Parse(text); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	ids := map[string]bool{}
+	for _, g := range Groups {
+		ids[g.ID] = true
+	}
+	for cmd, g := range GroupOf {
+		if !ids[g] {
+			t.Errorf("%s: group %q is not listed", cmd, g)
 		}
 	}
 }

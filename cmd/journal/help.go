@@ -13,32 +13,19 @@ import (
 	"github.com/campaign-journal/journal/internal/msgerr"
 )
 
-// The command groups of 'journal --help', in the order they are listed.
-var commandGroups = []*cobra.Group{
-	{ID: "play", Title: "Table (play):"},
-	{ID: "characters", Title: "Campaign and characters:"},
-	{ID: "combat", Title: "Combat:"},
-	{ID: "tor", Title: "The One Ring:"},
-	{ID: "audit", Title: "Audit (read and verify):"},
-	{ID: "server", Title: "Server:"},
-	{ID: "setup", Title: "Setup:"},
-	{ID: "dev", Title: "Development:"},
-}
+// The command groups of 'journal --help' (helptopics.Groups) and the
+// group of every top-level command.
+var (
+	commandGroups = cobraGroups(helptopics.Groups)
+	groupOf       = helptopics.GroupOf
+)
 
-// groupOf names the group of every top-level command. A command missing
-// here is listed under "Additional Commands" (TestEveryCommandHasAGroup
-// fails).
-var groupOf = map[string]string{
-	"session": "play", "roll": "play", "contest": "play", "xp": "play", "token": "play",
-	"day": "play", "rest": "play", "damage": "play", "heal": "play", "void": "play", "key": "play", "call": "play",
-	"campaign": "characters", "character": "characters", "skill": "characters", "weapon": "characters",
-	"combat": "combat", "attack": "combat", "reload": "combat", "heal-after-combat": "combat",
-	"hope": "tor", "fellowship": "tor", "shadow": "tor", "madness": "tor", "trait": "tor",
-	"advancement": "tor", "adventure": "tor",
-	"log": "audit", "export": "audit", "replay": "audit", "explain": "audit", "stats": "audit", "odds": "audit", "verifier": "audit",
-	"serve": "server", "access": "server", "invite": "server", "devices": "server", "backup": "server", "restore": "server", "healthcheck": "server", "migrate": "server",
-	"demo": "setup", "login": "setup", "whoami": "setup", "version": "setup", "completion": "setup", "help": "setup",
-	"bench": "dev",
+func cobraGroups(gs []helptopics.Group) []*cobra.Group {
+	out := make([]*cobra.Group, len(gs))
+	for i, g := range gs {
+		out[i] = &cobra.Group{ID: g.ID, Title: g.Title}
+	}
+	return out
 }
 
 // Annotations of a command.
