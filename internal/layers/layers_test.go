@@ -65,7 +65,7 @@ var allowed = map[string][]string{
 	"textout":                       {"i18n"},
 	"oddstext":                      {"i18n", "rules/odds", "rules/ryf", "textout"},
 	"sheettext":                     {"i18n", "projections", "textout"},
-	"exitcode":                      {"command", "device", "events", "events/jetstore", "i18n", "internal/msgerr"},
+	"exitcode":                      {"command", "device", "events", "events/jetstore", "i18n", "internal/clip", "internal/msgerr"},
 	"bench":                         {"command", "device", "events", "events/...", "live", "projections", "replay", "rolls", "rules/...", "signed", "web"},
 	"cmd/journal":                   {"..."},
 }
