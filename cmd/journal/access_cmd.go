@@ -14,20 +14,8 @@ import (
 	"github.com/campaign-journal/journal/internal/msgerr"
 )
 
-// addedUser is what `journal access add` and `rotate` print, the
-// credentials once.
-type addedUser struct {
-	File       string   `json:"file"`
-	Name       string   `json:"name"`
-	Role       string   `json:"role"`
-	Campaign   string   `json:"campaign,omitempty"`
-	Characters []string `json:"characters,omitempty"`
-	Password   string   `json:"password,omitempty"`
-	// PasswordFile is where --password-file wrote the password (then not
-	// printed).
-	PasswordFile string `json:"password_file,omitempty"`
-	Token        string `json:"token,omitempty"`
-}
+// addedUser is what access add and rotate print (the tests read it back).
+type addedUser = access.Issued
 
 // accessCommand is `journal access`: the credentials of the access file
 // (--access), made, listed, removed and renewed by the journal alone, and
@@ -129,25 +117,9 @@ func (a *app) loadAccessFile(what string) (*access.Config, error) {
 	return cfg, nil
 }
 
-// listedUser is a line of `journal access list`: what a user is, and which
-// kinds of credential it has, never the credentials or their hashes.
-type listedUser struct {
-	Name       string   `json:"name"`
-	Role       string   `json:"role"`
-	Campaign   string   `json:"campaign,omitempty"`
-	Characters []string `json:"characters,omitempty"`
-	// NATS is how the user signs in to NATS: "password", "nkey" or "" (none).
-	NATS string `json:"nats"`
-	// Tokens is how many HTTP tokens it has.
-	Tokens int `json:"tokens"`
-	// Example is set when a credential is one published with the repository
-	// (deploy/access.example.json).
-	Example bool `json:"example,omitempty"`
-}
-
 type accessListing struct {
-	File  string       `json:"file"`
-	Users []listedUser `json:"users"`
+	File  string          `json:"file"`
+	Users []access.Listed `json:"users"`
 }
 
 func (a *app) accessList() error {
@@ -155,19 +127,7 @@ func (a *app) accessList() error {
 	if err != nil {
 		return err
 	}
-	out := accessListing{File: a.accessFile, Users: []listedUser{}}
-	for _, u := range cfg.Users {
-		l := listedUser{Name: u.Name, Role: string(u.Role), Campaign: u.Campaign, Characters: u.Characters, Tokens: len(u.Tokens)}
-		switch {
-		case u.Password != "":
-			l.NATS = "password"
-		case u.NKey != "":
-			l.NATS = "nkey"
-		}
-		one, err := access.New(u)
-		l.Example = err == nil && len(one.ExampleCredentials()) > 0
-		out.Users = append(out.Users, l)
-	}
+	out := accessListing{File: a.accessFile, Users: cfg.Listing()}
 	return a.emit(out, func(w io.Writer) {
 		tw := newTable("", "NAME", "ROLE", "CAMPAIGN", "CHARACTERS", "NATS", "TOKENS", "").alignRight(5)
 		for _, u := range out.Users {
@@ -235,26 +195,15 @@ func (a *app) accessRotate(name, passwordFile string) error {
 	if passwordFile != "" && u.Password == "" {
 		return msgerr.Errorf("access rotate: %q has no NATS password to write to --password-file", name)
 	}
-	out := addedUser{File: a.accessFile, Name: name, Role: string(u.Role), Campaign: u.Campaign, Characters: u.Characters}
-	if u.Password != "" {
-		if out.Password, err = access.NewSecret(nil); err != nil {
-			return err
-		}
-		if u.Password, err = access.HashPassword(out.Password); err != nil {
-			return err
-		}
-	}
-	if len(u.Tokens) > 0 {
-		if out.Token, err = access.NewSecret(nil); err != nil {
-			return err
-		}
-		u.Tokens = []string{access.HashToken(out.Token)}
+	out, err := access.Issue(&u, a.accessFile, u.Password != "", len(u.Tokens) > 0)
+	if err != nil {
+		return err
 	}
 	next, err := cfg.Replace(u)
 	if err != nil {
 		return msgerr.Errorf("access rotate: %w", err)
 	}
-	if err := a.writePasswordFile(passwordFile, &out); err != nil {
+	if err := out.WritePasswordFile(passwordFile); err != nil {
 		return msgerr.Errorf("access rotate: %w", err)
 	}
 	if err := next.Save(a.accessFile); err != nil {
@@ -262,39 +211,9 @@ func (a *app) accessRotate(name, passwordFile string) error {
 	}
 	return a.emit(out, func(w io.Writer) {
 		fmt.Fprintf(w, "journal access: new credentials for %q (%s) in %s\n", name, u.Role, a.accessFile)
-		printCredentials(w, out)
+		out.WriteText(w)
 		fmt.Fprintln(w, "The old ones stop working when journal serve and the NATS servers restart with the file.")
 	})
-}
-
-// writePasswordFile writes out's password to path (mode 0600) and clears it
-// from out, so that it is not printed; nothing when path is empty.
-func (a *app) writePasswordFile(path string, out *addedUser) error {
-	if path == "" {
-		return nil
-	}
-	if out.Password == "" {
-		return msgerr.New("--password-file: the user has no NATS password")
-	}
-	if err := access.WriteFile(path, []byte(out.Password+"\n")); err != nil {
-		return err
-	}
-	out.Password, out.PasswordFile = "", path
-	return nil
-}
-
-// printCredentials prints what add and rotate show once.
-func printCredentials(w io.Writer, out addedUser) {
-	if out.Password != "" {
-		fmt.Fprintf(w, "  NATS: user %s, password %s (inbox prefix %s)\n", out.Name, out.Password, access.InboxPrefix(out.Name))
-	}
-	if out.PasswordFile != "" {
-		fmt.Fprintf(w, "  NATS: user %s, password in %s (inbox prefix %s)\n", out.Name, out.PasswordFile, access.InboxPrefix(out.Name))
-	}
-	if out.Token != "" {
-		fmt.Fprintf(w, "  HTTP: Authorization: Bearer %s\n", out.Token)
-	}
-	fmt.Fprintln(w, "Shown this once: the file keeps only their hashes.")
 }
 
 type natsConfigOut struct {
@@ -354,28 +273,16 @@ func (a *app) accessAdd(name string, role access.Role, campaign string, characte
 	if _, err := cfg.User(name); err == nil {
 		return msgerr.Errorf("access add: %q is already in %s (journal access rotate %s gives it new credentials)", name, a.accessFile, name)
 	}
-	out := addedUser{File: a.accessFile, Name: name, Role: string(role), Campaign: campaign, Characters: characters}
 	u := access.User{Name: name, Role: role, Campaign: campaign, Characters: characters}
-	var err error
-	if password {
-		if out.Password, err = access.NewSecret(nil); err != nil {
-			return err
-		}
-		if u.Password, err = access.HashPassword(out.Password); err != nil {
-			return err
-		}
-	}
-	if token {
-		if out.Token, err = access.NewSecret(nil); err != nil {
-			return err
-		}
-		u.Tokens = []string{access.HashToken(out.Token)}
+	out, err := access.Issue(&u, a.accessFile, password, token)
+	if err != nil {
+		return err
 	}
 	next, err := cfg.With(u)
 	if err != nil {
 		return msgerr.Errorf("access add: %w", err)
 	}
-	if err := a.writePasswordFile(passwordFile, &out); err != nil {
+	if err := out.WritePasswordFile(passwordFile); err != nil {
 		return msgerr.Errorf("access add: %w", err)
 	}
 	if err := next.Save(a.accessFile); err != nil {
@@ -390,6 +297,6 @@ func (a *app) accessAdd(name string, role access.Role, campaign string, characte
 			what += " playing " + strings.Join(characters, ", ")
 		}
 		fmt.Fprintf(w, "journal access: added %q (%s) to %s\n", name, what, a.accessFile)
-		printCredentials(w, out)
+		out.WriteText(w)
 	})
 }

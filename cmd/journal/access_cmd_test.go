@@ -103,8 +103,8 @@ func TestAccessListRemoveRotate(t *testing.T) {
 	var listed accessListing
 	require.NoError(t, json.Unmarshal([]byte(jsonOut), &listed))
 	require.Len(t, listed.Users, 4)
-	require.Equal(t, listedUser{Name: "journal", Role: "journal", NATS: "password"}, listed.Users[0])
-	require.Equal(t, listedUser{Name: "wall", Role: "dashboard", Campaign: "*", Tokens: 1}, listed.Users[3])
+	require.Equal(t, access.Listed{Name: "journal", Role: "journal", NATS: "password"}, listed.Users[0])
+	require.Equal(t, access.Listed{Name: "wall", Role: "dashboard", Campaign: "*", Tokens: 1}, listed.Users[3])
 
 	// rotate: new password and token, the old ones no longer match.
 	before := requireUser(t, c.load(), "ana")

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -20,7 +19,6 @@ import (
 	"github.com/campaign-journal/journal/events/backup"
 	"github.com/campaign-journal/journal/events/embedded"
 	"github.com/campaign-journal/journal/events/jetstore"
-	"github.com/campaign-journal/journal/i18n"
 	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/replay"
 )
@@ -51,7 +49,7 @@ runs.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			ctx := c.Context()
-			if err := makeBackupDir(args[0]); err != nil {
+			if err := backup.MakeDir(args[0]); err != nil {
 				return err
 			}
 			path, err := a.keyPath(keyFile)
@@ -70,7 +68,7 @@ runs.`,
 			}
 			if a.natsURL == "" {
 				for _, p := range []string{args[0], path} {
-					if within(p, a.dataDir) {
+					if backup.Within(p, a.dataDir) {
 						a.warnf("journal: warning: %s is inside the data folder %s: a lost disk loses it with the journal", p, a.dataDir)
 					}
 				}
@@ -88,23 +86,12 @@ runs.`,
 			}
 			return a.emit(map[string]any{"file": args[0], "bytes": st.Size(), "key": path, "manifest": m}, func(w io.Writer) {
 				fmt.Fprintf(w, "backup %s: %d bytes in %v, sealed with key %s (fingerprint %s)\n", args[0], st.Size(), time.Since(start).Round(time.Millisecond), path, key.Fingerprint())
-				printParts(w, m)
+				m.WriteText(w)
 			})
 		},
 	}
 	cmd.Flags().StringVar(&keyFile, "key", "", "the backup key file (default: backup.key in the user's configuration folder, created if absent)")
 	return cmd
-}
-
-// makeBackupDir creates the folder a backup FILE goes into (and its
-// parents, mode 0700) when missing, before anything else is done: a
-// nightly job's first run into backups/ must not stop there, with the key
-// made and no backup written. An existing folder is left as it is.
-func makeBackupDir(file string) error {
-	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
-		return msgerr.Errorf("backup: the folder of %s: %w", file, err)
-	}
-	return nil
 }
 
 func (a *app) restoreCommand() *cobra.Command {
@@ -186,44 +173,14 @@ the same: a restore without the key is refused.`,
 			}
 			if err := a.emit(map[string]any{"file": args[0], "restored": res, "verified": rep.Totals, "foreign": rep.Foreign, "manifest": arch.Manifest}, func(w io.Writer) {
 				fmt.Fprintf(w, "restored %s (taken %s) into %s in %v\n", args[0], arch.Manifest.Created.Format(time.RFC3339), strings.TrimSpace(a.targetFlags()), time.Since(start).Round(time.Millisecond))
-				for _, r := range res {
-					if r.Skipped {
-						fmt.Fprintf(w, "  %-24s left out (--without-secrets): the sessions open at the backup cannot be ended\n", r.Stream)
-						continue
-					}
-					fmt.Fprintf(w, "  %-24s %s, last sequence %d\n", r.Stream, backup.Messages(r.Messages), r.LastSeq)
-				}
-				// What is not an event, in journal replay's words.
-				en := i18n.EN
-				if len(rep.Foreign) > 0 || rep.ForeignOmitted > 0 {
-					fmt.Fprintln(w, en.T("rp.foreign_head"))
-					for _, m := range rep.Foreign {
-						fmt.Fprintf(w, "  %s  %s\n", en.T("rp.foreign"), m)
-					}
-					if rep.ForeignOmitted > 0 {
-						fmt.Fprintln(w, "  "+en.T("rp.and_more", rep.ForeignOmitted))
-					}
-				}
-				t := rep.Totals
-				verdict := "verified"
-				if !rep.OK() {
-					verdict = "verification failed"
-				}
-				fmt.Fprintf(w, "%s: %d events, %d sessions (%d verified, %d not yet revealed), %d rolls verified, %d mismatches",
-					verdict, t.Events, t.Sessions, t.SessionsVerified, t.SessionsUnrevealed, t.Verified, t.Mismatches)
-				if t.Foreign > 0 {
-					fmt.Fprint(w, ", "+en.N("rp.not_events", t.Foreign))
-				}
-				fmt.Fprintln(w)
+				backup.WriteRestored(w, res)
+				rep.WriteSummary(w) // what is not an event, in journal replay's words
 			}); err != nil {
 				return err
 			}
 			if !rep.OK() {
 				// journal replay's summary (replay.go), exit 4 as it.
-				msg := i18n.EN.N("err.verification_failed", rep.Totals.Mismatches)
-				if rep.Totals.Foreign > 0 {
-					msg += i18n.EN.N("err.not_journal_events", rep.Totals.Foreign)
-				}
+				msg := rep.Failure()
 				return exitError{code: 1, msg: fmt.Sprintf("restored, but %s (see journal replay%s)", msg, a.targetFlags())}
 			}
 			return nil
@@ -302,25 +259,4 @@ func journalVersion() string {
 		return bi.Main.Version
 	}
 	return ""
-}
-
-func printParts(w io.Writer, m *backup.Manifest) {
-	for _, p := range m.Parts {
-		what := ""
-		if p.Sealed {
-			what = " (sealed)"
-		}
-		fmt.Fprintf(w, "  %-24s %s, last sequence %d, %d bytes%s\n", p.Stream, backup.Messages(p.Messages), p.LastSeq, p.Size, what)
-	}
-}
-
-// within reports whether path is inside folder dir.
-func within(path, dir string) bool {
-	p, err1 := filepath.Abs(path)
-	d, err2 := filepath.Abs(dir)
-	if err1 != nil || err2 != nil {
-		return false
-	}
-	rel, err := filepath.Rel(d, p)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }

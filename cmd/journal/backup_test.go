@@ -429,21 +429,3 @@ func TestMeasureBackup(t *testing.T) {
 	t.Logf("%d events: data folder %d bytes; backup %d bytes in %v; restore %v; replay of the restored journal %v",
 		events, du(c.dir), st.Size(), backupTook.Round(time.Millisecond), restoreTook.Round(time.Millisecond), replayTook.Round(time.Millisecond))
 }
-
-func TestWithin(t *testing.T) {
-	tests := []struct {
-		path, dir string
-		want      bool
-	}{
-		{"data/b.jbk", "data", true},
-		{"./data/sub/b.jbk", "data/", true},
-		{"data-b.jbk", "data", false},
-		{"../data/b.jbk", "data", false},
-		{"/srv/backups/b.jbk", "/srv/journal-data", false},
-	}
-	for _, tt := range tests {
-		if got := within(tt.path, tt.dir); got != tt.want {
-			t.Errorf("within(%q, %q) = %v, want %v", tt.path, tt.dir, got, tt.want)
-		}
-	}
-}

@@ -1,72 +1,23 @@
 package main
 
 import (
-	"fmt"
 	"io"
-	"strings"
 
-	"github.com/campaign-journal/journal/i18n"
+	"github.com/campaign-journal/journal/textout"
 )
 
-// bar is one row of a text histogram.
+// bar is one row of a text histogram (textout.Bar).
 type bar struct {
 	label string
 	value float64 // what the bar's length shows
 	note  string  // printed after the bar
 }
 
-// histogram prints rows as a compact horizontal bar chart, the longest bar
-// width cells wide (on a terminal: as wide as the terminal leaves room
-// for, between minBar and maxBar cells), with eighth-block resolution.
+// histogram prints rows as a bar chart (textout.Histogram).
 func histogram(w io.Writer, rows []bar, width int) {
-	maxV, labelW, noteW := 0.0, 0, 0
-	for _, r := range rows {
-		maxV = max(maxV, r.value)
-		labelW = max(labelW, i18n.Width(r.label))
-		noteW = max(noteW, i18n.Width(r.note))
+	bars := make([]textout.Bar, len(rows))
+	for i, r := range rows {
+		bars[i] = textout.Bar{Label: r.label, Value: r.value, Note: r.note}
 	}
-	if cols := terminalColumns(w); cols > 0 {
-		width = min(max(cols-(2+labelW+1+1+noteW)-1, minBar), maxBar)
-	}
-	for _, r := range rows {
-		pad := strings.Repeat(" ", labelW-i18n.Width(r.label))
-		fmt.Fprintf(w, "  %s%s %s %s\n", pad, r.label, barCells(r.value, maxV, width), r.note)
-	}
-}
-
-// The bars' bounds on a terminal, in cells.
-const (
-	minBar = 8
-	maxBar = 80
-)
-
-var eighths = []string{"", "▏", "▎", "▍", "▌", "▋", "▊", "▉"}
-
-// barCells renders v/maxV of width cells, padded to width.
-func barCells(v, maxV float64, width int) string {
-	if maxV <= 0 || v <= 0 {
-		return strings.Repeat(" ", width)
-	}
-	n := int(v / maxV * float64(width*8))
-	if n == 0 {
-		n = 1 // a non-zero value always shows
-	}
-	s := strings.Repeat("█", n/8) + eighths[n%8]
-	pad := width - n/8
-	if n%8 != 0 {
-		pad--
-	}
-	return s + strings.Repeat(" ", max(pad, 0))
-}
-
-// percent formats a probability as a percentage with sensible precision.
-func percent(p float64) string {
-	switch {
-	case p == 0:
-		return "0%"
-	case p < 0.0001:
-		return fmt.Sprintf("%.2g%%", p*100)
-	default:
-		return fmt.Sprintf("%.2f%%", p*100)
-	}
+	textout.Histogram(w, bars, width)
 }

@@ -485,7 +485,7 @@ func expandUnitVars(t *testing.T, line string, env map[string]string) string {
 // name is given to journal backup or restore, or a cleanup finds old
 // ones: .jbk (the README's, the help's examples').
 func TestBackupExtension(t *testing.T) {
-	files := []string{"README.md", "docs/vps.md", "deploy/journal-backup.service", "cmd/journal/help.go"}
+	files := []string{"README.md", "docs/vps.md", "deploy/journal-backup.service", "helptopics/topics/examples.txt"}
 	cmdLine := regexp.MustCompile(`journal\S*(?: [^\n]*)? (?:backup|restore) |-name '`)
 	named := regexp.MustCompile(`[\w%)*}-]\.([a-z][a-z0-9]{1,5})\b`)
 	notBackups := map[string]bool{"key": true, "json": true, "service": true, "timer": true, "conf": true, "password": true, "md": true, "go": true}

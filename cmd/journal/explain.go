@@ -43,7 +43,7 @@ them, or its event id, or any unique start or end of it.`,
 				}
 				id = r.Event.ID
 			}
-			given, bare, err := parseSeeds(seeds, "")
+			given, bare, err := replay.ParseSeeds(seeds, "")
 			if err != nil {
 				return err
 			}

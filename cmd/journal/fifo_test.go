@@ -104,22 +104,6 @@ func TestReplayFIFOHonoursCancellation(t *testing.T) {
 	})
 }
 
-// TestOpenContextReleasesTheOpen: a FIFO open given up on is released, and
-// the file it opened closed; a FIFO with a writer opens.
-func TestOpenContextReleasesTheOpen(t *testing.T) {
-	fifo := mkfifo(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	_, err := openContext(ctx, fifo, os.ModeNamedPipe)
-	require.ErrorIs(t, err, context.Canceled)
-	w, err := os.OpenFile(fifo, os.O_RDWR, 0)
-	require.NoError(t, err)
-	defer w.Close()
-	f, err := openContext(context.Background(), fifo, os.ModeNamedPipe)
-	require.NoError(t, err)
-	require.NoError(t, f.Close())
-}
-
 // TestReplayFromFIFO: an export written into a FIFO is verified (the
 // audit's passes read one copy of it).
 func TestReplayFromFIFO(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/campaign-journal/journal/helptopics"
 	"github.com/campaign-journal/journal/i18n"
 )
 
@@ -144,40 +145,10 @@ func init() {
 	cobra.AddTemplateFunc("helpGroup", helpGroup)
 }
 
-// helpTemplate is cobra's, with the texts in the output's language.
-const helpTemplate = `{{with (or (helpLong .) (helpShort .))}}{{. | trimTrailingWhitespaces}}
-
-{{end}}{{if or .Runnable .HasSubCommands}}{{.UsageString}}{{end}}`
-
-// usageTemplate is cobra's, with grouped commands, a compact global
-// flags section, and the texts in the output's language.
-const usageTemplate = `{{helpText . "help.usage"}}{{if .Runnable}}
-  {{helpUseLine .}}{{end}}{{if .HasAvailableSubCommands}}
-  {{.CommandPath}} {{helpText . "help.command_arg"}}{{end}}{{if gt (len .Aliases) 0}}
-
-{{helpText . "help.aliases"}}
-  {{.NameAndAliases}}{{end}}{{if .HasExample}}
-
-{{helpText . "help.examples"}}
-{{.Example}}{{end}}{{if .HasAvailableSubCommands}}{{$c := .}}{{$cmds := .Commands}}{{if eq (len .Groups) 0}}
-
-{{helpText . "help.commands"}}{{range $cmds}}{{if (or .IsAvailableCommand (eq .Name "help"))}}
-  {{rpad .Name .NamePadding }} {{helpShort .}}{{end}}{{end}}{{else}}{{range $group := .Groups}}
-
-{{helpGroup $c $group}}{{range $cmds}}{{if (and (eq .GroupID $group.ID) (or .IsAvailableCommand (eq .Name "help")))}}
-  {{rpad .Name .NamePadding }} {{helpShort .}}{{end}}{{end}}{{end}}{{if not .AllChildCommandsHaveGroup}}
-
-{{helpText . "help.additional"}}{{range $cmds}}{{if (and (eq .GroupID "") (or .IsAvailableCommand (eq .Name "help")))}}
-  {{rpad .Name .NamePadding }} {{helpShort .}}{{end}}{{end}}{{end}}{{end}}{{end}}{{if .HasAvailableLocalFlags}}
-
-{{helpText . "help.flags"}}
-{{helpFlagUsages . .LocalFlags | trimTrailingWhitespaces}}{{end}}{{if .HasAvailableInheritedFlags}}
-
-{{helpText . "help.global"}}
-{{compactFlags .InheritedFlags}}{{end}}{{if .HasHelpSubCommands}}
-
-{{helpText . "help.topics"}}{{range .Commands}}{{if .IsAdditionalHelpTopicCommand}}
-  journal help {{rpad .Name 12}} {{helpShort .}}{{end}}{{end}}{{end}}{{if .HasAvailableSubCommands}}
-
-{{helpText . "help.more" .CommandPath}}{{end}}
-`
+// helpTemplate and usageTemplate are cobra's, with grouped commands, a
+// compact global flags section and the texts in the output's language
+// (helptopics/templates; their functions are the ones init adds).
+var (
+	helpTemplate  = helptopics.HelpTemplate()
+	usageTemplate = helptopics.UsageTemplate()
+)

@@ -3,37 +3,22 @@ package main
 import (
 	"context"
 	"fmt"
-	"strconv"
-	"strings"
-	"sync/atomic"
 
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/i18n"
 	"github.com/campaign-journal/journal/replay"
 )
-
-// What a read of the stream cannot see by itself: a message the stream
-// lost (docs/design.md §2: the stream denies delete and purge, so a message
-// missing from it was lost to its files being edited or damaged). A read
-// of one campaign skips the hole without a word; journal log and journal
-// replay ask the store what its streams say they miss before reading
-// (events.Missing), count what the read gets, and say so in words:
-//   - the sequences the stream counts as deleted or lost;
-//   - fewer messages read on the filter than the server counts there (a
-//     message it holds in its files but can no longer give);
-//   - and, message by message, where a campaign's chain breaks (an event
-//     missing between two others: replay.ChainChecker, Verify's chain).
 
 // missingStore is a store that says what its streams miss (jetstore).
 type missingStore interface {
 	Missing(ctx context.Context, filter string) ([]events.Missing, error)
 }
 
-// losses is what the streams a read covers say they miss, and how many
-// messages the read got on them, to compare with the server's count.
+// losses is replay.Losses (what the streams a read covers say they miss)
+// under the names the command files use; nil when the store cannot say.
 type losses struct {
-	ms     []events.Missing
-	filter string
-	read   atomic.Uint64 // messages read (events and foreign) up to ms[0].Last, in the last pass
+	*replay.Losses
+	ms []events.Missing // log.go reads ms[0].Last
 }
 
 // losses asks st what the streams of filter miss; nil when st cannot say
@@ -47,83 +32,35 @@ func (a *app) losses(ctx context.Context, st store, filter string) (*losses, err
 	if err != nil {
 		return nil, err
 	}
-	return &losses{ms: ms, filter: filter}, nil
+	return &losses{replay.NewLosses(ms, filter), ms}, nil
 }
 
-// counts reports whether the read's messages are counted: on one stream.
-func (l *losses) counts() bool { return l != nil && len(l.ms) == 1 }
+func (l *losses) counts() bool { return l != nil && l.Counts() }
 
-// saw counts a message the read got at sequence seq.
 func (l *losses) saw(seq uint64) {
-	if l.counts() && seq <= l.ms[0].Last {
-		l.read.Add(1)
+	if l != nil {
+		l.Saw(seq)
 	}
 }
 
-// source is src counting what each pass reads (from zero at each pass).
 func (l *losses) source(src replay.Source) replay.Source {
-	if !l.counts() {
+	if l == nil {
 		return src
 	}
-	return func(ctx context.Context, fn func(replay.Input) error) error {
-		l.read.Store(0)
-		return src(ctx, func(in replay.Input) error {
-			if in.Foreign != nil {
-				l.saw(in.Foreign.Seq)
-			} else {
-				l.saw(in.Seq)
-			}
-			return fn(in)
-		})
-	}
+	return l.Source(src)
 }
 
-// report warns, in words, of every loss, and returns how many messages
-// are missing (0: none the streams know of). complete says the read went
-// up to the filter's last sequence, so that its count can be compared
-// with the server's.
+// report warns on stderr of every loss and returns how many messages are
+// missing (replay.Losses.Report).
 func (l *losses) report(a *app, complete bool) uint64 {
 	if l == nil {
 		return 0
 	}
-	var n uint64
-	for _, m := range l.ms {
-		if m.Deleted > 0 {
-			n += m.Deleted
-			a.warnf("warning: stream %s has no message at %d of its sequences (%s): it denies deletes, so its files were edited or damaged and the messages there are lost; if one was an event of this campaign, its chain breaks after it",
-				m.Stream, m.Deleted, seqList(m.DeletedSeqs, m.Deleted))
-		}
-		if m.Lost > 0 {
-			n += m.Lost
-			a.warnf("warning: the server found %d messages of stream %s damaged in its files and dropped them (%s): they are lost",
-				m.Lost, m.Stream, seqList(m.LostSeqs, m.Lost))
-		}
-	}
-	if complete && l.counts() {
-		m := l.ms[0]
-		if read := l.read.Load(); read < m.Count {
-			n += m.Count - read
-			a.warnf("warning: the server counts %d messages on %s up to sequence %d of stream %s, and gives only %d: %d are in its files but cannot be read (damaged on disk)",
-				m.Count, l.filter, m.Last, m.Stream, read, m.Count-read)
-		}
+	warnings, n := l.Report(complete)
+	for _, w := range warnings {
+		fmt.Fprintln(a.stderr, i18n.Render(w, a.language()))
 	}
 	return n
-}
-
-// seqList names sequences: "sequences 4, 9" or "sequences 4, 9 and 3 more".
-func seqList(seqs []uint64, total uint64) string {
-	if len(seqs) == 0 {
-		return fmt.Sprintf("%d sequences", total)
-	}
-	parts := make([]string, len(seqs))
-	for i, s := range seqs {
-		parts[i] = strconv.FormatUint(s, 10)
-	}
-	out := "sequences " + strings.Join(parts, ", ")
-	if more := total - uint64(len(seqs)); total > uint64(len(seqs)) {
-		out += fmt.Sprintf(" and %d more", more)
-	}
-	return out
 }
 
 // chainWarnings says, for journal log, where a campaign's chain breaks.

@@ -1,14 +1,14 @@
 package main
 
 import (
-	"fmt"
 	"io"
 
-	"github.com/campaign-journal/journal/i18n"
+	"github.com/spf13/cobra"
+
 	"github.com/campaign-journal/journal/internal/msgerr"
+	"github.com/campaign-journal/journal/oddstext"
 	"github.com/campaign-journal/journal/rules/odds"
 	"github.com/campaign-journal/journal/rules/ryf"
-	"github.com/spf13/cobra"
 )
 
 func (a *app) oddsCommand() *cobra.Command {
@@ -61,7 +61,7 @@ kept die, against --vs.
 			if err != nil {
 				return err
 			}
-			return a.emit(o, func(w io.Writer) { printRyFOdds(w, a.language(), o, diff, hist) })
+			return a.emit(o, func(w io.Writer) { oddstext.RyF(w, a.language(), o, diff, hist) })
 		},
 	}
 	ryfCmd.Flags().IntVar(&base, "base", 0, "attribute + skill, 2..20 (2 × attribute for an attribute roll, 4..20); required")
@@ -82,7 +82,7 @@ kept die, against --vs.
 			if err != nil {
 				return err
 			}
-			return a.emit(o, func(w io.Writer) { printTOROdds(w, a.language(), o) })
+			return a.emit(o, func(w io.Writer) { oddstext.TOR(w, a.language(), o) })
 		},
 	}
 	torCmd.Flags().IntVar(&dice, "dice", 0, "success dice (the skill's rank, 0..10)")
@@ -107,68 +107,4 @@ func checkBase(base, mod int, k odds.Kind) error {
 		return usagef("--mod %d: want %d..%d", mod, -ryf.MaxModifier, ryf.MaxModifier)
 	}
 	return nil
-}
-
-// oddsKind names a RyF roll's kind in l.
-func oddsKind(l i18n.Lang, k odds.Kind) string { return l.T(i18n.Key("odds.kind." + k.String())) }
-
-// oddsRows prints the named probabilities as a table.
-func oddsRows(w io.Writer, rows [][2]any) {
-	t := newTable("  ").alignRight(1)
-	for _, r := range rows {
-		p := r[1].(odds.Prob)
-		t.add(r[0].(string), percent(p.P), p.Exact)
-	}
-	t.write(w)
-}
-
-func printRyFOdds(w io.Writer, l i18n.Lang, o odds.RyFOdds, diff int, chart bool) {
-	q := o.Query
-	fmt.Fprintln(w, l.T("odds.ryf_head", oddsKind(l, q.Kind), q.Base, l.T(i18n.Key("level."+q.Level.String())), diff, ryf.DifficultyName(diff)))
-	oddsRows(w, [][2]any{
-		{l.T("tor.success"), o.Success},
-		{l.T("odds.critical"), o.Critical},
-		{l.T("tor.failure"), o.Failure},
-		{l.T("odds.fumble"), o.Fumble},
-		{l.T("odds.natural1"), o.Natural1},
-	})
-	if !chart {
-		return
-	}
-	fmt.Fprintln(w, l.T("odds.distribution"))
-	var rows []bar
-	for _, t := range o.Totals {
-		if t.P < 0.0005 {
-			continue // the long tail of explosions
-		}
-		mark := " "
-		if t.Total >= diff {
-			mark = "▶"
-		}
-		rows = append(rows, bar{label: fmt.Sprintf("%s%3d", mark, t.Total), value: t.P, note: percent(t.P)})
-	}
-	histogram(w, rows, 40)
-}
-
-func printTOROdds(w io.Writer, l i18n.Lang, o odds.TOROdds) {
-	q := o.Query
-	fmt.Fprintln(w, l.N("odds.tor_head", q.Dice, q.TN))
-	rows := [][2]any{
-		{l.T("tor.success"), o.Success},
-		{"  " + l.T("odds.ordinary"), o.Quality.Ordinary},
-		{"  " + l.T("odds.great_six"), o.Quality.Great},
-		{"  " + l.T("odds.extra_six"), o.Quality.Extraordinary},
-		{l.T("odds.rune"), o.Rune},
-		{l.T("odds.eye"), o.Eye},
-	}
-	if q.HopeBonus > 0 {
-		rows = append(rows, [2]any{l.T("odds.with_hope", q.HopeBonus), o.SuccessWithHope})
-	}
-	oddsRows(w, rows)
-	histogram(w, []bar{
-		{label: l.T("odds.ordinary"), value: o.Quality.Ordinary.P, note: percent(o.Quality.Ordinary.P)},
-		{label: l.T("odds.great"), value: o.Quality.Great.P, note: percent(o.Quality.Great.P)},
-		{label: l.T("odds.extraordinary"), value: o.Quality.Extraordinary.P, note: percent(o.Quality.Extraordinary.P)},
-		{label: l.T("tor.failure"), value: 1 - o.Success.P, note: percent(1 - o.Success.P)},
-	}, 30)
 }

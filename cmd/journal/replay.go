@@ -4,9 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"golang.org/x/term"
 	"io"
-	"io/fs"
 	"os"
 	"strconv"
 	"strings"
@@ -16,12 +14,13 @@ import (
 
 	"github.com/campaign-journal/journal/device"
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/exportfile"
 	"github.com/campaign-journal/journal/i18n"
 	"github.com/campaign-journal/journal/internal/clip"
 	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/replay"
 	repro "github.com/campaign-journal/journal/reproduce"
-	"github.com/campaign-journal/journal/rules/dice"
+	"github.com/campaign-journal/journal/textout"
 )
 
 // replayCommands are the audit commands: replay (verify or reproduce),
@@ -163,11 +162,7 @@ transcript of the reproduction follows.`,
 			if !rep.OK() {
 				// Errors are written in English; reportError renders them in
 				// the output's language (the err.… keys are in its catalogue).
-				msg := i18n.EN.N("err.verification_failed", rep.Totals.Mismatches)
-				if rep.Totals.Foreign > 0 {
-					msg += i18n.EN.N("err.not_journal_events", rep.Totals.Foreign)
-				}
-				return exitError{code: 1, msg: msg}
+				return exitError{code: 1, msg: rep.Failure()}
 			}
 			if n := rep.Flagged(); n > 0 {
 				// Errors are English, as every error of the journal.
@@ -265,116 +260,16 @@ func warned(src replay.Source, warn func(events.Foreign) error) replay.Source {
 	}
 }
 
-// fileSource reads an export, with a progress line on a terminal.
+// fileSource reads an export (package exportfile), with a progress line
+// on a terminal; a copy of a FIFO or a pipe is removed when the command ends.
 func (a *app) fileSource(path string, passes int) (replay.Source, func(), error) {
-	info, err := os.Stat(path)
-	if err != nil {
-		if pe, ok := errors.AsType[*fs.PathError](err); ok {
-			pe.Path = clip.Text(pe.Path).String() // an os error quotes the path whole
-		}
-		return nil, nil, msgerr.Errorf("export: %w", err)
+	o := exportfile.Options{Passes: passes, Spooled: func(name string) {
+		a.closers = append(a.closers, func() { _ = os.Remove(name) })
+	}}
+	if isTerminal(a.stderr) {
+		o.Progress = a.stderr
 	}
-	if info.IsDir() {
-		return nil, nil, msgerr.Errorf("export %s is a folder, not a JSON Lines file", clip.Text(path))
-	}
-	var p *progress
-	if isTerminal(a.stderr) && info.Mode().IsRegular() {
-		p = newProgress(a.stderr, time.Now, info.Size(), passes)
-	}
-	// A FIFO, a pipe or a terminal can be read only once, and the audit
-	// makes passes: the first pass copies it to a temporary file, which
-	// every pass then reads.
-	name, spooled := path, !info.Mode().IsRegular()
-	open := func(ctx context.Context) (io.ReadCloser, error) {
-		if spooled {
-			tmp, err := a.spool(ctx, path, info.Mode())
-			if err != nil {
-				return nil, err
-			}
-			name, spooled = tmp, false
-		}
-		f, err := openContext(ctx, name, info.Mode())
-		if err != nil || p == nil {
-			return f, err
-		}
-		p.nextPass()
-		return &countingFile{File: f, p: p}, nil
-	}
-	src := replay.JSONLSourceContext(open)
-	if p == nil {
-		return src, func() {}, nil
-	}
-	counted := func(ctx context.Context, fn func(replay.Input) error) error {
-		return src(ctx, func(in replay.Input) error {
-			p.event()
-			return fn(in)
-		})
-	}
-	return counted, p.clear, nil
-}
-
-// openContext opens path for reading, giving up when ctx is done: opening
-// a FIFO blocks in open(2) until a writer opens it. On cancellation the
-// pending open is released by opening the FIFO as its writer (O_RDWR
-// never blocks on Linux) until that open has returned, and the file it
-// opened is closed.
-func openContext(ctx context.Context, path string, mode os.FileMode) (*os.File, error) {
-	if mode&os.ModeNamedPipe == 0 {
-		return os.Open(path)
-	}
-	type opened struct {
-		f   *os.File
-		err error
-	}
-	done := make(chan opened, 1)
-	go func() {
-		f, err := os.Open(path)
-		done <- opened{f, err}
-	}()
-	select {
-	case o := <-done:
-		return o.f, o.err
-	case <-ctx.Done():
-	}
-	w, err := os.OpenFile(path, os.O_RDWR, 0) // a writer: the pending open returns
-	go func() {
-		if o := <-done; o.f != nil {
-			o.f.Close()
-		}
-		if err == nil {
-			w.Close()
-		}
-	}()
-	return nil, ctx.Err()
-}
-
-// spool copies the export at path, which is not a regular file, to a
-// temporary file removed when the command ends, and returns its name. The
-// copy ends when ctx is done, however silent the writer.
-func (a *app) spool(ctx context.Context, path string, mode os.FileMode) (string, error) {
-	in, err := openContext(ctx, path, mode)
-	if err != nil {
-		return "", err
-	}
-	defer in.Close()
-	out, err := os.CreateTemp("", "journal-export-*.jsonl")
-	if err != nil {
-		return "", msgerr.Errorf("copy %s: %w", path, err)
-	}
-	a.closers = append(a.closers, func() { _ = os.Remove(out.Name()) })
-	stop := replay.CancelReads(ctx, in)
-	_, err = io.Copy(out, in)
-	stop()
-	if cerr := out.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		if ctx.Err() != nil {
-			return "", ctx.Err()
-		}
-		return "", msgerr.Errorf("copy %s: %w", path, err)
-	}
-	return out.Name(), nil
+	return exportfile.Source(path, o)
 }
 
 // where names the input for messages.
@@ -406,42 +301,14 @@ func (a *app) sourceError(err error, file string) error {
 	return err
 }
 
-// parseSeeds reads --seed values: SESSION=HEX (or CAMPAIGN/SESSION=HEX),
-// or a bare HEX, which belongs to session when given and is otherwise
-// returned for the caller to place.
-func parseSeeds(vals []string, session string) (map[string]string, string, error) {
-	out := map[string]string{}
-	bare := ""
-	for _, v := range vals {
-		key, text, ok := strings.Cut(v, "=")
-		if !ok {
-			key, text = session, v
-		}
-		text = strings.TrimSpace(text)
-		if _, err := dice.ParseSeed(text); err != nil {
-			return nil, "", msgerr.Errorf("--seed %q: %v", clip.Text(v), err)
-		}
-		key = strings.TrimSpace(key)
-		if key == "" {
-			if bare != "" {
-				return nil, "", msgerr.Errorf("--seed: two seeds without a session: give them as SESSION=HEX")
-			}
-			bare = text
-			continue
-		}
-		out[key] = text
-	}
-	return out, bare, nil
-}
-
 // seedOptions reads --seed values for a verification; a bare HEX without
 // --session goes to the one session of the input not yet revealed.
 func (a *app) seedOptions(ctx context.Context, src replay.Source, vals []string, session string) (map[string]string, error) {
-	seeds, bare, err := parseSeeds(vals, session)
+	seeds, bare, err := replay.ParseSeeds(vals, session)
 	if err != nil || bare == "" {
 		return seeds, err
 	}
-	open, err := unrevealed(ctx, src, a.campaign)
+	open, err := replay.Unrevealed(ctx, src, a.campaign)
 	if err != nil {
 		return nil, err
 	}
@@ -451,36 +318,6 @@ func (a *app) seedOptions(ctx context.Context, src replay.Source, vals []string,
 	}
 	seeds[open[0]] = bare
 	return seeds, nil
-}
-
-// unrevealed lists the sessions (campaign/session) started and not ended.
-func unrevealed(ctx context.Context, src replay.Source, campaign string) ([]string, error) {
-	var order []string
-	open := map[string]bool{}
-	err := src(ctx, replay.EventsOnly(func(r events.Recorded) error {
-		e := r.Event
-		if campaign != "" && e.Campaign != campaign {
-			return nil
-		}
-		k := e.Campaign + "/" + e.Session
-		switch e.Type {
-		case events.TypeSessionStarted:
-			if _, seen := open[k]; !seen {
-				order = append(order, k)
-			}
-			open[k] = true
-		case events.TypeSessionEnded:
-			open[k] = false
-		}
-		return nil
-	}))
-	var out []string
-	for _, k := range order {
-		if open[k] {
-			out = append(out, k)
-		}
-	}
-	return out, err
 }
 
 // resolveAt reads an --at value: a stream sequence, or a time — RFC 3339,
@@ -549,97 +386,5 @@ func parseTime(text string) (at, until time.Time, err error) {
 	return time.Time{}, time.Time{}, msgerr.Errorf("--at %q: want a stream sequence or a time: RFC 3339 (2026-11-30T20:15:00Z) or \"YYYY-MM-DD HH:MM\"", clip.Text(text))
 }
 
-// isTerminal reports whether w is a terminal (golang.org/x/term).
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	return ok && term.IsTerminal(int(f.Fd()))
-}
-
-// terminalColumns is the width of the terminal w is, 0 when it is none
-// (a pipe, a file: output that stays the same from run to run).
-func terminalColumns(w io.Writer) int {
-	f, ok := w.(*os.File)
-	if !ok || !term.IsTerminal(int(f.Fd())) {
-		return 0
-	}
-	cols, _, err := term.GetSize(int(f.Fd()))
-	if err != nil {
-		return 0
-	}
-	return cols
-}
-
-// progress draws one line on a terminal while an export is read: passes,
-// events, events per second and the share of the file's bytes read. It
-// draws at most every 100 ms, and nothing during the first 250 ms, so that
-// a small file never shows it; clear erases it.
-type progress struct {
-	w      io.Writer
-	now    func() time.Time
-	size   int64
-	passes int
-	pass   int
-	read   int64
-	events int
-	start  time.Time
-	last   time.Time
-	shown  bool
-}
-
-func newProgress(w io.Writer, now func() time.Time, size int64, passes int) *progress {
-	t := now()
-	return &progress{w: w, now: now, size: size, passes: max(passes, 1), start: t, last: t}
-}
-
-func (p *progress) nextPass() {
-	p.pass++
-	p.read = 0
-}
-
-func (p *progress) bytes(n int) {
-	p.read += int64(n)
-	p.draw()
-}
-
-func (p *progress) event() {
-	p.events++
-	if p.events%64 == 0 {
-		p.draw()
-	}
-}
-
-func (p *progress) draw() {
-	t := p.now()
-	if t.Sub(p.last) < 100*time.Millisecond || t.Sub(p.start) < 250*time.Millisecond {
-		return
-	}
-	p.last = t
-	done := 1.0
-	if p.size > 0 {
-		done = float64(min(p.read, p.size)) / float64(p.size)
-	}
-	pass := min(max(p.pass, 1), p.passes)
-	share := (float64(pass-1) + done) / float64(p.passes)
-	rate := float64(p.events) / t.Sub(p.start).Seconds()
-	fmt.Fprintf(p.w, "\r\033[Kreading export: pass %d/%d, %d events, %.0f events/s, %.0f%%", pass, p.passes, p.events, rate, 100*share)
-	p.shown = true
-}
-
-func (p *progress) clear() {
-	if p.shown {
-		fmt.Fprint(p.w, "\r\033[K")
-		p.shown = false
-	}
-}
-
-// countingFile reports the bytes read from an export to a progress line.
-type countingFile struct {
-	*os.File
-	p *progress
-}
-
-func (f *countingFile) Read(b []byte) (int, error) {
-	n, err := f.File.Read(b)
-	f.p.bytes(n)
-	return n, err
-}
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool { return textout.IsTerminal(w) }

@@ -356,39 +356,10 @@ func TestTimeTravelByTime(t *testing.T) {
 	}
 }
 
-func TestProgressLine(t *testing.T) {
+// TestIsTerminal: a buffer is no terminal (the export's progress line is
+// drawn on a terminal only: exportfile's TestProgressLine).
+func TestIsTerminal(t *testing.T) {
 	var buf bytes.Buffer
-	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	p := newProgress(&buf, func() time.Time { return now }, 1000, 2)
-	p.nextPass()
-	p.bytes(100)
-	if buf.Len() != 0 {
-		t.Fatalf("drawn at once: %q", buf.String())
-	}
-	for range 640 {
-		p.event()
-	}
-	now = now.Add(time.Second)
-	p.bytes(400)
-	if got := buf.String(); !strings.Contains(got, "pass 1/2") || !strings.Contains(got, "640 events") || !strings.Contains(got, "640 events/s") || !strings.Contains(got, "25%") {
-		t.Fatalf("progress = %q", got)
-	}
-	n := buf.Len()
-	now = now.Add(50 * time.Millisecond)
-	p.bytes(1)
-	if buf.Len() != n {
-		t.Fatal("drawn again within 100 ms")
-	}
-	p.nextPass()
-	now = now.Add(time.Second)
-	p.bytes(1000)
-	if got := buf.String()[n:]; !strings.Contains(got, "pass 2/2") || !strings.Contains(got, "100%") {
-		t.Fatalf("second pass = %q", got)
-	}
-	p.clear()
-	if !strings.HasSuffix(buf.String(), "\r\033[K") {
-		t.Fatalf("not cleared: %q", buf.String())
-	}
 	if isTerminal(&buf) {
 		t.Fatal("a buffer is a terminal")
 	}
