@@ -55,11 +55,13 @@ var allowed = map[string][]string{
 	"command/recordtest":            {"command", "events", "events/memstore"},
 	"access":                        {"command/catalog", "events", "internal/msgerr"},
 	"access/natscmd":                {"access", "command", "command/catalog", "events", "i18n", "internal/clip", "internal/msgerr"},
+	"access/natscmd/client":         {"access", "access/natscmd", "command", "command/catalog", "events", "i18n", "internal/msgerr"},
 	"invite":                        {"access", "events", "internal/msgerr"},
 	"reproduce":                     {"command", "command/catalog", "events", "events/memstore", "i18n", "internal/msgerr", "projections", "replay", "rolls", "rules/..."},
 	"web":                           {"access", "command", "command/catalog", "device", "events", "feed", "i18n", "internal/...", "invite", "live", "projections", "replay", "rules/...", "signed"},
 	"demo":                          {"command", "device", "events", "i18n", "internal/msgerr", "projections", "replay", "rules/...", "signed"},
 	"healthcheck":                   {"internal/msgerr"},
+	"serve":                         {"access", "access/natscmd", "command", "events", "events/embedded", "events/jetstore", "feed", "i18n", "internal/msgerr", "invite", "limit", "live", "web"},
 	"bench":                         {"command", "device", "events", "events/...", "live", "projections", "replay", "rolls", "rules/...", "signed", "web"},
 	"cmd/journal":                   {"..."},
 }
