@@ -6,7 +6,6 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -144,16 +143,8 @@ func (a *app) resolveDataDir() error {
 	return nil
 }
 
-// hasJournal reports whether dir holds a journal: the JetStream store the
-// embedded server writes, or the server.json of a serve that owns it.
-func hasJournal(dir string) bool {
-	for _, name := range []string{"jetstream", embedded.InfoFile} {
-		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
-			return true
-		}
-	}
-	return false
-}
+// hasJournal reports whether dir holds a journal (embedded.HasJournal).
+func hasJournal(dir string) bool { return embedded.HasJournal(dir) }
 
 // loadAccess loads --access once (a.access stays nil without it).
 func (a *app) loadAccess() error {
@@ -168,23 +159,9 @@ func (a *app) loadAccess() error {
 	return nil
 }
 
-// redactURLs strips the user information (user:password@) from each of
-// the comma-separated NATS URLs in s, for messages and logs.
-func redactURLs(s string) string {
-	parts := strings.Split(s, ",")
-	for i, p := range parts {
-		at := strings.LastIndex(p, "@")
-		if at < 0 {
-			continue
-		}
-		scheme := ""
-		if j := strings.Index(p, "://"); j >= 0 && j < at {
-			scheme = p[:j+3]
-		}
-		parts[i] = scheme + p[at+1:]
-	}
-	return strings.Join(parts, ",")
-}
+// redactURLs strips the user information from NATS URLs
+// (access.RedactURLs).
+func redactURLs(s string) string { return access.RedactURLs(s) }
 
 // journal returns the command handlers over the opened store, as the
 // CLI's user. The handlers are made once per invocation, so that every

@@ -27,6 +27,7 @@ var allowed = map[string][]string{
 	"rules/dice":                    {"internal/msgerr"},
 	"rules/names":                   {"internal/msgerr"},
 	"beacon":                        {"internal/msgerr"},
+	"buildinfo":                     {},
 	"events/internal/fastcodec":     {},
 	"events/internal/fastcodec/gen": {},
 	"events/cluster":                {"internal/msgerr"},
