@@ -37,6 +37,7 @@ import (
 	"github.com/campaign-journal/journal/access"
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/events/connect"
 	"github.com/campaign-journal/journal/events/embedded"
 	"github.com/campaign-journal/journal/events/jetstore"
 	"github.com/campaign-journal/journal/i18n"
@@ -308,14 +309,9 @@ func jetStream(o Options, j Journal) (jetstream.JetStream, func(), error) {
 	if j.Embedded != nil {
 		return j.Embedded.JetStream(), func() {}, nil
 	}
-	nc, err := nats.Connect(o.NATSURL, nats.Name("journal serve"), nats.Timeout(5*time.Second))
+	conn, err := connect.Open(context.Background(), connect.Options{NATSURL: o.NATSURL, Name: "journal serve"})
 	if err != nil {
-		return nil, nil, msgerr.Errorf("connect to NATS at %s: %w", access.RedactURLs(o.NATSURL), err)
-	}
-	js, err := jetstream.New(nc)
-	if err != nil {
-		nc.Close()
 		return nil, nil, err
 	}
-	return js, nc.Close, nil
+	return conn.JetStream, conn.Close, nil
 }

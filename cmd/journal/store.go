@@ -8,12 +8,12 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/campaign-journal/journal/access"
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/events/connect"
 	"github.com/campaign-journal/journal/events/embedded"
 	"github.com/campaign-journal/journal/events/jetstore"
 	"github.com/campaign-journal/journal/internal/msgerr"
@@ -74,14 +74,13 @@ func (a *app) openJetStream(ctx context.Context, share bool, listen string) (jet
 		return nil, 0, err
 	}
 	if a.natsURL != "" {
-		nc, err := nats.Connect(a.natsURL, nats.Name("journal"), nats.Timeout(5*time.Second))
+		conn, err := connect.Open(ctx, connect.Options{NATSURL: a.natsURL, Name: "journal"})
 		if err != nil {
-			return nil, 0, msgerr.Errorf("connect to NATS at %s: %w", redactURLs(a.natsURL), err)
+			return nil, 0, err
 		}
-		a.closers = append(a.closers, nc.Close)
-		a.nc = nc
-		js, err := jetstream.New(nc)
-		return js, a.replicas, err
+		a.closers = append(a.closers, conn.Close)
+		a.nc = conn.NC
+		return conn.JetStream, a.replicas, nil
 	}
 	if err := a.embeddedReplicas(); err != nil {
 		return nil, 0, err
@@ -97,27 +96,13 @@ func (a *app) openJetStream(ctx context.Context, share bool, listen string) (jet
 	} else if err := os.MkdirAll(a.dataDir, 0o700); err != nil {
 		return nil, 0, msgerr.Errorf("data folder %s: %w", a.dataDir, err)
 	}
-	opts := embedded.Options{Dir: a.dataDir, Sync: a.sync, Share: share, Listen: listen}
-	if a.access != nil && listen != "" {
-		// Only a port opened with --nats-listen admits the access file's
-		// users: the loopback share of the data folder (server.json)
-		// admits the journal's own credentials alone.
-		opts.Users, opts.NkeyUsers = a.access.ServerUsers()
-		if len(opts.Users) > 0 || len(opts.NkeyUsers) > 0 {
-			// Someone may send requests over NATS: the command
-			// service answers them as a user that may publish to
-			// inboxes only.
-			opts.Responder = access.ResponderPermissions()
-		}
-	}
-	srv, err := embedded.Start(ctx, opts)
+	conn, err := connect.Open(ctx, connect.Options{DataDir: a.dataDir, Sync: a.sync, Share: share, Listen: listen, Access: a.access})
 	if err != nil {
-		return nil, 0, msgerr.Errorf("start the embedded journal in %s: %w", a.dataDir, err)
+		return nil, 0, err
 	}
-	a.srv = srv
-	a.nc = srv.Conn()
-	a.closers = append(a.closers, srv.Shutdown)
-	return srv.JetStream(), a.replicas, nil
+	a.srv, a.nc = conn.Server, conn.NC
+	a.closers = append(a.closers, conn.Close)
+	return conn.JetStream, a.replicas, nil
 }
 
 // embeddedReplicas refuses --replicas above 1 for the embedded server, a

@@ -62,7 +62,8 @@ var allowed = map[string][]string{
 	"web":                           {"access", "command", "command/catalog", "device", "events", "feed", "i18n", "internal/...", "invite", "live", "projections", "replay", "rules/...", "signed"},
 	"demo":                          {"command", "device", "events", "i18n", "internal/msgerr", "projections", "replay", "rules/...", "signed"},
 	"healthcheck":                   {"internal/msgerr"},
-	"serve":                         {"access", "access/natscmd", "command", "events", "events/embedded", "events/jetstore", "feed", "i18n", "internal/msgerr", "invite", "limit", "live", "web"},
+	"events/connect":                {"access", "events/embedded", "internal/msgerr"},
+	"serve":                         {"access", "access/natscmd", "command", "events", "events/connect", "events/embedded", "events/jetstore", "feed", "i18n", "internal/msgerr", "invite", "limit", "live", "web"},
 	"bench":                         {"command", "device", "events", "events/...", "live", "projections", "replay", "rolls", "rules/...", "signed", "web"},
 	"cmd/journal":                   {"..."},
 }
