@@ -1,6 +1,12 @@
 // Package healthcheck is the probe of `journal healthcheck`: it GETs the
 // /healthz of a running journal serve, with a bound on the wait, and
-// reports the code and status it answered.
+// reports the code and status it answered; and the file (InfoFile) by
+// which a serve tells the probe of its data folder where it listens.
+//
+// Invariants:
+//   - The probe follows no redirect and waits at most Timeout.
+//   - InfoFile is written whole (a temporary file renamed, mode 0600) and
+//     names a dialable address: an unspecified IP becomes the loopback one.
 package healthcheck
 
 import (

@@ -2,13 +2,7 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
-	"fmt"
-	"io/fs"
 	"net"
-	"os"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -22,16 +16,11 @@ import (
 const DefaultHealthURL = "http://127.0.0.1:8080/healthz"
 
 // HTTPInfoFile is the file `journal serve` keeps in the data folder it owns
-// while it runs (mode 0600, beside the NATS side's server.json, removed at
-// shutdown): where its HTTP side listens, so that `journal healthcheck`
-// asks the serve of its --data folder.
-const HTTPInfoFile = "http.json"
+// while it runs (healthcheck.InfoFile).
+const HTTPInfoFile = healthcheck.InfoFile
 
 // httpInfo is the content of HTTPInfoFile.
-type httpInfo struct {
-	PID int    `json:"pid"`
-	URL string `json:"url"` // http://host:port, a dialable address
-}
+type httpInfo = healthcheck.Info
 
 // writeHTTPInfo writes HTTPInfoFile for the HTTP listener at addr, when
 // serve owns an embedded data folder (with --nats there is none), and
@@ -40,44 +29,7 @@ func (a *app) writeHTTPInfo(addr net.Addr) (remove func(), err error) {
 	if a.srv == nil || a.srv.Remote() || a.dataDir == "" {
 		return func() {}, nil
 	}
-	b, err := json.Marshal(httpInfo{PID: os.Getpid(), URL: "http://" + dialable(addr)})
-	if err != nil {
-		return nil, err
-	}
-	path := filepath.Join(a.dataDir, HTTPInfoFile)
-	tmp, err := os.CreateTemp(a.dataDir, HTTPInfoFile+".*") // mode 0600
-	if err != nil {
-		return nil, msgerr.Errorf("serve: write %s: %w", path, err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		return nil, msgerr.Errorf("serve: write %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return nil, msgerr.Errorf("serve: write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return nil, msgerr.Errorf("serve: write %s: %w", path, err)
-	}
-	return func() { _ = os.Remove(path) }, nil
-}
-
-// dialable is the address a client on the same machine reaches a
-// listener at: an unspecified IP (0.0.0.0, ::) becomes the loopback one.
-func dialable(addr net.Addr) string {
-	tcp, ok := addr.(*net.TCPAddr)
-	if !ok {
-		return addr.String()
-	}
-	ip := tcp.IP
-	switch {
-	case ip == nil || ip.Equal(net.IPv4zero):
-		ip = net.IPv4(127, 0, 0, 1)
-	case ip.Equal(net.IPv6unspecified):
-		ip = net.IPv6loopback
-	}
-	return net.JoinHostPort(ip.String(), fmt.Sprint(tcp.Port))
+	return healthcheck.WriteInfo(a.dataDir, addr)
 }
 
 // servedHealthURL is the /healthz of the serve running on the data folder,
@@ -89,19 +41,7 @@ func (a *app) servedHealthURL() (string, error) {
 	if err := a.resolveDataDir(); err != nil {
 		return "", err
 	}
-	path := filepath.Join(a.dataDir, HTTPInfoFile)
-	b, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return "", msgerr.Errorf("healthcheck: no journal serve runs on %s (while it runs it keeps %s there): start it, or give --url", a.dataDir, HTTPInfoFile)
-	}
-	if err != nil {
-		return "", msgerr.Errorf("healthcheck: %w (run as the data folder's owner, or give --url)", err)
-	}
-	var info httpInfo
-	if err := json.Unmarshal(b, &info); err != nil || info.URL == "" {
-		return "", msgerr.Errorf("healthcheck: %s is unreadable: give --url", path)
-	}
-	return info.URL + "/healthz", nil
+	return healthcheck.ServedURL(a.dataDir)
 }
 
 // healthReport is what `journal healthcheck` prints (package healthcheck).

@@ -78,7 +78,7 @@ the next log on.`,
 				lost.saw(r.Seq)
 				chain.event(r)
 				if r.Event.Type == events.TypeEventVoided {
-					voids.add(r)
+					voids.Add(r)
 				}
 				if err := tr.Apply(r); err != nil {
 					return err
@@ -91,7 +91,7 @@ the next log on.`,
 						b, _ := json.Marshal(l)
 						fmt.Fprintln(out, string(b))
 					} else {
-						fmt.Fprintln(out, l.text(lang))
+						fmt.Fprintln(out, logText(l, lang))
 					}
 				}
 				if follow {
@@ -217,24 +217,12 @@ func hasSession(ctx context.Context, st store, filter, campaign, session string)
 	return nil
 }
 
-// logLine is one line of journal log: with --json one JSON object per line.
-type logLine struct {
-	projections.Line
-	ShortID  string    `json:"short_id"`
-	VoidedBy *voidMark `json:"voided_by,omitempty"`
-}
-
-// voidMark says which event voided an event, and why.
-type voidMark struct {
-	Seq     uint64 `json:"seq"`
-	EventID string `json:"event_id"`
-	Actor   string `json:"actor,omitempty"`
-	Reason  string `json:"reason"`
-}
+// logLine is one line of journal log (projections.LogLine).
+type logLine = projections.LogLine
 
 // text is the line for people: sequence, short id, local time with its
 // zone, the transcript text and, for a voided event, the mark.
-func (l logLine) text(lang i18n.Lang) string {
+func logText(l logLine, lang i18n.Lang) string {
 	line := fmt.Sprintf("%6d  %s  %s  %s", l.Seq, l.ShortID, localTime(l.Time), l.Text)
 	if v := l.VoidedBy; v != nil {
 		line += "  " + lang.T("log.voided_by", v.Seq, shortID(v.EventID), v.Reason)
@@ -246,35 +234,17 @@ func (l logLine) text(lang i18n.Lang) string {
 // $TZ), with the zone's name.
 func localTime(t time.Time) string { return t.In(time.Local).Format("2006-01-02 15:04:05 MST") }
 
-// shortIDLen is the length of a short event id.
-const shortIDLen = 8
-
-// shortID is the last 8 hex digits of an event id: the random part of a
-// UUIDv7, where the first digits are the time and repeat from event to event.
-func shortID(id string) string {
-	if len(id) <= shortIDLen {
-		return id
-	}
-	return id[len(id)-shortIDLen:]
-}
+// shortID is the last 8 hex digits of an event id (projections.ShortID).
+func shortID(id string) string { return projections.ShortID(id) }
 
 // voids maps the id of every voided event to its void.
-type voids map[string]*voidMark
-
-func (v voids) add(r events.Recorded) {
-	var d events.EventVoided
-	if r.Event.DecodeData(&d) == nil && d.EventID != "" {
-		if _, seen := v[d.EventID]; !seen {
-			v[d.EventID] = &voidMark{Seq: r.Seq, EventID: r.Event.ID, Actor: r.Event.Actor, Reason: d.Reason}
-		}
-	}
-}
+type voids = projections.Voids
 
 // readVoids reads the voids recorded on filter up to upTo (0: now).
 func readVoids(ctx context.Context, st store, filter string, upTo uint64) (voids, error) {
 	v := voids{}
 	err := st.Read(ctx, events.Query{Subject: filter, To: upTo, Types: []string{events.TypeEventVoided}}, func(r events.Recorded) error {
-		v.add(r)
+		v.Add(r)
 		return nil
 	})
 	return v, err

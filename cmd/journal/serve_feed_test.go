@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"log/slog"
 	"os/exec"
 	"regexp"
 	"strconv"
@@ -16,7 +15,6 @@ import (
 	"github.com/campaign-journal/journal/access"
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/events/embedded"
-	"github.com/campaign-journal/journal/feed"
 )
 
 // TestServePublishesTheFeed: `journal serve` publishes every event its
@@ -153,33 +151,4 @@ func TestNATSToolFollowsAsPlayer(t *testing.T) {
 	require.Equal(t, events.TypeRollMade, e.Type)
 	require.Equal(t, "mordor", e.Campaign)
 	require.Contains(t, got.String(), access.FeedSeqHeader)
-}
-
-// TestNATSFeedSkipsTheHistory: serve's feed publishes what is recorded
-// while it runs, not the events its projection goes over again at start
-// (those at or below each partition's last sequence then): a restart
-// does not replay the history on core NATS.
-func TestNATSFeedSkipsTheHistory(t *testing.T) {
-	srv, err := embedded.Start(context.Background(), embedded.Options{Dir: t.TempDir()})
-	require.NoError(t, err)
-	t.Cleanup(srv.Shutdown)
-	nc := srv.Conn()
-	sub, err := nc.SubscribeSync(access.FeedSubject("*"))
-	require.NoError(t, err)
-	k := 3
-	lasts := []uint64{5, 5, 5}
-	publish := natsFeed(nc, slog.New(slog.DiscardHandler), lasts)
-	p := events.Partition("mordor", k)
-	lasts[p] = 7
-	for _, seq := range []uint64{6, 7, 8, 9} {
-		publish(&feed.Event{Seq: seq, Campaign: "mordor", Type: events.TypeRollMade, Doc: []byte(`{}`)})
-	}
-	require.NoError(t, nc.Flush())
-	for _, want := range []string{"8", "9"} {
-		m, err := sub.NextMsg(time.Second)
-		require.NoError(t, err)
-		require.Equal(t, want, m.Header.Get(access.FeedSeqHeader), "only what follows mordor's partition's last sequence at start")
-	}
-	_, err = sub.NextMsg(100 * time.Millisecond)
-	require.Error(t, err, "nothing more")
 }

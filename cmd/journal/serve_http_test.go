@@ -1,10 +1,7 @@
 package main
 
 import (
-	"context"
-	"errors"
 	"net/http"
-	"net/netip"
 	"os"
 	"strings"
 	"testing"
@@ -40,49 +37,6 @@ func TestServeLoopbackOnly(t *testing.T) {
 			require.NoError(t, err)
 			require.Empty(t, entries, "nothing opened in the data folder")
 		})
-	}
-}
-
-// TestLoopbackOnly: the decision, for names too (by their addresses).
-func TestLoopbackOnly(t *testing.T) {
-	lookup := func(_ context.Context, host string) ([]netip.Addr, error) {
-		switch host {
-		case "localhost":
-			return []netip.Addr{netip.MustParseAddr("127.0.0.1"), netip.MustParseAddr("::1")}, nil
-		case "lan.example":
-			return []netip.Addr{netip.MustParseAddr("192.168.1.5")}, nil
-		case "both.example":
-			return []netip.Addr{netip.MustParseAddr("127.0.0.1"), netip.MustParseAddr("10.0.0.1")}, nil
-		case "nothing.example":
-			return nil, nil
-		}
-		return nil, errors.New("no such host")
-	}
-	for _, tc := range []struct {
-		addr string
-		ok   bool
-	}{
-		{"127.0.0.1:8080", true},
-		{"127.0.0.2:8080", true},
-		{"[::1]:8080", true},
-		{"[::ffff:127.0.0.1]:8080", true},
-		{"localhost:8080", true},
-		{"0.0.0.0:8080", false},
-		{":8080", false},
-		{"[::]:8080", false},
-		{"192.168.1.5:8080", false},
-		{"lan.example:8080", false},
-		{"both.example:8080", false},
-		{"nothing.example:8080", false},
-		{"unknown.example:8080", false},
-		{"127.0.0.1", false}, // no port: not an address
-	} {
-		err := loopbackOnly(context.Background(), tc.addr, lookup)
-		if tc.ok {
-			require.NoError(t, err, tc.addr)
-		} else {
-			require.Error(t, err, tc.addr)
-		}
 	}
 }
 

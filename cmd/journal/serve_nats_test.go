@@ -118,10 +118,6 @@ func TestServeWarnsExampleCredentials(t *testing.T) {
 	require.NotContains(t, s.errb.String(), "warning", "credentials of one's own")
 	require.Zero(t, s.shutdown(t))
 
-	a := &app{natsURL: "nats://n1:4222, nats://journal:journal-change-me@n2:4222"}
-	require.Len(t, a.exampleCredentialWarnings(), 1)
-	a = &app{natsURL: "nats://journal:s3cret@n1:4222"}
-	require.Empty(t, a.exampleCredentialWarnings())
 }
 
 // writeNATSAccess writes an access file whose users all sign in to NATS:

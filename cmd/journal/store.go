@@ -6,15 +6,14 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
-	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/campaign-journal/journal/access"
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/events/connect"
 	"github.com/campaign-journal/journal/events/embedded"
 	"github.com/campaign-journal/journal/events/jetstore"
 	"github.com/campaign-journal/journal/internal/msgerr"
@@ -75,14 +74,13 @@ func (a *app) openJetStream(ctx context.Context, share bool, listen string) (jet
 		return nil, 0, err
 	}
 	if a.natsURL != "" {
-		nc, err := nats.Connect(a.natsURL, nats.Name("journal"), nats.Timeout(5*time.Second))
+		conn, err := connect.Open(ctx, connect.Options{NATSURL: a.natsURL, Name: "journal"})
 		if err != nil {
-			return nil, 0, msgerr.Errorf("connect to NATS at %s: %w", redactURLs(a.natsURL), err)
+			return nil, 0, err
 		}
-		a.closers = append(a.closers, nc.Close)
-		a.nc = nc
-		js, err := jetstream.New(nc)
-		return js, a.replicas, err
+		a.closers = append(a.closers, conn.Close)
+		a.nc = conn.NC
+		return conn.JetStream, a.replicas, nil
 	}
 	if err := a.embeddedReplicas(); err != nil {
 		return nil, 0, err
@@ -98,27 +96,13 @@ func (a *app) openJetStream(ctx context.Context, share bool, listen string) (jet
 	} else if err := os.MkdirAll(a.dataDir, 0o700); err != nil {
 		return nil, 0, msgerr.Errorf("data folder %s: %w", a.dataDir, err)
 	}
-	opts := embedded.Options{Dir: a.dataDir, Sync: a.sync, Share: share, Listen: listen}
-	if a.access != nil && listen != "" {
-		// Only a port opened with --nats-listen admits the access file's
-		// users: the loopback share of the data folder (server.json)
-		// admits the journal's own credentials alone.
-		opts.Users, opts.NkeyUsers = a.access.ServerUsers()
-		if len(opts.Users) > 0 || len(opts.NkeyUsers) > 0 {
-			// Someone may send requests over NATS: the command
-			// service answers them as a user that may publish to
-			// inboxes only.
-			opts.Responder = access.ResponderPermissions()
-		}
-	}
-	srv, err := embedded.Start(ctx, opts)
+	conn, err := connect.Open(ctx, connect.Options{DataDir: a.dataDir, Sync: a.sync, Share: share, Listen: listen, Access: a.access})
 	if err != nil {
-		return nil, 0, msgerr.Errorf("start the embedded journal in %s: %w", a.dataDir, err)
+		return nil, 0, err
 	}
-	a.srv = srv
-	a.nc = srv.Conn()
-	a.closers = append(a.closers, srv.Shutdown)
-	return srv.JetStream(), a.replicas, nil
+	a.srv, a.nc = conn.Server, conn.NC
+	a.closers = append(a.closers, conn.Close)
+	return conn.JetStream, a.replicas, nil
 }
 
 // embeddedReplicas refuses --replicas above 1 for the embedded server, a
@@ -144,16 +128,8 @@ func (a *app) resolveDataDir() error {
 	return nil
 }
 
-// hasJournal reports whether dir holds a journal: the JetStream store the
-// embedded server writes, or the server.json of a serve that owns it.
-func hasJournal(dir string) bool {
-	for _, name := range []string{"jetstream", embedded.InfoFile} {
-		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
-			return true
-		}
-	}
-	return false
-}
+// hasJournal reports whether dir holds a journal (embedded.HasJournal).
+func hasJournal(dir string) bool { return embedded.HasJournal(dir) }
 
 // loadAccess loads --access once (a.access stays nil without it).
 func (a *app) loadAccess() error {
@@ -168,23 +144,9 @@ func (a *app) loadAccess() error {
 	return nil
 }
 
-// redactURLs strips the user information (user:password@) from each of
-// the comma-separated NATS URLs in s, for messages and logs.
-func redactURLs(s string) string {
-	parts := strings.Split(s, ",")
-	for i, p := range parts {
-		at := strings.LastIndex(p, "@")
-		if at < 0 {
-			continue
-		}
-		scheme := ""
-		if j := strings.Index(p, "://"); j >= 0 && j < at {
-			scheme = p[:j+3]
-		}
-		parts[i] = scheme + p[at+1:]
-	}
-	return strings.Join(parts, ",")
-}
+// redactURLs strips the user information from NATS URLs
+// (access.RedactURLs).
+func redactURLs(s string) string { return access.RedactURLs(s) }
 
 // journal returns the command handlers over the opened store, as the
 // CLI's user. The handlers are made once per invocation, so that every

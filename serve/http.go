@@ -1,4 +1,4 @@
-package main
+package serve
 
 import (
 	"context"
@@ -6,13 +6,11 @@ import (
 	"net/netip"
 	"time"
 
-	"github.com/spf13/cobra"
-
 	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/web"
 )
 
-// The HTTP side of `journal serve` secure by default (docs/design.md §6):
+// The HTTP side of the server secure by default (docs/design.md §6):
 // without an access file the HTTP API acts with the server's own identity
 // for whoever reaches it, so it is served on the loopback interface only;
 // another address, or --public-host, needs --access FILE.
@@ -21,12 +19,6 @@ import (
 // without an access file.
 var errNotLoopback = msgerr.New("not a loopback address")
 
-// serveHTTPFlags registers the HTTP flags of serve other than --http.
-func serveHTTPFlags(cmd *cobra.Command, o *serveOptions) {
-	cmd.Flags().StringSliceVar(&o.publicHosts, "public-host", nil,
-		"a host name (or IP), optionally with :port, that browsers reach the journal by through a proxy, a port mapping or DNS; accepted in Host besides localhost, the loopback and listening addresses (repeatable; needs --access)")
-}
-
 // lookupIP resolves a host name.
 func lookupIP(ctx context.Context, host string) ([]netip.Addr, error) {
 	return net.DefaultResolver.LookupNetIP(ctx, "ip", host)
@@ -34,24 +26,21 @@ func lookupIP(ctx context.Context, host string) ([]netip.Addr, error) {
 
 // checkHTTPBind refuses, before anything is opened, an --http address off
 // the loopback interface (all interfaces, a LAN address, a name resolving to
-// one) and --public-host when serve runs without an access file.
-func (a *app) checkHTTPBind(ctx context.Context, o serveOptions) error {
-	if err := a.loadAccess(); err != nil {
-		return err
-	}
-	for _, h := range o.publicHosts {
+// one) and --public-host when the server runs without an access file.
+func checkHTTPBind(ctx context.Context, o Options) error {
+	for _, h := range o.PublicHosts {
 		if err := web.ValidPublicHost(h); err != nil {
 			return msgerr.Errorf("serve: --public-host %s: %w", h, err)
 		}
 	}
-	if a.access != nil {
+	if o.Access != nil {
 		return nil
 	}
-	if len(o.publicHosts) > 0 {
-		return msgerr.Errorf("serve: --public-host %s lets other machines reach the journal: without an access file anyone reaching it would act as the game master; give --access FILE (or $JOURNAL_ACCESS) with the users and their tokens", o.publicHosts[0])
+	if len(o.PublicHosts) > 0 {
+		return msgerr.Errorf("serve: --public-host %s lets other machines reach the journal: without an access file anyone reaching it would act as the game master; give --access FILE (or $JOURNAL_ACCESS) with the users and their tokens", o.PublicHosts[0])
 	}
-	if err := loopbackOnly(ctx, o.httpAddr, lookupIP); err != nil {
-		return msgerr.Errorf("serve: --http %s: %w: without an access file the journal serves only this machine (127.0.0.1, [::1] or localhost), since anyone reaching it would act as the game master; give --access FILE (or $JOURNAL_ACCESS) to serve other machines", o.httpAddr, err)
+	if err := loopbackOnly(ctx, o.HTTPAddr, lookupIP); err != nil {
+		return msgerr.Errorf("serve: --http %s: %w: without an access file the journal serves only this machine (127.0.0.1, [::1] or localhost), since anyone reaching it would act as the game master; give --access FILE (or $JOURNAL_ACCESS) to serve other machines", o.HTTPAddr, err)
 	}
 	return nil
 }
@@ -93,16 +82,16 @@ func loopbackOnly(ctx context.Context, addr string, lookup func(context.Context,
 // listenHTTP listens on --http and, without an access file, checks again
 // that the address bound is a loopback one (a name may resolve differently
 // the second time).
-func (a *app) listenHTTP(o serveOptions) (net.Listener, error) {
-	ln, err := net.Listen("tcp", o.httpAddr)
+func listenHTTP(o Options) (net.Listener, error) {
+	ln, err := net.Listen("tcp", o.HTTPAddr)
 	if err != nil {
-		return nil, msgerr.Errorf("serve: --http %s: %w", o.httpAddr, err)
+		return nil, msgerr.Errorf("serve: --http %s: %w", o.HTTPAddr, err)
 	}
-	if a.access == nil {
+	if o.Access == nil {
 		ap, err := netip.ParseAddrPort(ln.Addr().String())
 		if err != nil || !ap.Addr().Unmap().IsLoopback() {
 			ln.Close()
-			return nil, msgerr.Errorf("serve: --http %s: %w (bound %s): give --access FILE (or $JOURNAL_ACCESS) to serve other machines", o.httpAddr, errNotLoopback, ln.Addr())
+			return nil, msgerr.Errorf("serve: --http %s: %w (bound %s): give --access FILE (or $JOURNAL_ACCESS) to serve other machines", o.HTTPAddr, errNotLoopback, ln.Addr())
 		}
 	}
 	return ln, nil

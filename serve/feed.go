@@ -1,4 +1,4 @@
-package main
+package serve
 
 import (
 	"context"
@@ -14,7 +14,7 @@ import (
 	"github.com/campaign-journal/journal/web"
 )
 
-// natsFeed returns the live projection's OnFeed of `journal serve`: it
+// natsFeed returns the live projection's OnFeed of the server: it
 // publishes every event the projection carries on the core-NATS feed
 // access.FeedSubject(campaign), on nc, the journal's own connection (the
 // only one allowed to publish there), with the CloudEvent as its body
