@@ -9,14 +9,12 @@ package main
 import (
 	"fmt"
 	"io"
-	"slices"
-	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/device"
+	"github.com/campaign-journal/journal/device/client"
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/signed"
 )
@@ -85,7 +83,7 @@ registered once: nothing replaces another registered key.`,
 			// A player names one of its characters, for the permissions of
 			// the HTTP API and the NATS service (the GM names none).
 			if character == "" {
-				character = actingCharacter(camp, user)
+				character = client.ActingCharacter(camp, user)
 			}
 			return a.runSpec(c, "key-register", command.RegisterKey{Character: character, SignedMessage: sealed})
 		},
@@ -129,7 +127,7 @@ func (a *app) keyApproveCommand(name *string) *cobra.Command {
 				return err
 			}
 			sealed := signed.Sealed{Signed: msg, Signature: sig}
-			req := command.ApproveDevice{Character: actingCharacter(camp, a.cliActor()), SignedMessage: sealed}
+			req := command.ApproveDevice{Character: client.ActingCharacter(camp, a.cliActor()), SignedMessage: sealed}
 			if req.Character == "" { // no character yet: for the permissions, the catalogue needs one
 				return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
 					return j.ApproveDevice(c.Context(), campaign, req)
@@ -179,7 +177,7 @@ revoked-by-other.`,
 				req.SignedMessage = signed.Sealed{Signed: msg, Signature: sig}
 				req.User, req.PublicKey, req.Reason = "", "", ""
 			}
-			if req.Character = actingCharacter(camp, a.cliActor()); req.Character == "" { // as key approve
+			if req.Character = client.ActingCharacter(camp, a.cliActor()); req.Character == "" { // as key approve
 				return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
 					return j.RevokeDevice(c.Context(), campaign, req)
 				})
@@ -189,13 +187,6 @@ revoked-by-other.`,
 	}
 	cmd.Flags().StringVar(&reason, "reason", "", "why the device is revoked (lost, not mine)")
 	return cmd
-}
-
-// deviceLine is one device as 'journal key devices' lists it.
-type deviceLine struct {
-	User string `json:"user"`
-	Role string `json:"role"`
-	projections.Device
 }
 
 func (a *app) keyDevicesCommand() *cobra.Command {
@@ -209,60 +200,17 @@ func (a *app) keyDevicesCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			var out []deviceLine
-			for _, u := range sortedUsers(camp) {
-				p := camp.Participants[u]
-				for _, d := range p.Devices {
-					out = append(out, deviceLine{User: u, Role: p.Role, Device: d})
-				}
-			}
-			if out == nil {
-				out = []deviceLine{}
-			}
+			out := client.DeviceLines(camp)
 			return a.emit(out, func(w io.Writer) {
 				if len(out) == 0 {
 					fmt.Fprintf(w, "Campaign %s has no device registered.\n", camp.ID)
 				}
 				for _, d := range out {
-					writeDeviceLine(w, d)
+					client.WriteDeviceLine(w, d)
 				}
 			})
 		},
 	}
-}
-
-func writeDeviceLine(w io.Writer, d deviceLine) {
-	var state []string
-	switch {
-	case d.Revoked:
-		state = append(state, "revoked by "+d.RevokedBy)
-	default:
-		state = append(state, "active")
-	}
-	if d.Approved {
-		state = append(state, "approved")
-	}
-	if d.ByOther(d.User) {
-		state = append(state, "key-by-other")
-	}
-	if !d.Proved {
-		state = append(state, "no proof of possession")
-	}
-	name := d.Name
-	if name == "" {
-		name = "-"
-	}
-	fmt.Fprintf(w, "%s (%s) %q  %s  registered by %s on %s, seq %d: %s\n", d.User, d.Role, name, d.Fingerprint, d.By,
-		d.Time.UTC().Format(time.DateOnly), d.Seq, strings.Join(state, ", "))
-}
-
-func sortedUsers(c *projections.Campaign) []string {
-	out := make([]string, 0, len(c.Participants))
-	for u := range c.Participants {
-		out = append(out, u)
-	}
-	slices.Sort(out)
-	return out
 }
 
 // announceDevices warns, once per command, of every device of the acting
@@ -273,14 +221,10 @@ func (a *app) announceDevices(camp *projections.Campaign) {
 		return
 	}
 	a.announced = true
-	for _, n := range device.Announcements(camp, a.cliActor()) {
-		a.warnf("WARNING: %s added a device to your name on %s (fingerprint %s): if it was not you, revoke it with 'journal key revoke %s'; if it was, approve it from another of your devices with 'journal key approve %s'",
-			n.By, n.Time.UTC().Format(time.DateOnly), n.Fingerprint, n.Fingerprint, n.Fingerprint)
-	}
+	a.thisDevice().Announce(camp)
 }
 
 // holdsKey reports whether pub is an active device of user in camp.
 func holdsKey(camp *projections.Campaign, user, pub string) bool {
-	d, ok := camp.Participants[user].Device(pub)
-	return ok && d.Active()
+	return client.HoldsKey(camp, user, pub)
 }

@@ -1,0 +1,123 @@
+package client
+
+// The device co-signs the end of a journal-dice-v2 session (docs/design.md
+// §3.2): it hashes the session-ended event's stored bytes as the journal
+// holds them (what an export writes and the chain hashes), not the
+// journal's own word for them.
+
+import (
+	"context"
+	"errors"
+
+	"github.com/campaign-journal/journal/command"
+	"github.com/campaign-journal/journal/device"
+	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/internal/msgerr"
+	"github.com/campaign-journal/journal/projections"
+	"github.com/campaign-journal/journal/signed"
+)
+
+// EndedHash reads, from st, the stored bytes (stored) of session's
+// session-ended event in campaign and returns its id and
+// hex(SHA-256(bytes)).
+func EndedHash(ctx context.Context, st Reader, stored func(events.Recorded) ([]byte, error), campaign, session string) (string, signed.Hex32, error) {
+	filter, err := events.CampaignFilter(campaign)
+	if err != nil {
+		return "", signed.Hex32{}, err
+	}
+	var id string
+	var hash signed.Hex32
+	errDone := msgerr.New("done")
+	err = st.Read(ctx, events.Query{Subject: filter, Types: []string{events.TypeSessionEnded}}, func(r events.Recorded) error {
+		if r.Event.Session != session {
+			return nil
+		}
+		b, err := stored(r)
+		if err != nil {
+			return err
+		}
+		id = r.Event.ID
+		err = hash.UnmarshalText([]byte(events.ChainHash(b)))
+		if err == nil {
+			err = errDone
+		}
+		return err
+	})
+	if err != nil && !errors.Is(err, errDone) {
+		return "", signed.Hex32{}, err
+	}
+	if id == "" {
+		return "", signed.Hex32{}, msgerr.Errorf("%w: session %s of campaign %s has no session-ended event", events.ErrNotFound, session, campaign)
+	}
+	return id, hash, nil
+}
+
+// Cosign sends the device's signed co-signature (key k) of session's end
+// in camp (the last ended session when ""); ended gives the hash of a
+// session's session-ended event (EndedHash).
+func (c *Client) Cosign(ctx context.Context, camp *projections.Campaign, k *device.Key, session, character string,
+	ended func(ctx context.Context, campaign, session string) (signed.Hex32, error)) error {
+	s, err := LastEnded(camp, session)
+	if err != nil {
+		return err
+	}
+	if !s.V2() || !s.Ended {
+		return usagef("session %s is not an ended journal-dice-v2 session: there is nothing to co-sign", s.ID)
+	}
+	hash, err := ended(ctx, camp.ID, s.ID)
+	if err != nil {
+		return err
+	}
+	return c.SendSigned(ctx, camp, k, character, "session-cosign",
+		&signed.Cosign{Header: signed.Header{Campaign: camp.ID, Session: s.ID}, Ended: hash},
+		func(character string, m command.SignedMessage) any {
+			return command.CosignSigned{Character: character, SignedMessage: m}
+		})
+}
+
+// EventSession is the session of the campaign's roll event id, as st
+// holds it.
+func EventSession(ctx context.Context, st Reader, campaign, id string) (string, error) {
+	filter, err := events.CampaignFilter(campaign)
+	if err != nil {
+		return "", err
+	}
+	session, found := "", false
+	err = st.Read(ctx, events.Query{Subject: filter, Types: []string{events.TypeRollMade}}, func(r events.Recorded) error {
+		if r.Event.ID == id {
+			session, found = r.Event.Session, true
+		}
+		return nil
+	})
+	if err != nil {
+		return "", err
+	}
+	if !found || session == "" {
+		return "", msgerr.Errorf("%w: no roll %s in a session of campaign %s", events.ErrNotFound, id, campaign)
+	}
+	return session, nil
+}
+
+// Consent seals the roller's void.consent (key k) that the GM void its v2
+// roll event of session for reason; last is the latest event of campaign
+// the device read.
+func (c *Client) Consent(ctx context.Context, campaign string, last uint64, k *device.Key, session, event, reason string) (command.SignedMessage, error) {
+	m, err := c.sealed(ctx, campaign, last, k, &signed.VoidConsent{Header: signed.Header{Campaign: campaign, Session: session}, Event: event, Reason: reason})
+	if err != nil {
+		return m, usagef("key consent: %v", err)
+	}
+	return m, nil
+}
+
+// Provable returns the session and the request of camp that the device
+// of actor may prove (its own), or why not.
+func Provable(camp *projections.Campaign, request, actor string) (*projections.Session, *projections.PendingRoll, error) {
+	s, q := FindRequest(camp, request)
+	if q == nil {
+		return nil, nil, msgerr.Errorf("%w: no roll request %s in campaign %s", events.ErrNotFound, request, camp.ID)
+	}
+	if q.Requested.User != actor {
+		return nil, nil, usagef("request %s is %s's, not %s's: only the device that made it can prove it", request, q.Requested.User, actor)
+	}
+	return s, q, nil
+}
