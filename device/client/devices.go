@@ -6,6 +6,7 @@ package client
 // someone else added to the user's name.
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -13,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/device"
 	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/projections"
@@ -159,4 +161,98 @@ func ReadProofs(paths []string) ([]replay.ProofFile, error) {
 		out = append(out, replay.ProofFile{Name: path, Proof: p})
 	}
 	return out, nil
+}
+
+// RegisterOther is the GM's key-register of a bare public key pub for
+// another user (a lost phone): me is who the device acts as. It warns that
+// the audit flags it key-by-other; a key of me's own, or none, is a usage
+// error (a device registers its own key signed by it: RegisterOwn).
+func (c *Client) RegisterOther(me, user, role, name, pub string) (command.RegisterKey, error) {
+	if pub == "" {
+		return command.RegisterKey{}, usagef("key register %s: give that user's --public-key HEX (your own device key is yours)", user)
+	}
+	if user == me {
+		return command.RegisterKey{}, usagef("key register: your own device registers its own key, signed by it: leave out --public-key")
+	}
+	c.warnf("journal: registering a key for %s that %s's device did not sign: the audit flags it key-by-other, and %s is told on every page and command until it approves or revokes it", user, user, user)
+	return command.RegisterKey{User: user, Role: role, Name: name, PublicKey: pub}, nil
+}
+
+// RegisterOwn is key-register of the device's own key k for user in camp,
+// with its device.register signed by k (proof of possession): role is
+// player by default (gm for the GM's own key), character one of user's
+// (by default the one it plays; the GM names none). A user that has
+// devices already is told that this one is flagged until approved.
+func (c *Client) RegisterOwn(ctx context.Context, camp *projections.Campaign, k *device.Key, user, role, name, character string) (command.RegisterKey, error) {
+	if role == "" {
+		role = command.RolePlayer
+		if user == "gm" {
+			role = command.RoleGM
+		}
+	}
+	if n := len(camp.Participants[user].ActiveDevices()); n > 0 {
+		c.warnf("journal: %s already has %d device(s) in campaign %s: this one (%s) is flagged key-by-other until you approve it from another of your devices with 'journal key approve %s'", user, n, camp.ID, k.Fingerprint(), k.Fingerprint())
+	}
+	m, err := c.sealed(ctx, camp.ID, camp.LastSeq, k, device.RegisterMessage(k, camp.ID, user, role, name))
+	if err != nil {
+		return command.RegisterKey{}, err
+	}
+	// A player names one of its characters, for the permissions of the
+	// HTTP API and the NATS service (the GM names none).
+	if character == "" {
+		character = ActingCharacter(camp, user)
+	}
+	return command.RegisterKey{Character: character, SignedMessage: m}, nil
+}
+
+// Approve is key-approve of the device of camp whose fingerprint is fp,
+// signed by this device's key k (another device of the same user).
+func (c *Client) Approve(ctx context.Context, camp *projections.Campaign, k *device.Key, fp string) (command.ApproveDevice, error) {
+	user, dev, ok := device.FindDevice(camp, fp)
+	if !ok {
+		return command.ApproveDevice{}, usagef("key approve %s: no device of campaign %s has that fingerprint (see 'journal key devices')", fp, camp.ID)
+	}
+	pub, err := signed.ParsePublicKey(dev.PublicKey)
+	if err != nil {
+		return command.ApproveDevice{}, err
+	}
+	am, err := device.ApproveMessage(k, camp.ID, user, pub)
+	if err != nil {
+		return command.ApproveDevice{}, err
+	}
+	m, err := c.sealed(ctx, camp.ID, camp.LastSeq, k, am)
+	if err != nil {
+		return command.ApproveDevice{}, err
+	}
+	return command.ApproveDevice{Character: ActingCharacter(camp, c.actor()), SignedMessage: m}, nil
+}
+
+// Revoke is key-revoke of the device of camp whose fingerprint is fp: a
+// device of the user's own is revoked with a device.revoke signed by this
+// device's key (key loads it); another's (the GM's) is asked for bare.
+func (c *Client) Revoke(ctx context.Context, camp *projections.Campaign, key func() (*device.Key, error), fp, reason string) (command.RevokeDevice, error) {
+	user, dev, ok := device.FindDevice(camp, fp)
+	if !ok {
+		return command.RevokeDevice{}, usagef("key revoke %s: no device of campaign %s has that fingerprint (see 'journal key devices')", fp, camp.ID)
+	}
+	req := command.RevokeDevice{User: user, PublicKey: dev.PublicKey, Reason: reason}
+	me := c.actor()
+	if user == me {
+		k, err := key()
+		if err != nil {
+			return req, err
+		}
+		pub, err := signed.ParsePublicKey(dev.PublicKey)
+		if err != nil {
+			return req, err
+		}
+		m, err := c.sealed(ctx, camp.ID, camp.LastSeq, k, device.RevokeMessage(camp.ID, user, pub, reason))
+		if err != nil {
+			return req, err
+		}
+		req.SignedMessage = m
+		req.User, req.PublicKey, req.Reason = "", "", ""
+	}
+	req.Character = ActingCharacter(camp, me)
+	return req, nil
 }
