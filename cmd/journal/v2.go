@@ -157,26 +157,15 @@ func (a *app) afterV2Start(c *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	st, err := keyStore()
-	if err != nil {
+	ok, err := a.thisDevice().ShouldContribute(campaign, func() (*projections.Campaign, error) {
+		j, err := a.journal(c.Context())
+		if err != nil {
+			return nil, err
+		}
+		return a.current(c.Context(), j, campaign)
+	})
+	if err != nil || !ok {
 		return err
-	}
-	info, err := st.Show(device.DefaultName)
-	if err != nil {
-		a.warnf("journal: no device key (%v): the session key has no contribution from you; make one with 'journal key new', register it, then 'journal session contribute'", err)
-		return nil
-	}
-	j, err := a.journal(c.Context())
-	if err != nil {
-		return err
-	}
-	camp, err := a.current(c.Context(), j, campaign)
-	if err != nil {
-		return err
-	}
-	if !client.HoldsKey(camp, a.cliActor(), info.PublicKey) {
-		a.warnf("journal: campaign %s does not hold your device key %s for %s: register it with 'journal key register', then 'journal session contribute'", campaign, info.Fingerprint, a.cliActor())
-		return nil
 	}
 	a.requestID = "" // the contribution is a command of its own
 	return a.contribute(c, device.DefaultName, "")

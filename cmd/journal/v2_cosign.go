@@ -99,25 +99,10 @@ func (a *app) afterV2End(c *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	s, err := client.LastEnded(camp, "")
-	if err != nil || !s.V2() {
-		return nil
-	}
-	st, err := keyStore()
-	if err != nil {
+	s, err := a.thisDevice().ShouldCosign(camp)
+	if err != nil || s == nil {
 		return err
 	}
-	info, err := st.Show(device.DefaultName)
-	if err != nil {
-		a.warnf("journal: no device key (%v): the end of session %s is not co-signed by you; each participant co-signs it with 'journal session cosign %s'", err, s.ID, s.ID)
-		return nil
-	}
-	if !client.HoldsKey(camp, a.cliActor(), info.PublicKey) {
-		a.warnf("journal: campaign %s does not hold your device key %s for %s: the end of session %s is not co-signed by you (register it with 'journal key register', then 'journal session cosign %s')",
-			campaign, info.Fingerprint, a.cliActor(), s.ID, s.ID)
-		return nil
-	}
-	a.warnf("journal: co-signing the end of session %s with your device key %s; the other participants co-sign it with 'journal session cosign %s'", s.ID, info.Fingerprint, s.ID)
 	a.requestID = "" // the co-signature is a command of its own
 	return a.cosign(c, device.DefaultName, s.ID, "")
 }

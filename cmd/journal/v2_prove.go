@@ -12,7 +12,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -59,15 +58,7 @@ func (a *app) rollProveCommand() *cobra.Command {
 				return err
 			}
 			if out != "" {
-				b, err := k.Proof(campaign, s.ID, q.Requested)
-				if err != nil {
-					return err
-				}
-				if err := os.WriteFile(out, b, 0o644); err != nil {
-					return err
-				}
-				fmt.Fprintln(a.stderr, a.language().T("cli.prove_written", request, out, out))
-				return nil
+				return a.thisDevice().WriteProof(k, campaign, s.ID, q.Requested, out)
 			}
 			msg, sig, err := k.Reveal(campaign, s.ID, q.Requested)
 			if err != nil {

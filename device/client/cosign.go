@@ -8,6 +8,7 @@ package client
 import (
 	"context"
 	"errors"
+	"os"
 
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/device"
@@ -120,4 +121,70 @@ func Provable(camp *projections.Campaign, request, actor string) (*projections.S
 		return nil, nil, usagef("request %s is %s's, not %s's: only the device that made it can prove it", request, q.Requested.User, actor)
 	}
 	return s, q, nil
+}
+
+// ShouldContribute reports whether the device contributes to the v2
+// session that just started in campaign: whether the campaign (load)
+// holds the device's default key for its user. Else it tells the user how
+// to; only the device's key store and load fail it.
+func (c *Client) ShouldContribute(campaign string, load func() (*projections.Campaign, error)) (bool, error) {
+	st, err := c.Keys()
+	if err != nil {
+		return false, err
+	}
+	info, err := st.Show(device.DefaultName)
+	if err != nil {
+		c.warnf("journal: no device key (%v): the session key has no contribution from you; make one with 'journal key new', register it, then 'journal session contribute'", err)
+		return false, nil
+	}
+	camp, err := load()
+	if err != nil {
+		return false, err
+	}
+	if me := c.actor(); !HoldsKey(camp, me, info.PublicKey) {
+		c.warnf("journal: campaign %s does not hold your device key %s for %s: register it with 'journal key register', then 'journal session contribute'", campaign, info.Fingerprint, me)
+		return false, nil
+	}
+	return true, nil
+}
+
+// ShouldCosign reports whether the device co-signs the end of camp's
+// last ended session (a v2 one) with its default key: whether camp holds
+// that key for its user; it says so, or tells the user how to. It returns
+// the session (nil: none to co-sign); only the device's key store fails it.
+func (c *Client) ShouldCosign(camp *projections.Campaign) (*projections.Session, error) {
+	s, err := LastEnded(camp, "")
+	if err != nil || !s.V2() {
+		return nil, nil
+	}
+	st, err := c.Keys()
+	if err != nil {
+		return nil, err
+	}
+	info, err := st.Show(device.DefaultName)
+	if err != nil {
+		c.warnf("journal: no device key (%v): the end of session %s is not co-signed by you; each participant co-signs it with 'journal session cosign %s'", err, s.ID, s.ID)
+		return nil, nil
+	}
+	if me := c.actor(); !HoldsKey(camp, me, info.PublicKey) {
+		c.warnf("journal: campaign %s does not hold your device key %s for %s: the end of session %s is not co-signed by you (register it with 'journal key register', then 'journal session cosign %s')",
+			camp.ID, info.Fingerprint, me, s.ID, s.ID)
+		return nil, nil
+	}
+	c.warnf("journal: co-signing the end of session %s with your device key %s; the other participants co-sign it with 'journal session cosign %s'", s.ID, info.Fingerprint, s.ID)
+	return s, nil
+}
+
+// WriteProof writes the proof of the device's request q of session (for
+// 'journal replay --proof') to the file out, and says so.
+func (c *Client) WriteProof(k *device.Key, campaign, session string, q events.RollRequested, out string) error {
+	b, err := k.Proof(campaign, session, q)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(out, b, 0o644); err != nil {
+		return err
+	}
+	c.say("cli.prove_written", q.Request, out, out)
+	return nil
 }
