@@ -1,10 +1,7 @@
 package main
 
 import (
-	"fmt"
-	"io"
 	"os"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -67,22 +64,11 @@ one command. There is no default user: a device that has none is refused.`,
 		Example: "  journal login ana\n  journal login gm",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			user := strings.ToLower(args[0])
-			prev, perr := device.CurrentIdentity(os.Getenv)
-			id, err := device.SetIdentity(os.Getenv, user)
+			l, err := a.thisDevice().SetLogin(os.Getenv, args[0])
 			if err != nil {
-				return usagef("login: %v", err)
+				return err
 			}
-			if env := os.Getenv(device.EnvActor); env != "" && env != user {
-				a.warnf("journal: $JOURNAL_ACTOR=%s still overrides it in this shell", env)
-			}
-			return a.emit(id, func(w io.Writer) {
-				if perr == nil && prev.User != user && prev.Source == id.Source {
-					fmt.Fprintf(w, "This device was %s; it is now %s (%s)\n", prev.User, id.User, id.Source)
-					return
-				}
-				fmt.Fprintf(w, "This device is %s (%s)\n", id.User, id.Source)
-			})
+			return a.emit(l.Identity, l.Write)
 		},
 	}
 	who := &cobra.Command{

@@ -16,7 +16,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/device"
 	"github.com/campaign-journal/journal/device/client"
 	"github.com/campaign-journal/journal/replay"
@@ -53,19 +52,11 @@ func (a *app) rollProveCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			s, q, err := client.Provable(camp, request, a.cliActor())
-			if err != nil {
+			body, err := a.thisDevice().Prove(camp, k, request, a.cliActor(), out)
+			if err != nil || body == nil {
 				return err
 			}
-			if out != "" {
-				return a.thisDevice().WriteProof(k, campaign, s.ID, q.Requested, out)
-			}
-			msg, sig, err := k.Reveal(campaign, s.ID, q.Requested)
-			if err != nil {
-				return err
-			}
-			return a.runSpec(c, "roll-prove", command.RollRevealSigned{Character: q.Requested.Character,
-				SignedMessage: command.SignedMessage{Signed: msg, Signature: sig}})
+			return a.runSpec(c, "roll-prove", *body)
 		},
 	}
 	cmd.Flags().StringVar(&keyName, "name", device.DefaultName, "journal-dice-v2: the device key that made the request")

@@ -7,7 +7,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/campaign-journal/journal/device"
-	"github.com/campaign-journal/journal/device/client"
 )
 
 // A roller's consent to the void of its journal-dice-v2 roll: `journal key
@@ -42,17 +41,15 @@ func (a *app) consentCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			session, err := client.EventSession(ctx, st, campaign, id)
-			if err != nil {
-				return err
-			}
-			var last uint64 // the latest event this device read
-			if j, err := a.journal(ctx); err == nil {
-				if camp, err := j.Load(ctx, campaign, 0); err == nil {
-					last = camp.LastSeq
+			out, err := a.thisDevice().Consent(ctx, st, campaign, func() uint64 {
+				var last uint64 // the latest event this device read
+				if j, err := a.journal(ctx); err == nil {
+					if camp, err := j.Load(ctx, campaign, 0); err == nil {
+						last = camp.LastSeq
+					}
 				}
-			}
-			out, err := a.thisDevice().Consent(ctx, campaign, last, k, session, id, reason)
+				return last
+			}, k, id, reason)
 			if err != nil {
 				return err
 			}

@@ -100,10 +100,14 @@ func EventSession(ctx context.Context, st Reader, campaign, id string) (string, 
 }
 
 // Consent seals the roller's void.consent (key k) that the GM void its v2
-// roll event of session for reason; last is the latest event of campaign
-// the device read.
-func (c *Client) Consent(ctx context.Context, campaign string, last uint64, k *device.Key, session, event, reason string) (command.SignedMessage, error) {
-	m, err := c.sealed(ctx, campaign, last, k, &signed.VoidConsent{Header: signed.Header{Campaign: campaign, Session: session}, Event: event, Reason: reason})
+// roll event of campaign (its session as st holds it: EventSession) for
+// reason; last is the latest event of campaign the device read.
+func (c *Client) Consent(ctx context.Context, st Reader, campaign string, last func() uint64, k *device.Key, event, reason string) (command.SignedMessage, error) {
+	session, err := EventSession(ctx, st, campaign, event)
+	if err != nil {
+		return command.SignedMessage{}, err
+	}
+	m, err := c.sealed(ctx, campaign, last(), k, &signed.VoidConsent{Header: signed.Header{Campaign: campaign, Session: session}, Event: event, Reason: reason})
 	if err != nil {
 		return m, usagef("key consent: %v", err)
 	}
@@ -187,4 +191,23 @@ func (c *Client) WriteProof(k *device.Key, campaign, session string, q events.Ro
 	}
 	c.say("cli.prove_written", q.Request, out, out)
 	return nil
+}
+
+// Prove is the proof of actor's request of camp, made with the device key
+// k (docs/design.md §3.3.5): with out, written to that file (WriteProof)
+// and nothing to send (nil); else the catalogue's roll-prove body, the
+// request's reveal signed again.
+func (c *Client) Prove(camp *projections.Campaign, k *device.Key, request, actor, out string) (*command.RollRevealSigned, error) {
+	s, q, err := Provable(camp, request, actor)
+	if err != nil {
+		return nil, err
+	}
+	if out != "" {
+		return nil, c.WriteProof(k, camp.ID, s.ID, q.Requested, out)
+	}
+	msg, sig, err := k.Reveal(camp.ID, s.ID, q.Requested)
+	if err != nil {
+		return nil, err
+	}
+	return &command.RollRevealSigned{Character: q.Requested.Character, SignedMessage: command.SignedMessage{Signed: msg, Signature: sig}}, nil
 }
