@@ -158,11 +158,8 @@ func (a *app) afterV2Start(c *cobra.Command) error {
 		return err
 	}
 	ok, err := a.thisDevice().ShouldContribute(campaign, func() (*projections.Campaign, error) {
-		j, err := a.journal(c.Context())
-		if err != nil {
-			return nil, err
-		}
-		return a.current(c.Context(), j, campaign)
+		camp, _, err := a.campaignNow(c.Context(), false)
+		return camp, err
 	})
 	if err != nil || !ok {
 		return err
@@ -294,17 +291,30 @@ func (a *app) rollV2Commands() []*cobra.Command {
 
 // inV2Session reports whether the campaign's open session uses journal-dice-v2.
 func (a *app) inV2Session(c *cobra.Command) (bool, error) {
+	camp, _, err := a.campaignNow(c.Context(), false)
+	if err != nil {
+		return false, err
+	}
+	a.checkReceipts(c.Context(), camp) // as session does
+	return camp.OpenSession().V2(), nil
+}
+
+// campaignNow is the campaign of -c and the journal: the invocation's one
+// fold (current), or a fresh one (fresh: Load).
+func (a *app) campaignNow(ctx context.Context, fresh bool) (*projections.Campaign, *command.Journal, error) {
 	campaign, err := a.campaignID()
 	if err != nil {
-		return false, err
+		return nil, nil, err
 	}
-	j, err := a.journal(c.Context())
+	j, err := a.journal(ctx)
 	if err != nil {
-		return false, err
+		return nil, nil, err
 	}
-	_, s, err := a.session(c.Context(), j, campaign)
-	if err != nil {
-		return false, err
+	var camp *projections.Campaign
+	if fresh {
+		camp, err = j.Load(ctx, campaign, 0)
+	} else {
+		camp, err = a.current(ctx, j, campaign)
 	}
-	return s.V2(), nil
+	return camp, j, err
 }

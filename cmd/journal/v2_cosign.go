@@ -87,15 +87,7 @@ participant runs this on their own device.`,
 // afterV2End co-signs, for the CLI's user, the v2 session that just ended,
 // if it has a device key registered in the campaign; else it says how to.
 func (a *app) afterV2End(c *cobra.Command) error {
-	campaign, err := a.campaignID()
-	if err != nil {
-		return err
-	}
-	j, err := a.journal(c.Context())
-	if err != nil {
-		return err
-	}
-	camp, err := j.Load(c.Context(), campaign, 0)
+	camp, _, err := a.campaignNow(c.Context(), true)
 	if err != nil {
 		return err
 	}

@@ -17,15 +17,7 @@ import (
 // v2Acting is the character a v2 request of several characters acts for:
 // the one the CLI's user plays.
 func (a *app) v2Acting(c *cobra.Command, chars ...string) (string, error) {
-	campaign, err := a.campaignID()
-	if err != nil {
-		return "", err
-	}
-	j, err := a.journal(c.Context())
-	if err != nil {
-		return "", err
-	}
-	camp, err := j.Load(c.Context(), campaign, 0)
+	camp, _, err := a.campaignNow(c.Context(), true)
 	if err != nil {
 		return "", err
 	}

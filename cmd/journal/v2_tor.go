@@ -15,15 +15,7 @@ import (
 
 // isTOR reports whether the campaign plays The One Ring.
 func (a *app) isTOR(c *cobra.Command) (bool, error) {
-	campaign, err := a.campaignID()
-	if err != nil {
-		return false, err
-	}
-	j, err := a.journal(c.Context())
-	if err != nil {
-		return false, err
-	}
-	camp, err := a.current(c.Context(), j, campaign) // the invocation's one fold (commands.go)
+	camp, _, err := a.campaignNow(c.Context(), false) // the invocation's one fold (commands.go)
 	if err != nil {
 		return false, err
 	}
