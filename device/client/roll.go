@@ -46,20 +46,14 @@ type GMRoll struct {
 // (the GM may know K) takes a witness instead of a reveal (gm).
 func (c *Client) RequestReveal(ctx context.Context, t Session, character string, gm GMRoll, action func() (any, error)) error {
 	campaign, k, s := t.Campaign, t.Key, t.Session
-	cliID, err := c.RequestID()
+	cliID, actor, requestID, err := c.newRequest(campaign, s.ID)
 	if err != nil {
 		return err
 	}
-	actor, err := c.User()
-	if err != nil {
-		return err
-	}
-	// The request's id, derived from the command's request id (the same
-	// for a retry), and r, derived from the device's signature of the
-	// request's id (device.Key.RevealSecret): secret to the device, the
-	// same for a retry, and re-derivable from the recorded request
-	// ('journal roll prove').
-	requestID := device.RequestID(campaign, s.ID, actor, cliID)
+	// r, derived from the device's signature of the request's id
+	// (device.Key.RevealSecret): secret to the device, the same for a
+	// retry, and re-derivable from the recorded request ('journal roll
+	// prove').
 	r := k.RevealSecret(campaign, s.ID, actor, requestID)
 	act, err := action()
 	if err != nil {
@@ -95,6 +89,19 @@ func (c *Client) RequestReveal(ctx context.Context, t Session, character string,
 	}
 	c.warnUnrecorded(made, rev.Signed, "reveal", requestID)
 	return c.Report(ctx, campaign, asked, made)
+}
+
+// newRequest is the command's request id, the device's user and the
+// id of the v2 request they make in session, derived from the two (the
+// same for a retry of the command).
+func (c *Client) newRequest(campaign, session string) (cliID, actor, requestID string, err error) {
+	if cliID, err = c.RequestID(); err != nil {
+		return "", "", "", err
+	}
+	if actor, err = c.User(); err != nil {
+		return "", "", "", err
+	}
+	return cliID, actor, device.RequestID(campaign, session, actor, cliID), nil
 }
 
 // gmRoll records the GM's request (no commitment) of a v2 roll or attack
@@ -147,15 +154,10 @@ func (c *Client) Hope(ctx context.Context, t Session, character string, action f
 	if err != nil {
 		return err
 	}
-	cliID, err := c.RequestID()
+	cliID, _, requestID, err := c.newRequest(campaign, s.ID)
 	if err != nil {
 		return err
 	}
-	actor, err := c.User()
-	if err != nil {
-		return err
-	}
-	requestID := device.RequestID(campaign, s.ID, actor, cliID)
 	actionJSON, err := json.Marshal(act)
 	if err != nil {
 		return err
