@@ -1,15 +1,12 @@
 package main
 
 import (
-	"fmt"
-	"io"
 	"os"
-	"slices"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/campaign-journal/journal/device"
+	"github.com/campaign-journal/journal/device/client"
 	"github.com/campaign-journal/journal/projections"
 )
 
@@ -53,16 +50,7 @@ func (a *app) cliUser() (string, error) {
 }
 
 // whoami is what 'journal whoami' reports.
-type whoami struct {
-	User   string        `json:"user"`
-	Source string        `json:"source"`
-	Keys   []device.Info `json:"keys"`
-	// Campaign, Devices and Characters: with a campaign (-c), the
-	// campaign's devices of this user and the characters it plays.
-	Campaign   string               `json:"campaign,omitempty"`
-	Devices    []projections.Device `json:"devices,omitempty"`
-	Characters []string             `json:"characters,omitempty"`
-}
+type whoami = client.Whoami
 
 func (a *app) identityCommands() []*cobra.Command {
 	login := &cobra.Command{
@@ -76,22 +64,11 @@ one command. There is no default user: a device that has none is refused.`,
 		Example: "  journal login ana\n  journal login gm",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			user := strings.ToLower(args[0])
-			prev, perr := device.CurrentIdentity(os.Getenv)
-			id, err := device.SetIdentity(os.Getenv, user)
+			l, err := a.thisDevice().SetLogin(os.Getenv, args[0])
 			if err != nil {
-				return usagef("login: %v", err)
+				return err
 			}
-			if env := os.Getenv(device.EnvActor); env != "" && env != user {
-				a.warnf("journal: $JOURNAL_ACTOR=%s still overrides it in this shell", env)
-			}
-			return a.emit(id, func(w io.Writer) {
-				if perr == nil && prev.User != user && prev.Source == id.Source {
-					fmt.Fprintf(w, "This device was %s; it is now %s (%s)\n", prev.User, id.User, id.Source)
-					return
-				}
-				fmt.Fprintf(w, "This device is %s (%s)\n", id.User, id.Source)
-			})
+			return a.emit(l.Identity, l.Write)
 		},
 	}
 	who := &cobra.Command{
@@ -104,61 +81,23 @@ one command. There is no default user: a device that has none is refused.`,
 			if err != nil {
 				return err
 			}
-			out := whoami{User: id.User, Source: id.Source, Keys: []device.Info{}}
+			keys := []device.Info{}
 			if st, err := keyStore(); err == nil {
-				if keys, err := st.List(); err == nil {
-					out.Keys = keys
+				if k, err := st.List(); err == nil {
+					keys = k
 				}
 			}
+			var camp *projections.Campaign
 			if a.campaign != "" {
-				camp, err := a.load(c, 0)
-				if err != nil {
+				if camp, err = a.load(c, 0); err != nil {
 					return err
 				}
-				out.Campaign = camp.ID
-				if p := camp.Participants[id.User]; p != nil {
-					out.Devices = p.Devices
-				}
-				for chID, ch := range camp.Characters {
-					if strings.EqualFold(ch.Player, id.User) {
-						out.Characters = append(out.Characters, chID)
-					}
-				}
-				slices.Sort(out.Characters)
 			}
-			return a.emit(out, func(w io.Writer) { printWhoami(w, out) })
+			out := client.WhoamiOf(id, keys, camp)
+			return a.emit(out, out.Write)
 		},
 	}
 	return []*cobra.Command{login, who}
-}
-
-func printWhoami(w io.Writer, out whoami) {
-	fmt.Fprintf(w, "You are %s (%s)\n", out.User, out.Source)
-	if len(out.Keys) == 0 {
-		fmt.Fprintln(w, "No device key here: make one with 'journal key new'")
-	}
-	for _, k := range out.Keys {
-		fmt.Fprintf(w, "Device key %s: %s\n", k.Name, k.Fingerprint)
-	}
-	if out.Campaign == "" {
-		return
-	}
-	if len(out.Devices) == 0 {
-		fmt.Fprintf(w, "Campaign %s holds no device of yours: 'journal -c %s key register'\n", out.Campaign, out.Campaign)
-	}
-	for _, d := range out.Devices {
-		state := "active"
-		switch {
-		case d.Revoked:
-			state = "revoked"
-		case d.NeedsApproval && !d.Approved:
-			state = "not approved"
-		}
-		fmt.Fprintf(w, "Campaign %s: device %s %s (%s)\n", out.Campaign, d.Name, d.Fingerprint, state)
-	}
-	if len(out.Characters) > 0 {
-		fmt.Fprintf(w, "You play %s in %s\n", strings.Join(out.Characters, ", "), out.Campaign)
-	}
 }
 
 // actingUser returns the CLI's user for a command that acts, or

@@ -9,16 +9,13 @@ package main
 import (
 	"fmt"
 	"io"
-	"slices"
-	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/device"
+	"github.com/campaign-journal/journal/device/client"
 	"github.com/campaign-journal/journal/projections"
-	"github.com/campaign-journal/journal/signed"
 )
 
 func (a *app) keyRegisterCommand(name *string) *cobra.Command {
@@ -49,45 +46,27 @@ registered once: nothing replaces another registered key.`,
 			if len(args) == 1 {
 				user = args[0]
 			}
-			req := command.RegisterKey{User: user, Role: role, Name: devName, PublicKey: pub}
+			d := a.thisDevice()
 			if user != me || pub != "" {
-				if pub == "" {
-					return usagef("key register %s: give that user's --public-key HEX (your own device key is yours)", user)
+				req, err := d.RegisterOther(me, user, role, devName, pub)
+				if err != nil {
+					return err
 				}
-				if user == me {
-					return usagef("key register: your own device registers its own key, signed by it: leave out --public-key")
-				}
-				a.warnf("journal: registering a key for %s that %s's device did not sign: the audit flags it key-by-other, and %s is told on every page and command until it approves or revokes it", user, user, user)
 				return a.runSpec(c, "key-register", req)
 			}
 			k, err := loadKey(*name)
 			if err != nil {
 				return err
 			}
-			if role == "" {
-				role = command.RolePlayer
-				if user == "gm" {
-					role = command.RoleGM
-				}
-			}
 			camp, err := a.load(c, 0)
 			if err != nil {
 				return err
 			}
-			if n := len(camp.Participants[user].ActiveDevices()); n > 0 {
-				a.warnf("journal: %s already has %d device(s) in campaign %s: this one (%s) is flagged key-by-other until you approve it from another of your devices with 'journal key approve %s'", user, n, camp.ID, k.Fingerprint(), k.Fingerprint())
-			}
-			msg, sig, err := a.seal(c.Context(), camp.ID, camp.LastSeq, k, device.RegisterMessage(k, camp.ID, user, role, devName))
+			req, err := d.RegisterOwn(c.Context(), camp, k, user, role, devName, character)
 			if err != nil {
 				return err
 			}
-			sealed := signed.Sealed{Signed: msg, Signature: sig}
-			// A player names one of its characters, for the permissions of
-			// the HTTP API and the NATS service (the GM names none).
-			if character == "" {
-				character = actingCharacter(camp, user)
-			}
-			return a.runSpec(c, "key-register", command.RegisterKey{Character: character, SignedMessage: sealed})
+			return a.runSpec(c, "key-register", req)
 		},
 	}
 	register.Flags().StringVar(&pub, "public-key", "", "the user's public key: 64 hex digits, as 'journal key show' prints it")
@@ -112,24 +91,10 @@ func (a *app) keyApproveCommand(name *string) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			user, dev, ok := device.FindDevice(camp, args[0])
-			if !ok {
-				return usagef("key approve %s: no device of campaign %s has that fingerprint (see 'journal key devices')", args[0], camp.ID)
-			}
-			pub, err := signed.ParsePublicKey(dev.PublicKey)
+			req, err := a.thisDevice().Approve(c.Context(), camp, k, args[0])
 			if err != nil {
 				return err
 			}
-			m, err := device.ApproveMessage(k, camp.ID, user, pub)
-			if err != nil {
-				return err
-			}
-			msg, sig, err := a.seal(c.Context(), camp.ID, camp.LastSeq, k, m)
-			if err != nil {
-				return err
-			}
-			sealed := signed.Sealed{Signed: msg, Signature: sig}
-			req := command.ApproveDevice{Character: actingCharacter(camp, a.cliActor()), SignedMessage: sealed}
 			if req.Character == "" { // no character yet: for the permissions, the catalogue needs one
 				return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
 					return j.ApproveDevice(c.Context(), campaign, req)
@@ -158,28 +123,11 @@ revoked-by-other.`,
 			if err != nil {
 				return err
 			}
-			user, dev, ok := device.FindDevice(camp, args[0])
-			if !ok {
-				return usagef("key revoke %s: no device of campaign %s has that fingerprint (see 'journal key devices')", args[0], camp.ID)
+			req, err := a.thisDevice().Revoke(c.Context(), camp, func() (*device.Key, error) { return loadKey(*name) }, args[0], reason)
+			if err != nil {
+				return err
 			}
-			req := command.RevokeDevice{User: user, PublicKey: dev.PublicKey, Reason: reason}
-			if user == a.cliActor() {
-				k, err := loadKey(*name)
-				if err != nil {
-					return err
-				}
-				pub, err := signed.ParsePublicKey(dev.PublicKey)
-				if err != nil {
-					return err
-				}
-				msg, sig, err := a.seal(c.Context(), camp.ID, camp.LastSeq, k, device.RevokeMessage(camp.ID, user, pub, reason))
-				if err != nil {
-					return err
-				}
-				req.SignedMessage = signed.Sealed{Signed: msg, Signature: sig}
-				req.User, req.PublicKey, req.Reason = "", "", ""
-			}
-			if req.Character = actingCharacter(camp, a.cliActor()); req.Character == "" { // as key approve
+			if req.Character == "" { // as key approve
 				return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
 					return j.RevokeDevice(c.Context(), campaign, req)
 				})
@@ -189,13 +137,6 @@ revoked-by-other.`,
 	}
 	cmd.Flags().StringVar(&reason, "reason", "", "why the device is revoked (lost, not mine)")
 	return cmd
-}
-
-// deviceLine is one device as 'journal key devices' lists it.
-type deviceLine struct {
-	User string `json:"user"`
-	Role string `json:"role"`
-	projections.Device
 }
 
 func (a *app) keyDevicesCommand() *cobra.Command {
@@ -209,60 +150,17 @@ func (a *app) keyDevicesCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			var out []deviceLine
-			for _, u := range sortedUsers(camp) {
-				p := camp.Participants[u]
-				for _, d := range p.Devices {
-					out = append(out, deviceLine{User: u, Role: p.Role, Device: d})
-				}
-			}
-			if out == nil {
-				out = []deviceLine{}
-			}
+			out := client.DeviceLines(camp)
 			return a.emit(out, func(w io.Writer) {
 				if len(out) == 0 {
 					fmt.Fprintf(w, "Campaign %s has no device registered.\n", camp.ID)
 				}
 				for _, d := range out {
-					writeDeviceLine(w, d)
+					client.WriteDeviceLine(w, d)
 				}
 			})
 		},
 	}
-}
-
-func writeDeviceLine(w io.Writer, d deviceLine) {
-	var state []string
-	switch {
-	case d.Revoked:
-		state = append(state, "revoked by "+d.RevokedBy)
-	default:
-		state = append(state, "active")
-	}
-	if d.Approved {
-		state = append(state, "approved")
-	}
-	if d.ByOther(d.User) {
-		state = append(state, "key-by-other")
-	}
-	if !d.Proved {
-		state = append(state, "no proof of possession")
-	}
-	name := d.Name
-	if name == "" {
-		name = "-"
-	}
-	fmt.Fprintf(w, "%s (%s) %q  %s  registered by %s on %s, seq %d: %s\n", d.User, d.Role, name, d.Fingerprint, d.By,
-		d.Time.UTC().Format(time.DateOnly), d.Seq, strings.Join(state, ", "))
-}
-
-func sortedUsers(c *projections.Campaign) []string {
-	out := make([]string, 0, len(c.Participants))
-	for u := range c.Participants {
-		out = append(out, u)
-	}
-	slices.Sort(out)
-	return out
 }
 
 // announceDevices warns, once per command, of every device of the acting
@@ -273,14 +171,10 @@ func (a *app) announceDevices(camp *projections.Campaign) {
 		return
 	}
 	a.announced = true
-	for _, n := range device.Announcements(camp, a.cliActor()) {
-		a.warnf("WARNING: %s added a device to your name on %s (fingerprint %s): if it was not you, revoke it with 'journal key revoke %s'; if it was, approve it from another of your devices with 'journal key approve %s'",
-			n.By, n.Time.UTC().Format(time.DateOnly), n.Fingerprint, n.Fingerprint, n.Fingerprint)
-	}
+	a.thisDevice().Announce(camp)
 }
 
 // holdsKey reports whether pub is an active device of user in camp.
 func holdsKey(camp *projections.Campaign, user, pub string) bool {
-	d, ok := camp.Participants[user].Device(pub)
-	return ok && d.Active()
+	return client.HoldsKey(camp, user, pub)
 }

@@ -3,28 +3,22 @@ package main
 import (
 	"context"
 	"crypto/rand"
-	"encoding/json"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/device"
+	"github.com/campaign-journal/journal/device/client"
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/projections"
-	"github.com/campaign-journal/journal/rules/dice"
-	"github.com/campaign-journal/journal/signed"
 )
 
 // The CLI as a journal-dice-v2 device: in a v2 session it signs what it
-// asks for with the user's device key (key.go). `journal roll` runs the
-// request and the reveal in one command; the secret r and the request's id
-// are derived from the device key's (deterministic) signature of the CLI's
-// request id, so that the same command run again with the same
-// --request-id asks for the same request and reveals the same r, and the
-// journal records it once.
+// asks for with the user's device key (key.go). The flows are package
+// device/client's (client.Client.RequestReveal and the others); here they
+// are wired to cobra, the invocation's fold and its request id.
 
 // openSession returns the campaign's state afresh (caught up with the
 // stream: a follow that waits for others' events asks again) and its open
@@ -47,14 +41,11 @@ func (a *app) session(ctx context.Context, j *command.Journal, campaign string) 
 }
 
 // v2Device is what a command from this device in an open session needs:
-// the campaign, the device's key, the journal, and the campaign's state
-// with its open session.
+// the campaign, the device's key, the campaign's state with its open
+// session (client.Session), and the journal.
 type v2Device struct {
-	campaign string
-	key      *device.Key
-	j        *command.Journal
-	camp     *projections.Campaign
-	session  *projections.Session
+	client.Session
+	j *command.Journal
 }
 
 // openV2 loads the device key keyName and the campaign's open session; no
@@ -62,22 +53,36 @@ type v2Device struct {
 func (a *app) openV2(ctx context.Context, keyName string) (v2Device, error) {
 	var t v2Device
 	var err error
-	if t.campaign, err = a.campaignID(); err != nil {
+	if t.Campaign, err = a.campaignID(); err != nil {
 		return t, err
 	}
-	if t.key, err = loadKey(keyName); err != nil {
+	if t.Key, err = loadKey(keyName); err != nil {
 		return t, err
 	}
 	if t.j, err = a.journal(ctx); err != nil {
 		return t, err
 	}
-	if t.camp, t.session, err = a.session(ctx, t.j, t.campaign); err != nil {
+	if t.Camp, t.Session.Session, err = a.session(ctx, t.j, t.Campaign); err != nil {
 		return t, err
 	}
-	if t.session == nil {
+	if t.Session.Session == nil {
 		return t, usagef("no session in progress: start one with 'journal session start --dice v2'")
 	}
 	return t, nil
+}
+
+// v2Client is this device for a v2 command c on the journal j: its
+// steps are catalogued commands of c (stepNamed), reported together
+// (reportAll).
+func (a *app) v2Client(c *cobra.Command, j *command.Journal) *client.Client {
+	d := a.thisDevice()
+	d.Send = func(ctx context.Context, id, campaign, name string, body any) (command.Result, error) {
+		return a.stepNamed(ctx, c, j, id, campaign, name, body)
+	}
+	d.Report = func(ctx context.Context, campaign string, results ...command.Result) error {
+		return a.reportAll(ctx, j, campaign, results...)
+	}
+	return d
 }
 
 // cliRequestID is --request-id, or a fresh one.
@@ -113,83 +118,14 @@ func (a *app) reportAll(ctx context.Context, j *command.Journal, campaign string
 	return a.report(all, a.stateBefore(ctx, j, campaign, all.Events))
 }
 
-// actingCharacter names a character for the permissions of a command of
-// the actor that has none of its own (a contribution): the character its
-// player plays, else the first NPC, else the first character.
-func actingCharacter(camp *projections.Campaign, actor string) string {
-	if camp.TOR != nil {
-		return torActingCharacter(camp, actor) // v2_tor.go
-	}
-	var npc string
-	for _, id := range camp.Roster {
-		ch := camp.Characters[id]
-		if ch == nil {
-			continue
-		}
-		if strings.EqualFold(ch.Player, actor) {
-			return id
-		}
-		if ch.NPC && npc == "" {
-			npc = id
-		}
-	}
-	if npc != "" {
-		return npc
-	}
-	if len(camp.Roster) > 0 {
-		return camp.Roster[0]
-	}
-	return ""
-}
-
-// contribute sends the user's signed contribution to the open v2 session.
+// contribute sends the user's signed contribution to the open v2 session
+// (client.Contribute).
 func (a *app) contribute(c *cobra.Command, keyName, character string) error {
-	ctx := c.Context()
-	t, err := a.openV2(ctx, keyName)
+	t, err := a.openV2(c.Context(), keyName)
 	if err != nil {
 		return err
 	}
-	campaign, k, j, camp, s := t.campaign, t.key, t.j, t.camp, t.session
-	var v signed.Hex32
-	if _, err := rand.Read(v[:]); err != nil {
-		return err
-	}
-	var commitment signed.Hex32 // the session's seed, as this device sees it
-	if err := commitment.UnmarshalText([]byte(s.Commitment)); err != nil {
-		return msgerr.Errorf("session %s's commitment: %w", s.ID, err)
-	}
-	// Recorded as the catalogue's session-contribute, also when session
-	// start --dice v2 contributes (its reproduction re-runs that command).
-	return a.sendSigned(c, j, camp, k, character, "session-contribute",
-		k.Contribution(campaign, s.ID, v, commitment), // with the device's witness chain for the GM's rolls
-		func(character string, m command.SignedMessage) any {
-			return command.ContributeSigned{Character: character, SignedMessage: m}
-		})
-}
-
-// sendSigned seals m with the device key k and sends it, as the one
-// catalogue command name under this CLI invocation's request id (so a
-// retry is the same request), for character (by default the one the CLI's
-// user plays in camp), then prints what was recorded.
-func (a *app) sendSigned(c *cobra.Command, j *command.Journal, camp *projections.Campaign, k *device.Key, character, name string, m signed.Message,
-	send func(character string, m command.SignedMessage) any) error {
-	ctx := c.Context()
-	msg, sig, err := a.seal(ctx, camp.ID, camp.LastSeq, k, m)
-	if err != nil {
-		return err
-	}
-	if character == "" {
-		character = actingCharacter(camp, a.cliActor())
-	}
-	id, err := a.cliRequestID()
-	if err != nil {
-		return err
-	}
-	res, err := a.stepNamed(ctx, c, j, id, camp.ID, name, send(character, command.SignedMessage{Signed: msg, Signature: sig}))
-	if err != nil {
-		return err
-	}
-	return a.reportAll(ctx, j, camp.ID, res)
+	return a.v2Client(c, t.j).Contribute(c.Context(), t.Session, character)
 }
 
 // contributeCommand is `journal session contribute`.
@@ -221,26 +157,12 @@ func (a *app) afterV2Start(c *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	st, err := keyStore()
-	if err != nil {
+	ok, err := a.thisDevice().ShouldContribute(campaign, func() (*projections.Campaign, error) {
+		camp, _, err := a.campaignNow(c.Context(), false)
+		return camp, err
+	})
+	if err != nil || !ok {
 		return err
-	}
-	info, err := st.Show(device.DefaultName)
-	if err != nil {
-		a.warnf("journal: no device key (%v): the session key has no contribution from you; make one with 'journal key new', register it, then 'journal session contribute'", err)
-		return nil
-	}
-	j, err := a.journal(c.Context())
-	if err != nil {
-		return err
-	}
-	camp, err := a.current(c.Context(), j, campaign)
-	if err != nil {
-		return err
-	}
-	if !holdsKey(camp, a.cliActor(), info.PublicKey) {
-		a.warnf("journal: campaign %s does not hold your device key %s for %s: register it with 'journal key register', then 'journal session contribute'", campaign, info.Fingerprint, a.cliActor())
-		return nil
 	}
 	a.requestID = "" // the contribution is a command of its own
 	return a.contribute(c, device.DefaultName, "")
@@ -278,65 +200,21 @@ func (a *app) attackV2(c *cobra.Command, keyName string, req command.AttackReque
 }
 
 // requestRevealV2 runs a v2 request and its reveal in one command for
-// character; action builds the signed request's action.
+// character (client.RequestReveal); action builds the signed request's
+// action. A GM's request reads its --wait and --beacon (addGMRollFlags).
 func (a *app) requestRevealV2(c *cobra.Command, keyName, character string, action func(*command.Journal, string, *projections.Session) (any, error)) error {
-	ctx := c.Context()
-	t, err := a.openV2(ctx, keyName)
+	t, err := a.openV2(c.Context(), keyName)
 	if err != nil {
 		return err
 	}
-	campaign, k, j, s := t.campaign, t.key, t.j, t.session
-	cliID, err := a.cliRequestID()
-	if err != nil {
-		return err
+	gm := client.GMRoll{Wait: command.DefaultWitnessWait}
+	if wait, err := c.Flags().GetDuration("wait"); err == nil {
+		gm.Wait = wait
 	}
-	actor, err := a.actingUser()
-	if err != nil {
-		return err
-	}
-	// The request's id, derived from the CLI request id (the same for a
-	// retry), and r, derived from the device's signature of the request's
-	// id (device.Key.RevealSecret): secret to the device, the same for a
-	// retry, and re-derivable from the recorded request ('journal roll prove').
-	requestID := device.RequestID(campaign, s.ID, actor, cliID)
-	r := k.RevealSecret(campaign, s.ID, actor, requestID)
-	act, err := action(j, campaign, s)
-	if err != nil {
-		return err
-	}
-	actionJSON, err := json.Marshal(act)
-	if err != nil {
-		return err
-	}
-	if command.IsGM(t.camp, actor) {
-		// The GM may know K: its request takes a witness (v2_witness.go).
-		return a.gmRollV2(c, t, cliID, requestID, character, actionJSON)
-	}
-	commitment, err := dice.ParseHex32(dice.RevealCommitment(r))
-	if err != nil {
-		return err
-	}
-	hdr := signed.Header{Campaign: campaign, Session: s.ID}
-	reqMsg, reqSig, err := a.seal(ctx, campaign, t.camp.LastSeq, k, &signed.Request{Header: hdr, Request: requestID, Commitment: commitment, Action: actionJSON})
-	if err != nil {
-		return err
-	}
-	asked, err := a.stepNamed(ctx, c, j, cliID+".request", campaign, "roll-request", command.RollRequestSigned{Character: character,
-		SignedMessage: command.SignedMessage{Signed: reqMsg, Signature: reqSig}})
-	if err != nil {
-		return err
-	}
-	revMsg, revSig, err := a.seal(ctx, campaign, t.camp.LastSeq, k, &signed.Reveal{Header: hdr, Request: requestID, R: r})
-	if err != nil {
-		return err
-	}
-	made, err := a.stepNamed(ctx, c, j, cliID+".reveal", campaign, "roll-reveal", command.RollRevealSigned{Character: character,
-		SignedMessage: command.SignedMessage{Signed: revMsg, Signature: revSig}})
-	if err != nil {
-		return msgerr.Errorf("request %s is recorded but its reveal was not: %w (send it again with 'journal roll prove %s': if the GM cancelled the request meanwhile, the journal records the roll it would have been)", requestID, err, requestID)
-	}
-	a.warnUnrecorded(made, revMsg, "reveal", requestID)
-	return a.reportAll(ctx, j, campaign, asked, made)
+	gm.Beacon, _ = c.Flags().GetDuration("beacon")
+	return a.v2Client(c, t.j).RequestReveal(c.Context(), t.Session, character, gm, func() (any, error) {
+		return action(t.j, t.Campaign, t.Session.Session)
+	})
 }
 
 // stepNamed runs the catalogued command name with its body (runSpec's
@@ -412,17 +290,30 @@ func (a *app) rollV2Commands() []*cobra.Command {
 
 // inV2Session reports whether the campaign's open session uses journal-dice-v2.
 func (a *app) inV2Session(c *cobra.Command) (bool, error) {
+	camp, _, err := a.campaignNow(c.Context(), false)
+	if err != nil {
+		return false, err
+	}
+	a.checkReceipts(c.Context(), camp) // as session does
+	return camp.OpenSession().V2(), nil
+}
+
+// campaignNow is the campaign of -c and the journal: the invocation's one
+// fold (current), or a fresh one (fresh: Load).
+func (a *app) campaignNow(ctx context.Context, fresh bool) (*projections.Campaign, *command.Journal, error) {
 	campaign, err := a.campaignID()
 	if err != nil {
-		return false, err
+		return nil, nil, err
 	}
-	j, err := a.journal(c.Context())
+	j, err := a.journal(ctx)
 	if err != nil {
-		return false, err
+		return nil, nil, err
 	}
-	_, s, err := a.session(c.Context(), j, campaign)
-	if err != nil {
-		return false, err
+	var camp *projections.Campaign
+	if fresh {
+		camp, err = j.Load(ctx, campaign, 0)
+	} else {
+		camp, err = a.current(ctx, j, campaign)
 	}
-	return s.V2(), nil
+	return camp, j, err
 }

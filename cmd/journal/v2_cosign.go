@@ -2,16 +2,11 @@ package main
 
 import (
 	"context"
-	"errors"
 
 	"github.com/spf13/cobra"
 
-	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/device"
-	"github.com/campaign-journal/journal/events"
-	"github.com/campaign-journal/journal/internal/clip"
-	"github.com/campaign-journal/journal/internal/msgerr"
-	"github.com/campaign-journal/journal/projections"
+	"github.com/campaign-journal/journal/device/client"
 	"github.com/campaign-journal/journal/signed"
 )
 
@@ -23,13 +18,9 @@ import (
 // journal's own word for them.
 
 // endedHash reads the stored bytes of session's session-ended event in
-// campaign and returns its id and hex(SHA-256(bytes)).
+// campaign and returns its id and hex(SHA-256(bytes)) (client.EndedHash).
 func (a *app) endedHash(ctx context.Context, campaign, session string) (string, signed.Hex32, error) {
 	st, err := a.openStore(ctx, false, "")
-	if err != nil {
-		return "", signed.Hex32{}, err
-	}
-	filter, err := events.CampaignFilter(campaign)
 	if err != nil {
 		return "", signed.Hex32{}, err
 	}
@@ -37,52 +28,11 @@ func (a *app) endedHash(ctx context.Context, campaign, session string) (string, 
 	if err != nil {
 		return "", signed.Hex32{}, err
 	}
-	var id string
-	var hash signed.Hex32
-	errDone := msgerr.New("done")
-	err = st.Read(ctx, events.Query{Subject: filter, Types: []string{events.TypeSessionEnded}}, func(r events.Recorded) error {
-		if r.Event.Session != session {
-			return nil
-		}
-		b, err := stored(r)
-		if err != nil {
-			return err
-		}
-		id = r.Event.ID
-		err = hash.UnmarshalText([]byte(events.ChainHash(b)))
-		if err == nil {
-			err = errDone
-		}
-		return err
-	})
-	if err != nil && !errors.Is(err, errDone) {
-		return "", signed.Hex32{}, err
-	}
-	if id == "" {
-		return "", signed.Hex32{}, msgerr.Errorf("%w: session %s of campaign %s has no session-ended event", events.ErrNotFound, session, campaign)
-	}
-	return id, hash, nil
-}
-
-// lastEnded is the campaign's session named id, or its last ended one.
-func lastEnded(camp *projections.Campaign, id string) (*projections.Session, error) {
-	if id != "" {
-		s := camp.Session(id)
-		if s == nil {
-			return nil, msgerr.Errorf("%w: no session %s in campaign %s", events.ErrNotFound, clip.Text(id), camp.ID)
-		}
-		return s, nil
-	}
-	for i := len(camp.Sessions) - 1; i >= 0; i-- {
-		if camp.Sessions[i].Ended {
-			return camp.Sessions[i], nil
-		}
-	}
-	return nil, usagef("campaign %s has no ended session to co-sign", camp.ID)
+	return client.EndedHash(ctx, st, stored, campaign, session)
 }
 
 // cosign sends this device's signed co-signature of session's end
-// (the last ended session when "").
+// (the last ended session when ""; client.Cosign).
 func (a *app) cosign(c *cobra.Command, keyName, session, character string) error {
 	ctx := c.Context()
 	campaign, err := a.campaignID()
@@ -101,22 +51,10 @@ func (a *app) cosign(c *cobra.Command, keyName, session, character string) error
 	if err != nil {
 		return err
 	}
-	s, err := lastEnded(camp, session)
-	if err != nil {
-		return err
-	}
-	if !s.V2() || !s.Ended {
-		return usagef("session %s is not an ended journal-dice-v2 session: there is nothing to co-sign", s.ID)
-	}
-	_, hash, err := a.endedHash(ctx, campaign, s.ID)
-	if err != nil {
-		return err
-	}
-	return a.sendSigned(c, j, camp, k, character, "session-cosign",
-		&signed.Cosign{Header: signed.Header{Campaign: campaign, Session: s.ID}, Ended: hash},
-		func(character string, m command.SignedMessage) any {
-			return command.CosignSigned{Character: character, SignedMessage: m}
-		})
+	return a.v2Client(c, j).Cosign(ctx, camp, k, session, character, func(ctx context.Context, campaign, session string) (signed.Hex32, error) {
+		_, hash, err := a.endedHash(ctx, campaign, session)
+		return hash, err
+	})
 }
 
 // cosignCommand is `journal session cosign`.
@@ -149,37 +87,14 @@ participant runs this on their own device.`,
 // afterV2End co-signs, for the CLI's user, the v2 session that just ended,
 // if it has a device key registered in the campaign; else it says how to.
 func (a *app) afterV2End(c *cobra.Command) error {
-	campaign, err := a.campaignID()
+	camp, _, err := a.campaignNow(c.Context(), true)
 	if err != nil {
 		return err
 	}
-	j, err := a.journal(c.Context())
-	if err != nil {
+	s, err := a.thisDevice().ShouldCosign(camp)
+	if err != nil || s == nil {
 		return err
 	}
-	camp, err := j.Load(c.Context(), campaign, 0)
-	if err != nil {
-		return err
-	}
-	s, err := lastEnded(camp, "")
-	if err != nil || !s.V2() {
-		return nil
-	}
-	st, err := keyStore()
-	if err != nil {
-		return err
-	}
-	info, err := st.Show(device.DefaultName)
-	if err != nil {
-		a.warnf("journal: no device key (%v): the end of session %s is not co-signed by you; each participant co-signs it with 'journal session cosign %s'", err, s.ID, s.ID)
-		return nil
-	}
-	if !holdsKey(camp, a.cliActor(), info.PublicKey) {
-		a.warnf("journal: campaign %s does not hold your device key %s for %s: the end of session %s is not co-signed by you (register it with 'journal key register', then 'journal session cosign %s')",
-			campaign, info.Fingerprint, a.cliActor(), s.ID, s.ID)
-		return nil
-	}
-	a.warnf("journal: co-signing the end of session %s with your device key %s; the other participants co-sign it with 'journal session cosign %s'", s.ID, info.Fingerprint, s.ID)
 	a.requestID = "" // the co-signature is a command of its own
 	return a.cosign(c, device.DefaultName, s.ID, "")
 }

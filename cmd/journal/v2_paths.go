@@ -1,11 +1,10 @@
 package main
 
 import (
-	"strings"
-
 	"github.com/spf13/cobra"
 
 	"github.com/campaign-journal/journal/command"
+	"github.com/campaign-journal/journal/device/client"
 	"github.com/campaign-journal/journal/projections"
 )
 
@@ -15,35 +14,14 @@ import (
 // with the user's device key and reveal it (requestRevealV2), the action
 // naming every input as the rules spell it.
 
-// playedBy is the first of chars whose player is actor, else the first.
-func playedBy(camp *projections.Campaign, actor string, chars ...string) string {
-	for _, id := range chars {
-		if ch := camp.Characters[id]; ch != nil && strings.EqualFold(ch.Player, actor) {
-			return id
-		}
-	}
-	if len(chars) == 0 {
-		return ""
-	}
-	return chars[0]
-}
-
 // v2Acting is the character a v2 request of several characters acts for:
 // the one the CLI's user plays.
 func (a *app) v2Acting(c *cobra.Command, chars ...string) (string, error) {
-	campaign, err := a.campaignID()
+	camp, _, err := a.campaignNow(c.Context(), true)
 	if err != nil {
 		return "", err
 	}
-	j, err := a.journal(c.Context())
-	if err != nil {
-		return "", err
-	}
-	camp, err := j.Load(c.Context(), campaign, 0)
-	if err != nil {
-		return "", err
-	}
-	return playedBy(camp, a.cliActor(), chars...), nil
+	return client.PlayedBy(camp, a.cliActor(), chars...), nil
 }
 
 // contestV2 runs a v2 contest in one command: both sides' rolls from one

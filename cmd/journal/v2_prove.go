@@ -12,18 +12,13 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/device"
-	"github.com/campaign-journal/journal/events"
-	"github.com/campaign-journal/journal/internal/msgerr"
-	"github.com/campaign-journal/journal/projections"
+	"github.com/campaign-journal/journal/device/client"
 	"github.com/campaign-journal/journal/replay"
-	"github.com/campaign-journal/journal/signed"
 )
 
 // rollProveCommand is `journal roll prove`.
@@ -57,30 +52,11 @@ func (a *app) rollProveCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			s, q := findRequest(camp, request)
-			if q == nil {
-				return msgerr.Errorf("%w: no roll request %s in campaign %s", events.ErrNotFound, request, campaign)
-			}
-			if actor := a.cliActor(); q.Requested.User != actor {
-				return usagef("request %s is %s's, not %s's: only the device that made it can prove it", request, q.Requested.User, actor)
-			}
-			if out != "" {
-				b, err := k.Proof(campaign, s.ID, q.Requested)
-				if err != nil {
-					return err
-				}
-				if err := os.WriteFile(out, b, 0o644); err != nil {
-					return err
-				}
-				fmt.Fprintln(a.stderr, a.language().T("cli.prove_written", request, out, out))
-				return nil
-			}
-			msg, sig, err := k.Reveal(campaign, s.ID, q.Requested)
-			if err != nil {
+			body, err := a.thisDevice().Prove(camp, k, request, a.cliActor(), out)
+			if err != nil || body == nil {
 				return err
 			}
-			return a.runSpec(c, "roll-prove", command.RollRevealSigned{Character: q.Requested.Character,
-				SignedMessage: command.SignedMessage{Signed: msg, Signature: sig}})
+			return a.runSpec(c, "roll-prove", *body)
 		},
 	}
 	cmd.Flags().StringVar(&keyName, "name", device.DefaultName, "journal-dice-v2: the device key that made the request")
@@ -88,32 +64,8 @@ func (a *app) rollProveCommand() *cobra.Command {
 	return cmd
 }
 
-// findRequest finds a v2 roll request in any session of c.
-func findRequest(c *projections.Campaign, request string) (*projections.Session, *projections.PendingRoll) {
-	for _, s := range c.Sessions {
-		if p := s.Requests[request]; p != nil {
-			return s, p
-		}
-	}
-	return nil, nil
-}
-
-// readProofs reads the proof files of `replay --proof` (signed.ParseProof).
-func readProofs(paths []string) ([]replay.ProofFile, error) {
-	var out []replay.ProofFile
-	for _, path := range paths {
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return nil, msgerr.Errorf("--proof %s: %w", path, err)
-		}
-		p, _, err := signed.ParseProof(b)
-		if err != nil {
-			return nil, msgerr.Errorf("--proof %s: %w", path, err)
-		}
-		out = append(out, replay.ProofFile{Name: path, Proof: p})
-	}
-	return out, nil
-}
+// readProofs reads the proof files of `replay --proof` (client.ReadProofs).
+func readProofs(paths []string) ([]replay.ProofFile, error) { return client.ReadProofs(paths) }
 
 // proofResults writes what replay concluded of each proof file that is
 // not a flag (a recorded roll's), and fails on a proof that does not hold.

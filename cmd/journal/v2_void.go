@@ -6,11 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/device"
-	"github.com/campaign-journal/journal/events"
-	"github.com/campaign-journal/journal/internal/msgerr"
-	"github.com/campaign-journal/journal/signed"
 )
 
 // A roller's consent to the void of its journal-dice-v2 roll: `journal key
@@ -41,21 +37,23 @@ func (a *app) consentCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			session, err := a.eventSession(c, campaign, id)
+			st, err := a.openStore(ctx, false, "")
 			if err != nil {
 				return err
 			}
-			var last uint64 // the latest event this device read
-			if j, err := a.journal(ctx); err == nil {
-				if camp, err := j.Load(ctx, campaign, 0); err == nil {
-					last = camp.LastSeq
+			out, err := a.thisDevice().Consent(ctx, st, campaign, func() uint64 {
+				var last uint64 // the latest event this device read
+				if j, err := a.journal(ctx); err == nil {
+					if camp, err := j.Load(ctx, campaign, 0); err == nil {
+						last = camp.LastSeq
+					}
 				}
-			}
-			msg, sig, err := a.seal(ctx, campaign, last, k, &signed.VoidConsent{Header: signed.Header{Campaign: campaign, Session: session}, Event: id, Reason: reason})
+				return last
+			}, k, id, reason)
 			if err != nil {
-				return usagef("key consent: %v", err)
+				return err
 			}
-			out := command.SignedMessage{Signed: msg, Signature: sig}
+			msg, sig := out.Signed, out.Signature
 			return a.emit(out, func(w io.Writer) {
 				fmt.Fprintln(w, a.language().T("void.consent_for", id))
 				fmt.Fprintf(w, "  journal -c %s void %s --reason %q --consent-signed '%s' --consent-signature %s\n", campaign, id, reason, msg, sig)
@@ -66,30 +64,4 @@ func (a *app) consentCommand() *cobra.Command {
 	cmd.Flags().StringVar(&reason, "reason", "", "why the roll is voided: the GM's void must give the same")
 	_ = cmd.MarkFlagRequired("reason")
 	return cmd
-}
-
-// eventSession is the session of the campaign's event id.
-func (a *app) eventSession(c *cobra.Command, campaign, id string) (string, error) {
-	st, err := a.openStore(c.Context(), false, "")
-	if err != nil {
-		return "", err
-	}
-	filter, err := events.CampaignFilter(campaign)
-	if err != nil {
-		return "", err
-	}
-	session, found := "", false
-	err = st.Read(c.Context(), events.Query{Subject: filter, Types: []string{events.TypeRollMade}}, func(r events.Recorded) error {
-		if r.Event.ID == id {
-			session, found = r.Event.Session, true
-		}
-		return nil
-	})
-	if err != nil {
-		return "", err
-	}
-	if !found || session == "" {
-		return "", msgerr.Errorf("%w: no roll %s in a session of campaign %s", events.ErrNotFound, id, campaign)
-	}
-	return session, nil
 }

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
-	"io"
 	"regexp"
 	"strings"
 	"testing"
@@ -254,34 +252,4 @@ func rollsOf(t *testing.T, lines []string) []events.Event {
 		}
 	}
 	return out
-}
-
-// TestWarnUnrecorded: a device whose reveal or witness is not among what
-// the journal says it recorded warns its user; one that is, does not.
-func TestWarnUnrecorded(t *testing.T) {
-	roll := func(request, signedMsg string) command.Result {
-		e, err := events.New(events.Spec{Campaign: "mordor", Kind: events.KindCharacter, AggregateID: "orco",
-			Type: events.TypeRollMade, Data: events.RollMade{Character: "orco", Request: request, Signed: signedMsg}},
-			events.NewV7(time.Now, rand.Reader), time.Now())
-		require.NoError(t, err)
-		return command.Result{Events: []events.Recorded{{Event: e}}}
-	}
-	for _, tt := range []struct {
-		name string
-		res  command.Result
-		warn bool
-	}{
-		{"recorded", roll("r1", "mine"), false},
-		{"another's message recorded", roll("r1", "theirs"), true},
-		{"another request's roll", roll("r2", "mine"), true},
-		{"nothing recorded", command.Result{}, true},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			var errb strings.Builder
-			a := newApp(io.Discard, &errb)
-			a.lang = langFlag{l: "en", set: true}
-			require.Equal(t, tt.warn, a.warnUnrecorded(tt.res, "mine", "witness", "r1"))
-			require.Equal(t, tt.warn, strings.Contains(errb.String(), "WARNING: your witness for request r1 is not in what the journal recorded"))
-		})
-	}
 }

@@ -49,6 +49,7 @@ var allowed = map[string][]string{
 	"rolls":                         {"events", "internal/clip", "internal/msgerr", "rules/..."},
 	"replay":                        {"beacon", "events", "i18n", "internal/clip", "internal/msgerr", "internal/own", "projections", "rolls", "rules/...", "signed"},
 	"device":                        {"beacon", "events", "internal/...", "projections", "rules/dice", "signed"},
+	"device/client":                 {"beacon", "command", "device", "events", "i18n", "internal/...", "projections", "replay", "rules/dice", "signed"},
 	"live":                          {"events", "events/jetstore", "feed", "i18n", "internal/msgerr", "projections"},
 	"live/livetest":                 {"command", "events", "projections"},
 	"events/backup":                 {"events", "events/jetstore", "internal/msgerr", "live"},
