@@ -12,4 +12,5 @@ var errorsESPages = map[string]string{
 	"pages fill: publish: %w":                "llenado de las páginas: publicación: %w",
 	"roll to card: no card within 30 s":      "de la tirada a la tarjeta: ninguna tarjeta en 30 s",
 	"roll to card: the event stream ended":   "de la tirada a la tarjeta: el flujo de eventos terminó",
+	"luck state: not the state of a luck counter": "estado de la suerte: no es el estado de un contador de la suerte",
 }
