@@ -424,7 +424,7 @@ func (c *pageCheckpoint) save(ctx context.Context, ps pageStore, key string, sta
 	doc.Format, doc.Fingerprint, doc.Seq, doc.Hash = pageFormat, pageFingerprint(), seq, events.ChainHash(c.last.Raw)
 	b, err := json.Marshal(doc)
 	if err == nil {
-		err = ps.kv.Put(ctx, key, b)
+		err = ps.kv.Put(context.WithoutCancel(ctx), key, b) // not lost to a client gone
 	}
 	if err != nil {
 		ps.log.Error("page checkpoint not written: the next start folds this page's campaign", "key", key, "seq", seq, "bytes", len(b), "err", err)
