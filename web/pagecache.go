@@ -192,9 +192,9 @@ func (e *transcriptEntry) lines(ctx context.Context, ps pageStore, filter string
 		}
 		e.pos = last // foreign messages up to last, skipped as a scan skips them
 	}
-	e.cp.save(ctx, ps, key, func() pageDoc {
+	e.cp.save(ctx, ps, key, func() (pageDoc, bool) {
 		st := e.tr.State(pageCheckpointLines)
-		return pageDoc{Transcript: &st}
+		return pageDoc{Transcript: &st}, len(st.Lines) > 0
 	})
 	return e.tr.Lines[:len(e.tr.Lines):len(e.tr.Lines)], e.tr.Campaign.Events, nil
 }
@@ -293,9 +293,9 @@ func (e *statsEntry) report(ctx context.Context, ps pageStore, filter string, la
 		}
 		e.l, e.pos, e.cp.last, e.cp.saved = l, last, lastRec, 0
 	}
-	e.cp.save(ctx, ps, key, func() pageDoc {
+	e.cp.save(ctx, ps, key, func() (pageDoc, bool) {
 		st := e.l.State()
-		return pageDoc{Luck: &st}
+		return pageDoc{Luck: &st}, st.Rolls > 0
 	})
 	e.rep, e.repAt = e.l.Report(), last
 	return e.rep, nil
@@ -410,17 +410,22 @@ type pageCheckpoint struct {
 	last  events.Recorded
 }
 
-// save writes the entry's checkpoint (state gives its document) when the
-// entry has none yet or has moved pageCheckpointEvery events past it; the
-// caller holds the entry's lock. A failure is logged and counted, and
+// save writes the entry's checkpoint (state gives its document, and
+// whether it is worth one: a selection that names nothing, a session or
+// a character without lines or rolls, writes no key) when the entry has
+// none yet or has moved pageCheckpointEvery events past it; the caller
+// holds the entry's lock. A failure is logged and counted, and
 // tried again pageCheckpointEvery events later.
-func (c *pageCheckpoint) save(ctx context.Context, ps pageStore, key string, state func() pageDoc) {
+func (c *pageCheckpoint) save(ctx context.Context, ps pageStore, key string, state func() (pageDoc, bool)) {
 	seq := c.last.Seq
 	if ps.kv == nil || seq == 0 || c.saved != 0 && seq < c.saved+pageCheckpointEvery || seq == c.saved {
 		return
 	}
+	doc, worth := state()
+	if !worth {
+		return
+	}
 	c.saved = seq
-	doc := state()
 	doc.Format, doc.Fingerprint, doc.Seq, doc.Hash = pageFormat, pageFingerprint(), seq, events.ChainHash(c.last.Raw)
 	b, err := json.Marshal(doc)
 	if err == nil {

@@ -211,3 +211,20 @@ func TestPageCheckpointFailureIsCounted(t *testing.T) {
 	require.Equal(t, "4", h2.metric("journal_page_checkpoint_errors_total"))
 	require.Empty(t, pageKeys(t, h.kv))
 }
+
+// TestPageCheckpointOnlyOfWhatExists: a selection that names nothing (a
+// character or a session without rolls or lines) writes no page
+// checkpoint, so that requests cannot fill the bucket with keys.
+func TestPageCheckpointOnlyOfWhatExists(t *testing.T) {
+	ctx := context.Background()
+	h, _, j := pagesHarness(t)
+	livetest.Setup(ctx, t, j, "mordor")
+	play(t, j, 3)
+	for _, path := range []string{"/stats?character=nadie", "/stats?session=nada", "/transcript?session=nada&tail=100"} {
+		r := h.do(http.MethodGet, "/api/campaigns/mordor"+path, "")
+		require.Equal(t, http.StatusOK, r.status, "%s: %s", path, r.body)
+	}
+	require.Empty(t, pageKeys(t, h.kv))
+	sameDashboard(t, h, "mordor", "s1")
+	require.Len(t, pageKeys(t, h.kv), 4)
+}
