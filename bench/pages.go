@@ -56,6 +56,11 @@ type PagesSize struct {
 	Table     PageTimes `json:"table"`
 	// StateBytes is the size of GET /api/campaigns/{c}'s answer.
 	StateBytes int `json:"state_bytes"`
+	// PageCheckpoints and PageCheckpointBytes are the number and the
+	// largest size of the page checkpoints (web/pagecache.go) the first
+	// server left for the restart to load.
+	PageCheckpoints     int `json:"page_checkpoints"`
+	PageCheckpointBytes int `json:"page_checkpoint_bytes"`
 }
 
 // Pages is the pages stage: what a user waits for in the browser pages,
@@ -226,8 +231,13 @@ func (e *env) pagesAt(ctx context.Context, i, n int, rollToCard bool) (PagesSize
 	}
 
 	// A restart of serve: the projector checkpoints as it stops, rolls
-	// are made while it is down, and the new one restores and reads on.
+	// are made while it is down, and the new one restores and reads on;
+	// the new web server's pages load the page checkpoints the first one
+	// wrote and read the events after them.
 	if err := ps.stop(ctx); err != nil {
+		return size, nil, err
+	}
+	if size.PageCheckpoints, size.PageCheckpointBytes, err = pageCheckpoints(ctx, kv); err != nil {
 		return size, nil, err
 	}
 	j := newJournal(st)
@@ -253,6 +263,26 @@ func (e *env) pagesAt(ctx context.Context, i, n int, rollToCard bool) (PagesSize
 }
 
 func ms(d time.Duration) float64 { return float64(d) / 1e6 }
+
+// pageCheckpoints returns the number of page checkpoints in kv and the
+// size of the largest.
+func pageCheckpoints(ctx context.Context, kv live.KV) (n, largest int, err error) {
+	keys, err := kv.Keys(ctx)
+	if err != nil {
+		return 0, 0, err
+	}
+	for _, k := range keys {
+		if !strings.HasPrefix(k, "page.") {
+			continue
+		}
+		b, err := kv.Get(ctx, k)
+		if err != nil {
+			return 0, 0, err
+		}
+		n, largest = n+1, max(largest, len(b))
+	}
+	return n, largest, nil
+}
 
 // warm sets the p50 and p90 of loads.
 func warm(t *PageTimes, loads []pageLoad) {

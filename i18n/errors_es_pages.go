@@ -3,6 +3,10 @@ package i18n
 // errorsESPages: the bench's pages stage and the CLI's one fold per command.
 var errorsESPages = map[string]string{
 	"%w: the pages' campaigns hold from 100 to 10 000 000 events, and repeats and rolls are positive": "%w: las campañas de las páginas tienen de 100 a 10 000 000 eventos, y las repeticiones y las tiradas son positivas",
+	"transcript state: not the state of a transcript":                                                 "estado de la transcripción: no es el estado de una transcripción",
+	"checkpoint value over the bucket's limit":                                                        "valor de punto de control por encima del límite del cubo",
+	"checkpoint %s: %d bytes, limit %d: %w":                                                           "punto de control %s: %d bytes, límite %d: %w",
+	"luck state: not the state of a luck counter":                                                     "estado de la suerte: no es el estado de un contador de la suerte",
 	"GET %s: %d %s":                          "GET %s: %d %s",
 	"GET %s: %w":                             "GET %s: %w",
 	"POST roll: %d %s":                       "POST roll: %d %s",

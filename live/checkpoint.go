@@ -18,6 +18,24 @@ import (
 // Bucket is the JetStream key-value bucket that holds the checkpoints.
 const Bucket = "journal_checkpoints"
 
+// MaxValue is the largest checkpoint value the bucket takes (its
+// MaxValueSize, and the NATS server's default max_payload). Put refuses a
+// larger one with ErrTooLarge, naming the key and the sizes, before
+// anything is sent: a checkpoint that does not fit is an error its writer
+// logs and counts, never one lost on the way.
+const MaxValue = 1 << 20
+
+// ErrTooLarge is the error of a Put of a value over MaxValue.
+var ErrTooLarge = msgerr.New("checkpoint value over the bucket's limit")
+
+// tooLarge refuses a value over MaxValue.
+func tooLarge(key string, value []byte) error {
+	if len(value) > MaxValue {
+		return msgerr.Errorf("checkpoint %s: %d bytes, limit %d: %w", key, len(value), MaxValue, ErrTooLarge)
+	}
+	return nil
+}
+
 // KV is where checkpoints are kept: a small key-value store whose keys are
 // dotted slugs. Get returns an error wrapping events.ErrNotFound for a
 // missing key.
@@ -44,7 +62,7 @@ func OpenBucket(ctx context.Context, js jetstream.JetStream, replicas int) (*Buc
 		History:      1,
 		Storage:      jetstream.FileStorage,
 		Replicas:     max(replicas, 0),
-		MaxValueSize: 1 << 20,
+		MaxValueSize: MaxValue,
 	})
 	if err != nil {
 		return nil, msgerr.Errorf("live: bucket %s: %w", Bucket, err)
@@ -64,8 +82,12 @@ func (b *BucketKV) Get(ctx context.Context, key string) ([]byte, error) {
 	return e.Value(), nil
 }
 
-// Put stores value under key.
+// Put stores value under key; a value over MaxValue is refused
+// (ErrTooLarge).
 func (b *BucketKV) Put(ctx context.Context, key string, value []byte) error {
+	if err := tooLarge(key, value); err != nil {
+		return err
+	}
 	if _, err := b.kv.Put(ctx, key, value); err != nil {
 		return msgerr.Errorf("checkpoint %s: %w", key, err)
 	}
@@ -110,10 +132,14 @@ func (m *MemKV) Get(_ context.Context, key string) ([]byte, error) {
 	return slices.Clone(v), nil
 }
 
-// Put stores a copy of value under key.
+// Put stores a copy of value under key; a value over MaxValue is
+// refused (ErrTooLarge), as the bucket refuses it.
 func (m *MemKV) Put(_ context.Context, key string, value []byte) error {
 	if strings.TrimSpace(key) == "" {
 		return msgerr.Errorf("checkpoint: empty key")
+	}
+	if err := tooLarge(key, value); err != nil {
+		return err
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -149,3 +175,9 @@ func LookupBucket(ctx context.Context, js jetstream.JetStream) (*BucketKV, error
 	}
 	return &BucketKV{kv: kv}, nil
 }
+
+// Checkpoints returns the store the projector checkpoints into (nil:
+// none): on a journal of several partitions, its partition's keys
+// (PartitionKV). Others may keep their own keys there beside the
+// projector's ("position" and "campaign.<id>", which only it writes).
+func (p *Projector) Checkpoints() KV { return p.kv }

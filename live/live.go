@@ -39,6 +39,12 @@
 //     projections.Fingerprint: the projections' shape or the build's revision changed),
 //     or ahead of the stream (a stream that was recreated), is ignored: the
 //     projector refolds from the start.
+//   - The projector reads and writes only its own keys ("position",
+//     "campaign.<id>"); others kept in its store (Checkpoints: the web
+//     server's page checkpoints, "page.*") are never read into its state.
+//   - A checkpoint value over MaxValue is refused before it is sent
+//     (ErrTooLarge): the projector logs the failed checkpoint and keeps
+//     its campaigns dirty for the next one.
 package live
 
 import (

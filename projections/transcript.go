@@ -31,6 +31,10 @@ type Transcript struct {
 	// Lang is the language of the lines; the zero value is Spanish, the
 	// language of the rule texts and of every transcript before it.
 	Lang i18n.Lang
+	// Dropped counts the lines before Lines that a transcript restored
+	// from a state does not have (RestoreTranscript; 0 for one folded
+	// from the start).
+	Dropped int
 }
 
 // NewTranscript returns an empty transcript of a campaign, optionally of one session.

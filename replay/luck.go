@@ -4,14 +4,17 @@ import (
 	"bufio"
 	"cmp"
 	"context"
+	"encoding/hex"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"slices"
 	"strings"
 
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/i18n"
+	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/rolls"
 	"github.com/campaign-journal/journal/rules/odds"
 	"github.com/campaign-journal/journal/rules/ryf"
@@ -550,4 +553,112 @@ func (f LuckFilter) describe(l i18n.Lang) string {
 		return ""
 	}
 	return l.T("stats.filter", strings.Join(parts, ", "))
+}
+
+// LuckState is what a LuckCounter has counted, to be saved and restored
+// (RestoreLuckCounter): a counter restored from the state of another fed
+// events e1…ek, then fed ek+1…en, counts what that one fed e1…en counts.
+// It holds counts only: its size is about the characters and dice kinds
+// seen, the players and the voids, not the events counted.
+type LuckState struct {
+	Filter LuckFilter `json:"filter"`
+	// Players maps "campaign/character" to the player named at creation.
+	Players map[string]string `json:"players,omitempty"`
+	// Voided are the keys of the voided events known (hex).
+	Voided []string `json:"voided,omitempty"`
+	// Faces maps a die's sides to its counts by face (len = sides).
+	Faces map[int][]int `json:"faces,omitempty"`
+	Kept  [3][10]int    `json:"kept"`
+	Feat  int           `json:"feat,omitempty"`
+	// Characters are the characters counted, by campaign and id.
+	Characters []CharacterState `json:"characters,omitempty"`
+	Rolls      int              `json:"rolls"`
+	Voids      int              `json:"voids"`
+	Skipped    int              `json:"skipped"`
+}
+
+// CharacterState is one character of a LuckState: its counts and the dice
+// its luck figure sums.
+type CharacterState struct {
+	CharacterLuck
+	Kept    [3]int `json:"kept_dice"`
+	FeatDie int    `json:"feat_dice,omitempty"`
+	Success int    `json:"success_dice,omitempty"`
+	Sum     int    `json:"dice_sum"`
+}
+
+// State returns what the counter has counted (a copy: the counter may
+// go on).
+func (l *LuckCounter) State() LuckState {
+	s := LuckState{Filter: l.f, Players: maps.Clone(l.players), Faces: map[int][]int{}, Kept: l.kept, Feat: l.feat,
+		Rolls: l.rolls, Voids: l.nvoided, Skipped: l.skipped}
+	for k := range l.voided {
+		s.Voided = append(s.Voided, hex.EncodeToString(k[:]))
+	}
+	slices.Sort(s.Voided)
+	for n, c := range l.faces {
+		s.Faces[n] = slices.Clone(c)
+	}
+	for _, c := range l.chars {
+		cl := *c
+		cl.Luck, cl.dice = nil, luckDice{}
+		s.Characters = append(s.Characters, CharacterState{CharacterLuck: cl, Kept: c.dice.kept,
+			FeatDie: c.dice.feat, Success: c.dice.success, Sum: c.dice.sum})
+	}
+	slices.SortFunc(s.Characters, func(a, b CharacterState) int {
+		return cmp.Or(cmp.Compare(a.Campaign, b.Campaign), cmp.Compare(a.Character, b.Character))
+	})
+	return s
+}
+
+// errNotLuckState is RestoreLuckCounter's error.
+var errNotLuckState = msgerr.New("luck state: not the state of a luck counter")
+
+// RestoreLuckCounter returns a counter that has counted what s says. A
+// state that no counter could have (a die of impossible sides, a count
+// below zero, a void key that is not one, a character twice) is an error:
+// a restored counter never panics on the events fed after it, but a state
+// that is merely edited (other counts) is counted on from as it is.
+func RestoreLuckCounter(s LuckState) (*LuckCounter, error) {
+	l := NewLuckCounter(s.Filter)
+	neg := func(ns ...int) bool { return slices.ContainsFunc(ns, func(n int) bool { return n < 0 }) }
+	if neg(s.Feat, s.Rolls, s.Voids, s.Skipped) {
+		return nil, errNotLuckState
+	}
+	maps.Copy(l.players, s.Players)
+	for _, v := range s.Voided {
+		var k idKey
+		b, err := hex.DecodeString(v)
+		if err != nil || len(b) != len(k) {
+			return nil, errNotLuckState
+		}
+		copy(k[:], b)
+		l.voided[k] = true
+	}
+	for n, c := range s.Faces {
+		if n < 2 || n > 256 || len(c) != n || neg(c...) {
+			return nil, errNotLuckState
+		}
+		l.faces[n] = slices.Clone(c)
+	}
+	for _, row := range s.Kept {
+		if neg(row[:]...) {
+			return nil, errNotLuckState
+		}
+	}
+	l.kept, l.feat, l.rolls, l.nvoided, l.skipped = s.Kept, s.Feat, s.Rolls, s.Voids, s.Skipped
+	for _, c := range s.Characters {
+		k := sessionKey(c.Campaign, c.Character)
+		if c.Character == "" || l.chars[k] != nil {
+			return nil, errNotLuckState
+		}
+		if neg(c.Kept[0], c.Kept[1], c.Kept[2], c.FeatDie, c.Success) {
+			return nil, errNotLuckState
+		}
+		cl := c.CharacterLuck
+		cl.Luck = nil
+		cl.dice = luckDice{kept: c.Kept, feat: c.FeatDie, success: c.Success, sum: c.Sum}
+		l.chars[k] = &cl
+	}
+	return l, nil
 }

@@ -232,7 +232,7 @@ func (s *Server) getTranscript(w http.ResponseWriter, r *http.Request) error {
 		}
 		e := s.pages.transcript(id, session, lang)
 		var n int
-		if lines, n, err = e.lines(ctx, s.opts.Store.Read, filter, last); err != nil {
+		if lines, n, err = e.lines(ctx, s.pageStore(id), filter, last, tail); err != nil {
 			return err
 		}
 		if n == 0 {
@@ -357,7 +357,7 @@ func (s *Server) getStats(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	rep, err := s.pages.statsOf(f).report(ctx, s.opts.Store.Read, filter, last)
+	rep, err := s.pages.statsOf(f).report(ctx, s.pageStore(id), filter, last)
 	if err != nil {
 		return err
 	}

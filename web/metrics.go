@@ -28,6 +28,7 @@ import (
 //	journal_consumer_lag                             stream last − folded
 //	journal_checkpoint_sequence                      the sequence of the last checkpoint
 //	journal_checkpoint_age_seconds                   time since the last checkpoint (since start when none)
+//	journal_page_checkpoint_errors_total             page checkpoints not written (pagecache.go; over live.MaxValue, or the bucket failing)
 //	journal_partition_projection_sequence{partition} on a journal of several partitions: the last sequence folded of each partition's stream
 //	journal_partition_consumer_lag{partition}        on a journal of several partitions: each partition's stream last − folded
 //
@@ -50,6 +51,8 @@ type Metrics struct {
 	sseClients     prometheus.Gauge
 	sseRefused     prometheus.Counter
 	sseSlow        prometheus.Counter
+	// pageCheckpointErrors counts the page checkpoints not written.
+	pageCheckpointErrors prometheus.Counter
 }
 
 // NewMetrics returns the metrics in a fresh registry that also holds the Go
@@ -86,9 +89,12 @@ func NewMetrics() *Metrics {
 		sseSlow: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "journal_sse_slow_closed_total", Help: "Server-Sent Events streams closed for falling behind the live feed (the client resumes with Last-Event-ID).",
 		}),
+		pageCheckpointErrors: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "journal_page_checkpoint_errors_total", Help: "Checkpoints of the pages' projections not written (over the bucket's value limit, or the bucket failing): the next start folds those pages' campaigns.",
+		}),
 	}
 	m.reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
-		m.eventsFolded, m.eventsAppended, m.rolls, m.commands, m.foldErrors, m.requests, m.sseClients, m.sseRefused, m.sseSlow)
+		m.eventsFolded, m.eventsAppended, m.rolls, m.commands, m.foldErrors, m.requests, m.sseClients, m.sseRefused, m.sseSlow, m.pageCheckpointErrors)
 	return m
 }
 
