@@ -35,14 +35,14 @@ const (
 )
 
 // newJournal returns the journal's command handlers as the CLI builds them.
-func newJournal(st command.Store) *command.Journal {
+func newJournal(st command.Store) *command.Handler {
 	return command.New(st, command.Options{
 		Clock: time.Now, Rand: rand.Reader, IDs: events.NewV7(time.Now, rand.Reader), Actor: "bench",
 	})
 }
 
 // setupCampaign creates a RyF campaign with its characters and opens a session.
-func setupCampaign(ctx context.Context, j *command.Journal, id string, chars []string) error {
+func setupCampaign(ctx context.Context, j *command.Handler, id string, chars []string) error {
 	if _, err := j.CreateCampaign(ctx, command.CreateCampaign{ID: id, Name: "Bench " + id, System: command.SystemRyF}); err != nil {
 		return fmt.Errorf("campaign %s: %w", id, err)
 	}
@@ -61,13 +61,13 @@ func setupCampaign(ctx context.Context, j *command.Journal, id string, chars []s
 }
 
 // roll makes one roll command, as `journal roll CHAR Sigilo --vs media` does.
-func roll(ctx context.Context, j *command.Journal, campaign, char string) error {
+func roll(ctx context.Context, j *command.Handler, campaign, char string) error {
 	_, err := j.Roll(ctx, campaign, command.RollRequest{Character: char, Skill: benchSkill, Vs: benchVs})
 	return err
 }
 
 // rollSize makes a few rolls and returns the average size of their documents.
-func rollSize(ctx context.Context, j *command.Journal, campaign, char string, n int) (int, error) {
+func rollSize(ctx context.Context, j *command.Handler, campaign, char string, n int) (int, error) {
 	total := 0
 	for range n {
 		res, err := j.Roll(ctx, campaign, command.RollRequest{Character: char, Skill: benchSkill, Vs: benchVs})
@@ -266,7 +266,7 @@ func (e *env) sequential(ctx context.Context) (Pair, error) {
 			return p, err
 		}
 	}
-	p.Journal.What = "roll commands on one character, one after another (command.Journal.Roll)"
+	p.Journal.What = "roll commands on one character, one after another (command.Handler.Roll)"
 	p.Raw.What = "raw synchronous publishes (jetstream.Publish), one after another"
 	p.Guarded = &Rate{What: "raw publishes with the journal's guarantees (the campaign's expected last sequence, a stream configured as the journal's), one after another", MessageBytes: size}
 	p.Journal.MessageBytes, p.Raw.MessageBytes = size, size

@@ -1,7 +1,7 @@
 // Package bench measures the journal against the NATS JetStream it runs on,
 // in the same process, on the same embedded server and in the same run:
 //
-//   - appends: roll commands recorded per second (command.Journal.Roll: rules,
+//   - appends: roll commands recorded per second (command.Handler.Roll: rules,
 //     dice, envelope, codec check, Nats-Msg-Id dedupe and the campaign's
 //     expected-last-sequence), one character after another and across many
 //     campaigns at once, against raw synchronous and asynchronous publishes of
@@ -59,7 +59,7 @@ const (
 	StageGrowth  = "growth"
 	StageRebuild = "rebuild"
 	// StageColdLoad is the load of a campaign of about 1 000 events by a
-	// fresh journal (command.Journal.Load), the stream at each of
+	// fresh journal (command.Handler.Load), the stream at each of
 	// ColdEvents events.
 	StageColdLoad = "cold-load"
 	StageVerify   = "verification"

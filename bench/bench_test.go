@@ -277,13 +277,13 @@ func requireFolds(t *testing.T, st bench.Source, folds *bench.Folds) {
 	require.Equal(t, refolds, folds.Refolded)
 }
 
-func newJournal(st command.Store) *command.Journal {
+func newJournal(st command.Store) *command.Handler {
 	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	clock := func() time.Time { at = at.Add(time.Second); return at }
 	return command.New(st, command.Options{Clock: clock, Rand: rand.Reader, IDs: events.NewV7(clock, rand.Reader)})
 }
 
-func setupCampaign(ctx context.Context, j *command.Journal, id string, chars []string) error {
+func setupCampaign(ctx context.Context, j *command.Handler, id string, chars []string) error {
 	if _, err := j.CreateCampaign(ctx, command.CreateCampaign{ID: id, System: "ryf"}); err != nil {
 		return err
 	}
@@ -297,7 +297,7 @@ func setupCampaign(ctx context.Context, j *command.Journal, id string, chars []s
 	return err
 }
 
-func rollOne(ctx context.Context, j *command.Journal, campaign, char string) (string, error) {
+func rollOne(ctx context.Context, j *command.Handler, campaign, char string) (string, error) {
 	res, err := j.Roll(ctx, campaign, command.RollRequest{Character: char, Skill: "Sigilo"})
 	if err != nil {
 		return "", err
@@ -305,7 +305,7 @@ func rollOne(ctx context.Context, j *command.Journal, campaign, char string) (st
 	return res.Events[0].Event.ID, nil
 }
 
-func voidEvent(ctx context.Context, j *command.Journal, campaign, id string) (command.Result, error) {
+func voidEvent(ctx context.Context, j *command.Handler, campaign, id string) (command.Result, error) {
 	return j.Void(ctx, campaign, id, "wrong roll")
 }
 

@@ -50,7 +50,7 @@ func coldStream(tb testing.TB, dir string, n int) (string, []benchCampaign) {
 
 // coldJournal starts a server on dir and returns a fresh journal on it
 // with the checkpoint bucket, as the cold-load stage opens them.
-func coldJournal(tb testing.TB, dir string) (*embedded.Server, *command.Journal, *live.BucketKV) {
+func coldJournal(tb testing.TB, dir string) (*embedded.Server, *command.Handler, *live.BucketKV) {
 	ctx := context.Background()
 	srv, err := embedded.Start(ctx, embedded.Options{Dir: dir})
 	require.NoError(tb, err)

@@ -59,7 +59,7 @@ type Growth struct {
 
 // ColdLoad is the cold-load stage: a campaign of about ColdCampaignEvents
 // events loaded by a fresh journal on a freshly started server
-// (command.Journal.Load), the stream at each of ColdEvents events. Spread is
+// (command.Handler.Load), the stream at each of ColdEvents events. Spread is
 // the p50 at the largest stream over the p50 at the smallest.
 type ColdLoad struct {
 	Loads  []Latency `json:"loads"`
@@ -110,7 +110,7 @@ func (e *env) startStore(ctx context.Context, name string) (*embedded.Server, *j
 
 // growthTarget is one campaign the growth stage rolls in.
 type growthTarget struct {
-	j     *command.Journal
+	j     *command.Handler
 	camp  string
 	chars []string
 	next  int

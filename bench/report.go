@@ -168,7 +168,7 @@ func printGrowth(w io.Writer, run Result) {
 		lat("growth: a roll command's latency with, in the stream,", "campaigns", g.Campaigns, g.CampaignsSpread)
 	}
 	if c := run.ColdLoad; c != nil {
-		lat("cold load (fresh server and journal, command.Journal.Load) with, in the stream,", "events", c.Loads, c.Spread)
+		lat("cold load (fresh server and journal, command.Handler.Load) with, in the stream,", "events", c.Loads, c.Spread)
 	}
 	printV2Roll(w, run.V2Roll)
 	if c := run.CLI; c != nil {

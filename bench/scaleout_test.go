@@ -423,7 +423,7 @@ func BenchmarkScaleOutMemory(b *testing.B) {
 }
 
 // BenchmarkScaleOutCommandCache measures the heap of the journal's cache
-// of folded campaigns (command.Journal keeps every campaign it has served,
+// of folded campaigns (command.Handler keeps every campaign it has served,
 // its rules shared): 2 000 campaigns of one character and an open
 // session, made by one journal, then a fresh journal rolls once in each,
 // caching it. The heap it adds over the 2 000 campaigns is the cost of one

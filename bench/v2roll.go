@@ -95,7 +95,7 @@ func (e *env) v2Roll(ctx context.Context) (*V2Roll, error) {
 	}
 	o.progress(StageV2Roll, "setup", 0, 3*o.V2Rolls)
 	var paths []rollPath
-	p, err := journalPath(ctx, PathInProcess, "the journal's commands in this process (command.Journal over the embedded server's in-process connection)", newJournal(st), newJournal(st))
+	p, err := journalPath(ctx, PathInProcess, "the journal's commands in this process (command.Handler over the embedded server's in-process connection)", newJournal(st), newJournal(st))
 	if err != nil {
 		return nil, err
 	}
@@ -207,7 +207,7 @@ func v2Device() ed25519.PrivateKey {
 // with a v2 session, each with the character lodin, the player's key
 // registered in the second (as user), and returns the v2 session's id and
 // seed commitment.
-func setupV2Campaigns(ctx context.Context, j *command.Journal, prefix, user string, priv ed25519.PrivateKey) (session, commitment string, err error) {
+func setupV2Campaigns(ctx context.Context, j *command.Handler, prefix, user string, priv ed25519.PrivateKey) (session, commitment string, err error) {
 	if err := setupCampaign(ctx, j, prefix+"-1", []string{"lodin"}); err != nil {
 		return "", "", err
 	}
@@ -252,7 +252,7 @@ func sealWith(priv ed25519.PrivateKey) func(signed.Message) (command.SignedMessa
 // journalPath is the in-process and the CLI's path: setup makes the
 // campaigns, j runs the measured commands as the CLI does (each under a
 // request id of its own).
-func journalPath(ctx context.Context, name, what string, setup, j *command.Journal) (rollPath, error) {
+func journalPath(ctx context.Context, name, what string, setup, j *command.Handler) (rollPath, error) {
 	priv := v2Device()
 	prefix := "v2" + name
 	session, commitment, err := setupV2Campaigns(ctx, setup, prefix, v2Player, priv)

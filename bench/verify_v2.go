@@ -101,7 +101,7 @@ func writeV2Export(ctx context.Context, path string, rolls int, progress func(in
 	type player struct {
 		user, char string
 		priv       ed25519.PrivateKey
-		j          *command.Journal
+		j          *command.Handler
 	}
 	var players []player
 	for i, c := range []string{"lodin", "ruisenor", "aldric", "mira"} {

@@ -93,7 +93,7 @@ func (c Call) fingerprint() string {
 // folded campaigns are shared, every per-call field is c's (and none is
 // the receiver's), so that For on a view is For on the handler it views.
 // A call Valid refuses returns its error and no view.
-func (j *Journal) For(c Call) (*Journal, error) {
+func (j *Handler) For(c Call) (*Handler, error) {
 	if err := c.Valid(); err != nil {
 		return nil, err
 	}
@@ -101,14 +101,14 @@ func (j *Journal) For(c Call) (*Journal, error) {
 	if actor == "" {
 		actor = j.defaultActor
 	}
-	return &Journal{shared: j.shared, actor: actor, request: c.RequestID, command: c.fingerprint(), name: c.Command,
+	return &Handler{shared: j.shared, actor: actor, request: c.RequestID, command: c.fingerprint(), name: c.Command,
 		gm: c.GM, player: c.Player}, nil
 }
 
 // MustFor is For for a call known to be valid (its fields constants, or
 // checked by Valid): it panics if For refuses c. Tests, the demo and the
 // benchmarks use it.
-func (j *Journal) MustFor(c Call) *Journal {
+func (j *Handler) MustFor(c Call) *Handler {
 	v, err := j.For(c)
 	if err != nil {
 		panic(err)

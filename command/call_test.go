@@ -41,7 +41,7 @@ func TestCallKeepsItsRequestID(t *testing.T) {
 	// view inherits nothing from it) and on another process's journal.
 	again, err := view.For(call)
 	require.NoError(t, err)
-	for i, retry := range []*command.Journal{view, again, freshJournal(st).MustFor(call)} {
+	for i, retry := range []*command.Handler{view, again, freshJournal(st).MustFor(call)} {
 		res, err := retry.Damage(ctx, "mordor", "orco", 1, "")
 		require.NoError(t, err, "retry %d", i)
 		require.True(t, res.Repeated, "retry %d: recorded again instead of repeated", i)

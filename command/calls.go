@@ -67,7 +67,7 @@ type CallClose struct {
 }
 
 // MakeCall records a roll call (journal.call.made.v1).
-func (j *Journal) MakeCall(ctx context.Context, campaign string, req CallRequest) (Result, error) {
+func (j *Handler) MakeCall(ctx context.Context, campaign string, req CallRequest) (Result, error) {
 	return j.execute(ctx, campaign, func(d *draft) error {
 		if err := requireCampaign(d.campaign); err != nil {
 			return err
@@ -148,7 +148,7 @@ func (d *draft) callRoll(skill, attr, vs string) (string, string, error) {
 }
 
 // CloseCall records the close of an open roll call (journal.call.closed.v1).
-func (j *Journal) CloseCall(ctx context.Context, campaign string, req CallClose) (Result, error) {
+func (j *Handler) CloseCall(ctx context.Context, campaign string, req CallClose) (Result, error) {
 	return j.execute(ctx, campaign, func(d *draft) error {
 		if err := requireCampaign(d.campaign); err != nil {
 			return err

@@ -34,7 +34,7 @@ func requireCampaign(c *projections.Campaign) error {
 }
 
 // CreateCampaign opens a campaign; its options fix its rules for good.
-func (j *Journal) CreateCampaign(ctx context.Context, req CreateCampaign) (Result, error) {
+func (j *Handler) CreateCampaign(ctx context.Context, req CreateCampaign) (Result, error) {
 	if err := events.ValidID(req.ID); err != nil {
 		return Result{}, invalid("campaign id %q: %v", clip.Text(req.ID), err)
 	}
@@ -99,7 +99,7 @@ func weaponOf(w events.WeaponDefined) (ryf.Weapon, error) {
 
 // DefineWeapon adds a weapon to a RyF campaign (or replaces a known one).
 // Without a skill it takes Rules.DefaultWeaponSkill, which the event records.
-func (j *Journal) DefineWeapon(ctx context.Context, campaign string, w events.WeaponDefined) (Result, error) {
+func (j *Handler) DefineWeapon(ctx context.Context, campaign string, w events.WeaponDefined) (Result, error) {
 	return j.execute(ctx, campaign, func(d *draft) error {
 		rules, err := d.ryfRules()
 		if err != nil {
@@ -137,7 +137,7 @@ type SkillDefineRequest struct {
 }
 
 // DefineSkill adds a campaign skill with its default attribute.
-func (j *Journal) DefineSkill(ctx context.Context, campaign, name, attr string) (Result, error) {
+func (j *Handler) DefineSkill(ctx context.Context, campaign, name, attr string) (Result, error) {
 	return j.execute(ctx, campaign, func(d *draft) error {
 		rules, err := d.ryfRules()
 		if err != nil {

@@ -86,7 +86,7 @@ func (s *campaignState) appended(ev events.Event, hash string) {
 // and folds it into c. It reads the campaign's events up to there once
 // for their stored bytes. An error wrapping events.ErrConcurrency means
 // another writer appended first: decide again on fresh state.
-func (j *Journal) anchor(ctx context.Context, s *campaignState, c *projections.Campaign, now time.Time) error {
+func (j *Handler) anchor(ctx context.Context, s *campaignState, c *projections.Campaign, now time.Time) error {
 	h := events.NewAnchorHash()
 	var last []byte
 	q := events.Query{Subject: s.filter, To: c.LastSeq}

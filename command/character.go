@@ -35,7 +35,7 @@ const RuleWeapon = "weapon"
 
 // CreateCharacter validates a character against the campaign's rules (every
 // violation reported at once) and records it at full HP.
-func (j *Journal) CreateCharacter(ctx context.Context, campaign string, req CreateCharacter) (Result, error) {
+func (j *Handler) CreateCharacter(ctx context.Context, campaign string, req CreateCharacter) (Result, error) {
 	if err := events.ValidID(req.ID); err != nil {
 		return Result{}, invalid("character id %q: %v", clip.Text(req.ID), err)
 	}

@@ -159,7 +159,7 @@ type subjectCounter interface {
 // no longer matches). known is false when the store cannot count, or
 // could not answer: the load then asks for the last message as without a
 // count (a server that cannot answer fails the read that follows).
-func (j *Journal) countSubject(ctx context.Context, filter string, s *campaignState) (n uint64, known bool) {
+func (j *Handler) countSubject(ctx context.Context, filter string, s *campaignState) (n uint64, known bool) {
 	s.epoch = ""
 	sc, ok := j.store.(subjectCounter)
 	if !ok || j.checkpoints == nil {
@@ -190,7 +190,7 @@ var errBadCheckpoint = msgerr.New("unusable checkpoint")
 // readCheckpoint returns campaign's checkpoint when there is a usable one
 // at or below upTo (0: any), or nil: a missing, unreadable or unusable
 // checkpoint means a fold from the start.
-func (j *Journal) readCheckpoint(ctx context.Context, campaign string, upTo uint64) *checkpoint {
+func (j *Handler) readCheckpoint(ctx context.Context, campaign string, upTo uint64) *checkpoint {
 	if j.checkpoints == nil {
 		return nil
 	}
@@ -280,7 +280,7 @@ func encodeCheckpoint(c *projections.Campaign, s *campaignState) ([]byte, error)
 // CheckpointEvery events were folded into it since its last one, or the
 // one it read lacks its count (s.rewrite), and the id of its last message
 // is known. s must be locked and caught up.
-func (j *Journal) maybeCheckpoint(ctx context.Context, s *campaignState) {
+func (j *Handler) maybeCheckpoint(ctx context.Context, s *campaignState) {
 	c := s.c
 	if j.checkpoints == nil || j.checkpointEvery <= 0 || c == nil || c.RefoldNeeded || c.LastSeq == 0 ||
 		s.lastSeq != c.LastSeq || (c.Events-s.savedEvents <= j.checkpointEvery && !s.rewrite) {
@@ -301,7 +301,7 @@ func (j *Journal) maybeCheckpoint(ctx context.Context, s *campaignState) {
 // campaign's checkpoint, replacing the one there. It returns the
 // checkpoint's sequence (the campaign's last at or below at). A journal
 // without Checkpoints writes nothing.
-func (j *Journal) WriteCheckpoint(ctx context.Context, campaign string, at uint64) (uint64, error) {
+func (j *Handler) WriteCheckpoint(ctx context.Context, campaign string, at uint64) (uint64, error) {
 	filter, err := events.CampaignFilter(campaign)
 	if err != nil {
 		return 0, invalid("campaign %q: %v", clip.Text(campaign), err)
@@ -380,7 +380,7 @@ type lastReader interface {
 // follow, or the store cannot say) the load reads from the checkpoint's
 // sequence as without it: a cold load of a campaign with nothing after
 // its checkpoint costs one request to the stream, not a read.
-func (j *Journal) lastIsCheckpoint(ctx context.Context, filter string, cp *checkpoint, s *campaignState) (done bool, err error) {
+func (j *Handler) lastIsCheckpoint(ctx context.Context, filter string, cp *checkpoint, s *campaignState) (done bool, err error) {
 	lr, ok := j.store.(lastReader)
 	if !ok {
 		return false, nil

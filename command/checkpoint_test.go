@@ -91,7 +91,7 @@ func jetCheckpoints(t testing.TB) (*jetstore.Store, *live.BucketKV) {
 // checkpointed returns a journal with a cache of its own (a fresh process)
 // over a counting view of st, with checkpoints in kv written every every
 // events (negative: never).
-func checkpointed(st command.Store, kv command.Checkpoints, every int) (*command.Journal, *countingStore) {
+func checkpointed(st command.Store, kv command.Checkpoints, every int) (*command.Handler, *countingStore) {
 	cs := &countingStore{Store: st}
 	secrets, _ := st.(events.Secrets) // the counting view hides them
 	return command.New(cs, command.Options{Clock: time.Now, Rand: rand.Reader, IDs: events.NewV7(time.Now, rand.Reader),

@@ -14,7 +14,7 @@ import (
 
 // StartCombat rolls initiative for every participant and records the order
 // (highest first; ties by Destreza, then Percepción, then roll order).
-func (j *Journal) StartCombat(ctx context.Context, campaign string, participants []string, entropy string) (Result, error) {
+func (j *Handler) StartCombat(ctx context.Context, campaign string, participants []string, entropy string) (Result, error) {
 	return j.StartCombatWith(ctx, campaign, CombatStart{Participants: participants, Entropy: entropy})
 }
 
@@ -30,7 +30,7 @@ type CombatStart struct {
 
 // StartCombatWith is StartCombat with the players' choices for the
 // initiative rolls.
-func (j *Journal) StartCombatWith(ctx context.Context, campaign string, req CombatStart) (Result, error) {
+func (j *Handler) StartCombatWith(ctx context.Context, campaign string, req CombatStart) (Result, error) {
 	return j.execute(ctx, campaign, func(d *draft) error {
 		sides, err := d.initiativeSides(req)
 		if err != nil {
@@ -134,7 +134,7 @@ func combatStarted(sides []initiativeSide, results []ryf.Result, ids []string) e
 }
 
 // NextRound starts the next round of the combat in progress.
-func (j *Journal) NextRound(ctx context.Context, campaign string) (Result, error) {
+func (j *Handler) NextRound(ctx context.Context, campaign string) (Result, error) {
 	return j.execute(ctx, campaign, func(d *draft) error {
 		if err := requireCampaign(d.campaign); err != nil {
 			return err
@@ -149,7 +149,7 @@ func (j *Journal) NextRound(ctx context.Context, campaign string) (Result, error
 }
 
 // EndCombat ends the combat in progress.
-func (j *Journal) EndCombat(ctx context.Context, campaign string) (Result, error) {
+func (j *Handler) EndCombat(ctx context.Context, campaign string) (Result, error) {
 	return j.execute(ctx, campaign, func(d *draft) error {
 		if err := requireCampaign(d.campaign); err != nil {
 			return err
@@ -192,7 +192,7 @@ func nextToAct(c *projections.Campaign) string {
 
 // Attack rolls an attack in turn order; on a hit it rolls the damage (doubled
 // on a critical) and applies it to the target, all in one atomic append.
-func (j *Journal) Attack(ctx context.Context, campaign string, req AttackRequest) (Result, error) {
+func (j *Handler) Attack(ctx context.Context, campaign string, req AttackRequest) (Result, error) {
 	return j.execute(ctx, campaign, func(d *draft) error {
 		p, err := d.planAttack(req)
 		if err != nil {

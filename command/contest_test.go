@@ -85,7 +85,7 @@ func TestContestSidesUseWhatAnyRollMay(t *testing.T) {
 }
 
 // findTie makes contests of equal bases until one is a tie.
-func findTie(t *testing.T, j *command.Journal) (string, command.Result) {
+func findTie(t *testing.T, j *command.Handler) (string, command.Result) {
 	t.Helper()
 	for i := range 300 {
 		// lodin 2 × F 8 = 16, orco 2 × F 7 + 2 = 16.

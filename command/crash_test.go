@@ -24,14 +24,14 @@ const crashChildEnv = "JOURNAL_COMMAND_CRASH_DIR"
 
 // openJournal starts an embedded server with Sync on in dir and returns a
 // journal over it; the server stops when the test ends.
-func openJournal(t testing.TB, dir string) (*command.Journal, *jetstore.Store) {
+func openJournal(t testing.TB, dir string) (*command.Handler, *jetstore.Store) {
 	t.Helper()
 	j, st, stop := startJournal(t, dir)
 	t.Cleanup(stop)
 	return j, st
 }
 
-func startJournal(t testing.TB, dir string) (*command.Journal, *jetstore.Store, func()) {
+func startJournal(t testing.TB, dir string) (*command.Handler, *jetstore.Store, func()) {
 	t.Helper()
 	srv, err := embedded.Start(context.Background(), embedded.Options{Dir: dir, Sync: true})
 	require.NoError(t, err)

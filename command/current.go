@@ -22,7 +22,7 @@ import (
 // the command then decides on the cached fold without reading it again,
 // and reads back only the events it appended. An empty state (System "")
 // is a campaign the journal does not have.
-func (j *Journal) Current(ctx context.Context, campaign string) (*projections.Campaign, error) {
+func (j *Handler) Current(ctx context.Context, campaign string) (*projections.Campaign, error) {
 	if _, err := events.CampaignFilter(campaign); err != nil {
 		return nil, invalid("campaign %q: %v", clip.Text(campaign), err)
 	}

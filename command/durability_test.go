@@ -72,7 +72,7 @@ func checkNonces(t testing.TB, recs []events.Recorded) int {
 
 // checkRefold checks that the campaign a fresh journal loads equals a full
 // refold of the events.
-func checkRefold(t testing.TB, ctx context.Context, j *command.Journal, recs []events.Recorded) *projections.Campaign {
+func checkRefold(t testing.TB, ctx context.Context, j *command.Handler, recs []events.Recorded) *projections.Campaign {
 	t.Helper()
 	loaded, err := j.Load(ctx, "mordor", 0)
 	require.NoError(t, err)
@@ -320,7 +320,7 @@ func TestConcurrentProcesses(t *testing.T) {
 	t.Cleanup(srv.Shutdown)
 	st, err := jetstore.Open(ctx, srv.JetStream(), jetstore.Options{})
 	require.NoError(t, err)
-	newJ := func() *command.Journal {
+	newJ := func() *command.Handler {
 		return command.New(st, command.Options{Clock: time.Now, Rand: rand.Reader, IDs: events.NewV7(time.Now, rand.Reader), Retries: 1000})
 	}
 	shared := newJ()
@@ -420,7 +420,7 @@ func TestConcurrentProcesses(t *testing.T) {
 
 // writeConcurrently issues rolls for lodin and damage to lodin, interleaved,
 // reporting each acknowledged command.
-func writeConcurrently(ctx context.Context, j *command.Journal, rolls, damages int, ack func(kind string, ids []string)) error {
+func writeConcurrently(ctx context.Context, j *command.Handler, rolls, damages int, ack func(kind string, ids []string)) error {
 	for i := 0; i < rolls || i < damages; i++ {
 		if i < rolls {
 			res, err := j.Roll(ctx, "mordor", command.RollRequest{Character: "lodin", Skill: "Buscar"})

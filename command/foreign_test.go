@@ -25,7 +25,7 @@ func TestForeignMessageDoesNotStopTheCampaign(t *testing.T) {
 	srv, st := embeddedtest.Store(t, embedded.Options{})
 	// Ids of their own for each journal: two deterministic ones would make
 	// the same ids, which the store takes for retries.
-	journal := func() *command.Journal {
+	journal := func() *command.Handler {
 		return command.New(st, command.Options{Clock: time.Now, Rand: rand.Reader, IDs: events.NewV7(time.Now, rand.Reader)})
 	}
 	cached := journal()

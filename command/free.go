@@ -50,7 +50,7 @@ type SecretRoll struct {
 }
 
 // mayRollSecret reports whether the actor is the GM for secret rolls.
-func (j *Journal) mayRollSecret(c *projections.Campaign) bool { return j.gm || j.isGM(c) }
+func (j *Handler) mayRollSecret(c *projections.Campaign) bool { return j.gm || j.isGM(c) }
 
 // freeAggregate is the aggregate a free roll is filed under: its
 // character, or, for the GM's roll for no character, "gm".
@@ -97,7 +97,7 @@ func (d *draft) checkFree(req FreeRollRequest) (dice.Expr, error) {
 // FreeRoll makes a free roll in the open session: in a journal-dice-v1
 // session from the session's stream at once; in a journal-dice-v2 one it
 // is a signed request (RequestRoll with the action "free-roll").
-func (j *Journal) FreeRoll(ctx context.Context, campaign string, req FreeRollRequest) (Result, error) {
+func (j *Handler) FreeRoll(ctx context.Context, campaign string, req FreeRollRequest) (Result, error) {
 	res, err := j.execute(ctx, campaign, func(d *draft) error {
 		x, err := d.checkFree(req)
 		if err != nil {
@@ -239,7 +239,7 @@ type RevealRequest struct {
 
 // Reveal records the outcome of the GM's secret roll id (its hidden
 // event's id, or a prefix of at least 8 characters) in the open session.
-func (j *Journal) Reveal(ctx context.Context, campaign, id string) (Result, error) {
+func (j *Handler) Reveal(ctx context.Context, campaign, id string) (Result, error) {
 	return j.execute(ctx, campaign, func(d *draft) error {
 		if !j.mayRollSecret(d.campaign) {
 			return invalid("only the GM reveals a secret roll")
@@ -274,7 +274,7 @@ func (j *Journal) Reveal(ctx context.Context, campaign, id string) (Result, erro
 // outcome: for one not yet revealed, the roll its reveal will record,
 // computed from the session's seed. It is the GM's alone (the web API's
 // GM-only route); it records nothing.
-func (j *Journal) SecretRolls(ctx context.Context, campaign string) ([]SecretRoll, error) {
+func (j *Handler) SecretRolls(ctx context.Context, campaign string) ([]SecretRoll, error) {
 	c, err := j.Load(ctx, campaign, 0)
 	if err != nil {
 		return nil, err
@@ -307,7 +307,7 @@ func (j *Journal) SecretRolls(ctx context.Context, campaign string) ([]SecretRol
 
 // withSecrets adds to a command's answer the outcome of the secret rolls
 // it recorded, for the GM who made them (Result.Secret).
-func (j *Journal) withSecrets(ctx context.Context, campaign string, res Result, err error) (Result, error) {
+func (j *Handler) withSecrets(ctx context.Context, campaign string, res Result, err error) (Result, error) {
 	if err != nil {
 		return res, err
 	}

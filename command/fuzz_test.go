@@ -16,7 +16,7 @@ import (
 // characters, an open session and, with combat, a combat in progress.
 // Each fuzz input gets its own, so that a failure replays from the input
 // alone.
-func fuzzWorld(t *testing.T, combat bool) (*command.Journal, *memstore.Store) {
+func fuzzWorld(t *testing.T, combat bool) (*command.Handler, *memstore.Store) {
 	t.Helper()
 	store := memstore.New(memstore.Options{})
 	j := newJournal(t, store)

@@ -21,7 +21,7 @@ type DamageRequest struct {
 }
 
 // Damage applies damage the GM gives by hand (a fall, a trap).
-func (j *Journal) Damage(ctx context.Context, campaign, char string, amount int, source string) (Result, error) {
+func (j *Handler) Damage(ctx context.Context, campaign, char string, amount int, source string) (Result, error) {
 	if amount < 1 || amount > MaxPoints {
 		return Result{}, invalid("damage %d: want 1..%d", amount, MaxPoints)
 	}
@@ -50,7 +50,7 @@ type HealRequest struct {
 }
 
 // Heal heals a character by hand, never past max HP; the dead do not heal.
-func (j *Journal) Heal(ctx context.Context, campaign, char string, amount int) (Result, error) {
+func (j *Handler) Heal(ctx context.Context, campaign, char string, amount int) (Result, error) {
 	if amount < 1 || amount > MaxPoints {
 		return Result{}, invalid("healing %d: want 1..%d", amount, MaxPoints)
 	}
@@ -80,7 +80,7 @@ type RestRequest struct {
 }
 
 // Rest is a night's sleep for every character: 1 HP (2 in comfort) and a new day.
-func (j *Journal) Rest(ctx context.Context, campaign string, comfort bool) (Result, error) {
+func (j *Handler) Rest(ctx context.Context, campaign string, comfort bool) (Result, error) {
 	return j.execute(ctx, campaign, func(d *draft) error {
 		if err := requireCampaign(d.campaign); err != nil {
 			return err
@@ -112,7 +112,7 @@ type HealAfterCombatRequest struct {
 
 // HealAfterCombat rolls the once-per-combat 1d6 healing after the last
 // combat, capped by the damage taken in it and by max HP.
-func (j *Journal) HealAfterCombat(ctx context.Context, campaign, char, entropy string) (Result, error) {
+func (j *Handler) HealAfterCombat(ctx context.Context, campaign, char, entropy string) (Result, error) {
 	return j.execute(ctx, campaign, func(d *draft) error {
 		ch, cb, err := d.healAfterCombatOf(char)
 		if err != nil {

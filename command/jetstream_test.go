@@ -18,7 +18,7 @@ import (
 
 // jetJournal returns a journal over a store on a real embedded JetStream
 // server, and a second journal on its own connection to the same server.
-func jetJournals(t *testing.T) (*command.Journal, *command.Journal, *jetstore.Store) {
+func jetJournals(t *testing.T) (*command.Handler, *command.Handler, *jetstore.Store) {
 	t.Helper()
 	dir := t.TempDir()
 	srv, err := embedded.Start(context.Background(), embedded.Options{Dir: dir, Sync: false, Share: true})
@@ -49,7 +49,7 @@ func TestConcurrentWritersOnJetStream(t *testing.T) {
 	const perWriter = 15
 	var wg sync.WaitGroup
 	errs := make(chan error, 4*perWriter)
-	for _, j := range []*command.Journal{a, b} {
+	for _, j := range []*command.Handler{a, b} {
 		wg.Add(2)
 		go func() {
 			defer wg.Done()

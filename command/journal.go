@@ -82,11 +82,11 @@ func notFound(format string, args ...any) error {
 	return msgerr.Errorf("%w: %s", ErrNotFound, msgerr.Errorf(format, args...))
 }
 
-// Journal is the command handler: it handles commands over a store (the
+// Handler is the command handler: it handles commands over a store (the
 // journal is the stream of events it appends to). It is safe for
 // concurrent use. Its per-call fields are one Call's, set at once by For
 // (call.go).
-type Journal struct {
+type Handler struct {
 	*shared
 	// actor is recorded as who issued each event (Call.Actor).
 	actor string
@@ -232,7 +232,7 @@ type rulesKey struct {
 // weapons of its own, shared by every such campaign with the same options
 // (rules are immutable), so that thousands of campaigns do not each hold
 // a copy (about 9 KB).
-func (j *Journal) sharedRules(c *projections.Campaign) (*ryf.Rules, error) {
+func (j *Handler) sharedRules(c *projections.Campaign) (*ryf.Rules, error) {
 	k := rulesKey{system: c.System, carisma: c.Carisma, hard: c.HardDefense, budget: c.AttrBudget}
 	j.mu.Lock()
 	r := j.rules[k]
@@ -276,7 +276,7 @@ func (d *draft) ryfRules() (*ryf.Rules, error) {
 	return r, nil
 }
 
-// Options configure a Journal. Clock, randomness and ids are injected;
+// Options configure a Handler. Clock, randomness and ids are injected;
 // every field has a default, so Options{} is a working handler.
 type Options struct {
 	// Clock stamps the events (default time.Now).
@@ -333,7 +333,7 @@ const DefaultCacheCampaigns = 4096
 
 // New returns a command handler over store, with the defaults of Options for the
 // fields left unset.
-func New(store Store, o Options) *Journal {
+func New(store Store, o Options) *Handler {
 	if o.Clock == nil {
 		o.Clock = time.Now
 	}
@@ -358,7 +358,7 @@ func New(store Store, o Options) *Journal {
 	if o.CacheCampaigns == 0 {
 		o.CacheCampaigns = DefaultCacheCampaigns
 	}
-	return &Journal{actor: o.Actor, shared: &shared{defaultActor: o.Actor, store: store, secrets: o.Secrets, clock: o.Clock, rand: o.Rand, ids: o.IDs,
+	return &Handler{actor: o.Actor, shared: &shared{defaultActor: o.Actor, store: store, secrets: o.Secrets, clock: o.Clock, rand: o.Rand, ids: o.IDs,
 		retries: o.Retries, states: map[string]*campaignState{}, maxStates: o.CacheCampaigns,
 		checkpoints: o.Checkpoints, checkpointEvery: max(o.CheckpointEvery, 0), beacon: o.Beacon, limiter: o.Limiter, noAnchor: o.NoAnchor, noSeenCheck: o.NoSeenCheck}}
 }
@@ -381,7 +381,7 @@ type Result struct {
 // Load folds campaign id from the store, up to sequence upTo (0: all):
 // from the campaign's checkpoint when it has a usable one at or below
 // upTo, else from the start (see Checkpoints).
-func (j *Journal) Load(ctx context.Context, id string, upTo uint64) (*projections.Campaign, error) {
+func (j *Handler) Load(ctx context.Context, id string, upTo uint64) (*projections.Campaign, error) {
 	s := &campaignState{}
 	c, err := j.load(ctx, id, upTo, s)
 	if err != nil {
@@ -400,7 +400,7 @@ func (j *Journal) Load(ctx context.Context, id string, upTo uint64) (*projection
 // void) makes it fold again from the start, every void known, so that the
 // state always equals a full refold. s collects the index of request ids
 // (s.note sees every event read) and the last message read.
-func (j *Journal) load(ctx context.Context, id string, upTo uint64, s *campaignState) (*projections.Campaign, error) {
+func (j *Handler) load(ctx context.Context, id string, upTo uint64, s *campaignState) (*projections.Campaign, error) {
 	filter, err := events.CampaignFilter(id)
 	if err != nil {
 		return nil, invalid("campaign %q: %v", clip.Text(id), err)
@@ -442,7 +442,7 @@ func (s *campaignState) reset() {
 
 // loadFromStart is load without a checkpoint: the campaign's events are
 // read from its first.
-func (j *Journal) loadFromStart(ctx context.Context, filter, id string, upTo uint64, s *campaignState) (*projections.Campaign, error) {
+func (j *Handler) loadFromStart(ctx context.Context, filter, id string, upTo uint64, s *campaignState) (*projections.Campaign, error) {
 	c := projections.NewCampaign(id)
 	if err := j.store.Read(ctx, events.Query{Subject: filter, To: upTo, OnForeign: s.passForeign(c)}, s.apply(c, true)); err != nil {
 		return nil, err
@@ -465,7 +465,7 @@ func (j *Journal) loadFromStart(ctx context.Context, filter, id string, upTo uin
 // void among them of an event among them leaves it out from the start, as
 // a full refold does; a void of an event the checkpoint holds makes it
 // refold from the start.
-func (j *Journal) foldFrom(ctx context.Context, filter string, cp *checkpoint, upTo uint64, follows bool, s *campaignState) (*projections.Campaign, error) {
+func (j *Handler) foldFrom(ctx context.Context, filter string, cp *checkpoint, upTo uint64, follows bool, s *campaignState) (*projections.Campaign, error) {
 	c := cp.c
 	cp.into(s)
 	verified := false
@@ -552,7 +552,7 @@ func (j *Journal) foldFrom(ctx context.Context, filter string, cp *checkpoint, u
 // refold folds the campaign of stale (a fold that met a void naming an
 // event it had folded) again from the start, up to upTo, knowing from the
 // start every void stale met. The index of request ids is already built.
-func (j *Journal) refold(ctx context.Context, filter string, stale *projections.Campaign, upTo uint64) (*projections.Campaign, error) {
+func (j *Handler) refold(ctx context.Context, filter string, stale *projections.Campaign, upTo uint64) (*projections.Campaign, error) {
 	c := projections.NewCampaign(stale.ID)
 	c.KnowVoids(stale.Voided)
 	if err := j.store.Read(ctx, events.Query{Subject: filter, To: upTo, OnForeign: passForeign(c)}, c.Apply); err != nil {
@@ -602,7 +602,7 @@ type draft struct {
 	// ctx is the command's context, for the reads a decision needs (a
 	// journal-dice-v2 path's request, whose signature has none).
 	ctx      context.Context
-	j        *Journal
+	j        *Handler
 	campaign *projections.Campaign
 	now      time.Time
 	evs      []events.Event
@@ -640,7 +640,7 @@ func (d *draft) add(kind events.Kind, aggID, typ string, data any) string {
 }
 
 // state returns the cache entry of a campaign.
-func (j *Journal) state(campaign string) *campaignState {
+func (j *Handler) state(campaign string) *campaignState {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	j.tick++
@@ -657,7 +657,7 @@ func (j *Journal) state(campaign string) *campaignState {
 // evictLocked drops the least recently used idle entries until one more
 // fits under maxStates (j.mu held). A busy entry (its lock held by a
 // command) is never dropped.
-func (j *Journal) evictLocked() {
+func (j *Handler) evictLocked() {
 	for j.maxStates > 0 && len(j.states) >= j.maxStates {
 		var oldest string
 		var o *campaignState
@@ -680,7 +680,7 @@ func (j *Journal) evictLocked() {
 }
 
 // CachedCampaigns returns how many campaigns' folds the handler keeps now.
-func (j *Journal) CachedCampaigns() int {
+func (j *Handler) CachedCampaigns() int {
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	return len(j.states)
@@ -690,7 +690,7 @@ func (j *Journal) CachedCampaigns() int {
 // time (from the campaign's checkpoint, if any), then only the events
 // recorded since. It writes a checkpoint when enough events were folded
 // since the last one.
-func (j *Journal) catchUp(ctx context.Context, campaign string, s *campaignState) (*projections.Campaign, error) {
+func (j *Handler) catchUp(ctx context.Context, campaign string, s *campaignState) (*projections.Campaign, error) {
 	if s.c == nil {
 		c, err := j.load(ctx, campaign, 0, s)
 		if err != nil {
@@ -726,7 +726,7 @@ func (j *Journal) catchUp(ctx context.Context, campaign string, s *campaignState
 // command. Before the first append, the handler's Limiter (if any) admits
 // the command, once however often it is decided; a refusal records
 // nothing. decide must not modify the campaign state it is given.
-func (j *Journal) execute(ctx context.Context, campaign string, decide func(d *draft) error) (Result, error) {
+func (j *Handler) execute(ctx context.Context, campaign string, decide func(d *draft) error) (Result, error) {
 	s := j.state(campaign)
 	s.mu.Lock()
 	defer s.mu.Unlock()

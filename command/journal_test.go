@@ -25,7 +25,7 @@ func fixedClock() func() time.Time {
 
 // newJournal returns a journal over a fresh memory store with deterministic
 // clock, ids and seeds.
-func newJournal(t *testing.T, store command.Store) *command.Journal {
+func newJournal(t *testing.T, store command.Store) *command.Handler {
 	t.Helper()
 	clock := fixedClock()
 	rng := rand.NewChaCha8([32]byte{7})
@@ -36,7 +36,7 @@ func newJournal(t *testing.T, store command.Store) *command.Journal {
 
 // setup creates a ryf campaign with two player characters and an NPC, and
 // opens a session.
-func setup(t testing.TB, j *command.Journal) {
+func setup(t testing.TB, j *command.Handler) {
 	t.Helper()
 	ctx := context.Background()
 	_, err := j.CreateCampaign(ctx, command.CreateCampaign{ID: "mordor", System: "ryf"})

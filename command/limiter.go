@@ -29,7 +29,7 @@ type Limiter interface {
 
 // admit asks the journal's limiter, if any, to admit the append of n
 // events by this view's actor to campaign, which holds have events.
-func (j *Journal) admit(campaign string, have, n int) error {
+func (j *Handler) admit(campaign string, have, n int) error {
 	if j.limiter == nil {
 		return nil
 	}
@@ -39,7 +39,7 @@ func (j *Journal) admit(campaign string, have, n int) error {
 // preAdmitted returns this view with its command admitted already, for
 // a command that asks the limiter before it writes anything else (a
 // session start, before its seed is stored): execute does not ask again.
-func (j *Journal) preAdmitted() *Journal {
+func (j *Handler) preAdmitted() *Handler {
 	v := *j
 	v.admitted = true
 	return &v

@@ -22,7 +22,7 @@ func (c *limitClock) Now() time.Time { return c.now }
 
 // limitedJournal is newJournal with a limiter of rate r (the setup's
 // actor, "gm", exempt, as the journal role is) and quota max events.
-func limitedJournal(t *testing.T, store command.Store, r limit.Rate, max int) (*command.Journal, *limitClock) {
+func limitedJournal(t *testing.T, store command.Store, r limit.Rate, max int) (*command.Handler, *limitClock) {
 	t.Helper()
 	lc := &limitClock{now: time.Date(2026, 12, 1, 20, 0, 0, 0, time.UTC)}
 	clock := fixedClock()
@@ -49,7 +49,7 @@ func TestRateLimited(t *testing.T) {
 	j, lc := limitedJournal(t, st, limit.Rate{PerMinute: 60, Burst: 3}, 0)
 	setup(t, j)
 	bea := j.MustFor(command.Call{Actor: "bea"})
-	roll := func(as *command.Journal) error {
+	roll := func(as *command.Handler) error {
 		_, err := as.Roll(ctx, "mordor", command.RollRequest{Character: "ruisenor", Skill: "Advertir"})
 		return err
 	}

@@ -23,9 +23,9 @@ var bidiControls = []rune{0x202A, 0x202B, 0x202C, 0x202D, 0x202E, 0x2066, 0x2067
 // a refusal names the field and its limit, and records nothing. At the
 // limit the command is recorded.
 func TestTextLimits(t *testing.T) {
-	type run func(ctx context.Context, j *command.Journal, s string, n int) (command.Result, error)
+	type run func(ctx context.Context, j *command.Handler, s string, n int) (command.Result, error)
 	ryfChar := func(mod func(*command.CreateCharacter, string)) run {
-		return func(ctx context.Context, j *command.Journal, s string, n int) (command.Result, error) {
+		return func(ctx context.Context, j *command.Handler, s string, n int) (command.Result, error) {
 			req := command.CreateCharacter{ID: fmt.Sprintf("pj%d", n), Name: "Pj", Player: "ana", Attributes: "F=8,R=7,D=9,I=8,P=8",
 				Skills: "Pelea=5,Sigilo=3", Specialization: "Sigilo"}
 			mod(&req, s)
@@ -33,7 +33,7 @@ func TestTextLimits(t *testing.T) {
 		}
 	}
 	torChar := func(mod func(*command.CreateCharacter, string)) run {
-		return func(ctx context.Context, j *command.Journal, s string, n int) (command.Result, error) {
+		return func(ctx context.Context, j *command.Handler, s string, n int) (command.Result, error) {
 			req := command.CreateCharacter{ID: fmt.Sprintf("pj%d", n), Name: "Pj", Player: "ana", Culture: "hobbit", MaxHope: 10,
 				Attributes: "Cuerpo=4/6,Corazón=6/8,Mente=3/5", Skills: "Curar=2,Cazar=1", Traits: []string{"Leal"}}
 			mod(&req, s)
@@ -46,49 +46,49 @@ func TestTextLimits(t *testing.T) {
 		limit int
 		tor   bool
 		run   run
-		prep  func(ctx context.Context, j *command.Journal) error // before counting
+		prep  func(ctx context.Context, j *command.Handler) error // before counting
 	}{
-		{"name", command.MaxName, false, func(ctx context.Context, j *command.Journal, s string, n int) (command.Result, error) {
+		{"name", command.MaxName, false, func(ctx context.Context, j *command.Handler, s string, n int) (command.Result, error) {
 			return j.CreateCampaign(ctx, command.CreateCampaign{ID: fmt.Sprintf("camp%d", n), Name: s, System: "ryf"})
 		}, nil},
 		{"name", command.MaxName, false, ryfChar(func(r *command.CreateCharacter, s string) { r.Name = s }), nil},
 		// "player" is a user id now (CreateCharacter: events.ValidID), not a text.
 		{"occupation", command.MaxName, false, ryfChar(func(r *command.CreateCharacter, s string) { r.Occupation = s }), nil},
-		{"name", command.MaxName, false, func(ctx context.Context, j *command.Journal, s string, n int) (command.Result, error) {
+		{"name", command.MaxName, false, func(ctx context.Context, j *command.Handler, s string, n int) (command.Result, error) {
 			return j.DefineWeapon(ctx, "mordor", events.WeaponDefined{Name: s, Damage: "1d6", Skill: "Armas cuerpo a cuerpo"})
 		}, nil},
-		{"name", command.MaxName, false, func(ctx context.Context, j *command.Journal, s string, n int) (command.Result, error) {
+		{"name", command.MaxName, false, func(ctx context.Context, j *command.Handler, s string, n int) (command.Result, error) {
 			return j.DefineSkill(ctx, "mordor", s, "F")
 		}, nil},
-		{"title", command.MaxTitle, false, func(ctx context.Context, j *command.Journal, s string, n int) (command.Result, error) {
+		{"title", command.MaxTitle, false, func(ctx context.Context, j *command.Handler, s string, n int) (command.Result, error) {
 			return j.StartSession(ctx, "mordor", "", s)
-		}, func(ctx context.Context, j *command.Journal) error {
+		}, func(ctx context.Context, j *command.Handler) error {
 			_, err := j.EndSession(ctx, "mordor")
 			return err
 		}},
-		{"reason", command.MaxReason, false, func(ctx context.Context, j *command.Journal, s string, n int) (command.Result, error) {
+		{"reason", command.MaxReason, false, func(ctx context.Context, j *command.Handler, s string, n int) (command.Result, error) {
 			return j.Void(ctx, "mordor", voided, s)
-		}, func(ctx context.Context, j *command.Journal) error {
+		}, func(ctx context.Context, j *command.Handler) error {
 			res, err := j.Damage(ctx, "mordor", "orco", 1, "")
 			if err == nil {
 				voided = res.Events[0].Event.ID
 			}
 			return err
 		}},
-		{"entropy", command.MaxEntropy, false, func(ctx context.Context, j *command.Journal, s string, n int) (command.Result, error) {
+		{"entropy", command.MaxEntropy, false, func(ctx context.Context, j *command.Handler, s string, n int) (command.Result, error) {
 			return j.Roll(ctx, "mordor", command.RollRequest{Character: "lodin", Skill: "Sigilo", Entropy: strings.ReplaceAll(s, "ñ", "n")})
 		}, nil},
 		// The One Ring.
 		{"name", command.MaxName, true, torChar(func(r *command.CreateCharacter, s string) { r.Name = s }), nil},
 		{"culture", command.MaxName, true, torChar(func(r *command.CreateCharacter, s string) { r.Culture = s }), nil},
 		{"traits[1]", command.MaxName, true, torChar(func(r *command.CreateCharacter, s string) { r.Traits = append(r.Traits, s) }), nil},
-		{"title", command.MaxTitle, true, func(ctx context.Context, j *command.Journal, s string, n int) (command.Result, error) {
+		{"title", command.MaxTitle, true, func(ctx context.Context, j *command.Handler, s string, n int) (command.Result, error) {
 			return j.StartAdventure(ctx, arda, s)
-		}, func(ctx context.Context, j *command.Journal) error {
+		}, func(ctx context.Context, j *command.Handler) error {
 			_, err := j.FellowshipPhase(ctx, arda)
 			return err
 		}},
-		{"reason", command.MaxReason, true, func(ctx context.Context, j *command.Journal, s string, n int) (command.Result, error) {
+		{"reason", command.MaxReason, true, func(ctx context.Context, j *command.Handler, s string, n int) (command.Result, error) {
 			return j.GainShadow(ctx, arda, "bilbo", 1, s)
 		}, nil},
 	}

@@ -16,7 +16,7 @@ type XPRequest struct {
 
 // GrantXP gives a character experience in the current (or last) session:
 // 1..10 XP, at most one grant per character per session.
-func (j *Journal) GrantXP(ctx context.Context, campaign, char string, amount int) (Result, error) {
+func (j *Handler) GrantXP(ctx context.Context, campaign, char string, amount int) (Result, error) {
 	if err := ryf.ValidateXPGrant(amount); err != nil {
 		return Result{}, invalidOr(err)
 	}
@@ -47,7 +47,7 @@ type RaiseRequest struct {
 }
 
 // RaiseSkill spends XP to raise a skill one rank (the new rank's cost).
-func (j *Journal) RaiseSkill(ctx context.Context, campaign, char, skill string) (Result, error) {
+func (j *Handler) RaiseSkill(ctx context.Context, campaign, char, skill string) (Result, error) {
 	return j.execute(ctx, campaign, func(d *draft) error {
 		rules, err := d.ryfRules()
 		if err != nil {
@@ -80,7 +80,7 @@ type CharacterRequest struct {
 
 // ReturnToken has the GM give a character's token back: its next roll is
 // one level lower.
-func (j *Journal) ReturnToken(ctx context.Context, campaign, char string) (Result, error) {
+func (j *Handler) ReturnToken(ctx context.Context, campaign, char string) (Result, error) {
 	return j.execute(ctx, campaign, func(d *draft) error {
 		if _, err := d.ryfRules(); err != nil {
 			return err
@@ -98,7 +98,7 @@ func (j *Journal) ReturnToken(ctx context.Context, campaign, char string) (Resul
 }
 
 // NewDay starts a new in-game day by the GM's word.
-func (j *Journal) NewDay(ctx context.Context, campaign string) (Result, error) {
+func (j *Handler) NewDay(ctx context.Context, campaign string) (Result, error) {
 	return j.execute(ctx, campaign, func(d *draft) error {
 		if err := requireCampaign(d.campaign); err != nil {
 			return err
@@ -115,7 +115,7 @@ type ReloadRequest struct {
 }
 
 // Reload refills a character's magazine weapon.
-func (j *Journal) Reload(ctx context.Context, campaign, char, weapon string) (Result, error) {
+func (j *Handler) Reload(ctx context.Context, campaign, char, weapon string) (Result, error) {
 	return j.execute(ctx, campaign, func(d *draft) error {
 		rules, err := d.ryfRules()
 		if err != nil {

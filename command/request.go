@@ -80,14 +80,14 @@ func (s *campaignState) note(r events.Recorded) {
 }
 
 // requestIDs returns the ids of the view's command's events.
-func (j *Journal) requestIDs(campaign string) *events.RequestIDs {
+func (j *Handler) requestIDs(campaign string) *events.RequestIDs {
 	return &events.RequestIDs{Campaign: campaign, Request: j.request, Command: j.actor + "\x00" + j.command}
 }
 
 // repeated returns what the view's request recorded in the campaign, if
 // its fold s holds it: ok and the events as recorded, or ErrRequestReused
 // when the request id recorded another command. s must be locked.
-func (j *Journal) repeated(ctx context.Context, campaign string, s *campaignState) (Result, bool, error) {
+func (j *Handler) repeated(ctx context.Context, campaign string, s *campaignState) (Result, bool, error) {
 	q, ok := s.requests[keyOf(j.actor, j.request)]
 	if !ok {
 		return Result{}, false, nil
@@ -119,7 +119,7 @@ func (j *Journal) repeated(ctx context.Context, campaign string, s *campaignStat
 // stream after its append: the store reports an event already stored (a
 // duplicate id) as a success, and what is stored may be another
 // attempt's. s must be locked.
-func (j *Journal) recorded(ctx context.Context, campaign string, s *campaignState) (Result, error) {
+func (j *Handler) recorded(ctx context.Context, campaign string, s *campaignState) (Result, error) {
 	s.catch, s.catching, s.caught = keyOf(j.actor, j.request), true, nil
 	c, err := j.catchUp(ctx, campaign, s) // reads what the append stored, and collects it
 	caught := s.caught
@@ -146,7 +146,7 @@ func (j *Journal) recorded(ctx context.Context, campaign string, s *campaignStat
 // (ok), for commands that check the state before they execute (a session
 // start draws and stores its seed first): without a request id, or when
 // the request recorded nothing yet, ok is false.
-func (j *Journal) repeatedBefore(ctx context.Context, campaign string) (Result, bool, error) {
+func (j *Handler) repeatedBefore(ctx context.Context, campaign string) (Result, bool, error) {
 	if j.request == "" {
 		return Result{}, false, nil
 	}

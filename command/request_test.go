@@ -67,7 +67,7 @@ func jetStore(t *testing.T) storeAndSecrets {
 	return st
 }
 
-func freshJournal(st command.Store) *command.Journal {
+func freshJournal(st command.Store) *command.Handler {
 	return command.New(st, command.Options{Clock: time.Now, Rand: rand.Reader, IDs: events.NewV7(time.Now, rand.Reader)})
 }
 
@@ -77,21 +77,21 @@ func freshJournal(st command.Store) *command.Journal {
 var requestCommands = []struct {
 	name string
 	args any
-	run  func(ctx context.Context, j *command.Journal) (command.Result, error)
+	run  func(ctx context.Context, j *command.Handler) (command.Result, error)
 }{
-	{"roll", command.RollRequest{Character: "lodin", Skill: "Buscar"}, func(ctx context.Context, j *command.Journal) (command.Result, error) {
+	{"roll", command.RollRequest{Character: "lodin", Skill: "Buscar"}, func(ctx context.Context, j *command.Handler) (command.Result, error) {
 		return j.Roll(ctx, "mordor", command.RollRequest{Character: "lodin", Skill: "Buscar"})
 	}},
-	{"contest", []string{"lodin", "Sigilo", "orco", "Pelea"}, func(ctx context.Context, j *command.Journal) (command.Result, error) {
+	{"contest", []string{"lodin", "Sigilo", "orco", "Pelea"}, func(ctx context.Context, j *command.Handler) (command.Result, error) {
 		return j.Contest(ctx, "mordor", command.ContestRequest{A: "lodin", SkillA: "Sigilo", B: "orco", SkillB: "Pelea"})
 	}},
-	{"damage", []any{"orco", 1}, func(ctx context.Context, j *command.Journal) (command.Result, error) {
+	{"damage", []any{"orco", 1}, func(ctx context.Context, j *command.Handler) (command.Result, error) {
 		return j.Damage(ctx, "mordor", "orco", 1, "")
 	}},
-	{"xp", []any{"lodin", 3}, func(ctx context.Context, j *command.Journal) (command.Result, error) {
+	{"xp", []any{"lodin", 3}, func(ctx context.Context, j *command.Handler) (command.Result, error) {
 		return j.GrantXP(ctx, "mordor", "lodin", 3)
 	}},
-	{"combat-start", []string{"lodin", "orco"}, func(ctx context.Context, j *command.Journal) (command.Result, error) {
+	{"combat-start", []string{"lodin", "orco"}, func(ctx context.Context, j *command.Handler) (command.Result, error) {
 		return j.StartCombat(ctx, "mordor", []string{"lodin", "orco"}, "")
 	}},
 }
@@ -127,7 +127,7 @@ func TestRequestRecordedOnceAfterUnknownOutcome(t *testing.T) {
 			// The same journal, and another process's (a CLI run again).
 			other, err := freshJournal(inner).For(command.Call{RequestID: "req-" + cmd.name, What: cmd.name, Args: cmd.args})
 			require.NoError(t, err)
-			for i, retry := range []*command.Journal{view, view, other} {
+			for i, retry := range []*command.Handler{view, view, other} {
 				res, err := cmd.run(ctx, retry)
 				require.NoError(t, err, "retry %d", i)
 				require.True(t, res.Repeated, "retry %d: not reported as a repeat", i)

@@ -40,7 +40,7 @@ type RollRequest struct {
 
 // Roll makes one roll from the session's dice stream: a RyF or Galaxia skill
 // or attribute roll, or a The One Ring skill roll, by the campaign's system.
-func (j *Journal) Roll(ctx context.Context, campaign string, req RollRequest) (Result, error) {
+func (j *Handler) Roll(ctx context.Context, campaign string, req RollRequest) (Result, error) {
 	res, err := j.execute(ctx, campaign, func(d *draft) error {
 		if req.Call != "" {
 			if err := d.checkAnswer(req.Call, req.Character, req.Skill, req.Attribute, rollVs(d.campaign, req)); err != nil {
@@ -268,7 +268,7 @@ func describeSide(c ryf.Check) string {
 }
 
 // Contest makes both rolls of an opposed roll and records the verdict.
-func (j *Journal) Contest(ctx context.Context, campaign string, req ContestRequest) (Result, error) {
+func (j *Handler) Contest(ctx context.Context, campaign string, req ContestRequest) (Result, error) {
 	return j.execute(ctx, campaign, func(d *draft) error {
 		rules, err := d.ryfRules()
 		if err != nil {

@@ -27,7 +27,7 @@ func secretKey(campaign, session string) (string, error) {
 }
 
 // sessionKey reads the open session's seed from the secret store.
-func (j *Journal) sessionKey(ctx context.Context, campaign, session string) (*dice.Key, error) {
+func (j *Handler) sessionKey(ctx context.Context, campaign, session string) (*dice.Key, error) {
 	seed, err := j.sessionSeed(ctx, campaign, session)
 	if err != nil {
 		return nil, err
@@ -35,7 +35,7 @@ func (j *Journal) sessionKey(ctx context.Context, campaign, session string) (*di
 	return dice.NewKey(seed), nil
 }
 
-func (j *Journal) sessionSeed(ctx context.Context, campaign, session string) (dice.Seed, error) {
+func (j *Handler) sessionSeed(ctx context.Context, campaign, session string) (dice.Seed, error) {
 	key, err := secretKey(campaign, session)
 	if err != nil {
 		return dice.Seed{}, err
@@ -83,14 +83,14 @@ func (d *draft) stream(entropy string) (*dice.Stream, uint64, error) {
 // id takes the next "sN". It is v1 whatever the campaign: the catalogue's
 // session-start (HTTP, NATS, CLI) goes through StartSessionWith, whose
 // default is the campaign's (DefaultDice).
-func (j *Journal) StartSession(ctx context.Context, campaign, id, title string) (Result, error) {
+func (j *Handler) StartSession(ctx context.Context, campaign, id, title string) (Result, error) {
 	return j.startSession(ctx, campaign, id, title, dice.Algorithm)
 }
 
 // startSession is StartSession with the session's dice algorithm
 // (dice.Algorithm or dice.AlgorithmV2; "" is the campaign's default,
 // DefaultDice, judged on the state the event is appended to).
-func (j *Journal) startSession(ctx context.Context, campaign, id, title, algorithm string) (Result, error) {
+func (j *Handler) startSession(ctx context.Context, campaign, id, title, algorithm string) (Result, error) {
 	if res, ok, err := j.repeatedBefore(ctx, campaign); ok || err != nil {
 		return res, err
 	}
@@ -207,7 +207,7 @@ func checkNoDowngrade(c *projections.Campaign, algorithm string) error {
 }
 
 // EndSession closes the open session and reveals its seed.
-func (j *Journal) EndSession(ctx context.Context, campaign string) (Result, error) {
+func (j *Handler) EndSession(ctx context.Context, campaign string) (Result, error) {
 	return j.execute(ctx, campaign, func(d *draft) error {
 		if err := requireCampaign(d.campaign); err != nil {
 			return err
@@ -246,7 +246,7 @@ func (noSecrets) GetSecret(context.Context, string) ([]byte, error) {
 }
 
 // secretStore returns where the journal keeps the sessions' seeds.
-func (j *Journal) secretStore() events.Secrets {
+func (j *Handler) secretStore() events.Secrets {
 	if j.secrets == nil {
 		return noSecrets{}
 	}

@@ -264,7 +264,7 @@ type HopeRequest struct {
 // again. roll names the roll's event id; empty means the character's latest
 // roll. Refused: another roll than the latest, a success, a roll that
 // already had Hope, a character at 0 Hope or in a bout of madness.
-func (j *Journal) SpendHope(ctx context.Context, campaign, char, roll string) (Result, error) {
+func (j *Handler) SpendHope(ctx context.Context, campaign, char, roll string) (Result, error) {
 	return j.execute(ctx, campaign, func(d *draft) error {
 		ch, err := torCharacter(d.campaign, char)
 		if err != nil {
@@ -338,7 +338,7 @@ type ShadowRequest struct {
 }
 
 // GainShadow gives a character n (temporary) Shadow, 1..99 in all.
-func (j *Journal) GainShadow(ctx context.Context, campaign, char string, n int, reason string) (Result, error) {
+func (j *Handler) GainShadow(ctx context.Context, campaign, char string, n int, reason string) (Result, error) {
 	if n < 1 || n > tor.ShadowLimit {
 		return Result{}, invalid("shadow %d: want 1..%d", n, tor.ShadowLimit)
 	}
@@ -366,7 +366,7 @@ type MadnessRequest struct {
 
 // EndMadness ends a character's bout of madness, as the GM decides: it
 // gains 1 permanent Shadow and a flaw (free text, not blank).
-func (j *Journal) EndMadness(ctx context.Context, campaign, char, flaw string) (Result, error) {
+func (j *Handler) EndMadness(ctx context.Context, campaign, char, flaw string) (Result, error) {
 	return j.execute(ctx, campaign, func(d *draft) error {
 		ch, err := torCharacter(d.campaign, char)
 		if err != nil {
@@ -403,7 +403,7 @@ type TraitRequest struct {
 // (docs/rules.md §2.6). An automatic success is not a roll and earns no
 // advancement point; otherwise the next roll of the character carries the
 // trait (for the 2nd and 3rd advancement boxes).
-func (j *Journal) InvokeTrait(ctx context.Context, campaign string, req TraitRequest) (Result, error) {
+func (j *Handler) InvokeTrait(ctx context.Context, campaign string, req TraitRequest) (Result, error) {
 	return j.execute(ctx, campaign, func(d *draft) error {
 		ch, err := torCharacter(d.campaign, req.Character)
 		if err != nil {

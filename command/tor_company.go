@@ -42,7 +42,7 @@ type AdventureRequest struct {
 
 // StartAdventure starts an adventure: the fellowship pool is set to the
 // number of player characters plus the hobbits among them.
-func (j *Journal) StartAdventure(ctx context.Context, campaign, title string) (Result, error) {
+func (j *Handler) StartAdventure(ctx context.Context, campaign, title string) (Result, error) {
 	return j.execute(ctx, campaign, func(d *draft) error {
 		s, err := torState(d.campaign)
 		if err != nil {
@@ -61,7 +61,7 @@ func (j *Journal) StartAdventure(ctx context.Context, campaign, title string) (R
 // FellowshipPhase ends the adventure in progress: every character's
 // advancement points go to its total and its groups are cleared, temporary
 // Shadow is cleared, and the pool is reset.
-func (j *Journal) FellowshipPhase(ctx context.Context, campaign string) (Result, error) {
+func (j *Handler) FellowshipPhase(ctx context.Context, campaign string) (Result, error) {
 	return j.execute(ctx, campaign, func(d *draft) error {
 		s, err := torState(d.campaign)
 		if err != nil {
@@ -93,7 +93,7 @@ func (j *Journal) FellowshipPhase(ctx context.Context, campaign string) (Result,
 
 // RequestFellowship asks the fellowship for 1 point of the pool, to regain
 // 1 Hope (docs/rules.md §2.4). Every other member of the fellowship then votes.
-func (j *Journal) RequestFellowship(ctx context.Context, campaign, char string) (Result, error) {
+func (j *Handler) RequestFellowship(ctx context.Context, campaign, char string) (Result, error) {
 	return j.execute(ctx, campaign, func(d *draft) error {
 		s, err := torState(d.campaign)
 		if err != nil {
@@ -143,7 +143,7 @@ type VoteRequest struct {
 // Vote records one member's vote on a character's pending request. The last
 // vote settles it: granted, the point is spent at once; refused, the
 // requester takes it anyway or withdraws.
-func (j *Journal) Vote(ctx context.Context, campaign, char, voter string, agree bool) (Result, error) {
+func (j *Handler) Vote(ctx context.Context, campaign, char, voter string, agree bool) (Result, error) {
 	return j.execute(ctx, campaign, func(d *draft) error {
 		s, err := torState(d.campaign)
 		if err != nil {
@@ -197,7 +197,7 @@ func (j *Journal) Vote(ctx context.Context, campaign, char, voter string, agree 
 // ResolveFellowship settles a character's request that the fellowship
 // refused: take the point anyway (Hope +1, pool −1, Shadow +1), or
 // withdraw the request (nothing changes; also while the vote is open).
-func (j *Journal) ResolveFellowship(ctx context.Context, campaign, char string, take bool) (Result, error) {
+func (j *Handler) ResolveFellowship(ctx context.Context, campaign, char string, take bool) (Result, error) {
 	return j.execute(ctx, campaign, func(d *draft) error {
 		s, err := torState(d.campaign)
 		if err != nil {
@@ -311,7 +311,7 @@ type AdvancementRequest struct {
 // progress. roll names the roll that earned it: it must qualify for the
 // group's next box. Without a roll the GM grants by decision alone. A 4th
 // point in a group is refused.
-func (j *Journal) GrantAdvancement(ctx context.Context, campaign, char, group, roll string) (Result, error) {
+func (j *Handler) GrantAdvancement(ctx context.Context, campaign, char, group, roll string) (Result, error) {
 	g, _, err := groupOf(group)
 	if err != nil {
 		return Result{}, err

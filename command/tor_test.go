@@ -21,7 +21,7 @@ const arda = "arda"
 
 // setupTOR creates a tor campaign with three player characters (two of
 // them hobbits) and an NPC, opens a session and starts an adventure.
-func setupTOR(t *testing.T, j *command.Journal) {
+func setupTOR(t *testing.T, j *command.Handler) {
 	t.Helper()
 	ctx := context.Background()
 	_, err := j.CreateCampaign(ctx, command.CreateCampaign{ID: arda, Name: "Tierra Media", System: "tor"})
@@ -45,7 +45,7 @@ func setupTOR(t *testing.T, j *command.Journal) {
 	require.NoError(t, err)
 }
 
-func load(t *testing.T, j *command.Journal) *projections.Campaign {
+func load(t *testing.T, j *command.Handler) *projections.Campaign {
 	t.Helper()
 	c, err := j.Load(context.Background(), arda, 0)
 	require.NoError(t, err)
@@ -54,7 +54,7 @@ func load(t *testing.T, j *command.Journal) *projections.Campaign {
 
 // rollUntil rolls until a roll satisfies ok (at most n rolls) and returns
 // that roll's event and data.
-func rollUntil(t *testing.T, j *command.Journal, req command.RollRequest, n int, ok func(*events.RollMade) bool) (events.Recorded, *events.RollMade) {
+func rollUntil(t *testing.T, j *command.Handler, req command.RollRequest, n int, ok func(*events.RollMade) bool) (events.Recorded, *events.RollMade) {
 	t.Helper()
 	for range n {
 		res, err := j.Roll(context.Background(), arda, req)

@@ -91,7 +91,7 @@ type RegisterKey struct {
 // isGM reports whether the journal's actor acts as the campaign's GM: a
 // user registered with the role gm, or the journal's own GM identity "gm"
 // (the CLI's default actor) unless a player of that name is registered.
-func (j *Journal) isGM(c *projections.Campaign) bool {
+func (j *Handler) isGM(c *projections.Campaign) bool {
 	if j.player {
 		return false // authenticated as a player by the caller (Call.Player)
 	}
@@ -138,7 +138,7 @@ func DefaultDice(c *projections.Campaign) string {
 // empty for the campaign's default (DefaultDice), judged on the same state
 // the session-started event is recorded on. The event records the
 // algorithm either way.
-func (j *Journal) StartSessionWith(ctx context.Context, campaign string, req SessionStart) (Result, error) {
+func (j *Handler) StartSessionWith(ctx context.Context, campaign string, req SessionStart) (Result, error) {
 	switch req.Dice {
 	case "":
 		return j.startSession(ctx, campaign, req.ID, req.Title, "")
@@ -217,7 +217,7 @@ type RollRevealSigned struct {
 // Contribute records the actor's signed session.contribute to the open v2
 // session's key; refused once the session has a roll request, and unless
 // it names the session's seed commitment (signed.Contribute.Commitment).
-func (j *Journal) Contribute(ctx context.Context, campaign string, in ContributeSigned) (Result, error) {
+func (j *Handler) Contribute(ctx context.Context, campaign string, in ContributeSigned) (Result, error) {
 	msg := in.SignedMessage
 	return j.execute(ctx, campaign, func(d *draft) error {
 		s, err := d.openV2()
@@ -316,7 +316,7 @@ type RollRequestSigned struct {
 // RequestRoll records the actor's signed roll.request in the open v2
 // session: judged against the rules and the state, it takes the next
 // nonce; nothing is drawn.
-func (j *Journal) RequestRoll(ctx context.Context, campaign string, msg RollRequestSigned) (Result, error) {
+func (j *Handler) RequestRoll(ctx context.Context, campaign string, msg RollRequestSigned) (Result, error) {
 	return j.execute(ctx, campaign, func(d *draft) error {
 		s, err := d.openV2()
 		if err != nil {
@@ -361,7 +361,7 @@ func (j *Journal) RequestRoll(ctx context.Context, campaign string, msg RollRequ
 }
 
 // requestSkillV2 records a skill or attribute roll's signed request.
-func (j *Journal) requestSkillV2(d *draft, s *projections.Session, msg RollRequestSigned, r *signed.Request) error {
+func (j *Handler) requestSkillV2(d *draft, s *projections.Session, msg RollRequestSigned, r *signed.Request) error {
 	a, err := ParseRollAction(r.Action)
 	if err != nil {
 		return err
@@ -430,7 +430,7 @@ func (d *draft) judgeV2(a RollAction) (string, error) {
 // RollActionFor is the action a device signs for req, a skill or attribute
 // roll in the open v2 session: req's skill and attribute named as the
 // rules name them (judgeV2 refuses other spellings), every input written.
-func (j *Journal) RollActionFor(ctx context.Context, campaign string, req RollRequest) (RollAction, error) {
+func (j *Handler) RollActionFor(ctx context.Context, campaign string, req RollRequest) (RollAction, error) {
 	camp, err := j.Current(ctx, campaign) // the cached fold, as the command will find it (current.go)
 	if err != nil {
 		return RollAction{}, err
@@ -469,13 +469,13 @@ func (j *Journal) RollActionFor(ctx context.Context, campaign string, req RollRe
 // RevealRoll records the roll of the actor's pending request: the signed
 // roll.reveal's r must match the request's commitment; the faces are drawn
 // from StreamV2 with the session key and r.
-func (j *Journal) RevealRoll(ctx context.Context, campaign string, in RollRevealSigned) (Result, error) {
+func (j *Handler) RevealRoll(ctx context.Context, campaign string, in RollRevealSigned) (Result, error) {
 	return j.execute(ctx, campaign, func(d *draft) error { return j.reveal(ctx, d, in) })
 }
 
 // reveal drafts RevealRoll's roll on d (ProveRoll reveals a pending
 // request through it too).
-func (j *Journal) reveal(ctx context.Context, d *draft, in RollRevealSigned) error {
+func (j *Handler) reveal(ctx context.Context, d *draft, in RollRevealSigned) error {
 	msg := in.SignedMessage
 	s, err := d.openV2()
 	if err != nil {
@@ -551,7 +551,7 @@ type RollCancelRequest struct {
 
 // CancelRoll records the GM's cancellation of a request left unrevealed:
 // its nonce stays consumed.
-func (j *Journal) CancelRoll(ctx context.Context, campaign, request, reason string) (Result, error) {
+func (j *Handler) CancelRoll(ctx context.Context, campaign, request, reason string) (Result, error) {
 	return j.execute(ctx, campaign, func(d *draft) error {
 		s, err := d.openV2()
 		if err != nil {
@@ -579,7 +579,7 @@ func (j *Journal) CancelRoll(ctx context.Context, campaign, request, reason stri
 
 // sessionKeyV2 derives K of a v2 session from its seed (the secret store)
 // and the contributions recorded so far.
-func (j *Journal) sessionKeyV2(ctx context.Context, c *projections.Campaign, s *projections.Session) (dice.KeyV2, error) {
+func (j *Handler) sessionKeyV2(ctx context.Context, c *projections.Campaign, s *projections.Session) (dice.KeyV2, error) {
 	seed, err := j.sessionSeed(ctx, c.ID, s.ID)
 	if err != nil {
 		return dice.KeyV2{}, err

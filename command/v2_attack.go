@@ -87,7 +87,7 @@ func isAttack(r events.RollRequested) bool { return r.Target != "" }
 
 // requestAttackV2 records an attack's signed request (RequestRoll has
 // checked the signature, the requester and the request's id).
-func (j *Journal) requestAttackV2(d *draft, s *projections.Session, msg RollRequestSigned, r *signed.Request) error {
+func (j *Handler) requestAttackV2(d *draft, s *projections.Session, msg RollRequestSigned, r *signed.Request) error {
 	a, err := ParseAttackAction(r.Action)
 	if err != nil {
 		return err
@@ -164,7 +164,7 @@ func (d *draft) drawAttackV2(s *projections.Session, key dice.KeyV2, q events.Ro
 // default the attacker's first, or the fists) and the range band (from
 // req.Range or req.Distance). It records nothing; the request is judged
 // again when it is recorded. req.Entropy is not read.
-func (j *Journal) AttackActionFor(ctx context.Context, campaign string, req AttackRequest) (AttackAction, error) {
+func (j *Handler) AttackActionFor(ctx context.Context, campaign string, req AttackRequest) (AttackAction, error) {
 	camp, err := j.Current(ctx, campaign) // the cached fold, as the command will find it (current.go)
 	if err != nil {
 		return AttackAction{}, err

@@ -29,7 +29,7 @@ func (d device) attackRequest(t testing.TB, session, id string, r [32]byte, a co
 // setupV2Combat is setupV2 with a combat of lodin (ana's) and ruisenor
 // (bea's) started in the v1 session (initiative is not wired in v2 yet)
 // and bea's key registered.
-func setupV2Combat(t *testing.T) (*command.Journal, command.Store, map[string]device) {
+func setupV2Combat(t *testing.T) (*command.Handler, command.Store, map[string]device) {
 	t.Helper()
 	ctx := context.Background()
 	j, st := openJournal(t, t.TempDir())

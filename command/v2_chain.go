@@ -96,7 +96,7 @@ func (d *draft) nextWitnessIndex(s *projections.Session) (int, error) {
 // chainWitness records the actor's witness w for the GM's request p of a
 // session of witness chains, and makes the roll once every contributing
 // device's value is in.
-func (j *Journal) chainWitness(ctx context.Context, d *draft, s *projections.Session, p *projections.PendingRoll, w *signed.Witness, msg SignedMessage) error {
+func (j *Handler) chainWitness(ctx context.Context, d *draft, s *projections.Session, p *projections.PendingRoll, w *signed.Witness, msg SignedMessage) error {
 	q := p.Requested
 	devices := ChainWitnesses(d.campaign, s)
 	i := slices.IndexFunc(devices, func(a projections.WitnessAnchor) bool { return a.User == j.actor })
@@ -128,7 +128,7 @@ func (j *Journal) chainWitness(ctx context.Context, d *draft, s *projections.Ses
 
 // drawChain makes the roll of the GM's request p from the witness values
 // got (any order), combined in contribution order.
-func (j *Journal) drawChain(ctx context.Context, d *draft, s *projections.Session, p *projections.PendingRoll, got []events.GMWitness) error {
+func (j *Handler) drawChain(ctx context.Context, d *draft, s *projections.Session, p *projections.PendingRoll, got []events.GMWitness) error {
 	var list []events.GMWitness
 	var values [][32]byte
 	for _, a := range ChainWitnesses(d.campaign, s) {
@@ -160,7 +160,7 @@ type RollReceiptSigned struct {
 // Receipt records the actor's signed beacon.receipt of a GM's pending
 // request pinned to a beacon round, before that round's time: a player
 // who is not a GM, once per request.
-func (j *Journal) Receipt(ctx context.Context, campaign string, in RollReceiptSigned) (Result, error) {
+func (j *Handler) Receipt(ctx context.Context, campaign string, in RollReceiptSigned) (Result, error) {
 	msg := in.SignedMessage
 	return j.execute(ctx, campaign, func(d *draft) error {
 		s, err := d.openV2()

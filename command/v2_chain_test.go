@@ -22,19 +22,19 @@ import (
 
 // chainSecret is d's w for session of mordor (dice.DeviceWitnessSecret,
 // as package device derives it).
-func (d device) chainSecret(t testing.TB, j *command.Journal, session string) [32]byte {
+func (d device) chainSecret(t testing.TB, j *command.Handler, session string) [32]byte {
 	t.Helper()
 	return dice.DeviceWitnessSecret(d.priv, "mordor", session, seedCommitment(t, j, "mordor", session).String())
 }
 
 // chainContribute is contribute with d's witness chain's anchor.
-func (d device) chainContribute(t testing.TB, j *command.Journal, session string, v byte) command.ContributeSigned {
+func (d device) chainContribute(t testing.TB, j *command.Handler, session string, v byte) command.ContributeSigned {
 	t.Helper()
 	return d.contributeAnchored(t, j, session, v, dice.WitnessAnchor(d.chainSecret(t, j, session)))
 }
 
 // contributeAnchored is contribute committing to the chain anchored at anchor.
-func (d device) contributeAnchored(t testing.TB, j *command.Journal, session string, v byte, anchor [32]byte) command.ContributeSigned {
+func (d device) contributeAnchored(t testing.TB, j *command.Handler, session string, v byte, anchor [32]byte) command.ContributeSigned {
 	t.Helper()
 	c := d.contribute(t, j, session, v)
 	m, err := signed.Parse(c.Signed)
@@ -46,7 +46,7 @@ func (d device) contributeAnchored(t testing.TB, j *command.Journal, session str
 }
 
 // chainWitness seals d's witness w_index for request id.
-func (d device) chainWitness(t testing.TB, j *command.Journal, session, id string, index int) command.RollWitnessSigned {
+func (d device) chainWitness(t testing.TB, j *command.Handler, session, id string, index int) command.RollWitnessSigned {
 	t.Helper()
 	v, err := dice.WitnessValue(d.chainSecret(t, j, session), index)
 	require.NoError(t, err)
@@ -63,7 +63,7 @@ func (d device) indexedWitness(t testing.TB, session, id string, index int, v [3
 // players in contributors (of ana, bea and sock, a "player" the GM
 // registered itself, whose chain the host chose) contribute with their
 // device's witness chain, in that order.
-func setupChain(t *testing.T, relay command.BeaconRounds, contributors ...string) (*command.Journal, command.Store, *clock, map[string]device, [32]byte) {
+func setupChain(t *testing.T, relay command.BeaconRounds, contributors ...string) (*command.Handler, command.Store, *clock, map[string]device, [32]byte) {
 	t.Helper()
 	ctx := context.Background()
 	clk := &clock{t: beacon.Quicknet().TimeOf(qnRound).Add(-time.Minute)}

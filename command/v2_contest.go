@@ -169,7 +169,7 @@ func explicitSide(flag string, s ContestSideAction, c ryf.Check) error {
 // playsSide reports whether the requester may make a side's own choices
 // (token, specialization): the GM, or the player of the acting character
 // or of the side's character.
-func (j *Journal) playsSide(d *draft, acting, char string) bool {
+func (j *Handler) playsSide(d *draft, acting, char string) bool {
 	if j.isGM(d.campaign) || char == acting {
 		return true
 	}
@@ -179,7 +179,7 @@ func (j *Journal) playsSide(d *draft, acting, char string) bool {
 
 // requestContestV2 records a contest's signed request (RequestRoll has
 // checked the signature, the requester and the request's id).
-func (j *Journal) requestContestV2(d *draft, s *projections.Session, msg RollRequestSigned, r *signed.Request) error {
+func (j *Handler) requestContestV2(d *draft, s *projections.Session, msg RollRequestSigned, r *signed.Request) error {
 	a, err := ParseContestAction(r.Action)
 	if err != nil {
 		return err
@@ -284,7 +284,7 @@ func (d *draft) drawContestV2(s *projections.Session, key dice.KeyV2, q events.R
 // ("" for an attribute side) and its attribute's letter. It records
 // nothing; the request is judged again when it is recorded. req's entropy
 // is not read.
-func (j *Journal) ContestActionFor(ctx context.Context, campaign string, req ContestRequest) (ContestAction, error) {
+func (j *Handler) ContestActionFor(ctx context.Context, campaign string, req ContestRequest) (ContestAction, error) {
 	camp, err := j.Current(ctx, campaign) // the cached fold, as the command will find it (current.go)
 	if err != nil {
 		return ContestAction{}, err

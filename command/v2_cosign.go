@@ -31,7 +31,7 @@ type CosignSigned struct {
 }
 
 // Cosign records the actor's signed session.cosign of an ended v2 session.
-func (j *Journal) Cosign(ctx context.Context, campaign string, in CosignSigned) (Result, error) {
+func (j *Handler) Cosign(ctx context.Context, campaign string, in CosignSigned) (Result, error) {
 	msg := in.SignedMessage
 	return j.execute(ctx, campaign, func(d *draft) error {
 		if err := requireCampaign(d.campaign); err != nil {
@@ -82,7 +82,7 @@ var errStop = msgerr.New("stop")
 
 // endedHash is hex(SHA-256) of the stored bytes of the session-ended event
 // id at seq of campaign, as the store gives them (events.Recorded.Raw).
-func (j *Journal) endedHash(ctx context.Context, campaign string, seq uint64, id string) (string, error) {
+func (j *Handler) endedHash(ctx context.Context, campaign string, seq uint64, id string) (string, error) {
 	filter, err := events.CampaignFilter(campaign)
 	if err != nil {
 		return "", err

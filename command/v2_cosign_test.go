@@ -21,7 +21,7 @@ func (d device) cosign(t testing.TB, session string, hash [32]byte) command.Cosi
 
 // endedV2 plays s2 (one roll of ana's) and ends it; it returns the
 // session-ended event as recorded and its stored bytes.
-func endedV2(t *testing.T) (*command.Journal, *jetstore.Store, device, device, events.Recorded, []byte) {
+func endedV2(t *testing.T) (*command.Handler, *jetstore.Store, device, device, events.Recorded, []byte) {
 	t.Helper()
 	ctx := context.Background()
 	j, st, ana, gm := setupV2(t)
@@ -62,7 +62,7 @@ func TestV2Cosign(t *testing.T) {
 	before := count(t, st)
 	for _, tc := range []struct {
 		name string
-		j    *command.Journal
+		j    *command.Handler
 		msg  command.CosignSigned
 		want string
 	}{

@@ -62,7 +62,7 @@ type registration struct {
 
 // readRegistration reads req: its device.register when it carries one
 // (whose fields req's, where given, must equal), else the bare key.
-func (j *Journal) readRegistration(campaign string, req RegisterKey) (registration, error) {
+func (j *Handler) readRegistration(campaign string, req RegisterKey) (registration, error) {
 	if !req.SignedMessage.IsZero() {
 		reg, err := signed.OpenRegister(req.SignedMessage, campaign)
 		if err != nil {
@@ -110,7 +110,7 @@ func (j *Journal) readRegistration(campaign string, req RegisterKey) (registrati
 // RegisterKey records a device of a user (see the invariants above): one
 // journal.device.registered.v1, and a journal.device.approved.v1 when
 // req carries an approval.
-func (j *Journal) RegisterKey(ctx context.Context, campaign string, req RegisterKey) (Result, error) {
+func (j *Handler) RegisterKey(ctx context.Context, campaign string, req RegisterKey) (Result, error) {
 	return j.execute(ctx, campaign, func(d *draft) error {
 		if err := requireCampaign(d.campaign); err != nil {
 			return err
@@ -208,7 +208,7 @@ func openUnder(devs []projections.Device, msg SignedMessage, campaign, session s
 
 // ApproveDevice records the actor's approval of one of its devices, signed
 // by another of its active devices.
-func (j *Journal) ApproveDevice(ctx context.Context, campaign string, req ApproveDevice) (Result, error) {
+func (j *Handler) ApproveDevice(ctx context.Context, campaign string, req ApproveDevice) (Result, error) {
 	return j.execute(ctx, campaign, func(d *draft) error {
 		if err := requireCampaign(d.campaign); err != nil {
 			return err
@@ -253,7 +253,7 @@ func (j *Journal) ApproveDevice(ctx context.Context, campaign string, req Approv
 
 // RevokeDevice records a device's revocation: signed by a device of the
 // actor's user, or the GM's, unsigned.
-func (j *Journal) RevokeDevice(ctx context.Context, campaign string, req RevokeDevice) (Result, error) {
+func (j *Handler) RevokeDevice(ctx context.Context, campaign string, req RevokeDevice) (Result, error) {
 	return j.execute(ctx, campaign, func(d *draft) error {
 		if err := requireCampaign(d.campaign); err != nil {
 			return err

@@ -23,7 +23,7 @@ func (d device) revoke(t testing.TB, campaign string, of device, reason string) 
 	return s
 }
 
-func devicesOf(t *testing.T, j *command.Journal, user string) []string {
+func devicesOf(t *testing.T, j *command.Handler, user string) []string {
 	c, err := j.Load(context.Background(), "mordor", 0)
 	require.NoError(t, err)
 	var out []string

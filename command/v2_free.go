@@ -55,7 +55,7 @@ func ParseFreeRollAction(action []byte) (FreeRollAction, error) {
 
 // FreeRollActionFor is the action a device signs for req in the open v2
 // session: the expression as the journal writes it, every input written.
-func (j *Journal) FreeRollActionFor(ctx context.Context, campaign string, req FreeRollRequest) (FreeRollAction, error) {
+func (j *Handler) FreeRollActionFor(ctx context.Context, campaign string, req FreeRollRequest) (FreeRollAction, error) {
 	camp, err := j.Current(ctx, campaign) // the cached fold, as the command will find it (current.go)
 	if err != nil {
 		return FreeRollAction{}, err
@@ -74,7 +74,7 @@ func (j *Journal) FreeRollActionFor(ctx context.Context, campaign string, req Fr
 }
 
 // requestFreeV2 records a free roll's signed request.
-func (j *Journal) requestFreeV2(d *draft, s *projections.Session, msg RollRequestSigned, r *signed.Request) error {
+func (j *Handler) requestFreeV2(d *draft, s *projections.Session, msg RollRequestSigned, r *signed.Request) error {
 	a, err := ParseFreeRollAction(r.Action)
 	if err != nil {
 		return err
@@ -129,7 +129,7 @@ func drawFree(c *projections.Campaign, s *projections.Session, key dice.KeyV2, n
 
 // unhideV2 draws the roll a v2 hidden event's reveal records, from the
 // session key and the r it recorded.
-func (j *Journal) unhideV2(ctx context.Context, c *projections.Campaign, s *projections.Session, h *projections.HiddenRoll) (events.RollMade, error) {
+func (j *Handler) unhideV2(ctx context.Context, c *projections.Campaign, s *projections.Session, h *projections.HiddenRoll) (events.RollMade, error) {
 	in := h.Hidden.Inputs()
 	if in.Kind != rolls.KindFree {
 		return events.RollMade{}, msgerr.Errorf("secret roll %s: kind %q: a journal-dice-v2 secret roll is a free roll", h.ID, in.Kind)

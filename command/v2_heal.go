@@ -52,7 +52,7 @@ func ParseHealAction(action []byte) (HealAction, error) {
 }
 
 // requestHealV2 records an after-combat healing's signed request.
-func (j *Journal) requestHealV2(d *draft, s *projections.Session, msg RollRequestSigned, r *signed.Request) error {
+func (j *Handler) requestHealV2(d *draft, s *projections.Session, msg RollRequestSigned, r *signed.Request) error {
 	a, err := ParseHealAction(r.Action)
 	if err != nil {
 		return err
@@ -105,7 +105,7 @@ func (d *draft) drawHealV2(s *projections.Session, key dice.KeyV2, q events.Roll
 
 // HealActionFor is the action a device signs to heal char after the last
 // combat (it records nothing; the request is judged when recorded).
-func (j *Journal) HealActionFor(ctx context.Context, campaign, char string) (HealAction, error) {
+func (j *Handler) HealActionFor(ctx context.Context, campaign, char string) (HealAction, error) {
 	camp, err := j.Current(ctx, campaign) // the cached fold, as the command will find it (current.go)
 	if err != nil {
 		return HealAction{}, err

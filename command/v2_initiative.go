@@ -68,7 +68,7 @@ func ParseInitiativeAction(action []byte) (InitiativeAction, error) {
 }
 
 // requestInitiativeV2 records a combat start's signed request.
-func (j *Journal) requestInitiativeV2(d *draft, s *projections.Session, msg RollRequestSigned, r *signed.Request) error {
+func (j *Handler) requestInitiativeV2(d *draft, s *projections.Session, msg RollRequestSigned, r *signed.Request) error {
 	a, err := ParseInitiativeAction(r.Action)
 	if err != nil {
 		return err
@@ -145,7 +145,7 @@ func (d *draft) drawInitiativeV2(s *projections.Session, key dice.KeyV2, q event
 // InitiativeActionFor is the action a device signs for req in the
 // campaign's state now (it records nothing; the request is judged again
 // when it is recorded). req.Entropy is not read.
-func (j *Journal) InitiativeActionFor(ctx context.Context, campaign string, req CombatStart) (InitiativeAction, error) {
+func (j *Handler) InitiativeActionFor(ctx context.Context, campaign string, req CombatStart) (InitiativeAction, error) {
 	camp, err := j.Current(ctx, campaign) // the cached fold, as the command will find it (current.go)
 	if err != nil {
 		return InitiativeAction{}, err

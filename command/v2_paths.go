@@ -58,30 +58,30 @@ type v2Path struct {
 	// request judges the signed request r (its signature, requester and
 	// id already checked by RequestRoll) and adds its roll.requested,
 	// taking its nonces; it draws nothing.
-	request func(j *Journal, d *draft, s *projections.Session, msg RollRequestSigned, r *signed.Request) error
+	request func(j *Handler, d *draft, s *projections.Session, msg RollRequestSigned, r *signed.Request) error
 	// draw draws the rolls of the recorded request q with src's r and adds
 	// them and their consequences.
 	draw func(d *draft, s *projections.Session, key dice.KeyV2, q events.RollRequested, src v2Source) error
 	// rejudge, for a path that draws nothing (Hope re-judging a roll,
 	// v2_tor.go), records the signed request's consequence at once: no
 	// commitment, no nonce, no reveal. Such a path has no request or draw.
-	rejudge func(j *Journal, d *draft, s *projections.Session, msg RollRequestSigned, r *signed.Request) error
+	rejudge func(j *Handler, d *draft, s *projections.Session, msg RollRequestSigned, r *signed.Request) error
 }
 
 // v2Paths lists every roll path a v2 session offers, by the command its
 // action names. A command not listed is refused (ErrV2NotWired).
 var v2Paths = map[string]v2Path{
-	CommandRoll:   {request: (*Journal).requestSkillV2, draw: (*draft).drawSkillV2},
-	CommandAttack: {request: (*Journal).requestAttackV2, draw: (*draft).drawAttackV2},
+	CommandRoll:   {request: (*Handler).requestSkillV2, draw: (*draft).drawSkillV2},
+	CommandAttack: {request: (*Handler).requestAttackV2, draw: (*draft).drawAttackV2},
 	// v2_contest.go, v2_initiative.go, v2_heal.go
-	CommandContest:         {request: (*Journal).requestContestV2, draw: (*draft).drawContestV2},
-	CommandCombatStart:     {request: (*Journal).requestInitiativeV2, draw: (*draft).drawInitiativeV2},
-	CommandHealAfterCombat: {request: (*Journal).requestHealV2, draw: (*draft).drawHealV2},
+	CommandContest:         {request: (*Handler).requestContestV2, draw: (*draft).drawContestV2},
+	CommandCombatStart:     {request: (*Handler).requestInitiativeV2, draw: (*draft).drawInitiativeV2},
+	CommandHealAfterCombat: {request: (*Handler).requestHealV2, draw: (*draft).drawHealV2},
 	// The One Ring (v2_tor.go).
-	CommandTORRoll: {request: (*Journal).requestTORV2, draw: (*draft).drawTORV2},
-	CommandTORHope: {rejudge: (*Journal).hopeTORV2},
+	CommandTORRoll: {request: (*Handler).requestTORV2, draw: (*draft).drawTORV2},
+	CommandTORHope: {rejudge: (*Handler).hopeTORV2},
 	// Free rolls and the GM's secret free rolls (v2_free.go).
-	CommandFreeRoll: {request: (*Journal).requestFreeV2, draw: (*draft).drawFreeV2},
+	CommandFreeRoll: {request: (*Handler).requestFreeV2, draw: (*draft).drawFreeV2},
 }
 
 // requestCharacters are the characters a recorded request rolls for: the

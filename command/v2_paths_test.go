@@ -34,7 +34,7 @@ func (d device) pathReveal(t testing.TB, id string, r [32]byte, acting string) c
 
 // setupV2Paths is setupV2 with bea's key registered and both players'
 // contributions: ana plays lodin, bea ruisenor, orco is the GM's NPC.
-func setupV2Paths(t *testing.T) (*command.Journal, command.Store, map[string]device) {
+func setupV2Paths(t *testing.T) (*command.Handler, command.Store, map[string]device) {
 	t.Helper()
 	ctx := context.Background()
 	j, st, ana, _ := setupV2(t)

@@ -35,7 +35,7 @@ import (
 // ProveRoll records the actor's signed roll.reveal for its request: made
 // if the request is pending in the open session, proved (RollProved) if it
 // was cancelled or left unrevealed at its session's end.
-func (j *Journal) ProveRoll(ctx context.Context, campaign string, in RollRevealSigned) (Result, error) {
+func (j *Handler) ProveRoll(ctx context.Context, campaign string, in RollRevealSigned) (Result, error) {
 	return j.execute(ctx, campaign, func(d *draft) error {
 		if err := requireCampaign(d.campaign); err != nil {
 			return err
@@ -113,7 +113,7 @@ func (j *Journal) ProveRoll(ctx context.Context, campaign string, in RollRevealS
 // upTo (just before its cancellation or its session's end) through the
 // request's own path, in a scratch draft, and returns the rolls drawn;
 // every other event the path drafts (its consequences) is dropped.
-func (j *Journal) wouldRoll(ctx context.Context, d *draft, session string, upTo uint64, rev *signed.Reveal, msg SignedMessage) ([]events.ProvedRoll, error) {
+func (j *Handler) wouldRoll(ctx context.Context, d *draft, session string, upTo uint64, rev *signed.Reveal, msg SignedMessage) ([]events.ProvedRoll, error) {
 	before, err := j.Load(ctx, d.campaign.ID, upTo)
 	if err != nil {
 		return nil, err

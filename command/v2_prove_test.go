@@ -151,7 +151,7 @@ func TestV2ProveRefusals(t *testing.T) {
 	require.NoError(t, err)
 
 	for name, c := range map[string]struct {
-		j    *command.Journal
+		j    *command.Handler
 		in   command.RollRevealSigned
 		want string
 	}{

@@ -46,7 +46,7 @@ func (d device) seal(t testing.TB, m signed.Message) command.SignedMessage {
 
 // contribute seals a contribution of v's bytes to session of mordor,
 // naming the session's seed commitment as j records it.
-func (d device) contribute(t testing.TB, j *command.Journal, session string, v byte) command.ContributeSigned {
+func (d device) contribute(t testing.TB, j *command.Handler, session string, v byte) command.ContributeSigned {
 	t.Helper()
 	var val signed.Hex32
 	for i := range val {
@@ -57,7 +57,7 @@ func (d device) contribute(t testing.TB, j *command.Journal, session string, v b
 }
 
 // seedCommitment is session's seed commitment in campaign, as j records it.
-func seedCommitment(t testing.TB, j *command.Journal, campaign, session string) signed.Hex32 {
+func seedCommitment(t testing.TB, j *command.Handler, campaign, session string) signed.Hex32 {
 	t.Helper()
 	c, err := j.Load(context.Background(), campaign, 0)
 	require.NoError(t, err)
@@ -88,7 +88,7 @@ func (d device) reveal(t testing.TB, session, id string, r [32]byte) command.Rol
 
 // setupV2 makes the campaign of setup with a v2 session s2, ana's and the
 // GM's keys registered.
-func setupV2(t *testing.T) (*command.Journal, command.Store, device, device) {
+func setupV2(t *testing.T) (*command.Handler, command.Store, device, device) {
 	t.Helper()
 	ctx := context.Background()
 	j, st := openJournal(t, t.TempDir())
@@ -166,7 +166,7 @@ func TestV2RollRequestThenReveal(t *testing.T) {
 }
 
 // seedOf ends the session and returns its revealed seed.
-func seedOf(t *testing.T, j *command.Journal, _ command.Store, session string) dice.Seed {
+func seedOf(t *testing.T, j *command.Handler, _ command.Store, session string) dice.Seed {
 	t.Helper()
 	res, err := j.EndSession(context.Background(), "mordor")
 	require.NoError(t, err)

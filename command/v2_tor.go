@@ -138,7 +138,7 @@ func (d *draft) planTORV2(a TORRollAction) (torPlan, error) {
 
 // requestTORV2 records a TOR roll's signed request (RequestRoll has checked
 // the signature, the requester and the request's id).
-func (j *Journal) requestTORV2(d *draft, s *projections.Session, msg RollRequestSigned, r *signed.Request) error {
+func (j *Handler) requestTORV2(d *draft, s *projections.Session, msg RollRequestSigned, r *signed.Request) error {
 	a, err := ParseTORRollAction(r.Action)
 	if err != nil {
 		return err
@@ -190,7 +190,7 @@ func (d *draft) drawTORV2(s *projections.Session, key dice.KeyV2, q events.RollR
 
 // hopeTORV2 records Hope spent on a v2 roll from the roller's signed
 // request: it re-judges the roll and draws nothing.
-func (j *Journal) hopeTORV2(d *draft, s *projections.Session, msg RollRequestSigned, r *signed.Request) error {
+func (j *Handler) hopeTORV2(d *draft, s *projections.Session, msg RollRequestSigned, r *signed.Request) error {
 	a, err := ParseTORHopeAction(r.Action)
 	if err != nil {
 		return err
@@ -238,7 +238,7 @@ func (j *Journal) hopeTORV2(d *draft, s *projections.Session, msg RollRequestSig
 // campaign's state now, every input explicit: the skill as the rules name
 // it, the TN (14 when req.TN is nil), the trait counted as invoked (req.Trait
 // as the sheet spells it, or the one invoked before). It records nothing.
-func (j *Journal) TORRollActionFor(ctx context.Context, campaign string, req RollRequest) (TORRollAction, error) {
+func (j *Handler) TORRollActionFor(ctx context.Context, campaign string, req RollRequest) (TORRollAction, error) {
 	camp, err := j.Current(ctx, campaign) // the cached fold, as the command will find it (current.go)
 	if err != nil {
 		return TORRollAction{}, err
@@ -259,7 +259,7 @@ func (j *Journal) TORRollActionFor(ctx context.Context, campaign string, req Rol
 
 // TORHopeActionFor is the action a device signs to spend Hope on
 // character's latest roll, a v2 roll of the open session.
-func (j *Journal) TORHopeActionFor(ctx context.Context, campaign, character string) (TORHopeAction, error) {
+func (j *Handler) TORHopeActionFor(ctx context.Context, campaign, character string) (TORHopeAction, error) {
 	camp, err := j.Current(ctx, campaign) // the cached fold, as the command will find it (current.go)
 	if err != nil {
 		return TORHopeAction{}, err

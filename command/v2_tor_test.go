@@ -21,7 +21,7 @@ import (
 // torTable is a The One Ring campaign (setupTOR's arda) with a v2 session
 // s2 and the devices of ana (bilbo), bea (thorin), carla (sam) and the GM.
 type torTable struct {
-	j    *command.Journal
+	j    *command.Handler
 	st   command.Store
 	devs map[string]device // by user
 	seed string            // s2's seed commitment

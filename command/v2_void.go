@@ -30,7 +30,7 @@ type VoidRequest struct {
 
 // VoidWithConsent is Void of a v2 roll with its roller's signed
 // void.consent (consent.Signed empty: no consent, as Void).
-func (j *Journal) VoidWithConsent(ctx context.Context, campaign, eventID, reason string, consent SignedMessage) (Result, error) {
+func (j *Handler) VoidWithConsent(ctx context.Context, campaign, eventID, reason string, consent SignedMessage) (Result, error) {
 	if consent.Signed == "" && consent.Signature == "" {
 		return j.Void(ctx, campaign, eventID, reason)
 	}

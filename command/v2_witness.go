@@ -169,7 +169,7 @@ func (d *draft) gmRequest(id string) (*projections.Session, *projections.Pending
 // Witness records the roll of a GM's pending request from the actor's
 // signed roll.witness: its value is r. Only a registered player who is not
 // the requester witnesses, and only the first witness is taken.
-func (j *Journal) Witness(ctx context.Context, campaign string, in RollWitnessSigned) (Result, error) {
+func (j *Handler) Witness(ctx context.Context, campaign string, in RollWitnessSigned) (Result, error) {
 	msg := in.SignedMessage
 	return j.execute(ctx, campaign, func(d *draft) error {
 		s, err := d.openV2()
@@ -237,7 +237,7 @@ type RollResolveRequest struct {
 // player witnessed within its wait: r comes from the journal's randomness
 // and the roll is recorded as unwitnessed (the audit lists it). Before the
 // wait has passed it is refused with the time left.
-func (j *Journal) ResolveUnwitnessed(ctx context.Context, campaign, request string) (Result, error) {
+func (j *Handler) ResolveUnwitnessed(ctx context.Context, campaign, request string) (Result, error) {
 	return j.execute(ctx, campaign, func(d *draft) error {
 		if _, err := d.openV2(); err != nil {
 			return err
@@ -272,7 +272,7 @@ func (j *Journal) ResolveUnwitnessed(ctx context.Context, campaign, request stri
 // beacon round, with r = SHA-256(the round's signature). signature is the
 // round's BLS signature in hex, checked against quicknet's key; empty, the
 // journal fetches the round with its Beacon (Options.Beacon).
-func (j *Journal) ResolveBeacon(ctx context.Context, campaign, request, signature string) (Result, error) {
+func (j *Handler) ResolveBeacon(ctx context.Context, campaign, request, signature string) (Result, error) {
 	if signature == "" {
 		var err error
 		if signature, err = j.fetchRound(ctx, campaign, request); err != nil {
@@ -308,7 +308,7 @@ func (j *Journal) ResolveBeacon(ctx context.Context, campaign, request, signatur
 }
 
 // fetchRound fetches the signature of the round a pending request names.
-func (j *Journal) fetchRound(ctx context.Context, campaign, request string) (string, error) {
+func (j *Handler) fetchRound(ctx context.Context, campaign, request string) (string, error) {
 	c, err := j.Current(ctx, campaign) // the cached fold, as the command will find it (current.go)
 	if err != nil {
 		return "", err
@@ -338,5 +338,5 @@ func (j *Journal) fetchRound(ctx context.Context, campaign, request string) (str
 // registered with the role gm, or "gm" unless a player of that name is
 // registered): whose v2 requests take a witness.
 func IsGM(c *projections.Campaign, actor string) bool {
-	return (&Journal{actor: actor}).isGM(c)
+	return (&Handler{actor: actor}).isGM(c)
 }

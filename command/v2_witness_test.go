@@ -72,7 +72,7 @@ func relayOf(t *testing.T, rounds map[uint64]string) command.BeaconRounds {
 // setupGMRolls is setupV2 on a journal whose clock the test sets (a minute
 // before qnRound is published) and whose beacon is relay (nil: none), with
 // bea's key registered too.
-func setupGMRolls(t *testing.T, relay command.BeaconRounds) (*command.Journal, command.Store, *clock, map[string]device) {
+func setupGMRolls(t *testing.T, relay command.BeaconRounds) (*command.Handler, command.Store, *clock, map[string]device) {
 	t.Helper()
 	ctx := context.Background()
 	clk := &clock{t: beacon.Quicknet().TimeOf(qnRound).Add(-time.Minute)}

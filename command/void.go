@@ -18,13 +18,13 @@ var errFound = msgerr.New("found")
 // fold can read them first. The event stays
 // in the stream; projections leave it out. A voided roll keeps its nonce.
 // The campaign's creation, sessions and voids themselves cannot be voided.
-func (j *Journal) Void(ctx context.Context, campaign, eventID, reason string) (Result, error) {
+func (j *Handler) Void(ctx context.Context, campaign, eventID, reason string) (Result, error) {
 	return j.voidWith(ctx, campaign, eventID, reason, nil)
 }
 
 // voidWith is Void with, for a v2 roll, its roller's signed consent
 // (v2_void.go; nil: none).
-func (j *Journal) voidWith(ctx context.Context, campaign, eventID, reason string, consent *SignedMessage) (Result, error) {
+func (j *Handler) voidWith(ctx context.Context, campaign, eventID, reason string, consent *SignedMessage) (Result, error) {
 	reason = strings.TrimSpace(reason)
 	if reason == "" {
 		return Result{}, invalid("a void needs a reason")

@@ -46,7 +46,7 @@ type VoidConsent struct {
 }
 
 // ProposeVoid records a void proposal (journal.void.proposed.v1).
-func (j *Journal) ProposeVoid(ctx context.Context, campaign string, req VoidPropose) (Result, error) {
+func (j *Handler) ProposeVoid(ctx context.Context, campaign string, req VoidPropose) (Result, error) {
 	if err := events.ValidID(req.EventID); err != nil {
 		return Result{}, invalid("event_id %q: %v", clip.Text(req.EventID), err)
 	}
@@ -113,7 +113,7 @@ func (j *Journal) ProposeVoid(ctx context.Context, campaign string, req VoidProp
 
 // ConsentVoid records the roller's signed consent to an open proposal
 // (journal.void.consented.v1).
-func (j *Journal) ConsentVoid(ctx context.Context, campaign string, req VoidConsent) (Result, error) {
+func (j *Handler) ConsentVoid(ctx context.Context, campaign string, req VoidConsent) (Result, error) {
 	return j.execute(ctx, campaign, func(d *draft) error {
 		if err := requireCampaign(d.campaign); err != nil {
 			return err

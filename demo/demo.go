@@ -28,7 +28,7 @@ import (
 // Host is what the demo needs from the program that plays it.
 type Host interface {
 	// Journal is the command handler the demo records with.
-	Journal(ctx context.Context) (*command.Journal, error)
+	Journal(ctx context.Context) (*command.Handler, error)
 	// Describe renders the lines of freshly recorded events, folded onto
 	// the state before them.
 	Describe(before *projections.Campaign, recs []events.Recorded) []string
@@ -96,7 +96,7 @@ func Play(ctx context.Context, o Options) error {
 type step struct {
 	o        Options
 	ctx      context.Context
-	j        *command.Journal
+	j        *command.Handler
 	campaign string
 }
 

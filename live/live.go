@@ -9,7 +9,7 @@
 //     or, when a void names an event already folded, by refolding that
 //     campaign from the stream with its voids known: the state of every
 //     campaign at position P equals a refold of the stream up to P as
-//     command.Journal.Load makes it. A fold that fails (or panics) on an
+//     command.Handler.Load makes it. A fold that fails (or panics) on an
 //     event skips it, counts it (Stats.Failures, Options.OnError) and logs it.
 //   - A message of the stream that is not an event (events.Foreign: put
 //     there past the commands) never stops the projection: it is skipped,
@@ -343,7 +343,7 @@ func (p *Projector) fold(ctx context.Context, rec events.Recorded) error {
 		return nil // redelivered after a retry
 	}
 	// A void may name an event already folded: refold the campaign from the
-	// stream, knowing its voids from the start (as command.Journal.Load
+	// stream, knowing its voids from the start (as command.Handler.Load
 	// does). The refold reads the store outside the lock; on failure nothing
 	// has changed and the event comes again when the stream is followed again.
 	var refolded *projections.Campaign
@@ -455,7 +455,7 @@ func (p *Projector) skip(f events.Foreign) error {
 		return nil // redelivered after a retry
 	}
 	// The stream counts the message in its campaign's last sequence, and
-	// so does a refold (command.Journal.Load): so does the live state.
+	// so does a refold (command.Handler.Load): so does the live state.
 	if id := campaignOf(f.Subject); p.campaigns[id] != nil && f.Seq > p.saved[id] {
 		p.campaigns[id].LastSeq = max(p.campaigns[id].LastSeq, f.Seq)
 		p.dirty[id] = true

@@ -175,7 +175,7 @@ func TestV2GMContributionOnly(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			r := newRecorder(t, "mordor")
 			ctx, j, c := r.Ctx, r.J, r.Campaign
-			as := map[string]*command.Journal{"gm": j, "ana": j.MustFor(command.Call{Actor: "ana"})}
+			as := map[string]*command.Handler{"gm": j, "ana": j.MustFor(command.Call{Actor: "ana"})}
 			keys := map[string]ed25519.PrivateKey{"gm": gmKey, "ana": anaKey}
 			r.Do("campaign", func() (command.Result, error) {
 				return j.CreateCampaign(ctx, command.CreateCampaign{ID: c, System: "ryf"})

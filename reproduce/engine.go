@@ -24,7 +24,7 @@ type reproducer struct {
 	given map[string]dice.Seed
 
 	store *actorStore
-	j     *command.Journal
+	j     *command.Handler
 	now   time.Time
 	ids   *idQueue
 	seeds *seedReader

@@ -275,7 +275,7 @@ func contestUnder(g []rec, a *events.RollMade, rules string) (commandFunc, strin
 		B: b.Character, SkillB: catalog.ContestSide(b), AttrB: catalog.ContestAttr(b),
 		ModB: b.Modifier, TokenB: b.Token, SpecB: b.Specialization, EntropyB: b.Entropy,
 		Rematch: c.Rematch, Rules: rules}
-	return func(ctx context.Context, j *command.Journal, call command.Call, campaign string) (command.Result, error) {
+	return func(ctx context.Context, j *command.Handler, call command.Call, campaign string) (command.Result, error) {
 		v, err := j.For(call)
 		if err != nil {
 			return command.Result{}, err

@@ -17,8 +17,8 @@ import (
 // guessed (guess.go).
 
 // commandFunc re-runs one command on the fresh journal j, for call
-// (command.Journal.For: the recorded actor).
-type commandFunc func(ctx context.Context, j *command.Journal, call command.Call, campaign string) (command.Result, error)
+// (command.Handler.For: the recorded actor).
+type commandFunc func(ctx context.Context, j *command.Handler, call command.Call, campaign string) (command.Result, error)
 
 // groupSize returns how many consecutive events from i one command
 // recorded. Events that name their command: those that name the same
@@ -70,7 +70,7 @@ func (r *reproducer) catalogued(ctx context.Context, spec catalog.Spec, g []rec)
 	if err != nil {
 		return nil, "", err
 	}
-	return func(ctx context.Context, j *command.Journal, call command.Call, campaign string) (command.Result, error) {
+	return func(ctx context.Context, j *command.Handler, call command.Call, campaign string) (command.Result, error) {
 		return spec.Run(ctx, j, call, campaign, body)
 	}, spec.Name + " " + string(body), nil
 }

@@ -60,7 +60,7 @@ func ExampleCredentialWarnings(cfg *access.Config, natsURL string) []string {
 // permissions publish to inboxes only (access.ResponderPermissions); on
 // --nats it shares the journal's connection, and the service's own check
 // (replies only to the requester's inbox) is the guard.
-func startCommandService(ctx context.Context, o Options, j Journal, commands *command.Journal, logger *slog.Logger) (func(), error) {
+func startCommandService(ctx context.Context, o Options, j Journal, commands *command.Handler, logger *slog.Logger) (func(), error) {
 	if o.Access == nil || o.NATSURL == "" && o.NATSListen == "" {
 		return func() {}, nil
 	}

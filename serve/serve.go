@@ -9,7 +9,7 @@
 //   - Check refuses, before anything is opened, what would let others in
 //     unchecked: --nats-listen or a non-loopback --http or --public-host
 //     without an access file. Run checks the bound address again.
-//   - One command handler (command.Journal) runs every command of the
+//   - One command handler (command.Handler) runs every command of the
 //     process, HTTP and NATS alike, with the access file's limits.
 //   - Shutdown is in order: HTTP (requests in flight finish within
 //     Grace, event streams close), the command service, the live

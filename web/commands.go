@@ -93,7 +93,7 @@ func (s *Server) createCampaign(w http.ResponseWriter, r *http.Request) error {
 	if err := s.authorizeCommand(r, req.ID, "campaign-create", body); err != nil {
 		return err
 	}
-	return s.execute(w, r, "campaign-create", req.ID, func(ctx context.Context, j *command.Journal, call command.Call) (command.Result, error) {
+	return s.execute(w, r, "campaign-create", req.ID, func(ctx context.Context, j *command.Handler, call command.Call) (command.Result, error) {
 		call.RequestID = request
 		create, _ := catalog.Lookup("campaign-create")
 		return create.Run(ctx, j, call, req.ID, body)
@@ -123,7 +123,7 @@ func (s *Server) runCommand(w http.ResponseWriter, r *http.Request) error {
 	if err := s.authorizeCommand(r, campaign, name, body); err != nil {
 		return err
 	}
-	return s.execute(w, r, name, campaign, func(ctx context.Context, j *command.Journal, call command.Call) (command.Result, error) {
+	return s.execute(w, r, name, campaign, func(ctx context.Context, j *command.Handler, call command.Call) (command.Result, error) {
 		call.RequestID = request
 		return cmd.Run(ctx, j, call, campaign, body)
 	})
@@ -132,7 +132,7 @@ func (s *Server) runCommand(w http.ResponseWriter, r *http.Request) error {
 // execute runs a command, timing it and counting what it appended, waits
 // until the live projection holds its events, and writes what it recorded
 // (201 for a campaign or a character created, 200 otherwise).
-func (s *Server) execute(w http.ResponseWriter, r *http.Request, name, campaign string, run func(ctx context.Context, j *command.Journal, call command.Call) (command.Result, error)) error {
+func (s *Server) execute(w http.ResponseWriter, r *http.Request, name, campaign string, run func(ctx context.Context, j *command.Handler, call command.Call) (command.Result, error)) error {
 	status := http.StatusOK
 	if name == "campaign-create" || name == "character-create" {
 		status = http.StatusCreated
@@ -157,11 +157,11 @@ func (s *Server) execute(w http.ResponseWriter, r *http.Request, name, campaign 
 // record runs a command as r's actor: run gets the command handlers and
 // the call of r's actor and access role (the campaign's GM by its access
 // role may roll in secret: command.Call.GM), to complete with its request
-// id and run (command.Journal.For, catalog.Spec.Run). It times the command
+// id and run (command.Handler.For, catalog.Spec.Run). It times the command
 // as name with status on success, counts what it appended, and waits (at
 // most FreshWait) until the live projection holds its events: what every
 // route that records does, the commands route and the table's own.
-func (s *Server) record(r *http.Request, name, campaign string, status int, run func(ctx context.Context, j *command.Journal, call command.Call) (command.Result, error)) (command.Result, error) {
+func (s *Server) record(r *http.Request, name, campaign string, status int, run func(ctx context.Context, j *command.Handler, call command.Call) (command.Result, error)) (command.Result, error) {
 	actor, err := s.actor(r)
 	if err != nil {
 		return command.Result{}, err

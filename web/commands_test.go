@@ -18,7 +18,7 @@ import (
 // between HTTP and the NATS service): the events carry its clock.
 func TestSharedCommands(t *testing.T) {
 	at := time.Date(2001, 2, 3, 4, 5, 6, 0, time.UTC)
-	var shared *command.Journal
+	var shared *command.Handler
 	h := newHarnessWith(t, memBackend(), func(o *web.Options) {
 		shared = command.New(o.Store, command.Options{Clock: func() time.Time { return at }})
 		o.Commands = shared

@@ -55,7 +55,7 @@ func sameDashboard(t *testing.T, h *harness, campaign, session string) {
 }
 
 // play makes n rolls of lodin and ruisenor in the open session.
-func play(t *testing.T, j *command.Journal, n int) {
+func play(t *testing.T, j *command.Handler, n int) {
 	t.Helper()
 	for i := range n {
 		_, err := j.Roll(context.Background(), "mordor", command.RollRequest{Character: []string{"lodin", "ruisenor"}[i%2], Skill: "sigilo", Vs: "media"})

@@ -45,7 +45,7 @@ var feedTypes = []string{
 
 // pagesHarness is a server whose reads are counted, over a store the test
 // writes to directly.
-func pagesHarness(t *testing.T) (*harness, *countingStore, *command.Journal) {
+func pagesHarness(t *testing.T) (*harness, *countingStore, *command.Handler) {
 	t.Helper()
 	var counted *countingStore
 	h := newHarnessWith(t, memBackend(), func(o *web.Options) {

@@ -4,7 +4,7 @@
 // embedded in the binary), and Prometheus metrics.
 //
 // Invariants:
-//   - Every write goes through command.Journal: the API records exactly what
+//   - Every write goes through command.Handler: the API records exactly what
 //     the CLI records, with the same validation, and nothing else.
 //   - A read reflects at least every event stored when the request arrived:
 //     live reads wait (briefly) for the live projection to reach the
@@ -107,7 +107,7 @@ type Options struct {
 	// other surfaces of the same process, so that one cache of folded
 	// campaigns serves them all); nil: one of the server's own, over
 	// Store, with Clock, Rand and IDs.
-	Commands *command.Journal
+	Commands *command.Handler
 	// Clock, Rand and IDs are the command handlers' when Commands is nil
 	// (defaults: time.Now, crypto/rand, UUID v7 from both); Clock also
 	// times the server's uptime.
@@ -192,7 +192,7 @@ type Server struct {
 	startedAt time.Time
 	// commands is the journal every request's actor shares (through As),
 	// so that its cache of folded campaigns serves every command.
-	commands *command.Journal
+	commands *command.Handler
 	// proj is the live projection (Options.Projectors, or a group of
 	// Options.Projector alone).
 	proj *live.Group
@@ -614,6 +614,6 @@ func (s *Server) actor(r *http.Request) (string, error) {
 
 // journal returns the command handlers for one actor (a call naming its
 // actor alone is always valid: command.Call.Valid).
-func (s *Server) journal(actor string) *command.Journal {
+func (s *Server) journal(actor string) *command.Handler {
 	return s.commands.MustFor(command.Call{Actor: actor})
 }

@@ -38,7 +38,7 @@ func (s *Server) tableCommand(r *http.Request, c, name, request string, body []b
 	if !ok {
 		return command.Result{}, notFound("no command %q (see GET /api/commands)", clip.Text(name))
 	}
-	return s.record(r, name, c, http.StatusOK, func(ctx context.Context, j *command.Journal, call command.Call) (command.Result, error) {
+	return s.record(r, name, c, http.StatusOK, func(ctx context.Context, j *command.Handler, call command.Call) (command.Result, error) {
 		call.RequestID = request
 		return spec.Run(ctx, j, call, c, body)
 	})

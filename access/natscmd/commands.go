@@ -9,7 +9,7 @@ import (
 
 // runFunc runs one command with its JSON body in campaign, on j's view
 // for call c (catalog.Spec.Run).
-type runFunc func(ctx context.Context, j *command.Journal, c command.Call, campaign string, body []byte) (command.Result, error)
+type runFunc func(ctx context.Context, j *command.Handler, c command.Call, campaign string, body []byte) (command.Result, error)
 
 // commandFor returns the command named name: the CLI's words joined with
 // dashes, with the bodies of the HTTP API (command/catalog). The command

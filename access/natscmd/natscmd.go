@@ -83,7 +83,7 @@ type Options struct {
 	// other surfaces of the same process, so that one cache of folded
 	// campaigns serves them all); nil: one of the service's own, over
 	// Store, with Clock, Rand and IDs.
-	Commands *command.Journal
+	Commands *command.Handler
 	// Clock, Rand and IDs are the command handlers' when Commands is nil
 	// (command.Options: unset, the production ones).
 	Clock func() time.Time
@@ -110,7 +110,7 @@ type Service struct {
 	stop context.CancelFunc
 
 	// commands is the journal every user's requests share (through As).
-	commands *command.Journal
+	commands *command.Handler
 
 	answered, dropped atomic.Uint64
 }

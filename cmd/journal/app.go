@@ -75,7 +75,7 @@ type app struct {
 	nc         *nats.Conn // the journal's connection to NATS (--nats or the embedded server)
 
 	// handlers are the command handlers over st, made once (journal).
-	handlers *command.Journal
+	handlers *command.Handler
 
 	closers []func()
 

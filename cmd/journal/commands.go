@@ -80,8 +80,8 @@ func describe(l i18n.Lang, before *projections.Campaign, recs []events.Recorded)
 // command (to describe what it recorded), run it, report. Over the
 // journal's NATS command service (remote.go) it records nothing: the
 // store refuses.
-func (a *app) record(c *cobra.Command, do func(j *command.Journal, campaign string) (command.Result, error)) error {
-	return a.recordWith(c, func(ctx context.Context, j *command.Journal, call command.Call, campaign string) (command.Result, error) {
+func (a *app) record(c *cobra.Command, do func(j *command.Handler, campaign string) (command.Result, error)) error {
+	return a.recordWith(c, func(ctx context.Context, j *command.Handler, call command.Call, campaign string) (command.Result, error) {
 		call.What, call.Args = cliCommand(c)
 		call.Command = catalogName(c)
 		rj, err := j.For(call)
@@ -102,14 +102,14 @@ func (a *app) record(c *cobra.Command, do func(j *command.Journal, campaign stri
 // way a retry after an unknown outcome sends the same request id, and
 // the report is the same.
 func (a *app) runSpec(c *cobra.Command, name string, body any) error {
-	return a.runSpecWith(c, name, func(*command.Journal, string) (any, error) { return body, nil })
+	return a.runSpecWith(c, name, func(*command.Handler, string) (any, error) { return body, nil })
 }
 
 // runSpecWith is runSpec with a body that needs the journal and the
 // campaign to be built (a short id resolved, for one).
-func (a *app) runSpecWith(c *cobra.Command, name string, body func(j *command.Journal, campaign string) (any, error)) error {
+func (a *app) runSpecWith(c *cobra.Command, name string, body func(j *command.Handler, campaign string) (any, error)) error {
 	var data []byte
-	return a.recordWith(c, func(ctx context.Context, j *command.Journal, call command.Call, campaign string) (command.Result, error) {
+	return a.recordWith(c, func(ctx context.Context, j *command.Handler, call command.Call, campaign string) (command.Result, error) {
 		if data == nil { // built once: each attempt sends the same body
 			v, err := body(j, campaign)
 			if err != nil {
@@ -128,7 +128,7 @@ func (a *app) runSpecWith(c *cobra.Command, name string, body func(j *command.Jo
 // request id): locally on j's view for call, which names the command line
 // a retry must be (catalog.Spec.Run), or over the command service (where
 // a retry must be the same body).
-func (a *app) specRun(ctx context.Context, j *command.Journal, call command.Call, campaign, name string, body []byte) (command.Result, error) {
+func (a *app) specRun(ctx context.Context, j *command.Handler, call command.Call, campaign, name string, body []byte) (command.Result, error) {
 	if a.service != nil {
 		res, err := a.service.run(ctx, campaign, name, call.RequestID, body) // remote.go
 		if err == nil {
@@ -163,7 +163,7 @@ func bodyJSON(v any) ([]byte, error) {
 // under the invocation's request id (--request-id, else a fresh one),
 // again with the same id while the outcome is unknown, and reports what
 // it recorded described on the state before it.
-func (a *app) recordWith(c *cobra.Command, do func(ctx context.Context, j *command.Journal, call command.Call, campaign string) (command.Result, error)) error {
+func (a *app) recordWith(c *cobra.Command, do func(ctx context.Context, j *command.Handler, call command.Call, campaign string) (command.Result, error)) error {
 	ctx := c.Context()
 	campaign, err := a.campaignID()
 	if err != nil {
@@ -217,7 +217,7 @@ func (a *app) recordWith(c *cobra.Command, do func(ctx context.Context, j *comma
 // (stateBefore), then tells the user of the devices added to its name
 // (key_devices.go) from the state so described: the state after the
 // command, with no load of the campaign for either.
-func (a *app) reportOn(ctx context.Context, j *command.Journal, campaign string, res command.Result) error {
+func (a *app) reportOn(ctx context.Context, j *command.Handler, campaign string, res command.Result) error {
 	before := a.stateBefore(ctx, j, campaign, res.Events)
 	err := a.report(res, before) // describe folds res's events into before
 	if !a.announced && before.System != "" {
@@ -227,12 +227,12 @@ func (a *app) reportOn(ctx context.Context, j *command.Journal, campaign string,
 }
 
 // current returns the campaign's state now: this invocation's one fold
-// of it (command.Journal.Current), made the first time a command asks and
+// of it (command.Handler.Current), made the first time a command asks and
 // kept until a command records. The command that runs next decides on the
 // journal's own cached fold, the same state, without reading the campaign
 // again; what it records is described on this state (stateBefore). The
 // state is shared: read it, never change it.
-func (a *app) current(ctx context.Context, j *command.Journal, campaign string) (*projections.Campaign, error) {
+func (a *app) current(ctx context.Context, j *command.Handler, campaign string) (*projections.Campaign, error) {
 	if a.camp != nil && a.camp.ID == campaign {
 		return a.camp, nil
 	}
@@ -268,7 +268,7 @@ func (a *app) moved() {
 // from the stream; else (nothing kept, a state past them: a request run
 // again returns what it recorded earlier, a void among the tail) a fold up
 // to them. The state is the caller's: the report folds recs into it.
-func (a *app) stateBefore(ctx context.Context, j *command.Journal, campaign string, recs []events.Recorded) *projections.Campaign {
+func (a *app) stateBefore(ctx context.Context, j *command.Handler, campaign string, recs []events.Recorded) *projections.Campaign {
 	pre := a.before
 	a.before = nil
 	if len(recs) == 0 {

@@ -97,7 +97,7 @@ func (a *app) demo(ctx context.Context, system string, v2 bool) error {
 type demoHost struct{ a *app }
 
 // Journal is a.journal's, with the seeds of demoSeeds when set.
-func (h demoHost) Journal(ctx context.Context) (*command.Journal, error) {
+func (h demoHost) Journal(ctx context.Context) (*command.Handler, error) {
 	if demoSeeds == nil {
 		return h.a.journal(ctx)
 	}

@@ -88,7 +88,7 @@ sees the outcome at once.`,
 			if req.Entropy != "" {
 				return usagef("roll free: --entropy is not for a journal-dice-v2 session (your device's secret replaces entropy)")
 			}
-			return a.requestRevealV2(c, keyNameOf(c), req.Character, func(j *command.Journal, campaign string, _ *projections.Session) (any, error) {
+			return a.requestRevealV2(c, keyNameOf(c), req.Character, func(j *command.Handler, campaign string, _ *projections.Session) (any, error) {
 				return j.FreeRollActionFor(c.Context(), campaign, req)
 			})
 		}}),

@@ -96,7 +96,7 @@ func (a *app) keyApproveCommand(name *string) *cobra.Command {
 				return err
 			}
 			if req.Character == "" { // no character yet: for the permissions, the catalogue needs one
-				return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
+				return a.record(c, func(j *command.Handler, campaign string) (command.Result, error) {
 					return j.ApproveDevice(c.Context(), campaign, req)
 				})
 			}
@@ -128,7 +128,7 @@ revoked-by-other.`,
 				return err
 			}
 			if req.Character == "" { // as key approve
-				return a.record(c, func(j *command.Journal, campaign string) (command.Result, error) {
+				return a.record(c, func(j *command.Handler, campaign string) (command.Result, error) {
 					return j.RevokeDevice(c.Context(), campaign, req)
 				})
 			}

@@ -17,7 +17,7 @@ import (
 )
 
 // foldCounter is a store that counts the folds of a campaign made through
-// it: every load of a campaign (command.Journal.Load, or a command's first
+// it: every load of a campaign (command.Handler.Load, or a command's first
 // catch-up) asks the store for the campaign's count first (SubjectCount),
 // and no other read does. It counts the reads too.
 type foldCounter struct {

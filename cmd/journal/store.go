@@ -152,7 +152,7 @@ func redactURLs(s string) string { return access.RedactURLs(s) }
 // CLI's user. The handlers are made once per invocation, so that every
 // look at a campaign and every command of it share one cache of folded
 // campaigns (current, commands.go): the campaign is folded once.
-func (a *app) journal(ctx context.Context) (*command.Journal, error) {
+func (a *app) journal(ctx context.Context) (*command.Handler, error) {
 	st, err := a.openStore(ctx, false, "")
 	if err != nil {
 		return nil, err

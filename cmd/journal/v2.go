@@ -23,7 +23,7 @@ import (
 // openSession returns the campaign's state afresh (caught up with the
 // stream: a follow that waits for others' events asks again) and its open
 // session (nil: none).
-func (a *app) openSession(ctx context.Context, j *command.Journal, campaign string) (*projections.Campaign, *projections.Session, error) {
+func (a *app) openSession(ctx context.Context, j *command.Handler, campaign string) (*projections.Campaign, *projections.Session, error) {
 	a.camp = nil
 	return a.session(ctx, j, campaign)
 }
@@ -31,7 +31,7 @@ func (a *app) openSession(ctx context.Context, j *command.Journal, campaign stri
 // session returns the campaign's state and its open session (nil: none):
 // the invocation's one fold (current), as a command that is about to run
 // looks at it.
-func (a *app) session(ctx context.Context, j *command.Journal, campaign string) (*projections.Campaign, *projections.Session, error) {
+func (a *app) session(ctx context.Context, j *command.Handler, campaign string) (*projections.Campaign, *projections.Session, error) {
 	camp, err := a.current(ctx, j, campaign)
 	if err != nil {
 		return nil, nil, err
@@ -45,7 +45,7 @@ func (a *app) session(ctx context.Context, j *command.Journal, campaign string) 
 // session (client.Session), and the journal.
 type v2Device struct {
 	client.Session
-	j *command.Journal
+	j *command.Handler
 }
 
 // openV2 loads the device key keyName and the campaign's open session; no
@@ -74,7 +74,7 @@ func (a *app) openV2(ctx context.Context, keyName string) (v2Device, error) {
 // v2Client is this device for a v2 command c on the journal j: its
 // steps are catalogued commands of c (stepNamed), reported together
 // (reportAll).
-func (a *app) v2Client(c *cobra.Command, j *command.Journal) *client.Client {
+func (a *app) v2Client(c *cobra.Command, j *command.Handler) *client.Client {
 	d := a.thisDevice()
 	d.Send = func(ctx context.Context, id, campaign, name string, body any) (command.Result, error) {
 		return a.stepNamed(ctx, c, j, id, campaign, name, body)
@@ -95,7 +95,7 @@ func (a *app) cliRequestID() (string, error) {
 
 // stepAs runs one journal command of a v2 CLI command under request id id
 // (a retry after an unknown outcome records it at most once).
-func (a *app) stepAs(ctx context.Context, rj *command.Journal, id string, do func(*command.Journal) (command.Result, error)) (command.Result, error) {
+func (a *app) stepAs(ctx context.Context, rj *command.Handler, id string, do func(*command.Handler) (command.Result, error)) (command.Result, error) {
 	var res command.Result
 	var err error
 	for attempt := 1; ; attempt++ {
@@ -109,7 +109,7 @@ func (a *app) stepAs(ctx context.Context, rj *command.Journal, id string, do fun
 
 // reportAll prints what several steps recorded, described on the state
 // before the first (stateBefore: the state the first step was decided on).
-func (a *app) reportAll(ctx context.Context, j *command.Journal, campaign string, results ...command.Result) error {
+func (a *app) reportAll(ctx context.Context, j *command.Handler, campaign string, results ...command.Result) error {
 	var all command.Result
 	for _, r := range results {
 		all.Events = append(all.Events, r.Events...)
@@ -180,7 +180,7 @@ func (a *app) rollV2(c *cobra.Command, keyName string, req command.RollRequest) 
 	if req.Entropy != "" || req.TN != nil || req.Trait != "" {
 		return usagef("roll: --entropy, --tn and --trait are not for a journal-dice-v2 session (your device's secret replaces entropy)")
 	}
-	return a.requestRevealV2(c, keyName, req.Character, func(j *command.Journal, campaign string, _ *projections.Session) (any, error) {
+	return a.requestRevealV2(c, keyName, req.Character, func(j *command.Handler, campaign string, _ *projections.Session) (any, error) {
 		return j.RollActionFor(c.Context(), campaign, req) // names as the rules spell them
 	})
 }
@@ -194,7 +194,7 @@ func (a *app) attackV2(c *cobra.Command, keyName string, req command.AttackReque
 	if req.Entropy != "" {
 		return usagef("attack: --entropy is not for a journal-dice-v2 session (your device's secret replaces entropy)")
 	}
-	return a.requestRevealV2(c, keyName, req.Attacker, func(j *command.Journal, campaign string, _ *projections.Session) (any, error) {
+	return a.requestRevealV2(c, keyName, req.Attacker, func(j *command.Handler, campaign string, _ *projections.Session) (any, error) {
 		return j.AttackActionFor(c.Context(), campaign, req)
 	})
 }
@@ -202,7 +202,7 @@ func (a *app) attackV2(c *cobra.Command, keyName string, req command.AttackReque
 // requestRevealV2 runs a v2 request and its reveal in one command for
 // character (client.RequestReveal); action builds the signed request's
 // action. A GM's request reads its --wait and --beacon (addGMRollFlags).
-func (a *app) requestRevealV2(c *cobra.Command, keyName, character string, action func(*command.Journal, string, *projections.Session) (any, error)) error {
+func (a *app) requestRevealV2(c *cobra.Command, keyName, character string, action func(*command.Handler, string, *projections.Session) (any, error)) error {
 	t, err := a.openV2(c.Context(), keyName)
 	if err != nil {
 		return err
@@ -220,7 +220,7 @@ func (a *app) requestRevealV2(c *cobra.Command, keyName, character string, actio
 // stepNamed runs the catalogued command name with its body (runSpec's
 // specRun) as one step of a v2 CLI command, under request id id (the v2
 // roll's request and reveal are two catalogued commands).
-func (a *app) stepNamed(ctx context.Context, c *cobra.Command, j *command.Journal, id, campaign, name string, body any) (command.Result, error) {
+func (a *app) stepNamed(ctx context.Context, c *cobra.Command, j *command.Handler, id, campaign, name string, body any) (command.Result, error) {
 	path, args := cliCommand(c)
 	call := command.Call{Actor: a.cliActor(), RequestID: id, What: path + " " + name, Args: args}
 	if err := call.Valid(); err != nil {
@@ -230,7 +230,7 @@ func (a *app) stepNamed(ctx context.Context, c *cobra.Command, j *command.Journa
 	if err != nil {
 		return command.Result{}, err
 	}
-	return a.stepAs(ctx, j, id, func(j *command.Journal) (command.Result, error) {
+	return a.stepAs(ctx, j, id, func(j *command.Handler) (command.Result, error) {
 		return a.specRun(ctx, j, call, campaign, name, data)
 	})
 }
@@ -248,7 +248,7 @@ func (a *app) rollV2Commands() []*cobra.Command {
 		Short:   "GM: cancel a v2 roll request left unrevealed (its nonce stays consumed, the audit lists it)",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			return a.runSpecWith(c, "roll-cancel", func(_ *command.Journal, campaign string) (any, error) {
+			return a.runSpecWith(c, "roll-cancel", func(_ *command.Handler, campaign string) (any, error) {
 				request, err := a.resolveRequestID(c.Context(), campaign, args[0])
 				if err != nil {
 					return nil, err
@@ -300,7 +300,7 @@ func (a *app) inV2Session(c *cobra.Command) (bool, error) {
 
 // campaignNow is the campaign of -c and the journal: the invocation's one
 // fold (current), or a fresh one (fresh: Load).
-func (a *app) campaignNow(ctx context.Context, fresh bool) (*projections.Campaign, *command.Journal, error) {
+func (a *app) campaignNow(ctx context.Context, fresh bool) (*projections.Campaign, *command.Handler, error) {
 	campaign, err := a.campaignID()
 	if err != nil {
 		return nil, nil, err

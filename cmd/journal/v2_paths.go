@@ -34,7 +34,7 @@ func (a *app) contestV2(c *cobra.Command, keyName string, req command.ContestReq
 	if err != nil {
 		return err
 	}
-	return a.requestRevealV2(c, keyName, acting, func(j *command.Journal, campaign string, _ *projections.Session) (any, error) {
+	return a.requestRevealV2(c, keyName, acting, func(j *command.Handler, campaign string, _ *projections.Session) (any, error) {
 		return j.ContestActionFor(c.Context(), campaign, req)
 	})
 }
@@ -49,7 +49,7 @@ func (a *app) combatStartV2(c *cobra.Command, keyName string, req command.Combat
 	if err != nil {
 		return err
 	}
-	return a.requestRevealV2(c, keyName, acting, func(j *command.Journal, campaign string, _ *projections.Session) (any, error) {
+	return a.requestRevealV2(c, keyName, acting, func(j *command.Handler, campaign string, _ *projections.Session) (any, error) {
 		return j.InitiativeActionFor(c.Context(), campaign, req)
 	})
 }
@@ -59,7 +59,7 @@ func (a *app) healV2(c *cobra.Command, keyName, char, entropy string) error {
 	if entropy != "" {
 		return usagef("heal-after-combat: --entropy is not for a journal-dice-v2 session (your device's secret replaces entropy)")
 	}
-	return a.requestRevealV2(c, keyName, char, func(j *command.Journal, campaign string, _ *projections.Session) (any, error) {
+	return a.requestRevealV2(c, keyName, char, func(j *command.Handler, campaign string, _ *projections.Session) (any, error) {
 		return j.HealActionFor(c.Context(), campaign, char)
 	})
 }

@@ -29,7 +29,7 @@ func (a *app) torRollV2(c *cobra.Command, keyName string, req command.RollReques
 	if req.Entropy != "" {
 		return usagef("roll: --entropy is not for a journal-dice-v2 session (your device's secret replaces entropy)")
 	}
-	return a.requestRevealV2(c, keyName, req.Character, func(j *command.Journal, campaign string, _ *projections.Session) (any, error) {
+	return a.requestRevealV2(c, keyName, req.Character, func(j *command.Handler, campaign string, _ *projections.Session) (any, error) {
 		return j.TORRollActionFor(c.Context(), campaign, req)
 	})
 }

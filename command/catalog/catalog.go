@@ -68,13 +68,13 @@ type Spec struct {
 	// not with the other commands.
 	Creates bool `json:"-"`
 
-	run func(ctx context.Context, j *command.Journal, c command.Call, campaign string, body []byte) (command.Result, error)
+	run func(ctx context.Context, j *command.Handler, c command.Call, campaign string, body []byte) (command.Result, error)
 	// inputs finds the command's body again in the events it recorded.
-	inputs func(ctx context.Context, j *command.Journal, campaign string, recorded []events.Event) ([]byte, error)
+	inputs func(ctx context.Context, j *command.Handler, campaign string, recorded []events.Event) ([]byte, error)
 }
 
 // Run decodes body strictly, checks the required fields and runs the
-// command in campaign on j's view for call c (command.Journal.For), c
+// command in campaign on j's view for call c (command.Handler.For), c
 // completed with what the catalogue knows: its events record the
 // command's name (c.Command), and, unless the caller named what a retry
 // under c.RequestID must be (c.What or c.Args: the CLI names its command
@@ -82,7 +82,7 @@ type Spec struct {
 // the same request even when what it signs differs), a retry must be
 // this very command with this very body. A call For refuses records
 // nothing.
-func (s Spec) Run(ctx context.Context, j *command.Journal, c command.Call, campaign string, body []byte) (command.Result, error) {
+func (s Spec) Run(ctx context.Context, j *command.Handler, c command.Call, campaign string, body []byte) (command.Result, error) {
 	return s.run(ctx, j, c, campaign, body)
 }
 
@@ -90,7 +90,7 @@ func (s Spec) Run(ctx context.Context, j *command.Journal, c command.Call, campa
 // events it recorded in campaign (in order), so that Run re-runs it; j is
 // the journal it will re-run on, holding the state before it. An error
 // says why the events are not what this command records.
-func (s Spec) Inputs(ctx context.Context, j *command.Journal, campaign string, recorded []events.Event) ([]byte, error) {
+func (s Spec) Inputs(ctx context.Context, j *command.Handler, campaign string, recorded []events.Event) ([]byte, error) {
 	if len(recorded) == 0 {
 		return nil, msgerr.Errorf("%s: no events", s.Name)
 	}
@@ -106,9 +106,9 @@ type def[T any] struct {
 	acting         string
 	actingOptional bool
 	creates        bool
-	run            func(ctx context.Context, j *command.Journal, campaign string, req T) (command.Result, error)
+	run            func(ctx context.Context, j *command.Handler, campaign string, req T) (command.Result, error)
 	// inputs finds the request again in the command's events.
-	inputs func(ctx context.Context, j *command.Journal, campaign string, recorded []events.Event) (T, error)
+	inputs func(ctx context.Context, j *command.Handler, campaign string, recorded []events.Event) (T, error)
 }
 
 func (d def[T]) spec() Spec {
@@ -118,7 +118,7 @@ func (d def[T]) spec() Spec {
 		role = Player
 	}
 	return Spec{Name: d.name, Doc: d.doc, Body: zero, Required: d.required, CLI: d.cli, Role: role, Acting: d.acting, ActingOptional: d.actingOptional, Creates: d.creates,
-		run: func(ctx context.Context, j *command.Journal, c command.Call, campaign string, body []byte) (command.Result, error) {
+		run: func(ctx context.Context, j *command.Handler, c command.Call, campaign string, body []byte) (command.Result, error) {
 			var req T
 			if err := DecodeStrict(body, &req); err != nil {
 				return command.Result{}, err
@@ -136,7 +136,7 @@ func (d def[T]) spec() Spec {
 			}
 			return d.run(ctx, v, campaign, req)
 		},
-		inputs: func(ctx context.Context, j *command.Journal, campaign string, recorded []events.Event) ([]byte, error) {
+		inputs: func(ctx context.Context, j *command.Handler, campaign string, recorded []events.Event) ([]byte, error) {
 			req, err := d.inputs(ctx, j, campaign, recorded)
 			if err != nil {
 				return nil, msgerr.Errorf("%s: %w", d.name, err)
@@ -282,7 +282,7 @@ func specs() []Spec {
 
 // Shorthands of the commands' declarations (specs_*.go).
 type (
-	j   = command.Journal
+	j   = command.Handler
 	ctx = context.Context
 	evs = []events.Event
 	res = command.Result

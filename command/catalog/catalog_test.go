@@ -91,7 +91,7 @@ func TestContestAndCombatBodies(t *testing.T) {
 	require.ErrorIs(t, err, command.ErrInvalid, "one spelling: attribute_a, as the action's a.attribute")
 }
 
-// TestRunRefusesABadCall: a call command.Journal.For refuses (a malformed
+// TestRunRefusesABadCall: a call command.Handler.For refuses (a malformed
 // request id, both roles) is refused by Run before the command decides,
 // with a valid body, and records nothing; the same body with a good call
 // records under the catalogue's name.

@@ -35,8 +35,8 @@ func find[D any](r []events.Event, typ string) (*D, events.Event, error) {
 
 // expect is the inputs of a command without a body that records an
 // event of type typ.
-func expect(typ string) func(context.Context, *command.Journal, string, []events.Event) (NoBody, error) {
-	return func(_ context.Context, _ *command.Journal, _ string, r []events.Event) (NoBody, error) {
+func expect(typ string) func(context.Context, *command.Handler, string, []events.Event) (NoBody, error) {
+	return func(_ context.Context, _ *command.Handler, _ string, r []events.Event) (NoBody, error) {
 		for _, e := range r {
 			if e.Type == typ {
 				return NoBody{}, nil
@@ -65,7 +65,7 @@ func rollsOf(r []events.Event) []*events.RollMade {
 // One Ring roll (whose trait, when it was invoked beforehand, is already
 // pending in the state before: naming it again would be refused for a
 // character in a bout of madness).
-func rollInputs(ctx context.Context, j *command.Journal, campaign string, r []events.Event) (command.RollRequest, error) {
+func rollInputs(ctx context.Context, j *command.Handler, campaign string, r []events.Event) (command.RollRequest, error) {
 	req, err := rollRequestInputs(ctx, j, campaign, r)
 	if err != nil {
 		return req, err
@@ -77,7 +77,7 @@ func rollInputs(ctx context.Context, j *command.Journal, campaign string, r []ev
 }
 
 // rollRequestInputs is rollInputs without the roll call.
-func rollRequestInputs(ctx context.Context, j *command.Journal, campaign string, r []events.Event) (command.RollRequest, error) {
+func rollRequestInputs(ctx context.Context, j *command.Handler, campaign string, r []events.Event) (command.RollRequest, error) {
 	if h, _, err := find[events.RollHidden](r, events.TypeRollHidden); err == nil {
 		req := command.RollRequest{Character: h.Character, Skill: h.Skill, Modifier: h.Modifier, Entropy: h.Entropy, Secret: true}
 		if h.Kind == "attribute" || h.Skill != "" && h.Attribute != "" {
@@ -121,7 +121,7 @@ func rollRequestInputs(ctx context.Context, j *command.Journal, campaign string,
 
 // freeRollInputs finds a free roll's request in its roll, or in its
 // hidden record for a secret one.
-func freeRollInputs(_ context.Context, _ *command.Journal, _ string, r []events.Event) (command.FreeRollRequest, error) {
+func freeRollInputs(_ context.Context, _ *command.Handler, _ string, r []events.Event) (command.FreeRollRequest, error) {
 	if h, _, err := find[events.RollHidden](r, events.TypeRollHidden); err == nil {
 		return command.FreeRollRequest{Character: h.Character, Dice: h.Dice, Note: h.Note, Call: h.Call, Entropy: h.Entropy, Secret: true}, nil
 	}
@@ -133,7 +133,7 @@ func freeRollInputs(_ context.Context, _ *command.Journal, _ string, r []events.
 }
 
 // contestInputs finds a contest's two sides and the tie it re-rolls.
-func contestInputs(_ context.Context, _ *command.Journal, _ string, r []events.Event) (command.ContestRequest, error) {
+func contestInputs(_ context.Context, _ *command.Handler, _ string, r []events.Event) (command.ContestRequest, error) {
 	c, _, err := find[events.ContestResolved](r, events.TypeContestResolved)
 	if err != nil {
 		return command.ContestRequest{}, err
@@ -219,7 +219,7 @@ func shortType(t string) string {
 // id), or else the campaign's first (a GM acts for every character): the
 // acting character of a device command re-run (its events do not record
 // it); "" when the campaign has none.
-func characterOfPlayer(ctx context.Context, j *command.Journal, campaign, user string) string {
+func characterOfPlayer(ctx context.Context, j *command.Handler, campaign, user string) string {
 	c, err := j.Load(ctx, campaign, 0)
 	if err != nil {
 		return ""

@@ -23,7 +23,7 @@ type Recorder struct {
 	T        *testing.T
 	Ctx      context.Context
 	Store    *memstore.Store
-	J        *command.Journal
+	J        *command.Handler
 	Campaign string
 }
 

@@ -51,7 +51,7 @@ func openPartitioned(t *testing.T, c *cluster.Cluster, first, k int) *jetstore.S
 	}
 }
 
-func newJournal(st command.Store, actor string) *command.Journal {
+func newJournal(st command.Store, actor string) *command.Handler {
 	return command.New(st, command.Options{Clock: time.Now, Rand: rand.Reader, IDs: events.NewV7(time.Now, rand.Reader), Actor: actor})
 }
 
@@ -293,7 +293,7 @@ func subjectOf(t *testing.T, st *jetstore.Store, ctx context.Context, seq uint64
 
 // setup creates a ryf campaign with two player characters and an NPC, and
 // opens a session.
-func setup(t *testing.T, ctx context.Context, j *command.Journal) {
+func setup(t *testing.T, ctx context.Context, j *command.Handler) {
 	t.Helper()
 	steps := []func() (command.Result, error){
 		func() (command.Result, error) {

@@ -1,7 +1,7 @@
 // Package livetest plays sample campaigns through the command handlers, for
 // the tests of the live projections and the HTTP service.
 //
-// Invariants: every step goes through command.Journal (nothing is appended
+// Invariants: every step goes through command.Handler (nothing is appended
 // by hand), so the events are exactly those the CLI and the API record;
 // a step that the rules refuse fails the test.
 package livetest
@@ -20,7 +20,7 @@ import (
 
 // NewJournal returns command handlers over st with the real clock and
 // randomness.
-func NewJournal(st command.Store) *command.Journal {
+func NewJournal(st command.Store) *command.Handler {
 	return command.New(st, command.Options{
 		Clock: time.Now, Rand: rand.Reader, IDs: events.NewV7(time.Now, rand.Reader), Actor: "test",
 	})
@@ -38,7 +38,7 @@ func step(t testing.TB, what string, f func() (command.Result, error)) command.R
 
 // Setup creates a RyF campaign with two player characters (lodin,
 // ruisenor) and an NPC (orco), and starts session s1.
-func Setup(ctx context.Context, t testing.TB, j *command.Journal, campaign string) {
+func Setup(ctx context.Context, t testing.TB, j *command.Handler, campaign string) {
 	t.Helper()
 	step(t, "campaign", func() (command.Result, error) {
 		return j.CreateCampaign(ctx, command.CreateCampaign{ID: campaign, Name: "La torre de Mordor", System: "ryf"})
@@ -64,7 +64,7 @@ func Setup(ctx context.Context, t testing.TB, j *command.Journal, campaign strin
 // returned token, a contest, and a combat with damage, ended. The session
 // stays open with no XP granted yet, and nobody has healed after the combat.
 // It returns the event id of its second roll (for PartTwo to void).
-func PartOne(ctx context.Context, t testing.TB, j *command.Journal, campaign string) string {
+func PartOne(ctx context.Context, t testing.TB, j *command.Handler, campaign string) string {
 	t.Helper()
 	step(t, "roll 1", func() (command.Result, error) {
 		return j.Roll(ctx, campaign, command.RollRequest{Character: "lodin", Skill: "sigilo", Vs: "media", Specialization: true, Entropy: "ana-1"})
@@ -95,7 +95,7 @@ func PartOne(ctx context.Context, t testing.TB, j *command.Journal, campaign str
 // second combat with a ranged attack, the end of the session (revealing its
 // seed) and a night's rest. Each of these writes into a map of the state
 // that was empty at the end of PartOne.
-func PartTwo(ctx context.Context, t testing.TB, j *command.Journal, campaign, void string) {
+func PartTwo(ctx context.Context, t testing.TB, j *command.Handler, campaign, void string) {
 	t.Helper()
 	step(t, "void", func() (command.Result, error) { return j.Void(ctx, campaign, void, "tirada repetida por error") })
 	step(t, "heal lodin", func() (command.Result, error) { return j.HealAfterCombat(ctx, campaign, "lodin", "") })
@@ -130,7 +130,7 @@ func PartTwo(ctx context.Context, t testing.TB, j *command.Journal, campaign, vo
 // FightRound has every combatant who can act attack once, in initiative
 // order: lodin and ruisenor the enemy (ruisenor at short range when
 // ranged, else with fists), the enemy lodin (or ruisenor).
-func FightRound(ctx context.Context, t testing.TB, j *command.Journal, campaign, enemy string, ranged bool) {
+func FightRound(ctx context.Context, t testing.TB, j *command.Handler, campaign, enemy string, ranged bool) {
 	t.Helper()
 	c, err := j.Load(ctx, campaign, 0)
 	if err != nil {
@@ -191,7 +191,7 @@ func try(t testing.TB, what string, f func() (command.Result, error)) {
 // trait, rolls, Hope, a fellowship request and its votes, Shadow, an
 // advancement point, the fellowship phase and the end of the session. The
 // steps that depend on the dice are tried; the others must succeed.
-func TOR(ctx context.Context, t testing.TB, j *command.Journal, campaign string) {
+func TOR(ctx context.Context, t testing.TB, j *command.Handler, campaign string) {
 	t.Helper()
 	step(t, "tor campaign", func() (command.Result, error) {
 		return j.CreateCampaign(ctx, command.CreateCampaign{ID: campaign, Name: "La Tierra Media", System: "tor"})
