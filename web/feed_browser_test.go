@@ -18,10 +18,14 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// shot saves a full-page screenshot as an artifact.
+// shot saves a full-page screenshot as an artifact (when kept:
+// keepShots).
 func shot(t *testing.T, b *browser, name string) {
 	t.Helper()
 	eval[bool](t, b, `(window.scrollTo(0, 0), true)`)
+	if !keepShots() {
+		return
+	}
 	png, err := chromedp.Run(b.ctx, chromedp.FullScreenshot(100))
 	if err != nil {
 		t.Fatalf("screenshot: %v", err)
