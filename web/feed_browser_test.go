@@ -9,13 +9,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/campaign-journal/journal/events"
-	"github.com/campaign-journal/journal/i18n"
-	"github.com/campaign-journal/journal/web"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/require"
+
+	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/i18n"
+	"github.com/campaign-journal/journal/web"
 )
 
 // shot saves a full-page screenshot as an artifact (when kept:
