@@ -345,7 +345,7 @@ func playOneGame(t *testing.T, chrome *browser, g playGame, shots string) playFi
 	eval[bool](t, gmB, `(() => {
 		const at = (window.__seenAt = []);
 		const st = () => `+pageState+`;
-		setInterval(() => {
+		window.__seenTimer = setInterval(() => {
 			let top = ((st().campaign || {}).last_seq) || 0;
 			for (const n of document.querySelectorAll("[data-seq]")) top = Math.max(top, Number(n.dataset.seq) || 0);
 			if (!at.length || at[at.length - 1][0] < top) at.push([top, Date.now()]);
@@ -363,6 +363,9 @@ func playOneGame(t *testing.T, chrome *browser, g playGame, shots string) playFi
 		require.Positive(t, shown)
 		fig.rollToCard = append(fig.rollToCard, time.Duration((shown-tap)*float64(time.Millisecond)))
 	}
+	// The 5 ms watch is stopped with the timed rolls: left running, it
+	// kept the GM's page busy to the game's end.
+	eval[bool](t, gmB, `(clearInterval(window.__seenTimer), true)`)
 	shot("dan", "rolls")
 
 	// A void of one of cai's rolls, with cai's consent.
