@@ -24,6 +24,7 @@ func tiny(sync bool) bench.Options {
 		Sync: sync, Rolls: 40, Campaigns: 3, Characters: 7, Window: 3, Events: 300, VerifyRolls: 60, Rounds: 2,
 		ManyCampaigns: 5, GrowthCharacters: []int{1, 3}, GrowthCampaigns: []int{1, 3}, GrowthRolls: 10,
 		ColdEvents: []int{300, 600}, ColdCampaignEvents: 100, ColdLoads: 2, V2Rolls: 6,
+		PagesEvents: []int{100, 300}, PagesRepeats: 2, PagesRolls: 3,
 	}
 }
 
@@ -113,6 +114,22 @@ func TestRunTiny(t *testing.T) {
 				require.Positive(t, l.P50)
 			}
 			require.InDelta(t, c.Loads[1].P50/c.Loads[0].P50, c.Spread, 1e-9)
+			pg := res.Pages
+			require.NotNil(t, pg, "pages measured")
+			require.Equal(t, o.PagesRepeats, pg.Repeats)
+			require.Len(t, pg.Sizes, len(o.PagesEvents))
+			for i, s := range pg.Sizes {
+				require.Equal(t, o.PagesEvents[i], s.Events)
+				require.Positive(t, s.StateBytes, s.Events)
+				for _, pt := range []bench.PageTimes{s.Dashboard, s.Table} {
+					require.True(t, pt.FirstCardP50 > 0 && pt.FirstCardP50 <= pt.FirstCardP90, "%d events: %+v", s.Events, pt)
+					require.True(t, pt.InteractiveP50 > 0 && pt.InteractiveP50 <= pt.InteractiveP90, "%d events: %+v", s.Events, pt)
+					require.Positive(t, pt.FirstCardCold, s.Events)
+					require.Positive(t, pt.FirstCardRestart, s.Events)
+					require.NotEmpty(t, pt.Slowest, s.Events)
+				}
+			}
+			require.Equal(t, o.PagesRolls, pg.RollToCard.Count, "roll to card timed at the largest size")
 			names := map[string]int{}
 			for _, v := range bench.Targets([]bench.Result{res}) {
 				names[v.Name]++

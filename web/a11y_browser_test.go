@@ -112,9 +112,13 @@ func checkA11y(t *testing.T, ctx context.Context) {
 }
 
 // shots saves a full-page screenshot of b as an artifact, and into
-// $SHOTS_DIR when set (to look at the layout).
+// $SHOTS_DIR when set (to look at the layout); none when no one keeps
+// them (keepShots).
 func shots(t *testing.T, b *browser, name string) {
 	t.Helper()
+	if !keepShots() {
+		return
+	}
 	png, err := chromedp.Run(b.ctx, chromedp.FullScreenshot(100))
 	if err != nil {
 		t.Fatalf("screenshot %s: %v", name, err)

@@ -6,10 +6,12 @@ package web
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"github.com/campaign-journal/journal/events"
-	"github.com/google/uuid"
 	"slices"
 	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/campaign-journal/journal/events"
 )
 
 // devices: a player's own registration re-signed (one character of its

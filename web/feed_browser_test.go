@@ -9,19 +9,24 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/campaign-journal/journal/events"
-	"github.com/campaign-journal/journal/i18n"
-	"github.com/campaign-journal/journal/web"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 	"github.com/stretchr/testify/require"
+
+	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/i18n"
+	"github.com/campaign-journal/journal/web"
 )
 
-// shot saves a full-page screenshot as an artifact.
+// shot saves a full-page screenshot as an artifact (when kept:
+// keepShots).
 func shot(t *testing.T, b *browser, name string) {
 	t.Helper()
 	eval[bool](t, b, `(window.scrollTo(0, 0), true)`)
+	if !keepShots() {
+		return
+	}
 	png, err := chromedp.Run(b.ctx, chromedp.FullScreenshot(100))
 	if err != nil {
 		t.Fatalf("screenshot: %v", err)

@@ -31,10 +31,14 @@ func (b *browser) incognito(t *testing.T) *browser {
 	return openContext(t, b.ctx)
 }
 
-// shot saves a full-page screenshot of b as an artifact.
+// shot saves a full-page screenshot of b as an artifact (when kept:
+// keepShots).
 func (b *browser) shot(t *testing.T, name string) {
 	t.Helper()
 	eval[bool](t, b, `(window.scrollTo(0, 0), true)`)
+	if !keepShots() {
+		return
+	}
 	png, err := chromedp.Run(b.ctx, chromedp.FullScreenshot(100))
 	if err != nil {
 		t.Fatalf("screenshot %s: %v", name, err)
