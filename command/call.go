@@ -105,6 +105,12 @@ func (j *Handler) For(c Call) (*Handler, error) {
 		gm: c.GM, player: c.Player}, nil
 }
 
+// Actor is who the view's events record as issuing them: its call's actor,
+// or the handler's default. A view's actor never changes, so a command a
+// long-running process makes on a view (a follower's witness) is its
+// start's user whatever the environment or identity file say later.
+func (j *Handler) Actor() string { return j.actor }
+
 // MustFor is For for a call known to be valid (its fields constants, or
 // checked by Valid): it panics if For refuses c. Tests, the demo and the
 // benchmarks use it.

@@ -189,7 +189,7 @@ func (a *app) recordWith(c *cobra.Command, do func(ctx context.Context, j *comma
 			return err
 		}
 	}
-	call := command.Call{Actor: a.cliActor(), RequestID: request}
+	call := command.Call{Actor: j.Actor(), RequestID: request}
 	if err := call.Valid(); err != nil {
 		return msgerr.Errorf("--request-id: %w", err)
 	}

@@ -222,7 +222,7 @@ func (a *app) requestRevealV2(c *cobra.Command, keyName, character string, actio
 // roll's request and reveal are two catalogued commands).
 func (a *app) stepNamed(ctx context.Context, c *cobra.Command, j *command.Handler, id, campaign, name string, body any) (command.Result, error) {
 	path, args := cliCommand(c)
-	call := command.Call{Actor: a.cliActor(), RequestID: id, What: path + " " + name, Args: args}
+	call := command.Call{Actor: j.Actor(), RequestID: id, What: path + " " + name, Args: args} // the view's user, fixed when it was made
 	if err := call.Valid(); err != nil {
 		return command.Result{}, msgerr.Errorf("--request-id: %w", err)
 	}

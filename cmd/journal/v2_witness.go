@@ -162,7 +162,15 @@ func (a *app) newFollowWitness(c *cobra.Command, keyName string) *followWitness 
 	if camp, err := j.Load(ctx, campaign, 0); err == nil {
 		start = camp.LastSeq
 	}
-	return &followWitness{a.v2Client(c, j).NewFollow(ctx, campaign, k, start, func(ctx context.Context) (*projections.Campaign, *projections.Session, error) {
+	// The follower's user is fixed at its start, like j's actor: a later
+	// 'journal login' (or environment) never changes who it witnesses as.
+	user, err := a.actingUser()
+	if err != nil {
+		return nil
+	}
+	d := a.v2Client(c, j)
+	d.User = func() (string, error) { return user, nil }
+	return &followWitness{d.NewFollow(ctx, campaign, k, start, func(ctx context.Context) (*projections.Campaign, *projections.Session, error) {
 		return a.openSession(ctx, j, campaign)
 	})}
 }
