@@ -16,7 +16,7 @@ import (
 )
 
 // Bucket is the JetStream key-value bucket that holds the checkpoints.
-const Bucket = "journal_checkpoints"
+const Bucket = jetstore.CheckpointsBucket
 
 // MaxValue is the largest checkpoint value the bucket takes (its
 // MaxValueSize, and the NATS server's default max_payload). Put refuses a

@@ -37,13 +37,13 @@ import (
 	"github.com/campaign-journal/journal/access"
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/events"
-	"github.com/campaign-journal/journal/events/connect"
 	"github.com/campaign-journal/journal/events/embedded"
 	"github.com/campaign-journal/journal/events/jetstore"
 	"github.com/campaign-journal/journal/i18n"
 	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/invite"
 	"github.com/campaign-journal/journal/live"
+	"github.com/campaign-journal/journal/serve/connect"
 	"github.com/campaign-journal/journal/web"
 )
 

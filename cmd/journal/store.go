@@ -13,11 +13,11 @@ import (
 	"github.com/campaign-journal/journal/access"
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/events"
-	"github.com/campaign-journal/journal/events/connect"
 	"github.com/campaign-journal/journal/events/embedded"
 	"github.com/campaign-journal/journal/events/jetstore"
 	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/live"
+	"github.com/campaign-journal/journal/serve/connect"
 )
 
 // store is what the CLI reads and writes.

@@ -56,7 +56,6 @@ import (
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/events/jetstore"
 	"github.com/campaign-journal/journal/internal/msgerr"
-	"github.com/campaign-journal/journal/live"
 )
 
 // Format is the version of the backup file's layout.
@@ -110,7 +109,7 @@ func JournalStreams() []Spec { return PartitionedStreams(1) }
 // events are the k streams JOURNAL-0 … JOURNAL-<k-1> (jetstore.StreamNames),
 // each restored with its configuration, k in its metadata included.
 func PartitionedStreams(k int) []Spec {
-	specs := []Spec{{Stream: "KV_" + live.Bucket, Optional: true}}
+	specs := []Spec{{Stream: "KV_" + jetstore.CheckpointsBucket, Optional: true}}
 	for _, name := range jetstore.StreamNames(k) {
 		specs = append(specs, Spec{Stream: name})
 	}

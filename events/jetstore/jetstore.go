@@ -64,6 +64,10 @@ import (
 const (
 	StreamName    = "JOURNAL"
 	SecretsBucket = "journal_secrets"
+	// CheckpointsBucket holds the projections' checkpoints (package live
+	// opens it; named here, with the journal's other names, so that a
+	// backup finds it without importing the projector).
+	CheckpointsBucket = "journal_checkpoints"
 )
 
 // DefaultDuplicates is the stream's deduplication window unless Options say
