@@ -545,7 +545,7 @@ func (d *draft) drawSkillV2(s *projections.Session, key dice.KeyV2, a events.Rol
 
 // RollCancelRequest is a CancelRoll: the request, and why.
 type RollCancelRequest struct {
-	Request string `json:"request" cli:"REQUEST"`
+	Request string `json:"request" cli:"REQUEST" resolve:"request"`
 	Reason  string `json:"reason" cli:"--reason R" help:"why it is cancelled"`
 }
 

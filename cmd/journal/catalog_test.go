@@ -63,7 +63,6 @@ var handWritten = map[string]string{
 	"key-revoke":         "key_devices.go: signs a device.revoke on this device, or the GM's unsigned",
 	"roll-request":       "v2.go: a roll.request signed by another device",
 	"roll-reveal":        "v2.go: a roll.reveal signed by another device",
-	"roll-cancel":        "v2.go: resolves a short request id",
 	"session-contribute": "v2.go: signs a contribution on this device",
 	"session-cosign":     "v2_cosign.go: signs the session's end on this device",
 	"roll-prove":         "v2_prove.go: signs a proof on this device",

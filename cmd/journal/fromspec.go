@@ -23,6 +23,9 @@ package main
 //	resolve:"event"     an event as a user names it (a sequence, a short id:
 //	                    resolveEvent), sent as its whole id; a flag's only
 //	                    when given
+//	resolve:"request"   a v2 roll request as a user names it (its event, a
+//	                    start or end of its id: resolveRequestID), sent as
+//	                    its whole request id
 //	required:"cli"      a flag the command line requires though the body may
 //	                    omit it (the Spec's Required are required anyway)
 //
@@ -93,7 +96,7 @@ type cliField struct {
 	cliRequired bool   // required:"cli"
 	help, alias string
 	complete    string
-	resolve     bool // resolve:"event"
+	resolve     string // resolve:"event" or "request"
 }
 
 // cliFields reads t's fields' tags; the ones not on the command line
@@ -108,7 +111,7 @@ func cliFields(t reflect.Type) []cliField {
 			continue
 		}
 		f := cliField{index: i, json: name, help: sf.Tag.Get("help"), alias: sf.Tag.Get("alias"), complete: sf.Tag.Get("complete"),
-			cliRequired: sf.Tag.Get("required") == "cli", resolve: sf.Tag.Get("resolve") == "event"}
+			cliRequired: sf.Tag.Get("required") == "cli", resolve: sf.Tag.Get("resolve")}
 		switch {
 		case tag == "":
 			f.flag = strings.ReplaceAll(name, "_", "-")
@@ -257,8 +260,12 @@ func (f form[T]) command(a *app, s catalog.Spec) *cobra.Command {
 		}
 		for _, fd := range fields {
 			v := rv.Field(fd.index)
-			if fd.resolve && (v.String() != "" || fd.flag == "" && !fd.optional) {
-				if err := a.resolveShortEvent(c, v.Addr().Interface().(*string)); err != nil {
+			if fd.resolve != "" && (v.String() != "" || fd.flag == "" && !fd.optional) {
+				resolve := a.resolveShortEvent
+				if fd.resolve == "request" {
+					resolve = a.resolveShortRequest
+				}
+				if err := resolve(c, v.Addr().Interface().(*string)); err != nil {
 					return err
 				}
 			}

@@ -191,6 +191,8 @@ skills or attributes.`,
 			}
 			return nil
 		}}),
+	specForm("roll-cancel", form[command.RollCancelRequest]{short: "GM: cancel a v2 roll request left unrevealed (its nonce stays consumed, the audit lists it)",
+		example: "  journal -c mordor roll cancel 4f0c7a52-3e0b-5d7e-9b3a-2c1d0e9f8a7b --reason \"ana left the table\""}),
 	specForm("void", form[command.VoidRequest]{short: "Correct a mistake: the event stays in the journal, sheets leave it out",
 		long: `Void an event: it stays in the journal, the sheets leave it out.
 

@@ -241,24 +241,6 @@ const annOwnArgs = "journal-own-args"
 
 // rollV2Commands are roll's subcommands of journal-dice-v2.
 func (a *app) rollV2Commands() []*cobra.Command {
-	var reason string
-	cancel := &cobra.Command{
-		Use:     "cancel REQUEST --reason R",
-		Example: "  journal -c mordor roll cancel 4f0c7a52-3e0b-5d7e-9b3a-2c1d0e9f8a7b --reason \"ana left the table\"",
-		Short:   "GM: cancel a v2 roll request left unrevealed (its nonce stays consumed, the audit lists it)",
-		Args:    cobra.ExactArgs(1),
-		RunE: func(c *cobra.Command, args []string) error {
-			return a.runSpecWith(c, "roll-cancel", func(_ *command.Handler, campaign string) (any, error) {
-				request, err := a.resolveRequestID(c.Context(), campaign, args[0])
-				if err != nil {
-					return nil, err
-				}
-				return body{"request": request, "reason": reason}, nil
-			})
-		},
-	}
-	cancel.Flags().StringVar(&reason, "reason", "", "why it is cancelled")
-	_ = cancel.MarkFlagRequired("reason")
 	var character, msg, sig string
 	request := &cobra.Command{
 		Use:     "request --character C --signed S --signature SIG",
@@ -285,7 +267,7 @@ func (a *app) rollV2Commands() []*cobra.Command {
 		cmd.Flags().StringVar(&msg, "signed", "", "the signed string, as the device sent it")
 		cmd.Flags().StringVar(&sig, "signature", "", "its base64url Ed25519 signature")
 	}
-	return append([]*cobra.Command{cancel, request, reveal, a.rollProveCommand()}, a.rollGMCommands()...) // v2_prove.go
+	return append([]*cobra.Command{a.specCommand("roll-cancel"), request, reveal, a.rollProveCommand()}, a.rollGMCommands()...) // v2_prove.go
 }
 
 // inV2Session reports whether the campaign's open session uses journal-dice-v2.
