@@ -79,13 +79,13 @@ type RegisterKey struct {
 	// Character is one of the acting player's characters, for the
 	// permissions of a player registering its own key over HTTP or NATS
 	// (the GM names none); the command does not read it.
-	Character string `json:"character"`
-	User      string `json:"user,omitempty"`
-	Role      string `json:"role,omitempty"`
-	Name      string `json:"name,omitempty"`
-	PublicKey string `json:"public_key,omitempty"`
+	Character string `json:"character" help:"one of your characters, for the permissions of a player over NATS or HTTP (default: yours in the campaign)"`
+	User      string `json:"user,omitempty" cli:"[USER]"`
+	Role      string `json:"role,omitempty" cli:"--role player|gm" help:"player or gm (default: player; gm for the GM's own key)"`
+	Name      string `json:"name,omitempty" cli:"--device-name NAME" help:"what the device is, as the audit lists it (laptop, phone)"`
+	PublicKey string `json:"public_key,omitempty" cli:"--public-key HEX" help:"the user's public key: 64 hex digits, as 'journal key show' prints it"`
 	SignedMessage
-	Approval *SignedMessage `json:"approval,omitempty"`
+	Approval *SignedMessage `json:"approval,omitempty" cli:"-"`
 }
 
 // isGM reports whether the journal's actor acts as the campaign's GM: a

@@ -58,9 +58,6 @@ func TestCLIRecordsTheCommand(t *testing.T) {
 // Each signs on this device, or resolves its argument, in the
 // journal-dice-v2 files (v2*.go, key_devices.go), which build their own.
 var handWritten = map[string]string{
-	"key-register":       "key_devices.go: signs the device.register of a key on this device, or the GM's bare key",
-	"key-approve":        "key_devices.go: signs a device.approve on this device",
-	"key-revoke":         "key_devices.go: signs a device.revoke on this device, or the GM's unsigned",
 	"roll-request":       "v2.go: a roll.request signed by another device",
 	"roll-reveal":        "v2.go: a roll.reveal signed by another device",
 	"session-contribute": "v2.go: signs a contribution on this device",

@@ -51,6 +51,13 @@ const annComplete = "journal-complete"
 // form is what the CLI adds to the catalogued command of body T.
 type form[T any] struct {
 	short, long, example string
+	// use replaces the generated usage line (one that names the --name
+	// flag, or groups flags).
+	use string
+	// args are the CLI's own positional arguments, after the body's, all
+	// required (a fingerprint the command signs for): the hooks read them
+	// (c.Flags().Arg).
+	args []string
 	// positive names a whole-number argument in messages ("damage"): it
 	// must be positive (annPositive).
 	positive string
@@ -160,6 +167,11 @@ func (f form[T]) command(a *app, s catalog.Spec) *cobra.Command {
 			use = append(use, fd.meta)
 		}
 	}
+	for _, own := range f.args {
+		required++
+		completes = append(completes, "")
+		use = append(use, own)
+	}
 	cmd := &cobra.Command{Short: f.short, Long: f.long, Example: f.example, Args: cobra.RangeArgs(required, required+optional),
 		Annotations: map[string]string{annComplete: strings.Join(completes, ",")}}
 	switch {
@@ -168,7 +180,7 @@ func (f form[T]) command(a *app, s catalog.Spec) *cobra.Command {
 	case optional == 0:
 		cmd.Args = cobra.ExactArgs(required)
 	}
-	if len(args) > 0 {
+	if required+optional+variadic > 0 {
 		cmd.Annotations[annOwnArgs] = "yes" // its arguments are not subcommands (help.go)
 	}
 	fs := cmd.Flags()
@@ -220,6 +232,9 @@ func (f form[T]) command(a *app, s catalog.Spec) *cobra.Command {
 		}
 	}
 	cmd.Use = strings.Join(use, " ")
+	if f.use != "" {
+		cmd.Use = f.use
+	}
 	if len(aliases) > 0 {
 		// A required flag given by its old spelling is given (cobra checks
 		// the required flags after PreRunE).
@@ -246,6 +261,9 @@ func (f form[T]) command(a *app, s catalog.Spec) *cobra.Command {
 	}
 	cmd.RunE = func(c *cobra.Command, given []string) error {
 		for i, arg := range given {
+			if i >= len(args) {
+				break // the form's own (f.args)
+			}
 			fd := args[min(i, len(args)-1)]
 			if fd.variadic > 0 {
 				rv.Field(fd.index).Set(reflect.ValueOf(append([]string(nil), given[i:]...)))

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"strconv"
 	"strings"
@@ -190,6 +191,95 @@ skills or attributes.`,
 				return usagef("trait invoke: the GM rules --auto (automatic success) or --roll (the next roll counts the trait)")
 			}
 			return nil
+		}}),
+	specForm("key-register", form[command.RegisterKey]{short: "Register a device key in the campaign: your own (no USER), or, as the GM, another user's",
+		use: "register [USER --public-key HEX] [--role player|gm] [--device-name NAME]",
+		long: `Register a device public key in the campaign (journal-dice-v2).
+
+Without USER it registers your own device key (--name) for you (the user
+'journal login' set, or $JOURNAL_ACTOR; there is no default), with a device.register signed by that key (proof that you hold
+it). A user may have several devices: a second one is flagged key-by-other
+until another of your devices approves it ('journal key approve FINGERPRINT').
+
+USER --public-key HEX is the GM's: a bare key for someone else (a lost
+phone). It is allowed, flagged key-by-other by the audit and announced to
+USER on every page and command until USER approves or revokes it. A key is
+registered once: nothing replaces another registered key.`,
+		example: `  journal -c mordor key register
+  journal -c mordor key register ana --public-key 3b6a27bc…`,
+		key: "the device key's name",
+		run: func(a *app, c *cobra.Command, req command.RegisterKey) error {
+			me, err := a.actingUser() // identity.go: no default user
+			if err != nil {
+				return err
+			}
+			user, d := cmp.Or(req.User, me), a.thisDevice()
+			if user != me || req.PublicKey != "" {
+				if req, err = d.RegisterOther(me, user, req.Role, req.Name, req.PublicKey); err != nil {
+					return err
+				}
+				return a.runSpec(c, "key-register", req)
+			}
+			k, err := loadKey(keyNameOf(c))
+			if err != nil {
+				return err
+			}
+			camp, err := a.load(c, 0)
+			if err != nil {
+				return err
+			}
+			if req, err = d.RegisterOwn(c.Context(), camp, k, user, req.Role, req.Name, req.Character); err != nil {
+				return err
+			}
+			return a.runSpec(c, "key-register", req)
+		}}),
+	specForm("key-approve", form[command.ApproveDevice]{short: "Approve another device of yours, signing with this one (--name): it is no longer flagged key-by-other",
+		use: "approve FINGERPRINT [--name N]", args: []string{"FINGERPRINT"}, key: "the device key's name",
+		example: "  journal -c mordor key approve 1a2b:3c4d:5e6f:7a8b:9c0d:1e2f:3a4b:5c6d",
+		run: func(a *app, c *cobra.Command, _ command.ApproveDevice) error {
+			k, err := loadKey(keyNameOf(c))
+			if err != nil {
+				return err
+			}
+			camp, err := a.load(c, 0)
+			if err != nil {
+				return err
+			}
+			req, err := a.thisDevice().Approve(c.Context(), camp, k, c.Flags().Arg(0))
+			if err != nil {
+				return err
+			}
+			if req.Character == "" { // no character yet: for the permissions, the catalogue needs one
+				return a.record(c, func(j *command.Handler, campaign string) (command.Result, error) {
+					return j.ApproveDevice(c.Context(), campaign, req)
+				})
+			}
+			return a.runSpec(c, "key-approve", req)
+		}}),
+	specForm("key-revoke", form[command.RevokeDevice]{short: "Revoke a device: one of yours, signed with this device (--name); or, as the GM, anyone's (flagged revoked-by-other)",
+		use: "revoke FINGERPRINT [--reason R] [--name N]", args: []string{"FINGERPRINT"}, key: "the device key's name",
+		long: `Revoke a device of the campaign: what it signs from then on is refused.
+
+A device of yours is revoked with a device.revoke signed by one of your active
+devices (this one, --name; the revoked one itself, or another). The GM may
+revoke anyone's device without signing (a lost phone): the audit flags it
+revoked-by-other.`,
+		example: "  journal -c mordor key revoke 1a2b:3c4d:5e6f:7a8b:9c0d:1e2f:3a4b:5c6d --reason 'not mine'",
+		run: func(a *app, c *cobra.Command, in command.RevokeDevice) error {
+			camp, err := a.load(c, 0)
+			if err != nil {
+				return err
+			}
+			req, err := a.thisDevice().Revoke(c.Context(), camp, func() (*device.Key, error) { return loadKey(keyNameOf(c)) }, c.Flags().Arg(0), in.Reason)
+			if err != nil {
+				return err
+			}
+			if req.Character == "" { // as key approve
+				return a.record(c, func(j *command.Handler, campaign string) (command.Result, error) {
+					return j.RevokeDevice(c.Context(), campaign, req)
+				})
+			}
+			return a.runSpec(c, "key-revoke", req)
 		}}),
 	specForm("roll-cancel", form[command.RollCancelRequest]{short: "GM: cancel a v2 roll request left unrevealed (its nonce stays consumed, the audit lists it)",
 		example: "  journal -c mordor roll cancel 4f0c7a52-3e0b-5d7e-9b3a-2c1d0e9f8a7b --reason \"ana left the table\""}),
