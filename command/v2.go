@@ -204,14 +204,14 @@ type SignedMessage = signed.Sealed
 // NPC say), so that the permissions know the player is in the campaign.
 // Commands that do not go through the permissions may leave it empty.
 type ContributeSigned struct {
-	Character string `json:"character"`
+	Character string `json:"character" help:"a character you play, for the permissions (default: yours, or an NPC)"`
 	SignedMessage
 }
 
 // RollRevealSigned is a signed roll.reveal for Character's request.
 type RollRevealSigned struct {
-	Character string `json:"character"`
-	SignedMessage
+	Character     string `json:"character" help:"the character rolling"`
+	SignedMessage `cli:"inline"`
 }
 
 // Contribute records the actor's signed session.contribute to the open v2
@@ -305,12 +305,12 @@ func (a RollAction) request() RollRequest {
 // here too, so that the permissions read the acting character; it must be
 // the action's).
 type RollRequestSigned struct {
-	Character string `json:"character"`
-	SignedMessage
+	Character     string `json:"character" help:"the character rolling"`
+	SignedMessage `cli:"inline"`
 	// Wait is, for a GM's request (no commitment), how long in seconds it
 	// waits for a player's witness before the GM may resolve it
 	// unwitnessed (0: DefaultWitnessWait); a player's request has none.
-	Wait int `json:"wait,omitempty"`
+	Wait int `json:"wait,omitempty" cli:"-"`
 }
 
 // RequestRoll records the actor's signed roll.request in the open v2

@@ -29,8 +29,10 @@ package main
 //	required:"cli"      a flag the command line requires though the body may
 //	                    omit it (the Spec's Required are required anyway)
 //
-// A field without a cli tag is a flag named after its JSON name (_ as -);
-// an embedded struct (a signed message) is not on the command line.
+//	cli:"inline"        on an embedded struct (a signed message): its fields
+//	                    are flags too (else it is not on the command line)
+//
+// A field without a cli tag is a flag named after its JSON name (_ as -).
 
 import (
 	"reflect"
@@ -54,10 +56,16 @@ type form[T any] struct {
 	// use replaces the generated usage line (one that names the --name
 	// flag, or groups flags).
 	use string
-	// args are the CLI's own positional arguments, after the body's, all
-	// required (a fingerprint the command signs for): the hooks read them
-	// (c.Flags().Arg).
+	// args are the CLI's own positional arguments, after the body's (a
+	// fingerprint the command signs for; "[SESSION]" an optional one,
+	// last): the hooks read them (c.Flags().Arg, "" when not given).
 	args []string
+	// noBody: the body's fields are not on the command line (the run
+	// hook builds the body from the form's own args and flags).
+	noBody bool
+	// decodeRequired leaves the Spec's Required to the catalogue's
+	// decoding (its error names the field), not to cobra's required flags.
+	decodeRequired bool
 	// positive names a whole-number argument in messages ("damage"): it
 	// must be positive (annPositive).
 	positive string
@@ -94,7 +102,7 @@ func specForm[T any](name string, f form[T]) built {
 
 // cliField is one field of a request type as the CLI offers it.
 type cliField struct {
-	index       int
+	index       []int // in the request type (reflect.Value.FieldByIndex)
 	json        string
 	flag        string // "" for a positional argument
 	meta        string // the argument's or the flag value's placeholder
@@ -107,17 +115,23 @@ type cliField struct {
 }
 
 // cliFields reads t's fields' tags; the ones not on the command line
-// (cli:"-", json:"-") are left out.
-func cliFields(t reflect.Type) []cliField {
+// (cli:"-", json:"-") are left out, and so are an embedded struct's but
+// with cli:"inline" (a signed message pasted whole: --signed, --signature).
+func cliFields(t reflect.Type, at ...int) []cliField {
 	var out []cliField
 	for i := range t.NumField() {
 		sf := t.Field(i)
 		name, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
 		tag := sf.Tag.Get("cli")
+		index := append(slices.Clone(at), i)
+		if sf.Anonymous && tag == "inline" {
+			out = append(out, cliFields(sf.Type, index...)...)
+			continue
+		}
 		if !sf.IsExported() || sf.Anonymous || name == "-" || tag == "-" {
 			continue
 		}
-		f := cliField{index: i, json: name, help: sf.Tag.Get("help"), alias: sf.Tag.Get("alias"), complete: sf.Tag.Get("complete"),
+		f := cliField{index: index, json: name, help: sf.Tag.Get("help"), alias: sf.Tag.Get("alias"), complete: sf.Tag.Get("complete"),
 			cliRequired: sf.Tag.Get("required") == "cli", resolve: sf.Tag.Get("resolve")}
 		switch {
 		case tag == "":
@@ -144,6 +158,9 @@ func (f form[T]) command(a *app, s catalog.Spec) *cobra.Command {
 	var req T
 	rv := reflect.ValueOf(&req).Elem()
 	fields := cliFields(rv.Type())
+	if f.noBody {
+		fields = nil
+	}
 	words := strings.Fields(s.CLI)
 	use := []string{words[len(words)-1]}
 	var args []cliField
@@ -168,7 +185,11 @@ func (f form[T]) command(a *app, s catalog.Spec) *cobra.Command {
 		}
 	}
 	for _, own := range f.args {
-		required++
+		if strings.HasPrefix(own, "[") {
+			optional++
+		} else {
+			required++
+		}
 		completes = append(completes, "")
 		use = append(use, own)
 	}
@@ -190,7 +211,7 @@ func (f form[T]) command(a *app, s catalog.Spec) *cobra.Command {
 		if fd.flag == "" {
 			continue
 		}
-		must := fd.cliRequired || slices.Contains(s.Required, fd.json)
+		must := fd.cliRequired || !f.decodeRequired && slices.Contains(s.Required, fd.json)
 		word := "--" + fd.flag
 		if fd.meta != "" {
 			word += " " + fd.meta
@@ -199,7 +220,7 @@ func (f form[T]) command(a *app, s catalog.Spec) *cobra.Command {
 			word = "[" + word + "]"
 		}
 		use = append(use, word)
-		switch v := rv.Field(fd.index).Addr().Interface().(type) {
+		switch v := rv.FieldByIndex(fd.index).Addr().Interface().(type) {
 		case *string:
 			fs.StringVar(v, fd.flag, "", fd.help)
 		case *int:
@@ -209,7 +230,7 @@ func (f form[T]) command(a *app, s catalog.Spec) *cobra.Command {
 		case *[]string:
 			fs.StringSliceVar(v, fd.flag, nil, fd.help)
 		case **int: // given: 0 is refused, not read as the default
-			n, _ := strconv.Atoi(rv.Type().Field(fd.index).Tag.Get("default")) // shown in the help; nil when not given
+			n, _ := strconv.Atoi(rv.Type().FieldByIndex(fd.index).Tag.Get("default")) // shown in the help; nil when not given
 			fs.IntVar(&n, fd.flag, n, fd.help)
 			name := fd.flag
 			afterParse = append(afterParse, func() {
@@ -218,7 +239,7 @@ func (f form[T]) command(a *app, s catalog.Spec) *cobra.Command {
 				}
 			})
 		default:
-			panic("fromspec: " + s.Name + "." + fd.json + ": no flag for a " + rv.Field(fd.index).Type().String())
+			panic("fromspec: " + s.Name + "." + fd.json + ": no flag for a " + rv.FieldByIndex(fd.index).Type().String())
 		}
 		if fd.alias != "" {
 			aliasFlag(cmd, fd.alias, fd.flag)
@@ -266,10 +287,10 @@ func (f form[T]) command(a *app, s catalog.Spec) *cobra.Command {
 			}
 			fd := args[min(i, len(args)-1)]
 			if fd.variadic > 0 {
-				rv.Field(fd.index).Set(reflect.ValueOf(append([]string(nil), given[i:]...)))
+				rv.FieldByIndex(fd.index).Set(reflect.ValueOf(append([]string(nil), given[i:]...)))
 				break
 			}
-			if err := f.setArg(rv.Field(fd.index), fd, arg); err != nil {
+			if err := f.setArg(rv.FieldByIndex(fd.index), fd, arg); err != nil {
 				return err
 			}
 		}
@@ -277,7 +298,7 @@ func (f form[T]) command(a *app, s catalog.Spec) *cobra.Command {
 			fn()
 		}
 		for _, fd := range fields {
-			v := rv.Field(fd.index)
+			v := rv.FieldByIndex(fd.index)
 			if fd.resolve != "" && (v.String() != "" || fd.flag == "" && !fd.optional) {
 				resolve := a.resolveShortEvent
 				if fd.resolve == "request" {

@@ -192,6 +192,28 @@ skills or attributes.`,
 			}
 			return nil
 		}}),
+	specForm("session-contribute", form[command.ContributeSigned]{short: "Contribute 32 random bytes, signed with your device key, to the v2 session's dice key",
+		use: "contribute [--name KEY] [--character C]", decodeRequired: true, key: "the device key's name",
+		long: `Contribute to the open journal-dice-v2 session's dice key: 32 random bytes
+from this device, signed with your device key. Taken only before the
+session's first roll request. 'journal session start --dice v2' contributes
+for you when you have a registered device key.`,
+		example: "  JOURNAL_ACTOR=ana journal -c mordor session contribute",
+		run: func(a *app, c *cobra.Command, req command.ContributeSigned) error {
+			return a.contribute(c, keyNameOf(c), req.Character)
+		}}),
+	specForm("session-cosign", form[command.CosignSigned]{short: "Co-sign the end of a v2 session with your device key (the hash of its session-ended event)",
+		use: "cosign [SESSION] [--name KEY] [--character C]", decodeRequired: true, args: []string{"[SESSION]"}, key: "the device key's name",
+		long: `Co-sign the end of an ended journal-dice-v2 session (the last ended one
+by default): this device reads the session-ended event's stored bytes, and
+signs their SHA-256 with your device key. The audit lists who co-signed and
+flags a session whose end no player's device co-signed. 'journal session
+end' co-signs for you when you have a registered device key; each other
+participant runs this on their own device.`,
+		example: "  JOURNAL_ACTOR=ana journal -c mordor session cosign s1",
+		run: func(a *app, c *cobra.Command, req command.CosignSigned) error {
+			return a.cosign(c, keyNameOf(c), c.Flags().Arg(0), req.Character)
+		}}),
 	specForm("key-register", form[command.RegisterKey]{short: "Register a device key in the campaign: your own (no USER), or, as the GM, another user's",
 		use: "register [USER --public-key HEX] [--role player|gm] [--device-name NAME]",
 		long: `Register a device public key in the campaign (journal-dice-v2).
@@ -280,6 +302,46 @@ revoked-by-other.`,
 				})
 			}
 			return a.runSpec(c, "key-revoke", req)
+		}}),
+	specForm("roll-request", form[command.RollRequestSigned]{short: "Record a roll.request signed by another device (as its user, $JOURNAL_ACTOR)",
+		use: "request --character C --signed S --signature SIG", decodeRequired: true,
+		example: "  JOURNAL_ACTOR=ana journal -c mordor roll request --character lodin --signed \"$SIGNED\" --signature \"$SIG\""}),
+	specForm("roll-reveal", form[command.RollRevealSigned]{short: "Record a roll.reveal signed by another device: the roll is drawn",
+		use: "reveal --character C --signed S --signature SIG", decodeRequired: true,
+		example: "  JOURNAL_ACTOR=ana journal -c mordor roll reveal --character lodin --signed \"$SIGNED\" --signature \"$SIG\""}),
+	specForm("roll-prove", form[command.RollRevealSigned]{short: "Prove your v2 roll whose reveal was not recorded: send it again (a cancelled request records the roll it would have been), or --out FILE",
+		use: "prove REQUEST [--out FILE]", args: []string{"REQUEST"}, noBody: true, key: "journal-dice-v2: the device key that made the request",
+		example: "  journal -c mordor roll prove 4f0c7a52\n" +
+			"  journal -c mordor roll prove 4f0c7a52 --out proof.json && journal replay --file mordor.jsonl --proof proof.json",
+		flags: func(c *cobra.Command) {
+			c.Flags().String("out", "", "write the proof to this file instead of sending it (for 'journal replay --proof')")
+		},
+		run: func(a *app, c *cobra.Command, _ command.RollRevealSigned) error {
+			out, _ := c.Flags().GetString("out")
+			return a.proveV2(c, keyNameOf(c), c.Flags().Arg(0), out)
+		}}),
+	specForm("roll-witness", form[command.RollWitnessSigned]{short: "Player: witness a GM's v2 roll with your device's witness chain value (its r combines every contributing device's)",
+		use: "witness REQUEST [--name KEY] [--character C]", decodeRequired: true, args: []string{"REQUEST"}, key: "the device key's name",
+		example: "  JOURNAL_ACTOR=ana journal -c mordor roll witness 4f0c7a52-3e0b-5d7e-9b3a-2c1d0e9f8a7b",
+		run: func(a *app, c *cobra.Command, req command.RollWitnessSigned) error {
+			return a.witnessV2(c, keyNameOf(c), req.Character, c.Flags().Arg(0))
+		}}),
+	specForm("roll-receipt", form[command.RollReceiptSigned]{short: "Player: sign that your device saw a GM's beacon roll request before its round ('log --follow' does it by itself)",
+		use: "receipt REQUEST [--name KEY]", args: []string{"REQUEST"}, key: "the device key's name",
+		example: "  JOURNAL_ACTOR=ana journal -c mordor roll receipt 4f0c7a52-3e0b-5d7e-9b3a-2c1d0e9f8a7b",
+		run: func(a *app, c *cobra.Command, _ command.RollReceiptSigned) error {
+			return a.receiptV2(c, keyNameOf(c), c.Flags().Arg(0))
+		}}),
+	specForm("roll-resolve", form[command.RollResolveRequest]{short: "GM: resolve your v2 roll after its wait with the witnesses in (partial-witness), or none (unwitnessed), or by its drand round",
+		use: "resolve REQUEST (--unwitnessed | --beacon [--signature HEX] [--relay URL])",
+		example: "  journal -c mordor roll resolve 4f0c7a52-3e0b-5d7e-9b3a-2c1d0e9f8a7b --unwitnessed\n" +
+			"  journal -c mordor roll resolve 4f0c7a52-3e0b-5d7e-9b3a-2c1d0e9f8a7b --beacon",
+		flags: func(c *cobra.Command) {
+			c.Flags().String("relay", defaultRelay, "the drand HTTP relay to fetch the round from")
+		},
+		run: func(a *app, c *cobra.Command, req command.RollResolveRequest) error {
+			relay, _ := c.Flags().GetString("relay")
+			return a.resolveV2(c, req, relay)
 		}}),
 	specForm("roll-cancel", form[command.RollCancelRequest]{short: "GM: cancel a v2 roll request left unrevealed (its nonce stays consumed, the audit lists it)",
 		example: "  journal -c mordor roll cancel 4f0c7a52-3e0b-5d7e-9b3a-2c1d0e9f8a7b --reason \"ana left the table\""}),
