@@ -18,8 +18,8 @@ import (
 )
 
 // specForms are the forms of the catalogued commands the CLI builds from
-// the catalogue (fromspec.go), in the catalogue's order; the others are
-// written by hand (catalog_test.go lists them).
+// the catalogue (fromspec.go): all of them (catalog_test.go lists any
+// written by hand, and why).
 var specForms = []built{
 	specForm("campaign-create", form[command.CreateCampaign]{short: "Create a campaign",
 		prepare: func(a *app, _ *cobra.Command, req *command.CreateCampaign) error {
