@@ -79,13 +79,13 @@ type RegisterKey struct {
 	// Character is one of the acting player's characters, for the
 	// permissions of a player registering its own key over HTTP or NATS
 	// (the GM names none); the command does not read it.
-	Character string `json:"character"`
-	User      string `json:"user,omitempty"`
-	Role      string `json:"role,omitempty"`
-	Name      string `json:"name,omitempty"`
-	PublicKey string `json:"public_key,omitempty"`
+	Character string `json:"character" help:"one of your characters, for the permissions of a player over NATS or HTTP (default: yours in the campaign)"`
+	User      string `json:"user,omitempty" cli:"[USER]"`
+	Role      string `json:"role,omitempty" cli:"--role player|gm" help:"player or gm (default: player; gm for the GM's own key)"`
+	Name      string `json:"name,omitempty" cli:"--device-name NAME" help:"what the device is, as the audit lists it (laptop, phone)"`
+	PublicKey string `json:"public_key,omitempty" cli:"--public-key HEX" help:"the user's public key: 64 hex digits, as 'journal key show' prints it"`
 	SignedMessage
-	Approval *SignedMessage `json:"approval,omitempty"`
+	Approval *SignedMessage `json:"approval,omitempty" cli:"-"`
 }
 
 // isGM reports whether the journal's actor acts as the campaign's GM: a
@@ -204,14 +204,14 @@ type SignedMessage = signed.Sealed
 // NPC say), so that the permissions know the player is in the campaign.
 // Commands that do not go through the permissions may leave it empty.
 type ContributeSigned struct {
-	Character string `json:"character"`
+	Character string `json:"character" help:"a character you play, for the permissions (default: yours, or an NPC)"`
 	SignedMessage
 }
 
 // RollRevealSigned is a signed roll.reveal for Character's request.
 type RollRevealSigned struct {
-	Character string `json:"character"`
-	SignedMessage
+	Character     string `json:"character" help:"the character rolling"`
+	SignedMessage `cli:"inline"`
 }
 
 // Contribute records the actor's signed session.contribute to the open v2
@@ -305,12 +305,12 @@ func (a RollAction) request() RollRequest {
 // here too, so that the permissions read the acting character; it must be
 // the action's).
 type RollRequestSigned struct {
-	Character string `json:"character"`
-	SignedMessage
+	Character     string `json:"character" help:"the character rolling"`
+	SignedMessage `cli:"inline"`
 	// Wait is, for a GM's request (no commitment), how long in seconds it
 	// waits for a player's witness before the GM may resolve it
 	// unwitnessed (0: DefaultWitnessWait); a player's request has none.
-	Wait int `json:"wait,omitempty"`
+	Wait int `json:"wait,omitempty" cli:"-"`
 }
 
 // RequestRoll records the actor's signed roll.request in the open v2
@@ -545,7 +545,7 @@ func (d *draft) drawSkillV2(s *projections.Session, key dice.KeyV2, a events.Rol
 
 // RollCancelRequest is a CancelRoll: the request, and why.
 type RollCancelRequest struct {
-	Request string `json:"request" cli:"REQUEST"`
+	Request string `json:"request" cli:"REQUEST" resolve:"request"`
 	Reason  string `json:"reason" cli:"--reason R" help:"why it is cancelled"`
 }
 

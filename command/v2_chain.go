@@ -153,7 +153,7 @@ func (j *Handler) drawChain(ctx context.Context, d *draft, s *projections.Sessio
 // RollReceiptSigned is a player's device's signed beacon.receipt of a GM's
 // beacon request; Character as in RollWitnessSigned.
 type RollReceiptSigned struct {
-	Character string `json:"character"`
+	Character string `json:"character" cli:"-"`
 	SignedMessage
 }
 

@@ -26,7 +26,7 @@ import (
 // Character is a character of the campaign whose player sends it, for the
 // permissions (as ContributeSigned's).
 type CosignSigned struct {
-	Character string `json:"character"`
+	Character string `json:"character" help:"a character you play, for the permissions (default: yours, or an NPC)"`
 	SignedMessage
 }
 

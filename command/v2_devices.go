@@ -37,7 +37,7 @@ import (
 // sent from another of them. Character, over HTTP and NATS, is one of the
 // actor's characters (the permissions' acting character); it may be empty.
 type ApproveDevice struct {
-	Character string `json:"character"`
+	Character string `json:"character" cli:"-"`
 	SignedMessage
 }
 
@@ -45,11 +45,11 @@ type ApproveDevice struct {
 // the actor's user, or, from the GM, unsigned: User's device PublicKey for
 // Reason. Character is as in ApproveDevice.
 type RevokeDevice struct {
-	Character string `json:"character"`
+	Character string `json:"character" cli:"-"`
 	SignedMessage
-	User      string `json:"user,omitempty"`
-	PublicKey string `json:"public_key,omitempty"`
-	Reason    string `json:"reason,omitempty"`
+	User      string `json:"user,omitempty" cli:"-"`
+	PublicKey string `json:"public_key,omitempty" cli:"-"`
+	Reason    string `json:"reason,omitempty" cli:"--reason R" help:"why the device is revoked (lost, not mine)"`
 }
 
 // registration is a registration as judged: who, which key, with what proof.

@@ -63,7 +63,7 @@ type BeaconRounds interface {
 // permissions: it must be the player's own; any character of the campaign
 // here), or empty for commands that do not go through them.
 type RollWitnessSigned struct {
-	Character string `json:"character"`
+	Character string `json:"character" help:"a character you play, for the permissions (default: yours, or an NPC)"`
 	SignedMessage
 }
 

@@ -137,8 +137,8 @@ func (d *DeviceRevoke) check() error {
 // Sealed is a device's message as sent: the signed string and its
 // base64url Ed25519 signature (command.SignedMessage).
 type Sealed struct {
-	Signed    string `json:"signed"`
-	Signature string `json:"signature"`
+	Signed    string `json:"signed" cli:"--signed S" help:"the signed string, as the device sent it"`
+	Signature string `json:"signature" cli:"--signature SIG" help:"its base64url Ed25519 signature"`
 }
 
 // IsZero reports whether no message is given.

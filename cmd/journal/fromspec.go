@@ -23,11 +23,16 @@ package main
 //	resolve:"event"     an event as a user names it (a sequence, a short id:
 //	                    resolveEvent), sent as its whole id; a flag's only
 //	                    when given
+//	resolve:"request"   a v2 roll request as a user names it (its event, a
+//	                    start or end of its id: resolveRequestID), sent as
+//	                    its whole request id
 //	required:"cli"      a flag the command line requires though the body may
 //	                    omit it (the Spec's Required are required anyway)
 //
-// A field without a cli tag is a flag named after its JSON name (_ as -);
-// an embedded struct (a signed message) is not on the command line.
+//	cli:"inline"        on an embedded struct (a signed message): its fields
+//	                    are flags too (else it is not on the command line)
+//
+// A field without a cli tag is a flag named after its JSON name (_ as -).
 
 import (
 	"reflect"
@@ -48,6 +53,19 @@ const annComplete = "journal-complete"
 // form is what the CLI adds to the catalogued command of body T.
 type form[T any] struct {
 	short, long, example string
+	// use replaces the generated usage line (one that names the --name
+	// flag, or groups flags).
+	use string
+	// args are the CLI's own positional arguments, after the body's (a
+	// fingerprint the command signs for; "[SESSION]" an optional one,
+	// last): the hooks read them (c.Flags().Arg, "" when not given).
+	args []string
+	// noBody: the body's fields are not on the command line (the run
+	// hook builds the body from the form's own args and flags).
+	noBody bool
+	// decodeRequired leaves the Spec's Required to the catalogue's
+	// decoding (its error names the field), not to cobra's required flags.
+	decodeRequired bool
 	// positive names a whole-number argument in messages ("damage"): it
 	// must be positive (annPositive).
 	positive string
@@ -84,7 +102,7 @@ func specForm[T any](name string, f form[T]) built {
 
 // cliField is one field of a request type as the CLI offers it.
 type cliField struct {
-	index       int
+	index       []int // in the request type (reflect.Value.FieldByIndex)
 	json        string
 	flag        string // "" for a positional argument
 	meta        string // the argument's or the flag value's placeholder
@@ -93,22 +111,28 @@ type cliField struct {
 	cliRequired bool   // required:"cli"
 	help, alias string
 	complete    string
-	resolve     bool // resolve:"event"
+	resolve     string // resolve:"event" or "request"
 }
 
 // cliFields reads t's fields' tags; the ones not on the command line
-// (cli:"-", json:"-") are left out.
-func cliFields(t reflect.Type) []cliField {
+// (cli:"-", json:"-") are left out, and so are an embedded struct's but
+// with cli:"inline" (a signed message pasted whole: --signed, --signature).
+func cliFields(t reflect.Type, at ...int) []cliField {
 	var out []cliField
 	for i := range t.NumField() {
 		sf := t.Field(i)
 		name, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
 		tag := sf.Tag.Get("cli")
+		index := append(slices.Clone(at), i)
+		if sf.Anonymous && tag == "inline" {
+			out = append(out, cliFields(sf.Type, index...)...)
+			continue
+		}
 		if !sf.IsExported() || sf.Anonymous || name == "-" || tag == "-" {
 			continue
 		}
-		f := cliField{index: i, json: name, help: sf.Tag.Get("help"), alias: sf.Tag.Get("alias"), complete: sf.Tag.Get("complete"),
-			cliRequired: sf.Tag.Get("required") == "cli", resolve: sf.Tag.Get("resolve") == "event"}
+		f := cliField{index: index, json: name, help: sf.Tag.Get("help"), alias: sf.Tag.Get("alias"), complete: sf.Tag.Get("complete"),
+			cliRequired: sf.Tag.Get("required") == "cli", resolve: sf.Tag.Get("resolve")}
 		switch {
 		case tag == "":
 			f.flag = strings.ReplaceAll(name, "_", "-")
@@ -134,6 +158,9 @@ func (f form[T]) command(a *app, s catalog.Spec) *cobra.Command {
 	var req T
 	rv := reflect.ValueOf(&req).Elem()
 	fields := cliFields(rv.Type())
+	if f.noBody {
+		fields = nil
+	}
 	words := strings.Fields(s.CLI)
 	use := []string{words[len(words)-1]}
 	var args []cliField
@@ -157,6 +184,15 @@ func (f form[T]) command(a *app, s catalog.Spec) *cobra.Command {
 			use = append(use, fd.meta)
 		}
 	}
+	for _, own := range f.args {
+		if strings.HasPrefix(own, "[") {
+			optional++
+		} else {
+			required++
+		}
+		completes = append(completes, "")
+		use = append(use, own)
+	}
 	cmd := &cobra.Command{Short: f.short, Long: f.long, Example: f.example, Args: cobra.RangeArgs(required, required+optional),
 		Annotations: map[string]string{annComplete: strings.Join(completes, ",")}}
 	switch {
@@ -165,7 +201,7 @@ func (f form[T]) command(a *app, s catalog.Spec) *cobra.Command {
 	case optional == 0:
 		cmd.Args = cobra.ExactArgs(required)
 	}
-	if len(args) > 0 {
+	if required+optional+variadic > 0 {
 		cmd.Annotations[annOwnArgs] = "yes" // its arguments are not subcommands (help.go)
 	}
 	fs := cmd.Flags()
@@ -175,7 +211,7 @@ func (f form[T]) command(a *app, s catalog.Spec) *cobra.Command {
 		if fd.flag == "" {
 			continue
 		}
-		must := fd.cliRequired || slices.Contains(s.Required, fd.json)
+		must := fd.cliRequired || !f.decodeRequired && slices.Contains(s.Required, fd.json)
 		word := "--" + fd.flag
 		if fd.meta != "" {
 			word += " " + fd.meta
@@ -184,7 +220,7 @@ func (f form[T]) command(a *app, s catalog.Spec) *cobra.Command {
 			word = "[" + word + "]"
 		}
 		use = append(use, word)
-		switch v := rv.Field(fd.index).Addr().Interface().(type) {
+		switch v := rv.FieldByIndex(fd.index).Addr().Interface().(type) {
 		case *string:
 			fs.StringVar(v, fd.flag, "", fd.help)
 		case *int:
@@ -194,7 +230,7 @@ func (f form[T]) command(a *app, s catalog.Spec) *cobra.Command {
 		case *[]string:
 			fs.StringSliceVar(v, fd.flag, nil, fd.help)
 		case **int: // given: 0 is refused, not read as the default
-			n, _ := strconv.Atoi(rv.Type().Field(fd.index).Tag.Get("default")) // shown in the help; nil when not given
+			n, _ := strconv.Atoi(rv.Type().FieldByIndex(fd.index).Tag.Get("default")) // shown in the help; nil when not given
 			fs.IntVar(&n, fd.flag, n, fd.help)
 			name := fd.flag
 			afterParse = append(afterParse, func() {
@@ -203,7 +239,7 @@ func (f form[T]) command(a *app, s catalog.Spec) *cobra.Command {
 				}
 			})
 		default:
-			panic("fromspec: " + s.Name + "." + fd.json + ": no flag for a " + rv.Field(fd.index).Type().String())
+			panic("fromspec: " + s.Name + "." + fd.json + ": no flag for a " + rv.FieldByIndex(fd.index).Type().String())
 		}
 		if fd.alias != "" {
 			aliasFlag(cmd, fd.alias, fd.flag)
@@ -217,6 +253,9 @@ func (f form[T]) command(a *app, s catalog.Spec) *cobra.Command {
 		}
 	}
 	cmd.Use = strings.Join(use, " ")
+	if f.use != "" {
+		cmd.Use = f.use
+	}
 	if len(aliases) > 0 {
 		// A required flag given by its old spelling is given (cobra checks
 		// the required flags after PreRunE).
@@ -243,12 +282,15 @@ func (f form[T]) command(a *app, s catalog.Spec) *cobra.Command {
 	}
 	cmd.RunE = func(c *cobra.Command, given []string) error {
 		for i, arg := range given {
+			if i >= len(args) {
+				break // the form's own (f.args)
+			}
 			fd := args[min(i, len(args)-1)]
 			if fd.variadic > 0 {
-				rv.Field(fd.index).Set(reflect.ValueOf(append([]string(nil), given[i:]...)))
+				rv.FieldByIndex(fd.index).Set(reflect.ValueOf(append([]string(nil), given[i:]...)))
 				break
 			}
-			if err := f.setArg(rv.Field(fd.index), fd, arg); err != nil {
+			if err := f.setArg(rv.FieldByIndex(fd.index), fd, arg); err != nil {
 				return err
 			}
 		}
@@ -256,9 +298,13 @@ func (f form[T]) command(a *app, s catalog.Spec) *cobra.Command {
 			fn()
 		}
 		for _, fd := range fields {
-			v := rv.Field(fd.index)
-			if fd.resolve && (v.String() != "" || fd.flag == "" && !fd.optional) {
-				if err := a.resolveShortEvent(c, v.Addr().Interface().(*string)); err != nil {
+			v := rv.FieldByIndex(fd.index)
+			if fd.resolve != "" && (v.String() != "" || fd.flag == "" && !fd.optional) {
+				resolve := a.resolveShortEvent
+				if fd.resolve == "request" {
+					resolve = a.resolveShortRequest
+				}
+				if err := resolve(c, v.Addr().Interface().(*string)); err != nil {
 					return err
 				}
 			}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"strconv"
 	"strings"
@@ -17,8 +18,8 @@ import (
 )
 
 // specForms are the forms of the catalogued commands the CLI builds from
-// the catalogue (fromspec.go), in the catalogue's order; the others are
-// written by hand (catalog_test.go lists them).
+// the catalogue (fromspec.go): all of them (catalog_test.go lists any
+// written by hand, and why).
 var specForms = []built{
 	specForm("campaign-create", form[command.CreateCampaign]{short: "Create a campaign",
 		prepare: func(a *app, _ *cobra.Command, req *command.CreateCampaign) error {
@@ -191,6 +192,159 @@ skills or attributes.`,
 			}
 			return nil
 		}}),
+	specForm("session-contribute", form[command.ContributeSigned]{short: "Contribute 32 random bytes, signed with your device key, to the v2 session's dice key",
+		use: "contribute [--name KEY] [--character C]", decodeRequired: true, key: "the device key's name",
+		long: `Contribute to the open journal-dice-v2 session's dice key: 32 random bytes
+from this device, signed with your device key. Taken only before the
+session's first roll request. 'journal session start --dice v2' contributes
+for you when you have a registered device key.`,
+		example: "  JOURNAL_ACTOR=ana journal -c mordor session contribute",
+		run: func(a *app, c *cobra.Command, req command.ContributeSigned) error {
+			return a.contribute(c, keyNameOf(c), req.Character)
+		}}),
+	specForm("session-cosign", form[command.CosignSigned]{short: "Co-sign the end of a v2 session with your device key (the hash of its session-ended event)",
+		use: "cosign [SESSION] [--name KEY] [--character C]", decodeRequired: true, args: []string{"[SESSION]"}, key: "the device key's name",
+		long: `Co-sign the end of an ended journal-dice-v2 session (the last ended one
+by default): this device reads the session-ended event's stored bytes, and
+signs their SHA-256 with your device key. The audit lists who co-signed and
+flags a session whose end no player's device co-signed. 'journal session
+end' co-signs for you when you have a registered device key; each other
+participant runs this on their own device.`,
+		example: "  JOURNAL_ACTOR=ana journal -c mordor session cosign s1",
+		run: func(a *app, c *cobra.Command, req command.CosignSigned) error {
+			return a.cosign(c, keyNameOf(c), c.Flags().Arg(0), req.Character)
+		}}),
+	specForm("key-register", form[command.RegisterKey]{short: "Register a device key in the campaign: your own (no USER), or, as the GM, another user's",
+		use: "register [USER --public-key HEX] [--role player|gm] [--device-name NAME]",
+		long: `Register a device public key in the campaign (journal-dice-v2).
+
+Without USER it registers your own device key (--name) for you (the user
+'journal login' set, or $JOURNAL_ACTOR; there is no default), with a device.register signed by that key (proof that you hold
+it). A user may have several devices: a second one is flagged key-by-other
+until another of your devices approves it ('journal key approve FINGERPRINT').
+
+USER --public-key HEX is the GM's: a bare key for someone else (a lost
+phone). It is allowed, flagged key-by-other by the audit and announced to
+USER on every page and command until USER approves or revokes it. A key is
+registered once: nothing replaces another registered key.`,
+		example: `  journal -c mordor key register
+  journal -c mordor key register ana --public-key 3b6a27bc…`,
+		key: "the device key's name",
+		run: func(a *app, c *cobra.Command, req command.RegisterKey) error {
+			me, err := a.actingUser() // identity.go: no default user
+			if err != nil {
+				return err
+			}
+			user, d := cmp.Or(req.User, me), a.thisDevice()
+			if user != me || req.PublicKey != "" {
+				if req, err = d.RegisterOther(me, user, req.Role, req.Name, req.PublicKey); err != nil {
+					return err
+				}
+				return a.runSpec(c, "key-register", req)
+			}
+			k, err := loadKey(keyNameOf(c))
+			if err != nil {
+				return err
+			}
+			camp, err := a.load(c, 0)
+			if err != nil {
+				return err
+			}
+			if req, err = d.RegisterOwn(c.Context(), camp, k, user, req.Role, req.Name, req.Character); err != nil {
+				return err
+			}
+			return a.runSpec(c, "key-register", req)
+		}}),
+	specForm("key-approve", form[command.ApproveDevice]{short: "Approve another device of yours, signing with this one (--name): it is no longer flagged key-by-other",
+		use: "approve FINGERPRINT [--name N]", args: []string{"FINGERPRINT"}, key: "the device key's name",
+		example: "  journal -c mordor key approve 1a2b:3c4d:5e6f:7a8b:9c0d:1e2f:3a4b:5c6d",
+		run: func(a *app, c *cobra.Command, _ command.ApproveDevice) error {
+			k, err := loadKey(keyNameOf(c))
+			if err != nil {
+				return err
+			}
+			camp, err := a.load(c, 0)
+			if err != nil {
+				return err
+			}
+			req, err := a.thisDevice().Approve(c.Context(), camp, k, c.Flags().Arg(0))
+			if err != nil {
+				return err
+			}
+			if req.Character == "" { // no character yet: for the permissions, the catalogue needs one
+				return a.record(c, func(j *command.Handler, campaign string) (command.Result, error) {
+					return j.ApproveDevice(c.Context(), campaign, req)
+				})
+			}
+			return a.runSpec(c, "key-approve", req)
+		}}),
+	specForm("key-revoke", form[command.RevokeDevice]{short: "Revoke a device: one of yours, signed with this device (--name); or, as the GM, anyone's (flagged revoked-by-other)",
+		use: "revoke FINGERPRINT [--reason R] [--name N]", args: []string{"FINGERPRINT"}, key: "the device key's name",
+		long: `Revoke a device of the campaign: what it signs from then on is refused.
+
+A device of yours is revoked with a device.revoke signed by one of your active
+devices (this one, --name; the revoked one itself, or another). The GM may
+revoke anyone's device without signing (a lost phone): the audit flags it
+revoked-by-other.`,
+		example: "  journal -c mordor key revoke 1a2b:3c4d:5e6f:7a8b:9c0d:1e2f:3a4b:5c6d --reason 'not mine'",
+		run: func(a *app, c *cobra.Command, in command.RevokeDevice) error {
+			camp, err := a.load(c, 0)
+			if err != nil {
+				return err
+			}
+			req, err := a.thisDevice().Revoke(c.Context(), camp, func() (*device.Key, error) { return loadKey(keyNameOf(c)) }, c.Flags().Arg(0), in.Reason)
+			if err != nil {
+				return err
+			}
+			if req.Character == "" { // as key approve
+				return a.record(c, func(j *command.Handler, campaign string) (command.Result, error) {
+					return j.RevokeDevice(c.Context(), campaign, req)
+				})
+			}
+			return a.runSpec(c, "key-revoke", req)
+		}}),
+	specForm("roll-request", form[command.RollRequestSigned]{short: "Record a roll.request signed by another device (as its user, $JOURNAL_ACTOR)",
+		use: "request --character C --signed S --signature SIG", decodeRequired: true,
+		example: "  JOURNAL_ACTOR=ana journal -c mordor roll request --character lodin --signed \"$SIGNED\" --signature \"$SIG\""}),
+	specForm("roll-reveal", form[command.RollRevealSigned]{short: "Record a roll.reveal signed by another device: the roll is drawn",
+		use: "reveal --character C --signed S --signature SIG", decodeRequired: true,
+		example: "  JOURNAL_ACTOR=ana journal -c mordor roll reveal --character lodin --signed \"$SIGNED\" --signature \"$SIG\""}),
+	specForm("roll-prove", form[command.RollRevealSigned]{short: "Prove your v2 roll whose reveal was not recorded: send it again (a cancelled request records the roll it would have been), or --out FILE",
+		use: "prove REQUEST [--out FILE]", args: []string{"REQUEST"}, noBody: true, key: "journal-dice-v2: the device key that made the request",
+		example: "  journal -c mordor roll prove 4f0c7a52\n" +
+			"  journal -c mordor roll prove 4f0c7a52 --out proof.json && journal replay --file mordor.jsonl --proof proof.json",
+		flags: func(c *cobra.Command) {
+			c.Flags().String("out", "", "write the proof to this file instead of sending it (for 'journal replay --proof')")
+		},
+		run: func(a *app, c *cobra.Command, _ command.RollRevealSigned) error {
+			out, _ := c.Flags().GetString("out")
+			return a.proveV2(c, keyNameOf(c), c.Flags().Arg(0), out)
+		}}),
+	specForm("roll-witness", form[command.RollWitnessSigned]{short: "Player: witness a GM's v2 roll with your device's witness chain value (its r combines every contributing device's)",
+		use: "witness REQUEST [--name KEY] [--character C]", decodeRequired: true, args: []string{"REQUEST"}, key: "the device key's name",
+		example: "  JOURNAL_ACTOR=ana journal -c mordor roll witness 4f0c7a52-3e0b-5d7e-9b3a-2c1d0e9f8a7b",
+		run: func(a *app, c *cobra.Command, req command.RollWitnessSigned) error {
+			return a.witnessV2(c, keyNameOf(c), req.Character, c.Flags().Arg(0))
+		}}),
+	specForm("roll-receipt", form[command.RollReceiptSigned]{short: "Player: sign that your device saw a GM's beacon roll request before its round ('log --follow' does it by itself)",
+		use: "receipt REQUEST [--name KEY]", args: []string{"REQUEST"}, key: "the device key's name",
+		example: "  JOURNAL_ACTOR=ana journal -c mordor roll receipt 4f0c7a52-3e0b-5d7e-9b3a-2c1d0e9f8a7b",
+		run: func(a *app, c *cobra.Command, _ command.RollReceiptSigned) error {
+			return a.receiptV2(c, keyNameOf(c), c.Flags().Arg(0))
+		}}),
+	specForm("roll-resolve", form[command.RollResolveRequest]{short: "GM: resolve your v2 roll after its wait with the witnesses in (partial-witness), or none (unwitnessed), or by its drand round",
+		use: "resolve REQUEST (--unwitnessed | --beacon [--signature HEX] [--relay URL])",
+		example: "  journal -c mordor roll resolve 4f0c7a52-3e0b-5d7e-9b3a-2c1d0e9f8a7b --unwitnessed\n" +
+			"  journal -c mordor roll resolve 4f0c7a52-3e0b-5d7e-9b3a-2c1d0e9f8a7b --beacon",
+		flags: func(c *cobra.Command) {
+			c.Flags().String("relay", defaultRelay, "the drand HTTP relay to fetch the round from")
+		},
+		run: func(a *app, c *cobra.Command, req command.RollResolveRequest) error {
+			relay, _ := c.Flags().GetString("relay")
+			return a.resolveV2(c, req, relay)
+		}}),
+	specForm("roll-cancel", form[command.RollCancelRequest]{short: "GM: cancel a v2 roll request left unrevealed (its nonce stays consumed, the audit lists it)",
+		example: "  journal -c mordor roll cancel 4f0c7a52-3e0b-5d7e-9b3a-2c1d0e9f8a7b --reason \"ana left the table\""}),
 	specForm("void", form[command.VoidRequest]{short: "Correct a mistake: the event stays in the journal, sheets leave it out",
 		long: `Void an event: it stays in the journal, the sheets leave it out.
 

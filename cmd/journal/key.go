@@ -114,12 +114,11 @@ func (a *app) keyCommand() *cobra.Command {
 			})
 		},
 	}
-	register := a.keyRegisterCommand(&name) // key_devices.go
-	approve, revoke, devices := a.keyApproveCommand(&name), a.keyRevokeCommand(&name), a.keyDevicesCommand()
-	for _, c := range []*cobra.Command{newKey, show, register, approve, revoke} {
+	for _, c := range []*cobra.Command{newKey, show} {
 		c.Flags().StringVar(&name, "name", device.DefaultName, "the device key's name")
 	}
-	cmd.AddCommand(newKey, show, register, approve, revoke, devices, a.consentCommand())
+	cmd.AddCommand(newKey, show, a.specCommand("key-register"), a.specCommand("key-approve"), a.specCommand("key-revoke"),
+		a.keyDevicesCommand(), a.consentCommand())
 	return cmd
 }
 

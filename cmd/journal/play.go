@@ -60,7 +60,7 @@ func (a *app) characterCommand() *cobra.Command {
 
 func (a *app) sessionCommand() *cobra.Command {
 	return a.specGroup("session", "Start and end sessions (the seed is committed at start, revealed at end)", []string{"session-start", "session-end"},
-		a.sessionListCommand(), a.contributeCommand(), a.cosignCommand())
+		a.sessionListCommand(), a.specCommand("session-contribute"), a.specCommand("session-cosign"))
 }
 
 // rollCommand is 'journal roll' (fromspec_forms.go), with its subcommands.

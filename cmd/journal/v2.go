@@ -128,27 +128,6 @@ func (a *app) contribute(c *cobra.Command, keyName, character string) error {
 	return a.v2Client(c, t.j).Contribute(c.Context(), t.Session, character)
 }
 
-// contributeCommand is `journal session contribute`.
-func (a *app) contributeCommand() *cobra.Command {
-	var keyName, character string
-	cmd := &cobra.Command{
-		Use:     "contribute [--name KEY] [--character C]",
-		Example: "  JOURNAL_ACTOR=ana journal -c mordor session contribute",
-		Short:   "Contribute 32 random bytes, signed with your device key, to the v2 session's dice key",
-		Long: `Contribute to the open journal-dice-v2 session's dice key: 32 random bytes
-from this device, signed with your device key. Taken only before the
-session's first roll request. 'journal session start --dice v2' contributes
-for you when you have a registered device key.`,
-		Args: cobra.NoArgs,
-		RunE: func(c *cobra.Command, _ []string) error {
-			return a.contribute(c, keyName, character)
-		},
-	}
-	cmd.Flags().StringVar(&keyName, "name", device.DefaultName, "the device key's name")
-	cmd.Flags().StringVar(&character, "character", "", "a character you play, for the permissions (default: yours, or an NPC)")
-	return cmd
-}
-
 // afterV2Start contributes for the CLI's user right after a v2 session
 // starts, if it has a device key registered in the campaign; else it says
 // how to.
@@ -241,51 +220,8 @@ const annOwnArgs = "journal-own-args"
 
 // rollV2Commands are roll's subcommands of journal-dice-v2.
 func (a *app) rollV2Commands() []*cobra.Command {
-	var reason string
-	cancel := &cobra.Command{
-		Use:     "cancel REQUEST --reason R",
-		Example: "  journal -c mordor roll cancel 4f0c7a52-3e0b-5d7e-9b3a-2c1d0e9f8a7b --reason \"ana left the table\"",
-		Short:   "GM: cancel a v2 roll request left unrevealed (its nonce stays consumed, the audit lists it)",
-		Args:    cobra.ExactArgs(1),
-		RunE: func(c *cobra.Command, args []string) error {
-			return a.runSpecWith(c, "roll-cancel", func(_ *command.Handler, campaign string) (any, error) {
-				request, err := a.resolveRequestID(c.Context(), campaign, args[0])
-				if err != nil {
-					return nil, err
-				}
-				return body{"request": request, "reason": reason}, nil
-			})
-		},
-	}
-	cancel.Flags().StringVar(&reason, "reason", "", "why it is cancelled")
-	_ = cancel.MarkFlagRequired("reason")
-	var character, msg, sig string
-	request := &cobra.Command{
-		Use:     "request --character C --signed S --signature SIG",
-		Example: "  JOURNAL_ACTOR=ana journal -c mordor roll request --character lodin --signed \"$SIGNED\" --signature \"$SIG\"",
-		Short:   "Record a roll.request signed by another device (as its user, $JOURNAL_ACTOR)",
-		Args:    cobra.NoArgs,
-		RunE: func(c *cobra.Command, _ []string) error {
-			return a.runSpec(c, "roll-request", command.RollRequestSigned{Character: character,
-				SignedMessage: command.SignedMessage{Signed: msg, Signature: sig}})
-		},
-	}
-	reveal := &cobra.Command{
-		Use:     "reveal --character C --signed S --signature SIG",
-		Example: "  JOURNAL_ACTOR=ana journal -c mordor roll reveal --character lodin --signed \"$SIGNED\" --signature \"$SIG\"",
-		Short:   "Record a roll.reveal signed by another device: the roll is drawn",
-		Args:    cobra.NoArgs,
-		RunE: func(c *cobra.Command, _ []string) error {
-			return a.runSpec(c, "roll-reveal", command.RollRevealSigned{Character: character,
-				SignedMessage: command.SignedMessage{Signed: msg, Signature: sig}})
-		},
-	}
-	for _, cmd := range []*cobra.Command{request, reveal} {
-		cmd.Flags().StringVar(&character, "character", "", "the character rolling")
-		cmd.Flags().StringVar(&msg, "signed", "", "the signed string, as the device sent it")
-		cmd.Flags().StringVar(&sig, "signature", "", "its base64url Ed25519 signature")
-	}
-	return append([]*cobra.Command{cancel, request, reveal, a.rollProveCommand()}, a.rollGMCommands()...) // v2_prove.go
+	return []*cobra.Command{a.specCommand("roll-cancel"), a.specCommand("roll-request"), a.specCommand("roll-reveal"), a.specCommand("roll-prove"),
+		a.specCommand("roll-witness"), a.specCommand("roll-resolve"), a.specCommand("roll-receipt")}
 }
 
 // inV2Session reports whether the campaign's open session uses journal-dice-v2.

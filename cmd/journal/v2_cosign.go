@@ -57,33 +57,6 @@ func (a *app) cosign(c *cobra.Command, keyName, session, character string) error
 	})
 }
 
-// cosignCommand is `journal session cosign`.
-func (a *app) cosignCommand() *cobra.Command {
-	var keyName, character string
-	cmd := &cobra.Command{
-		Use:     "cosign [SESSION] [--name KEY] [--character C]",
-		Example: "  JOURNAL_ACTOR=ana journal -c mordor session cosign s1",
-		Short:   "Co-sign the end of a v2 session with your device key (the hash of its session-ended event)",
-		Long: `Co-sign the end of an ended journal-dice-v2 session (the last ended one
-by default): this device reads the session-ended event's stored bytes, and
-signs their SHA-256 with your device key. The audit lists who co-signed and
-flags a session whose end no player's device co-signed. 'journal session
-end' co-signs for you when you have a registered device key; each other
-participant runs this on their own device.`,
-		Args: cobra.MaximumNArgs(1),
-		RunE: func(c *cobra.Command, args []string) error {
-			session := ""
-			if len(args) == 1 {
-				session = args[0]
-			}
-			return a.cosign(c, keyName, session, character)
-		},
-	}
-	cmd.Flags().StringVar(&keyName, "name", device.DefaultName, "the device key's name")
-	cmd.Flags().StringVar(&character, "character", "", "a character you play, for the permissions (default: yours, or an NPC)")
-	return cmd
-}
-
 // afterV2End co-signs, for the CLI's user, the v2 session that just ended,
 // if it has a device key registered in the campaign; else it says how to.
 func (a *app) afterV2End(c *cobra.Command) error {

@@ -16,52 +16,39 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/campaign-journal/journal/device"
 	"github.com/campaign-journal/journal/device/client"
 	"github.com/campaign-journal/journal/replay"
 )
 
-// rollProveCommand is `journal roll prove`.
-func (a *app) rollProveCommand() *cobra.Command {
-	var keyName, out string
-	cmd := &cobra.Command{
-		Use: "prove REQUEST [--out FILE]",
-		Example: "  journal -c mordor roll prove 4f0c7a52\n" +
-			"  journal -c mordor roll prove 4f0c7a52 --out proof.json && journal replay --file mordor.jsonl --proof proof.json",
-		Short: "Prove your v2 roll whose reveal was not recorded: send it again (a cancelled request records the roll it would have been), or --out FILE",
-		Args:  cobra.ExactArgs(1),
-		RunE: func(c *cobra.Command, args []string) error {
-			ctx := c.Context()
-			campaign, err := a.campaignID()
-			if err != nil {
-				return err
-			}
-			request, err := a.resolveRequestID(ctx, campaign, args[0])
-			if err != nil {
-				return err
-			}
-			k, err := loadKey(keyName)
-			if err != nil {
-				return err
-			}
-			j, err := a.journal(ctx)
-			if err != nil {
-				return err
-			}
-			camp, err := j.Load(ctx, campaign, 0)
-			if err != nil {
-				return err
-			}
-			body, err := a.thisDevice().Prove(camp, k, request, a.cliActor(), out)
-			if err != nil || body == nil {
-				return err
-			}
-			return a.runSpec(c, "roll-prove", *body)
-		},
+// proveV2 proves the user's v2 request named request (as a user names
+// it: resolveRequestID) with the device key keyName: sent again, or
+// written to the proof file out.
+func (a *app) proveV2(c *cobra.Command, keyName, request, out string) error {
+	ctx := c.Context()
+	campaign, err := a.campaignID()
+	if err != nil {
+		return err
 	}
-	cmd.Flags().StringVar(&keyName, "name", device.DefaultName, "journal-dice-v2: the device key that made the request")
-	cmd.Flags().StringVar(&out, "out", "", "write the proof to this file instead of sending it (for 'journal replay --proof')")
-	return cmd
+	if request, err = a.resolveRequestID(ctx, campaign, request); err != nil {
+		return err
+	}
+	k, err := loadKey(keyName)
+	if err != nil {
+		return err
+	}
+	j, err := a.journal(ctx)
+	if err != nil {
+		return err
+	}
+	camp, err := j.Load(ctx, campaign, 0)
+	if err != nil {
+		return err
+	}
+	body, err := a.thisDevice().Prove(camp, k, request, a.cliActor(), out)
+	if err != nil || body == nil {
+		return err
+	}
+	return a.runSpec(c, "roll-prove", *body)
 }
 
 // readProofs reads the proof files of `replay --proof` (client.ReadProofs).

@@ -14,7 +14,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/campaign-journal/journal/command"
-	"github.com/campaign-journal/journal/device"
 	"github.com/campaign-journal/journal/device/client"
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/projections"
@@ -43,23 +42,39 @@ func (a *app) witnessV2(c *cobra.Command, keyName, character, request string) er
 }
 
 // resolveV2 resolves a GM's request unwitnessed or by its beacon round.
-func (a *app) resolveV2(c *cobra.Command, request string, unwitnessed, byBeacon bool, signature, relay string) error {
-	if unwitnessed == (byBeacon || signature != "") {
+func (a *app) resolveV2(c *cobra.Command, req command.RollResolveRequest, relay string) error {
+	if req.Unwitnessed == (req.Beacon || req.Signature != "") {
 		return usagef("roll resolve: give --unwitnessed or --beacon")
 	}
-	if err := a.resolveShortRequest(c, &request); err != nil {
+	if err := a.resolveShortRequest(c, &req.Request); err != nil {
 		return err
 	}
-	if unwitnessed {
-		return a.runSpec(c, "roll-resolve", body{"request": request, "unwitnessed": true})
-	}
-	if signature == "" {
+	if !req.Unwitnessed && req.Signature == "" {
 		var err error
-		if signature, err = a.fetchBeacon(c.Context(), request, relay); err != nil {
+		if req.Signature, err = a.fetchBeacon(c.Context(), req.Request, relay); err != nil {
 			return err
 		}
 	}
-	return a.runSpec(c, "roll-resolve", body{"request": request, "beacon": true, "signature": signature})
+	req.Beacon = !req.Unwitnessed
+	return a.runSpec(c, "roll-resolve", req)
+}
+
+// receiptV2 sends the user's device's signed receipt of a GM's beacon
+// request (client.Receipt).
+func (a *app) receiptV2(c *cobra.Command, keyName, request string) error {
+	if err := a.resolveShortRequest(c, &request); err != nil {
+		return err
+	}
+	t, err := a.openV2(c.Context(), keyName)
+	if err != nil {
+		return err
+	}
+	cl := a.v2Client(c, t.j)
+	res, err := cl.Receipt(c.Context(), t.Session, request)
+	if err != nil {
+		return err
+	}
+	return cl.Report(c.Context(), t.Campaign, res)
 }
 
 // fetchBeacon fetches, from relay, the round that request of the open
@@ -78,64 +93,6 @@ func (a *app) fetchBeacon(ctx context.Context, request, relay string) (string, e
 		return "", err
 	}
 	return client.BeaconSignature(ctx, s, request, relay)
-}
-
-// rollGMCommands are roll's subcommands for GM rolls: witness and resolve.
-func (a *app) rollGMCommands() []*cobra.Command {
-	var keyName, character string
-	witness := &cobra.Command{
-		Use:     "witness REQUEST [--name KEY] [--character C]",
-		Example: "  JOURNAL_ACTOR=ana journal -c mordor roll witness 4f0c7a52-3e0b-5d7e-9b3a-2c1d0e9f8a7b",
-		Short:   "Player: witness a GM's v2 roll with your device's witness chain value (its r combines every contributing device's)",
-		Args:    cobra.ExactArgs(1),
-		RunE: func(c *cobra.Command, args []string) error {
-			return a.witnessV2(c, keyName, character, args[0])
-		},
-	}
-	witness.Flags().StringVar(&keyName, "name", device.DefaultName, "the device key's name")
-	witness.Flags().StringVar(&character, "character", "", "a character you play, for the permissions (default: yours, or an NPC)")
-	var unwitnessed, byBeacon bool
-	var signature, relay string
-	resolve := &cobra.Command{
-		Use: "resolve REQUEST (--unwitnessed | --beacon [--signature HEX] [--relay URL])",
-		Example: "  journal -c mordor roll resolve 4f0c7a52-3e0b-5d7e-9b3a-2c1d0e9f8a7b --unwitnessed\n" +
-			"  journal -c mordor roll resolve 4f0c7a52-3e0b-5d7e-9b3a-2c1d0e9f8a7b --beacon",
-		Short: "GM: resolve your v2 roll after its wait with the witnesses in (partial-witness), or none (unwitnessed), or by its drand round",
-		Args:  cobra.ExactArgs(1),
-		RunE: func(c *cobra.Command, args []string) error {
-			return a.resolveV2(c, args[0], unwitnessed, byBeacon, signature, relay)
-		},
-	}
-	f := resolve.Flags()
-	f.BoolVar(&unwitnessed, "unwitnessed", false, "after the wait: r combines the witnesses in (flagged partial-witness), or, with none, comes from the journal's server")
-	f.BoolVar(&byBeacon, "beacon", false, "r from the drand quicknet round the request is pinned to")
-	f.StringVar(&signature, "signature", "", "the round's signature (hex), if this machine cannot reach the beacon")
-	f.StringVar(&relay, "relay", defaultRelay, "the drand HTTP relay to fetch the round from")
-	var receiptKey string
-	receipt := &cobra.Command{
-		Use:     "receipt REQUEST [--name KEY]",
-		Example: "  JOURNAL_ACTOR=ana journal -c mordor roll receipt 4f0c7a52-3e0b-5d7e-9b3a-2c1d0e9f8a7b",
-		Short:   "Player: sign that your device saw a GM's beacon roll request before its round ('log --follow' does it by itself)",
-		Args:    cobra.ExactArgs(1),
-		RunE: func(c *cobra.Command, args []string) error {
-			request := args[0]
-			if err := a.resolveShortRequest(c, &request); err != nil {
-				return err
-			}
-			t, err := a.openV2(c.Context(), receiptKey)
-			if err != nil {
-				return err
-			}
-			cl := a.v2Client(c, t.j)
-			res, err := cl.Receipt(c.Context(), t.Session, request)
-			if err != nil {
-				return err
-			}
-			return cl.Report(c.Context(), t.Campaign, res)
-		},
-	}
-	receipt.Flags().StringVar(&receiptKey, "name", device.DefaultName, "the device key's name")
-	return []*cobra.Command{witness, resolve, receipt}
 }
 
 // followWitness is `log --follow`'s witness for the user's device
