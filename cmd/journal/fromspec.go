@@ -200,6 +200,8 @@ func (f form[T]) command(a *app, s catalog.Spec) *cobra.Command {
 		cmd.Args = cobra.MinimumNArgs(required + variadic)
 	case optional == 0:
 		cmd.Args = cobra.ExactArgs(required)
+	case required == 0:
+		cmd.Args = cobra.MaximumNArgs(optional) // "accepts at most N arg(s)", as a hand-written command said
 	}
 	if required+optional+variadic > 0 {
 		cmd.Annotations[annOwnArgs] = "yes" // its arguments are not subcommands (help.go)
