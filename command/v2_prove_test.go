@@ -71,7 +71,13 @@ func TestV2ProveCancelledRoll(t *testing.T) {
 	require.Equal(t, uint64(0), p.Nonce)
 	require.Len(t, p.Rolls, 1)
 	require.Equal(t, p.Faces, p.Rolls[0].Faces)
-	require.Equal(t, []int{10, 10, 10}, p.Draws, "a skill roll draws 3d10")
+	// A skill roll draws 3d10, and one more d10 for each time a kept 10
+	// explodes: the session's seed is random, so the count is at least 3.
+	require.GreaterOrEqual(t, len(p.Draws), 3, "a skill roll draws 3d10")
+	for _, sides := range p.Draws {
+		require.Equal(t, 10, sides, "every die drawn is a d10: %v", p.Draws)
+	}
+	require.Len(t, p.Faces, len(p.Draws), "a face for every die drawn")
 	require.NotEmpty(t, p.Outcome)
 
 	_, err = aj.ProveRoll(ctx, "mordor", rev)
@@ -183,7 +189,7 @@ func TestV2ProveAttackAppliesNothing(t *testing.T) {
 	weapon := map[string]string{"lodin": "Espada", "ruisenor": "Puños"}[who]
 	hp := camp.Characters[target].HP
 	dev := devs[who]
-	for i := 0; i < 120; i++ { // until one would have hit
+	for i := 0; i < 600; i++ { // until one would have hit (the attacker is whoever the random initiative puts first, and its odds may be low)
 		id, r := uuid.NewString(), secret(byte(i))
 		_, err := j.MustFor(command.Call{Actor: dev.user}).RequestRoll(ctx, "mordor", dev.attackRequest(t, "s2", id, r,
 			command.AttackAction{Character: who, Target: target, Weapon: weapon}))
