@@ -242,11 +242,7 @@ registered once: nothing replaces another registered key.`,
 				}
 				return a.runSpec(c, "key-register", req)
 			}
-			k, err := loadKey(keyNameOf(c))
-			if err != nil {
-				return err
-			}
-			camp, err := a.load(c, 0)
+			k, camp, err := a.keyAndFold(c)
 			if err != nil {
 				return err
 			}
@@ -259,11 +255,7 @@ registered once: nothing replaces another registered key.`,
 		use: "approve FINGERPRINT [--name N]", args: []string{"FINGERPRINT"}, key: "the device key's name",
 		example: "  journal -c mordor key approve 1a2b:3c4d:5e6f:7a8b:9c0d:1e2f:3a4b:5c6d",
 		run: func(a *app, c *cobra.Command, _ command.ApproveDevice) error {
-			k, err := loadKey(keyNameOf(c))
-			if err != nil {
-				return err
-			}
-			camp, err := a.load(c, 0)
+			k, camp, err := a.keyAndFold(c)
 			if err != nil {
 				return err
 			}
@@ -366,11 +358,7 @@ consented.`}),
 		example: "  JOURNAL_ACTOR=bea journal -c mordor void consent void-1",
 		key:     "the device key's name",
 		run: func(a *app, c *cobra.Command, req command.VoidConsent) error {
-			k, err := loadKey(keyNameOf(c))
-			if err != nil {
-				return err
-			}
-			camp, err := a.load(c, 0)
+			k, camp, err := a.keyAndFold(c)
 			if err != nil {
 				return err
 			}
@@ -420,4 +408,19 @@ func keyNameFlag(usage string) func(c *cobra.Command) {
 func keyNameOf(c *cobra.Command) string {
 	name, _ := c.Flags().GetString("name")
 	return name
+}
+
+// keyAndFold is what a form that signs on this device needs first: the
+// device key its --name flag names, and the invocation's one fold of the
+// campaign.
+func (a *app) keyAndFold(c *cobra.Command) (*device.Key, *projections.Campaign, error) {
+	k, err := loadKey(keyNameOf(c))
+	if err != nil {
+		return nil, nil, err
+	}
+	camp, err := a.load(c, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	return k, camp, nil
 }
