@@ -242,7 +242,7 @@ registered once: nothing replaces another registered key.`,
 				}
 				return a.runSpec(c, "key-register", req)
 			}
-			k, camp, err := a.keyAndFold(c)
+			k, camp, err := a.keyAndFold(c, keyNameOf(c))
 			if err != nil {
 				return err
 			}
@@ -255,7 +255,7 @@ registered once: nothing replaces another registered key.`,
 		use: "approve FINGERPRINT [--name N]", args: []string{"FINGERPRINT"}, key: "the device key's name",
 		example: "  journal -c mordor key approve 1a2b:3c4d:5e6f:7a8b:9c0d:1e2f:3a4b:5c6d",
 		run: func(a *app, c *cobra.Command, _ command.ApproveDevice) error {
-			k, camp, err := a.keyAndFold(c)
+			k, camp, err := a.keyAndFold(c, keyNameOf(c))
 			if err != nil {
 				return err
 			}
@@ -358,7 +358,7 @@ consented.`}),
 		example: "  JOURNAL_ACTOR=bea journal -c mordor void consent void-1",
 		key:     "the device key's name",
 		run: func(a *app, c *cobra.Command, req command.VoidConsent) error {
-			k, camp, err := a.keyAndFold(c)
+			k, camp, err := a.keyAndFold(c, keyNameOf(c))
 			if err != nil {
 				return err
 			}
@@ -410,11 +410,10 @@ func keyNameOf(c *cobra.Command) string {
 	return name
 }
 
-// keyAndFold is what a form that signs on this device needs first: the
-// device key its --name flag names, and the invocation's one fold of the
-// campaign.
-func (a *app) keyAndFold(c *cobra.Command) (*device.Key, *projections.Campaign, error) {
-	k, err := loadKey(keyNameOf(c))
+// keyAndFold is what a command that signs on this device needs first: the
+// device key named keyName, and the invocation's one fold of the campaign.
+func (a *app) keyAndFold(c *cobra.Command, keyName string) (*device.Key, *projections.Campaign, error) {
+	k, err := loadKey(keyName)
 	if err != nil {
 		return nil, nil, err
 	}

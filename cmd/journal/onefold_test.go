@@ -101,4 +101,8 @@ func TestOneFoldPerV2Roll(t *testing.T) {
 	// action is built, and the read back of each step.)
 	require.Equal(t, 1, folds, "folds of the campaign")
 	require.Contains(t, out, "Sigilo")
+	// A co-signature of the session's end reads the same one fold.
+	tb.as("gm").ok("-c", "mordor", "session", "end")
+	_, folds, _ = tb.as("ana").counted("-c", "mordor", "session", "cosign")
+	require.Equal(t, 1, folds, "session cosign: folds of the campaign")
 }

@@ -35,19 +35,11 @@ func (a *app) endedHash(ctx context.Context, campaign, session string) (string, 
 // (the last ended session when ""; client.Cosign).
 func (a *app) cosign(c *cobra.Command, keyName, session, character string) error {
 	ctx := c.Context()
-	campaign, err := a.campaignID()
-	if err != nil {
-		return err
-	}
-	k, err := loadKey(keyName)
+	k, camp, err := a.keyAndFold(c, keyName) // the invocation's one fold
 	if err != nil {
 		return err
 	}
 	j, err := a.journal(ctx)
-	if err != nil {
-		return err
-	}
-	camp, err := j.Load(ctx, campaign, 0)
 	if err != nil {
 		return err
 	}

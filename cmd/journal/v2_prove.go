@@ -32,15 +32,7 @@ func (a *app) proveV2(c *cobra.Command, keyName, request, out string) error {
 	if request, err = a.resolveRequestID(ctx, campaign, request); err != nil {
 		return err
 	}
-	k, err := loadKey(keyName)
-	if err != nil {
-		return err
-	}
-	j, err := a.journal(ctx)
-	if err != nil {
-		return err
-	}
-	camp, err := j.Load(ctx, campaign, 0)
+	k, camp, err := a.keyAndFold(c, keyName) // the invocation's one fold
 	if err != nil {
 		return err
 	}
