@@ -1,8 +1,10 @@
 // Package helptopics holds the prose of the command line's help that is
 // text, not wiring: the pages of 'journal help TOPIC' that are not
 // commands (environment, exit-codes), in English and in Spanish side by
-// side (topics/NAME.en.txt, topics/NAME.es.txt), the Example sections
-// of the commands whose own definition has none (topics/examples.txt),
+// side (topics/NAME.en.txt, topics/NAME.es.txt), the English
+// descriptions (Long) and the Example sections of the commands
+// (topics/commands.en.txt, topics/examples.txt: their Spanish is
+// i18n's),
 // the groups 'journal --help' lists the commands in, and the templates of
 // the help and usage pages (templates/*.tmpl, text/template as cobra
 // reads them). The cobra commands that show them, and the template
@@ -12,7 +14,8 @@
 //   - Every topic has a page in every language (TestEveryTopicHasEveryLanguage):
 //     Page never returns "" for a name in Topics.
 //   - The texts are embedded in the binary: nothing is read at run time.
-//   - Examples is parsed once and never changed: each call returns a copy.
+//   - Examples and Longs parse their file on each call: each returns a map
+//     of its own.
 package helptopics
 
 import (
@@ -41,18 +44,25 @@ func Page(name, lang string) string {
 
 // Examples are the Example sections by command path ("access add"),
 // without the program's name: each a few command lines, two spaces in.
-func Examples() map[string]string {
-	b, err := files.ReadFile("topics/examples.txt")
+func Examples() map[string]string { return sections("topics/examples.txt") }
+
+// Longs are the commands' descriptions in English (cobra's Long) by
+// command path, as Examples.
+func Longs() map[string]string { return sections("topics/commands.en.txt") }
+
+// sections parses the embedded file name (parseSections).
+func sections(name string) map[string]string {
+	b, err := files.ReadFile(name)
 	if err != nil {
 		panic(err) // embedded: cannot happen
 	}
-	return parseExamples(string(b))
+	return parseSections(string(b))
 }
 
-// parseExamples reads examples.txt: "# " lines are comments, a line
-// "== PATH" starts a command's section, and its lines up to the next one
-// (blank lines at its end left out) are the section.
-func parseExamples(text string) map[string]string {
+// parseSections reads examples.txt or commands.en.txt: "# " lines are
+// comments, a line "== PATH" starts a command's section, and its lines up
+// to the next one (blank lines at its end left out) are the section.
+func parseSections(text string) map[string]string {
 	out := map[string]string{}
 	path := ""
 	var lines []string

@@ -20,7 +20,7 @@ func TestEveryTopicHasEveryLanguage(t *testing.T) {
 }
 
 func TestExamples(t *testing.T) {
-	got := parseExamples("# a comment\n\n== a b\n  journal a b\n  journal a b --x\n\n== c\n  journal c\n")
+	got := parseSections("# a comment\n\n== a b\n  journal a b\n  journal a b --x\n\n== c\n  journal c\n")
 	want := map[string]string{"a b": "  journal a b\n  journal a b --x", "c": "  journal c"}
 	if len(got) != len(want) {
 		t.Fatalf("got %q", got)

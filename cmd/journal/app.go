@@ -104,12 +104,8 @@ func envOr(name, fallback string) string {
 
 func (a *app) rootCommand() *cobra.Command {
 	root := &cobra.Command{
-		Use:   "journal",
-		Short: "The campaign journal: every roll and every wound of a campaign, proven and replayable",
-		Long: `The campaign journal records every dice roll, damage, heal, XP grant and
-advancement point of a tabletop role-playing campaign as an immutable event
-in NATS JetStream. Sheets are rebuilt from the events; every roll comes from a
-committed, seeded stream that anyone can verify once the session ends.`,
+		Use:           "journal",
+		Short:         "The campaign journal: every roll and every wound of a campaign, proven and replayable",
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}

@@ -33,20 +33,7 @@ func (a *app) backupCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "backup FILE [--key KEYFILE]",
 		Short: "Write the whole journal (events, sealed session secrets, checkpoints) into one file",
-		Long: `Write the whole journal into FILE: the event stream, the projection
-checkpoints, and the session secrets — the seeds of sessions not yet ended —
-sealed with AES-256-GCM under a backup key, so that the file can be copied to
-another machine or a cloud without handing out anyone's open seeds.
-
-The key is a file of its own (default: backup.key in the user's configuration
-folder, created on first use, mode 0600); its fingerprint is printed and
-recorded in FILE. Keep a copy of the key away from the backups and away from
-this machine: restoring a backup's open sessions needs it.
-
-FILE appears whole or not at all (written beside it, then renamed), mode 0600;
-its folder is created (mode 0700) when missing. It works while journal serve
-runs.`,
-		Args: cobra.ExactArgs(1),
+		Args:  cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			ctx := c.Context()
 			if err := backup.MakeDir(args[0]); err != nil {
@@ -102,22 +89,7 @@ func (a *app) restoreCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "restore FILE [--key KEYFILE] [--without-secrets]",
 		Short: "Restore a backup into an empty journal (a new --data folder, or a cluster without it)",
-		Long: `Restore a backup written by journal backup into an empty journal: a --data
-folder that holds no journal, or with --nats a cluster without the journal's
-streams (--replicas 3 sets the restored streams' replicas; without it they
-keep the backup's, fixed from then on as every journal's).
-
-The whole file is checked first — every part's size and SHA-256, the
-manifest's MAC and the sealed secrets under --key — and nothing is created
-if any check fails. A journal that holds events is never replaced: restore
-into a new folder and swap the folders. The restored journal is then
-verified as journal replay does (exit 1 on any mismatch).
-
---without-secrets leaves the sealed secrets out: every event comes back, but
-the seeds of the sessions open at the time of the backup do not, so those
-sessions cannot be ended or verified. It checks the file under the key all
-the same: a restore without the key is refused.`,
-		Args: cobra.ExactArgs(1),
+		Args:  cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			ctx := c.Context()
 			// The key checks the manifest's MAC, which proves every part's

@@ -24,41 +24,7 @@ func (a *app) benchCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "bench",
 		Short: "Measure the journal against the raw JetStream under it, side by side",
-		Long: `Measure the journal against the raw JetStream it runs on, in the same run, on
-an embedded server of its own in a temporary folder (--data is not used):
-
-  appends-sequential  roll commands on one character   vs raw synchronous publishes
-  appends-concurrent  roll commands across campaigns   vs raw asynchronous publishes
-  appends-concurrent-many  the same over --many-campaigns (10 000) campaigns
-  growth              append p50 as a campaign gains characters and the stream campaigns
-  rebuild             events decoded and folded         vs a raw ordered consumer
-  cold-load           a campaign of 1 000 events loaded by a fresh journal, the
-                      stream at each of --cold-events (100 000 and 1 000 000) events
-  verification        rolls verified from an export     vs merely decoding it (every core)
-  verification-v2     rolls of journal-dice-v2 sessions verified
-                                                        vs decoding plus the same Ed25519 checks (every core)
-  v2-roll             a v2 roll's two round trips (signed request, signed reveal)
-                      against a v1 roll: in-process, the CLI's path, HTTP (p50, p99)
-  cli                 whole processes of this binary: journal version, and a command
-                      with the embedded server (no serve), through a running serve
-                      --nats-listen as a remote client (--nats URL) and on its data
-                      folder, 15 runs each, the folds of each command counted on the wire
-  pages               the dashboard's and the table's first card and interactive time
-                      at 10 000 and 100 000 events, and a roll to its card on another page
-
-The append stages also measure "guarded raw": raw publishes with the journal's
-guarantees (message id, the campaign's expected last sequence) and none of its
-code. The output ends with the table of every target (--json: "targets").
-
-Both sides use the same message sizes and the same sync setting, and alternate
-in rounds. The ratios (journal rate / raw rate) are printed with their targets
-and the peak memory of the process. Nothing is written to the journal's data.
-
-  journal bench                                  both sync settings, default sizes
-  journal bench --sync default --events 1000000 --characters 10000 --stages rebuild
-  journal bench --campaigns 10000 --characters 10000 --stages appends-concurrent --json
-  journal bench --sync both --repeat 5          five whole runs, then each target in every run`,
-		Args: cobra.NoArgs,
+		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			var syncs []bool
 			switch syncMode {

@@ -17,10 +17,9 @@ import (
 func (a *app) callCommand() *cobra.Command {
 	cmd := a.specCommand("call")
 	list := &cobra.Command{
-		Use:     "list",
-		Short:   "List the open roll calls and who answered each",
-		Example: "  journal -c mordor call list",
-		Args:    cobra.NoArgs,
+		Use:   "list",
+		Short: "List the open roll calls and who answered each",
+		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			camp, err := a.load(c, 0)
 			if err != nil {

@@ -25,19 +25,7 @@ func (a *app) demoCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "demo [--system ryf|galaxia|tor] [--dice v2|v1]",
 		Short: "A sample session end to end, then its verification",
-		Long: `A sample campaign recorded end to end: two player characters and an NPC,
-a session with skill rolls, a contest and a short fight to unconsciousness,
-healing, XP and a skill raise; the session ends and reveals its seed; then
-the transcript, the final sheets and the verification of every roll.
-
-It plays journal-dice-v2 by default: the GM and each player make a device
-key (in a temporary configuration folder) and register it, each player's
-device contributes to the session key, reveals its own rolls and witnesses
-the GM's, and co-signs the session's end. --dice v1 plays the same story
-with journal-dice-v1.
-
-It records into --data when given, else into a temporary folder.`,
-		Args: cobra.NoArgs,
+		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			if !c.Flags().Changed("data") && os.Getenv("JOURNAL_DATA") == "" {
 				dir, err := os.MkdirTemp("", "journal-demo-")

@@ -21,12 +21,7 @@ func (a *app) explainCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "explain EVENT [--file F] [--seed HEX]",
 		Short: "Explain one roll step by step: inputs, commitment, seed, bytes, faces, rules, verdict",
-		Long: `Explain one roll step by step: its inputs, the session's commitment and
-seed, the bytes drawn, the faces, the rules applied and the verdict.
-
-EVENT is the roll's stream sequence or its short id, as 'journal log' prints
-them, or its event id, or any unique start or end of it.`,
-		Args: cobra.ExactArgs(1),
+		Args:  cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			ctx := c.Context()
 			id := strings.TrimSpace(args[0])

@@ -4,8 +4,9 @@ package main
 // catalogued command's words are its Spec.CLI, its positional arguments
 // and flags are its request type's fields, read from their tags, and its
 // required flags are the Spec's Required. What the CLI adds — the help's
-// Short, Long and Example, and hooks for a command that resolves its input
-// or does more after — is its form (fromspec_forms.go).
+// Short, and hooks for a command that resolves its input or does more
+// after — is its form (fromspec_forms.go); its description and examples
+// are helptopics' (topics/commands.en.txt, examples.txt).
 //
 // The tags of a request type's field (command/*.go):
 //
@@ -52,7 +53,9 @@ const annComplete = "journal-complete"
 
 // form is what the CLI adds to the catalogued command of body T.
 type form[T any] struct {
-	short, long, example string
+	// short is the help's Short (the description and the examples are
+	// helptopics', by the command's path).
+	short string
 	// use replaces the generated usage line (one that names the --name
 	// flag, or groups flags).
 	use string
@@ -193,7 +196,7 @@ func (f form[T]) command(a *app, s catalog.Spec) *cobra.Command {
 		completes = append(completes, "")
 		use = append(use, own)
 	}
-	cmd := &cobra.Command{Short: f.short, Long: f.long, Example: f.example, Args: cobra.RangeArgs(required, required+optional),
+	cmd := &cobra.Command{Short: f.short, Args: cobra.RangeArgs(required, required+optional),
 		Annotations: map[string]string{annComplete: strings.Join(completes, ",")}}
 	switch {
 	case variadic > 0:

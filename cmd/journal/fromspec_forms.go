@@ -38,17 +38,6 @@ var specForms = []built{
 	specForm("skill-define", form[command.SkillDefineRequest]{short: "Define a campaign skill with its default attribute"}),
 	specForm("raise", form[command.RaiseRequest]{short: "Spend XP to raise a skill one rank (costs the new rank)"}),
 	specForm("roll", form[command.RollRequest]{short: "Roll 1o3d10 for a skill or an attribute from the session's committed dice",
-		long: `Roll 1o3d10 from the session's committed dice (docs/rules.md 1.5).
-
-A skill roll, roll CHAR SKILL, adds the skill's default attribute; the GM may
-name another attribute for it with --with-attr X. An attribute roll, roll CHAR
---attribute X, rolls 2 × the attribute and takes no SKILL. The difficulty
-(--vs) is fácil 10, media 15, difícil 20, insólito 25, imposible 30 or any
-number.`,
-		example: `  journal -c mordor roll lodin Sigilo --vs difícil
-  journal -c mordor roll lodin Sigilo --with-attr P --vs 18 --mod 2
-  journal -c mordor roll lodin --attribute F --vs media
-  journal -c mordor roll lodin Pelea --token --entropy "ana's dice"`,
 		key: "journal-dice-v2: the device key that signs the roll", gmRoll: true,
 		flags: func(c *cobra.Command) {
 			c.Flags().String("attribute", "", "an attribute roll (2 × attribute) instead of a skill roll")
@@ -75,15 +64,6 @@ number.`,
 			return a.rollV2(c, keyNameOf(c), req)
 		}}),
 	specForm("free-roll", form[command.FreeRollRequest]{short: "A free roll of a dice expression (1d6, 2d10+3, 2d6+1d4-1) from the session's committed dice",
-		long: `A free roll of a dice expression from the session's committed dice, verified
-like every roll (docs/rules.md 3.5): NdM terms (N 1..100, M 2..256)
-and numbers joined by + or -, at most 10 terms, 100 dice, numbers adding up
-to 1000. A player rolls as one of its characters; the GM for any character
-or none. --secret (the GM's) records the roll without its outcome until the
-GM reveals it ('journal roll reveal-secret ID') or the session ends; the GM
-sees the outcome at once.`,
-		example: `  JOURNAL_ACTOR=ana journal -c mordor roll free 2d10+3 --character lodin --note "the trap"
-  journal -c mordor roll free 1d20 --secret --note "who notices"`,
 		key: "journal-dice-v2: the device key that signs the roll", gmRoll: true,
 		v2: func(a *app, c *cobra.Command, req command.FreeRollRequest) error {
 			if req.Entropy != "" {
@@ -110,10 +90,6 @@ sees the outcome at once.`,
 			return a.afterV2Start(c)
 		}}),
 	specForm("session-end", form[catalog.NoBody]{short: "End the session in progress and reveal its seed",
-		long: `End the session in progress and reveal its seed. In a journal-dice-v2
-session the CLI then co-signs the end with your device key (when the
-campaign holds it), and says so; the other participants co-sign it from
-their devices with 'journal session cosign'.`,
 		run: func(a *app, c *cobra.Command, req catalog.NoBody) error {
 			v2, err := a.inV2Session(c)
 			if err != nil {
@@ -124,21 +100,8 @@ their devices with 'journal session cosign'.`,
 			}
 			return a.afterV2End(c)
 		}}),
-	specForm("reveal", form[command.RevealRequest]{short: "GM: reveal a secret roll (its id, or its start or end): its outcome is recorded",
-		example: "  journal -c mordor roll reveal-secret 3f2a9c1e"}),
+	specForm("reveal", form[command.RevealRequest]{short: "GM: reveal a secret roll (its id, or its start or end): its outcome is recorded"}),
 	specForm("contest", form[command.ContestRequest]{short: "An opposed roll: the higher total wins (a SKILL may be an attribute)",
-		long: `An opposed roll between characters A and B. SKILL_A and SKILL_B are each a
-skill or an attribute: an attribute's letter or name always means the
-attribute (D is Destreza, not Diagnosis), a skill may be a unique prefix.
-Both sides explode and have a natural 1, skill or attribute (docs/rules.md 1.5).
-
-Each side may use what any roll may: the flags ending in -a are the first
-side's, those ending in -b the second's. A tie may be re-rolled with
---rematch naming the tied contest, by the same characters with the same
-skills or attributes.`,
-		example: `  journal -c mordor contest lodin Sigilo orco Advertir --mod-b 2
-  journal -c mordor contest lodin F orco F
-  journal -c mordor contest lodin Pelea orco Pelea --rematch 01a230d8-6f16-71f1-a668-c1a24eff7dad`,
 		key: "journal-dice-v2: the device key that signs the contest",
 		v2: func(a *app, c *cobra.Command, req command.ContestRequest) error {
 			return a.contestV2(c, keyNameOf(c), req)
@@ -194,41 +157,16 @@ skills or attributes.`,
 		}}),
 	specForm("session-contribute", form[command.ContributeSigned]{short: "Contribute 32 random bytes, signed with your device key, to the v2 session's dice key",
 		use: "contribute [--name KEY] [--character C]", decodeRequired: true, key: "the device key's name",
-		long: `Contribute to the open journal-dice-v2 session's dice key: 32 random bytes
-from this device, signed with your device key. Taken only before the
-session's first roll request. 'journal session start --dice v2' contributes
-for you when you have a registered device key.`,
-		example: "  JOURNAL_ACTOR=ana journal -c mordor session contribute",
 		run: func(a *app, c *cobra.Command, req command.ContributeSigned) error {
 			return a.contribute(c, keyNameOf(c), req.Character)
 		}}),
 	specForm("session-cosign", form[command.CosignSigned]{short: "Co-sign the end of a v2 session with your device key (the hash of its session-ended event)",
 		use: "cosign [SESSION] [--name KEY] [--character C]", decodeRequired: true, args: []string{"[SESSION]"}, key: "the device key's name",
-		long: `Co-sign the end of an ended journal-dice-v2 session (the last ended one
-by default): this device reads the session-ended event's stored bytes, and
-signs their SHA-256 with your device key. The audit lists who co-signed and
-flags a session whose end no player's device co-signed. 'journal session
-end' co-signs for you when you have a registered device key; each other
-participant runs this on their own device.`,
-		example: "  JOURNAL_ACTOR=ana journal -c mordor session cosign s1",
 		run: func(a *app, c *cobra.Command, req command.CosignSigned) error {
 			return a.cosign(c, keyNameOf(c), c.Flags().Arg(0), req.Character)
 		}}),
 	specForm("key-register", form[command.RegisterKey]{short: "Register a device key in the campaign: your own (no USER), or, as the GM, another user's",
 		use: "register [USER --public-key HEX] [--role player|gm] [--device-name NAME]",
-		long: `Register a device public key in the campaign (journal-dice-v2).
-
-Without USER it registers your own device key (--name) for you (the user
-'journal login' set, or $JOURNAL_ACTOR; there is no default), with a device.register signed by that key (proof that you hold
-it). A user may have several devices: a second one is flagged key-by-other
-until another of your devices approves it ('journal key approve FINGERPRINT').
-
-USER --public-key HEX is the GM's: a bare key for someone else (a lost
-phone). It is allowed, flagged key-by-other by the audit and announced to
-USER on every page and command until USER approves or revokes it. A key is
-registered once: nothing replaces another registered key.`,
-		example: `  journal -c mordor key register
-  journal -c mordor key register ana --public-key 3b6a27bc…`,
 		key: "the device key's name",
 		run: func(a *app, c *cobra.Command, req command.RegisterKey) error {
 			me, err := a.actingUser() // identity.go: no default user
@@ -253,7 +191,6 @@ registered once: nothing replaces another registered key.`,
 		}}),
 	specForm("key-approve", form[command.ApproveDevice]{short: "Approve another device of yours, signing with this one (--name): it is no longer flagged key-by-other",
 		use: "approve FINGERPRINT [--name N]", args: []string{"FINGERPRINT"}, key: "the device key's name",
-		example: "  journal -c mordor key approve 1a2b:3c4d:5e6f:7a8b:9c0d:1e2f:3a4b:5c6d",
 		run: func(a *app, c *cobra.Command, _ command.ApproveDevice) error {
 			k, camp, err := a.keyAndFold(c, keyNameOf(c))
 			if err != nil {
@@ -272,13 +209,6 @@ registered once: nothing replaces another registered key.`,
 		}}),
 	specForm("key-revoke", form[command.RevokeDevice]{short: "Revoke a device: one of yours, signed with this device (--name); or, as the GM, anyone's (flagged revoked-by-other)",
 		use: "revoke FINGERPRINT [--reason R] [--name N]", args: []string{"FINGERPRINT"}, key: "the device key's name",
-		long: `Revoke a device of the campaign: what it signs from then on is refused.
-
-A device of yours is revoked with a device.revoke signed by one of your active
-devices (this one, --name; the revoked one itself, or another). The GM may
-revoke anyone's device without signing (a lost phone): the audit flags it
-revoked-by-other.`,
-		example: "  journal -c mordor key revoke 1a2b:3c4d:5e6f:7a8b:9c0d:1e2f:3a4b:5c6d --reason 'not mine'",
 		run: func(a *app, c *cobra.Command, in command.RevokeDevice) error {
 			camp, err := a.load(c, 0)
 			if err != nil {
@@ -296,15 +226,11 @@ revoked-by-other.`,
 			return a.runSpec(c, "key-revoke", req)
 		}}),
 	specForm("roll-request", form[command.RollRequestSigned]{short: "Record a roll.request signed by another device (as its user, $JOURNAL_ACTOR)",
-		use: "request --character C --signed S --signature SIG", decodeRequired: true,
-		example: "  JOURNAL_ACTOR=ana journal -c mordor roll request --character lodin --signed \"$SIGNED\" --signature \"$SIG\""}),
+		use: "request --character C --signed S --signature SIG", decodeRequired: true}),
 	specForm("roll-reveal", form[command.RollRevealSigned]{short: "Record a roll.reveal signed by another device: the roll is drawn",
-		use: "reveal --character C --signed S --signature SIG", decodeRequired: true,
-		example: "  JOURNAL_ACTOR=ana journal -c mordor roll reveal --character lodin --signed \"$SIGNED\" --signature \"$SIG\""}),
+		use: "reveal --character C --signed S --signature SIG", decodeRequired: true}),
 	specForm("roll-prove", form[command.RollRevealSigned]{short: "Prove your v2 roll whose reveal was not recorded: send it again (a cancelled request records the roll it would have been), or --out FILE",
 		use: "prove REQUEST [--out FILE]", args: []string{"REQUEST"}, noBody: true, key: "journal-dice-v2: the device key that made the request",
-		example: "  journal -c mordor roll prove 4f0c7a52\n" +
-			"  journal -c mordor roll prove 4f0c7a52 --out proof.json && journal replay --file mordor.jsonl --proof proof.json",
 		flags: func(c *cobra.Command) {
 			c.Flags().String("out", "", "write the proof to this file instead of sending it (for 'journal replay --proof')")
 		},
@@ -314,20 +240,16 @@ revoked-by-other.`,
 		}}),
 	specForm("roll-witness", form[command.RollWitnessSigned]{short: "Player: witness a GM's v2 roll with your device's witness chain value (its r combines every contributing device's)",
 		use: "witness REQUEST [--name KEY] [--character C]", decodeRequired: true, args: []string{"REQUEST"}, key: "the device key's name",
-		example: "  JOURNAL_ACTOR=ana journal -c mordor roll witness 4f0c7a52-3e0b-5d7e-9b3a-2c1d0e9f8a7b",
 		run: func(a *app, c *cobra.Command, req command.RollWitnessSigned) error {
 			return a.witnessV2(c, keyNameOf(c), req.Character, c.Flags().Arg(0))
 		}}),
 	specForm("roll-receipt", form[command.RollReceiptSigned]{short: "Player: sign that your device saw a GM's beacon roll request before its round ('log --follow' does it by itself)",
 		use: "receipt REQUEST [--name KEY]", args: []string{"REQUEST"}, key: "the device key's name",
-		example: "  JOURNAL_ACTOR=ana journal -c mordor roll receipt 4f0c7a52-3e0b-5d7e-9b3a-2c1d0e9f8a7b",
 		run: func(a *app, c *cobra.Command, _ command.RollReceiptSigned) error {
 			return a.receiptV2(c, keyNameOf(c), c.Flags().Arg(0))
 		}}),
 	specForm("roll-resolve", form[command.RollResolveRequest]{short: "GM: resolve your v2 roll after its wait with the witnesses in (partial-witness), or none (unwitnessed), or by its drand round",
 		use: "resolve REQUEST (--unwitnessed | --beacon [--signature HEX] [--relay URL])",
-		example: "  journal -c mordor roll resolve 4f0c7a52-3e0b-5d7e-9b3a-2c1d0e9f8a7b --unwitnessed\n" +
-			"  journal -c mordor roll resolve 4f0c7a52-3e0b-5d7e-9b3a-2c1d0e9f8a7b --beacon",
 		flags: func(c *cobra.Command) {
 			c.Flags().String("relay", defaultRelay, "the drand HTTP relay to fetch the round from")
 		},
@@ -335,28 +257,13 @@ revoked-by-other.`,
 			relay, _ := c.Flags().GetString("relay")
 			return a.resolveV2(c, req, relay)
 		}}),
-	specForm("roll-cancel", form[command.RollCancelRequest]{short: "GM: cancel a v2 roll request left unrevealed (its nonce stays consumed, the audit lists it)",
-		example: "  journal -c mordor roll cancel 4f0c7a52-3e0b-5d7e-9b3a-2c1d0e9f8a7b --reason \"ana left the table\""}),
-	specForm("void", form[command.VoidRequest]{short: "Correct a mistake: the event stays in the journal, sheets leave it out",
-		long: `Void an event: it stays in the journal, the sheets leave it out.
-
-EVENT is its stream sequence or its short id, as 'journal log' prints them,
-or its event id, or any unique start or end of it.
-
-The void of a journal-dice-v2 roll may carry its roller's consent, signed on
-the roller's device with 'journal key consent EVENT --reason R' (the same
-reason): the audit flags every voided v2 roll and says whether its roller
-consented.`}),
-	specForm("call", form[command.CallRequest]{short: "Call characters to roll a skill or attribute (each answers once: 'journal roll ... --call ID')",
-		example: "  journal -c mordor call lodin ruisenor --skill advertir --vs media --note \"a noise upstairs\"\n" +
-			"  journal -c mordor call list\n  journal -c mordor call close call-1"}),
-	specForm("call-close", form[command.CallClose]{short: "Close a roll call: it takes no more answers",
-		example: "  journal -c mordor call close call-1"}),
-	specForm("void-propose", form[command.VoidPropose]{short: "journal-dice-v2: propose to void a roll, asking its roller's signed consent",
-		example: "  journal -c mordor void propose 01a230d8 --reason \"rolled the wrong skill\""}),
+	specForm("roll-cancel", form[command.RollCancelRequest]{short: "GM: cancel a v2 roll request left unrevealed (its nonce stays consumed, the audit lists it)"}),
+	specForm("void", form[command.VoidRequest]{short: "Correct a mistake: the event stays in the journal, sheets leave it out"}),
+	specForm("call", form[command.CallRequest]{short: "Call characters to roll a skill or attribute (each answers once: 'journal roll ... --call ID')"}),
+	specForm("call-close", form[command.CallClose]{short: "Close a roll call: it takes no more answers"}),
+	specForm("void-propose", form[command.VoidPropose]{short: "journal-dice-v2: propose to void a roll, asking its roller's signed consent"}),
 	specForm("void-consent", form[command.VoidConsent]{short: "journal-dice-v2: consent, signed on this device, to a void proposal of your roll",
-		example: "  JOURNAL_ACTOR=bea journal -c mordor void consent void-1",
-		key:     "the device key's name",
+		key: "the device key's name",
 		run: func(a *app, c *cobra.Command, req command.VoidConsent) error {
 			k, camp, err := a.keyAndFold(c, keyNameOf(c))
 			if err != nil {

@@ -44,10 +44,10 @@ var readCommands = []string{
 	"version", "verifier", "completion", "login", "whoami", "campaign list", "session list", "skill list", "weapon list", "call list",
 }
 
-// examples are the Example sections of the commands defined without one
-// and of the groups (helptopics/topics/examples.txt); a command's own
-// Example wins.
-var examples = helptopics.Examples()
+// examples and longs are the commands' Example sections and English
+// descriptions (helptopics/topics/examples.txt, commands.en.txt), by
+// command path: a command defined with its own keeps it.
+var examples, longs = helptopics.Examples(), helptopics.Longs()
 
 // The pages of 'journal help environment' and 'journal help exit-codes'
 // (their Spanish is read by i18n.HelpLong from the same package).
@@ -88,6 +88,9 @@ func organize(root *cobra.Command) {
 		path := strings.TrimPrefix(c.CommandPath(), root.Name()+" ")
 		if c.Example == "" {
 			c.Example = examples[path]
+		}
+		if c.Long == "" {
+			c.Long = longs[path]
 		}
 		if slices.Contains(readCommands, path) {
 			if c.Annotations == nil {

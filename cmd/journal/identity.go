@@ -56,13 +56,7 @@ func (a *app) identityCommands() []*cobra.Command {
 	login := &cobra.Command{
 		Use:   "login USER",
 		Short: "Set who this device is (once): the user its commands and signatures are made as",
-		Long: `Set this device's user, once: every command it records, and everything
-its device key signs, is made as USER. It is kept in the configuration
-folder ($JOURNAL_CONFIG, else the OS's user config folder) beside the
-device's keys, as identity.json (mode 0600). $JOURNAL_ACTOR overrides it for
-one command. There is no default user: a device that has none is refused.`,
-		Example: "  journal login ana\n  journal login gm",
-		Args:    cobra.ExactArgs(1),
+		Args:  cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			l, err := a.thisDevice().SetLogin(os.Getenv, args[0])
 			if err != nil {
@@ -72,10 +66,9 @@ one command. There is no default user: a device that has none is refused.`,
 		},
 	}
 	who := &cobra.Command{
-		Use:     "whoami",
-		Short:   "Who this device is: its user, its keys and, with -c, its devices and characters in the campaign",
-		Example: "  journal whoami\n  journal -c mordor whoami",
-		Args:    cobra.NoArgs,
+		Use:   "whoami",
+		Short: "Who this device is: its user, its keys and, with -c, its devices and characters in the campaign",
+		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			id, err := a.identity()
 			if err != nil {

@@ -55,17 +55,7 @@ func (a *app) inviteCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "invite PLAYER [--character ID]... [--role player|gm|viewer] [--expires 72h] [--url URL]",
 		Short: "Print a one-time link that signs a player's browser in to the table",
-		Long: `invite prints a one-time link for PLAYER. Opening it in a browser (the page
-/table of journal serve) makes the device's Ed25519 key there (it never leaves
-the browser), registers its public key in the campaign for PLAYER, and gives
-the device its own session token: no password file to edit. The link works
-once, until --expires; 'journal devices list' shows the invites and devices,
-'journal devices revoke ID' ends one at once, even while serve runs.
-A player acts for its --character(s) only; a gm runs the table; a viewer reads.
-The invites and devices are kept beside the access file (--access), as the
-SHA-256 of their tokens.`,
-		Example: "  journal -c mordor --access access.json invite bea --character ruisenor\n  journal -c mordor --access access.json invite ana --role gm --url https://table.example",
-		Args:    cobra.ExactArgs(1),
+		Args:  cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			return a.invite(c, args[0], role, characters, expires, base)
 		},
@@ -131,15 +121,13 @@ func (a *app) invite(c *cobra.Command, user, role string, characters []string, t
 // devicesCommand is `journal devices list|revoke`.
 func (a *app) devicesCommand() *cobra.Command {
 	cmd := &cobra.Command{
-		Use:     "devices",
-		Short:   "The table's invites and signed-in devices: list, revoke",
-		Example: "  journal --access access.json devices list\n  journal --access access.json devices revoke d-1a2b3c4d",
+		Use:   "devices",
+		Short: "The table's invites and signed-in devices: list, revoke",
 	}
 	list := &cobra.Command{
-		Use:     "list",
-		Short:   "List the invites and devices (of -c's campaign, else all): user, role, fingerprint, state",
-		Example: "  journal -c mordor --access access.json devices list",
-		Args:    cobra.NoArgs,
+		Use:   "list",
+		Short: "List the invites and devices (of -c's campaign, else all): user, role, fingerprint, state",
+		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			b, err := a.book("devices list")
 			if err != nil {
@@ -189,10 +177,9 @@ func (a *app) devicesCommand() *cobra.Command {
 		},
 	}
 	revoke := &cobra.Command{
-		Use:     "revoke ID",
-		Short:   "Revoke a device (its token stops working at once) or an unused invite",
-		Example: "  journal --access access.json devices revoke d-1a2b3c4d",
-		Args:    cobra.ExactArgs(1),
+		Use:   "revoke ID",
+		Short: "Revoke a device (its token stops working at once) or an unused invite",
+		Args:  cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			b, err := a.book("devices revoke")
 			if err != nil {

@@ -42,15 +42,13 @@ func loadKey(name string) (*device.Key, error) {
 }
 
 func (a *app) keyCommand() *cobra.Command {
-	cmd := &cobra.Command{Use: "key", Short: "Your device key: it signs your v2 rolls (journal-dice-v2)",
-		Example: "  journal key new\n  journal -c mordor key register\n  journal -c mordor key show"}
+	cmd := &cobra.Command{Use: "key", Short: "Your device key: it signs your v2 rolls (journal-dice-v2)"}
 	var name string
 	var overwrite bool
 	newKey := &cobra.Command{
-		Use:     "new [--name N] [--overwrite]",
-		Example: "  journal key new\n  journal key new --name laptop",
-		Short:   "Make a device key pair; the private key stays in your configuration folder (mode 0600)",
-		Args:    cobra.NoArgs,
+		Use:   "new [--name N] [--overwrite]",
+		Short: "Make a device key pair; the private key stays in your configuration folder (mode 0600)",
+		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			st, err := keyStore()
 			if err != nil {
@@ -70,10 +68,9 @@ func (a *app) keyCommand() *cobra.Command {
 	}
 	newKey.Flags().BoolVar(&overwrite, "overwrite", false, "replace an existing key of that name (what it signed stays valid)")
 	show := &cobra.Command{
-		Use:     "show [--name N]",
-		Example: "  journal key show\n  journal -c mordor key show",
-		Short:   "Show your device key's fingerprint and public key (and, with -c, the key the campaign holds for you)",
-		Args:    cobra.NoArgs,
+		Use:   "show [--name N]",
+		Short: "Show your device key's fingerprint and public key (and, with -c, the key the campaign holds for you)",
+		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			st, err := keyStore()
 			if err != nil {

@@ -18,10 +18,9 @@ import (
 
 func (a *app) keyDevicesCommand() *cobra.Command {
 	return &cobra.Command{
-		Use:     "devices",
-		Short:   "List every device registered in the campaign: user, name, fingerprint, who registered it, approved or revoked",
-		Example: "  journal -c mordor key devices",
-		Args:    cobra.NoArgs,
+		Use:   "devices",
+		Short: "List every device registered in the campaign: user, name, fingerprint, who registered it, approved or revoked",
+		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			camp, err := a.load(c, 0)
 			if err != nil {

@@ -26,13 +26,7 @@ func (a *app) logCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "log [--session S] [--follow] [--at SEQ|TIME]",
 		Short: "The transcript: one line per event, in order (with --follow, live)",
-		Long: `The transcript: one line per event, in stream order. Each line starts with
-the event's stream sequence and its short id (the last 8 hex digits of its
-id): 'journal explain' and 'journal void' take either. Times are in your
-time zone ($TZ), with the zone. A voided event is marked, with the event that
-voided it and why; with --follow, an event voided later is marked only from
-the next log on.`,
-		Args: cobra.NoArgs,
+		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			st, campaign, filter, err := a.campaignStore(c.Context())
 			if err != nil {
@@ -139,18 +133,7 @@ func (a *app) exportCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "export [--session S]",
 		Short: "Export the campaign's events as JSON Lines, one CloudEvent per line",
-		Long: `Export the campaign's events as JSON Lines, one CloudEvent per line, in
-stream order: the input of 'journal replay --file'.
-
-With --session S the export is the campaign as of the end of S: every event
-up to S's session-ended event (or up to now while S is open), earlier
-sessions included, nothing after. A session's sheets depend on everything
-before it — the campaign, its weapons and skills, the characters, earlier
-XP, skill raises, damage, healing, voids, and earlier rolls (a token spent,
-a specialization used, shots fired) — so a session export is
-self-sufficient: replay --file verifies it, every session in it, and
-replay --file --session S checks S alone.`,
-		Args: cobra.NoArgs,
+		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			st, campaign, filter, err := a.campaignStore(c.Context())
 			if err != nil {

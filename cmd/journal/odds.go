@@ -15,10 +15,6 @@ func (a *app) oddsCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "odds ryf|galaxia|tor",
 		Short: "Exact probability of a roll",
-		Long:  `Exact probability of a roll, as fractions and percentages.`,
-		Example: `  journal odds ryf --base 12 --vs 20                 attribute 7 + skill 5, against 20
-  journal odds ryf --base 16 --vs difícil --kind attribute --level high
-  journal odds tor --dice 3 --tn 14 --hope 4`,
 	}
 	var base, mod, dice, tn, hope int
 	var vs, level, kind string
@@ -27,17 +23,7 @@ func (a *app) oddsCommand() *cobra.Command {
 		Use:     "ryf",
 		Aliases: []string{"galaxia"},
 		Short:   "Odds of a 1o3d10 roll (RyF and Galaxia)",
-		Long: `Odds of a 1o3d10 roll (docs/rules.md 1.5): the total is --base + --mod + the
-kept die, against --vs.
-
---base is attribute + skill for a skill, opposed or combat roll (attributes
-2..10, skills 0..10: 2..20), or 2 × attribute for an attribute roll (4..20).
---mod adds the GM's modifiers, a weapon's precision, a range's penalty
-(-100..100).`,
-		Example: `  journal odds ryf --base 12 --vs 20
-  journal odds ryf --base 16 --mod -2 --vs difícil --kind attribute --level high
-  journal odds galaxia --base 9 --vs media --chart=false`,
-		Args: cobra.NoArgs,
+		Args:    cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			if !c.Flags().Changed("base") {
 				return usagef("odds ryf: --base is required: attribute + skill (2..20), or 2 × attribute with --kind attribute (4..20)")
@@ -74,9 +60,7 @@ kept die, against --vs.
 	torCmd := &cobra.Command{
 		Use:   "tor",
 		Short: "Odds of a One Ring roll (feat die and success dice)",
-		Example: `  journal odds tor --dice 3 --tn 14
-  journal odds tor --dice 2 --tn 16 --hope 3`,
-		Args: cobra.NoArgs,
+		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			o, err := odds.TOR(odds.TORQuery{Dice: dice, TN: tn, HopeBonus: hope})
 			if err != nil {

@@ -40,27 +40,7 @@ func (a *app) replayCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "replay [--session S] [--file F] [--seed HEX | --seed SESSION=HEX ...] [--proof FILE ...] [--reproduce]",
 		Short: "Verify every roll from the seeds (or reproduce a session); exit 4 on any mismatch, 5 on flags",
-		Long: `Verify a campaign's sessions: check each session's commitment against its
-revealed seed, re-derive every roll's faces, recompute every total and outcome
-from the rules, check the nonces for gaps and repeats, and refold the
-projections. Every mismatch is reported by event id; the exit status is 4 on
-any. A session not yet ended is "not yet revealed", which is not a failure
-(give its seed with --seed to check it anyway).
-
-journal-dice-v2 sessions are checked too (signatures, reveals, the chain,
-the co-signatures of each session's end, void consents), and what is not a
-mismatch but deserves a look is flagged: the exit status is 0 when every
-session verified with no flag, 5 when verified with flags (FLAG lines;
-"flags" with code, event_id and what in --json), 4 on any mismatch.
-
-With --file the events come from an export (journal export, JSON Lines): no
-server or data folder is needed.
-
-With --reproduce the session's recorded commands are re-run with its seed into
-a fresh in-memory journal, and what they record is compared with the record,
-event by event and roll by roll, then the final character sheets; the
-transcript of the reproduction follows.`,
-		Args: cobra.NoArgs,
+		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			ctx := c.Context()
 			passes := 2

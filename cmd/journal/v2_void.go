@@ -19,10 +19,9 @@ import (
 func (a *app) consentCommand() *cobra.Command {
 	var keyName, reason string
 	cmd := &cobra.Command{
-		Use:     "consent EVENT --reason R [--name KEY]",
-		Example: "  JOURNAL_ACTOR=ana journal -c mordor key consent 01a230d8-6f16-71f1-a668-c1a24eff7dad --reason \"rolled the wrong skill\"",
-		Short:   "Sign your consent that the GM void your v2 roll EVENT for reason R (prints it for the GM's 'journal void')",
-		Args:    cobra.ExactArgs(1),
+		Use:   "consent EVENT --reason R [--name KEY]",
+		Short: "Sign your consent that the GM void your v2 roll EVENT for reason R (prints it for the GM's 'journal void')",
+		Args:  cobra.ExactArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
 			ctx := c.Context()
 			campaign, err := a.campaignID()

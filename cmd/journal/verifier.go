@@ -14,12 +14,7 @@ func (a *app) verifierCommand() *cobra.Command {
 	return &cobra.Command{
 		Use:   "verifier",
 		Short: "Write the offline verifier: one HTML file that checks a dropped export in any browser",
-		Long: "Write the offline verifier to standard output: one self-contained HTML file, its scripts inlined,\n" +
-			"that checks an export (journal export) dropped on it, with no server and no network: the hash chain\n" +
-			"of the lines, the device signatures, each seed against its commitment, every face re-derived, and\n" +
-			"the rules and consequences judged again (journal-dice-v1 and journal-dice-v2). Its words follow --lang or $LANG.",
-		Example: "  journal verifier > verify.html\n  journal --lang es verifier > verificar.html",
-		Args:    cobra.NoArgs,
+		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			page, err := web.VerifierPage(a.language())
 			if err != nil {

@@ -32,10 +32,9 @@ func versionFrom(bi *debug.BuildInfo, stampVersion, stampRevision string) versio
 
 func (a *app) versionCommand() *cobra.Command {
 	return &cobra.Command{
-		Use:     "version",
-		Short:   "Print the journal's version, commit, Go and nats-server versions",
-		Example: "  journal version\n  journal version --json\n  journal --version",
-		Args:    cobra.NoArgs,
+		Use:   "version",
+		Short: "Print the journal's version, commit, Go and nats-server versions",
+		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			v := buildVersion()
 			return a.emit(v, v.WriteText)
