@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/campaign-journal/journal/access"
+	"github.com/campaign-journal/journal/clicomplete"
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/device"
 	"github.com/campaign-journal/journal/events/embedded"
@@ -149,7 +150,7 @@ committed, seeded stream that anyone can verify once the session ends.`,
 	root.AddCommand(a.migrateCommand())
 	root.AddCommand(a.identityCommands()...)
 	root.AddCommand(a.versionCommand(), a.helpTopics(), a.verifierCommand())
-	a.completion(root)
+	clicomplete.Install(root, argKinds, a.namesOf)
 	organize(root)
 	return root
 }
