@@ -48,6 +48,7 @@ var allowed = map[string][]string{
 	"projections":                   {"events", "i18n", "internal/clip", "internal/msgerr", "internal/own", "rules/..."},
 	"rolls":                         {"events", "internal/clip", "internal/msgerr", "rules/..."},
 	"replay":                        {"beacon", "events", "i18n", "internal/clip", "internal/msgerr", "internal/own", "projections", "rolls", "rules/...", "signed"},
+	"replay/eventref":               {"events", "internal/clip", "internal/msgerr", "replay"},
 	"device":                        {"beacon", "events", "internal/...", "projections", "rules/dice", "signed"},
 	"device/client":                 {"beacon", "command", "device", "events", "i18n", "internal/...", "projections", "replay", "rules/dice", "signed"},
 	"live":                          {"events", "events/jetstore", "feed", "i18n", "internal/msgerr", "projections"},
@@ -77,7 +78,7 @@ var allowed = map[string][]string{
 }
 
 // domain are the packages that may import no NATS and no HTTP.
-var domain = []string{"internal/msgerr", "rules/...", "events", "projections", "rolls", "signed", "replay", "i18n", "internal/clip", "internal/slug"}
+var domain = []string{"internal/msgerr", "rules/...", "events", "projections", "rolls", "signed", "replay", "replay/eventref", "i18n", "internal/clip", "internal/slug"}
 
 // forbiddenInDomain are the outside imports the domain may not have.
 var forbiddenInDomain = []string{"net/http", "github.com/nats-io/"}
