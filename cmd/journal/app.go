@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/campaign-journal/journal/access"
+	"github.com/campaign-journal/journal/clicomplete"
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/device"
 	"github.com/campaign-journal/journal/events/embedded"
@@ -145,7 +146,7 @@ func (a *app) rootCommand() *cobra.Command {
 	root.AddCommand(a.migrateCommand())
 	root.AddCommand(a.identityCommands()...)
 	root.AddCommand(a.versionCommand(), a.helpTopics(), a.verifierCommand())
-	a.completion(root)
+	clicomplete.Install(root, argKinds, a.namesOf)
 	organize(root)
 	return root
 }

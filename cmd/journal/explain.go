@@ -11,6 +11,7 @@ import (
 	"github.com/campaign-journal/journal/internal/clip"
 	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/replay"
+	"github.com/campaign-journal/journal/replay/eventref"
 )
 
 func (a *app) explainCommand() *cobra.Command {
@@ -32,7 +33,7 @@ func (a *app) explainCommand() *cobra.Command {
 			defer done()
 			src = warned(src, a.warnForeign())
 			if !isEventID(id) {
-				r, err := resolveEvent(ctx, src, id, a.where(file))
+				r, err := eventref.Resolve(ctx, src, id, a.where(file))
 				if err != nil {
 					return err
 				}

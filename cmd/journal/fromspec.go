@@ -46,11 +46,6 @@ import (
 	"github.com/campaign-journal/journal/command/catalog"
 )
 
-// annComplete is the annotation of a generated command listing what its
-// positional arguments complete (argKind names, comma-separated; see
-// completion); a flag's is the flag's annotation of the same key.
-const annComplete = "journal-complete"
-
 // form is what the CLI adds to the catalogued command of body T.
 type form[T any] struct {
 	// short is the help's Short (the description and the examples are

@@ -48,6 +48,7 @@ var allowed = map[string][]string{
 	"projections":                   {"events", "i18n", "internal/clip", "internal/msgerr", "internal/own", "rules/..."},
 	"rolls":                         {"events", "internal/clip", "internal/msgerr", "rules/..."},
 	"replay":                        {"beacon", "events", "i18n", "internal/clip", "internal/msgerr", "internal/own", "projections", "rolls", "rules/...", "signed"},
+	"replay/eventref":               {"events", "internal/clip", "internal/msgerr", "replay"},
 	"device":                        {"beacon", "events", "internal/...", "projections", "rules/dice", "signed"},
 	"device/client":                 {"beacon", "command", "device", "events", "i18n", "internal/...", "projections", "replay", "rules/dice", "signed"},
 	"live":                          {"events", "events/jetstore", "feed", "i18n", "internal/msgerr", "projections"},
@@ -68,6 +69,7 @@ var allowed = map[string][]string{
 	"textout":                       {"i18n"},
 	"oddstext":                      {"i18n", "rules/odds", "rules/ryf", "textout"},
 	"sheettext":                     {"i18n", "projections", "textout"},
+	"clicomplete":                   {"projections", "rules/..."},
 	"exitcode":                      {"command", "device", "events", "events/jetstore", "i18n", "internal/clip", "internal/msgerr"},
 	"serve/connect":                 {"access", "events/embedded", "internal/msgerr"},
 	"serve":                         {"access", "access/natscmd", "command", "events", "events/embedded", "events/jetstore", "feed", "i18n", "internal/msgerr", "invite", "limit", "live", "serve/connect", "web"},
@@ -76,7 +78,7 @@ var allowed = map[string][]string{
 }
 
 // domain are the packages that may import no NATS and no HTTP.
-var domain = []string{"internal/msgerr", "rules/...", "events", "projections", "rolls", "signed", "replay", "i18n", "internal/clip", "internal/slug"}
+var domain = []string{"internal/msgerr", "rules/...", "events", "projections", "rolls", "signed", "replay", "replay/eventref", "i18n", "internal/clip", "internal/slug"}
 
 // forbiddenInDomain are the outside imports the domain may not have.
 var forbiddenInDomain = []string{"net/http", "github.com/nats-io/"}
