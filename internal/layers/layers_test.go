@@ -67,7 +67,7 @@ var allowed = map[string][]string{
 	"exportfile":                    {"internal/clip", "internal/msgerr", "replay"},
 	"textout":                       {"i18n"},
 	"oddstext":                      {"i18n", "rules/odds", "rules/ryf", "textout"},
-	"sheettext":                     {"i18n", "projections", "textout"},
+	"sheettext":                     {"i18n", "projections", "rules/tor", "textout"},
 	"exitcode":                      {"command", "device", "events", "events/jetstore", "i18n", "internal/clip", "internal/msgerr"},
 	"serve/connect":                 {"access", "events/embedded", "internal/msgerr"},
 	"serve":                         {"access", "access/natscmd", "command", "events", "events/embedded", "events/jetstore", "feed", "i18n", "internal/msgerr", "invite", "limit", "live", "serve/connect", "web"},
