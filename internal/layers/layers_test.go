@@ -57,6 +57,7 @@ var allowed = map[string][]string{
 	"command/catalog":               {"command", "events", "internal/clip", "internal/msgerr", "rolls", "rules/..."},
 	"command/recordtest":            {"command", "events", "events/memstore"},
 	"access":                        {"command/catalog", "events", "internal/msgerr"},
+	"access/accessfile":             {"access", "internal/msgerr", "textout"},
 	"access/natscmd":                {"access", "command", "command/catalog", "events", "i18n", "internal/clip", "internal/msgerr"},
 	"access/natscmd/client":         {"access", "access/natscmd", "command", "command/catalog", "events", "i18n", "internal/msgerr"},
 	"invite":                        {"access", "events", "internal/msgerr"},
