@@ -1,8 +1,8 @@
 // Package sheettext writes the text of a campaign's read models
-// (package projections) for the command line: a RyF or Galaxia
-// character's sheet, the roster, the combat, and the campaign's head and
-// sessions, in the output's language. (The One Ring's are in cmd/journal
-// for now.)
+// (package projections) for the command line, in the output's language:
+// a RyF or Galaxia character's sheet, a The One Ring character's sheet,
+// advancement and company (tor.go), the roster, the combat, the campaign
+// with its head and sessions, and the tables of the list verbs (lists.go).
 //
 // Invariants:
 //   - It only reads the projections it is given; every label is the
@@ -86,8 +86,31 @@ func Sheet(w io.Writer, l i18n.Lang, c *projections.Campaign, s *projections.She
 	t.Write(w)
 }
 
-// Roster writes the characters of a RyF or Galaxia campaign, one a line.
+// Roster writes the roster: The One Ring's (tor.go), or RyF's.
 func Roster(w io.Writer, l i18n.Lang, c *projections.Campaign) {
+	if c.TOR != nil {
+		torRoster(w, l, c)
+		return
+	}
+	ryfRoster(w, l, c)
+}
+
+// Campaign writes c: its head, roster and sessions, its combat if one is
+// on, and The One Ring's company.
+func Campaign(w io.Writer, l i18n.Lang, c *projections.Campaign) {
+	CampaignHead(w, l, c)
+	Roster(w, l, c)
+	Sessions(w, l, c)
+	if c.Combat != nil {
+		Combat(w, l, c)
+	}
+	if c.TOR != nil {
+		TORCompany(w, l, c)
+	}
+}
+
+// ryfRoster writes the characters of a RyF or Galaxia campaign, one a line.
+func ryfRoster(w io.Writer, l i18n.Lang, c *projections.Campaign) {
 	t := textout.NewTable("  ").AlignRight(4)
 	for _, id := range c.Roster {
 		s := c.Characters[id]

@@ -14,6 +14,7 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"github.com/campaign-journal/journal/access"
+	"github.com/campaign-journal/journal/access/accessfile"
 )
 
 // accessCLI runs `journal --access file ...` command lines.
@@ -100,7 +101,7 @@ func TestAccessListRemoveRotate(t *testing.T) {
 	}
 	require.Regexp(t, `bea\s+player\s+mordor\s+lodin,orco\s+password\s+1`, text)
 	require.Regexp(t, `wall\s+dashboard\s+\*\s+-\s+-\s+1`, text)
-	var listed accessListing
+	var listed accessfile.Listing
 	require.NoError(t, json.Unmarshal([]byte(jsonOut), &listed))
 	require.Len(t, listed.Users, 4)
 	require.Equal(t, access.Listed{Name: "journal", Role: "journal", NATS: "password"}, listed.Users[0])
@@ -225,9 +226,9 @@ func TestAccessNATSConfig(t *testing.T) {
 
 	dir := t.TempDir()
 	out := filepath.Join(dir, "auth.conf")
-	var res natsConfigOut
+	var res accessfile.NATSConfigOut
 	require.NoError(t, json.Unmarshal([]byte(c.ok("--json", "access", "nats-config", "--out", out)), &res))
-	require.Equal(t, natsConfigOut{File: out, Users: 3}, res)
+	require.Equal(t, accessfile.NATSConfigOut{File: out, Users: 3}, res)
 	fi, err := os.Stat(out)
 	require.NoError(t, err)
 	require.Equal(t, os.FileMode(0o600), fi.Mode().Perm())

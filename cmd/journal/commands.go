@@ -21,6 +21,7 @@ import (
 	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/rules/names"
+	"github.com/campaign-journal/journal/sheettext"
 )
 
 // recordedJSON is how a recorded event prints with --json.
@@ -378,7 +379,7 @@ func (a *app) campaignCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return a.emit(camp, func(w io.Writer) { printCampaign(w, a.language(), camp) })
+			return a.emit(camp, func(w io.Writer) { sheettext.Campaign(w, a.language(), camp) })
 		},
 	}
 	cmd.AddCommand(a.specCommand("campaign-create"), show, a.campaignListCommand())

@@ -17,6 +17,7 @@ import (
 	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/replay"
+	"github.com/campaign-journal/journal/sheettext"
 	"github.com/campaign-journal/journal/signed"
 )
 
@@ -127,20 +128,20 @@ func (h demoHost) Sheets(w io.Writer, c *projections.Campaign) {
 	l := h.a.language()
 	if c.TOR != nil {
 		for _, id := range c.TOR.Roster {
-			printTORSheet(w, l, c, c.TOR.Characters[id])
+			sheettext.TORSheet(w, l, c, c.TOR.Characters[id])
 			fmt.Fprintln(w)
 		}
 		return
 	}
 	for _, id := range c.Roster {
-		printSheet(w, l, c, c.Characters[id])
+		sheettext.Sheet(w, l, c, c.Characters[id])
 		fmt.Fprintln(w)
 	}
 }
 
 func (h demoHost) Advancement(w io.Writer, c *projections.Campaign) {
 	for _, id := range c.TOR.Roster {
-		printAdvancement(w, h.a.language(), c, advancementOf(c.TOR, c.TOR.Characters[id]))
+		sheettext.Advancement(w, h.a.language(), c, sheettext.AdvancementOf(c.TOR, c.TOR.Characters[id]))
 	}
 }
 

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -16,6 +15,7 @@ import (
 	"github.com/campaign-journal/journal/internal/clip"
 	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/projections"
+	"github.com/campaign-journal/journal/sheettext"
 )
 
 func (a *app) logCommand() *cobra.Command {
@@ -206,16 +206,12 @@ type logLine = projections.LogLine
 // text is the line for people: sequence, short id, local time with its
 // zone, the transcript text and, for a voided event, the mark.
 func logText(l logLine, lang i18n.Lang) string {
-	line := fmt.Sprintf("%6d  %s  %s  %s", l.Seq, l.ShortID, localTime(l.Time), l.Text)
+	line := fmt.Sprintf("%6d  %s  %s  %s", l.Seq, l.ShortID, sheettext.LocalTime(l.Time), l.Text)
 	if v := l.VoidedBy; v != nil {
 		line += "  " + lang.T("log.voided_by", v.Seq, shortID(v.EventID), v.Reason)
 	}
 	return line
 }
-
-// localTime formats t in the user's time zone (time.Local, which honours
-// $TZ), with the zone's name.
-func localTime(t time.Time) string { return t.In(time.Local).Format("2006-01-02 15:04:05 MST") }
 
 // shortID is the last 8 hex digits of an event id (projections.ShortID).
 func shortID(id string) string { return projections.ShortID(id) }

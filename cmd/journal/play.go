@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"strconv"
 
 	"github.com/spf13/cobra"
@@ -9,6 +10,7 @@ import (
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/internal/clip"
 	"github.com/campaign-journal/journal/internal/msgerr"
+	"github.com/campaign-journal/journal/sheettext"
 )
 
 func (a *app) characterCommand() *cobra.Command {
@@ -34,7 +36,7 @@ func (a *app) characterCommand() *cobra.Command {
 			if sheet == nil {
 				return noCharacter(camp, args[0], at)
 			}
-			return a.emit(sheet, func(w iw) { printSheet(w, a.language(), camp, sheet) })
+			return a.emit(sheet, func(w io.Writer) { sheettext.Sheet(w, a.language(), camp, sheet) })
 		},
 	}
 	show.Flags().StringVar(&atText, "at", "", "show the sheet as of this stream sequence, or this time (RFC 3339 or \"YYYY-MM-DD HH:MM\")")
@@ -51,7 +53,7 @@ func (a *app) characterCommand() *cobra.Command {
 			if camp.TOR != nil {
 				list = camp.TOR.Characters
 			}
-			return a.emit(list, func(w iw) { printRoster(w, a.language(), camp) })
+			return a.emit(list, func(w io.Writer) { sheettext.Roster(w, a.language(), camp) })
 		},
 	}
 	cmd.AddCommand(a.specCommand("character-create"), show, list)
@@ -87,7 +89,7 @@ func (a *app) combatCommand() *cobra.Command {
 			if camp.Combat == nil {
 				return msgerr.Errorf("no combat in progress in campaign %s", camp.ID)
 			}
-			return a.emit(camp.Combat, func(w iw) { printCombat(w, a.language(), camp) })
+			return a.emit(camp.Combat, func(w io.Writer) { sheettext.Combat(w, a.language(), camp) })
 		},
 	}
 	cmd.AddCommand(a.specCommand("combat-start"), a.specCommand("combat-round"), a.specCommand("combat-end"), show)

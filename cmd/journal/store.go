@@ -18,6 +18,7 @@ import (
 	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/live"
 	"github.com/campaign-journal/journal/serve/connect"
+	"github.com/campaign-journal/journal/sheettext"
 )
 
 // store is what the CLI reads and writes.
@@ -91,7 +92,7 @@ func (a *app) openJetStream(ctx context.Context, share bool, listen string) (jet
 	if a.readOnly {
 		if !hasJournal(a.dataDir) {
 			return nil, 0, msgerr.Errorf("%w in %s: create a campaign first with 'journal --data %s campaign create ID --system ryf|galaxia|tor'",
-				errNoJournal, a.dataDir, quoteArg(a.dataDir))
+				errNoJournal, a.dataDir, sheettext.QuoteArg(a.dataDir))
 		}
 	} else if err := os.MkdirAll(a.dataDir, 0o700); err != nil {
 		return nil, 0, msgerr.Errorf("data folder %s: %w", a.dataDir, err)

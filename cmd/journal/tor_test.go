@@ -10,6 +10,7 @@ import (
 
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/rolls"
+	"github.com/campaign-journal/journal/sheettext"
 )
 
 func TestDemoTOR(t *testing.T) {
@@ -168,7 +169,7 @@ func TestTORCommands(t *testing.T) {
 	if code == 0 || !strings.Contains(errb, "3 advancement points") {
 		t.Fatalf("4th point: exit %d, %s", code, errb)
 	}
-	var adv advancementReport
+	var adv sheettext.AdvancementReport
 	require.NoError(t, json.Unmarshal([]byte(c.ok("-c", "arda", "advancement", "show", "bilbo", "--json")), &adv))
 	if adv.Points != 3 || adv.Groups[2].Group != "Percepción" || adv.Groups[2].Points != 3 || adv.Adventure != 1 {
 		t.Fatalf("advancement = %+v", adv)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/i18n"
+	"github.com/campaign-journal/journal/projections"
 )
 
 // logRow is a text line of journal log: sequence, short id, the rest.
@@ -295,26 +296,26 @@ func TestListVerbs(t *testing.T) {
 		json func(t *testing.T, out string)
 	}{
 		{[]string{"campaign", "list"}, []string{"mordor", "La Tierra Media", "tor"}, func(t *testing.T, out string) {
-			var rows []campaignRow
+			var rows []projections.CampaignRow
 			require.NoError(t, json.Unmarshal([]byte(out), &rows))
 			require.Len(t, rows, 2)
 			require.Equal(t, "tor", rows[1].System)
 		}},
 		{[]string{"-c", "mordor", "session", "list"}, []string{"s1", "La torre", "in progress"}, func(t *testing.T, out string) {
-			var rows []sessionRow
+			var rows []projections.SessionRow
 			require.NoError(t, json.Unmarshal([]byte(out), &rows))
 			require.Len(t, rows, 1)
 			require.False(t, rows[0].Ended)
 			require.NotZero(t, rows[0].Rolls)
 		}},
 		{[]string{"-c", "mordor", "skill", "list"}, []string{"Sigilo", "Cetrería", "campaign"}, func(t *testing.T, out string) {
-			var rows []skillRow
+			var rows []projections.SkillRow
 			require.NoError(t, json.Unmarshal([]byte(out), &rows))
-			require.Equal(t, skillRow{Name: "Cetrería", Attribute: "P", Origin: "campaign"}, rows[len(rows)-1])
+			require.Equal(t, projections.SkillRow{Name: "Cetrería", Attribute: "P", Origin: "campaign"}, rows[len(rows)-1])
 		}},
 		{[]string{"-c", "arda", "skill", "list"}, []string{"Acertijos", "Mente", "Costumbre"}, nil},
 		{[]string{"-c", "mordor", "weapon", "list"}, []string{"Espada", "1d10", "Armas cuerpo a cuerpo", "Ballesta de repetición larguísima", "20/40/80 m"}, func(t *testing.T, out string) {
-			var rows []weaponRow
+			var rows []projections.WeaponRow
 			require.NoError(t, json.Unmarshal([]byte(out), &rows))
 			last := rows[len(rows)-1]
 			require.Equal(t, "Armas a distancia", last.Skill)
