@@ -108,8 +108,7 @@ func (h demoHost) Seen(ctx context.Context, campaign string, seq uint64) (*signe
 }
 
 func (h demoHost) EndedHash(ctx context.Context, campaign, session string) (signed.Hex32, error) {
-	_, hash, err := h.a.endedHash(ctx, campaign, session)
-	return hash, err
+	return h.a.endedHash(ctx, campaign, session)
 }
 
 func (h demoHost) Verify(ctx context.Context, campaign string) (replay.Report, error) {

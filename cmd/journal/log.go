@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/campaign-journal/journal/device"
+	"github.com/campaign-journal/journal/device/client"
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/i18n"
 	"github.com/campaign-journal/journal/internal/clip"
@@ -55,11 +56,11 @@ func (a *app) logCommand() *cobra.Command {
 			defer out.Flush()
 			// A player's device that follows witnesses the GM's v2 rolls
 			// (v2_witness.go), from the end of what it has read on.
-			var fw *followWitness
+			var fw *client.Follow
 			if follow && !noWitness {
 				fw = a.newFollowWitness(c, keyName)
 			}
-			fw.pending()
+			fw.Pending()
 			// What a read of the campaign cannot see by itself: messages
 			// the stream lost, and where the chain breaks (missing.go).
 			lost, err := a.losses(c.Context(), st, filter)
@@ -68,7 +69,7 @@ func (a *app) logCommand() *cobra.Command {
 			}
 			chain := &chainWarnings{a: a}
 			fn := func(r events.Recorded) error {
-				defer fw.event(r)
+				defer fw.Event(r)
 				lost.saw(r.Seq)
 				chain.event(r)
 				if r.Event.Type == events.TypeEventVoided {

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/campaign-journal/journal/device"
+	"github.com/campaign-journal/journal/device/client"
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/exportfile"
 	"github.com/campaign-journal/journal/i18n"
@@ -75,7 +76,7 @@ func (a *app) replayCommand() *cobra.Command {
 				return err
 			}
 			opts := replay.Options{Seeds: given, Campaign: a.campaign, Session: session, MaxMismatches: maxMismatches, Lang: a.language()}
-			if opts.Proofs, err = readProofs(proofs); err != nil { // v2_prove.go
+			if opts.Proofs, err = client.ReadProofs(proofs); err != nil {
 				return err
 			}
 			if reproduce {

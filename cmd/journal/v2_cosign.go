@@ -18,17 +18,18 @@ import (
 // journal's own word for them.
 
 // endedHash reads the stored bytes of session's session-ended event in
-// campaign and returns its id and hex(SHA-256(bytes)) (client.EndedHash).
-func (a *app) endedHash(ctx context.Context, campaign, session string) (string, signed.Hex32, error) {
+// campaign and returns hex(SHA-256(bytes)) (client.EndedHash).
+func (a *app) endedHash(ctx context.Context, campaign, session string) (signed.Hex32, error) {
 	st, err := a.openStore(ctx, false, "")
 	if err != nil {
-		return "", signed.Hex32{}, err
+		return signed.Hex32{}, err
 	}
 	stored, err := a.storedBytes(ctx)
 	if err != nil {
-		return "", signed.Hex32{}, err
+		return signed.Hex32{}, err
 	}
-	return client.EndedHash(ctx, st, stored, campaign, session)
+	_, hash, err := client.EndedHash(ctx, st, stored, campaign, session)
+	return hash, err
 }
 
 // cosign sends this device's signed co-signature of session's end
@@ -43,10 +44,7 @@ func (a *app) cosign(c *cobra.Command, keyName, session, character string) error
 	if err != nil {
 		return err
 	}
-	return a.v2Client(c, j).Cosign(ctx, camp, k, session, character, func(ctx context.Context, campaign, session string) (signed.Hex32, error) {
-		_, hash, err := a.endedHash(ctx, campaign, session)
-		return hash, err
-	})
+	return a.v2Client(c, j).Cosign(ctx, camp, k, session, character, a.endedHash)
 }
 
 // afterV2End co-signs, for the CLI's user, the v2 session that just ended,

@@ -14,14 +14,17 @@ import (
 // with the user's device key and reveal it (requestRevealV2), the action
 // naming every input as the rules spell it.
 
-// v2Acting is the character a v2 request of several characters acts for:
-// the one the CLI's user plays.
-func (a *app) v2Acting(c *cobra.Command, chars ...string) (string, error) {
+// actingV2 runs a v2 request of several characters, chars, and its reveal
+// (requestRevealV2) for the one the CLI's user plays (client.PlayedBy, on
+// a fresh fold); action builds its action.
+func (a *app) actingV2(c *cobra.Command, keyName string, chars []string, action func(*command.Handler, string) (any, error)) error {
 	camp, _, err := a.campaignNow(c.Context(), true)
 	if err != nil {
-		return "", err
+		return err
 	}
-	return client.PlayedBy(camp, a.cliActor(), chars...), nil
+	return a.requestRevealV2(c, keyName, client.PlayedBy(camp, a.cliActor(), chars...), func(j *command.Handler, campaign string, _ *projections.Session) (any, error) {
+		return action(j, campaign)
+	})
 }
 
 // contestV2 runs a v2 contest in one command: both sides' rolls from one
@@ -30,11 +33,7 @@ func (a *app) contestV2(c *cobra.Command, keyName string, req command.ContestReq
 	if req.EntropyA != "" || req.EntropyB != "" {
 		return usagef("contest: --entropy-a and --entropy-b are not for a journal-dice-v2 session (your device's secret replaces entropy)")
 	}
-	acting, err := a.v2Acting(c, req.A, req.B)
-	if err != nil {
-		return err
-	}
-	return a.requestRevealV2(c, keyName, acting, func(j *command.Handler, campaign string, _ *projections.Session) (any, error) {
+	return a.actingV2(c, keyName, []string{req.A, req.B}, func(j *command.Handler, campaign string) (any, error) {
 		return j.ContestActionFor(c.Context(), campaign, req)
 	})
 }
@@ -45,11 +44,7 @@ func (a *app) combatStartV2(c *cobra.Command, keyName string, req command.Combat
 	if req.Entropy != "" {
 		return usagef("combat start: --entropy is not for a journal-dice-v2 session (your device's secret replaces entropy)")
 	}
-	acting, err := a.v2Acting(c, req.Participants...)
-	if err != nil {
-		return err
-	}
-	return a.requestRevealV2(c, keyName, acting, func(j *command.Handler, campaign string, _ *projections.Session) (any, error) {
+	return a.actingV2(c, keyName, req.Participants, func(j *command.Handler, campaign string) (any, error) {
 		return j.InitiativeActionFor(c.Context(), campaign, req)
 	})
 }

@@ -11,7 +11,7 @@ package main
 // record it.
 
 import (
-	"fmt"
+	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -43,25 +43,14 @@ func (a *app) proveV2(c *cobra.Command, keyName, request, out string) error {
 	return a.runSpec(c, "roll-prove", *body)
 }
 
-// readProofs reads the proof files of `replay --proof` (client.ReadProofs).
-func readProofs(paths []string) ([]replay.ProofFile, error) { return client.ReadProofs(paths) }
-
 // proofResults writes what replay concluded of each proof file that is
-// not a flag (a recorded roll's), and fails on a proof that does not hold.
+// not a flag (client.ProofResults), and fails on a proof that does not hold.
 func (a *app) proofResults(rep replay.Report) error {
-	l := a.language()
-	var bad []string
-	for _, p := range rep.Proofs {
-		switch p.Status {
-		case replay.ProofRecorded:
-			if !a.jsonOut {
-				fmt.Fprintln(a.stdout, "  "+p.WhatIn(l))
-			}
-		case replay.ProofBad:
-			bad = append(bad, l.T("rp2.proof.bad", p.File, p.WhatIn(l)))
-		}
+	var w io.Writer
+	if !a.jsonOut {
+		w = a.stdout
 	}
-	if len(bad) > 0 {
+	if bad := client.ProofResults(w, a.language(), rep); len(bad) > 0 {
 		return exitError{code: 1, msg: strings.Join(bad, "; ")}
 	}
 	return nil

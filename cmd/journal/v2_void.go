@@ -1,12 +1,12 @@
 package main
 
 import (
-	"fmt"
 	"io"
 
 	"github.com/spf13/cobra"
 
 	"github.com/campaign-journal/journal/device"
+	"github.com/campaign-journal/journal/device/client"
 )
 
 // A roller's consent to the void of its journal-dice-v2 roll: `journal key
@@ -52,11 +52,7 @@ func (a *app) consentCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			msg, sig := out.Signed, out.Signature
-			return a.emit(out, func(w io.Writer) {
-				fmt.Fprintln(w, a.language().T("void.consent_for", id))
-				fmt.Fprintf(w, "  journal -c %s void %s --reason %q --consent-signed '%s' --consent-signature %s\n", campaign, id, reason, msg, sig)
-			})
+			return a.emit(out, func(w io.Writer) { client.WriteConsent(w, a.language(), campaign, id, reason, out) })
 		},
 	}
 	cmd.Flags().StringVar(&keyName, "name", device.DefaultName, "the device key's name")

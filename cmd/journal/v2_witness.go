@@ -15,7 +15,6 @@ import (
 
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/device/client"
-	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/projections"
 )
 
@@ -41,7 +40,9 @@ func (a *app) witnessV2(c *cobra.Command, keyName, character, request string) er
 	return a.v2Client(c, t.j).Witness(c.Context(), t.Session, character, request)
 }
 
-// resolveV2 resolves a GM's request unwitnessed or by its beacon round.
+// resolveV2 resolves a GM's request unwitnessed or by its beacon round
+// (fetched from relay for the request of the open session, unless given:
+// client.BeaconSignature).
 func (a *app) resolveV2(c *cobra.Command, req command.RollResolveRequest, relay string) error {
 	if req.Unwitnessed == (req.Beacon || req.Signature != "") {
 		return usagef("roll resolve: give --unwitnessed or --beacon")
@@ -50,8 +51,20 @@ func (a *app) resolveV2(c *cobra.Command, req command.RollResolveRequest, relay 
 		return err
 	}
 	if !req.Unwitnessed && req.Signature == "" {
-		var err error
-		if req.Signature, err = a.fetchBeacon(c.Context(), req.Request, relay); err != nil {
+		ctx := c.Context()
+		campaign, err := a.campaignID()
+		if err != nil {
+			return err
+		}
+		j, err := a.journal(ctx)
+		if err != nil {
+			return err
+		}
+		_, s, err := a.openSession(ctx, j, campaign)
+		if err != nil {
+			return err
+		}
+		if req.Signature, err = client.BeaconSignature(ctx, s, req.Request, relay); err != nil {
 			return err
 		}
 	}
@@ -77,31 +90,9 @@ func (a *app) receiptV2(c *cobra.Command, keyName, request string) error {
 	return cl.Report(c.Context(), t.Campaign, res)
 }
 
-// fetchBeacon fetches, from relay, the round that request of the open
-// session is pinned to (client.BeaconSignature).
-func (a *app) fetchBeacon(ctx context.Context, request, relay string) (string, error) {
-	campaign, err := a.campaignID()
-	if err != nil {
-		return "", err
-	}
-	j, err := a.journal(ctx)
-	if err != nil {
-		return "", err
-	}
-	_, s, err := a.openSession(ctx, j, campaign)
-	if err != nil {
-		return "", err
-	}
-	return client.BeaconSignature(ctx, s, request, relay)
-}
-
-// followWitness is `log --follow`'s witness for the user's device
-// (client.Follow); nil without a device key.
-type followWitness struct{ f *client.Follow }
-
-// newFollowWitness readies the user's device to witness (see
-// client.Follow); nil without a device key.
-func (a *app) newFollowWitness(c *cobra.Command, keyName string) *followWitness {
+// newFollowWitness readies the user's device to witness while `log
+// --follow` follows (client.FollowFrom); nil without a device key.
+func (a *app) newFollowWitness(c *cobra.Command, keyName string) *client.Follow {
 	ctx := c.Context()
 	campaign, err := a.campaignID()
 	if err != nil {
@@ -115,34 +106,9 @@ func (a *app) newFollowWitness(c *cobra.Command, keyName string) *followWitness 
 	if err != nil {
 		return nil
 	}
-	var start uint64
-	if camp, err := j.Load(ctx, campaign, 0); err == nil {
-		start = camp.LastSeq
-	}
-	// The follower's user is fixed at its start, like j's actor: a later
-	// 'journal login' (or environment) never changes who it witnesses as.
-	user, err := a.actingUser()
-	if err != nil {
-		return nil
-	}
-	d := a.v2Client(c, j)
-	d.User = func() (string, error) { return user, nil }
-	return &followWitness{d.NewFollow(ctx, campaign, k, start, func(ctx context.Context) (*projections.Campaign, *projections.Session, error) {
+	return a.v2Client(c, j).FollowFrom(ctx, campaign, k, func(ctx context.Context) (*projections.Campaign, error) {
+		return j.Load(ctx, campaign, 0)
+	}, func(ctx context.Context) (*projections.Campaign, *projections.Session, error) {
 		return a.openSession(ctx, j, campaign)
-	})}
-}
-
-// pending witnesses the GM requests pending when the follow starts.
-func (f *followWitness) pending() {
-	if f != nil {
-		f.f.Pending()
-	}
-}
-
-// event witnesses the GM request r records, if it is one recorded after
-// the follow began.
-func (f *followWitness) event(r events.Recorded) {
-	if f != nil {
-		f.f.Event(r)
-	}
+	})
 }
