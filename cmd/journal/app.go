@@ -11,6 +11,7 @@ import (
 
 	"github.com/campaign-journal/journal/access"
 	"github.com/campaign-journal/journal/clicomplete"
+	"github.com/campaign-journal/journal/clihelp"
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/device"
 	"github.com/campaign-journal/journal/events/embedded"
@@ -60,7 +61,7 @@ type app struct {
 	// wrapStore, set by tests, wraps the store commands record through.
 	wrapStore func(command.Store) command.Store
 	// readOnly is set for the commands that only read the journal: they
-	// never create the data folder (see annStore).
+	// never create the data folder (see readCommands).
 	readOnly bool
 	// announced is set once the acting user was told of the devices added
 	// to its name (announceDevices, key_devices.go).
@@ -127,7 +128,7 @@ func (a *app) rootCommand() *cobra.Command {
 	pf.StringVar(&a.accessFile, "access", os.Getenv("JOURNAL_ACCESS"), "access `FILE`: users, roles, tokens ($JOURNAL_ACCESS)")
 	root.SetFlagErrorFunc(flagError)
 	root.PersistentPreRunE = func(c *cobra.Command, _ []string) error {
-		a.readOnly = c.Annotations[annStore] == storeRead
+		a.readOnly = readOnly(c)
 		noticeAliases(c, a.warnf)
 		return a.resolveDataDir()
 	}
@@ -145,23 +146,10 @@ func (a *app) rootCommand() *cobra.Command {
 	root.AddCommand(a.backupCommands()...)
 	root.AddCommand(a.migrateCommand())
 	root.AddCommand(a.identityCommands()...)
-	root.AddCommand(a.versionCommand(), a.helpTopics(), a.verifierCommand())
+	root.AddCommand(a.versionCommand(), a.verifierCommand())
 	clicomplete.Install(root, argKinds, a.namesOf)
-	organize(root)
+	clihelp.Organize(root)
 	return root
-}
-
-// wrapArgs keeps cobra's argument checks but names the command in the error.
-func wrapArgs(check cobra.PositionalArgs) cobra.PositionalArgs {
-	if check == nil {
-		return nil
-	}
-	return func(c *cobra.Command, args []string) error {
-		if err := check(c, args); err != nil {
-			return usagef("%s: %s (usage: %s)", c.CommandPath(), err, c.UseLine())
-		}
-		return nil
-	}
 }
 
 // emit prints v as JSON with --json, or calls text to print it readably.

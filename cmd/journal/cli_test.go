@@ -19,6 +19,7 @@ import (
 
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/helptopics"
 	"github.com/campaign-journal/journal/rules/ryf"
 )
 
@@ -73,7 +74,7 @@ func TestEveryCommandHasAnExampleAndAGroup(t *testing.T) {
 func TestHelpIsGroupedAndCompact(t *testing.T) {
 	c := newCLI(t)
 	out := c.ok("--lang", "en", "--help")
-	for _, g := range commandGroups {
+	for _, g := range helptopics.Groups {
 		require.Contains(t, out, "\n"+g.Title+"\n", "group %s", g.ID)
 	}
 	dev := out[strings.Index(out, "Development:"):]
@@ -282,10 +283,10 @@ func TestReadCommandsExist(t *testing.T) {
 	for _, p := range readCommands {
 		require.Contains(t, paths, p, "readCommands names a command that does not exist")
 	}
-	for p := range examples {
+	for p := range helptopics.Examples() {
 		require.Contains(t, paths, p, "examples names a command that does not exist")
 	}
-	for p := range groupOf {
+	for p := range helptopics.GroupOf {
 		require.True(t, slices.ContainsFunc(root.Commands(), func(c *cobra.Command) bool { return c.Name() == p }), "groupOf names %s", p)
 	}
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/campaign-journal/journal/helptopics"
 	"github.com/campaign-journal/journal/i18n"
 )
 
@@ -47,7 +48,7 @@ func TestEnvironmentHelpListsEveryVariable(t *testing.T) {
 	es, ok := i18n.HelpLong("environment")
 	require.True(t, ok, "'journal help environment' has no Spanish")
 	mentions := regexp.MustCompile(`\$([A-Z][A-Z0-9_]*)`)
-	for lang, help := range map[string]string{"en": environmentHelp, "es": es} {
+	for lang, help := range map[string]string{"en": helptopics.Page("environment", "en"), "es": es} {
 		listed := map[string]bool{}
 		for _, m := range mentions.FindAllStringSubmatch(help, -1) {
 			listed[m[1]] = true

@@ -95,6 +95,12 @@ func TestHelpHasSpanish(t *testing.T) {
 	walk(root)
 }
 
+// helpPath is c's path without the root's name ("" for the root): the key
+// clihelp looks a Short or Long up by in i18n.
+func helpPath(c *cobra.Command) string {
+	return strings.TrimPrefix(strings.TrimPrefix(c.CommandPath(), c.Root().Name()), " ")
+}
+
 // TestHelpInSpanish: under --lang es (or a Spanish locale) the help has
 // Spanish headings and texts, no English heading; under --lang en it is
 // cobra's English.

@@ -15,6 +15,9 @@ type langFlag struct {
 func (f *langFlag) String() string { return string(f.l) }
 func (f *langFlag) Type() string   { return "es|en" }
 
+// Lang is the language given, and whether one was (clihelp reads it).
+func (f *langFlag) Lang() (i18n.Lang, bool) { return f.l, f.set }
+
 func (f *langFlag) Set(s string) error {
 	l, err := i18n.Parse(s)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/campaign-journal/journal/clihelp"
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/device"
 	"github.com/campaign-journal/journal/device/client"
@@ -216,7 +217,7 @@ func (a *app) stepNamed(ctx context.Context, c *cobra.Command, j *command.Handle
 
 // annOwnArgs marks a command with subcommands that takes arguments of
 // its own (roll CHAR SKILL, and roll cancel|request|reveal).
-const annOwnArgs = "journal-own-args"
+const annOwnArgs = clihelp.AnnOwnArgs
 
 // rollV2Commands are roll's subcommands of journal-dice-v2.
 func (a *app) rollV2Commands() []*cobra.Command {

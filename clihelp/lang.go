@@ -1,4 +1,4 @@
-package main
+package clihelp
 
 import (
 	"os"
@@ -19,12 +19,20 @@ import (
 // Names stay as they are: commands, flags, placeholders, rule names. The
 // Examples are command lines, shown as they are.
 
+// langValue is the value of the root's --lang flag: the language given,
+// and whether one was given.
+type langValue interface {
+	Lang() (i18n.Lang, bool)
+}
+
 // helpLanguage is the language of c's help: --lang when given (it is
 // parsed before cobra prints help), else the locale's.
 func helpLanguage(c *cobra.Command) i18n.Lang {
 	if f := c.Root().PersistentFlags().Lookup("lang"); f != nil {
-		if lf, ok := f.Value.(*langFlag); ok && lf.set {
-			return lf.l
+		if lv, ok := f.Value.(langValue); ok {
+			if l, set := lv.Lang(); set {
+				return l
+			}
 		}
 	}
 	for _, name := range []string{"LC_ALL", "LC_MESSAGES", "LANG"} {
@@ -133,6 +141,36 @@ func helpGroup(c *cobra.Command, g *cobra.Group) string {
 		return s
 	}
 	return g.Title
+}
+
+// compactFlags prints the global flags on a few lines: names and value
+// types only; 'journal help environment' explains them.
+func compactFlags(fs *pflag.FlagSet) string {
+	var parts []string
+	fs.VisitAll(func(f *pflag.Flag) {
+		if f.Hidden || f.Name == "help" {
+			return
+		}
+		name := "--" + f.Name
+		if f.Shorthand != "" {
+			name = "-" + f.Shorthand + "/" + name
+		}
+		if t, _ := pflag.UnquoteUsage(f); t != "" {
+			name += " " + strings.ToUpper(t)
+		}
+		parts = append(parts, name)
+	})
+	var b strings.Builder
+	line := " "
+	for _, p := range parts {
+		if len(line)+len(p)+2 > 78 {
+			b.WriteString(strings.TrimRight(line, " ") + "\n")
+			line = " "
+		}
+		line += " " + p
+	}
+	b.WriteString(line)
+	return b.String()
 }
 
 func init() {
