@@ -12,6 +12,7 @@ import (
 	"github.com/campaign-journal/journal/access"
 	"github.com/campaign-journal/journal/clicomplete"
 	"github.com/campaign-journal/journal/command"
+	"github.com/campaign-journal/journal/command/catalog/cobraspec"
 	"github.com/campaign-journal/journal/device"
 	"github.com/campaign-journal/journal/events/embedded"
 	"github.com/campaign-journal/journal/projections"
@@ -128,7 +129,7 @@ func (a *app) rootCommand() *cobra.Command {
 	root.SetFlagErrorFunc(flagError)
 	root.PersistentPreRunE = func(c *cobra.Command, _ []string) error {
 		a.readOnly = c.Annotations[annStore] == storeRead
-		noticeAliases(c, a.warnf)
+		cobraspec.NoticeAliases(c, a.warnf)
 		return a.resolveDataDir()
 	}
 

@@ -217,24 +217,3 @@ func compactFlags(fs *pflag.FlagSet) string {
 	b.WriteString(line)
 	return b.String()
 }
-
-// annAliasOf marks a hidden flag kept as an alias of a renamed one.
-const annAliasOf = "journal/alias-of"
-
-// aliasFlag adds the hidden flag old to c, an alias of c's flag current
-// (they share one value): a command line that uses it still works, with a
-// one-line notice (see noticeAliases).
-func aliasFlag(c *cobra.Command, old, current string) {
-	f := c.Flags().Lookup(current)
-	c.Flags().AddFlag(&pflag.Flag{Name: old, Usage: "deprecated: use --" + current, Value: f.Value, DefValue: f.DefValue,
-		NoOptDefVal: f.NoOptDefVal, Hidden: true, Annotations: map[string][]string{annAliasOf: {current}}})
-}
-
-// noticeAliases prints a notice for each deprecated alias on the command line.
-func noticeAliases(c *cobra.Command, warnf func(format string, args ...any)) {
-	c.Flags().Visit(func(f *pflag.Flag) {
-		if cur := f.Annotations[annAliasOf]; len(cur) == 1 {
-			warnf("journal: notice: --%s is deprecated, use --%s", f.Name, cur[0])
-		}
-	})
-}

@@ -180,7 +180,8 @@ func (a *app) attackV2(c *cobra.Command, keyName string, req command.AttackReque
 
 // requestRevealV2 runs a v2 request and its reveal in one command for
 // character (client.RequestReveal); action builds the signed request's
-// action. A GM's request reads its --wait and --beacon (addGMRollFlags).
+// action. A GM's request reads its --wait and --beacon (cobraspec's
+// addGMRollFlags).
 func (a *app) requestRevealV2(c *cobra.Command, keyName, character string, action func(*command.Handler, string, *projections.Session) (any, error)) error {
 	t, err := a.openV2(c.Context(), keyName)
 	if err != nil {
