@@ -13,6 +13,7 @@ import (
 	"github.com/campaign-journal/journal/clicomplete"
 	"github.com/campaign-journal/journal/clihelp"
 	"github.com/campaign-journal/journal/command"
+	"github.com/campaign-journal/journal/command/catalog/cobraspec"
 	"github.com/campaign-journal/journal/device"
 	"github.com/campaign-journal/journal/events/embedded"
 	"github.com/campaign-journal/journal/projections"
@@ -129,7 +130,7 @@ func (a *app) rootCommand() *cobra.Command {
 	root.SetFlagErrorFunc(flagError)
 	root.PersistentPreRunE = func(c *cobra.Command, _ []string) error {
 		a.readOnly = readOnly(c)
-		noticeAliases(c, a.warnf)
+		cobraspec.NoticeAliases(c, a.warnf)
 		return a.resolveDataDir()
 	}
 

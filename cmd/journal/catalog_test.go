@@ -67,12 +67,12 @@ func TestCataloguedCommandsAreBuiltFromTheCatalogue(t *testing.T) {
 	root := newApp(io.Discard, io.Discard).rootCommand()
 	forms := map[string]bool{}
 	for _, b := range specForms {
-		forms[b.name] = true
+		forms[b.Name] = true
 	}
 	for _, s := range catalog.All() {
 		c, _, err := root.Find(strings.Fields(s.CLI))
 		require.NoError(t, err, s.Name)
-		_, generated := c.Annotations[annComplete] // set by fromspec only
+		_, generated := c.Annotations[annComplete] // set by cobraspec only
 		why, hand := handWritten[s.Name]
 		switch {
 		case hand && (generated || forms[s.Name]):

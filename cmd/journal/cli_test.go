@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/stretchr/testify/require"
 
+	"github.com/campaign-journal/journal/clihelp"
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/helptopics"
@@ -193,7 +194,7 @@ func TestMistypedSubcommands(t *testing.T) {
 	root := commandTree(t)
 	groups := 0
 	visit(root, func(path string, cmd *cobra.Command) {
-		if !cmd.HasAvailableSubCommands() || cmd.Annotations[annOwnArgs] != "" {
+		if !cmd.HasAvailableSubCommands() || cmd.Annotations[clihelp.AnnOwnArgs] != "" {
 			return // roll CHAR takes arguments of its own
 		}
 		groups++

@@ -44,14 +44,12 @@ func (e exitError) Error() string { return e.msg }
 func (e exitError) Unwrap() error { return ErrMismatch }
 
 // The usage errors of pflag's and cobra's own checks (exitcode.FlagError,
-// exitcode.CobraUsage), and the annotation of a positive argument.
+// exitcode.CobraUsage).
 var (
 	flagError  = exitcode.FlagError
 	cobraUsage = exitcode.CobraUsage
 	wantsJSON  = exitcode.WantsJSON
 )
-
-const annPositive = exitcode.AnnPositive
 
 // warnf prints a warning or a notice on stderr, one line in the output's
 // language (its English format is in the catalogue of errors, as every

@@ -2,13 +2,11 @@ package main
 
 import (
 	"io"
-	"strconv"
 
 	"github.com/spf13/cobra"
 
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/events"
-	"github.com/campaign-journal/journal/internal/clip"
 	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/sheettext"
 )
@@ -97,27 +95,6 @@ func (a *app) combatCommand() *cobra.Command {
 }
 
 func (a *app) attackCommand() *cobra.Command { return a.specCommand("attack") }
-
-func positive(s, what string) (int, error) {
-	n, err := strconv.Atoi(s)
-	if err != nil {
-		return 0, usagef("%s %q is not a whole number", what, clip.Text(s))
-	}
-	if n < 1 {
-		return 0, usagef("%s must be positive, not %d", what, n)
-	}
-	return n, nil
-}
-
-// positiveArg marks c's argument N as positive's, named what (see
-// annPositive), and returns c.
-func positiveArg(c *cobra.Command, what string) *cobra.Command {
-	if c.Annotations == nil {
-		c.Annotations = map[string]string{}
-	}
-	c.Annotations[annPositive] = what
-	return c
-}
 
 func (a *app) healthCommands() []*cobra.Command {
 	return []*cobra.Command{a.specCommand("damage"), a.specCommand("heal"), a.specCommand("rest"), a.specCommand("heal-after-combat")}

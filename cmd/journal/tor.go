@@ -7,7 +7,6 @@ import (
 
 	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/projections"
-	"github.com/campaign-journal/journal/rules/tor"
 	"github.com/campaign-journal/journal/sheettext"
 )
 
@@ -27,17 +26,6 @@ func (a *app) torCommands() []*cobra.Command {
 
 func (a *app) hopeCommand() *cobra.Command {
 	return a.specGroup("hope", "Spend Hope on a failed roll", []string{"hope-spend"})
-}
-
-// parseVote reads a fellowship vote.
-func parseVote(s string) (bool, error) {
-	switch tor.Normalize(s) {
-	case "yes", "y", "si", "s", "agree", "true", "1":
-		return true, nil
-	case "no", "n", "refuse", "false", "0":
-		return false, nil
-	}
-	return false, usagef("vote %q: want yes or no (sí/no)", s)
 }
 
 func (a *app) fellowshipCommand() *cobra.Command {

@@ -7,7 +7,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/campaign-journal/journal/clihelp"
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/device"
 	"github.com/campaign-journal/journal/device/client"
@@ -181,7 +180,8 @@ func (a *app) attackV2(c *cobra.Command, keyName string, req command.AttackReque
 
 // requestRevealV2 runs a v2 request and its reveal in one command for
 // character (client.RequestReveal); action builds the signed request's
-// action. A GM's request reads its --wait and --beacon (addGMRollFlags).
+// action. A GM's request reads its --wait and --beacon (cobraspec's
+// addGMRollFlags).
 func (a *app) requestRevealV2(c *cobra.Command, keyName, character string, action func(*command.Handler, string, *projections.Session) (any, error)) error {
 	t, err := a.openV2(c.Context(), keyName)
 	if err != nil {
@@ -214,10 +214,6 @@ func (a *app) stepNamed(ctx context.Context, c *cobra.Command, j *command.Handle
 		return a.specRun(ctx, j, call, campaign, name, data)
 	})
 }
-
-// annOwnArgs marks a command with subcommands that takes arguments of
-// its own (roll CHAR SKILL, and roll cancel|request|reveal).
-const annOwnArgs = clihelp.AnnOwnArgs
 
 // rollV2Commands are roll's subcommands of journal-dice-v2.
 func (a *app) rollV2Commands() []*cobra.Command {

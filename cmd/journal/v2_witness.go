@@ -11,7 +11,6 @@ import (
 	"context"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/device/client"
@@ -20,12 +19,6 @@ import (
 
 // defaultRelay is the drand HTTP relay `roll resolve --beacon` asks.
 const defaultRelay = "https://api.drand.sh"
-
-// addGMRollFlags adds the GM's flags of a v2 roll or attack.
-func addGMRollFlags(f *pflag.FlagSet) {
-	f.Duration("wait", command.DefaultWitnessWait, "journal-dice-v2, a GM's roll: how long it waits for a player's witness before you may resolve it --unwitnessed")
-	f.Duration("beacon", 0, "journal-dice-v2, a GM's roll: pin it to the drand quicknet round published this long from now, at least 1m (e.g. 90s, 48h)")
-}
 
 // witnessV2 sends the user's device's signed roll.witness for a GM's
 // request (client.Witness).

@@ -73,6 +73,7 @@ var allowed = map[string][]string{
 	"clicomplete":                   {"projections", "rules/..."},
 	"exitcode":                      {"command", "device", "events", "events/jetstore", "i18n", "internal/clip", "internal/msgerr"},
 	"clihelp":                       {"exitcode", "helptopics", "i18n", "internal/clip", "internal/msgerr"},
+	"command/catalog/cobraspec":     {"clicomplete", "clihelp", "command", "command/catalog", "device", "exitcode", "internal/clip", "rules/tor"},
 	"serve/connect":                 {"access", "events/embedded", "internal/msgerr"},
 	"serve":                         {"access", "access/natscmd", "command", "events", "events/embedded", "events/jetstore", "feed", "i18n", "internal/msgerr", "invite", "limit", "live", "serve/connect", "web"},
 	"bench":                         {"command", "device", "events", "events/...", "live", "projections", "replay", "rolls", "rules/...", "signed", "web"},
