@@ -68,6 +68,7 @@ var allowed = map[string][]string{
 	"textout":                       {"i18n"},
 	"oddstext":                      {"i18n", "rules/odds", "rules/ryf", "textout"},
 	"sheettext":                     {"i18n", "projections", "textout"},
+	"recorder":                      {"command", "events", "i18n", "projections"},
 	"exitcode":                      {"command", "device", "events", "events/jetstore", "i18n", "internal/clip", "internal/msgerr"},
 	"serve/connect":                 {"access", "events/embedded", "internal/msgerr"},
 	"serve":                         {"access", "access/natscmd", "command", "events", "events/embedded", "events/jetstore", "feed", "i18n", "internal/msgerr", "invite", "limit", "live", "serve/connect", "web"},
