@@ -16,7 +16,7 @@ import (
 	"github.com/campaign-journal/journal/command/catalog/cobraspec"
 	"github.com/campaign-journal/journal/device"
 	"github.com/campaign-journal/journal/events/embedded"
-	"github.com/campaign-journal/journal/projections"
+	"github.com/campaign-journal/journal/recorder"
 )
 
 // app holds the global options of one invocation and the resources opened
@@ -38,13 +38,11 @@ type app struct {
 	// recorded is what the last command of this invocation recorded
 	// (recordWith).
 	recorded command.Result
-	// camp is this invocation's fold of the campaign, as current returned
-	// it (nil: not asked for since the last command recorded); before is
-	// the state the commands recorded since the last report were decided
-	// on, to describe what they recorded (moved, stateBefore).
-	camp, before *projections.Campaign
-	campaign     string
-	sync         bool
+	// fold is this invocation's fold of the campaign and the state the
+	// commands recorded since the last report were decided on.
+	fold     recorder.Fold
+	campaign string
+	sync     bool
 	// replicas is --replicas: the journal's number of replicas, fixed at
 	// its creation (0: the journal's, 1 for a new one; see openStore).
 	replicas int

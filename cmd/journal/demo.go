@@ -16,6 +16,7 @@ import (
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/projections"
+	"github.com/campaign-journal/journal/recorder"
 	"github.com/campaign-journal/journal/replay"
 	"github.com/campaign-journal/journal/sheettext"
 	"github.com/campaign-journal/journal/signed"
@@ -100,7 +101,7 @@ func (h demoHost) Journal(ctx context.Context) (*command.Handler, error) {
 }
 
 func (h demoHost) Describe(before *projections.Campaign, recs []events.Recorded) []string {
-	return describe(h.a.language(), before, recs)
+	return recorder.Describe(h.a.language(), before, recs)
 }
 
 func (h demoHost) Seen(ctx context.Context, campaign string, seq uint64) (*signed.Seen, error) {

@@ -9,6 +9,7 @@ import (
 	"github.com/campaign-journal/journal/device"
 	"github.com/campaign-journal/journal/device/client"
 	"github.com/campaign-journal/journal/projections"
+	"github.com/campaign-journal/journal/recorder"
 	"github.com/campaign-journal/journal/replay"
 	"github.com/campaign-journal/journal/signed"
 )
@@ -39,7 +40,7 @@ func (a *app) thisDevice() *client.Client {
 		Store:     func(ctx context.Context) (client.Reader, error) { return a.deviceStore(ctx) },
 		Receipts:  receiptStore,
 		Keys:      keyStore,
-		RequestID: a.cliRequestID,
+		RequestID: func() (string, error) { return recorder.RequestID(a.requestID) },
 		Warn:      a.warnf,
 		Signed:    a.signedAs,
 		Lang:      a.language(),

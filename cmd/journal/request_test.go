@@ -13,6 +13,7 @@ import (
 
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/recorder"
 )
 
 // TestCLIRequestID: a command run again with the same --request-id (its
@@ -31,8 +32,8 @@ func TestCLIRequestID(t *testing.T) {
 	require.Contains(t, again, first, "not the original result")
 	out := c.ok("-c", "mordor", "--json", "--request-id", "roll-1", "roll", "lodin", "Sigilo")
 	var doc struct {
-		Recorded []recordedJSON `json:"recorded"`
-		Repeated bool           `json:"repeated"`
+		Recorded []recorder.Recorded `json:"recorded"`
+		Repeated bool                `json:"repeated"`
 	}
 	require.NoError(t, json.Unmarshal([]byte(out), &doc))
 	require.True(t, doc.Repeated)

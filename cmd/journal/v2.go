@@ -2,17 +2,15 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/device"
 	"github.com/campaign-journal/journal/device/client"
-	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/projections"
+	"github.com/campaign-journal/journal/recorder"
 )
 
 // The CLI as a journal-dice-v2 device: in a v2 session it signs what it
@@ -24,15 +22,15 @@ import (
 // stream: a follow that waits for others' events asks again) and its open
 // session (nil: none).
 func (a *app) openSession(ctx context.Context, j *command.Handler, campaign string) (*projections.Campaign, *projections.Session, error) {
-	a.camp = nil
+	a.fold.Drop()
 	return a.session(ctx, j, campaign)
 }
 
 // session returns the campaign's state and its open session (nil: none):
-// the invocation's one fold (current), as a command that is about to run
-// looks at it.
+// the invocation's one fold (recorder.Fold.Current), as a command that
+// is about to run looks at it.
 func (a *app) session(ctx context.Context, j *command.Handler, campaign string) (*projections.Campaign, *projections.Session, error) {
-	camp, err := a.current(ctx, j, campaign)
+	camp, err := a.fold.Current(ctx, j, campaign, a.readOnly)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -73,49 +71,19 @@ func (a *app) openV2(ctx context.Context, keyName string) (v2Device, error) {
 
 // v2Client is this device for a v2 command c on the journal j: its
 // steps are catalogued commands of c (stepNamed), reported together
-// (reportAll).
+// (recorder.Merge, recorder.Fold.StateBefore).
 func (a *app) v2Client(c *cobra.Command, j *command.Handler) *client.Client {
 	d := a.thisDevice()
 	d.Send = func(ctx context.Context, id, campaign, name string, body any) (command.Result, error) {
 		return a.stepNamed(ctx, c, j, id, campaign, name, body)
 	}
 	d.Report = func(ctx context.Context, campaign string, results ...command.Result) error {
-		return a.reportAll(ctx, j, campaign, results...)
+		// Described on the state before the first step (the state it was
+		// decided on: recorder.Fold.StateBefore).
+		all := recorder.Merge(results...)
+		return a.report(all, a.fold.StateBefore(ctx, j, a.st, campaign, all.Events))
 	}
 	return d
-}
-
-// cliRequestID is --request-id, or a fresh one.
-func (a *app) cliRequestID() (string, error) {
-	if a.requestID != "" {
-		return a.requestID, nil
-	}
-	return events.NewV7(time.Now, rand.Reader).NewID()
-}
-
-// stepAs runs one journal command of a v2 CLI command under request id id
-// (a retry after an unknown outcome records it at most once).
-func (a *app) stepAs(ctx context.Context, rj *command.Handler, id string, do func(*command.Handler) (command.Result, error)) (command.Result, error) {
-	var res command.Result
-	var err error
-	for attempt := 1; ; attempt++ {
-		res, err = do(rj)
-		if err == nil || !unknownOutcome(err) || attempt == cliAttempts || ctx.Err() != nil {
-			return res, err
-		}
-		a.warnf("journal: %v: trying request %s again (%d of %d)", err, id, attempt+1, cliAttempts)
-	}
-}
-
-// reportAll prints what several steps recorded, described on the state
-// before the first (stateBefore: the state the first step was decided on).
-func (a *app) reportAll(ctx context.Context, j *command.Handler, campaign string, results ...command.Result) error {
-	var all command.Result
-	for _, r := range results {
-		all.Events = append(all.Events, r.Events...)
-		all.Repeated = all.Repeated || r.Repeated
-	}
-	return a.report(all, a.stateBefore(ctx, j, campaign, all.Events))
 }
 
 // contribute sends the user's signed contribution to the open v2 session
@@ -206,13 +174,15 @@ func (a *app) stepNamed(ctx context.Context, c *cobra.Command, j *command.Handle
 	if err := call.Valid(); err != nil {
 		return command.Result{}, msgerr.Errorf("--request-id: %w", err)
 	}
-	data, err := bodyJSON(body)
+	data, err := recorder.BodyJSON(body)
 	if err != nil {
 		return command.Result{}, err
 	}
-	return a.stepAs(ctx, j, id, func(j *command.Handler) (command.Result, error) {
+	// A retry after an unknown outcome records it at most once.
+	res, _, err := recorder.Retry(ctx, recorder.Attempts, id, a.warnf, func() (command.Result, error) {
 		return a.specRun(ctx, j, call, campaign, name, data)
 	})
+	return res, err
 }
 
 // rollV2Commands are roll's subcommands of journal-dice-v2.
@@ -232,7 +202,7 @@ func (a *app) inV2Session(c *cobra.Command) (bool, error) {
 }
 
 // campaignNow is the campaign of -c and the journal: the invocation's one
-// fold (current), or a fresh one (fresh: Load).
+// fold (recorder.Fold.Current), or a fresh one (fresh: Load).
 func (a *app) campaignNow(ctx context.Context, fresh bool) (*projections.Campaign, *command.Handler, error) {
 	campaign, err := a.campaignID()
 	if err != nil {
@@ -246,7 +216,7 @@ func (a *app) campaignNow(ctx context.Context, fresh bool) (*projections.Campaig
 	if fresh {
 		camp, err = j.Load(ctx, campaign, 0)
 	} else {
-		camp, err = a.current(ctx, j, campaign)
+		camp, err = a.fold.Current(ctx, j, campaign, a.readOnly)
 	}
 	return camp, j, err
 }

@@ -71,6 +71,7 @@ var allowed = map[string][]string{
 	"oddstext":                      {"i18n", "rules/odds", "rules/ryf", "textout"},
 	"sheettext":                     {"i18n", "projections", "rules/tor", "textout"},
 	"clicomplete":                   {"projections", "rules/..."},
+	"recorder":                      {"command", "events", "i18n", "projections"},
 	"exitcode":                      {"command", "device", "events", "events/jetstore", "i18n", "internal/clip", "internal/msgerr"},
 	"clihelp":                       {"exitcode", "helptopics", "i18n", "internal/clip", "internal/msgerr"},
 	"command/catalog/cobraspec":     {"clicomplete", "clihelp", "command", "command/catalog", "device", "exitcode", "internal/clip", "rules/tor"},
