@@ -355,12 +355,3 @@ func TestTimeTravelByTime(t *testing.T) {
 		}
 	}
 }
-
-// TestIsTerminal: a buffer is no terminal (the export's progress line is
-// drawn on a terminal only: exportfile's TestProgressLine).
-func TestIsTerminal(t *testing.T) {
-	var buf bytes.Buffer
-	if isTerminal(&buf) {
-		t.Fatal("a buffer is a terminal")
-	}
-}
