@@ -40,15 +40,7 @@ func (a *app) explainCommand() *cobra.Command {
 				}
 				id = r.Event.ID
 			}
-			given, bare, err := replay.ParseSeeds(seeds, "")
-			if err != nil {
-				return err
-			}
-			x, err := replay.ExplainEvent(ctx, src, id, given)
-			if err == nil && bare != "" && x.Seed == "" {
-				given[x.Campaign+"/"+x.Session] = bare
-				x, err = replay.ExplainEvent(ctx, src, id, given)
-			}
+			x, err := audit.Explain(ctx, src, id, seeds)
 			done()
 			switch {
 			case errors.Is(err, replay.ErrNotFound):

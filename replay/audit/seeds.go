@@ -27,3 +27,19 @@ func Seeds(ctx context.Context, src replay.Source, vals []string, session, campa
 	seeds[open[0]] = bare
 	return seeds, nil
 }
+
+// Explain explains the roll id of src (replay.ExplainEvent) with the
+// --seed values given (replay.ParseSeeds): a bare HEX is the seed of the
+// roll's session when src does not reveal it.
+func Explain(ctx context.Context, src replay.Source, id string, vals []string) (replay.Explanation, error) {
+	given, bare, err := replay.ParseSeeds(vals, "")
+	if err != nil {
+		return replay.Explanation{}, err
+	}
+	x, err := replay.ExplainEvent(ctx, src, id, given)
+	if err == nil && bare != "" && x.Seed == "" {
+		given[x.Campaign+"/"+x.Session] = bare
+		x, err = replay.ExplainEvent(ctx, src, id, given)
+	}
+	return x, err
+}
