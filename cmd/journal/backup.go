@@ -21,6 +21,7 @@ import (
 	"github.com/campaign-journal/journal/events/jetstore"
 	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/replay"
+	"github.com/campaign-journal/journal/replay/audit"
 )
 
 // backupCommands are journal backup and journal restore.
@@ -135,7 +136,7 @@ func (a *app) restoreCommand() *cobra.Command {
 			// The restored journal is audited as journal replay would: every
 			// event decoded, every revealed roll re-derived, every message
 			// that is not an event listed (and failing the audit).
-			src, _, err := boundSource(ctx, st, events.AllFilter)
+			src, _, err := audit.BoundSource(ctx, st, events.AllFilter)
 			if err != nil {
 				return err
 			}

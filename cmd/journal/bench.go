@@ -13,6 +13,7 @@ import (
 
 	"github.com/campaign-journal/journal/bench"
 	"github.com/campaign-journal/journal/internal/msgerr"
+	"github.com/campaign-journal/journal/textout"
 )
 
 // benchCommand measures the journal against raw JetStream on its own
@@ -65,7 +66,7 @@ func (a *app) benchCommand() *cobra.Command {
 				defer pprof.StopCPUProfile()
 			}
 			var line *benchLine
-			if isTerminal(a.stderr) {
+			if textout.IsTerminal(a.stderr) {
 				line = &benchLine{w: a.stderr}
 			}
 			var series benchSeries

@@ -18,6 +18,7 @@ import (
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/recorder"
 	"github.com/campaign-journal/journal/replay"
+	"github.com/campaign-journal/journal/replay/audit"
 	"github.com/campaign-journal/journal/sheettext"
 	"github.com/campaign-journal/journal/signed"
 )
@@ -117,7 +118,7 @@ func (h demoHost) Verify(ctx context.Context, campaign string) (replay.Report, e
 	if err != nil {
 		return replay.Report{}, err
 	}
-	src, _, err := boundSource(ctx, h.a.st, filter)
+	src, _, err := audit.BoundSource(ctx, h.a.st, filter)
 	if err != nil {
 		return replay.Report{}, err
 	}

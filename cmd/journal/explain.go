@@ -11,6 +11,7 @@ import (
 	"github.com/campaign-journal/journal/internal/clip"
 	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/replay"
+	"github.com/campaign-journal/journal/replay/audit"
 	"github.com/campaign-journal/journal/replay/eventref"
 )
 
@@ -31,7 +32,7 @@ func (a *app) explainCommand() *cobra.Command {
 				return err
 			}
 			defer done()
-			src = warned(src, a.warnForeign())
+			src = audit.Warned(src, a.warnForeign())
 			if !isEventID(id) {
 				r, err := eventref.Resolve(ctx, src, id, a.where(file))
 				if err != nil {
@@ -39,15 +40,7 @@ func (a *app) explainCommand() *cobra.Command {
 				}
 				id = r.Event.ID
 			}
-			given, bare, err := replay.ParseSeeds(seeds, "")
-			if err != nil {
-				return err
-			}
-			x, err := replay.ExplainEvent(ctx, src, id, given)
-			if err == nil && bare != "" && x.Seed == "" {
-				given[x.Campaign+"/"+x.Session] = bare
-				x, err = replay.ExplainEvent(ctx, src, id, given)
-			}
+			x, err := audit.Explain(ctx, src, id, seeds)
 			done()
 			switch {
 			case errors.Is(err, replay.ErrNotFound):
@@ -55,7 +48,7 @@ func (a *app) explainCommand() *cobra.Command {
 			case errors.Is(err, replay.ErrNotRoll):
 				return msgerr.Errorf("event %s (%s) is not a roll: explain takes a roll event", args[0], id)
 			case err != nil:
-				return a.sourceError(err, file)
+				return audit.SourceError(err, file)
 			}
 			if err := a.emit(x, func(w io.Writer) { _ = x.WriteTextIn(w, a.language()) }); err != nil {
 				return err

@@ -16,6 +16,7 @@ import (
 	"github.com/campaign-journal/journal/internal/clip"
 	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/projections"
+	"github.com/campaign-journal/journal/replay/audit"
 	"github.com/campaign-journal/journal/sheettext"
 )
 
@@ -35,7 +36,7 @@ func (a *app) logCommand() *cobra.Command {
 			}
 			// An unknown campaign is not found (exit 3), followed or not:
 			// neither an empty transcript nor a silent wait.
-			if _, empty, err := boundSource(c.Context(), st, filter); err != nil {
+			if _, empty, err := audit.BoundSource(c.Context(), st, filter); err != nil {
 				return err
 			} else if empty {
 				return a.noCampaign(c.Context(), campaign, 0)
@@ -62,16 +63,16 @@ func (a *app) logCommand() *cobra.Command {
 			}
 			fw.Pending()
 			// What a read of the campaign cannot see by itself: messages
-			// the stream lost, and where the chain breaks (missing.go).
-			lost, err := a.losses(c.Context(), st, filter)
+			// the stream lost, and where the chain breaks (package replay/audit).
+			lost, err := audit.Lost(c.Context(), st, filter)
 			if err != nil {
 				return err
 			}
-			chain := &chainWarnings{a: a}
+			chain := &audit.ChainWarnings{Warn: a.warnf}
 			fn := func(r events.Recorded) error {
 				defer fw.Event(r)
-				lost.saw(r.Seq)
-				chain.event(r)
+				lost.Saw(r.Seq)
+				chain.Event(r)
 				if r.Event.Type == events.TypeEventVoided {
 					voids.Add(r)
 				}
@@ -96,7 +97,7 @@ func (a *app) logCommand() *cobra.Command {
 			}
 			warn := a.warnForeign()
 			q := events.Query{Subject: filter, To: upTo, OnForeign: func(f events.Foreign) error {
-				lost.saw(f.Seq)
+				lost.Saw(f.Seq)
 				return warn(f)
 			}}
 			if !follow {
@@ -104,15 +105,15 @@ func (a *app) logCommand() *cobra.Command {
 					return err
 				}
 				if al := a.checkCampaignReceipts(c.Context(), campaign); len(al) > 0 && a.jsonOut {
-					b, _ := json.Marshal(map[string]any{"receipts": newReceiptsReport(0, al)})
+					b, _ := json.Marshal(map[string]any{"receipts": client.NewReceiptsReport(0, al)})
 					fmt.Fprintln(out, string(b))
 				}
 				out.Flush()
 				a.announceDevices(tr.Campaign) // key_devices.go
-				lost.report(a, upTo == 0 || lost.counts() && upTo >= lost.ms[0].Last)
+				lost.Report(a.stderr, a.language(), upTo == 0 || lost.Counts() && upTo >= lost.Last())
 				return nil
 			}
-			lost.report(a, false)
+			lost.Report(a.stderr, a.language(), false)
 			_, _ = a.load(c, 0) // announces the devices added to the user's name (key_devices.go)
 			err = st.Follow(c.Context(), q, fn)
 			if errors.Is(err, context.Canceled) {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"io"
 	"os"
 
 	"github.com/campaign-journal/journal/command"
@@ -107,33 +106,8 @@ func (a *app) checkCampaignReceipts(ctx context.Context, campaign string) []devi
 	return a.checkReceipts(ctx, camp)
 }
 
-// receiptsReport is the "receipts" member of replay's (and log's) --json
-// (client.ReceiptsReport).
-type receiptsReport struct{ client.ReceiptsReport }
-
-func newReceiptsReport(kept int, alarms []device.Alarm) *receiptsReport {
-	return &receiptsReport{*client.NewReceiptsReport(kept, alarms)}
-}
-
-// writeText writes the report's lines.
-func (r *receiptsReport) writeText(w io.Writer, a *app) {
-	if r != nil {
-		r.WriteText(w, a.language())
-	}
-}
-
 // replayWithReceipts is replay's --json: the report, and its receipts member.
 type replayWithReceipts struct {
 	*replay.Report
-	Receipts *receiptsReport `json:"receipts,omitempty"`
-}
-
-// receiptsAgainst checks the record src holds (an export when file) against
-// kept, campaign by campaign (only --campaign's when given).
-func (a *app) receiptsAgainst(ctx context.Context, src replay.Source, kept []device.Receipt, file bool) (*receiptsReport, error) {
-	r, err := client.ReceiptsAgainst(ctx, src, kept, a.campaign, file)
-	if err != nil {
-		return nil, err
-	}
-	return &receiptsReport{*r}, nil
+	Receipts *client.ReceiptsReport `json:"receipts,omitempty"`
 }

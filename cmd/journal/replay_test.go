@@ -265,6 +265,22 @@ func TestReplayGivenSeedAndReproduce(t *testing.T) {
 	if !strings.Contains(out, "session mordor/s1: verified") || !strings.Contains(out, "seed given") {
 		t.Fatalf("replay --seed:\n%s", out)
 	}
+	// explain takes it bare for the roll's session (audit.Explain).
+	explained := false
+	for _, e := range c.events("mordor") {
+		if e.Type == events.TypeRollMade && !explained {
+			explained = true
+			var x struct {
+				Seed        string `json:"seed"`
+				SeedMatches *bool  `json:"seed_matches"`
+				FacesMatch  *bool  `json:"faces_match"`
+			}
+			require.NoError(t, json.Unmarshal([]byte(c.ok("-c", "mordor", "explain", e.ID, "--seed", hexSeed, "--json")), &x))
+			require.Equal(t, hexSeed, x.Seed)
+			require.True(t, x.SeedMatches != nil && *x.SeedMatches && x.FacesMatch != nil && *x.FacesMatch, "explain --seed HEX: %+v", x)
+		}
+	}
+	require.True(t, explained, "a roll to explain")
 	file := writeExport(t, strings.Split(strings.TrimSpace(c.ok("-c", "mordor", "export")), "\n"))
 	out, errb, code := c.run("--data", noStore(t), "--lang", "en", "replay", "--file", file, "--reproduce", "--session", "s1", "--seed", "s1="+hexSeed)
 	if code != 0 || !strings.Contains(out, "session mordor/s1: identical") || !strings.Contains(out, "2 of 2 rolls identical") {
@@ -353,14 +369,5 @@ func TestTimeTravelByTime(t *testing.T) {
 		if _, errb, code := c.run("-c", "mordor", "--lang", "en", "character", "show", "lodin", "--at", bad.at); code == 0 || !strings.Contains(errb, bad.want) {
 			t.Fatalf("--at %q: exit %d %s", bad.at, code, errb)
 		}
-	}
-}
-
-// TestIsTerminal: a buffer is no terminal (the export's progress line is
-// drawn on a terminal only: exportfile's TestProgressLine).
-func TestIsTerminal(t *testing.T) {
-	var buf bytes.Buffer
-	if isTerminal(&buf) {
-		t.Fatal("a buffer is a terminal")
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/replay"
+	"github.com/campaign-journal/journal/replay/audit"
 	"github.com/campaign-journal/journal/replay/eventref"
 )
 
@@ -34,11 +35,11 @@ func (a *app) campaignSource(ctx context.Context, campaign string) (replay.Sourc
 	if err != nil {
 		return nil, err
 	}
-	src, _, err := boundSource(ctx, st, filter)
+	src, _, err := audit.BoundSource(ctx, st, filter)
 	if err != nil {
 		return nil, err
 	}
-	return warned(src, a.warnForeign()), nil
+	return audit.Warned(src, a.warnForeign()), nil
 }
 
 // resolveRequestID resolves arg to the request id of one of campaign's

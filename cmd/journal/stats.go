@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/campaign-journal/journal/replay"
+	"github.com/campaign-journal/journal/replay/audit"
 )
 
 func (a *app) statsCommand() *cobra.Command {
@@ -22,12 +23,12 @@ func (a *app) statsCommand() *cobra.Command {
 				return err
 			}
 			defer done()
-			src = warned(src, a.warnForeign())
+			src = audit.Warned(src, a.warnForeign())
 			f.Campaign = a.campaign
 			rep, err := replay.Luck(ctx, src, f)
 			done()
 			if err != nil {
-				return a.sourceError(err, file)
+				return audit.SourceError(err, file)
 			}
 			return a.emit(rep, func(w io.Writer) { _ = rep.WriteTextIn(w, a.language()) })
 		},
