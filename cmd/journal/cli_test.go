@@ -20,7 +20,9 @@ import (
 	"github.com/campaign-journal/journal/clihelp"
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/events/jetstore"
 	"github.com/campaign-journal/journal/helptopics"
+	"github.com/campaign-journal/journal/live"
 	"github.com/campaign-journal/journal/rules/ryf"
 )
 
@@ -469,5 +471,22 @@ func TestExitCodeOfSentinels(t *testing.T) {
 		exit, code := exitCode(tt.err)
 		require.Equal(t, tt.exit, exit, "%v", tt.err)
 		require.Equal(t, tt.code, code, "%v", tt.err)
+	}
+}
+
+// TestDescriptionsNameTheCodesValues: a command's description in
+// helptopics (topics/commands.en.txt) that names a value of the code
+// names the value the code has (a renamed bucket, file or default is
+// renamed in the help too).
+func TestDescriptionsNameTheCodesValues(t *testing.T) {
+	longs := helptopics.Longs()
+	for path, values := range map[string][]string{
+		"serve":       {live.Bucket},
+		"healthcheck": {"<data>/" + HTTPInfoFile + ",", "(such as " + DefaultHealthURL + ")"},
+		"migrate":     {"the stream " + jetstore.BackupStream + "."},
+	} {
+		for _, v := range values {
+			require.Containsf(t, longs[path], v, "journal %s --help", path)
+		}
 	}
 }

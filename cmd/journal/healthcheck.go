@@ -55,15 +55,7 @@ func (a *app) healthcheckCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "healthcheck [--url URL]",
 		Short: "Ask a journal serve's /healthz; exit non-zero unless it answers 200",
-		Long: `healthcheck GETs the /healthz of a running journal serve and exits 0 when it
-answers 200 (status ok, degraded or lagging), 1 otherwise: 503 (the live
-projection is stuck, or the store does not answer), another code, no answer
-within 10 s, or no server. It asks the serve of the --data folder (the one
-that owns it keeps its HTTP address in <data>/` + HTTPInfoFile + `, mode 0600, while it
-runs), or --url (such as ` + DefaultHealthURL + `). It opens no store, creates
-nothing and needs no access file (/healthz is public). For a container's
-HEALTHCHECK or a monitor.`,
-		Args: cobra.NoArgs,
+		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			if !c.Flags().Changed("url") {
 				served, err := a.servedHealthURL()

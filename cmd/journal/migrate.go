@@ -20,15 +20,7 @@ func (a *app) migrateCommand() *cobra.Command {
 	return &cobra.Command{
 		Use:   "migrate",
 		Short: "Copy a journal of the old layout into the current one, keeping a backup",
-		Long: `Copy a journal written by a version before 2026-12-01 (one NATS subject per
-aggregate and event, a republished feed) into the current layout (one subject
-per campaign). Every message is copied, in order, to the same stream sequence
-with the same bytes, and checked; the old messages are kept, as they were, in
-the stream ` + jetstore.BackupStream + `. The secrets and the checkpoints are left as
-they are. Stop any 'journal serve' on the journal first. An interrupted
-migration is finished by running it again; on a journal already in the
-current layout it does nothing.`,
-		Args: cobra.NoArgs,
+		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			js, replicas, err := a.openJetStream(c.Context(), false, "")
 			if err != nil {

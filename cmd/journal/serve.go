@@ -7,7 +7,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/campaign-journal/journal/internal/msgerr"
-	"github.com/campaign-journal/journal/live"
 	"github.com/campaign-journal/journal/serve"
 	"github.com/campaign-journal/journal/web"
 )
@@ -17,46 +16,7 @@ func (a *app) serveCommand() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "serve [--http ADDR] [--nats-listen ADDR]",
 		Short: "Run the HTTP API, the live dashboard and the metrics, with projections kept live",
-		Long: `serve runs what a group leaves running for a campaign: the JSON API under
-/api/ (the same commands as this CLI), the dashboard at / (live rolls, sheets,
-initiative, transcript, luck charts, and a verify button that re-derives each
-roll in the browser), and Prometheus metrics at /metrics.
-
-Projections are kept live from the stream and checkpointed in the JetStream
-bucket ` + live.Bucket + `, so a restart resumes where it stopped. On a
-journal of several partitions (--partitions at its creation) one projector
-follows each partition's stream, with its own checkpoint; /healthz then sums
-their figures, lists each partition's under "partitions", and is stuck when
-any partition is.
-Every event the live projection folds is also published on core NATS, on
-the journal's own connection, on journalfeed.<campaign> (body: the
-CloudEvent; headers Journal-Seq, Journal-Type, Content-Type
-application/cloudevents+json), and the HTTP event streams follow the same
-projection: readers cost the NATS server no consumer each. Event streams
-are limited per user (16) and in all (16384), 429 beyond.
-On the embedded store, serve owns the data folder and shares it: other journal
-commands on the same --data go through it (a loopback port behind a random
-token in <data>/server.json, mode 0600); --nats-listen also opens it to the
-NATS users of the access file (the nats tool, other services), and is refused
-without one. SIGINT or SIGTERM stops it
-gracefully: requests finish, a final checkpoint is written, the server stops.
-
-With --access FILE (or $JOURNAL_ACCESS) the embedded NATS server admits only
-the file's users, with their roles' permissions; every /api/ request needs
-"Authorization: Bearer <token>" (the dashboard has a token field; its event
-stream sends ?access_token=), and serve also answers the NATS command service
-(journalcmd.<user>.<campaign>.<command>, package access/natscmd), replying
-only on the requester's own inbox (_INBOX.<user>.…: set the client's inbox
-prefix, e.g. the nats tool's --inbox-prefix _INBOX.<user>). serve warns at
-start about every example credential of deploy/access.example.json in use. The
-dashboard's files, /metrics and /healthz stay public.
-
-Without an access file serve answers on loopback only: a non-loopback --http
-is refused. Every request's Host must be localhost, a loopback address or the
-address it arrived on (or a name given with --public-host NAME[:PORT], which
-needs --access), and a request from another site's page (Origin,
-Sec-Fetch-Site) is refused: a DNS-rebinding page can do nothing.`,
-		Args: cobra.NoArgs,
+		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
 			return a.serve(c.Context(), o)
 		},
