@@ -16,6 +16,7 @@ import (
 	"github.com/campaign-journal/journal/command/catalog/cobraspec"
 	"github.com/campaign-journal/journal/device"
 	"github.com/campaign-journal/journal/events/embedded"
+	"github.com/campaign-journal/journal/exitcode"
 	"github.com/campaign-journal/journal/recorder"
 )
 
@@ -125,7 +126,7 @@ func (a *app) rootCommand() *cobra.Command {
 	pf.IntVar(&a.replicas, "replicas", 0, "`N` replicas of a new journal, fixed at its creation (default: the journal's, 1 when new)")
 	pf.IntVar(&a.partitions, "partitions", 0, "`K` partitions of a new journal, fixed at its creation (default: the journal's, 1 when new)")
 	pf.StringVar(&a.accessFile, "access", os.Getenv("JOURNAL_ACCESS"), "access `FILE`: users, roles, tokens ($JOURNAL_ACCESS)")
-	root.SetFlagErrorFunc(flagError)
+	root.SetFlagErrorFunc(exitcode.FlagError)
 	root.PersistentPreRunE = func(c *cobra.Command, _ []string) error {
 		a.readOnly = readOnly(c)
 		cobraspec.NoticeAliases(c, a.warnf)

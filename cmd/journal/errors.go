@@ -10,31 +10,21 @@ import (
 )
 
 // The exit codes and the errors that decide them are package exitcode's.
-const (
-	exitOK       = exitcode.OK
-	exitFailure  = exitcode.Failure
-	exitUsage    = exitcode.Usage
-	exitNotFound = exitcode.NotFound
-	exitMismatch = exitcode.Mismatch
-	exitFlagged  = exitcode.Flagged
-)
-
 var (
-	errUsage     = exitcode.ErrUsage
 	ErrMismatch  = exitcode.ErrMismatch
 	errNoJournal = exitcode.ErrNoJournal
 	ErrFlagged   = exitcode.ErrFlagged
-	exitCode     = exitcode.Of
-	reportError  = exitcode.Report
 )
 
-// usagef returns an error wrapping errUsage with a message.
+// usagef returns a usage error (exitcode.ErrUsage) with a message: the
+// test of the Spanish catalogue finds the messages of this package's
+// errors by the functions they are passed to.
 func usagef(format string, args ...any) error { return exitcode.Usagef(format, args...) }
 
 // exitError reports a verification that found a mismatch, after the
 // command printed its own report: msg is the one-line summary. It wraps
-// ErrMismatch, so it exits with exitMismatch; code is kept for the callers
-// that set it and is not read (exit codes are decided by exitCode alone).
+// ErrMismatch, so it exits with exitcode.Mismatch; code is kept for the callers
+// that set it and is not read (exit codes are decided by exitcode.Of alone).
 type exitError struct {
 	code int
 	msg  string
@@ -43,13 +33,6 @@ type exitError struct {
 func (e exitError) Error() string { return e.msg }
 func (e exitError) Unwrap() error { return ErrMismatch }
 
-// The usage errors of pflag's and cobra's own checks (exitcode.FlagError,
-// exitcode.CobraUsage).
-var (
-	flagError  = exitcode.FlagError
-	cobraUsage = exitcode.CobraUsage
-	wantsJSON  = exitcode.WantsJSON
-)
 
 // warnf prints a warning or a notice on stderr, one line in the output's
 // language (its English format is in the catalogue of errors, as every

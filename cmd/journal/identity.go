@@ -96,7 +96,7 @@ func (a *app) identityCommands() []*cobra.Command {
 // actingUser returns the CLI's user for a command that acts, or
 // device.ErrNoIdentity as a usage error.
 func (a *app) actingUser() (string, error) {
-	return a.cliUser() // exitCode: device.ErrNoIdentity is a usage error
+	return a.cliUser() // exitcode.Of: device.ErrNoIdentity is a usage error
 }
 
 // signedAs tells the user, once per command on standard error, who its

@@ -12,6 +12,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/campaign-journal/journal/exitcode"
 )
 
 func main() {
@@ -26,7 +28,7 @@ func main() {
 }
 
 // run executes one command line and returns the process exit code (see
-// exitCode for their meaning).
+// exitcode.Of for their meaning).
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return runApp(ctx, newApp(stdout, stderr), args)
 }
@@ -41,7 +43,7 @@ func runApp(ctx context.Context, app *app, args []string) int {
 	cmd, err := root.ExecuteContextC(ctx)
 	app.close()
 	if err == nil {
-		return exitOK
+		return exitcode.OK
 	}
-	return reportError(stderr, cobraUsage(cmd, err), app.jsonOut || wantsJSON(args), errorLanguage(app, args))
+	return exitcode.Report(stderr, exitcode.CobraUsage(cmd, err), app.jsonOut || exitcode.WantsJSON(args), errorLanguage(app, args))
 }
