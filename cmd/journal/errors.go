@@ -33,7 +33,6 @@ type exitError struct {
 func (e exitError) Error() string { return e.msg }
 func (e exitError) Unwrap() error { return ErrMismatch }
 
-
 // warnf prints a warning or a notice on stderr, one line in the output's
 // language (its English format is in the catalogue of errors, as every
 // error's: TestEveryErrorHasSpanish).
