@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/campaign-journal/journal/bench"
 	"github.com/campaign-journal/journal/projections"
 )
 
@@ -46,7 +47,7 @@ func (a *app) callCommand() *cobra.Command {
 						answered = append(answered, ch)
 					}
 					sort.Strings(answered)
-					tw.add(call.ID, strings.Join(call.Characters, ","), what, orDash(call.Vs), orDash(strings.Join(answered, ",")), orDash(call.Note))
+					tw.add(call.ID, strings.Join(call.Characters, ","), what, bench.OrDash(call.Vs), bench.OrDash(strings.Join(answered, ",")), bench.OrDash(call.Note))
 				}
 				tw.write(w)
 			})

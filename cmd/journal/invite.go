@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/campaign-journal/journal/access"
+	"github.com/campaign-journal/journal/bench"
 	"github.com/campaign-journal/journal/i18n"
 	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/invite"
@@ -170,7 +171,7 @@ func (a *app) devicesCommand() *cobra.Command {
 					if r.Kind == "invite" || r.Kind == "device" {
 						kind = l.T(i18n.Key("dev.kind." + r.Kind))
 					}
-					tw.add(r.ID, kind, r.User, r.Role, strings.Join(r.Characters, ","), orDash(r.Fingerprint), state)
+					tw.add(r.ID, kind, r.User, r.Role, strings.Join(r.Characters, ","), bench.OrDash(r.Fingerprint), state)
 				}
 				tw.write(w)
 			})

@@ -73,7 +73,7 @@ var allowed = map[string][]string{
 	"exitcode":                      {"command", "device", "events", "events/jetstore", "i18n", "internal/clip", "internal/msgerr"},
 	"serve/connect":                 {"access", "events/embedded", "internal/msgerr"},
 	"serve":                         {"access", "access/natscmd", "command", "events", "events/embedded", "events/jetstore", "feed", "i18n", "internal/msgerr", "invite", "limit", "live", "serve/connect", "web"},
-	"bench":                         {"command", "device", "events", "events/...", "live", "projections", "replay", "rolls", "rules/...", "signed", "web"},
+	"bench":                         {"command", "device", "events", "events/...", "live", "projections", "replay", "rolls", "rules/...", "signed", "textout", "web"},
 	"cmd/journal":                   {"..."},
 }
 
