@@ -12,6 +12,7 @@ import (
 
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/i18n"
+	"github.com/campaign-journal/journal/projections"
 )
 
 // logRow is a text line of journal log: sequence, short id, the rest.
@@ -130,7 +131,7 @@ func TestEventBySequenceOrShortID(t *testing.T) {
 			require.NotContains(t, r[3], "ANULADO", "only the voided event is marked")
 		}
 	}
-	var line logLine
+	var line projections.LogLine
 	for _, l := range strings.Split(strings.TrimSpace(c.ok("-c", "mordor", "log", "--json")), "\n") {
 		require.NoError(t, json.Unmarshal([]byte(l), &line))
 		if strconv.FormatUint(line.Seq, 10) == roll[0] {

@@ -65,6 +65,7 @@ var allowed = map[string][]string{
 	"web":                           {"access", "command", "command/catalog", "device", "events", "feed", "i18n", "internal/...", "invite", "live", "projections", "replay", "rules/...", "signed"},
 	"demo":                          {"command", "device", "events", "i18n", "internal/msgerr", "projections", "replay", "rules/...", "signed"},
 	"healthcheck":                   {"internal/msgerr"},
+	"logtext":                       {"events", "i18n", "internal/clip", "internal/msgerr", "projections"},
 	"exportfile":                    {"internal/clip", "internal/msgerr", "replay"},
 	"textout":                       {"i18n"},
 	"oddstext":                      {"i18n", "rules/odds", "rules/ryf", "textout"},
