@@ -61,6 +61,7 @@ var allowed = map[string][]string{
 	"access/natscmd":                {"access", "command", "command/catalog", "events", "i18n", "internal/clip", "internal/msgerr"},
 	"access/natscmd/client":         {"access", "access/natscmd", "command", "command/catalog", "events", "i18n", "internal/msgerr"},
 	"invite":                        {"access", "events", "internal/msgerr"},
+	"invitetext":                    {"i18n", "textout", "web"},
 	"reproduce":                     {"command", "command/catalog", "events", "events/memstore", "i18n", "internal/msgerr", "projections", "replay", "rolls", "rules/..."},
 	"web":                           {"access", "command", "command/catalog", "device", "events", "feed", "i18n", "internal/...", "invite", "live", "projections", "replay", "rules/...", "signed"},
 	"demo":                          {"command", "device", "events", "i18n", "internal/msgerr", "projections", "replay", "rules/...", "signed"},
