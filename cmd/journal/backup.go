@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 	"strings"
 	"time"
 
@@ -15,6 +14,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/spf13/cobra"
 
+	"github.com/campaign-journal/journal/buildinfo"
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/events/backup"
 	"github.com/campaign-journal/journal/events/embedded"
@@ -62,7 +62,7 @@ func (a *app) backupCommand() *cobra.Command {
 			}
 			start := time.Now()
 			m, err := backup.Write(ctx, a.nc, key, args[0], backup.Options{
-				Prefix: a.apiPrefix(), Version: journalVersion(), Progress: a.progressWriter(),
+				Prefix: a.apiPrefix(), Version: buildinfo.ModuleVersion(), Progress: backup.ProgressTo(a.stderr),
 			})
 			if err != nil {
 				return err
@@ -118,7 +118,7 @@ func (a *app) restoreCommand() *cobra.Command {
 			}
 			defer done()
 			start := time.Now()
-			res, err := arch.Restore(ctx, nc, backup.Options{Prefix: a.apiPrefix(), Replicas: replicas, Progress: a.progressWriter()})
+			res, err := arch.Restore(ctx, nc, backup.Options{Prefix: a.apiPrefix(), Replicas: replicas, Progress: backup.ProgressTo(a.stderr)})
 			if err != nil {
 				return err
 			}
@@ -210,25 +210,4 @@ func (a *app) targetFlags() string {
 		return " --nats " + redactURLs(a.natsURL)
 	}
 	return " --data " + a.dataDir
-}
-
-// progressWriter is stderr when it is a terminal, else nil: a nightly job's
-// log gets the summary on stdout and nothing else.
-func (a *app) progressWriter() io.Writer {
-	f, ok := a.stderr.(*os.File)
-	if !ok {
-		return nil
-	}
-	if info, err := f.Stat(); err != nil || info.Mode()&os.ModeCharDevice == 0 {
-		return nil
-	}
-	return a.stderr
-}
-
-// journalVersion is the module version the binary was built from.
-func journalVersion() string {
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		return bi.Main.Version
-	}
-	return ""
 }
