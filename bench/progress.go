@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"sync"
@@ -55,4 +56,60 @@ func (l *Line) Clear() {
 		fmt.Fprint(l.W, "\r\033[K")
 		l.shown = false
 	}
+}
+
+// SyncModes are the sync settings of --sync mode: always (sync every
+// write), default (JetStream's interval) or both, in that order; false
+// for another mode.
+func SyncModes(mode string) ([]bool, bool) {
+	switch mode {
+	case "always":
+		return []bool{true}, true
+	case "default":
+		return []bool{false}, true
+	case "both":
+		return []bool{true, false}, true
+	}
+	return nil, false
+}
+
+// Repeat makes repeat whole runs one after another, each a Run of o per
+// sync setting of syncs, and judges each run's targets; with more than
+// one run, the series has the tally of the targets over them. line, when
+// not nil, shows each Run's progress and is cleared after it. The first
+// error stops the series.
+func Repeat(ctx context.Context, o Options, syncs []bool, repeat int, line *Line) (Series, error) {
+	var series Series
+	for k := range repeat {
+		report := Report{Machine: Describe()}
+		for _, s := range syncs {
+			o.Sync = s
+			o.Progress = nil
+			if line != nil {
+				line.Sync = SyncName(s)
+				if repeat > 1 {
+					line.Sync = fmt.Sprintf("%s, run %d of %d", SyncName(s), k+1, repeat)
+				}
+				o.Progress = line.Show
+			}
+			res, err := Run(ctx, o)
+			if line != nil {
+				line.Clear()
+			}
+			if err != nil {
+				return series, err
+			}
+			report.Runs = append(report.Runs, res)
+		}
+		report.Targets = Targets(report.Runs)
+		series.Repeats = append(series.Repeats, report)
+	}
+	if repeat > 1 {
+		verdicts := make([][]Verdict, len(series.Repeats))
+		for k, r := range series.Repeats {
+			verdicts[k] = r.Targets
+		}
+		series.Tally = TallyTargets(verdicts)
+	}
+	return series, nil
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"io"
 	"os"
 	"runtime/pprof"
@@ -24,15 +23,8 @@ func (a *app) benchCommand() *cobra.Command {
 		Short: "Measure the journal against the raw JetStream under it, side by side",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			var syncs []bool
-			switch syncMode {
-			case "always":
-				syncs = []bool{true}
-			case "default":
-				syncs = []bool{false}
-			case "both":
-				syncs = []bool{true, false}
-			default:
+			syncs, ok := bench.SyncModes(syncMode)
+			if !ok {
 				return usagef("--sync %q: want always, default or both", syncMode)
 			}
 			for name, v := range map[string]int{"--rolls": o.Rolls, "--campaigns": o.Campaigns, "--characters": o.Characters,
@@ -66,40 +58,14 @@ func (a *app) benchCommand() *cobra.Command {
 			if isTerminal(a.stderr) {
 				line = &bench.Line{W: a.stderr}
 			}
-			var series bench.Series
-			for k := range repeat {
-				report := bench.Report{Machine: bench.Describe()}
-				for _, s := range syncs {
-					o.Sync = s
-					o.Progress = nil
-					if line != nil {
-						line.Sync = bench.SyncName(s)
-						if repeat > 1 {
-							line.Sync = fmt.Sprintf("%s, run %d of %d", bench.SyncName(s), k+1, repeat)
-						}
-						o.Progress = line.Show
-					}
-					res, err := bench.Run(c.Context(), o)
-					if line != nil {
-						line.Clear()
-					}
-					if err != nil {
-						return err
-					}
-					report.Runs = append(report.Runs, res)
-				}
-				report.Targets = bench.Targets(report.Runs)
-				series.Repeats = append(series.Repeats, report)
+			series, err := bench.Repeat(c.Context(), o, syncs, repeat, line)
+			if err != nil {
+				return err
 			}
 			if repeat == 1 {
 				report := series.Repeats[0]
 				return a.emit(report, func(w io.Writer) { report.WriteText(w, bench.TextChart) })
 			}
-			verdicts := make([][]bench.Verdict, len(series.Repeats))
-			for k, r := range series.Repeats {
-				verdicts[k] = r.Targets
-			}
-			series.Tally = bench.TallyTargets(verdicts)
 			return a.emit(series, func(w io.Writer) { series.WriteText(w, bench.TextChart) })
 		},
 	}
