@@ -15,12 +15,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/campaign-journal/journal/buildinfo"
-	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/events/backup"
 	"github.com/campaign-journal/journal/events/embedded"
-	"github.com/campaign-journal/journal/events/jetstore"
 	"github.com/campaign-journal/journal/internal/msgerr"
-	"github.com/campaign-journal/journal/replay"
 )
 
 // backupCommands are journal backup and journal restore.
@@ -122,26 +119,11 @@ func (a *app) restoreCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			// The journal opens on what came back (and gets a secrets bucket
-			// if it was left out).
-			js, err := jetstream.NewWithAPIPrefix(nc, a.apiPrefix())
+			// The restored journal opens and is audited as journal replay
+			// would (backup.Verify).
+			rep, err := backup.Verify(ctx, nc, a.apiPrefix(), replicas)
 			if err != nil {
 				return err
-			}
-			st, err := jetstore.Open(ctx, js, jetstore.Options{Replicas: replicas}) // 0: the restored journal's
-			if err != nil {
-				return msgerr.Errorf("restored, but the journal does not open on it: %w", err)
-			}
-			// The restored journal is audited as journal replay would: every
-			// event decoded, every revealed roll re-derived, every message
-			// that is not an event listed (and failing the audit).
-			src, _, err := boundSource(ctx, st, events.AllFilter)
-			if err != nil {
-				return err
-			}
-			rep, err := replay.Verify(ctx, src, replay.Options{})
-			if err != nil {
-				return msgerr.Errorf("restored, but its events do not read back: %w", err)
 			}
 			if err := a.emit(map[string]any{"file": args[0], "restored": res, "verified": rep.Totals, "foreign": rep.Foreign, "manifest": arch.Manifest}, func(w io.Writer) {
 				fmt.Fprintf(w, "restored %s (taken %s) into %s in %v\n", args[0], arch.Manifest.Created.Format(time.RFC3339), strings.TrimSpace(a.targetFlags()), time.Since(start).Round(time.Millisecond))
