@@ -36,7 +36,7 @@ func (a *app) backupCommand() *cobra.Command {
 			if err := backup.MakeDir(args[0]); err != nil {
 				return err
 			}
-			path, err := a.keyPath(keyFile)
+			path, err := backup.KeyPath(keyFile)
 			if err != nil {
 				return err
 			}
@@ -59,7 +59,7 @@ func (a *app) backupCommand() *cobra.Command {
 			}
 			start := time.Now()
 			m, err := backup.Write(ctx, a.nc, key, args[0], backup.Options{
-				Prefix: a.apiPrefix(), Version: buildinfo.ModuleVersion(), Progress: backup.ProgressTo(a.stderr),
+				Prefix: jetstream.DefaultAPIPrefix, Version: buildinfo.ModuleVersion(), Progress: backup.ProgressTo(a.stderr),
 			})
 			if err != nil {
 				return err
@@ -91,7 +91,7 @@ func (a *app) restoreCommand() *cobra.Command {
 			ctx := c.Context()
 			// The key checks the manifest's MAC, which proves every part's
 			// SHA-256: --without-secrets needs it too.
-			path, err := a.keyPath(keyFile)
+			path, err := backup.KeyPath(keyFile)
 			if err != nil {
 				return err
 			}
@@ -115,13 +115,13 @@ func (a *app) restoreCommand() *cobra.Command {
 			}
 			defer done()
 			start := time.Now()
-			res, err := arch.Restore(ctx, nc, backup.Options{Prefix: a.apiPrefix(), Replicas: replicas, Progress: backup.ProgressTo(a.stderr)})
+			res, err := arch.Restore(ctx, nc, backup.Options{Prefix: jetstream.DefaultAPIPrefix, Replicas: replicas, Progress: backup.ProgressTo(a.stderr)})
 			if err != nil {
 				return err
 			}
 			// The restored journal opens and is audited as journal replay
 			// would (backup.Verify).
-			rep, err := backup.Verify(ctx, nc, a.apiPrefix(), replicas)
+			rep, err := backup.Verify(ctx, nc, jetstream.DefaultAPIPrefix, replicas)
 			if err != nil {
 				return err
 			}
@@ -174,17 +174,6 @@ func (a *app) restoreConn(ctx context.Context) (nc *nats.Conn, replicas int, don
 	}
 	return srv.Conn(), 1, srv.Shutdown, nil
 }
-
-// keyPath is --key, or the default key file.
-func (a *app) keyPath(flag string) (string, error) {
-	if flag != "" {
-		return flag, nil
-	}
-	return backup.DefaultKeyPath()
-}
-
-// apiPrefix is the JetStream API prefix the journal's connections use.
-func (a *app) apiPrefix() string { return jetstream.DefaultAPIPrefix }
 
 // targetFlags are the global flags that name the journal just used.
 func (a *app) targetFlags() string {
