@@ -69,11 +69,7 @@ func WriteDevices(w io.Writer, l i18n.Lang, rows []web.DeviceRow, now time.Time)
 		if r.Kind == "invite" || r.Kind == "device" {
 			kind = l.T(i18n.Key("dev.kind." + r.Kind))
 		}
-		fp := r.Fingerprint
-		if fp == "" {
-			fp = "-"
-		}
-		tw.Add(r.ID, kind, r.User, r.Role, strings.Join(r.Characters, ","), fp, state)
+		tw.Add(r.ID, kind, r.User, r.Role, strings.Join(r.Characters, ","), textout.OrDash(r.Fingerprint), state)
 	}
 	tw.Write(w)
 }

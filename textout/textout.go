@@ -120,3 +120,11 @@ func HPBar(hp, maxHP, width int) string {
 
 // Fraction is "n/of".
 func Fraction(n, of int) string { return strconv.Itoa(n) + "/" + strconv.Itoa(of) }
+
+// OrDash is "-" for "": an empty cell of a table.
+func OrDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

@@ -8,8 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/campaign-journal/journal/bench"
 	"github.com/campaign-journal/journal/projections"
+	"github.com/campaign-journal/journal/textout"
 )
 
 // callCommand is `journal call CHAR... --skill S`: the GM's roll call (the
@@ -36,7 +36,7 @@ func (a *app) callCommand() *cobra.Command {
 					fmt.Fprintln(w, l.T("cli.call_none"))
 					return
 				}
-				tw := newTable("", strings.Split(l.T("cli.call_head"), "\t")...)
+				tw := textout.NewTable("", strings.Split(l.T("cli.call_head"), "\t")...)
 				for _, call := range calls {
 					what := call.Skill
 					if what == "" {
@@ -47,9 +47,9 @@ func (a *app) callCommand() *cobra.Command {
 						answered = append(answered, ch)
 					}
 					sort.Strings(answered)
-					tw.add(call.ID, strings.Join(call.Characters, ","), what, bench.OrDash(call.Vs), bench.OrDash(strings.Join(answered, ",")), bench.OrDash(call.Note))
+					tw.Add(call.ID, strings.Join(call.Characters, ","), what, textout.OrDash(call.Vs), textout.OrDash(strings.Join(answered, ",")), textout.OrDash(call.Note))
 				}
-				tw.write(w)
+				tw.Write(w)
 			})
 		},
 	}
