@@ -16,7 +16,6 @@ import (
 
 	"github.com/campaign-journal/journal/buildinfo"
 	"github.com/campaign-journal/journal/events/backup"
-	"github.com/campaign-journal/journal/events/embedded"
 	"github.com/campaign-journal/journal/internal/msgerr"
 )
 
@@ -161,18 +160,8 @@ func (a *app) restoreConn(ctx context.Context) (nc *nats.Conn, replicas int, don
 	if err := a.embeddedReplicas(); err != nil {
 		return nil, 0, nil, err
 	}
-	if err := os.MkdirAll(a.dataDir, 0o700); err != nil {
-		return nil, 0, nil, msgerr.Errorf("data folder %s: %w", a.dataDir, err)
-	}
-	srv, err := embedded.Start(ctx, embedded.Options{Dir: a.dataDir, Sync: true})
-	if err != nil {
-		return nil, 0, nil, msgerr.Errorf("start the embedded journal in %s: %w", a.dataDir, err)
-	}
-	if srv.Remote() {
-		srv.Shutdown()
-		return nil, 0, nil, msgerr.Errorf("a journal serve runs on %s: stop it, or restore into another folder", a.dataDir)
-	}
-	return srv.Conn(), 1, srv.Shutdown, nil
+	nc, done, err = backup.StartEmbedded(ctx, a.dataDir)
+	return nc, 1, done, err
 }
 
 // targetFlags are the global flags that name the journal just used.

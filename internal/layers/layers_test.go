@@ -53,7 +53,7 @@ var allowed = map[string][]string{
 	"device/client":                 {"beacon", "command", "device", "events", "i18n", "internal/...", "projections", "replay", "rules/dice", "signed"},
 	"live":                          {"events", "events/jetstore", "feed", "i18n", "internal/msgerr", "projections"},
 	"live/livetest":                 {"command", "events", "projections"},
-	"events/backup":                 {"events", "events/jetstore", "internal/msgerr", "replay"},
+	"events/backup":                 {"events", "events/embedded", "events/jetstore", "internal/msgerr", "replay"},
 	"command":                       {"beacon", "events", "i18n", "internal/clip", "internal/msgerr", "internal/slug", "projections", "rolls", "rules/...", "signed"},
 	"command/catalog":               {"command", "events", "internal/clip", "internal/msgerr", "rolls", "rules/..."},
 	"command/recordtest":            {"command", "events", "events/memstore"},
