@@ -10,6 +10,7 @@ import (
 
 	"github.com/campaign-journal/journal/bench"
 	"github.com/campaign-journal/journal/internal/msgerr"
+	"github.com/campaign-journal/journal/textout"
 )
 
 // benchCommand measures the journal against raw JetStream on its own
@@ -55,7 +56,7 @@ func (a *app) benchCommand() *cobra.Command {
 				defer pprof.StopCPUProfile()
 			}
 			var line *bench.Line
-			if isTerminal(a.stderr) {
+			if textout.IsTerminal(a.stderr) {
 				line = &bench.Line{W: a.stderr}
 			}
 			series, err := bench.Repeat(c.Context(), o, syncs, repeat, line)
