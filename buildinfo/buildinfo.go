@@ -94,3 +94,13 @@ func (v Info) WriteText(w io.Writer) {
 	fmt.Fprintf(w, "nats-server  %s (embedded)\n", v.NATSServer)
 	fmt.Fprintf(w, "nats.go      %s\n", v.NATSClient)
 }
+
+// ModuleVersion is the module version the binary was built from, as the
+// build information has it ("" without build information; no link-time
+// stamp): what a backup's manifest records.
+func ModuleVersion() string {
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		return bi.Main.Version
+	}
+	return ""
+}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"time"
 
 	"github.com/campaign-journal/journal/i18n"
 	"github.com/campaign-journal/journal/projections"
@@ -19,7 +18,7 @@ import (
 func CampaignList(w io.Writer, l i18n.Lang, rows []projections.CampaignRow) {
 	t := textout.NewTable("", l.T("col.id"), l.T("col.name"), l.T("col.system"), l.T("col.created"))
 	for _, r := range rows {
-		t.Add(r.ID, r.Name, r.System, LocalTime(r.Created))
+		t.Add(r.ID, r.Name, r.System, textout.LocalTime(r.Created))
 	}
 	t.Write(w)
 }
@@ -28,7 +27,7 @@ func CampaignList(w io.Writer, l i18n.Lang, rows []projections.CampaignRow) {
 func SessionList(w io.Writer, l i18n.Lang, rows []projections.SessionRow) {
 	t := textout.NewTable("", l.T("col.id"), l.T("col.title"), l.T("col.started"), l.T("col.rolls"), l.T("col.state")).AlignRight(3)
 	for _, r := range rows {
-		t.Add(r.ID, r.Title, LocalTime(r.Started), strconv.FormatUint(r.Rolls, 10), SessionState(l, r.Ended))
+		t.Add(r.ID, r.Title, textout.LocalTime(r.Started), strconv.FormatUint(r.Rolls, 10), SessionState(l, r.Ended))
 	}
 	t.Write(w)
 }
@@ -76,7 +75,3 @@ func WeaponList(w io.Writer, l i18n.Lang, rows []projections.WeaponRow) {
 	}
 	t.Write(w)
 }
-
-// LocalTime formats t in the user's time zone (time.Local, which honours
-// $TZ), with the zone's name.
-func LocalTime(t time.Time) string { return t.In(time.Local).Format("2006-01-02 15:04:05 MST") }

@@ -1,7 +1,7 @@
 // Package textout lays out the command line's text for a terminal: tables
 // whose columns line up by display width, horizontal bar charts, HP bars
-// and percentages. It knows nothing of the journal's data: the renderers
-// of odds and sheets (oddstext, cmd/journal) are built on it.
+// and percentages, and times in the user's zone. It knows nothing of the journal's data: the renderers
+// of odds, sheets and the log (oddstext, sheettext, logtext) are built on it.
 //
 // Invariants:
 //   - Widths are display widths (i18n.Width: an accented letter is one
@@ -17,6 +17,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"golang.org/x/term"
 
@@ -120,3 +121,15 @@ func HPBar(hp, maxHP, width int) string {
 
 // Fraction is "n/of".
 func Fraction(n, of int) string { return strconv.Itoa(n) + "/" + strconv.Itoa(of) }
+
+// OrDash is "-" for "": an empty cell of a table.
+func OrDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// LocalTime formats t in the user's time zone (time.Local, which honours
+// $TZ), with the zone's name.
+func LocalTime(t time.Time) string { return t.In(time.Local).Format("2006-01-02 15:04:05 MST") }

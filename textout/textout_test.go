@@ -55,3 +55,9 @@ func TestHPBarAndPercent(t *testing.T) {
 		t.Error("Fraction or the terminal checks")
 	}
 }
+
+func TestOrDash(t *testing.T) {
+	if OrDash("") != "-" || OrDash("x") != "x" {
+		t.Fatal("OrDash: want - for the empty cell, the text else")
+	}
+}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 	"strings"
 	"time"
 
@@ -15,13 +14,9 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/spf13/cobra"
 
-	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/buildinfo"
 	"github.com/campaign-journal/journal/events/backup"
-	"github.com/campaign-journal/journal/events/embedded"
-	"github.com/campaign-journal/journal/events/jetstore"
 	"github.com/campaign-journal/journal/internal/msgerr"
-	"github.com/campaign-journal/journal/replay"
-	"github.com/campaign-journal/journal/replay/audit"
 )
 
 // backupCommands are journal backup and journal restore.
@@ -40,7 +35,7 @@ func (a *app) backupCommand() *cobra.Command {
 			if err := backup.MakeDir(args[0]); err != nil {
 				return err
 			}
-			path, err := a.keyPath(keyFile)
+			path, err := backup.KeyPath(keyFile)
 			if err != nil {
 				return err
 			}
@@ -63,7 +58,7 @@ func (a *app) backupCommand() *cobra.Command {
 			}
 			start := time.Now()
 			m, err := backup.Write(ctx, a.nc, key, args[0], backup.Options{
-				Prefix: a.apiPrefix(), Version: journalVersion(), Progress: a.progressWriter(),
+				Prefix: jetstream.DefaultAPIPrefix, Version: buildinfo.ModuleVersion(), Progress: backup.ProgressTo(a.stderr),
 			})
 			if err != nil {
 				return err
@@ -95,7 +90,7 @@ func (a *app) restoreCommand() *cobra.Command {
 			ctx := c.Context()
 			// The key checks the manifest's MAC, which proves every part's
 			// SHA-256: --without-secrets needs it too.
-			path, err := a.keyPath(keyFile)
+			path, err := backup.KeyPath(keyFile)
 			if err != nil {
 				return err
 			}
@@ -119,30 +114,15 @@ func (a *app) restoreCommand() *cobra.Command {
 			}
 			defer done()
 			start := time.Now()
-			res, err := arch.Restore(ctx, nc, backup.Options{Prefix: a.apiPrefix(), Replicas: replicas, Progress: a.progressWriter()})
+			res, err := arch.Restore(ctx, nc, backup.Options{Prefix: jetstream.DefaultAPIPrefix, Replicas: replicas, Progress: backup.ProgressTo(a.stderr)})
 			if err != nil {
 				return err
 			}
-			// The journal opens on what came back (and gets a secrets bucket
-			// if it was left out).
-			js, err := jetstream.NewWithAPIPrefix(nc, a.apiPrefix())
+			// The restored journal opens and is audited as journal replay
+			// would (backup.Verify).
+			rep, err := backup.Verify(ctx, nc, jetstream.DefaultAPIPrefix, replicas)
 			if err != nil {
 				return err
-			}
-			st, err := jetstore.Open(ctx, js, jetstore.Options{Replicas: replicas}) // 0: the restored journal's
-			if err != nil {
-				return msgerr.Errorf("restored, but the journal does not open on it: %w", err)
-			}
-			// The restored journal is audited as journal replay would: every
-			// event decoded, every revealed roll re-derived, every message
-			// that is not an event listed (and failing the audit).
-			src, _, err := audit.BoundSource(ctx, st, events.AllFilter)
-			if err != nil {
-				return err
-			}
-			rep, err := replay.Verify(ctx, src, replay.Options{})
-			if err != nil {
-				return msgerr.Errorf("restored, but its events do not read back: %w", err)
 			}
 			if err := a.emit(map[string]any{"file": args[0], "restored": res, "verified": rep.Totals, "foreign": rep.Foreign, "manifest": arch.Manifest}, func(w io.Writer) {
 				fmt.Fprintf(w, "restored %s (taken %s) into %s in %v\n", args[0], arch.Manifest.Created.Format(time.RFC3339), strings.TrimSpace(a.targetFlags()), time.Since(start).Round(time.Millisecond))
@@ -180,30 +160,9 @@ func (a *app) restoreConn(ctx context.Context) (nc *nats.Conn, replicas int, don
 	if err := a.embeddedReplicas(); err != nil {
 		return nil, 0, nil, err
 	}
-	if err := os.MkdirAll(a.dataDir, 0o700); err != nil {
-		return nil, 0, nil, msgerr.Errorf("data folder %s: %w", a.dataDir, err)
-	}
-	srv, err := embedded.Start(ctx, embedded.Options{Dir: a.dataDir, Sync: true})
-	if err != nil {
-		return nil, 0, nil, msgerr.Errorf("start the embedded journal in %s: %w", a.dataDir, err)
-	}
-	if srv.Remote() {
-		srv.Shutdown()
-		return nil, 0, nil, msgerr.Errorf("a journal serve runs on %s: stop it, or restore into another folder", a.dataDir)
-	}
-	return srv.Conn(), 1, srv.Shutdown, nil
+	nc, done, err = backup.StartEmbedded(ctx, a.dataDir)
+	return nc, 1, done, err
 }
-
-// keyPath is --key, or the default key file.
-func (a *app) keyPath(flag string) (string, error) {
-	if flag != "" {
-		return flag, nil
-	}
-	return backup.DefaultKeyPath()
-}
-
-// apiPrefix is the JetStream API prefix the journal's connections use.
-func (a *app) apiPrefix() string { return jetstream.DefaultAPIPrefix }
 
 // targetFlags are the global flags that name the journal just used.
 func (a *app) targetFlags() string {
@@ -211,25 +170,4 @@ func (a *app) targetFlags() string {
 		return " --nats " + redactURLs(a.natsURL)
 	}
 	return " --data " + a.dataDir
-}
-
-// progressWriter is stderr when it is a terminal, else nil: a nightly job's
-// log gets the summary on stdout and nothing else.
-func (a *app) progressWriter() io.Writer {
-	f, ok := a.stderr.(*os.File)
-	if !ok {
-		return nil
-	}
-	if info, err := f.Stat(); err != nil || info.Mode()&os.ModeCharDevice == 0 {
-		return nil
-	}
-	return a.stderr
-}
-
-// journalVersion is the module version the binary was built from.
-func journalVersion() string {
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		return bi.Main.Version
-	}
-	return ""
 }

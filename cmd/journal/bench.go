@@ -1,13 +1,10 @@
 package main
 
 import (
-	"fmt"
 	"io"
 	"os"
 	"runtime/pprof"
 	"strings"
-	"sync"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -27,15 +24,8 @@ func (a *app) benchCommand() *cobra.Command {
 		Short: "Measure the journal against the raw JetStream under it, side by side",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			var syncs []bool
-			switch syncMode {
-			case "always":
-				syncs = []bool{true}
-			case "default":
-				syncs = []bool{false}
-			case "both":
-				syncs = []bool{true, false}
-			default:
+			syncs, ok := bench.SyncModes(syncMode)
+			if !ok {
 				return usagef("--sync %q: want always, default or both", syncMode)
 			}
 			for name, v := range map[string]int{"--rolls": o.Rolls, "--campaigns": o.Campaigns, "--characters": o.Characters,
@@ -65,45 +55,19 @@ func (a *app) benchCommand() *cobra.Command {
 				}
 				defer pprof.StopCPUProfile()
 			}
-			var line *benchLine
+			var line *bench.Line
 			if textout.IsTerminal(a.stderr) {
-				line = &benchLine{w: a.stderr}
+				line = &bench.Line{W: a.stderr}
 			}
-			var series benchSeries
-			for k := range repeat {
-				report := benchReport{Machine: bench.Describe()}
-				for _, s := range syncs {
-					o.Sync = s
-					o.Progress = nil
-					if line != nil {
-						line.sync = syncName(s)
-						if repeat > 1 {
-							line.sync = fmt.Sprintf("%s, run %d of %d", syncName(s), k+1, repeat)
-						}
-						o.Progress = line.show
-					}
-					res, err := bench.Run(c.Context(), o)
-					if line != nil {
-						line.clear()
-					}
-					if err != nil {
-						return err
-					}
-					report.Runs = append(report.Runs, res)
-				}
-				report.Targets = bench.Targets(report.Runs)
-				series.Repeats = append(series.Repeats, report)
+			series, err := bench.Repeat(c.Context(), o, syncs, repeat, line)
+			if err != nil {
+				return err
 			}
 			if repeat == 1 {
 				report := series.Repeats[0]
-				return a.emit(report, func(w io.Writer) { report.WriteText(w, benchChart) })
+				return a.emit(report, func(w io.Writer) { report.WriteText(w, bench.TextChart) })
 			}
-			verdicts := make([][]bench.Verdict, len(series.Repeats))
-			for k, r := range series.Repeats {
-				verdicts[k] = r.Targets
-			}
-			series.Tally = bench.TallyTargets(verdicts)
-			return a.emit(series, func(w io.Writer) { series.WriteText(w, benchChart) })
+			return a.emit(series, func(w io.Writer) { series.WriteText(w, bench.TextChart) })
 		},
 	}
 	d := bench.DefaultOptions()
@@ -133,60 +97,4 @@ func (a *app) benchCommand() *cobra.Command {
 	f.IntVar(&repeat, "repeat", 1, "whole runs to make one after another; the output ends with each target's value in every run and the runs that met it")
 	f.StringVar(&cpuProfile, "cpuprofile", "", "write a CPU profile of the whole run (server included) to this file, for go tool pprof")
 	return cmd
-}
-
-// benchSeries and benchReport are what `journal bench --json` prints
-// (package bench, report.go).
-type (
-	benchSeries = bench.Series
-	benchReport = bench.Report
-)
-
-func syncName(sync bool) string { return bench.SyncName(sync) }
-
-// benchChart draws bench's bars with the CLI's histogram (chart.go).
-func benchChart(w io.Writer, rows []bench.Bar, width int) {
-	bars := make([]bar, len(rows))
-	for i, r := range rows {
-		bars[i] = bar{label: r.Label, value: r.Value, note: r.Note}
-	}
-	histogram(w, bars, width)
-}
-
-// orDash is "-" for "" (bench.OrDash).
-func orDash(s string) string { return bench.OrDash(s) }
-
-// benchLine draws the progress of a run on one terminal line, at most
-// every 100 ms, as the replay's progress line does; clear erases it.
-type benchLine struct {
-	w     io.Writer
-	sync  string
-	mu    sync.Mutex
-	last  time.Time
-	shown bool
-}
-
-func (l *benchLine) show(p bench.Progress) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	now := time.Now()
-	if now.Sub(l.last) < 100*time.Millisecond {
-		return
-	}
-	l.last = now
-	pct := 0.0
-	if p.Total > 0 {
-		pct = 100 * float64(min(p.Done, p.Total)) / float64(p.Total)
-	}
-	fmt.Fprintf(l.w, "\r\033[Kbench (sync %s): %s, %s, %d/%d (%.0f%%)", l.sync, p.Stage, p.Phase, p.Done, p.Total, pct)
-	l.shown = true
-}
-
-func (l *benchLine) clear() {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.shown {
-		fmt.Fprint(l.w, "\r\033[K")
-		l.shown = false
-	}
 }

@@ -19,7 +19,7 @@ var benchTiny = []string{"--rolls", "20", "--campaigns", "2", "--characters", "4
 func TestBenchJSON(t *testing.T) {
 	c := newCLI(t)
 	out := c.ok(append([]string{"bench", "--json", "--sync", "default", "--tmp", t.TempDir()}, benchTiny...)...)
-	var r benchReport
+	var r bench.Report
 	require.NoError(t, json.Unmarshal([]byte(out), &r))
 	require.Positive(t, r.Machine.CPUs)
 	require.Len(t, r.Runs, 1)
@@ -90,7 +90,7 @@ func TestBenchRepeat(t *testing.T) {
 	c := newCLI(t)
 	args := append([]string{"bench", "--sync", "default", "--stages", "verification,appends-sequential", "--repeat", "2", "--tmp", t.TempDir()}, benchTiny...)
 	out := c.ok(append(args, "--json")...)
-	var s benchSeries
+	var s bench.Series
 	require.NoError(t, json.Unmarshal([]byte(out), &s))
 	require.Len(t, s.Repeats, 2)
 	for _, r := range s.Repeats {

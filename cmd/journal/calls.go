@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/campaign-journal/journal/projections"
+	"github.com/campaign-journal/journal/textout"
 )
 
 // callCommand is `journal call CHAR... --skill S`: the GM's roll call (the
@@ -35,7 +36,7 @@ func (a *app) callCommand() *cobra.Command {
 					fmt.Fprintln(w, l.T("cli.call_none"))
 					return
 				}
-				tw := newTable("", strings.Split(l.T("cli.call_head"), "\t")...)
+				tw := textout.NewTable("", strings.Split(l.T("cli.call_head"), "\t")...)
 				for _, call := range calls {
 					what := call.Skill
 					if what == "" {
@@ -46,9 +47,9 @@ func (a *app) callCommand() *cobra.Command {
 						answered = append(answered, ch)
 					}
 					sort.Strings(answered)
-					tw.add(call.ID, strings.Join(call.Characters, ","), what, orDash(call.Vs), orDash(strings.Join(answered, ",")), orDash(call.Note))
+					tw.Add(call.ID, strings.Join(call.Characters, ","), what, textout.OrDash(call.Vs), textout.OrDash(strings.Join(answered, ",")), textout.OrDash(call.Note))
 				}
-				tw.write(w)
+				tw.Write(w)
 			})
 		},
 	}

@@ -11,23 +11,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/campaign-journal/journal/access"
-	"github.com/campaign-journal/journal/i18n"
 	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/invite"
+	"github.com/campaign-journal/journal/invitetext"
 	"github.com/campaign-journal/journal/web"
 )
-
-// invited is what `journal invite` prints: the link, once.
-type invited struct {
-	Link       string    `json:"link"`
-	Invite     string    `json:"invite"`
-	User       string    `json:"user"`
-	Role       string    `json:"role"`
-	Campaign   string    `json:"campaign"`
-	Characters []string  `json:"characters,omitempty"`
-	Expires    time.Time `json:"expires"`
-	Book       string    `json:"book"`
-}
 
 // book opens the table's book beside the access file, for command what.
 func (a *app) book(what string) (*invite.Book, error) {
@@ -87,14 +75,8 @@ func (a *app) invite(c *cobra.Command, user, role string, characters []string, t
 		return err
 	}
 	if cfg, err := access.Load(a.accessFile); err == nil {
-		// A device signs in to its own campaign: the same name may play in
-		// another (the journal's participants are per campaign), but not
-		// take another role in a campaign the access file gives it.
-		if p, ok := cfg.ByName(user); ok && (p.Campaign == a.campaign || p.Campaign == access.AllCampaigns) {
-			want := map[string]access.Role{invite.RolePlayer: access.RolePlayer, invite.RoleGM: access.RoleGM, invite.RoleViewer: access.RoleDashboard}[role]
-			if p.Role != want {
-				return usagef("invite: %q is a %s of campaign %q in %s: invite another name", user, p.Role, p.Campaign, a.accessFile)
-			}
+		if p, taken := invite.Taken(cfg, user, a.campaign, role); taken {
+			return usagef("invite: %q is a %s of campaign %q in %s: invite another name", user, p.Role, p.Campaign, a.accessFile)
 		}
 	} else if !errors.Is(err, os.ErrNotExist) {
 		return msgerr.Errorf("invite: %w", err)
@@ -106,16 +88,8 @@ func (a *app) invite(c *cobra.Command, user, role string, characters []string, t
 	if err != nil {
 		return err
 	}
-	link := strings.TrimRight(base, "/") + "/table#invite=" + tok
-	out := invited{Link: link, Invite: inv.ID, User: user, Role: inv.Role, Campaign: inv.Campaign, Characters: inv.Characters, Expires: inv.Expires, Book: b.Path()}
-	return a.emit(out, func(w io.Writer) {
-		chars := ""
-		if len(inv.Characters) > 0 {
-			chars = ", " + strings.Join(inv.Characters, ", ")
-		}
-		fmt.Fprintln(w, a.language().T("inv.created", user, inv.Role, inv.Campaign, chars, inv.ID, inv.Expires.Local().Format("2006-01-02 15:04")))
-		fmt.Fprintln(w, link)
-	})
+	out := invitetext.Invited{Link: invite.LinkFor(base, tok), Invite: inv.ID, User: user, Role: inv.Role, Campaign: inv.Campaign, Characters: inv.Characters, Expires: inv.Expires, Book: b.Path()}
+	return a.emit(out, func(w io.Writer) { out.WriteText(w, a.language()) })
 }
 
 // devicesCommand is `journal devices list|revoke`.
@@ -146,34 +120,7 @@ func (a *app) devicesCommand() *cobra.Command {
 				}
 			}
 			l := a.language()
-			return a.emit(rows, func(w io.Writer) {
-				if len(rows) == 0 {
-					fmt.Fprintln(w, l.T("dev.none", "journal invite PLAYER --character ID"))
-					return
-				}
-				tw := newTable("", strings.Split(l.T("dev.head"), "\t")...)
-				for _, r := range rows {
-					state := l.T("dev.state.active")
-					switch {
-					case r.Revoked:
-						state = l.T("dev.state.revoked")
-					case r.KeyRevoked:
-						state = l.T("dev.state.key_revoked")
-					case r.Kind == "invite" && r.Used:
-						state = l.T("dev.state.used")
-					case r.Kind == "invite" && !time.Now().Before(r.Expires):
-						state = l.T("dev.state.expired")
-					case r.Kind == "invite":
-						state = l.T("dev.state.open", r.Expires.Local().Format("2006-01-02 15:04"))
-					}
-					kind := r.Kind
-					if r.Kind == "invite" || r.Kind == "device" {
-						kind = l.T(i18n.Key("dev.kind." + r.Kind))
-					}
-					tw.add(r.ID, kind, r.User, r.Role, strings.Join(r.Characters, ","), orDash(r.Fingerprint), state)
-				}
-				tw.write(w)
-			})
+			return a.emit(rows, func(w io.Writer) { invitetext.WriteDevices(w, l, rows, time.Now()) })
 		},
 	}
 	revoke := &cobra.Command{

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/campaign-journal/journal/invite"
+	"github.com/campaign-journal/journal/invitetext"
 )
 
 // TestInviteCommand: journal invite prints a one-time link and keeps only
@@ -18,7 +19,7 @@ import (
 func TestInviteCommand(t *testing.T) {
 	c := newAccessCLI(t)
 	c.add("ana", "--role", "gm", "--campaign", "mordor")
-	var inv invited
+	var inv invitetext.Invited
 	require.NoError(t, json.Unmarshal([]byte(c.ok("--json", "-c", "mordor", "invite", "bea", "--character", "ruisenor", "--url", "https://table.example/")), &inv))
 	require.True(t, strings.HasPrefix(inv.Link, "https://table.example/table#invite="), inv.Link)
 	token := strings.TrimPrefix(inv.Link, "https://table.example/table#invite=")

@@ -12,12 +12,9 @@ import (
 	"github.com/campaign-journal/journal/device"
 	"github.com/campaign-journal/journal/device/client"
 	"github.com/campaign-journal/journal/events"
-	"github.com/campaign-journal/journal/i18n"
-	"github.com/campaign-journal/journal/internal/clip"
-	"github.com/campaign-journal/journal/internal/msgerr"
+	"github.com/campaign-journal/journal/logtext"
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/replay/audit"
-	"github.com/campaign-journal/journal/sheettext"
 )
 
 func (a *app) logCommand() *cobra.Command {
@@ -46,7 +43,7 @@ func (a *app) logCommand() *cobra.Command {
 				return err
 			}
 			lang := a.language()
-			voids, err := readVoids(c.Context(), st, filter, upTo)
+			voids, err := logtext.ReadVoids(c.Context(), st, filter, upTo)
 			if err != nil {
 				return err
 			}
@@ -80,15 +77,7 @@ func (a *app) logCommand() *cobra.Command {
 					return err
 				}
 				for ; printed < len(tr.Lines); printed++ {
-					l := logLine{Line: tr.Lines[printed]}
-					l.ShortID = shortID(l.EventID)
-					l.VoidedBy = voids[l.EventID]
-					if a.jsonOut {
-						b, _ := json.Marshal(l)
-						fmt.Fprintln(out, string(b))
-					} else {
-						fmt.Fprintln(out, logText(l, lang))
-					}
+					logtext.WriteLine(out, tr.Lines[printed], voids, a.jsonOut, lang)
 				}
 				if follow {
 					return out.Flush()
@@ -142,34 +131,13 @@ func (a *app) exportCommand() *cobra.Command {
 				return err
 			}
 			if session != "" {
-				if err := hasSession(c.Context(), st, filter, campaign, session); err != nil {
+				if err := logtext.HasSession(c.Context(), st, filter, campaign, session); err != nil {
 					return err
 				}
-			}
-			stored, err := a.storedBytes(c.Context())
-			if err != nil {
-				return err
 			}
 			out := bufio.NewWriter(a.stdout)
 			defer out.Flush()
-			n := 0
-			ended := false
-			err = st.Read(c.Context(), events.Query{Subject: filter, OnForeign: a.warnForeign()}, func(r events.Recorded) error {
-				if ended {
-					return errExported
-				}
-				b, err := stored(r) // verbatim: the bytes the chain hashes
-				if err != nil {
-					return err
-				}
-				n++
-				out.Write(b)
-				ended = session != "" && r.Event.Session == session && r.Event.Type == events.TypeSessionEnded
-				return out.WriteByte('\n')
-			})
-			if errors.Is(err, errExported) {
-				err = nil
-			}
+			n, err := logtext.Export(c.Context(), st, events.Query{Subject: filter, OnForeign: a.warnForeign()}, session, out)
 			if err == nil && n == 0 {
 				return a.noCampaign(c.Context(), campaign, 0)
 			}
@@ -180,53 +148,7 @@ func (a *app) exportCommand() *cobra.Command {
 	return cmd
 }
 
-// errExported stops reading once a session export has its last event.
-var errExported = msgerr.New("export complete")
-
-// hasSession refuses a session the campaign never started.
-func hasSession(ctx context.Context, st store, filter, campaign, session string) error {
-	found := false
-	err := st.Read(ctx, events.Query{Subject: filter, Types: []string{events.TypeSessionStarted}}, func(r events.Recorded) error {
-		if r.Event.Session == session {
-			found = true
-			return errExported
-		}
-		return nil
-	})
-	if err != nil && !errors.Is(err, errExported) {
-		return err
-	}
-	if !found {
-		return msgerr.Errorf("campaign %s has no session %s", campaign, clip.Text(session))
-	}
-	return nil
-}
-
-// logLine is one line of journal log (projections.LogLine).
-type logLine = projections.LogLine
-
-// text is the line for people: sequence, short id, local time with its
-// zone, the transcript text and, for a voided event, the mark.
-func logText(l logLine, lang i18n.Lang) string {
-	line := fmt.Sprintf("%6d  %s  %s  %s", l.Seq, l.ShortID, sheettext.LocalTime(l.Time), l.Text)
-	if v := l.VoidedBy; v != nil {
-		line += "  " + lang.T("log.voided_by", v.Seq, shortID(v.EventID), v.Reason)
-	}
-	return line
-}
-
-// shortID is the last 8 hex digits of an event id (projections.ShortID).
-func shortID(id string) string { return projections.ShortID(id) }
-
-// voids maps the id of every voided event to its void.
-type voids = projections.Voids
-
-// readVoids reads the voids recorded on filter up to upTo (0: now).
-func readVoids(ctx context.Context, st store, filter string, upTo uint64) (voids, error) {
-	v := voids{}
-	err := st.Read(ctx, events.Query{Subject: filter, To: upTo, Types: []string{events.TypeEventVoided}}, func(r events.Recorded) error {
-		v.Add(r)
-		return nil
-	})
-	return v, err
+// storedBytes gives an event's stored bytes (logtext.Stored), for v2_cosign.go.
+func (a *app) storedBytes(context.Context) (func(events.Recorded) ([]byte, error), error) {
+	return logtext.Stored, nil
 }

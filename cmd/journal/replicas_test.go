@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/campaign-journal/journal/events/cluster"
+	"github.com/campaign-journal/journal/events/embedded"
 	"github.com/campaign-journal/journal/events/jetstore"
 	"github.com/campaign-journal/journal/live"
 )
@@ -81,7 +82,7 @@ func TestReplicasCLIEmbedded(t *testing.T) {
 	_, errb, code := c.run("--lang", "en", "--replicas", "3", "campaign", "create", "aa", "--system", "ryf")
 	require.Equal(t, exitUsage, code)
 	require.Equal(t, "journal: --replicas 3: the embedded server is one node, its journal has 1 replica (--replicas is for a journal on a cluster, with --nats)\n", errb)
-	require.False(t, hasJournal(c.dir), "nothing created")
+	require.False(t, embedded.HasJournal(c.dir), "nothing created")
 	c.ok("--replicas", "1", "campaign", "create", "aa", "--system", "ryf")
 	c.ok("-c", "aa", "log")
 	_, _, code = c.run("--replicas", "3", "-c", "aa", "log")

@@ -90,7 +90,7 @@ func (a *app) openJetStream(ctx context.Context, share bool, listen string) (jet
 		return nil, 0, err
 	}
 	if a.readOnly {
-		if !hasJournal(a.dataDir) {
+		if !embedded.HasJournal(a.dataDir) {
 			return nil, 0, msgerr.Errorf("%w in %s: create a campaign first with 'journal --data %s campaign create ID --system ryf|galaxia|tor'",
 				errNoJournal, a.dataDir, sheettext.QuoteArg(a.dataDir))
 		}
@@ -128,9 +128,6 @@ func (a *app) resolveDataDir() error {
 	a.dataDir = abs
 	return nil
 }
-
-// hasJournal reports whether dir holds a journal (embedded.HasJournal).
-func hasJournal(dir string) bool { return embedded.HasJournal(dir) }
 
 // loadAccess loads --access once (a.access stays nil without it).
 func (a *app) loadAccess() error {

@@ -131,7 +131,7 @@ func TestEventBySequenceOrShortID(t *testing.T) {
 			require.NotContains(t, r[3], "ANULADO", "only the voided event is marked")
 		}
 	}
-	var line logLine
+	var line projections.LogLine
 	for _, l := range strings.Split(strings.TrimSpace(c.ok("-c", "mordor", "log", "--json")), "\n") {
 		require.NoError(t, json.Unmarshal([]byte(l), &line))
 		if strconv.FormatUint(line.Seq, 10) == roll[0] {

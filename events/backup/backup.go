@@ -1,7 +1,7 @@
 // Package backup writes a whole journal into one file — the event stream,
 // the session secrets and the projection checkpoints, as JetStream stream
 // snapshots — and restores such a file into a JetStream that holds no
-// journal, embedded or a cluster.
+// journal, embedded or a cluster, then audits what it restored (Verify).
 //
 // A backup file is a tar archive:
 //

@@ -125,6 +125,14 @@ func DefaultKeyPath() (string, error) {
 	return filepath.Join(dir, "campaign-journal", "backup.key"), nil
 }
 
+// KeyPath is the key file given (--key), or DefaultKeyPath without one.
+func KeyPath(given string) (string, error) {
+	if given != "" {
+		return given, nil
+	}
+	return DefaultKeyPath()
+}
+
 // keyFileHeader starts a key file; the key follows in hex.
 const keyFileHeader = "journal-backup-key-v1 "
 
