@@ -14,6 +14,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 	"github.com/spf13/cobra"
 
+	"github.com/campaign-journal/journal/access"
 	"github.com/campaign-journal/journal/buildinfo"
 	"github.com/campaign-journal/journal/events/backup"
 	"github.com/campaign-journal/journal/internal/msgerr"
@@ -153,7 +154,7 @@ func (a *app) restoreConn(ctx context.Context) (nc *nats.Conn, replicas int, don
 	if a.natsURL != "" {
 		nc, err := nats.Connect(a.natsURL, nats.Name("journal restore"), nats.Timeout(5*time.Second))
 		if err != nil {
-			return nil, 0, nil, msgerr.Errorf("connect to NATS at %s: %w", redactURLs(a.natsURL), err)
+			return nil, 0, nil, msgerr.Errorf("connect to NATS at %s: %w", access.RedactURLs(a.natsURL), err)
 		}
 		return nc, a.replicas, nc.Close, nil
 	}
@@ -167,7 +168,7 @@ func (a *app) restoreConn(ctx context.Context) (nc *nats.Conn, replicas int, don
 // targetFlags are the global flags that name the journal just used.
 func (a *app) targetFlags() string {
 	if a.natsURL != "" {
-		return " --nats " + redactURLs(a.natsURL)
+		return " --nats " + access.RedactURLs(a.natsURL)
 	}
 	return " --data " + a.dataDir
 }

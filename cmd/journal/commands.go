@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/campaign-journal/journal/access"
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/command/catalog"
 	"github.com/campaign-journal/journal/events"
@@ -270,7 +271,7 @@ func noCharacter(camp *projections.Campaign, id string, at uint64) error {
 // NATS servers of --nats.
 func (a *app) journalPlace() string {
 	if a.natsURL != "" {
-		return "NATS " + redactURLs(a.natsURL)
+		return "NATS " + access.RedactURLs(a.natsURL)
 	}
 	return a.dataDir
 }

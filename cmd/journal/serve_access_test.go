@@ -125,7 +125,7 @@ func TestServeAccess(t *testing.T) {
 
 // TestServeHidesPassword: a --nats URL's password is never printed.
 func TestServeHidesPassword(t *testing.T) {
-	require.Equal(t, "nats://n1:4222,nats://n2:4222,n3:4222,nats://n4", redactURLs("nats://journal:s3cret@n1:4222,nats://journal:s3cret@n2:4222,tok@n3:4222,nats://n4"))
+	require.Equal(t, "nats://n1:4222,nats://n2:4222,n3:4222,nats://n4", access.RedactURLs("nats://journal:s3cret@n1:4222,nats://journal:s3cret@n2:4222,tok@n3:4222,nats://n4"))
 	c := newCLI(t)
 	out, errb, code := c.run("--nats", "nats://journal:s3cret@127.0.0.1:1,nats://journal:s3cret@127.0.0.1:2", "serve", "--http", "127.0.0.1:0")
 	if code == 0 || strings.Contains(out+errb, "s3cret") || !strings.Contains(errb, "nats://127.0.0.1:1") {

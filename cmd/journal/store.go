@@ -142,10 +142,6 @@ func (a *app) loadAccess() error {
 	return nil
 }
 
-// redactURLs strips the user information from NATS URLs
-// (access.RedactURLs).
-func redactURLs(s string) string { return access.RedactURLs(s) }
-
 // journal returns the command handlers over the opened store, as the
 // CLI's user. The handlers are made once per invocation, so that every
 // look at a campaign and every command of it share one cache of folded
