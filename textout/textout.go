@@ -13,6 +13,7 @@
 package textout
 
 import (
+	"encoding/json"
 	"io"
 	"os"
 	"strconv"
@@ -133,3 +134,15 @@ func OrDash(s string) string {
 // LocalTime formats t in the user's time zone (time.Local, which honours
 // $TZ), with the zone's name.
 func LocalTime(t time.Time) string { return t.In(time.Local).Format("2006-01-02 15:04:05 MST") }
+
+// Emit prints v to w as indented JSON when asJSON (a command's --json),
+// else calls text to print it for people.
+func Emit(w io.Writer, asJSON bool, v any, text func(w io.Writer)) error {
+	if asJSON {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(v)
+	}
+	text(w)
+	return nil
+}

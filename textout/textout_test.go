@@ -2,6 +2,8 @@ package textout
 
 import (
 	"bytes"
+	"io"
+	"strings"
 	"testing"
 )
 
@@ -59,5 +61,22 @@ func TestHPBarAndPercent(t *testing.T) {
 func TestOrDash(t *testing.T) {
 	if OrDash("") != "-" || OrDash("x") != "x" {
 		t.Fatal("OrDash: want - for the empty cell, the text else")
+	}
+}
+
+func TestEmit(t *testing.T) {
+	var b strings.Builder
+	if err := Emit(&b, true, map[string]int{"n": 1}, func(io.Writer) { t.Fatal("text under --json") }); err != nil {
+		t.Fatal(err)
+	}
+	if b.String() != "{\n  \"n\": 1\n}\n" {
+		t.Fatalf("JSON: %q", b.String())
+	}
+	b.Reset()
+	if err := Emit(&b, false, nil, func(w io.Writer) { io.WriteString(w, "one line\n") }); err != nil {
+		t.Fatal(err)
+	}
+	if b.String() != "one line\n" {
+		t.Fatalf("text: %q", b.String())
 	}
 }

@@ -15,7 +15,6 @@
 package accessfile
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -39,15 +38,7 @@ type Output struct {
 }
 
 // emit prints v as JSON with o.JSON, or calls text to print it readably.
-func (o Output) emit(v any, text func(w io.Writer)) error {
-	if o.JSON {
-		enc := json.NewEncoder(o.W)
-		enc.SetIndent("", "  ")
-		return enc.Encode(v)
-	}
-	text(o.W)
-	return nil
-}
+func (o Output) emit(v any, text func(w io.Writer)) error { return textout.Emit(o.W, o.JSON, v, text) }
 
 // load loads the access file path for command what, which must exist.
 func load(path, what string) (*access.Config, error) {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"io"
 	"os"
 
@@ -18,6 +17,7 @@ import (
 	"github.com/campaign-journal/journal/events/embedded"
 	"github.com/campaign-journal/journal/exitcode"
 	"github.com/campaign-journal/journal/recorder"
+	"github.com/campaign-journal/journal/textout"
 )
 
 // app holds the global options of one invocation and the resources opened
@@ -154,11 +154,5 @@ func (a *app) rootCommand() *cobra.Command {
 
 // emit prints v as JSON with --json, or calls text to print it readably.
 func (a *app) emit(v any, text func(w io.Writer)) error {
-	if a.jsonOut {
-		enc := json.NewEncoder(a.stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(v)
-	}
-	text(a.stdout)
-	return nil
+	return textout.Emit(a.stdout, a.jsonOut, v, text)
 }
