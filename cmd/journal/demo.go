@@ -106,7 +106,7 @@ func (h demoHost) Describe(before *projections.Campaign, recs []events.Recorded)
 }
 
 func (h demoHost) Seen(ctx context.Context, campaign string, seq uint64) (*signed.Seen, error) {
-	return h.a.seenAt(ctx, campaign, seq)
+	return h.a.thisDevice().SeenAt(ctx, campaign, seq)
 }
 
 func (h demoHost) EndedHash(ctx context.Context, campaign, session string) (signed.Hex32, error) {
