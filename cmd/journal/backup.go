@@ -154,7 +154,7 @@ func (a *app) restoreCommand() *cobra.Command {
 			if !rep.OK() {
 				// journal replay's summary (replay.go), exit 4 as it.
 				msg := rep.Failure()
-				return exitError{code: 1, msg: fmt.Sprintf("restored, but %s (see journal replay%s)", msg, a.targetFlags())}
+				return exitError{Message: fmt.Sprintf("restored, but %s (see journal replay%s)", msg, a.targetFlags())}
 			}
 			return nil
 		},

@@ -449,7 +449,7 @@ func TestExitCodeOfSentinels(t *testing.T) {
 		code string
 	}{
 		{nil, exitOK, ""},
-		{exitError{code: 1, msg: "verification failed: 2 mismatches"}, exitMismatch, "mismatch"},
+		{exitError{Message: "verification failed: 2 mismatches"}, exitMismatch, "mismatch"},
 		{fmt.Errorf("replay: %w", ErrMismatch), exitMismatch, "mismatch"},
 		{fmt.Errorf("%w: 2 flags, no mismatch", ErrFlagged), exitFlagged, "flagged"},
 		{usagef("bad"), exitUsage, "usage"},

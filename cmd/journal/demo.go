@@ -79,7 +79,7 @@ func (a *app) demo(ctx context.Context, system string, v2 bool) error {
 	}
 	err := demo.Play(ctx, o)
 	if f, ok := errors.AsType[demo.Failed](err); ok {
-		return exitError{code: 1, msg: f.Error()}
+		return exitError{Message: f.Error()}
 	}
 	return err
 }

@@ -32,16 +32,8 @@ var (
 func usagef(format string, args ...any) error { return exitcode.Usagef(format, args...) }
 
 // exitError reports a verification that found a mismatch, after the
-// command printed its own report: msg is the one-line summary. It wraps
-// ErrMismatch, so it exits with exitMismatch; code is kept for the callers
-// that set it and is not read (exit codes are decided by exitCode alone).
-type exitError struct {
-	code int
-	msg  string
-}
-
-func (e exitError) Error() string { return e.msg }
-func (e exitError) Unwrap() error { return ErrMismatch }
+// command printed its own report (exitcode.MismatchError).
+type exitError = exitcode.MismatchError
 
 // The usage errors of pflag's and cobra's own checks (exitcode.FlagError,
 // exitcode.CobraUsage).

@@ -34,7 +34,7 @@ func (a *app) explainCommand() *cobra.Command {
 			defer done()
 			src = audit.Warned(src, a.warnForeign())
 			if !isEventID(id) {
-				r, err := eventref.Resolve(ctx, src, id, a.where(file))
+				r, err := eventref.Resolve(ctx, src, id, audit.Where(file, a.campaign))
 				if err != nil {
 					return err
 				}
@@ -44,7 +44,7 @@ func (a *app) explainCommand() *cobra.Command {
 			done()
 			switch {
 			case errors.Is(err, replay.ErrNotFound):
-				return msgerr.Errorf("no event %s in %s", clip.Text(id), a.where(file))
+				return msgerr.Errorf("no event %s in %s", clip.Text(id), audit.Where(file, a.campaign))
 			case errors.Is(err, replay.ErrNotRoll):
 				return msgerr.Errorf("event %s (%s) is not a roll: explain takes a roll event", args[0], id)
 			case err != nil:
@@ -54,7 +54,7 @@ func (a *app) explainCommand() *cobra.Command {
 				return err
 			}
 			if (x.FacesMatch != nil && !*x.FacesMatch) || (x.SeedMatches != nil && !*x.SeedMatches) || !x.RulesAgree {
-				return exitError{code: 1, msg: fmt.Sprintf("roll %s does not verify", id)}
+				return exitError{Message: fmt.Sprintf("roll %s does not verify", id)}
 			}
 			return nil
 		},

@@ -51,7 +51,7 @@ func (a *app) proofResults(rep replay.Report) error {
 		w = a.stdout
 	}
 	if bad := client.ProofResults(w, a.language(), rep); len(bad) > 0 {
-		return exitError{code: 1, msg: strings.Join(bad, "; ")}
+		return exitError{Message: strings.Join(bad, "; ")}
 	}
 	return nil
 }
