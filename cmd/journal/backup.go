@@ -17,6 +17,7 @@ import (
 	"github.com/campaign-journal/journal/access"
 	"github.com/campaign-journal/journal/buildinfo"
 	"github.com/campaign-journal/journal/events/backup"
+	"github.com/campaign-journal/journal/exitcode"
 	"github.com/campaign-journal/journal/internal/msgerr"
 )
 
@@ -135,7 +136,7 @@ func (a *app) restoreCommand() *cobra.Command {
 			if !rep.OK() {
 				// journal replay's summary (replay.go), exit 4 as it.
 				msg := rep.Failure()
-				return exitError{code: 1, msg: fmt.Sprintf("restored, but %s (see journal replay%s)", msg, a.targetFlags())}
+				return exitcode.MismatchError{Message: fmt.Sprintf("restored, but %s (see journal replay%s)", msg, a.targetFlags())}
 			}
 			return nil
 		},

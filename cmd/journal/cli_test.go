@@ -21,6 +21,7 @@ import (
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/events/jetstore"
+	"github.com/campaign-journal/journal/exitcode"
 	"github.com/campaign-journal/journal/helptopics"
 	"github.com/campaign-journal/journal/live"
 	"github.com/campaign-journal/journal/rules/ryf"
@@ -451,7 +452,7 @@ func TestExitCodeOfSentinels(t *testing.T) {
 		code string
 	}{
 		{nil, exitOK, ""},
-		{exitError{code: 1, msg: "verification failed: 2 mismatches"}, exitMismatch, "mismatch"},
+		{exitcode.MismatchError{Message: "verification failed: 2 mismatches"}, exitMismatch, "mismatch"},
 		{fmt.Errorf("replay: %w", ErrMismatch), exitMismatch, "mismatch"},
 		{fmt.Errorf("%w: 2 flags, no mismatch", ErrFlagged), exitFlagged, "flagged"},
 		{usagef("bad"), exitUsage, "usage"},

@@ -14,6 +14,7 @@ import (
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/demo"
 	"github.com/campaign-journal/journal/events"
+	"github.com/campaign-journal/journal/exitcode"
 	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/recorder"
@@ -79,7 +80,7 @@ func (a *app) demo(ctx context.Context, system string, v2 bool) error {
 	}
 	err := demo.Play(ctx, o)
 	if f, ok := errors.AsType[demo.Failed](err); ok {
-		return exitError{code: 1, msg: f.Error()}
+		return exitcode.MismatchError{Message: f.Error()}
 	}
 	return err
 }
@@ -106,7 +107,7 @@ func (h demoHost) Describe(before *projections.Campaign, recs []events.Recorded)
 }
 
 func (h demoHost) Seen(ctx context.Context, campaign string, seq uint64) (*signed.Seen, error) {
-	return h.a.seenAt(ctx, campaign, seq)
+	return h.a.thisDevice().SeenAt(ctx, campaign, seq)
 }
 
 func (h demoHost) EndedHash(ctx context.Context, campaign, session string) (signed.Hex32, error) {

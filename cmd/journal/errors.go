@@ -21,18 +21,6 @@ var (
 // errors by the functions they are passed to.
 func usagef(format string, args ...any) error { return exitcode.Usagef(format, args...) }
 
-// exitError reports a verification that found a mismatch, after the
-// command printed its own report: msg is the one-line summary. It wraps
-// ErrMismatch, so it exits with exitcode.Mismatch; code is kept for the callers
-// that set it and is not read (exit codes are decided by exitcode.Of alone).
-type exitError struct {
-	code int
-	msg  string
-}
-
-func (e exitError) Error() string { return e.msg }
-func (e exitError) Unwrap() error { return ErrMismatch }
-
 // warnf prints a warning or a notice on stderr, one line in the output's
 // language (its English format is in the catalogue of errors, as every
 // error's: TestEveryErrorHasSpanish).

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/campaign-journal/journal/exitcode"
 	"github.com/campaign-journal/journal/internal/clip"
 	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/replay"
@@ -34,7 +35,7 @@ func (a *app) explainCommand() *cobra.Command {
 			defer done()
 			src = audit.Warned(src, a.warnForeign())
 			if !isEventID(id) {
-				r, err := eventref.Resolve(ctx, src, id, a.where(file))
+				r, err := eventref.Resolve(ctx, src, id, audit.Where(file, a.campaign))
 				if err != nil {
 					return err
 				}
@@ -44,7 +45,7 @@ func (a *app) explainCommand() *cobra.Command {
 			done()
 			switch {
 			case errors.Is(err, replay.ErrNotFound):
-				return msgerr.Errorf("no event %s in %s", clip.Text(id), a.where(file))
+				return msgerr.Errorf("no event %s in %s", clip.Text(id), audit.Where(file, a.campaign))
 			case errors.Is(err, replay.ErrNotRoll):
 				return msgerr.Errorf("event %s (%s) is not a roll: explain takes a roll event", args[0], id)
 			case err != nil:
@@ -54,7 +55,7 @@ func (a *app) explainCommand() *cobra.Command {
 				return err
 			}
 			if (x.FacesMatch != nil && !*x.FacesMatch) || (x.SeedMatches != nil && !*x.SeedMatches) || !x.RulesAgree {
-				return exitError{code: 1, msg: fmt.Sprintf("roll %s does not verify", id)}
+				return exitcode.MismatchError{Message: fmt.Sprintf("roll %s does not verify", id)}
 			}
 			return nil
 		},

@@ -3,6 +3,7 @@ package main
 import (
 	"cmp"
 	"fmt"
+	"os"
 	"strconv"
 	"strings"
 
@@ -215,7 +216,7 @@ var specForms = []cobraspec.Bound[*app]{
 			if err != nil {
 				return err
 			}
-			req, err := a.thisDevice().Revoke(c.Context(), camp, func() (*device.Key, error) { return loadKey(cobraspec.KeyNameOf(c)) }, c.Flags().Arg(0), in.Reason)
+			req, err := a.thisDevice().Revoke(c.Context(), camp, func() (*device.Key, error) { return device.LoadUserKey(os.Getenv, cobraspec.KeyNameOf(c)) }, c.Flags().Arg(0), in.Reason)
 			if err != nil {
 				return err
 			}
@@ -274,7 +275,7 @@ var specForms = []cobraspec.Bound[*app]{
 			if p == nil {
 				return usagef("void consent: no open void proposal %q in campaign %s", req.Proposal, camp.ID)
 			}
-			msg, sig, err := a.seal(c.Context(), camp.ID, camp.LastSeq, k, &signed.VoidConsent{
+			msg, sig, err := a.thisDevice().Seal(c.Context(), camp.ID, camp.LastSeq, k, &signed.VoidConsent{
 				Header: signed.Header{Campaign: camp.ID, Session: p.Session}, Event: p.EventID, Reason: p.Reason})
 			if err != nil {
 				return usagef("void consent: %v", err)
@@ -309,7 +310,7 @@ func weaponRanges(ranges string, w *events.WeaponDefined) error {
 // keyAndFold is what a command that signs on this device needs first: the
 // device key named keyName, and the invocation's one fold of the campaign.
 func (a *app) keyAndFold(c *cobra.Command, keyName string) (*device.Key, *projections.Campaign, error) {
-	k, err := loadKey(keyName)
+	k, err := device.LoadUserKey(os.Getenv, keyName)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -75,7 +75,7 @@ func (a *app) identityCommands() []*cobra.Command {
 				return err
 			}
 			keys := []device.Info{}
-			if st, err := keyStore(); err == nil {
+			if st, err := device.UserStore(os.Getenv); err == nil {
 				if k, err := st.List(); err == nil {
 					keys = k
 				}

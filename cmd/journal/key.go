@@ -2,7 +2,6 @@ package main
 
 import (
 	"crypto/rand"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -10,7 +9,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/campaign-journal/journal/device"
-	"github.com/campaign-journal/journal/internal/msgerr"
 )
 
 // The device key of journal-dice-v2 (docs/design.md §3.2): the CLI's Ed25519
@@ -18,28 +16,6 @@ import (
 // $JOURNAL_CONFIG/keys, else the OS's user config folder), mode 0600. The
 // private key never leaves it; what the CLI asks for in a v2 session is
 // signed with it.
-
-// keyStore returns the store of the user's device keys.
-func keyStore() (device.Store, error) {
-	dir, err := device.DefaultDir(os.Getenv)
-	if err != nil {
-		return device.Store{}, err
-	}
-	return device.NewStore(dir), nil
-}
-
-// loadKey loads the device key called name.
-func loadKey(name string) (*device.Key, error) {
-	st, err := keyStore()
-	if err != nil {
-		return nil, err
-	}
-	k, err := st.Load(name)
-	if errors.Is(err, device.ErrNotFound) {
-		return nil, msgerr.Errorf("%w: make one with 'journal key new' and register it with 'journal key register'", err)
-	}
-	return k, err
-}
 
 func (a *app) keyCommand() *cobra.Command {
 	cmd := &cobra.Command{Use: "key", Short: "Your device key: it signs your v2 rolls (journal-dice-v2)"}
@@ -50,7 +26,7 @@ func (a *app) keyCommand() *cobra.Command {
 		Short: "Make a device key pair; the private key stays in your configuration folder (mode 0600)",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			st, err := keyStore()
+			st, err := device.UserStore(os.Getenv)
 			if err != nil {
 				return err
 			}
@@ -61,7 +37,7 @@ func (a *app) keyCommand() *cobra.Command {
 			info := k.Info()
 			return a.emit(info, func(w io.Writer) {
 				fmt.Fprintf(w, "New device key %s in %s\n", info.Name, info.Path)
-				printKeyInfo(w, info)
+				info.WriteText(w)
 				fmt.Fprintf(w, "Register it in a campaign with: journal -c CAMPAIGN key register\n")
 			})
 		},
@@ -72,7 +48,7 @@ func (a *app) keyCommand() *cobra.Command {
 		Short: "Show your device key's fingerprint and public key (and, with -c, the key the campaign holds for you)",
 		Args:  cobra.NoArgs,
 		RunE: func(c *cobra.Command, _ []string) error {
-			st, err := keyStore()
+			st, err := device.UserStore(os.Getenv)
 			if err != nil {
 				return err
 			}
@@ -98,7 +74,7 @@ func (a *app) keyCommand() *cobra.Command {
 			}
 			return a.emit(out, func(w io.Writer) {
 				fmt.Fprintf(w, "Device key %s (%s)\n", info.Name, info.Path)
-				printKeyInfo(w, info)
+				info.WriteText(w)
 				switch {
 				case a.campaign == "":
 				case out.Matches == nil:
@@ -117,8 +93,4 @@ func (a *app) keyCommand() *cobra.Command {
 	cmd.AddCommand(newKey, show, a.specCommand("key-register"), a.specCommand("key-approve"), a.specCommand("key-revoke"),
 		a.keyDevicesCommand(), a.consentCommand())
 	return cmd
-}
-
-func printKeyInfo(w io.Writer, info device.Info) {
-	fmt.Fprintf(w, "  fingerprint %s\n  public key  %s\n", info.Fingerprint, info.PublicKey)
 }

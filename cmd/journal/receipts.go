@@ -10,21 +10,11 @@ import (
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/recorder"
 	"github.com/campaign-journal/journal/replay"
-	"github.com/campaign-journal/journal/signed"
 )
 
 // The CLI as a device that keeps what it signs (docs/design.md §3.3,
 // "Receipts"): the flows, the seals and the checks are package
 // device/client's; here they are wired to this invocation.
-
-// receiptStore is the CLI's receipts folder.
-func receiptStore() (device.ReceiptStore, error) {
-	dir, err := device.ReceiptsDir(os.Getenv)
-	if err != nil {
-		return device.ReceiptStore{}, err
-	}
-	return device.NewReceiptStore(dir), nil
-}
 
 // thisDevice is this invocation as a device (device/client): who it acts as,
 // the store as it reads it, its receipts and keys, and its notices. Send
@@ -37,8 +27,8 @@ func (a *app) thisDevice() *client.Client {
 	return &client.Client{
 		User:      a.actingUser,
 		Store:     func(ctx context.Context) (client.Reader, error) { return a.deviceStore(ctx) },
-		Receipts:  receiptStore,
-		Keys:      keyStore,
+		Receipts:  func() (device.ReceiptStore, error) { return device.UserReceipts(os.Getenv) },
+		Keys:      func() (device.Store, error) { return device.UserStore(os.Getenv) },
 		RequestID: func() (string, error) { return recorder.RequestID(a.requestID) },
 		Warn:      a.warnf,
 		Signed:    a.signedAs,
@@ -60,16 +50,6 @@ func (a *app) deviceStore(ctx context.Context) (command.Store, error) {
 		cs = a.wrapStore(cs)
 	}
 	return cs, nil
-}
-
-// seenAt is this device's receipt of campaign's event at seq (client.SeenAt).
-func (a *app) seenAt(ctx context.Context, campaign string, seq uint64) (*signed.Seen, error) {
-	return a.thisDevice().SeenAt(ctx, campaign, seq)
-}
-
-// seal stamps, signs and keeps m before it is sent (client.Seal).
-func (a *app) seal(ctx context.Context, campaign string, lastSeq uint64, k *device.Key, m signed.Message) (string, string, error) {
-	return a.thisDevice().Seal(ctx, campaign, lastSeq, k, m)
 }
 
 // checkReceipts checks camp against this device's receipts and key

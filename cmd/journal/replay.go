@@ -5,15 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/campaign-journal/journal/device"
 	"github.com/campaign-journal/journal/device/client"
-	"github.com/campaign-journal/journal/i18n"
-	"github.com/campaign-journal/journal/internal/clip"
-	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/replay"
 	"github.com/campaign-journal/journal/replay/audit"
 	repro "github.com/campaign-journal/journal/reproduce"
@@ -78,7 +74,7 @@ func (a *app) replayCommand() *cobra.Command {
 				rep, err := repro.Run(ctx, audit.Warned(src, a.warnForeign()), opts)
 				done()
 				if errors.Is(err, replay.ErrNotFound) && session != "" {
-					return msgerr.Errorf("no session %s in %s", clip.Text(session), a.where(file))
+					return audit.NoSession(session, audit.Where(file, a.campaign))
 				}
 				if err != nil {
 					return audit.SourceError(err, file)
@@ -89,12 +85,7 @@ func (a *app) replayCommand() *cobra.Command {
 				if err := a.emit(rep, func(w io.Writer) { _ = rep.WriteTextIn(w, a.language()) }); err != nil {
 					return err
 				}
-				if !rep.OK() {
-					// Errors are written in English; reportError renders them in
-					// the output's language (the err.… keys are in its catalogue).
-					return exitError{code: 1, msg: i18n.EN.N("err.reproduction_differs", rep.Totals.Mismatches)}
-				}
-				return nil
+				return audit.Reproduced(rep)
 			}
 			rep, err := replay.Verify(ctx, src, opts)
 			done()
@@ -105,13 +96,15 @@ func (a *app) replayCommand() *cobra.Command {
 				return a.noEvents(c.Context(), file)
 			}
 			if session != "" && len(rep.Sessions) == 0 {
-				return msgerr.Errorf("no session %s in %s", clip.Text(session), a.where(file))
+				return audit.NoSession(session, audit.Where(file, a.campaign))
 			}
 			var rc *client.ReceiptsReport
+			var unheld []device.Alarm // the alarms of --receipts: the verdict's
 			if receiptsDir != "" {
 				if rc, err = client.ReceiptsAgainst(ctx, src, kept, a.campaign, file != ""); err != nil {
 					return audit.SourceError(err, file)
 				}
+				unheld = rc.Alarms
 			} else if file == "" && a.campaign != "" {
 				// The device's own receipts: warned about on stderr, and
 				// in --json when they alarm.
@@ -128,23 +121,7 @@ func (a *app) replayCommand() *cobra.Command {
 			if err := a.proofResults(rep); err != nil { // v2_prove.go
 				return err
 			}
-			if n := lost.Report(a.stderr, a.language(), true); n > 0 {
-				// The events read may all verify: the record is still not whole.
-				return exitError{code: 1, msg: fmt.Sprintf("messages lost from the stream: %d; the journal's record is not whole (restore it from a backup)", n)}
-			}
-			if receiptsDir != "" && len(rc.Alarms) > 0 && rep.OK() {
-				return exitError{code: 1, msg: fmt.Sprintf("the record does not hold what this device signed: %s", rc.Alarms[0].Text)}
-			}
-			if !rep.OK() {
-				// Errors are written in English; reportError renders them in
-				// the output's language (the err.… keys are in its catalogue).
-				return exitError{code: 1, msg: rep.Failure()}
-			}
-			if n := rep.Flagged(); n > 0 {
-				// Errors are English, as every error of the journal.
-				return msgerr.Errorf("%w: %s, no mismatch", ErrFlagged, strings.TrimPrefix(i18n.EN.N("rp2.ok_flagged", n), "OK with "))
-			}
-			return nil
+			return audit.Verdict(rep, lost.Report(a.stderr, a.language(), true), unheld)
 		},
 	}
 	f := cmd.Flags()
@@ -199,25 +176,13 @@ func (a *app) streamLosses(ctx context.Context) (*audit.Losses, error) {
 	return audit.Lost(ctx, st, filter)
 }
 
-// where names the input for messages.
-func (a *app) where(file string) string {
-	switch {
-	case file != "":
-		return file
-	case a.campaign != "":
-		return "campaign " + a.campaign
-	}
-	return "the journal"
-}
-
+// noEvents is the error of an audit that read no events: a campaign of
+// the journal with none may not exist (noCampaign).
 func (a *app) noEvents(ctx context.Context, file string) error {
 	if file == "" && a.campaign != "" {
 		return a.noCampaign(ctx, a.campaign, 0)
 	}
-	if file != "" && a.campaign != "" {
-		return msgerr.Errorf("%s has no events of campaign %s", file, a.campaign)
-	}
-	return msgerr.Errorf("%s has no events", a.where(file))
+	return audit.NoEvents(file, a.campaign)
 }
 
 // resolveAt reads an --at value against the campaign (audit.ResolveAt).

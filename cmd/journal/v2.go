@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"os"
 
 	"github.com/spf13/cobra"
 
@@ -54,7 +55,7 @@ func (a *app) openV2(ctx context.Context, keyName string) (v2Device, error) {
 	if t.Campaign, err = a.campaignID(); err != nil {
 		return t, err
 	}
-	if t.Key, err = loadKey(keyName); err != nil {
+	if t.Key, err = device.LoadUserKey(os.Getenv, keyName); err != nil {
 		return t, err
 	}
 	if t.j, err = a.journal(ctx); err != nil {

@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/campaign-journal/journal/device/client"
+	"github.com/campaign-journal/journal/exitcode"
 	"github.com/campaign-journal/journal/replay"
 )
 
@@ -51,7 +52,7 @@ func (a *app) proofResults(rep replay.Report) error {
 		w = a.stdout
 	}
 	if bad := client.ProofResults(w, a.language(), rep); len(bad) > 0 {
-		return exitError{code: 1, msg: strings.Join(bad, "; ")}
+		return exitcode.MismatchError{Message: strings.Join(bad, "; ")}
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"io"
+	"os"
 
 	"github.com/spf13/cobra"
 
@@ -28,7 +29,7 @@ func (a *app) consentCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			k, err := loadKey(keyName)
+			k, err := device.LoadUserKey(os.Getenv, keyName)
 			if err != nil {
 				return err
 			}

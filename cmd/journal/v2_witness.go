@@ -9,10 +9,12 @@ package main
 
 import (
 	"context"
+	"os"
 
 	"github.com/spf13/cobra"
 
 	"github.com/campaign-journal/journal/command"
+	"github.com/campaign-journal/journal/device"
 	"github.com/campaign-journal/journal/device/client"
 	"github.com/campaign-journal/journal/projections"
 )
@@ -91,7 +93,7 @@ func (a *app) newFollowWitness(c *cobra.Command, keyName string) *client.Follow 
 	if err != nil {
 		return nil
 	}
-	k, err := loadKey(keyName)
+	k, err := device.LoadUserKey(os.Getenv, keyName)
 	if err != nil {
 		return nil
 	}

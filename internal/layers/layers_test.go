@@ -70,7 +70,7 @@ var allowed = map[string][]string{
 	"logtext":                       {"events", "i18n", "internal/clip", "internal/msgerr", "projections", "textout"},
 	"exportfile":                    {"internal/clip", "internal/msgerr", "replay"},
 	"textout":                       {"i18n"},
-	"replay/audit":                  {"events", "exportfile", "i18n", "internal/clip", "internal/msgerr", "replay", "textout"},
+	"replay/audit":                  {"device", "events", "exitcode", "exportfile", "i18n", "internal/clip", "internal/msgerr", "replay", "reproduce", "textout"},
 	"oddstext":                      {"i18n", "rules/odds", "rules/ryf", "textout"},
 	"sheettext":                     {"i18n", "projections", "rules/tor", "textout"},
 	"clicomplete":                   {"projections", "rules/..."},

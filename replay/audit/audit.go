@@ -2,7 +2,8 @@
 // replay.Verify: a source bound to the stream's last sequence (or an
 // export file, with progress), a source that warns of messages that are
 // not events, the messages the stream lost, where a campaign's chain
-// breaks, and the --seed and --at options. The commands (journal replay,
+// breaks, the --seed and --at options, and the verdict: which error an
+// audit exits with once its report is printed. The commands (journal replay,
 // explain, stats, log) are wired in cmd/journal; what they need of it —
 // the store, the warnings' writer, the language — is given as parameters.
 //
@@ -19,6 +20,11 @@
 //     counts nothing and reports nothing.
 //   - --at resolves against the times recorded in the events, never the
 //     clock; a time without a zone is read in local time.
+//   - A verdict says what the report and the findings say, in this order:
+//     lost messages, then the alarms of receipts given to check (when the
+//     report is OK), then mismatches — each an exitcode.MismatchError
+//     (exit 4) — then flags alone (exitcode.ErrFlagged, exit 5). Lost
+//     messages fail an audit even when every event read verifies.
 package audit
 
 import (
