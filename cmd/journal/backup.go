@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/campaign-journal/journal/access"
+	"github.com/campaign-journal/journal/audit"
 	"github.com/campaign-journal/journal/buildinfo"
 	"github.com/campaign-journal/journal/events/backup"
 	"github.com/campaign-journal/journal/exitcode"
@@ -121,8 +122,8 @@ func (a *app) restoreCommand() *cobra.Command {
 				return err
 			}
 			// The restored journal opens and is audited as journal replay
-			// would (backup.Verify).
-			rep, err := backup.Verify(ctx, nc, jetstream.DefaultAPIPrefix, replicas)
+			// would (audit.Restored).
+			rep, err := audit.Restored(ctx, nc, jetstream.DefaultAPIPrefix, replicas)
 			if err != nil {
 				return err
 			}

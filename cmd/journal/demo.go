@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/campaign-journal/journal/audit"
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/demo"
 	"github.com/campaign-journal/journal/events"
@@ -19,7 +20,6 @@ import (
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/recorder"
 	"github.com/campaign-journal/journal/replay"
-	"github.com/campaign-journal/journal/replay/audit"
 	"github.com/campaign-journal/journal/sheettext"
 	"github.com/campaign-journal/journal/signed"
 )

@@ -8,11 +8,11 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/campaign-journal/journal/audit"
 	"github.com/campaign-journal/journal/exitcode"
 	"github.com/campaign-journal/journal/internal/clip"
 	"github.com/campaign-journal/journal/internal/msgerr"
 	"github.com/campaign-journal/journal/replay"
-	"github.com/campaign-journal/journal/replay/audit"
 	"github.com/campaign-journal/journal/replay/eventref"
 )
 

@@ -15,8 +15,8 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/campaign-journal/journal/cobraspec"
 	"github.com/campaign-journal/journal/command/catalog"
-	"github.com/campaign-journal/journal/command/catalog/cobraspec"
 )
 
 // form is what the CLI adds to the catalogued command of body T, its

@@ -9,8 +9,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/campaign-journal/journal/clihelp"
+	"github.com/campaign-journal/journal/cobraspec"
 	"github.com/campaign-journal/journal/command/catalog"
-	"github.com/campaign-journal/journal/command/catalog/cobraspec"
 )
 
 // handFilled are the body fields of catalogued commands that their CLI

@@ -9,12 +9,12 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/campaign-journal/journal/audit"
 	"github.com/campaign-journal/journal/device"
 	"github.com/campaign-journal/journal/device/client"
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/logtext"
 	"github.com/campaign-journal/journal/projections"
-	"github.com/campaign-journal/journal/replay/audit"
 )
 
 func (a *app) logCommand() *cobra.Command {
@@ -60,7 +60,7 @@ func (a *app) logCommand() *cobra.Command {
 			}
 			fw.Pending()
 			// What a read of the campaign cannot see by itself: messages
-			// the stream lost, and where the chain breaks (package replay/audit).
+			// the stream lost, and where the chain breaks (package audit).
 			lost, err := audit.Lost(c.Context(), st, filter)
 			if err != nil {
 				return err

@@ -8,10 +8,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/campaign-journal/journal/audit"
 	"github.com/campaign-journal/journal/device"
 	"github.com/campaign-journal/journal/device/client"
 	"github.com/campaign-journal/journal/replay"
-	"github.com/campaign-journal/journal/replay/audit"
 	repro "github.com/campaign-journal/journal/reproduce"
 )
 
@@ -48,7 +48,7 @@ func (a *app) replayCommand() *cobra.Command {
 				passes++ // one more read: the record against the receipts
 			}
 			// From the stream, what a read cannot see: messages the
-			// stream lost (package replay/audit), asked before the read is bound.
+			// stream lost (package audit), asked before the read is bound.
 			var lost *audit.Losses
 			if file == "" {
 				var err error

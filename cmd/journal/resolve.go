@@ -7,9 +7,9 @@ import (
 	"github.com/google/uuid"
 	"github.com/spf13/cobra"
 
+	"github.com/campaign-journal/journal/audit"
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/replay"
-	"github.com/campaign-journal/journal/replay/audit"
 	"github.com/campaign-journal/journal/replay/eventref"
 )
 

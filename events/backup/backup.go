@@ -1,7 +1,8 @@
 // Package backup writes a whole journal into one file — the event stream,
 // the session secrets and the projection checkpoints, as JetStream stream
 // snapshots — and restores such a file into a JetStream that holds no
-// journal, embedded or a cluster, then audits what it restored (Verify).
+// journal, embedded or a cluster (journal restore then audits what it
+// restored: audit.Restored).
 //
 // A backup file is a tar archive:
 //

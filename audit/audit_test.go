@@ -11,10 +11,10 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/campaign-journal/journal/audit"
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/i18n"
 	"github.com/campaign-journal/journal/replay"
-	"github.com/campaign-journal/journal/replay/audit"
 )
 
 // fakeStore is a store of recs on any filter, with a last sequence and

@@ -6,10 +6,10 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/campaign-journal/journal/audit"
 	"github.com/campaign-journal/journal/device"
 	"github.com/campaign-journal/journal/exitcode"
 	"github.com/campaign-journal/journal/replay"
-	"github.com/campaign-journal/journal/replay/audit"
 	repro "github.com/campaign-journal/journal/reproduce"
 )
 

@@ -1,4 +1,4 @@
-package backup
+package audit
 
 import (
 	"context"
@@ -12,13 +12,13 @@ import (
 	"github.com/campaign-journal/journal/replay"
 )
 
-// Verify opens the journal a restore brought back on nc (and gives it a
+// Restored opens the journal a restore brought back on nc (and gives it a
 // secrets bucket if it was left out) and audits it as journal replay
 // would: every event, up to the last one now, decoded, every revealed
 // roll re-derived, every message that is not an event listed (and
 // failing the audit). prefix is the JetStream API prefix, replicas those
 // to open the journal with (0: the restored journal's).
-func Verify(ctx context.Context, nc *nats.Conn, prefix string, replicas int) (replay.Report, error) {
+func Restored(ctx context.Context, nc *nats.Conn, prefix string, replicas int) (replay.Report, error) {
 	js, err := jetstream.NewWithAPIPrefix(nc, prefix)
 	if err != nil {
 		return replay.Report{}, err

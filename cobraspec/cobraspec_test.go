@@ -12,9 +12,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/campaign-journal/journal/clicomplete"
+	"github.com/campaign-journal/journal/cobraspec"
 	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/command/catalog"
-	"github.com/campaign-journal/journal/command/catalog/cobraspec"
 	"github.com/campaign-journal/journal/exitcode"
 	"github.com/campaign-journal/journal/rules/tor"
 )
