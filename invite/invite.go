@@ -117,14 +117,7 @@ const RetryWindow = 10 * time.Minute
 
 // Principal is who the device acts as.
 func (d Device) Principal() access.Principal {
-	role := access.RolePlayer
-	switch d.Role {
-	case RoleGM:
-		role = access.RoleGM
-	case RoleViewer:
-		role = access.RoleDashboard
-	}
-	return access.Principal{Name: d.User, Role: role, Campaign: d.Campaign, Characters: slices.Clone(d.Characters)}
+	return access.Principal{Name: d.User, Role: AccessRole(d.Role), Campaign: d.Campaign, Characters: slices.Clone(d.Characters)}
 }
 
 // File is the book's content.

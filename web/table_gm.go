@@ -23,7 +23,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/campaign-journal/journal/access"
 	"github.com/campaign-journal/journal/command/catalog"
 	"github.com/campaign-journal/journal/events"
 	"github.com/campaign-journal/journal/internal/clip"
@@ -159,11 +158,8 @@ func (s *Server) makeInvite(w http.ResponseWriter, r *http.Request) error {
 	if p, ok := principal(r); ok {
 		by = p.Name
 	}
-	if p, ok := s.opts.Access.ByName(req.User); ok {
-		want := map[string]access.Role{invite.RolePlayer: access.RolePlayer, invite.RoleGM: access.RoleGM, invite.RoleViewer: access.RoleDashboard}[req.Role]
-		if p.Role != want || (p.Campaign != c && p.Campaign != access.AllCampaigns) {
-			return badRequest("user %q is a %s of campaign %q: invite another name", clip.Text(req.User), p.Role, p.Campaign)
-		}
+	if p, taken := invite.Taken(s.opts.Access, req.User, c, req.Role); taken { // as journal invite
+		return badRequest("user %q is a %s of campaign %q: invite another name", clip.Text(req.User), p.Role, p.Campaign)
 	}
 	if err := s.withCampaign(r, func(camp *projections.Campaign) error {
 		for _, ch := range req.Characters {

@@ -93,6 +93,13 @@ func TestGMInviteRoute(t *testing.T) {
 		require.True(t, strings.Contains(string(r.body), tc.want), "%s: %s", tc.what, r.body)
 	}
 	require.Len(t, inviteRows(t, th), before, "a refused invite is not made")
+
+	// A name the access file gives in another campaign is invited here,
+	// as journal invite does (TestInviteToASecondCampaign): a device's
+	// sign-in is its campaign's.
+	th.gm(t, "POST", "/api/campaigns/mordor/invites", `{"user":"zed","characters":["lodin"]}`, &got)
+	require.Equal(t, "zed", got.User)
+	require.Len(t, inviteRows(t, th), before+1)
 }
 
 func inviteRows(t *testing.T, th *tableHarness) []map[string]any {
