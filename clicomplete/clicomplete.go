@@ -25,9 +25,9 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/campaign-journal/journal/command"
 	"github.com/campaign-journal/journal/projections"
 	"github.com/campaign-journal/journal/rules/names"
-	"github.com/campaign-journal/journal/rules/ryf"
 	"github.com/campaign-journal/journal/rules/tor"
 )
 
@@ -209,7 +209,7 @@ func CampaignNames(camp *projections.Campaign, k Kind, args []string) []string {
 			out = append(out, s.ID)
 		}
 	case Weapon:
-		if r, err := campaignRules(camp); err == nil {
+		if r, err := command.RyFRules(camp); err == nil {
 			for _, w := range r.Weapons() {
 				out = append(out, w.Name)
 			}
@@ -226,7 +226,7 @@ func CampaignNames(camp *projections.Campaign, k Kind, args []string) []string {
 			}
 			return out
 		}
-		if r, err := campaignRules(camp); err == nil {
+		if r, err := command.RyFRules(camp); err == nil {
 			for _, s := range r.Skills() {
 				out = append(out, s.Name)
 			}
@@ -235,20 +235,11 @@ func CampaignNames(camp *projections.Campaign, k Kind, args []string) []string {
 		if camp.TOR != nil {
 			return []string{string(tor.Cuerpo), string(tor.Corazon), string(tor.Mente)}
 		}
-		if r, err := campaignRules(camp); err == nil {
+		if r, err := command.RyFRules(camp); err == nil {
 			for _, at := range r.Attributes() {
 				out = append(out, string(at))
 			}
 		}
 	}
 	return out
-}
-
-// campaignRules are the RyF rules of a ryf or galaxia campaign.
-func campaignRules(camp *projections.Campaign) (*ryf.Rules, error) {
-	opts := ryf.Options{System: ryf.System(camp.System), Carisma: camp.Carisma, HardDefense: camp.HardDefense, AttributeBudget: camp.AttrBudget}
-	for _, s := range camp.Skills {
-		opts.Skills = append(opts.Skills, ryf.Skill{Name: s.Name, Attr: ryf.Attr(s.Attribute)})
-	}
-	return ryf.New(opts)
 }

@@ -65,9 +65,10 @@ func (j *Handler) CreateCampaign(ctx context.Context, req CreateCampaign) (Resul
 	})
 }
 
-// ryfRules returns the RyF rules of a campaign: its system, options, extra
-// skills and weapons.
-func ryfRules(c *projections.Campaign) (*ryf.Rules, error) {
+// RyFRules returns the RyF rules of a campaign: its system, options, extra
+// skills and weapons (the rules its commands are judged by; the shell
+// completion's names too). A campaign of another system is an error.
+func RyFRules(c *projections.Campaign) (*ryf.Rules, error) {
 	if err := requireCampaign(c); err != nil {
 		return nil, err
 	}

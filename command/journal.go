@@ -240,7 +240,7 @@ func (j *Handler) sharedRules(c *projections.Campaign) (*ryf.Rules, error) {
 	if r != nil {
 		return r, nil
 	}
-	r, err := ryfRules(c)
+	r, err := RyFRules(c)
 	if err != nil {
 		return nil, err
 	}
@@ -253,7 +253,7 @@ func (j *Handler) sharedRules(c *projections.Campaign) (*ryf.Rules, error) {
 	return r, nil
 }
 
-// ryfRules returns the rules of the draft's campaign (see ryfRules),
+// ryfRules returns the rules of the draft's campaign (see RyFRules),
 // built once per state of the campaign's catalogue.
 func (d *draft) ryfRules() (*ryf.Rules, error) {
 	c, rc := d.campaign, d.rules
@@ -266,7 +266,7 @@ func (d *draft) ryfRules() (*ryf.Rules, error) {
 	if len(c.Skills) == 0 && len(c.Weapons) == 0 {
 		r, err = d.j.sharedRules(c) // most campaigns: the rules' own catalogue
 	} else {
-		r, err = ryfRules(c)
+		r, err = RyFRules(c)
 	}
 	if err != nil || rc == nil {
 		return r, err

@@ -300,6 +300,7 @@ func TestCompletion(t *testing.T) {
 	c := newCLI(t)
 	c.setupCampaign()
 	c.ok("-c", "mordor", "session", "start", "--title", "La torre")
+	c.ok("-c", "mordor", "weapon", "define", "Ballesta de mano", "--skill", "Pelea", "--damage", "1d6")
 	for _, sh := range []string{"bash", "zsh", "fish"} {
 		require.Contains(t, c.ok("completion", sh), "journal", sh)
 	}
@@ -324,7 +325,7 @@ func TestCompletion(t *testing.T) {
 		{[]string{"-c", "mordor", "roll", "lo"}, []string{"lodin"}, []string{"orco"}},
 		{[]string{"-c", "mordor", "roll", "lodin", "si"}, []string{"Sigilo"}, []string{"Pelea"}},
 		{[]string{"-c", "mordor", "roll", "lodin", "Sigilo", ""}, nil, []string{"lodin", "Sigilo"}},
-		{[]string{"-c", "mordor", "attack", "lodin", "--weapon", ""}, []string{"Espada"}, nil},
+		{[]string{"-c", "mordor", "attack", "lodin", "--weapon", ""}, []string{"Espada", "Ballesta de mano"}, nil}, // the campaign's weapons too
 		{[]string{"-c", "mordor", "log", "--session", ""}, []string{"s1"}, nil},
 		{[]string{"-c", "mordor", "roll", "lodin", "--with-attr", ""}, []string{"F", "P"}, nil},
 		{[]string{"-c", "mordor", "roll", "lodin", "Sigilo", "--vs", ""}, []string{"difícil"}, nil},

@@ -73,7 +73,7 @@ var allowed = map[string][]string{
 	"audit":                         {"device", "events", "events/jetstore", "exitcode", "exportfile", "i18n", "internal/clip", "internal/msgerr", "replay", "reproduce", "textout"},
 	"oddstext":                      {"i18n", "rules/odds", "rules/ryf", "textout"},
 	"sheettext":                     {"i18n", "projections", "rules/tor", "textout"},
-	"clicomplete":                   {"projections", "rules/..."},
+	"clicomplete":                   {"command", "projections", "rules/..."},
 	"recorder":                      {"command", "events", "i18n", "projections"},
 	"exitcode":                      {"command", "device", "events", "events/jetstore", "i18n", "internal/clip", "internal/msgerr"},
 	"clihelp":                       {"exitcode", "helptopics", "i18n", "internal/clip", "internal/msgerr"},
