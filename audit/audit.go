@@ -3,8 +3,9 @@
 // export file, with progress), a source that warns of messages that are
 // not events, the messages the stream lost, where a campaign's chain
 // breaks, the --seed and --at options, the audit of a journal just
-// restored (Restored), and the verdict: which error an audit exits with
-// once its report is printed. The commands (journal replay, explain,
+// restored (Restored), what the proof files given concluded
+// (ProofResults), and the verdict: which error an audit exits with once
+// its report is printed. The commands (journal replay, explain,
 // stats, log, restore) are wired in cmd/journal; what they need of it —
 // the store, the warnings' writer, the language — is given as parameters.
 //

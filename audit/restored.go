@@ -27,11 +27,11 @@ func Restored(ctx context.Context, nc *nats.Conn, prefix string, replicas int) (
 	if err != nil {
 		return replay.Report{}, msgerr.Errorf("restored, but the journal does not open on it: %w", err)
 	}
-	to, err := st.Last(ctx, events.AllFilter)
+	src, _, err := BoundSource(ctx, st, events.AllFilter)
 	if err != nil {
 		return replay.Report{}, err
 	}
-	rep, err := replay.Verify(ctx, replay.StoreSource(st.Read, events.Query{Subject: events.AllFilter, To: to}), replay.Options{})
+	rep, err := replay.Verify(ctx, src, replay.Options{})
 	if err != nil {
 		return replay.Report{}, msgerr.Errorf("restored, but its events do not read back: %w", err)
 	}

@@ -5,6 +5,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/campaign-journal/journal/textout"
 )
 
 // Series is what `journal bench --repeat N --json` prints for N > 1:
@@ -86,7 +88,7 @@ func SyncName(sync bool) string {
 // ratios.
 func (r Report) WriteText(w io.Writer, chart Chart) {
 	m := r.Machine
-	fmt.Fprintf(w, "journal bench — %d CPUs (%s), %s/%s, %s, %d MB, load %s\n", m.CPUs, OrDash(m.CPU), m.OS, m.Arch, m.Go, m.MemoryMB, OrDash(m.Load))
+	fmt.Fprintf(w, "journal bench — %d CPUs (%s), %s/%s, %s, %d MB, load %s\n", m.CPUs, textout.OrDash(m.CPU), m.OS, m.Arch, m.Go, m.MemoryMB, textout.OrDash(m.Load))
 	for _, run := range r.Runs {
 		o := run.Options
 		fmt.Fprintf(w, "\nsync %s — %d rolls, %d campaigns, %d characters, window %d, %d events, %d verified rolls, %d rounds (%.0f s)\n",
@@ -243,14 +245,6 @@ func printTargets(w io.Writer, ts []Verdict) {
 		}
 		fmt.Fprintf(w, "  %-55s %9s %10s  %-12s %s\n", t.Name, value, t.Compare+" "+strconv.FormatFloat(t.Target, 'f', -1, 64), verdict, t.Note)
 	}
-}
-
-// OrDash is "-" for "".
-func OrDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
 }
 
 // thousands formats a rate with thin groups of three digits.

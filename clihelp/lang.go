@@ -35,12 +35,7 @@ func helpLanguage(c *cobra.Command) i18n.Lang {
 			}
 		}
 	}
-	for _, name := range []string{"LC_ALL", "LC_MESSAGES", "LANG"} {
-		if v := os.Getenv(name); v != "" {
-			return i18n.FromLocale(v)
-		}
-	}
-	return i18n.EN
+	return i18n.FromEnv(os.Getenv)
 }
 
 // helpPath is c's path without the root's name ("" for the root).

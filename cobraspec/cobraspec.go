@@ -262,7 +262,7 @@ func (f Form[A, T]) command(a A, s catalog.Spec) *cobra.Command {
 		positiveArg(cmd, f.Positive)
 	}
 	if f.Key != "" {
-		keyNameFlag(f.Key)(cmd)
+		keyNameFlag(cmd, f.Key)
 	}
 	if f.GMRoll {
 		addGMRollFlags(fs)

@@ -73,11 +73,9 @@ func NoticeAliases(c *cobra.Command, warnf func(format string, args ...any)) {
 	})
 }
 
-// keyNameFlag adds the --name flag of the device key that signs a
+// keyNameFlag adds to c the --name flag of the device key that signs a
 // journal-dice-v2 command (KeyNameOf reads it).
-func keyNameFlag(usage string) func(c *cobra.Command) {
-	return func(c *cobra.Command) { c.Flags().String("name", device.DefaultName, usage) }
-}
+func keyNameFlag(c *cobra.Command, usage string) { c.Flags().String("name", device.DefaultName, usage) }
 
 // KeyNameOf is c's --name, the device key that signs a journal-dice-v2
 // command (a Form's Key).

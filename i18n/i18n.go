@@ -60,6 +60,18 @@ func FromLocale(locale string) Lang {
 	return EN
 }
 
+// FromEnv is the language of the user's locale as getenv (os.Getenv)
+// gives it: the first of $LC_ALL, $LC_MESSAGES and $LANG that is set, as
+// POSIX orders them (FromLocale); English when none is.
+func FromEnv(getenv func(string) string) Lang {
+	for _, name := range []string{"LC_ALL", "LC_MESSAGES", "LANG"} {
+		if v := getenv(name); v != "" {
+			return FromLocale(v)
+		}
+	}
+	return EN
+}
+
 // Key names a message.
 type Key string
 

@@ -137,3 +137,15 @@ func TestPluralForms(t *testing.T) {
 	}
 	require.Equal(t, "1 roll, in progress", i18n.EN.N("print.session_row", 1, "in progress"), "the number first, then the arguments")
 }
+
+// TestFromEnv: the first of LC_ALL, LC_MESSAGES and LANG that is set
+// decides, as POSIX orders them; none set is English.
+func TestFromEnv(t *testing.T) {
+	env := func(vars map[string]string) func(string) string {
+		return func(k string) string { return vars[k] }
+	}
+	require.Equal(t, i18n.EN, i18n.FromEnv(env(nil)))
+	require.Equal(t, i18n.ES, i18n.FromEnv(env(map[string]string{"LANG": "es_ES.UTF-8"})))
+	require.Equal(t, i18n.EN, i18n.FromEnv(env(map[string]string{"LC_MESSAGES": "C", "LANG": "es_ES.UTF-8"})))
+	require.Equal(t, i18n.ES, i18n.FromEnv(env(map[string]string{"LC_ALL": "es_AR", "LC_MESSAGES": "en_US", "LANG": "en_US"})))
+}

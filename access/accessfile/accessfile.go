@@ -71,22 +71,11 @@ func List(path string, o Output) error {
 	return o.emit(out, func(w io.Writer) {
 		tw := textout.NewTable("", "NAME", "ROLE", "CAMPAIGN", "CHARACTERS", "NATS", "TOKENS", "").AlignRight(5)
 		for _, u := range out.Users {
-			nats, chars := u.NATS, strings.Join(u.Characters, ",")
-			if nats == "" {
-				nats = "-"
-			}
-			if chars == "" {
-				chars = "-"
-			}
-			camp := u.Campaign
-			if camp == "" {
-				camp = "-"
-			}
 			note := ""
 			if u.Example {
 				note = "example credentials: rotate them"
 			}
-			tw.Add(u.Name, u.Role, camp, chars, nats, strconv.Itoa(u.Tokens), note)
+			tw.Add(u.Name, u.Role, textout.OrDash(u.Campaign), textout.OrDash(strings.Join(u.Characters, ",")), textout.OrDash(u.NATS), strconv.Itoa(u.Tokens), note)
 		}
 		tw.Write(w)
 	})

@@ -20,6 +20,7 @@ import (
 	"github.com/campaign-journal/journal/events/backup"
 	"github.com/campaign-journal/journal/exitcode"
 	"github.com/campaign-journal/journal/internal/msgerr"
+	"github.com/campaign-journal/journal/textout"
 )
 
 // backupCommands are journal backup and journal restore.
@@ -61,7 +62,7 @@ func (a *app) backupCommand() *cobra.Command {
 			}
 			start := time.Now()
 			m, err := backup.Write(ctx, a.nc, key, args[0], backup.Options{
-				Prefix: jetstream.DefaultAPIPrefix, Version: buildinfo.ModuleVersion(), Progress: backup.ProgressTo(a.stderr),
+				Prefix: jetstream.DefaultAPIPrefix, Version: buildinfo.ModuleVersion(), Progress: a.progressLine(),
 			})
 			if err != nil {
 				return err
@@ -117,7 +118,7 @@ func (a *app) restoreCommand() *cobra.Command {
 			}
 			defer done()
 			start := time.Now()
-			res, err := arch.Restore(ctx, nc, backup.Options{Prefix: jetstream.DefaultAPIPrefix, Replicas: replicas, Progress: backup.ProgressTo(a.stderr)})
+			res, err := arch.Restore(ctx, nc, backup.Options{Prefix: jetstream.DefaultAPIPrefix, Replicas: replicas, Progress: a.progressLine()})
 			if err != nil {
 				return err
 			}
@@ -173,4 +174,13 @@ func (a *app) targetFlags() string {
 		return " --nats " + access.RedactURLs(a.natsURL)
 	}
 	return " --data " + a.dataDir
+}
+
+// progressLine is stderr when it is a terminal, else nil: a nightly job's
+// log gets the summary on stdout and nothing else.
+func (a *app) progressLine() io.Writer {
+	if textout.IsTerminal(a.stderr) {
+		return a.stderr
+	}
+	return nil
 }

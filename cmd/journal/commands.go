@@ -32,7 +32,7 @@ func (a *app) report(res command.Result, before *projections.Campaign) error {
 }
 
 // record wraps a command handler that is not a catalogued command (see
-// runSpec for those): open the journal, fold the state before the
+// RunSpec for those): open the journal, fold the state before the
 // command (to describe what it recorded), run it, report. Over the
 // journal's NATS command service (remote.go) it records nothing: the
 // store refuses.
@@ -48,7 +48,8 @@ func (a *app) record(c *cobra.Command, do func(j *command.Handler, campaign stri
 	})
 }
 
-// runSpec runs the catalogued command name (command/catalog) in the
+// RunSpec runs the catalogued command name (command/catalog; for the
+// generated commands, cobraspec.Runner) in the
 // campaign of -c with its JSON body (marshalled unless it is already
 // []byte): the one path of every command the catalogue has, so that the
 // CLI, HTTP and NATS decode the same body strictly and check the same
@@ -57,11 +58,11 @@ func (a *app) record(c *cobra.Command, do func(j *command.Handler, campaign stri
 // to journalcmd.<user>.<campaign>.<name> with the same request id. Either
 // way a retry after an unknown outcome sends the same request id, and
 // the report is the same.
-func (a *app) runSpec(c *cobra.Command, name string, body any) error {
+func (a *app) RunSpec(c *cobra.Command, name string, body any) error {
 	return a.runSpecWith(c, name, func(*command.Handler, string) (any, error) { return body, nil })
 }
 
-// runSpecWith is runSpec with a body that needs the journal and the
+// runSpecWith is RunSpec with a body that needs the journal and the
 // campaign to be built (a short id resolved, for one).
 func (a *app) runSpecWith(c *cobra.Command, name string, body func(j *command.Handler, campaign string) (any, error)) error {
 	var data []byte

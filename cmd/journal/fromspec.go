@@ -23,9 +23,6 @@ import (
 // hooks run by the app.
 type form[T any] = cobraspec.Form[*app, T]
 
-// RunSpec is runSpec, for the generated commands (cobraspec.Runner).
-func (a *app) RunSpec(c *cobra.Command, name string, body any) error { return a.runSpec(c, name, body) }
-
 // Resolve replaces *arg, an event (kind "event": resolveShortEvent) or a
 // v2 roll request (kind "request": resolveShortRequest) as a user names
 // it, by its whole id (cobraspec.Runner).
@@ -35,9 +32,6 @@ func (a *app) Resolve(c *cobra.Command, kind string, arg *string) error {
 	}
 	return a.resolveShortEvent(c, arg)
 }
-
-// InV2Session is inV2Session, for the generated commands (cobraspec.Runner).
-func (a *app) InV2Session(c *cobra.Command) (bool, error) { return a.inV2Session(c) }
 
 // specCommand is the generated command of the catalogued command name
 // (its form in specForms); it panics on a name without one (a test builds

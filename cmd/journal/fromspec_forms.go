@@ -78,7 +78,7 @@ var specForms = []cobraspec.Bound[*app]{
 	cobraspec.Bind("character-create", form[command.CreateCharacter]{Short: "Create a character (every rule it breaks is reported at once)"}),
 	cobraspec.Bind("session-start", form[command.SessionStart]{Short: "Start a session: draw its secret seed and record its commitment",
 		Run: func(a *app, c *cobra.Command, req command.SessionStart) error {
-			if err := a.runSpec(c, "session-start", req); err != nil {
+			if err := a.RunSpec(c, "session-start", req); err != nil {
 				return err
 			}
 			algorithm := startedAlgorithm(a.recorded)
@@ -93,11 +93,11 @@ var specForms = []cobraspec.Bound[*app]{
 		}}),
 	cobraspec.Bind("session-end", form[catalog.NoBody]{Short: "End the session in progress and reveal its seed",
 		Run: func(a *app, c *cobra.Command, req catalog.NoBody) error {
-			v2, err := a.inV2Session(c)
+			v2, err := a.InV2Session(c)
 			if err != nil {
 				return err
 			}
-			if err := a.runSpec(c, "session-end", req); err != nil || !v2 {
+			if err := a.RunSpec(c, "session-end", req); err != nil || !v2 {
 				return err
 			}
 			return a.afterV2End(c)
@@ -180,7 +180,7 @@ var specForms = []cobraspec.Bound[*app]{
 				if req, err = d.RegisterOther(me, user, req.Role, req.Name, req.PublicKey); err != nil {
 					return err
 				}
-				return a.runSpec(c, "key-register", req)
+				return a.RunSpec(c, "key-register", req)
 			}
 			k, camp, err := a.keyAndFold(c, cobraspec.KeyNameOf(c))
 			if err != nil {
@@ -189,7 +189,7 @@ var specForms = []cobraspec.Bound[*app]{
 			if req, err = d.RegisterOwn(c.Context(), camp, k, user, req.Role, req.Name, req.Character); err != nil {
 				return err
 			}
-			return a.runSpec(c, "key-register", req)
+			return a.RunSpec(c, "key-register", req)
 		}}),
 	cobraspec.Bind("key-approve", form[command.ApproveDevice]{Short: "Approve another device of yours, signing with this one (--name): it is no longer flagged key-by-other",
 		Use: "approve FINGERPRINT [--name N]", Args: []string{"FINGERPRINT"}, Key: "the device key's name",
@@ -207,7 +207,7 @@ var specForms = []cobraspec.Bound[*app]{
 					return j.ApproveDevice(c.Context(), campaign, req)
 				})
 			}
-			return a.runSpec(c, "key-approve", req)
+			return a.RunSpec(c, "key-approve", req)
 		}}),
 	cobraspec.Bind("key-revoke", form[command.RevokeDevice]{Short: "Revoke a device: one of yours, signed with this device (--name); or, as the GM, anyone's (flagged revoked-by-other)",
 		Use: "revoke FINGERPRINT [--reason R] [--name N]", Args: []string{"FINGERPRINT"}, Key: "the device key's name",
@@ -225,7 +225,7 @@ var specForms = []cobraspec.Bound[*app]{
 					return j.RevokeDevice(c.Context(), campaign, req)
 				})
 			}
-			return a.runSpec(c, "key-revoke", req)
+			return a.RunSpec(c, "key-revoke", req)
 		}}),
 	cobraspec.Bind("roll-request", form[command.RollRequestSigned]{Short: "Record a roll.request signed by another device (as its user, $JOURNAL_ACTOR)",
 		Use: "request --character C --signed S --signature SIG", DecodeRequired: true}),
@@ -280,7 +280,7 @@ var specForms = []cobraspec.Bound[*app]{
 			if err != nil {
 				return usagef("void consent: %v", err)
 			}
-			return a.runSpec(c, "void-consent", command.VoidConsent{Character: p.Character, Proposal: p.ID,
+			return a.RunSpec(c, "void-consent", command.VoidConsent{Character: p.Character, Proposal: p.ID,
 				SignedMessage: command.SignedMessage{Signed: msg, Signature: sig}})
 		}}),
 }

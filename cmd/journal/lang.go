@@ -34,12 +34,7 @@ func (a *app) language() i18n.Lang {
 	if a.lang.set {
 		return a.lang.l
 	}
-	for _, name := range []string{"LC_ALL", "LC_MESSAGES", "LANG"} {
-		if v := os.Getenv(name); v != "" {
-			return i18n.FromLocale(v)
-		}
-	}
-	return i18n.EN
+	return i18n.FromEnv(os.Getenv)
 }
 
 // pageLang is the language every page of `journal serve` speaks: --lang

@@ -60,7 +60,7 @@ func (c *cli) counted(args ...string) (out string, folds, reads int) {
 // command's look at the campaign before it runs (is the session v2?), the
 // command's own catch-up and the report on the state before what it
 // recorded share that fold; the command then reads back only what it
-// appended. Before, a v1 roll folded three times (inV2Session's load, the
+// appended. Before, a v1 roll folded three times (InV2Session's load, the
 // command's catch-up, a load to describe the result) and a day two.
 func TestOneFoldPerCommand(t *testing.T) {
 	c := newCLI(t)

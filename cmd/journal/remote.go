@@ -61,7 +61,7 @@ func (a *app) openService(user string) (*remoteService, error) {
 
 // openRemoteStore is openStore of a service client: the campaign of -c,
 // read through the service, followed on its feed; it records nothing
-// (commands go through runSpec).
+// (commands go through RunSpec).
 func (a *app) openRemoteStore(user string) (store, error) {
 	s, err := a.openService(user)
 	if err != nil {

@@ -166,7 +166,7 @@ func (a *app) requestRevealV2(c *cobra.Command, keyName, character string, actio
 	})
 }
 
-// stepNamed runs the catalogued command name with its body (runSpec's
+// stepNamed runs the catalogued command name with its body (RunSpec's
 // specRun) as one step of a v2 CLI command, under request id id (the v2
 // roll's request and reveal are two catalogued commands).
 func (a *app) stepNamed(ctx context.Context, c *cobra.Command, j *command.Handler, id, campaign, name string, body any) (command.Result, error) {
@@ -192,8 +192,9 @@ func (a *app) rollV2Commands() []*cobra.Command {
 		a.specCommand("roll-witness"), a.specCommand("roll-resolve"), a.specCommand("roll-receipt")}
 }
 
-// inV2Session reports whether the campaign's open session uses journal-dice-v2.
-func (a *app) inV2Session(c *cobra.Command) (bool, error) {
+// InV2Session reports whether the campaign's open session uses
+// journal-dice-v2 (cobraspec.Runner).
+func (a *app) InV2Session(c *cobra.Command) (bool, error) {
 	camp, _, err := a.campaignNow(c.Context(), false)
 	if err != nil {
 		return false, err

@@ -60,13 +60,13 @@ func (a *app) healV2(c *cobra.Command, keyName, char, entropy string) error {
 }
 
 // v2Path runs v2 in a v2 session and otherwise the catalogued command
-// name with its body (runSpec).
+// name with its body (RunSpec).
 func (a *app) v2Path(c *cobra.Command, v2 func() error, name string, v1 any) error {
-	if in, err := a.inV2Session(c); err != nil || in {
+	if in, err := a.InV2Session(c); err != nil || in {
 		if err != nil {
 			return err
 		}
 		return v2()
 	}
-	return a.runSpec(c, name, v1)
+	return a.RunSpec(c, name, v1)
 }

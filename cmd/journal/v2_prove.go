@@ -16,7 +16,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/campaign-journal/journal/device/client"
+	"github.com/campaign-journal/journal/audit"
 	"github.com/campaign-journal/journal/exitcode"
 	"github.com/campaign-journal/journal/replay"
 )
@@ -41,17 +41,17 @@ func (a *app) proveV2(c *cobra.Command, keyName, request, out string) error {
 	if err != nil || body == nil {
 		return err
 	}
-	return a.runSpec(c, "roll-prove", *body)
+	return a.RunSpec(c, "roll-prove", *body)
 }
 
 // proofResults writes what replay concluded of each proof file that is
-// not a flag (client.ProofResults), and fails on a proof that does not hold.
+// not a flag (audit.ProofResults), and fails on a proof that does not hold.
 func (a *app) proofResults(rep replay.Report) error {
 	var w io.Writer
 	if !a.jsonOut {
 		w = a.stdout
 	}
-	if bad := client.ProofResults(w, a.language(), rep); len(bad) > 0 {
+	if bad := audit.ProofResults(w, a.language(), rep); len(bad) > 0 {
 		return exitcode.MismatchError{Message: strings.Join(bad, "; ")}
 	}
 	return nil

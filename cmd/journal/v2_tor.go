@@ -45,7 +45,7 @@ func (a *app) hopeV2(c *cobra.Command, keyName, character, roll string) error {
 	}
 	if ch := t.Camp.TOR.Sheet(character); ch != nil && roll != "" && (ch.LastRoll == nil || ch.LastRoll.EventID != roll) {
 		// The journal says why (SpendHope's wording for a roll not the latest).
-		return a.runSpec(c, "hope-spend", body{"character": character, "roll": roll})
+		return a.RunSpec(c, "hope-spend", body{"character": character, "roll": roll})
 	}
 	return a.v2Client(c, t.j).Hope(ctx, t.Session, character, func() (any, error) {
 		return t.j.TORHopeActionFor(ctx, t.Campaign, character)

@@ -64,7 +64,7 @@ func (a *app) resolveV2(c *cobra.Command, req command.RollResolveRequest, relay 
 		}
 	}
 	req.Beacon = !req.Unwitnessed
-	return a.runSpec(c, "roll-resolve", req)
+	return a.RunSpec(c, "roll-resolve", req)
 }
 
 // receiptV2 sends the user's device's signed receipt of a GM's beacon

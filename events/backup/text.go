@@ -55,17 +55,3 @@ func Within(path, dir string) bool {
 	rel, err := filepath.Rel(d, p)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
-
-// ProgressTo is w when it is a terminal (a character device), else nil,
-// for Options.Progress: a nightly job's log gets the summary on stdout
-// and nothing else.
-func ProgressTo(w io.Writer) io.Writer {
-	f, ok := w.(*os.File)
-	if !ok {
-		return nil
-	}
-	if info, err := f.Stat(); err != nil || info.Mode()&os.ModeCharDevice == 0 {
-		return nil
-	}
-	return w
-}
